@@ -1,0 +1,62 @@
+# The only entry points. `make help` lists them; CI runs `make ci`.
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed-v1
+export CARGO_INCREMENTAL ?= 0
+
+.PHONY: help venv build release example test test-rust test-python lint fmt bench ci all clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml requirements-dev.txt
+	python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP) ## create .venv with maturin, pytest, hypothesis, ruff, mypy, numpy
+
+build: venv ## build the extension (debug) into .venv
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop -q
+
+release: venv ## build the extension (release) into .venv
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop -q --release
+
+example: build ## set up and run examples/quickstart.py
+	$(PY) examples/quickstart.py
+
+test-rust: ## cargo test for the workspace (the core needs no Python)
+	cargo test --workspace -q
+
+test-python: build ## pytest
+	$(PY) -m pytest -q
+
+test: test-rust test-python ## set up and run every test (cargo test + pytest)
+
+lint: venv ## rustfmt, clippy, ruff
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -q -- -D warnings
+	$(VENV)/bin/ruff check python tests benches examples
+	$(VENV)/bin/ruff format --check python tests benches examples
+
+fmt: venv ## apply rustfmt and ruff format
+	cargo fmt --all
+	$(VENV)/bin/ruff format python tests benches examples
+	$(VENV)/bin/ruff check --fix python tests benches examples
+
+bench: release ## benchmarks against NumPy, PyTensor and JAX (installs them into .venv)
+	$(PIP) install -q -r benches/requirements.txt
+	$(PY) benches/run.py
+
+ci: lint test ## what CI runs
+
+all: fmt ci ## format, lint and test
+
+clean: ## remove build products and the venv
+	cargo clean
+	rm -rf $(VENV)

@@ -1,0 +1,356 @@
+//! Element types and NumPy's promotion rules, with PyTensor's additions
+//! (constant autocasting, `upgrade_to_float`, int/int true division to floatX).
+//! Mirrors `pytensor/scalar/basic.py`'s dtype helpers.
+
+use crate::error::{Error, Result};
+use std::fmt;
+use std::str::FromStr;
+
+/// The element type of a tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum DType {
+    Bool,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Float16,
+    Float32,
+    Float64,
+    Complex64,
+    Complex128,
+}
+
+/// The kind of a dtype, in NumPy's promotion order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum Kind {
+    Bool,
+    UInt,
+    Int,
+    Float,
+    Complex,
+}
+
+/// The float type used where PyTensor uses `config.floatX`.
+pub const FLOATX: DType = DType::Float64;
+
+impl DType {
+    /// Every dtype, in declaration order.
+    pub const ALL: [DType; 14] = [
+        DType::Bool,
+        DType::Int8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::UInt16,
+        DType::UInt32,
+        DType::UInt64,
+        DType::Float16,
+        DType::Float32,
+        DType::Float64,
+        DType::Complex64,
+        DType::Complex128,
+    ];
+
+    /// The NumPy name, e.g. `"float64"`.
+    pub fn name(self) -> &'static str {
+        use DType::*;
+        match self {
+            Bool => "bool",
+            Int8 => "int8",
+            Int16 => "int16",
+            Int32 => "int32",
+            Int64 => "int64",
+            UInt8 => "uint8",
+            UInt16 => "uint16",
+            UInt32 => "uint32",
+            UInt64 => "uint64",
+            Float16 => "float16",
+            Float32 => "float32",
+            Float64 => "float64",
+            Complex64 => "complex64",
+            Complex128 => "complex128",
+        }
+    }
+
+    /// Size of one element in bytes.
+    pub fn itemsize(self) -> usize {
+        use DType::*;
+        match self {
+            Bool | Int8 | UInt8 => 1,
+            Int16 | UInt16 | Float16 => 2,
+            Int32 | UInt32 | Float32 => 4,
+            Int64 | UInt64 | Float64 | Complex64 => 8,
+            Complex128 => 16,
+        }
+    }
+
+    /// The dtype's kind.
+    pub fn kind(self) -> Kind {
+        use DType::*;
+        match self {
+            Bool => Kind::Bool,
+            Int8 | Int16 | Int32 | Int64 => Kind::Int,
+            UInt8 | UInt16 | UInt32 | UInt64 => Kind::UInt,
+            Float16 | Float32 | Float64 => Kind::Float,
+            Complex64 | Complex128 => Kind::Complex,
+        }
+    }
+
+    /// Bool, signed or unsigned integer (PyTensor's `discrete_dtypes`).
+    pub fn is_discrete(self) -> bool {
+        matches!(self.kind(), Kind::Bool | Kind::Int | Kind::UInt)
+    }
+
+    /// Signed or unsigned integer (not bool).
+    pub fn is_integer(self) -> bool {
+        matches!(self.kind(), Kind::Int | Kind::UInt)
+    }
+
+    /// A real floating-point type.
+    pub fn is_float(self) -> bool {
+        self.kind() == Kind::Float
+    }
+
+    /// A complex type.
+    pub fn is_complex(self) -> bool {
+        self.kind() == Kind::Complex
+    }
+
+    /// Float or complex: the dtypes gradients may have.
+    pub fn is_continuous(self) -> bool {
+        self.is_float() || self.is_complex()
+    }
+
+    /// The signed integer of the given byte size.
+    fn int_of_size(size: usize) -> Option<DType> {
+        match size {
+            1 => Some(DType::Int8),
+            2 => Some(DType::Int16),
+            4 => Some(DType::Int32),
+            8 => Some(DType::Int64),
+            _ => None,
+        }
+    }
+
+    /// The smallest float that holds every value of this dtype exactly, as
+    /// NumPy's promotion decides (`int8 -> float16`, `int32 -> float64`).
+    fn min_float(self) -> DType {
+        use DType::*;
+        match self {
+            Bool | Int8 | UInt8 | Float16 => Float16,
+            Int16 | UInt16 | Float32 => Float32,
+            Complex64 => Float32,
+            _ => Float64,
+        }
+    }
+
+    /// The real counterpart of a complex dtype; other dtypes are returned as is.
+    pub fn real(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            other => other,
+        }
+    }
+
+    /// NumPy's promotion of two dtypes (`np.promote_types`).
+    pub fn promote(self, other: DType) -> DType {
+        use Kind::*;
+        let (a, b) = if self.kind() <= other.kind() {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        match (a.kind(), b.kind()) {
+            (Bool, _) => b,
+            (x, y) if x == y => {
+                if a.itemsize() >= b.itemsize() {
+                    a
+                } else {
+                    b
+                }
+            }
+            (UInt, Int) => {
+                if a.itemsize() < b.itemsize() {
+                    b
+                } else {
+                    DType::int_of_size(a.itemsize() * 2).unwrap_or(DType::Float64)
+                }
+            }
+            (UInt | Int, Float) => max_float(a.min_float(), b),
+            (UInt | Int | Float, Complex) => {
+                let float = max_float(a.min_float(), b.real());
+                if float == DType::Float64 {
+                    DType::Complex128
+                } else {
+                    DType::Complex64
+                }
+            }
+            _ => unreachable!("kinds are ordered above"),
+        }
+    }
+
+    /// PyTensor's `upgrade_to_float`: small integers go to float32, large
+    /// ones to float64; floats and complex are kept.
+    pub fn upgrade_to_float(self) -> DType {
+        use DType::*;
+        match self {
+            Bool | Int8 | UInt8 | Int16 | UInt16 => Float32,
+            Int32 | UInt32 | Int64 | UInt64 => Float64,
+            other => other,
+        }
+    }
+
+    /// Whether a value of `self` converts to `to` with no loss, as
+    /// `TensorType.filter` requires (`upcast(to, self) == to`).
+    pub fn can_cast_safely(self, to: DType) -> bool {
+        to.promote(self) == to
+    }
+}
+
+fn max_float(a: DType, b: DType) -> DType {
+    if a.itemsize() >= b.itemsize() {
+        a
+    } else {
+        b
+    }
+}
+
+/// PyTensor's `upcast(*dtypes)`: NumPy promotion over all of them.
+pub fn upcast(dtypes: &[DType]) -> Result<DType> {
+    let (first, rest) = dtypes
+        .split_first()
+        .ok_or_else(|| Error::Value("upcast needs at least one dtype".into()))?;
+    Ok(rest.iter().fold(*first, |acc, &d| acc.promote(d)))
+}
+
+/// The dtype PyTensor's autocaster gives a Python `int` constant: the first of
+/// int8, int16, int32, int64 that holds it, else uint64.
+pub fn autocast_int(value: i128) -> Result<DType> {
+    const CANDIDATES: [(DType, i128, i128); 4] = [
+        (DType::Int8, i8::MIN as i128, i8::MAX as i128),
+        (DType::Int16, i16::MIN as i128, i16::MAX as i128),
+        (DType::Int32, i32::MIN as i128, i32::MAX as i128),
+        (DType::Int64, i64::MIN as i128, i64::MAX as i128),
+    ];
+    if let Some((dtype, ..)) = CANDIDATES
+        .iter()
+        .find(|(_, lo, hi)| (*lo..=*hi).contains(&value))
+    {
+        return Ok(*dtype);
+    }
+    if (0..=u64::MAX as i128).contains(&value) {
+        return Ok(DType::UInt64);
+    }
+    Err(Error::Value(format!(
+        "Python int too large to convert to a tensor constant: {value}"
+    )))
+}
+
+/// The dtype PyTensor's autocaster gives a Python `float` constant: float32
+/// when that represents it exactly (or it is not finite), else float64.
+pub fn autocast_float(value: f64) -> DType {
+    if !value.is_finite() || (value as f32) as f64 == value {
+        DType::Float32
+    } else {
+        DType::Float64
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for DType {
+    type Err = Error;
+
+    /// Parses NumPy names and PyTensor's `floatX`.
+    fn from_str(s: &str) -> Result<Self> {
+        if s == "floatX" {
+            return Ok(FLOATX);
+        }
+        DType::ALL
+            .iter()
+            .copied()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| {
+                let valid: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
+                Error::Type(format!(
+                    "Unsupported dtype '{s}'; expected one of {}",
+                    valid.join(", ")
+                ))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DType::*;
+    use super::*;
+
+    #[test]
+    fn promotion_matches_numpy() {
+        // (a, b, np.promote_types(a, b)), checked against NumPy 2.
+        let cases = [
+            (Int32, Float32, Float64),
+            (Int8, UInt8, Int16),
+            (Bool, Bool, Bool),
+            (Float32, Complex64, Complex64),
+            (Float64, Complex64, Complex128),
+            (Int16, Float16, Float32),
+            (UInt8, Float16, Float16),
+            (UInt64, Int64, Float64),
+            (UInt32, Int32, Int64),
+            (UInt8, Int32, Int32),
+            (Int64, Complex64, Complex128),
+            (Int8, Complex64, Complex64),
+            (Bool, Float16, Float16),
+            (UInt16, Int8, Int32),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(a.promote(b), want, "{a} + {b}");
+            assert_eq!(b.promote(a), want, "{b} + {a}");
+        }
+    }
+
+    #[test]
+    fn autocast() {
+        assert_eq!(autocast_int(3).unwrap(), Int8);
+        assert_eq!(autocast_int(300).unwrap(), Int16);
+        assert_eq!(autocast_int(70000).unwrap(), Int32);
+        assert_eq!(autocast_int(1 << 40).unwrap(), Int64);
+        assert_eq!(autocast_int(u64::MAX as i128).unwrap(), UInt64);
+        assert!(autocast_int(1 << 70).is_err());
+        assert_eq!(autocast_float(3.0), Float32);
+        assert_eq!(autocast_float(0.1), Float64);
+        assert_eq!(autocast_float(1e300), Float64);
+        assert_eq!(autocast_float(f64::INFINITY), Float32);
+    }
+
+    #[test]
+    fn parse_and_names() {
+        for d in DType::ALL {
+            assert_eq!(d.name().parse::<DType>().unwrap(), d);
+        }
+        assert_eq!("floatX".parse::<DType>().unwrap(), Float64);
+        assert!("float128".parse::<DType>().is_err());
+    }
+
+    #[test]
+    fn upgrade() {
+        assert_eq!(Int16.upgrade_to_float(), Float32);
+        assert_eq!(Int32.upgrade_to_float(), Float64);
+        assert_eq!(Float16.upgrade_to_float(), Float16);
+        assert_eq!(upcast(&[Int8, Float32, Int32]).unwrap(), Float64);
+    }
+}

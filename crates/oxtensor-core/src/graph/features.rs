@@ -1,0 +1,64 @@
+//! Features: objects attached to a [`FunctionGraph`] that hear about every
+//! change (import, prune, input change), may veto in `on_validate`, and may
+//! add ordering constraints. Mirrors `pytensor/graph/features.py`.
+
+use super::fgraph::{Client, FunctionGraph};
+use super::ids::{NodeId, VarId};
+use crate::error::Result;
+use std::any::Any;
+
+pub use super::traversal::NodeOrderings as Orderings;
+
+/// A listener attached to a function graph. Every callback has a no-op default.
+pub trait Feature: Any + Send {
+    /// A short name for messages.
+    fn name(&self) -> &str;
+
+    /// Called when attached; `Err(Error::AlreadyThere)` cancels the attach silently.
+    fn on_attach(&mut self, _fg: &FunctionGraph) -> Result<()> {
+        Ok(())
+    }
+
+    /// Called when removed.
+    fn on_detach(&mut self, _fg: &FunctionGraph) -> Result<()> {
+        Ok(())
+    }
+
+    /// A node entered the graph.
+    fn on_import(&mut self, _fg: &FunctionGraph, _node: NodeId, _reason: &str) -> Result<()> {
+        Ok(())
+    }
+
+    /// A node left the graph.
+    fn on_prune(&mut self, _fg: &FunctionGraph, _node: NodeId, _reason: &str) -> Result<()> {
+        Ok(())
+    }
+
+    /// `client`'s input changed from `old` to `new`.
+    fn on_change_input(
+        &mut self,
+        _fg: &FunctionGraph,
+        _client: Client,
+        _old: VarId,
+        _new: VarId,
+        _reason: &str,
+    ) -> Result<()> {
+        Ok(())
+    }
+
+    /// Veto the current state by returning an `Inconsistency` error.
+    fn on_validate(&mut self, _fg: &FunctionGraph) -> Result<()> {
+        Ok(())
+    }
+
+    /// Extra ordering constraints (`{node: [nodes that must run first]}`).
+    fn orderings(&self, _fg: &FunctionGraph) -> Result<Orderings> {
+        Ok(Orderings::new())
+    }
+
+    /// For downcasting to the concrete feature.
+    fn as_any(&self) -> &dyn Any;
+
+    /// For downcasting to the concrete feature, mutably.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}

@@ -1,0 +1,184 @@
+use super::*;
+use crate::dtype::DType;
+use crate::ops::elemwise::Elemwise;
+use crate::ops::scalar::ScalarKind;
+use crate::types::TensorType;
+use std::sync::{Arc, Mutex};
+
+fn op(k: ScalarKind) -> crate::ops::OpRef {
+    Arc::new(Elemwise::new(k))
+}
+
+/// `y = exp(x); z = y + y`, outputs `[z, y]` (the anatomy's example).
+fn exp_graph() -> (FunctionGraph, VarId, VarId, VarId) {
+    let mut g = Graph::new();
+    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let y = g.apply_out(op(ScalarKind::Exp), &[x]).unwrap();
+    let z = g.apply_out(op(ScalarKind::Add), &[y, y]).unwrap();
+    let fg = FunctionGraph::new(g, vec![x], vec![z, y]).unwrap();
+    (fg, x, y, z)
+}
+
+#[test]
+fn clients_keep_order_duplicates_and_outputs() {
+    let (fg, x, y, z) = exp_graph();
+    let add = fg.graph().var(z).owner().unwrap();
+    assert_eq!(
+        fg.clients(y),
+        &[
+            Client::Node(add, 0),
+            Client::Node(add, 1),
+            Client::Output(1)
+        ]
+    );
+    assert_eq!(fg.clients(z), &[Client::Output(0)]);
+    assert_eq!(fg.clients(x).len(), 1);
+    assert_eq!(fg.apply_nodes().count(), 2);
+    fg.check_integrity().unwrap();
+}
+
+/// Records callbacks as text, like the anatomy's observed trace.
+#[derive(Default)]
+struct Recorder(Arc<Mutex<Vec<String>>>);
+
+impl Feature for Recorder {
+    fn name(&self) -> &str {
+        "Recorder"
+    }
+    fn on_import(&mut self, fg: &FunctionGraph, node: NodeId, reason: &str) -> Result<()> {
+        self.0.lock().unwrap().push(format!(
+            "on_import {} {reason}",
+            fg.graph().describe_node(node)
+        ));
+        Ok(())
+    }
+    fn on_prune(&mut self, fg: &FunctionGraph, node: NodeId, reason: &str) -> Result<()> {
+        self.0.lock().unwrap().push(format!(
+            "on_prune {} {reason}",
+            fg.graph().describe_node(node)
+        ));
+        Ok(())
+    }
+    fn on_change_input(
+        &mut self,
+        fg: &FunctionGraph,
+        c: Client,
+        old: VarId,
+        new: VarId,
+        r: &str,
+    ) -> Result<()> {
+        let g = fg.graph();
+        let at = match c {
+            Client::Node(n, i) => format!("{} {i}", g.describe_node(n)),
+            Client::Output(i) => format!("output[{i}] 0"),
+        };
+        self.0.lock().unwrap().push(format!(
+            "on_change_input {at} {} -> {} {r}",
+            g.describe_var(old),
+            g.describe_var(new)
+        ));
+        Ok(())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
+#[test]
+fn replace_fires_import_prune_change_in_order() {
+    let (mut fg, x, y, _) = exp_graph();
+    let log = Recorder::default();
+    let trace = log.0.clone();
+    fg.attach_feature(Box::new(log)).unwrap();
+    let l = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    fg.replace(y, l, "test", false).unwrap();
+    let trace = trace.lock().unwrap().clone();
+    assert_eq!(
+        trace,
+        [
+            "on_import Log(x) test",
+            "on_change_input Add(Log.0, Exp.0) 0 Exp.0 -> Log.0 test",
+            "on_change_input Add(Log.0, Log.0) 1 Exp.0 -> Log.0 test",
+            "on_prune Exp(x) test",
+            "on_change_input output[1] 0 Exp.0 -> Log.0 test",
+        ]
+    );
+    fg.check_integrity().unwrap();
+    assert_eq!(fg.outputs()[1], l);
+}
+
+#[test]
+fn replace_refuses_cycles_and_wrong_types() {
+    let (mut fg, x, y, z) = exp_graph();
+    let err = fg.replace(y, z, "test", false).unwrap_err();
+    assert!(matches!(err, Error::Inconsistency(_)), "{err}");
+    assert!(err.to_string().contains("would create a cycle"), "{err}");
+    let int_var = fg
+        .graph_mut()
+        .input(TensorType::scalar(DType::Int32), Some("i"));
+    let err = fg.replace(x, int_var, "test", false).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("Cannot convert Type Scalar(int32, shape=())"),
+        "{err}"
+    );
+    fg.check_integrity().unwrap();
+}
+
+#[test]
+fn replace_all_validate_reverts_on_veto() {
+    struct Veto;
+    impl Feature for Veto {
+        fn name(&self) -> &str {
+            "Veto"
+        }
+        fn on_validate(&mut self, _fg: &FunctionGraph) -> Result<()> {
+            Err(Error::Inconsistency("no".into()))
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+        fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+            self
+        }
+    }
+    let (mut fg, x, y, z) = exp_graph();
+    fg.attach_feature(Box::new(Veto)).unwrap();
+    let l = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    assert!(fg.replace_all_validate(&[(y, l)], "test").is_err());
+    assert_eq!(fg.outputs(), &[z, y]);
+    assert!(fg.has_node(fg.graph().var(y).owner().unwrap()));
+    fg.check_integrity().unwrap();
+}
+
+#[test]
+fn missing_inputs_are_refused() {
+    let mut g = Graph::new();
+    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let w = g.input(TensorType::scalar(DType::Float64), Some("w"));
+    let y = g.apply_out(op(ScalarKind::Add), &[x, w]).unwrap();
+    let err = FunctionGraph::new(g.clone(), vec![x], vec![y])
+        .err()
+        .unwrap();
+    assert!(matches!(err, Error::MissingInput(_)));
+    assert!(
+        err.to_string().starts_with("Input 1 (w) of the graph"),
+        "{err}"
+    );
+    let fg = FunctionGraph::from_outputs(g, vec![y]).unwrap();
+    assert_eq!(fg.inputs(), &[w, x], "graph_inputs order: last input first");
+    assert!(FunctionGraph::new(fg.graph().clone(), vec![y], vec![y]).is_err());
+}
+
+#[test]
+fn remove_output_reindexes() {
+    let (mut fg, _, y, z) = exp_graph();
+    fg.remove_output(0, "test").unwrap();
+    assert_eq!(fg.outputs(), &[y]);
+    assert_eq!(fg.clients(y).last(), Some(&Client::Output(0)));
+    assert!(!fg.has_var(z));
+    fg.check_integrity().unwrap();
+}

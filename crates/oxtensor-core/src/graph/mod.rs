@@ -1,0 +1,14 @@
+//! Graphs: an arena of variables and nodes addressed by small ids
+//! ([`Graph`]), traversals over it, and the [`FunctionGraph`] that adds
+//! clients, features and safe replacement.
+
+mod arena;
+mod features;
+mod fgraph;
+mod ids;
+pub mod traversal;
+
+pub use arena::{Constant, Graph, Node, Value, VarData, VarKind};
+pub use features::{Feature, Orderings};
+pub use fgraph::{Client, FunctionGraph};
+pub use ids::{NodeId, VarId};

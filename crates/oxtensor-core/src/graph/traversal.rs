@@ -1,0 +1,309 @@
+//! Graph walks with PyTensor's exact orders (`pytensor/graph/traversal.py`):
+//! depth-first walks pop the most recently pushed item, so the last input of
+//! a node is visited first, and `toposort` emits independent subgraphs in
+//! reverse order of the outputs that reach them.
+
+use super::arena::Graph;
+use super::ids::{NodeId, VarId};
+use crate::error::{Error, Result};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::Hash;
+
+/// Extra ordering constraints: each node must run after the listed nodes.
+pub type NodeOrderings = HashMap<NodeId, Vec<NodeId>>;
+
+/// A depth-first walk (`walk(..., bfs=False)`): each item is yielded once,
+/// then its expansion is pushed in order and the last pushed is taken next.
+pub fn walk_dfs<T: Copy + Eq + Hash>(start: &[T], mut expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
+    let mut stack: Vec<T> = start.to_vec();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    while let Some(item) = stack.pop() {
+        if seen.insert(item) {
+            out.push(item);
+            stack.extend(expand(item));
+        }
+    }
+    out
+}
+
+/// A breadth-first walk (`walk(..., bfs=True)`).
+pub fn walk_bfs<T: Copy + Eq + Hash>(start: &[T], mut expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
+    let mut queue: VecDeque<T> = start.iter().copied().collect();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    while let Some(item) = queue.pop_front() {
+        if seen.insert(item) {
+            out.push(item);
+            queue.extend(expand(item));
+        }
+    }
+    out
+}
+
+fn owner_inputs(g: &Graph, v: VarId) -> Vec<VarId> {
+    g.var(v)
+        .owner()
+        .map(|n| g.node(n).inputs.clone())
+        .unwrap_or_default()
+}
+
+/// Every variable the outputs depend on, outputs included, not expanding
+/// past `blockers` (`ancestors`).
+pub fn ancestors(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<VarId> {
+    let blockers: HashSet<VarId> = blockers.iter().copied().collect();
+    walk_dfs(outputs, |v| {
+        if blockers.contains(&v) {
+            vec![]
+        } else {
+            owner_inputs(g, v)
+        }
+    })
+}
+
+/// The ancestors that have no owner: roots and constants (`graph_inputs`).
+pub fn graph_inputs(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<VarId> {
+    ancestors(g, outputs, blockers)
+        .into_iter()
+        .filter(|v| g.var(*v).owner().is_none())
+        .collect()
+}
+
+/// Variables between `ins` and `outs`, both ends included (`vars_between`).
+pub fn vars_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<VarId> {
+    ancestors(g, outs, ins)
+}
+
+/// Ownerless variables between the ends that are not in `ins` (`orphans_between`).
+pub fn orphans_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<VarId> {
+    vars_between(g, ins, outs)
+        .into_iter()
+        .filter(|v| g.var(*v).owner().is_none() && !ins.contains(v))
+        .collect()
+}
+
+/// Nodes between the ends, in walk order (`applys_between`).
+pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
+    let mut seen = HashSet::new();
+    vars_between(g, ins, outs)
+        .into_iter()
+        .filter(|v| !ins.contains(v))
+        .filter_map(|v| g.var(v).owner())
+        .filter(|n| seen.insert(*n))
+        .collect()
+}
+
+/// Nodes between `blockers` and `outputs` in dependency order, by PyTensor's
+/// stack algorithm: a node is emitted once all its owned inputs are.
+pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<NodeId> {
+    let mut computed: HashSet<VarId> = blockers.iter().copied().collect();
+    let mut todo: Vec<VarId> = outputs.to_vec();
+    let mut order = Vec::new();
+    while let Some(cur) = todo.pop() {
+        if computed.contains(&cur) {
+            continue;
+        }
+        let Some(node) = g.var(cur).owner() else {
+            continue;
+        };
+        let pending: Vec<VarId> = g
+            .node(node)
+            .inputs
+            .iter()
+            .copied()
+            .filter(|i| !computed.contains(i) && g.var(*i).owner().is_some())
+            .collect();
+        if pending.is_empty() {
+            order.push(node);
+            computed.extend(g.node(node).outputs.iter().copied());
+        } else {
+            todo.push(cur);
+            todo.extend(pending);
+        }
+    }
+    order
+}
+
+/// An item of the combined variable/node dependency graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Item {
+    Var(VarId),
+    Node(NodeId),
+}
+
+/// `toposort` with extra orderings: Kahn's algorithm over the items found by
+/// a depth-first walk, sources taken first-in first-out. Fails on a cycle.
+pub fn toposort_with_orderings(
+    g: &Graph,
+    outputs: &[VarId],
+    blockers: &[VarId],
+    orderings: &NodeOrderings,
+) -> Result<Vec<NodeId>> {
+    if orderings.values().all(Vec::is_empty) {
+        return Ok(toposort(g, outputs, blockers));
+    }
+    let blockers: HashSet<VarId> = blockers.iter().copied().collect();
+    let deps = |item: Item| -> Vec<Item> {
+        match item {
+            Item::Var(v) if blockers.contains(&v) => vec![],
+            Item::Var(v) => match g.var(v).owner() {
+                Some(n) => std::iter::once(Item::Node(n))
+                    .chain(extra(orderings, n))
+                    .collect(),
+                None => vec![],
+            },
+            Item::Node(n) => g
+                .node(n)
+                .inputs
+                .iter()
+                .map(|&i| Item::Var(i))
+                .chain(extra(orderings, n))
+                .collect(),
+        }
+    };
+    let start: Vec<Item> = outputs.iter().map(|&v| Item::Var(v)).collect();
+    let sorted = kahn(&start, deps)?;
+    Ok(sorted
+        .into_iter()
+        .filter_map(|i| if let Item::Node(n) = i { Some(n) } else { None })
+        .collect())
+}
+
+fn extra(orderings: &NodeOrderings, n: NodeId) -> impl Iterator<Item = Item> + '_ {
+    orderings
+        .get(&n)
+        .into_iter()
+        .flatten()
+        .map(|&p| Item::Node(p))
+}
+
+/// Kahn's algorithm in PyTensor's `walk_toposort` order.
+fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Result<Vec<T>> {
+    let mut remaining: HashMap<T, Vec<T>> = HashMap::new();
+    let mut clients: HashMap<T, Vec<T>> = HashMap::new();
+    let mut sources = VecDeque::new();
+    let visited = walk_dfs(start, |item| {
+        let d = deps(item);
+        for &child in &d {
+            clients.entry(child).or_default().push(item);
+        }
+        if d.is_empty() {
+            sources.push_back(item);
+        }
+        remaining.insert(item, d.clone());
+        d
+    });
+    let mut done = HashSet::new();
+    let mut out = Vec::with_capacity(visited.len());
+    while let Some(item) = sources.pop_front() {
+        if !done.insert(item) {
+            continue;
+        }
+        out.push(item);
+        for &client in clients.get(&item).into_iter().flatten() {
+            let left = remaining.get_mut(&client).expect("every client was walked");
+            left.retain(|d| *d != item);
+            if left.is_empty() {
+                sources.push_back(client);
+            }
+        }
+    }
+    if out.len() != visited.len() {
+        return Err(Error::Value("graph contains cycles".into()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+    use crate::ops::elemwise::Elemwise;
+    use crate::ops::scalar::ScalarKind;
+    use crate::types::TensorType;
+    use std::sync::Arc;
+
+    struct Fixture {
+        g: Graph,
+        r: [VarId; 3],
+        o1: VarId,
+        o2: VarId,
+    }
+
+    /// `o1 = op(r1, r2); o2 = op(r3, o1)`, as in PyTensor's traversal tests.
+    fn fixture() -> Fixture {
+        let mut g = Graph::new();
+        let ty = TensorType::scalar(DType::Float64);
+        let r = [
+            g.input(ty.clone(), Some("r1")),
+            g.input(ty.clone(), Some("r2")),
+            g.input(ty, Some("r3")),
+        ];
+        let add = Arc::new(Elemwise::new(ScalarKind::Add));
+        let o1 = g.apply_out(add.clone(), &[r[0], r[1]]).unwrap();
+        let o2 = g.apply_out(add, &[r[2], o1]).unwrap();
+        Fixture { g, r, o1, o2 }
+    }
+
+    #[test]
+    fn walks_in_pytensor_order() {
+        let Fixture {
+            g,
+            r: [r1, r2, r3],
+            o1,
+            o2,
+        } = fixture();
+        assert_eq!(ancestors(&g, &[o2], &[]), vec![o2, o1, r2, r1, r3]);
+        assert_eq!(ancestors(&g, &[o2], &[o1]), vec![o2, o1, r3]);
+        assert_eq!(graph_inputs(&g, &[o2], &[]), vec![r2, r1, r3]);
+        assert_eq!(vars_between(&g, &[r1, r2], &[o2]), vec![o2, o1, r2, r1, r3]);
+        assert_eq!(orphans_between(&g, &[r1, r2], &[o2]), vec![r3]);
+        let bfs = walk_bfs(&[o2], |v| owner_inputs(&g, v));
+        assert_eq!(bfs, vec![o2, r3, o1, r1, r2]);
+    }
+
+    #[test]
+    fn toposort_orders() {
+        let Fixture {
+            g,
+            r: [r1, ..],
+            o1,
+            o2,
+        } = fixture();
+        let (n1, n2) = (g.var(o1).owner().unwrap(), g.var(o2).owner().unwrap());
+        assert_eq!(toposort(&g, &[o2], &[]), vec![n1, n2]);
+        assert_eq!(toposort(&g, &[o2], &[o1]), vec![n2]);
+        assert_eq!(toposort(&g, &[o2], &[r1]), vec![n1, n2]);
+        let mut ord = NodeOrderings::new();
+        ord.insert(n1, vec![n2]);
+        assert!(toposort_with_orderings(&g, &[o2], &[], &ord).is_err());
+    }
+
+    #[test]
+    fn independent_subgraphs_come_out_reversed() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let exp = g
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Exp)), &[x])
+            .unwrap();
+        let log = g
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Log)), &[x])
+            .unwrap();
+        let sin = g
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Sin)), &[x])
+            .unwrap();
+        let add = g
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Add)), &[exp, log, sin])
+            .unwrap();
+        let names: Vec<String> = toposort(&g, &[add], &[])
+            .iter()
+            .map(|n| g.node(*n).op.describe())
+            .collect();
+        assert_eq!(names, ["Sin", "Log", "Exp", "Add"]);
+        let names: Vec<String> = toposort(&g, &[exp, log], &[x])
+            .iter()
+            .map(|n| g.node(*n).op.describe())
+            .collect();
+        assert_eq!(names, ["Log", "Exp"]);
+    }
+}

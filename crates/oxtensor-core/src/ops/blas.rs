@@ -1,0 +1,82 @@
+//! Matrix products: `Dot` for vectors and matrices (`dot`, `@`).
+//! Mirrors `pytensor/tensor/math.py`'s `Dot`.
+
+use crate::dtype::upcast;
+use crate::error::{Error, Result};
+use crate::op_identity;
+use crate::ops::Op;
+use crate::types::{TensorType, Type};
+
+/// `Dot`: inner product of vectors, matrix-vector and matrix-matrix products.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dot;
+
+impl Dot {
+    /// The output type, with the contracted lengths checked where static.
+    pub fn output_type(&self, x: &TensorType, y: &TensorType) -> Result<TensorType> {
+        if !(1..=2).contains(&x.ndim()) || !(1..=2).contains(&y.ndim()) {
+            return Err(Error::Type(format!(
+                "Dot takes vectors and matrices, got inputs of type {x} and {y}"
+            )));
+        }
+        let (k_x, k_y) = (x.shape[x.ndim() - 1], y.shape[0]);
+        if let (Some(a), Some(b)) = (k_x, k_y) {
+            if a != b {
+                return Err(Error::Value(format!(
+                    "Incompatible shapes for Dot: {} and {} (contracted lengths {a} and {b})",
+                    x.repr_shape(),
+                    y.repr_shape()
+                )));
+            }
+        }
+        let rows = (x.ndim() == 2).then(|| x.shape[0]);
+        let cols = (y.ndim() == 2).then(|| y.shape[1]);
+        let dtype = upcast(&[x.dtype, y.dtype])?;
+        TensorType::new(dtype, rows.into_iter().chain(cols))
+    }
+}
+
+impl Op for Dot {
+    fn name(&self) -> &str {
+        "Dot"
+    }
+
+    fn describe(&self) -> String {
+        "Dot".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [x, y] = inputs else {
+            return Err(Error::Type(format!(
+                "Dot takes 2 inputs, got {}",
+                inputs.len()
+            )));
+        };
+        let (x, y) = (
+            x.expect_tensor("The first input of Dot")?,
+            y.expect_tensor("The second input of Dot")?,
+        );
+        Ok(vec![self.output_type(x, y)?.into()])
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+
+    #[test]
+    fn dot_types() {
+        let m = TensorType::new(DType::Float32, [Some(2), Some(3)]).unwrap();
+        let v = TensorType::new(DType::Float64, [None]).unwrap();
+        assert_eq!(
+            Dot.output_type(&m, &v).unwrap().to_string(),
+            "Vector(float64, shape=(2,))"
+        );
+        assert_eq!(Dot.output_type(&v, &v).unwrap().ndim(), 0);
+        let bad = TensorType::new(DType::Float32, [Some(4), Some(3)]).unwrap();
+        assert!(Dot.output_type(&m, &bad).is_err());
+    }
+}

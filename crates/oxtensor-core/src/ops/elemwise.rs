@@ -1,0 +1,201 @@
+//! `Elemwise`: a scalar op mapped over broadcast tensors. Building a node
+//! left-pads lower-rank inputs with `ExpandDims` (a `DimShuffle`) and infers
+//! the static output shape; only static 1s broadcast.
+//! Mirrors `Elemwise` in `pytensor/tensor/elemwise.py`.
+
+use crate::error::{Error, Result};
+use crate::op_identity;
+use crate::ops::dimshuffle::DimShuffle;
+use crate::ops::scalar::ScalarOp;
+use crate::ops::{IoMap, Op};
+use crate::types::{StaticShape, TensorType, Type};
+
+/// `Elemwise(scalar_op, inplace_pattern)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Elemwise {
+    /// The element operation.
+    pub scalar_op: ScalarOp,
+    /// `(output, input)` pairs computed in place, sorted by output.
+    pub inplace_pattern: Vec<(usize, usize)>,
+}
+
+/// How to build an `Elemwise` node from inputs of mixed rank.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BroadcastPlan {
+    /// For each input, the `ExpandDims` to insert before it, if any.
+    pub expand: Vec<Option<DimShuffle>>,
+    /// The output type.
+    pub output: TensorType,
+}
+
+impl Elemwise {
+    /// An elemwise op that computes a new output.
+    pub fn new(scalar_op: impl Into<ScalarOp>) -> Self {
+        Elemwise {
+            scalar_op: scalar_op.into(),
+            inplace_pattern: Vec::new(),
+        }
+    }
+
+    /// Plans a node over inputs of any ranks: which inputs get an
+    /// `ExpandDims`, and the output type.
+    pub fn plan(&self, inputs: &[&TensorType]) -> Result<BroadcastPlan> {
+        let ndim = inputs.iter().map(|t| t.ndim()).max().unwrap_or(0);
+        let expand: Vec<Option<DimShuffle>> = inputs
+            .iter()
+            .map(|t| (t.ndim() < ndim).then(|| DimShuffle::expand_left(t.ndim(), ndim)))
+            .collect();
+        let padded: Vec<TensorType> = inputs
+            .iter()
+            .zip(&expand)
+            .map(|(t, e)| e.as_ref().map_or(Ok((*t).clone()), |e| e.output_type(t)))
+            .collect::<Result<_>>()?;
+        let output = self.output_type(&padded.iter().collect::<Vec<_>>())?;
+        Ok(BroadcastPlan { expand, output })
+    }
+
+    /// The output type for inputs of equal rank.
+    pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
+        let dtypes: Vec<_> = inputs.iter().map(|t| t.dtype).collect();
+        let dtype = self.scalar_op.output_dtype(&dtypes)?;
+        let shape = broadcast_shapes(inputs)?;
+        for &(out, inp) in &self.inplace_pattern {
+            if out != 0 || inputs.get(inp).is_none_or(|t| t.dtype != dtype) {
+                return Err(Error::Type(format!(
+                    "Cannot do an inplace operation on incompatible data types: output {out} on input {inp}"
+                )));
+            }
+        }
+        TensorType::new(dtype, shape)
+    }
+}
+
+/// Static output shape of broadcasting equal-rank inputs
+/// (`broadcast_static_dim_lengths` per dimension).
+pub fn broadcast_shapes(inputs: &[&TensorType]) -> Result<StaticShape> {
+    let ndim = inputs.first().map_or(0, |t| t.ndim());
+    if inputs.iter().any(|t| t.ndim() != ndim) {
+        return Err(Error::Type(format!(
+            "Elemwise inputs must have the same rank, got {}",
+            fmt_shapes(inputs)
+        )));
+    }
+    (0..ndim)
+        .map(|d| {
+            broadcast_dim(inputs.iter().map(|t| t.shape[d])).ok_or_else(|| {
+                Error::Value(format!(
+                    "Incompatible Elemwise input shapes {}",
+                    fmt_shapes(inputs)
+                ))
+            })
+        })
+        .collect()
+}
+
+/// One dimension: equal lengths stay, `{None, 1}` is unknown, and otherwise
+/// the single length left after dropping 1s and unknowns (`None` if clashing).
+fn broadcast_dim(lengths: impl Iterator<Item = Option<u64>>) -> Option<Option<u64>> {
+    let lengths: Vec<Option<u64>> = lengths.collect();
+    if lengths.windows(2).all(|w| w[0] == w[1]) {
+        return Some(lengths.first().copied().flatten());
+    }
+    let mut known = lengths.iter().flatten().filter(|&&l| l != 1);
+    match known.next() {
+        None => Some(None),
+        Some(first) if known.all(|l| l == first) => Some(Some(*first)),
+        Some(_) => None,
+    }
+}
+
+fn fmt_shapes(inputs: &[&TensorType]) -> String {
+    let shapes: Vec<String> = inputs.iter().map(|t| t.repr_shape()).collect();
+    format!("[{}]", shapes.join(", "))
+}
+
+impl Op for Elemwise {
+    fn name(&self) -> &str {
+        "Elemwise"
+    }
+
+    /// `str(scalar_op).capitalize()`, as PyTensor prints it.
+    fn describe(&self) -> String {
+        capitalize(&self.scalar_op.to_string())
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let tensors: Vec<&TensorType> = inputs
+            .iter()
+            .map(|t| t.expect_tensor("An Elemwise input"))
+            .collect::<Result<_>>()?;
+        Ok(vec![self.output_type(&tensors)?.into()])
+    }
+
+    fn destroy_map(&self) -> IoMap {
+        self.inplace_pattern
+            .iter()
+            .map(|&(o, i)| (o, vec![i]))
+            .collect()
+    }
+
+    op_identity!();
+}
+
+/// Python's `str.capitalize`: first character upper, the rest lower.
+pub fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType::*;
+    use crate::ops::scalar::ScalarKind;
+
+    fn tt(dtype: crate::dtype::DType, shape: &[Option<u64>]) -> TensorType {
+        TensorType::new(dtype, shape.iter().copied()).unwrap()
+    }
+
+    #[test]
+    fn plan_expands_lower_rank() {
+        let mul = Elemwise::new(ScalarKind::Mul);
+        let x = tt(Float64, &[None, None]);
+        let two = tt(Float32, &[]);
+        let plan = mul.plan(&[&x, &two]).unwrap();
+        assert!(plan.expand[0].is_none());
+        assert_eq!(
+            plan.expand[1].as_ref().unwrap().describe(),
+            "ExpandDims{axes=(0, 1)}"
+        );
+        assert_eq!(plan.output, tt(Float64, &[None, None]));
+        assert_eq!(mul.describe(), "Mul");
+        assert_eq!(Elemwise::new(ScalarKind::TrueDiv).describe(), "True_div");
+    }
+
+    #[test]
+    fn static_shapes() {
+        let add = Elemwise::new(ScalarKind::Add);
+        let out = add
+            .output_type(&[
+                &tt(Float64, &[Some(1), None]),
+                &tt(Float64, &[None, Some(3)]),
+            ])
+            .unwrap();
+        assert_eq!(out.shape.as_slice(), &[None, Some(3)]);
+        let err = add
+            .output_type(&[&tt(Float64, &[Some(2)]), &tt(Float64, &[Some(3)])])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Incompatible Elemwise input shapes [(2,), (3,)]"
+        );
+        let out = add
+            .output_type(&[&tt(Float64, &[Some(1)]), &tt(Float64, &[Some(1)])])
+            .unwrap();
+        assert_eq!(out.shape.as_slice(), &[Some(1)]);
+    }
+}

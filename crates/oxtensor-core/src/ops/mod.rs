@@ -1,0 +1,115 @@
+//! The `Op` contract of the seeds, as a Rust trait. Built-in ops implement it
+//! in Rust; ops written in Python implement it through the host adapter in
+//! the PyO3 crate. One file per op family.
+
+pub mod blas;
+pub mod dimshuffle;
+pub mod elemwise;
+pub mod reduce;
+pub mod scalar;
+pub mod shape;
+
+use crate::error::Result;
+use crate::types::Type;
+use std::any::Any;
+use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+
+/// A shared handle to an op.
+pub type OpRef = Arc<dyn Op>;
+
+/// `view_map` / `destroy_map`: `(output index, [input indices])` pairs.
+pub type IoMap = Vec<(usize, Vec<usize>)>;
+
+/// An operation: what a node of the graph computes.
+///
+/// Required methods are identity (class name, `str`, equality, hash) and type
+/// inference; the optional hooks default to what PyTensor's `Op` base does.
+pub trait Op: fmt::Debug + Send + Sync + Any {
+    /// The class name, as PyTensor names it (`Elemwise`, `DimShuffle`, ...).
+    fn name(&self) -> &str;
+
+    /// PyTensor's `str(op)`, what `dprint` shows (`Add`, `ExpandDims{axis=0}`).
+    fn describe(&self) -> String;
+
+    /// `__eq__`: a promise that both ops compute the same thing.
+    fn op_eq(&self, other: &dyn Op) -> bool;
+
+    /// `__hash__`, consistent with [`Op::op_eq`].
+    fn op_hash(&self) -> u64;
+
+    /// `make_node`'s type inference: the output types for these input types.
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>>;
+
+    /// Which output `__call__` returns (`default_output`).
+    fn default_output(&self) -> Option<usize> {
+        None
+    }
+
+    /// Outputs that are views of inputs.
+    fn view_map(&self) -> IoMap {
+        Vec::new()
+    }
+
+    /// Outputs computed by overwriting inputs.
+    fn destroy_map(&self) -> IoMap {
+        Vec::new()
+    }
+
+    /// `connection_pattern[input][output]`; `None` means fully connected.
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(None)
+    }
+
+    /// Whether constant folding may precompute this node.
+    fn do_constant_folding(&self) -> Result<bool> {
+        Ok(true)
+    }
+
+    /// For downcasting to the concrete op.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl fmt::Display for dyn Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+/// Equality of two op handles, by props.
+pub fn ops_equal(a: &OpRef, b: &OpRef) -> bool {
+    Arc::ptr_eq(a, b) || a.op_eq(b.as_ref())
+}
+
+/// `op_eq` for ops whose props are their Rust fields.
+pub fn props_eq<T: PartialEq + 'static>(this: &T, other: &dyn Op) -> bool {
+    other
+        .as_any()
+        .downcast_ref::<T>()
+        .is_some_and(|o| o == this)
+}
+
+/// `op_hash` for ops whose props are their Rust fields.
+pub fn props_hash<T: Hash + 'static>(this: &T) -> u64 {
+    let mut h = DefaultHasher::new();
+    std::any::TypeId::of::<T>().hash(&mut h);
+    this.hash(&mut h);
+    h.finish()
+}
+
+/// Implements the identity methods of [`Op`] from the type's `PartialEq` and `Hash`.
+#[macro_export]
+macro_rules! op_identity {
+    () => {
+        fn op_eq(&self, other: &dyn $crate::ops::Op) -> bool {
+            $crate::ops::props_eq(self, other)
+        }
+        fn op_hash(&self) -> u64 {
+            $crate::ops::props_hash(self)
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    };
+}

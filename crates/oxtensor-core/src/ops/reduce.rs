@@ -1,0 +1,201 @@
+//! `CAReduce`: a commutative, associative scalar op folded over axes, and
+//! the classes PyTensor derives from it (`Sum`, `Prod`, `Max`, `Min`, `All`,
+//! `Any`), with their dtype rules. Mirrors `pytensor/tensor/elemwise.py`
+//! (`CAReduce`) and `tensor/math.py`.
+
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::op_identity;
+use crate::ops::Op;
+use crate::types::{TensorType, Type};
+
+/// Which reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum ReduceKind {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    All,
+    Any,
+}
+
+impl ReduceKind {
+    /// The Python class name.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "Sum",
+            ReduceKind::Prod => "Prod",
+            ReduceKind::Max => "Max",
+            ReduceKind::Min => "Min",
+            ReduceKind::All => "All",
+            ReduceKind::Any => "Any",
+        }
+    }
+
+    /// The scalar op folded over the axes (`add`, `mul`, `maximum`, ...).
+    pub fn scalar_name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "add",
+            ReduceKind::Prod => "mul",
+            ReduceKind::Max => "maximum",
+            ReduceKind::Min => "minimum",
+            ReduceKind::All => "and_",
+            ReduceKind::Any => "or_",
+        }
+    }
+
+    /// Default output dtype: sums and products of small integers widen to
+    /// 64 bits, logical reductions give bool, max/min keep the dtype.
+    pub fn default_dtype(self, input: DType) -> DType {
+        use DType::*;
+        match self {
+            ReduceKind::Sum | ReduceKind::Prod => match input {
+                Bool | Int8 | Int16 | Int32 => Int64,
+                UInt8 | UInt16 | UInt32 => UInt64,
+                other => other,
+            },
+            ReduceKind::All | ReduceKind::Any => Bool,
+            ReduceKind::Max | ReduceKind::Min => input,
+        }
+    }
+
+    /// Default accumulator dtype (PyTensor's `acc_dtype`).
+    pub fn default_acc_dtype(self, input: DType) -> DType {
+        use DType::*;
+        match (self, input) {
+            (ReduceKind::Sum | ReduceKind::Prod, Float16) => Float32,
+            (ReduceKind::Sum | ReduceKind::Prod, Float32) => Float64,
+            (ReduceKind::Sum | ReduceKind::Prod, Complex64) => Complex128,
+            _ => self.default_dtype(input),
+        }
+    }
+}
+
+/// A reduction over `axis` (`None`: all axes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CAReduce {
+    /// Which reduction.
+    pub kind: ReduceKind,
+    /// Sorted, non-negative axes, or `None` for all.
+    pub axis: Option<Vec<usize>>,
+    /// Output dtype.
+    pub dtype: DType,
+    /// Accumulator dtype.
+    pub acc_dtype: DType,
+}
+
+impl CAReduce {
+    /// A reduction with PyTensor's default dtypes for this input dtype.
+    /// Negative axes count from the end; duplicates are an error.
+    pub fn new(kind: ReduceKind, axis: Option<&[i64]>, input: &TensorType) -> Result<Self> {
+        let axis = axis.map(|a| normalize_axes(a, input.ndim())).transpose()?;
+        Ok(CAReduce {
+            kind,
+            axis,
+            dtype: kind.default_dtype(input.dtype),
+            acc_dtype: kind.default_acc_dtype(input.dtype),
+        })
+    }
+
+    fn axes(&self, ndim: usize) -> Vec<usize> {
+        self.axis.clone().unwrap_or_else(|| (0..ndim).collect())
+    }
+
+    /// The output type: the input without the reduced axes.
+    pub fn output_type(&self, input: &TensorType) -> Result<TensorType> {
+        let axes = self.axes(input.ndim());
+        if let Some(&bad) = axes.iter().find(|&&a| a >= input.ndim()) {
+            return Err(Error::Value(format!(
+                "Axis {bad} is out of bounds for a {}-d input of {}",
+                input.ndim(),
+                self.describe()
+            )));
+        }
+        let shape = (0..input.ndim())
+            .filter(|d| !axes.contains(d))
+            .map(|d| input.shape[d]);
+        TensorType::new(self.dtype, shape)
+    }
+
+    fn axis_str(&self) -> String {
+        match &self.axis {
+            None => "axes=None".into(),
+            Some(a) if a.len() == 1 => format!("axis={}", a[0]),
+            Some(a) => format!("axes={a:?}"),
+        }
+    }
+}
+
+/// Turns possibly negative axes into sorted, checked, non-negative ones.
+pub fn normalize_axes(axes: &[i64], ndim: usize) -> Result<Vec<usize>> {
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        let n = ndim as i64;
+        if a >= n || a < -n {
+            return Err(Error::Value(format!(
+                "axis {a} is out of bounds for array of dimension {ndim}"
+            )));
+        }
+        let a = if a < 0 { (a + n) as usize } else { a as usize };
+        if out.contains(&a) {
+            return Err(Error::Value(format!("repeated axis {a} in {axes:?}")));
+        }
+        out.push(a);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+impl Op for CAReduce {
+    fn name(&self) -> &str {
+        self.kind.class_name()
+    }
+
+    /// `Sum{axes=None}`, `Max{axis=1}`, `Sum{axes=[0, 2]}`.
+    fn describe(&self) -> String {
+        format!("{}{{{}}}", self.kind.class_name(), self.axis_str())
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "{} takes 1 input, got {}",
+                self.describe(),
+                inputs.len()
+            )));
+        };
+        Ok(vec![self
+            .output_type(input.expect_tensor("The input of a reduction")?)?
+            .into()])
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sum_types_and_names() {
+        let x = TensorType::new(DType::Int8, [None, Some(3), None]).unwrap();
+        let s = CAReduce::new(ReduceKind::Sum, Some(&[-1]), &x).unwrap();
+        assert_eq!(s.describe(), "Sum{axis=2}");
+        let out = s.output_type(&x).unwrap();
+        assert_eq!(out.dtype, DType::Int64);
+        assert_eq!(out.shape.as_slice(), &[None, Some(3)]);
+        let all = CAReduce::new(ReduceKind::Max, None, &x).unwrap();
+        assert_eq!(all.describe(), "Max{axes=None}");
+        assert_eq!(all.output_type(&x).unwrap().ndim(), 0);
+        assert_eq!(
+            CAReduce::new(ReduceKind::Sum, Some(&[0, 2]), &x)
+                .unwrap()
+                .describe(),
+            "Sum{axes=[0, 2]}"
+        );
+        assert!(CAReduce::new(ReduceKind::Sum, Some(&[3]), &x).is_err());
+        assert!(CAReduce::new(ReduceKind::Sum, Some(&[0, -3]), &x).is_err());
+    }
+}

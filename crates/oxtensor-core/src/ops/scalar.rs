@@ -1,0 +1,244 @@
+//! Scalar ops: the element-level operations that `Elemwise` maps over
+//! tensors, with PyTensor's class names, `str` forms and output dtype rules.
+//! Mirrors `pytensor/scalar/basic.py` and `scalar/math.py`.
+
+use crate::dtype::{upcast, DType, FLOATX};
+use crate::error::{Error, Result};
+use std::fmt;
+
+/// How a scalar op's output dtype follows from its inputs' dtypes
+/// (PyTensor's `output_types_preference`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputRule {
+    /// NumPy promotion of the inputs (`upcast_out`).
+    Upcast,
+    /// Promotion, but bool inputs are refused (`upcast_out_nobool`).
+    UpcastNoBool,
+    /// The promoted dtype, raised to a float (`upgrade_to_float`).
+    UpgradeToFloat,
+    /// Like `UpgradeToFloat`, refusing complex inputs.
+    UpgradeToFloatNoComplex,
+    /// Always bool (comparisons, `isnan`).
+    Bool,
+    /// Promotion of integer or bool inputs only (bitwise ops).
+    Bitwise,
+    /// Floats and complex upcast; two discrete inputs give floatX (`true_div`).
+    TrueDiv,
+    /// Same dtype as the input, refusing bool (`neg`).
+    SameNoBool,
+    /// Same dtype, complex becoming its real part (`abs`).
+    ComplexToReal,
+    /// The promoted dtype of the inputs (`second`, `switch` skip the condition).
+    UpcastSkipFirst,
+}
+
+macro_rules! scalar_ops {
+    ($($variant:ident => $class:literal, $name:literal, $nin:expr, $rule:ident, $commut:expr;)*) => {
+        /// A built-in scalar operation.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum ScalarKind { $($variant,)* }
+
+        impl ScalarKind {
+            /// Every built-in scalar op.
+            pub const ALL: &'static [ScalarKind] = &[$(ScalarKind::$variant,)*];
+
+            /// The Python class name (`Add`, `TrueDiv`).
+            pub fn class_name(self) -> &'static str {
+                match self { $(ScalarKind::$variant => $class,)* }
+            }
+
+            /// The instance name, which is its `str` (`add`, `true_div`).
+            pub fn name(self) -> &'static str {
+                match self { $(ScalarKind::$variant => $name,)* }
+            }
+
+            /// Number of inputs (`None`: any number, like `add`).
+            pub fn nin(self) -> Option<usize> {
+                match self { $(ScalarKind::$variant => $nin,)* }
+            }
+
+            /// The output dtype rule.
+            pub fn rule(self) -> OutputRule {
+                match self { $(ScalarKind::$variant => OutputRule::$rule,)* }
+            }
+
+            /// Whether inputs may be swapped (`commutative`).
+            pub fn commutative(self) -> bool {
+                match self { $(ScalarKind::$variant => $commut,)* }
+            }
+        }
+    };
+}
+
+scalar_ops! {
+    Add => "Add", "add", None, Upcast, true;
+    Sub => "Sub", "sub", Some(2), UpcastNoBool, false;
+    Mul => "Mul", "mul", None, Upcast, true;
+    TrueDiv => "TrueDiv", "true_div", Some(2), TrueDiv, false;
+    IntDiv => "IntDiv", "int_div", Some(2), Upcast, false;
+    Mod => "Mod", "mod", Some(2), UpcastNoBool, false;
+    Pow => "Pow", "pow", Some(2), Upcast, false;
+    Maximum => "Maximum", "maximum", Some(2), Upcast, true;
+    Minimum => "Minimum", "minimum", Some(2), Upcast, true;
+    Neg => "Neg", "neg", Some(1), SameNoBool, false;
+    Abs => "Abs", "abs", Some(1), ComplexToReal, false;
+    Sign => "Sign", "sign", Some(1), SameNoBool, false;
+    Sqr => "Sqr", "sqr", Some(1), Upcast, false;
+    Sqrt => "Sqrt", "sqrt", Some(1), UpgradeToFloat, false;
+    Exp => "Exp", "exp", Some(1), UpgradeToFloat, false;
+    Log => "Log", "log", Some(1), UpgradeToFloat, false;
+    Log1p => "Log1p", "log1p", Some(1), UpgradeToFloat, false;
+    Expm1 => "Expm1", "expm1", Some(1), UpgradeToFloat, false;
+    Sin => "Sin", "sin", Some(1), UpgradeToFloat, false;
+    Cos => "Cos", "cos", Some(1), UpgradeToFloat, false;
+    Tan => "Tan", "tan", Some(1), UpgradeToFloat, false;
+    Tanh => "Tanh", "tanh", Some(1), UpgradeToFloat, false;
+    Sigmoid => "Sigmoid", "sigmoid", Some(1), UpgradeToFloatNoComplex, false;
+    Softplus => "Softplus", "softplus", Some(1), UpgradeToFloatNoComplex, false;
+    Reciprocal => "Reciprocal", "reciprocal", Some(1), UpgradeToFloat, false;
+    Floor => "Floor", "floor", Some(1), UpgradeToFloatNoComplex, false;
+    Ceil => "Ceil", "ceil", Some(1), UpgradeToFloatNoComplex, false;
+    Lt => "LT", "lt", Some(2), Bool, false;
+    Gt => "GT", "gt", Some(2), Bool, false;
+    Le => "LE", "le", Some(2), Bool, false;
+    Ge => "GE", "ge", Some(2), Bool, false;
+    Eq => "EQ", "eq", Some(2), Bool, true;
+    Neq => "NEQ", "neq", Some(2), Bool, true;
+    IsNan => "IsNan", "isnan", Some(1), Bool, false;
+    IsInf => "IsInf", "isinf", Some(1), Bool, false;
+    And => "AND", "and_", Some(2), Bitwise, true;
+    Or => "OR", "or_", Some(2), Bitwise, true;
+    Xor => "XOR", "xor", Some(2), Bitwise, true;
+    Invert => "Invert", "invert", Some(1), Bitwise, false;
+    Identity => "Identity", "identity", Some(1), Upcast, false;
+    Second => "Second", "second", Some(2), UpcastSkipFirst, false;
+    Switch => "Switch", "switch", Some(3), UpcastSkipFirst, false;
+}
+
+/// A scalar op instance: a kind, or a cast to a dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarOp {
+    /// A built-in operation.
+    Kind(ScalarKind),
+    /// `Cast{dtype}`: convert to a dtype.
+    Cast(DType),
+}
+
+impl ScalarOp {
+    /// Python class name (`Add`, `Cast`).
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            ScalarOp::Kind(k) => k.class_name(),
+            ScalarOp::Cast(_) => "Cast",
+        }
+    }
+
+    /// Number of inputs, if fixed.
+    pub fn nin(&self) -> Option<usize> {
+        match self {
+            ScalarOp::Kind(k) => k.nin(),
+            ScalarOp::Cast(_) => Some(1),
+        }
+    }
+
+    /// The output dtype for these input dtypes, or a `TypeError` naming the op.
+    pub fn output_dtype(&self, inputs: &[DType]) -> Result<DType> {
+        self.check_arity(inputs.len())?;
+        let kind = match self {
+            ScalarOp::Cast(d) => return Ok(*d),
+            ScalarOp::Kind(k) => *k,
+        };
+        let refuse = |what: &str| {
+            Err(Error::Type(format!(
+                "{} does not accept {what} inputs, got {}",
+                self,
+                fmt_dtypes(inputs)
+            )))
+        };
+        let up = upcast(inputs)?;
+        Ok(match kind.rule() {
+            OutputRule::Upcast => up,
+            OutputRule::UpcastNoBool if inputs.contains(&DType::Bool) => return refuse("bool"),
+            OutputRule::UpcastNoBool => up,
+            OutputRule::UpgradeToFloat => up.upgrade_to_float(),
+            OutputRule::UpgradeToFloatNoComplex if up.is_complex() => return refuse("complex"),
+            OutputRule::UpgradeToFloatNoComplex => up.upgrade_to_float(),
+            OutputRule::Bool => DType::Bool,
+            OutputRule::Bitwise if !up.is_discrete() => return refuse("float or complex"),
+            OutputRule::Bitwise => up,
+            OutputRule::TrueDiv if inputs.iter().all(|d| d.is_discrete()) => FLOATX,
+            OutputRule::TrueDiv => up,
+            OutputRule::SameNoBool if up == DType::Bool => return refuse("bool"),
+            OutputRule::SameNoBool => up,
+            OutputRule::ComplexToReal => up.real(),
+            OutputRule::UpcastSkipFirst => upcast(&inputs[1..])?,
+        })
+    }
+
+    fn check_arity(&self, n: usize) -> Result<()> {
+        match self.nin() {
+            Some(want) if want != n => Err(Error::Type(format!(
+                "Wrong number of inputs for {self}.make_node (got {n}, expected {want})"
+            ))),
+            None if n == 0 => Err(Error::Type(format!("{self} needs at least one input"))),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn fmt_dtypes(dtypes: &[DType]) -> String {
+    let names: Vec<&str> = dtypes.iter().map(|d| d.name()).collect();
+    format!("({})", names.join(", "))
+}
+
+impl fmt::Display for ScalarOp {
+    /// The scalar op's `str`: its instance name, or `Cast{float32}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalarOp::Kind(k) => f.write_str(k.name()),
+            ScalarOp::Cast(d) => write!(f, "Cast{{{d}}}"),
+        }
+    }
+}
+
+impl From<ScalarKind> for ScalarOp {
+    fn from(k: ScalarKind) -> Self {
+        ScalarOp::Kind(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DType::*;
+    use ScalarKind as K;
+
+    #[test]
+    fn dtype_rules() {
+        let op = |k: K| ScalarOp::Kind(k);
+        assert_eq!(op(K::Add).output_dtype(&[Float32, Int8]).unwrap(), Float32);
+        assert_eq!(op(K::Add).output_dtype(&[Int32, Float32]).unwrap(), Float64);
+        assert_eq!(
+            op(K::TrueDiv).output_dtype(&[Int32, Int8]).unwrap(),
+            Float64
+        );
+        assert_eq!(
+            op(K::TrueDiv).output_dtype(&[Float32, Int8]).unwrap(),
+            Float32
+        );
+        assert_eq!(op(K::IntDiv).output_dtype(&[Int32, Int8]).unwrap(), Int32);
+        assert_eq!(op(K::Exp).output_dtype(&[Int16]).unwrap(), Float32);
+        assert_eq!(op(K::Exp).output_dtype(&[Int64]).unwrap(), Float64);
+        assert_eq!(op(K::Lt).output_dtype(&[Float64, Int8]).unwrap(), Bool);
+        assert_eq!(op(K::Abs).output_dtype(&[Complex64]).unwrap(), Float32);
+        assert_eq!(
+            op(K::Switch).output_dtype(&[Bool, Int8, Float32]).unwrap(),
+            Float32
+        );
+        assert!(op(K::Sub).output_dtype(&[Bool, Bool]).is_err());
+        assert!(op(K::And).output_dtype(&[Float64, Int8]).is_err());
+        assert!(op(K::Neg).output_dtype(&[Float64, Float64]).is_err());
+        assert_eq!(ScalarOp::Cast(Float32).to_string(), "Cast{float32}");
+    }
+}

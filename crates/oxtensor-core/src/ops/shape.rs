@@ -1,0 +1,202 @@
+//! Shape ops: `Shape` (the shape as an int64 vector), `Shape_i` (one
+//! length) and `Reshape`. Mirrors `pytensor/tensor/shape.py`.
+
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::op_identity;
+use crate::ops::Op;
+use crate::types::{TensorType, Type};
+
+/// `Shape`: the input's shape as an int64 vector.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Shape;
+
+impl Op for Shape {
+    fn name(&self) -> &str {
+        "Shape"
+    }
+
+    fn describe(&self) -> String {
+        "Shape".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "Shape takes 1 input, got {}",
+                inputs.len()
+            )));
+        };
+        let ndim = input.expect_tensor("The input of Shape")?.ndim();
+        Ok(vec![
+            TensorType::new(DType::Int64, [Some(ndim as u64)])?.into()
+        ])
+    }
+
+    /// The output depends on the input's shape, not its elements.
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![false]]))
+    }
+
+    op_identity!();
+}
+
+/// `Shape_i{i}`: the length of axis `i`, an int64 scalar.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ShapeI {
+    /// The axis.
+    pub i: usize,
+}
+
+impl Op for ShapeI {
+    fn name(&self) -> &str {
+        "Shape_i"
+    }
+
+    fn describe(&self) -> String {
+        format!("Shape_i{{{}}}", self.i)
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "Shape_i takes 1 input, got {}",
+                inputs.len()
+            )));
+        };
+        let ndim = input.expect_tensor("The input of Shape_i")?.ndim();
+        if self.i >= ndim {
+            return Err(Error::Type(format!(
+                "{} needs an input with more than {} dimensions, got {ndim}",
+                self.describe(),
+                self.i
+            )));
+        }
+        Ok(vec![TensorType::scalar(DType::Int64).into()])
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![false]]))
+    }
+
+    op_identity!();
+}
+
+/// `Reshape{ndim}`: inputs are the tensor and an integer shape vector.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Reshape {
+    /// The output rank.
+    pub ndim: usize,
+}
+
+impl Reshape {
+    /// The output type; `known` holds the shape vector's entries where they
+    /// are constants (`-1` stays unknown).
+    pub fn output_type(&self, input: &TensorType, known: Option<&[i64]>) -> Result<TensorType> {
+        let shape: Vec<Option<u64>> = match known {
+            Some(k) if k.len() == self.ndim => {
+                k.iter().map(|&d| (d >= 0).then_some(d as u64)).collect()
+            }
+            Some(k) => {
+                return Err(Error::Value(format!(
+                    "Reshape{{{}}} got a shape of length {}: {k:?}",
+                    self.ndim,
+                    k.len()
+                )))
+            }
+            None => vec![None; self.ndim],
+        };
+        if let Some(k) = known {
+            check_reshape(input, k)?;
+        }
+        TensorType::new(input.dtype, shape)
+    }
+}
+
+/// Refuses shapes that cannot hold the input's statically known size.
+fn check_reshape(input: &TensorType, shape: &[i64]) -> Result<()> {
+    if shape.iter().filter(|&&d| d == -1).count() > 1 || shape.iter().any(|&d| d < -1) {
+        return Err(Error::Value(format!(
+            "Invalid shape {shape:?}: at most one -1 and no other negative lengths"
+        )));
+    }
+    let static_size: Option<u64> = input
+        .shape
+        .iter()
+        .try_fold(1u64, |acc, d| d.map(|d| acc * d));
+    let target: u64 = shape
+        .iter()
+        .filter(|&&d| d >= 0)
+        .map(|&d| d as u64)
+        .product();
+    let has_free = shape.contains(&-1);
+    if let Some(size) = static_size {
+        let fits = if has_free {
+            target != 0 && size % target == 0 || size == 0
+        } else {
+            size == target
+        };
+        if !fits {
+            return Err(Error::Value(format!(
+                "cannot reshape an input of static shape {} into shape {shape:?}",
+                input.repr_shape()
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl Op for Reshape {
+    fn name(&self) -> &str {
+        "Reshape"
+    }
+
+    fn describe(&self) -> String {
+        format!("Reshape{{{}}}", self.ndim)
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input, shape] = inputs else {
+            return Err(Error::Type(format!(
+                "Reshape takes 2 inputs, got {}",
+                inputs.len()
+            )));
+        };
+        let shape = shape.expect_tensor("The shape of Reshape")?;
+        if !shape.dtype.is_integer() || shape.ndim() != 1 {
+            return Err(Error::Type(format!(
+                "Reshape's shape must be an integer vector, got {shape}"
+            )));
+        }
+        Ok(vec![self
+            .output_type(input.expect_tensor("The input of Reshape")?, None)?
+            .into()])
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![true], vec![false]]))
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reshape_types() {
+        let x = TensorType::new(DType::Float64, [Some(2), Some(3)]).unwrap();
+        let r = Reshape { ndim: 2 };
+        assert_eq!(
+            r.output_type(&x, Some(&[3, -1])).unwrap().shape.as_slice(),
+            &[Some(3), None]
+        );
+        assert!(r.output_type(&x, Some(&[4, -1])).is_err());
+        assert!(r.output_type(&x, Some(&[5, 1])).is_err());
+        assert!(r.output_type(&x, Some(&[6])).is_err());
+        assert_eq!(Reshape { ndim: 2 }.describe(), "Reshape{2}");
+        let shape = Shape.output_types(&[&x.into()]).unwrap();
+        assert_eq!(shape[0].to_string(), "Vector(int64, shape=(2,))");
+    }
+}

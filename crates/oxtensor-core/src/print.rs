@@ -1,0 +1,281 @@
+//! Text renderings of graphs: PyTensor's `debugprint` (`pytensor/printing.py`),
+//! line for line: `[id A]` ids in first-visit order, box-drawing branches,
+//! a repeated node printed once more with its subtree elided as `···`.
+
+use crate::graph::{FunctionGraph, Graph, NodeId, VarId, VarKind};
+use crate::ops::IoMap;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// How ids are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IdType {
+    /// `[id A]`, `[id B]`, ..., `[id BA]` (PyTensor's `"CHAR"`).
+    #[default]
+    Char,
+    /// `[id 0]`, `[id 1]`, ... (`"int"`).
+    Int,
+    /// No ids (`""`).
+    None,
+}
+
+/// `debugprint`'s options.
+#[derive(Clone, Debug, Default)]
+pub struct PrintOptions {
+    /// Append each variable's type (`<Vector(float64, shape=(?,))>`).
+    pub print_type: bool,
+    /// Append each variable's static shape (`shape=(?, 3)`).
+    pub print_shape: bool,
+    /// How ids look.
+    pub id_type: IdType,
+    /// Print at most this many levels (`None`: all).
+    pub depth: Option<usize>,
+    /// Do not expand variables that have a name.
+    pub stop_on_name: bool,
+    /// Append `d={...}` for ops with a destroy map.
+    pub print_destroy_map: bool,
+    /// Append `v={...}` for ops with a view map.
+    pub print_view_map: bool,
+}
+
+/// The ids handed out so far; shared across the roots of one print.
+#[derive(Default)]
+struct Ids {
+    nodes: HashMap<NodeId, usize>,
+    vars: HashMap<VarId, usize>,
+    next: usize,
+}
+
+impl Ids {
+    /// The id of a node or leaf, and whether it was seen before.
+    fn get(&mut self, key: Result<NodeId, VarId>) -> (usize, bool) {
+        let next = &mut self.next;
+        let mut fresh = false;
+        let mut take = || {
+            fresh = true;
+            *next += 1;
+            *next - 1
+        };
+        let id = match key {
+            Ok(n) => *self.nodes.entry(n).or_insert_with(&mut take),
+            Err(v) => *self.vars.entry(v).or_insert_with(&mut take),
+        };
+        (id, !fresh)
+    }
+}
+
+struct Printer<'a> {
+    g: &'a Graph,
+    opts: &'a PrintOptions,
+    topo: Option<HashMap<NodeId, usize>>,
+    ids: Ids,
+    out: String,
+}
+
+/// `debugprint` of a function graph: its outputs, with each node's position
+/// in the toposort at the end of its line.
+pub fn debugprint(fg: &FunctionGraph, opts: &PrintOptions) -> String {
+    // A graph whose orderings are cyclic still prints, without positions.
+    let topo = fg
+        .toposort()
+        .ok()
+        .map(|order| order.into_iter().enumerate().map(|(i, n)| (n, i)).collect());
+    render(fg.graph(), fg.outputs(), opts, topo)
+}
+
+/// `debugprint` of variables of a graph.
+pub fn debugprint_vars(g: &Graph, roots: &[VarId], opts: &PrintOptions) -> String {
+    render(g, roots, opts, None)
+}
+
+fn render(
+    g: &Graph,
+    roots: &[VarId],
+    opts: &PrintOptions,
+    topo: Option<HashMap<NodeId, usize>>,
+) -> String {
+    let mut p = Printer {
+        g,
+        opts,
+        topo,
+        ids: Ids::default(),
+        out: String::new(),
+    };
+    for &root in roots {
+        p.var(root, "", "", 0);
+    }
+    p.out
+}
+
+impl Printer<'_> {
+    /// Prints `v` after `first` (its own line prefix); `rest` is the indent
+    /// its children's lines start with.
+    fn var(&mut self, v: VarId, first: &str, rest: &str, depth: usize) {
+        let data = self.g.var(v);
+        let Some(node) = data.owner() else {
+            let (id, _) = self.ids.get(Err(v));
+            let label = format!(
+                "{}{}{}",
+                self.g.describe_var(v),
+                self.id(id),
+                self.type_suffix(v)
+            );
+            let _ = writeln!(self.out, "{first}{label}");
+            return;
+        };
+        let (id, seen) = self.ids.get(Ok(node));
+        let _ = writeln!(self.out, "{first}{}", self.node_label(v, node, id));
+        if self.opts.depth.is_some_and(|d| depth + 1 >= d)
+            || (self.opts.stop_on_name && data.name.is_some())
+        {
+            return;
+        }
+        if seen {
+            let _ = writeln!(self.out, "{rest} └─ ···");
+            return;
+        }
+        let inputs = self.g.node(node).inputs.clone();
+        for (k, &inp) in inputs.iter().enumerate() {
+            let last = k + 1 == inputs.len();
+            let (branch, indent) = if last {
+                (" └─ ", "   ")
+            } else {
+                (" ├─ ", " │ ")
+            };
+            self.var(
+                inp,
+                &format!("{rest}{branch}"),
+                &format!("{rest}{indent}"),
+                depth + 1,
+            );
+        }
+    }
+
+    fn node_label(&self, v: VarId, node: NodeId, id: usize) -> String {
+        let n = self.g.node(node);
+        let mut label = n.op.describe();
+        if n.outputs.len() > 1 {
+            if let VarKind::Output { index, .. } = self.g.var(v).kind {
+                let _ = write!(label, ".{index}");
+            }
+        }
+        label += &self.id(id);
+        label += &self.type_suffix(v);
+        if let Some(name) = &self.g.var(v).name {
+            let _ = write!(label, " '{name}'");
+        }
+        if self.opts.print_destroy_map && !n.op.destroy_map().is_empty() {
+            let _ = write!(label, " d={}", fmt_io_map(&n.op.destroy_map()));
+        }
+        if self.opts.print_view_map && !n.op.view_map().is_empty() {
+            let _ = write!(label, " v={}", fmt_io_map(&n.op.view_map()));
+        }
+        if let Some(pos) = self.topo.as_ref().and_then(|t| t.get(&node)) {
+            let _ = write!(label, " {pos}");
+        }
+        label
+    }
+
+    fn id(&self, id: usize) -> String {
+        match self.opts.id_type {
+            IdType::Char => format!(" [id {}]", char_id(id)),
+            IdType::Int => format!(" [id {id}]"),
+            IdType::None => String::new(),
+        }
+    }
+
+    fn type_suffix(&self, v: VarId) -> String {
+        let ty = &self.g.var(v).ty;
+        let mut s = String::new();
+        if self.opts.print_type {
+            let _ = write!(s, " <{ty}>");
+        }
+        if let (true, Some(t)) = (self.opts.print_shape, ty.as_tensor()) {
+            let dims = t
+                .shape
+                .iter()
+                .map(|d| d.map_or("?".to_string(), |d| d.to_string()));
+            let _ = write!(s, " shape={}", crate::types::fmt_tuple(dims));
+        }
+        s
+    }
+}
+
+/// A Python dict repr of an io map: `{0: [0]}`.
+pub fn fmt_io_map(map: &IoMap) -> String {
+    let items: Vec<String> = map.iter().map(|(o, ins)| format!("{o}: {ins:?}")).collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// PyTensor's `char_from_number`: base 26 over the letters, `A`..`Z`, `BA`...
+pub fn char_id(mut n: usize) -> String {
+    let mut digits = Vec::new();
+    loop {
+        digits.push((b'A' + (n % 26) as u8) as char);
+        n /= 26;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::tensor::Tensor;
+    use crate::types::TensorType;
+
+    #[test]
+    fn ids_in_base_26() {
+        assert_eq!(char_id(0), "A");
+        assert_eq!(char_id(25), "Z");
+        assert_eq!(char_id(26), "BA");
+        assert_eq!(char_id(27), "BB");
+    }
+
+    #[test]
+    fn seed_example_with_types() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let two = g.tensor_constant(Tensor::scalar(2.0f32));
+        let y = build::mul(&mut g, x, two).unwrap();
+        assert_eq!(
+            debugprint_vars(&g, &[y], &PrintOptions::default()),
+            "Mul [id A]\n ├─ x [id B]\n └─ ExpandDims{axis=0} [id C]\n    └─ 2.0 [id D]\n"
+        );
+        let typed = PrintOptions {
+            print_type: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            debugprint_vars(&g, &[y], &typed),
+            "Mul [id A] <Vector(float64, shape=(?,))>\n \
+             ├─ x [id B] <Vector(float64, shape=(?,))>\n \
+             └─ ExpandDims{axis=0} [id C] <Vector(float32, shape=(1,))>\n    \
+             └─ 2.0 [id D] <Scalar(float32, shape=())>\n"
+        );
+    }
+
+    #[test]
+    fn repeated_nodes_are_elided() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let z = build::exp(&mut g, x).unwrap();
+        g.set_name(z, Some("z"));
+        let m = build::mul(&mut g, z, z).unwrap();
+        let w = build::sum(&mut g, m, None).unwrap();
+        g.set_name(w, Some("w"));
+        assert_eq!(
+            debugprint_vars(&g, &[w], &PrintOptions::default()),
+            "Sum{axes=None} [id A] 'w'\n \
+             └─ Mul [id B]\n    \
+             ├─ Exp [id C] 'z'\n    \
+             │  └─ x [id D]\n    \
+             └─ Exp [id C] 'z'\n       \
+             └─ ···\n"
+        );
+    }
+}

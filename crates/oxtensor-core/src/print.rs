@@ -201,6 +201,53 @@ impl Printer<'_> {
     }
 }
 
+/// The text of a function graph's outputs, as `FunctionGraph`'s `repr`
+/// shows it: a variable used more than once is written `*N -> expr` the
+/// first time and `*N` after (`Add(*1 -> Exp(x), *1), *1`).
+pub fn as_string(fg: &FunctionGraph) -> String {
+    let g = fg.graph();
+    let shared: std::collections::HashSet<VarId> = fg
+        .variables()
+        .filter(|&v| g.var(v).owner().is_some() && fg.clients(v).len() > 1)
+        .collect();
+    let mut numbers: HashMap<VarId, usize> = HashMap::new();
+    let texts: Vec<String> = fg
+        .outputs()
+        .iter()
+        .map(|&o| expr(fg, o, &shared, &mut numbers))
+        .collect();
+    texts.join(", ")
+}
+
+fn expr(
+    fg: &FunctionGraph,
+    v: VarId,
+    shared: &std::collections::HashSet<VarId>,
+    numbers: &mut HashMap<VarId, usize>,
+) -> String {
+    let g = fg.graph();
+    let Some(node) = g.var(v).owner().filter(|_| !fg.inputs().contains(&v)) else {
+        return g.describe_var(v);
+    };
+    if let Some(n) = numbers.get(&v) {
+        return format!("*{n}");
+    }
+    let prefix = if shared.contains(&v) {
+        let n = numbers.len() + 1;
+        numbers.insert(v, n);
+        format!("*{n} -> ")
+    } else {
+        String::new()
+    };
+    let args: Vec<String> = g
+        .node(node)
+        .inputs
+        .iter()
+        .map(|&i| expr(fg, i, shared, numbers))
+        .collect();
+    format!("{prefix}{}({})", g.node(node).op, args.join(", "))
+}
+
 /// A Python dict repr of an io map: `{0: [0]}`.
 pub fn fmt_io_map(map: &IoMap) -> String {
     let items: Vec<String> = map.iter().map(|(o, ins)| format!("{o}: {ins:?}")).collect();
@@ -227,6 +274,16 @@ mod tests {
     use crate::dtype::DType;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
+
+    #[test]
+    fn fgraph_repr_marks_shared_subexpressions() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let y = build::exp(&mut g, x).unwrap();
+        let z = build::add(&mut g, y, y).unwrap();
+        let fg = FunctionGraph::new(g, vec![x], vec![z, y]).unwrap();
+        assert_eq!(as_string(&fg), "Add(*1 -> Exp(x), *1), *1");
+    }
 
     #[test]
     fn ids_in_base_26() {

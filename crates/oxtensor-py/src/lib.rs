@@ -1,1 +1,83 @@
-//! placeholder
+//! `oxtensor._core`: the PyO3 layer. It translates between Python objects
+//! and `oxtensor-core` and holds no algorithm of its own.
+
+mod apply;
+mod builtin_ops;
+mod constant;
+mod construct;
+mod describe;
+mod errors;
+mod exceptions;
+mod fgraph;
+mod gradient_types;
+mod host_op;
+mod host_value;
+mod import;
+mod make_node;
+mod op;
+mod print;
+mod registry;
+mod scalar_ops;
+mod scratchpad;
+mod tensor_variable;
+mod thunk;
+mod types;
+mod utils;
+mod variable;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<types::PyType_>()?;
+    m.add_class::<types::PyTensorType>()?;
+    m.add_class::<types::PyNullType>()?;
+    m.add_class::<types::PyDisconnectedType>()?;
+    m.add_class::<variable::PyVariable>()?;
+    m.add_class::<tensor_variable::PyTensorVariable>()?;
+    m.add_class::<apply::PyApply>()?;
+    m.add_class::<op::PyOp>()?;
+    m.add_class::<thunk::PyThunk>()?;
+    m.add_class::<scratchpad::Scratchpad>()?;
+    m.add_class::<fgraph::PyFunctionGraph>()?;
+    scalar_ops::register(m)?;
+    builtin_ops::register(m)?;
+    m.add(
+        "InconsistencyError",
+        py.get_type::<exceptions::InconsistencyError>(),
+    )?;
+    m.add(
+        "MissingInputError",
+        py.get_type::<exceptions::MissingInputError>(),
+    )?;
+    m.add("AlreadyThere", py.get_type::<exceptions::AlreadyThere>())?;
+    m.add(
+        "MethodNotDefined",
+        py.get_type::<exceptions::MethodNotDefined>(),
+    )?;
+    m.add(
+        "DisconnectedInputError",
+        py.get_type::<exceptions::DisconnectedInputError>(),
+    )?;
+    m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
+    m.add_function(wrap_pyfunction!(scalar_ops::scalar_op, m)?)?;
+    m.add_function(wrap_pyfunction!(constant::constant, m)?)?;
+    m.add_function(wrap_pyfunction!(constant::as_tensor_variable, m)?)?;
+    m.add_function(wrap_pyfunction!(print::debugprint, m)?)?;
+    for f in [
+        wrap_pyfunction!(utils::ancestors, m)?,
+        wrap_pyfunction!(utils::graph_inputs, m)?,
+        wrap_pyfunction!(utils::vars_between, m)?,
+        wrap_pyfunction!(utils::orphans_between, m)?,
+        wrap_pyfunction!(utils::applys_between, m)?,
+        wrap_pyfunction!(utils::io_toposort, m)?,
+        wrap_pyfunction!(utils::toposort, m)?,
+        wrap_pyfunction!(utils::equal_computations, m)?,
+        wrap_pyfunction!(utils::clone_get_equiv, m)?,
+        wrap_pyfunction!(utils::clone_replace, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}

@@ -297,7 +297,7 @@ impl Graph {
                     format!("{op}.{index}")
                 }
             }
-            VarKind::Constant(c) => shorten(&c.display),
+            VarKind::Constant(c) => shorten_constant(&c.display),
             VarKind::Root => format!("<{}>", v.ty),
         }
     }
@@ -315,14 +315,14 @@ impl Graph {
 }
 
 /// The constant rule: newlines dropped, and more than 20 characters become
-/// the first ten, ` ... `, and the last ten.
-pub fn shorten(text: &str) -> String {
+/// the first ten, ` ... `, and the last ten, each trimmed.
+pub fn shorten_constant(text: &str) -> String {
     let flat: String = text.chars().filter(|&c| c != '\n').collect();
     let chars: Vec<char> = flat.chars().collect();
     if chars.len() > 20 {
         let head: String = chars[..10].iter().collect();
         let tail: String = chars[chars.len() - 10..].iter().collect();
-        format!("{head} ... {tail}")
+        format!("{} ... {}", head.trim(), tail.trim())
     } else {
         flat
     }
@@ -366,9 +366,9 @@ mod tests {
     #[test]
     fn shorten_long_constants() {
         assert_eq!(
-            shorten("[0 1 2 3 4 5 6 7 8 9 10 11]"),
+            shorten_constant("[0 1 2 3 4 5 6 7 8 9 10 11]"),
             "[0 1 2 3 4 ... 8 9 10 11]"
         );
-        assert_eq!(shorten("[1.\n 2.]"), "[1. 2.]");
+        assert_eq!(shorten_constant("[1.\n 2.]"), "[1. 2.]");
     }
 }

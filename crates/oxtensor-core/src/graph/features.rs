@@ -10,7 +10,7 @@ use std::any::Any;
 pub use super::traversal::NodeOrderings as Orderings;
 
 /// A listener attached to a function graph. Every callback has a no-op default.
-pub trait Feature: Any + Send {
+pub trait Feature: Any + Send + Sync {
     /// A short name for messages.
     fn name(&self) -> &str;
 

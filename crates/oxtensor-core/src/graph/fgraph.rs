@@ -568,12 +568,16 @@ impl FunctionGraph {
     /// The nodes in an order that respects dependencies and the features'
     /// orderings; an error if the orderings make a cycle.
     pub fn toposort(&self) -> Result<Vec<NodeId>> {
-        traversal::toposort_with_orderings(
-            &self.graph,
-            &self.outputs,
-            &self.inputs,
-            &self.orderings()?,
-        )
+        self.toposort_with(&Orderings::new())
+    }
+
+    /// `toposort` with extra orderings (e.g. from features the host keeps).
+    pub fn toposort_with(&self, extra: &Orderings) -> Result<Vec<NodeId>> {
+        let mut all = self.orderings()?;
+        for (node, before) in extra {
+            all.entry(*node).or_default().extend(before.iter().copied());
+        }
+        traversal::toposort_with_orderings(&self.graph, &self.outputs, &self.inputs, &all)
     }
 
     // ---- integrity and cloning ---------------------------------------------

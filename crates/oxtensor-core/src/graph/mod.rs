@@ -3,12 +3,13 @@
 //! clients, features and safe replacement.
 
 mod arena;
+pub mod compare;
 mod features;
 mod fgraph;
 mod ids;
 pub mod traversal;
 
-pub use arena::{Constant, Graph, Node, Value, VarData, VarKind};
+pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use features::{Feature, Orderings};
 pub use fgraph::{Client, FunctionGraph};
 pub use ids::{NodeId, VarId};

@@ -178,7 +178,7 @@ fn extra(orderings: &NodeOrderings, n: NodeId) -> impl Iterator<Item = Item> + '
 }
 
 /// Kahn's algorithm in PyTensor's `walk_toposort` order.
-fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Result<Vec<T>> {
+pub fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Result<Vec<T>> {
     let mut remaining: HashMap<T, Vec<T>> = HashMap::new();
     let mut clients: HashMap<T, Vec<T>> = HashMap::new();
     let mut sources = VecDeque::new();

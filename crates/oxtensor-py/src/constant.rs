@@ -1,0 +1,309 @@
+//! Turning Python values into graph constants (`as_tensor_variable`,
+//! `constant`) with PyTensor's autocasting, and `TensorType.filter`.
+
+use crate::apply::PyApply;
+use crate::construct;
+use crate::errors::IntoPyResult;
+use crate::types::{parse_dtype, PyTensorType};
+use crate::variable::PyVariable;
+use oxtensor_core::dtype::{self, DType};
+use oxtensor_core::types::TensorType;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyTuple};
+
+fn numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("numpy")
+}
+
+/// The dtype PyTensor's autocaster gives a plain Python value, if it is one.
+fn autocast(value: &Bound<'_, PyAny>) -> PyResult<Option<DType>> {
+    if value.is_instance_of::<PyBool>() {
+        return Ok(Some(DType::Bool));
+    }
+    if value.is_instance_of::<PyInt>() {
+        let v: i128 = value.extract().map_err(|_| {
+            PyValueError::new_err("Python int too large to convert to a tensor constant")
+        })?;
+        return dtype::autocast_int(v).py().map(Some);
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(Some(dtype::autocast_float(value.extract()?)));
+    }
+    if let Ok(c) = value.cast::<PyComplex>() {
+        let exact = (c.real() as f32) as f64 == c.real() && (c.imag() as f32) as f64 == c.imag();
+        return Ok(Some(if exact {
+            DType::Complex64
+        } else {
+            DType::Complex128
+        }));
+    }
+    Ok(None)
+}
+
+/// `x` as an ndarray of the dtype `constant` would give it.
+fn to_array<'py>(x: &Bound<'py, PyAny>, dtype: Option<DType>) -> PyResult<Bound<'py, PyAny>> {
+    let np = numpy(x.py())?;
+    let target = match dtype {
+        Some(d) => Some(d),
+        None => autocast(x)?,
+    };
+    let arr = match target {
+        Some(d) => np.call_method1("asarray", (x, d.name()))?,
+        None => np.call_method1("asarray", (x,))?,
+    };
+    if dtype.is_some() && !x.is_instance_of::<PyFloat>() {
+        let back = np.call_method1("asarray", (x,))?;
+        if !np.call_method1("array_equal", (&arr, &back))?.is_truthy()? {
+            return Err(PyTypeError::new_err(format!(
+                "Value {} cannot be represented exactly as {}",
+                x.repr()?,
+                target.map(|d| d.name()).unwrap_or("?")
+            )));
+        }
+    }
+    let kind = arr.getattr("dtype")?.getattr("kind")?.to_string();
+    if matches!(kind.as_str(), "O" | "U" | "S" | "V" | "M" | "m") {
+        return Err(PyTypeError::new_err(format!(
+            "Cannot convert {} to a tensor constant (NumPy dtype kind '{kind}')",
+            x.repr()?
+        )));
+    }
+    Ok(arr)
+}
+
+/// `data` with `ndim` dimensions: leading length-1 axes dropped or added.
+fn fit_ndim<'py>(arr: Bound<'py, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+    let Some(want) = ndim else { return Ok(arr) };
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape.len() == want {
+        return Ok(arr);
+    }
+    if shape.len() > want && shape[..shape.len() - want].iter().all(|&d| d == 1) {
+        return arr.call_method1(
+            "reshape",
+            (PyTuple::new(arr.py(), &shape[shape.len() - want..])?,),
+        );
+    }
+    if shape.len() < want {
+        let padded: Vec<usize> = std::iter::repeat_n(1, want - shape.len())
+            .chain(shape)
+            .collect();
+        return arr.call_method1("reshape", (PyTuple::new(arr.py(), padded)?,));
+    }
+    Err(PyValueError::new_err(format!(
+        "ndarray could not be cast to constant with {want} dimensions"
+    )))
+}
+
+/// `oxtensor.tensor.constant(x, name=None, ndim=None, dtype=None)`.
+#[pyfunction]
+#[pyo3(signature = (x, name = None, ndim = None, dtype = None))]
+pub fn constant<'py>(
+    x: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+    ndim: Option<usize>,
+    dtype: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dtype = dtype.map(|d| parse_dtype(&d)).transpose()?;
+    let arr = fit_ndim(to_array(&x, dtype)?, ndim)?;
+    constant_from_array(arr, name)
+}
+
+/// A `TensorConstant` holding an ndarray, typed with its full static shape.
+pub fn constant_from_array<'py>(
+    arr: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = arr.py();
+    let dtype = parse_dtype(&arr.getattr("dtype")?)?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let ty = TensorType::new(dtype, shape.iter().map(|&d| Some(d as u64))).py()?;
+    let ty = PyTensorType::get(py, &ty)?;
+    construct::tensor_constant(py, ty.into_any(), read_only(arr)?, name)
+}
+
+/// Constant data made read-only: an ndarray is copied unless it already is
+/// read-only (the caller's array keeps its flags); other data is kept.
+pub fn freeze(data: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
+    let np = numpy(data.py())?;
+    if data.is_instance(&np.getattr("ndarray")?)? {
+        return read_only(data);
+    }
+    Ok(data)
+}
+
+/// A read-only array: the given one if it is already, else a read-only copy
+/// (the caller's array keeps its flags).
+fn read_only(arr: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
+    if !arr.getattr("flags")?.getattr("writeable")?.is_truthy()? {
+        return Ok(arr);
+    }
+    let copy = arr.call_method0("copy")?;
+    copy.call_method(
+        "setflags",
+        (),
+        Some(&[("write", false)].into_py_dict(arr.py())?),
+    )?;
+    Ok(copy)
+}
+
+use pyo3::types::IntoPyDict;
+
+/// `oxtensor.tensor.as_tensor_variable(x, name=None, ndim=None)`.
+#[pyfunction]
+#[pyo3(signature = (x, name = None, ndim = None, dtype = None))]
+pub fn as_tensor_variable<'py>(
+    x: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+    ndim: Option<usize>,
+    dtype: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(node) = x.cast::<PyApply>() {
+        let out = node.borrow().default_output_obj(x.py()).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "Multi-output Op {} has no default output; pass one of its outputs",
+                node.borrow()
+                    .op
+                    .bind(x.py())
+                    .str()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        return as_tensor_variable(out.into_bound(x.py()), name, ndim, dtype);
+    }
+    if x.is_instance_of::<PyVariable>() {
+        return tensor_variable_of(x, ndim);
+    }
+    if x.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(
+            "Cannot cast True or False as a tensor variable. Please use np.array(True) or np.array(False) if you need these constants. This error might be caused by using the == operator on Variables. v == w does not do what you think it does, use oxtensor.tensor.eq(v, w) instead.",
+        ));
+    }
+    if (x.is_instance_of::<PyList>() || x.is_instance_of::<PyTuple>()) && contains_variable(&x)? {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+            "not supported: turning a list of symbolic variables into a tensor needs `stack`, which is not built yet",
+        ));
+    }
+    if x.is_none() {
+        return Err(PyTypeError::new_err(
+            "Cannot convert None to a tensor variable",
+        ));
+    }
+    constant(x, name, ndim, dtype)
+}
+
+fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {
+    for item in seq.try_iter()? {
+        let item = item?;
+        if item.is_instance_of::<PyVariable>()
+            || ((item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>())
+                && contains_variable(&item)?)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// A tensor variable as is, or with `ndim` dimensions (dropping leading
+/// broadcastable axes or padding on the left).
+fn tensor_variable_of(x: Bound<'_, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'_, PyAny>> {
+    let ty = x.getattr("type")?;
+    let Ok(tt) = ty.cast::<PyTensorType>() else {
+        return Err(PyTypeError::new_err(format!(
+            "Variable type field must be a TensorType, got {} of type {}",
+            x.str()?,
+            ty.str()?
+        )));
+    };
+    let have = tt.get().inner.ndim();
+    let Some(want) = ndim.filter(|&w| w != have) else {
+        return Ok(x);
+    };
+    let order: Vec<Option<usize>> = if want > have {
+        std::iter::repeat_n(None, want - have)
+            .chain((0..have).map(Some))
+            .collect()
+    } else {
+        let drop = have - want;
+        if tt.get().inner.shape[..drop].iter().any(|d| *d != Some(1)) {
+            return Err(PyValueError::new_err(format!(
+                "Tensor of type {} could not be cast to have {want} dimensions",
+                ty.str()?
+            )));
+        }
+        (drop..have).map(Some).collect()
+    };
+    crate::make_node::dimshuffle(&x, order)
+}
+
+/// `TensorType.filter(data, strict, allow_downcast)`: the data as an ndarray
+/// of this type, or a `TypeError` saying why not.
+pub fn filter_tensor(
+    ty: &Bound<'_, PyTensorType>,
+    data: Bound<'_, PyAny>,
+    strict: bool,
+    allow_downcast: bool,
+) -> PyResult<Py<PyAny>> {
+    let py = ty.py();
+    let np = numpy(py)?;
+    let inner = &ty.get().inner;
+    let want = inner.dtype;
+    let is_array = data.is_instance(&np.getattr("ndarray")?)?;
+    let arr = if is_array && parse_dtype(&data.getattr("dtype")?)? == want {
+        data
+    } else if strict {
+        return Err(PyTypeError::new_err(format!(
+            "{} expected an ndarray object with dtype = {want} (got {}).",
+            ty.str()?,
+            if is_array {
+                data.getattr("dtype")?.str()?.to_string()
+            } else {
+                data.get_type().name()?.to_string()
+            }
+        )));
+    } else if allow_downcast || (data.is_instance_of::<PyFloat>() && want == dtype::FLOATX) {
+        np.call_method1("asarray", (&data, want.name()))?
+    } else {
+        convert_losslessly(ty, &np, data, want)?
+    };
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    inner.check_shape(&shape).py()?;
+    Ok(arr.unbind())
+}
+
+fn convert_losslessly<'py>(
+    ty: &Bound<'py, PyTensorType>,
+    np: &Bound<'py, PyModule>,
+    data: Bound<'py, PyAny>,
+    want: DType,
+) -> PyResult<Bound<'py, PyAny>> {
+    let arr = np.call_method1("asarray", (&data,))?;
+    let have = parse_dtype(&arr.getattr("dtype")?).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{} cannot store a value of type {}",
+            ty.str().map(|s| s.to_string()).unwrap_or_default(),
+            data.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let converted = arr.call_method1("astype", (want.name(),))?;
+    let is_array = data.is_instance(&np.getattr("ndarray")?)?;
+    let lossless = have.can_cast_safely(want)
+        || (!is_array
+            && np
+                .call_method1("array_equal", (&converted, &arr))?
+                .is_truthy()?);
+    if !lossless {
+        return Err(PyTypeError::new_err(format!(
+            "{} cannot store a value of dtype {have} without risking loss of precision. If you do not mind this loss, you can: 1) explicitly cast your data to {want}, or 2) set \"allow_input_downcast=True\" when calling \"function\". Value: \"{}\"",
+            ty.str()?,
+            arr.repr()?
+        )));
+    }
+    Ok(converted)
+}

@@ -1,0 +1,123 @@
+//! Creating graph objects from Rust: variables of any `Variable` subclass,
+//! tensor variables and constants, and `Apply.clone_with_new_inputs`.
+
+use crate::apply::PyApply;
+use crate::registry;
+use crate::scratchpad::copy_tag;
+use crate::tensor_variable::PyTensorVariable;
+use crate::variable::PyVariable;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple, PyType};
+
+/// A `TensorVariable` built directly (no Python constructor runs).
+pub fn tensor_variable(
+    py: Python<'_>,
+    ty: Py<PyAny>,
+    name: Option<Py<PyAny>>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let init = PyClassInitializer::from(PyVariable::with(ty, None, None, name))
+        .add_subclass(PyTensorVariable);
+    Ok(Bound::new(py, init)?.into_any())
+}
+
+/// An instance of `cls` (a `Variable` class) holding `fields`; Python
+/// subclasses are allocated through `__new__`, skipping their `__init__`.
+pub fn variable_of_class<'py>(
+    py: Python<'py>,
+    cls: &Bound<'py, PyType>,
+    fields: PyVariable,
+) -> PyResult<Bound<'py, PyAny>> {
+    if cls.is(py.get_type::<PyTensorVariable>()) {
+        let init = PyClassInitializer::from(fields).add_subclass(PyTensorVariable);
+        return Ok(Bound::new(py, init)?.into_any());
+    }
+    if cls.is(py.get_type::<PyVariable>()) {
+        return Ok(Bound::new(py, fields)?.into_any());
+    }
+    let shell = cls.call_method1("__new__", (cls,))?;
+    let var = shell.cast::<PyVariable>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{} is not a Variable class",
+            cls.name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })?;
+    *var.borrow_mut() = fields;
+    Ok(shell)
+}
+
+/// A `TensorConstant` over an already filtered, read-only array.
+pub fn tensor_constant<'py>(
+    py: Python<'py>,
+    ty: Py<PyAny>,
+    data: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let cls = registry::registered(py, "TensorConstant")?.cast_into::<PyType>()?;
+    let mut fields = PyVariable::with(
+        ty,
+        None,
+        None,
+        name.filter(|n| !n.is_none()).map(Bound::unbind),
+    );
+    fields.data = Some(data.unbind());
+    variable_of_class(py, &cls, fields)
+}
+
+/// `Apply.clone_with_new_inputs`: the same op on new inputs. An input of a
+/// different type goes through the old type's `filter_variable` (`strict`)
+/// and, if the type still differs, the node is rebuilt by `make_node`.
+pub fn clone_with_new_inputs<'py>(
+    node: &Bound<'py, PyApply>,
+    inputs: Bound<'py, PyAny>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = node.py();
+    let (op, old_inputs, tag) = {
+        let n = node.borrow();
+        (
+            n.op.bind(py).clone(),
+            n.inputs.bind(py).clone(),
+            copy_tag(py, &n.tag)?,
+        )
+    };
+    let new: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
+    if new.len() != old_inputs.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} has {} inputs, got {} new ones",
+            node.str()?,
+            old_inputs.len(),
+            new.len()
+        )));
+    }
+    let mut remake = op
+        .getattr("_output_type_depends_on_input_value")
+        .map(|v| v.is_truthy().unwrap_or(false))
+        .unwrap_or(false);
+    let mut filtered = Vec::with_capacity(new.len());
+    for (cur, n) in old_inputs.iter().zip(new) {
+        let cur_ty = cur.getattr("type")?;
+        let mut n = n;
+        if !cur_ty.eq(n.getattr("type")?)? {
+            if strict {
+                n = cur_ty.call_method1("filter_variable", (&n,))?;
+                remake |= !cur_ty.eq(n.getattr("type")?)?;
+            } else {
+                remake = true;
+            }
+        }
+        filtered.push(n);
+    }
+    if remake {
+        let new_node = op.call_method1("make_node", PyTuple::new(py, filtered)?)?;
+        if let Some(tag) = tag {
+            let merged = tag.bind(py);
+            merged.call_method1("__update__", (new_node.getattr("tag")?,))?;
+            new_node.setattr("tag", merged)?;
+        }
+        return Ok(new_node);
+    }
+    let copy = node.call_method0("clone")?;
+    copy.setattr("inputs", PyList::new(py, filtered)?)?;
+    Ok(copy)
+}

@@ -1,0 +1,119 @@
+//! Nodes of built-in ops, built from Python: inputs go through
+//! `as_tensor_variable`, the core op infers output types, and `Elemwise`
+//! gets the broadcasting `ExpandDims` its core plan asks for.
+
+use crate::apply::PyApply;
+use crate::builtin_ops;
+use crate::constant::as_tensor_variable;
+use crate::construct;
+use crate::errors::IntoPyResult;
+use crate::types::PyTensorType;
+use crate::variable::PyVariable;
+use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
+use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::scalar::ScalarOp;
+use oxtensor_core::ops::shape::Reshape;
+use oxtensor_core::ops::OpRef;
+use oxtensor_core::types::{TensorType, Type};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::sync::Arc;
+
+/// The tensor type of a variable, or a `TypeError` naming it.
+pub fn tensor_type_of(var: &Bound<'_, PyAny>) -> PyResult<TensorType> {
+    let v = var.cast::<PyVariable>()?;
+    let ty = v.borrow().ty.clone_ref(var.py());
+    let ty = ty.bind(var.py());
+    match ty.cast::<PyTensorType>() {
+        Ok(t) => Ok(t.get().inner.clone()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{} is not a tensor: its type is {}",
+            var.str()?,
+            ty.str()?
+        ))),
+    }
+}
+
+/// Builds a node of a built-in op (`op` is its Python object).
+pub fn builtin<'py>(
+    op: &Bound<'py, PyAny>,
+    core: &OpRef,
+    inputs: Vec<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyApply>> {
+    let py = op.py();
+    let mut inputs: Vec<Bound<'py, PyAny>> = inputs
+        .into_iter()
+        .map(|i| as_tensor_variable(i, None, None, None))
+        .collect::<PyResult<_>>()?;
+    let types: Vec<TensorType> = inputs.iter().map(tensor_type_of).collect::<PyResult<_>>()?;
+    let out_types: Vec<Type> = if let Some(ew) = core.as_any().downcast_ref::<Elemwise>() {
+        let plan = ew.plan(&types.iter().collect::<Vec<_>>()).py()?;
+        for (inp, expand) in inputs.iter_mut().zip(plan.expand) {
+            if let Some(ds) = expand {
+                *inp = apply_core(py, Arc::new(ds), vec![inp.clone()])?;
+            }
+        }
+        vec![plan.output.into()]
+    } else if let Some(reshape) = core.as_any().downcast_ref::<Reshape>() {
+        reshape_types(reshape, &inputs, &types)?
+    } else {
+        let tys: Vec<Type> = types.into_iter().map(Type::from).collect();
+        core.output_types(&tys.iter().collect::<Vec<_>>()).py()?
+    };
+    let outputs = PyList::empty(py);
+    for ty in &out_types {
+        let ty = crate::types::py_type(py, ty)?;
+        outputs.append(construct::tensor_variable(py, ty, None)?)?;
+    }
+    PyApply::create(py, op.clone().unbind(), PyList::new(py, inputs)?, outputs)
+}
+
+/// `Reshape` knows its output's static shape when the shape is a constant.
+fn reshape_types(
+    op: &Reshape,
+    inputs: &[Bound<'_, PyAny>],
+    types: &[TensorType],
+) -> PyResult<Vec<Type>> {
+    let tys: Vec<Type> = types.iter().cloned().map(Type::from).collect();
+    op.output_types(&tys.iter().collect::<Vec<_>>()).py()?;
+    let known: Option<Vec<i64>> = match inputs[1].cast::<PyVariable>()?.borrow().data.as_ref() {
+        Some(d) => Some(d.bind(inputs[1].py()).call_method0("tolist")?.extract()?),
+        None => None,
+    };
+    Ok(vec![op
+        .output_type(&types[0], known.as_deref())
+        .py()?
+        .into()])
+}
+
+use oxtensor_core::ops::Op as _;
+
+/// Applies a core op, with its Python object from the registry, and
+/// returns the default output.
+pub fn apply_core<'py>(
+    py: Python<'py>,
+    core: OpRef,
+    inputs: Vec<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let op = builtin_ops::op_object(py, &core)?;
+    let node = builtin(op.bind(py), &core, inputs)?;
+    let out = node.borrow().default_output_obj(py)?;
+    Ok(out.into_bound(py))
+}
+
+/// `scalar_op` applied elementwise.
+pub fn elemwise<'py>(
+    py: Python<'py>,
+    scalar: ScalarOp,
+    inputs: Vec<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    apply_core(py, Arc::new(Elemwise::new(scalar)), inputs)
+}
+
+/// `x.dimshuffle(order)`.
+pub fn dimshuffle<'py>(x: &Bound<'py, PyAny>, order: Vec<Axis>) -> PyResult<Bound<'py, PyAny>> {
+    let ndim = tensor_type_of(x)?.ndim();
+    let ds = DimShuffle::new(ndim, order).py()?;
+    apply_core(x.py(), Arc::new(ds), vec![x.clone()])
+}

@@ -1,0 +1,56 @@
+//! Objects shared across the module: the Python classes defined in the
+//! `oxtensor` package that Rust instantiates (`TensorConstant`, ...), and
+//! caches of immutable objects (tensor types, built-in op instances).
+
+use crate::types::PyTensorType;
+use oxtensor_core::types::TensorType;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyDict;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+static CLASSES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+static TENSOR_TYPES: Mutex<Option<HashMap<TensorType, Py<PyTensorType>>>> = Mutex::new(None);
+static AUTO_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The next `auto_N` number, shared by every variable (as in PyTensor).
+pub fn next_auto_id() -> u64 {
+    AUTO_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+fn classes(py: Python<'_>) -> &Bound<'_, PyDict> {
+    CLASSES
+        .get_or_init(py, || PyDict::new(py).unbind())
+        .bind(py)
+}
+
+/// Called by the Python package at import: the Python-defined classes Rust needs.
+#[pyfunction]
+pub fn _register(py: Python<'_>, name: &str, obj: Bound<'_, PyAny>) -> PyResult<()> {
+    classes(py).set_item(name, obj)
+}
+
+/// A class or object registered by the Python package.
+pub fn registered<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    classes(py).get_item(name)?.ok_or_else(|| {
+        PyRuntimeError::new_err(format!(
+            "oxtensor._core: '{name}' was not registered; import oxtensor first"
+        ))
+    })
+}
+
+/// The shared Python object of a tensor type.
+pub fn tensor_type(py: Python<'_>, ty: &TensorType) -> PyResult<Py<PyTensorType>> {
+    let mut guard = TENSOR_TYPES
+        .lock()
+        .map_err(|_| PyRuntimeError::new_err("type cache poisoned"))?;
+    let cache = guard.get_or_insert_with(HashMap::new);
+    if let Some(t) = cache.get(ty) {
+        return Ok(t.clone_ref(py));
+    }
+    let obj = PyTensorType::create(py, ty.clone())?;
+    cache.insert(ty.clone(), obj.clone_ref(py));
+    Ok(obj)
+}

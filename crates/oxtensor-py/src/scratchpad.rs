@@ -1,0 +1,56 @@
+//! `Scratchpad`: the attribute bag behind every `tag`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// `tag`: accepts any attribute.
+#[pyclass(dict, module = "oxtensor.graph.utils", name = "Scratchpad")]
+#[derive(Default)]
+pub struct Scratchpad;
+
+#[pymethods]
+impl Scratchpad {
+    #[new]
+    fn new() -> Self {
+        Scratchpad
+    }
+
+    /// Copies another scratchpad's (or dict's) attributes into this one.
+    fn __update__(slf: &Bound<'_, Self>, other: Bound<'_, PyAny>) -> PyResult<()> {
+        let items = match other.cast::<PyDict>() {
+            Ok(d) => d.clone(),
+            Err(_) => other.getattr("__dict__")?.cast_into::<PyDict>()?,
+        };
+        for (k, v) in items.iter() {
+            slf.setattr(k.str()?, v)?;
+        }
+        Ok(())
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Ok(format!("scratchpad{}", slf.getattr("__dict__")?.str()?))
+    }
+
+    /// Prints the attributes, one per line.
+    fn info(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let d = slf.getattr("__dict__")?;
+        let py = slf.py();
+        let print = py.import("builtins")?.getattr("print")?;
+        print.call1((format!(
+            "<oxtensor.graph.utils.scratchpad instance at {}>",
+            slf.as_ptr() as usize
+        ),))?;
+        for item in d.call_method0("items")?.try_iter()? {
+            let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+            print.call1((format!("  {}: {}", k.str()?, v.str()?),))?;
+        }
+        Ok(())
+    }
+}
+
+/// A copy of a tag (shallow), as `Variable.clone` and `Apply.clone` make.
+pub fn copy_tag(py: Python<'_>, tag: &Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+    let Some(tag) = tag else { return Ok(None) };
+    let copy = py.import("copy")?.call_method1("copy", (tag.bind(py),))?;
+    Ok(Some(copy.unbind()))
+}

@@ -1,0 +1,33 @@
+"""oxtensor: a symbolic tensor graph engine in the Theano → Aesara → PyTensor line,
+with its core in Rust.
+
+>>> import oxtensor
+>>> import oxtensor.tensor as ot
+>>> x = ot.dvector("x")
+>>> oxtensor.dprint(x * 2.0)
+Mul [id A]
+ ├─ x [id B]
+ └─ ExpandDims{axis=0} [id C]
+    └─ 2.0 [id D]
+<...>
+"""
+
+from oxtensor import _core  # noqa: F401  (loads the extension first)
+from oxtensor.graph.basic import Apply, Constant, Variable
+from oxtensor.graph.fg import FunctionGraph
+from oxtensor.graph.op import Op
+from oxtensor.graph.type import Type
+from oxtensor.printing import debugprint, dprint
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Apply",
+    "Constant",
+    "FunctionGraph",
+    "Op",
+    "Type",
+    "Variable",
+    "debugprint",
+    "dprint",
+]

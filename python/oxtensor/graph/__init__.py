@@ -1,0 +1,29 @@
+"""Graph structures: variables, apply nodes, ops, types and function graphs."""
+
+from oxtensor.graph.basic import (
+    Apply,
+    Constant,
+    Variable,
+    ancestors,
+    clone_get_equiv,
+    equal_computations,
+    graph_inputs,
+)
+from oxtensor.graph.fg import FunctionGraph
+from oxtensor.graph.op import Op
+from oxtensor.graph.replace import clone_replace
+from oxtensor.graph.type import Type
+
+__all__ = [
+    "Apply",
+    "Constant",
+    "FunctionGraph",
+    "Op",
+    "Type",
+    "Variable",
+    "ancestors",
+    "clone_get_equiv",
+    "clone_replace",
+    "equal_computations",
+    "graph_inputs",
+]

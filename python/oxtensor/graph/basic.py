@@ -1,0 +1,68 @@
+"""`Variable`, `Apply` and `Constant`, and the graph utilities PyTensor keeps in
+`pytensor.graph.basic`. The classes live in the Rust extension."""
+
+from typing import Any
+
+from oxtensor import _core
+from oxtensor.graph.traversal import (
+    ancestors,
+    applys_between,
+    graph_inputs,
+    io_toposort,
+    orphans_between,
+    vars_between,
+)
+
+Variable = _core.Variable
+Apply = _core.Apply
+clone_get_equiv = _core.clone_get_equiv
+equal_computations = _core.equal_computations
+
+
+class Constant(Variable):
+    """A variable with a fixed value: ``Constant(type, data, name=None)``.
+
+    The data is ``type.filter(data)``, kept read-only; ``clone()`` returns the
+    constant itself, and constants compare by ``signature`` in ``equals``.
+    """
+
+    def __init__(self, type: Any, data: Any, name: str | None = None) -> None:
+        self._init_constant(type, data, name)
+
+    @property
+    def value(self) -> Any:
+        """Alias of ``data``."""
+        return self.data
+
+    def signature(self) -> tuple[Any, Any]:
+        """What two constants must share to be merged."""
+        return (self.type, self.data)
+
+    def merge_signature(self) -> tuple[Any, Any]:
+        """Same as ``signature``."""
+        return self.signature()
+
+    def equals(self, other: Any) -> bool:
+        """Same class and equal signatures."""
+        return type(self) is type(other) and self.signature() == other.signature()
+
+    def get_test_value(self) -> Any:
+        """The data."""
+        return self.data
+
+
+_core._register("Constant", Constant)
+
+__all__ = [
+    "Apply",
+    "Constant",
+    "Variable",
+    "ancestors",
+    "applys_between",
+    "clone_get_equiv",
+    "equal_computations",
+    "graph_inputs",
+    "io_toposort",
+    "orphans_between",
+    "vars_between",
+]

@@ -1,0 +1,39 @@
+"""Symbolic tensors: constructors, operators and ops, under PyTensor's names.
+
+>>> import oxtensor.tensor as ot
+>>> x = ot.dmatrix("x")
+>>> (x * 2).type
+TensorType(float64, shape=(None, None))
+"""
+
+from oxtensor.graph.basic import Apply, Constant, Variable
+from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
+from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
+from oxtensor.tensor.math import *  # noqa: F403
+from oxtensor.tensor.math import __all__ as _math_all
+from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
+from oxtensor.tensor.type import *  # noqa: F403
+from oxtensor.tensor.type import __all__ as _type_all
+from oxtensor.tensor.variable import TensorConstant, TensorVariable
+
+__all__ = [  # noqa: PLE0604
+    "Apply",
+    "CAReduce",
+    "Constant",
+    "DimShuffle",
+    "Elemwise",
+    "Reshape",
+    "Shape",
+    "Shape_i",
+    "TensorConstant",
+    "TensorVariable",
+    "Variable",
+    "as_tensor",
+    "as_tensor_variable",
+    "constant",
+    "reshape",
+    "shape",
+    "shape_i",
+    *_math_all,
+    *_type_all,
+]

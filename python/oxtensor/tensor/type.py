@@ -1,0 +1,103 @@
+"""`TensorType` and the variable constructors (`dmatrix`, `vector`, `tensor`, ...)."""
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from oxtensor import _core
+
+TensorType = _core.TensorType
+
+_FLOATX = "float64"
+
+# Prefix letters of the typed constructors, as in PyTensor.
+_PREFIXES = {
+    "b": "int8",
+    "w": "int16",
+    "i": "int32",
+    "l": "int64",
+    "f": "float32",
+    "d": "float64",
+    "c": "complex64",
+    "z": "complex128",
+}
+_SHAPES: dict[str, tuple[int | None, ...]] = {
+    "scalar": (),
+    "vector": (None,),
+    "matrix": (None, None),
+    "row": (1, None),
+    "col": (None, 1),
+    "tensor3": (None,) * 3,
+    "tensor4": (None,) * 4,
+    "tensor5": (None,) * 5,
+    "tensor6": (None,) * 6,
+    "tensor7": (None,) * 7,
+}
+
+
+def tensor(
+    name: str | None = None,
+    *,
+    dtype: Any = None,
+    shape: Sequence[int | None] | None = None,
+) -> Any:
+    """A tensor variable of the given dtype (floatX by default) and static shape."""
+    if shape is None:
+        raise TypeError("tensor() needs a shape, e.g. shape=(None, 3)")
+    return TensorType(dtype or _FLOATX, shape)(name)
+
+
+def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
+    def make(
+        name: str | None = None,
+        *,
+        dtype: Any = None,
+        shape: Sequence[int | None] | None = None,
+    ) -> Any:
+        shape = default if shape is None else tuple(shape)
+        if len(shape) != len(default):
+            raise ValueError(f"{kind} needs a shape of length {len(default)}, got {shape}")
+        return TensorType(dtype or _FLOATX, shape)(name)
+
+    make.__name__ = make.__qualname__ = kind
+    make.__doc__ = f"A {kind} variable (static shape {default}; dtype floatX by default)."
+    return make
+
+
+def _plural(ty: Any) -> Any:
+    def make(*names: str) -> Any:
+        if len(names) == 1 and isinstance(names[0], int):
+            return [ty() for _ in range(names[0])]
+        return [ty(n) for n in names]
+
+    return make
+
+
+globals().update({kind: _constructor(kind, shape) for kind, shape in _SHAPES.items()})
+_TYPED = {
+    f"{p}{kind}": TensorType(dtype, shape)
+    for p, dtype in _PREFIXES.items()
+    for kind, shape in _SHAPES.items()
+}
+_TYPED.update(
+    {
+        f"u{p}scalar": TensorType(f"uint{bits}", ())
+        for p, bits in (("b", 8), ("w", 16), ("i", 32), ("l", 64))
+    }
+)
+globals().update(_TYPED)
+_PLURALS = {
+    ("matrices" if name.endswith("matrix") else name + "s"): _plural(ty)
+    for name, ty in _TYPED.items()
+}
+globals().update(_PLURALS)
+globals().update(
+    {
+        ("matrices" if kind == "matrix" else kind + "s"): functools.partial(
+            lambda kind, *names: [globals()[kind](n) for n in names], kind
+        )
+        for kind in _SHAPES
+    }
+)
+
+__all__ = ["TensorType", "tensor", *_SHAPES, *_TYPED, *_PLURALS]  # noqa: PLE0604

@@ -31,10 +31,13 @@ pub mod build;
 pub mod dtype;
 pub mod error;
 pub mod graph;
+pub mod kernels;
 pub mod ops;
 pub mod print;
 pub mod tensor;
 pub mod types;
+pub mod value;
+pub mod vm;
 
 pub use error::{Error, Result};
 

@@ -7,26 +7,7 @@ use crate::error::{Error, Result};
 use crate::ops::{Op, OpRef};
 use crate::tensor::{format_tensor, Tensor};
 use crate::types::Type;
-use std::any::Any;
-use std::fmt;
-use std::sync::Arc;
-
-/// A constant's value.
-#[derive(Clone, Debug)]
-pub enum Value {
-    /// A tensor.
-    Tensor(Tensor),
-    /// A value of a host type (e.g. a Python object), opaque to the core.
-    Host(Arc<dyn HostValue>),
-}
-
-/// A value owned by the host, opaque to the core.
-pub trait HostValue: fmt::Debug + Send + Sync + Any {
-    /// Host equality of values (for merging constants).
-    fn host_eq(&self, other: &dyn HostValue) -> bool;
-    /// For downcasting.
-    fn as_any(&self) -> &dyn Any;
-}
+pub use crate::value::{HostValue, Value};
 
 /// A constant: its value and how it prints.
 #[derive(Clone, Debug)]
@@ -335,6 +316,7 @@ mod tests {
     use crate::ops::elemwise::Elemwise;
     use crate::ops::scalar::ScalarKind;
     use crate::types::TensorType;
+    use std::sync::Arc;
 
     #[test]
     fn build_and_describe() {

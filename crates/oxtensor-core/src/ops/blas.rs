@@ -3,9 +3,11 @@
 
 use crate::dtype::upcast;
 use crate::error::{Error, Result};
+use crate::kernels::gemm::dot;
 use crate::op_identity;
-use crate::ops::Op;
+use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
+use crate::value::Value;
 
 /// `Dot`: inner product of vectors, matrix-vector and matrix-matrix products.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +59,22 @@ impl Op for Dot {
             y.expect_tensor("The second input of Dot")?,
         );
         Ok(vec![self.output_type(x, y)?.into()])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let out = dot(
+            inputs[0].tensor()?,
+            inputs[1].tensor()?,
+            ctx.output_dtype(0)?,
+            Some(ctx.pool),
+        )?;
+        outputs[0] = Some(out.into());
+        Ok(())
     }
 
     op_identity!();

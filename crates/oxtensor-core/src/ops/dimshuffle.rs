@@ -4,8 +4,9 @@
 
 use crate::error::{Error, Result};
 use crate::op_identity;
-use crate::ops::{IoMap, Op};
+use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{fmt_tuple, TensorType, Type};
+use crate::value::Value;
 
 /// One entry of `new_order`: an input axis, or `'x'` for a new length-1 axis.
 pub type Axis = Option<usize>;
@@ -178,6 +179,35 @@ impl Op for DimShuffle {
 
     fn view_map(&self) -> IoMap {
         vec![(0, vec![0])]
+    }
+
+    /// A view: kept axes keep their strides, new axes get stride 0.
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        if let Some(d) = self.drop().into_iter().find(|&d| x.shape()[d] != 1) {
+            return Err(Error::Shape(format!(
+                "{} cannot drop dimension {d} of an input of shape {:?}: its length is not 1",
+                self.describe(),
+                x.shape()
+            )));
+        }
+        let shape: Vec<usize> = self
+            .new_order
+            .iter()
+            .map(|a| a.map_or(1, |i| x.shape()[i]))
+            .collect();
+        let strides: Vec<isize> = self
+            .new_order
+            .iter()
+            .map(|a| a.map_or(0, |i| x.strides()[i]))
+            .collect();
+        outputs[0] = Some(x.view(&shape, &strides, x.offset())?.into());
+        Ok(())
     }
 
     op_identity!();

@@ -4,11 +4,13 @@
 //! Mirrors `Elemwise` in `pytensor/tensor/elemwise.py`.
 
 use crate::error::{Error, Result};
+use crate::kernels::elemwise::elemwise;
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::scalar::ScalarOp;
-use crate::ops::{IoMap, Op};
+use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{StaticShape, TensorType, Type};
+use crate::value::Value;
 
 /// `Elemwise(scalar_op, inplace_pattern)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -135,6 +137,27 @@ impl Op for Elemwise {
             .iter()
             .map(|&(o, i)| (o, vec![i]))
             .collect()
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let tensors = inputs
+            .iter()
+            .map(Value::tensor)
+            .collect::<Result<Vec<_>>>()?;
+        let out = elemwise(
+            self.scalar_op,
+            &tensors,
+            &ctx.input_broadcastable(),
+            ctx.output_dtype(0)?,
+            Some(ctx.pool),
+        )?;
+        outputs[0] = Some(out.into());
+        Ok(())
     }
 
     op_identity!();

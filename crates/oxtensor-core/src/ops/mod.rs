@@ -9,8 +9,10 @@ pub mod reduce;
 pub mod scalar;
 pub mod shape;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::kernels::alloc::Pool;
 use crate::types::Type;
+use crate::value::Value;
 use std::any::Any;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -21,6 +23,36 @@ pub type OpRef = Arc<dyn Op>;
 
 /// `view_map` / `destroy_map`: `(output index, [input indices])` pairs.
 pub type IoMap = Vec<(usize, Vec<usize>)>;
+
+/// What `perform` knows of its node besides the values.
+pub struct PerformCtx<'a> {
+    /// The node's input types.
+    pub input_types: &'a [Type],
+    /// The node's output types.
+    pub output_types: &'a [Type],
+    /// Buffers to allocate outputs from.
+    pub pool: &'a mut Pool,
+}
+
+impl PerformCtx<'_> {
+    /// The static broadcastable flags of each tensor input.
+    pub fn input_broadcastable(&self) -> Vec<Vec<bool>> {
+        self.input_types
+            .iter()
+            .map(|t| t.as_tensor().map(|t| t.broadcastable()).unwrap_or_default())
+            .collect()
+    }
+
+    /// The dtype of tensor output `i`.
+    pub fn output_dtype(&self, i: usize) -> Result<crate::dtype::DType> {
+        Ok(self
+            .output_types
+            .get(i)
+            .ok_or_else(|| Error::Index(format!("no output {i}")))?
+            .expect_tensor("The output")?
+            .dtype)
+    }
+}
 
 /// An operation: what a node of the graph computes.
 ///
@@ -60,6 +92,22 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     /// `connection_pattern[input][output]`; `None` means fully connected.
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(None)
+    }
+
+    /// Computes the outputs from the inputs. `outputs[i]` may hold a value
+    /// from an earlier call, which the op may reuse or replace; every output
+    /// must be set on success.
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let _ = (ctx, inputs, outputs);
+        Err(Error::OutOfScope(format!(
+            "{} has no implementation to run (no perform)",
+            self.describe()
+        )))
     }
 
     /// Whether constant folding may precompute this node.

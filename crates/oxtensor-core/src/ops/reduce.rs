@@ -5,9 +5,11 @@
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::reduce::reduce;
 use crate::op_identity;
-use crate::ops::Op;
+use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
+use crate::value::Value;
 
 /// Which reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -169,6 +171,28 @@ impl Op for CAReduce {
         Ok(vec![self
             .output_type(input.expect_tensor("The input of a reduction")?)?
             .into()])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let axes = self.axes(x.ndim());
+        outputs[0] = Some(
+            reduce(
+                self.kind,
+                x,
+                &axes,
+                self.acc_dtype,
+                self.dtype,
+                Some(ctx.pool),
+            )?
+            .into(),
+        );
+        Ok(())
     }
 
     op_identity!();

@@ -4,8 +4,10 @@
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::op_identity;
-use crate::ops::Op;
+use crate::ops::{Op, PerformCtx};
+use crate::tensor::{c_strides, Tensor};
 use crate::types::{TensorType, Type};
+use crate::value::Value;
 
 /// `Shape`: the input's shape as an int64 vector.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +38,22 @@ impl Op for Shape {
     /// The output depends on the input's shape, not its elements.
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some(vec![vec![false]]))
+    }
+
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let dims: Vec<i64> = inputs[0]
+            .tensor()?
+            .shape()
+            .iter()
+            .map(|&d| d as i64)
+            .collect();
+        outputs[0] = Some(Tensor::from_vec(vec![dims.len()], dims)?.into());
+        Ok(())
     }
 
     op_identity!();
@@ -73,6 +91,24 @@ impl Op for ShapeI {
             )));
         }
         Ok(vec![TensorType::scalar(DType::Int64).into()])
+    }
+
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let len = *x.shape().get(self.i).ok_or_else(|| {
+            Error::Shape(format!(
+                "{} got an input with only {} dimensions",
+                self.describe(),
+                x.ndim()
+            ))
+        })?;
+        outputs[0] = Some(Tensor::scalar(len as i64).into());
+        Ok(())
     }
 
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
@@ -177,7 +213,62 @@ impl Op for Reshape {
         Ok(Some(vec![vec![true], vec![false]]))
     }
 
+    /// A view when the input is contiguous, else a reshaped copy.
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let shape = runtime_shape(x.len(), inputs[1].tensor()?)?;
+        if shape.len() != self.ndim {
+            return Err(Error::Shape(format!(
+                "{} got a shape of length {}: {shape:?}",
+                self.describe(),
+                shape.len()
+            )));
+        }
+        let x = crate::kernels::copy::to_contiguous(x);
+        let strides = c_strides(x.dtype(), &shape);
+        outputs[0] = Some(x.view(&shape, &strides, x.offset())?.into());
+        Ok(())
+    }
+
     op_identity!();
+}
+
+/// The requested shape with `-1` filled in, checked against `size` (NumPy's messages).
+fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
+    let dims: Vec<i64> = (0..shape.len())
+        .map(|i| match shape.get(i) {
+            crate::tensor::Scalar::Int(v) => Ok(v),
+            crate::tensor::Scalar::UInt(v) => Ok(v as i64),
+            other => Err(Error::Type(format!(
+                "Reshape needs integer shapes, got {other:?}"
+            ))),
+        })
+        .collect::<Result<_>>()?;
+    let known: i64 = dims.iter().filter(|&&d| d != -1).product();
+    let free = dims.iter().filter(|&&d| d == -1).count();
+    let bad = || {
+        Error::Shape(format!(
+            "cannot reshape array of size {size} into shape {dims:?}"
+        ))
+    };
+    if free > 1 || dims.iter().any(|&d| d < -1) {
+        return Err(bad());
+    }
+    let fill = match free {
+        1 if known != 0 && size as i64 % known == 0 => size as i64 / known,
+        1 => return Err(bad()),
+        _ if known == size as i64 => 0,
+        _ => return Err(bad()),
+    };
+    Ok(dims
+        .iter()
+        .map(|&d| if d == -1 { fill as usize } else { d as usize })
+        .collect())
 }
 
 #[cfg(test)]

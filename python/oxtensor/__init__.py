@@ -13,6 +13,7 @@ Mul [id A]
 """
 
 from oxtensor import _core  # noqa: F401  (loads the extension first)
+from oxtensor.compile import In, Mode, Out, function, shared
 from oxtensor.graph.basic import Apply, Constant, Variable
 from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
@@ -23,6 +24,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Apply",
+    "In",
+    "Mode",
+    "Out",
+    "function",
+    "shared",
     "Constant",
     "FunctionGraph",
     "Op",

@@ -867,3 +867,29 @@ impl PyFunctionGraph {
         Ok((self.core()?, &self.memo))
     }
 }
+
+impl PyFunctionGraph {
+    /// Links the graph for the VM: Python ops get host thunks, built-in ops
+    /// run natively.
+    pub fn link(
+        &self,
+        py: Python<'_>,
+        opts: &oxtensor_core::vm::LinkOptions,
+    ) -> PyResult<oxtensor_core::vm::Program> {
+        let fg = self.core()?;
+        let mut thunks: std::collections::HashMap<NodeId, Box<dyn oxtensor_core::vm::Thunk>> =
+            std::collections::HashMap::new();
+        for n in fg.apply_nodes() {
+            if fg
+                .graph()
+                .node(n)
+                .op
+                .as_any()
+                .is::<crate::host_op::HostOp>()
+            {
+                thunks.insert(n, crate::host_thunk::host_thunk(&self.memo.node(py, n)?)?);
+            }
+        }
+        oxtensor_core::vm::Program::link(fg, thunks, opts).py()
+    }
+}

@@ -2,20 +2,25 @@
 //! and `oxtensor-core` and holds no algorithm of its own.
 
 mod apply;
+mod array;
 mod builtin_ops;
+mod compile;
 mod constant;
 mod construct;
 mod describe;
 mod errors;
 mod exceptions;
 mod fgraph;
+mod function;
 mod gradient_types;
 mod host_op;
+mod host_thunk;
 mod host_value;
 mod import;
 mod make_node;
 mod op;
 mod print;
+mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
@@ -41,6 +46,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<thunk::PyThunk>()?;
     m.add_class::<scratchpad::Scratchpad>()?;
     m.add_class::<fgraph::PyFunctionGraph>()?;
+    m.add_class::<function::PyFunction>()?;
+    m.add_class::<profile::PyProfile>()?;
+    m.add_class::<array::BufferOwner>()?;
+    m.add(
+        "UnusedInputError",
+        py.get_type::<compile::UnusedInputError>(),
+    )?;
+    m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     m.add(

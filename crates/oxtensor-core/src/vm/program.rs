@@ -216,6 +216,20 @@ impl Program {
         Ok(())
     }
 
+    /// Whether `t` shares memory with one of the program's constants.
+    pub fn aliases_constant(&self, t: &crate::tensor::Tensor) -> bool {
+        self.constants
+            .iter()
+            .any(|(_, v)| matches!(v, Value::Tensor(c) if c.shares_buffer(t)))
+    }
+
+    /// Drops the buffers kept for reuse between calls.
+    pub fn free(&self) {
+        if let Ok(mut pool) = self.pool.lock() {
+            *pool = Pool::default();
+        }
+    }
+
     /// The recorded profile, if profiling is on.
     pub fn profile(&self) -> Option<Profile> {
         self.profile

@@ -1,0 +1,153 @@
+//! NumPy arrays ↔ core tensors without copying. An array going in becomes a
+//! read-only tensor over its memory, kept alive by a reference to the array;
+//! a tensor going out becomes an ndarray whose base object holds the
+//! tensor's buffer. Misaligned or byte-swapped data is converted first,
+//! never misread.
+
+use numpy::npyffi::{self, NpyTypes, PY_ARRAY_API};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use oxtensor_core::dtype::DType;
+use oxtensor_core::tensor::{Buffer, Tensor};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// Keeps a core buffer alive as the `base` of the ndarrays that view it.
+#[pyclass(frozen, module = "oxtensor._core", name = "BufferOwner")]
+pub struct BufferOwner(#[allow(dead_code)] Arc<Buffer>);
+
+/// The dtype of an ndarray, or a `TypeError` for dtypes oxtensor lacks.
+pub fn array_dtype(arr: &Bound<'_, PyUntypedArray>) -> PyResult<DType> {
+    let descr = arr.dtype();
+    let name = descr.typeobj().name()?.to_string();
+    let text = descr.str()?.to_string();
+    name.parse::<DType>()
+        .or_else(|_| text.parse::<DType>())
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "oxtensor has no dtype for NumPy arrays of dtype {}",
+                descr.str().map(|s| s.to_string()).unwrap_or_default()
+            ))
+        })
+}
+
+/// Whether the array can be viewed as is: aligned and in native byte order.
+fn well_behaved(arr: &Bound<'_, PyUntypedArray>) -> bool {
+    let native = arr.dtype().is_native_byteorder().unwrap_or(true);
+    let aligned = arr.is_aligned();
+    native && aligned
+}
+
+/// A tensor viewing `obj`'s memory (converted first when misaligned or
+/// byte-swapped). `obj` must be an ndarray.
+pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a NumPy array, got {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    if !well_behaved(arr) {
+        let np = obj.py().import("numpy")?;
+        let dtype = array_dtype(arr)?;
+        let fixed = np.call_method1("ascontiguousarray", (obj, dtype.name()))?;
+        return tensor_from_array(&fixed);
+    }
+    let dtype = array_dtype(arr)?;
+    let shape: Vec<usize> = arr.shape().to_vec();
+    let strides: Vec<isize> = arr.strides().to_vec();
+    // SAFETY: `as_array_ptr` is the live array object; its `data` field is
+    // the address of element 0.
+    let data = unsafe { (*arr.as_array_ptr()).fields.data as *mut u8 };
+    let (lo, hi) = extent(dtype, &shape, &strides);
+    let n: usize = shape.iter().product();
+    let base = if n == 0 {
+        data
+    } else {
+        data.wrapping_offset(lo)
+    };
+    let len = if n == 0 { 0 } else { (hi - lo) as usize };
+    let ptr = NonNull::new(base).unwrap_or(NonNull::dangling());
+    // SAFETY: `ptr..ptr+len` covers every element of the array (its extent),
+    // which stays valid while the array object — held by the buffer — lives.
+    // The view is read-only: the core never writes to host memory.
+    let buffer = unsafe { Buffer::from_host(ptr, len, false, Box::new(obj.clone().unbind())) };
+    let offset = if n == 0 { 0 } else { (-lo) as usize };
+    Tensor::from_parts(dtype, shape.into(), strides.into(), offset, buffer)
+        .map_err(crate::errors::to_pyerr)
+}
+
+/// The byte range `[lo, hi)` an array's elements span, relative to element 0.
+fn extent(dtype: DType, shape: &[usize], strides: &[isize]) -> (isize, isize) {
+    let (mut lo, mut hi) = (0isize, dtype.itemsize() as isize);
+    for (&n, &s) in shape.iter().zip(strides) {
+        if n == 0 {
+            return (0, 0);
+        }
+        let span = (n as isize - 1) * s;
+        if span < 0 {
+            lo += span;
+        } else {
+            hi += span;
+        }
+    }
+    (lo, hi)
+}
+
+/// An ndarray viewing `t`'s memory (no copy). `writeable` only applies to
+/// memory Rust owns.
+pub fn array_from_tensor<'py>(
+    py: Python<'py>,
+    t: &Tensor,
+    writeable: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let descr = PyArrayDescr::new(py, t.dtype().name())?;
+    let mut dims: Vec<npyffi::npy_intp> =
+        t.shape().iter().map(|&d| d as npyffi::npy_intp).collect();
+    let mut strides: Vec<npyffi::npy_intp> =
+        t.strides().iter().map(|&s| s as npyffi::npy_intp).collect();
+    let writable = writeable && t.buffer().as_mut_ptr().is_some();
+    let flags = if writable {
+        npyffi::NPY_ARRAY_WRITEABLE
+    } else {
+        0
+    } | npyffi::NPY_ARRAY_ALIGNED;
+    let owner = Bound::new(py, BufferOwner(t.buffer().clone()))?;
+    // SAFETY: the descriptor reference is handed over (NewFromDescr steals
+    // it); dims/strides describe `t`'s checked layout inside its buffer, and
+    // the buffer lives as long as the array because the array's base object
+    // (set below, reference stolen) owns an `Arc` to it.
+    unsafe {
+        let subtype = npyffi::get_type_object(py, NpyTypes::PyArray_Type);
+        let raw = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            subtype,
+            descr.into_dtype_ptr(),
+            dims.len() as i32,
+            dims.as_mut_ptr(),
+            strides.as_mut_ptr(),
+            t.as_ptr() as *mut std::ffi::c_void,
+            flags,
+            std::ptr::null_mut(),
+        );
+        let arr = Bound::from_owned_ptr_or_err(py, raw)?;
+        if PY_ARRAY_API.PyArray_SetBaseObject(
+            py,
+            raw as *mut npyffi::PyArrayObject,
+            owner.into_ptr(),
+        ) != 0
+        {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(arr)
+    }
+}
+
+/// Whether `obj` is an ndarray (exactly or a subclass).
+pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
+    obj.cast::<PyUntypedArray>().is_ok()
+}

@@ -1,0 +1,333 @@
+//! The compiled `Function`: checks and converts the arguments, runs the
+//! program with the GIL released, copies any output that would alias an
+//! input, a constant or another output, and applies shared updates.
+
+use crate::array::{array_dtype, is_array, tensor_from_array};
+use crate::host_thunk::{value_from_py, value_to_py};
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
+use oxtensor_core::kernels::copy::copy_contiguous;
+use oxtensor_core::types::TensorType;
+use oxtensor_core::value::Value;
+use oxtensor_core::vm::Program;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
+use std::sync::Arc;
+
+/// One explicit input.
+pub struct InputSpec {
+    /// The variable (in the user's graph).
+    pub var: Py<PyAny>,
+    /// Its name, for keyword arguments and messages.
+    pub name: Option<String>,
+    /// Its Python type (for `filter`).
+    pub ty: Py<PyAny>,
+    /// Its core tensor type, for the fast path.
+    pub tensor: Option<TensorType>,
+    /// `filter(strict=...)`.
+    pub strict: bool,
+    /// `filter(allow_downcast=...)`.
+    pub allow_downcast: Option<bool>,
+}
+
+/// A shared variable the function reads (and maybe updates).
+pub struct SharedSpec {
+    /// The `SharedVariable`.
+    pub var: Py<PyAny>,
+    /// Its type.
+    pub ty: Py<PyAny>,
+}
+
+/// `oxtensor.compile.function.Function`.
+#[pyclass(module = "oxtensor.compile.function", name = "Function", weakref)]
+pub struct PyFunction {
+    pub(crate) program: Arc<Program>,
+    pub(crate) inputs: Vec<InputSpec>,
+    pub(crate) shared: Vec<SharedSpec>,
+    /// For each extra output, the index into `shared` it updates.
+    pub(crate) updates: Vec<usize>,
+    pub(crate) n_outputs: usize,
+    pub(crate) single: bool,
+    pub(crate) borrow: Vec<bool>,
+    pub(crate) name: Option<String>,
+    pub(crate) trust_input: bool,
+    pub(crate) maker: Py<PyAny>,
+}
+
+impl PyFunction {
+    fn label(&self) -> String {
+        self.name.clone().map_or_else(
+            || "oxtensor function".into(),
+            |n| format!("oxtensor function with name \"{n}\""),
+        )
+    }
+
+    /// The arguments in input order, from positions and keywords.
+    fn collect_args<'py>(
+        &self,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let n = self.inputs.len();
+        if args.len() > n {
+            return Err(PyTypeError::new_err(format!(
+                "{} takes {n} arguments but {} were given",
+                self.label(),
+                args.len()
+            )));
+        }
+        let mut out: Vec<Option<Bound<'py, PyAny>>> = args
+            .iter()
+            .map(Some)
+            .chain(std::iter::repeat_n(None, n - args.len()))
+            .collect();
+        if let Some(kw) = kwargs {
+            for (k, v) in kw.iter() {
+                let key = k.str()?.to_string();
+                let pos = self
+                    .inputs
+                    .iter()
+                    .position(|s| s.name.as_deref() == Some(key.as_str()))
+                    .ok_or_else(|| {
+                        PyTypeError::new_err(format!(
+                            "{} got an unexpected keyword argument '{key}'",
+                            self.label()
+                        ))
+                    })?;
+                if out[pos].is_some() {
+                    return Err(PyTypeError::new_err(format!(
+                        "{} got multiple values for argument '{key}'",
+                        self.label()
+                    )));
+                }
+                out[pos] = Some(v);
+            }
+        }
+        out.into_iter()
+            .enumerate()
+            .map(|(i, a)| {
+                a.ok_or_else(|| {
+                    let name = self.inputs[i]
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("at index {i}"));
+                    PyTypeError::new_err(format!(
+                        "Missing required input: {name} ({} expects {n} arguments)",
+                        self.label()
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// An argument as a value of its input's type: an ndarray of the exact
+    /// dtype and a fitting shape is used as is; anything else goes through
+    /// the type's `filter`.
+    fn convert(&self, i: usize, arg: &Bound<'_, PyAny>) -> PyResult<Value> {
+        let spec = &self.inputs[i];
+        let py = arg.py();
+        if let (Some(tt), true) = (&spec.tensor, is_array(arg)) {
+            let arr = arg.cast::<PyUntypedArray>()?;
+            if array_dtype(arr).ok() == Some(tt.dtype) && tt.check_shape(arr.shape()).is_ok() {
+                return Ok(Value::Tensor(tensor_from_array(arg)?));
+            }
+        }
+        if self.trust_input && spec.tensor.is_some() {
+            return Err(PyTypeError::new_err(format!(
+                "{} was called with trust_input=True but argument {i} is not an ndarray of type {}",
+                self.label(),
+                spec.ty.bind(py).str()?
+            )));
+        }
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("strict", spec.strict)?;
+        kwargs.set_item("allow_downcast", spec.allow_downcast)?;
+        let filtered = spec
+            .ty
+            .bind(py)
+            .call_method("filter", (arg,), Some(&kwargs))
+            .map_err(|e| self.bad_input(py, i, e))?;
+        value_from_py(&filtered, spec.ty.bind(py))
+    }
+
+    /// PyTensor's "Bad input argument" message around a filter error.
+    fn bad_input(&self, py: Python<'_>, i: usize, e: PyErr) -> PyErr {
+        let name = self.inputs[i]
+            .name
+            .clone()
+            .map_or_else(|| "with no name".into(), |n| format!("with name \"{n}\""));
+        let msg = format!(
+            "Bad input argument {name} to {} at index {i} (0-based).\n{}",
+            self.label(),
+            e.value(py)
+        );
+        if e.is_instance_of::<PyValueError>(py) {
+            PyValueError::new_err(msg)
+        } else {
+            PyTypeError::new_err(msg)
+        }
+    }
+
+    /// Copies outputs that share memory with an input, a constant, or an
+    /// earlier output, unless that output is borrowed.
+    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) {
+        for k in 0..outputs.len() {
+            let Value::Tensor(t) = &outputs[k] else {
+                continue;
+            };
+            let borrowed = self.borrow.get(k).copied().unwrap_or(false);
+            let shares = |v: &Value| matches!(v, Value::Tensor(o) if o.shares_buffer(t));
+            let aliased = !t.buffer().is_rust_owned()
+                || self.program.aliases_constant(t)
+                || inputs.iter().any(shares)
+                || outputs[..k].iter().any(shares);
+            if aliased && !borrowed {
+                outputs[k] = Value::Tensor(copy_contiguous(t));
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyFunction {
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let args = self.collect_args(args, kwargs)?;
+        let mut values = Vec::with_capacity(args.len() + self.shared.len());
+        for (i, a) in args.iter().enumerate() {
+            values.push(self.convert(i, a)?);
+        }
+        for s in &self.shared {
+            let value = s.var.bind(py).call_method1("get_value", (true,))?;
+            values.push(value_from_py(&value, s.ty.bind(py))?);
+        }
+        let program = self.program.clone();
+        let run_inputs = values.clone();
+        let mut outputs = py
+            .detach(move || program.run(run_inputs))
+            .map_err(crate::errors::to_pyerr)?;
+        self.unalias(&values, &mut outputs);
+        drop(values);
+        let (user, updates) = outputs.split_at(self.n_outputs);
+        for (value, &k) in updates.iter().zip(&self.updates) {
+            let obj = value_to_py(py, value, true)?;
+            self.shared[k]
+                .var
+                .bind(py)
+                .call_method1("set_value", (obj, true))?;
+        }
+        let results = user
+            .iter()
+            .map(|v| value_to_py(py, v, true))
+            .collect::<PyResult<Vec<_>>>()?;
+        if self.single {
+            return Ok(results
+                .into_iter()
+                .next()
+                .map_or_else(|| py.None(), |r| r.unbind()));
+        }
+        Ok(PyList::new(py, results)?.into_any().unbind())
+    }
+
+    /// The compilation's results: `.fgraph`, `.inputs`, `.outputs`.
+    #[getter]
+    fn maker(&self, py: Python<'_>) -> Py<PyAny> {
+        self.maker.clone_ref(py)
+    }
+
+    /// The function's name, if given.
+    #[getter]
+    fn name(&self) -> Option<String> {
+        self.name.clone()
+    }
+
+    /// Skip checking arguments (they must then be ndarrays of the exact types).
+    #[getter]
+    fn trust_input(&self) -> bool {
+        self.trust_input
+    }
+
+    #[setter]
+    fn set_trust_input(&mut self, v: bool) {
+        self.trust_input = v;
+    }
+
+    /// The profile, when compiled with `profile=True`.
+    #[getter]
+    fn profile(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match self.program.profile() {
+            Some(p) => {
+                Ok(Py::new(py, crate::profile::PyProfile::new(p, self.name.clone()))?.into_any())
+            }
+            None => Ok(py.None()),
+        }
+    }
+
+    /// A function sharing the compiled program, with its own settings.
+    fn copy(&self, py: Python<'_>) -> PyFunction {
+        PyFunction {
+            program: self.program.clone(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|s| InputSpec {
+                    var: s.var.clone_ref(py),
+                    name: s.name.clone(),
+                    ty: s.ty.clone_ref(py),
+                    tensor: s.tensor.clone(),
+                    strict: s.strict,
+                    allow_downcast: s.allow_downcast,
+                })
+                .collect(),
+            shared: self
+                .shared
+                .iter()
+                .map(|s| SharedSpec {
+                    var: s.var.clone_ref(py),
+                    ty: s.ty.clone_ref(py),
+                })
+                .collect(),
+            updates: self.updates.clone(),
+            n_outputs: self.n_outputs,
+            single: self.single,
+            borrow: self.borrow.clone(),
+            name: self.name.clone(),
+            trust_input: self.trust_input,
+            maker: self.maker.clone_ref(py),
+        }
+    }
+
+    /// Releases the buffers kept between calls.
+    fn free(&self) {
+        self.program.free();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<{}>", self.label())
+    }
+
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyNotImplementedError::new_err(
+            "not supported yet: pickling compiled functions (graphs are not picklable yet)",
+        ))
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.maker)?;
+        for s in &self.inputs {
+            visit.call(&s.var)?;
+            visit.call(&s.ty)?;
+        }
+        for s in &self.shared {
+            visit.call(&s.var)?;
+            visit.call(&s.ty)?;
+        }
+        Ok(())
+    }
+}

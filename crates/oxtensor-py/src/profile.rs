@@ -1,0 +1,60 @@
+//! `Function.profile`: per-node counts and times, as PyTensor's profiler
+//! reports them.
+
+use oxtensor_core::vm::Profile;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+/// A function's profile.
+#[pyclass(frozen, module = "oxtensor.compile.profiling", name = "ProfileStats")]
+pub struct PyProfile {
+    inner: Profile,
+    name: Option<String>,
+}
+
+impl PyProfile {
+    /// Wraps a core profile.
+    pub fn new(inner: Profile, name: Option<String>) -> Self {
+        PyProfile { inner, name }
+    }
+}
+
+#[pymethods]
+impl PyProfile {
+    /// Number of calls.
+    #[getter]
+    fn calls(&self) -> u64 {
+        self.inner.calls
+    }
+
+    /// Total seconds spent in calls.
+    #[getter]
+    fn total_time(&self) -> f64 {
+        self.inner.total.as_secs_f64()
+    }
+
+    /// `[(node, op class, calls, seconds, is_python), ...]` in toposort order.
+    #[getter]
+    fn apply_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rows = self.inner.nodes.iter().map(|n| {
+            (
+                n.node.clone(),
+                n.op_class.clone(),
+                n.calls,
+                n.time.as_secs_f64(),
+                n.host,
+            )
+        });
+        PyList::new(py, rows)
+    }
+
+    /// The report as text (sorted by time).
+    fn summary(&self) -> String {
+        self.inner
+            .summary(self.name.as_deref().unwrap_or("oxtensor function"))
+    }
+
+    fn __str__(&self) -> String {
+        self.summary()
+    }
+}

@@ -1,0 +1,127 @@
+"""`function`: compile a graph into a callable."""
+
+from typing import Any
+
+from oxtensor import _core
+from oxtensor.compile.io import In
+from oxtensor.compile.sharedvalue import SharedVariable
+
+Function = _core.Function
+UnusedInputError = _core.UnusedInputError
+
+
+def _split_shared_updates(inputs: Any, updates: Any) -> tuple[list[Any], list[Any]]:
+    """``In(shared, update=e)`` means ``updates=[(shared, e)]`` and no explicit input."""
+    pairs = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
+    explicit = []
+    for item in inputs:
+        if isinstance(item, In) and item.update is not None:
+            if not isinstance(item.variable, SharedVariable):
+                raise ValueError(
+                    f"In({item.variable}, update=...) needs a shared variable; "
+                    "explicit inputs cannot carry state"
+                )
+            pairs.append((item.variable, item.update))
+        else:
+            explicit.append(item)
+    return explicit, pairs
+
+
+def function(
+    inputs: Any,
+    outputs: Any = None,
+    mode: Any = None,
+    updates: Any = None,
+    givens: Any = None,
+    no_default_updates: Any = False,
+    accept_inplace: bool = False,
+    name: str | None = None,
+    rebuild_strict: bool = True,
+    allow_input_downcast: bool | None = None,
+    profile: Any = None,
+    on_unused_input: str | None = None,
+    trust_input: bool = False,
+) -> Any:
+    """Compile ``outputs`` as a function of ``inputs``.
+
+    Parameters
+    ----------
+    inputs
+        Variables (or `In`) the function takes, in order.
+    outputs
+        A variable (the function returns one array), a list (it returns a
+        list), or None. `Out(variable, borrow=True)` skips the copy that keeps
+        outputs from aliasing inputs.
+    updates
+        ``[(shared_variable, new_value_expression), ...]`` applied after the
+        outputs are computed.
+    givens
+        ``[(variable, replacement), ...]`` substituted in the graph.
+    on_unused_input
+        ``"raise"`` (default), ``"warn"`` or ``"ignore"`` for inputs the
+        outputs do not need.
+    trust_input
+        Skip argument checks; arguments must then be ndarrays of the exact types.
+    profile
+        Record per-node counts and times in ``f.profile``.
+
+    Examples
+    --------
+    >>> import numpy as np, oxtensor, oxtensor.tensor as ot
+    >>> x = ot.dvector("x")
+    >>> f = oxtensor.function([x], x * 2 + 1)
+    >>> f(np.array([1.0, 2.0]))
+    array([3., 5.])
+    """
+    if not isinstance(inputs, list | tuple):
+        raise TypeError(
+            "Input variables of an oxtensor function should be contained in a "
+            "list, even when there is a single input."
+        )
+    explicit, pairs = _split_shared_updates(inputs, updates)
+    return _core.function(
+        explicit,
+        outputs,
+        mode=mode,
+        updates=pairs,
+        givens=givens,
+        no_default_updates=no_default_updates,
+        accept_inplace=accept_inplace,
+        name=name,
+        rebuild_strict=rebuild_strict,
+        allow_input_downcast=allow_input_downcast,
+        profile=profile,
+        on_unused_input=on_unused_input,
+        trust_input=trust_input,
+    )
+
+
+def _eval(self: Any, inputs_to_values: Any = None, **kwargs: Any) -> Any:
+    """Compile (once) and run the graph of this variable.
+
+    Keys of ``inputs_to_values`` are variables or their names.
+    """
+    mapping = dict(inputs_to_values or {})
+    keys = [_resolve(self, k) for k in mapping]
+    cache = self.__dict__.setdefault("_fn_cache", {})
+    key = (tuple(sorted(id(k) for k in keys)), tuple(sorted(kwargs.items())))
+    order = sorted(range(len(keys)), key=lambda i: id(keys[i]))
+    if key not in cache:
+        cache[key] = function([keys[i] for i in order], self, **kwargs)
+    values = list(mapping.values())
+    return cache[key](*[values[i] for i in order])
+
+
+def _resolve(var: Any, key: Any) -> Any:
+    if not isinstance(key, str):
+        return key
+    found = [v for v in _core.ancestors([var]) if key in (v.name, v.auto_name)]
+    if len(found) != 1:
+        raise ValueError(f"{len(found)} variables are named {key!r} in the graph of {var}")
+    return found[0]
+
+
+_core.Variable.eval = _eval
+_core._register("function", function)
+
+__all__ = ["Function", "UnusedInputError", "function"]

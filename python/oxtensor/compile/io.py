@@ -1,0 +1,75 @@
+"""`In` and `Out`: per-input and per-output options of `function`."""
+
+from typing import Any
+
+from oxtensor import _core
+
+
+class In:
+    """An input of a function, with options.
+
+    Parameters
+    ----------
+    variable
+        The input variable.
+    name
+        The keyword argument name (defaults to the variable's name).
+    update
+        For a shared variable: its value after each call (same as passing
+        ``updates=[(variable, update)]``).
+    mutable
+        Whether the function may overwrite the argument's memory.
+    strict
+        Require arguments of exactly the input's type (no conversion).
+    allow_downcast
+        Allow lossy conversion of arguments (e.g. float64 to float32).
+    borrow
+        Whether the function may keep a reference to the argument.
+    """
+
+    def __init__(
+        self,
+        variable: Any,
+        name: str | None = None,
+        value: Any = None,
+        update: Any = None,
+        mutable: bool | None = None,
+        strict: bool = False,
+        allow_downcast: bool | None = None,
+        autoname: bool = True,
+        implicit: bool | None = None,
+        borrow: bool | None = None,
+        shared: bool = False,
+    ) -> None:
+        if value is not None:
+            raise ValueError("Inputs with default values are deprecated")
+        self.variable = variable
+        self.name = name if name is not None or not autoname else variable.name
+        self.update = update
+        self.mutable = bool(mutable)
+        self.strict = strict
+        self.allow_downcast = allow_downcast
+        self.implicit = implicit
+        self.borrow = bool(borrow) or self.mutable
+        self.shared = shared
+
+    def __repr__(self) -> str:
+        return f"In({self.variable})"
+
+
+class Out:
+    """An output of a function; ``borrow=True`` lets it share memory with
+    inputs or the function's internal storage instead of being copied."""
+
+    def __init__(self, variable: Any, borrow: bool = False) -> None:
+        self.variable = variable
+        self.borrow = borrow
+
+    def __repr__(self) -> str:
+        return f"Out({self.variable}, borrow={self.borrow})"
+
+
+_core._register("In", In)
+_core._register("Out", Out)
+
+__all__ = ["In", "Out"]

@@ -1,0 +1,95 @@
+"""Shared variables: graph inputs whose value lives with the variable and
+that compiled functions read (and update) without being passed it."""
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from oxtensor import _core
+from oxtensor.tensor.type import TensorType
+from oxtensor.tensor.variable import TensorVariable
+
+Variable = _core.Variable
+
+
+class Container:
+    """The storage a shared variable and its clones have in common."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class SharedVariable(Variable):
+    """A variable with a value, read by the functions that use it."""
+
+    def __init__(
+        self,
+        type: Any,
+        value: Any,
+        strict: bool = False,
+        allow_downcast: bool | None = None,
+        container: Container | None = None,
+        name: str | None = None,
+    ) -> None:
+        Variable.__init__(self, type, None, None, name)
+        if container is None:
+            value = type.filter(value, strict=strict, allow_downcast=allow_downcast)
+            container = Container(value)
+        self.container = container
+        self.default_update = None
+
+    def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
+        """The value; a copy unless ``borrow``."""
+        value = self.container.value
+        return value if borrow else copy.deepcopy(value)
+
+    def set_value(self, new_value: Any, borrow: bool = False) -> None:
+        """Sets the value (checked by the type); copied unless ``borrow``."""
+        value = self.type.filter(new_value)
+        if not borrow and value is new_value:
+            value = copy.deepcopy(value)
+        self.container.value = value
+
+    @property
+    def value(self) -> Any:
+        """The value (without copying)."""
+        return self.container.value
+
+
+class TensorSharedVariable(TensorVariable, SharedVariable):
+    """A shared tensor."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        SharedVariable.__init__(self, *args, **kwargs)
+
+
+def shared(
+    value: Any,
+    name: str | None = None,
+    strict: bool = False,
+    allow_downcast: bool | None = None,
+    borrow: bool = False,
+    shape: Any = None,
+    **kwargs: Any,
+) -> TensorSharedVariable:
+    """A shared tensor holding ``value`` (copied unless ``borrow``).
+
+    Its static shape is unknown (so ``set_value`` may change it) unless
+    ``shape`` is given.
+    """
+    if isinstance(value, SharedVariable):
+        raise TypeError("shared() was given a SharedVariable; pass its value instead")
+    if not isinstance(value, np.ndarray | np.generic | int | float | complex | bool):
+        raise TypeError(
+            f"shared() supports NumPy arrays and numbers, got {type(value).__name__}"
+        )
+    array = np.asarray(value) if borrow else np.array(value, copy=True)
+    static = (None,) * array.ndim if shape is None else tuple(shape)
+    ty = TensorType(array.dtype, static)
+    return TensorSharedVariable(ty, array, strict, allow_downcast, name=name)
+
+
+_core._register("SharedVariable", SharedVariable)
+
+__all__ = ["SharedVariable", "TensorSharedVariable", "shared"]

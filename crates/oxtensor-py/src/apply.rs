@@ -16,12 +16,11 @@ use pyo3::{PyTraverseError, PyVisit};
     name = "Apply"
 )]
 pub struct PyApply {
-    /// The op.
-    pub op: Py<PyAny>,
-    /// The input variables.
-    pub inputs: Py<PyList>,
-    /// The output variables.
-    pub outputs: Py<PyList>,
+    // `Option`s because the GC may visit a node before its fields are
+    // written; zeroed memory reads as `None`. Use the accessors below.
+    op: Option<Py<PyAny>>,
+    inputs: Option<Py<PyList>>,
+    outputs: Option<Py<PyList>>,
     /// `tag`, created on first use.
     pub tag: Option<Py<PyAny>>,
 }
@@ -72,10 +71,31 @@ pub fn adopt_outputs(node: &Bound<'_, PyApply>, outputs: &Bound<'_, PyList>) -> 
 }
 
 impl PyApply {
+    /// The op.
+    pub fn op_obj<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.op
+            .as_ref()
+            .map_or_else(|| py.None().into_bound(py), |o| o.bind(py).clone())
+    }
+
+    /// The inputs list.
+    pub fn inputs_list<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        self.inputs
+            .as_ref()
+            .map_or_else(|| PyList::empty(py), |l| l.bind(py).clone())
+    }
+
+    /// The outputs list.
+    pub fn outputs_list<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        self.outputs
+            .as_ref()
+            .map_or_else(|| PyList::empty(py), |l| l.bind(py).clone())
+    }
+
     /// The output `op.__call__` returns: `op.default_output`, else the only one.
     pub fn default_output_obj(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let outputs = self.outputs.bind(py);
-        let op = self.op.bind(py);
+        let outputs = self.outputs_list(py);
+        let op = self.op_obj(py);
         let default = op.getattr("default_output").ok().filter(|d| !d.is_none());
         match default {
             Some(d) => {
@@ -107,9 +127,9 @@ impl PyApply {
         let node = Bound::new(
             py,
             PyApply {
-                op,
-                inputs: inputs.unbind(),
-                outputs: outputs.clone().unbind(),
+                op: Some(op),
+                inputs: Some(inputs.unbind()),
+                outputs: Some(outputs.clone().unbind()),
                 tag: None,
             },
         )?;
@@ -122,15 +142,11 @@ impl PyApply {
 impl PyApply {
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(
-        py: Python<'_>,
-        _args: &Bound<'_, PyTuple>,
-        _kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> Self {
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
         PyApply {
-            op: py.None(),
-            inputs: PyList::empty(py).unbind(),
-            outputs: PyList::empty(py).unbind(),
+            op: None,
+            inputs: None,
+            outputs: None,
             tag: None,
         }
     }
@@ -145,9 +161,9 @@ impl PyApply {
         let outputs = variable_list(&outputs, "outputs")?;
         {
             let mut this = slf.borrow_mut();
-            this.op = op.unbind();
-            this.inputs = inputs.unbind();
-            this.outputs = outputs.clone().unbind();
+            this.op = Some(op.unbind());
+            this.inputs = Some(inputs.unbind());
+            this.outputs = Some(outputs.clone().unbind());
         }
         adopt_outputs(slf, &outputs)
     }
@@ -155,35 +171,35 @@ impl PyApply {
     /// The op.
     #[getter]
     fn op(&self, py: Python<'_>) -> Py<PyAny> {
-        self.op.clone_ref(py)
+        self.op_obj(py).unbind()
     }
 
     #[setter]
     fn set_op(&mut self, op: Py<PyAny>) {
-        self.op = op;
+        self.op = Some(op);
     }
 
     /// The inputs (a list).
     #[getter]
     fn inputs(&self, py: Python<'_>) -> Py<PyList> {
-        self.inputs.clone_ref(py)
+        self.inputs_list(py).unbind()
     }
 
     #[setter]
     fn set_inputs(&mut self, inputs: Bound<'_, PyAny>) -> PyResult<()> {
-        self.inputs = variable_list(&inputs, "inputs")?.unbind();
+        self.inputs = Some(variable_list(&inputs, "inputs")?.unbind());
         Ok(())
     }
 
     /// The outputs (a list).
     #[getter]
     fn outputs(&self, py: Python<'_>) -> Py<PyList> {
-        self.outputs.clone_ref(py)
+        self.outputs_list(py).unbind()
     }
 
     #[setter]
     fn set_outputs(&mut self, outputs: Bound<'_, PyAny>) -> PyResult<()> {
-        self.outputs = variable_list(&outputs, "outputs")?.unbind();
+        self.outputs = Some(variable_list(&outputs, "outputs")?.unbind());
         Ok(())
     }
 
@@ -219,18 +235,18 @@ impl PyApply {
     /// Number of inputs.
     #[getter]
     fn nin(&self, py: Python<'_>) -> usize {
-        self.inputs.bind(py).len()
+        self.inputs_list(py).len()
     }
 
     /// Number of outputs.
     #[getter]
     fn nout(&self, py: Python<'_>) -> usize {
-        self.outputs.bind(py).len()
+        self.outputs_list(py).len()
     }
 
     /// The inputs (`get_parents`).
     fn get_parents(&self, py: Python<'_>) -> Py<PyList> {
-        self.inputs.clone_ref(py)
+        self.inputs_list(py).unbind()
     }
 
     /// A node with the same op and inputs, fresh output clones and a copied tag.
@@ -243,12 +259,12 @@ impl PyApply {
         let py = slf.py();
         let this = slf.borrow();
         let outputs = PyList::empty(py);
-        for out in this.outputs.bind(py).iter() {
+        for out in this.outputs_list(py).iter() {
             outputs.append(out.call_method0("clone")?)?;
         }
-        let inputs = PyList::new(py, this.inputs.bind(py).iter())?;
+        let inputs = PyList::new(py, this.inputs_list(py).iter())?;
         let tag = copy_tag(py, &this.tag)?;
-        let op = this.op.clone_ref(py);
+        let op = this.op_obj(py);
         drop(this);
         let node = slf.get_type().call1((op, inputs, outputs))?;
         if let Some(tag) = tag {

@@ -79,7 +79,7 @@ fn input_spec(item: &Bound<'_, PyAny>, allow_downcast: Option<bool>) -> PyResult
         None
     };
     let name = name.or_else(|| v.borrow().name_str(py));
-    let ty = v.borrow().ty.clone_ref(py);
+    let ty = v.borrow().ty(py).unbind();
     let tensor = ty
         .bind(py)
         .cast::<PyTensorType>()

@@ -164,8 +164,7 @@ pub fn as_tensor_variable<'py>(
             PyTypeError::new_err(format!(
                 "Multi-output Op {} has no default output; pass one of its outputs",
                 node.borrow()
-                    .op
-                    .bind(x.py())
+                    .op_obj(x.py())
                     .str()
                     .map(|s| s.to_string())
                     .unwrap_or_default()

@@ -75,11 +75,7 @@ pub fn clone_with_new_inputs<'py>(
     let py = node.py();
     let (op, old_inputs, tag) = {
         let n = node.borrow();
-        (
-            n.op.bind(py).clone(),
-            n.inputs.bind(py).clone(),
-            copy_tag(py, &n.tag)?,
-        )
+        (n.op_obj(py), n.inputs_list(py), copy_tag(py, &n.tag)?)
     };
     let new: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
     if new.len() != old_inputs.len() {

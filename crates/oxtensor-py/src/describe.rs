@@ -34,7 +34,7 @@ pub fn variable_str(var: &Bound<'_, PyVariable>) -> PyResult<String> {
             format!("{op}.{}", v.index.unwrap_or(0))
         });
     }
-    Ok(format!("<{}>", v.ty.bind(py).str()?))
+    Ok(format!("<{}>", v.ty(py).str()?))
 }
 
 /// A constant's data as PyTensor shows it: newlines dropped, long text cut
@@ -50,10 +50,9 @@ pub fn apply_str(node: &Bound<'_, PyApply>) -> PyResult<String> {
     let py = node.py();
     let n = node.borrow();
     let args: Vec<String> = n
-        .inputs
-        .bind(py)
+        .inputs_list(py)
         .iter()
         .map(|i| Ok(i.str()?.to_string()))
         .collect::<PyResult<_>>()?;
-    Ok(format!("{}({})", op_str(n.op.bind(py))?, args.join(", ")))
+    Ok(format!("{}({})", op_str(&n.op_obj(py))?, args.join(", ")))
 }

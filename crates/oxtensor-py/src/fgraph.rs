@@ -849,9 +849,15 @@ impl PyFunctionGraph {
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        // The GC may visit the object before its fields are written; `fg` is
+        // `None` in zeroed memory and is set last in `__init__`.
+        if self.fg.is_none() {
+            return Ok(());
+        }
         for f in &self.features {
             visit.call(f)?;
         }
+        self.memo.visit(&visit)?;
         visit.call(&self.update_mapping)
     }
 

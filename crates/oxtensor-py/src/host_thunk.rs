@@ -102,7 +102,10 @@ impl NodeInfo {
                 ty.str()?
             )));
         }
-        let filtered = ty.call_method1("filter", (&stored,)).map_err(|e| {
+        // Strict: an op must store exactly its output type (no silent casts).
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("strict", true)?;
+        let filtered = ty.call_method("filter", (&stored,), Some(&kwargs)).map_err(|e| {
             let got = describe_value(&stored);
             PyTypeError::new_err(format!(
                 "{} stored a value of {got} for output {i}, which must have type {}: {}\nApply node: {}",

@@ -132,7 +132,7 @@ impl Memo {
     fn leaf(&mut self, g: &mut Graph, v: &Bound<'_, PyVariable>) -> PyResult<VarId> {
         let py = v.py();
         let this = v.borrow();
-        let ty = core_type(this.ty.bind(py))?;
+        let ty = core_type(&this.ty(py))?;
         let name = this.name_str(py);
         let indestructible = match &this.tag {
             Some(t) => t
@@ -210,6 +210,14 @@ impl Memo {
         let host: OpRef = Arc::new(host);
         self.ops.insert(key(op), host.clone());
         Ok(host)
+    }
+
+    /// Visits every object the memo holds (for the GC).
+    pub fn visit(&self, visit: &pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        for o in self.vars.iter().chain(&self.nodes) {
+            visit.call(o)?;
+        }
+        Ok(())
     }
 
     /// Registers a Python object for an arena variable created by the core.

@@ -23,8 +23,8 @@ use std::sync::Arc;
 /// The tensor type of a variable, or a `TypeError` naming it.
 pub fn tensor_type_of(var: &Bound<'_, PyAny>) -> PyResult<TensorType> {
     let v = var.cast::<PyVariable>()?;
-    let ty = v.borrow().ty.clone_ref(var.py());
-    let ty = ty.bind(var.py());
+    let ty = v.borrow().ty(var.py());
+    let ty = &ty;
     match ty.cast::<PyTensorType>() {
         Ok(t) => Ok(t.get().inner.clone()),
         Err(_) => Err(PyTypeError::new_err(format!(

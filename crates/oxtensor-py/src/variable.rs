@@ -19,8 +19,9 @@ use pyo3::{PyTraverseError, PyVisit};
     name = "Variable"
 )]
 pub struct PyVariable {
-    /// The type object.
-    pub ty: Py<PyAny>,
+    /// The type object. An `Option` because the GC may visit an object
+    /// before its fields are written (zeroed memory reads as `None`).
+    pub ty: Option<Py<PyAny>>,
     /// The producing `Apply`, if any.
     pub owner: Option<Py<PyAny>>,
     /// Position in the owner's outputs.
@@ -46,7 +47,7 @@ impl PyVariable {
         name: Option<Py<PyAny>>,
     ) -> Self {
         PyVariable {
-            ty,
+            ty: Some(ty),
             owner,
             index,
             name,
@@ -55,6 +56,13 @@ impl PyVariable {
             auto_id: registry::next_auto_id(),
             fgraph: None,
         }
+    }
+
+    /// The type object (`None` only before initialisation).
+    pub fn ty<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.ty
+            .as_ref()
+            .map_or_else(|| py.None().into_bound(py), |t| t.bind(py).clone())
     }
 
     /// The name as a Rust string, if set.
@@ -118,7 +126,7 @@ impl PyVariable {
             _ => None,
         };
         self.name = check_name(&name)?;
-        self.ty = r#type.unbind();
+        self.ty = Some(r#type.unbind());
         self.owner = owner.filter(|o| !o.is_none()).map(Bound::unbind);
         self.index = index;
         Ok(())
@@ -136,7 +144,7 @@ impl PyVariable {
         let filtered = crate::constant::freeze(filtered)?;
         let mut v = slf.borrow_mut();
         v.name = check_name(&name)?;
-        v.ty = r#type.unbind();
+        v.ty = Some(r#type.unbind());
         v.owner = None;
         v.index = None;
         v.data = Some(filtered.unbind());
@@ -155,12 +163,12 @@ impl PyVariable {
     /// The variable's `Type`.
     #[getter(r#type)]
     fn get_type(&self, py: Python<'_>) -> Py<PyAny> {
-        self.ty.clone_ref(py)
+        self.ty(py).unbind()
     }
 
     #[setter(r#type)]
     fn set_type(&mut self, ty: Py<PyAny>) {
-        self.ty = ty;
+        self.ty = Some(ty);
     }
 
     /// The `Apply` node that computes this variable, or `None`.
@@ -267,7 +275,7 @@ impl PyVariable {
             Some(n) => check_name(&Some(n))?,
             None => this.name.as_ref().map(|n| n.clone_ref(py)),
         };
-        let mut copy = PyVariable::with(this.ty.clone_ref(py), None, None, name);
+        let mut copy = PyVariable::with(this.ty(py).unbind(), None, None, name);
         copy.tag = copy_tag(py, &this.tag)?;
         drop(this);
         let obj = crate::construct::variable_of_class(py, &slf.get_type(), copy)?;

@@ -1,0 +1,974 @@
+"""Type stub for ``oxtensor._core``, the PyO3 extension (``crates/oxtensor-py``).
+
+Written by hand and checked against the built module by
+``python -m mypy.stubtest oxtensor._core`` (``make lint``). Users import these
+names through the PyTensor-shaped modules (``oxtensor.graph.basic.Variable``,
+``oxtensor.tensor.type.TensorType``, ...), not from ``_core``.
+"""
+
+import typing as t
+from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar, TypeAlias
+
+from typing_extensions import Self, disjoint_base
+
+# PyO3 generates the runtime __all__; stubtest checks this copy of it.
+# fmt: off
+__all__ = [
+    "AND", "EQ", "GE", "GT", "LE", "LT", "NEQ", "OR", "XOR", "Abs", "Add", "All",
+    "AlreadyThere", "Any", "Apply", "CAReduce", "Cast", "Ceil", "Cos", "DimShuffle",
+    "DisconnectedInputError", "DisconnectedType", "Dot", "Elemwise", "Exp", "Expm1",
+    "Floor", "FunctionGraph", "Identity", "InconsistencyError", "IntDiv", "Invert",
+    "IsInf", "IsNan", "Log", "Log1p", "Max", "Maximum", "MethodNotDefined", "Min",
+    "Minimum", "MissingInputError", "Mod", "Mul", "Neg", "NullType", "Op", "Pow",
+    "Prod", "Reciprocal", "Reshape", "ScalarOp", "Scratchpad", "Second", "Shape",
+    "Shape_i", "Sigmoid", "Sign", "Sin", "Softplus", "Sqr", "Sqrt", "Sub", "Sum",
+    "Switch", "Tan", "Tanh", "TensorType", "TensorVariable", "Thunk", "TrueDiv", "Type",
+    "Variable", "_register", "ancestors", "applys_between", "as_tensor_variable",
+    "clone_get_equiv", "clone_replace", "constant", "debugprint", "elemwise_op",
+    "equal_computations", "graph_inputs", "io_toposort", "orphans_between", "scalar_op",
+    "toposort", "vars_between",
+]
+# fmt: on
+
+_IoMap: TypeAlias = dict[int, list[int]]
+_Client: TypeAlias = tuple[Apply | str, int]
+_Axis: TypeAlias = int | Sequence[int] | None
+
+# ---- exceptions ---------------------------------------------------------------
+
+class InconsistencyError(Exception):
+    """A change would leave the graph inconsistent (a cycle, a double destroy, ...)."""
+
+class MissingInputError(Exception):
+    """A graph needs a variable that was not given as an input."""
+
+class AlreadyThere(Exception):
+    """Raised by a feature's ``on_attach`` to cancel attaching it."""
+
+class MethodNotDefined(Exception):
+    """A method the caller relies on is not defined on this Op."""
+
+class DisconnectedInputError(KeyError):
+    """A gradient was asked for a variable the cost does not depend on."""
+
+# ---- graph objects ------------------------------------------------------------
+
+@t.final
+class Scratchpad:
+    """The attribute bag behind every ``tag``: accepts any attribute."""
+
+    def __new__(cls) -> Self: ...
+    def __update__(self, other: t.Any) -> None:
+        """Copy another scratchpad's (or a dict's) attributes into this one."""
+    def info(self) -> None:
+        """Print the attributes, one per line."""
+
+@disjoint_base
+class Variable:
+    """A value in a graph: a root, a constant or a node's output.
+
+    ``Variable(type, owner=None, index=None, name=None)``. Equality and hash
+    are identity; subclasses (``TensorVariable``, ``Constant``) share the layout.
+    """
+
+    type: t.Any
+    owner: Apply | None
+    index: int | None
+    name: str | None
+    tag: Scratchpad
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
+    def __init__(
+        self,
+        type: t.Any,
+        owner: Apply | None = None,
+        index: int | None = None,
+        name: str | None = None,
+    ) -> None: ...
+    def _init_constant(self, type: t.Any, data: t.Any, name: str | None = None) -> None:
+        """Initialise a constant: ``type.filter(data)``, kept read-only."""
+    @property
+    def data(self) -> t.Any:
+        """A constant's value (``AttributeError`` for other variables)."""
+    @property
+    def auto_name(self) -> str:
+        """``auto_N``, from one counter shared by every variable."""
+    @property
+    def clients(self) -> list[_Client]:
+        """Uses in the ``FunctionGraph`` that last imported this variable:
+        ``(apply, i)`` pairs and ``("output", i)`` entries."""
+    @property
+    def fgraph(self) -> FunctionGraph | None:
+        """The ``FunctionGraph`` that last imported this variable, if alive."""
+    @property
+    def owner_op(self) -> Op | None:
+        """The owner's op, or ``None``."""
+    def clone(self, **kwargs: t.Any) -> Variable:
+        """A new owner-less variable of the same class, type, name and tag
+        (a constant returns itself)."""
+    def get_parents(self) -> list[Apply]:
+        """The owner, as a list."""
+    def __bool__(self) -> bool:
+        """Always raises ``TypeError``: the value is unknown until the graph runs."""
+
+class TensorVariable(Variable):
+    """A tensor variable: NumPy-like operators and methods build graph nodes in Rust."""
+
+    def __hash__(self) -> int: ...
+    def __add__(self, other: t.Any, /) -> TensorVariable: ...
+    def __radd__(self, other: t.Any, /) -> TensorVariable: ...
+    def __sub__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rsub__(self, other: t.Any, /) -> TensorVariable: ...
+    def __mul__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rmul__(self, other: t.Any, /) -> TensorVariable: ...
+    def __truediv__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rtruediv__(self, other: t.Any, /) -> TensorVariable: ...
+    def __floordiv__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rfloordiv__(self, other: t.Any, /) -> TensorVariable: ...
+    def __mod__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rmod__(self, other: t.Any, /) -> TensorVariable: ...
+    def __pow__(self, other: t.Any, mod: None = None, /) -> TensorVariable: ...
+    def __rpow__(self, other: t.Any, mod: None = None, /) -> TensorVariable: ...
+    def __and__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rand__(self, other: t.Any, /) -> TensorVariable: ...
+    def __or__(self, other: t.Any, /) -> TensorVariable: ...
+    def __ror__(self, other: t.Any, /) -> TensorVariable: ...
+    def __xor__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rxor__(self, other: t.Any, /) -> TensorVariable: ...
+    def __lt__(self, other: t.Any, /) -> TensorVariable: ...
+    def __le__(self, other: t.Any, /) -> TensorVariable: ...
+    def __gt__(self, other: t.Any, /) -> TensorVariable: ...
+    def __ge__(self, other: t.Any, /) -> TensorVariable: ...
+    def __neg__(self) -> TensorVariable: ...
+    def __abs__(self) -> TensorVariable: ...
+    def __invert__(self) -> TensorVariable: ...
+    def __matmul__(self, other: t.Any, /) -> TensorVariable: ...
+    def __rmatmul__(self, other: t.Any, /) -> TensorVariable: ...
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+    @property
+    def dtype(self) -> str:
+        """The dtype, as a string (``"float64"``)."""
+    @property
+    def broadcastable(self) -> tuple[bool, ...]:
+        """Which dimensions are statically 1."""
+    @property
+    def shape(self) -> TensorVariable:
+        """The symbolic shape (a ``Shape`` node), an int64 vector."""
+    @property
+    def T(self) -> TensorVariable:
+        """The transpose (all axes reversed)."""
+    def dimshuffle(self, *pattern: t.Any) -> TensorVariable:
+        """``x.dimshuffle(1, "x", 0)`` or ``x.dimshuffle([1, "x", 0])``."""
+    def transpose(self, *axes: t.Any) -> TensorVariable:
+        """Permute the axes (reversed when none are given)."""
+    def sum(
+        self,
+        axis: _Axis = None,
+        dtype: t.Any = None,
+        keepdims: bool = False,
+        acc_dtype: t.Any = None,
+    ) -> TensorVariable:
+        """Sum over ``axis`` (all axes by default)."""
+    def prod(
+        self,
+        axis: _Axis = None,
+        dtype: t.Any = None,
+        keepdims: bool = False,
+        acc_dtype: t.Any = None,
+    ) -> TensorVariable:
+        """Product over ``axis``."""
+    def max(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+        """Maximum over ``axis``."""
+    def min(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+        """Minimum over ``axis``."""
+    def all(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+        """Whether all elements along ``axis`` are true."""
+    def any(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+        """Whether any element along ``axis`` is true."""
+    def mean(
+        self,
+        axis: _Axis = None,
+        dtype: t.Any = None,
+        keepdims: bool = False,
+        acc_dtype: t.Any = None,
+    ) -> TensorVariable:
+        """The sum divided by ``Shape_i`` lengths of the reduced axes."""
+    def reshape(
+        self, shape: t.Any, *more: t.Any, ndim: int | None = None
+    ) -> TensorVariable:
+        """``x.reshape(shape)``; a constant shape gives a static output shape."""
+    def flatten(self, ndim: int = 1) -> TensorVariable:
+        """All elements as a vector (only ``ndim=1`` for now)."""
+    def astype(self, dtype: t.Any) -> TensorVariable:
+        """``x`` cast to ``dtype`` (``x`` itself if it already has it)."""
+    def dot(self, other: t.Any) -> TensorVariable:
+        """Inner, matrix-vector or matrix product."""
+
+@disjoint_base
+class Apply:
+    """An op applied to inputs: ``Apply(op, inputs, outputs)``.
+
+    Outputs without an owner get ``owner=self`` and ``index=i``.
+    """
+
+    op: t.Any
+    inputs: list[Variable]
+    outputs: list[Variable]
+    tag: Scratchpad
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
+    def __init__(
+        self, op: t.Any, inputs: Sequence[Variable], outputs: Sequence[Variable]
+    ) -> None: ...
+    def default_output(self) -> Variable:
+        """``op.default_output``'s output, else the only one, else ``ValueError``."""
+    @property
+    def out(self) -> Variable:
+        """Alias of ``default_output()``."""
+    @property
+    def nin(self) -> int:
+        """Number of inputs."""
+    @property
+    def nout(self) -> int:
+        """Number of outputs."""
+    def get_parents(self) -> list[Variable]:
+        """The inputs."""
+    def clone(self, clone_inner_graph: bool | None = None) -> Apply:
+        """Same op and inputs, fresh output clones, a copied tag."""
+    def clone_with_new_inputs(
+        self, inputs: Sequence[Variable], strict: bool = True
+    ) -> Apply:
+        """A copy reading ``inputs``; differing types rebuild it with ``make_node``."""
+
+@t.final
+class Thunk:
+    """What ``make_py_thunk`` returns: runs ``perform`` on storage cells and
+    marks the outputs computed in the compute map."""
+
+    def __call__(self, *args: t.Any, **kwargs: t.Any) -> None: ...
+    @property
+    def inputs(self) -> list[list[t.Any]]:
+        """The input storage cells."""
+    @property
+    def outputs(self) -> list[list[t.Any]]:
+        """The output storage cells."""
+    @property
+    def perform(self) -> Callable[..., t.Any]:
+        """The function the thunk calls (``perform`` or ``debug_perform``)."""
+    @property
+    def lazy(self) -> bool:
+        """Always ``False``: Python thunks compute all their outputs at once."""
+
+# ---- ops ----------------------------------------------------------------------
+
+@disjoint_base
+class Op:
+    """The base of every op. Subclass it and define ``make_node`` and ``perform``
+    (the seeds' contract); ``__props__`` gives equality, hash and ``str``."""
+
+    default_output: int | None
+    view_map: _IoMap
+    destroy_map: _IoMap
+    itypes: Sequence[t.Any] | None
+    otypes: Sequence[t.Any] | None
+    _output_type_depends_on_input_value: bool
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
+    def __init__(self, *args: t.Any, **kwargs: t.Any) -> None: ...
+    def __init_subclass__(cls, **_kwargs: t.Any) -> None:
+        """Check ``__props__`` and install the props-based ``__str__``."""
+    def __call__(self, *inputs: t.Any, **kwargs: t.Any) -> t.Any:
+        """``make_node``, then the default output, the only output or all of them."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def make_node(self, *inputs: t.Any) -> Apply:
+        """Build the node; the default uses ``itypes`` and ``otypes``."""
+    def _props(self) -> tuple[t.Any, ...]:
+        """The props' values, in order."""
+    def _props_dict(self) -> dict[str, t.Any]:
+        """The props as a dict."""
+    def do_constant_folding(self, fgraph: t.Any, node: Apply) -> bool:
+        """Whether constant folding may precompute this node (``True``)."""
+    def prepare_node(
+        self, node: Apply, storage_map: t.Any, compute_map: t.Any, impl: t.Any
+    ) -> None:
+        """Hook called before thunks are made; does nothing by default."""
+    def make_py_thunk(
+        self,
+        node: Apply,
+        storage_map: t.Any,
+        compute_map: t.Any,
+        no_recycling: t.Any,
+        debug: bool = False,
+    ) -> Thunk:
+        """A thunk calling ``perform`` (``debug_perform`` with ``debug``)."""
+    def make_thunk(
+        self,
+        node: Apply,
+        storage_map: t.Any,
+        compute_map: t.Any,
+        no_recycling: t.Any,
+        impl: t.Any = None,
+    ) -> t.Any:
+        """``prepare_node``, then ``make_py_thunk``."""
+    def grad(self, inputs: Sequence[t.Any], output_grads: Sequence[t.Any]) -> t.Any:
+        """The seeds' gradient; the base forwards to an overridden ``pullback``
+        or ``L_op``, else raises ``NotImplementedError``."""
+    def L_op(
+        self,
+        inputs: Sequence[t.Any],
+        outputs: Sequence[t.Any],
+        output_grads: Sequence[t.Any],
+    ) -> t.Any:
+        """``pullback`` if overridden, else ``grad``."""
+    def pullback(
+        self,
+        inputs: Sequence[t.Any],
+        outputs: Sequence[t.Any],
+        cotangents: Sequence[t.Any],
+    ) -> t.Any:
+        """Vector-Jacobian product: an overridden ``L_op`` or ``grad``."""
+    def R_op(self, inputs: Sequence[t.Any], eval_points: Sequence[t.Any]) -> t.Any:
+        """The seeds' R-operator: an overridden ``pushforward``."""
+    def pushforward(
+        self,
+        inputs: Sequence[t.Any],
+        outputs: Sequence[t.Any],
+        tangents: Sequence[t.Any],
+    ) -> t.Any:
+        """Jacobian-vector product: an overridden ``R_op``."""
+    def inplace_on_inputs(self, allowed_inplace_inputs: t.Any) -> Op:
+        """An inplace version of this op; the base returns the op itself."""
+
+@disjoint_base
+class Elemwise(Op):
+    """``Elemwise(scalar_op, inplace_pattern=None, name=None)``: a scalar op
+    mapped over broadcast tensors."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        scalar_op: ScalarOp,
+        inplace_pattern: dict[int, int] | None = None,
+        name: str | None = None,
+        nfunc_spec: t.Any = None,
+    ) -> Self: ...
+    @property
+    def scalar_op(self) -> ScalarOp:
+        """The scalar op (``Add``, ``Mul``, ...)."""
+    @property
+    def inplace_pattern(self) -> dict[int, int]:
+        """``{output: input}`` pairs computed in place."""
+    @property
+    def destroy_map(self) -> _IoMap:  # type: ignore[override]
+        """``{output: [input]}``, from the inplace pattern."""
+    @property
+    def name(self) -> str | None:
+        """The name given at construction, if any."""
+
+class DimShuffle(Op):
+    """``DimShuffle(input_ndim=..., new_order=...)``: reorder, drop and insert
+    (``"x"``) axes; the output is a view of the input."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, *, input_ndim: int, new_order: Sequence[int | str]) -> Self: ...
+    @property
+    def input_ndim(self) -> int:
+        """The input's rank."""
+    @property
+    def new_order(self) -> tuple[int | str, ...]:
+        """The order, ``"x"`` for new axes."""
+    @property
+    def shuffle(self) -> list[int]:
+        """Kept input axes, in output order."""
+    @property
+    def drop(self) -> list[int]:
+        """Dropped input axes."""
+    @property
+    def augment(self) -> list[int]:
+        """Output positions of new axes."""
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}``."""
+
+@disjoint_base
+class CAReduce(Op):
+    """A commutative, associative scalar op folded over axes; the base of
+    ``Sum``, ``Prod``, ``Max``, ``Min``, ``All`` and ``Any``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def make_node(self, input: t.Any) -> Apply:  # type: ignore[override]
+        """Reduce ``input``; dtypes not given follow PyTensor's defaults."""
+    @property
+    def scalar_op(self) -> ScalarOp:
+        """The folded scalar op (``add``, ``maximum``, ...)."""
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    @property
+    def dtype(self) -> str | None:
+        """Output dtype (``None`` until resolved for an input)."""
+    @property
+    def acc_dtype(self) -> str | None:
+        """Accumulator dtype (``None`` until resolved for an input)."""
+    @property
+    def upcast_discrete_output(self) -> bool:
+        """Sums of small integers widen their output dtype."""
+
+class Sum(CAReduce):
+    """``Sum(axis=None, dtype=None, acc_dtype=None)``."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class Prod(CAReduce):
+    """``Prod(axis=None, dtype=None, acc_dtype=None)``."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class Max(CAReduce):
+    """``Max(axis=None)``."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class Min(CAReduce):
+    """``Min(axis=None)``."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class All(CAReduce):
+    """``All(axis=None)``: logical and."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class Any(CAReduce):  # type: ignore[no-redef]
+    """``Any(axis=None)``: logical or (``oxtensor.tensor.math.Any_``)."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class Shape(Op):
+    """``Shape()``: the input's shape as an int64 vector."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        """``[[False]]``: only the shape matters, not the elements."""
+
+class Shape_i(Op):
+    """``Shape_i(i)``: the length of axis ``i``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, i: int) -> Self: ...
+    @property
+    def i(self) -> int:
+        """The axis."""
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        """``[[False]]``: only the shape matters, not the elements."""
+
+class Reshape(Op):
+    """``Reshape(ndim)``: inputs are the tensor and its new shape."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, ndim: int) -> Self: ...
+    @property
+    def ndim(self) -> int:
+        """The output rank."""
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        """``[[True], [False]]``: the shape input is not differentiable."""
+
+class Dot(Op):
+    """``Dot()``: inner, matrix-vector and matrix products."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+
+# ---- scalar ops ---------------------------------------------------------------
+
+@disjoint_base
+class ScalarOp(Op):
+    """The base of the scalar op classes; ``Elemwise.scalar_op`` is one."""
+
+    @property
+    def name(self) -> str:
+        """The instance name, e.g. ``add``."""
+    @property
+    def nin(self) -> int:
+        """Number of inputs (``-1``: any number)."""
+    @property
+    def nout(self) -> int:
+        """Number of outputs (1)."""
+    @property
+    def commutative(self) -> bool:
+        """Whether inputs may be swapped."""
+    @property
+    def associative(self) -> bool:
+        """Whether the op takes any number of inputs and groups freely."""
+    def output_dtype(self, *dtypes: t.Any) -> str:
+        """The output dtype for these input dtypes."""
+    def __reduce__(self) -> tuple[t.Any, tuple[str]]: ...
+
+class Add(ScalarOp):
+    """The ``Add`` scalar op (``add``)."""
+
+class Sub(ScalarOp):
+    """The ``Sub`` scalar op (``sub``)."""
+
+class Mul(ScalarOp):
+    """The ``Mul`` scalar op (``mul``)."""
+
+class TrueDiv(ScalarOp):
+    """The ``TrueDiv`` scalar op (``true_div``)."""
+
+class IntDiv(ScalarOp):
+    """The ``IntDiv`` scalar op (``int_div``)."""
+
+class Mod(ScalarOp):
+    """The ``Mod`` scalar op (``mod``)."""
+
+class Pow(ScalarOp):
+    """The ``Pow`` scalar op (``pow``)."""
+
+class Maximum(ScalarOp):
+    """The ``Maximum`` scalar op (``maximum``)."""
+
+class Minimum(ScalarOp):
+    """The ``Minimum`` scalar op (``minimum``)."""
+
+class Neg(ScalarOp):
+    """The ``Neg`` scalar op (``neg``)."""
+
+class Abs(ScalarOp):
+    """The ``Abs`` scalar op (``abs``)."""
+
+class Sign(ScalarOp):
+    """The ``Sign`` scalar op (``sign``)."""
+
+class Sqr(ScalarOp):
+    """The ``Sqr`` scalar op (``sqr``)."""
+
+class Sqrt(ScalarOp):
+    """The ``Sqrt`` scalar op (``sqrt``)."""
+
+class Exp(ScalarOp):
+    """The ``Exp`` scalar op (``exp``)."""
+
+class Log(ScalarOp):
+    """The ``Log`` scalar op (``log``)."""
+
+class Log1p(ScalarOp):
+    """The ``Log1p`` scalar op (``log1p``)."""
+
+class Expm1(ScalarOp):
+    """The ``Expm1`` scalar op (``expm1``)."""
+
+class Sin(ScalarOp):
+    """The ``Sin`` scalar op (``sin``)."""
+
+class Cos(ScalarOp):
+    """The ``Cos`` scalar op (``cos``)."""
+
+class Tan(ScalarOp):
+    """The ``Tan`` scalar op (``tan``)."""
+
+class Tanh(ScalarOp):
+    """The ``Tanh`` scalar op (``tanh``)."""
+
+class Sigmoid(ScalarOp):
+    """The ``Sigmoid`` scalar op (``sigmoid``)."""
+
+class Softplus(ScalarOp):
+    """The ``Softplus`` scalar op (``softplus``)."""
+
+class Reciprocal(ScalarOp):
+    """The ``Reciprocal`` scalar op (``reciprocal``)."""
+
+class Floor(ScalarOp):
+    """The ``Floor`` scalar op (``floor``)."""
+
+class Ceil(ScalarOp):
+    """The ``Ceil`` scalar op (``ceil``)."""
+
+class LT(ScalarOp):
+    """The ``LT`` scalar op (``lt``)."""
+
+class GT(ScalarOp):
+    """The ``GT`` scalar op (``gt``)."""
+
+class LE(ScalarOp):
+    """The ``LE`` scalar op (``le``)."""
+
+class GE(ScalarOp):
+    """The ``GE`` scalar op (``ge``)."""
+
+class EQ(ScalarOp):
+    """The ``EQ`` scalar op (``eq``)."""
+
+class NEQ(ScalarOp):
+    """The ``NEQ`` scalar op (``neq``)."""
+
+class IsNan(ScalarOp):
+    """The ``IsNan`` scalar op (``isnan``)."""
+
+class IsInf(ScalarOp):
+    """The ``IsInf`` scalar op (``isinf``)."""
+
+class AND(ScalarOp):
+    """The ``AND`` scalar op (``and_``)."""
+
+class OR(ScalarOp):
+    """The ``OR`` scalar op (``or_``)."""
+
+class XOR(ScalarOp):
+    """The ``XOR`` scalar op (``xor``)."""
+
+class Invert(ScalarOp):
+    """The ``Invert`` scalar op (``invert``)."""
+
+class Identity(ScalarOp):
+    """The ``Identity`` scalar op (``identity``)."""
+
+class Second(ScalarOp):
+    """The ``Second`` scalar op (``second``)."""
+
+class Switch(ScalarOp):
+    """The ``Switch`` scalar op (``switch``)."""
+
+class Cast(ScalarOp):
+    """``Cast(dtype)``: conversion to a dtype; prints as ``Cast{float64}``."""
+
+    def __new__(cls, dtype: t.Any) -> Self: ...
+    @property
+    def o_dtype(self) -> str:
+        """The target dtype."""
+
+# ---- types --------------------------------------------------------------------
+
+@disjoint_base
+class Type:
+    """The base of all types; subclass it and define ``filter``."""
+
+    variable_type: ClassVar[type[Variable]]
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
+    def __call__(self, name: str | None = None) -> Variable:
+        """A new variable of this type: ``dmatrix("x")``."""
+    def make_variable(self, name: str | None = None) -> Variable:
+        """A new variable of class ``variable_type``."""
+    def make_constant(self, value: t.Any, name: str | None = None) -> Variable:
+        """A constant of class ``constant_type`` holding ``filter(value)``."""
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """Validate or convert a runtime value; the base raises."""
+    def filter_variable(self, other: t.Any, allow_convert: bool = True) -> Variable:
+        """``other`` as a variable of this type, or ``TypeError``."""
+    def convert_variable(self, var: Variable) -> Variable | None:
+        """``var`` if this type is a supertype of its type, else ``None``."""
+    def is_valid_value(self, data: t.Any, strict: bool = True) -> bool:
+        """Whether ``filter`` accepts the value."""
+    def in_same_class(self, otype: t.Any) -> bool:
+        """Same class of types (default: equality)."""
+    def is_super(self, otype: t.Any) -> bool | None:
+        """``True`` if every value of ``otype`` fits this type, else ``None``."""
+    def values_eq(self, a: t.Any, b: t.Any) -> bool:
+        """Whether two values are equal."""
+    def values_eq_approx(self, a: t.Any, b: t.Any) -> bool:
+        """Whether two values are approximately equal (default: ``values_eq``)."""
+    def clone(self, *args: t.Any, **kwargs: t.Any) -> t.Any:
+        """A new instance built with the given arguments."""
+
+@disjoint_base
+class TensorType(Type):
+    """``TensorType(dtype, shape=None, name=None, broadcastable=None)``: a dtype
+    and a static shape (``None`` where a length is unknown)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    variable_type: ClassVar[type[TensorVariable]]
+    def __new__(
+        cls,
+        dtype: t.Any,
+        shape: Iterable[int | bool | None] | None = None,
+        name: str | None = None,
+        broadcastable: Iterable[bool] | None = None,
+    ) -> Self: ...
+    def __call__(self, name: str | None = None) -> TensorVariable: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[t.Any, tuple[str, tuple[int | None, ...]]]: ...
+    @property
+    def dtype(self) -> str:
+        """The element type (``"float64"``)."""
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """The static shape."""
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+    @property
+    def broadcastable(self) -> tuple[bool, ...]:
+        """Which dimensions are statically 1."""
+    @property
+    def name(self) -> str | None:
+        """The name given at construction, if any."""
+    def make_variable(self, name: str | None = None) -> TensorVariable:
+        """A new ``TensorVariable`` of this type."""
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """The value as an ndarray of this type, or ``TypeError`` saying why not."""
+    def in_same_class(self, otype: t.Any) -> bool:
+        """Same dtype and broadcastable pattern."""
+    def is_super(self, otype: t.Any) -> bool | None:
+        """Same dtype and rank, each static length unknown here or equal."""
+    def convert_variable(self, var: Variable) -> Variable | None:
+        """``var`` if this type is a supertype of its type, else ``None``
+        (no ``SpecifyShape`` yet)."""
+    def clone(self, dtype: t.Any = None, shape: t.Any = None) -> TensorType:  # type: ignore[override]
+        """A copy with another dtype and/or shape."""
+
+@disjoint_base
+class NullType(Type):
+    """``NullType(why_null)``: the type of undefined gradients."""
+
+    def __new__(cls, why_null: str = ...) -> Self:
+        """``why_null`` defaults to ``"(no explanation given)"``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def why_null(self) -> str:
+        """Why the gradient is undefined."""
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """Always raises ``ValueError``."""
+    def filter_variable(self, other: t.Any, allow_convert: bool = True) -> t.Any:
+        """Always raises ``ValueError``."""
+    def values_eq(self, a: t.Any, b: t.Any) -> bool:
+        """Always raises ``ValueError``."""
+
+class DisconnectedType(Type):
+    """Marks a gradient that is zero because the cost does not depend on it."""
+
+    def __new__(cls) -> Self: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """Always raises ``AssertionError``."""
+    def filter_variable(self, other: t.Any, allow_convert: bool = True) -> t.Any:
+        """Always raises ``AssertionError``."""
+
+# ---- FunctionGraph ------------------------------------------------------------
+
+@disjoint_base
+class FunctionGraph:
+    """A graph with declared inputs and outputs, clients and features.
+
+    The structure lives in a core arena; Python features hear about every
+    change after the call that made it completes, in order.
+    """
+
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
+    def __init__(
+        self,
+        inputs: Sequence[Variable] | None = None,
+        outputs: Sequence[Variable] | None = None,
+        features: Iterable[t.Any] | None = None,
+        clone: bool = True,
+        update_mapping: dict[int, int] | None = None,
+        **clone_kwds: t.Any,
+    ) -> None: ...
+    def __contains__(self, obj: object, /) -> bool: ...
+    @property
+    def inputs(self) -> list[Variable]:
+        """The declared inputs."""
+    @property
+    def outputs(self) -> list[Variable]:
+        """The outputs."""
+    @property
+    def apply_nodes(self) -> set[Apply]:
+        """The nodes in the graph."""
+    @property
+    def variables(self) -> set[Variable]:
+        """The variables the outputs depend on (unused inputs excluded)."""
+    @property
+    def clients(self) -> dict[Variable, list[_Client]]:
+        """``{variable: [(apply, i) or ("output", i), ...]}``."""
+    @property
+    def update_mapping(self) -> dict[int, int] | None:
+        """``{output index: input index}`` for updates, if given."""
+    @property
+    def _features(self) -> list[t.Any]:
+        """The attached Python features."""
+    def get_clients(self, var: Variable) -> list[_Client]:
+        """The clients of one variable."""
+    def toposort(self) -> list[Apply]:
+        """The nodes in dependency order, features' orderings included."""
+    def orderings(self) -> dict[Apply, list[Apply]]:
+        """``{node: [nodes that must run first]}`` from every feature."""
+    def replace(
+        self,
+        var: Variable,
+        new_var: t.Any,
+        reason: t.Any = None,
+        verbose: bool | None = None,
+        import_missing: bool = False,
+    ) -> None:
+        """Replace every use of ``var``; a cycle raises ``InconsistencyError``."""
+    def replace_all(
+        self, pairs: Iterable[t.Any], reason: t.Any = None, **_kwargs: t.Any
+    ) -> None:
+        """``replace`` for each ``(var, new_var)`` pair."""
+    def replace_all_validate(
+        self,
+        replacements: Iterable[t.Any],
+        reason: t.Any = None,
+        verbose: bool | None = None,
+        **_kwargs: t.Any,
+    ) -> int:
+        """``replace_all`` then ``validate``; everything is reverted on failure."""
+    def replace_validate(self, r: Variable, new_r: t.Any, reason: t.Any = None) -> int:
+        """``replace_all_validate`` for one pair."""
+    def change_node_input(
+        self,
+        node: Apply | str,
+        i: int,
+        new_var: Variable,
+        reason: t.Any = None,
+        import_missing: bool = False,
+        check: bool = True,
+    ) -> None:
+        """Make input ``i`` of ``node`` (or output ``i``, node ``"output"``) read
+        ``new_var``."""
+    def import_var(
+        self, var: Variable, reason: t.Any = None, import_missing: bool = False
+    ) -> None:
+        """Bring a variable, and what computes it, into the graph."""
+    def import_node(
+        self,
+        apply_node: Apply,
+        check: bool = True,
+        reason: t.Any = None,
+        import_missing: bool = False,
+    ) -> None:
+        """Bring a node, and what it needs, into the graph."""
+    def add_input(self, var: Variable, check: bool = True) -> None:
+        """Declare another input."""
+    def add_output(
+        self, var: Variable, reason: t.Any = None, import_missing: bool = False
+    ) -> None:
+        """Append an output."""
+    def remove_output(self, idx: int, reason: t.Any = None) -> None:
+        """Remove output ``idx``; later outputs shift down."""
+    def attach_feature(self, feature: t.Any) -> None:
+        """Attach a feature; ``AlreadyThere`` from ``on_attach`` skips it."""
+    def remove_feature(self, feature: t.Any) -> None:
+        """Detach a feature, calling its ``on_detach``."""
+    def checkpoint(self) -> int:
+        """A token for ``revert``."""
+    def revert(self, checkpoint: int) -> None:
+        """Undo the input changes made since ``checkpoint``."""
+    def validate(self) -> None:
+        """Ask every feature to accept the graph (``InconsistencyError`` if not)."""
+    def consistent(self) -> bool:
+        """Whether ``validate`` passes."""
+    def check_integrity(self) -> None:
+        """Check clients, nodes and variables agree; raise ``Exception`` if not."""
+    def clone_get_equiv(
+        self, check_integrity: bool = True, attach_feature: bool = True
+    ) -> tuple[FunctionGraph, dict[t.Any, t.Any]]:
+        """A deep copy and the ``{old: new}`` map of variables and nodes."""
+    def clone(self, check_integrity: bool = True) -> FunctionGraph:
+        """A deep copy, features cloned."""
+
+# ---- functions ----------------------------------------------------------------
+
+def _register(name: str, obj: t.Any) -> None:
+    """Called by the Python package at import: the classes Rust instantiates."""
+
+def scalar_op(name: str) -> ScalarOp:
+    """The shared scalar op instance named ``add``, ``mul``, ..."""
+
+def elemwise_op(scalar_op: ScalarOp) -> Elemwise:
+    """The shared ``Elemwise`` of a scalar op."""
+
+def constant(
+    x: t.Any, name: str | None = None, ndim: int | None = None, dtype: t.Any = None
+) -> TensorVariable:
+    """A ``TensorConstant`` with PyTensor's autocasting and full static shape."""
+
+def as_tensor_variable(
+    x: t.Any, name: str | None = None, ndim: int | None = None, dtype: t.Any = None
+) -> TensorVariable:
+    """``x`` as a tensor variable: variables as they are, data as constants."""
+
+def debugprint(
+    graph_like: t.Any,
+    depth: int = ...,  # -1: no limit
+    print_type: bool = False,
+    print_shape: bool = False,
+    file: t.Any = None,
+    id_type: str = "CHAR",
+    stop_on_name: bool = False,
+    print_destroy_map: bool = False,
+    print_view_map: bool = False,
+    **_kwargs: t.Any,
+) -> t.Any:
+    """PyTensor's ``debugprint``: to stdout, to ``file``, or as text (``"str"``)."""
+
+def ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
+    """Every variable the graphs depend on (graphs included), depth first."""
+
+def graph_inputs(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
+    """The owner-less ancestors (roots and constants)."""
+
+def vars_between(ins: t.Any, outs: t.Any) -> list[Variable]:
+    """The variables between ``ins`` and ``outs``."""
+
+def orphans_between(ins: t.Any, outs: t.Any) -> list[Variable]:
+    """Owner-less variables between ``ins`` and ``outs`` that are not in ``ins``."""
+
+def applys_between(ins: t.Any, outs: t.Any) -> list[Apply]:
+    """The nodes between ``ins`` and ``outs``."""
+
+def io_toposort(
+    inputs: t.Any, outputs: t.Any, orderings: dict[Apply, list[Apply]] | None = None
+) -> list[Apply]:
+    """Nodes between ``inputs`` and ``outputs`` in dependency order."""
+
+def toposort(graphs: t.Any, blockers: t.Any = None) -> list[Apply]:
+    """Nodes computing ``graphs`` in dependency order, not past ``blockers``."""
+
+def equal_computations(
+    xs: t.Any,
+    ys: t.Any,
+    in_xs: t.Any = None,
+    in_ys: t.Any = None,
+    strict_dtype: bool = True,
+) -> bool:
+    """Whether ``xs`` compute what ``ys`` do, ``in_xs[k]`` standing for ``in_ys[k]``."""
+
+def clone_get_equiv(
+    inputs: list[Variable],
+    outputs: list[Variable],
+    copy_inputs: bool = True,
+    copy_orphans: bool = True,
+    memo: dict[t.Any, t.Any] | None = None,
+) -> dict[t.Any, t.Any]:
+    """Copies of the graph between ``inputs`` and ``outputs``: ``{old: new}``."""
+
+def clone_replace(
+    output: t.Any, replace: t.Any = None, **_rebuild_kwds: t.Any
+) -> t.Any:
+    """A copy of ``output``'s graph with the keys of ``replace`` substituted."""

@@ -4,8 +4,8 @@
 //! tensor's buffer. Misaligned or byte-swapped data is converted first,
 //! never misread.
 
-use numpy::npyffi::{self, NpyTypes, PY_ARRAY_API};
-use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::npyffi::{self, NpyTypes, NPY_TYPES, PY_ARRAY_API};
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::tensor::{Buffer, Tensor};
 use pyo3::exceptions::PyTypeError;
@@ -17,19 +17,55 @@ use std::sync::Arc;
 #[pyclass(frozen, module = "oxtensor._core", name = "BufferOwner")]
 pub struct BufferOwner(#[allow(dead_code)] Arc<Buffer>);
 
-/// The dtype of an ndarray, or a `TypeError` for dtypes oxtensor lacks.
+/// The dtype of an ndarray from its descriptor's kind and item size (field
+/// reads, no string work), or a `TypeError` for dtypes oxtensor lacks.
 pub fn array_dtype(arr: &Bound<'_, PyUntypedArray>) -> PyResult<DType> {
     let descr = arr.dtype();
-    let name = descr.typeobj().name()?.to_string();
-    let text = descr.str()?.to_string();
-    name.parse::<DType>()
-        .or_else(|_| text.parse::<DType>())
-        .map_err(|_| {
-            PyTypeError::new_err(format!(
-                "oxtensor has no dtype for NumPy arrays of dtype {}",
-                descr.str().map(|s| s.to_string()).unwrap_or_default()
-            ))
-        })
+    let dtype = match (descr.kind(), descr.itemsize()) {
+        (b'b', 1) => Some(DType::Bool),
+        (b'i', 1) => Some(DType::Int8),
+        (b'i', 2) => Some(DType::Int16),
+        (b'i', 4) => Some(DType::Int32),
+        (b'i', 8) => Some(DType::Int64),
+        (b'u', 1) => Some(DType::UInt8),
+        (b'u', 2) => Some(DType::UInt16),
+        (b'u', 4) => Some(DType::UInt32),
+        (b'u', 8) => Some(DType::UInt64),
+        (b'f', 2) => Some(DType::Float16),
+        (b'f', 4) => Some(DType::Float32),
+        (b'f', 8) => Some(DType::Float64),
+        (b'c', 8) => Some(DType::Complex64),
+        (b'c', 16) => Some(DType::Complex128),
+        _ => None,
+    };
+    dtype.ok_or_else(|| {
+        let name = descr.str().map(|s| s.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "oxtensor has no dtype for NumPy arrays of dtype {name}"
+        ))
+    })
+}
+
+/// NumPy's type number for a dtype (sized types, so platform `long` width
+/// does not matter).
+fn npy_type(dtype: DType) -> NPY_TYPES {
+    use DType::*;
+    match dtype {
+        Bool => NPY_TYPES::NPY_BOOL,
+        Int8 => NPY_TYPES::NPY_BYTE,
+        Int16 => NPY_TYPES::NPY_SHORT,
+        Int32 => NPY_TYPES::NPY_INT,
+        Int64 => NPY_TYPES::NPY_LONGLONG,
+        UInt8 => NPY_TYPES::NPY_UBYTE,
+        UInt16 => NPY_TYPES::NPY_USHORT,
+        UInt32 => NPY_TYPES::NPY_UINT,
+        UInt64 => NPY_TYPES::NPY_ULONGLONG,
+        Float16 => NPY_TYPES::NPY_HALF,
+        Float32 => NPY_TYPES::NPY_FLOAT,
+        Float64 => NPY_TYPES::NPY_DOUBLE,
+        Complex64 => NPY_TYPES::NPY_CFLOAT,
+        Complex128 => NPY_TYPES::NPY_CDOUBLE,
+    }
 }
 
 /// Whether the array can be viewed as is: aligned and in native byte order.
@@ -105,7 +141,11 @@ pub fn array_from_tensor<'py>(
     t: &Tensor,
     writeable: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let descr = PyArrayDescr::new(py, t.dtype().name())?;
+    // SAFETY: DescrFromType returns a new reference (or NULL with an error set).
+    let descr = unsafe { PY_ARRAY_API.PyArray_DescrFromType(py, npy_type(t.dtype()) as i32) };
+    if descr.is_null() {
+        return Err(PyErr::fetch(py));
+    }
     let mut dims: Vec<npyffi::npy_intp> =
         t.shape().iter().map(|&d| d as npyffi::npy_intp).collect();
     let mut strides: Vec<npyffi::npy_intp> =
@@ -126,7 +166,7 @@ pub fn array_from_tensor<'py>(
         let raw = PY_ARRAY_API.PyArray_NewFromDescr(
             py,
             subtype,
-            descr.into_dtype_ptr(),
+            descr,
             dims.len() as i32,
             dims.as_mut_ptr(),
             strides.as_mut_ptr(),

@@ -7,6 +7,7 @@ use crate::errors::IntoPyResult;
 use crate::types::{parse_dtype, PyTensorType};
 use crate::variable::PyVariable;
 use oxtensor_core::dtype::{self, DType};
+use oxtensor_core::tensor::Tensor;
 use oxtensor_core::types::TensorType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -106,8 +107,60 @@ pub fn constant<'py>(
     dtype: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let dtype = dtype.map(|d| parse_dtype(&d)).transpose()?;
+    if let Some(t) = scalar_tensor(&x, dtype)? {
+        let shape = vec![1; ndim.unwrap_or(0)];
+        let t = t
+            .view(&shape, &vec![0; shape.len()], 0)
+            .map_err(crate::errors::to_pyerr)?;
+        return constant_from_tensor(x.py(), t, name);
+    }
     let arr = fit_ndim(to_array(&x, dtype)?, ndim)?;
     constant_from_array(arr, name)
+}
+
+/// A plain Python number as a 0-d tensor of its autocast (or the given)
+/// dtype, built in Rust: the common case of `x * 2.0` needs no NumPy call.
+fn scalar_tensor(x: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Option<Tensor>> {
+    let value = if x.is_instance_of::<PyBool>() {
+        Tensor::scalar(x.extract::<bool>()?)
+    } else if x.is_instance_of::<PyFloat>() {
+        Tensor::scalar(x.extract::<f64>()?)
+    } else if x.is_instance_of::<PyInt>() {
+        match x.extract::<i64>() {
+            Ok(v) => Tensor::scalar(v),
+            Err(_) => Tensor::scalar(x.extract::<u64>().map_err(|_| {
+                PyValueError::new_err("Python int too large to convert to a tensor constant")
+            })?),
+        }
+    } else {
+        return Ok(None);
+    };
+    let Some(auto) = autocast(x)? else {
+        return Ok(None);
+    };
+    let target = dtype.unwrap_or(auto);
+    let cast = oxtensor_core::kernels::cast::cast(&value, target);
+    // An explicit dtype must hold the value exactly (floats may round).
+    let back = oxtensor_core::kernels::cast::cast(&cast, value.dtype());
+    if dtype.is_some() && !x.is_instance_of::<PyFloat>() && !back.same_values(&value) {
+        return Err(PyTypeError::new_err(format!(
+            "Value {} cannot be represented exactly as {target}",
+            x.repr()?
+        )));
+    }
+    Ok(Some(cast))
+}
+
+/// A `TensorConstant` over a core tensor (exposed as a read-only ndarray view).
+fn constant_from_tensor<'py>(
+    py: Python<'py>,
+    t: Tensor,
+    name: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ty = TensorType::new(t.dtype(), t.shape().iter().map(|&d| Some(d as u64))).py()?;
+    let ty = PyTensorType::get(py, &ty)?;
+    let data = crate::array::array_from_tensor(py, &t, false)?;
+    construct::tensor_constant(py, ty.into_any(), data, name)
 }
 
 /// A `TensorConstant` holding an ndarray, typed with its full static shape.
@@ -115,12 +168,9 @@ pub fn constant_from_array<'py>(
     arr: Bound<'py, PyAny>,
     name: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = arr.py();
-    let dtype = parse_dtype(&arr.getattr("dtype")?)?;
-    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
-    let ty = TensorType::new(dtype, shape.iter().map(|&d| Some(d as u64))).py()?;
-    let ty = PyTensorType::get(py, &ty)?;
-    construct::tensor_constant(py, ty.into_any(), read_only(arr)?, name)
+    let t = crate::array::tensor_from_array(&arr)?;
+    let owned = oxtensor_core::kernels::copy::copy_contiguous(&t);
+    constant_from_tensor(arr.py(), owned, name)
 }
 
 /// Constant data made read-only: an ndarray is copied unless it already is

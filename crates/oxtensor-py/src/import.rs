@@ -9,7 +9,6 @@ use crate::variable::PyVariable;
 
 use oxtensor_core::graph::{Constant, Graph, NodeId, Value, VarId};
 use oxtensor_core::ops::OpRef;
-use oxtensor_core::tensor::Tensor;
 use oxtensor_core::types::Type;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -226,25 +225,13 @@ impl Memo {
     }
 }
 
-/// A constant's value for the core: ndarrays are copied into a tensor (C
-/// order, native byte order); other data stays a host value.
+/// A constant's value for the core: a tensor viewing the (read-only)
+/// ndarray, printed by the core; other data stays a host value.
 fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
-    let display = data.str()?.to_string();
-    if let Type::Tensor(tt) = ty {
-        let np = data.py().import("numpy")?;
-        let arr = np.call_method1("ascontiguousarray", (data, tt.dtype.name()))?;
-        let arr = arr.call_method1(
-            "astype",
-            (arr.getattr("dtype")?.call_method1("newbyteorder", ("=",))?,),
-        )?;
-        let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
-        let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
-        let tensor = Tensor::from_bytes(tt.dtype, shape, bytes).map_err(crate::errors::to_pyerr)?;
-        return Ok(Constant {
-            value: Value::Tensor(tensor),
-            display,
-        });
+    if let Type::Tensor(_) = ty {
+        return Ok(Constant::tensor(crate::array::tensor_from_array(data)?));
     }
+    let display = data.str()?.to_string();
     Ok(Constant {
         value: Value::Host(Arc::new(crate::host_value::PyHostValue(
             data.clone().unbind(),

@@ -224,13 +224,12 @@ pub fn parse_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u64>>> {
 
 /// Parses a dtype given as a string, a NumPy dtype or a NumPy scalar type.
 pub fn parse_dtype(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
-    let text: String = if let Ok(s) = obj.extract::<String>() {
-        s
-    } else {
-        let np = obj.py().import("numpy")?;
-        np.call_method1("dtype", (obj,))?.str()?.to_string()
-    };
-    text.parse::<DType>().py()
+    if let Ok(s) = obj.cast::<pyo3::types::PyString>() {
+        return s.to_str()?.parse::<DType>().py();
+    }
+    let np = obj.py().import("numpy")?;
+    let descr = np.call_method1("dtype", (obj,))?;
+    descr.str()?.to_string().parse::<DType>().py()
 }
 
 #[pymethods]

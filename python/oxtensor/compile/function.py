@@ -117,7 +117,9 @@ def _resolve(var: Any, key: Any) -> Any:
         return key
     found = [v for v in _core.ancestors([var]) if key in (v.name, v.auto_name)]
     if len(found) != 1:
-        raise ValueError(f"{len(found)} variables are named {key!r} in the graph of {var}")
+        raise ValueError(
+            f"{len(found)} variables are named {key!r} in the graph of {var}"
+        )
     return found[0]
 
 

@@ -39,7 +39,9 @@ class SharedVariable(Variable):
         self.container = container
         self.default_update = None
 
-    def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
+    def get_value(
+        self, borrow: bool = False, return_internal_type: bool = False
+    ) -> Any:
         """The value; a copy unless ``borrow``."""
         value = self.container.value
         return value if borrow else copy.deepcopy(value)

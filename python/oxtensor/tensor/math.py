@@ -30,7 +30,11 @@ def cast(x: Any, dtype: str) -> Any:
 
 
 def sum(  # noqa: A001
-    x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, acc_dtype: Any = None
+    x: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    keepdims: bool = False,
+    acc_dtype: Any = None,
 ) -> Any:
     """Sum over ``axis`` (all axes by default)."""
     return as_tensor_variable(x).sum(axis=axis, dtype=dtype, keepdims=keepdims)

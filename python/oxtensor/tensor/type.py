@@ -56,11 +56,15 @@ def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
     ) -> Any:
         shape = default if shape is None else tuple(shape)
         if len(shape) != len(default):
-            raise ValueError(f"{kind} needs a shape of length {len(default)}, got {shape}")
+            raise ValueError(
+                f"{kind} needs a shape of length {len(default)}, got {shape}"
+            )
         return TensorType(dtype or _FLOATX, shape)(name)
 
     make.__name__ = make.__qualname__ = kind
-    make.__doc__ = f"A {kind} variable (static shape {default}; dtype floatX by default)."
+    make.__doc__ = (
+        f"A {kind} variable (static shape {default}; dtype floatX by default)."
+    )
     return make
 
 

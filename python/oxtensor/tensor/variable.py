@@ -46,7 +46,9 @@ class TensorConstant(TensorVariable, Constant):
         """Same type, shape and values; raw arrays and numbers are accepted."""
         if isinstance(other, np.ndarray | int | float):
             other = _core.constant(other)
-        return isinstance(other, TensorConstant) and self.signature() == other.signature()
+        return (
+            isinstance(other, TensorConstant) and self.signature() == other.signature()
+        )
 
     def __repr__(self) -> str:
         return f"TensorConstant({self.type!r}, data={self.data!r})"

@@ -152,7 +152,7 @@ impl Op for Elemwise {
         let out = elemwise(
             self.scalar_op,
             &tensors,
-            &ctx.input_broadcastable(),
+            ctx.input_bcast,
             ctx.output_dtype(0)?,
             Some(ctx.pool),
         )?;

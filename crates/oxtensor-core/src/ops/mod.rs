@@ -30,14 +30,16 @@ pub struct PerformCtx<'a> {
     pub input_types: &'a [Type],
     /// The node's output types.
     pub output_types: &'a [Type],
+    /// Each tensor input's static broadcastable flags (computed at link time).
+    pub input_bcast: &'a [Vec<bool>],
     /// Buffers to allocate outputs from.
     pub pool: &'a mut Pool,
 }
 
 impl PerformCtx<'_> {
-    /// The static broadcastable flags of each tensor input.
-    pub fn input_broadcastable(&self) -> Vec<Vec<bool>> {
-        self.input_types
+    /// The static broadcastable flags of each tensor type.
+    pub fn broadcastable(types: &[Type]) -> Vec<Vec<bool>> {
+        types
             .iter()
             .map(|t| t.as_tensor().map(|t| t.broadcastable()).unwrap_or_default())
             .collect()

@@ -23,15 +23,18 @@ pub struct OpThunk {
     op: OpRef,
     input_types: Vec<Type>,
     output_types: Vec<Type>,
+    input_bcast: Vec<Vec<bool>>,
 }
 
 impl OpThunk {
     /// A thunk for a node with these input and output types.
     pub fn new(op: OpRef, input_types: Vec<Type>, output_types: Vec<Type>) -> Self {
+        let input_bcast = PerformCtx::broadcastable(&input_types);
         OpThunk {
             op,
             input_types,
             output_types,
+            input_bcast,
         }
     }
 }
@@ -41,6 +44,7 @@ impl Thunk for OpThunk {
         let mut ctx = PerformCtx {
             input_types: &self.input_types,
             output_types: &self.output_types,
+            input_bcast: &self.input_bcast,
             pool,
         };
         self.op.perform(&mut ctx, inputs, outputs)

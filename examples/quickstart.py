@@ -1,7 +1,6 @@
 """Build a graph, compile it, run it, and print it: the README's example."""
 
 import numpy as np
-
 import oxtensor
 import oxtensor.tensor as ot
 

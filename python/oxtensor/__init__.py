@@ -24,16 +24,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Apply",
-    "In",
-    "Mode",
-    "Out",
-    "function",
-    "shared",
     "Constant",
     "FunctionGraph",
+    "In",
+    "Mode",
     "Op",
+    "Out",
     "Type",
     "Variable",
     "debugprint",
     "dprint",
+    "function",
+    "shared",
 ]

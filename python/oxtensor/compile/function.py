@@ -11,7 +11,7 @@ UnusedInputError = _core.UnusedInputError
 
 
 def _split_shared_updates(inputs: Any, updates: Any) -> tuple[list[Any], list[Any]]:
-    """``In(shared, update=e)`` means ``updates=[(shared, e)]`` and no explicit input."""
+    """``In(shared, update=e)`` means ``updates=[(shared, e)]``, not an input."""
     pairs = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
     explicit = []
     for item in inputs:

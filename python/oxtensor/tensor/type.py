@@ -104,4 +104,4 @@ globals().update(
     }
 )
 
-__all__ = ["TensorType", "tensor", *_SHAPES, *_TYPED, *_PLURALS]  # noqa: PLE0604
+__all__ = ["TensorType", "tensor", *_SHAPES, *_TYPED, *_PLURALS]

@@ -9,6 +9,7 @@ use crate::types::parse_dtype;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::ifelse::IfElse;
 use oxtensor_core::ops::reduce::{normalize_axes, CAReduce, ReduceKind};
 use oxtensor_core::ops::scalar::ScalarOp;
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
@@ -568,6 +569,31 @@ impl PyDot {
     }
 }
 
+/// `IfElse(n_outs)`: lazy choice between two branches (`if{}`).
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.ifelse", name = "IfElse")]
+pub struct PyIfElse;
+
+#[pymethods]
+impl PyIfElse {
+    #[new]
+    #[pyo3(signature = (n_outs, as_view = false, name = None))]
+    fn new(n_outs: usize, as_view: bool, name: Option<String>) -> PyClassInitializer<Self> {
+        let _ = (as_view, name);
+        PyOp::builtin(Arc::new(IfElse { n_outs })).add_subclass(PyIfElse)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("n_outs",)
+    }
+
+    /// Number of outputs.
+    #[getter]
+    fn n_outs(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<IfElse>(slf.as_super())?.n_outs)
+    }
+}
+
 // ---- Python objects for core ops -------------------------------------------
 
 type Cache = Mutex<HashMap<String, Py<PyAny>>>;
@@ -631,6 +657,9 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
     if any.is::<Reshape>() {
         return Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyReshape))?.into_any());
     }
+    if any.is::<IfElse>() {
+        return Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyIfElse))?.into_any());
+    }
     if any.is::<Dot>() {
         return Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyDot))?.into_any());
     }
@@ -665,6 +694,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyShapeI>()?;
     m.add_class::<PyReshape>()?;
     m.add_class::<PyDot>()?;
+    m.add_class::<PyIfElse>()?;
     m.add_function(wrap_pyfunction!(elemwise_op, m)?)?;
     Ok(())
 }

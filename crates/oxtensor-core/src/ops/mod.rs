@@ -5,6 +5,7 @@
 pub mod blas;
 pub mod dimshuffle;
 pub mod elemwise;
+pub mod ifelse;
 pub mod reduce;
 pub mod scalar;
 pub mod shape;

@@ -8,6 +8,7 @@ use super::thunk::{OpThunk, Thunk};
 use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::Pool;
+use crate::ops::ifelse::LazyStep;
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::HashMap;
@@ -52,6 +53,11 @@ pub struct Program {
     input_types: Vec<Type>,
     pool: Mutex<Pool>,
     profile: Option<Mutex<Profile>>,
+    /// For each slot a step computes, that step (used by lazy runs).
+    producer: HashMap<usize, usize>,
+    /// Whether some step is lazy: the program then runs on demand from its
+    /// outputs, so branches nobody asks for are never computed.
+    lazy: bool,
 }
 
 impl Program {
@@ -105,7 +111,19 @@ impl Program {
             .profile
             .then(|| Mutex::new(initial_profile(fg, &order)));
         let input_types = types(fg, fg.inputs());
+        let producer = steps
+            .iter()
+            .enumerate()
+            .flat_map(|(k, st)| st.outputs.iter().map(move |&o| (o, k)))
+            .collect();
+        let lazy = steps.iter().any(|st| st.thunk.is_lazy());
+        if lazy {
+            // On-demand runs skip steps, so "last reader" is not known ahead.
+            steps.iter_mut().for_each(|st| st.frees.clear());
+        }
         Ok(Program {
+            producer,
+            lazy,
             steps,
             n_slots,
             inputs,
@@ -150,11 +168,22 @@ impl Program {
         for (s, v) in &self.constants {
             storage[*s] = Some(v.clone());
         }
+        if self.lazy {
+            for &out in &self.outputs {
+                self.demand(out, &mut storage, &mut pool)?;
+            }
+        }
+        // A lazy program has already run what its outputs need.
+        let steps = if self.lazy {
+            &self.steps[..0]
+        } else {
+            &self.steps[..]
+        };
         let mut times = self
             .profile
             .as_ref()
             .map(|_| Vec::with_capacity(self.steps.len()));
-        for (k, step) in self.steps.iter().enumerate() {
+        for (k, step) in steps.iter().enumerate() {
             let t0 = times.as_ref().map(|_| Instant::now());
             self.run_step(k, step, &mut storage, &mut pool)?;
             if let (Some(times), Some(t0)) = (times.as_mut(), t0) {
@@ -214,6 +243,61 @@ impl Program {
             }
         }
         Ok(())
+    }
+
+    /// Computes `slot` by running, depth first, only the steps it needs; a
+    /// lazy step names the inputs it needs given those already computed.
+    fn demand(&self, slot: usize, storage: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
+        if storage[slot].is_some() {
+            return Ok(());
+        }
+        let mut stack = vec![self.producer_of(slot)?];
+        while let Some(&k) = stack.last() {
+            let step = &self.steps[k];
+            if step.outputs.iter().all(|&o| storage[o].is_some()) {
+                stack.pop();
+                continue;
+            }
+            let mut outs: Vec<Option<Value>> = vec![None; step.outputs.len()];
+            let next = {
+                let ins: Vec<Option<&Value>> =
+                    step.inputs.iter().map(|&s| storage[s].as_ref()).collect();
+                let owned: Vec<Value> = ins.iter().flatten().map(|v| (*v).clone()).collect();
+                step.thunk
+                    .run_lazy(&ins, &mut outs, pool)
+                    .and_then(|n| {
+                        if n == LazyStep::Done {
+                            check_outputs(step, &outs).map(|()| n)
+                        } else {
+                            Ok(n)
+                        }
+                    })
+                    .map_err(|e| e.at_node(node_context(k, step, &owned)))?
+            };
+            match next {
+                LazyStep::Done => {
+                    for (&s, v) in step.outputs.iter().zip(outs) {
+                        storage[s] = v;
+                    }
+                    stack.pop();
+                }
+                LazyStep::Need(missing) => {
+                    for i in missing {
+                        let s = step.inputs[i];
+                        if storage[s].is_none() {
+                            stack.push(self.producer_of(s)?);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn producer_of(&self, slot: usize) -> Result<usize> {
+        self.producer.get(&slot).copied().ok_or_else(|| {
+            Error::Value(format!("slot {slot} has no value and no node computes it"))
+        })
     }
 
     /// Whether `t` shares memory with one of the program's constants.
@@ -379,6 +463,36 @@ mod tests {
             "dead intermediates were recycled"
         );
         assert_eq!(prog.profile().unwrap().calls, 1);
+    }
+
+    #[test]
+    fn lazy_ifelse_computes_one_branch() {
+        use crate::ops::ifelse::IfElse;
+        let mut g = Graph::new();
+        let c = g.input(TensorType::scalar(DType::Bool), Some("c"));
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+        let bad = build::add(&mut g, x, y).unwrap();
+        let good = build::exp(&mut g, x).unwrap();
+        let out = g
+            .apply_out(std::sync::Arc::new(IfElse { n_outs: 1 }), &[c, good, bad])
+            .unwrap();
+        let fg = FunctionGraph::new(g, vec![c, x, y], vec![out]).unwrap();
+        let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
+        let xv = Tensor::from_vec(vec![2], vec![0.0, 0.0]).unwrap();
+        let yv = Tensor::from_vec(vec![3], vec![1.0; 3]).unwrap();
+        // `x + y` would fail on these shapes: it must not run.
+        let out = prog
+            .run(vec![
+                Tensor::scalar(true).into(),
+                xv.clone().into(),
+                yv.clone().into(),
+            ])
+            .unwrap();
+        assert_eq!(f64s(&out[0]), vec![1.0, 1.0]);
+        assert!(prog
+            .run(vec![Tensor::scalar(false).into(), xv.into(), yv.into()])
+            .is_err());
     }
 
     #[test]

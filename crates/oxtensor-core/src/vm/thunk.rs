@@ -2,6 +2,7 @@
 
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
+use crate::ops::ifelse::{IfElse, LazyStep};
 use crate::ops::{OpRef, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -16,6 +17,43 @@ pub trait Thunk: Send + Sync {
     fn is_host(&self) -> bool {
         false
     }
+
+    /// Whether the thunk is lazy: it may run before all its inputs exist,
+    /// saying which ones it needs (see [`Thunk::run_lazy`]).
+    fn is_lazy(&self) -> bool {
+        false
+    }
+
+    /// A lazy thunk's step: given the inputs computed so far, set the
+    /// outputs, or name the inputs to compute first.
+    fn run_lazy(
+        &self,
+        inputs: &[Option<&Value>],
+        outputs: &mut [Option<Value>],
+        pool: &mut Pool,
+    ) -> Result<LazyStep> {
+        strict_step(self, inputs, outputs, pool)
+    }
+}
+
+/// A strict thunk in a lazy run: it needs every input, then runs.
+fn strict_step<T: Thunk + ?Sized>(
+    thunk: &T,
+    inputs: &[Option<&Value>],
+    outputs: &mut [Option<Value>],
+    pool: &mut Pool,
+) -> Result<LazyStep> {
+    let missing: Vec<usize> = inputs
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_none())
+        .map(|(i, _)| i)
+        .collect();
+    if !missing.is_empty() {
+        return Ok(LazyStep::Need(missing));
+    }
+    let values: Vec<Value> = inputs.iter().flatten().map(|v| (*v).clone()).collect();
+    thunk.run(&values, outputs, pool).map(|()| LazyStep::Done)
 }
 
 /// The thunk of a built-in op: its `perform`.
@@ -48,5 +86,21 @@ impl Thunk for OpThunk {
             pool,
         };
         self.op.perform(&mut ctx, inputs, outputs)
+    }
+
+    fn is_lazy(&self) -> bool {
+        self.op.as_any().is::<IfElse>()
+    }
+
+    fn run_lazy(
+        &self,
+        inputs: &[Option<&Value>],
+        outputs: &mut [Option<Value>],
+        pool: &mut Pool,
+    ) -> Result<LazyStep> {
+        if let Some(op) = self.op.as_any().downcast_ref::<IfElse>() {
+            return op.step(inputs, outputs);
+        }
+        strict_step(self, inputs, outputs, pool)
     }
 }

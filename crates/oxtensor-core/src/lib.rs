@@ -15,6 +15,10 @@
 //! let y = build::mul(&mut g, x, two).unwrap();
 //! let s = build::sum(&mut g, y, None).unwrap();
 //! let fg = FunctionGraph::new(g, vec![x], vec![s]).unwrap();
+//! // Compile for the VM and run it on our own array.
+//! let program = oxtensor_core::vm::Program::link(&fg, Default::default(), &Default::default()).unwrap();
+//! let out = program.run(vec![Tensor::from_vec(vec![1, 2], vec![1.0, 2.0]).unwrap().into()]).unwrap();
+//! assert_eq!(oxtensor_core::tensor::format_tensor(out[0].tensor().unwrap()), "6.0");
 //! assert_eq!(
 //!     debugprint(&fg, &PrintOptions::default()),
 //!     "Sum{axes=None} [id A] 2\n \

@@ -1,0 +1,3 @@
+//! Integration tests: oxtensor used from Rust alone (one binary, linked once).
+
+mod vm;

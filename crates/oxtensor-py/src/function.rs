@@ -6,6 +6,7 @@ use crate::array::{array_dtype, is_array, tensor_from_array};
 use crate::host_thunk::{value_from_py, value_to_py};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::kernels::copy::copy_contiguous;
+use oxtensor_core::tensor::Buffer;
 use oxtensor_core::types::TensorType;
 use oxtensor_core::value::Value;
 use oxtensor_core::vm::Program;
@@ -171,17 +172,18 @@ impl PyFunction {
 
     /// Copies outputs that share memory with an input, a constant, or an
     /// earlier output, unless that output is borrowed.
-    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) {
+    fn unalias(&self, inputs: &[Arc<Buffer>], outputs: &mut [Value]) {
         for k in 0..outputs.len() {
             let Value::Tensor(t) = &outputs[k] else {
                 continue;
             };
             let borrowed = self.borrow.get(k).copied().unwrap_or(false);
-            let shares = |v: &Value| matches!(v, Value::Tensor(o) if o.shares_buffer(t));
             let aliased = !t.buffer().is_rust_owned()
                 || self.program.aliases_constant(t)
-                || inputs.iter().any(shares)
-                || outputs[..k].iter().any(shares);
+                || inputs.iter().any(|b| Arc::ptr_eq(b, t.buffer()))
+                || outputs[..k]
+                    .iter()
+                    .any(|v| matches!(v, Value::Tensor(o) if o.shares_buffer(t)));
             if aliased && !borrowed {
                 outputs[k] = Value::Tensor(copy_contiguous(t));
             }
@@ -207,13 +209,23 @@ impl PyFunction {
             let value = s.var.bind(py).call_method1("get_value", (true,))?;
             values.push(value_from_py(&value, s.ty.bind(py))?);
         }
-        let program = self.program.clone();
-        let run_inputs = values.clone();
+        // Only the inputs' buffers are needed afterwards (to spot aliasing).
+        let buffers: Vec<Arc<Buffer>> = values
+            .iter()
+            .filter_map(|v| {
+                if let Value::Tensor(t) = v {
+                    Some(t.buffer().clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let program = &self.program;
         let mut outputs = py
-            .detach(move || program.run(run_inputs))
+            .detach(move || program.run(values))
             .map_err(crate::errors::to_pyerr)?;
-        self.unalias(&values, &mut outputs);
-        drop(values);
+        self.unalias(&buffers, &mut outputs);
+        drop(buffers);
         let (user, updates) = outputs.split_at(self.n_outputs);
         for (value, &k) in updates.iter().zip(&self.updates) {
             let obj = value_to_py(py, value, true)?;

@@ -36,6 +36,7 @@ impl Buffer {
     /// A zero-filled buffer of `len` bytes.
     pub fn zeroed(len: usize) -> Arc<Buffer> {
         let mut words = vec![0u64; len.div_ceil(8).max(1)];
+        advise_huge_pages(&mut words);
         let ptr = NonNull::new(words.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
         Arc::new(Buffer {
             ptr,
@@ -98,6 +99,31 @@ impl Buffer {
         matches!(self.owner, Owner::Rust(_))
     }
 }
+
+/// Buffers at least this large ask for transparent huge pages, as NumPy's
+/// allocator does: first-touch page faults on 4 KiB pages cost more than the
+/// arithmetic (measured: 10^7 float64 outputs 5x slower without it here).
+const HUGE_PAGE_MIN: usize = 4 << 20;
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(words: &mut [u64]) {
+    let bytes = std::mem::size_of_val(words);
+    if bytes < HUGE_PAGE_MIN {
+        return;
+    }
+    const PAGE: usize = 4096;
+    let start = (words.as_mut_ptr() as usize).next_multiple_of(PAGE);
+    let end = (words.as_mut_ptr() as usize + bytes) / PAGE * PAGE;
+    if end > start {
+        // SAFETY: `start..end` lies inside `words`' allocation, page aligned;
+        // MADV_HUGEPAGE only changes how the kernel backs the pages, never
+        // their contents, and failure is harmless (we ignore the result).
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_words: &mut [u64]) {}
 
 impl fmt::Debug for Buffer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,185 @@
+"""Execution speed: compiled functions against NumPy, PyTensor and JAX.
+
+Workloads (the Execution issue's list), each timed in this one process as the
+best of several repeats with ``timeit``:
+
+* call overhead of ``x * 2 + 1`` on a 10-element float64 vector (input
+  checking on, then ``trust_input=True``);
+* one elementwise op (``x * 2``) and a 5-op expression on 10**7 float64;
+* sums over axis 0, axis 1 and all of a 4000x4000 float64 matrix;
+* matmul of 1024x1024 and 2048x2048 in float32 and float64 (GFLOP/s).
+
+Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). PyTensor
+runs its default mode; JAX runs ``jax.jit`` with ``block_until_ready``. A
+system that cannot be imported is reported as skipped, with the reason.
+"""
+
+import importlib
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+
+
+def best(fn: Callable[[], Any], number: int, repeat: int = 5) -> float:
+    """Seconds per call, best of ``repeat`` runs of ``number`` calls."""
+    fn()
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def optional(name: str) -> tuple[Any, str]:
+    """A module, or ``None`` and why it could not be imported."""
+    try:
+        return importlib.import_module(name), ""
+    except Exception as e:  # any import failure just skips that system
+        return None, f"{type(e).__name__}: {e}"
+
+
+pt_mod, pt_why = optional("pytensor")
+jax_mod, jax_why = optional("jax")
+if jax_mod is not None:
+    jax_mod.config.update("jax_enable_x64", True)
+    jnp = importlib.import_module("jax.numpy")
+
+
+def pytensor_fn(build: Callable[[Any], tuple[list[Any], Any]]) -> Any:
+    """Compile ``build(pytensor.tensor)`` with PyTensor's default mode."""
+    if pt_mod is None:
+        return None
+    ins, out = build(importlib.import_module("pytensor.tensor"))
+    return pt_mod.function(ins, out)
+
+
+def jax_fn(f: Callable[..., Any]) -> Any:
+    """``jax.jit(f)`` whose results are waited for."""
+    if jax_mod is None:
+        return None
+    jitted = jax_mod.jit(f)
+    return lambda *a: jitted(*a).block_until_ready()
+
+
+def row(
+    label: str, ox: float, others: dict[str, float | None], unit: str = "ms"
+) -> None:
+    scale = {"us": 1e6, "ms": 1e3}[unit]
+    cells = [f"oxtensor {ox * scale:9.2f} {unit}"]
+    for name, t in others.items():
+        cells.append(
+            f"{name} {'skipped':>9}"
+            if t is None
+            else f"{name} {t * scale:9.2f} {unit} ({t / ox:5.2f}x)"
+        )
+    print(f"{label:<28}" + " | ".join(cells), flush=True)
+
+
+def timed(fn: Any, *args: Any, number: int) -> float | None:
+    return None if fn is None else best(lambda: fn(*args), number)
+
+
+def call_overhead() -> None:
+    a = np.arange(10.0)
+    x = ot.dvector("x")
+    f = oxtensor.function([x], x * 2 + 1)
+    ox = best(lambda: f(a), 20000)
+    g = pytensor_fn(_pt_axpb)
+    others = {
+        "numpy": best(lambda: a * 2 + 1, 20000),
+        "pytensor": timed(g, a, number=20000),
+        "jax": timed(jax_fn(lambda v: v * 2 + 1), a, number=2000),
+    }
+    row("x*2+1, 10 float64", ox, others, "us")
+    f.trust_input = True
+    if g is not None:
+        g.trust_input = True
+    row(
+        "  ... trust_input=True",
+        best(lambda: f(a), 20000),
+        {"pytensor": timed(g, a, number=20000)},
+        "us",
+    )
+
+
+def _pt_axpb(pt: Any) -> tuple[list[Any], Any]:
+    x = pt.dvector("x")
+    return [x], x * 2 + 1
+
+
+def elementwise() -> None:
+    a = np.random.default_rng(0).random(10**7)
+    x = ot.dvector("x")
+    for label, build, ref in [
+        ("x*2, 1e7 float64", lambda m, v: v * 2.0, lambda v: v * 2.0),
+        (
+            "exp(x)*2+x/3-1, 1e7",
+            lambda m, v: m.exp(v) * 2 + v / 3 - 1,
+            lambda v: np.exp(v) * 2 + v / 3 - 1,
+        ),
+    ]:
+        f = oxtensor.function([x], build(ot, x))
+        g = pytensor_fn(lambda pt, build=build: ([v := pt.dvector("x")], build(pt, v)))
+        jf = jax_fn(lambda v, build=build: build(jnp, v)) if jax_mod else None
+        others = {
+            "numpy": best(lambda ref=ref: ref(a), 5),
+            "pytensor": timed(g, a, number=5),
+            "jax": timed(jf, a, number=5),
+        }
+        row(label, best(lambda f=f: f(a), 5), others)
+
+
+def reductions() -> None:
+    m = np.random.default_rng(0).random((4000, 4000))
+    x = ot.dmatrix("x")
+    for axis in (0, 1, None):
+        f = oxtensor.function([x], x.sum(axis=axis))
+        g = pytensor_fn(
+            lambda pt, axis=axis: ([v := pt.dmatrix("x")], v.sum(axis=axis))
+        )
+        jf = jax_fn(lambda v, axis=axis: v.sum(axis=axis)) if jax_mod else None
+        others = {
+            "numpy": best(lambda axis=axis: m.sum(axis=axis), 10),
+            "pytensor": timed(g, m, number=10),
+            "jax": timed(jf, m, number=10),
+        }
+        row(f"sum axis={axis}, 4000^2", best(lambda f=f: f(m), 10), others)
+
+
+def matmul() -> None:
+    rng = np.random.default_rng(0)
+    for n in (1024, 2048):
+        for dtype in ("float32", "float64"):
+            a = rng.random((n, n)).astype(dtype)
+            x = ot.matrix("x", dtype=dtype)
+            f = oxtensor.function([x], x @ x)
+            g = pytensor_fn(
+                lambda pt, dtype=dtype: ([v := pt.matrix("x", dtype=dtype)], v @ v)
+            )
+            jf = jax_fn(lambda v: v @ v) if jax_mod else None
+            flops = 2 * n**3
+            ox = best(lambda f=f, a=a: f(a), 3, 3)
+            times = {
+                "numpy": best(lambda a=a: a @ a, 3, 3),
+                "pytensor": timed(g, a, number=3),
+                "jax": timed(jf, a, number=3),
+            }
+            gflops = ", ".join(
+                f"{k} {flops / t / 1e9:.0f}" for k, t in times.items() if t
+            )
+            ours = f"oxtensor {flops / ox / 1e9:6.1f} GFLOP/s"
+            print(f"matmul {n} {dtype:<8} {ours} | {gflops}", flush=True)
+
+
+def main() -> None:
+    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
+        if why:
+            print(f"skipped {name}: {why}")
+    call_overhead()
+    elementwise()
+    reductions()
+    matmul()
+
+
+if __name__ == "__main__":
+    main()

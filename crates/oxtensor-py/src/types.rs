@@ -59,6 +59,19 @@ impl PyType_ {
             .unbind())
     }
 
+    /// The class of constants of this type: `Constant`, `TensorConstant` for
+    /// tensors. A getter, not a class attribute, because both classes are
+    /// defined in Python after this module loads; subclasses may override it.
+    #[getter]
+    fn constant_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let name = if slf.is_instance_of::<PyTensorType>() {
+            "TensorConstant"
+        } else {
+            "Constant"
+        };
+        registry::registered(slf.py(), name)
+    }
+
     /// Validates or converts a runtime value; every type must define it.
     #[pyo3(signature = (data, strict = false, allow_downcast = None))]
     fn filter(

@@ -154,7 +154,11 @@ impl PyFunctionGraph {
             })
     }
 
-    /// Applies logged events to the Python objects, then tells Python features.
+    /// Applies logged events to the Python objects and tells the Python
+    /// features, one event at a time: a feature sees the objects as they
+    /// were right after that change (PyTensor's `Add(Log.0, Exp.0)` in the
+    /// anatomy's trace), not the final state. After a feature fails, the
+    /// remaining events are still mirrored so the objects match the core.
     fn flush(slf: &Bound<'_, Self>) -> PyResult<()> {
         let py = slf.py();
         let events: Vec<Event> = std::mem::take(
@@ -168,29 +172,37 @@ impl PyFunctionGraph {
             return Ok(());
         }
         let weak = PyWeakrefReference::new(slf)?;
-        let mut calls = Vec::with_capacity(events.len());
-        {
-            let this = slf.borrow();
-            for ev in &events {
-                calls.push(this.mirror(py, ev, &weak)?);
-            }
-        }
         let features: Vec<Py<PyAny>> = slf
             .borrow()
             .features
             .iter()
             .map(|f| f.clone_ref(py))
             .collect();
-        for (name, args, reason) in calls {
-            for f in &features {
-                let f = f.bind(py);
-                if f.hasattr(name)? {
-                    let kwargs = PyDict::new(py);
-                    kwargs.set_item("reason", &reason)?;
-                    let mut all = vec![slf.clone().into_any()];
-                    all.extend(args.iter().cloned());
-                    f.call_method(name, PyTuple::new(py, all)?, Some(&kwargs))?;
-                }
+        let mut first_error = None;
+        for ev in &events {
+            let call = slf.borrow().mirror(py, ev, &weak)?;
+            if first_error.is_none() {
+                first_error = Self::notify(slf, &features, call).err();
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Calls one callback on every feature that defines it.
+    fn notify<'py>(
+        slf: &Bound<'py, Self>,
+        features: &[Py<PyAny>],
+        (name, args, reason): (&'static str, Vec<Bound<'py, PyAny>>, String),
+    ) -> PyResult<()> {
+        let py = slf.py();
+        for f in features {
+            let f = f.bind(py);
+            if f.hasattr(name)? {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("reason", &reason)?;
+                let mut all = vec![slf.clone().into_any()];
+                all.extend(args.iter().cloned());
+                f.call_method(name, PyTuple::new(py, all)?, Some(&kwargs))?;
             }
         }
         Ok(())
@@ -476,13 +488,16 @@ impl PyFunctionGraph {
             .call_method1("filter_variable", (&new_var, true))?;
         let reason = reason_str(&reason)?;
         if verbose.unwrap_or(false) {
-            println!(
-                "rewriting: rewrite {reason} replaces {} of {} with {} of {}",
+            // Through `sys.stdout`, as `print` would, so redirection works.
+            let line = format!(
+                "rewriting: rewrite {reason} replaces {} of {} with {} of {}\n",
                 var.str()?,
                 var.getattr("owner")?.str()?,
                 new_var.str()?,
                 new_var.getattr("owner")?.str()?
             );
+            let stdout = slf.py().import("sys")?.getattr("stdout")?;
+            stdout.call_method1("write", (line,))?;
         }
         Self::mutate(slf, |this| {
             let Some(old) = this

@@ -187,6 +187,13 @@ impl PyTensorVariable {
             .add_subclass(PyTensorVariable)
     }
 
+    /// Above NumPy's, so `ndarray + x` calls `x.__radd__` instead of making
+    /// an object array of variables (PyTensor's value).
+    #[classattr]
+    fn __array_priority__() -> f64 {
+        1000.0
+    }
+
     /// Variables hash by identity (defining `<` would otherwise drop the hash).
     fn __hash__(slf: &Bound<'_, Self>) -> isize {
         (slf.as_ptr() as isize) >> 4

@@ -358,6 +358,32 @@ impl PyTensorType {
         crate::constant::filter_tensor(slf, data, strict, allow_downcast.unwrap_or(false))
     }
 
+    /// Same shape (and dtype, unless `force_same_dtype=False`) and equal
+    /// values, NaN matching NaN.
+    #[pyo3(signature = (a, b, force_same_dtype = true))]
+    fn values_eq(
+        &self,
+        a: Bound<'_, PyAny>,
+        b: Bound<'_, PyAny>,
+        force_same_dtype: bool,
+    ) -> PyResult<bool> {
+        crate::constant::values_eq(&a, &b, force_same_dtype)
+    }
+
+    /// `values_eq` up to the dtype's tolerance (see `constant::values_eq_approx`).
+    #[pyo3(signature = (a, b, allow_remove_inf = false, allow_remove_nan = false, rtol = None, atol = None))]
+    fn values_eq_approx(
+        &self,
+        a: Bound<'_, PyAny>,
+        b: Bound<'_, PyAny>,
+        allow_remove_inf: bool,
+        allow_remove_nan: bool,
+        rtol: Option<f64>,
+        atol: Option<f64>,
+    ) -> PyResult<bool> {
+        crate::constant::values_eq_approx(&a, &b, allow_remove_inf, allow_remove_nan, (rtol, atol))
+    }
+
     /// `TensorType`'s `in_same_class`: same dtype and broadcastable pattern.
     fn in_same_class(&self, otype: Bound<'_, PyAny>) -> bool {
         otype

@@ -46,7 +46,7 @@ class Feature:
 
 
 class Bookkeeper(Feature):
-    """Replays ``on_import`` for existing nodes on attach, and ``on_prune`` on detach."""
+    """Replays ``on_import`` for existing nodes on attach, ``on_prune`` on detach."""
 
     def on_attach(self, fgraph: Any) -> None:
         for node in fgraph.toposort():

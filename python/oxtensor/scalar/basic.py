@@ -20,4 +20,4 @@ _INSTANCES = (
 ).split()
 globals().update({name: _core.scalar_op(name) for name in _INSTANCES})
 
-__all__ = ["Cast", "ScalarOp", *_NAMES, *_INSTANCES]  # noqa: PLE0604
+__all__ = ["Cast", "ScalarOp", *_NAMES, *_INSTANCES]

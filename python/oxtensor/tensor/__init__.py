@@ -16,7 +16,7 @@ from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
 
-__all__ = [  # noqa: PLE0604
+__all__ = [
     "Apply",
     "CAReduce",
     "Constant",

@@ -29,8 +29,12 @@ def cast(x: Any, dtype: str) -> Any:
     return as_tensor_variable(x).astype(dtype)
 
 
-def sum(  # noqa: A001
-    x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, acc_dtype: Any = None
+def sum(
+    x: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    keepdims: bool = False,
+    acc_dtype: Any = None,
 ) -> Any:
     """Sum over ``axis`` (all axes by default)."""
     return as_tensor_variable(x).sum(axis=axis, dtype=dtype, keepdims=keepdims)
@@ -41,22 +45,22 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
     return as_tensor_variable(x).prod(axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """Maximum over ``axis``."""
     return as_tensor_variable(x).max(axis=axis, keepdims=keepdims)
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """Minimum over ``axis``."""
     return as_tensor_variable(x).min(axis=axis, keepdims=keepdims)
 
 
-def all(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def all(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """Whether all elements along ``axis`` are true."""
     return as_tensor_variable(x).all(axis=axis, keepdims=keepdims)
 
 
-def any(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001
+def any(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """Whether any element along ``axis`` is true."""
     return as_tensor_variable(x).any(axis=axis, keepdims=keepdims)
 

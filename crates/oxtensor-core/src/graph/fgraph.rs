@@ -357,6 +357,7 @@ impl FunctionGraph {
         check: bool,
     ) -> Result<()> {
         self.graph.try_var(new)?;
+        self.check_client(client)?;
         let old = self.client_input(client);
         if old == new {
             return Ok(());
@@ -364,11 +365,13 @@ impl FunctionGraph {
         if check {
             self.check_replacement_type(old, new)?;
         }
-        match client {
-            Client::Node(n, i) => self.graph.node_mut(n).inputs[i] = new,
-            Client::Output(i) => self.outputs[i] = new,
+        self.set_client_input(client, new);
+        if let Err(err) = self.import_var(new, reason, import_missing) {
+            // A refused import (an undeclared input, a NullType) must leave
+            // the graph as it was, or a retry would see nothing to change.
+            self.set_client_input(client, old);
+            return Err(err);
         }
-        self.import_var(new, reason, import_missing)?;
         self.clients_mut(new).push(client);
         self.remove_client(old, client, reason)?;
         self.history.push(Change {
@@ -377,6 +380,40 @@ impl FunctionGraph {
             reason: reason.to_owned(),
         });
         self.dispatch(|f, fg| f.on_change_input(fg, client, old, new, reason))
+    }
+
+    fn set_client_input(&mut self, client: Client, var: VarId) {
+        match client {
+            Client::Node(n, i) => self.graph.node_mut(n).inputs[i] = var,
+            Client::Output(i) => self.outputs[i] = var,
+        }
+    }
+
+    /// Refuses a client that names a node outside the graph or an input or
+    /// output slot that does not exist (user input, so an error, not a panic).
+    fn check_client(&self, client: Client) -> Result<()> {
+        let (i, len, missing) = match client {
+            Client::Node(n, _) if !self.has_node(n) => {
+                return Err(Error::Value(format!(
+                    "{} is not in this FunctionGraph",
+                    self.graph.describe_node(n)
+                )))
+            }
+            Client::Node(n, i) => (
+                i,
+                self.graph.node(n).inputs.len(),
+                format!("{} has no input", self.graph.describe_node(n)),
+            ),
+            Client::Output(i) => (
+                i,
+                self.outputs.len(),
+                "The FunctionGraph has no output".to_owned(),
+            ),
+        };
+        if i < len {
+            return Ok(());
+        }
+        Err(Error::Index(format!("{missing} {i} (it has {len})")))
     }
 
     fn check_replacement_type(&self, old: VarId, new: VarId) -> Result<()> {

@@ -129,7 +129,7 @@ impl Op for HostOp {
         Python::attach(|py| -> PyResult<Vec<Type>> {
             let args = inputs
                 .iter()
-                .map(|t| Ok(crate::types::py_type(py, t)?.bind(py).call0()?))
+                .map(|t| crate::types::py_type(py, t)?.bind(py).call0())
                 .collect::<PyResult<Vec<_>>>()?;
             let node = self
                 .obj

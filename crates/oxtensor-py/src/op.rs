@@ -221,7 +221,7 @@ impl PyOp {
         if slf.is(other) {
             return Ok(true);
         }
-        if !slf.get_type().is(&other.get_type()) {
+        if !slf.get_type().is(other.get_type()) {
             return Ok(false);
         }
         if let (Some(a), Ok(b)) = (&slf.borrow().core, other.cast::<PyOp>()) {
@@ -367,7 +367,7 @@ impl PyOp {
         no_recycling: Bound<'py, PyAny>,
         r#impl: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let impl_ = r#impl.map_or_else(|| PyString::new(slf.py(), "py").into_any(), |i| i);
+        let impl_ = r#impl.unwrap_or_else(|| PyString::new(slf.py(), "py").into_any());
         slf.call_method1("prepare_node", (&node, &storage_map, &compute_map, impl_))?;
         Ok(slf
             .call_method1(
@@ -522,10 +522,11 @@ fn call_with_list<'py>(
     op.call(args, Some(&return_list(op.py())?))
 }
 
+/// `__call__`'s own keywords: `name`, `return_list`, and the rest for `make_node`.
+type CallKwargs<'py> = (Option<Bound<'py, PyAny>>, bool, Option<Bound<'py, PyDict>>);
+
 /// `name=` and `return_list=` are `__call__`'s; the rest go to `make_node`.
-fn split_call_kwargs<'py>(
-    kwargs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Option<Bound<'py, PyAny>>, bool, Option<Bound<'py, PyDict>>)> {
+fn split_call_kwargs<'py>(kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<CallKwargs<'py>> {
     let Some(kw) = kwargs else {
         return Ok((None, false, None));
     };

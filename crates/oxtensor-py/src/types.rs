@@ -432,7 +432,7 @@ impl PyTensorType {
     fn __eq__(&self, other: Bound<'_, PyAny>) -> bool {
         other
             .cast::<PyTensorType>()
-            .is_ok_and(|o| o.get().inner == self.inner && o.get_type().is(&other.get_type()))
+            .is_ok_and(|o| o.get().inner == self.inner && o.get_type().is(other.get_type()))
     }
 
     fn __hash__(&self) -> u64 {
@@ -447,14 +447,14 @@ impl PyTensorType {
         self.inner.repr()
     }
 
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyTuple>))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let cls = py.get_type::<PyTensorType>().into_any();
         Ok((cls, (self.inner.dtype.name().to_owned(), self.shape(py)?)))
     }
 }
+
+/// `TensorType.__reduce__`'s value: the class and `(dtype, shape)`.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyTuple>));
 
 /// `NullType(why_null)`: the type of undefined gradients.
 #[pyclass(extends = PyType_, subclass, frozen, module = "oxtensor.graph.null_type", name = "NullType")]

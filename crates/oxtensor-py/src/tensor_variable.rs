@@ -183,8 +183,7 @@ impl PyTensorVariable {
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
     ) -> PyClassInitializer<Self> {
-        PyClassInitializer::from(PyVariable::with(py.None(), None, None, None))
-            .add_subclass(PyTensorVariable)
+        PyClassInitializer::from(PyVariable::shell(py)).add_subclass(PyTensorVariable)
     }
 
     /// Above NumPy's, so `ndarray + x` calls `x.__radd__` instead of making

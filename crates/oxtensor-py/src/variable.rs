@@ -57,6 +57,23 @@ impl PyVariable {
         }
     }
 
+    /// An empty shell for `__new__`. Its `auto_name` number is taken by
+    /// `__init__`, so a shell that Rust fills with ready fields (see
+    /// `construct::variable_of_class`) does not use up a number: PyTensor's
+    /// consecutive `auto_N` for consecutive variables holds.
+    pub fn shell(py: Python<'_>) -> Self {
+        PyVariable {
+            ty: py.None(),
+            owner: None,
+            index: None,
+            name: None,
+            tag: None,
+            data: None,
+            auto_id: 0,
+            fgraph: None,
+        }
+    }
+
     /// The name as a Rust string, if set.
     pub fn name_str(&self, py: Python<'_>) -> Option<String> {
         self.name.as_ref().map(|n| n.bind(py).to_string())
@@ -98,7 +115,7 @@ impl PyVariable {
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyDict>>,
     ) -> Self {
-        PyVariable::with(py.None(), None, None, None)
+        PyVariable::shell(py)
     }
 
     #[pyo3(signature = (r#type, owner = None, index = None, name = None))]
@@ -121,6 +138,7 @@ impl PyVariable {
         self.ty = r#type.unbind();
         self.owner = owner.filter(|o| !o.is_none()).map(Bound::unbind);
         self.index = index;
+        self.auto_id = registry::next_auto_id();
         Ok(())
     }
 
@@ -140,6 +158,7 @@ impl PyVariable {
         v.owner = None;
         v.index = None;
         v.data = Some(filtered.unbind());
+        v.auto_id = registry::next_auto_id();
         Ok(())
     }
 

@@ -824,6 +824,15 @@ impl PyFunctionGraph {
         Ok(Self::clone_get_equiv(slf, check_integrity, true)?.0)
     }
 
+    /// `debugprint(self, **kwargs)`.
+    #[pyo3(signature = (**kwargs))]
+    fn dprint<'py>(
+        slf: &Bound<'py, Self>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::print::dprint_method(slf.as_any(), kwargs)
+    }
+
     fn __contains__(&self, obj: Bound<'_, PyAny>) -> PyResult<bool> {
         let fg = self.core()?;
         if let Some(v) = self.memo.var_id(&obj) {
@@ -867,12 +876,16 @@ impl PyFunctionGraph {
         for f in &self.features {
             visit.call(f)?;
         }
+        self.memo.traverse(&visit)?;
         visit.call(&self.update_mapping)
     }
 
+    /// Breaks cycles: the graph is unusable afterwards (it is being freed).
     fn __clear__(&mut self) {
         self.features.clear();
         self.update_mapping = None;
+        self.memo = Memo::default();
+        self.fg = None;
     }
 }
 

@@ -14,6 +14,7 @@ use oxtensor_core::types::Type;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use pyo3::{PyTraverseError, PyVisit};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -210,6 +211,19 @@ impl Memo {
         let host: OpRef = Arc::new(host);
         self.ops.insert(key(op), host.clone());
         Ok(host)
+    }
+
+    /// Reports the variables and nodes the memo keeps alive to the cycle
+    /// collector: each entry is a strong reference of its own, so a tag
+    /// pointing back at the graph does not leak it. The Python ops and types
+    /// held by the core (`HostOp`, `HostTypeAdapter`) are not reported: they
+    /// sit behind `Arc`s that other owners may share, and a reference
+    /// reported twice would corrupt the collector's counts.
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for obj in self.vars.iter().chain(&self.nodes).flatten() {
+            visit.call(obj)?;
+        }
+        Ok(())
     }
 
     /// Registers a Python object for an arena variable created by the core.

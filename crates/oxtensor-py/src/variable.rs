@@ -313,6 +313,15 @@ impl PyVariable {
         }
     }
 
+    /// `debugprint(self, **kwargs)`.
+    #[pyo3(signature = (**kwargs))]
+    fn dprint<'py>(
+        slf: &Bound<'py, Self>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::print::dprint_method(slf.as_any(), kwargs)
+    }
+
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
         crate::describe::variable_str(slf)
     }

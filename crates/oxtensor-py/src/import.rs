@@ -15,7 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use pyo3::{PyTraverseError, PyVisit};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Python objects ↔ arena ids.
@@ -90,12 +90,22 @@ impl Memo {
     }
 
     /// Imports a variable and everything it is computed from, iteratively
-    /// (graphs can be deeper than the Rust stack).
+    /// (graphs can be deeper than the Rust stack). A variable met again
+    /// while its own inputs are being imported depends on itself: Python
+    /// code can build such a cycle by editing `node.inputs`, and it is
+    /// refused rather than followed forever.
     pub fn import_var(&mut self, g: &mut Graph, root: &Bound<'_, PyAny>) -> PyResult<VarId> {
         let mut stack: Vec<(Bound<'_, PyAny>, bool)> = vec![(root.clone(), false)];
+        let mut expanding: HashSet<usize> = HashSet::new();
         while let Some((var, expanded)) = stack.pop() {
             if self.var_id(&var).is_some() {
                 continue;
+            }
+            if !expanded && expanding.contains(&key(&var)) {
+                return Err(PyValueError::new_err(format!(
+                    "graph contains cycles: {} depends on itself",
+                    var.str()?
+                )));
             }
             let v = var.cast::<PyVariable>().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err(format!(
@@ -115,6 +125,7 @@ impl Memo {
                 }
                 Some(node) if expanded => self.import_node(g, &node, &var)?,
                 Some(node) => {
+                    expanding.insert(key(&var));
                     stack.push((var.clone(), true));
                     let inputs = node.getattr("inputs")?.cast_into::<PyList>()?;
                     for inp in inputs.iter().rev() {

@@ -181,7 +181,8 @@ pub fn toposort<'py>(
     let mut s = Scratch::new();
     let outs = s.import(&graphs)?;
     let blockers = s.optional(blockers)?;
-    s.nodes(graphs.py(), &traversal::toposort(&s.g, &outs, &blockers))
+    let order = traversal::toposort(&s.g, &outs, &blockers).py()?;
+    s.nodes(graphs.py(), &order)
 }
 
 /// Whether `xs` compute the same as `ys`, `in_xs[k]` standing for `in_ys[k]`.

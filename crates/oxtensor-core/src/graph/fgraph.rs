@@ -19,6 +19,15 @@ pub enum Client {
     Output(usize),
 }
 
+/// After output `removed` is dropped, later outputs move down by one.
+fn shift_output(client: &mut Client, removed: usize) {
+    if let Client::Output(j) = client {
+        if *j > removed {
+            *j -= 1;
+        }
+    }
+}
+
 /// One recorded input change, for `revert`.
 #[derive(Clone, Debug)]
 struct Change {
@@ -193,14 +202,14 @@ impl FunctionGraph {
             .ok_or_else(|| Error::Index(format!("no output {idx}")))?;
         self.outputs.remove(idx);
         for list in self.clients.iter_mut().flatten() {
-            for c in list.iter_mut() {
-                if let Client::Output(j) = c {
-                    if *j > idx {
-                        *j -= 1;
-                    }
-                }
-            }
+            list.iter_mut().for_each(|c| shift_output(c, idx));
         }
+        // Keep `revert` meaningful: recorded changes of later outputs move
+        // down with them, and those of the removed output are forgotten.
+        self.history.retain(|c| c.client != Client::Output(idx));
+        self.history
+            .iter_mut()
+            .for_each(|c| shift_output(&mut c.client, idx));
         self.remove_client(v, Client::Output(idx), reason)
     }
 
@@ -262,7 +271,7 @@ impl FunctionGraph {
         self.ensure_len();
         let known: Vec<VarId> = self.variables().collect();
         let outs = self.graph.node(node).outputs.clone();
-        let new_nodes: Vec<NodeId> = traversal::toposort(&self.graph, &outs, &known)
+        let new_nodes: Vec<NodeId> = traversal::toposort(&self.graph, &outs, &known)?
             .into_iter()
             .filter(|n| !self.has_node(*n))
             .collect();
@@ -514,6 +523,11 @@ impl FunctionGraph {
                 .history
                 .pop()
                 .expect("history is longer than the checkpoint");
+            if self.check_client(change.client).is_err() {
+                // The node left the graph by an unrecorded edit
+                // (`remove_output`): nothing of it is left to undo.
+                continue;
+            }
             let reason = format!("Revert({})", change.reason);
             let before = self.history.len();
             self.change_node_input(change.client, change.old, &reason, false, false)?;

@@ -229,3 +229,37 @@ fn refused_import_leaves_the_graph_unchanged() {
     assert_eq!(fg.inputs(), &[x, w]);
     fg.check_integrity().unwrap();
 }
+
+#[test]
+fn revert_after_remove_output() {
+    let (mut fg, x, y, z) = exp_graph();
+    let chk = fg.checkpoint();
+    let l = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    let s = fg.graph_mut().apply_out(op(ScalarKind::Sin), &[x]).unwrap();
+    fg.change_node_input(Client::Output(1), l, "test", false, true)
+        .unwrap();
+    fg.change_node_input(Client::Output(0), s, "test", false, true)
+        .unwrap();
+    fg.remove_output(0, "test").unwrap();
+    assert_eq!(fg.outputs(), &[l]);
+    fg.revert(chk).unwrap();
+    // Output 1 became output 0, and its change was undone.
+    assert_eq!(fg.outputs(), &[y]);
+    assert!(!fg.has_var(z) && !fg.has_var(s) && !fg.has_var(l));
+    fg.check_integrity().unwrap();
+}
+
+#[test]
+fn revert_skips_nodes_removed_with_their_output() {
+    let (mut fg, x, _, z) = exp_graph();
+    let chk = fg.checkpoint();
+    let add = fg.graph().var(z).owner().unwrap();
+    let l = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    fg.change_node_input(Client::Node(add, 0), l, "test", false, true)
+        .unwrap();
+    fg.remove_output(0, "test").unwrap();
+    assert!(!fg.has_node(add));
+    fg.revert(chk).unwrap();
+    assert!(!fg.has_node(add));
+    fg.check_integrity().unwrap();
+}

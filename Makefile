@@ -6,6 +6,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed-v1
+# Python sources to lint; benches/ and examples/ may not exist yet.
+PY_SRC := $(wildcard python tests benches examples)
 export CARGO_INCREMENTAL ?= 0
 
 .PHONY: help venv build release example test test-rust test-python lint fmt bench ci all clean
@@ -41,13 +43,13 @@ test: test-rust test-python ## set up and run every test (cargo test + pytest)
 lint: venv ## rustfmt, clippy, ruff
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -q -- -D warnings
-	$(VENV)/bin/ruff check python tests benches examples
-	$(VENV)/bin/ruff format --check python tests benches examples
+	$(VENV)/bin/ruff check $(PY_SRC)
+	$(VENV)/bin/ruff format --check $(PY_SRC)
 
 fmt: venv ## apply rustfmt and ruff format
 	cargo fmt --all
-	$(VENV)/bin/ruff format python tests benches examples
-	$(VENV)/bin/ruff check --fix python tests benches examples
+	$(VENV)/bin/ruff format $(PY_SRC)
+	$(VENV)/bin/ruff check --fix $(PY_SRC)
 
 bench: release ## benchmarks against NumPy, PyTensor and JAX (installs them into .venv)
 	$(PIP) install -q -r benches/requirements.txt

@@ -182,3 +182,19 @@ def test_live_graphs_survive_collections():
     fg.check_integrity()
     assert str(fg) == "FunctionGraph(Mul(Log(x), 2.0))"
     assert fg.outputs[0].owner.inputs[0].owner.inputs[0] is x
+
+
+def test_instance_dicts_are_traversed():
+    x = T.dscalar("x")
+    fg = FunctionGraph([x], [T.exp(x)])
+    fg.me = fg
+    x.me = x
+
+    class Plain(Op):
+        pass
+
+    op = Plain()
+    op.me = op
+    refs = [weakref.ref(fg), weakref.ref(x), weakref.ref(op)]
+    del fg, x, op
+    assert_collected(*refs)

@@ -684,3 +684,24 @@ def test_variables_of_a_graph_know_their_fgraph():
     assert y.fgraph is fg
     assert isinstance(y, Variable)
     assert T.dscalar().fgraph is None
+
+
+def test_replace_all_validate_reverts_a_failed_replacement():
+    x, y, z, fg = exp_graph()
+    with pytest.raises(TypeError, match="Cannot convert Type Vector"):
+        fg.replace_all_validate([(y, T.log(x)), (z, T.dvector())])
+    assert z.owner.inputs == [y, y]
+    assert fg.outputs == [z, y]
+    fg.check_integrity()
+
+
+def test_orderings_must_name_nodes_of_the_graph():
+    x, y, _z, fg = exp_graph()
+
+    class Stray(Feature):
+        def orderings(self, fgraph):
+            return {T.log(x).owner: [y.owner]}
+
+    fg.attach_feature(Stray())
+    with pytest.raises(ValueError, match=r"Log\(x\) is not in this FunctionGraph"):
+        fg.toposort()

@@ -367,7 +367,7 @@ def test_make_py_thunk_attributes():
     assert thunk.inputs[0] is storage_map[x]
     assert thunk.outputs[0] is storage_map[out]
     assert thunk.lazy is False
-    assert thunk.perform == Double().perform or callable(thunk.perform)
+    assert thunk.perform.__func__ is Double.perform
     thunk()
     np.testing.assert_array_equal(storage_map[out][0], [2.0, 2.0])
 
@@ -799,7 +799,7 @@ def test_double_type_in_graphs_and_function_graphs():
     x, y, z = double("x"), double("y"), double("z")
     a = add(x, y)
     b = mul(a, z)
-    assert str(a) == "add.0" or str(a) == "add.out" or str(a).startswith("add")
+    assert str(a) == "add.0"
     assert b.owner.inputs == [a, z]
     assert a.type is double
 

@@ -6,6 +6,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed-v1
+# Python sources to lint; benches/ and examples/ may not exist yet.
+PY_SRC := $(wildcard python tests benches examples)
 export CARGO_INCREMENTAL ?= 0
 
 .PHONY: help venv build release example test test-rust test-python lint fmt bench ci all clean
@@ -47,8 +49,8 @@ lint: build ## rustfmt, clippy, ruff, stubtest (_core.pyi against the built exte
 
 fmt: venv ## apply rustfmt and ruff format
 	cargo fmt --all
-	$(VENV)/bin/ruff format python tests benches examples
-	$(VENV)/bin/ruff check --fix python tests benches examples
+	$(VENV)/bin/ruff format $(PY_SRC)
+	$(VENV)/bin/ruff check --fix $(PY_SRC)
 
 bench: release ## benchmarks against PyTensor and JAX (installs them into .venv)
 	@# A failed install only skips those comparisons; run.py says which and why.

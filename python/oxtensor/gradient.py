@@ -15,7 +15,7 @@ disconnected_type = DisconnectedType()
 
 
 def grad_undefined(op: Any, x_pos: int, x: Any, comment: str = "") -> Any:
-    """A NullType variable: input ``x_pos``'s gradient is mathematically undefined."""
+    """A NullType variable: the gradient of input ``x_pos`` is undefined."""
     return NullType(
         f"This variable is Null because the grad method for input {x_pos} ({x}) "
         f"of the {op} op is mathematically undefined. {comment}"

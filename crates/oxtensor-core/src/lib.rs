@@ -38,6 +38,7 @@ pub mod graph;
 pub mod kernels;
 pub mod ops;
 pub mod print;
+pub mod rewrite;
 pub mod tensor;
 pub mod types;
 pub mod value;

@@ -284,6 +284,15 @@ impl PyApply {
         crate::construct::clone_with_new_inputs(slf, inputs, strict)
     }
 
+    /// `debugprint(self, **kwargs)`.
+    #[pyo3(signature = (**kwargs))]
+    fn dprint<'py>(
+        slf: &Bound<'py, Self>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::print::dprint_method(slf.as_any(), kwargs)
+    }
+
     /// `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
         crate::describe::apply_str(slf)

@@ -363,6 +363,7 @@ pub fn function<'py>(
         .call1((fg_in, &all))?
         .cast_into::<PyFunctionGraph>()?;
     check_inplace(&fg, accept_inplace)?;
+    PyFunctionGraph::_constant_fold(&fg)?;
     let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
     let program = fg.borrow().link(
         py,

@@ -356,3 +356,81 @@ fn convert_losslessly<'py>(
     }
     Ok(converted)
 }
+
+/// Whether two values are ndarrays of the same shape (and, if `same_dtype`, dtype).
+fn same_layout(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, same_dtype: bool) -> PyResult<bool> {
+    let same_shape = a.getattr("shape")?.eq(b.getattr("shape")?)?;
+    Ok(same_shape && (!same_dtype || a.getattr("dtype")?.eq(b.getattr("dtype")?)?))
+}
+
+/// Whether an array holds floats or complex numbers (where NaN exists).
+fn is_inexact(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let kind = a.getattr("dtype")?.getattr("kind")?.to_string();
+    Ok(kind == "f" || kind == "c")
+}
+
+/// `TensorType.values_eq`: same shape (and dtype when forced) and equal
+/// values, NaN matching NaN (a value computed twice must compare equal).
+pub fn values_eq(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, same_dtype: bool) -> PyResult<bool> {
+    let np = numpy(a.py())?;
+    let (a, b) = (
+        np.call_method1("asarray", (a,))?,
+        np.call_method1("asarray", (b,))?,
+    );
+    if !same_layout(&a, &b, same_dtype)? {
+        return Ok(false);
+    }
+    let equal_nan = is_inexact(&a)? && is_inexact(&b)?;
+    let kwargs = [("equal_nan", equal_nan)].into_py_dict(a.py())?;
+    np.call_method("array_equal", (a, b), Some(&kwargs))?
+        .is_truthy()
+}
+
+/// PyTensor's default tolerances (`tensor/math.py:_get_atol_rtol`): the
+/// narrowest float dtype of the two decides.
+fn default_tolerances(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
+    let names = [a, b]
+        .iter()
+        .map(|x| Ok(x.getattr("dtype")?.str()?.to_string()))
+        .collect::<PyResult<Vec<_>>>()?;
+    let has = |set: &[&str]| names.iter().any(|n| set.contains(&n.as_str()));
+    Ok(if has(&["float16"]) {
+        (1e-3, 1e-3)
+    } else if has(&["float32", "complex64"]) {
+        (1e-5, 1e-5)
+    } else {
+        (1e-5, 1e-8)
+    })
+}
+
+/// `TensorType.values_eq_approx`: ndarrays of the same shape and dtype that
+/// are close (`rtol`/`atol` default by dtype), NaN matching NaN and infinities
+/// of the same sign matching; `allow_remove_nan`/`allow_remove_inf` also
+/// accept any value where `a` is NaN/infinite. Exact for discrete dtypes.
+pub fn values_eq_approx(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    allow_remove_inf: bool,
+    allow_remove_nan: bool,
+    tolerances: (Option<f64>, Option<f64>),
+) -> PyResult<bool> {
+    let np = numpy(a.py())?;
+    let ndarray = np.getattr("ndarray")?;
+    if !a.is_instance(&ndarray)? || !b.is_instance(&ndarray)? || !same_layout(a, b, true)? {
+        return Ok(false);
+    }
+    if !is_inexact(a)? {
+        return np.call_method1("array_equal", (a, b))?.is_truthy();
+    }
+    let (rtol, atol) = default_tolerances(a, b)?;
+    let (rtol, atol) = (tolerances.0.unwrap_or(rtol), tolerances.1.unwrap_or(atol));
+    let kwargs = [("equal_nan", true)].into_py_dict(a.py())?;
+    let mut close = np.call_method("isclose", (a, b, rtol, atol), Some(&kwargs))?;
+    if allow_remove_nan {
+        close = close.call_method1("__or__", (np.call_method1("isnan", (a,))?,))?;
+    }
+    if allow_remove_inf {
+        close = close.call_method1("__or__", (np.call_method1("isinf", (a,))?,))?;
+    }
+    close.call_method0("all")?.is_truthy()
+}

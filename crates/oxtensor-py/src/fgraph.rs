@@ -154,7 +154,45 @@ impl PyFunctionGraph {
             })
     }
 
-    /// Applies logged events to the Python objects, then tells Python features.
+    /// Gives a Python object to each variable the core created (constants
+    /// from constant folding) that a logged change now reads.
+    fn export_new(&mut self, py: Python<'_>, events: &[Event]) -> PyResult<()> {
+        for ev in events {
+            let Event::Change(_, _, new, _) = ev else {
+                continue;
+            };
+            if self.memo.var(py, *new).is_ok() {
+                continue;
+            }
+            let fg = self.core()?;
+            let data = fg.graph().var(*new);
+            let oxtensor_core::graph::VarKind::Constant(c) = &data.kind else {
+                return Err(PyValueError::new_err(format!(
+                    "variable {new:?} made by the core has no Python form"
+                )));
+            };
+            let ty = crate::types::py_type(py, &data.ty)?;
+            let obj = match &c.value {
+                oxtensor_core::value::Value::Tensor(t) => {
+                    let array = crate::array::array_from_tensor(py, t, false)?;
+                    crate::construct::tensor_constant(py, ty, array, None)?
+                }
+                oxtensor_core::value::Value::Host(_) => {
+                    return Err(PyValueError::new_err(
+                        "folded host values have no Python form",
+                    ))
+                }
+            };
+            self.memo.adopt_var(&obj, *new);
+        }
+        Ok(())
+    }
+
+    /// Applies logged events to the Python objects and tells the Python
+    /// features, one event at a time: a feature sees the objects as they
+    /// were right after that change (PyTensor's `Add(Log.0, Exp.0)` in the
+    /// anatomy's trace), not the final state. After a feature fails, the
+    /// remaining events are still mirrored so the objects match the core.
     fn flush(slf: &Bound<'_, Self>) -> PyResult<()> {
         let py = slf.py();
         let events: Vec<Event> = std::mem::take(
@@ -167,30 +205,39 @@ impl PyFunctionGraph {
         if events.is_empty() {
             return Ok(());
         }
+        slf.borrow_mut().export_new(py, &events)?;
         let weak = PyWeakrefReference::new(slf)?;
-        let mut calls = Vec::with_capacity(events.len());
-        {
-            let this = slf.borrow();
-            for ev in &events {
-                calls.push(this.mirror(py, ev, &weak)?);
-            }
-        }
         let features: Vec<Py<PyAny>> = slf
             .borrow()
             .features
             .iter()
             .map(|f| f.clone_ref(py))
             .collect();
-        for (name, args, reason) in calls {
-            for f in &features {
-                let f = f.bind(py);
-                if f.hasattr(name)? {
-                    let kwargs = PyDict::new(py);
-                    kwargs.set_item("reason", &reason)?;
-                    let mut all = vec![slf.clone().into_any()];
-                    all.extend(args.iter().cloned());
-                    f.call_method(name, PyTuple::new(py, all)?, Some(&kwargs))?;
-                }
+        let mut first_error = None;
+        for ev in &events {
+            let call = slf.borrow().mirror(py, ev, &weak)?;
+            if first_error.is_none() {
+                first_error = Self::notify(slf, &features, call).err();
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Calls one callback on every feature that defines it.
+    fn notify<'py>(
+        slf: &Bound<'py, Self>,
+        features: &[Py<PyAny>],
+        (name, args, reason): (&'static str, Vec<Bound<'py, PyAny>>, String),
+    ) -> PyResult<()> {
+        let py = slf.py();
+        for f in features {
+            let f = f.bind(py);
+            if f.hasattr(name)? {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("reason", &reason)?;
+                let mut all = vec![slf.clone().into_any()];
+                all.extend(args.iter().cloned());
+                f.call_method(name, PyTuple::new(py, all)?, Some(&kwargs))?;
             }
         }
         Ok(())
@@ -422,6 +469,14 @@ impl PyFunctionGraph {
         PyList::new(py, self.features.iter().map(|f| f.clone_ref(py)))
     }
 
+    /// Runs constant folding on the graph (what compiling does); returns
+    /// the number of nodes folded.
+    pub fn _constant_fold(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Self::mutate(slf, |this| {
+            oxtensor_core::rewrite::constant_fold(this.core_mut()?).py()
+        })
+    }
+
     /// The nodes in dependency order (features' orderings included).
     fn toposort<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
@@ -476,13 +531,16 @@ impl PyFunctionGraph {
             .call_method1("filter_variable", (&new_var, true))?;
         let reason = reason_str(&reason)?;
         if verbose.unwrap_or(false) {
-            println!(
-                "rewriting: rewrite {reason} replaces {} of {} with {} of {}",
+            // Through `sys.stdout`, as `print` would, so redirection works.
+            let line = format!(
+                "rewriting: rewrite {reason} replaces {} of {} with {} of {}\n",
                 var.str()?,
                 var.getattr("owner")?.str()?,
                 new_var.str()?,
                 new_var.getattr("owner")?.str()?
             );
+            let stdout = slf.py().import("sys")?.getattr("stdout")?;
+            stdout.call_method1("write", (line,))?;
         }
         Self::mutate(slf, |this| {
             let Some(old) = this
@@ -809,6 +867,15 @@ impl PyFunctionGraph {
         Ok(Self::clone_get_equiv(slf, check_integrity, true)?.0)
     }
 
+    /// `debugprint(self, **kwargs)`.
+    #[pyo3(signature = (**kwargs))]
+    fn dprint<'py>(
+        slf: &Bound<'py, Self>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::print::dprint_method(slf.as_any(), kwargs)
+    }
+
     fn __contains__(&self, obj: Bound<'_, PyAny>) -> PyResult<bool> {
         let fg = self.core()?;
         if let Some(v) = self.memo.var_id(&obj) {
@@ -857,13 +924,16 @@ impl PyFunctionGraph {
         for f in &self.features {
             visit.call(f)?;
         }
-        self.memo.visit(&visit)?;
+        self.memo.traverse(&visit)?;
         visit.call(&self.update_mapping)
     }
 
+    /// Breaks cycles: the graph is unusable afterwards (it is being freed).
     fn __clear__(&mut self) {
         self.features.clear();
         self.update_mapping = None;
+        self.memo = Memo::default();
+        self.fg = None;
     }
 }
 

@@ -194,6 +194,9 @@ impl Thunk for PerformThunk {
     }
 }
 
+/// Storage cells and their compute-map flags.
+type Cells = (Vec<Py<PyList>>, Vec<Py<PyList>>);
+
 /// A thunk made by the op's own `make_thunk`, over one-element cells.
 pub struct MakeThunk {
     info: NodeInfo,
@@ -210,9 +213,7 @@ impl MakeThunk {
     pub fn new(node: &Bound<'_, PyAny>) -> PyResult<MakeThunk> {
         let py = node.py();
         let (storage_map, compute_map) = (PyDict::new(py), PyDict::new(py));
-        let cells = |vars: Bound<'_, PyAny>,
-                     computed: bool|
-         -> PyResult<(Vec<Py<PyList>>, Vec<Py<PyList>>)> {
+        let cells = |vars: Bound<'_, PyAny>, computed: bool| -> PyResult<Cells> {
             let (mut store, mut comp) = (Vec::new(), Vec::new());
             for v in vars.try_iter()? {
                 let v = v?;

@@ -13,7 +13,8 @@ use oxtensor_core::types::Type;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use std::collections::HashMap;
+use pyo3::{PyTraverseError, PyVisit};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Python objects ↔ arena ids.
@@ -88,12 +89,22 @@ impl Memo {
     }
 
     /// Imports a variable and everything it is computed from, iteratively
-    /// (graphs can be deeper than the Rust stack).
+    /// (graphs can be deeper than the Rust stack). A variable met again
+    /// while its own inputs are being imported depends on itself: Python
+    /// code can build such a cycle by editing `node.inputs`, and it is
+    /// refused rather than followed forever.
     pub fn import_var(&mut self, g: &mut Graph, root: &Bound<'_, PyAny>) -> PyResult<VarId> {
         let mut stack: Vec<(Bound<'_, PyAny>, bool)> = vec![(root.clone(), false)];
+        let mut expanding: HashSet<usize> = HashSet::new();
         while let Some((var, expanded)) = stack.pop() {
             if self.var_id(&var).is_some() {
                 continue;
+            }
+            if !expanded && expanding.contains(&key(&var)) {
+                return Err(PyValueError::new_err(format!(
+                    "graph contains cycles: {} depends on itself",
+                    var.str()?
+                )));
             }
             let v = var.cast::<PyVariable>().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err(format!(
@@ -113,6 +124,7 @@ impl Memo {
                 }
                 Some(node) if expanded => self.import_node(g, &node, &var)?,
                 Some(node) => {
+                    expanding.insert(key(&var));
                     stack.push((var.clone(), true));
                     let inputs = node.getattr("inputs")?.cast_into::<PyList>()?;
                     for inp in inputs.iter().rev() {
@@ -211,10 +223,15 @@ impl Memo {
         Ok(host)
     }
 
-    /// Visits every object the memo holds (for the GC).
-    pub fn visit(&self, visit: &pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        for o in self.vars.iter().chain(&self.nodes) {
-            visit.call(o)?;
+    /// Reports the variables and nodes the memo keeps alive to the cycle
+    /// collector: each entry is a strong reference of its own, so a tag
+    /// pointing back at the graph does not leak it. The Python ops and types
+    /// held by the core (`HostOp`, `HostTypeAdapter`) are not reported: they
+    /// sit behind `Arc`s that other owners may share, and a reference
+    /// reported twice would corrupt the collector's counts.
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for obj in self.vars.iter().chain(&self.nodes).flatten() {
+            visit.call(obj)?;
         }
         Ok(())
     }

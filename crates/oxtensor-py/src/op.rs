@@ -120,6 +120,20 @@ impl PyOp {
         Ok(())
     }
 
+    /// Lets `copy` and `pickle` rebuild an op written in Python from its
+    /// `__dict__` (without it, CPython refuses objects with a native
+    /// layout). Built-in ops keep their state in Rust, which a bare
+    /// `__new__` cannot restore, so they are refused by name.
+    fn __getnewargs__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        if slf.borrow().core.is_some() || overrides(slf.as_any(), "__new__")? {
+            return Err(PyTypeError::new_err(format!(
+                "cannot copy or pickle the built-in op {}",
+                op_str(slf.as_any())?
+            )));
+        }
+        Ok(PyTuple::empty(slf.py()))
+    }
+
     /// Which output `__call__` returns.
     #[classattr]
     fn default_output(py: Python<'_>) -> Py<PyAny> {
@@ -508,10 +522,10 @@ fn call_with_list<'py>(
     op.call(args, Some(&return_list(op.py())?))
 }
 
-/// `name=` and `return_list=` are `__call__`'s; the rest go to `make_node`.
-/// `(name, return_list, make_node kwargs)`.
+/// `__call__`'s own keywords: `name`, `return_list`, and the rest for `make_node`.
 type CallKwargs<'py> = (Option<Bound<'py, PyAny>>, bool, Option<Bound<'py, PyDict>>);
 
+/// `name=` and `return_list=` are `__call__`'s; the rest go to `make_node`.
 fn split_call_kwargs<'py>(kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<CallKwargs<'py>> {
     let Some(kw) = kwargs else {
         return Ok((None, false, None));

@@ -5,7 +5,7 @@ use crate::fgraph::PyFunctionGraph;
 use crate::import::Memo;
 use oxtensor_core::graph::{Graph, VarId};
 use oxtensor_core::print::{debugprint as core_debugprint, debugprint_vars, IdType, PrintOptions};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -48,9 +48,9 @@ fn roots<'py>(obj: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyRe
             roots(&item?, out)?;
         }
     } else {
-        return Err(PyValueError::new_err(format!(
-            "debugprint cannot print {}",
-            obj.repr()?
+        return Err(PyTypeError::new_err(format!(
+            "debugprint cannot print an object type {}",
+            obj.get_type().repr()?
         )));
     }
     Ok(())
@@ -126,4 +126,12 @@ pub fn debugprint<'py>(
             Ok(stdout)
         }
     }
+}
+
+/// `x.dprint(**kwargs)` on variables, nodes and graphs: `debugprint(x, **kwargs)`.
+pub fn dprint_method<'py>(
+    obj: &Bound<'py, PyAny>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    wrap_pyfunction!(debugprint, obj.py())?.call((obj,), kwargs)
 }

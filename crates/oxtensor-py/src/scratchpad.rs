@@ -1,7 +1,7 @@
 //! `Scratchpad`: the attribute bag behind every `tag`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 /// `tag`: accepts any attribute.
 #[pyclass(dict, module = "oxtensor.graph.utils", name = "Scratchpad")]
@@ -13,6 +13,12 @@ impl Scratchpad {
     #[new]
     fn new() -> Self {
         Scratchpad
+    }
+
+    /// Lets `copy` and `pickle` rebuild a tag from its `__dict__` (CPython
+    /// refuses native classes without it); the Rust side holds no state.
+    fn __getnewargs__<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyTuple> {
+        PyTuple::empty(slf.py())
     }
 
     /// Copies another scratchpad's (or dict's) attributes into this one.

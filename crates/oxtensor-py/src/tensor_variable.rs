@@ -179,12 +179,17 @@ impl PyTensorVariable {
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
     fn new(
-        py: Python<'_>,
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
     ) -> PyClassInitializer<Self> {
-        PyClassInitializer::from(PyVariable::with(py.None(), None, None, None))
-            .add_subclass(PyTensorVariable)
+        PyClassInitializer::from(PyVariable::shell()).add_subclass(PyTensorVariable)
+    }
+
+    /// Above NumPy's, so `ndarray + x` calls `x.__radd__` instead of making
+    /// an object array of variables (PyTensor's value).
+    #[classattr]
+    fn __array_priority__() -> f64 {
+        1000.0
     }
 
     /// Variables hash by identity (defining `<` would otherwise drop the hash).

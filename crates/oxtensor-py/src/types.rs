@@ -59,6 +59,19 @@ impl PyType_ {
             .unbind())
     }
 
+    /// The class of constants of this type: `Constant`, `TensorConstant` for
+    /// tensors. A getter, not a class attribute, because both classes are
+    /// defined in Python after this module loads; subclasses may override it.
+    #[getter]
+    fn constant_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let name = if slf.is_instance_of::<PyTensorType>() {
+            "TensorConstant"
+        } else {
+            "Constant"
+        };
+        registry::registered(slf.py(), name)
+    }
+
     /// Validates or converts a runtime value; every type must define it.
     #[pyo3(signature = (data, strict = false, allow_downcast = None))]
     fn filter(
@@ -344,6 +357,32 @@ impl PyTensorType {
         crate::constant::filter_tensor(slf, data, strict, allow_downcast.unwrap_or(false))
     }
 
+    /// Same shape (and dtype, unless `force_same_dtype=False`) and equal
+    /// values, NaN matching NaN.
+    #[pyo3(signature = (a, b, force_same_dtype = true))]
+    fn values_eq(
+        &self,
+        a: Bound<'_, PyAny>,
+        b: Bound<'_, PyAny>,
+        force_same_dtype: bool,
+    ) -> PyResult<bool> {
+        crate::constant::values_eq(&a, &b, force_same_dtype)
+    }
+
+    /// `values_eq` up to the dtype's tolerance (see `constant::values_eq_approx`).
+    #[pyo3(signature = (a, b, allow_remove_inf = false, allow_remove_nan = false, rtol = None, atol = None))]
+    fn values_eq_approx(
+        &self,
+        a: Bound<'_, PyAny>,
+        b: Bound<'_, PyAny>,
+        allow_remove_inf: bool,
+        allow_remove_nan: bool,
+        rtol: Option<f64>,
+        atol: Option<f64>,
+    ) -> PyResult<bool> {
+        crate::constant::values_eq_approx(&a, &b, allow_remove_inf, allow_remove_nan, (rtol, atol))
+    }
+
     /// `TensorType`'s `in_same_class`: same dtype and broadcastable pattern.
     fn in_same_class(&self, otype: Bound<'_, PyAny>) -> bool {
         otype
@@ -413,7 +452,7 @@ impl PyTensorType {
     }
 }
 
-/// What `TensorType.__reduce__` returns: the class and its arguments.
+/// `TensorType.__reduce__`'s value: the class and `(dtype, shape)`.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyTuple>));
 
 /// `NullType(why_null)`: the type of undefined gradients.

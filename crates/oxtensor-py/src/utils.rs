@@ -181,10 +181,12 @@ pub fn toposort<'py>(
     let mut s = Scratch::new();
     let outs = s.import(&graphs)?;
     let blockers = s.optional(blockers)?;
-    s.nodes(graphs.py(), &traversal::toposort(&s.g, &outs, &blockers))
+    let order = traversal::toposort(&s.g, &outs, &blockers).py()?;
+    s.nodes(graphs.py(), &order)
 }
 
 /// Whether `xs` compute the same as `ys`, `in_xs[k]` standing for `in_ys[k]`.
+/// As in PyTensor, the graphs may include raw values (see [`raw_pair_equal`]).
 #[pyfunction]
 #[pyo3(signature = (xs, ys, in_xs = None, in_ys = None, strict_dtype = true))]
 pub fn equal_computations(
@@ -195,10 +197,55 @@ pub fn equal_computations(
     strict_dtype: bool,
 ) -> PyResult<bool> {
     let _ = strict_dtype;
+    let (xs, ys) = (as_list(&xs)?, as_list(&ys)?);
+    if xs.len() != ys.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "The number of graphs/inputs doesn't match.",
+        ));
+    }
+    let (var_xs, var_ys) = (PyList::empty(xs.py()), PyList::empty(xs.py()));
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        match raw_pair_equal(&x, &y)? {
+            Some(false) => return Ok(false),
+            Some(true) => {}
+            None => {
+                var_xs.append(x)?;
+                var_ys.append(y)?;
+            }
+        }
+    }
     let mut s = Scratch::new();
-    let (x, y) = (s.import(&xs)?, s.import(&ys)?);
+    let (x, y) = (s.import(var_xs.as_any())?, s.import(var_ys.as_any())?);
     let (ix, iy) = (s.optional(in_xs)?, s.optional(in_ys)?);
     compare::equal_computations(&s.g, &x, &y, &ix, &iy).py()
+}
+
+/// A pair in which a side is not a variable: two raw values compare with
+/// `np.array_equal`, a raw value matches a constant holding equal data, and
+/// nothing else. `None` when both sides are variables (the core compares them).
+fn raw_pair_equal(x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+    let data = |v: &Bound<'_, PyAny>| -> Option<Py<PyAny>> {
+        let var = v.cast::<crate::variable::PyVariable>().ok()?;
+        let data = var.borrow().data.as_ref().map(|d| d.clone_ref(v.py()));
+        data
+    };
+    let is_var = |v: &Bound<'_, PyAny>| v.is_instance_of::<crate::variable::PyVariable>();
+    let np = x.py().import("numpy")?;
+    let array_equal = |a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>| -> PyResult<bool> {
+        np.call_method1("array_equal", (a, b))?.is_truthy()
+    };
+    Ok(match (is_var(x), is_var(y)) {
+        (true, true) => None,
+        (false, false) => Some(array_equal(x, y)?),
+        (true, false) => Some(match data(x) {
+            Some(d) => array_equal(d.bind(x.py()), y)?,
+            None => false,
+        }),
+        (false, true) => Some(match data(y) {
+            Some(d) => array_equal(x, d.bind(y.py()))?,
+            None => false,
+        }),
+    })
 }
 
 /// Copies of the graph between `inputs` and `outputs`: `{old: new}` for

@@ -65,6 +65,23 @@ impl PyVariable {
             .map_or_else(|| py.None().into_bound(py), |t| t.bind(py).clone())
     }
 
+    /// An empty shell for `__new__`. Its `auto_name` number is taken by
+    /// `__init__`, so a shell that Rust fills with ready fields (see
+    /// `construct::variable_of_class`) does not use up a number: PyTensor's
+    /// consecutive `auto_N` for consecutive variables holds.
+    pub fn shell() -> Self {
+        PyVariable {
+            ty: None,
+            owner: None,
+            index: None,
+            name: None,
+            tag: None,
+            data: None,
+            auto_id: 0,
+            fgraph: None,
+        }
+    }
+
     /// The name as a Rust string, if set.
     pub fn name_str(&self, py: Python<'_>) -> Option<String> {
         self.name.as_ref().map(|n| n.bind(py).to_string())
@@ -101,12 +118,8 @@ impl PyVariable {
     /// with their own constructor signatures work.
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(
-        py: Python<'_>,
-        _args: &Bound<'_, PyTuple>,
-        _kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> Self {
-        PyVariable::with(py.None(), None, None, None)
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
+        PyVariable::shell()
     }
 
     #[pyo3(signature = (r#type, owner = None, index = None, name = None))]
@@ -129,6 +142,7 @@ impl PyVariable {
         self.ty = Some(r#type.unbind());
         self.owner = owner.filter(|o| !o.is_none()).map(Bound::unbind);
         self.index = index;
+        self.auto_id = registry::next_auto_id();
         Ok(())
     }
 
@@ -148,6 +162,7 @@ impl PyVariable {
         v.owner = None;
         v.index = None;
         v.data = Some(filtered.unbind());
+        v.auto_id = registry::next_auto_id();
         Ok(())
     }
 
@@ -300,6 +315,15 @@ impl PyVariable {
             Some(o) => Ok(o.bind(py).getattr("op")?.unbind()),
             None => Ok(py.None()),
         }
+    }
+
+    /// `debugprint(self, **kwargs)`.
+    #[pyo3(signature = (**kwargs))]
+    fn dprint<'py>(
+        slf: &Bound<'py, Self>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::print::dprint_method(slf.as_any(), kwargs)
     }
 
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {

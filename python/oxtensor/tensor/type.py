@@ -1,6 +1,5 @@
 """`TensorType` and the variable constructors (`dmatrix`, `vector`, `tensor`, ...)."""
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,16 +67,26 @@ def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
     return make
 
 
-def _plural(ty: Any) -> Any:
-    def make(*names: str) -> Any:
+def _plural_name(name: str) -> str:
+    """``dmatrix`` → ``dmatrices``, ``fvector`` → ``fvectors``."""
+    if name.endswith("matrix"):
+        return name[: -len("matrix")] + "matrices"
+    return name + "s"
+
+
+def _plural(make_one: Any) -> Any:
+    """``xs("a", "b")`` makes two named variables, ``xs(3)`` three unnamed ones."""
+
+    def make(*names: Any, **kwargs: Any) -> Any:
         if len(names) == 1 and isinstance(names[0], int):
-            return [ty() for _ in range(names[0])]
-        return [ty(n) for n in names]
+            return [make_one(**kwargs) for _ in range(names[0])]
+        return [make_one(n, **kwargs) for n in names]
 
     return make
 
 
-globals().update({kind: _constructor(kind, shape) for kind, shape in _SHAPES.items()})
+_KINDS = {kind: _constructor(kind, shape) for kind, shape in _SHAPES.items()}
+globals().update(_KINDS)
 _TYPED = {
     f"{p}{kind}": TensorType(dtype, shape)
     for p, dtype in _PREFIXES.items()
@@ -90,18 +99,10 @@ _TYPED.update(
     }
 )
 globals().update(_TYPED)
+# One plural per constructor: `matrices`, `dmatrices`, `fvectors`, `iscalars`, ...
 _PLURALS = {
-    ("matrices" if name.endswith("matrix") else name + "s"): _plural(ty)
-    for name, ty in _TYPED.items()
+    _plural_name(name): _plural(make) for name, make in {**_KINDS, **_TYPED}.items()
 }
 globals().update(_PLURALS)
-globals().update(
-    {
-        ("matrices" if kind == "matrix" else kind + "s"): functools.partial(
-            lambda kind, *names: [globals()[kind](n) for n in names], kind
-        )
-        for kind in _SHAPES
-    }
-)
 
 __all__ = ["TensorType", "tensor", *_SHAPES, *_TYPED, *_PLURALS]

@@ -37,7 +37,10 @@ class TensorConstant(TensorVariable, Constant):
     """A tensor with a fixed value; its type has the data's full static shape."""
 
     def __init__(self, type: Any, data: Any, name: str | None = None) -> None:
-        Constant.__init__(self, type, data, name)
+        data = type.filter(data)
+        # As in PyTensor, the type gets the data's full static shape, so
+        # shape inference and rewrites see every length.
+        Constant.__init__(self, type.clone(shape=data.shape), data, name)
 
     def signature(self) -> TensorConstantSignature:
         return TensorConstantSignature((self.type, self.data))

@@ -19,6 +19,15 @@ pub enum Client {
     Output(usize),
 }
 
+/// After output `removed` is dropped, later outputs move down by one.
+fn shift_output(client: &mut Client, removed: usize) {
+    if let Client::Output(j) = client {
+        if *j > removed {
+            *j -= 1;
+        }
+    }
+}
+
 /// One recorded input change, for `revert`.
 #[derive(Clone, Debug)]
 struct Change {
@@ -193,14 +202,14 @@ impl FunctionGraph {
             .ok_or_else(|| Error::Index(format!("no output {idx}")))?;
         self.outputs.remove(idx);
         for list in self.clients.iter_mut().flatten() {
-            for c in list.iter_mut() {
-                if let Client::Output(j) = c {
-                    if *j > idx {
-                        *j -= 1;
-                    }
-                }
-            }
+            list.iter_mut().for_each(|c| shift_output(c, idx));
         }
+        // Keep `revert` meaningful: recorded changes of later outputs move
+        // down with them, and those of the removed output are forgotten.
+        self.history.retain(|c| c.client != Client::Output(idx));
+        self.history
+            .iter_mut()
+            .for_each(|c| shift_output(&mut c.client, idx));
         self.remove_client(v, Client::Output(idx), reason)
     }
 
@@ -262,7 +271,7 @@ impl FunctionGraph {
         self.ensure_len();
         let known: Vec<VarId> = self.variables().collect();
         let outs = self.graph.node(node).outputs.clone();
-        let new_nodes: Vec<NodeId> = traversal::toposort(&self.graph, &outs, &known)
+        let new_nodes: Vec<NodeId> = traversal::toposort(&self.graph, &outs, &known)?
             .into_iter()
             .filter(|n| !self.has_node(*n))
             .collect();
@@ -357,6 +366,7 @@ impl FunctionGraph {
         check: bool,
     ) -> Result<()> {
         self.graph.try_var(new)?;
+        self.check_client(client)?;
         let old = self.client_input(client);
         if old == new {
             return Ok(());
@@ -364,11 +374,13 @@ impl FunctionGraph {
         if check {
             self.check_replacement_type(old, new)?;
         }
-        match client {
-            Client::Node(n, i) => self.graph.node_mut(n).inputs[i] = new,
-            Client::Output(i) => self.outputs[i] = new,
+        self.set_client_input(client, new);
+        if let Err(err) = self.import_var(new, reason, import_missing) {
+            // A refused import (an undeclared input, a NullType) must leave
+            // the graph as it was, or a retry would see nothing to change.
+            self.set_client_input(client, old);
+            return Err(err);
         }
-        self.import_var(new, reason, import_missing)?;
         self.clients_mut(new).push(client);
         self.remove_client(old, client, reason)?;
         self.history.push(Change {
@@ -377,6 +389,40 @@ impl FunctionGraph {
             reason: reason.to_owned(),
         });
         self.dispatch(|f, fg| f.on_change_input(fg, client, old, new, reason))
+    }
+
+    fn set_client_input(&mut self, client: Client, var: VarId) {
+        match client {
+            Client::Node(n, i) => self.graph.node_mut(n).inputs[i] = var,
+            Client::Output(i) => self.outputs[i] = var,
+        }
+    }
+
+    /// Refuses a client that names a node outside the graph or an input or
+    /// output slot that does not exist (user input, so an error, not a panic).
+    fn check_client(&self, client: Client) -> Result<()> {
+        let (i, len, missing) = match client {
+            Client::Node(n, _) if !self.has_node(n) => {
+                return Err(Error::Value(format!(
+                    "{} is not in this FunctionGraph",
+                    self.graph.describe_node(n)
+                )))
+            }
+            Client::Node(n, i) => (
+                i,
+                self.graph.node(n).inputs.len(),
+                format!("{} has no input", self.graph.describe_node(n)),
+            ),
+            Client::Output(i) => (
+                i,
+                self.outputs.len(),
+                "The FunctionGraph has no output".to_owned(),
+            ),
+        };
+        if i < len {
+            return Ok(());
+        }
+        Err(Error::Index(format!("{missing} {i} (it has {len})")))
     }
 
     fn check_replacement_type(&self, old: VarId, new: VarId) -> Result<()> {
@@ -477,6 +523,11 @@ impl FunctionGraph {
                 .history
                 .pop()
                 .expect("history is longer than the checkpoint");
+            if self.check_client(change.client).is_err() {
+                // The node left the graph by an unrecorded edit
+                // (`remove_output`): nothing of it is left to undo.
+                continue;
+            }
             let reason = format!("Revert({})", change.reason);
             let before = self.history.len();
             self.change_node_input(change.client, change.old, &reason, false, false)?;

@@ -182,3 +182,84 @@ fn remove_output_reindexes() {
     assert!(!fg.has_var(z));
     fg.check_integrity().unwrap();
 }
+
+#[test]
+fn change_node_input_refuses_missing_slots() {
+    let (mut fg, x, y, z) = exp_graph();
+    let add = fg.graph().var(z).owner().unwrap();
+    for (client, text) in [
+        (
+            Client::Node(add, 2),
+            "Add(Exp.0, Exp.0) has no input 2 (it has 2)",
+        ),
+        (
+            Client::Output(2),
+            "The FunctionGraph has no output 2 (it has 2)",
+        ),
+    ] {
+        let err = fg
+            .change_node_input(client, x, "test", false, true)
+            .unwrap_err();
+        assert!(matches!(err, Error::Index(_)), "{err}");
+        assert_eq!(err.to_string(), text);
+    }
+    let outside = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    let node = fg.graph().var(outside).owner().unwrap();
+    let err = fg
+        .change_node_input(Client::Node(node, 0), y, "test", false, true)
+        .unwrap_err();
+    assert_eq!(err.to_string(), "Log(x) is not in this FunctionGraph");
+    fg.check_integrity().unwrap();
+}
+
+#[test]
+fn refused_import_leaves_the_graph_unchanged() {
+    let (mut fg, x, y, _) = exp_graph();
+    let w = fg
+        .graph_mut()
+        .input(TensorType::scalar(DType::Float64), Some("w"));
+    let exp = fg.graph().var(y).owner().unwrap();
+    let err = fg.replace(x, w, "test", false).unwrap_err();
+    assert!(matches!(err, Error::MissingInput(_)), "{err}");
+    assert_eq!(fg.graph().node(exp).inputs, vec![x]);
+    fg.check_integrity().unwrap();
+    // A retry with `import_missing` now does the replacement.
+    fg.replace(x, w, "test", true).unwrap();
+    assert_eq!(fg.graph().node(exp).inputs, vec![w]);
+    assert_eq!(fg.inputs(), &[x, w]);
+    fg.check_integrity().unwrap();
+}
+
+#[test]
+fn revert_after_remove_output() {
+    let (mut fg, x, y, z) = exp_graph();
+    let chk = fg.checkpoint();
+    let l = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    let s = fg.graph_mut().apply_out(op(ScalarKind::Sin), &[x]).unwrap();
+    fg.change_node_input(Client::Output(1), l, "test", false, true)
+        .unwrap();
+    fg.change_node_input(Client::Output(0), s, "test", false, true)
+        .unwrap();
+    fg.remove_output(0, "test").unwrap();
+    assert_eq!(fg.outputs(), &[l]);
+    fg.revert(chk).unwrap();
+    // Output 1 became output 0, and its change was undone.
+    assert_eq!(fg.outputs(), &[y]);
+    assert!(!fg.has_var(z) && !fg.has_var(s) && !fg.has_var(l));
+    fg.check_integrity().unwrap();
+}
+
+#[test]
+fn revert_skips_nodes_removed_with_their_output() {
+    let (mut fg, x, _, z) = exp_graph();
+    let chk = fg.checkpoint();
+    let add = fg.graph().var(z).owner().unwrap();
+    let l = fg.graph_mut().apply_out(op(ScalarKind::Log), &[x]).unwrap();
+    fg.change_node_input(Client::Node(add, 0), l, "test", false, true)
+        .unwrap();
+    fg.remove_output(0, "test").unwrap();
+    assert!(!fg.has_node(add));
+    fg.revert(chk).unwrap();
+    assert!(!fg.has_node(add));
+    fg.check_integrity().unwrap();
+}

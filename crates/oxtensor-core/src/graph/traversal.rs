@@ -95,8 +95,13 @@ pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
 
 /// Nodes between `blockers` and `outputs` in dependency order, by PyTensor's
 /// stack algorithm: a node is emitted once all its owned inputs are.
-pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<NodeId> {
+///
+/// A node whose inputs are still pending when it comes up a second time
+/// depends on itself (its inputs were fully processed in between otherwise),
+/// so the graph has a cycle: an error, where PyTensor's loop never ends.
+pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Result<Vec<NodeId>> {
     let mut computed: HashSet<VarId> = blockers.iter().copied().collect();
+    let mut expanded: HashSet<NodeId> = HashSet::new();
     let mut todo: Vec<VarId> = outputs.to_vec();
     let mut order = Vec::new();
     while let Some(cur) = todo.pop() {
@@ -116,12 +121,14 @@ pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<NodeId>
         if pending.is_empty() {
             order.push(node);
             computed.extend(g.node(node).outputs.iter().copied());
+        } else if !expanded.insert(node) {
+            return Err(Error::Value("graph contains cycles".into()));
         } else {
             todo.push(cur);
             todo.extend(pending);
         }
     }
-    order
+    Ok(order)
 }
 
 /// An item of the combined variable/node dependency graph.
@@ -140,7 +147,7 @@ pub fn toposort_with_orderings(
     orderings: &NodeOrderings,
 ) -> Result<Vec<NodeId>> {
     if orderings.values().all(Vec::is_empty) {
-        return Ok(toposort(g, outputs, blockers));
+        return toposort(g, outputs, blockers);
     }
     let blockers: HashSet<VarId> = blockers.iter().copied().collect();
     let deps = |item: Item| -> Vec<Item> {
@@ -271,9 +278,9 @@ mod tests {
             o2,
         } = fixture();
         let (n1, n2) = (g.var(o1).owner().unwrap(), g.var(o2).owner().unwrap());
-        assert_eq!(toposort(&g, &[o2], &[]), vec![n1, n2]);
-        assert_eq!(toposort(&g, &[o2], &[o1]), vec![n2]);
-        assert_eq!(toposort(&g, &[o2], &[r1]), vec![n1, n2]);
+        assert_eq!(toposort(&g, &[o2], &[]).unwrap(), vec![n1, n2]);
+        assert_eq!(toposort(&g, &[o2], &[o1]).unwrap(), vec![n2]);
+        assert_eq!(toposort(&g, &[o2], &[r1]).unwrap(), vec![n1, n2]);
         let mut ord = NodeOrderings::new();
         ord.insert(n1, vec![n2]);
         assert!(toposort_with_orderings(&g, &[o2], &[], &ord).is_err());
@@ -296,14 +303,37 @@ mod tests {
             .apply_out(Arc::new(Elemwise::new(ScalarKind::Add)), &[exp, log, sin])
             .unwrap();
         let names: Vec<String> = toposort(&g, &[add], &[])
+            .unwrap()
             .iter()
             .map(|n| g.node(*n).op.describe())
             .collect();
         assert_eq!(names, ["Sin", "Log", "Exp", "Add"]);
         let names: Vec<String> = toposort(&g, &[exp, log], &[x])
+            .unwrap()
             .iter()
             .map(|n| g.node(*n).op.describe())
             .collect();
         assert_eq!(names, ["Log", "Exp"]);
+    }
+
+    #[test]
+    fn cycles_are_errors_not_endless_loops() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let exp = g
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Exp)), &[x])
+            .unwrap();
+        let log = g
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Log)), &[exp])
+            .unwrap();
+        let exp_node = g.var(exp).owner().unwrap();
+        g.node_mut(exp_node).inputs[0] = log;
+        for outputs in [vec![log], vec![exp], vec![log, exp]] {
+            let err = toposort(&g, &outputs, &[]).unwrap_err();
+            assert_eq!(err.to_string(), "graph contains cycles");
+        }
+        let empty = NodeOrderings::new();
+        assert!(toposort_with_orderings(&g, &[log], &[], &empty).is_err());
+        assert_eq!(ancestors(&g, &[log], &[]), vec![log, exp]);
     }
 }

@@ -145,8 +145,24 @@ impl Reshape {
         if let Some(k) = known {
             check_reshape(input, k)?;
         }
-        TensorType::new(input.dtype, shape)
+        TensorType::new(input.dtype, deduce_free_length(input, shape))
     }
+}
+
+/// As PyTensor's `Reshape.make_node`: when the input's size is static and
+/// one output length is unknown (a `-1`), that length is the quotient, so
+/// `(2, 3)` reshaped to `(3, -1)` is typed `(3, 2)`.
+fn deduce_free_length(input: &TensorType, mut shape: Vec<Option<u64>>) -> Vec<Option<u64>> {
+    let size: Option<u64> = input
+        .shape
+        .iter()
+        .try_fold(1u64, |acc, d| d.map(|d| acc * d));
+    let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i].is_none()).collect();
+    let known: u64 = shape.iter().flatten().product();
+    if let (Some(size), [i]) = (size, unknown.as_slice()) {
+        shape[*i] = size.checked_div(known);
+    }
+    shape
 }
 
 /// Refuses shapes that cannot hold the input's statically known size.
@@ -281,7 +297,20 @@ mod tests {
         let r = Reshape { ndim: 2 };
         assert_eq!(
             r.output_type(&x, Some(&[3, -1])).unwrap().shape.as_slice(),
-            &[Some(3), None]
+            &[Some(3), Some(2)]
+        );
+        let rows = TensorType::new(DType::Float64, [None, Some(3)]).unwrap();
+        assert_eq!(
+            r.output_type(&rows, Some(&[3, -1]))
+                .unwrap()
+                .shape
+                .as_slice(),
+            &[Some(3), None],
+            "an unknown input size leaves the -1 unknown"
+        );
+        assert_eq!(
+            r.output_type(&x, Some(&[0, -1])).unwrap_err().to_string(),
+            "cannot reshape an input of static shape (2, 3) into shape [0, -1]"
         );
         assert!(r.output_type(&x, Some(&[4, -1])).is_err());
         assert!(r.output_type(&x, Some(&[5, 1])).is_err());

@@ -41,8 +41,6 @@ struct Step {
     label: String,
     /// Slots whose last reader is this step.
     frees: Vec<usize>,
-    /// Whether the op allows precomputing it (`do_constant_folding`).
-    foldable: bool,
 }
 
 /// A compiled, runnable function graph.
@@ -102,12 +100,10 @@ impl Program {
                 output_types: types(fg, &node.outputs),
                 label: g.describe_node(n),
                 frees: Vec::new(),
-                foldable: node.op.do_constant_folding().unwrap_or(false),
             });
         }
         let outputs: Vec<usize> = fg.outputs().iter().map(|&v| slot(v)).collect();
         let n_slots = slots.len();
-        fold_constant_steps(&mut steps, &mut constants, &outputs)?;
         if opts.allow_gc {
             schedule_frees(&mut steps, &outputs);
         }
@@ -324,56 +320,6 @@ impl Program {
             .as_ref()
             .and_then(|p| p.lock().ok().map(|p| p.clone()))
     }
-}
-
-/// Runs, once, the native steps whose inputs are all constants (such as the
-/// `ExpandDims` broadcasting a literal) and keeps their results as
-/// constants, so calls do not recompute them. Host steps always run per call.
-fn fold_constant_steps(
-    steps: &mut Vec<Step>,
-    constants: &mut Vec<(usize, Value)>,
-    outputs: &[usize],
-) -> Result<()> {
-    let mut pool = Pool::default();
-    let mut kept = Vec::with_capacity(steps.len());
-    for step in steps.drain(..) {
-        let known = |s: &usize| constants.iter().any(|(c, _)| c == s);
-        let foldable = step.foldable
-            && !step.thunk.is_host()
-            && !step.thunk.is_lazy()
-            && step.inputs.iter().all(known);
-        if !foldable || step.outputs.iter().any(|o| outputs.contains(o)) {
-            kept.push(step);
-            continue;
-        }
-        let inputs: Vec<Value> = step
-            .inputs
-            .iter()
-            .filter_map(|s| {
-                constants
-                    .iter()
-                    .find(|(c, _)| c == s)
-                    .map(|(_, v)| v.clone())
-            })
-            .collect();
-        let mut outs = vec![None; step.outputs.len()];
-        if step
-            .thunk
-            .run(&inputs, &mut outs, &mut pool)
-            .and_then(|()| check_outputs(&step, &outs))
-            .is_err()
-        {
-            // Folding is an optimisation: a node that fails now will report
-            // its error, with context, when the function runs.
-            kept.push(step);
-            continue;
-        }
-        for (&s, v) in step.outputs.iter().zip(outs) {
-            constants.push((s, v.expect("checked above")));
-        }
-    }
-    *steps = kept;
-    Ok(())
 }
 
 fn types(fg: &FunctionGraph, vars: &[VarId]) -> Vec<Type> {

@@ -1,3 +1,6 @@
 //! Integration tests: oxtensor used from Rust alone (one binary, linked once).
 
+// Test helpers outside `#[test]` functions unwrap too: a failure is a test failure.
+#![allow(clippy::unwrap_used)]
+
 mod vm;

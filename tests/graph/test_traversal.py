@@ -1,0 +1,170 @@
+"""Graph walks in PyTensor 3.x's exact orders (``tests/graph/test_traversal.py``
+and anatomy §3.5): a stack-based DFS that pops the last pending item first."""
+
+import oxtensor.tensor as T
+import pytest
+from oxtensor.graph.basic import (
+    ancestors,
+    applys_between,
+    graph_inputs,
+    io_toposort,
+    orphans_between,
+    vars_between,
+)
+from oxtensor.graph.traversal import toposort
+
+from tests.graph.utils import MyOp, MyVariable
+
+
+def two_level():
+    r1, r2, r3 = MyVariable(1), MyVariable(2), MyVariable(3)
+    o1 = MyOp(r1, r2)
+    o1.name = "o1"
+    o2 = MyOp(r3, o1)
+    o2.name = "o2"
+    return r1, r2, r3, o1, o2
+
+
+def test_ancestors():
+    r1, r2, r3, o1, o2 = two_level()
+    assert ancestors([o2]) == [o2, o1, r2, r1, r3]
+    assert ancestors([o2], blockers=None) == [o2, o1, r2, r1, r3]
+    assert ancestors([o2], blockers=[o1]) == [o2, o1, r3]
+    # A single variable is accepted as well as a list.
+    assert ancestors(o2) == [o2, o1, r2, r1, r3]
+
+
+def test_graph_inputs():
+    r1, r2, r3, _o1, o2 = two_level()
+    assert graph_inputs([o2]) == [r2, r1, r3]
+    assert graph_inputs([o2], blockers=None) == [r2, r1, r3]
+
+
+def test_graph_inputs_with_blockers():
+    r1, r2, r3, o1, o2 = two_level()
+    # Blocked variables are not inputs unless they have no owner.
+    assert graph_inputs([o2], blockers=[o1]) == [r3]
+    assert graph_inputs([o2], blockers=[r1]) == [r2, r1, r3]
+    assert graph_inputs([o1, o2]) == [r2, r1, r3]
+
+
+def test_graph_inputs_include_constants():
+    x = T.dscalar("x")
+    c = T.constant(2.0)
+    assert graph_inputs([x * c]) == [c, x]
+
+
+def test_vars_between_and_orphans():
+    r1, r2, r3, o1, o2 = two_level()
+    assert vars_between([r1, r2], [o2]) == [o2, o1, r2, r1, r3]
+    assert orphans_between([r1, r2], [o2]) == [r3]
+    assert vars_between([o1], [o2]) == [o2, o1, r3]
+    assert orphans_between([o1], [o2]) == [r3]
+
+
+def test_applys_between():
+    r1, r2, r3, r4 = MyVariable(1), MyVariable(2), MyVariable(3), MyVariable(4)
+    o1 = MyOp(r1, r2)
+    o2 = MyOp(r3, r4)
+    o3 = MyOp(r3, o1, o2)
+    assert applys_between([r1, r2], [o3]) == [o3.owner, o2.owner, o1.owner]
+    assert applys_between([o1], [o3]) == [o3.owner, o2.owner]
+
+
+def test_io_toposort_simple():
+    r1, r2, r5 = MyVariable(1), MyVariable(2), MyVariable(5)
+    o = MyOp(r1, r2)
+    o2 = MyOp(o, r5)
+    assert io_toposort([r5], [o2]) == [o.owner, o2.owner]
+
+
+def test_toposort_double_dependencies():
+    r1, r5 = MyVariable(1), MyVariable(5)
+    o = MyOp.make_node(r1, r1)
+    o2 = MyOp.make_node(o.outputs[0], r5)
+    assert toposort(o2.outputs) == [o, o2]
+    assert io_toposort([], o2.outputs) == [o, o2]
+
+
+def test_io_toposort_inputs_with_owners():
+    r1, r5 = MyVariable(1), MyVariable(5)
+    o = MyOp.make_node(r1, r1)
+    r2b = o.outputs[0]
+    o2 = MyOp.make_node(r2b, r2b)
+    assert io_toposort([r2b], o2.outputs) == [o2]
+    o2 = MyOp.make_node(r2b, r5)
+    assert io_toposort([r2b], o2.outputs) == [o2]
+
+
+def test_io_toposort_not_connected():
+    r1, r2, r3, r4 = MyVariable(1), MyVariable(2), MyVariable(3), MyVariable(4)
+    o0 = MyOp.make_node(r1, r2)
+    o1 = MyOp.make_node(r3, r4)
+    # The DFS pops the last pending output first.
+    assert io_toposort([r1, r2, r3, r4], o0.outputs + o1.outputs) == [o1, o0]
+
+
+def test_io_toposort_chain():
+    r1, r2 = MyVariable(1), MyVariable(2)
+    o0 = MyOp.make_node(r1, r2)
+    o1 = MyOp.make_node(o0.outputs[0], r1)
+    assert io_toposort([r1, o0.outputs[0]], [o0.outputs[0], o1.outputs[0]]) == [o1]
+
+
+def test_io_toposort_outputs_with_clients():
+    r1, r2, r4 = MyVariable(1), MyVariable(2), MyVariable(4)
+    o0 = MyOp.make_node(r1, r2)
+    MyOp.make_node(o0.outputs[0], r4)
+    assert io_toposort([], o0.outputs) == [o0]
+
+
+def test_anatomy_toposort_examples():
+    x = T.dscalar("x")
+    e, lg, s = T.exp(x), T.log(x), T.sin(x)
+    assert io_toposort([x], [e, lg]) == [lg.owner, e.owner]
+    out = T.add(e, lg, s)
+    assert toposort([out]) == [s.owner, lg.owner, e.owner, out.owner]
+
+
+def test_toposort_with_blockers():
+    _r1, _r2, _r3, o1, o2 = two_level()
+    assert toposort([o2]) == [o1.owner, o2.owner]
+    assert toposort([o2], blockers=[o1]) == [o2.owner]
+
+
+def test_io_toposort_orderings():
+    x = T.dscalar("x")
+    e, lg = T.exp(x), T.log(x)
+    assert io_toposort([x], [e, lg], orderings={lg.owner: [e.owner]}) == [
+        e.owner,
+        lg.owner,
+    ]
+    with pytest.raises(ValueError, match="graph contains cycles"):
+        io_toposort([x], [T.log(e)], orderings={e.owner: [T.log(e).owner]})
+
+
+def test_deep_graphs_do_not_overflow():
+    # Traversals are iterative: a chain deeper than Python's recursion limit.
+    x = T.dscalar("x")
+    out = x
+    for _ in range(3000):
+        out = T.exp(out)
+    order = toposort([out])
+    assert len(order) == 3000
+    assert order[0].inputs[0] is x
+    assert graph_inputs([out]) == [x]
+    assert len(ancestors([out])) == 3001
+
+
+def test_results_are_the_callers_objects():
+    r1, r2, r3, o1, o2 = two_level()
+    result = ancestors([o2])
+    assert all(any(v is w for w in (r1, r2, r3, o1, o2)) for v in result)
+    assert applys_between([r1], [o2])[0] is o2.owner
+
+
+def test_non_variables_are_refused():
+    with pytest.raises(TypeError, match="Expected a Variable, got 3"):
+        ancestors([3])
+    with pytest.raises(TypeError, match="Expected a Variable"):
+        io_toposort([], ["x"])

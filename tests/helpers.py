@@ -1,0 +1,112 @@
+"""Helpers shared by the test suites (the habit of PyTensor's
+``tests/unittest_tools.py``)."""
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from oxtensor.graph.basic import Apply, Variable, equal_computations
+from oxtensor.printing import debugprint
+
+
+def assert_equal_computations(
+    xs: Sequence[Any],
+    ys: Sequence[Any],
+    in_xs: Sequence[Any] | None = None,
+    in_ys: Sequence[Any] | None = None,
+) -> None:
+    """Assert ``equal_computations``; on failure the message shows both graphs."""
+    if equal_computations(xs, ys, in_xs, in_ys):
+        return
+    left = debugprint(list(xs), file="str", print_type=True)
+    right = debugprint(list(ys), file="str", print_type=True)
+    raise AssertionError(f"Graphs differ.\n--- left\n{left}\n--- right\n{right}")
+
+
+def _check_maps(op: Any, node: Any) -> None:
+    for attr in ("view_map", "destroy_map"):
+        mapping = getattr(op, attr)
+        assert isinstance(mapping, dict), f"{attr} of {op} is not a dict"
+        for out, ins in mapping.items():
+            assert 0 <= out < len(node.outputs), f"{attr} of {op}: bad output {out}"
+            assert all(0 <= i < len(node.inputs) for i in ins), f"{attr}: bad {ins}"
+
+
+def _check_identity(op: Any) -> None:
+    assert op == op
+    assert not (op != op)
+    assert hash(op) == hash(op)
+    assert isinstance(str(op), str)
+    assert str(op)
+    if hasattr(type(op), "__props__") and not type(op).__module__.startswith(
+        "oxtensor"
+    ):
+        # An op written in Python with props: a copy (same props) is equal.
+        twin = copy.copy(op)
+        assert twin == op
+        assert hash(twin) == hash(op)
+
+
+def _check_node(op: Any, node: Any) -> None:
+    assert isinstance(node, Apply)
+    # An op may hand the node a resolved copy of itself (CAReduce fills in dtypes).
+    assert isinstance(node.op, type(op))
+    for i, out in enumerate(node.outputs):
+        assert isinstance(out, Variable)
+        assert out.owner is node
+        assert out.index == i
+    # The seeds: make_node(*apply.inputs) must give an equivalent node.
+    again = node.op.make_node(*node.inputs)
+    assert again.op == node.op
+    assert all(a is b for a, b in zip(again.inputs, node.inputs, strict=True))
+    assert [o.type for o in again.outputs] == [o.type for o in node.outputs]
+
+
+def _check_call(op: Any, inputs: Sequence[Any], node: Any) -> None:
+    out = op(*inputs)
+    if op.default_output is not None:
+        assert out.type == node.outputs[op.default_output].type
+    elif len(node.outputs) == 1:
+        assert isinstance(out, Variable)
+        assert out.type == node.outputs[0].type
+    else:
+        assert [o.type for o in out] == [o.type for o in node.outputs]
+
+
+def run_thunk(node: Any, values: Sequence[Any]) -> list[Any]:
+    """Run ``node.op.make_thunk`` on one-element storage cells; return the outputs."""
+    storage = {v: [x] for v, x in zip(node.inputs, values, strict=True)}
+    computed = {v: [True] for v in node.inputs}
+    for out in node.outputs:
+        storage[out] = [None]
+        computed[out] = [False]
+    thunk = node.op.make_thunk(node, storage, computed, [])
+    thunk()
+    assert all(computed[o][0] for o in node.outputs), "thunk left outputs uncomputed"
+    return [storage[o][0] for o in node.outputs]
+
+
+def check_op_contract(
+    op: Any,
+    inputs: Sequence[Any],
+    values: Sequence[Any] | None = None,
+    expected: Sequence[Any] | None = None,
+) -> Any:
+    """Check the seeds' Op contract for ``op`` on ``inputs`` and return the node.
+
+    With ``values``, the thunk runs ``perform`` on storage cells; each output
+    must be valid for its type and, with ``expected``, close to it.
+    """
+    node = op.make_node(*inputs)
+    _check_node(op, node)
+    _check_identity(op)
+    _check_maps(op, node)
+    _check_call(op, inputs, node)
+    if values is not None:
+        results = run_thunk(node, values)
+        for out, value in zip(node.outputs, results, strict=True):
+            assert out.type.is_valid_value(value), f"{value!r} is not a {out.type}"
+        for value, want in zip(results, expected or [], strict=False):
+            np.testing.assert_allclose(value, want)
+    return node

@@ -596,7 +596,8 @@ impl PyIfElse {
 
 // ---- Python objects for core ops -------------------------------------------
 
-type Cache = Mutex<HashMap<String, Py<PyAny>>>;
+/// `DimShuffle` objects by `(input_ndim, new_order)`.
+type Cache = Mutex<HashMap<(usize, Vec<Axis>), Py<PyAny>>>;
 static ELEMWISE: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::new();
 static DIMSHUFFLE: PyOnceLock<Cache> = PyOnceLock::new();
 
@@ -640,7 +641,7 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
         };
     }
     if let Some(d) = any.downcast_ref::<DimShuffle>() {
-        let key = format!("{}:{:?}", d.input_ndim, d.new_order);
+        let key = (d.input_ndim, d.new_order.clone());
         return cached(py, &DIMSHUFFLE, &key, || {
             Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyDimShuffle))?.into_any())
         });

@@ -61,7 +61,7 @@ fn input_spec(item: &Bound<'_, PyAny>, allow_downcast: Option<bool>) -> PyResult
             item.repr().map(|r| r.to_string()).unwrap_or_default()
         ))
     })?;
-    if v.borrow().data.is_some() {
+    if v.borrow().is_constant() {
         return Err(PyTypeError::new_err(format!(
             "Constant {} cannot be an input of a function: constants need no input",
             var.str()?

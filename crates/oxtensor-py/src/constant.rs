@@ -159,8 +159,7 @@ fn constant_from_tensor<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let ty = TensorType::new(t.dtype(), t.shape().iter().map(|&d| Some(d as u64))).py()?;
     let ty = PyTensorType::get(py, &ty)?;
-    let data = crate::array::array_from_tensor(py, &t, false)?;
-    construct::tensor_constant(py, ty.into_any(), data, name)
+    construct::tensor_constant_of(py, ty.into_any(), t, name)
 }
 
 /// A `TensorConstant` holding an ndarray, typed with its full static shape.

@@ -35,7 +35,7 @@ pub fn variable_of_class<'py>(
     if cls.is(py.get_type::<PyVariable>()) {
         return Ok(Bound::new(py, fields)?.into_any());
     }
-    let shell = cls.call_method1("__new__", (cls,))?;
+    let shell = allocate(py, cls)?;
     let var = shell.cast::<PyVariable>().map_err(|_| {
         PyTypeError::new_err(format!(
             "{} is not a Variable class",
@@ -46,11 +46,27 @@ pub fn variable_of_class<'py>(
     Ok(shell)
 }
 
-/// A `TensorConstant` over an already filtered, read-only array.
-pub fn tensor_constant<'py>(
+/// Allocates an instance of a Python subclass of `Variable` through its
+/// `tp_new` slot (our `#[new]`, inherited), skipping the Python-level
+/// `__new__` call and the subclass's `__init__`.
+fn allocate<'py>(py: Python<'py>, cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let tp = cls.as_type_ptr();
+    // SAFETY: `tp` is a live type object; reading its `tp_new` slot is how
+    // `type.__call__` finds the allocator too.
+    let new =
+        unsafe { (*tp).tp_new }.ok_or_else(|| PyTypeError::new_err("type has no allocator"))?;
+    let args = PyTuple::empty(py);
+    // SAFETY: calling `tp_new(type, (), NULL)` is what `cls.__new__(cls)`
+    // does; it returns a new reference or NULL with an exception set.
+    unsafe { Bound::from_owned_ptr_or_err(py, new(tp, args.as_ptr(), std::ptr::null_mut())) }
+}
+
+/// A `TensorConstant` holding a core tensor; its NumPy `data` is made on
+/// first access.
+pub fn tensor_constant_of<'py>(
     py: Python<'py>,
     ty: Py<PyAny>,
-    data: Bound<'py, PyAny>,
+    tensor: oxtensor_core::tensor::Tensor,
     name: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let cls = registry::registered(py, "TensorConstant")?.cast_into::<PyType>()?;
@@ -60,7 +76,7 @@ pub fn tensor_constant<'py>(
         None,
         name.filter(|n| !n.is_none()).map(Bound::unbind),
     );
-    fields.data = Some(data.unbind());
+    fields.tensor = Some(tensor);
     variable_of_class(py, &cls, fields)
 }
 

@@ -10,8 +10,14 @@ use pyo3::prelude::*;
 pub fn variable_str(var: &Bound<'_, PyVariable>) -> PyResult<String> {
     let py = var.py();
     let v = var.borrow();
-    if let Some(data) = &v.data {
-        let text = constant_text(data.bind(py))?;
+    if v.is_constant() {
+        drop(v);
+        let data = var
+            .borrow_mut()
+            .data_obj(py)?
+            .unwrap_or_else(|| py.None().into_bound(py));
+        let v = var.borrow();
+        let text = constant_text(&data)?;
         return Ok(match v.name_str(py) {
             Some(name) => format!("{name}{{{text}}}"),
             None => text,

@@ -174,8 +174,7 @@ impl PyFunctionGraph {
             let ty = crate::types::py_type(py, &data.ty)?;
             let obj = match &c.value {
                 oxtensor_core::value::Value::Tensor(t) => {
-                    let array = crate::array::array_from_tensor(py, t, false)?;
-                    crate::construct::tensor_constant(py, ty, array, None)?
+                    crate::construct::tensor_constant_of(py, ty, t.clone(), None)?
                 }
                 oxtensor_core::value::Value::Host(_) => {
                     return Err(PyValueError::new_err(

@@ -153,13 +153,14 @@ impl Memo {
                 .unwrap_or(false),
             None => false,
         };
-        let id = match &this.data {
-            Some(data) => g.constant(
+        let id = match (&this.tensor, &this.data) {
+            (Some(t), _) => g.constant(ty.clone(), Constant::tensor(t.clone()), name.as_deref()),
+            (None, Some(data)) => g.constant(
                 ty.clone(),
                 constant_value(data.bind(py), &ty)?,
                 name.as_deref(),
             ),
-            None => g.input(ty, name.as_deref()),
+            (None, None) => g.input(ty, name.as_deref()),
         };
         g.var_mut(id).indestructible = indestructible;
         Ok(id)

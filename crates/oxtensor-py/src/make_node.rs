@@ -77,8 +77,9 @@ fn reshape_types(
 ) -> PyResult<Vec<Type>> {
     let tys: Vec<Type> = types.iter().cloned().map(Type::from).collect();
     op.output_types(&tys.iter().collect::<Vec<_>>()).py()?;
-    let known: Option<Vec<i64>> = match inputs[1].cast::<PyVariable>()?.borrow().data.as_ref() {
-        Some(d) => Some(d.bind(inputs[1].py()).call_method0("tolist")?.extract()?),
+    let shape_var = inputs[1].cast::<PyVariable>()?;
+    let known: Option<Vec<i64>> = match shape_var.borrow_mut().data_obj(inputs[1].py())? {
+        Some(d) => Some(d.call_method0("tolist")?.extract()?),
         None => None,
     };
     Ok(vec![op
@@ -98,8 +99,13 @@ pub fn apply_core<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let op = builtin_ops::op_object(py, &core)?;
     let node = builtin(op.bind(py), &core, inputs)?;
-    let out = node.borrow().default_output_obj(py)?;
-    Ok(out.into_bound(py))
+    let outputs = node.borrow().outputs_list(py);
+    // Built-in ops know their default output without asking Python.
+    match core.default_output() {
+        Some(i) => outputs.get_item(i),
+        None if outputs.len() == 1 => outputs.get_item(0),
+        None => Ok(node.borrow().default_output_obj(py)?.into_bound(py)),
+    }
 }
 
 /// `scalar_op` applied elementwise.

@@ -226,7 +226,12 @@ pub fn equal_computations(
 fn raw_pair_equal(x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
     let data = |v: &Bound<'_, PyAny>| -> Option<Py<PyAny>> {
         let var = v.cast::<crate::variable::PyVariable>().ok()?;
-        let data = var.borrow().data.as_ref().map(|d| d.clone_ref(v.py()));
+        let data = var
+            .borrow_mut()
+            .data_obj(v.py())
+            .ok()
+            .flatten()
+            .map(Bound::unbind);
         data
     };
     let is_var = |v: &Bound<'_, PyAny>| v.is_instance_of::<crate::variable::PyVariable>();

@@ -30,8 +30,12 @@ pub struct PyVariable {
     pub name: Option<Py<PyAny>>,
     /// `tag`, created on first use.
     pub tag: Option<Py<PyAny>>,
-    /// A constant's data.
+    /// A constant's data, as a Python object (for constants made in Rust,
+    /// created from `tensor` on first access).
     pub data: Option<Py<PyAny>>,
+    /// A constant's value when it was made in Rust: the NumPy view is only
+    /// built if Python asks for `data` (most constants never are).
+    pub tensor: Option<oxtensor_core::tensor::Tensor>,
     /// Number behind `auto_name`.
     pub auto_id: u64,
     /// Weak reference to the last `FunctionGraph` that imported this variable.
@@ -53,6 +57,7 @@ impl PyVariable {
             name,
             tag: None,
             data: None,
+            tensor: None,
             auto_id: registry::next_auto_id(),
             fgraph: None,
         }
@@ -77,9 +82,25 @@ impl PyVariable {
             name: None,
             tag: None,
             data: None,
+            tensor: None,
             auto_id: 0,
             fgraph: None,
         }
+    }
+
+    /// Whether this is a constant.
+    pub fn is_constant(&self) -> bool {
+        self.data.is_some() || self.tensor.is_some()
+    }
+
+    /// A constant's data as a Python object, made from `tensor` if needed.
+    pub fn data_obj<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if self.data.is_none() {
+            if let Some(t) = &self.tensor {
+                self.data = Some(crate::array::array_from_tensor(py, t, false)?.unbind());
+            }
+        }
+        Ok(self.data.as_ref().map(|d| d.bind(py).clone()))
     }
 
     /// The name as a Rust string, if set.
@@ -168,9 +189,9 @@ impl PyVariable {
 
     /// A constant's value (read-only).
     #[getter]
-    fn data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        match &self.data {
-            Some(d) => Ok(d.clone_ref(py)),
+    fn data(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match self.data_obj(py)? {
+            Some(d) => Ok(d.unbind()),
             None => Err(PyAttributeError::new_err("only constants have 'data'")),
         }
     }
@@ -196,7 +217,7 @@ impl PyVariable {
 
     #[setter]
     fn set_owner(slf: &Bound<'_, Self>, owner: Option<Bound<'_, PyAny>>) -> PyResult<()> {
-        if slf.borrow().data.is_some() && owner.as_ref().is_some_and(|o| !o.is_none()) {
+        if slf.borrow().is_constant() && owner.as_ref().is_some_and(|o| !o.is_none()) {
             return Err(PyValueError::new_err(
                 "Constants and other atomic variables cannot have an owner",
             ));
@@ -283,7 +304,7 @@ impl PyVariable {
     fn clone(slf: &Bound<'_, Self>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let this = slf.borrow();
-        if this.data.is_some() {
+        if this.is_constant() {
             return Ok(slf.clone().into_any().unbind());
         }
         let name = match kwargs.map(|k| k.get_item("name")).transpose()?.flatten() {
@@ -352,6 +373,7 @@ impl PyVariable {
         self.owner = None;
         self.tag = None;
         self.data = None;
+        self.tensor = None;
         self.fgraph = None;
     }
 }

@@ -12,6 +12,7 @@ use crate::tensor::{Dims, Element, Tensor};
 use half::f16;
 use num_complex::{Complex, ComplexFloat};
 use num_traits::Float;
+use smallvec::SmallVec;
 
 /// Folds a binary operation over one or more inputs (`add(a, b, c)`).
 pub(super) fn fold<T: Element>(
@@ -130,7 +131,7 @@ pub fn elemwise(
         unreachable!("casts returned above")
     };
     let compute = compute_dtype(op, inputs, out_dtype)?;
-    let ins: Vec<Tensor> = inputs
+    let ins: SmallVec<[Tensor; 4]> = inputs
         .iter()
         .enumerate()
         .map(|(i, t)| {

@@ -32,6 +32,8 @@ pub struct Tensor {
     strides: Strides,
     offset: usize,
     buffer: Arc<Buffer>,
+    /// C-contiguity, computed once: kernels ask on every call.
+    contiguous: bool,
 }
 
 /// C-order byte strides for a shape.
@@ -45,6 +47,21 @@ pub fn c_strides(dtype: DType, shape: &[usize]) -> Strides {
     strides
 }
 
+/// Whether the layout is C order without gaps (length-1 axes may have any stride).
+fn layout_is_c_contiguous(dtype: DType, shape: &[usize], strides: &[isize]) -> bool {
+    if shape.contains(&0) {
+        return true;
+    }
+    let mut step = dtype.itemsize() as isize;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        if n > 1 && s != step {
+            return false;
+        }
+        step *= n as isize;
+    }
+    true
+}
+
 impl Tensor {
     /// A zero-filled, C-contiguous tensor.
     pub fn zeros(dtype: DType, shape: &[usize]) -> Tensor {
@@ -56,6 +73,7 @@ impl Tensor {
             strides: c_strides(dtype, shape),
             offset: 0,
             buffer,
+            contiguous: true,
         }
     }
 
@@ -75,6 +93,7 @@ impl Tensor {
             strides,
             offset: 0,
             buffer: Buffer::from_bytes(&bytes),
+            contiguous: true,
         })
     }
 
@@ -107,12 +126,14 @@ impl Tensor {
         offset: usize,
         buffer: Arc<Buffer>,
     ) -> Result<Self> {
+        let contiguous = layout_is_c_contiguous(dtype, &shape, &strides);
         let t = Tensor {
             dtype,
             shape,
             strides,
             offset,
             buffer,
+            contiguous,
         };
         t.check_layout()?;
         Ok(t)
@@ -223,13 +244,7 @@ impl Tensor {
 
     /// Whether the elements are laid out in C order without gaps.
     pub fn is_c_contiguous(&self) -> bool {
-        self.is_empty()
-            || self
-                .shape
-                .iter()
-                .zip(&self.strides)
-                .zip(c_strides(self.dtype, &self.shape))
-                .all(|((&n, &s), c)| n <= 1 || s == c)
+        self.contiguous
     }
 
     /// Whether the two tensors share memory (the same buffer).

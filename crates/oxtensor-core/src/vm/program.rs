@@ -11,6 +11,7 @@ use crate::kernels::alloc::Pool;
 use crate::ops::ifelse::LazyStep;
 use crate::types::Type;
 use crate::value::Value;
+use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -216,7 +217,9 @@ impl Program {
         storage: &mut [Option<Value>],
         pool: &mut Pool,
     ) -> Result<()> {
-        let inputs: Vec<Value> = step
+        // Inline vectors: steps rarely have more than a few inputs and outputs,
+        // and this runs for every node of every call.
+        let inputs: SmallVec<[Value; 4]> = step
             .inputs
             .iter()
             .map(|&s| {
@@ -225,7 +228,7 @@ impl Program {
                 })
             })
             .collect::<Result<_>>()?;
-        let mut outs: Vec<Option<Value>> = vec![None; step.outputs.len()];
+        let mut outs: SmallVec<[Option<Value>; 2]> = smallvec::smallvec![None; step.outputs.len()];
         let result = step
             .thunk
             .run(&inputs, &mut outs, pool)

@@ -156,7 +156,7 @@ impl Program {
                 inputs.len()
             )));
         }
-        let start = Instant::now();
+        let start = self.profile.as_ref().map(|_| Instant::now());
         let mut pool = self
             .pool
             .try_lock()
@@ -204,7 +204,7 @@ impl Program {
         if let Ok(mut shared) = self.pool.try_lock() {
             *shared = pool;
         }
-        if let (Some(p), Some(times)) = (&self.profile, times) {
+        if let (Some(p), Some(times), Some(start)) = (&self.profile, times, start) {
             record(p, times, start.elapsed());
         }
         outputs

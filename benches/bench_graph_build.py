@@ -12,10 +12,9 @@ count so the reader can check.
 
 Timing is the best of ``REPEATS`` runs (``time.perf_counter``), each on a fresh
 graph after a ``gc.collect()``. The cyclic collector is paused while a build is
-timed, for every system alike: its pauses are noise here, and oxtensor 0.1.0
-crashes when a collection starts while an ``Apply`` is being allocated (a
-``#[pyclass(dict)]`` object traversed before its fields are written). Ratios
-are ``other / oxtensor``: above 1 means oxtensor builds faster.
+timed, for every system alike: its collections of the growing graph are
+noise here (they dominate a build with it on, for every system). Ratios are
+``other / oxtensor``: above 1 means oxtensor builds faster.
 """
 
 import gc

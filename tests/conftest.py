@@ -6,8 +6,13 @@ extension is built in debug mode and the first call of a code path is slow.
 """
 
 import os
+from collections.abc import Callable
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.helpers import PATHS
 
 settings.register_profile(
     "fast",
@@ -22,3 +27,11 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+
+@pytest.fixture(params=sorted(PATHS))
+def path(request: pytest.FixtureRequest) -> Callable[[Any], Any]:
+    """Runs a test once per execution path: ``path(x)`` is ``x`` itself
+    (native kernels only) or ``x`` passed through a Python op's ``perform``
+    or ``make_thunk`` first."""
+    return PATHS[request.param]

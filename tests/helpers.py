@@ -2,12 +2,14 @@
 ``tests/unittest_tools.py``)."""
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from oxtensor.graph.basic import Apply, Variable, equal_computations
+from oxtensor.graph.op import Op
 from oxtensor.printing import debugprint
+from oxtensor.tensor import as_tensor_variable
 
 
 def assert_equal_computations(
@@ -110,3 +112,103 @@ def check_op_contract(
         for value, want in zip(results, expected or [], strict=False):
             np.testing.assert_allclose(value, want)
     return node
+
+
+# --- comparing computed values with NumPy ---
+
+# Per dtype, how close a kernel must come to NumPy. float16 keeps ~3 decimal
+# digits; float32 transcendentals differ by a few ULP between libms.
+TOLERANCE = {
+    "float16": {"rtol": 2e-3, "atol": 2e-3},
+    "float32": {"rtol": 2e-5, "atol": 1e-6},
+    "float64": {"rtol": 1e-12, "atol": 1e-14},
+    "complex64": {"rtol": 2e-5, "atol": 1e-6},
+    "complex128": {"rtol": 1e-12, "atol": 1e-14},
+}
+
+
+def assert_matches(got: Any, want: Any, dtype: Any = None, scale: float = 1) -> None:
+    """``got`` is an ndarray of ``dtype`` (default: ``want``'s) with ``want``'s
+    shape and values: exact for bool and integers, within ``TOLERANCE``
+    (times ``scale``) for floats, NaN equal to NaN."""
+    want = np.asarray(want)
+    dtype = np.dtype(dtype or want.dtype)
+    assert isinstance(got, np.ndarray), f"expected an ndarray, got {type(got)}"
+    assert got.dtype == dtype, f"dtype {got.dtype}, expected {dtype}"
+    assert got.shape == want.shape, f"shape {got.shape}, expected {want.shape}"
+    tol = TOLERANCE.get(dtype.name)
+    if tol is None:
+        np.testing.assert_array_equal(got, want.astype(dtype))
+        return
+    np.testing.assert_allclose(
+        got,
+        want.astype(dtype),
+        rtol=tol["rtol"] * scale,
+        atol=tol["atol"] * scale,
+        equal_nan=True,
+    )
+
+
+# --- Python ops for the host execution paths ---
+
+
+class PerformIdentity(Op):
+    """Returns a copy of its input through ``perform`` (the Python path)."""
+
+    __props__ = ()
+
+    def make_node(self, x: Any) -> Apply:
+        x = as_tensor_variable(x)
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
+        output_storage[0][0] = np.array(inputs[0])
+
+
+class ThunkIdentity(PerformIdentity):
+    """Returns a copy of its input through its own ``make_thunk``, over the
+    seeds' ``storage_map``/``compute_map`` cells."""
+
+    def make_thunk(
+        self,
+        node: Any,
+        storage_map: Any,
+        compute_map: Any,
+        no_recycling: Any,
+        impl: Any = None,
+    ) -> Any:
+        source, target = storage_map[node.inputs[0]], storage_map[node.outputs[0]]
+        done = compute_map[node.outputs[0]]
+
+        def thunk() -> None:
+            target[0] = np.array(source[0])
+            done[0] = True
+
+        return thunk
+
+
+class CountingOp(PerformIdentity):
+    """``PerformIdentity`` that counts its calls (``calls``) and raises
+    ``raises`` (an exception instance) when set."""
+
+    __props__ = ("tag",)
+
+    def __init__(self, tag: str = "") -> None:
+        self.tag = tag
+        self.calls = 0
+        self.raises: BaseException | None = None
+
+    def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
+        self.calls += 1
+        if self.raises is not None:
+            raise self.raises
+        super().perform(node, inputs, output_storage)
+
+
+# How a test routes a value through each execution path: native kernels
+# only, or a Python op's ``perform`` or ``make_thunk`` first.
+PATHS: dict[str, Callable[[Any], Any]] = {
+    "native": lambda v: v,
+    "perform": lambda v: PerformIdentity()(v),
+    "make_thunk": lambda v: ThunkIdentity()(v),
+}

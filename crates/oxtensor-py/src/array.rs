@@ -7,6 +7,7 @@
 use numpy::npyffi::{self, NpyTypes, NPY_TYPES, PY_ARRAY_API};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::dtype::DType;
+use oxtensor_core::kernels::cast::bools_are_canonical;
 use oxtensor_core::tensor::{Buffer, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -88,9 +89,12 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         ))
     })?;
     if !well_behaved(arr) {
+        // A copy (`np.array` copies by default) is aligned and native;
+        // `ascontiguousarray` would return a contiguous misaligned array
+        // as is, and this function would recurse forever.
         let np = obj.py().import("numpy")?;
         let dtype = array_dtype(arr)?;
-        let fixed = np.call_method1("ascontiguousarray", (obj, dtype.name()))?;
+        let fixed = np.call_method1("array", (obj, dtype.name()))?;
         return tensor_from_array(&fixed);
     }
     let dtype = array_dtype(arr)?;
@@ -113,8 +117,16 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     // The view is read-only: the core never writes to host memory.
     let buffer = unsafe { Buffer::from_host(ptr, len, false, Box::new(obj.clone().unbind())) };
     let offset = if n == 0 { 0 } else { (-lo) as usize };
-    Tensor::from_parts(dtype, shape.into(), strides.into(), offset, buffer)
-        .map_err(crate::errors::to_pyerr)
+    let t = Tensor::from_parts(dtype, shape.into(), strides.into(), offset, buffer)
+        .map_err(crate::errors::to_pyerr)?;
+    if !bools_are_canonical(&t) {
+        // Bytes other than 0/1 seen as bool: NumPy reads them as true.
+        let fixed = obj
+            .call_method1("view", ("uint8",))?
+            .call_method1("astype", ("bool",))?;
+        return tensor_from_array(&fixed);
+    }
+    Ok(t)
 }
 
 /// The byte range `[lo, hi)` an array's elements span, relative to element 0.

@@ -339,21 +339,46 @@ fn convert_losslessly<'py>(
                 .unwrap_or_default()
         ))
     })?;
-    let converted = arr.call_method1("astype", (want.name(),))?;
     let is_array = data.is_instance(&np.getattr("ndarray")?)?;
-    let lossless = have.can_cast_safely(want)
-        || (!is_array
-            && np
-                .call_method1("array_equal", (&converted, &arr))?
-                .is_truthy()?);
-    if !lossless {
+    let converted = if have.can_cast_safely(want) {
+        Some(arr.call_method1("astype", (want.name(),))?)
+    } else if is_array {
+        None
+    } else {
+        exact_conversion(np, &arr, have, want)?
+    };
+    let Some(converted) = converted else {
         return Err(PyTypeError::new_err(format!(
             "{} cannot store a value of dtype {have} without risking loss of precision. If you do not mind this loss, you can: 1) explicitly cast your data to {want}, or 2) set \"allow_input_downcast=True\" when calling \"function\". Value: \"{}\"",
             ty.str()?,
             arr.repr()?
         )));
-    }
+    };
     Ok(converted)
+}
+
+/// Python data (numbers, lists) converted to `want` when no value changes.
+/// Complex data must have no imaginary part; its real part is converted, as
+/// a complex to real `astype` warns (ComplexWarning) even on exact values.
+fn exact_conversion<'py>(
+    np: &Bound<'py, PyModule>,
+    arr: &Bound<'py, PyAny>,
+    have: DType,
+    want: DType,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let source = if have.is_complex() && !want.is_complex() {
+        if arr.getattr("imag")?.call_method0("any")?.is_truthy()? {
+            return Ok(None);
+        }
+        arr.getattr("real")?
+    } else {
+        arr.clone()
+    };
+    let converted = source.call_method1("astype", (want.name(),))?;
+    let same = np
+        .call_method1("array_equal", (&converted, &source))?
+        .is_truthy()?;
+    Ok(same.then_some(converted))
 }
 
 /// Whether two values are ndarrays of the same shape (and, if `same_dtype`, dtype).

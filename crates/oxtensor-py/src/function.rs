@@ -170,20 +170,25 @@ impl PyFunction {
         }
     }
 
-    /// Copies outputs that share memory with an input, a constant, or an
-    /// earlier output, unless that output is borrowed.
+    /// Copies outputs that share memory with an input, a constant, an
+    /// earlier output or a later borrowed one, unless that output is borrowed.
     fn unalias(&self, inputs: &[Arc<Buffer>], outputs: &mut [Value]) {
+        let borrow = |j: usize| self.borrow.get(j).copied().unwrap_or(false);
         for k in 0..outputs.len() {
             let Value::Tensor(t) = &outputs[k] else {
                 continue;
             };
-            let borrowed = self.borrow.get(k).copied().unwrap_or(false);
+            let borrowed = borrow(k);
+            // A borrowed output keeps the memory, so a plain one sharing it
+            // is copied whichever comes first.
+            let shares_output = outputs.iter().enumerate().any(|(j, v)| {
+                (j < k || (j > k && borrow(j)))
+                    && matches!(v, Value::Tensor(o) if o.shares_buffer(t))
+            });
             let aliased = !t.buffer().is_rust_owned()
                 || self.program.aliases_constant(t)
                 || inputs.iter().any(|b| Arc::ptr_eq(b, t.buffer()))
-                || outputs[..k]
-                    .iter()
-                    .any(|v| matches!(v, Value::Tensor(o) if o.shares_buffer(t)));
+                || shares_output;
             if aliased && !borrowed {
                 outputs[k] = Value::Tensor(copy_contiguous(t));
             }

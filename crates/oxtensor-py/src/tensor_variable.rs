@@ -117,6 +117,11 @@ pub fn mean<'py>(
             vec![s, cast(&len, float)?],
         )?;
     }
+    // The float32 division is an accumulator, as in NumPy and PyTensor:
+    // the mean of float16 data is float16.
+    if ty.dtype == DType::Float16 {
+        s = cast(&s, DType::Float16)?;
+    }
     if keepdims {
         return restore_axes(&s, &axes, ty.ndim());
     }

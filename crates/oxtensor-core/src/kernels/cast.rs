@@ -2,6 +2,7 @@
 //! with `as` (floats to ints truncate), anything to bool is `!= 0`, complex
 //! to real keeps the real part.
 
+use super::iter::Nest;
 use super::map::map1;
 use crate::dtype::DType;
 use crate::tensor::Tensor;
@@ -129,6 +130,25 @@ pub fn cast(src: &Tensor, to: DType) -> Tensor {
     out
 }
 
+/// Whether every byte of a bool tensor is 0 or 1. Host memory can hold
+/// other bytes (`np.uint8` data viewed as bool, which NumPy reads as
+/// nonzero); reading those as Rust `bool`s is undefined behaviour, so
+/// such data must be converted before any kernel sees it.
+pub fn bools_are_canonical(t: &Tensor) -> bool {
+    if t.dtype() != DType::Bool {
+        return true;
+    }
+    let nest = Nest::new(t.shape(), [t.strides().into()]);
+    let base = t.as_ptr();
+    let mut ok = true;
+    nest.for_each_run(|[off], n, [step]| {
+        // SAFETY: the nest only yields offsets of elements inside the
+        // tensor's checked layout; each is read as a plain byte.
+        ok &= (0..n as isize).all(|i| unsafe { *base.offset(off + i * step) } <= 1);
+    });
+    ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +170,16 @@ mod tests {
         assert_eq!(h.get(0), Scalar::Float(0.5, DType::Float16));
         let c = cast(&Tensor::scalar(2i8), DType::Complex128);
         assert_eq!(c.get(0), Scalar::Complex(2.0, 0.0, DType::Complex128));
+    }
+
+    #[test]
+    fn non_canonical_bool_bytes_are_spotted() {
+        let bytes = Tensor::from_bytes(DType::Bool, vec![4], vec![0, 1, 2, 1]).unwrap();
+        assert!(!bools_are_canonical(&bytes));
+        let strided = bytes.view(&[2], &[2], 0).unwrap();
+        assert!(!bools_are_canonical(&strided));
+        let skipping = bytes.view(&[2], &[3], 0).unwrap();
+        assert!(bools_are_canonical(&skipping));
+        assert!(bools_are_canonical(&Tensor::zeros(DType::Bool, &[0])));
     }
 }

@@ -4,14 +4,13 @@
 
 use super::alloc::Pool;
 use super::map::{map1, map2, map3};
-use super::{cast, float_ops, int_ops};
+use super::{cast, complex_ops, float_ops, int_ops};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{Dims, Element, Tensor};
 use half::f16;
-use num_complex::{Complex, ComplexFloat};
-use num_traits::Float;
+use num_complex::Complex;
 use smallvec::SmallVec;
 
 /// Folds a binary operation over one or more inputs (`add(a, b, c)`).
@@ -175,8 +174,8 @@ fn run(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Result<
         UInt32 => int_ops::apply::<u32>(k, ins, out),
         UInt64 => int_ops::apply::<u64>(k, ins, out),
         Bool => int_ops::apply_bool(k, ins, out),
-        Complex64 => complex::<f32>(k, ins, out),
-        Complex128 => complex::<f64>(k, ins, out),
+        Complex64 => complex_ops::apply::<f32>(k, ins, out),
+        Complex128 => complex_ops::apply::<f64>(k, ins, out),
         Float16 => Err(Error::Type(format!(
             "{} cannot compute in float16",
             k.name()
@@ -237,46 +236,6 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Res
         _ => return Ok(None),
     }
     Ok(Some(()))
-}
-
-/// Complex arithmetic (`num-complex`).
-fn complex<T: Float + Element>(k: ScalarKind, ins: &[Tensor], out: &mut Tensor) -> Result<()>
-where
-    Complex<T>: Element + ComplexFloat<Real = T>,
-{
-    use ScalarKind::*;
-    let (a, b) = (&ins[0], ins.get(1));
-    let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
-    type C<T> = Complex<T>;
-    match k {
-        Add => fold(ins, out, |x: C<T>, y: C<T>| x + y),
-        Mul => fold(ins, out, |x: C<T>, y: C<T>| x * y),
-        Sub => map2(a, two()?, out, |x: C<T>, y: C<T>| x - y),
-        TrueDiv => map2(a, two()?, out, |x: C<T>, y: C<T>| x / y),
-        Pow => map2(a, two()?, out, |x: C<T>, y: C<T>| x.powc(y)),
-        Eq => map2(a, two()?, out, |x: C<T>, y: C<T>| x == y),
-        Neq => map2(a, two()?, out, |x: C<T>, y: C<T>| x != y),
-        Neg => map1(a, out, |x: C<T>| -x),
-        Abs => map1(a, out, |x: C<T>| x.norm()),
-        Sqr => map1(a, out, |x: C<T>| x * x),
-        Sqrt => map1(a, out, |x: C<T>| x.sqrt()),
-        Exp => map1(a, out, |x: C<T>| x.exp()),
-        Log => map1(a, out, |x: C<T>| x.ln()),
-        Sin => map1(a, out, |x: C<T>| x.sin()),
-        Cos => map1(a, out, |x: C<T>| x.cos()),
-        Tan => map1(a, out, |x: C<T>| x.tan()),
-        Tanh => map1(a, out, |x: C<T>| x.tanh()),
-        Reciprocal => map1(a, out, |x: C<T>| x.inv()),
-        IsNan => map1(a, out, |x: C<T>| x.re.is_nan() || x.im.is_nan()),
-        IsInf => map1(a, out, |x: C<T>| x.re.is_infinite() || x.im.is_infinite()),
-        other => {
-            return Err(Error::Type(format!(
-                "{} is not defined for complex inputs",
-                other.name()
-            )))
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

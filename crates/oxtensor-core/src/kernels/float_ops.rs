@@ -7,21 +7,56 @@ use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 
-/// Floored modulo with the divisor's sign (`np.mod`).
-fn floor_mod<T: Float>(x: T, y: T) -> T {
-    let r = x % y;
-    if r != T::zero() && (r < T::zero()) != (y < T::zero()) {
-        r + y
-    } else {
-        r
+/// NumPy's `divmod` (`npy_divmod`): the floored quotient and the modulo
+/// with the divisor's sign. The quotient comes from `(x - fmod(x, y)) / y`,
+/// not `floor(x / y)`: the rounded `x / y` can cross an integer
+/// (`1.0 // 0.1` is 9, while `floor(1.0 / 0.1)` is 10).
+fn divmod<T: Float>(x: T, y: T) -> (T, T) {
+    let mut m = x % y;
+    if y == T::zero() {
+        return (x / y, m);
     }
+    let mut div = (x - m) / y;
+    if m != T::zero() {
+        if (y < T::zero()) != (m < T::zero()) {
+            m = m + y;
+            div = div - T::one();
+        }
+    } else {
+        m = T::zero().copysign(y);
+    }
+    let q = if div != T::zero() {
+        let f = div.floor();
+        let half = T::from(0.5).unwrap_or_else(T::zero);
+        if div - f > half {
+            f + T::one()
+        } else {
+            f
+        }
+    } else {
+        T::zero().copysign(x / y)
+    };
+    (q, m)
 }
 
+/// `np.floor_divide`.
+fn floor_div<T: Float>(x: T, y: T) -> T {
+    divmod(x, y).0
+}
+
+/// `np.mod`: floored modulo with the divisor's sign.
+fn floor_mod<T: Float>(x: T, y: T) -> T {
+    divmod(x, y).1
+}
+
+/// `np.sign`: zero (of either sign) gives +0, NaN stays NaN.
 fn sign<T: Float>(x: T) -> T {
     if x > T::zero() {
         T::one()
     } else if x < T::zero() {
         -T::one()
+    } else if x == T::zero() {
+        T::zero()
     } else {
         x
     }
@@ -73,7 +108,7 @@ pub(super) fn apply<T: Float + Element>(
     match k {
         Sub => map2(a, two()?, out, |x: T, y: T| x - y),
         TrueDiv => map2(a, two()?, out, |x: T, y: T| x / y),
-        IntDiv => map2(a, two()?, out, |x: T, y: T| (x / y).floor()),
+        IntDiv => map2(a, two()?, out, floor_div::<T>),
         Mod => map2(a, two()?, out, floor_mod::<T>),
         Pow => map2(a, two()?, out, |x: T, y: T| x.powf(y)),
         Maximum => map2(a, two()?, out, nan_max::<T>),
@@ -126,8 +161,35 @@ mod tests {
         assert_eq!(floor_mod(-7.0f64, 3.0), 2.0);
         assert_eq!(floor_mod(7.0f64, -3.0), -2.0);
         assert!(nan_max(f64::NAN, 1.0).is_nan());
-        assert_eq!(sign(-0.0f64), 0.0);
+        assert!(sign(-0.0f64).is_sign_positive());
         assert_eq!(softplus(-100.0f64), (-100.0f64).exp());
         assert_eq!(softplus(100.0f64), 100.0);
+    }
+
+    #[test]
+    fn divmod_matches_numpy() {
+        // (x, y, x // y, x % y) as NumPy computes them.
+        let inf = f64::INFINITY;
+        let cases = [
+            (1.0, 0.1, 9.0, 0.09999999999999995),
+            (-7.0, 2.0, -4.0, 1.0),
+            (7.0, -2.0, -4.0, -1.0),
+            (-5.0, inf, -1.0, inf),
+            (5.0, inf, 0.0, 5.0),
+            (-7.0, 0.0, -inf, f64::NAN),
+            (6.0, -3.0, -2.0, -0.0),
+        ];
+        let same = |a: f64, b: f64| a == b && a.is_sign_negative() == b.is_sign_negative();
+        for (x, y, q, r) in cases {
+            let (gq, gr) = divmod(x, y);
+            assert!(same(gq, q), "{x} // {y}: {gq} != {q}");
+            assert!(
+                same(gr, r) || (gr.is_nan() && r.is_nan()),
+                "{x} % {y}: {gr} != {r}"
+            );
+        }
+        assert!(floor_div(inf, 3.0).is_nan());
+        assert!(floor_mod(inf, 3.0).is_nan());
+        assert_eq!(floor_div(1.0f32, 0.1), 9.0);
     }
 }

@@ -38,8 +38,9 @@ macro_rules! int_impl {
             #[allow(unused_comparisons)]
             fn floor_div(self, o: Self) -> Self {
                 if o == 0 { return 0; }
+                // Wrapping: `MIN / -1` overflows; NumPy returns MIN (with a warning).
                 let q = self.wrapping_div(o);
-                if $signed && (self % o != 0) && ((self < 0) != (o < 0)) { q.wrapping_sub(1) } else { q }
+                if $signed && (self.wrapping_rem(o) != 0) && ((self < 0) != (o < 0)) { q.wrapping_sub(1) } else { q }
             }
             #[allow(unused_comparisons)]
             fn floor_mod(self, o: Self) -> Self {
@@ -47,7 +48,17 @@ macro_rules! int_impl {
                 let r = self.wrapping_rem(o);
                 if $signed && r != 0 && ((r < 0) != (o < 0)) { r.wrapping_add(o) } else { r }
             }
-            fn wpow(self, o: Self) -> Self { self.wrapping_pow(o as u32) }
+            // Square-and-multiply over the exponent's 64 bits: `wrapping_pow`
+            // takes a u32, and truncating the exponent gives wrong powers.
+            fn wpow(self, o: Self) -> Self {
+                let (mut base, mut e, mut acc) = (self, o as u64, 1 as $t);
+                while e > 0 {
+                    if e & 1 == 1 { acc = acc.wrapping_mul(base); }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                acc
+            }
             fn and(self, o: Self) -> Self { self & o }
             fn or(self, o: Self) -> Self { self | o }
             fn xor(self, o: Self) -> Self { self ^ o }
@@ -151,5 +162,20 @@ mod tests {
         assert_eq!(5u8.floor_div(0), 0);
         assert_eq!(i8::MIN.wabs(), i8::MIN);
         assert_eq!(200u8.wadd(100), 44);
+    }
+
+    #[test]
+    fn overflowing_division_and_powers_wrap() {
+        let cases: [(i8, i8, i8, i8); 3] =
+            [(i8::MIN, -1, i8::MIN, 0), (-128, 3, -43, 1), (7, -1, -7, 0)];
+        for (x, y, q, r) in cases {
+            assert_eq!((x.floor_div(y), x.floor_mod(y)), (q, r), "{x} divmod {y}");
+        }
+        assert_eq!(i64::MIN.floor_div(-1), i64::MIN);
+        assert_eq!(2i64.wpow((1 << 32) + 1), 0);
+        assert_eq!(3u8.wpow(5), 243);
+        assert_eq!(3i16.wpow(11), 177147i64 as i16);
+        assert_eq!((-1i64).wpow(1 << 40), 1);
+        assert_eq!(0u64.wpow(0), 1);
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod cast;
+mod complex_ops;
 pub mod copy;
 pub mod elemwise;
 mod float_ops;

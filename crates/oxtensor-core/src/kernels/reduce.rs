@@ -5,6 +5,7 @@
 
 use super::alloc::Pool;
 use super::cast;
+use super::complex_ops::{maximum, minimum};
 use super::iter::Nest;
 use super::PARALLEL_MIN;
 use crate::dtype::DType;
@@ -345,10 +346,9 @@ pub fn reduce(
         .map(|d| t.shape()[d])
         .collect();
     let reduced: usize = axes.iter().map(|&d| t.shape()[d]).product();
-    if reduced == 0
-        && matches!(kind, ReduceKind::Max | ReduceKind::Min)
-        && out_shape.iter().product::<usize>() > 0
-    {
+    // NumPy refuses an empty reduction without identity even when the
+    // output is empty too (`np.zeros((0, 0)).max(axis=1)`).
+    if reduced == 0 && matches!(kind, ReduceKind::Max | ReduceKind::Min) {
         return Err(Error::Value(format!(
             "zero-size array to reduction operation {} which has no identity",
             if kind == ReduceKind::Max {
@@ -425,11 +425,24 @@ where
             Complex::new(T::one(), T::zero()),
             |a: Complex<T>, b: Complex<T>| a * b,
         ),
-        other => {
-            return Err(Error::Type(format!(
-                "{} is not defined for complex inputs",
-                other.class_name()
-            )))
+        // NumPy orders complex numbers lexicographically; these starting
+        // values lose to every number, and NaNs propagate.
+        ReduceKind::Max => run(
+            t,
+            axes,
+            out,
+            Complex::new(T::neg_infinity(), T::neg_infinity()),
+            maximum::<T>,
+        ),
+        ReduceKind::Min => run(
+            t,
+            axes,
+            out,
+            Complex::new(T::infinity(), T::infinity()),
+            minimum::<T>,
+        ),
+        ReduceKind::All | ReduceKind::Any => {
+            unreachable!("logical reductions run on bools")
         }
     }
     Ok(())
@@ -550,5 +563,63 @@ mod tests {
         )
         .unwrap();
         assert_eq!(z.get(0), Scalar::Float(1.0, DType::Float64));
+    }
+
+    #[test]
+    fn complex_max_and_min_are_lexicographic() {
+        let c = |re: f64, im: f64| Complex::new(re, im);
+        let t = Tensor::from_vec(
+            vec![4],
+            vec![c(1.0, 5.0), c(2.0, -1.0), c(2.0, 3.0), c(-4.0, 9.0)],
+        )
+        .unwrap();
+        let max = reduce(
+            ReduceKind::Max,
+            &t,
+            &[0],
+            DType::Complex128,
+            DType::Complex128,
+            None,
+        );
+        let min = reduce(
+            ReduceKind::Min,
+            &t,
+            &[0],
+            DType::Complex128,
+            DType::Complex128,
+            None,
+        );
+        assert_eq!(
+            max.unwrap().get(0),
+            Scalar::Complex(2.0, 3.0, DType::Complex128)
+        );
+        assert_eq!(
+            min.unwrap().get(0),
+            Scalar::Complex(-4.0, 9.0, DType::Complex128)
+        );
+    }
+
+    #[test]
+    fn empty_max_raises_whenever_the_reduced_axes_are_empty() {
+        // (shape, axes, raises), as NumPy decides.
+        let cases: [(&[usize], &[usize], bool); 5] = [
+            (&[0, 0], &[1], true),
+            (&[0, 3], &[0], true),
+            (&[3, 0], &[0], false),
+            (&[0, 3], &[1], false),
+            (&[2, 0], &[0, 1], true),
+        ];
+        for (shape, axes, raises) in cases {
+            let t = Tensor::zeros(DType::Float64, shape);
+            let got = reduce(
+                ReduceKind::Min,
+                &t,
+                axes,
+                DType::Float64,
+                DType::Float64,
+                None,
+            );
+            assert_eq!(got.is_err(), raises, "min of {shape:?} over {axes:?}");
+        }
     }
 }

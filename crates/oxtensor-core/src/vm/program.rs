@@ -14,7 +14,7 @@ use crate::value::Value;
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Linker options.
 #[derive(Clone, Debug)]
@@ -110,7 +110,7 @@ impl Program {
         }
         let profile = opts
             .profile
-            .then(|| Mutex::new(initial_profile(fg, &order)));
+            .then(|| Mutex::new(initial_profile(fg, &order, &steps)));
         let input_types = types(fg, fg.inputs());
         let producer = steps
             .iter()
@@ -169,9 +169,11 @@ impl Program {
         for (s, v) in &self.constants {
             storage[*s] = Some(v.clone());
         }
+        // Per step, the time it ran (`None`: skipped by a lazy run).
+        let mut times = self.profile.as_ref().map(|_| vec![None; self.steps.len()]);
         if self.lazy {
             for &out in &self.outputs {
-                self.demand(out, &mut storage, &mut pool)?;
+                self.demand(out, &mut storage, &mut pool, &mut times)?;
             }
         }
         // A lazy program has already run what its outputs need.
@@ -180,15 +182,11 @@ impl Program {
         } else {
             &self.steps[..]
         };
-        let mut times = self
-            .profile
-            .as_ref()
-            .map(|_| Vec::with_capacity(self.steps.len()));
         for (k, step) in steps.iter().enumerate() {
             let t0 = times.as_ref().map(|_| Instant::now());
             self.run_step(k, step, &mut storage, &mut pool)?;
             if let (Some(times), Some(t0)) = (times.as_mut(), t0) {
-                times.push(t0.elapsed());
+                times[k] = Some(t0.elapsed());
             }
         }
         let outputs = self
@@ -250,7 +248,13 @@ impl Program {
 
     /// Computes `slot` by running, depth first, only the steps it needs; a
     /// lazy step names the inputs it needs given those already computed.
-    fn demand(&self, slot: usize, storage: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
+    fn demand(
+        &self,
+        slot: usize,
+        storage: &mut [Option<Value>],
+        pool: &mut Pool,
+        times: &mut Option<Vec<Option<Duration>>>,
+    ) -> Result<()> {
         if storage[slot].is_some() {
             return Ok(());
         }
@@ -266,16 +270,19 @@ impl Program {
                 let ins: Vec<Option<&Value>> =
                     step.inputs.iter().map(|&s| storage[s].as_ref()).collect();
                 let owned: Vec<Value> = ins.iter().flatten().map(|v| (*v).clone()).collect();
-                step.thunk
-                    .run_lazy(&ins, &mut outs, pool)
-                    .and_then(|n| {
-                        if n == LazyStep::Done {
-                            check_outputs(step, &outs).map(|()| n)
-                        } else {
-                            Ok(n)
-                        }
-                    })
-                    .map_err(|e| e.at_node(node_context(k, step, &owned)))?
+                let t0 = Instant::now();
+                let ran = step.thunk.run_lazy(&ins, &mut outs, pool);
+                if let Some(t) = times.as_mut().map(|t| &mut t[k]) {
+                    *t = Some(t.unwrap_or_default() + t0.elapsed());
+                }
+                ran.and_then(|n| {
+                    if n == LazyStep::Done {
+                        check_outputs(step, &outs).map(|()| n)
+                    } else {
+                        Ok(n)
+                    }
+                })
+                .map_err(|e| e.at_node(node_context(k, step, &owned)))?
             };
             match next {
                 LazyStep::Done => {
@@ -389,12 +396,14 @@ fn node_context(k: usize, step: &Step, inputs: &[Value]) -> String {
     )
 }
 
-fn initial_profile(fg: &FunctionGraph, order: &[NodeId]) -> Profile {
+fn initial_profile(fg: &FunctionGraph, order: &[NodeId], steps: &[Step]) -> Profile {
     let nodes = order
         .iter()
-        .map(|&n| NodeStats {
+        .zip(steps)
+        .map(|(&n, step)| NodeStats {
             node: fg.graph().describe_node(n),
             op_class: fg.graph().node(n).op.name().to_owned(),
+            host: step.thunk.is_host(),
             ..Default::default()
         })
         .collect();
@@ -404,13 +413,15 @@ fn initial_profile(fg: &FunctionGraph, order: &[NodeId]) -> Profile {
     }
 }
 
-fn record(p: &Mutex<Profile>, times: Vec<std::time::Duration>, total: std::time::Duration) {
+fn record(p: &Mutex<Profile>, times: Vec<Option<Duration>>, total: Duration) {
     if let Ok(mut p) = p.lock() {
         p.calls += 1;
         p.total += total;
         for (stats, t) in p.nodes.iter_mut().zip(times) {
-            stats.calls += 1;
-            stats.time += t;
+            if let Some(t) = t {
+                stats.calls += 1;
+                stats.time += t;
+            }
         }
     }
 }
@@ -496,6 +507,38 @@ mod tests {
         assert!(prog
             .run(vec![Tensor::scalar(false).into(), xv.into(), yv.into()])
             .is_err());
+    }
+
+    #[test]
+    fn lazy_profiles_count_the_nodes_that_ran() {
+        use crate::ops::ifelse::IfElse;
+        let mut g = Graph::new();
+        let c = g.input(TensorType::scalar(DType::Bool), Some("c"));
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let then = build::exp(&mut g, x).unwrap();
+        let other = build::neg(&mut g, x).unwrap();
+        let out = g
+            .apply_out(std::sync::Arc::new(IfElse { n_outs: 1 }), &[c, then, other])
+            .unwrap();
+        let fg = FunctionGraph::new(g, vec![c, x], vec![out]).unwrap();
+        let opts = LinkOptions {
+            allow_gc: true,
+            profile: true,
+        };
+        let prog = Program::link(&fg, HashMap::new(), &opts).unwrap();
+        let xv = Tensor::from_vec(vec![1], vec![0.0]).unwrap();
+        prog.run(vec![Tensor::scalar(true).into(), xv.into()])
+            .unwrap();
+        let calls: Vec<(String, u64)> = prog
+            .profile()
+            .unwrap()
+            .nodes
+            .iter()
+            .map(|n| (n.op_class.clone(), n.calls))
+            .collect();
+        assert!(calls.contains(&("IfElse".into(), 1)), "{calls:?}");
+        let ran: u64 = calls.iter().map(|(_, n)| n).sum();
+        assert_eq!(ran, 2, "if{{}} and the taken branch only: {calls:?}");
     }
 
     #[test]

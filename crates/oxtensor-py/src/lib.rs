@@ -13,12 +13,14 @@ mod exceptions;
 mod fgraph;
 mod function;
 mod gradient_types;
+mod graph_pickle;
 mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
 mod make_node;
 mod op;
+mod pickle_session;
 mod print;
 mod profile;
 mod registry;
@@ -49,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<function::PyFunction>()?;
     m.add_class::<profile::PyProfile>()?;
     m.add_class::<array::BufferOwner>()?;
+    m.add_class::<graph_pickle::GraphPickle>()?;
     m.add(
         "UnusedInputError",
         py.get_type::<compile::UnusedInputError>(),

@@ -11,6 +11,7 @@ mod describe;
 mod errors;
 mod exceptions;
 mod fgraph;
+mod fgraph_pickle;
 mod function;
 mod gradient_types;
 mod graph_pickle;

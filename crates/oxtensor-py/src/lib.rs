@@ -13,6 +13,7 @@ mod exceptions;
 mod fgraph;
 mod fgraph_pickle;
 mod function;
+mod function_recipe;
 mod gradient_types;
 mod graph_pickle;
 mod host_op;
@@ -50,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scratchpad::Scratchpad>()?;
     m.add_class::<fgraph::PyFunctionGraph>()?;
     m.add_class::<function::PyFunction>()?;
+    m.add_class::<function_recipe::FunctionRecipe>()?;
     m.add_class::<profile::PyProfile>()?;
     m.add_class::<array::BufferOwner>()?;
     m.add_class::<graph_pickle::GraphPickle>()?;

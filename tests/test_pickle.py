@@ -109,6 +109,7 @@ def test_graph_round_trip_keeps_structure_and_identity(twin):
     assert type(e2) is type(e)
     assert e2.type == e.type
     assert e2.owner.outputs[e2.index] is e2
+    assert e2.auto_name == e.auto_name  # as PyTensor, which pickles the dict
     assert_equal_computations([e2], [e], in_xs=[x2, b2], in_ys=[x, b])
 
 

@@ -15,7 +15,8 @@ use pyo3::{PyTraverseError, PyVisit};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// A variable's pickled fields: `(type, owner, index, name, tag, data, state)`.
+/// A variable's pickled fields: `(type, owner, index, name, tag, data,
+/// auto_id, state)`.
 type VariableFields<'py> = (
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
@@ -23,6 +24,7 @@ type VariableFields<'py> = (
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
+    u64,
     Bound<'py, PyAny>,
 );
 
@@ -122,7 +124,8 @@ impl GraphPickle {
         PyList::new(py, items)
     }
 
-    /// A variable's fields: `(type, owner, index, name, tag, data, state)`.
+    /// A variable's fields: `(type, owner, index, name, tag, data, auto_id,
+    /// state)`; `auto_id` keeps `auto_name`, as PyTensor's pickled dict does.
     fn variable_state<'py>(&self, var: &Bound<'py, PyVariable>) -> PyResult<Bound<'py, PyTuple>> {
         let py = var.py();
         // First, while nothing is borrowed: a `__getstate__` may set attributes.
@@ -137,6 +140,7 @@ impl GraphPickle {
             None => py.None().into_bound(py),
         };
         let index = v.index.into_pyobject(py)?.into_any();
+        let auto_id = v.auto_id.into_pyobject(py)?.into_any();
         let fields = [
             v.ty(py),
             owner,
@@ -144,8 +148,10 @@ impl GraphPickle {
             field(&v.name),
             field(&v.tag),
             field(&v.data),
+            auto_id,
+            state,
         ];
-        PyTuple::new(py, fields.into_iter().chain([state]).collect::<Vec<_>>())
+        PyTuple::new(py, fields)
     }
 
     /// A node's fields: `(op, inputs, outputs, tag, state)`.
@@ -168,7 +174,8 @@ impl GraphPickle {
         fields: &Bound<'_, PyTuple>,
     ) -> PyResult<()> {
         let py = var.py();
-        let (ty, owner, index, name, tag, data, state): VariableFields<'_> = fields.extract()?;
+        let (ty, owner, index, name, tag, data, auto_id, state): VariableFields<'_> =
+            fields.extract()?;
         let some = |o: Bound<'_, PyAny>| (!o.is_none()).then(|| o.unbind());
         let owner = if owner.is_none() {
             None
@@ -183,7 +190,7 @@ impl GraphPickle {
             v.name = some(name);
             v.tag = some(tag);
             v.data = some(read_only(data)?);
-            v.auto_id = crate::registry::next_auto_id();
+            v.auto_id = auto_id;
         }
         restore_user_state(var.as_any(), state)
     }

@@ -1,8 +1,8 @@
 """A Python ``Op``: declare it, use it in a graph, differentiate one node by
 hand, and run its ``perform`` through ``make_thunk`` (the seeds' contract).
 
-Compiling whole graphs (``oxtensor.function``) arrives with the execution
-engine; until then a thunk is how a node runs.
+``oxtensor.function`` runs ``perform`` the same way when it compiles a
+graph that uses the op; a thunk is how one node runs on its own.
 """
 
 from typing import Any

@@ -2,10 +2,13 @@
 outputs; a feature keeps its graph). These tests check that the cycle
 collector frees them: every native class must report what it holds."""
 
+import copy
 import gc
+import pickle
 import weakref
 
 import numpy as np
+import oxtensor
 import oxtensor.tensor as T
 import pytest
 from oxtensor.graph.basic import Apply
@@ -197,4 +200,16 @@ def test_instance_dicts_are_traversed():
     op.me = op
     refs = [weakref.ref(fg), weakref.ref(x), weakref.ref(op)]
     del fg, x, op
+    assert_collected(*refs)
+
+
+def test_pickling_and_copying_keep_nothing_alive():
+    x = T.dvector("x")
+    y = T.exp(x) * 2.0
+    s = oxtensor.shared(np.zeros(2))
+    f = oxtensor.function([x], y + s)
+    for twin in (pickle.loads(pickle.dumps((y, f))), copy.deepcopy((y, f))):
+        assert twin[1](np.zeros(2)).shape == (2,)
+    refs = [weakref.ref(o) for o in (x, y, y.owner, s, f)]
+    del x, y, s, f, twin
     assert_collected(*refs)

@@ -16,24 +16,26 @@ from typing_extensions import Self, disjoint_base
 # fmt: off
 __all__ = [
     "AND", "EQ", "GE", "GT", "LE", "LT", "NEQ", "OR", "XOR", "Abs", "Add", "All",
-    "AlreadyThere", "Any", "Apply", "CAReduce", "Cast", "Ceil", "Cos", "DimShuffle",
-    "DisconnectedInputError", "DisconnectedType", "Dot", "Elemwise", "Exp", "Expm1",
-    "Floor", "FunctionGraph", "Identity", "InconsistencyError", "IntDiv", "Invert",
+    "AlreadyThere", "Any", "Apply", "BufferOwner", "CAReduce", "Cast", "Ceil", "Cos",
+    "DimShuffle", "DisconnectedInputError", "DisconnectedType", "Dot", "Elemwise",
+    "Exp", "Expm1", "Floor", "Function", "FunctionGraph", "FunctionRecipe",
+    "GraphPickle", "Identity", "IfElse", "InconsistencyError", "IntDiv", "Invert",
     "IsInf", "IsNan", "Log", "Log1p", "Max", "Maximum", "MethodNotDefined", "Min",
     "Minimum", "MissingInputError", "Mod", "Mul", "Neg", "NullType", "Op", "Pow",
-    "Prod", "Reciprocal", "Reshape", "ScalarOp", "Scratchpad", "Second", "Shape",
-    "Shape_i", "Sigmoid", "Sign", "Sin", "Softplus", "Sqr", "Sqrt", "Sub", "Sum",
-    "Switch", "Tan", "Tanh", "TensorType", "TensorVariable", "Thunk", "TrueDiv", "Type",
-    "Variable", "_register", "ancestors", "applys_between", "as_tensor_variable",
-    "clone_get_equiv", "clone_replace", "constant", "debugprint", "elemwise_op",
-    "equal_computations", "graph_inputs", "io_toposort", "orphans_between", "scalar_op",
-    "toposort", "vars_between",
+    "Prod", "ProfileStats", "Reciprocal", "Reshape", "ScalarOp", "Scratchpad", "Second",
+    "Shape", "Shape_i", "Sigmoid", "Sign", "Sin", "Softplus", "Sqr", "Sqrt", "Sub",
+    "Sum", "Switch", "Tan", "Tanh", "TensorType", "TensorVariable", "Thunk", "TrueDiv",
+    "Type", "UnusedInputError", "Variable", "_register", "ancestors", "applys_between",
+    "as_tensor_variable", "clone_get_equiv", "clone_replace", "constant", "debugprint",
+    "elemwise_op", "equal_computations", "function", "graph_inputs", "io_toposort",
+    "orphans_between", "scalar_op", "toposort", "vars_between",
 ]
 # fmt: on
 
 _IoMap: TypeAlias = dict[int, list[int]]
 _Client: TypeAlias = tuple[Apply | str, int]
 _Axis: TypeAlias = int | Sequence[int] | None
+_NewArgs: TypeAlias = tuple[tuple[t.Any, ...], dict[str, t.Any]]
 
 # ---- exceptions ---------------------------------------------------------------
 
@@ -51,6 +53,9 @@ class MethodNotDefined(Exception):
 
 class DisconnectedInputError(KeyError):
     """A gradient was asked for a variable the cost does not depend on."""
+
+class UnusedInputError(Exception):
+    """An input of a function is not needed to compute its outputs."""
 
 # ---- graph objects ------------------------------------------------------------
 
@@ -110,10 +115,17 @@ class Variable:
         """The owner, as a list."""
     def __bool__(self) -> bool:
         """Always raises ``TypeError``: the value is unknown until the graph runs."""
+    def __copy__(self) -> Self:
+        """A shallow copy: same class, fields and instance attributes."""
+    def dprint(self, **kwargs: t.Any) -> t.Any:
+        """``debugprint(self, **kwargs)``."""
+    def eval(self, inputs_to_values: t.Any = None, **kwargs: t.Any) -> t.Any:
+        """Compile (once per set of inputs) and run the graph of this variable."""
 
 class TensorVariable(Variable):
     """A tensor variable: NumPy-like operators and methods build graph nodes in Rust."""
 
+    __array_priority__: ClassVar[float]
     def __hash__(self) -> int: ...
     def __add__(self, other: t.Any, /) -> TensorVariable: ...
     def __radd__(self, other: t.Any, /) -> TensorVariable: ...
@@ -240,6 +252,10 @@ class Apply:
         self, inputs: Sequence[Variable], strict: bool = True
     ) -> Apply:
         """A copy reading ``inputs``; differing types rebuild it with ``make_node``."""
+    def __copy__(self) -> Self:
+        """A shallow copy: same op, inputs, outputs and tag (new lists)."""
+    def dprint(self, **kwargs: t.Any) -> t.Any:
+        """``debugprint(self, **kwargs)``."""
 
 @t.final
 class Thunk:
@@ -365,6 +381,8 @@ class Elemwise(Op):
     @property
     def name(self) -> str | None:
         """The name given at construction, if any."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 class DimShuffle(Op):
     """``DimShuffle(input_ndim=..., new_order=...)``: reorder, drop and insert
@@ -390,6 +408,8 @@ class DimShuffle(Op):
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """``{0: [0]}``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 @disjoint_base
 class CAReduce(Op):
@@ -414,6 +434,8 @@ class CAReduce(Op):
     @property
     def upcast_discrete_output(self) -> bool:
         """Sums of small integers widen their output dtype."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 class Sum(CAReduce):
     """``Sum(axis=None, dtype=None, acc_dtype=None)``."""
@@ -464,6 +486,8 @@ class Shape(Op):
     def __new__(cls) -> Self: ...
     def connection_pattern(self, node: Apply) -> list[list[bool]]:
         """``[[False]]``: only the shape matters, not the elements."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 class Shape_i(Op):
     """``Shape_i(i)``: the length of axis ``i``."""
@@ -475,6 +499,8 @@ class Shape_i(Op):
         """The axis."""
     def connection_pattern(self, node: Apply) -> list[list[bool]]:
         """``[[False]]``: only the shape matters, not the elements."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 class Reshape(Op):
     """``Reshape(ndim)``: inputs are the tensor and its new shape."""
@@ -486,12 +512,31 @@ class Reshape(Op):
         """The output rank."""
     def connection_pattern(self, node: Apply) -> list[list[bool]]:
         """``[[True], [False]]``: the shape input is not differentiable."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 class Dot(Op):
     """``Dot()``: inner, matrix-vector and matrix products."""
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class IfElse(Op):
+    """``IfElse(n_outs)``: the first ``n_outs`` branch inputs if the condition
+    holds, else the next ``n_outs``; only the chosen branch is computed."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls, n_outs: int, as_view: bool = False, name: str | None = None
+    ) -> Self:
+        """``as_view`` and ``name`` are accepted and ignored."""
+    @property
+    def n_outs(self) -> int:
+        """Number of outputs."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 # ---- scalar ops ---------------------------------------------------------------
 
@@ -666,6 +711,9 @@ class Type:
         """A new variable of class ``variable_type``."""
     def make_constant(self, value: t.Any, name: str | None = None) -> Variable:
         """A constant of class ``constant_type`` holding ``filter(value)``."""
+    @property
+    def constant_type(self) -> type[Variable]:
+        """The class of constants of this type (``TensorConstant`` for tensors)."""
     def filter(
         self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
     ) -> t.Any:
@@ -735,6 +783,20 @@ class TensorType(Type):
         (no ``SpecifyShape`` yet)."""
     def clone(self, dtype: t.Any = None, shape: t.Any = None) -> TensorType:  # type: ignore[override]
         """A copy with another dtype and/or shape."""
+    def values_eq(  # type: ignore[override]
+        self, a: t.Any, b: t.Any, force_same_dtype: bool = True
+    ) -> bool:
+        """Same shape (and dtype, if forced) and equal values, NaN matching NaN."""
+    def values_eq_approx(  # type: ignore[override]
+        self,
+        a: t.Any,
+        b: t.Any,
+        allow_remove_inf: bool = False,
+        allow_remove_nan: bool = False,
+        rtol: float | None = None,
+        atol: float | None = None,
+    ) -> bool:
+        """``values_eq`` up to the dtype's tolerance."""
 
 @disjoint_base
 class NullType(Type):
@@ -891,8 +953,124 @@ class FunctionGraph:
         """A deep copy and the ``{old: new}`` map of variables and nodes."""
     def clone(self, check_integrity: bool = True) -> FunctionGraph:
         """A deep copy, features cloned."""
+    def dprint(self, **kwargs: t.Any) -> t.Any:
+        """``debugprint(self, **kwargs)``."""
+    def __copy__(self) -> FunctionGraph:
+        """``clone()``: two graphs cannot share variables."""
+    def __getnewargs__(self) -> tuple[()]:
+        """No arguments: ``__setstate__`` builds the graph."""
+    def __getstate__(self) -> tuple[t.Any, ...]:
+        """``(inputs, outputs, features, update_mapping, instance dict)``."""
+    def __setstate__(self, state: t.Any) -> None:
+        """Import the pickled objects; features get ``unpickle(fgraph)``."""
+
+# ---- compiled functions -------------------------------------------------------
+
+@t.final
+class Function:
+    """A compiled graph: call it with the inputs' values (positions or names)."""
+
+    def __call__(self, *args: t.Any, **kwargs: t.Any) -> t.Any:
+        """Run the graph; one output, or a list with ``outputs`` given as a list."""
+    @property
+    def maker(self) -> t.Any:
+        """The compilation's results: ``.fgraph``, ``.inputs``, ``.outputs``."""
+    @property
+    def name(self) -> str | None:
+        """The function's name, if given."""
+    @property
+    def trust_input(self) -> bool:
+        """Skip argument checks (arguments must be ndarrays of the exact types)."""
+    @trust_input.setter
+    def trust_input(self, value: bool) -> None: ...
+    @property
+    def profile(self) -> ProfileStats | None:
+        """Per-node counts and times, when compiled with ``profile=True``."""
+    def copy(self) -> Function:
+        """A function sharing the compiled program, with its own settings."""
+    def free(self) -> None:
+        """Release the buffers kept between calls."""
+    def __reduce__(self) -> tuple[t.Any, tuple[FunctionRecipe, bool]]:
+        """``FunctionRecipe.compile(recipe, trust_input)``: recompiled on load."""
+
+@t.final
+class FunctionRecipe:
+    """What a ``Function`` is compiled from and pickled as: the compiled graph,
+    the inputs' options, shared variables, updates and call settings."""
+
+    def __new__(
+        cls,
+        fgraph: FunctionGraph,
+        inputs: Iterable[tuple[Variable, str | None, bool, bool | None]],
+        shared: Iterable[Variable],
+        updates: Sequence[int],
+        outputs: Iterable[Variable],
+        n_outputs: int,
+        single: bool,
+        borrow: Sequence[bool],
+        name: str | None = None,
+        profile: bool = False,
+        mode: t.Any = None,
+    ) -> Self: ...
+    def compile(self, trust_input: bool = False) -> Function:
+        """Link the graph for the VM and return a new ``Function``."""
+    @property
+    def mode(self) -> t.Any:
+        """The mode as given (every mode runs the native VM)."""
+
+@t.final
+class ProfileStats:
+    """A function's profile (``f.profile``)."""
+
+    @property
+    def calls(self) -> int:
+        """Number of calls."""
+    @property
+    def total_time(self) -> float:
+        """Total seconds spent in calls."""
+    @property
+    def apply_stats(self) -> list[tuple[str, str, int, float, bool]]:
+        """``(node, op class, calls, seconds, is_python)`` in toposort order."""
+    def summary(self) -> str:
+        """The report as text, nodes sorted by time."""
+
+@t.final
+class BufferOwner:
+    """The ``base`` of an ndarray that views a buffer the engine owns."""
+
+# ---- pickling -----------------------------------------------------------------
+
+@t.final
+class GraphPickle:
+    """The flat form graph objects pickle as: ``GraphPickle(classes)`` makes
+    empty objects, ``__setstate__`` fills them, ``g[k]`` is object ``k``."""
+
+    def __new__(cls, classes: Iterable[type]) -> Self: ...
+    def __setstate__(self, state: Iterable[tuple[t.Any, ...]]) -> None:
+        """Fill the objects' fields (one tuple per object)."""
+    def __getitem__(self, key: int, /) -> t.Any:
+        """Object ``key``."""
+    def __len__(self) -> int:
+        """Number of objects."""
 
 # ---- functions ----------------------------------------------------------------
+
+def function(
+    inputs: t.Any,
+    outputs: t.Any = None,
+    mode: t.Any = None,
+    updates: t.Any = None,
+    givens: t.Any = None,
+    no_default_updates: t.Any = None,
+    accept_inplace: bool = False,
+    name: str | None = None,
+    rebuild_strict: bool = True,
+    allow_input_downcast: bool | None = None,
+    profile: t.Any = None,
+    on_unused_input: str | None = None,
+    trust_input: bool = False,
+) -> Function:
+    """Compile ``outputs`` as a function of ``inputs`` (``oxtensor.function``)."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

@@ -117,6 +117,21 @@ impl PyApply {
         }
     }
 
+    /// Sets every field at once, as unpickling does (no checks, no adoption:
+    /// the outputs' own fields are restored alongside).
+    pub fn restore(
+        &mut self,
+        op: Py<PyAny>,
+        inputs: Py<PyList>,
+        outputs: Py<PyList>,
+        tag: Option<Py<PyAny>>,
+    ) {
+        self.op = Some(op);
+        self.inputs = Some(inputs);
+        self.outputs = Some(outputs);
+        self.tag = tag;
+    }
+
     /// A node built from Rust, outputs adopted.
     pub fn create<'py>(
         py: Python<'py>,
@@ -300,6 +315,29 @@ impl PyApply {
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         crate::describe::apply_str(slf)
+    }
+
+    /// Pickled with the rest of its graph, flat (see `graph_pickle.rs`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        crate::pickle_session::reduce(slf.as_any())
+    }
+
+    /// A new node with the same op, inputs, outputs and tag (new lists).
+    fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let cls = slf.get_type();
+        let copy = cls.call_method1("__new__", (&cls,))?;
+        {
+            let this = slf.borrow();
+            copy.cast::<PyApply>()?.borrow_mut().restore(
+                this.op_obj(py).unbind(),
+                PyList::new(py, this.inputs_list(py).iter())?.unbind(),
+                PyList::new(py, this.outputs_list(py).iter())?.unbind(),
+                this.tag.as_ref().map(|t| t.clone_ref(py)),
+            );
+        }
+        crate::graph_pickle::copy_instance_dict(slf.as_any(), &copy)?;
+        Ok(copy)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {

@@ -29,6 +29,25 @@ fn core_of<'a, T: 'static>(op: &'a PyRef<'_, PyOp>) -> PyResult<&'a T> {
         .ok_or_else(|| PyRuntimeError::new_err("built-in op without its core op"))
 }
 
+/// `(args, kwargs)` of `__getnewargs_ex__`.
+type NewArgs<'py> = (Bound<'py, PyTuple>, Bound<'py, PyDict>);
+
+/// `__getnewargs_ex__` from the op's own attributes, so that `copy` and
+/// `pickle` call the constructor again (`Shape_i(i)`, `DimShuffle(
+/// input_ndim=..., new_order=...)`) and the core op is rebuilt from them.
+fn new_args<'py>(op: &Bound<'py, PyAny>, args: &[&str], kwargs: &[&str]) -> PyResult<NewArgs<'py>> {
+    let py = op.py();
+    let values = args
+        .iter()
+        .map(|a| op.getattr(*a))
+        .collect::<PyResult<Vec<_>>>()?;
+    let named = PyDict::new(py);
+    for k in kwargs {
+        named.set_item(k, op.getattr(*k)?)?;
+    }
+    Ok((PyTuple::new(py, values)?, named))
+}
+
 // ---- Elemwise --------------------------------------------------------------
 
 /// `Elemwise(scalar_op, inplace_pattern=None, name=None)`.
@@ -66,6 +85,11 @@ impl PyElemwise {
     #[classattr]
     fn __props__() -> (&'static str, &'static str) {
         ("scalar_op", "inplace_pattern")
+    }
+
+    /// `Elemwise(scalar_op, inplace_pattern=..., name=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["scalar_op"], &["inplace_pattern", "name"])
     }
 
     /// The scalar op mapped over the tensors.
@@ -152,6 +176,11 @@ impl PyDimShuffle {
     #[classattr]
     fn __props__() -> (&'static str, &'static str) {
         ("input_ndim", "new_order")
+    }
+
+    /// `DimShuffle(input_ndim=..., new_order=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["input_ndim", "new_order"])
     }
 
     /// The input's rank.
@@ -303,6 +332,12 @@ impl PyCAReduce {
             "acc_dtype",
             "upcast_discrete_output",
         )
+    }
+
+    /// `Sum(axis=..., dtype=..., acc_dtype=...)` (the class of the op)
+    /// rebuilds it; a template keeps its unresolved dtypes as `None`.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["axis", "dtype", "acc_dtype"])
     }
 
     /// Reduces `input`; unresolved dtypes follow PyTensor's defaults.
@@ -482,6 +517,11 @@ impl PyShape {
         PyOp::builtin(Arc::new(Shape)).add_subclass(PyShape)
     }
 
+    /// `Shape()` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &[])
+    }
+
     #[classattr]
     fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
         PyTuple::empty(py)
@@ -508,6 +548,11 @@ impl PyShapeI {
     #[classattr]
     fn __props__() -> (&'static str,) {
         ("i",)
+    }
+
+    /// `Shape_i(i)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["i"], &[])
     }
 
     /// The axis.
@@ -539,6 +584,11 @@ impl PyReshape {
         ("ndim",)
     }
 
+    /// `Reshape(ndim)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["ndim"], &[])
+    }
+
     /// The output rank.
     #[getter]
     fn ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
@@ -563,6 +613,11 @@ impl PyDot {
         PyOp::builtin(Arc::new(Dot)).add_subclass(PyDot)
     }
 
+    /// `Dot()` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &[])
+    }
+
     #[classattr]
     fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
         PyTuple::empty(py)
@@ -585,6 +640,11 @@ impl PyIfElse {
     #[classattr]
     fn __props__() -> (&'static str,) {
         ("n_outs",)
+    }
+
+    /// `IfElse(n_outs)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["n_outs"], &[])
     }
 
     /// Number of outputs.

@@ -4,16 +4,15 @@
 //! `Function`.
 
 use crate::fgraph::PyFunctionGraph;
-use crate::function::{InputSpec, PyFunction, SharedSpec};
+use crate::function::{InputSpec, PyFunction};
+use crate::function_recipe::{input_entry, FunctionRecipe};
 use crate::registry::registered;
 use crate::types::PyTensorType;
 use crate::utils::{clone_replace, graph_inputs};
 use crate::variable::PyVariable;
-use oxtensor_core::vm::LinkOptions;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use std::sync::Arc;
 
 pyo3::create_exception!(
     oxtensor.compile.function,
@@ -79,12 +78,6 @@ fn input_spec(item: &Bound<'_, PyAny>, allow_downcast: Option<bool>) -> PyResult
         None
     };
     let name = name.or_else(|| v.borrow().name_str(py));
-    let ty = v.borrow().ty(py).unbind();
-    let tensor = ty
-        .bind(py)
-        .cast::<PyTensorType>()
-        .ok()
-        .map(|t| t.get().inner.clone());
     let (strict, own_downcast) = if is_in {
         (
             item.getattr("strict")?.is_truthy()?,
@@ -93,13 +86,29 @@ fn input_spec(item: &Bound<'_, PyAny>, allow_downcast: Option<bool>) -> PyResult
     } else {
         (false, None)
     };
+    input_spec_of(var, name, strict, own_downcast.or(allow_downcast))
+}
+
+/// An input spec from its settled options (also how an unpickled
+/// function's inputs are rebuilt).
+pub fn input_spec_of(
+    var: Bound<'_, PyAny>,
+    name: Option<String>,
+    strict: bool,
+    allow_downcast: Option<bool>,
+) -> PyResult<InputSpec> {
+    let ty = var.getattr("type")?;
+    let tensor = ty
+        .cast::<PyTensorType>()
+        .ok()
+        .map(|t| t.get().inner.clone());
     Ok(InputSpec {
         var: var.unbind(),
         name,
-        ty,
+        ty: ty.unbind(),
         tensor,
         strict,
-        allow_downcast: own_downcast.or(allow_downcast),
+        allow_downcast,
     })
 }
 
@@ -365,39 +374,29 @@ pub fn function<'py>(
     check_inplace(&fg, accept_inplace)?;
     PyFunctionGraph::_constant_fold(&fg)?;
     let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
-    let program = fg.borrow().link(
-        py,
-        &LinkOptions {
-            allow_gc: true,
-            profile,
-        },
-    )?;
     let updates: Vec<usize> = pairs
         .iter()
         .map(|(v, _)| shared.iter().position(|s| s.is(v)).unwrap_or(0))
         .collect();
-    let shared: Vec<SharedSpec> = shared
+    let entries = specs
         .iter()
-        .map(|s| {
-            Ok(SharedSpec {
-                var: s.clone().unbind(),
-                ty: s.getattr("type")?.unbind(),
-            })
-        })
-        .collect::<PyResult<_>>()?;
-    let maker = make_maker(py, &fg, &specs, &out_vars)?;
-    Ok(PyFunction {
-        program: Arc::new(program),
-        inputs: specs,
-        shared,
+        .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast))
+        .collect::<PyResult<Vec<_>>>()?;
+    let recipe = FunctionRecipe::new(
+        fg.unbind(),
+        PyList::new(py, entries)?.into_any(),
+        PyList::new(py, shared)?.into_any(),
         updates,
+        PyList::new(py, out_vars)?.into_any(),
         n_outputs,
         single,
         borrow,
         name,
-        trust_input,
-        maker,
-    })
+        profile,
+        mode.map(Bound::unbind),
+    )?;
+    let recipe = Bound::new(py, recipe)?;
+    FunctionRecipe::compile(&recipe, trust_input)
 }
 
 /// Refuses graphs that already contain inplace ops unless `accept_inplace`.
@@ -418,7 +417,7 @@ fn check_inplace(fg: &Bound<'_, PyFunctionGraph>, accept: bool) -> PyResult<()> 
 }
 
 /// `Function.maker`: the function graph and the inputs and outputs.
-fn make_maker(
+pub fn make_maker(
     py: Python<'_>,
     fg: &Bound<'_, PyFunctionGraph>,
     specs: &[InputSpec],

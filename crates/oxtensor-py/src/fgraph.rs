@@ -319,6 +319,54 @@ impl PyFunctionGraph {
     }
 }
 
+impl PyFunctionGraph {
+    /// Imports `inputs` and `outputs` (not cloned) as this graph, with no
+    /// features yet: the part of `__init__` that unpickling repeats.
+    pub(crate) fn build(
+        slf: &Bound<'_, Self>,
+        inputs: &Bound<'_, PyList>,
+        outputs: &Bound<'_, PyList>,
+        update_mapping: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let mut memo = Memo::default();
+        let mut g = Graph::new();
+        let in_ids = memo.import_vars(&mut g, inputs.as_any())?;
+        let out_ids = memo.import_vars(&mut g, outputs.as_any())?;
+        let mut fg = FunctionGraph::new(g, in_ids, out_ids).py()?;
+        let events = Arc::new(Mutex::new(Vec::new()));
+        fg.attach_feature(Box::new(EventLog(events.clone()))).py()?;
+        let weak = PyWeakrefReference::new(slf)?.into_any().unbind();
+        for v in memo.all_vars() {
+            v.bind(py).cast::<PyVariable>()?.borrow_mut().fgraph = Some(weak.clone_ref(py));
+        }
+        {
+            let mut this = slf.borrow_mut();
+            this.fg = Some(fg);
+            this.memo = memo;
+            this.events = events;
+            this.update_mapping = update_mapping.filter(|u| !u.is_none()).map(Bound::unbind);
+        }
+        Ok(())
+    }
+
+    /// The features written in Python, in attach order.
+    pub(crate) fn python_features(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.features.iter().map(|f| f.clone_ref(py)).collect()
+    }
+
+    /// Sets the feature list without calling `on_attach` (unpickling: the
+    /// features' own state already describes this graph).
+    pub(crate) fn set_python_features(&mut self, features: Vec<Py<PyAny>>) {
+        self.features = features;
+    }
+
+    /// Whether `__init__` (or `__setstate__`) has run.
+    pub(crate) fn is_built(&self) -> bool {
+        self.fg.is_some()
+    }
+}
+
 #[pymethods]
 impl PyFunctionGraph {
     #[new]
@@ -357,24 +405,7 @@ impl PyFunctionGraph {
         } else {
             (inputs, outputs)
         };
-        let mut memo = Memo::default();
-        let mut g = Graph::new();
-        let in_ids = memo.import_vars(&mut g, inputs.as_any())?;
-        let out_ids = memo.import_vars(&mut g, outputs.as_any())?;
-        let mut fg = FunctionGraph::new(g, in_ids, out_ids).py()?;
-        let events = Arc::new(Mutex::new(Vec::new()));
-        fg.attach_feature(Box::new(EventLog(events.clone()))).py()?;
-        let weak = PyWeakrefReference::new(slf)?.into_any().unbind();
-        for v in memo.all_vars() {
-            v.bind(py).cast::<PyVariable>()?.borrow_mut().fgraph = Some(weak.clone_ref(py));
-        }
-        {
-            let mut this = slf.borrow_mut();
-            this.fg = Some(fg);
-            this.memo = memo;
-            this.events = events;
-            this.update_mapping = update_mapping.filter(|u| !u.is_none()).map(Bound::unbind);
-        }
+        Self::build(slf, &inputs, &outputs, update_mapping)?;
         if let Some(features) = features.filter(|f| !f.is_none()) {
             for f in features.try_iter()? {
                 Self::attach_feature(slf, f?)?;

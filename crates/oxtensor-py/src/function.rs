@@ -40,6 +40,9 @@ pub struct SharedSpec {
     pub ty: Py<PyAny>,
 }
 
+/// `Function.__reduce__`'s arguments: the recipe and `trust_input`.
+type Recipe<'py> = (Bound<'py, crate::function_recipe::FunctionRecipe>, bool);
+
 /// `oxtensor.compile.function.Function`.
 #[pyclass(module = "oxtensor.compile.function", name = "Function", weakref)]
 pub struct PyFunction {
@@ -54,6 +57,8 @@ pub struct PyFunction {
     pub(crate) name: Option<String>,
     pub(crate) trust_input: bool,
     pub(crate) maker: Py<PyAny>,
+    /// What the function was compiled from, for pickling.
+    pub(crate) recipe: Py<crate::function_recipe::FunctionRecipe>,
 }
 
 impl PyFunction {
@@ -317,6 +322,7 @@ impl PyFunction {
             name: self.name.clone(),
             trust_input: self.trust_input,
             maker: self.maker.clone_ref(py),
+            recipe: self.recipe.clone_ref(py),
         }
     }
 
@@ -329,14 +335,17 @@ impl PyFunction {
         format!("<{}>", self.label())
     }
 
-    fn __reduce__(&self) -> PyResult<()> {
-        Err(pyo3::exceptions::PyNotImplementedError::new_err(
-            "not supported yet: pickling compiled functions (graphs are not picklable yet)",
-        ))
+    /// `FunctionRecipe.compile(recipe, trust_input)`: loading compiles the
+    /// pickled recipe (see `function_recipe.rs`). The recipe is an argument,
+    /// not the receiver, so `deepcopy` copies it (and the shared variables).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Recipe<'py>)> {
+        let compile = self.recipe.bind(py).get_type().getattr("compile")?;
+        Ok((compile, (self.recipe.bind(py).clone(), self.trust_input)))
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.maker)?;
+        visit.call(&self.recipe)?;
         for s in &self.inputs {
             visit.call(&s.var)?;
             visit.call(&s.ty)?;

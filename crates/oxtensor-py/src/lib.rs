@@ -11,14 +11,18 @@ mod describe;
 mod errors;
 mod exceptions;
 mod fgraph;
+mod fgraph_pickle;
 mod function;
+mod function_recipe;
 mod gradient_types;
+mod graph_pickle;
 mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
 mod make_node;
 mod op;
+mod pickle_session;
 mod print;
 mod profile;
 mod registry;
@@ -47,8 +51,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scratchpad::Scratchpad>()?;
     m.add_class::<fgraph::PyFunctionGraph>()?;
     m.add_class::<function::PyFunction>()?;
+    m.add_class::<function_recipe::FunctionRecipe>()?;
     m.add_class::<profile::PyProfile>()?;
     m.add_class::<array::BufferOwner>()?;
+    m.add_class::<graph_pickle::GraphPickle>()?;
     m.add(
         "UnusedInputError",
         py.get_type::<compile::UnusedInputError>(),

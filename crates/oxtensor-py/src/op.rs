@@ -123,11 +123,18 @@ impl PyOp {
     /// Lets `copy` and `pickle` rebuild an op written in Python from its
     /// `__dict__` (without it, CPython refuses objects with a native
     /// layout). Built-in ops keep their state in Rust, which a bare
-    /// `__new__` cannot restore, so they are refused by name.
+    /// `__new__` cannot restore: each defines `__getnewargs_ex__` with its
+    /// constructor's arguments, and one that does not is refused by name.
     fn __getnewargs__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        if slf.borrow().core.is_some() || overrides(slf.as_any(), "__new__")? {
+        if slf.borrow().core.is_some() {
             return Err(PyTypeError::new_err(format!(
                 "cannot copy or pickle the built-in op {}",
+                op_str(slf.as_any())?
+            )));
+        }
+        if overrides(slf.as_any(), "__new__")? {
+            return Err(PyTypeError::new_err(format!(
+                "cannot copy or pickle the op {}: its class defines __new__, so it must also define __getnewargs__ (or __reduce__)",
                 op_str(slf.as_any())?
             )));
         }

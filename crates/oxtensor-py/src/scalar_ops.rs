@@ -88,11 +88,26 @@ impl PyScalarOp {
         self.op.to_string()
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
-        Ok((
-            py.import("oxtensor._core")?.getattr("scalar_op")?.unbind(),
-            (self.op.to_string(),),
-        ))
+    /// A kind reloads as its shared instance (`scalar_op("add")`); a cast,
+    /// or a subclass defined in Python, through its class.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let op = slf.borrow().op;
+        let shared = instance(py, op)?;
+        let (func, args) = match op {
+            ScalarOp::Kind(_) if shared.bind(py).get_type().is(slf.get_type()) => (
+                py.import("oxtensor._core")?.getattr("scalar_op")?,
+                PyTuple::new(py, [op.to_string()])?,
+            ),
+            ScalarOp::Kind(_) => (slf.get_type().into_any(), PyTuple::empty(py)),
+            ScalarOp::Cast(d) => (slf.get_type().into_any(), PyTuple::new(py, [d.name()])?),
+        };
+        let state = slf
+            .getattr("__dict__")
+            .ok()
+            .filter(|d| d.is_truthy().unwrap_or(false))
+            .unwrap_or_else(|| py.None().into_bound(py));
+        PyTuple::new(py, [func, args.into_any(), state])
     }
 }
 

@@ -24,6 +24,12 @@ impl PyType_ {
         PyType_
     }
 
+    /// Lets `copy` and `pickle` rebuild a type written in Python from its
+    /// `__dict__` (CPython refuses native layouts without it).
+    fn __getnewargs__<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyTuple> {
+        PyTuple::empty(slf.py())
+    }
+
     /// Makes a variable of this type: `dmatrix("x")`.
     #[pyo3(signature = (name = None))]
     fn __call__(slf: &Bound<'_, Self>, name: Option<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
@@ -475,6 +481,11 @@ impl PyNullType {
         &self.why
     }
 
+    /// `NullType(why_null)` rebuilds it.
+    fn __getnewargs__(&self) -> (String,) {
+        (self.why.clone(),)
+    }
+
     #[pyo3(signature = (data, strict = false, allow_downcast = None))]
     fn filter(
         &self,
@@ -527,6 +538,11 @@ impl PyDisconnectedType {
     #[new]
     pub fn new() -> PyClassInitializer<Self> {
         PyClassInitializer::from(PyType_).add_subclass(PyDisconnectedType)
+    }
+
+    /// `DisconnectedType()` rebuilds it.
+    fn __getnewargs__<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::empty(py)
     }
 
     #[pyo3(signature = (data, strict = false, allow_downcast = None))]

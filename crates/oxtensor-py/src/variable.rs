@@ -361,6 +361,34 @@ impl PyVariable {
         ))
     }
 
+    /// Pickled with the rest of its graph, flat (see `graph_pickle.rs`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        crate::pickle_session::reduce(slf.as_any())
+    }
+
+    /// A new variable of the same class with the same fields (owner, tag
+    /// and data shared, not copied) and instance attributes.
+    fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let fields = {
+            let this = slf.borrow();
+            let share = |o: &Option<Py<PyAny>>| o.as_ref().map(|o| o.clone_ref(py));
+            PyVariable {
+                ty: share(&this.ty),
+                owner: share(&this.owner),
+                index: this.index,
+                name: share(&this.name),
+                tag: share(&this.tag),
+                data: share(&this.data),
+                auto_id: this.auto_id,
+                fgraph: None,
+            }
+        };
+        let copy = crate::construct::variable_of_class(py, &slf.get_type(), fields)?;
+        crate::graph_pickle::copy_instance_dict(slf.as_any(), &copy)?;
+        Ok(copy)
+    }
+
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.ty)?;
         for field in [&self.owner, &self.name, &self.tag, &self.data, &self.fgraph] {

@@ -1,6 +1,6 @@
 """Elementwise math, reductions and products."""
 
-from typing import Any
+from typing import Any as _Any
 
 from oxtensor import _core, scalar
 from oxtensor.tensor.basic import as_tensor_variable
@@ -10,7 +10,9 @@ Prod = _core.Prod
 Max = _core.Max
 Min = _core.Min
 All = _core.All
-Any_ = _core.Any
+# `Any` is the op class, as in PyTensor (pickles find it by that name);
+# `Any_` is the older alias.
+Any = Any_ = _core.Any
 Dot = _core.Dot
 
 _ELEMWISE = (
@@ -24,59 +26,64 @@ expit = globals()["sigmoid"]
 bitwise_and, bitwise_or, bitwise_xor = (globals()[n] for n in ("and_", "or_", "xor"))
 
 
-def cast(x: Any, dtype: str) -> Any:
+def cast(x: _Any, dtype: str) -> _Any:
     """``x`` converted to ``dtype`` (``x`` itself if it already has it)."""
     return as_tensor_variable(x).astype(dtype)
 
 
 def sum(
-    x: Any,
-    axis: Any = None,
-    dtype: Any = None,
+    x: _Any,
+    axis: _Any = None,
+    dtype: _Any = None,
     keepdims: bool = False,
-    acc_dtype: Any = None,
-) -> Any:
+    acc_dtype: _Any = None,
+) -> _Any:
     """Sum over ``axis`` (all axes by default)."""
     return as_tensor_variable(x).sum(axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+def prod(
+    x: _Any, axis: _Any = None, dtype: _Any = None, keepdims: bool = False
+) -> _Any:
     """Product over ``axis``."""
     return as_tensor_variable(x).prod(axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+def max(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Maximum over ``axis``."""
     return as_tensor_variable(x).max(axis=axis, keepdims=keepdims)
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+def min(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Minimum over ``axis``."""
     return as_tensor_variable(x).min(axis=axis, keepdims=keepdims)
 
 
-def all(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+def all(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Whether all elements along ``axis`` are true."""
     return as_tensor_variable(x).all(axis=axis, keepdims=keepdims)
 
 
-def any(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+def any(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Whether any element along ``axis`` is true."""
     return as_tensor_variable(x).any(axis=axis, keepdims=keepdims)
 
 
-def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+def mean(
+    x: _Any, axis: _Any = None, dtype: _Any = None, keepdims: bool = False
+) -> _Any:
     """Mean over ``axis``."""
     return as_tensor_variable(x).mean(axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def dot(a: Any, b: Any) -> Any:
+def dot(a: _Any, b: _Any) -> _Any:
     """Inner, matrix-vector or matrix product of vectors and matrices."""
     return as_tensor_variable(a).dot(b)
 
 
 __all__ = [
     "All",
+    "Any",
     "Any_",
     "Dot",
     "Max",

@@ -1,0 +1,182 @@
+//! What a compiled `Function` is made from, kept so it can be pickled: the
+//! compiled `FunctionGraph` (givens applied, shared variables as trailing
+//! inputs, updates as trailing outputs, constants folded), the inputs'
+//! options, the shared variables and the call settings. `oxtensor.function`
+//! builds one and compiles it; `Function.__reduce__` pickles it, and
+//! loading compiles it again (links the graph for the VM).
+
+use crate::compile::{input_spec_of, make_maker};
+use crate::fgraph::PyFunctionGraph;
+use crate::function::{PyFunction, SharedSpec};
+use oxtensor_core::vm::LinkOptions;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
+use std::sync::Arc;
+
+/// One explicit input: `(variable, name, strict, allow_downcast)`.
+type InputEntry<'py> = (Bound<'py, PyAny>, Option<String>, bool, Option<bool>);
+
+/// `FunctionRecipe(fgraph, inputs, shared, updates, outputs, n_outputs,
+/// single, borrow, name, profile, mode)`; see the module docs.
+#[pyclass(module = "oxtensor._core", name = "FunctionRecipe", frozen)]
+pub struct FunctionRecipe {
+    // `Option`s because the GC may visit the object before it is written.
+    fgraph: Option<Py<PyFunctionGraph>>,
+    /// `(variable, name, strict, allow_downcast)` per explicit input.
+    inputs: Option<Py<PyList>>,
+    /// The shared variables, in the order of the graph's trailing inputs.
+    shared: Option<Py<PyList>>,
+    /// For each trailing output, the shared variable (index) it updates.
+    updates: Vec<usize>,
+    /// The outputs as the user gave them (`maker.outputs`).
+    outputs: Option<Py<PyList>>,
+    n_outputs: usize,
+    single: bool,
+    borrow: Vec<bool>,
+    name: Option<String>,
+    profile: bool,
+    /// The mode as given: every mode runs the native VM, it is kept for the record.
+    mode: Option<Py<PyAny>>,
+}
+
+fn list<'py>(py: Python<'py>, l: &Option<Py<PyList>>) -> Bound<'py, PyList> {
+    l.as_ref()
+        .map_or_else(|| PyList::empty(py), |l| l.bind(py).clone())
+}
+
+#[pymethods]
+impl FunctionRecipe {
+    #[new]
+    #[pyo3(signature = (fgraph, inputs, shared, updates, outputs, n_outputs, single, borrow, name = None, profile = false, mode = None))]
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        fgraph: Py<PyFunctionGraph>,
+        inputs: Bound<'_, PyAny>,
+        shared: Bound<'_, PyAny>,
+        updates: Vec<usize>,
+        outputs: Bound<'_, PyAny>,
+        n_outputs: usize,
+        single: bool,
+        borrow: Vec<bool>,
+        name: Option<String>,
+        profile: bool,
+        mode: Option<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        let py = inputs.py();
+        let as_list = |s: Bound<'_, PyAny>| -> PyResult<Py<PyList>> {
+            Ok(PyList::new(py, s.try_iter()?.collect::<PyResult<Vec<_>>>()?)?.unbind())
+        };
+        Ok(FunctionRecipe {
+            fgraph: Some(fgraph),
+            inputs: Some(as_list(inputs)?),
+            shared: Some(as_list(shared)?),
+            updates,
+            outputs: Some(as_list(outputs)?),
+            n_outputs,
+            single,
+            borrow,
+            name,
+            profile,
+            mode: mode.filter(|m| !m.is_none(py)),
+        })
+    }
+
+    /// Links the graph and returns a new `Function` over it.
+    #[pyo3(signature = (trust_input = false))]
+    pub fn compile(slf: &Bound<'_, Self>, trust_input: bool) -> PyResult<PyFunction> {
+        let py = slf.py();
+        let r = slf.get();
+        let fg = r
+            .fgraph
+            .as_ref()
+            .ok_or_else(|| PyValueError::new_err("FunctionRecipe without a graph"))?
+            .bind(py);
+        let program = fg.borrow().link(
+            py,
+            &LinkOptions {
+                allow_gc: true,
+                profile: r.profile,
+            },
+        )?;
+        let specs = list(py, &r.inputs)
+            .iter()
+            .map(|e| {
+                let (var, name, strict, allow_downcast): InputEntry<'_> = e.extract()?;
+                input_spec_of(var, name, strict, allow_downcast)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let shared = list(py, &r.shared)
+            .iter()
+            .map(|s| {
+                Ok(SharedSpec {
+                    ty: s.getattr("type")?.unbind(),
+                    var: s.unbind(),
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
+        let maker = make_maker(py, fg, &specs, &outputs)?;
+        Ok(PyFunction {
+            program: Arc::new(program),
+            inputs: specs,
+            shared,
+            updates: r.updates.clone(),
+            n_outputs: r.n_outputs,
+            single: r.single,
+            borrow: r.borrow.clone(),
+            name: r.name.clone(),
+            trust_input,
+            maker,
+            recipe: slf.clone().unbind(),
+        })
+    }
+
+    /// The mode the function was compiled with, as given (or `None`).
+    #[getter]
+    fn mode(&self, py: Python<'_>) -> Py<PyAny> {
+        self.mode
+            .as_ref()
+            .map_or_else(|| py.None(), |m| m.clone_ref(py))
+    }
+
+    /// `(FunctionRecipe, (fields...))`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let r = slf.get();
+        let fields = (
+            r.fgraph.as_ref().map(|f| f.clone_ref(py)),
+            list(py, &r.inputs),
+            list(py, &r.shared),
+            r.updates.clone(),
+            list(py, &r.outputs),
+            r.n_outputs,
+            r.single,
+            r.borrow.clone(),
+            r.name.clone(),
+            r.profile,
+            r.mode(py),
+        );
+        (slf.get_type(), fields).into_pyobject(py)
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.fgraph)?;
+        visit.call(&self.inputs)?;
+        visit.call(&self.shared)?;
+        visit.call(&self.outputs)?;
+        visit.call(&self.mode)
+    }
+}
+
+/// The recipe entry of an explicit input.
+pub fn input_entry<'py>(
+    py: Python<'py>,
+    var: &Py<PyAny>,
+    name: &Option<String>,
+    strict: bool,
+    allow_downcast: Option<bool>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    (var.clone_ref(py), name.clone(), strict, allow_downcast).into_pyobject(py)
+}

@@ -130,6 +130,8 @@ impl GraphPickle {
         let py = var.py();
         // First, while nothing is borrowed: a `__getstate__` may set attributes.
         let state = user_state(var.as_any(), true)?;
+        // A constant made in Rust gets its NumPy data now, so it is pickled.
+        var.borrow_mut().data_obj(py)?;
         let v = var.borrow();
         let field = |o: &Option<Py<PyAny>>| match o {
             Some(o) => o.bind(py).clone(),

@@ -380,6 +380,7 @@ impl PyVariable {
                 name: share(&this.name),
                 tag: share(&this.tag),
                 data: share(&this.data),
+                tensor: this.tensor.clone(),
                 auto_id: this.auto_id,
                 fgraph: None,
             }

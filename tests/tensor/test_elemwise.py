@@ -12,22 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oxtensor.tensor import DimShuffle, Elemwise, TensorType
 
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+from tests.helpers import DTYPES
+
 DISCRETE = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"}
 DISCRETE |= {"uint64"}
 

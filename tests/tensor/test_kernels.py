@@ -15,24 +15,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tests.helpers import assert_matches
+from tests.helpers import DTYPES, assert_matches
 
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
 INTS = [d for d in DTYPES if d[0] in "iu"]
 FLOATS = ["float16", "float32", "float64"]
 COMPLEX = ["complex64", "complex128"]

@@ -11,24 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.helpers import assert_matches
+from tests.helpers import DTYPES, assert_matches
 
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
 REDUCTIONS = ["sum", "prod", "max", "min", "all", "any"]
 
 

@@ -141,8 +141,8 @@ fn scalar_tensor(x: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Option<
     let target = dtype.unwrap_or(auto);
     let cast = oxtensor_core::kernels::cast::cast(&value, target);
     // An explicit dtype must hold the value exactly (floats may round).
-    let back = oxtensor_core::kernels::cast::cast(&cast, value.dtype());
-    if dtype.is_some() && !x.is_instance_of::<PyFloat>() && !back.same_values(&value) {
+    let exact = || oxtensor_core::kernels::cast::cast(&cast, value.dtype()).same_values(&value);
+    if dtype.is_some() && !x.is_instance_of::<PyFloat>() && !exact() {
         return Err(PyTypeError::new_err(format!(
             "Value {} cannot be represented exactly as {target}",
             x.repr()?
@@ -258,7 +258,8 @@ fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// A tensor variable as is, or with `ndim` dimensions (dropping leading
 /// broadcastable axes or padding on the left).
 fn tensor_variable_of(x: Bound<'_, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'_, PyAny>> {
-    let ty = x.getattr("type")?;
+    // The Rust field, not `getattr`: this runs for every operand of every op.
+    let ty = x.cast::<PyVariable>()?.borrow().ty(x.py());
     let Ok(tt) = ty.cast::<PyTensorType>() else {
         return Err(PyTypeError::new_err(format!(
             "Variable type field must be a TensorType, got {} of type {}",

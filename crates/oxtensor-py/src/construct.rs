@@ -61,6 +61,20 @@ fn allocate<'py>(py: Python<'py>, cls: &Bound<'py, PyType>) -> PyResult<Bound<'p
     unsafe { Bound::from_owned_ptr_or_err(py, new(tp, args.as_ptr(), std::ptr::null_mut())) }
 }
 
+/// The `TensorConstant` class, looked up in the registry once (every
+/// literal in an expression makes one).
+fn tensor_constant_class(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
+    static CLASS: pyo3::sync::PyOnceLock<Py<PyType>> = pyo3::sync::PyOnceLock::new();
+    let cls = CLASS.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            registry::registered(py, "TensorConstant")?
+                .cast_into::<PyType>()?
+                .unbind(),
+        )
+    })?;
+    Ok(cls.bind(py).clone())
+}
+
 /// A `TensorConstant` holding a core tensor; its NumPy `data` is made on
 /// first access.
 pub fn tensor_constant_of<'py>(
@@ -69,7 +83,7 @@ pub fn tensor_constant_of<'py>(
     tensor: oxtensor_core::tensor::Tensor,
     name: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let cls = registry::registered(py, "TensorConstant")?.cast_into::<PyType>()?;
+    let cls = tensor_constant_class(py)?;
     let mut fields = PyVariable::with(
         ty,
         None,

@@ -63,7 +63,21 @@ pub fn builtin<'py>(
     };
     let outputs = PyList::empty(py);
     for ty in &out_types {
-        let ty = crate::types::py_type(py, ty)?;
+        // An output typed like an input (most elementwise results) shares
+        // that input's type object, skipping the type cache.
+        let same = inputs.iter().find_map(|i| {
+            let v = i.cast::<PyVariable>().ok()?;
+            let t = v.borrow().ty(py);
+            let same = t
+                .cast::<PyTensorType>()
+                .ok()
+                .is_some_and(|t| matches!(ty, Type::Tensor(o) if *o == t.get().inner));
+            same.then(|| t.unbind())
+        });
+        let ty = match same {
+            Some(t) => t,
+            None => crate::types::py_type(py, ty)?,
+        };
         outputs.append(construct::tensor_variable(py, ty, None)?)?;
     }
     PyApply::create(py, op.clone().unbind(), PyList::new(py, inputs)?, outputs)

@@ -96,15 +96,20 @@ pub fn broadcast_shapes(inputs: &[&TensorType]) -> Result<StaticShape> {
 
 /// One dimension: equal lengths stay, `{None, 1}` is unknown, and otherwise
 /// the single length left after dropping 1s and unknowns (`None` if clashing).
-fn broadcast_dim(lengths: impl Iterator<Item = Option<u64>>) -> Option<Option<u64>> {
-    let lengths: Vec<Option<u64>> = lengths.collect();
-    if lengths.windows(2).all(|w| w[0] == w[1]) {
-        return Some(lengths.first().copied().flatten());
+fn broadcast_dim(lengths: impl Iterator<Item = Option<u64>> + Clone) -> Option<Option<u64>> {
+    // Iterates twice instead of collecting: this runs per dimension of
+    // every elementwise node built.
+    let mut all = lengths.clone();
+    let Some(first) = all.next() else {
+        return Some(None);
+    };
+    if all.all(|l| l == first) {
+        return Some(first);
     }
-    let mut known = lengths.iter().flatten().filter(|&&l| l != 1);
+    let mut known = lengths.flatten().filter(|&l| l != 1);
     match known.next() {
         None => Some(None),
-        Some(first) if known.all(|l| l == first) => Some(Some(*first)),
+        Some(first) if known.all(|l| l == first) => Some(Some(first)),
         Some(_) => None,
     }
 }

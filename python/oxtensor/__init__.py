@@ -14,6 +14,16 @@ Mul [id A]
 
 from oxtensor import _core  # noqa: F401  (loads the extension first)
 from oxtensor.compile import In, Mode, Out, function, shared
+from oxtensor.gradient import (
+    Lop,
+    Rop,
+    grad,
+    hessian,
+    jacobian,
+    pullback,
+    pushforward,
+    verify_grad,
+)
 from oxtensor.graph.basic import Apply, Constant, Variable
 from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
@@ -27,13 +37,21 @@ __all__ = [
     "Constant",
     "FunctionGraph",
     "In",
+    "Lop",
     "Mode",
     "Op",
     "Out",
+    "Rop",
     "Type",
     "Variable",
     "debugprint",
     "dprint",
     "function",
+    "grad",
+    "hessian",
+    "jacobian",
+    "pullback",
+    "pushforward",
     "shared",
+    "verify_grad",
 ]

@@ -15,20 +15,108 @@ from typing_extensions import Self, disjoint_base
 # PyO3 generates the runtime __all__; stubtest checks this copy of it.
 # fmt: off
 __all__ = [
-    "AND", "EQ", "GE", "GT", "LE", "LT", "NEQ", "OR", "XOR", "Abs", "Add", "All",
-    "AlreadyThere", "Any", "Apply", "BufferOwner", "CAReduce", "Cast", "Ceil", "Cos",
-    "DimShuffle", "DisconnectedInputError", "DisconnectedType", "Dot", "Elemwise",
-    "Exp", "Expm1", "Floor", "Function", "FunctionGraph", "FunctionRecipe",
-    "GraphPickle", "Identity", "IfElse", "InconsistencyError", "IntDiv", "Invert",
-    "IsInf", "IsNan", "Log", "Log1p", "Max", "Maximum", "MethodNotDefined", "Min",
-    "Minimum", "MissingInputError", "Mod", "Mul", "Neg", "NullType", "Op", "Pow",
-    "Prod", "ProfileStats", "Reciprocal", "Reshape", "ScalarOp", "Scratchpad", "Second",
-    "Shape", "Shape_i", "Sigmoid", "Sign", "Sin", "Softplus", "Sqr", "Sqrt", "Sub",
-    "Sum", "Switch", "Tan", "Tanh", "TensorType", "TensorVariable", "Thunk", "TrueDiv",
-    "Type", "UnusedInputError", "Variable", "_register", "ancestors", "applys_between",
-    "as_tensor_variable", "clone_get_equiv", "clone_replace", "constant", "debugprint",
-    "elemwise_op", "equal_computations", "function", "graph_inputs", "io_toposort",
-    "orphans_between", "scalar_op", "toposort", "vars_between",
+    "AND",
+    "EQ",
+    "GE",
+    "GT",
+    "LE",
+    "LT",
+    "NEQ",
+    "OR",
+    "XOR",
+    "Abs",
+    "Add",
+    "All",
+    "AlreadyThere",
+    "Any",
+    "Apply",
+    "BufferOwner",
+    "CAReduce",
+    "Cast",
+    "Ceil",
+    "Cos",
+    "DimShuffle",
+    "DisconnectedInputError",
+    "DisconnectedType",
+    "Dot",
+    "Elemwise",
+    "Exp",
+    "Expm1",
+    "Floor",
+    "Function",
+    "FunctionGraph",
+    "FunctionRecipe",
+    "GradOp",
+    "GraphPickle",
+    "Identity",
+    "IfElse",
+    "InconsistencyError",
+    "IntDiv",
+    "Invert",
+    "IsInf",
+    "IsNan",
+    "Log",
+    "Log1p",
+    "Max",
+    "Maximum",
+    "MethodNotDefined",
+    "Min",
+    "Minimum",
+    "MissingInputError",
+    "Mod",
+    "Mul",
+    "Neg",
+    "NullType",
+    "NullTypeGradError",
+    "Op",
+    "Pow",
+    "Prod",
+    "ProfileStats",
+    "Reciprocal",
+    "Reshape",
+    "ScalarOp",
+    "Scratchpad",
+    "Second",
+    "Shape",
+    "Shape_i",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Softplus",
+    "Sqr",
+    "Sqrt",
+    "Sub",
+    "Sum",
+    "Switch",
+    "Tan",
+    "Tanh",
+    "TensorType",
+    "TensorVariable",
+    "Thunk",
+    "TrueDiv",
+    "Type",
+    "UnusedInputError",
+    "Variable",
+    "_grad",
+    "_grad_op",
+    "_pushforward",
+    "_register",
+    "ancestors",
+    "applys_between",
+    "as_tensor_variable",
+    "clone_get_equiv",
+    "clone_replace",
+    "constant",
+    "debugprint",
+    "elemwise_op",
+    "equal_computations",
+    "function",
+    "graph_inputs",
+    "io_toposort",
+    "orphans_between",
+    "scalar_op",
+    "toposort",
+    "vars_between",
 ]
 # fmt: on
 
@@ -51,8 +139,11 @@ class AlreadyThere(Exception):
 class MethodNotDefined(Exception):
     """A method the caller relies on is not defined on this Op."""
 
-class DisconnectedInputError(KeyError):
+class DisconnectedInputError(ValueError):
     """A gradient was asked for a variable the cost does not depend on."""
+
+class NullTypeGradError(TypeError):
+    """An undefined (NullType) gradient reached a requested variable."""
 
 class UnusedInputError(Exception):
     """An input of a function is not needed to compute its outputs."""
@@ -522,6 +613,15 @@ class Dot(Op):
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class GradOp(Op):
+    """The gradient-shaping identities (``zero_grad``, ``grad_clip``, ...);
+    ``str`` names the kind."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """A view of the input."""
 
 class IfElse(Op):
     """``IfElse(n_outs)``: the first ``n_outs`` branch inputs if the condition
@@ -1054,6 +1154,32 @@ class GraphPickle:
         """Number of objects."""
 
 # ---- functions ----------------------------------------------------------------
+
+def _grad(
+    cost: Variable | None,
+    wrt: list[Variable],
+    consider_constant: list[Variable],
+    known_grads: list[tuple[Variable, Variable]],
+    disconnected_inputs: str,
+    add_names: bool,
+    return_disconnected: str,
+    null_gradients: str,
+) -> list[t.Any]:
+    """The core of ``oxtensor.grad``."""
+
+def _pushforward(
+    f: list[Variable],
+    wrt: list[Variable],
+    tangents: list[Variable],
+    use_op_pushforward: bool,
+    disconnected_outputs: str,
+    return_disconnected: str,
+) -> list[t.Any]:
+    """The core of ``oxtensor.pushforward`` and ``Rop``."""
+
+def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
+    """``zero_grad``, ``disconnected_grad``, ``undefined_grad``, ``grad_clip``,
+    ``grad_scale``."""
 
 def function(
     inputs: t.Any,

@@ -3,13 +3,15 @@
 //! The Python layer uses the same plans (e.g. [`Elemwise::plan`]).
 
 use crate::dtype::DType;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::{Graph, VarId};
 use crate::ops::blas::Dot;
 use crate::ops::dimshuffle::{Axis, DimShuffle};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::reduce::{CAReduce, ReduceKind};
 use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::ops::shape::{Reshape, Shape};
+use crate::tensor::Tensor;
 use crate::types::TensorType;
 use std::sync::Arc;
 
@@ -63,7 +65,17 @@ binary!(
     /// `a / b`.
     true_div => TrueDiv,
     /// `a ** b`.
-    pow => Pow
+    pow => Pow,
+    /// `a // b`.
+    int_div => IntDiv,
+    /// `a == b`.
+    eq => Eq,
+    /// `a != b`.
+    neq => Neq,
+    /// `a & b`.
+    and => And,
+    /// `second(a, b)`: `b` broadcast to `a`'s shape (`fill`).
+    fill => Second
 );
 
 unary!(
@@ -72,8 +84,86 @@ unary!(
     /// `exp(a)`.
     exp => Exp,
     /// `log(a)`.
-    log => Log
+    log => Log,
+    /// `sign(a)`.
+    sign => Sign,
+    /// `a ** 2`.
+    sqr => Sqr,
+    /// `sin(a)`.
+    sin => Sin,
+    /// `cos(a)`.
+    cos => Cos,
+    /// `sigmoid(a)`.
+    sigmoid => Sigmoid,
+    /// `~a`.
+    invert => Invert
 );
+
+/// `switch(cond, a, b)`.
+pub fn switch(g: &mut Graph, cond: VarId, a: VarId, b: VarId) -> Result<VarId> {
+    elemwise(g, ScalarKind::Switch, &[cond, a, b])
+}
+
+/// A 0-d constant of `dtype` holding `value`.
+pub fn scalar_constant(g: &mut Graph, dtype: DType, value: f64) -> VarId {
+    let t = crate::kernels::cast::cast(&Tensor::scalar(value), dtype);
+    g.tensor_constant(t)
+}
+
+/// `zeros_like(like, dtype)`: `fill(like, 0)`.
+pub fn zeros_like(g: &mut Graph, like: VarId, dtype: DType) -> Result<VarId> {
+    let zero = scalar_constant(g, dtype, 0.0);
+    fill(g, like, zero)
+}
+
+/// `shape(a)`, an int64 vector.
+pub fn shape(g: &mut Graph, a: VarId) -> Result<VarId> {
+    g.apply_out(Arc::new(Shape), &[a])
+}
+
+/// `a.reshape(shape)` for an integer vector `shape` of static length.
+pub fn reshape(g: &mut Graph, a: VarId, shape: VarId) -> Result<VarId> {
+    let ndim = tensor_type(g, shape)?.shape[0]
+        .ok_or_else(|| Error::Type("reshape needs a shape vector of known length".into()))?;
+    g.apply_out(
+        Arc::new(Reshape {
+            ndim: ndim as usize,
+        }),
+        &[a, shape],
+    )
+}
+
+/// Sums `a` over the axes where `target` is statically broadcastable and
+/// `a` is not, keeping them as length-1 axes: the gradient of broadcasting.
+pub fn sum_to(g: &mut Graph, a: VarId, target: &TensorType) -> Result<VarId> {
+    let ty = tensor_type(g, a)?;
+    if ty.ndim() != target.ndim() {
+        return Err(Error::Type(format!(
+            "cannot sum a {} to the shape of a {target}",
+            ty
+        )));
+    }
+    let axes: Vec<i64> = (0..ty.ndim())
+        .filter(|&i| target.shape[i] == Some(1) && ty.shape[i] != Some(1))
+        .map(|i| i as i64)
+        .collect();
+    if axes.is_empty() {
+        return Ok(a);
+    }
+    let summed = sum(g, a, Some(&axes))?;
+    let mut kept = 0;
+    let order = (0..ty.ndim())
+        .map(|i| {
+            if axes.contains(&(i as i64)) {
+                None
+            } else {
+                kept += 1;
+                Some(kept - 1)
+            }
+        })
+        .collect();
+    dimshuffle(g, summed, order)
+}
 
 /// Converts to a dtype (`astype`); the same variable if the dtype matches.
 pub fn cast(g: &mut Graph, a: VarId, dtype: DType) -> Result<VarId> {
@@ -108,7 +198,6 @@ pub fn dot(g: &mut Graph, a: VarId, b: VarId) -> Result<VarId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tensor::Tensor;
 
     #[test]
     fn broadcasting_inserts_expand_dims() {

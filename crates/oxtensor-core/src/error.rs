@@ -33,6 +33,14 @@ pub enum Error {
     /// A gradient that does not reach the requested variable.
     #[error("{0}")]
     Disconnected(String),
+    /// A method the op does not implement (`NotImplementedError`), e.g. a
+    /// missing `grad`, which the contract says to report this way.
+    #[error("{0}")]
+    NotImplemented(String),
+    /// A gradient that is undefined (`NullType`) reached a requested
+    /// variable (`NullTypeGradError`, a `TypeError`).
+    #[error("{0}")]
+    NullGradient(String),
     /// Something oxtensor does not support (yet); never a silent stub.
     #[error("not supported: {0}")]
     OutOfScope(String),

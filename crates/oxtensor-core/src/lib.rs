@@ -34,6 +34,7 @@
 pub mod build;
 pub mod dtype;
 pub mod error;
+pub mod grad;
 pub mod graph;
 pub mod kernels;
 pub mod ops;

@@ -9,6 +9,7 @@ use crate::types::parse_dtype;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::grad_ops::GradOp;
 use oxtensor_core::ops::ifelse::IfElse;
 use oxtensor_core::ops::reduce::{normalize_axes, CAReduce, ReduceKind};
 use oxtensor_core::ops::scalar::ScalarOp;
@@ -654,6 +655,27 @@ impl PyIfElse {
     }
 }
 
+/// The gradient-shaping identities (`zero_grad`, `grad_clip`, ...): one
+/// class, its `str` naming the kind (`ZeroGrad`, `GradClip{lower=-1.0, upper=1.0}`).
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.gradient", name = "GradOp")]
+pub struct PyGradOp;
+
+#[pymethods]
+impl PyGradOp {
+    #[classattr]
+    fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::empty(py)
+    }
+
+    /// A view of the input.
+    #[getter]
+    fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item(0, vec![0])?;
+        Ok(d)
+    }
+}
+
 // ---- Python objects for core ops -------------------------------------------
 
 /// `DimShuffle` objects by `(input_ndim, new_order)`.
@@ -724,6 +746,9 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
     if any.is::<Dot>() {
         return Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyDot))?.into_any());
     }
+    if any.is::<GradOp>() {
+        return Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyGradOp))?.into_any());
+    }
     if let Some(host) = any.downcast_ref::<crate::host_op::HostOp>() {
         return Ok(host.obj.clone_ref(py));
     }
@@ -756,6 +781,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyReshape>()?;
     m.add_class::<PyDot>()?;
     m.add_class::<PyIfElse>()?;
+    m.add_class::<PyGradOp>()?;
     m.add_function(wrap_pyfunction!(elemwise_op, m)?)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The one place where core errors become Python exceptions.
 
 use crate::exceptions::{
-    AlreadyThere, DisconnectedInputError, InconsistencyError, MissingInputError,
+    AlreadyThere, DisconnectedInputError, InconsistencyError, MissingInputError, NullTypeGradError,
 };
 use oxtensor_core::Error;
 use pyo3::exceptions::{
@@ -39,7 +39,8 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::AlreadyThere(_) => AlreadyThere::new_err(msg),
         Error::Integrity(_) => PyException::new_err(msg),
         Error::Disconnected(_) => DisconnectedInputError::new_err(msg),
-        Error::OutOfScope(_) => PyNotImplementedError::new_err(msg),
+        Error::OutOfScope(_) | Error::NotImplemented(_) => PyNotImplementedError::new_err(msg),
+        Error::NullGradient(_) => NullTypeGradError::new_err(msg),
         Error::Node { .. } => PyException::new_err(msg),
     }
 }

@@ -2,7 +2,7 @@
 //! reprs read the same as in PyTensor.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyKeyError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 
 create_exception!(
     oxtensor.graph.utils,
@@ -31,6 +31,12 @@ create_exception!(
 create_exception!(
     oxtensor.gradient,
     DisconnectedInputError,
-    PyKeyError,
+    PyValueError,
     "A gradient was requested with respect to a variable the cost does not depend on."
+);
+create_exception!(
+    oxtensor.gradient,
+    NullTypeGradError,
+    PyTypeError,
+    "An undefined (NullType) gradient reached a variable whose gradient was requested."
 );

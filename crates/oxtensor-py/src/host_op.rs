@@ -155,6 +155,11 @@ impl Op for HostOp {
         self.destroy_map.clone()
     }
 
+    /// Gradients of Python ops are the Python methods, called by the host.
+    fn is_host(&self) -> bool {
+        true
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }

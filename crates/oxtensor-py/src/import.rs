@@ -237,6 +237,11 @@ impl Memo {
         Ok(())
     }
 
+    /// Registers a Python object for an arena node created by the core.
+    pub fn adopt_node(&mut self, obj: &Bound<'_, PyAny>, id: NodeId) {
+        self.bind_node(obj, id);
+    }
+
     /// Registers a Python object for an arena variable created by the core.
     pub fn adopt_var(&mut self, obj: &Bound<'_, PyAny>, id: VarId) {
         self.bind_var(obj, id);

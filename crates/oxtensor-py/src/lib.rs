@@ -10,10 +10,12 @@ mod construct;
 mod describe;
 mod errors;
 mod exceptions;
+mod export;
 mod fgraph;
 mod fgraph_pickle;
 mod function;
 mod function_recipe;
+mod gradient;
 mod gradient_types;
 mod graph_pickle;
 mod host_op;
@@ -79,7 +81,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DisconnectedInputError",
         py.get_type::<exceptions::DisconnectedInputError>(),
     )?;
+    m.add(
+        "NullTypeGradError",
+        py.get_type::<exceptions::NullTypeGradError>(),
+    )?;
     m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
+    m.add_function(wrap_pyfunction!(gradient::_grad, m)?)?;
+    m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
+    m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;
     m.add_function(wrap_pyfunction!(scalar_ops::scalar_op, m)?)?;
     m.add_function(wrap_pyfunction!(constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(constant::as_tensor_variable, m)?)?;

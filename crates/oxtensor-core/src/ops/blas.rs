@@ -3,8 +3,10 @@
 
 use crate::dtype::upcast;
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::gemm::dot;
 use crate::op_identity;
+use crate::ops::grad_rules;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -75,6 +77,24 @@ impl Op for Dot {
         )?;
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad_rules::dot_pullback(g, node, output_grads[0])
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        if tangents.iter().all(Option::is_none) {
+            return Ok(Some(vec![None]));
+        }
+        Ok(Some(vec![Some(grad_rules::dot_pushforward(
+            g, node, tangents,
+        )?)]))
     }
 
     op_identity!();

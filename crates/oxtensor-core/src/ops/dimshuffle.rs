@@ -3,7 +3,9 @@
 //! of `pytensor/tensor/elemwise.py`, including its `str` forms.
 
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
+use crate::ops::grad_rules;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{fmt_tuple, TensorType, Type};
 use crate::value::Value;
@@ -208,6 +210,29 @@ impl Op for DimShuffle {
             .collect();
         outputs[0] = Some(x.view(&shape, &strides, x.offset())?.into());
         Ok(())
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let input = g.node(node).inputs[0];
+        Ok(vec![grad_rules::dimshuffle_pullback(
+            self,
+            g,
+            output_grads[0],
+            input,
+        )?])
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let out = match tangents[0] {
+            Some(v) => Some(g.apply_out(std::sync::Arc::new(self.clone()), &[v])?),
+            None => None,
+        };
+        Ok(Some(vec![out]))
     }
 
     op_identity!();

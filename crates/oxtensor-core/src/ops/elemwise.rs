@@ -4,10 +4,12 @@
 //! Mirrors `Elemwise` in `pytensor/tensor/elemwise.py`.
 
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::elemwise::elemwise;
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
-use crate::ops::scalar::ScalarOp;
+use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::ops::scalar_grad;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{StaticShape, TensorType, Type};
 use crate::value::Value;
@@ -163,6 +165,27 @@ impl Op for Elemwise {
         )?;
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    /// `second` reads only the shape of its first input.
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(match self.scalar_op {
+            ScalarOp::Kind(ScalarKind::Second) => Some(vec![vec![false], vec![true]]),
+            _ => None,
+        })
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        scalar_grad::elemwise_pullback(g, self.scalar_op, node, output_grads)
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        scalar_grad::elemwise_pushforward(g, self.scalar_op, node, tangents).map(Some)
     }
 
     op_identity!();

@@ -4,7 +4,9 @@
 //! Mirrors `pytensor/ifelse.py`.
 
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
+use crate::ops::grad_rules;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Scalar;
 use crate::types::{TensorType, Type};
@@ -112,6 +114,20 @@ impl Op for IfElse {
             LazyStep::Done => Ok(()),
             LazyStep::Need(_) => Err(Error::Value("if{} was given too few inputs".into())),
         }
+    }
+
+    /// The condition is connected: it chooses which input each output is.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad_rules::ifelse_pullback(self, g, node, output_grads)
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad_rules::ifelse_pushforward(self, g, node, tangents).map(Some)
     }
 
     op_identity!();

@@ -5,12 +5,16 @@
 pub mod blas;
 pub mod dimshuffle;
 pub mod elemwise;
+pub mod grad_ops;
+mod grad_rules;
 pub mod ifelse;
 pub mod reduce;
 pub mod scalar;
+pub(crate) mod scalar_grad;
 pub mod shape;
 
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::Pool;
 use crate::types::Type;
 use crate::value::Value;
@@ -111,6 +115,38 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
             "{} has no implementation to run (no perform)",
             self.describe()
         )))
+    }
+
+    /// `L_op` / `pullback`: one gradient term per input of `node`, given one
+    /// gradient per output (a `DisconnectedType` variable for outputs the
+    /// cost does not depend on). Terms are new nodes added to `g`; see
+    /// [`crate::grad`] for the rules the driver enforces around this call.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let _ = (g, node, output_grads);
+        Err(Error::NotImplemented(format!(
+            "grad not implemented for Op {}",
+            self.describe()
+        )))
+    }
+
+    /// `R_op` / `pushforward`: each output's tangent given the inputs'
+    /// tangents (`None`: zero). `Ok(None)` means the op has no rule of its
+    /// own, and the driver derives one from [`Op::pullback`] (the double
+    /// pullback trick).
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let _ = (g, node, tangents);
+        Ok(None)
+    }
+
+    /// Whether this op lives in the host language (a Python op): the
+    /// gradient driver then asks the host, not these methods.
+    fn is_host(&self) -> bool {
+        false
     }
 
     /// Whether constant folding may precompute this node.

@@ -5,8 +5,11 @@
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::reduce::reduce;
 use crate::op_identity;
+use crate::ops::grad_rules;
+use crate::ops::scalar_grad::grad_dtype;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -101,7 +104,8 @@ impl CAReduce {
         })
     }
 
-    fn axes(&self, ndim: usize) -> Vec<usize> {
+    /// The reduced axes of a rank-`ndim` input.
+    pub fn axes(&self, ndim: usize) -> Vec<usize> {
         self.axis.clone().unwrap_or_else(|| (0..ndim).collect())
     }
 
@@ -193,6 +197,39 @@ impl Op for CAReduce {
             .into(),
         );
         Ok(())
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        Ok(vec![grad_rules::reduce_pullback(
+            self,
+            g,
+            node,
+            output_grads[0],
+        )?])
+    }
+
+    /// A sum is linear: its tangent is the sum of the input's tangent. The
+    /// others derive theirs from the pullback.
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        match (self.kind, tangents[0]) {
+            (ReduceKind::Sum, Some(v)) => {
+                let op = CAReduce {
+                    dtype: grad_dtype(self.dtype),
+                    acc_dtype: grad_dtype(self.acc_dtype),
+                    ..self.clone()
+                };
+                Ok(Some(vec![Some(
+                    g.apply_out(std::sync::Arc::new(op), &[v])?,
+                )]))
+            }
+            (ReduceKind::Sum, None) => Ok(Some(vec![None])),
+            _ => Ok(None),
+        }
     }
 
     op_identity!();

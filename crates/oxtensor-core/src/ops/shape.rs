@@ -3,7 +3,10 @@
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
+use crate::ops::grad_rules;
+use crate::ops::scalar_grad::disconnected;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, Tensor};
 use crate::types::{TensorType, Type};
@@ -54,6 +57,24 @@ impl Op for Shape {
             .collect();
         outputs[0] = Some(Tensor::from_vec(vec![dims.len()], dims)?.into());
         Ok(())
+    }
+
+    fn pullback(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        _output_grads: &[VarId],
+    ) -> Result<Vec<VarId>> {
+        Ok(vec![disconnected(g)])
+    }
+
+    fn pushforward(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        _tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        Ok(Some(vec![None]))
     }
 
     op_identity!();
@@ -113,6 +134,24 @@ impl Op for ShapeI {
 
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some(vec![vec![false]]))
+    }
+
+    fn pullback(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        _output_grads: &[VarId],
+    ) -> Result<Vec<VarId>> {
+        Ok(vec![disconnected(g)])
+    }
+
+    fn pushforward(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        _tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        Ok(Some(vec![None]))
     }
 
     op_identity!();
@@ -249,6 +288,26 @@ impl Op for Reshape {
         let strides = c_strides(x.dtype(), &shape);
         outputs[0] = Some(x.view(&shape, &strides, x.offset())?.into());
         Ok(())
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad_rules::reshape_pullback(g, node, output_grads[0])
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let out = match tangents[0] {
+            Some(v) => {
+                let shape = g.node(node).inputs[1];
+                Some(g.apply_out(std::sync::Arc::new(self.clone()), &[v, shape])?)
+            }
+            None => None,
+        };
+        Ok(Some(vec![out]))
     }
 
     op_identity!();

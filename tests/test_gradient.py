@@ -1,6 +1,7 @@
 """`oxtensor.gradient`: the markers ops' gradients use (`DisconnectedType`,
-`grad_undefined`, `grad_not_implemented`). The gradient driver itself belongs
-to the Autodiff issue."""
+`grad_undefined`, `grad_not_implemented`). The driver's rules are in
+`test_grad_rules.py`, the built-in ops' gradients in
+`tensor/test_grad_builtin_ops.py`."""
 
 import oxtensor.tensor as T
 import pytest

@@ -76,6 +76,24 @@ def mean(
     return as_tensor_variable(x).mean(axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+def zeros_like(x: _Any, dtype: _Any = None) -> _Any:
+    """Zeros shaped like ``x`` (``fill(x, 0)``), of ``x``'s dtype or ``dtype``."""
+    return _filled(x, 0, dtype)
+
+
+def ones_like(x: _Any, dtype: _Any = None) -> _Any:
+    """Ones shaped like ``x`` (``fill(x, 1)``), of ``x``'s dtype or ``dtype``."""
+    return _filled(x, 1, dtype)
+
+
+def _filled(x: _Any, value: int, dtype: _Any) -> _Any:
+    import numpy as np
+
+    x = as_tensor_variable(x)
+    fill_value = np.asarray(value, dtype=dtype if dtype is not None else x.dtype)
+    return globals()["second"](x, fill_value)
+
+
 def dot(a: _Any, b: _Any) -> _Any:
     """Inner, matrix-vector or matrix product of vectors and matrices."""
     return as_tensor_variable(a).dot(b)
@@ -102,7 +120,9 @@ __all__ = [
     "max",
     "mean",
     "min",
+    "ones_like",
     "prod",
     "sum",
+    "zeros_like",
     *_ELEMWISE,
 ]

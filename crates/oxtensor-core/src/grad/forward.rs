@@ -53,10 +53,21 @@ pub fn pushforward(
     for (&f, t) in req.f.iter().zip(tangents) {
         result.grads.push(match t {
             Some(t) => Some(match_dtype(g, t, tensor_dtype(g, f)?)?),
+            // Computed from `wrt` with a zero derivative (floor, a cast to int).
+            None if reaches(g, f, &req.wrt) => {
+                Some(build::zeros_like(g, f, grad_dtype(tensor_dtype(g, f)?))?)
+            }
             None => disconnected_output(g, req, f, &mut result.warnings)?,
         });
     }
     Ok(result)
+}
+
+/// Whether `f` is computed from some of `wrt`.
+fn reaches(g: &Graph, f: VarId, wrt: &[VarId]) -> bool {
+    crate::graph::traversal::ancestors(g, &[f], &[])
+        .iter()
+        .any(|v| wrt.contains(v))
 }
 
 fn tensor_dtype(g: &Graph, v: VarId) -> Result<crate::dtype::DType> {

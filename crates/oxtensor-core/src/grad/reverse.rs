@@ -339,7 +339,9 @@ impl Driver<'_> {
                     .map(|o| output_grads[o])
             })
             .collect();
-        let mut terms = if via_real.contains(&true) {
+        // Ops with only integer outputs are still asked: an input may be
+        // undefined rather than zero (the seeds' argmax axis).
+        let mut terms = if via_real.contains(&true) || via_int.contains(&true) {
             let ogs = self.prepare_output_grads(g, &outs, output_grads)?;
             let terms = self.call_pullback(g, node, &ogs)?;
             check_terms(g, node, &terms, &p, declared)?;
@@ -353,7 +355,9 @@ impl Driver<'_> {
                     terms[i] = n;
                 }
             } else if !via_real[i] && via_int[i] {
-                terms[i] = float_zeros(g, x)?;
+                if kind(g, terms[i]) != Kind::Null {
+                    terms[i] = float_zeros(g, x)?;
+                }
             } else if !via_real[i] {
                 terms[i] = disconnected(g);
             }

@@ -77,6 +77,8 @@ def load(name: str) -> tuple[Any, Any] | str:
 
 
 def main() -> int:
+    # PyTensor's gradient recurses once per node of the chain.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 50 * ITERATIONS))
     systems = {name: load(name) for name in ("oxtensor", "pytensor")}
     ours = systems["oxtensor"]
     if isinstance(ours, str):

@@ -133,6 +133,22 @@ pub fn reshape(g: &mut Graph, a: VarId, shape: VarId) -> Result<VarId> {
     )
 }
 
+/// The `DimShuffle` order that puts length-1 axes back at the `removed`
+/// positions of a rank-`ndim` shape (after a reduction dropped them).
+pub fn reinsert_axes(ndim: usize, removed: &[usize]) -> Vec<Axis> {
+    let mut kept = 0;
+    (0..ndim)
+        .map(|i| {
+            if removed.contains(&i) {
+                None
+            } else {
+                kept += 1;
+                Some(kept - 1)
+            }
+        })
+        .collect()
+}
+
 /// Sums `a` over the axes where `target` is statically broadcastable and
 /// `a` is not, keeping them as length-1 axes: the gradient of broadcasting.
 pub fn sum_to(g: &mut Graph, a: VarId, target: &TensorType) -> Result<VarId> {
@@ -151,17 +167,8 @@ pub fn sum_to(g: &mut Graph, a: VarId, target: &TensorType) -> Result<VarId> {
         return Ok(a);
     }
     let summed = sum(g, a, Some(&axes))?;
-    let mut kept = 0;
-    let order = (0..ty.ndim())
-        .map(|i| {
-            if axes.contains(&(i as i64)) {
-                None
-            } else {
-                kept += 1;
-                Some(kept - 1)
-            }
-        })
-        .collect();
+    let removed: Vec<usize> = axes.iter().map(|&i| i as usize).collect();
+    let order = reinsert_axes(ty.ndim(), &removed);
     dimshuffle(g, summed, order)
 }
 

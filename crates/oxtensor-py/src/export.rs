@@ -22,12 +22,12 @@ pub fn export_var<'py>(
     memo: &mut Memo,
     v: VarId,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Ok(o) = memo.var(py, v) {
-        return Ok(o);
+    if memo.has_var(v) {
+        return memo.var(py, v);
     }
     match &g.var(v).kind {
         VarKind::Output { .. } => {
-            for node in missing_nodes(py, g, memo, v) {
+            for node in missing_nodes(g, memo, v) {
                 export_node(py, g, memo, node)?;
             }
             memo.var(py, v)
@@ -53,11 +53,11 @@ pub fn export_vars<'py>(
 /// Nodes without Python objects that `v` depends on, in creation order
 /// (the core creates a node only after its inputs, so that order is a
 /// topological one).
-fn missing_nodes(py: Python<'_>, g: &Graph, memo: &Memo, v: VarId) -> BTreeSet<NodeId> {
+fn missing_nodes(g: &Graph, memo: &Memo, v: VarId) -> BTreeSet<NodeId> {
     let mut found = BTreeSet::new();
     let mut stack = vec![v];
     while let Some(cur) = stack.pop() {
-        if memo.var(py, cur).is_ok() {
+        if memo.has_var(cur) {
             continue;
         }
         let Some(node) = g.var(cur).owner() else {

@@ -52,6 +52,11 @@ impl Memo {
         }
     }
 
+    /// Whether a variable id has a Python object.
+    pub fn has_var(&self, id: VarId) -> bool {
+        self.vars.get(id.index()).is_some_and(Option::is_some)
+    }
+
     /// The Python object of a node id.
     pub fn node<'py>(&self, py: Python<'py>, id: NodeId) -> PyResult<Bound<'py, PyAny>> {
         match self.nodes.get(id.index()).and_then(Option::as_ref) {

@@ -32,14 +32,8 @@ pub(super) fn grad_with(
     host: &mut dyn GradHost,
 ) -> Result<GradResult> {
     check_cost(g, req)?;
-    let mut d = Driver {
-        host,
-        patterns: HashMap::new(),
-        terms: HashMap::new(),
-        totals: HashMap::new(),
-        cost_name: req.cost.and_then(|c| g.var(c).name.clone()),
-        add_names: req.add_names,
-    };
+    let cost_name = req.cost.and_then(|c| g.var(c).name.clone());
+    let mut d = Driver::new(host, cost_name, req.add_names);
     let seeds = seeds(g, req)?;
     let sources: Vec<VarId> = seeds.iter().map(|s| s.0).collect();
     let order = toposort(g, &sources, &req.consider_constant)?;
@@ -92,15 +86,7 @@ pub(super) fn local_pullback(
     output_grads: &[VarId],
     host: &mut dyn GradHost,
 ) -> Result<Vec<VarId>> {
-    let mut d = Driver {
-        host,
-        patterns: HashMap::new(),
-        terms: HashMap::new(),
-        totals: HashMap::new(),
-        cost_name: None,
-        add_names: false,
-    };
-    d.node_terms(g, node, output_grads)
+    Driver::new(host, None, false).node_terms(g, node, output_grads)
 }
 
 /// PyTensor's argument checks on the cost.
@@ -196,7 +182,18 @@ struct Driver<'h> {
     add_names: bool,
 }
 
-impl Driver<'_> {
+impl<'h> Driver<'h> {
+    fn new(host: &'h mut dyn GradHost, cost_name: Option<String>, add_names: bool) -> Self {
+        Driver {
+            host,
+            patterns: HashMap::new(),
+            terms: HashMap::new(),
+            totals: HashMap::new(),
+            cost_name,
+            add_names,
+        }
+    }
+
     /// `connection_pattern[input][output]`, all true when the op has none;
     /// the flag says whether the op declared one.
     fn pattern(&mut self, g: &Graph, node: NodeId) -> Result<(Vec<Vec<bool>>, bool)> {

@@ -10,13 +10,9 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::ops::dimshuffle::{Axis, DimShuffle};
 use crate::ops::ifelse::IfElse;
 use crate::ops::reduce::{CAReduce, ReduceKind};
-use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype};
-use crate::types::{TensorType, Type};
+use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
+use crate::types::Type;
 use std::sync::Arc;
-
-fn tensor(g: &Graph, v: VarId) -> Result<TensorType> {
-    Ok(g.var(v).ty.expect_tensor("A gradient")?.clone())
-}
 
 fn is_disconnected(g: &Graph, v: VarId) -> bool {
     matches!(g.var(v).ty, Type::Disconnected)
@@ -71,18 +67,7 @@ pub fn dimshuffle_pullback(
 /// The output gradient of a reduction with the reduced axes put back as
 /// length-1 axes, so it broadcasts against the input.
 fn expand_reduced(op: &CAReduce, g: &mut Graph, v: VarId, ndim: usize) -> Result<VarId> {
-    let axes = op.axes(ndim);
-    let mut kept = 0;
-    let order = (0..ndim)
-        .map(|a| {
-            if axes.contains(&a) {
-                None
-            } else {
-                kept += 1;
-                Some(kept - 1)
-            }
-        })
-        .collect();
+    let order = build::reinsert_axes(ndim, &op.axes(ndim));
     build::dimshuffle(g, v, order)
 }
 

@@ -36,7 +36,8 @@ pub fn grad_dtype(dtype: DType) -> DType {
     }
 }
 
-fn tensor(g: &Graph, v: VarId) -> Result<TensorType> {
+/// The tensor type of a variable taking part in a gradient.
+pub fn tensor(g: &Graph, v: VarId) -> Result<TensorType> {
     Ok(g.var(v).ty.expect_tensor("A gradient")?.clone())
 }
 

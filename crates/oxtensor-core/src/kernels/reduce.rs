@@ -92,6 +92,17 @@ unsafe fn reduce_into<T: Element>(
     let nest = Nest::new(&shape, [istrides, ostrides]);
     let (pi, po) = (t.as_ptr(), out.0);
     let size = std::mem::size_of::<T>() as isize;
+    if let Some((rows, n, [si, so])) = nest.split_inner() {
+        if si == size && so == size && !t.is_empty() {
+            // Contiguous rows combined into contiguous output rows.
+            rows.for_each_run(|[oi, oo], m, [ri, ro]| {
+                // SAFETY: as below; `m` rows of `n` elements `ri` bytes
+                // apart, into output rows `ro` bytes apart (0: the same row).
+                unsafe { combine_rows(pi.offset(oi), m, ri, n, po.offset(oo), ro, f) }
+            });
+            return;
+        }
+    }
     nest.for_each_run(|[oi, oo], n, [si, so]| {
         // SAFETY: offsets come from the nest over the input's checked layout
         // and the caller's output layout (zero stride on reduced axes).
@@ -112,6 +123,51 @@ unsafe fn reduce_into<T: Element>(
             }
         }
     });
+}
+
+/// Combines `m` contiguous rows of `n` elements (`row_step` bytes apart)
+/// into output rows `out_step` bytes apart. When they all go into one row
+/// (`out_step == 0`, a reduced axis), four rows are combined per pass over
+/// the output row, in the same order as one at a time (so the results are
+/// identical), loading and storing the accumulator once instead of four
+/// times: for a sum over the rows of a matrix that traffic, not the input,
+/// was the cost.
+///
+/// # Safety
+/// Every row must hold `n` valid `T`s, and every output row `n` valid,
+/// exclusively owned `T`s.
+unsafe fn combine_rows<T: Element>(
+    src: *const u8,
+    m: usize,
+    row_step: isize,
+    n: usize,
+    dst: *mut u8,
+    out_step: isize,
+    f: impl Fn(T, T) -> T,
+) {
+    // SAFETY: the caller's contract, row by row.
+    let row = |r: usize| unsafe {
+        std::slice::from_raw_parts(src.offset(r as isize * row_step) as *const T, n)
+    };
+    // SAFETY: as above, for the output rows.
+    let out_row = |r: usize| unsafe {
+        std::slice::from_raw_parts_mut(dst.offset(r as isize * out_step) as *mut T, n)
+    };
+    let mut r = 0;
+    if out_step == 0 {
+        let ys = out_row(0);
+        while r + 4 <= m {
+            let (a, b, c, d) = (row(r), row(r + 1), row(r + 2), row(r + 3));
+            for ((((y, &a), &b), &c), &d) in ys.iter_mut().zip(a).zip(b).zip(c).zip(d) {
+                *y = f(f(f(f(*y, a), b), c), d);
+            }
+            r += 4;
+        }
+    }
+    for r in r..m {
+        let ys = out_row(r);
+        ys.iter_mut().zip(row(r)).for_each(|(y, &x)| *y = f(*y, x));
+    }
 }
 
 /// Output byte strides per input axis (0 on reduced axes) for a C-ordered output.
@@ -157,10 +213,29 @@ fn reduce_typed<T: Element>(
     }
 }
 
-/// The axis to split work along: the longest kept axis if long enough
-/// (threads write disjoint output blocks), else the longest reduced axis
-/// (threads make partial results). `(axis, kept)`.
+/// The axis to split work along, and whether it is kept. First choice is
+/// the outermost axis in memory order: each thread then streams one
+/// contiguous stretch of the input, which runs at memory bandwidth, while
+/// splitting an inner axis interleaves the threads' reads (measured: a sum
+/// over axis 0 or all axes of 4000x4000 float64 took 1.5x as long). When
+/// that axis is reduced, each thread needs a partial result of the output's
+/// size, so this is done only when those are small next to the input.
+/// Otherwise: the longest kept axis if long enough (threads write disjoint
+/// output blocks), else the longest reduced axis (partial results).
 fn split_axis(t: &Tensor, axes: &[usize], threads: usize) -> Option<(usize, bool)> {
+    let out_len: usize = (0..t.ndim())
+        .filter(|d| !axes.contains(d))
+        .map(|d| t.shape()[d])
+        .product();
+    let outer = (0..t.ndim())
+        .filter(|&d| t.shape()[d] >= threads)
+        .max_by_key(|&d| t.strides()[d].unsigned_abs());
+    if let Some(d) = outer {
+        let kept = !axes.contains(&d);
+        if kept || out_len * threads * PARTIALS_MAX_FRACTION <= t.len() {
+            return Some((d, kept));
+        }
+    }
     let longest = |kept: bool| {
         (0..t.ndim())
             .filter(|d| axes.contains(d) != kept)
@@ -173,6 +248,10 @@ fn split_axis(t: &Tensor, axes: &[usize], threads: usize) -> Option<(usize, bool
             .map(|d| (d, false)),
     }
 }
+
+/// Per-thread partial results may add at most 1/this of the input's size
+/// (memory, and the pass that combines them).
+const PARTIALS_MAX_FRACTION: usize = 16;
 
 /// The range `[start, end)` of block `k` of `n` items split in `parts`.
 fn block(n: usize, parts: usize, k: usize) -> (usize, usize) {
@@ -536,6 +615,64 @@ mod tests {
         )
         .unwrap();
         assert_eq!(max.get(0), Scalar::Int(56));
+    }
+
+    /// Sum of a 2-d tensor over `axes` by the plain index loop.
+    fn reference_sum(t: &Tensor, axes: &[usize]) -> Vec<f64> {
+        let (r, c) = (t.shape()[0], t.shape()[1]);
+        let at = |i: usize, j: usize| match t.get(i * c + j) {
+            Scalar::Float(v, _) => v,
+            other => panic!("not a float: {other:?}"),
+        };
+        match axes {
+            [0] => (0..c).map(|j| (0..r).map(|i| at(i, j)).sum()).collect(),
+            [1] => (0..r).map(|i| (0..c).map(|j| at(i, j)).sum()).collect(),
+            _ => vec![(0..r)
+                .flat_map(|i| (0..c).map(move |j| (i, j)))
+                .map(|(i, j)| at(i, j))
+                .sum()],
+        }
+    }
+
+    #[test]
+    fn row_blocks_and_splits_match_the_reference_loop() {
+        // Small integers in float64 make every summation order exact.
+        // 1003 rows: not a multiple of the 4-row blocks; 1003x301 is above
+        // the parallel threshold, so the splits run too.
+        let (r, c) = (1003usize, 301usize);
+        let data: Vec<f64> = (0..r * c).map(|v| (v % 13) as f64 - 6.0).collect();
+        let full = Tensor::from_vec(vec![r, c], data).unwrap();
+        let transposed = full.view(&[c, r], &[8, 8 * c as isize], 0).unwrap();
+        // Every other column: rows are not contiguous.
+        let strided = full.view(&[r, c / 2], &[8 * c as isize, 16], 8).unwrap();
+        let small = full.view(&[7, 5], &[8 * c as isize, 8], 0).unwrap();
+        let empty = Tensor::zeros(DType::Float64, &[0, 4]);
+        for (name, t) in [
+            ("contiguous", &full),
+            ("transposed", &transposed),
+            ("strided", &strided),
+            ("small", &small),
+            ("empty", &empty),
+        ] {
+            for axes in [&[0][..], &[1], &[0, 1]] {
+                let got = reduce(
+                    ReduceKind::Sum,
+                    t,
+                    axes,
+                    DType::Float64,
+                    DType::Float64,
+                    None,
+                )
+                .unwrap();
+                let got: Vec<f64> = (0..got.len())
+                    .map(|i| match got.get(i) {
+                        Scalar::Float(v, _) => v,
+                        other => panic!("not a float: {other:?}"),
+                    })
+                    .collect();
+                assert_eq!(got, reference_sum(t, axes), "{name} over {axes:?}");
+            }
+        }
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Op for Shape {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let dims: Vec<i64> = inputs[0]
@@ -96,7 +96,7 @@ impl Op for ShapeI {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;
@@ -233,7 +233,7 @@ impl Op for Reshape {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;

@@ -657,6 +657,20 @@ mod tests {
     }
 
     #[test]
+    fn small_runs_count_inputs_and_constants() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let c = g.tensor_constant(Tensor::from_vec(vec![1000], vec![1.0f64; 1000]).unwrap());
+        let y = build::add(&mut g, x, c).unwrap();
+        let fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
+        let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
+        let input = |n: usize| -> Vec<Value> { vec![Tensor::zeros(DType::Float64, &[n]).into()] };
+        // 1000 constant elements plus the input's, against 1024.
+        assert!(prog.is_small_run(&input(24)));
+        assert!(!prog.is_small_run(&input(25)));
+    }
+
+    #[test]
     fn errors_name_the_node() {
         let mut g = Graph::new();
         let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));

@@ -15,6 +15,7 @@ system that cannot be imported is reported as skipped, with the reason.
 """
 
 import importlib
+import time
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -146,6 +147,17 @@ def reductions() -> None:
         row(f"sum axis={axis}, 4000^2", best(lambda f=f: f(m), 10), others)
 
 
+def blas_idle() -> None:
+    """Waits for NumPy's BLAS threads to go to sleep.
+
+    OpenBLAS's worker threads keep spinning for a while after each call; on
+    a 2-core machine one of them then takes a core from whatever is timed
+    next (measured: oxtensor's 2048^2 float64 matmul right after NumPy's ran
+    at 0.78x NumPy's speed, and at parity half a second later).
+    """
+    time.sleep(0.5)
+
+
 def matmul() -> None:
     rng = np.random.default_rng(0)
     for n in (1024, 2048):
@@ -158,6 +170,7 @@ def matmul() -> None:
             )
             jf = jax_fn(lambda v: v @ v) if jax_mod else None
             flops = 2 * n**3
+            blas_idle()
             ox = best(lambda f=f, a=a: f(a), 3, 3)
             times = {
                 "numpy": best(lambda a=a: a @ a, 3, 3),

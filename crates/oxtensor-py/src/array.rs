@@ -5,12 +5,13 @@
 //! never misread.
 
 use numpy::npyffi::{self, NpyTypes, NPY_TYPES, PY_ARRAY_API};
-use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::kernels::cast::bools_are_canonical;
-use oxtensor_core::tensor::{Buffer, Tensor};
+use oxtensor_core::tensor::{Buffer, Dims, Strides, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use smallvec::SmallVec;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
@@ -22,7 +23,16 @@ pub struct BufferOwner(#[allow(dead_code)] Arc<Buffer>);
 /// reads, no string work), or a `TypeError` for dtypes oxtensor lacks.
 pub fn array_dtype(arr: &Bound<'_, PyUntypedArray>) -> PyResult<DType> {
     let descr = arr.dtype();
-    let dtype = match (descr.kind(), descr.itemsize()) {
+    descr_dtype(&descr).ok_or_else(|| {
+        let name = descr.str().map(|s| s.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "oxtensor has no dtype for NumPy arrays of dtype {name}"
+        ))
+    })
+}
+
+fn descr_dtype(descr: &Bound<'_, PyArrayDescr>) -> Option<DType> {
+    match (descr.kind(), descr.itemsize()) {
         (b'b', 1) => Some(DType::Bool),
         (b'i', 1) => Some(DType::Int8),
         (b'i', 2) => Some(DType::Int16),
@@ -38,13 +48,35 @@ pub fn array_dtype(arr: &Bound<'_, PyUntypedArray>) -> PyResult<DType> {
         (b'c', 8) => Some(DType::Complex64),
         (b'c', 16) => Some(DType::Complex128),
         _ => None,
+    }
+}
+
+/// A tensor viewing `obj` when it is an ndarray of exactly `dtype` whose
+/// shape passes `fits` (converted first, as [`tensor_from_array`] does,
+/// when it cannot be viewed as is); `None` for anything else. This is a
+/// compiled function's per-argument fast path, so the array's fields are
+/// read once.
+pub fn exact_view(
+    obj: &Bound<'_, PyAny>,
+    dtype: DType,
+    fits: impl FnOnce(&[usize]) -> bool,
+) -> PyResult<Option<Tensor>> {
+    let Ok(arr) = obj.cast::<PyUntypedArray>() else {
+        return Ok(None);
     };
-    dtype.ok_or_else(|| {
-        let name = descr.str().map(|s| s.to_string()).unwrap_or_default();
-        PyTypeError::new_err(format!(
-            "oxtensor has no dtype for NumPy arrays of dtype {name}"
-        ))
-    })
+    let descr = arr.dtype();
+    if descr_dtype(&descr) != Some(dtype) || !fits(arr.shape()) {
+        return Ok(None);
+    }
+    if !(arr.is_aligned() && descr.is_native_byteorder().unwrap_or(true)) {
+        return tensor_from_array(obj).map(Some);
+    }
+    let t = view(obj, arr, dtype)?;
+    if bools_are_canonical(&t) {
+        Ok(Some(t))
+    } else {
+        tensor_from_array(obj).map(Some)
+    }
 }
 
 /// NumPy's type number for a dtype (sized types, so platform `long` width
@@ -97,9 +129,22 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         let fixed = np.call_method1("array", (obj, dtype.name()))?;
         return tensor_from_array(&fixed);
     }
-    let dtype = array_dtype(arr)?;
-    let shape: Vec<usize> = arr.shape().to_vec();
-    let strides: Vec<isize> = arr.strides().to_vec();
+    let t = view(obj, arr, array_dtype(arr)?)?;
+    if !bools_are_canonical(&t) {
+        // Bytes other than 0/1 seen as bool: NumPy reads them as true.
+        let fixed = obj
+            .call_method1("view", ("uint8",))?
+            .call_method1("astype", ("bool",))?;
+        return tensor_from_array(&fixed);
+    }
+    Ok(t)
+}
+
+/// A read-only tensor over a well-behaved array's memory, kept alive by a
+/// reference to the array.
+fn view(obj: &Bound<'_, PyAny>, arr: &Bound<'_, PyUntypedArray>, dtype: DType) -> PyResult<Tensor> {
+    let shape: Dims = arr.shape().into();
+    let strides: Strides = arr.strides().into();
     // SAFETY: `as_array_ptr` is the live array object; its `data` field is
     // the address of element 0.
     let data = unsafe { (*arr.as_array_ptr()).fields.data as *mut u8 };
@@ -117,16 +162,7 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     // The view is read-only: the core never writes to host memory.
     let buffer = unsafe { Buffer::from_host(ptr, len, false, Box::new(obj.clone().unbind())) };
     let offset = if n == 0 { 0 } else { (-lo) as usize };
-    let t = Tensor::from_parts(dtype, shape.into(), strides.into(), offset, buffer)
-        .map_err(crate::errors::to_pyerr)?;
-    if !bools_are_canonical(&t) {
-        // Bytes other than 0/1 seen as bool: NumPy reads them as true.
-        let fixed = obj
-            .call_method1("view", ("uint8",))?
-            .call_method1("astype", ("bool",))?;
-        return tensor_from_array(&fixed);
-    }
-    Ok(t)
+    Tensor::from_parts(dtype, shape, strides, offset, buffer).map_err(crate::errors::to_pyerr)
 }
 
 /// The byte range `[lo, hi)` an array's elements span, relative to element 0.
@@ -158,9 +194,9 @@ pub fn array_from_tensor<'py>(
     if descr.is_null() {
         return Err(PyErr::fetch(py));
     }
-    let mut dims: Vec<npyffi::npy_intp> =
+    let mut dims: SmallVec<[npyffi::npy_intp; 4]> =
         t.shape().iter().map(|&d| d as npyffi::npy_intp).collect();
-    let mut strides: Vec<npyffi::npy_intp> =
+    let mut strides: SmallVec<[npyffi::npy_intp; 4]> =
         t.strides().iter().map(|&s| s as npyffi::npy_intp).collect();
     let writable = writeable && t.buffer().as_mut_ptr().is_some();
     let flags = if writable {
@@ -197,9 +233,4 @@ pub fn array_from_tensor<'py>(
         }
         Ok(arr)
     }
-}
-
-/// Whether `obj` is an ndarray (exactly or a subclass).
-pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
-    obj.cast::<PyUntypedArray>().is_ok()
 }

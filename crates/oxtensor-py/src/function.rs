@@ -2,11 +2,9 @@
 //! program with the GIL released, copies any output that would alias an
 //! input, a constant or another output, and applies shared updates.
 
-use crate::array::{array_dtype, is_array, tensor_from_array};
+use crate::array::exact_view;
 use crate::host_thunk::{value_from_py, value_to_py};
-use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::kernels::copy::copy_contiguous;
-use oxtensor_core::tensor::Buffer;
 use oxtensor_core::types::TensorType;
 use oxtensor_core::value::Value;
 use oxtensor_core::vm::Program;
@@ -133,10 +131,9 @@ impl PyFunction {
     fn convert(&self, i: usize, arg: &Bound<'_, PyAny>) -> PyResult<Value> {
         let spec = &self.inputs[i];
         let py = arg.py();
-        if let (Some(tt), true) = (&spec.tensor, is_array(arg)) {
-            let arr = arg.cast::<PyUntypedArray>()?;
-            if array_dtype(arr).ok() == Some(tt.dtype) && tt.check_shape(arr.shape()).is_ok() {
-                return Ok(Value::Tensor(tensor_from_array(arg)?));
+        if let Some(tt) = &spec.tensor {
+            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.check_shape(shape).is_ok())? {
+                return Ok(Value::Tensor(t));
             }
         }
         if self.trust_input && spec.tensor.is_some() {
@@ -177,7 +174,7 @@ impl PyFunction {
 
     /// Copies outputs that share memory with an input, a constant, an
     /// earlier output or a later borrowed one, unless that output is borrowed.
-    fn unalias(&self, inputs: &[Arc<Buffer>], outputs: &mut [Value]) {
+    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) {
         let borrow = |j: usize| self.borrow.get(j).copied().unwrap_or(false);
         for k in 0..outputs.len() {
             let Value::Tensor(t) = &outputs[k] else {
@@ -192,12 +189,39 @@ impl PyFunction {
             });
             let aliased = !t.buffer().is_rust_owned()
                 || self.program.aliases_constant(t)
-                || inputs.iter().any(|b| Arc::ptr_eq(b, t.buffer()))
+                || inputs
+                    .iter()
+                    .any(|v| matches!(v, Value::Tensor(i) if Arc::ptr_eq(i.buffer(), t.buffer())))
                 || shares_output;
             if aliased && !borrowed {
                 outputs[k] = Value::Tensor(copy_contiguous(t));
             }
         }
+    }
+
+    /// The arguments as values in input order, then the shared variables'.
+    fn values(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<Value>> {
+        let py = args.py();
+        let mut values = Vec::with_capacity(self.inputs.len() + self.shared.len());
+        if kwargs.is_none_or(|kw| kw.is_empty()) && args.len() == self.inputs.len() {
+            // The common call, all positional: no matching to do.
+            for (i, a) in args.iter_borrowed().enumerate() {
+                values.push(self.convert(i, &a)?);
+            }
+        } else {
+            for (i, a) in self.collect_args(args, kwargs)?.iter().enumerate() {
+                values.push(self.convert(i, a)?);
+            }
+        }
+        for s in &self.shared {
+            let value = s.var.bind(py).call_method1("get_value", (true,))?;
+            values.push(value_from_py(&value, s.ty.bind(py))?);
+        }
+        Ok(values)
     }
 }
 
@@ -210,32 +234,18 @@ impl PyFunction {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let args = self.collect_args(args, kwargs)?;
-        let mut values = Vec::with_capacity(args.len() + self.shared.len());
-        for (i, a) in args.iter().enumerate() {
-            values.push(self.convert(i, a)?);
-        }
-        for s in &self.shared {
-            let value = s.var.bind(py).call_method1("get_value", (true,))?;
-            values.push(value_from_py(&value, s.ty.bind(py))?);
-        }
-        // Only the inputs' buffers are needed afterwards (to spot aliasing).
-        let buffers: Vec<Arc<Buffer>> = values
-            .iter()
-            .filter_map(|v| {
-                if let Value::Tensor(t) = v {
-                    Some(t.buffer().clone())
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let values = self.values(args, kwargs)?;
         let program = &self.program;
-        let mut outputs = py
-            .detach(move || program.run(values))
-            .map_err(crate::errors::to_pyerr)?;
-        self.unalias(&buffers, &mut outputs);
-        drop(buffers);
+        // Releasing the GIL costs more than a small run; a run that calls
+        // back into Python always releases it (see `Program::is_small_run`).
+        let mut outputs = if program.is_small_run(&values) {
+            program.run(&values)
+        } else {
+            py.detach(|| program.run(&values))
+        }
+        .map_err(crate::errors::to_pyerr)?;
+        self.unalias(&values, &mut outputs);
+        drop(values);
         let (user, updates) = outputs.split_at(self.n_outputs);
         for (value, &k) in updates.iter().zip(&self.updates) {
             let obj = value_to_py(py, value, true)?;
@@ -244,16 +254,16 @@ impl PyFunction {
                 .bind(py)
                 .call_method1("set_value", (obj, true))?;
         }
+        if self.single {
+            return match user.first() {
+                Some(v) => Ok(value_to_py(py, v, true)?.unbind()),
+                None => Ok(py.None()),
+            };
+        }
         let results = user
             .iter()
             .map(|v| value_to_py(py, v, true))
             .collect::<PyResult<Vec<_>>>()?;
-        if self.single {
-            return Ok(results
-                .into_iter()
-                .next()
-                .map_or_else(|| py.None(), |r| r.unbind()));
-        }
         Ok(PyList::new(py, results)?.into_any().unbind())
     }
 

@@ -79,7 +79,7 @@ impl NodeInfo {
     }
 
     /// The inputs as Python objects: views, or copies for destroyed inputs.
-    fn py_inputs<'py>(&self, py: Python<'py>, inputs: &[Value]) -> PyResult<Bound<'py, PyList>> {
+    fn py_inputs<'py>(&self, py: Python<'py>, inputs: &[&Value]) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
         for (v, &destroyed) in inputs.iter().zip(&self.destroyed) {
             let obj = value_to_py(py, v, false)?;
@@ -166,7 +166,7 @@ impl PerformThunk {
     fn run_py(
         &self,
         py: Python<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> PyResult<()> {
         let args = self.info.py_inputs(py, inputs)?;
@@ -185,7 +185,12 @@ impl PerformThunk {
 }
 
 impl Thunk for PerformThunk {
-    fn run(&self, inputs: &[Value], outputs: &mut [Option<Value>], _pool: &mut Pool) -> Result<()> {
+    fn run(
+        &self,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+        _pool: &mut Pool,
+    ) -> Result<()> {
         Python::attach(|py| self.run_py(py, inputs, outputs)).map_err(from_pyerr)
     }
 
@@ -255,7 +260,7 @@ impl MakeThunk {
     fn run_py(
         &self,
         py: Python<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> PyResult<()> {
         let args = self.info.py_inputs(py, inputs)?;
@@ -282,7 +287,12 @@ impl MakeThunk {
 }
 
 impl Thunk for MakeThunk {
-    fn run(&self, inputs: &[Value], outputs: &mut [Option<Value>], _pool: &mut Pool) -> Result<()> {
+    fn run(
+        &self,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+        _pool: &mut Pool,
+    ) -> Result<()> {
         let _guard = self.lock.lock().map_err(|_| {
             oxtensor_core::Error::Value("a previous call of this thunk panicked".into())
         })?;

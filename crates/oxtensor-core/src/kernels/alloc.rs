@@ -2,14 +2,41 @@
 //! died earlier (a pool keyed by size), so long chains do not allocate.
 
 use crate::dtype::DType;
-use crate::tensor::{c_strides, Buffer, Tensor};
+use crate::tensor::{Buffer, Tensor};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Recycled buffers, by byte length.
 #[derive(Default, Debug)]
 pub struct Pool {
-    free: HashMap<usize, Vec<Arc<Buffer>>>,
+    free: HashMap<usize, Vec<Arc<Buffer>>, BuildHasherDefault<LenHasher>>,
+}
+
+/// Hashes a byte length by one multiplication: the pool is consulted for
+/// every output of every call, where SipHash is a measurable part of the
+/// cost of small calls, and lengths are not attacker-chosen keys.
+#[derive(Default)]
+struct LenHasher(u64);
+
+impl Hasher for LenHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        // The product's high bits mix all of `n`; folding them down gives
+        // the low bits (hashbrown's bucket index) that mix too, although
+        // lengths are multiples of 8.
+        let h = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
 }
 
 impl Pool {
@@ -25,11 +52,11 @@ impl Pool {
     /// A C-contiguous tensor whose contents are unspecified.
     pub fn take(&mut self, dtype: DType, shape: &[usize]) -> Tensor {
         let len = shape.iter().product::<usize>() * dtype.itemsize();
-        match self.free.get_mut(&len).and_then(Vec::pop) {
-            Some(buf) => Tensor::from_parts(dtype, shape.into(), c_strides(dtype, shape), 0, buf)
-                .expect("a pooled buffer of the right length fits a C-contiguous view"),
-            None => Tensor::zeros(dtype, shape),
-        }
+        self.free
+            .get_mut(&len)
+            .and_then(Vec::pop)
+            .and_then(|buf| Tensor::contiguous_in(dtype, shape, buf))
+            .unwrap_or_else(|| Tensor::zeros(dtype, shape))
     }
 
     /// Number of pooled buffers (for tests).

@@ -137,14 +137,14 @@ fn pow<T: Float>(x: C<T>, y: C<T>) -> C<T> {
 /// Runs `k` on complex inputs with parts of type `T` into `out`.
 pub(super) fn apply<T: Float + Element>(
     k: ScalarKind,
-    ins: &[Tensor],
+    ins: &[&Tensor],
     out: &mut Tensor,
 ) -> Result<()>
 where
     C<T>: Element + ComplexFloat<Real = T>,
 {
     use ScalarKind::*;
-    let (a, b) = (&ins[0], ins.get(1));
+    let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
         Add => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x + y),

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 /// Folds a binary operation over one or more inputs (`add(a, b, c)`).
 pub(super) fn fold<T: Element>(
-    ins: &[Tensor],
+    ins: &[&Tensor],
     out: &mut Tensor,
     f: impl Fn(T, T) -> T + Sync + Copy,
 ) {
@@ -94,14 +94,12 @@ fn shapes(inputs: &[&Tensor]) -> String {
 }
 
 /// The dtype `op` computes in, before any conversion to the output dtype.
-fn compute_dtype(op: ScalarOp, inputs: &[&Tensor], out: DType) -> Result<DType> {
+fn compute_dtype(op: ScalarOp, inputs: &[DType], out: DType) -> Result<DType> {
     let ScalarOp::Kind(k) = op else {
         return Ok(out);
     };
     let dtype = match k.rule() {
-        OutputRule::Bool | OutputRule::ComplexToReal => {
-            upcast(&inputs.iter().map(|t| t.dtype()).collect::<Vec<_>>())?
-        }
+        OutputRule::Bool | OutputRule::ComplexToReal => upcast(inputs)?,
         _ => out,
     };
     // float16 arithmetic runs in float32 and is rounded back at the end.
@@ -110,6 +108,34 @@ fn compute_dtype(op: ScalarOp, inputs: &[&Tensor], out: DType) -> Result<DType> 
     } else {
         dtype
     })
+}
+
+/// The dtype input `i` is converted to before the loop runs, if any: the
+/// computation dtype, except for `switch`'s condition and `second`'s first
+/// input, which keep their own.
+fn input_cast(k: ScalarKind, i: usize, dtype: DType, compute: DType) -> Option<DType> {
+    let keep = matches!(k, ScalarKind::Switch | ScalarKind::Second) && i == 0;
+    (!keep && dtype != compute).then_some(compute)
+}
+
+/// Input `i` (a constant) as [`elemwise`] would convert it on every call,
+/// or `None` when it is used as is; `dtypes` are the node's input dtypes.
+/// Handing the result to `elemwise` in the constant's place gives the same
+/// values: the computation dtype is the upcast of all inputs (or the
+/// output dtype), so it is unchanged when one input already has it.
+pub fn prepare_input(
+    op: ScalarOp,
+    i: usize,
+    value: &Tensor,
+    dtypes: &[DType],
+    out_dtype: DType,
+) -> Option<Tensor> {
+    let ScalarOp::Kind(k) = op else {
+        return None;
+    };
+    let compute = compute_dtype(op, dtypes, out_dtype).ok()?;
+    let to = input_cast(k, i, value.dtype(), compute)?;
+    Some(cast::cast(value, to))
 }
 
 /// `op` applied elementwise; `bcast` holds each input's static broadcastable flags.
@@ -121,34 +147,43 @@ pub fn elemwise(
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
     let shape = output_shape(inputs, bcast)?;
-    if let ScalarOp::Cast(to) = op {
-        let mut out = super::alloc::output(pool, to, &shape);
-        cast::cast_into(inputs[0], &mut out);
-        return Ok(out);
-    }
-    let ScalarOp::Kind(k) = op else {
-        unreachable!("casts returned above")
+    let k = match op {
+        ScalarOp::Kind(k) => k,
+        ScalarOp::Cast(to) => {
+            let mut out = super::alloc::output(pool, to, &shape);
+            cast::cast_into(inputs[0], &mut out);
+            return Ok(out);
+        }
     };
-    let compute = compute_dtype(op, inputs, out_dtype)?;
-    let ins: SmallVec<[Tensor; 4]> = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let keep = matches!(k, ScalarKind::Switch | ScalarKind::Second) && i == 0;
-            if keep {
-                (*t).clone()
-            } else {
-                cast::cast(t, compute)
-            }
-        })
-        .collect();
+    let dtypes: SmallVec<[DType; 4]> = inputs.iter().map(|t| t.dtype()).collect();
+    let compute = compute_dtype(op, &dtypes, out_dtype)?;
     let produced = if out_dtype == DType::Float16 {
         DType::Float32
     } else {
         out_dtype
     };
     let mut out = super::alloc::output(pool, produced, &shape);
-    run(k, compute, &ins, &mut out)?;
+    let casts = |i: usize, t: &Tensor| input_cast(k, i, t.dtype(), compute);
+    if inputs
+        .iter()
+        .enumerate()
+        .all(|(i, t)| casts(i, t).is_none())
+    {
+        run(k, compute, inputs, &mut out)?;
+    } else {
+        // Only inputs of another dtype are converted; the rest are borrowed.
+        let converted: SmallVec<[Option<Tensor>; 4]> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| casts(i, t).map(|to| cast::cast(t, to)))
+            .collect();
+        let ins: SmallVec<[&Tensor; 4]> = inputs
+            .iter()
+            .zip(&converted)
+            .map(|(&t, c)| c.as_ref().unwrap_or(t))
+            .collect();
+        run(k, compute, &ins, &mut out)?;
+    }
     Ok(if produced == out_dtype {
         out
     } else {
@@ -157,7 +192,7 @@ pub fn elemwise(
 }
 
 /// Dispatches on the compute dtype.
-fn run(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Result<()> {
+fn run(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     if let Some(()) = generic(k, dtype, ins, out)? {
         return Ok(());
     }
@@ -184,7 +219,7 @@ fn run(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Result<
 }
 
 /// Ops that only move values (`identity`, `second`, `switch`), for any dtype.
-fn generic(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Result<Option<()>> {
+fn generic(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result<Option<()>> {
     macro_rules! by_type {
         ($f:ident, $ins:expr) => {{
             use DType::*;
@@ -206,17 +241,17 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Res
             }
         }};
     }
-    fn identity<T: Element>(ins: &[Tensor], out: &mut Tensor) {
-        map1(&ins[0], out, |x: T| x);
+    fn identity<T: Element>(ins: &[&Tensor], out: &mut Tensor) {
+        map1(ins[0], out, |x: T| x);
     }
-    fn second<T: Element>(ins: &[Tensor], out: &mut Tensor) {
-        map2(&ins[0], &ins[1], out, |_: u8, y: T| y);
+    fn second<T: Element>(ins: &[&Tensor], out: &mut Tensor) {
+        map2(ins[0], ins[1], out, |_: u8, y: T| y);
     }
-    fn switch<T: Element>(ins: &[Tensor], out: &mut Tensor) {
+    fn switch<T: Element>(ins: &[&Tensor], out: &mut Tensor) {
         map3(
-            &ins[0],
-            &ins[1],
-            &ins[2],
+            ins[0],
+            ins[1],
+            ins[2],
             out,
             |c: bool, x: T, y: T| if c { x } else { y },
         );
@@ -224,13 +259,13 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[Tensor], out: &mut Tensor) -> Res
     match k {
         ScalarKind::Identity => by_type!(identity, ins),
         ScalarKind::Second => {
-            let first = cast::cast(&ins[0], DType::UInt8);
-            let pair = [first, ins[1].clone()];
+            let first = cast::cast(ins[0], DType::UInt8);
+            let pair = [&first, ins[1]];
             by_type!(second, &pair[..])
         }
         ScalarKind::Switch => {
-            let cond = cast::cast(&ins[0], DType::Bool);
-            let triple = [cond, ins[1].clone(), ins[2].clone()];
+            let cond = cast::cast(ins[0], DType::Bool);
+            let triple = [&cond, ins[1], ins[2]];
             by_type!(switch, &triple[..])
         }
         _ => return Ok(None),
@@ -280,6 +315,49 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("Runtime broadcasting not allowed"));
+    }
+
+    #[test]
+    fn prepared_inputs_are_the_per_call_casts() {
+        let add = ScalarOp::Kind(ScalarKind::Add);
+        let two = Tensor::from_vec(vec![1], vec![2i8]).unwrap();
+        // (op, input, input dtypes, output dtype, prepared dtype)
+        let cases = [
+            (
+                add,
+                1,
+                [DType::Float64, DType::Int8],
+                DType::Float64,
+                Some(DType::Float64),
+            ),
+            (add, 1, [DType::Int8, DType::Int8], DType::Int8, None),
+            (
+                ScalarOp::Kind(ScalarKind::Lt),
+                1,
+                [DType::Float32, DType::Int8],
+                DType::Bool,
+                Some(DType::Float32),
+            ),
+            (
+                ScalarOp::Cast(DType::Float64),
+                0,
+                [DType::Int8, DType::Int8],
+                DType::Float64,
+                None,
+            ),
+        ];
+        for (op, i, dtypes, out, want) in cases {
+            let got = prepare_input(op, i, &two, &dtypes, out).map(|t| t.dtype());
+            assert_eq!(got, want, "{op:?} input {i} of {dtypes:?}");
+        }
+        // The prepared constant gives the same values as the original.
+        let x = Tensor::from_vec(vec![2], vec![0.5f64, 1.0]).unwrap();
+        let bc = [vec![false], vec![true]];
+        let prepared =
+            prepare_input(add, 1, &two, &[DType::Float64, DType::Int8], DType::Float64).unwrap();
+        let a = elemwise(add, &[&x, &two], &bc, DType::Float64, None).unwrap();
+        let b = elemwise(add, &[&x, &prepared], &bc, DType::Float64, None).unwrap();
+        assert_eq!((f64s(&a), f64s(&b)), (vec![2.5, 3.0], vec![2.5, 3.0]));
     }
 
     #[test]

@@ -99,11 +99,11 @@ fn nan_min<T: Float>(x: T, y: T) -> T {
 /// Runs `k` on float inputs of type `T` into `out`.
 pub(super) fn apply<T: Float + Element>(
     k: ScalarKind,
-    ins: &[Tensor],
+    ins: &[&Tensor],
     out: &mut Tensor,
 ) -> Result<()> {
     use ScalarKind::*;
-    let (a, b) = (&ins[0], ins.get(1));
+    let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
         Sub => map2(a, two()?, out, |x: T, y: T| x - y),

@@ -69,9 +69,9 @@ macro_rules! int_impl {
 int_impl!(i8: true, i16: true, i32: true, i64: true, u8: false, u16: false, u32: false, u64: false);
 
 /// Runs `k` on integer inputs of type `T` into `out`.
-pub(super) fn apply<T: Int>(k: ScalarKind, ins: &[Tensor], out: &mut Tensor) -> Result<()> {
+pub(super) fn apply<T: Int>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     use ScalarKind::*;
-    let (a, b) = (&ins[0], ins.get(1));
+    let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
         Add => super::elemwise::fold(ins, out, T::wadd),
@@ -124,9 +124,9 @@ fn check_exponents<T: Int>(exponents: &Tensor) -> Result<()> {
 }
 
 /// Runs `k` on bool inputs into `out` (logical versions of the integer ops).
-pub(super) fn apply_bool(k: ScalarKind, ins: &[Tensor], out: &mut Tensor) -> Result<()> {
+pub(super) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     use ScalarKind::*;
-    let (a, b) = (&ins[0], ins.get(1));
+    let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
         Add | Or | Maximum => super::elemwise::fold(ins, out, |x: bool, y: bool| x | y),

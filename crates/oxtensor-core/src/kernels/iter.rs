@@ -86,6 +86,20 @@ impl<const N: usize> Nest<N> {
         }
     }
 
+    /// The nest without its innermost dimension, that dimension's length
+    /// and each operand's byte step along it; `None` for a 0-d nest. Lets
+    /// a kernel handle several innermost runs at once (the outer nest's
+    /// runs are then runs of runs).
+    pub fn split_inner(&self) -> Option<(Nest<N>, usize, [isize; N])> {
+        let inner = self.shape.len().checked_sub(1)?;
+        let outer = Nest {
+            shape: self.shape[..inner].into(),
+            strides: std::array::from_fn(|k| self.strides[k][..inner].into()),
+        };
+        let steps = std::array::from_fn(|k| self.strides[k][inner]);
+        Some((outer, self.shape[inner], steps))
+    }
+
     /// Calls `f(offsets, len, steps)` for each innermost run: the byte
     /// offsets of its first element in each operand, its length, and each
     /// operand's byte step along it.

@@ -4,7 +4,7 @@
 
 use super::iter::{broadcast_strides, Nest};
 use super::PARALLEL_MIN;
-use crate::tensor::{c_strides, Element, Tensor};
+use crate::tensor::{c_strides, Dims, Element, Tensor};
 use rayon::prelude::*;
 
 /// Elements per task when a contiguous loop is split across threads.
@@ -17,7 +17,7 @@ fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
 
 /// `out[i] = f(a[i])`, `a` broadcast to `out`'s shape.
 pub fn map1<A: Element, O: Element>(a: &Tensor, out: &mut Tensor, f: impl Fn(A) -> O + Sync) {
-    let shape: Vec<usize> = out.shape().to_vec();
+    let shape = Dims::from(out.shape());
     if a.shape() == shape.as_slice() {
         if let Some(xs) = a.as_slice::<A>() {
             let ys = slice_mut::<O>(out);
@@ -54,10 +54,10 @@ pub fn map2<A: Element, B: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B) -> O + Sync,
 ) {
-    let shape: Vec<usize> = out.shape().to_vec();
     if let Some(()) = map2_contiguous(a, b, out, &f) {
         return;
     }
+    let shape = Dims::from(out.shape());
     let strides = [
         broadcast_strides(a, &shape),
         broadcast_strides(b, &shape),
@@ -91,13 +91,14 @@ fn map2_contiguous<A: Element, B: Element, O: Element>(
     out: &mut Tensor,
     f: &(impl Fn(A, B) -> O + Sync),
 ) -> Option<()> {
-    let shape = out.shape().to_vec();
-    let full = |t: &Tensor| t.shape() == shape.as_slice();
+    // Decided before `out` is borrowed mutably, without copying its shape:
+    // this runs once per elementwise node of every call.
+    let (full_a, full_b) = (a.shape() == out.shape(), b.shape() == out.shape());
     let (xs, ys) = (a.as_slice::<A>(), b.as_slice::<B>());
     let zs = slice_mut::<O>(out);
     let par = zs.len() >= PARALLEL_MIN;
     match (xs, ys) {
-        (Some(xs), Some(ys)) if full(a) && full(b) => {
+        (Some(xs), Some(ys)) if full_a && full_b => {
             if par {
                 zs.par_chunks_mut(CHUNK)
                     .zip(xs.par_chunks(CHUNK))
@@ -115,7 +116,7 @@ fn map2_contiguous<A: Element, B: Element, O: Element>(
                     .for_each(|((z, &x), &y)| *z = f(x, y));
             }
         }
-        (Some(xs), Some(&[y])) if full(a) => {
+        (Some(xs), Some(&[y])) if full_a => {
             if par {
                 zs.par_chunks_mut(CHUNK)
                     .zip(xs.par_chunks(CHUNK))
@@ -124,7 +125,7 @@ fn map2_contiguous<A: Element, B: Element, O: Element>(
                 zs.iter_mut().zip(xs).for_each(|(z, &x)| *z = f(x, y));
             }
         }
-        (Some(&[x]), Some(ys)) if full(b) => {
+        (Some(&[x]), Some(ys)) if full_b => {
             if par {
                 zs.par_chunks_mut(CHUNK)
                     .zip(ys.par_chunks(CHUNK))
@@ -146,7 +147,7 @@ pub fn map3<A: Element, B: Element, C: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B, C) -> O + Sync,
 ) {
-    let shape: Vec<usize> = out.shape().to_vec();
+    let shape = Dims::from(out.shape());
     let strides = [
         broadcast_strides(a, &shape),
         broadcast_strides(b, &shape),

@@ -1,264 +1,17 @@
-//! Reductions (`sum`, `prod`, `max`, `min`, `all`, `any`) over any axes.
-//! The input is walked in memory order; each innermost run either folds
-//! into one output element (reducing along it, with independent lanes so
-//! the loop vectorises) or combines elementwise into a row of the output.
+//! Reductions (`sum`, `prod`, `max`, `min`, `all`, `any`) over any axes:
+//! the accumulator dtype, each kind's starting value and combining
+//! function per dtype (NumPy's NaN and complex-order rules), and NumPy's
+//! errors for empty reductions. The loops themselves are in `reduce_walk`.
 
 use super::alloc::Pool;
 use super::cast;
 use super::complex_ops::{maximum, minimum};
-use super::iter::Nest;
-use super::PARALLEL_MIN;
+use super::reduce_walk::{fill, reduce_typed};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::reduce::ReduceKind;
-use crate::tensor::{c_strides, Element, Strides, Tensor};
+use crate::tensor::{Element, Tensor};
 use num_complex::Complex;
-
-/// Folds a strided run of `n` elements with `f`, starting from `init`.
-///
-/// # Safety
-/// `ptr + i * step` must point at a valid `T` for every `i < n`.
-unsafe fn fold_run<T: Element>(
-    ptr: *const u8,
-    n: usize,
-    step: isize,
-    init: T,
-    f: impl Fn(T, T) -> T,
-) -> T {
-    const LANES: usize = 8;
-    let read = |i: usize| unsafe { *(ptr.offset(i as isize * step) as *const T) };
-    if step != std::mem::size_of::<T>() as isize || n < 2 * LANES {
-        return (0..n).fold(init, |acc, i| f(acc, read(i)));
-    }
-    // SAFETY: a contiguous run of `n` aligned elements (caller's contract).
-    let xs = unsafe { std::slice::from_raw_parts(ptr as *const T, n) };
-    let mut lanes = [init; LANES];
-    let mut chunks = xs.chunks_exact(LANES);
-    for chunk in &mut chunks {
-        for (l, &x) in lanes.iter_mut().zip(chunk) {
-            *l = f(*l, x);
-        }
-    }
-    let tail = chunks.remainder().iter().fold(init, |acc, &x| f(acc, x));
-    lanes.iter().fold(tail, |acc, &l| f(acc, l))
-}
-
-/// A raw output pointer that may cross threads: each thread writes a
-/// disjoint block of the output (see `split_kept`).
-#[derive(Clone, Copy)]
-struct OutPtr(*mut u8);
-// SAFETY: the pointer is only written through by one thread per disjoint
-// region of a buffer that outlives the parallel scope.
-unsafe impl Send for OutPtr {}
-// SAFETY: see `Send`.
-unsafe impl Sync for OutPtr {}
-
-impl OutPtr {
-    /// The pointer `bytes` further on (a method, so closures capture the
-    /// whole `Send` wrapper rather than its raw field).
-    ///
-    /// # Safety
-    /// The result must stay inside the output buffer.
-    unsafe fn offset(self, bytes: isize) -> OutPtr {
-        // SAFETY: the caller keeps the result inside the buffer.
-        OutPtr(unsafe { self.0.offset(bytes) })
-    }
-}
-
-/// Reduces `t` over `axes` into the output at `out` whose kept axes have
-/// byte strides `out_strides` (in input-axis order, 0 on reduced axes); the
-/// output must already hold `init` (or a partial result).
-///
-/// # Safety
-/// `out` plus the strides must address valid, exclusively owned `T`s for
-/// every kept index of `t`.
-unsafe fn reduce_into<T: Element>(
-    t: &Tensor,
-    axes: &[usize],
-    out: OutPtr,
-    out_strides: &[isize],
-    init: T,
-    f: impl Fn(T, T) -> T + Copy,
-) {
-    // Outer loops follow the input's memory order (largest stride first).
-    let mut order: Vec<usize> = (0..t.ndim()).collect();
-    order.sort_by_key(|&d| std::cmp::Reverse(t.strides()[d].unsigned_abs()));
-    let shape: Vec<usize> = order.iter().map(|&d| t.shape()[d]).collect();
-    let istrides: Strides = order.iter().map(|&d| t.strides()[d]).collect();
-    let ostrides: Strides = order
-        .iter()
-        .map(|&d| if axes.contains(&d) { 0 } else { out_strides[d] })
-        .collect();
-    let nest = Nest::new(&shape, [istrides, ostrides]);
-    let (pi, po) = (t.as_ptr(), out.0);
-    let size = std::mem::size_of::<T>() as isize;
-    nest.for_each_run(|[oi, oo], n, [si, so]| {
-        // SAFETY: offsets come from the nest over the input's checked layout
-        // and the caller's output layout (zero stride on reduced axes).
-        unsafe {
-            if so == 0 {
-                let dst = po.offset(oo) as *mut T;
-                *dst = f(*dst, fold_run(pi.offset(oi), n, si, init, f));
-            } else if si == size && so == size {
-                // Contiguous rows: slices let the combine loop vectorise.
-                let xs = std::slice::from_raw_parts(pi.offset(oi) as *const T, n);
-                let ys = std::slice::from_raw_parts_mut(po.offset(oo) as *mut T, n);
-                ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(*y, x));
-            } else {
-                for i in 0..n as isize {
-                    let d = po.offset(oo + i * so) as *mut T;
-                    *d = f(*d, *(pi.offset(oi + i * si) as *const T));
-                }
-            }
-        }
-    });
-}
-
-/// Output byte strides per input axis (0 on reduced axes) for a C-ordered output.
-fn out_strides_per_axis(t: &Tensor, axes: &[usize], out: &Tensor) -> Vec<isize> {
-    let c = c_strides(out.dtype(), out.shape());
-    let mut kept = c.iter();
-    (0..t.ndim())
-        .map(|d| {
-            if axes.contains(&d) {
-                0
-            } else {
-                *kept.next().unwrap_or(&0)
-            }
-        })
-        .collect()
-}
-
-/// Reduces `t` over `axes` into `out` (kept axes, C order, filled with `init`),
-/// on several threads when the input is large.
-fn reduce_typed<T: Element>(
-    t: &Tensor,
-    axes: &[usize],
-    out: &mut Tensor,
-    init: T,
-    f: impl Fn(T, T) -> T + Copy + Send + Sync,
-) {
-    let strides = out_strides_per_axis(t, axes, out);
-    let ptr = OutPtr(
-        out.as_mut_slice::<T>()
-            .expect("reduction outputs are fresh")
-            .as_mut_ptr() as *mut u8,
-    );
-    let threads = rayon::current_num_threads();
-    if t.len() < PARALLEL_MIN * 4 || threads < 2 {
-        // SAFETY: `out` is the fresh, exclusively owned output of this shape.
-        return unsafe { reduce_into(t, axes, ptr, &strides, init, f) };
-    }
-    match split_axis(t, axes, threads) {
-        Some((d, true)) => split_kept(t, axes, d, ptr, &strides, threads, init, f),
-        Some((d, false)) => split_reduced(t, axes, d, out, threads, init, f),
-        // SAFETY: as above.
-        None => unsafe { reduce_into(t, axes, ptr, &strides, init, f) },
-    }
-}
-
-/// The axis to split work along: the longest kept axis if long enough
-/// (threads write disjoint output blocks), else the longest reduced axis
-/// (threads make partial results). `(axis, kept)`.
-fn split_axis(t: &Tensor, axes: &[usize], threads: usize) -> Option<(usize, bool)> {
-    let longest = |kept: bool| {
-        (0..t.ndim())
-            .filter(|d| axes.contains(d) != kept)
-            .max_by_key(|&d| t.shape()[d])
-    };
-    match longest(true) {
-        Some(d) if t.shape()[d] >= threads => Some((d, true)),
-        _ => longest(false)
-            .filter(|&d| t.shape()[d] >= threads)
-            .map(|d| (d, false)),
-    }
-}
-
-/// The range `[start, end)` of block `k` of `n` items split in `parts`.
-fn block(n: usize, parts: usize, k: usize) -> (usize, usize) {
-    (n * k / parts, n * (k + 1) / parts)
-}
-
-/// `t` restricted to `[start, end)` along axis `d` (a view).
-fn slab(t: &Tensor, d: usize, start: usize, end: usize) -> Tensor {
-    let mut shape = t.shape().to_vec();
-    shape[d] = end - start;
-    let offset = t.offset() as isize + start as isize * t.strides()[d];
-    t.view(&shape, t.strides(), offset as usize)
-        .expect("a slab of a valid view is valid")
-}
-
-#[allow(clippy::too_many_arguments)]
-fn split_kept<T: Element>(
-    t: &Tensor,
-    axes: &[usize],
-    d: usize,
-    out: OutPtr,
-    strides: &[isize],
-    threads: usize,
-    init: T,
-    f: impl Fn(T, T) -> T + Copy + Send + Sync,
-) {
-    rayon::scope(|s| {
-        for k in 0..threads {
-            let (start, end) = block(t.shape()[d], threads, k);
-            let part = slab(t, d, start, end);
-            // SAFETY: block `k` of axis `d` maps to output elements no other
-            // block touches; the output outlives the scope.
-            let ptr = unsafe { out.offset(start as isize * strides[d]) };
-            s.spawn(move |_| unsafe { reduce_into(&part, axes, ptr, strides, init, f) });
-        }
-    });
-}
-
-/// Each thread reduces its slab of axis `d` into a partial result of its
-/// own; the partials are then folded into `out` (which holds `init`).
-fn split_reduced<T: Element>(
-    t: &Tensor,
-    axes: &[usize],
-    d: usize,
-    out: &mut Tensor,
-    threads: usize,
-    init: T,
-    f: impl Fn(T, T) -> T + Copy + Send + Sync,
-) {
-    let mut partials: Vec<Tensor> = (0..threads)
-        .map(|_| {
-            let mut p = Tensor::zeros(out.dtype(), out.shape());
-            fill(&mut p, init);
-            p
-        })
-        .collect();
-    rayon::scope(|s| {
-        for (k, acc) in partials.iter_mut().enumerate() {
-            let (start, end) = block(t.shape()[d], threads, k);
-            let part = slab(t, d, start, end);
-            s.spawn(move |_| {
-                let strides = out_strides_per_axis(&part, axes, acc);
-                let ptr = OutPtr(
-                    acc.as_mut_slice::<T>()
-                        .expect("partials are fresh")
-                        .as_mut_ptr() as *mut u8,
-                );
-                // SAFETY: each partial is written by this thread only.
-                unsafe { reduce_into(&part, axes, ptr, &strides, init, f) };
-            });
-        }
-    });
-    let dst = out
-        .as_mut_slice::<T>()
-        .expect("reduction outputs are fresh");
-    for p in &partials {
-        let src = p.as_slice::<T>().expect("partials are contiguous");
-        dst.iter_mut().zip(src).for_each(|(y, &x)| *y = f(*y, x));
-    }
-}
-
-fn fill<T: Element>(out: &mut Tensor, v: T) {
-    out.as_mut_slice::<T>()
-        .expect("reduction outputs are fresh")
-        .fill(v);
-}
 
 fn run<T: Element>(
     t: &Tensor,
@@ -536,6 +289,64 @@ mod tests {
         )
         .unwrap();
         assert_eq!(max.get(0), Scalar::Int(56));
+    }
+
+    /// Sum of a 2-d tensor over `axes` by the plain index loop.
+    fn reference_sum(t: &Tensor, axes: &[usize]) -> Vec<f64> {
+        let (r, c) = (t.shape()[0], t.shape()[1]);
+        let at = |i: usize, j: usize| match t.get(i * c + j) {
+            Scalar::Float(v, _) => v,
+            other => panic!("not a float: {other:?}"),
+        };
+        match axes {
+            [0] => (0..c).map(|j| (0..r).map(|i| at(i, j)).sum()).collect(),
+            [1] => (0..r).map(|i| (0..c).map(|j| at(i, j)).sum()).collect(),
+            _ => vec![(0..r)
+                .flat_map(|i| (0..c).map(move |j| (i, j)))
+                .map(|(i, j)| at(i, j))
+                .sum()],
+        }
+    }
+
+    #[test]
+    fn row_blocks_and_splits_match_the_reference_loop() {
+        // Small integers in float64 make every summation order exact.
+        // 1003 rows: not a multiple of the 4-row blocks; 1003x301 is above
+        // the parallel threshold, so the splits run too.
+        let (r, c) = (1003usize, 301usize);
+        let data: Vec<f64> = (0..r * c).map(|v| (v % 13) as f64 - 6.0).collect();
+        let full = Tensor::from_vec(vec![r, c], data).unwrap();
+        let transposed = full.view(&[c, r], &[8, 8 * c as isize], 0).unwrap();
+        // Every other column: rows are not contiguous.
+        let strided = full.view(&[r, c / 2], &[8 * c as isize, 16], 8).unwrap();
+        let small = full.view(&[7, 5], &[8 * c as isize, 8], 0).unwrap();
+        let empty = Tensor::zeros(DType::Float64, &[0, 4]);
+        for (name, t) in [
+            ("contiguous", &full),
+            ("transposed", &transposed),
+            ("strided", &strided),
+            ("small", &small),
+            ("empty", &empty),
+        ] {
+            for axes in [&[0][..], &[1], &[0, 1]] {
+                let got = reduce(
+                    ReduceKind::Sum,
+                    t,
+                    axes,
+                    DType::Float64,
+                    DType::Float64,
+                    None,
+                )
+                .unwrap();
+                let got: Vec<f64> = (0..got.len())
+                    .map(|i| match got.get(i) {
+                        Scalar::Float(v, _) => v,
+                        other => panic!("not a float: {other:?}"),
+                    })
+                    .collect();
+                assert_eq!(got, reference_sum(t, axes), "{name} over {axes:?}");
+            }
+        }
     }
 
     #[test]

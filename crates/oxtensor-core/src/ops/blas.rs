@@ -66,7 +66,7 @@ impl Op for Dot {
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let out = dot(

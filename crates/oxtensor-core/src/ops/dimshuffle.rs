@@ -187,7 +187,7 @@ impl Op for DimShuffle {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;

@@ -146,16 +146,38 @@ impl Op for Elemwise {
             .collect()
     }
 
+    fn prepare_constant(
+        &self,
+        input: usize,
+        value: &Value,
+        input_types: &[Type],
+        output_types: &[Type],
+    ) -> Option<Value> {
+        let dtypes: Vec<_> = input_types
+            .iter()
+            .map(|t| t.as_tensor().map(|t| t.dtype))
+            .collect::<Option<_>>()?;
+        let out = output_types.first()?.as_tensor()?.dtype;
+        crate::kernels::elemwise::prepare_input(
+            self.scalar_op,
+            input,
+            value.tensor().ok()?,
+            &dtypes,
+            out,
+        )
+        .map(Value::Tensor)
+    }
+
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let tensors = inputs
             .iter()
-            .map(Value::tensor)
-            .collect::<Result<Vec<_>>>()?;
+            .map(|v| v.tensor())
+            .collect::<Result<smallvec::SmallVec<[_; 4]>>>()?;
         let out = elemwise(
             self.scalar_op,
             &tensors,

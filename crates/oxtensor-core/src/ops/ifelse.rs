@@ -106,10 +106,10 @@ impl Op for IfElse {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
-        let all: Vec<Option<&Value>> = inputs.iter().map(Some).collect();
+        let all: Vec<Option<&Value>> = inputs.iter().copied().map(Some).collect();
         match self.step(&all, outputs)? {
             LazyStep::Done => Ok(()),
             LazyStep::Need(_) => Err(Error::Value("if{} was given too few inputs".into())),

@@ -107,7 +107,7 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let _ = (ctx, inputs, outputs);
@@ -152,6 +152,21 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     /// Whether constant folding may precompute this node.
     fn do_constant_folding(&self) -> Result<bool> {
         Ok(true)
+    }
+
+    /// Link-time work on a constant input: the value `perform` would derive
+    /// from `value` (input `input`) on every call, e.g. its cast to the
+    /// dtype the op computes in. `perform` must give the same results when
+    /// handed that value instead. `None`: nothing to precompute.
+    fn prepare_constant(
+        &self,
+        input: usize,
+        value: &Value,
+        input_types: &[Type],
+        output_types: &[Type],
+    ) -> Option<Value> {
+        let _ = (input, value, input_types, output_types);
+        None
     }
 
     /// For downcasting to the concrete op.

@@ -180,7 +180,7 @@ impl Op for CAReduce {
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;

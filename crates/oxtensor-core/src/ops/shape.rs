@@ -46,7 +46,7 @@ impl Op for Shape {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let dims: Vec<i64> = inputs[0]
@@ -117,7 +117,7 @@ impl Op for ShapeI {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;
@@ -272,7 +272,7 @@ impl Op for Reshape {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;

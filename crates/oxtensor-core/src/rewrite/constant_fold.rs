@@ -46,12 +46,12 @@ fn evaluate(fg: &FunctionGraph, n: NodeId, pool: &mut Pool) -> Option<Vec<Value>
             .map(|&v| g.var(v).ty.clone())
             .collect::<Vec<Type>>()
     };
-    let inputs: Vec<Value> = node
+    let inputs: Vec<&Value> = node
         .inputs
         .iter()
         .filter_map(|&i| {
             if let VarKind::Constant(c) = &g.var(i).kind {
-                Some(c.value.clone())
+                Some(&c.value)
             } else {
                 None
             }

@@ -77,6 +77,24 @@ impl Tensor {
         }
     }
 
+    /// A C-contiguous tensor at the start of `buffer`, or `None` when the
+    /// buffer is too small or misaligned for it. The layout is valid by
+    /// construction, so this skips [`Tensor::from_parts`]' general check
+    /// (it runs for every recycled output).
+    pub fn contiguous_in(dtype: DType, shape: &[usize], buffer: Arc<Buffer>) -> Option<Tensor> {
+        let size = dtype.itemsize();
+        let fits = buffer.len() >= shape.iter().product::<usize>() * size
+            && buffer.as_ptr() as usize % size.min(8) == 0;
+        fits.then(|| Tensor {
+            dtype,
+            shape: shape.into(),
+            strides: c_strides(dtype, shape),
+            offset: 0,
+            buffer,
+            contiguous: true,
+        })
+    }
+
     /// A tensor over raw native-endian bytes in C order.
     pub fn from_bytes(dtype: DType, shape: Vec<usize>, bytes: Vec<u8>) -> Result<Self> {
         let n: usize = shape.iter().product();

@@ -1,14 +1,13 @@
-//! Linking and running: the toposort of a function graph becomes steps over
-//! storage slots; each call fills the input slots, runs the steps, frees
-//! intermediates after their last use (recycling their buffers), and
-//! returns the output slots.
+//! Linking and running: the toposort of a function graph becomes steps that
+//! read the caller's inputs, the program's constants and storage slots for
+//! computed values; each call runs the steps, frees intermediates after
+//! their last use (recycling their buffers), and returns the outputs.
 
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
 use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::Pool;
-use crate::ops::ifelse::LazyStep;
 use crate::types::Type;
 use crate::value::Value;
 use smallvec::SmallVec;
@@ -34,32 +33,66 @@ impl Default for LinkOptions {
     }
 }
 
-struct Step {
-    thunk: Box<dyn Thunk>,
-    inputs: Vec<usize>,
-    outputs: Vec<usize>,
+/// Where a step reads a value. Inputs and constants are borrowed where they
+/// are, so a call copies no value into storage before the steps run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Src {
+    /// The caller's input at this position.
+    Input(usize),
+    /// The program's constant at this position.
+    Const(usize),
+    /// A storage slot, filled by the step that computes it.
+    Slot(usize),
+}
+
+pub(super) struct Step {
+    pub(super) thunk: Box<dyn Thunk>,
+    /// The node's inputs, as declared (what error messages and lazy runs see).
+    pub(super) inputs: Vec<Src>,
+    /// What the thunk is given: `inputs`, with constants replaced by the
+    /// form the thunk prepared at link time (see [`Thunk::prepare_constant`]).
+    run_inputs: Vec<Src>,
+    pub(super) outputs: Vec<usize>,
     output_types: Vec<Type>,
     label: String,
     /// Slots whose last reader is this step.
     frees: Vec<usize>,
 }
 
+/// What a call needs besides its inputs, kept between calls so that a call
+/// allocates neither: the storage slots (all empty between calls) and the
+/// buffers of dead intermediates.
+#[derive(Default)]
+pub(super) struct Workspace {
+    pub(super) storage: Vec<Option<Value>>,
+    pub(super) pool: Pool,
+}
+
 /// A compiled, runnable function graph.
 pub struct Program {
-    steps: Vec<Step>,
+    pub(super) steps: Vec<Step>,
     n_slots: usize,
-    inputs: Vec<usize>,
-    outputs: Vec<usize>,
-    constants: Vec<(usize, Value)>,
     input_types: Vec<Type>,
-    pool: Mutex<Pool>,
+    outputs: Vec<Src>,
+    /// The graph's constants, then the thunks' prepared forms of some.
+    constants: Vec<Value>,
+    /// Elements held by `constants` (see [`Program::is_small_run`]).
+    constant_elements: usize,
+    workspace: Mutex<Workspace>,
     profile: Option<Mutex<Profile>>,
     /// For each slot a step computes, that step (used by lazy runs).
-    producer: HashMap<usize, usize>,
+    pub(super) producer: HashMap<usize, usize>,
     /// Whether some step is lazy: the program then runs on demand from its
     /// outputs, so branches nobody asks for are never computed.
     lazy: bool,
+    /// Whether some step runs host code (e.g. a Python op).
+    host: bool,
 }
+
+/// Inputs plus constants up to this many elements make a run short enough
+/// (a few µs at most) that a host may run it without giving up its global
+/// lock: releasing and retaking the GIL costs more than such a run.
+const SMALL_RUN_ELEMENTS: usize = 1 << 10;
 
 impl Program {
     /// Links `fg`: nodes in `host_thunks` use those thunks, every other node
@@ -71,18 +104,25 @@ impl Program {
     ) -> Result<Program> {
         let g = fg.graph();
         let order = fg.toposort()?;
-        let mut slots: HashMap<VarId, usize> = HashMap::new();
-        let mut constants = Vec::new();
-        // A slot per variable; a constant's value is stored when first seen.
-        let mut slot = |v: VarId| {
-            let n = slots.len();
-            let s = *slots.entry(v).or_insert(n);
-            if let (true, VarKind::Constant(c)) = (s == n, &g.var(v).kind) {
-                constants.push((s, c.value.clone()));
-            }
-            s
+        let mut srcs: HashMap<VarId, Src> = HashMap::new();
+        for (i, &v) in fg.inputs().iter().enumerate() {
+            srcs.insert(v, Src::Input(i));
+        }
+        let (mut constants, mut n_slots) = (Vec::new(), 0);
+        // A constant's value is stored once, when first seen; every other
+        // variable gets a storage slot.
+        let mut src = |v: VarId| {
+            *srcs.entry(v).or_insert_with(|| match &g.var(v).kind {
+                VarKind::Constant(c) => {
+                    constants.push(c.value.clone());
+                    Src::Const(constants.len() - 1)
+                }
+                _ => {
+                    n_slots += 1;
+                    Src::Slot(n_slots - 1)
+                }
+            })
         };
-        let inputs: Vec<usize> = fg.inputs().iter().map(|&v| slot(v)).collect();
         let mut steps = Vec::with_capacity(order.len());
         for &n in &order {
             let node = g.node(n);
@@ -94,51 +134,52 @@ impl Program {
                     types(fg, &node.outputs),
                 )) as Box<dyn Thunk>,
             };
+            let inputs: Vec<Src> = node.inputs.iter().map(|&v| src(v)).collect();
+            let outputs = node.outputs.iter().map(|&v| slot_of(src(v))).collect();
             steps.push(Step {
                 thunk,
-                inputs: node.inputs.iter().map(|&v| slot(v)).collect(),
-                outputs: node.outputs.iter().map(|&v| slot(v)).collect(),
+                run_inputs: inputs.clone(),
+                inputs,
+                outputs,
                 output_types: types(fg, &node.outputs),
                 label: g.describe_node(n),
                 frees: Vec::new(),
             });
         }
-        let outputs: Vec<usize> = fg.outputs().iter().map(|&v| slot(v)).collect();
-        let n_slots = slots.len();
-        if opts.allow_gc {
+        let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
+        prepare_constants(&mut steps, &mut constants);
+        let lazy = steps.iter().any(|st| st.thunk.is_lazy());
+        // On-demand runs skip steps, so "last reader" is not known ahead.
+        if opts.allow_gc && !lazy {
             schedule_frees(&mut steps, &outputs);
         }
         let profile = opts
             .profile
             .then(|| Mutex::new(initial_profile(fg, &order, &steps)));
-        let input_types = types(fg, fg.inputs());
         let producer = steps
             .iter()
             .enumerate()
             .flat_map(|(k, st)| st.outputs.iter().map(move |&o| (o, k)))
             .collect();
-        let lazy = steps.iter().any(|st| st.thunk.is_lazy());
-        if lazy {
-            // On-demand runs skip steps, so "last reader" is not known ahead.
-            steps.iter_mut().for_each(|st| st.frees.clear());
-        }
+        let constant_elements = constants.iter().map(elements).sum();
         Ok(Program {
             producer,
             lazy,
+            host: steps.iter().any(|st| st.thunk.is_host()),
             steps,
             n_slots,
-            inputs,
+            input_types: types(fg, fg.inputs()),
             outputs,
             constants,
-            input_types,
-            pool: Mutex::default(),
+            constant_elements,
+            workspace: Mutex::default(),
             profile,
         })
     }
 
     /// Number of inputs the program takes.
     pub fn n_inputs(&self) -> usize {
-        self.inputs.len()
+        self.input_types.len()
     }
 
     /// The declared types of the inputs.
@@ -146,181 +187,176 @@ impl Program {
         &self.input_types
     }
 
-    /// Runs the program. Values are checked against the declared output
-    /// types of each node; errors name the node.
-    pub fn run(&self, inputs: Vec<Value>) -> Result<Vec<Value>> {
-        if inputs.len() != self.inputs.len() {
+    /// Whether a run on `inputs` is certain to be short: every step is
+    /// native and the inputs and constants are small. (Broadcasting or an
+    /// outer product can still make outputs larger than the inputs, but
+    /// from so few elements only by a bounded amount.)
+    pub fn is_small_run(&self, inputs: &[Value]) -> bool {
+        !self.host
+            && self.constant_elements + inputs.iter().map(elements).sum::<usize>()
+                <= SMALL_RUN_ELEMENTS
+    }
+
+    /// Runs the program on `inputs` (a `Vec` or a slice; they are only
+    /// borrowed). Values are checked against the declared output types of
+    /// each node; errors name the node.
+    pub fn run(&self, inputs: impl AsRef<[Value]>) -> Result<Vec<Value>> {
+        let inputs = inputs.as_ref();
+        if inputs.len() != self.n_inputs() {
             return Err(Error::Type(format!(
                 "expected {} inputs, got {}",
-                self.inputs.len(),
+                self.n_inputs(),
                 inputs.len()
             )));
         }
         let start = self.profile.as_ref().map(|_| Instant::now());
-        let mut pool = self
-            .pool
-            .try_lock()
-            .map(|mut p| std::mem::take(&mut *p))
-            .unwrap_or_default();
-        let mut storage: Vec<Option<Value>> = vec![None; self.n_slots];
-        for (&s, v) in self.inputs.iter().zip(inputs) {
-            storage[s] = Some(v);
-        }
-        for (s, v) in &self.constants {
-            storage[*s] = Some(v.clone());
-        }
+        // A concurrent (or re-entrant) call finds the workspace taken and
+        // starts with a fresh one; nothing ever waits for the lock.
+        let mut guard = self.workspace.try_lock().ok();
+        let mut fresh = Workspace::default();
+        let ws = guard.as_deref_mut().unwrap_or(&mut fresh);
+        ws.storage.resize(self.n_slots, None);
         // Per step, the time it ran (`None`: skipped by a lazy run).
         let mut times = self.profile.as_ref().map(|_| vec![None; self.steps.len()]);
+        let result = self
+            .run_steps(inputs, ws, &mut times)
+            .and_then(|()| self.collect_outputs(inputs, &mut ws.storage));
+        // Storage is empty between calls, whatever happened in this one.
+        ws.storage.iter_mut().for_each(|v| *v = None);
+        drop(guard);
+        if let (Some(p), Some(times), Some(start)) = (&self.profile, times, start) {
+            record(p, times, start.elapsed());
+        }
+        result
+    }
+
+    fn run_steps(
+        &self,
+        inputs: &[Value],
+        ws: &mut Workspace,
+        times: &mut Option<Vec<Option<Duration>>>,
+    ) -> Result<()> {
         if self.lazy {
             for &out in &self.outputs {
-                self.demand(out, &mut storage, &mut pool, &mut times)?;
+                if let Src::Slot(s) = out {
+                    self.demand(s, inputs, ws, times)?;
+                }
             }
+            return Ok(());
         }
-        // A lazy program has already run what its outputs need.
-        let steps = if self.lazy {
-            &self.steps[..0]
-        } else {
-            &self.steps[..]
-        };
-        for (k, step) in steps.iter().enumerate() {
+        for (k, step) in self.steps.iter().enumerate() {
             let t0 = times.as_ref().map(|_| Instant::now());
-            self.run_step(k, step, &mut storage, &mut pool)?;
+            self.run_step(k, step, inputs, ws)?;
             if let (Some(times), Some(t0)) = (times.as_mut(), t0) {
                 times[k] = Some(t0.elapsed());
             }
         }
-        let outputs = self
-            .outputs
-            .iter()
-            .map(|&s| {
-                storage[s]
-                    .clone()
-                    .ok_or_else(|| Error::Value("an output was not computed".into()))
-            })
-            .collect();
-        drop(storage);
-        if let Ok(mut shared) = self.pool.try_lock() {
-            *shared = pool;
-        }
-        if let (Some(p), Some(times), Some(start)) = (&self.profile, times, start) {
-            record(p, times, start.elapsed());
-        }
-        outputs
+        Ok(())
     }
 
-    fn run_step(
+    fn run_step(&self, k: usize, step: &Step, inputs: &[Value], ws: &mut Workspace) -> Result<()> {
+        // Inline vectors: steps rarely have more than a few inputs and outputs,
+        // and this runs for every node of every call.
+        let mut outs: SmallVec<[Option<Value>; 2]> = SmallVec::new();
+        outs.resize_with(step.outputs.len(), || None);
+        let storage = &ws.storage;
+        let mut ins: SmallVec<[&Value; 4]> = SmallVec::new();
+        for &src in &step.run_inputs {
+            match self.value(src, inputs, storage) {
+                Some(v) => ins.push(v),
+                None => {
+                    let what = format!("{src:?} of {} is empty", step.label);
+                    return Err(Error::Value(what));
+                }
+            }
+        }
+        let result = step
+            .thunk
+            .run(&ins, &mut outs, &mut ws.pool)
+            .and_then(|()| check_outputs(step, &outs));
+        if let Err(e) = result {
+            return Err(e.at_node(self.node_context(k, step, inputs, storage)));
+        }
+        drop(ins);
+        for (&s, v) in step.outputs.iter().zip(outs) {
+            ws.storage[s] = v;
+        }
+        for &s in &step.frees {
+            if let Some(Value::Tensor(t)) = ws.storage[s].take() {
+                ws.pool.recycle(t);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value `src` names, if it is there.
+    pub(super) fn value<'a>(
+        &'a self,
+        src: Src,
+        inputs: &'a [Value],
+        storage: &'a [Option<Value>],
+    ) -> Option<&'a Value> {
+        match src {
+            Src::Input(i) => inputs.get(i),
+            Src::Const(c) => self.constants.get(c),
+            Src::Slot(s) => storage.get(s)?.as_ref(),
+        }
+    }
+
+    /// The outputs, moved out of storage (cloned when an output is an
+    /// input, a constant, or the same variable as an earlier output).
+    fn collect_outputs(
+        &self,
+        inputs: &[Value],
+        storage: &mut [Option<Value>],
+    ) -> Result<Vec<Value>> {
+        let mut outs: Vec<Value> = Vec::with_capacity(self.outputs.len());
+        for (k, &src) in self.outputs.iter().enumerate() {
+            let taken = match src {
+                Src::Slot(s) => storage[s].take(),
+                _ => self.value(src, inputs, storage).cloned(),
+            };
+            let repeated = || {
+                let j = self.outputs[..k].iter().position(|&o| o == src)?;
+                Some(outs[j].clone())
+            };
+            let Some(v) = taken.or_else(repeated) else {
+                return Err(Error::Value("an output was not computed".into()));
+            };
+            outs.push(v);
+        }
+        Ok(outs)
+    }
+
+    /// PyTensor's `raise_with_op` context: the node, its position and the
+    /// inputs it has.
+    pub(super) fn node_context(
         &self,
         k: usize,
         step: &Step,
-        storage: &mut [Option<Value>],
-        pool: &mut Pool,
-    ) -> Result<()> {
-        // Inline vectors: steps rarely have more than a few inputs and outputs,
-        // and this runs for every node of every call.
-        let inputs: SmallVec<[Value; 4]> = step
+        inputs: &[Value],
+        storage: &[Option<Value>],
+    ) -> String {
+        let values: SmallVec<[&Value; 4]> = step
             .inputs
             .iter()
-            .map(|&s| {
-                storage[s].clone().ok_or_else(|| {
-                    Error::Value(format!("input slot {s} of {} is empty", step.label))
-                })
-            })
-            .collect::<Result<_>>()?;
-        let mut outs: SmallVec<[Option<Value>; 2]> = smallvec::smallvec![None; step.outputs.len()];
-        let result = step
-            .thunk
-            .run(&inputs, &mut outs, pool)
-            .and_then(|()| check_outputs(step, &outs));
-        if let Err(e) = result {
-            return Err(e.at_node(node_context(k, step, &inputs)));
-        }
-        for (&s, v) in step.outputs.iter().zip(outs) {
-            storage[s] = v;
-        }
-        drop(inputs);
-        for &s in &step.frees {
-            if let Some(Value::Tensor(t)) = storage[s].take() {
-                pool.recycle(t);
-            }
-        }
-        Ok(())
-    }
-
-    /// Computes `slot` by running, depth first, only the steps it needs; a
-    /// lazy step names the inputs it needs given those already computed.
-    fn demand(
-        &self,
-        slot: usize,
-        storage: &mut [Option<Value>],
-        pool: &mut Pool,
-        times: &mut Option<Vec<Option<Duration>>>,
-    ) -> Result<()> {
-        if storage[slot].is_some() {
-            return Ok(());
-        }
-        let mut stack = vec![self.producer_of(slot)?];
-        while let Some(&k) = stack.last() {
-            let step = &self.steps[k];
-            if step.outputs.iter().all(|&o| storage[o].is_some()) {
-                stack.pop();
-                continue;
-            }
-            let mut outs: Vec<Option<Value>> = vec![None; step.outputs.len()];
-            let next = {
-                let ins: Vec<Option<&Value>> =
-                    step.inputs.iter().map(|&s| storage[s].as_ref()).collect();
-                let owned: Vec<Value> = ins.iter().flatten().map(|v| (*v).clone()).collect();
-                let t0 = Instant::now();
-                let ran = step.thunk.run_lazy(&ins, &mut outs, pool);
-                if let Some(t) = times.as_mut().map(|t| &mut t[k]) {
-                    *t = Some(t.unwrap_or_default() + t0.elapsed());
-                }
-                ran.and_then(|n| {
-                    if n == LazyStep::Done {
-                        check_outputs(step, &outs).map(|()| n)
-                    } else {
-                        Ok(n)
-                    }
-                })
-                .map_err(|e| e.at_node(node_context(k, step, &owned)))?
-            };
-            match next {
-                LazyStep::Done => {
-                    for (&s, v) in step.outputs.iter().zip(outs) {
-                        storage[s] = v;
-                    }
-                    stack.pop();
-                }
-                LazyStep::Need(missing) => {
-                    for i in missing {
-                        let s = step.inputs[i];
-                        if storage[s].is_none() {
-                            stack.push(self.producer_of(s)?);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn producer_of(&self, slot: usize) -> Result<usize> {
-        self.producer.get(&slot).copied().ok_or_else(|| {
-            Error::Value(format!("slot {slot} has no value and no node computes it"))
-        })
+            .filter_map(|&src| self.value(src, inputs, storage))
+            .collect();
+        node_context(k, &step.label, &values)
     }
 
     /// Whether `t` shares memory with one of the program's constants.
     pub fn aliases_constant(&self, t: &crate::tensor::Tensor) -> bool {
         self.constants
             .iter()
-            .any(|(_, v)| matches!(v, Value::Tensor(c) if c.shares_buffer(t)))
+            .any(|v| matches!(v, Value::Tensor(c) if c.shares_buffer(t)))
     }
 
-    /// Drops the buffers kept for reuse between calls.
+    /// Drops the buffers kept for reuse between calls (a call in progress
+    /// keeps its own: this never waits for it).
     pub fn free(&self) {
-        if let Ok(mut pool) = self.pool.lock() {
-            *pool = Pool::default();
+        if let Ok(mut ws) = self.workspace.try_lock() {
+            ws.pool = Pool::default();
         }
     }
 
@@ -336,23 +372,54 @@ fn types(fg: &FunctionGraph, vars: &[VarId]) -> Vec<Type> {
     vars.iter().map(|&v| fg.graph().var(v).ty.clone()).collect()
 }
 
+fn slot_of(src: Src) -> usize {
+    match src {
+        Src::Slot(s) => s,
+        other => unreachable!("a node output is computed, not {other:?}"),
+    }
+}
+
+fn elements(v: &Value) -> usize {
+    match v {
+        Value::Tensor(t) => t.len(),
+        Value::Host(_) => 1,
+    }
+}
+
+/// Lets each thunk precompute what it would derive from a constant input
+/// on every call (an elementwise op's cast to its computation dtype).
+fn prepare_constants(steps: &mut [Step], constants: &mut Vec<Value>) {
+    for step in steps {
+        for (i, src) in step.run_inputs.iter_mut().enumerate() {
+            if let Src::Const(c) = *src {
+                if let Some(v) = step.thunk.prepare_constant(i, &constants[c]) {
+                    constants.push(v);
+                    *src = Src::Const(constants.len() - 1);
+                }
+            }
+        }
+    }
+}
+
 /// Marks each slot to be freed after its last reader; outputs are kept.
-fn schedule_frees(steps: &mut [Step], outputs: &[usize]) {
+fn schedule_frees(steps: &mut [Step], outputs: &[Src]) {
     let mut last: HashMap<usize, usize> = HashMap::new();
     for (k, step) in steps.iter().enumerate() {
-        for &s in &step.inputs {
-            last.insert(s, k);
+        for &src in &step.inputs {
+            if let Src::Slot(s) = src {
+                last.insert(s, k);
+            }
         }
     }
     for (s, k) in last {
-        if !outputs.contains(&s) {
+        if !outputs.contains(&Src::Slot(s)) {
             steps[k].frees.push(s);
         }
     }
 }
 
 /// Every output must be set and match its declared type.
-fn check_outputs(step: &Step, outs: &[Option<Value>]) -> Result<()> {
+pub(super) fn check_outputs(step: &Step, outs: &[Option<Value>]) -> Result<()> {
     for (i, (v, ty)) in outs.iter().zip(&step.output_types).enumerate() {
         let Some(v) = v else {
             return Err(Error::Value(format!("output {i} was not computed")));
@@ -373,7 +440,7 @@ fn check_outputs(step: &Step, outs: &[Option<Value>]) -> Result<()> {
 }
 
 /// PyTensor's `raise_with_op` context: the node, its position and its inputs.
-fn node_context(k: usize, step: &Step, inputs: &[Value]) -> String {
+fn node_context(k: usize, label: &str, inputs: &[&Value]) -> String {
     let shapes: Vec<String> = inputs
         .iter()
         .map(|v| match v {
@@ -389,8 +456,7 @@ fn node_context(k: usize, step: &Step, inputs: &[Value]) -> String {
         })
         .collect();
     format!(
-        "{}\nToposort index: {k}\nInputs shapes: [{}]\nInputs dtypes: [{}]",
-        step.label,
+        "{label}\nToposort index: {k}\nInputs shapes: [{}]\nInputs dtypes: [{}]",
         shapes.join(", "),
         dtypes.join(", ")
     )
@@ -473,7 +539,7 @@ mod tests {
         assert_eq!(f64s(&out[0]), vec![32.0, 64.0, 96.0]);
         assert_eq!(f64s(&out[1]), vec![192.0]);
         assert!(
-            !prog.pool.lock().unwrap().is_empty(),
+            !prog.workspace.lock().unwrap().pool.is_empty(),
             "dead intermediates were recycled"
         );
         assert_eq!(prog.profile().unwrap().calls, 1);
@@ -539,6 +605,69 @@ mod tests {
         assert!(calls.contains(&("IfElse".into(), 1)), "{calls:?}");
         let ran: u64 = calls.iter().map(|(_, n)| n).sum();
         assert_eq!(ran, 2, "if{{}} and the taken branch only: {calls:?}");
+    }
+
+    #[test]
+    fn outputs_may_be_inputs_constants_or_repeats() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let c = g.tensor_constant(Tensor::from_vec(vec![2], vec![5.0f64, 6.0]).unwrap());
+        let y = build::neg(&mut g, x).unwrap();
+        let fg = FunctionGraph::new(g, vec![x], vec![x, c, y, y]).unwrap();
+        let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
+        let input: Value = Tensor::from_vec(vec![2], vec![1.0f64, 2.0]).unwrap().into();
+        // Twice: the workspace kept from the first call must start empty.
+        for _ in 0..2 {
+            let out = prog.run(std::slice::from_ref(&input)).unwrap();
+            let got: Vec<Vec<f64>> = out.iter().map(f64s).collect();
+            assert_eq!(
+                got,
+                [
+                    vec![1.0, 2.0],
+                    vec![5.0, 6.0],
+                    vec![-1.0, -2.0],
+                    vec![-1.0, -2.0]
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn prepared_constants_compute_the_same_and_errors_show_them_as_declared() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let c = g.tensor_constant(Tensor::from_vec(vec![2], vec![2i8, -3]).unwrap());
+        let y = build::mul(&mut g, x, c).unwrap();
+        let fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
+        let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
+        assert!(
+            prog.constants
+                .iter()
+                .any(|v| v.tensor().unwrap().dtype() == DType::Float64),
+            "the int8 constant was cast once, at link time"
+        );
+        let two = Tensor::from_vec(vec![2], vec![1.5f64, 2.0]).unwrap();
+        assert_eq!(
+            f64s(&prog.run(vec![two.into()]).unwrap()[0]),
+            vec![3.0, -6.0]
+        );
+        let three = Tensor::from_vec(vec![3], vec![1.0f64; 3]).unwrap();
+        let err = prog.run(vec![three.into()]).unwrap_err().to_string();
+        assert!(err.contains("Inputs dtypes: [float64, int8]"), "{err}");
+    }
+
+    #[test]
+    fn small_runs_count_inputs_and_constants() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let c = g.tensor_constant(Tensor::from_vec(vec![1000], vec![1.0f64; 1000]).unwrap());
+        let y = build::add(&mut g, x, c).unwrap();
+        let fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
+        let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
+        let input = |n: usize| -> Vec<Value> { vec![Tensor::zeros(DType::Float64, &[n]).into()] };
+        // 1000 constant elements plus the input's, against 1024.
+        assert!(prog.is_small_run(&input(24)));
+        assert!(!prog.is_small_run(&input(25)));
     }
 
     #[test]

@@ -10,8 +10,17 @@ use crate::value::Value;
 /// One node's computation. `outputs[i]` may hold the value of an earlier
 /// call (for reuse); every output must be set on success.
 pub trait Thunk: Send + Sync {
-    /// Runs the node.
-    fn run(&self, inputs: &[Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()>;
+    /// Runs the node. Inputs are borrowed from wherever they live (the
+    /// caller's arguments, constants, storage), so a call clones no value.
+    fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()>;
+
+    /// What the thunk would derive from constant input `input` on every
+    /// call, computed once at link time; the program then passes that in
+    /// the constant's place. `None`: pass the constant itself.
+    fn prepare_constant(&self, input: usize, value: &Value) -> Option<Value> {
+        let _ = (input, value);
+        None
+    }
 
     /// Whether this thunk runs host code (e.g. Python) rather than native code.
     fn is_host(&self) -> bool {
@@ -52,7 +61,7 @@ fn strict_step<T: Thunk + ?Sized>(
     if !missing.is_empty() {
         return Ok(LazyStep::Need(missing));
     }
-    let values: Vec<Value> = inputs.iter().flatten().map(|v| (*v).clone()).collect();
+    let values: Vec<&Value> = inputs.iter().flatten().copied().collect();
     thunk.run(&values, outputs, pool).map(|()| LazyStep::Done)
 }
 
@@ -78,7 +87,7 @@ impl OpThunk {
 }
 
 impl Thunk for OpThunk {
-    fn run(&self, inputs: &[Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
+    fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
         let mut ctx = PerformCtx {
             input_types: &self.input_types,
             output_types: &self.output_types,
@@ -86,6 +95,11 @@ impl Thunk for OpThunk {
             pool,
         };
         self.op.perform(&mut ctx, inputs, outputs)
+    }
+
+    fn prepare_constant(&self, input: usize, value: &Value) -> Option<Value> {
+        self.op
+            .prepare_constant(input, value, &self.input_types, &self.output_types)
     }
 
     fn is_lazy(&self) -> bool {

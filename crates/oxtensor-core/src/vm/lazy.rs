@@ -1,0 +1,78 @@
+//! Runs on demand, for programs with a lazy step (`IfElse`): from each
+//! output, depth first, only the steps the chosen branches need.
+
+use super::program::{check_outputs, Program, Src, Workspace};
+use crate::error::{Error, Result};
+use crate::ops::ifelse::LazyStep;
+use crate::value::Value;
+use std::time::{Duration, Instant};
+
+impl Program {
+    /// Computes `slot` by running, depth first, only the steps it needs; a
+    /// lazy step names the inputs it needs given those already computed.
+    pub(super) fn demand(
+        &self,
+        slot: usize,
+        inputs: &[Value],
+        ws: &mut Workspace,
+        times: &mut Option<Vec<Option<Duration>>>,
+    ) -> Result<()> {
+        if ws.storage[slot].is_some() {
+            return Ok(());
+        }
+        let mut stack = vec![self.producer_of(slot)?];
+        while let Some(&k) = stack.last() {
+            let step = &self.steps[k];
+            if step.outputs.iter().all(|&o| ws.storage[o].is_some()) {
+                stack.pop();
+                continue;
+            }
+            let mut outs: Vec<Option<Value>> = vec![None; step.outputs.len()];
+            let next = {
+                let storage = &ws.storage;
+                let ins: Vec<Option<&Value>> = step
+                    .inputs
+                    .iter()
+                    .map(|&src| self.value(src, inputs, storage))
+                    .collect();
+                let t0 = Instant::now();
+                let ran = step.thunk.run_lazy(&ins, &mut outs, &mut ws.pool);
+                if let Some(t) = times.as_mut().map(|t| &mut t[k]) {
+                    *t = Some(t.unwrap_or_default() + t0.elapsed());
+                }
+                ran.and_then(|n| {
+                    if n == LazyStep::Done {
+                        check_outputs(step, &outs).map(|()| n)
+                    } else {
+                        Ok(n)
+                    }
+                })
+                .map_err(|e| e.at_node(self.node_context(k, step, inputs, storage)))?
+            };
+            match next {
+                LazyStep::Done => {
+                    for (&s, v) in step.outputs.iter().zip(outs) {
+                        ws.storage[s] = v;
+                    }
+                    stack.pop();
+                }
+                LazyStep::Need(missing) => {
+                    for i in missing {
+                        if let Src::Slot(s) = step.inputs[i] {
+                            if ws.storage[s].is_none() {
+                                stack.push(self.producer_of(s)?);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn producer_of(&self, slot: usize) -> Result<usize> {
+        self.producer.get(&slot).copied().ok_or_else(|| {
+            Error::Value(format!("slot {slot} has no value and no node computes it"))
+        })
+    }
+}

@@ -14,7 +14,7 @@ fn run(g: &Graph, inputs: &[VarId], outputs: &[VarId], values: Vec<Tensor>) -> V
     let fg = FunctionGraph::new(g.clone(), inputs.to_vec(), outputs.to_vec()).unwrap();
     let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
     let out = p
-        .run(values.into_iter().map(Value::from).collect())
+        .run(values.into_iter().map(Value::from).collect::<Vec<_>>())
         .unwrap();
     out.iter()
         .map(|v| {

@@ -100,10 +100,10 @@ impl Op for GradOp {
     fn perform(
         &self,
         _ctx: &mut PerformCtx<'_>,
-        inputs: &[Value],
+        inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
-        outputs[0] = Some(inputs[0].clone());
+        outputs[0] = Some((*inputs[0]).clone());
         Ok(())
     }
 

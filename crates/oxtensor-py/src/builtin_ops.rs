@@ -23,7 +23,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-fn core_of<'a, T: 'static>(op: &'a PyRef<'_, PyOp>) -> PyResult<&'a T> {
+pub(crate) fn core_of<'a, T: 'static>(op: &'a PyRef<'_, PyOp>) -> PyResult<&'a T> {
     op.core
         .as_ref()
         .and_then(|c| c.as_any().downcast_ref::<T>())
@@ -31,12 +31,16 @@ fn core_of<'a, T: 'static>(op: &'a PyRef<'_, PyOp>) -> PyResult<&'a T> {
 }
 
 /// `(args, kwargs)` of `__getnewargs_ex__`.
-type NewArgs<'py> = (Bound<'py, PyTuple>, Bound<'py, PyDict>);
+pub(crate) type NewArgs<'py> = (Bound<'py, PyTuple>, Bound<'py, PyDict>);
 
 /// `__getnewargs_ex__` from the op's own attributes, so that `copy` and
 /// `pickle` call the constructor again (`Shape_i(i)`, `DimShuffle(
 /// input_ndim=..., new_order=...)`) and the core op is rebuilt from them.
-fn new_args<'py>(op: &Bound<'py, PyAny>, args: &[&str], kwargs: &[&str]) -> PyResult<NewArgs<'py>> {
+pub(crate) fn new_args<'py>(
+    op: &Bound<'py, PyAny>,
+    args: &[&str],
+    kwargs: &[&str],
+) -> PyResult<NewArgs<'py>> {
     let py = op.py();
     let values = args
         .iter()
@@ -704,6 +708,14 @@ fn cached<K: std::hash::Hash + Eq + Clone>(
     Ok(obj)
 }
 
+/// The Python object of a core op from one op family's module, or `None`
+/// if the op is not of that family.
+type FamilyObject = fn(Python<'_>, &OpRef) -> Option<PyResult<Py<PyAny>>>;
+
+/// Families of built-in ops whose Python classes live in their own files
+/// (one entry per file; each returns `None` for ops that are not its own).
+const FAMILY_OBJECTS: &[FamilyObject] = &[];
+
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`
 /// and `DimShuffle` instances are shared.
 pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
@@ -751,6 +763,11 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
     }
     if let Some(host) = any.downcast_ref::<crate::host_op::HostOp>() {
         return Ok(host.obj.clone_ref(py));
+    }
+    for family in FAMILY_OBJECTS {
+        if let Some(obj) = family(py, core) {
+            return obj;
+        }
     }
     Err(PyTypeError::new_err(format!(
         "op {} has no Python class",

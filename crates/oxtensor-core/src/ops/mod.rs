@@ -12,6 +12,14 @@ pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 pub mod shape;
+pub mod alloc;
+pub mod arange;
+pub mod join;
+pub mod known;
+pub mod make_vector;
+pub mod repeat;
+pub mod specify_shape;
+pub mod split;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

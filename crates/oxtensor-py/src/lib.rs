@@ -30,7 +30,9 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod shape_ops;
 mod tensor_variable;
+mod tensor_variable_shape;
 mod thunk;
 mod types;
 mod utils;
@@ -64,6 +66,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    shape_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

@@ -23,8 +23,7 @@ fn runtime_shape(op: &str, lengths: &[&Value]) -> Result<Vec<usize>> {
         .iter()
         .map(|v| {
             let n = known::int_scalar(v.tensor()?, &format!("A shape entry of {op}"))?;
-            usize::try_from(n)
-                .map_err(|_| Error::Value("negative dimensions not allowed".into()))
+            usize::try_from(n).map_err(|_| Error::Value("negative dimensions not allowed".into()))
         })
         .collect()
 }
@@ -42,11 +41,7 @@ fn static_shape(lengths: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Opti
 pub struct Alloc;
 
 impl KnownInputs for Alloc {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         let Some((value, lengths)) = inputs.split_first() else {
             return Err(Error::Type("Alloc needs a value".into()));
         };
@@ -65,7 +60,11 @@ impl KnownInputs for Alloc {
                 (Some(v), Some(s)) if v != 1 && v != s => {
                     return Err(Error::Value(format!(
                         "Alloc static input type and target shape are incompatible: {value} vs {}",
-                        crate::types::fmt_tuple(shape.iter().map(|d| d.map_or("None".into(), |d| d.to_string())))
+                        crate::types::fmt_tuple(
+                            shape
+                                .iter()
+                                .map(|d| d.map_or("None".into(), |d| d.to_string()))
+                        )
                     )))
                 }
                 (Some(v), None) if v != 1 => shape[pad + i] = Some(v),
@@ -125,7 +124,11 @@ impl Op for Alloc {
         let gz = output_grads[0];
         let pad = tensor(g, gz)?.ndim() - value_ty.ndim();
         let lead: Vec<i64> = (0..pad as i64).collect();
-        let trimmed = if lead.is_empty() { gz } else { build::sum(g, gz, Some(&lead))? };
+        let trimmed = if lead.is_empty() {
+            gz
+        } else {
+            build::sum(g, gz, Some(&lead))?
+        };
         let summed = build::sum_to(g, trimmed, &value_ty)?;
         let gv = match_dtype(g, summed, value_ty.dtype)?;
         let mut grads = vec![gv];
@@ -144,7 +147,11 @@ impl Op for Alloc {
         };
         let mut inputs = g.node(node).inputs.clone();
         inputs[0] = t;
-        Ok(Some(vec![Some(known::apply_out(g, Arc::new(Alloc), &inputs)?)]))
+        Ok(Some(vec![Some(known::apply_out(
+            g,
+            Arc::new(Alloc),
+            &inputs,
+        )?)]))
     }
 
     op_identity!();
@@ -158,11 +165,7 @@ pub struct AllocEmpty {
 }
 
 impl KnownInputs for AllocEmpty {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         let shape = static_shape(inputs, known)?;
         Ok(vec![TensorType::new(self.dtype, shape)?.into()])
     }
@@ -244,6 +247,12 @@ mod tests {
         assert!(err.to_string().contains("incompatible"), "{err}");
         let f: Type = TensorType::scalar(DType::Float64).into();
         assert!(Alloc.output_types(&[&v, &f]).is_err(), "float lengths");
-        assert_eq!(AllocEmpty { dtype: DType::Int32 }.describe(), "AllocEmpty{dtype='int32'}");
+        assert_eq!(
+            AllocEmpty {
+                dtype: DType::Int32
+            }
+            .describe(),
+            "AllocEmpty{dtype='int32'}"
+        );
     }
 }

@@ -21,7 +21,10 @@ use std::sync::Arc;
 /// A 0-d input's value as `f64` (for `ARange`'s arithmetic).
 fn real_scalar(t: &Tensor, what: &str) -> Result<f64> {
     if t.ndim() != 0 {
-        return Err(Error::Type(format!("{what} must be a scalar, got shape {:?}", t.shape())));
+        return Err(Error::Type(format!(
+            "{what} must be a scalar, got shape {:?}",
+            t.shape()
+        )));
     }
     match t.get(0) {
         Scalar::Bool(b) => Ok(b as u8 as f64),
@@ -38,7 +41,11 @@ pub fn arange_len(start: f64, stop: f64, step: f64) -> Result<usize> {
         return Err(Error::Value("ARange: step cannot be 0".into()));
     }
     let n = ((stop - start) / step).ceil();
-    Ok(if n.is_finite() && n > 0.0 { n as usize } else { 0 })
+    Ok(if n.is_finite() && n > 0.0 {
+        n as usize
+    } else {
+        0
+    })
 }
 
 /// `ARange{dtype}`: inputs are `start`, `stop` and `step` scalars.
@@ -62,24 +69,27 @@ impl ARange {
 }
 
 impl KnownInputs for ARange {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         if inputs.len() != 3 {
-            return Err(Error::Type(format!("ARange takes 3 inputs, got {}", inputs.len())));
+            return Err(Error::Type(format!(
+                "ARange takes 3 inputs, got {}",
+                inputs.len()
+            )));
         }
         for ty in inputs {
             let t = ty.expect_tensor("An input of ARange")?;
             if t.ndim() != 0 || t.dtype.is_complex() {
-                return Err(Error::Type(format!("ARange's inputs must be real scalars, got {t}")));
+                return Err(Error::Type(format!(
+                    "ARange's inputs must be real scalars, got {t}"
+                )));
             }
         }
         let len = match (known[0], known[1], known[2]) {
-            (Some(a), Some(b), Some(c)) => Some(
-                arange_len(real_scalar(a, "start")?, real_scalar(b, "stop")?, real_scalar(c, "step")?)? as u64,
-            ),
+            (Some(a), Some(b), Some(c)) => Some(arange_len(
+                real_scalar(a, "start")?,
+                real_scalar(b, "stop")?,
+                real_scalar(c, "step")?,
+            )? as u64),
             _ => None,
         };
         Ok(vec![TensorType::new(self.dtype, [len])?.into()])
@@ -113,14 +123,22 @@ impl Op for ARange {
     ) -> Result<()> {
         let [a, b, c] = [0, 1, 2].map(|i| inputs[i].tensor());
         let (a, b, c) = (a?, b?, c?);
-        let (start, stop, step) = (real_scalar(a, "start")?, real_scalar(b, "stop")?, real_scalar(c, "step")?);
+        let (start, stop, step) = (
+            real_scalar(a, "start")?,
+            real_scalar(b, "stop")?,
+            real_scalar(c, "step")?,
+        );
         let n = arange_len(start, stop, step)?;
-        let values = if self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete()) {
-            let (s, d) = (known::int_scalar(a, "start")?, known::int_scalar(c, "step")?);
-            Tensor::from_vec(vec![n], (0..n as i64).map(|i| s + i * d).collect())?
-        } else {
-            Tensor::from_vec(vec![n], (0..n).map(|i| start + i as f64 * step).collect())?
-        };
+        let values =
+            if self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete()) {
+                let (s, d) = (
+                    known::int_scalar(a, "start")?,
+                    known::int_scalar(c, "step")?,
+                );
+                Tensor::from_vec(vec![n], (0..n as i64).map(|i| s + i * d).collect())?
+            } else {
+                Tensor::from_vec(vec![n], (0..n).map(|i| start + i as f64 * step).collect())?
+            };
         let mut out = output(Some(ctx.pool), self.dtype, &[n]);
         cast_into(&values, &mut out);
         outputs[0] = Some(out.into());
@@ -151,7 +169,13 @@ impl Op for ARange {
 }
 
 /// `arange(start, stop, step)` from Rust, with an explicit dtype.
-pub fn arange(g: &mut Graph, start: VarId, stop: VarId, step: VarId, dtype: DType) -> Result<VarId> {
+pub fn arange(
+    g: &mut Graph,
+    start: VarId,
+    stop: VarId,
+    step: VarId,
+    dtype: DType,
+) -> Result<VarId> {
     known::apply_out(g, Arc::new(ARange { dtype }), &[start, stop, step])
 }
 
@@ -163,18 +187,21 @@ pub struct Eye {
 }
 
 impl KnownInputs for Eye {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         if inputs.len() != 3 {
-            return Err(Error::Type(format!("Eye takes 3 inputs, got {}", inputs.len())));
+            return Err(Error::Type(format!(
+                "Eye takes 3 inputs, got {}",
+                inputs.len()
+            )));
         }
         for ty in inputs {
             expect_int_scalar(ty, "An input of Eye")?;
         }
-        Ok(vec![TensorType::new(self.dtype, [known_len(known[0]), known_len(known[1])])?.into()])
+        Ok(vec![TensorType::new(
+            self.dtype,
+            [known_len(known[0]), known_len(known[1])],
+        )?
+        .into()])
     }
 }
 
@@ -220,7 +247,12 @@ impl Op for Eye {
     }
 
     /// PyTensor leaves all three gradients undefined.
-    fn pullback(&self, g: &mut Graph, _node: NodeId, _output_grads: &[VarId]) -> Result<Vec<VarId>> {
+    fn pullback(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        _output_grads: &[VarId],
+    ) -> Result<Vec<VarId>> {
         Ok((0..3)
             .map(|i| {
                 g.input(

@@ -18,7 +18,7 @@ use crate::ops::shape::ShapeI;
 use crate::ops::split::split;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Tensor;
-use crate::types::{Type, TensorType};
+use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -45,11 +45,7 @@ fn known_axis(known: Option<&Tensor>, ndim: usize, op: &str) -> Result<Option<us
 pub struct Join;
 
 impl KnownInputs for Join {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         let Some((axis, tensors)) = inputs.split_first() else {
             return Err(Error::Type("Join needs an axis".into()));
         };
@@ -122,7 +118,10 @@ impl Op for Join {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
-        let tensors: Vec<&Tensor> = inputs[1..].iter().map(|v| v.tensor()).collect::<Result<_>>()?;
+        let tensors: Vec<&Tensor> = inputs[1..]
+            .iter()
+            .map(|v| v.tensor())
+            .collect::<Result<_>>()?;
         let axis = known::int_scalar(inputs[0].tensor()?, "The axis of Join")?;
         let axis = normalize_axis(axis, tensors[0].ndim(), "Join")?;
         let shape = runtime_joined_shape(&tensors, axis)?;
@@ -144,7 +143,9 @@ impl Op for Join {
         let inputs = g.node(node).inputs.clone();
         let ndim = tensor(g, inputs[1])?.ndim();
         let axis = match g.var(inputs[0]).constant().map(|c| &c.value) {
-            Some(Value::Tensor(t)) => normalize_axis(known::int_scalar(t, "The axis")?, ndim, "Join")?,
+            Some(Value::Tensor(t)) => {
+                normalize_axis(known::int_scalar(t, "The axis")?, ndim, "Join")?
+            }
             _ => {
                 return Err(Error::OutOfScope(
                     "the gradient of Join along a symbolic axis".into(),
@@ -155,7 +156,13 @@ impl Op for Join {
         for &x in &inputs[1..] {
             lengths.push(g.apply_out(Arc::new(ShapeI { i: axis }), &[x])?);
         }
-        let sizes = known::apply_out(g, Arc::new(MakeVector { dtype: DType::Int64 }), &lengths)?;
+        let sizes = known::apply_out(
+            g,
+            Arc::new(MakeVector {
+                dtype: DType::Int64,
+            }),
+            &lengths,
+        )?;
         let parts = split(g, output_grads[0], inputs[0], sizes, lengths.len())?;
         let mut grads = vec![disconnected(g)];
         for (&x, part) in inputs[1..].iter().zip(parts) {
@@ -183,7 +190,11 @@ impl Op for Join {
                 None => build::zeros_like(g, x, dtype)?,
             });
         }
-        Ok(Some(vec![Some(known::apply_out(g, Arc::new(Join), &args)?)]))
+        Ok(Some(vec![Some(known::apply_out(
+            g,
+            Arc::new(Join),
+            &args,
+        )?)]))
     }
 
     op_identity!();
@@ -213,5 +224,3 @@ pub fn join(g: &mut Graph, axis: VarId, tensors: &[VarId]) -> Result<VarId> {
     inputs.extend_from_slice(tensors);
     known::apply_out(g, Arc::new(Join), &inputs)
 }
-
-

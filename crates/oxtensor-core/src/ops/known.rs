@@ -10,8 +10,8 @@ use crate::graph::{Graph, VarId};
 use crate::ops::alloc::{Alloc, AllocEmpty};
 use crate::ops::arange::{ARange, Eye};
 use crate::ops::join::Join;
-use crate::ops::split::Split;
 use crate::ops::specify_shape::SpecifyShape;
+use crate::ops::split::Split;
 use crate::ops::{Op, OpRef};
 use crate::tensor::{Scalar, Tensor};
 use crate::types::{TensorType, Type};
@@ -20,8 +20,7 @@ use crate::value::Value;
 /// An op whose output types can use the values of its constant inputs.
 pub trait KnownInputs: Op {
     /// The output types; `known[i]` is input `i`'s value when it is a constant.
-    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>])
-        -> Result<Vec<Type>>;
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>>;
 }
 
 /// `op` as a [`KnownInputs`], if it is one of the ops that read constants.
@@ -78,9 +77,13 @@ pub fn apply_out(g: &mut Graph, op: OpRef, inputs: &[VarId]) -> Result<VarId> {
 pub fn int_at(t: &Tensor, i: usize, what: &str) -> Result<i64> {
     match t.get(i) {
         Scalar::Int(v) => Ok(v),
-        Scalar::UInt(v) => i64::try_from(v).map_err(|_| Error::Value(format!("{what} {v} is too large"))),
+        Scalar::UInt(v) => {
+            i64::try_from(v).map_err(|_| Error::Value(format!("{what} {v} is too large")))
+        }
         Scalar::Bool(b) => Ok(b as i64),
-        other => Err(Error::Type(format!("{what} must be an integer, got {other:?}"))),
+        other => Err(Error::Type(format!(
+            "{what} must be an integer, got {other:?}"
+        ))),
     }
 }
 
@@ -105,7 +108,9 @@ pub fn known_len(t: Option<&Tensor>) -> Option<u64> {
 pub fn expect_int_scalar(ty: &Type, what: &str) -> Result<()> {
     let t = ty.expect_tensor(what)?;
     if t.ndim() != 0 || !(t.dtype.is_integer() || t.dtype == DType::Bool) {
-        return Err(Error::Type(format!("{what} must be an integer scalar, got {t}")));
+        return Err(Error::Type(format!(
+            "{what} must be an integer scalar, got {t}"
+        )));
     }
     Ok(())
 }

@@ -37,7 +37,9 @@ impl Op for MakeVector {
         for ty in inputs {
             let t = ty.expect_tensor("An input of MakeVector")?;
             if t.ndim() != 0 {
-                return Err(Error::Type(format!("MakeVector's inputs must be scalars, got {t}")));
+                return Err(Error::Type(format!(
+                    "MakeVector's inputs must be scalars, got {t}"
+                )));
             }
             if t.dtype != self.dtype && !t.dtype.can_cast_safely(self.dtype) {
                 return Err(Error::Type(format!(
@@ -48,7 +50,11 @@ impl Op for MakeVector {
                 )));
             }
         }
-        Ok(vec![TensorType::new(self.dtype, [Some(inputs.len() as u64)])?.into()])
+        Ok(vec![TensorType::new(
+            self.dtype,
+            [Some(inputs.len() as u64)],
+        )?
+        .into()])
     }
 
     fn perform(
@@ -117,8 +123,13 @@ mod tests {
     fn types() {
         let i: Type = TensorType::scalar(DType::Int32).into();
         let f: Type = TensorType::scalar(DType::Float64).into();
-        let op = MakeVector { dtype: DType::Int64 };
-        assert_eq!(op.output_types(&[&i, &i]).unwrap()[0].to_string(), "Vector(int64, shape=(2,))");
+        let op = MakeVector {
+            dtype: DType::Int64,
+        };
+        assert_eq!(
+            op.output_types(&[&i, &i]).unwrap()[0].to_string(),
+            "Vector(int64, shape=(2,))"
+        );
         assert!(op.output_types(&[&f]).is_err());
         assert_eq!(op.describe(), "MakeVector{dtype='int64'}");
     }

@@ -2,22 +2,22 @@
 //! in Rust; ops written in Python implement it through the host adapter in
 //! the PyO3 crate. One file per op family.
 
+pub mod alloc;
+pub mod arange;
 pub mod blas;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
-pub mod reduce;
-pub mod scalar;
-pub(crate) mod scalar_grad;
-pub mod shape;
-pub mod alloc;
-pub mod arange;
 pub mod join;
 pub mod known;
 pub mod make_vector;
+pub mod reduce;
 pub mod repeat;
+pub mod scalar;
+pub(crate) mod scalar_grad;
+pub mod shape;
 pub mod specify_shape;
 pub mod split;
 

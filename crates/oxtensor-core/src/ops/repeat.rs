@@ -32,7 +32,9 @@ impl Repeat {
     fn counts(&self, repeats: &Tensor, n: usize) -> Result<Vec<usize>> {
         let read = |i| {
             let v = known::int_at(repeats, i, "A repeat count")?;
-            usize::try_from(v).map_err(|_| Error::Value(format!("{}: negative repeat count {v}", self.describe())))
+            usize::try_from(v).map_err(|_| {
+                Error::Value(format!("{}: negative repeat count {v}", self.describe()))
+            })
         };
         match (repeats.ndim(), repeats.len()) {
             (0, _) | (1, 1) => Ok(vec![read(0)?; n]),
@@ -56,12 +58,17 @@ impl Op for Repeat {
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, repeats] = inputs else {
-            return Err(Error::Type(format!("Repeat takes 2 inputs, got {}", inputs.len())));
+            return Err(Error::Type(format!(
+                "Repeat takes 2 inputs, got {}",
+                inputs.len()
+            )));
         };
         let x = x.expect_tensor("The input of Repeat")?;
         let r = repeats.expect_tensor("The repeats of Repeat")?;
         if !r.dtype.is_integer() || r.ndim() > 1 {
-            return Err(Error::Type(format!("repeats must be an integer scalar or vector, got {r}")));
+            return Err(Error::Type(format!(
+                "repeats must be an integer scalar or vector, got {r}"
+            )));
         }
         if self.axis >= x.ndim() {
             return Err(Error::Value(format!(
@@ -97,7 +104,11 @@ impl Op for Repeat {
         for (i, &c) in counts.iter().enumerate() {
             let mut one = x.shape().to_vec();
             one[axis] = 1;
-            let src = x.view(&one, x.strides(), (x.offset() as isize + i as isize * x.strides()[axis]) as usize)?;
+            let src = x.view(
+                &one,
+                x.strides(),
+                (x.offset() as isize + i as isize * x.strides()[axis]) as usize,
+            )?;
             shape[axis] = c;
             if c > 0 {
                 write_into(&src, &region(&out, &shape, out.strides(), at * step)?)?;
@@ -128,7 +139,13 @@ impl Op for Repeat {
                 dims.push(build::cast(g, repeats, DType::Int64)?);
             }
         }
-        let shape = known::apply_out(g, Arc::new(MakeVector { dtype: DType::Int64 }), &dims)?;
+        let shape = known::apply_out(
+            g,
+            Arc::new(MakeVector {
+                dtype: DType::Int64,
+            }),
+            &dims,
+        )?;
         let grouped = build::reshape(g, output_grads[0], shape)?;
         let summed = build::sum(g, grouped, Some(&[self.axis as i64 + 1]))?;
         Ok(vec![match_dtype(g, summed, x_ty.dtype)?, disconnected(g)])

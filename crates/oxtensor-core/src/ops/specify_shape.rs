@@ -40,11 +40,7 @@ impl SpecifyShape {
 }
 
 impl KnownInputs for SpecifyShape {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         let x = Self::check_inputs(inputs)?;
         let mut shape = x.shape.to_vec();
         for (i, dim) in shape.iter_mut().enumerate() {
@@ -53,11 +49,9 @@ impl KnownInputs for SpecifyShape {
             };
             match (*dim, u64::try_from(want)) {
                 (_, Err(_)) => {}
-                (Some(have), Ok(want)) if have != want => {
-                    return Err(Error::Value(format!(
-                        "SpecifyShape: dim {i} of the input has static shape {have}, expected {want}"
-                    )))
-                }
+                (Some(have), Ok(want)) if have != want => return Err(Error::Value(format!(
+                    "SpecifyShape: dim {i} of the input has static shape {have}, expected {want}"
+                ))),
                 (_, Ok(want)) => *dim = Some(want),
             }
         }
@@ -131,7 +125,11 @@ impl Op for SpecifyShape {
         };
         let mut inputs = g.node(node).inputs.clone();
         inputs[0] = t;
-        Ok(Some(vec![Some(known::apply_out(g, Arc::new(SpecifyShape), &inputs)?)]))
+        Ok(Some(vec![Some(known::apply_out(
+            g,
+            Arc::new(SpecifyShape),
+            &inputs,
+        )?)]))
     }
 
     op_identity!();
@@ -144,7 +142,9 @@ mod tests {
 
     #[test]
     fn refines_and_checks_static_shapes() {
-        let x: Type = TensorType::new(DType::Float64, [None, Some(3)]).unwrap().into();
+        let x: Type = TensorType::new(DType::Float64, [None, Some(3)])
+            .unwrap()
+            .into();
         let i: Type = TensorType::scalar(DType::Int64).into();
         let two = Tensor::scalar(2i64);
         let none = Tensor::scalar(-1i64);

@@ -24,26 +24,33 @@ pub struct Split {
 }
 
 impl KnownInputs for Split {
-    fn known_output_types(
-        &self,
-        inputs: &[&Type],
-        known: &[Option<&Tensor>],
-    ) -> Result<Vec<Type>> {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
         let [x, axis, splits] = inputs else {
-            return Err(Error::Type(format!("Split takes 3 inputs, got {}", inputs.len())));
+            return Err(Error::Type(format!(
+                "Split takes 3 inputs, got {}",
+                inputs.len()
+            )));
         };
         let x = x.expect_tensor("The input of Split")?;
         expect_int_scalar(axis, "The axis of Split")?;
         let s = splits.expect_tensor("The splits of Split")?;
         if s.ndim() != 1 || !s.dtype.is_integer() {
-            return Err(Error::Type(format!("Split's splits must be an integer vector, got {s}")));
+            return Err(Error::Type(format!(
+                "Split's splits must be an integer vector, got {s}"
+            )));
         }
         if x.ndim() == 0 {
-            return Err(Error::Type("Split needs an input with at least one dimension".into()));
+            return Err(Error::Type(
+                "Split needs an input with at least one dimension".into(),
+            ));
         }
         let sizes = self.known_sizes(known[2])?;
         let axis = match known[1] {
-            Some(a) => Some(normalize_axis(known::int_scalar(a, "The axis")?, x.ndim(), "Split")?),
+            Some(a) => Some(normalize_axis(
+                known::int_scalar(a, "The axis")?,
+                x.ndim(),
+                "Split",
+            )?),
             None => None,
         };
         (0..self.len_splits)
@@ -78,8 +85,9 @@ impl Split {
         (0..t.len())
             .map(|i| {
                 let v = known::int_at(t, i, "A split length")?;
-                usize::try_from(v)
-                    .map_err(|_| Error::Value(format!("Split: the splits have negative values: {v}")))
+                usize::try_from(v).map_err(|_| {
+                    Error::Value(format!("Split: the splits have negative values: {v}"))
+                })
             })
             .collect()
     }
@@ -132,7 +140,9 @@ impl Op for Split {
             let mut shape = x.shape().to_vec();
             shape[axis] = n;
             // An empty piece may start one past the end; keep its offset in range.
-            let offset = if n == 0 { x.offset() } else {
+            let offset = if n == 0 {
+                x.offset()
+            } else {
                 (x.offset() as isize + at as isize * x.strides()[axis]) as usize
             };
             *out = Some(x.view(&shape, x.strides(), offset)?.into());
@@ -174,7 +184,13 @@ impl Op for Split {
 }
 
 /// `split(x, axis, splits)` from Rust: the `len_splits` outputs.
-pub fn split(g: &mut Graph, x: VarId, axis: VarId, splits: VarId, len_splits: usize) -> Result<Vec<VarId>> {
+pub fn split(
+    g: &mut Graph,
+    x: VarId,
+    axis: VarId,
+    splits: VarId,
+    len_splits: usize,
+) -> Result<Vec<VarId>> {
     known::apply(g, Arc::new(Split { len_splits }), &[x, axis, splits])
 }
 
@@ -185,7 +201,9 @@ mod tests {
 
     #[test]
     fn split_types_and_views() {
-        let x: Type = TensorType::new(DType::Float64, [Some(2), Some(4)]).unwrap().into();
+        let x: Type = TensorType::new(DType::Float64, [Some(2), Some(4)])
+            .unwrap()
+            .into();
         let i: Type = TensorType::scalar(DType::Int64).into();
         let v: Type = TensorType::with_ndim(DType::Int64, 1).into();
         let axis = Tensor::scalar(1i64);

@@ -23,11 +23,16 @@ def fn(inputs, outputs):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_alloc_family_over_dtypes(dtype):
     n = ot.iscalar("n")
-    outs = [ot.zeros((2, n), dtype=dtype), ot.ones(n, dtype=dtype), ot.empty((n, 2), dtype)]
+    outs = [
+        ot.zeros((2, n), dtype=dtype),
+        ot.ones(n, dtype=dtype),
+        ot.empty((n, 2), dtype),
+    ]
     got = fn([n], outs)(3)
     assert_matches(got[0], np.zeros((2, 3), dtype))
     assert_matches(got[1], np.ones(3, dtype))
-    assert got[2].shape == (3, 2) and got[2].dtype == dtype
+    assert got[2].shape == (3, 2)
+    assert got[2].dtype == dtype
     v = ot.tensor("v", dtype=dtype, shape=(None,))
     a = (np.arange(3) % 2).astype(dtype)
     assert_matches(fn([v, n], ot.alloc(v, n, 3))(a, 2), np.broadcast_to(a, (2, 3)))
@@ -37,7 +42,8 @@ def test_full_and_like_forms():
     x = ot.dmatrix("x")
     a = np.arange(6.0).reshape(2, 3)
     full = ot.full((2, 3), 5)
-    assert full.dtype == "int8" and full.type.shape == (2, 3)
+    assert full.dtype == "int8"
+    assert full.type.shape == (2, 3)
     assert ot.full(2, 3, dtype="float32").dtype == "float32"
     outs = [full, ot.full_like(x, 3), ot.zeros_like(x), ot.ones_like(x, dtype="int32")]
     got = fn([x], outs)(a)
@@ -46,7 +52,8 @@ def test_full_and_like_forms():
     assert_matches(got[2], np.zeros_like(a))
     assert_matches(got[3], np.ones((2, 3), "int32"))
     e = fn([x], ot.empty_like(x, dtype="float32"))(a)
-    assert e.shape == (2, 3) and e.dtype == "float32"
+    assert e.shape == (2, 3)
+    assert e.dtype == "float32"
     assert ot.zeros(()).type.shape == ()
     assert_matches(fn([], ot.zeros(()))(), np.zeros(()))
 
@@ -106,7 +113,8 @@ def test_broadcast_to_hypothesis(tail, lead, data):
 )
 def test_arange_constants(args, dtype, length):
     out = ot.arange(*args)
-    assert out.dtype == dtype and out.type.shape == (length,)
+    assert out.dtype == dtype
+    assert out.type.shape == (length,)
     assert_matches(fn([], out)(), np.arange(*args).astype(dtype))
 
 
@@ -124,9 +132,12 @@ def test_arange_constants(args, dtype, length):
 def test_arange_dtype_rules(dtypes, want):
     args = [ot.scalar(f"a{i}", dtype=d) for i, d in enumerate(dtypes)]
     out = ot.arange(*args)
-    assert out.dtype == want and out.type.shape == (None,)
+    assert out.dtype == want
+    assert out.type.shape == (None,)
     vals = [np.array(3 + 2 * i, dtype=d) for i, d in enumerate(dtypes)]
-    assert_matches(fn(args, out)(*vals), np.arange(*[v.item() for v in vals]).astype(want))
+    assert_matches(
+        fn(args, out)(*vals), np.arange(*[v.item() for v in vals]).astype(want)
+    )
 
 
 def test_arange_errors_and_explicit_dtype():
@@ -140,7 +151,9 @@ def test_arange_errors_and_explicit_dtype():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize(("n", "m", "k"), [(3, None, 0), (3, 5, 1), (4, 2, -1), (0, 2, 0), (2, 3, 7)])
+@pytest.mark.parametrize(
+    ("n", "m", "k"), [(3, None, 0), (3, 5, 1), (4, 2, -1), (0, 2, 0), (2, 3, 7)]
+)
 def test_eye_matches_numpy(dtype, n, m, k):
     out = ot.eye(n, m, k, dtype=dtype)
     assert out.type.shape == (n, n if m is None else m)
@@ -155,7 +168,9 @@ def test_eye_symbolic_and_identity_like():
     x = ot.imatrix("x")
     like = ot.identity_like(x)
     assert like.dtype == "int32"
-    assert_matches(fn([x], like)(np.zeros((2, 3), "int32")), np.eye(2, 3, dtype="int32"))
+    assert_matches(
+        fn([x], like)(np.zeros((2, 3), "int32")), np.eye(2, 3, dtype="int32")
+    )
     with pytest.raises(ValueError, match="negative"):
         fn([n], ot.eye(n))(-1)
 
@@ -171,8 +186,10 @@ def test_str_and_dprint_match_pytensor():
     assert str(ot.empty((2, 3)).owner.op) == "AllocEmpty{dtype='float64'}"
     assert str(ot.arange(10).owner.op) == "ARange{dtype='int64'}"
     assert str(ot.eye(3).owner.op) == "Eye{dtype='float64'}"
-    assert ot.Alloc.__props__ == () and ot.ARange.__props__ == ("dtype",)
-    assert ot.Eye("int8") == ot.Eye("int8") and ot.Eye("int8") != ot.Eye("int16")
+    assert ot.Alloc.__props__ == ()
+    assert ot.ARange.__props__ == ("dtype",)
+    assert ot.Eye("int8") == ot.Eye("int8")
+    assert ot.Eye("int8") != ot.Eye("int16")
 
 
 def test_op_contracts():
@@ -190,7 +207,10 @@ def test_alloc_gradient_sums_broadcast_axes():
     g = grad(ot.alloc(col, 3, 4).sum(), col)
     assert_matches(fn([col], g)(np.ones((3, 1))), np.full((3, 1), 4.0))
     n = ot.iscalar("n")
-    assert grad(ot.alloc(ot.dscalar(), n).sum(), n, disconnected_inputs="ignore") is not None
+    assert (
+        grad(ot.alloc(ot.dscalar(), n).sum(), n, disconnected_inputs="ignore")
+        is not None
+    )
 
 
 def test_arange_and_eye_gradients():
@@ -198,7 +218,9 @@ def test_arange_and_eye_gradients():
     out = (ot.arange(start, 10.0, step) ** 2).sum()
     gs = fn([start, step], grad(out, [start, step]))(1.0, 2.0)
     vals = np.arange(1.0, 10.0, 2.0)
-    assert_matches(np.array(gs), np.array([2 * vals.sum(), (2 * vals * np.arange(5)).sum()]))
+    assert_matches(
+        np.array(gs), np.array([2 * vals.sum(), (2 * vals * np.arange(5)).sum()])
+    )
     n = ot.lscalar("n")
     g = grad(ot.arange(n).sum(), n, disconnected_inputs="ignore")
     assert g.type.shape == ()
@@ -209,4 +231,6 @@ def test_arange_and_eye_gradients():
 def test_rop_of_alloc():
     v, t = ot.dvector("v"), ot.dvector("t")
     r = Rop(ot.alloc(v, 2, 2), v, t)
-    assert_matches(fn([v, t], r)(np.ones(2), np.array([1.0, 2.0])), np.array([[1.0, 2.0]] * 2))
+    assert_matches(
+        fn([v, t], r)(np.ones(2), np.array([1.0, 2.0])), np.array([[1.0, 2.0]] * 2)
+    )

@@ -107,7 +107,9 @@ def test_split_symbolic_sizes_and_errors():
     a = np.arange(12.0).reshape(4, 3)
     got = f(a, [1, 3], 0)
     assert_matches(got[1], a[1:])
-    with pytest.raises(ValueError, match=r"(?s)Split sizes sum to 3; expected 4.*Split"):
+    with pytest.raises(
+        ValueError, match=r"(?s)Split sizes sum to 3; expected 4.*Split"
+    ):
         f(a, [1, 2], 0)
     with pytest.raises(ValueError, match="len_splits"):
         f(a, [1, 1, 2], 0)
@@ -123,7 +125,8 @@ def test_make_vector_from_scalars():
     assert str(v.owner.op) == "MakeVector{dtype='float64'}"
     assert ot.stack([a, b]).owner.op == v.owner.op
     w = ot.as_tensor_variable([n, 2])
-    assert w.type.dtype == "int32" and w.type.shape == (2,)
+    assert w.type.dtype == "int32"
+    assert w.type.shape == (2,)
     assert_matches(fn([a, b], v)(1.5, -2), np.array([1.5, -2.0]))
     assert_matches(fn([n], w)(7), np.array([7, 2], dtype="int32"))
     with pytest.raises(TypeError, match="without loss"):
@@ -162,7 +165,8 @@ def test_op_contracts():
     check_op_contract(ot.Join(), [0, x, x])
     check_op_contract(ot.Split(2), [x, 0, np.array([1, 1])])
     check_op_contract(ot.MakeVector("float64"), [ot.dscalar(), ot.dscalar()])
-    assert ot.Split(2) == ot.Split(2) and ot.Split(2) != ot.Split(3)
+    assert ot.Split(2) == ot.Split(2)
+    assert ot.Split(2) != ot.Split(3)
 
 
 def test_gradients():
@@ -189,7 +193,9 @@ def test_rop_of_join_and_split():
     r = fn([x, v], Rop(out, x, v))(np.ones(2), np.array([1.0, 2.0]))
     assert_matches(r, np.array([1.0, 2.0, 2.0, 4.0]))
     part = ot.split(x, [1, 1], n_splits=2)[1]
-    assert_matches(fn([x, v], Rop(part, x, v))(np.ones(2), np.array([5.0, 6.0])), np.array([6.0]))
+    assert_matches(
+        fn([x, v], Rop(part, x, v))(np.ones(2), np.array([5.0, 6.0])), np.array([6.0])
+    )
 
 
 @given(
@@ -204,8 +210,13 @@ def test_join_stack_split_shapes_hypothesis(rank, data):
     for i, n in enumerate(lengths):
         shape = list(base)
         shape[axis] = n
-        arrays.append(np.arange(int(np.prod(shape)), dtype="float64").reshape(shape) + i)
-    xs = [ot.tensor(f"x{i}", dtype="float64", shape=(None,) * rank) for i in range(len(arrays))]
+        arrays.append(
+            np.arange(int(np.prod(shape)), dtype="float64").reshape(shape) + i
+        )
+    xs = [
+        ot.tensor(f"x{i}", dtype="float64", shape=(None,) * rank)
+        for i in range(len(arrays))
+    ]
     joined = ot.join(axis, *xs) if len(xs) > 1 else ot.concatenate(xs, axis=axis)
     stacked = ot.stack([xs[0], xs[0]], axis=axis)
     parts = ot.split(joined, lengths, n_splits=len(lengths), axis=axis)

@@ -27,9 +27,13 @@ def test_specify_shape_refines_checks_and_is_a_view():
     assert ot.specify_shape(x, (None, None)) is x
     a = np.arange(6.0).reshape(2, 3)
     assert_matches(fn([x], y)(a), a)
-    with pytest.raises(ValueError, match=r"(?s)dim 0 of input has shape 3, expected 2.*SpecifyShape"):
+    with pytest.raises(
+        ValueError, match=r"(?s)dim 0 of input has shape 3, expected 2.*SpecifyShape"
+    ):
         fn([x], y)(np.ones((3, 3)))
-    with pytest.raises(ValueError, match="Input `x` is 2-dimensional and will never match"):
+    with pytest.raises(
+        ValueError, match="Input `x` is 2-dimensional and will never match"
+    ):
         ot.specify_shape(x, (2,))
     with pytest.raises(ValueError, match="static shape 3, expected 2"):
         ot.specify_shape(ot.tensor(shape=(3, None)), (2, None))
@@ -42,10 +46,16 @@ def test_specify_shape_refines_checks_and_is_a_view():
 
 def test_specify_shape_gradient_and_rop():
     rng = np.random.default_rng(0)
-    verify_grad(lambda x: ot.specify_shape(x, (2, 3)) ** 2, [rng.standard_normal((2, 3))], rng=rng)
+    verify_grad(
+        lambda x: ot.specify_shape(x, (2, 3)) ** 2,
+        [rng.standard_normal((2, 3))],
+        rng=rng,
+    )
     x, v = ot.dvector("x"), ot.dvector("v")
     r = Rop(ot.specify_shape(x, (2,)) * 3, x, v)
-    assert_matches(fn([x, v], r)(np.ones(2), np.array([1.0, 2.0])), np.array([3.0, 6.0]))
+    assert_matches(
+        fn([x, v], r)(np.ones(2), np.array([1.0, 2.0])), np.array([3.0, 6.0])
+    )
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -60,7 +70,8 @@ def test_tile_and_repeat_over_dtypes(dtype):
 
 
 @pytest.mark.parametrize(
-    ("shape", "reps"), [((3,), 2), ((2, 3), (2, 1, 2)), ((2, 3), (3,)), ((), (2, 2)), ((0, 2), (2, 2))]
+    ("shape", "reps"),
+    [((3,), 2), ((2, 3), (2, 1, 2)), ((2, 3), (3,)), ((), (2, 2)), ((0, 2), (2, 2))],
 )
 def test_tile_matches_numpy(shape, reps):
     a = np.arange(int(np.prod(shape)), dtype="float64").reshape(shape)
@@ -71,7 +82,11 @@ def test_tile_matches_numpy(shape, reps):
 def test_tile_static_shape_and_str():
     assert ot.tile(ot.tensor(shape=(2, 3)), (2, 3)).type.shape == (4, 9)
     text = debugprint(ot.tile(ot.dmatrix("x"), (2, 3)), file="str").splitlines()
-    assert text[:3] == ["Reshape{2} [id A]", " ├─ Alloc [id B]", " │  ├─ ExpandDims{axes=(0, 2)} [id C]"]
+    assert text[:3] == [
+        "Reshape{2} [id A]",
+        " ├─ Alloc [id B]",
+        " │  ├─ ExpandDims{axes=(0, 2)} [id C]",
+    ]
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, -1])
@@ -90,7 +105,8 @@ def test_repeat_matches_numpy_on_strided_input(axis):
 def test_repeat_op_errors_and_str():
     x, r = ot.dmatrix("x"), ot.lvector("r")
     node = ot.repeat(x, r, axis=0).owner
-    assert str(node.op) == "Repeat{axis=0}" and node.op.axis == 0
+    assert str(node.op) == "Repeat{axis=0}"
+    assert node.op.axis == 0
     f = fn([x, r], ot.repeat(x, r, axis=0))
     with pytest.raises(ValueError, match=r"(?s)could not be broadcast.*Repeat"):
         f(np.ones((2, 2)), [1, 2, 3])
@@ -155,7 +171,10 @@ def test_expand_dims_squeeze_and_transposes():
         assert_matches(g, w)
     assert outs[1].type.shape == (None, None)
     assert str(ot.swapaxes(ot.dmatrix(), 0, 1).owner.op) == "MatrixTranspose"
-    assert str(ot.squeeze(ot.tensor(shape=(1, None, 1))).owner.op) == "Squeeze{axes=(0, 2)}"
+    assert (
+        str(ot.squeeze(ot.tensor(shape=(1, None, 1))).owner.op)
+        == "Squeeze{axes=(0, 2)}"
+    )
 
 
 def test_squeeze_errors():
@@ -186,4 +205,6 @@ def test_repeat_hypothesis(shape, reps, data):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     a = np.arange(int(np.prod(shape)), dtype="int16").reshape(shape)
     x = ot.tensor("x", dtype="int16", shape=(None,) * len(shape))
-    assert_matches(fn([x], ot.repeat(x, reps, axis=axis))(a), np.repeat(a, reps, axis=axis))
+    assert_matches(
+        fn([x], ot.repeat(x, reps, axis=axis))(a), np.repeat(a, reps, axis=axis)
+    )

@@ -10,12 +10,20 @@ from oxtensor.graph.basic import Apply, Constant, Variable
 from oxtensor.tensor.basic import *  # noqa: F403
 from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
-from oxtensor.tensor.math import *  # noqa: F403
-from oxtensor.tensor.math import __all__ as _math_all
 from oxtensor.tensor.extra_ops import *  # noqa: F403
 from oxtensor.tensor.extra_ops import __all__ as _extra_all
-from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
-from oxtensor.tensor.shape import SpecifyShape, specify_shape
+from oxtensor.tensor.math import *  # noqa: F403
+from oxtensor.tensor.math import __all__ as _math_all
+from oxtensor.tensor.shape import (
+    Reshape,
+    Shape,
+    Shape_i,
+    SpecifyShape,
+    reshape,
+    shape,
+    shape_i,
+    specify_shape,
+)
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable

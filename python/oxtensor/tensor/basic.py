@@ -137,7 +137,9 @@ def arange(start: _Any, stop: _Any = None, step: _Any = 1, dtype: _Any = None) -
     args = [as_tensor_variable(v) for v in (start, stop, step)]
     for a in args:
         if a.ndim != 0:
-            raise TypeError(f"arange's start, stop and step must be scalars, got {a.type}")
+            raise TypeError(
+                f"arange's start, stop and step must be scalars, got {a.type}"
+            )
     if dtype is None:
         dtype = _arange_dtype([a.dtype for a in args])
     return ARange(str(_np.dtype(dtype)))(*args)
@@ -245,7 +247,11 @@ def moveaxis(a: _Any, source: _Any, destination: _Any) -> _Any:
     """``a`` with axes ``source`` moved to ``destination`` (NumPy's rules)."""
     a = as_tensor_variable(a)
     src = [source] if isinstance(source, int | _np.integer) else list(source)
-    dst = [destination] if isinstance(destination, int | _np.integer) else list(destination)
+    dst = (
+        [destination]
+        if isinstance(destination, int | _np.integer)
+        else list(destination)
+    )
     if len(src) != len(dst):
         raise ValueError("source and destination must have the same number of elements")
     src = [_normalize_axis(int(s), a.ndim) for s in src]
@@ -301,7 +307,9 @@ def split(x: _Any, splits_size: _Any, *, n_splits: _Any = None, axis: _Any = 0) 
     if n_splits is None:
         n_splits = splits.type.shape[0]
         if n_splits is None:
-            raise ValueError("split needs n_splits when splits_size has no static length")
+            raise ValueError(
+                "split needs n_splits when splits_size has no static length"
+            )
     if not _is_var(splits_size):
         splits = _core.constant(_np.asarray(splits_size, dtype="int64"))
     return Split(int(n_splits))(x, axis, splits)

@@ -32,7 +32,16 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
         a, axis = flatten(a), 0
     axis = _normalize_axis(axis, a.ndim)
     repeats = as_tensor_variable(repeats)
-    if repeats.dtype not in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
+    if repeats.dtype not in (
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    ):
         raise TypeError(f"repeats must be integers, got {repeats.type}")
     if repeats.ndim != 0:
         return Repeat(axis)(a, repeats)

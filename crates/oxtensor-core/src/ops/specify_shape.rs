@@ -49,9 +49,11 @@ impl KnownInputs for SpecifyShape {
             };
             match (*dim, u64::try_from(want)) {
                 (_, Err(_)) => {}
-                (Some(have), Ok(want)) if have != want => return Err(Error::Value(format!(
+                (Some(have), Ok(want)) if have != want => {
+                    return Err(Error::Value(format!(
                     "SpecifyShape: dim {i} of the input has static shape {have}, expected {want}"
-                ))),
+                )))
+                }
                 (_, Ok(want)) => *dim = Some(want),
             }
         }

@@ -228,3 +228,40 @@ def test_join_stack_split_shapes_hypothesis(rank, data):
     assert_matches(got[1], np.stack([arrays[0], arrays[0]], axis=axis))
     for g, w in zip(got[2:], arrays, strict=True):
         assert_matches(g, w)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        ot.ARange("int32"),
+        ot.Split(3),
+        ot.Repeat(1),
+        ot.Alloc(),
+        ot.Join(),
+        ot.SpecifyShape(),
+        ot.MakeVector("float32"),
+        ot.Eye("int8"),
+        ot.AllocEmpty("float16"),
+    ],
+)
+def test_ops_pickle_and_copy_by_props(op):
+    import copy
+    import pickle
+
+    again = pickle.loads(pickle.dumps(op))
+    assert again == op
+    assert hash(again) == hash(op)
+    assert copy.copy(op) == op
+    assert str(again) == str(op)
+
+
+def test_compiled_function_with_these_ops_pickles():
+    import pickle
+
+    x, n = ot.dmatrix("x"), ot.iscalar("n")
+    outs = [ot.join(0, x, x), ot.tile(x, (n, 1)), ot.arange(n), ot.eye(n)]
+    f = pickle.loads(pickle.dumps(fn([x, n], outs)))
+    a = np.arange(4.0).reshape(2, 2)
+    got = f(a, 2)
+    assert_matches(got[1], np.tile(a, (2, 1)))
+    assert_matches(got[3], np.eye(2))

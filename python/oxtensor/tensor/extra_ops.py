@@ -24,14 +24,14 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
     """Each element of ``a`` repeated along ``axis`` (flattened when None).
 
     >>> import oxtensor.tensor as ot
-    >>> ot.repeat(ot.dmatrix("x"), ot.ivector("r"), axis=0).owner.op
+    >>> print(ot.repeat(ot.dmatrix("x"), ot.ivector("r"), axis=0).owner.op)
     Repeat{axis=0}
     """
     a = as_tensor_variable(a)
     if axis is None:
         a, axis = flatten(a), 0
     axis = _normalize_axis(axis, a.ndim)
-    repeats = as_tensor_variable(repeats)
+    repeats_arg, repeats = repeats, as_tensor_variable(repeats)
     if repeats.dtype not in (
         "int8",
         "int16",
@@ -45,6 +45,10 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
         raise TypeError(f"repeats must be integers, got {repeats.type}")
     if repeats.ndim != 0:
         return Repeat(axis)(a, repeats)
+    if isinstance(repeats_arg, int | np.integer):
+        # A Python count keeps static lengths static, as PyTensor's shape
+        # inference sees through its constant.
+        repeats = int(repeats_arg)
     dims = [_dim(a, i) for i in range(a.ndim)]
     expanded = a.dimshuffle(*range(axis + 1), "x", *range(axis + 1, a.ndim))
     tiled = alloc(expanded, *dims[: axis + 1], repeats, *dims[axis + 1 :])

@@ -151,6 +151,21 @@ impl Op for Repeat {
         Ok(vec![match_dtype(g, summed, x_ty.dtype)?, disconnected(g)])
     }
 
+    /// PyTensor's `R_op`: the tangent repeated the same way.
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let Some(t) = tangents[0] else {
+            return Ok(Some(vec![None]));
+        };
+        let repeats = g.node(node).inputs[1];
+        let out = g.apply_out(Arc::new(self.clone()), &[t, repeats])?;
+        Ok(Some(vec![Some(out)]))
+    }
+
     op_identity!();
 }
 

@@ -116,6 +116,22 @@ impl Op for Alloc {
         Ok(())
     }
 
+    /// The length inputs.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = input_shapes;
+        let inputs = g.node(node).inputs.clone();
+        let shape = inputs[1..]
+            .iter()
+            .map(|&v| known::len_var(g, v))
+            .collect::<Result<_>>()?;
+        Ok(Some(vec![shape]))
+    }
+
     /// The value's gradient sums the output gradient over the axes it was
     /// broadcast along; the lengths are disconnected.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
@@ -202,6 +218,22 @@ impl Op for AllocEmpty {
         let shape = runtime_shape("AllocEmpty", inputs)?;
         outputs[0] = Some(output(Some(ctx.pool), self.dtype, &shape).into());
         Ok(())
+    }
+
+    /// The length inputs.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = input_shapes;
+        let inputs = g.node(node).inputs.clone();
+        let shape = inputs
+            .iter()
+            .map(|&v| known::len_var(g, v))
+            .collect::<Result<_>>()?;
+        Ok(Some(vec![shape]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, _output_grads: &[VarId]) -> Result<Vec<VarId>> {

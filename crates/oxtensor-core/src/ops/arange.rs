@@ -145,6 +145,27 @@ impl Op for ARange {
         Ok(())
     }
 
+    /// `max(ceil((stop - start) / step), 0)`, or the static length.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = input_shapes;
+        let n = g.node(node).clone();
+        if let Some(dims) = known::static_dims(g, n.outputs[0])? {
+            return Ok(Some(vec![dims]));
+        }
+        let (start, stop, step) = (n.inputs[0], n.inputs[1], n.inputs[2]);
+        let span = build::sub(g, stop, start)?;
+        let steps = build::true_div(g, span, step)?;
+        let up = build::elemwise(g, crate::ops::scalar::ScalarKind::Ceil, &[steps])?;
+        let zero = build::scalar_constant(g, DType::Float64, 0.0);
+        let len = build::elemwise(g, crate::ops::scalar::ScalarKind::Maximum, &[up, zero])?;
+        Ok(Some(vec![vec![build::cast(g, len, DType::Int64)?]]))
+    }
+
     /// As PyTensor: `start` gets `sum(gz)`, `step` gets `sum(gz * arange(n))`,
     /// `stop` is disconnected; integer ranges give zero gradients.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
@@ -244,6 +265,20 @@ impl Op for Eye {
         }
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    /// `(n, m)`.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = input_shapes;
+        let inputs = g.node(node).inputs.clone();
+        let n = known::len_var(g, inputs[0])?;
+        let m = known::len_var(g, inputs[1])?;
+        Ok(Some(vec![vec![n, m]]))
     }
 
     /// PyTensor leaves all three gradients undefined.

@@ -137,6 +137,36 @@ impl Op for Join {
         Ok(())
     }
 
+    /// The lengths along the axis summed, the others the first input's.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let axis = g.node(node).inputs[0];
+        let shapes = &input_shapes[1..];
+        let ndim = shapes[0].len();
+        let known_axis = known::constant_axis(g, axis, ndim, "Join")?;
+        let mut out = Vec::with_capacity(ndim);
+        for d in 0..ndim {
+            let first = shapes[0][d];
+            if known_axis.is_some_and(|a| a != d) {
+                out.push(first);
+                continue;
+            }
+            let mut total = first;
+            for s in &shapes[1..] {
+                total = build::add(g, total, s[d])?;
+            }
+            out.push(match known_axis {
+                Some(_) => total,
+                None => known::pick_axis(g, axis, d, ndim, total, first)?,
+            });
+        }
+        Ok(Some(vec![out]))
+    }
+
     /// Each input gets its slice of the output gradient (a `Split`); the
     /// axis is disconnected.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

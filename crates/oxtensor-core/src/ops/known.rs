@@ -119,3 +119,57 @@ pub fn expect_int_scalar(ty: &Type, what: &str) -> Result<()> {
 pub fn tensor_input<'a>(ty: &'a Type, what: &str) -> Result<&'a TensorType> {
     ty.expect_tensor(what)
 }
+
+/// A length input as an int64 scalar for `infer_shape`: the constant itself
+/// when known, else the variable cast to int64.
+pub fn len_var(g: &mut Graph, v: VarId) -> Result<VarId> {
+    if let Some(Value::Tensor(t)) = g.var(v).constant().map(|c| &c.value) {
+        let n = int_scalar(t, "A length")?;
+        return Ok(crate::ops::infer_shape::dim_constant(g, n));
+    }
+    crate::build::cast(g, v, DType::Int64)
+}
+
+/// The symbolic lengths of a node's output from its static type where
+/// every axis is known, else `None`.
+pub fn static_dims(g: &mut Graph, out: VarId) -> Result<Option<Vec<VarId>>> {
+    let ty = g.var(out).ty.expect_tensor("The output")?.clone();
+    let Some(dims) = ty.shape.iter().copied().collect::<Option<Vec<u64>>>() else {
+        return Ok(None);
+    };
+    Ok(Some(
+        dims.iter()
+            .map(|&d| crate::ops::infer_shape::dim_constant(g, d as i64))
+            .collect(),
+    ))
+}
+
+/// A constant axis input, normalised against `ndim`; `None` if symbolic.
+pub fn constant_axis(g: &Graph, axis: VarId, ndim: usize, op: &str) -> Result<Option<usize>> {
+    match g.var(axis).constant().map(|c| &c.value) {
+        Some(Value::Tensor(t)) => Ok(Some(crate::ops::join::normalize_axis(
+            int_scalar(t, "The axis")?,
+            ndim,
+            op,
+        )?)),
+        _ => Ok(None),
+    }
+}
+
+/// `along` where the symbolic `axis` names axis `d` of `ndim` (counting
+/// from either end), else `other`: a shape entry under a symbolic axis.
+pub fn pick_axis(
+    g: &mut Graph,
+    axis: VarId,
+    d: usize,
+    ndim: usize,
+    along: VarId,
+    other: VarId,
+) -> Result<VarId> {
+    let pos = crate::build::scalar_constant(g, DType::Int64, d as f64);
+    let neg = crate::build::scalar_constant(g, DType::Int64, d as f64 - ndim as f64);
+    let here = crate::build::eq(g, axis, pos)?;
+    let here_neg = crate::build::eq(g, axis, neg)?;
+    let cond = crate::build::elemwise(g, crate::ops::scalar::ScalarKind::Or, &[here, here_neg])?;
+    crate::build::switch(g, cond, along, other)
+}

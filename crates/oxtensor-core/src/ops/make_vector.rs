@@ -73,6 +73,18 @@ impl Op for MakeVector {
         Ok(())
     }
 
+    /// As many elements as inputs.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = (node, input_shapes.len());
+        let n = crate::ops::infer_shape::dim_constant(g, input_shapes.len() as i64);
+        Ok(Some(vec![vec![n]]))
+    }
+
     /// Input `i` gets element `i` of the output gradient (a `Split` into
     /// length-1 pieces, each squeezed to 0-d).
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

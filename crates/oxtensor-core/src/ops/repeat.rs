@@ -119,6 +119,29 @@ impl Op for Repeat {
         Ok(())
     }
 
+    /// The axis' length times the count, or the sum of the counts.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let repeats = g.node(node).inputs[1];
+        let r_ty = tensor(g, repeats)?;
+        let r = build::cast(g, repeats, DType::Int64)?;
+        let mut shape = input_shapes[0].clone();
+        let along = &mut shape[self.axis];
+        *along = match (r_ty.ndim(), r_ty.shape.first().copied().flatten()) {
+            (0, _) => build::mul(g, *along, r)?,
+            (_, Some(1)) => {
+                let one = build::sum(g, r, None)?;
+                build::mul(g, *along, one)?
+            }
+            _ => build::sum(g, r, None)?,
+        };
+        Ok(Some(vec![shape]))
+    }
+
     /// For one count `r`: the gradient reshaped to `(..., n, r, ...)` and
     /// summed over the `r` axis. PyTensor has no gradient for a vector of
     /// counts either.

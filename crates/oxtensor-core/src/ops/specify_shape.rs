@@ -109,6 +109,26 @@ impl Op for SpecifyShape {
         Ok(())
     }
 
+    /// The specified lengths where given (-1 keeps the input's).
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let inputs = g.node(node).inputs.clone();
+        let mut shape = Vec::with_capacity(inputs.len() - 1);
+        for (i, &dim) in inputs[1..].iter().enumerate() {
+            let len = known::len_var(g, dim)?;
+            let unspecified = matches!(
+                g.var(dim).constant().map(|c| &c.value),
+                Some(Value::Tensor(t)) if known::int_scalar(t, "A length")? < 0
+            );
+            shape.push(if unspecified { input_shapes[0][i] } else { len });
+        }
+        Ok(Some(vec![shape]))
+    }
+
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let n = g.node(node).inputs.len();
         let mut grads = vec![output_grads[0]];

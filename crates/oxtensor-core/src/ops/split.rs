@@ -74,6 +74,29 @@ impl Split {
         Ok(Some(sizes.into_iter().map(|s| s as u64).collect()))
     }
 
+    /// Each piece's length as an int64 scalar: constants when the splits
+    /// are, else the splits vector cut into length-1 pieces.
+    fn size_vars(&self, g: &mut Graph, splits: VarId) -> Result<Vec<VarId>> {
+        if let Some(crate::value::Value::Tensor(t)) = g.var(splits).constant().map(|c| &c.value) {
+            let sizes = self.runtime_sizes(t)?;
+            return Ok(sizes
+                .iter()
+                .map(|&n| crate::ops::infer_shape::dim_constant(g, n as i64))
+                .collect());
+        }
+        let n = self.len_splits;
+        let zero = build::scalar_constant(g, crate::dtype::DType::Int64, 0.0);
+        let ones = g.tensor_constant(Tensor::from_vec(vec![n], vec![1i64; n])?);
+        let pieces = split(g, splits, zero, ones, n)?;
+        pieces
+            .into_iter()
+            .map(|p| {
+                let s = build::dimshuffle(g, p, vec![])?;
+                build::cast(g, s, crate::dtype::DType::Int64)
+            })
+            .collect()
+    }
+
     fn runtime_sizes(&self, t: &Tensor) -> Result<Vec<usize>> {
         if t.len() != self.len_splits {
             return Err(Error::Value(format!(
@@ -149,6 +172,34 @@ impl Op for Split {
             at += n;
         }
         Ok(())
+    }
+
+    /// The input's shape with the axis' length replaced by each piece's.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let inputs = g.node(node).inputs.clone();
+        let (axis, splits) = (inputs[1], inputs[2]);
+        let x_shape = &input_shapes[0];
+        let ndim = x_shape.len();
+        let sizes = self.size_vars(g, splits)?;
+        let known_axis = known::constant_axis(g, axis, ndim, "Split")?;
+        let mut shapes = Vec::with_capacity(self.len_splits);
+        for size in sizes {
+            let mut shape = Vec::with_capacity(ndim);
+            for (d, &len) in x_shape.iter().enumerate() {
+                shape.push(match known_axis {
+                    Some(a) if a == d => size,
+                    Some(_) => len,
+                    None => known::pick_axis(g, axis, d, ndim, size, len)?,
+                });
+            }
+            shapes.push(shape);
+        }
+        Ok(Some(shapes))
     }
 
     /// The output gradients joined back (zeros for disconnected ones).

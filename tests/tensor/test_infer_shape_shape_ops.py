@@ -81,3 +81,10 @@ def test_the_alloc_inside_tile():
     x = ot.dtensor3("x")
     alloc = ot.tile(x, (2, 1, 3)).owner.inputs[0]
     check_infer_shape([x], [alloc], [RNG.random((2, 3, 4))], ot.Alloc)
+
+
+@pytest.mark.parametrize("counts", [[2], [1, 0, 3]], ids=["one", "each"])
+def test_repeat_symbolic_counts(counts):
+    x, r = ot.dmatrix("x"), ot.lvector("r")
+    out = ot.Repeat(1)(x, r)
+    check_infer_shape([x, r], [out], [RNG.random((2, 3)), np.array(counts)], ot.Repeat)

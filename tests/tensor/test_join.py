@@ -71,6 +71,8 @@ def test_join_build_errors():
         ot.join(0, ot.tensor(shape=(2, 3)), ot.tensor(shape=(2, 4)))
     with pytest.raises(TypeError, match=r"Input ndims were: \[2, 1\]"):
         ot.join(0, ot.dmatrix(), ot.dvector())
+    with pytest.raises(TypeError, match=r"\(> 0\) of dimensions"):
+        ot.join(0, ot.dscalar(), ot.dscalar())
     with pytest.raises(TypeError, match="integer scalar"):
         ot.join(ot.dscalar(), ot.dmatrix(), ot.dmatrix())
     with pytest.raises(IndexError, match="axis 2 is out of bounds"):
@@ -181,10 +183,15 @@ def test_gradients():
     assert_matches(np.array(fn([s, t], g)(2.0, 1.0)), np.array([4.0, 18.0]))
 
 
-def test_join_gradient_needs_constant_axis():
-    x, n = ot.dmatrix("x"), ot.iscalar("n")
-    with pytest.raises(Exception, match="symbolic axis"):
-        oxtensor.grad(ot.join(n, x, x).sum(), x)
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_join_gradient_along_a_symbolic_axis(axis):
+    x, y, n = ot.dmatrix("x"), ot.dmatrix("y"), ot.iscalar("n")
+    out = (ot.join(n, x, 3 * y) ** 2).sum()
+    gx, gy = oxtensor.grad(out, [x, y])
+    a, b = np.ones((2, 2)), np.full((2, 2), 2.0)
+    got = fn([x, y, n], [gx, gy])(a, b, axis)
+    assert_matches(got[0], 2 * a)
+    assert_matches(got[1], 18 * b)
 
 
 def test_rop_of_join_and_split():

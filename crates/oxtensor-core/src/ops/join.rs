@@ -172,19 +172,10 @@ impl Op for Join {
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let inputs = g.node(node).inputs.clone();
         let ndim = tensor(g, inputs[1])?.ndim();
-        let axis = match g.var(inputs[0]).constant().map(|c| &c.value) {
-            Some(Value::Tensor(t)) => {
-                normalize_axis(known::int_scalar(t, "The axis")?, ndim, "Join")?
-            }
-            _ => {
-                return Err(Error::OutOfScope(
-                    "the gradient of Join along a symbolic axis".into(),
-                ))
-            }
-        };
+        let axis = known::constant_axis(g, inputs[0], ndim, "Join")?;
         let mut lengths = Vec::new();
         for &x in &inputs[1..] {
-            lengths.push(g.apply_out(Arc::new(ShapeI { i: axis }), &[x])?);
+            lengths.push(length_along(g, x, inputs[0], axis, ndim)?);
         }
         let sizes = known::apply_out(
             g,
@@ -228,6 +219,26 @@ impl Op for Join {
     }
 
     op_identity!();
+}
+
+/// The length of `x` along the join axis: `Shape_i` for a constant axis;
+/// for a symbolic one, the length whose index matches it (a switch per axis).
+fn length_along(
+    g: &mut Graph,
+    x: VarId,
+    axis: VarId,
+    known: Option<usize>,
+    ndim: usize,
+) -> Result<VarId> {
+    if let Some(a) = known {
+        return g.apply_out(Arc::new(ShapeI { i: a }), &[x]);
+    }
+    let mut len = build::scalar_constant(g, DType::Int64, 0.0);
+    for d in 0..ndim {
+        let dim = g.apply_out(Arc::new(ShapeI { i: d }), &[x])?;
+        len = known::pick_axis(g, axis, d, ndim, dim, len)?;
+    }
+    Ok(len)
 }
 
 /// The runtime output shape of a join, or NumPy's error.

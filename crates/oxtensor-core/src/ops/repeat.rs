@@ -137,7 +137,16 @@ impl Op for Repeat {
                 let one = build::sum(g, r, None)?;
                 build::mul(g, *along, one)?
             }
-            _ => build::sum(g, r, None)?,
+            (_, Some(_)) => build::sum(g, r, None)?,
+            // One count broadcasts to every element, as in NumPy.
+            (_, None) => {
+                let total = build::sum(g, r, None)?;
+                let scaled = build::mul(g, *along, total)?;
+                let count = g.apply_out(Arc::new(ShapeI { i: 0 }), &[repeats])?;
+                let one = build::scalar_constant(g, DType::Int64, 1.0);
+                let single = build::eq(g, count, one)?;
+                build::switch(g, single, scaled, total)?
+            }
         };
         Ok(Some(vec![shape]))
     }

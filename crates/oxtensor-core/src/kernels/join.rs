@@ -73,19 +73,6 @@ unsafe fn typed_run<T: Copy>(ps: *const u8, pd: *mut u8, n: usize, ss: isize, sd
     }
 }
 
-/// Sets every byte of a fresh output to zero (all-zero bytes are zero in
-/// every dtype).
-pub fn fill_zero(out: &mut Tensor) -> Result<()> {
-    let bytes = out.len() * out.dtype().itemsize();
-    let ptr = out
-        .buffer()
-        .as_mut_ptr()
-        .ok_or_else(|| Error::Value("cannot write into read-only memory".into()))?;
-    // SAFETY: a C-contiguous output of `len` elements starts at `offset`.
-    unsafe { std::ptr::write_bytes(ptr.add(out.offset()), 0, bytes) };
-    Ok(())
-}
-
 /// A 0-d tensor of `dtype` holding `value` (NumPy's `astype` rules).
 pub fn scalar_of(dtype: DType, value: f64) -> Tensor {
     super::cast::cast(&Tensor::scalar(value), dtype)

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::output;
 use crate::kernels::cast::cast_into;
-use crate::kernels::join::{fill_zero, region, scalar_of, write_into};
+use crate::kernels::join::{region, scalar_of, write_into};
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
@@ -241,7 +241,7 @@ impl Op for Eye {
 
     fn perform(
         &self,
-        ctx: &mut PerformCtx<'_>,
+        _ctx: &mut PerformCtx<'_>,
         inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
@@ -252,8 +252,9 @@ impl Op for Eye {
         if n < 0 || m < 0 {
             return Err(Error::Value("negative dimensions are not allowed".into()));
         }
-        let mut out = output(Some(ctx.pool), self.dtype, &[n as usize, m as usize]);
-        fill_zero(&mut out)?;
+        // A fresh zeroed buffer (calloc'd, so untouched pages cost nothing)
+        // rather than a pooled one that would need every byte written.
+        let out = Tensor::zeros(self.dtype, &[n as usize, m as usize]);
         // The diagonal starts at (max(-k, 0), max(k, 0)).
         let (row, col) = ((-k).max(0), k.max(0));
         let len = (n - row).min(m - col).max(0) as usize;

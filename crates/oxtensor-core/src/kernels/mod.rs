@@ -14,6 +14,7 @@ pub mod iter;
 pub mod map;
 pub mod reduce;
 mod reduce_walk;
+mod special;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).

@@ -11,6 +11,7 @@ pub mod ifelse;
 pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
+mod scalar_grad_math;
 pub mod shape;
 
 use crate::error::{Error, Result};

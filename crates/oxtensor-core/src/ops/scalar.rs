@@ -30,6 +30,14 @@ pub enum OutputRule {
     ComplexToReal,
     /// The promoted dtype of the inputs (`second`, `switch` skip the condition).
     UpcastSkipFirst,
+    /// Same dtype as the input, floats only (`same_out_float_only`: rounding).
+    SameFloatOnly,
+    /// Promotion, refusing complex inputs (`upcast_out_no_complex`: `clip`).
+    UpcastNoComplex,
+    /// Always float64 (`angle`).
+    Float64,
+    /// Same dtype, bool becoming int8 (`same_out_min8`: `conj`).
+    SameMin8,
 }
 
 macro_rules! scalar_ops {
@@ -114,6 +122,41 @@ scalar_ops! {
     Identity => "Identity", "identity", Some(1), Upcast, false;
     Second => "Second", "second", Some(2), UpcastSkipFirst, false;
     Switch => "Switch", "switch", Some(3), UpcastSkipFirst, false;
+    Exp2 => "Exp2", "exp2", Some(1), UpgradeToFloat, false;
+    Log2 => "Log2", "log2", Some(1), UpgradeToFloat, false;
+    Log10 => "Log10", "log10", Some(1), UpgradeToFloat, false;
+    RoundHalfToEven => "RoundHalfToEven", "RoundHalfToEven", Some(1), SameFloatOnly, false;
+    RoundHalfAwayFromZero => "RoundHalfAwayFromZero", "RoundHalfAwayFromZero", Some(1), SameFloatOnly, false;
+    Trunc => "Trunc", "trunc", Some(1), UpgradeToFloatNoComplex, false;
+    ArcSin => "ArcSin", "arcsin", Some(1), UpgradeToFloat, false;
+    ArcCos => "ArcCos", "arccos", Some(1), UpgradeToFloat, false;
+    ArcTan => "ArcTan", "arctan", Some(1), UpgradeToFloat, false;
+    // The rules below refuse complex inputs where PyTensor's types accept
+    // them (its kernels then fail for most): oxtensor has no complex kernels
+    // for these and says so when the graph is built.
+    ArcTan2 => "ArcTan2", "arctan2", Some(2), UpgradeToFloatNoComplex, false;
+    Sinh => "Sinh", "sinh", Some(1), UpgradeToFloat, false;
+    Cosh => "Cosh", "cosh", Some(1), UpgradeToFloat, false;
+    ArcSinh => "ArcSinh", "arcsinh", Some(1), UpgradeToFloat, false;
+    ArcCosh => "ArcCosh", "arccosh", Some(1), UpgradeToFloat, false;
+    ArcTanh => "ArcTanh", "arctanh", Some(1), UpgradeToFloat, false;
+    Deg2Rad => "Deg2Rad", "deg2rad", Some(1), UpgradeToFloatNoComplex, false;
+    Rad2Deg => "Rad2Deg", "rad2deg", Some(1), UpgradeToFloatNoComplex, false;
+    Log1mexp => "Log1mexp", "Log1mexp", Some(1), UpgradeToFloatNoComplex, false;
+    Erf => "Erf", "erf", Some(1), UpgradeToFloatNoComplex, false;
+    Erfc => "Erfc", "erfc", Some(1), UpgradeToFloatNoComplex, false;
+    Erfcx => "Erfcx", "erfcx", Some(1), UpgradeToFloatNoComplex, false;
+    Erfinv => "Erfinv", "erfinv", Some(1), UpgradeToFloatNoComplex, false;
+    Erfcinv => "Erfcinv", "erfcinv", Some(1), UpgradeToFloatNoComplex, false;
+    Gamma => "Gamma", "gamma", Some(1), UpgradeToFloatNoComplex, false;
+    GammaLn => "GammaLn", "gammaln", Some(1), UpgradeToFloatNoComplex, false;
+    Psi => "Psi", "psi", Some(1), UpgradeToFloatNoComplex, false;
+    TriGamma => "TriGamma", "tri_gamma", Some(1), UpgradeToFloatNoComplex, false;
+    Clip => "Clip", "clip", Some(3), UpcastNoComplex, false;
+    Real => "Real", "real", Some(1), ComplexToReal, false;
+    Imag => "Imag", "imag", Some(1), ComplexToReal, false;
+    Conj => "Conj", "conj", Some(1), SameMin8, false;
+    Angle => "Angle", "angle", Some(1), Float64, false;
 }
 
 /// A scalar op instance: a kind, or a cast to a dtype.
@@ -173,6 +216,13 @@ impl ScalarOp {
             OutputRule::SameNoBool => up,
             OutputRule::ComplexToReal => up.real(),
             OutputRule::UpcastSkipFirst => upcast(&inputs[1..])?,
+            OutputRule::SameFloatOnly if !up.is_float() => return refuse("non-float"),
+            OutputRule::SameFloatOnly => up,
+            OutputRule::UpcastNoComplex if up.is_complex() => return refuse("complex"),
+            OutputRule::UpcastNoComplex => up,
+            OutputRule::Float64 => DType::Float64,
+            OutputRule::SameMin8 if up == DType::Bool => DType::Int8,
+            OutputRule::SameMin8 => up,
         })
     }
 
@@ -240,5 +290,19 @@ mod tests {
         assert!(op(K::And).output_dtype(&[Float64, Int8]).is_err());
         assert!(op(K::Neg).output_dtype(&[Float64, Float64]).is_err());
         assert_eq!(ScalarOp::Cast(Float32).to_string(), "Cast{float32}");
+        assert_eq!(op(K::Erf).output_dtype(&[Int8]).unwrap(), Float32);
+        assert!(op(K::Erf).output_dtype(&[Complex64]).is_err());
+        assert!(op(K::RoundHalfToEven).output_dtype(&[Int64]).is_err());
+        assert_eq!(
+            op(K::RoundHalfToEven).output_dtype(&[Float16]).unwrap(),
+            Float16
+        );
+        assert_eq!(
+            op(K::Clip).output_dtype(&[Int8, UInt8, Int8]).unwrap(),
+            Int16
+        );
+        assert_eq!(op(K::Angle).output_dtype(&[Complex64]).unwrap(), Float64);
+        assert_eq!(op(K::Imag).output_dtype(&[Complex64]).unwrap(), Float32);
+        assert_eq!(op(K::Conj).output_dtype(&[Bool]).unwrap(), Int8);
     }
 }

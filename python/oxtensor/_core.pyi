@@ -28,35 +28,59 @@ __all__ = [
     "Add",
     "All",
     "AlreadyThere",
+    "Angle",
     "Any",
     "Apply",
+    "ArcCos",
+    "ArcCosh",
+    "ArcSin",
+    "ArcSinh",
+    "ArcTan",
+    "ArcTan2",
+    "ArcTanh",
     "BufferOwner",
     "CAReduce",
     "Cast",
     "Ceil",
+    "Clip",
+    "Conj",
     "Cos",
+    "Cosh",
+    "Deg2Rad",
     "DimShuffle",
     "DisconnectedInputError",
     "DisconnectedType",
     "Dot",
     "Elemwise",
+    "Erf",
+    "Erfc",
+    "Erfcinv",
+    "Erfcx",
+    "Erfinv",
     "Exp",
+    "Exp2",
     "Expm1",
     "Floor",
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
+    "Gamma",
+    "GammaLn",
     "GradOp",
     "GraphPickle",
     "Identity",
     "IfElse",
+    "Imag",
     "InconsistencyError",
     "IntDiv",
     "Invert",
     "IsInf",
     "IsNan",
     "Log",
+    "Log1mexp",
     "Log1p",
+    "Log2",
+    "Log10",
     "Max",
     "Maximum",
     "MethodNotDefined",
@@ -72,8 +96,13 @@ __all__ = [
     "Pow",
     "Prod",
     "ProfileStats",
+    "Psi",
+    "Rad2Deg",
+    "Real",
     "Reciprocal",
     "Reshape",
+    "RoundHalfAwayFromZero",
+    "RoundHalfToEven",
     "ScalarOp",
     "Scratchpad",
     "Second",
@@ -82,6 +111,7 @@ __all__ = [
     "Sigmoid",
     "Sign",
     "Sin",
+    "Sinh",
     "Softplus",
     "Sqr",
     "Sqrt",
@@ -93,7 +123,9 @@ __all__ = [
     "TensorType",
     "TensorVariable",
     "Thunk",
+    "TriGamma",
     "TrueDiv",
+    "Trunc",
     "Type",
     "UnusedInputError",
     "Variable",
@@ -308,6 +340,22 @@ class TensorVariable(Variable):
         """``x`` cast to ``dtype`` (``x`` itself if it already has it)."""
     def dot(self, other: t.Any) -> TensorVariable:
         """Inner, matrix-vector or matrix product."""
+    @property
+    def real(self) -> TensorVariable:
+        """The real part (``x`` itself for real dtypes)."""
+    @property
+    def imag(self) -> TensorVariable:
+        """The imaginary part (zeros for real dtypes)."""
+    def conj(self) -> TensorVariable:
+        """The complex conjugate; ``x`` itself when it is not complex."""
+    def conjugate(self) -> TensorVariable:
+        """The complex conjugate (``conj``)."""
+    def round(self, mode: str | None = None) -> TensorVariable:
+        """Rounded: ``"half_to_even"`` (default) or ``"half_away_from_zero"``."""
+    def trunc(self) -> TensorVariable:
+        """Rounded towards zero."""
+    def clip(self, a_min: t.Any, a_max: t.Any) -> TensorVariable:
+        """``clip(x, a_min, a_max)``."""
 
 @disjoint_base
 class Apply:
@@ -788,6 +836,102 @@ class Second(ScalarOp):
 
 class Switch(ScalarOp):
     """The ``Switch`` scalar op (``switch``)."""
+
+class Exp2(ScalarOp):
+    """The ``Exp2`` scalar op (``exp2``)."""
+
+class Log2(ScalarOp):
+    """The ``Log2`` scalar op (``log2``)."""
+
+class Log10(ScalarOp):
+    """The ``Log10`` scalar op (``log10``)."""
+
+class RoundHalfToEven(ScalarOp):
+    """The ``RoundHalfToEven`` scalar op (``RoundHalfToEven``)."""
+
+class RoundHalfAwayFromZero(ScalarOp):
+    """The ``RoundHalfAwayFromZero`` scalar op (``RoundHalfAwayFromZero``)."""
+
+class Trunc(ScalarOp):
+    """The ``Trunc`` scalar op (``trunc``)."""
+
+class ArcSin(ScalarOp):
+    """The ``ArcSin`` scalar op (``arcsin``)."""
+
+class ArcCos(ScalarOp):
+    """The ``ArcCos`` scalar op (``arccos``)."""
+
+class ArcTan(ScalarOp):
+    """The ``ArcTan`` scalar op (``arctan``)."""
+
+class ArcTan2(ScalarOp):
+    """The ``ArcTan2`` scalar op (``arctan2``)."""
+
+class Sinh(ScalarOp):
+    """The ``Sinh`` scalar op (``sinh``)."""
+
+class Cosh(ScalarOp):
+    """The ``Cosh`` scalar op (``cosh``)."""
+
+class ArcSinh(ScalarOp):
+    """The ``ArcSinh`` scalar op (``arcsinh``)."""
+
+class ArcCosh(ScalarOp):
+    """The ``ArcCosh`` scalar op (``arccosh``)."""
+
+class ArcTanh(ScalarOp):
+    """The ``ArcTanh`` scalar op (``arctanh``)."""
+
+class Deg2Rad(ScalarOp):
+    """The ``Deg2Rad`` scalar op (``deg2rad``)."""
+
+class Rad2Deg(ScalarOp):
+    """The ``Rad2Deg`` scalar op (``rad2deg``)."""
+
+class Log1mexp(ScalarOp):
+    """The ``Log1mexp`` scalar op (``Log1mexp``)."""
+
+class Erf(ScalarOp):
+    """The ``Erf`` scalar op (``erf``)."""
+
+class Erfc(ScalarOp):
+    """The ``Erfc`` scalar op (``erfc``)."""
+
+class Erfcx(ScalarOp):
+    """The ``Erfcx`` scalar op (``erfcx``)."""
+
+class Erfinv(ScalarOp):
+    """The ``Erfinv`` scalar op (``erfinv``)."""
+
+class Erfcinv(ScalarOp):
+    """The ``Erfcinv`` scalar op (``erfcinv``)."""
+
+class Gamma(ScalarOp):
+    """The ``Gamma`` scalar op (``gamma``)."""
+
+class GammaLn(ScalarOp):
+    """The ``GammaLn`` scalar op (``gammaln``)."""
+
+class Psi(ScalarOp):
+    """The ``Psi`` scalar op (``psi``)."""
+
+class TriGamma(ScalarOp):
+    """The ``TriGamma`` scalar op (``tri_gamma``)."""
+
+class Clip(ScalarOp):
+    """The ``Clip`` scalar op (``clip``)."""
+
+class Real(ScalarOp):
+    """The ``Real`` scalar op (``real``)."""
+
+class Imag(ScalarOp):
+    """The ``Imag`` scalar op (``imag``)."""
+
+class Conj(ScalarOp):
+    """The ``Conj`` scalar op (``conj``)."""
+
+class Angle(ScalarOp):
+    """The ``Angle`` scalar op (``angle``)."""
 
 class Cast(ScalarOp):
     """``Cast(dtype)``: conversion to a dtype; prints as ``Cast{float64}``."""

@@ -31,6 +31,7 @@ mod registry;
 mod scalar_ops;
 mod scratchpad;
 mod tensor_variable;
+mod tensor_variable_math;
 mod thunk;
 mod types;
 mod utils;

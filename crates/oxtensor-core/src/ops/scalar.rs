@@ -204,9 +204,9 @@ impl ScalarOp {
             OutputRule::Upcast => up,
             OutputRule::UpcastNoBool if inputs.contains(&DType::Bool) => return refuse("bool"),
             OutputRule::UpcastNoBool => up,
-            OutputRule::UpgradeToFloat => up.upgrade_to_float(),
+            OutputRule::UpgradeToFloat => upgrade_each(inputs)?,
             OutputRule::UpgradeToFloatNoComplex if up.is_complex() => return refuse("complex"),
-            OutputRule::UpgradeToFloatNoComplex => up.upgrade_to_float(),
+            OutputRule::UpgradeToFloatNoComplex => upgrade_each(inputs)?,
             OutputRule::Bool => DType::Bool,
             OutputRule::Bitwise if !up.is_discrete() => return refuse("float or complex"),
             OutputRule::Bitwise => up,
@@ -235,6 +235,13 @@ impl ScalarOp {
             _ => Ok(()),
         }
     }
+}
+
+/// PyTensor's `upgrade_to_float`: each input raised to a float, then the
+/// promotion (`arctan2(int8, uint16)` is float32, not float64).
+fn upgrade_each(inputs: &[DType]) -> Result<DType> {
+    let floats: Vec<DType> = inputs.iter().map(|d| d.upgrade_to_float()).collect();
+    upcast(&floats)
 }
 
 fn fmt_dtypes(dtypes: &[DType]) -> String {
@@ -291,6 +298,14 @@ mod tests {
         assert!(op(K::Neg).output_dtype(&[Float64, Float64]).is_err());
         assert_eq!(ScalarOp::Cast(Float32).to_string(), "Cast{float32}");
         assert_eq!(op(K::Erf).output_dtype(&[Int8]).unwrap(), Float32);
+        assert_eq!(
+            op(K::ArcTan2).output_dtype(&[Int8, UInt16]).unwrap(),
+            Float32
+        );
+        assert_eq!(
+            op(K::ArcTan2).output_dtype(&[Bool, Float16]).unwrap(),
+            Float32
+        );
         assert!(op(K::Erf).output_dtype(&[Complex64]).is_err());
         assert!(op(K::RoundHalfToEven).output_dtype(&[Int64]).is_err());
         assert_eq!(

@@ -14,13 +14,7 @@ use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2, PI};
 
 /// The partials of `kind` applied to `x` with output `z`; `dt` is the
 /// gradient dtype.
-pub fn partials(
-    g: &mut Graph,
-    kind: K,
-    x: &[VarId],
-    z: VarId,
-    dt: DType,
-) -> Result<Vec<Partial>> {
+pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Result<Vec<Partial>> {
     use Partial::*;
     if is_complex_part(kind) {
         return complex_part(g, kind, x[0]);
@@ -96,7 +90,10 @@ pub fn partials(
             t(build::add(g, s, xz2)?)
         }
         K::Erfinv | K::Erfcinv => {
-            let s = c(g, if kind == K::Erfinv { 1.0 } else { -1.0 } * PI.sqrt() / 2.0);
+            let s = c(
+                g,
+                if kind == K::Erfinv { 1.0 } else { -1.0 } * PI.sqrt() / 2.0,
+            );
             let z2 = build::sqr(g, z)?;
             let e = build::exp(g, z2)?;
             t(build::mul(g, s, e)?)

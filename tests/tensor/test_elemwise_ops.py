@@ -214,7 +214,7 @@ def test_clip_is_pytensors():
     )
     b = ot.vector("b", dtype="bool")
     assert_matches(
-        run(ot.clip(b, True, True), (b, np.array([False, True]))),
+        run(ot.clip(b, np.array(True), np.array(True)), (b, np.array([False, True]))),
         np.array([True, True]),
     )
     with pytest.raises(TypeError, match="clip does not accept complex inputs"):
@@ -267,11 +267,14 @@ def test_complex_parts_of_real_numbers(dtype):
         value[0] = 3
         if dtype[0] != "u":
             value[2] = -2
-    assert ot.conj(x) is x and ot.conjugate(x) is x
+    assert ot.conj(x) is x
+    assert ot.conjugate(x) is x
     real, imag, angle = run([ot.real(x), ot.imag(x), ot.angle(x)], (x, value))
     assert_matches(real, np.real(value), dtype)
     assert_matches(imag, np.imag(value), dtype)
-    assert_matches(angle, np.angle(value), "float64")
+    # NumPy computes the angle of small dtypes in float16 (pi is 3.140625 for
+    # int8); oxtensor computes it in float64, the output dtype.
+    assert_matches(angle, np.angle(value.astype("float64")), "float64")
 
 
 def test_conj_scalar_op_raises_bool_to_int8():
@@ -490,7 +493,7 @@ def test_dprint_reads_as_pytensor():
 
 def pytensor_upcast(*dtypes):
     """PyTensor's ``upcast``: NumPy promotion of 0-d arrays, pairwise."""
-    return functools.reduce(lambda a, b: np.result_type(a, b), dtypes).name
+    return np.dtype(functools.reduce(np.result_type, dtypes, dtypes[0])).name
 
 
 @settings(max_examples=200, deadline=None)

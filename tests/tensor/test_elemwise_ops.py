@@ -530,6 +530,29 @@ def test_dtype_rules(dtypes):
             assert scalar_op.output_dtype(*dtypes) == want, (name, dtypes)
 
 
+def test_arithmetic_rules_match_pytensor():
+    # Checked against PyTensor 3: `sub` refuses only a bool result, `pow` of
+    # bools is int8, `mod` takes bools, bitwise ops refuse bool/int mixes,
+    # `sign` refuses complex.
+    assert S.sub.output_dtype("bool", "int8") == "int8"
+    assert S.pow.output_dtype("bool", "bool") == "int8"
+    assert S.mod.output_dtype("bool", "bool") == "bool"
+    assert S.and_.output_dtype("bool", "bool") == "bool"
+    with pytest.raises(TypeError, match="and_ does not accept mixed bool and integer"):
+        S.and_.output_dtype("bool", "int8")
+    with pytest.raises(TypeError, match="sign does not accept complex"):
+        ot.sign(ot.cvector())
+    b, i = ot.vector("b", dtype="bool"), ot.bvector("i")
+    outs = run(
+        [b - i, b**b, ot.mod(b, b)],
+        (b, np.array([True, False, True])),
+        (i, np.array([3, -4, 0], "int8")),
+    )
+    assert_matches(outs[0], np.array([-2, 4, 1], "int8"))
+    assert_matches(outs[1], np.array([1, 1, 1], "int8"))
+    assert_matches(outs[2], np.array([False, False, False]))
+
+
 def test_dtype_rule_examples_from_pytensor():
     # Checked against PyTensor 3: each input is raised to a float first.
     assert S.arctan2.output_dtype("int8", "uint16") == "float32"

@@ -142,6 +142,8 @@ pub(super) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Re
         Le => map2(a, two()?, out, |x: bool, y: bool| x <= y),
         Ge => map2(a, two()?, out, |x: bool, y: bool| x >= y),
         Invert => map1(a, out, |x: bool| !x),
+        // NumPy's integer modulo of 0/1 values: always 0 (x % 0 is 0 too).
+        Mod => map2(a, two()?, out, |_: bool, _: bool| false),
         Abs | Sqr => map1(a, out, |x: bool| x),
         IsNan | IsInf => map1(a, out, |_: bool| false),
         Clip => {

@@ -12,7 +12,7 @@ use std::fmt;
 pub enum OutputRule {
     /// NumPy promotion of the inputs (`upcast_out`).
     Upcast,
-    /// Promotion, but bool inputs are refused (`upcast_out_nobool`).
+    /// Promotion, refusing a bool result (`upcast_out_nobool`: `sub`).
     UpcastNoBool,
     /// The promoted dtype, raised to a float (`upgrade_to_float`).
     UpgradeToFloat,
@@ -20,7 +20,7 @@ pub enum OutputRule {
     UpgradeToFloatNoComplex,
     /// Always bool (comparisons, `isnan`).
     Bool,
-    /// Promotion of integer or bool inputs only (bitwise ops).
+    /// Promotion of integer inputs, or bool for all-bool inputs (bitwise ops).
     Bitwise,
     /// Floats and complex upcast; two discrete inputs give floatX (`true_div`).
     TrueDiv,
@@ -36,8 +36,10 @@ pub enum OutputRule {
     UpcastNoComplex,
     /// Always float64 (`angle`).
     Float64,
-    /// Same dtype, bool becoming int8 (`same_out_min8`: `conj`).
-    SameMin8,
+    /// Promotion, bool becoming int8 (`upcast_out_min8`: `pow`, `conj`).
+    UpcastMin8,
+    /// Same dtype, refusing bool and complex inputs (`sign`).
+    SameReal,
 }
 
 macro_rules! scalar_ops {
@@ -85,13 +87,13 @@ scalar_ops! {
     Mul => "Mul", "mul", None, Upcast, true;
     TrueDiv => "TrueDiv", "true_div", Some(2), TrueDiv, false;
     IntDiv => "IntDiv", "int_div", Some(2), Upcast, false;
-    Mod => "Mod", "mod", Some(2), UpcastNoBool, false;
-    Pow => "Pow", "pow", Some(2), Upcast, false;
+    Mod => "Mod", "mod", Some(2), Upcast, false;
+    Pow => "Pow", "pow", Some(2), UpcastMin8, false;
     Maximum => "Maximum", "maximum", Some(2), Upcast, true;
     Minimum => "Minimum", "minimum", Some(2), Upcast, true;
     Neg => "Neg", "neg", Some(1), SameNoBool, false;
     Abs => "Abs", "abs", Some(1), ComplexToReal, false;
-    Sign => "Sign", "sign", Some(1), SameNoBool, false;
+    Sign => "Sign", "sign", Some(1), SameReal, false;
     Sqr => "Sqr", "sqr", Some(1), Upcast, false;
     Sqrt => "Sqrt", "sqrt", Some(1), UpgradeToFloat, false;
     Exp => "Exp", "exp", Some(1), UpgradeToFloat, false;
@@ -155,7 +157,7 @@ scalar_ops! {
     Clip => "Clip", "clip", Some(3), UpcastNoComplex, false;
     Real => "Real", "real", Some(1), ComplexToReal, false;
     Imag => "Imag", "imag", Some(1), ComplexToReal, false;
-    Conj => "Conj", "conj", Some(1), SameMin8, false;
+    Conj => "Conj", "conj", Some(1), UpcastMin8, false;
     Angle => "Angle", "angle", Some(1), Float64, false;
 }
 
@@ -202,13 +204,16 @@ impl ScalarOp {
         let up = upcast(inputs)?;
         Ok(match kind.rule() {
             OutputRule::Upcast => up,
-            OutputRule::UpcastNoBool if inputs.contains(&DType::Bool) => return refuse("bool"),
+            OutputRule::UpcastNoBool if up == DType::Bool => return refuse("bool"),
             OutputRule::UpcastNoBool => up,
             OutputRule::UpgradeToFloat => upgrade_each(inputs)?,
             OutputRule::UpgradeToFloatNoComplex if up.is_complex() => return refuse("complex"),
             OutputRule::UpgradeToFloatNoComplex => upgrade_each(inputs)?,
             OutputRule::Bool => DType::Bool,
             OutputRule::Bitwise if !up.is_discrete() => return refuse("float or complex"),
+            OutputRule::Bitwise if up != DType::Bool && inputs.contains(&DType::Bool) => {
+                return refuse("mixed bool and integer")
+            }
             OutputRule::Bitwise => up,
             OutputRule::TrueDiv if inputs.iter().all(|d| d.is_discrete()) => FLOATX,
             OutputRule::TrueDiv => up,
@@ -221,8 +226,11 @@ impl ScalarOp {
             OutputRule::UpcastNoComplex if up.is_complex() => return refuse("complex"),
             OutputRule::UpcastNoComplex => up,
             OutputRule::Float64 => DType::Float64,
-            OutputRule::SameMin8 if up == DType::Bool => DType::Int8,
-            OutputRule::SameMin8 => up,
+            OutputRule::UpcastMin8 if up == DType::Bool => DType::Int8,
+            OutputRule::UpcastMin8 => up,
+            OutputRule::SameReal if up == DType::Bool => return refuse("bool"),
+            OutputRule::SameReal if up.is_complex() => return refuse("complex"),
+            OutputRule::SameReal => up,
         })
     }
 
@@ -294,6 +302,12 @@ mod tests {
             Float32
         );
         assert!(op(K::Sub).output_dtype(&[Bool, Bool]).is_err());
+        assert_eq!(op(K::Sub).output_dtype(&[Bool, Int8]).unwrap(), Int8);
+        assert_eq!(op(K::Pow).output_dtype(&[Bool, Bool]).unwrap(), Int8);
+        assert_eq!(op(K::Mod).output_dtype(&[Bool, Bool]).unwrap(), Bool);
+        assert!(op(K::And).output_dtype(&[Bool, Int8]).is_err());
+        assert_eq!(op(K::And).output_dtype(&[Bool, Bool]).unwrap(), Bool);
+        assert!(op(K::Sign).output_dtype(&[Complex64]).is_err());
         assert!(op(K::And).output_dtype(&[Float64, Int8]).is_err());
         assert!(op(K::Neg).output_dtype(&[Float64, Float64]).is_err());
         assert_eq!(ScalarOp::Cast(Float32).to_string(), "Cast{float32}");

@@ -562,3 +562,51 @@ def test_dtype_rule_examples_from_pytensor():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert S.angle.output_dtype("complex64") == "float64"
+
+
+@st.composite
+def broadcast_shapes(draw):
+    """An output shape and two input shapes that broadcast to it, with
+    the 1s marked static (PyTensor broadcasts only those)."""
+    out = draw(st.lists(st.integers(0, 3), min_size=0, max_size=3))
+    shapes = []
+    for _ in range(2):
+        rank = draw(st.integers(0, len(out)))
+        dims = out[len(out) - rank :]
+        shapes.append(tuple(1 if draw(st.booleans()) else n for n in dims))
+    return shapes
+
+
+@settings(max_examples=60, deadline=None)
+@given(broadcast_shapes(), st.sampled_from(["arctan2", "clip"]))
+def test_broadcasting_like_numpy(shapes, name):
+    rng = np.random.default_rng(7)
+    variables = [
+        ot.tensor(dtype="float64", shape=tuple(1 if n == 1 else None for n in s))
+        for s in shapes
+    ]
+    values = [rng.normal(size=s) for s in shapes]
+    if name == "arctan2":
+        want = np.arctan2(*values)
+        got = run(ot.arctan2(*variables), *zip(variables, values, strict=True))
+    else:
+        want = np.where(
+            values[0] < 0.0, 0.0, np.where(values[0] > values[1], values[1], values[0])
+        )
+        y = ot.clip(variables[0], 0.0, variables[1])
+        got = run(y, *zip(variables, values, strict=True))
+    assert_matches(got, want)
+
+
+def test_pickles_keep_the_shared_ops():
+    import pickle
+
+    for name in ["erf", "round_half_to_even", "log1mexp", "clip", "angle"]:
+        op = getattr(ot, name)
+        assert pickle.loads(pickle.dumps(op)) == op
+        assert pickle.loads(pickle.dumps(op.scalar_op)) is op.scalar_op
+    x = ot.dvector("x")
+    f = oxtensor.function([x], ot.erfinv(ot.clip(x, -0.5, 0.5)))
+    g = pickle.loads(pickle.dumps(f))
+    value = np.array([-1.0, 0.25])
+    assert_matches(g(value), sp.erfinv(np.clip(value, -0.5, 0.5)))

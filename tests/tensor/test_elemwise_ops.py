@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oxtensor.gradient import Rop, verify_grad
 
-from tests.helpers import DTYPES, assert_matches
+from tests.helpers import DTYPES, assert_matches, check_infer_shape
 
 
 def log1mexp(x):
@@ -610,3 +610,11 @@ def test_pickles_keep_the_shared_ops():
     g = pickle.loads(pickle.dumps(f))
     value = np.array([-1.0, 0.25])
     assert_matches(g(value), sp.erfinv(np.clip(value, -0.5, 0.5)))
+
+
+def test_infer_shape():
+    x, y = ot.dmatrix("x"), ot.drow("y")
+    value = np.random.default_rng(8).uniform(0.1, 0.9, size=(3, 4))
+    row = value[:1]
+    outputs = [ot.arctan2(x, y), ot.clip(x, 0.2, y), ot.erfinv(x), ot.angle(x)]
+    check_infer_shape([x, y], outputs, [value, row], ot.Elemwise)

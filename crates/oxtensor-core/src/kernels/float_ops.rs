@@ -210,13 +210,14 @@ pub(super) fn apply<T: Float + Element>(
         IsInf => map1(a, out, |x: T| x.is_infinite()),
         Add => super::elemwise::fold(ins, out, |x: T, y: T| x + y),
         Mul => super::elemwise::fold(ins, out, |x: T, y: T| x * y),
-        other if apply_elementary::<T>(other, ins, out).is_some() => {}
         other => {
-            return Err(Error::Type(format!(
-                "{} is not defined for {} inputs",
-                other.name(),
-                T::DTYPE
-            )))
+            if apply_elementary::<T>(other, ins, out).is_none() {
+                return Err(Error::Type(format!(
+                    "{} is not defined for {} inputs",
+                    other.name(),
+                    T::DTYPE
+                )));
+            }
         }
     }
     Ok(())

@@ -30,6 +30,7 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod subtensor_ops;
 mod tensor_variable;
 mod thunk;
 mod types;
@@ -64,6 +65,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    subtensor_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

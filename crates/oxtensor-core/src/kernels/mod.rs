@@ -14,6 +14,8 @@ pub mod iter;
 pub mod map;
 pub mod reduce;
 mod reduce_walk;
+pub mod subtensor;
+pub mod advanced_index;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).

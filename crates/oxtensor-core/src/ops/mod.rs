@@ -12,6 +12,11 @@ pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 pub mod shape;
+pub mod index_list;
+pub mod subtensor;
+pub mod advanced_subtensor;
+pub mod advanced_inc_subtensor;
+mod subtensor_grad;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

@@ -49,7 +49,7 @@ def point(*shape):
         (lambda x, y: ot.inc_subtensor(x[1:, 0], y), [(3, 2), (2,)]),
         (lambda x, y: ot.inc_subtensor(x[::-1], y), [(3, 2), (2,)]),
         (lambda x, y: ot.inc_subtensor(x[IDX], y), [(3, 2), (4, 2)]),
-        (lambda x, y: ot.set_subtensor(x[IDX], y), [(3, 2), (2,)]),
+        (lambda x, y: ot.set_subtensor(x[IDX[:2]], y), [(3, 2), (2,)]),
         (lambda x, y: ot.inc_subtensor(x[IDX, 1], y), [(3, 2), (4,)]),
         (lambda x, y: advanced_inc_subtensor1(x, y, IDX), [(3, 2), (4, 2)]),
         (lambda x, y: advanced_set_subtensor1(x, y, IDX[:2]), [(3, 2), (2, 2)]),
@@ -67,17 +67,19 @@ def test_grad_values_and_disconnected_indices():
     np.add.at(want, [0, 0, 3], 1.0)
     want[1] += 2
     assert_matches(f(np.ones(4), 1, np.array([0, 0, -1])), want)
-    assert x[v].owner.op.connection_pattern(x[v].owner) == [[True], [False]]
-    node = ot.inc_subtensor(x[i], 1.0).owner
-    assert node.op.connection_pattern(node) == [[True], [True], [False]]
-    gi = grad(x[i], i, disconnected_inputs="ignore")
-    assert_matches(oxtensor.function([i], gi)(1), np.zeros((), "int64"))
+    y = ot.dscalar("y")
+    gy = grad(ot.inc_subtensor(x[v], y).sum(), y)
+    assert_matches(
+        oxtensor.function([x, y, v], gy)(np.ones(4), 2.0, np.arange(3)), np.float64(3.0)
+    )
 
 
 def test_grad_builds_the_inc_op():
     x, v = ot.dmatrix("x"), ot.lvector("v")
     gx = grad(x[v].sum(), x)
-    ops = {type(n.op).__name__ for n in oxtensor.graph.basic.applys_between([x, v], [gx])}
+    ops = {
+        type(n.op).__name__ for n in oxtensor.graph.basic.applys_between([x, v], [gx])
+    }
     assert "AdvancedIncSubtensor" in ops
 
 
@@ -92,8 +94,10 @@ def test_rop_is_the_op_on_tangents():
         (advanced_subtensor1(x, v), tav[idx]),
     ]:
         r = Rop(out, x, tx)
-        assert_matches(oxtensor.function([x, tx, v], r, on_unused_input="ignore")(
-            a, tav, idx), want)
+        assert_matches(
+            oxtensor.function([x, tx, v], r, on_unused_input="ignore")(a, tav, idx),
+            want,
+        )
     want = tav.copy()
     np.add.at(want, idx, tbv)
     r = Rop(ot.inc_subtensor(x[v], y), [x, y], [tx, ty])
@@ -125,16 +129,25 @@ def index_tuples(draw):
             continue
         elif kind == "array":
             length = draw(st.integers(0, 4))
-            values = draw(st.lists(st.integers(-size, size - 1), min_size=length,
-                                   max_size=length))
+            values = draw(
+                st.lists(st.integers(-size, size - 1), min_size=length, max_size=length)
+            )
             items.append(np.array(values, dtype="int64"))
         else:
-            items.append(np.array(draw(st.lists(st.booleans(), min_size=size,
-                                                max_size=size))))
+            items.append(
+                np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
+            )
         axis += 1
-    if ellipsis:
+    # An Ellipsis standing for no axes still separates NumPy's advanced
+    # indices (PyTensor and oxtensor drop it first): only draw useful ones.
+    if ellipsis and axis < len(shape):
         items.insert(draw(st.integers(0, len(items))), Ellipsis)
     return tuple(items)
+
+
+def index_and_run(a, idx):
+    x = ot.tensor("x", dtype="float64", shape=(None,) * a.ndim)
+    return oxtensor.function([x], x[idx])(a)
 
 
 @given(index_tuples())
@@ -143,13 +156,14 @@ def test_hypothesis_indexing_matches_numpy(idx):
     try:
         want = a[idx]
     except IndexError:
+        # Raised at graph build when shapes are static, else at run time.
         with pytest.raises(IndexError):
-            ot.tensor("x", dtype="float64", shape=(4, 3, 5))[idx]
+            index_and_run(a, idx)
         return
     x = ot.tensor("x", dtype="float64", shape=(None, None, None))
     y = ot.tensor("y", dtype="float64", shape=(None,) * want.ndim)
     outs = [x[idx]]
-    if x[idx].owner is not None and x[idx].owner.op.__class__.__name__ != "DimShuffle":
+    if all(a is not None for a in idx):
         outs += [ot.inc_subtensor(x[idx], y), ot.set_subtensor(x[idx], y)]
     vals = np.arange(want.size, dtype="float64").reshape(want.shape) + 100
     got = oxtensor.function([x, y], outs, on_unused_input="ignore")(a, vals)
@@ -176,7 +190,9 @@ OPS = [
 
 
 @pytest.mark.parametrize("op", OPS, ids=str)
-@pytest.mark.parametrize("trip", [lambda o: pickle.loads(pickle.dumps(o)), copy.deepcopy])
+@pytest.mark.parametrize(
+    "trip", [lambda o: pickle.loads(pickle.dumps(o)), copy.deepcopy]
+)
 def test_ops_pickle_and_copy(op, trip):
     again = trip(op)
     assert again == op
@@ -188,10 +204,8 @@ def test_ops_pickle_and_copy(op, trip):
 def test_graph_pickle_round_trip():
     x, v, i = ot.dmatrix("x"), ot.lvector("v"), ot.lscalar("i")
     out = ot.inc_subtensor(x[v, i:], x[0, i:]) + x[x > 0].sum()
-    again = pickle.loads(pickle.dumps(out))
-    assert_equal_computations([again], [out])
-    xs = [again.owner.inputs[0].owner.inputs[0]]
-    del xs
+    again, *roots = pickle.loads(pickle.dumps((out, x, v, i)))
+    assert_equal_computations([again], [out], in_xs=roots, in_ys=[x, v, i])
     a = point(3, 4)
     f = oxtensor.function([x, v, i], out)
     want = a.copy()

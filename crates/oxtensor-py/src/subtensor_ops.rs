@@ -364,13 +364,19 @@ impl PyAdvancedIncSubtensor {
                 "not supported: AdvancedIncSubtensor(ignore_duplicates=True); duplicates accumulate",
             ));
         }
-        let core = AdvancedIncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
+        let core =
+            AdvancedIncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor))
     }
 
     #[classattr]
     fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
-        ("idx_list", "inplace", "set_instead_of_inc", "ignore_duplicates")
+        (
+            "idx_list",
+            "inplace",
+            "set_instead_of_inc",
+            "ignore_duplicates",
+        )
     }
 
     fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
@@ -380,7 +386,10 @@ impl PyAdvancedIncSubtensor {
     /// Input positions and slices of them, one entry per indexed axis.
     #[getter]
     fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(py, &core_of::<AdvancedIncSubtensor>(slf.as_super())?.idx_list)
+        idx_list_tuple(
+            py,
+            &core_of::<AdvancedIncSubtensor>(slf.as_super())?.idx_list,
+        )
     }
 
     /// Always `False`: there is no inplace version yet.

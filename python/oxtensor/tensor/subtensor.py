@@ -100,6 +100,12 @@ def _expand_newaxes(x: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]
     return x.dimshuffle(order), tuple(rest)
 
 
+def _is_full_slice(a: Any) -> bool:
+    return (
+        isinstance(a, slice) and a.start is None and a.stop is None and a.step is None
+    )
+
+
 def _is_basic(a: Any) -> bool:
     if isinstance(a, slice | int | float | np.number):
         return True
@@ -167,7 +173,7 @@ def _getitem(x: Any, args: Any) -> Any:
     args = _expand_ellipsis(x, args)
     if any(a is None for a in args):
         expanded, rest = _expand_newaxes(x, args)
-        if all(isinstance(a, slice) and a == slice(None) for a in rest):
+        if all(_is_full_slice(a) for a in rest):
             return expanded
         return expanded[rest]
     args = tuple(
@@ -239,7 +245,10 @@ def set_subtensor(
     With repeated indices the last value wins.
     """
     return inc_subtensor(
-        x, y, inplace, set_instead_of_inc=True,
+        x,
+        y,
+        inplace,
+        set_instead_of_inc=True,
         tolerate_inplace_aliasing=tolerate_inplace_aliasing,
     )
 
@@ -273,9 +282,9 @@ def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> 
     """Elements of ``a`` at ``indices`` along ``axis`` (all of ``a`` flattened if None).
 
     >>> import numpy as np, oxtensor.tensor as ot
-    >>> ot.take(ot.constant(np.arange(6).reshape(2, 3)), [2, 0], axis=1).eval()
-    array([[2, 0],
-           [5, 3]])
+    >>> ot.take(ot.constant(np.arange(6.0).reshape(2, 3)), [2, 0], axis=1).eval()
+    array([[2., 0.],
+           [5., 3.]])
     """
     if mode != "raise":
         raise NotImplementedError(f"not supported: take(mode={mode!r}); only 'raise'")

@@ -93,7 +93,11 @@ pub fn plan(x: &Tensor, idx_list: &[IdxEntry], values: &[&Tensor]) -> Result<Pla
     let rest: Vec<usize> = (0..x.ndim())
         .filter(|d| !arrays.iter().any(|a| a.axis == *d))
         .collect();
-    let pre = if adjacent { rest.iter().filter(|&&d| d < first).count() } else { 0 };
+    let pre = if adjacent {
+        rest.iter().filter(|&&d| d < first).count()
+    } else {
+        0
+    };
     let (b_shape, offsets) = array_offsets(&view, &arrays)?;
     Ok(Plan {
         view,
@@ -188,6 +192,16 @@ fn array_offsets(view: &Tensor, arrays: &[IndexArray]) -> Result<(Vec<usize>, Ve
     })?;
     let n: usize = b_shape.iter().product();
     let mut offsets = vec![0isize; n];
+    // Broadcasting visits every index value unless the result is empty; NumPy
+    // checks them all even then.
+    if n == 0 {
+        for a in arrays {
+            let len = view.shape()[a.axis];
+            a.values
+                .iter()
+                .try_for_each(|&i| wrap_index(i, len, a.axis).map(|_| ()))?;
+        }
+    }
     for a in arrays {
         let (len, stride) = (view.shape()[a.axis], view.strides()[a.axis]);
         let steps = element_strides(&a.shape, &b_shape);
@@ -314,7 +328,12 @@ mod tests {
         let x = arange(vec![3, 4]);
         let rows = Tensor::from_vec(vec![2], vec![2i64, 0]).unwrap();
         let cols = Tensor::from_vec(vec![2], vec![-1i64, 1]).unwrap();
-        let p = plan(&x, &[IdxEntry::Index(0), IdxEntry::Index(1)], &[&rows, &cols]).unwrap();
+        let p = plan(
+            &x,
+            &[IdxEntry::Index(0), IdxEntry::Index(1)],
+            &[&rows, &cols],
+        )
+        .unwrap();
         let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
         gather(&p, &mut out).unwrap();
         assert_eq!(values(&out), vec![11, 1]);
@@ -326,7 +345,10 @@ mod tests {
         assert_eq!(values(&out), vec![2, 0, 6, 4, 10, 8]);
         let bad = Tensor::from_vec(vec![1], vec![3i64]).unwrap();
         let err = plan(&x, &[IdxEntry::Index(0)], &[&bad]).err().unwrap();
-        assert_eq!(err.to_string(), "index 3 is out of bounds for axis 0 with size 3");
+        assert_eq!(
+            err.to_string(),
+            "index 3 is out of bounds for axis 0 with size 3"
+        );
     }
 
     #[test]

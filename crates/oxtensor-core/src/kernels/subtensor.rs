@@ -123,7 +123,11 @@ fn copy_blocks(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut
             }
             for i in 0..n as isize {
                 unsafe {
-                    std::ptr::copy_nonoverlapping(ps.offset(s + i * ss), pd.offset(d + i * sd), size)
+                    std::ptr::copy_nonoverlapping(
+                        ps.offset(s + i * ss),
+                        pd.offset(d + i * sd),
+                        size,
+                    )
                 };
             }
         });
@@ -167,7 +171,13 @@ fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *cons
     }
 }
 
-fn inc_dispatch(dtype: DType, nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8) {
+fn inc_dispatch(
+    dtype: DType,
+    nest: &Nest<2>,
+    pairs: &[(isize, isize)],
+    ps: *const u8,
+    pd: *mut u8,
+) {
     use DType::*;
     match dtype {
         Bool => inc_blocks::<bool>(nest, pairs, ps, pd),
@@ -190,7 +200,12 @@ fn inc_dispatch(dtype: DType, nest: &Nest<2>, pairs: &[(isize, isize)], ps: *con
 /// Byte strides of `y` broadcast against a block of `shape` (right-aligned),
 /// allowing a length-1 axis to broadcast only where `y_bcast` (its static
 /// broadcastable flags) says so, as `Elemwise` does.
-pub fn broadcast_value(y: &Tensor, y_bcast: &[bool], shape: &[usize], what: &str) -> Result<Strides> {
+pub fn broadcast_value(
+    y: &Tensor,
+    y_bcast: &[bool],
+    shape: &[usize],
+    what: &str,
+) -> Result<Strides> {
     let pad = shape.len().checked_sub(y.ndim());
     let fits = pad.is_some_and(|pad| {
         (0..y.ndim()).all(|d| {
@@ -235,7 +250,10 @@ mod tests {
         assert_eq!(v.get(0), crate::tensor::Scalar::Float(7.0, DType::Float64));
         let three = idx(3);
         let err = basic_view(&x, &[IdxEntry::Index(0)], &[&three]).unwrap_err();
-        assert_eq!(err.to_string(), "index 3 is out of bounds for axis 0 with size 3");
+        assert_eq!(
+            err.to_string(),
+            "index 3 is out of bounds for axis 0 with size 3"
+        );
 
         let src = Tensor::from_vec(vec![2], vec![1.0f64, 2.0]).unwrap();
         let mut dst = Tensor::zeros(DType::Float64, &[3]);
@@ -246,7 +264,12 @@ mod tests {
             pairs: vec![(0, 0), (8, 0), (8, 16)],
         };
         run_blocks(&blocks, &src, &mut dst, Write::Inc).unwrap();
-        assert_eq!(dst.to_c_bytes(), Tensor::from_vec(vec![3], vec![3.0f64, 0.0, 2.0]).unwrap().to_c_bytes());
+        assert_eq!(
+            dst.to_c_bytes(),
+            Tensor::from_vec(vec![3], vec![3.0f64, 0.0, 2.0])
+                .unwrap()
+                .to_c_bytes()
+        );
         let strides = broadcast_value(&src, &[false], &[4, 2], "t").unwrap();
         assert_eq!(strides.as_slice(), &[0, 8]);
         assert!(broadcast_value(&src, &[false], &[2, 3], "t").is_err());

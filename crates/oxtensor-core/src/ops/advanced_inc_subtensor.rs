@@ -49,13 +49,20 @@ impl Op for AdvancedIncSubtensor1 {
     }
 
     fn describe(&self) -> String {
-        let kind = if self.set_instead_of_inc { "set" } else { "inc" };
+        let kind = if self.set_instead_of_inc {
+            "set"
+        } else {
+            "inc"
+        };
         format!("AdvancedIncSubtensor1{{no_inplace,{kind}}}")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, y, ilist] = tensor_types("AdvancedIncSubtensor1", inputs)?[..] else {
-            return Err(Error::Type(format!("{} takes x, y and ilist", self.describe())));
+            return Err(Error::Type(format!(
+                "{} takes x, y and ilist",
+                self.describe()
+            )));
         };
         check_value_rank(take_rows_type(x, ilist)?.ndim(), y)?;
         Ok(vec![x.clone().into()])
@@ -72,7 +79,13 @@ impl Op for AdvancedIncSubtensor1 {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let list = [IdxEntry::Index(0)];
-        let out = perform_inc(ctx, inputs, &list, self.set_instead_of_inc, &self.describe())?;
+        let out = perform_inc(
+            ctx,
+            inputs,
+            &list,
+            self.set_instead_of_inc,
+            &self.describe(),
+        )?;
         outputs[0] = Some(out.into());
         Ok(())
     }
@@ -133,7 +146,11 @@ impl Op for AdvancedIncSubtensor {
 
     /// PyTensor shows neither the index list nor the inplace flag.
     fn describe(&self) -> String {
-        let kind = if self.set_instead_of_inc { "Set" } else { "Inc" };
+        let kind = if self.set_instead_of_inc {
+            "Set"
+        } else {
+            "Inc"
+        };
         format!("Advanced{kind}Subtensor")
     }
 

@@ -65,7 +65,10 @@ pub fn advanced_output_type(
                     check_scalar_index(idx[p])?;
                 }
                 let first = arrays.is_empty();
-                rest.push((first, static_slice_len(x.shape.get(axis).copied().flatten(), entry, consts)));
+                rest.push((
+                    first,
+                    static_slice_len(x.shape.get(axis).copied().flatten(), entry, consts),
+                ));
                 axis += 1;
             }
             IdxEntry::Index(p) => {
@@ -95,7 +98,11 @@ pub fn advanced_output_type(
         )));
     }
     let adjacent = entries.windows(2).all(|w| w[1] == w[0] + 1);
-    let pre = if adjacent { rest.iter().filter(|(before, _)| *before).count() } else { 0 };
+    let pre = if adjacent {
+        rest.iter().filter(|(before, _)| *before).count()
+    } else {
+        0
+    };
     let mut dims: Vec<Option<u64>> = rest.iter().map(|(_, n)| *n).collect();
     dims.extend_from_slice(&x.shape[axis..]);
     let b = static_broadcast(&arrays)?;
@@ -189,7 +196,11 @@ impl AdvancedSubtensor {
     }
 
     /// The output type when some index inputs are known constants.
-    pub fn output_type(&self, inputs: &[&TensorType], consts: &[Option<i64>]) -> Result<TensorType> {
+    pub fn output_type(
+        &self,
+        inputs: &[&TensorType],
+        consts: &[Option<i64>],
+    ) -> Result<TensorType> {
         let (x, idx) = inputs
             .split_first()
             .ok_or_else(|| Error::Type("AdvancedSubtensor needs an input".into()))?;
@@ -203,7 +214,10 @@ impl Op for AdvancedSubtensor {
     }
 
     fn describe(&self) -> String {
-        format!("AdvancedSubtensor{{idx_list={}}}", repr_idx_list(&self.idx_list))
+        format!(
+            "AdvancedSubtensor{{idx_list={}}}",
+            repr_idx_list(&self.idx_list)
+        )
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -265,16 +279,34 @@ mod tests {
         let shape = |t: TensorType| t.shape.to_vec();
         // x[v, :, v] (separated arrays go first), x[:, v, m] (adjacent stay).
         let a = op(vec![IdxEntry::Index(0), full, IdxEntry::Index(1)]);
-        assert_eq!(shape(a.output_type(&[&x, &v, &v], &[]).unwrap()), vec![Some(2), Some(3)]);
+        assert_eq!(
+            shape(a.output_type(&[&x, &v, &v], &[]).unwrap()),
+            vec![Some(2), Some(3)]
+        );
         let b = op(vec![full, IdxEntry::Index(0), IdxEntry::Index(1)]);
-        assert_eq!(shape(b.output_type(&[&x, &v, &m], &[]).unwrap()), vec![Some(5), Some(2), Some(2)]);
+        assert_eq!(
+            shape(b.output_type(&[&x, &v, &m], &[]).unwrap()),
+            vec![Some(5), Some(2), Some(2)]
+        );
         let c = op(vec![IdxEntry::Index(0), IdxEntry::Index(1)]);
-        assert_eq!(shape(c.output_type(&[&x, &v, &i], &[]).unwrap()), vec![Some(2), Some(4)]);
+        assert_eq!(
+            shape(c.output_type(&[&x, &v, &i], &[]).unwrap()),
+            vec![Some(2), Some(4)]
+        );
         let bad = ty(DType::Int64, &[Some(3)]);
-        assert!(matches!(c.output_type(&[&x, &v, &bad], &[]), Err(Error::Index(_))));
+        assert!(matches!(
+            c.output_type(&[&x, &v, &bad], &[]),
+            Err(Error::Index(_))
+        ));
         let f = ty(DType::Float64, &[Some(2)]);
-        assert!(matches!(c.output_type(&[&x, &v, &f], &[]), Err(Error::Type(_))));
-        assert_eq!(a.describe(), "AdvancedSubtensor{idx_list=(0, slice(None, None, None), 1)}");
+        assert!(matches!(
+            c.output_type(&[&x, &v, &f], &[]),
+            Err(Error::Type(_))
+        ));
+        assert_eq!(
+            a.describe(),
+            "AdvancedSubtensor{idx_list=(0, slice(None, None, None), 1)}"
+        );
         let r = take_rows_type(&x, &v).unwrap();
         assert_eq!(shape(r), vec![Some(2), Some(3), Some(4)]);
     }

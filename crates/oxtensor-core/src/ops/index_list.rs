@@ -176,8 +176,9 @@ pub fn scalar_index(t: &Tensor) -> Result<i64> {
     }
     match t.get(0) {
         Scalar::Int(v) => Ok(v),
-        Scalar::UInt(v) => i64::try_from(v)
-            .map_err(|_| Error::Index(format!("index {v} is too large for int64"))),
+        Scalar::UInt(v) => {
+            i64::try_from(v).map_err(|_| Error::Index(format!("index {v} is too large for int64")))
+        }
         other => Err(Error::Type(format!(
             "indices must be integers, got {other:?}"
         ))),
@@ -196,11 +197,7 @@ pub fn check_scalar_index(ty: &TensorType) -> Result<()> {
 
 /// The static length of `x[slice]` along an axis of static length `len`,
 /// when every given bound is a known constant.
-pub fn static_slice_len(
-    len: Option<u64>,
-    entry: IdxEntry,
-    consts: &[Option<i64>],
-) -> Option<u64> {
+pub fn static_slice_len(len: Option<u64>, entry: IdxEntry, consts: &[Option<i64>]) -> Option<u64> {
     let IdxEntry::Slice { start, stop, step } = entry else {
         return None;
     };
@@ -222,9 +219,12 @@ pub fn static_slice_len(
 mod tests {
     use super::*;
 
+    /// Length, start, stop, step, and the indices NumPy takes.
+    type SliceCase = (usize, Option<i64>, Option<i64>, Option<i64>, Vec<usize>);
+
     #[test]
     fn slices_follow_numpy() {
-        let cases: &[(usize, Option<i64>, Option<i64>, Option<i64>, Vec<usize>)] = &[
+        let cases: &[SliceCase] = &[
             (5, None, None, None, vec![0, 1, 2, 3, 4]),
             (5, Some(1), None, Some(2), vec![1, 3]),
             (5, None, None, Some(-1), vec![4, 3, 2, 1, 0]),

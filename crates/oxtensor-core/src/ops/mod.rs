@@ -2,20 +2,20 @@
 //! in Rust; ops written in Python implement it through the host adapter in
 //! the PyO3 crate. One file per op family.
 
+pub mod advanced_inc_subtensor;
+pub mod advanced_subtensor;
 pub mod blas;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
+pub mod index_list;
 pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 pub mod shape;
-pub mod index_list;
 pub mod subtensor;
-pub mod advanced_subtensor;
-pub mod advanced_inc_subtensor;
 mod subtensor_grad;
 
 use crate::error::{Error, Result};

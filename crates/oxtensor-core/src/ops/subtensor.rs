@@ -11,8 +11,7 @@ use crate::kernels::copy::copy_into;
 use crate::kernels::subtensor::{basic_view, broadcast_value, run_blocks, Blocks, Write};
 use crate::op_identity;
 use crate::ops::index_list::{
-    check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len,
-    IdxEntry,
+    check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len, IdxEntry,
 };
 use crate::ops::subtensor_grad as grad;
 use crate::ops::{IoMap, Op, PerformCtx};
@@ -76,7 +75,11 @@ impl Subtensor {
     }
 
     /// The output type when some index inputs are known constants.
-    pub fn output_type(&self, inputs: &[&TensorType], consts: &[Option<i64>]) -> Result<TensorType> {
+    pub fn output_type(
+        &self,
+        inputs: &[&TensorType],
+        consts: &[Option<i64>],
+    ) -> Result<TensorType> {
         let (x, idx) = inputs
             .split_first()
             .ok_or_else(|| Error::Type("Subtensor needs an input".into()))?;
@@ -190,7 +193,11 @@ impl Op for IncSubtensor {
     }
 
     fn describe(&self) -> String {
-        let kind = if self.set_instead_of_inc { "Set" } else { "Inc" };
+        let kind = if self.set_instead_of_inc {
+            "Set"
+        } else {
+            "Inc"
+        };
         format!("{kind}Subtensor{{{}}}", describe_basic(&self.idx_list))
     }
 
@@ -274,9 +281,19 @@ mod tests {
         let unknown = s.output_type(&[&x, &i], &[None]).unwrap();
         assert_eq!(unknown.shape.as_slice(), &[None, Some(3)]);
         let f = TensorType::scalar(DType::Float64);
-        assert!(matches!(s.output_type(&[&x, &f], &[None]), Err(Error::Type(_))));
-        let too_many = Subtensor::new(vec![IdxEntry::Index(0), IdxEntry::Index(1), IdxEntry::Index(2)]);
-        let err = too_many.unwrap().output_type(&[&x, &i, &i, &i], &[]).unwrap_err();
+        assert!(matches!(
+            s.output_type(&[&x, &f], &[None]),
+            Err(Error::Type(_))
+        ));
+        let too_many = Subtensor::new(vec![
+            IdxEntry::Index(0),
+            IdxEntry::Index(1),
+            IdxEntry::Index(2),
+        ]);
+        let err = too_many
+            .unwrap()
+            .output_type(&[&x, &i, &i, &i], &[])
+            .unwrap_err();
         assert!(matches!(err, Error::Index(_)));
         let inc = IncSubtensor::new(vec![IdxEntry::Index(0)], true).unwrap();
         assert_eq!(inc.describe(), "SetSubtensor{i}");

@@ -84,7 +84,10 @@ fn family(op: &dyn Op) -> Result<Family> {
     if any.is::<AdvancedSubtensor1>() || any.is::<AdvancedIncSubtensor1>() {
         return Ok(rows());
     }
-    Err(Error::Type(format!("{} is not an indexing op", op.describe())))
+    Err(Error::Type(format!(
+        "{} is not an indexing op",
+        op.describe()
+    )))
 }
 
 /// `x[idx]`: `inc_subtensor(zeros_like(x)[idx], gz)`; indices disconnected.

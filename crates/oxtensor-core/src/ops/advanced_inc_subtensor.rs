@@ -90,6 +90,16 @@ impl Op for AdvancedIncSubtensor1 {
         Ok(())
     }
 
+    /// The output is shaped like `x`.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
     }
@@ -177,6 +187,16 @@ impl Op for AdvancedIncSubtensor {
         let out = perform_inc(ctx, inputs, &self.idx_list, self.set_instead_of_inc, &what)?;
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    /// The output is shaped like `x`.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

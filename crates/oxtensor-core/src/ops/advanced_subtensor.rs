@@ -12,6 +12,7 @@ use crate::ops::index_list::{
 };
 use crate::ops::subtensor::{index_values, tensor_types};
 use crate::ops::subtensor_grad as grad;
+use crate::ops::subtensor_shape;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{StaticShape, TensorType, Type};
 use crate::value::Value;
@@ -165,6 +166,18 @@ impl Op for AdvancedSubtensor1 {
         Ok(())
     }
 
+    /// The index vector's length, then `x`'s other axes.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let mut shape = vec![input_shapes[1][0]];
+        shape.extend_from_slice(&input_shapes[0][1..]);
+        Ok(Some(vec![shape]))
+    }
+
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         grad::subtensor_pullback(g, node, output_grads[0])
     }
@@ -241,6 +254,17 @@ impl Op for AdvancedSubtensor {
         gather(&p, &mut out)?;
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    /// NumPy's result shape over the inputs' shapes.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let shape = subtensor_shape::advanced_shape(g, node, &self.idx_list, input_shapes)?;
+        Ok(Some(vec![shape]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

@@ -18,6 +18,7 @@ pub(crate) mod scalar_grad;
 pub mod shape;
 pub mod subtensor;
 mod subtensor_grad;
+mod subtensor_shape;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

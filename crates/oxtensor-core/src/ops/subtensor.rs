@@ -14,6 +14,7 @@ use crate::ops::index_list::{
     check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len, IdxEntry,
 };
 use crate::ops::subtensor_grad as grad;
+use crate::ops::subtensor_shape;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -119,6 +120,17 @@ impl Op for Subtensor {
         let idx = index_values(&inputs[1..])?;
         outputs[0] = Some(basic_view(x, &self.idx_list, &idx)?.into());
         Ok(())
+    }
+
+    /// NumPy's slice lengths over the input's shape.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let shape = subtensor_shape::basic_shape(g, node, &self.idx_list, input_shapes)?;
+        Ok(Some(vec![shape]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
@@ -233,6 +245,16 @@ impl Op for IncSubtensor {
         drop(region);
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    /// The output is shaped like `x`.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

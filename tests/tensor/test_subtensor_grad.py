@@ -211,3 +211,35 @@ def test_graph_pickle_round_trip():
     want = a.copy()
     np.add.at(want, (np.array([1, 1]), np.s_[1:]), a[0, 1:])
     assert_matches(f(a, np.array([1, 1]), 1), want + a[a > 0].sum())
+
+
+SHAPE_CASES = [
+    (lambda x, i: x[1:, ::-2], (3, 4, 2)),
+    (lambda x, i: x[i:, -1], (3, 4, 2)),
+    (lambda x, i: x[:i:-1, ..., 1], (5, 4, 2)),
+    (lambda x, i: x[::i], (5, 4, 2)),
+    (lambda x, i: x[-7:i:2], (5, 4, 2)),
+    (lambda x, i: x[None, 1], (3, 4, 2)),
+    (lambda x, i: x[np.array([0, 2, 2])], (3, 4, 2)),
+    (lambda x, i: x[:, np.array([[0], [1]]), np.array([1, 0, 1])], (3, 4, 2)),
+    (lambda x, i: x[np.array([0, 1]), :, np.array([1, 1])], (3, 4, 2)),
+    (lambda x, i: x[x > 0], (3, 4, 2)),
+    (lambda x, i: x[x.sum(axis=2) > 0], (3, 4, 2)),
+    (lambda x, i: x[1:, np.array([3, 0])], (3, 4, 2)),
+    (lambda x, i: advanced_subtensor1(x, np.array([2, 0])), (3, 4, 2)),
+    (lambda x, i: ot.set_subtensor(x[i:], 1.0), (3, 4, 2)),
+    (lambda x, i: ot.inc_subtensor(x[np.array([0, 0])], 1.0), (3, 4, 2)),
+    (lambda x, i: advanced_inc_subtensor1(x, 1.0, np.array([1])), (3, 4, 2)),
+]
+
+
+@pytest.mark.parametrize(("fun", "shape"), SHAPE_CASES)
+@pytest.mark.parametrize("i", [-2, 1, 3])
+def test_infer_shape(fun, shape, i):
+    from tests.helpers import check_infer_shape
+
+    x, iv = ot.dtensor3("x"), ot.lscalar("i")
+    out = fun(x, iv)
+    ops = (Subtensor, AdvancedSubtensor, AdvancedSubtensor1, IncSubtensor)
+    ops += (AdvancedIncSubtensor, AdvancedIncSubtensor1)
+    check_infer_shape([x, iv], [out], [point(*shape), i], ops)

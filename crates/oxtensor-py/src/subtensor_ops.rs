@@ -1,6 +1,5 @@
-//! The indexing ops as Python classes (`Subtensor`, `IncSubtensor`,
-//! `AdvancedSubtensor1`, `AdvancedIncSubtensor1`, `AdvancedSubtensor`,
-//! `AdvancedIncSubtensor`), with `idx_list` as PyTensor spells it (a tuple
+//! The indexing ops as Python classes (`Subtensor`, `AdvancedSubtensor1`,
+//! `AdvancedSubtensor`; the increment ops are in `inc_subtensor_ops.rs`), with `idx_list` as PyTensor spells it (a tuple
 //! of input positions and slices of positions). Their `make_node` reads
 //! constant index inputs so constant slices give static lengths.
 
@@ -8,6 +7,7 @@ use crate::apply::PyApply;
 use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::constant::as_tensor_variable;
 use crate::errors::IntoPyResult;
+use crate::inc_subtensor_ops as inc;
 use crate::make_node::tensor_type_of;
 use crate::op::PyOp;
 use crate::variable::PyVariable;
@@ -23,7 +23,7 @@ use pyo3::types::{PyDict, PyList, PySlice, PyTuple};
 use std::sync::Arc;
 
 /// Reads `idx_list`: a sequence of ints and slices of ints or `None`.
-fn parse_idx_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<IdxEntry>> {
+pub(crate) fn parse_idx_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<IdxEntry>> {
     let pos = |v: Bound<'_, PyAny>| -> PyResult<Option<usize>> {
         if v.is_none() {
             return Ok(None);
@@ -51,7 +51,10 @@ fn parse_idx_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<IdxEntry>> {
 }
 
 /// `idx_list` as a Python tuple.
-fn idx_list_tuple<'py>(py: Python<'py>, list: &[IdxEntry]) -> PyResult<Bound<'py, PyTuple>> {
+pub(crate) fn idx_list_tuple<'py>(
+    py: Python<'py>,
+    list: &[IdxEntry],
+) -> PyResult<Bound<'py, PyTuple>> {
     let items: Vec<Bound<'py, PyAny>> = list
         .iter()
         .map(|e| match *e {
@@ -79,8 +82,8 @@ fn const_index(var: &Bound<'_, PyAny>, ty: &TensorType) -> PyResult<Option<i64>>
 }
 
 /// Builds the node of an indexing op, typing its output with the known
-/// constants among the index inputs (`skip` tensors come before them).
-fn indexing_node<'py>(
+/// constants among the index inputs (constant slices have static lengths).
+pub(crate) fn indexing_node<'py>(
     op: &Bound<'py, PyAny>,
     core: &OpRef,
     inputs: &Bound<'py, PyTuple>,
@@ -119,7 +122,7 @@ fn indexing_node<'py>(
     PyApply::create(py, op.clone().unbind(), PyList::new(py, inputs)?, outputs)
 }
 
-fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
+pub(crate) fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
     op.cast::<PyOp>()?
         .borrow()
         .core
@@ -127,7 +130,7 @@ fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
         .ok_or_else(|| PyTypeError::new_err("built-in op without its core op"))
 }
 
-fn no_inplace(inplace: bool, what: &str) -> PyResult<()> {
+pub(crate) fn no_inplace(inplace: bool, what: &str) -> PyResult<()> {
     if inplace {
         return Err(PyNotImplementedError::new_err(format!(
             "not supported: inplace {what} (a later inplace rewrite will make it)"
@@ -184,73 +187,6 @@ impl PySubtensor {
     }
 }
 
-/// `IncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ...)`.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "IncSubtensor")]
-pub struct PyIncSubtensor;
-
-#[pymethods]
-impl PyIncSubtensor {
-    #[new]
-    #[pyo3(signature = (idx_list, inplace = false, set_instead_of_inc = false, destroyhandler_tolerate_aliased = None))]
-    fn new(
-        idx_list: Bound<'_, PyAny>,
-        inplace: bool,
-        set_instead_of_inc: bool,
-        destroyhandler_tolerate_aliased: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<PyClassInitializer<Self>> {
-        let _ = destroyhandler_tolerate_aliased;
-        no_inplace(inplace, "IncSubtensor")?;
-        let core = IncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
-        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyIncSubtensor))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
-        (
-            "idx_list",
-            "inplace",
-            "set_instead_of_inc",
-            "destroyhandler_tolerate_aliased",
-        )
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["idx_list"], &["set_instead_of_inc"])
-    }
-
-    /// Input positions and slices of them, one entry per indexed axis.
-    #[getter]
-    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(py, &core_of::<IncSubtensor>(slf.as_super())?.idx_list)
-    }
-
-    /// Always `False`: there is no inplace version yet.
-    #[getter]
-    fn inplace(&self) -> bool {
-        false
-    }
-
-    /// Set instead of increment.
-    #[getter]
-    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<IncSubtensor>(slf.as_super())?.set_instead_of_inc)
-    }
-
-    /// Always empty (only meaningful for inplace versions).
-    #[getter]
-    fn destroyhandler_tolerate_aliased<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        PyTuple::empty(py)
-    }
-
-    #[pyo3(signature = (*inputs))]
-    fn make_node<'py>(
-        slf: &Bound<'py, Self>,
-        inputs: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyApply>> {
-        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
-    }
-}
-
 /// `AdvancedSubtensor1()`: `x[ilist]` for one integer vector on axis 0.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor1")]
 pub struct PyAdvancedSubtensor1;
@@ -269,42 +205,6 @@ impl PyAdvancedSubtensor1 {
 
     fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
         new_args(slf.as_any(), &[], &[])
-    }
-}
-
-/// `AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)`.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedIncSubtensor1")]
-pub struct PyAdvancedIncSubtensor1;
-
-#[pymethods]
-impl PyAdvancedIncSubtensor1 {
-    #[new]
-    #[pyo3(signature = (inplace = false, set_instead_of_inc = false))]
-    fn new(inplace: bool, set_instead_of_inc: bool) -> PyResult<PyClassInitializer<Self>> {
-        no_inplace(inplace, "AdvancedIncSubtensor1")?;
-        let core = AdvancedIncSubtensor1 { set_instead_of_inc };
-        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor1))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("inplace", "set_instead_of_inc")
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["set_instead_of_inc"])
-    }
-
-    /// Always `False`: there is no inplace version yet.
-    #[getter]
-    fn inplace(&self) -> bool {
-        false
-    }
-
-    /// Set instead of increment.
-    #[getter]
-    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<AdvancedIncSubtensor1>(slf.as_super())?.set_instead_of_inc)
     }
 }
 
@@ -344,81 +244,6 @@ impl PyAdvancedSubtensor {
     }
 }
 
-/// `AdvancedIncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ignore_duplicates=False)`.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedIncSubtensor")]
-pub struct PyAdvancedIncSubtensor;
-
-#[pymethods]
-impl PyAdvancedIncSubtensor {
-    #[new]
-    #[pyo3(signature = (idx_list, inplace = false, set_instead_of_inc = false, ignore_duplicates = false))]
-    fn new(
-        idx_list: Bound<'_, PyAny>,
-        inplace: bool,
-        set_instead_of_inc: bool,
-        ignore_duplicates: bool,
-    ) -> PyResult<PyClassInitializer<Self>> {
-        no_inplace(inplace, "AdvancedIncSubtensor")?;
-        if ignore_duplicates {
-            return Err(PyNotImplementedError::new_err(
-                "not supported: AdvancedIncSubtensor(ignore_duplicates=True); duplicates accumulate",
-            ));
-        }
-        let core =
-            AdvancedIncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
-        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
-        (
-            "idx_list",
-            "inplace",
-            "set_instead_of_inc",
-            "ignore_duplicates",
-        )
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["idx_list"], &["set_instead_of_inc"])
-    }
-
-    /// Input positions and slices of them, one entry per indexed axis.
-    #[getter]
-    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(
-            py,
-            &core_of::<AdvancedIncSubtensor>(slf.as_super())?.idx_list,
-        )
-    }
-
-    /// Always `False`: there is no inplace version yet.
-    #[getter]
-    fn inplace(&self) -> bool {
-        false
-    }
-
-    /// Set instead of increment.
-    #[getter]
-    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<AdvancedIncSubtensor>(slf.as_super())?.set_instead_of_inc)
-    }
-
-    /// Always `False`: repeated indices accumulate.
-    #[getter]
-    fn ignore_duplicates(&self) -> bool {
-        false
-    }
-
-    #[pyo3(signature = (*inputs))]
-    fn make_node<'py>(
-        slf: &Bound<'py, Self>,
-        inputs: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyApply>> {
-        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
-    }
-}
-
 /// The Python object of an indexing core op (`None` for other ops); an
 /// entry of `builtin_ops::FAMILY_OBJECTS`.
 pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
@@ -427,15 +252,15 @@ pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>
     let obj = if any.is::<Subtensor>() {
         Py::new(py, base().add_subclass(PySubtensor)).map(Py::into_any)
     } else if any.is::<IncSubtensor>() {
-        Py::new(py, base().add_subclass(PyIncSubtensor)).map(Py::into_any)
+        Py::new(py, base().add_subclass(inc::PyIncSubtensor)).map(Py::into_any)
     } else if any.is::<AdvancedSubtensor1>() {
         Py::new(py, base().add_subclass(PyAdvancedSubtensor1)).map(Py::into_any)
     } else if any.is::<AdvancedIncSubtensor1>() {
-        Py::new(py, base().add_subclass(PyAdvancedIncSubtensor1)).map(Py::into_any)
+        Py::new(py, base().add_subclass(inc::PyAdvancedIncSubtensor1)).map(Py::into_any)
     } else if any.is::<AdvancedSubtensor>() {
         Py::new(py, base().add_subclass(PyAdvancedSubtensor)).map(Py::into_any)
     } else if any.is::<AdvancedIncSubtensor>() {
-        Py::new(py, base().add_subclass(PyAdvancedIncSubtensor)).map(Py::into_any)
+        Py::new(py, base().add_subclass(inc::PyAdvancedIncSubtensor)).map(Py::into_any)
     } else {
         return None;
     };
@@ -457,10 +282,10 @@ pub fn call_python<'py>(
 /// Adds the classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySubtensor>()?;
-    m.add_class::<PyIncSubtensor>()?;
+    m.add_class::<inc::PyIncSubtensor>()?;
     m.add_class::<PyAdvancedSubtensor1>()?;
-    m.add_class::<PyAdvancedIncSubtensor1>()?;
+    m.add_class::<inc::PyAdvancedIncSubtensor1>()?;
     m.add_class::<PyAdvancedSubtensor>()?;
-    m.add_class::<PyAdvancedIncSubtensor>()?;
+    m.add_class::<inc::PyAdvancedIncSubtensor>()?;
     Ok(())
 }

@@ -395,3 +395,23 @@ def test_op_contracts():
     assert hash(IncSubtensor((0,))) == hash(IncSubtensor((0,)))
     assert x[1].owner.op.idx_list == (0,)
     assert x[1:, ::-1].owner.op.idx_list == (slice(0, None, None), slice(None, None, 1))
+
+
+def test_every_execution_path(path):
+    x, v = ot.dmatrix("x"), ot.lvector("v")
+    a = np.arange(12.0).reshape(3, 4)
+    idx = np.array([2, 0, 2])
+    src = path(x)
+    outs = [src[1:, ::-2], src[v], ot.inc_subtensor(src[v], 1.0), path(src[:, 1])]
+    inc = a.copy()
+    np.add.at(inc, idx, 1.0)
+    wants = [a[1:, ::-2], a[idx], inc, a[:, 1]]
+    for got, want in zip(oxtensor.function([x, v], outs)(a, idx), wants, strict=True):
+        assert_matches(got, want)
+
+
+def test_shape_entries():
+    x = ot.dmatrix("x")
+    f = oxtensor.function([x], [x.shape[0], x.shape[-1], x.shape[::-1]])
+    got = f(np.zeros((2, 5)))
+    assert [g.tolist() for g in got] == [2, 5, [5, 2]]

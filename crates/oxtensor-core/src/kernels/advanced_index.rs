@@ -190,6 +190,18 @@ fn array_offsets(view: &Tensor, arrays: &[IndexArray]) -> Result<(Vec<usize>, Ve
             list.join(" ")
         ))
     })?;
+    if let [a] = arrays {
+        if a.shape.len() == 1 {
+            // One index vector (`take`, `x[v]`): no broadcasting to walk.
+            let (len, stride) = (view.shape()[a.axis], view.strides()[a.axis]);
+            let offsets = a
+                .values
+                .iter()
+                .map(|&i| wrap_index(i, len, a.axis).map(|j| j as isize * stride))
+                .collect::<Result<Vec<_>>>()?;
+            return Ok((b_shape.to_vec(), offsets));
+        }
+    }
     let n: usize = b_shape.iter().product();
     let mut offsets = vec![0isize; n];
     // Broadcasting visits every index value unless the result is empty; NumPy

@@ -22,6 +22,7 @@ mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
+mod inc_subtensor_ops;
 mod infer_shape;
 mod make_node;
 mod op;
@@ -31,6 +32,7 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod subtensor_ops;
 mod tensor_variable;
 mod tensor_variable_math;
 mod thunk;
@@ -66,6 +68,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    subtensor_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

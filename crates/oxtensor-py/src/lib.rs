@@ -22,6 +22,7 @@ mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
+mod inc_subtensor_ops;
 mod infer_shape;
 mod make_node;
 mod op;
@@ -32,7 +33,9 @@ mod registry;
 mod scalar_ops;
 mod scratchpad;
 mod shape_ops;
+mod subtensor_ops;
 mod tensor_variable;
+mod tensor_variable_math;
 mod tensor_variable_shape;
 mod thunk;
 mod types;
@@ -68,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     shape_ops::register(m)?;
+    subtensor_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

@@ -24,6 +24,11 @@ from oxtensor.tensor.shape import (
     shape_i,
     specify_shape,
 )
+from oxtensor.tensor.subtensor import (
+    inc_subtensor,
+    set_subtensor,
+    take,
+)
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
@@ -41,6 +46,9 @@ __all__ = [
     "TensorConstant",
     "TensorVariable",
     "Variable",
+    "inc_subtensor",
+    "set_subtensor",
+    "take",
     "reshape",
     "shape",
     "shape_i",

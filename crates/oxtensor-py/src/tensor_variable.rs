@@ -140,8 +140,16 @@ pub fn reshape<'py>(
     } else {
         shape
     };
+    let symbolic_entries = !shape.is_instance_of::<PyVariable>()
+        && shape
+            .try_iter()
+            .map(|mut it| it.any(|e| e.is_ok_and(|e| e.is_instance_of::<PyVariable>())))
+            .unwrap_or(false);
     let shape = if shape.is_instance_of::<PyVariable>() {
         shape
+    } else if symbolic_entries {
+        // `(n, -1)` with a symbolic `n`: a MakeVector of the entries.
+        as_tensor_variable(shape, None, None, None)?
     } else {
         constant(
             shape,

@@ -33,8 +33,11 @@ __all__ = [
     "BufferOwner",
     "CAReduce",
     "Cast",
+    "Cholesky",
+    "CholeskyGrad",
     "Ceil",
     "Cos",
+    "Det",
     "DimShuffle",
     "DisconnectedInputError",
     "DisconnectedType",
@@ -55,6 +58,8 @@ __all__ = [
     "Invert",
     "IsInf",
     "IsNan",
+    "Matmul",
+    "MatrixInverse",
     "Log",
     "Log1p",
     "Max",
@@ -83,6 +88,7 @@ __all__ = [
     "Sign",
     "Sin",
     "Softplus",
+    "Solve",
     "Sqr",
     "Sqrt",
     "Sub",
@@ -113,6 +119,7 @@ __all__ = [
     "function",
     "graph_inputs",
     "io_toposort",
+    "matmul",
     "orphans_between",
     "scalar_op",
     "toposort",
@@ -614,6 +621,72 @@ class Dot(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Matmul(Op):
+    """``Matmul()``: stacked matrix products, batch axes broadcast."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class MatrixInverse(Op):
+    """``MatrixInverse()``: the inverse of a square matrix."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Det(Op):
+    """``Det()``: the determinant of a square matrix."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Solve(Op):
+    """``Solve(assume_a="gen", lower=False, b_ndim=1)``: ``x`` with ``a @ x = b``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, assume_a: str = "gen", lower: bool = False, b_ndim: int = 1) -> Self: ...
+    @property
+    def assume_a(self) -> str:
+        """The structure assumed of ``a`` (only ``"gen"``)."""
+    @property
+    def lower(self) -> bool:
+        """Which triangle a structured solve reads."""
+    @property
+    def b_ndim(self) -> int:
+        """The rank of ``b``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Cholesky(Op):
+    """``Cholesky(lower=True, on_error="nan")``: the Cholesky factor."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True, on_error: str = "nan") -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Lower (``L``) or upper (``L.T``) factor."""
+    @property
+    def on_error(self) -> str:
+        """``"nan"`` or ``"raise"`` for a matrix that is not positive definite."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class CholeskyGrad(Op):
+    """``CholeskyGrad(lower=True)``: the gradient of ``Cholesky`` (inputs: factor, its gradient)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Whether the factor is lower triangular."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 
@@ -1183,6 +1256,9 @@ def _pushforward(
 def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
     """``zero_grad``, ``disconnected_grad``, ``undefined_grad``, ``grad_clip``,
     ``grad_scale``."""
+
+def matmul(x1: t.Any, x2: t.Any) -> TensorVariable:
+    """NumPy's ``matmul`` (``x1 @ x2``): ``Matmul`` with ``ExpandDims``/``Squeeze`` for vectors."""
 
 def function(
     inputs: t.Any,

@@ -23,6 +23,7 @@ mod host_thunk;
 mod host_value;
 mod import;
 mod infer_shape;
+mod linalg_ops;
 mod make_node;
 mod op;
 mod pickle_session;
@@ -65,6 +66,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    linalg_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

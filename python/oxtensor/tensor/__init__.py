@@ -15,6 +15,7 @@ from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
+from oxtensor.tensor import linalg
 
 __all__ = [
     "Apply",
@@ -31,6 +32,7 @@ __all__ = [
     "as_tensor",
     "as_tensor_variable",
     "constant",
+    "linalg",
     "reshape",
     "shape",
     "shape_i",

@@ -4,6 +4,8 @@ from typing import Any as _Any
 
 from oxtensor import _core, scalar
 from oxtensor.tensor.basic import as_tensor_variable
+from oxtensor.tensor.products import *  # noqa: F403
+from oxtensor.tensor.products import __all__ as _products_all
 
 Sum = _core.Sum
 Prod = _core.Prod
@@ -125,4 +127,5 @@ __all__ = [
     "sum",
     "zeros_like",
     *_ELEMWISE,
+    *_products_all,
 ]

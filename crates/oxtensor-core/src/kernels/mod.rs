@@ -11,7 +11,9 @@ mod float_ops;
 pub mod gemm;
 mod int_ops;
 pub mod iter;
+pub mod linalg;
 pub mod map;
+pub mod matmul;
 pub mod reduce;
 mod reduce_walk;
 

@@ -9,6 +9,8 @@ pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
 pub mod infer_shape;
+pub mod linalg;
+pub mod matmul;
 pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;

@@ -43,6 +43,8 @@ __all__ = [
     "DisconnectedType",
     "Dot",
     "Elemwise",
+    "Eigh",
+    "EighGrad",
     "Exp",
     "Expm1",
     "Floor",
@@ -77,8 +79,11 @@ __all__ = [
     "Pow",
     "Prod",
     "ProfileStats",
+    "QR",
+    "QRGrad",
     "Reciprocal",
     "Reshape",
+    "SVD",
     "ScalarOp",
     "Scratchpad",
     "Second",
@@ -687,6 +692,61 @@ class CholeskyGrad(Op):
     @property
     def lower(self) -> bool:
         """Whether the factor is lower triangular."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Eigh(Op):
+    """``Eigh(lower=True)``: eigenvalues (ascending) and eigenvectors."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Which triangle of the input is read."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class EighGrad(Op):
+    """``EighGrad(lower=True)``: the gradient of ``Eigh`` (inputs: w, v, gw, gv)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Which triangle of the input is read."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class SVD(Op):
+    """``SVD(full_matrices=True, compute_uv=True)``: ``[U, s, Vh]`` or ``[s]``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, full_matrices: bool = True, compute_uv: bool = True) -> Self: ...
+    @property
+    def full_matrices(self) -> bool:
+        """Square ``U`` and ``Vh``."""
+    @property
+    def compute_uv(self) -> bool:
+        """Whether ``U`` and ``Vh`` are outputs."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class QR(Op):
+    """``QR(mode="full")``: ``[Q, R]``, or ``[R]`` for ``mode="r"``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, mode: str = "full") -> Self: ...
+    @property
+    def mode(self) -> str:
+        """The decomposition's mode."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class QRGrad(Op):
+    """``QRGrad()``: the gradient of ``QR`` (inputs: Q, R, gQ, gR)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 

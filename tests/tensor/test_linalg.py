@@ -165,3 +165,128 @@ def test_infer_shape():
         check_infer_shape([a, bv, bm], [out], values, type(out.owner.op))
     grad = oxtensor.grad(linalg.cholesky(a).sum(), a)
     check_infer_shape([a, bv, bm], [grad], values, linalg.CholeskyGrad)
+
+
+# --- eigh, svd, qr ---
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 5])
+@pytest.mark.parametrize("lower", [True, False])
+def test_eigh_matches_numpy(dtype, n, lower):
+    rng = np.random.default_rng(20 + n)
+    s = spd(n, rng, dtype)
+    x = ot.matrix("x", dtype=dtype)
+    w, v = oxtensor.function([x], linalg.eigh(x, lower=lower))(s)
+    close(w, np.linalg.eigvalsh(s, UPLO="L" if lower else "U"), dtype)
+    close(v @ np.diag(w) @ v.T, s, dtype)
+    close(v.T @ v, np.eye(n), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (1, 1), (0, 0)], ids=str)
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_matches_numpy(dtype, shape, full):
+    rng = np.random.default_rng(21)
+    a = rng.normal(size=shape).astype(dtype)
+    x = ot.matrix("x", dtype=dtype)
+    u, s, vh = oxtensor.function([x], linalg.svd(x, full_matrices=full))(a)
+    want_u, want_s, want_vh = np.linalg.svd(a, full_matrices=full)
+    assert (u.shape, vh.shape) == (want_u.shape, want_vh.shape)
+    close(s, want_s, dtype)
+    k = len(s)
+    close(u[:, :k] * s @ vh[:k], a, dtype)
+    only_s = oxtensor.function([x], linalg.svd(x, compute_uv=False))(a)
+    close(only_s, want_s, dtype)
+
+
+@pytest.mark.parametrize("mode", ["full", "complete", "reduced", "economic", "r"])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (0, 0)], ids=str)
+def test_qr_matches_numpy(mode, shape):
+    rng = np.random.default_rng(22)
+    a = rng.normal(size=shape)
+    x = ot.dmatrix("x")
+    out = linalg.qr(x, mode=mode)
+    np_mode = {"full": "complete", "economic": "reduced"}.get(mode, mode)
+    if mode == "r":
+        r = oxtensor.function([x], out)(a)
+        want_r = np.linalg.qr(a, mode="complete")[1]
+        close(np.abs(r), np.abs(want_r), "float64")
+        return
+    q, r = oxtensor.function([x], out)(a)
+    want_q, want_r = np.linalg.qr(a, mode=np_mode)
+    assert (q.shape, r.shape) == (want_q.shape, want_r.shape)
+    close(q @ r, a, "float64")
+    close(q.T @ q, np.eye(q.shape[1]), "float64")
+    close(np.tril(r, -1), np.zeros_like(r), "float64")
+
+
+def test_decomposition_types_and_str_forms():
+    x = ot.tensor("x", shape=(5, 3))
+    u, s, vh = linalg.svd(x)
+    assert (u.type.shape, s.type.shape, vh.type.shape) == ((5, 5), (3,), (3, 3))
+    assert linalg.svd(x, full_matrices=False)[0].type.shape == (5, 3)
+    assert linalg.qr(x, mode="reduced")[0].type.shape == (5, 3)
+    assert linalg.qr(x, mode="r").type.shape == (5, 3)
+    w, v = linalg.eigh(ot.imatrix("i"))
+    assert (w.dtype, w.ndim, v.ndim) == ("float64", 1, 2)
+    assert str(w.owner.op) == "Eigh{lower=True}"
+    assert str(u.owner.op) == "SVD{full_matrices=True, compute_uv=True}"
+    assert str(linalg.qr(x)[0].owner.op) == "QR{mode='full'}"
+    with pytest.raises(NotImplementedError, match="raw"):
+        linalg.qr(x, mode="raw")
+    with pytest.raises(ValueError, match="square"):
+        linalg.eigh(x)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["eigh_w", "eigh_v", "eigh_sym", "svd_s", "svd_uv_s", "svd_wide", "qr_reduced",
+     "qr_r_only", "qr_square"],
+)
+def test_decomposition_verify_grad(name):
+    rng = np.random.default_rng(23)
+    s, a = spd(4, rng), rng.normal(size=(4, 3))
+    funs = {
+        "eigh_w": (lambda x: linalg.eigh(x)[0], s),
+        "eigh_v": (lambda x: linalg.eigh(x, lower=False)[1] ** 2, s),
+        "eigh_sym": (lambda x: linalg.eigh(x + x.T)[0], a @ a.T),
+        "svd_s": (lambda x: linalg.svd(x, compute_uv=False), a),
+        "svd_uv_s": (lambda x: linalg.svd(x)[1], a),
+        "svd_wide": (lambda x: linalg.svd(x, compute_uv=False), a.T),
+        "qr_reduced": (lambda x: linalg.qr(x, mode="reduced")[0] + 0, a),
+        "qr_r_only": (lambda x: linalg.qr(x, mode="economic")[1], a),
+        "qr_square": (lambda x: linalg.qr(x)[0] * 2 + linalg.qr(x)[1], s),
+    }
+    fun, point = funs[name]
+    verify_grad(fun, [point], rng=rng)
+
+
+def test_svd_grad_through_u_is_not_implemented():
+    x = ot.dmatrix("x")
+    with pytest.raises(NotImplementedError, match="through U and Vh"):
+        oxtensor.grad(linalg.svd(x)[0].sum(), x)
+
+
+def test_qr_grad_limits():
+    x = ot.dmatrix("x")
+    with pytest.raises(NotImplementedError, match="mode='r'"):
+        oxtensor.grad(linalg.qr(x, mode="r").sum(), x)
+    gx = oxtensor.grad(linalg.qr(x)[1].sum(), x)
+    with pytest.raises(NotImplementedError, match="square R") as info:
+        oxtensor.function([x], gx)(np.ones((4, 2)))
+    assert "QRGrad" in str(info.value)
+
+
+def test_decomposition_infer_shape():
+    rng = np.random.default_rng(24)
+    x = ot.dmatrix("x")
+    for value in (rng.normal(size=(4, 3)), rng.normal(size=(2, 5))):
+        outs = [*linalg.svd(x), *linalg.svd(x, full_matrices=False)]
+        outs += [linalg.svd(x, compute_uv=False), linalg.qr(x, mode="r")]
+        outs += [*linalg.qr(x), *linalg.qr(x, mode="reduced")]
+        check_infer_shape([x], outs, [value], (linalg.SVD, linalg.QR))
+    w, v = linalg.eigh(x)
+    check_infer_shape([x], [w, v], [spd(3, rng)], linalg.Eigh)
+    gx = oxtensor.grad(w.sum() + v.sum(), x)
+    check_infer_shape([x], [gx], [spd(3, rng)], linalg.EighGrad)

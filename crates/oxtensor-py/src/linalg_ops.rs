@@ -1,5 +1,6 @@
 //! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `Solve`,
-//! `Cholesky`, `CholeskyGrad`) as Python classes holding their core ops, and
+//! `Cholesky`, `CholeskyGrad`, `Eigh`, `EighGrad`, `SVD`, `QR`, `QRGrad`) as Python
+//! classes holding their core ops, and
 //! `matmul`, NumPy's `@` built from `ExpandDims`, `Matmul` and `Squeeze`.
 
 use crate::builtin_ops::{core_of, new_args, NewArgs};
@@ -10,8 +11,11 @@ use crate::op::PyOp;
 use oxtensor_core::ops::dimshuffle::Axis;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::Det;
+use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
+use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
+use oxtensor_core::ops::linalg::svd::Svd;
 use oxtensor_core::ops::matmul::Matmul;
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyValueError;
@@ -55,6 +59,13 @@ unit_op!(
     "`MatrixInverse`: the inverse of a square matrix."
 );
 unit_op!(PyDet, Det, "oxtensor.tensor.linalg", "Det", "`Det`: the determinant.");
+unit_op!(
+    PyQrGrad,
+    QrGrad,
+    "oxtensor.tensor.linalg",
+    "QRGrad",
+    "`QRGrad`: the gradient of `QR` (inputs: Q, R, gQ, gR)."
+);
 
 /// `Solve(assume_a="gen", lower=False, b_ndim=1)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Solve")]
@@ -163,6 +174,111 @@ impl PyCholeskyGrad {
     }
 }
 
+/// Classes whose only prop is `lower`: `Eigh(lower=True)`, `EighGrad(lower=True)`.
+macro_rules! lower_op {
+    ($py:ident, $core:ident, $name:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = $name)]
+        pub struct $py;
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            #[pyo3(signature = (lower = true))]
+            fn new(lower: bool) -> PyClassInitializer<Self> {
+                PyOp::builtin(Arc::new($core { lower })).add_subclass($py)
+            }
+
+            #[classattr]
+            fn __props__() -> (&'static str,) {
+                ("lower",)
+            }
+
+            /// `(lower=...)` rebuilds it.
+            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+                new_args(slf.as_any(), &[], &["lower"])
+            }
+
+            /// Which triangle of the input is read.
+            #[getter]
+            fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+                Ok(core_of::<$core>(slf.as_super())?.lower)
+            }
+        }
+    };
+}
+
+lower_op!(PyEigh, Eigh, "Eigh", "`Eigh(lower=True)`: eigenvalues and eigenvectors.");
+lower_op!(PyEighGrad, EighGrad, "EighGrad", "`EighGrad(lower=True)`: the gradient of `Eigh`.");
+
+/// `SVD(full_matrices=True, compute_uv=True)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "SVD")]
+pub struct PySvd;
+
+#[pymethods]
+impl PySvd {
+    #[new]
+    #[pyo3(signature = (full_matrices = true, compute_uv = true))]
+    fn new(full_matrices: bool, compute_uv: bool) -> PyClassInitializer<Self> {
+        let core = Svd {
+            full_matrices,
+            compute_uv,
+        };
+        PyOp::builtin(Arc::new(core)).add_subclass(PySvd)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("full_matrices", "compute_uv")
+    }
+
+    /// `SVD(full_matrices=..., compute_uv=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["full_matrices", "compute_uv"])
+    }
+
+    /// Square `U` and `Vh`.
+    #[getter]
+    fn full_matrices(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Svd>(slf.as_super())?.full_matrices)
+    }
+
+    /// Whether `U` and `Vh` are outputs.
+    #[getter]
+    fn compute_uv(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Svd>(slf.as_super())?.compute_uv)
+    }
+}
+
+/// `QR(mode="full")`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "QR")]
+pub struct PyQr;
+
+#[pymethods]
+impl PyQr {
+    #[new]
+    #[pyo3(signature = (mode = "full"))]
+    fn new(mode: &str) -> PyResult<PyClassInitializer<Self>> {
+        Ok(PyOp::builtin(Arc::new(Qr::new(mode).py()?)).add_subclass(PyQr))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("mode",)
+    }
+
+    /// `QR(mode=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["mode"])
+    }
+
+    /// The decomposition's mode.
+    #[getter]
+    fn mode(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Qr>(slf.as_super())?.mode.clone())
+    }
+}
+
 /// The Python object of a core op of this file, `None` for other ops
 /// (an entry of `builtin_ops::FAMILY_OBJECTS`).
 pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
@@ -180,6 +296,16 @@ pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>
         Py::new(py, base().add_subclass(PyCholesky)).map(Py::into_any)
     } else if any.is::<CholeskyGrad>() {
         Py::new(py, base().add_subclass(PyCholeskyGrad)).map(Py::into_any)
+    } else if any.is::<Eigh>() {
+        Py::new(py, base().add_subclass(PyEigh)).map(Py::into_any)
+    } else if any.is::<EighGrad>() {
+        Py::new(py, base().add_subclass(PyEighGrad)).map(Py::into_any)
+    } else if any.is::<Svd>() {
+        Py::new(py, base().add_subclass(PySvd)).map(Py::into_any)
+    } else if any.is::<Qr>() {
+        Py::new(py, base().add_subclass(PyQr)).map(Py::into_any)
+    } else if any.is::<QrGrad>() {
+        Py::new(py, base().add_subclass(PyQrGrad)).map(Py::into_any)
     } else {
         return None;
     };
@@ -231,6 +357,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySolve>()?;
     m.add_class::<PyCholesky>()?;
     m.add_class::<PyCholeskyGrad>()?;
+    m.add_class::<PyEigh>()?;
+    m.add_class::<PyEighGrad>()?;
+    m.add_class::<PySvd>()?;
+    m.add_class::<PyQr>()?;
+    m.add_class::<PyQrGrad>()?;
     m.add_function(wrap_pyfunction!(matmul, m)?)?;
     Ok(())
 }

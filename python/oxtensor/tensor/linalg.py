@@ -1,5 +1,6 @@
 """Dense linear algebra (PyTensor's ``pytensor.tensor.linalg``): ``inv``,
-``det``, ``slogdet``, ``solve``, ``cholesky``, each a native op computing in
+``det``, ``slogdet``, ``solve``, ``cholesky``, ``eigh``, ``svd``, ``qr``, each a
+native op computing in
 float32 or float64 through the ``faer`` crate (integer inputs upcast as in
 PyTensor; complex inputs are a ``TypeError``). Ops take single matrices:
 stacked (batched) inputs are a ``NotImplementedError``.
@@ -24,6 +25,11 @@ Det = _core.Det
 Solve = _core.Solve
 Cholesky = _core.Cholesky
 CholeskyGrad = _core.CholeskyGrad
+Eigh = _core.Eigh
+EighGrad = _core.EighGrad
+SVD = _core.SVD
+QR = _core.QR
+QRGrad = _core.QRGrad
 
 
 def inv(x: Any) -> Any:
@@ -88,18 +94,53 @@ def cholesky(
     return Cholesky(lower=lower, on_error=on_error)(x)
 
 
+def eigh(a: Any, b: Any = None, lower: bool = True, UPLO: str | None = None) -> list[Any]:  # noqa: N803
+    """``[w, v]``: eigenvalues (ascending) and eigenvectors (columns) of a
+    symmetric matrix read from its lower (``lower``/``UPLO="L"``) or upper
+    triangle. The generalized problem (``b``) is not supported.
+    """
+    if b is not None:
+        raise NotImplementedError("eigh(a, b), the generalized eigenproblem, is not supported")
+    if UPLO is not None:
+        lower = UPLO.upper() == "L"
+    return Eigh(lower=lower)(a)
+
+
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    """``[U, s, Vh]`` with ``a = U @ diag(s) @ Vh`` (``s`` alone without
+    ``compute_uv``); the gradient covers the singular values only."""
+    return SVD(full_matrices=full_matrices, compute_uv=compute_uv)(a)
+
+
+def qr(a: Any, mode: str = "full", overwrite_a: bool = False, pivoting: bool = False) -> Any:
+    """``[Q, R]`` with ``a = Q @ R`` (``R`` alone for ``mode="r"``); ``"full"``
+    gives a square ``Q``, ``"reduced"``/``"economic"`` ``min(m, n)`` columns."""
+    del overwrite_a
+    if pivoting:
+        raise NotImplementedError("qr(pivoting=True) is not supported")
+    return QR(mode=mode)(a)
+
+
 __all__ = [
     "Cholesky",
     "CholeskyGrad",
     "Det",
+    "Eigh",
+    "EighGrad",
     "MatrixInverse",
+    "QR",
+    "QRGrad",
+    "SVD",
     "Solve",
     "cholesky",
     "det",
+    "eigh",
     "inv",
     "inverse",
     "matmul",
     "matrix_inverse",
+    "qr",
     "slogdet",
     "solve",
+    "svd",
 ]

@@ -29,8 +29,9 @@ macro_rules! by_float {
         }
     };
 }
+pub(crate) use by_float;
 
-fn to_faer<T: Real>(t: &Tensor) -> Mat<T> {
+pub(crate) fn to_faer<T: Real>(t: &Tensor) -> Mat<T> {
     let t = to_contiguous(&cast::cast(t, T::DTYPE));
     let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
     let (rows, cols) = match t.ndim() {
@@ -40,7 +41,7 @@ fn to_faer<T: Real>(t: &Tensor) -> Mat<T> {
     Mat::from_fn(rows, cols, |i, j| s[i * cols + j])
 }
 
-fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<Tensor> {
+pub(crate) fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<Tensor> {
     let data: Vec<T> = (0..m.nrows())
         .flat_map(|i| (0..m.ncols()).map(move |j| m[(i, j)]))
         .collect();
@@ -74,7 +75,7 @@ pub fn inv(a: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
-    let d = to_faer::<T>(a).determinant();
+    let d = to_faer::<T>(a).as_ref().determinant();
     Ok(Tensor::scalar(d))
 }
 

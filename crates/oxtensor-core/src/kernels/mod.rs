@@ -11,6 +11,7 @@ mod float_ops;
 pub mod gemm;
 mod int_ops;
 pub mod iter;
+pub mod decompositions;
 pub mod linalg;
 pub mod map;
 pub mod matmul;

@@ -3,6 +3,7 @@
 //! the native op its gradient builds. As in PyTensor, a matrix that is not
 //! positive definite gives NaNs unless `on_error="raise"`.
 
+use super::eigh::py_bool;
 use super::{square_float, tensor_inputs};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
@@ -13,14 +14,6 @@ use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
 use std::sync::Arc;
-
-fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
-}
 
 /// `Cholesky{lower=True}`: `L` with `x = L Lᵀ` (or `U = Lᵀ` if not `lower`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

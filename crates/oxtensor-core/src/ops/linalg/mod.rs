@@ -1,13 +1,16 @@
 //! Dense linear algebra ops (`pytensor/tensor/linalg`): `MatrixInverse`,
-//! `Det`, `Solve`, `Cholesky` (and its gradient op). Each takes single
+//! `Det`, `Solve`, `Cholesky`, `Eigh` (with their gradient ops), `SVD`, `QR`. Each takes single
 //! matrices (PyTensor wraps them in `Blockwise` for stacks; here stacks are
 //! out of scope) and computes in float32 or float64 through
 //! [`crate::kernels::linalg`]. This module holds their shared type rules.
 
 pub mod cholesky;
 pub mod det;
+pub mod eigh;
 pub mod inverse;
+pub mod qr;
 pub mod solve;
+pub mod svd;
 
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};

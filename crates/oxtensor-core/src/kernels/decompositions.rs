@@ -2,7 +2,7 @@
 //! the eigendecomposition's gradient, through `faer` in float32/float64
 //! (the shared conversions and dtype dispatch are in [`super::linalg`]).
 
-use super::linalg::{by_float, from_faer, to_faer, Real};
+use super::linalg::{by_float, check_square, from_faer, to_faer, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -18,7 +18,12 @@ fn mat<T: Real>(m: MatRef<'_, T>) -> Result<Tensor> {
 }
 
 fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
+    check_square(a)?;
     let m = to_faer::<T>(a);
+    if m.nrows() == 0 {
+        // faer's tridiagonalisation underflows an index on an empty matrix.
+        return Ok(vec![vector::<T>(Vec::new())?, mat(m.as_ref())?]);
+    }
     let side = if lower { Side::Lower } else { Side::Upper };
     let evd = m
         .self_adjoint_eigen(side)
@@ -97,9 +102,19 @@ pub fn svd(a: &Tensor, dtype: DType, full_matrices: bool, compute_uv: bool) -> R
 }
 
 fn qr_t<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Result<Vec<Tensor>> {
-    let qr = to_faer::<T>(a).qr();
-    let r = if complete { qr.R() } else { qr.thin_R() };
-    let r = mat(r)?;
+    let a = to_faer::<T>(a);
+    let qr = a.qr();
+    // faer's R has min(m, n) rows; the complete form pads it to m with zeros.
+    let thin = qr.thin_R();
+    let rows = if complete { a.nrows() } else { thin.nrows() };
+    let r = Mat::from_fn(rows, a.ncols(), |i, j| {
+        if i < thin.nrows() {
+            thin[(i, j)]
+        } else {
+            T::zero_impl()
+        }
+    });
+    let r = mat(r.as_ref())?;
     if !with_q {
         return Ok(vec![r]);
     }

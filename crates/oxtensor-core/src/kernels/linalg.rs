@@ -18,16 +18,21 @@ impl Real for f32 {}
 impl Real for f64 {}
 
 /// Runs `$f::<T>` for the float dtype `$dtype`, else a `Type` error.
+/// A panic inside faer (an input its checks did not foresee) becomes an
+/// error rather than unwinding into the host.
 macro_rules! by_float {
-    ($dtype:expr, $f:ident($($arg:expr),*)) => {
-        match $dtype {
+    ($dtype:expr, $f:ident($($arg:expr),*)) => {{
+        let run = || match $dtype {
             DType::Float32 => $f::<f32>($($arg),*),
             DType::Float64 => $f::<f64>($($arg),*),
             other => Err(Error::Type(format!(
                 "linear algebra runs in float32 or float64, not {other}"
             ))),
-        }
-    };
+        };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
+            Err(Error::Value(format!("{} failed on this input", stringify!($f))))
+        })
+    }};
 }
 pub(crate) use by_float;
 
@@ -48,6 +53,17 @@ pub(crate) fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<
     Tensor::from_vec(shape, data)
 }
 
+/// Checks at run time that `t` is a square matrix.
+pub(crate) fn check_square(t: &Tensor) -> Result<()> {
+    if t.ndim() != 2 || t.shape()[0] != t.shape()[1] {
+        return Err(Error::Value(format!(
+            "expected a square matrix, got shape {:?}",
+            t.shape()
+        )));
+    }
+    Ok(())
+}
+
 fn singular() -> Error {
     Error::Value("Matrix is singular to machine precision.".into())
 }
@@ -64,6 +80,7 @@ fn lu<T: Real>(a: &Mat<T>) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
 }
 
 fn inv_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
     let m = to_faer::<T>(a);
     let out = lu(&m)?.inverse();
     from_faer(out.as_ref(), a.shape().to_vec())
@@ -75,6 +92,7 @@ pub fn inv(a: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
     let d = to_faer::<T>(a).as_ref().determinant();
     Ok(Tensor::scalar(d))
 }
@@ -85,6 +103,7 @@ pub fn det(a: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
     let lu = lu(&to_faer::<T>(a))?;
     let x = lu.solve(to_faer::<T>(b));
     from_faer(x.as_ref(), b.shape().to_vec())
@@ -96,6 +115,7 @@ pub fn solve(a: &Tensor, b: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Tensor> {
+    check_square(a)?;
     let m = to_faer::<T>(a);
     let side = if lower { Side::Lower } else { Side::Upper };
     let factor = match m.llt(side) {

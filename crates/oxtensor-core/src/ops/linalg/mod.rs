@@ -1,8 +1,9 @@
 //! Dense linear algebra ops (`pytensor/tensor/linalg`): `MatrixInverse`,
-//! `Det`, `Solve`, `Cholesky`, `Eigh` (with their gradient ops), `SVD`, `QR`. Each takes single
-//! matrices (PyTensor wraps them in `Blockwise` for stacks; here stacks are
-//! out of scope) and computes in float32 or float64 through
-//! [`crate::kernels::linalg`]. This module holds their shared type rules.
+//! `Det`, `Solve`, `Cholesky`, `Eigh`, `SVD`, `QR` and the gradient ops of
+//! three of them. Each takes single matrices (PyTensor wraps them in
+//! `Blockwise` for stacks; here stacks are out of scope) and computes in
+//! float32 or float64 through `faer` ([`crate::kernels::linalg`],
+//! [`crate::kernels::decompositions`]). This module holds the shared type rules.
 
 pub mod cholesky;
 pub mod det;

@@ -32,7 +32,7 @@ impl Solve {
     pub fn new(assume_a: &str, lower: bool, b_ndim: usize) -> Result<Solve> {
         if assume_a != "gen" {
             return Err(Error::OutOfScope(format!(
-                "Solve with assume_a={assume_a:?} is not supported; only 'gen' is"
+                "Solve with assume_a='{assume_a}' is not supported; only 'gen' is"
             )));
         }
         if !(1..=2).contains(&b_ndim) {

@@ -11,10 +11,10 @@ harness of ``bench_execution.py``.
 
 from typing import Any
 
+import bench_execution as harness
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
-import bench_execution as harness
 from bench_execution import best, blas_idle, jax_fn, jax_mod, pytensor_fn, row, timed
 
 
@@ -36,13 +36,17 @@ def batched_matmul() -> None:
     rng = np.random.default_rng(0)
     a, b = rng.random((64, 128, 128)), rng.random((128, 128))
     x, y = ot.tensor3("x"), ot.matrix("y")
-    for label, args, yv in (("matmul 64x128^2 @ stack", (a, a), ot.tensor3("z")),
-                            ("matmul 64x128^2 @ matrix", (a, b), y)):
+    for label, args, yv in (
+        ("matmul 64x128^2 @ stack", (a, a), ot.tensor3("z")),
+        ("matmul 64x128^2 @ matrix", (a, b), y),
+    ):
         f = oxtensor.function([x, yv], x @ yv)
         nd = args[1].ndim
         g = pytensor_fn(
-            lambda pt, nd=nd: ([p := pt.tensor3("x"), q := pt.tensor("y", shape=(None,) * nd)],
-                               p @ q)
+            lambda pt, nd=nd: (
+                [p := pt.tensor3("x"), q := pt.tensor("y", shape=(None,) * nd)],
+                p @ q,
+            )
         )
         jf = jax_fn(lambda p, q: p @ q) if jax_mod else None
         compare(label, f, g, jf, np.matmul, *args)
@@ -55,8 +59,9 @@ def solve_and_cholesky() -> None:
     a, s, v = m + n * np.eye(n), m @ m.T + n * np.eye(n), rng.random(n)
     x, b = ot.dmatrix("a"), ot.dvector("b")
     f = oxtensor.function([x, b], ot.linalg.solve(x, b))
-    g = pytensor_fn(lambda pt: ([p := pt.dmatrix("a"), q := pt.dvector("b")],
-                                pt.linalg.solve(p, q)))
+    g = pytensor_fn(
+        lambda pt: ([p := pt.dmatrix("a"), q := pt.dvector("b")], pt.linalg.solve(p, q))
+    )
     jf = jax_fn(harness.jnp.linalg.solve) if jax_mod else None
     compare("solve 500x500", f, g, jf, np.linalg.solve, a, v)
     f = oxtensor.function([x], ot.linalg.cholesky(x))

@@ -23,6 +23,8 @@ __all__ = [
     "LT",
     "NEQ",
     "OR",
+    "QR",
+    "SVD",
     "XOR",
     "Abs",
     "Add",
@@ -33,18 +35,18 @@ __all__ = [
     "BufferOwner",
     "CAReduce",
     "Cast",
+    "Ceil",
     "Cholesky",
     "CholeskyGrad",
-    "Ceil",
     "Cos",
     "Det",
     "DimShuffle",
     "DisconnectedInputError",
     "DisconnectedType",
     "Dot",
-    "Elemwise",
     "Eigh",
     "EighGrad",
+    "Elemwise",
     "Exp",
     "Expm1",
     "Floor",
@@ -60,10 +62,10 @@ __all__ = [
     "Invert",
     "IsInf",
     "IsNan",
-    "Matmul",
-    "MatrixInverse",
     "Log",
     "Log1p",
+    "Matmul",
+    "MatrixInverse",
     "Max",
     "Maximum",
     "MethodNotDefined",
@@ -79,11 +81,9 @@ __all__ = [
     "Pow",
     "Prod",
     "ProfileStats",
-    "QR",
     "QRGrad",
     "Reciprocal",
     "Reshape",
-    "SVD",
     "ScalarOp",
     "Scratchpad",
     "Second",
@@ -657,7 +657,9 @@ class Solve(Op):
     """``Solve(assume_a="gen", lower=False, b_ndim=1)``: ``x`` with ``a @ x = b``."""
 
     __props__: ClassVar[tuple[str, ...]]
-    def __new__(cls, assume_a: str = "gen", lower: bool = False, b_ndim: int = 1) -> Self: ...
+    def __new__(
+        cls, assume_a: str = "gen", lower: bool = False, b_ndim: int = 1
+    ) -> Self: ...
     @property
     def assume_a(self) -> str:
         """The structure assumed of ``a`` (only ``"gen"``)."""
@@ -685,7 +687,10 @@ class Cholesky(Op):
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 
 class CholeskyGrad(Op):
-    """``CholeskyGrad(lower=True)``: the gradient of ``Cholesky`` (inputs: factor, its gradient)."""
+    """``CholeskyGrad(lower=True)``: the gradient of ``Cholesky``.
+
+    Inputs: the factor and its gradient.
+    """
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
@@ -1318,7 +1323,10 @@ def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
     ``grad_scale``."""
 
 def matmul(x1: t.Any, x2: t.Any) -> TensorVariable:
-    """NumPy's ``matmul`` (``x1 @ x2``): ``Matmul`` with ``ExpandDims``/``Squeeze`` for vectors."""
+    """NumPy's ``matmul`` (``x1 @ x2``): one ``Matmul`` node.
+
+    Vectors get ``ExpandDims`` before it and ``Squeeze`` after it.
+    """
 
 def function(
     inputs: t.Any,

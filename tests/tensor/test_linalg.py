@@ -1,6 +1,6 @@
 """`oxtensor.tensor.linalg` against NumPy: inv, det, slogdet, solve,
 cholesky over float32/float64 (integer inputs upcast), strided inputs,
-0×0 and 1×1 matrices, errors at build and run time, `str` forms,
+0x0 and 1x1 matrices, errors at build and run time, `str` forms,
 `verify_grad` and `infer_shape`."""
 
 import numpy as np
@@ -30,8 +30,10 @@ def close(got, want, dtype):
 
 
 def run(fn, *values, dtype=None):
-    xs = [ot.tensor(f"x{i}", dtype=dtype or str(v.dtype), shape=(None,) * v.ndim)
-          for i, v in enumerate(values)]
+    xs = [
+        ot.tensor(f"x{i}", dtype=dtype or str(v.dtype), shape=(None,) * v.ndim)
+        for i, v in enumerate(values)
+    ]
     return oxtensor.function(xs, fn(*xs))(*values)
 
 
@@ -68,17 +70,29 @@ def test_strided_inputs():
 
 @pytest.mark.parametrize(
     ("dtype", "out"),
-    [("int8", "float32"), ("int16", "float32"), ("int32", "float64"),
-     ("int64", "float64"), ("bool", "float32"), ("float16", "float32")],
+    [
+        ("int8", "float32"),
+        ("int16", "float32"),
+        ("int32", "float64"),
+        ("int64", "float64"),
+        ("bool", "float32"),
+        ("float16", "float32"),
+    ],
 )
 def test_integer_inputs_upcast(dtype, out):
     m = ot.matrix("m", dtype=dtype)
     assert linalg.inv(m).dtype == out
     assert linalg.det(m).type == ot.TensorType(out, ())
     assert linalg.cholesky(m).dtype == out
-    a = np.array([[2, 1], [1, 3]], dtype=dtype) if dtype != "bool" else np.eye(2, dtype=bool)
+    a = (
+        np.array([[2, 1], [1, 3]], dtype=dtype)
+        if dtype != "bool"
+        else np.eye(2, dtype=bool)
+    )
     got = oxtensor.function([m], linalg.inv(m))(a)
-    close(got, np.linalg.inv(a.astype("float64")), out if out != "float32" else "float32")
+    close(
+        got, np.linalg.inv(a.astype("float64")), out if out != "float32" else "float32"
+    )
 
 
 def test_static_types():
@@ -131,7 +145,10 @@ def test_str_forms():
     m, v = ot.matrix("m"), ot.vector("v")
     assert str(linalg.inv(m).owner.op) == "MatrixInverse"
     assert str(linalg.det(m).owner.op) == "Det"
-    assert str(linalg.solve(m, v).owner.op) == "Solve{assume_a='gen', lower=False, b_ndim=1}"
+    assert (
+        str(linalg.solve(m, v).owner.op)
+        == "Solve{assume_a='gen', lower=False, b_ndim=1}"
+    )
     assert str(linalg.cholesky(m).owner.op) == "Cholesky{lower=True}"
     assert linalg.Cholesky() == linalg.Cholesky(lower=True)
     assert linalg.Cholesky() != linalg.Cholesky(lower=False)
@@ -164,8 +181,13 @@ def test_cholesky_verify_grad(lower):
 def test_infer_shape():
     rng = np.random.default_rng(13)
     a, bv, bm = ot.dmatrix("a"), ot.dvector("b"), ot.dmatrix("c")
-    outs = [linalg.inv(a), linalg.det(a), linalg.solve(a, bv), linalg.solve(a, bm),
-            linalg.cholesky(a)]
+    outs = [
+        linalg.inv(a),
+        linalg.det(a),
+        linalg.solve(a, bv),
+        linalg.solve(a, bm),
+        linalg.cholesky(a),
+    ]
     values = [spd(3, rng), rng.normal(size=3), rng.normal(size=(3, 2))]
     for out in outs:
         check_infer_shape([a, bv, bm], [out], values, type(out.owner.op))
@@ -247,8 +269,17 @@ def test_decomposition_types_and_str_forms():
 
 @pytest.mark.parametrize(
     "name",
-    ["eigh_w", "eigh_v", "eigh_sym", "svd_s", "svd_uv_s", "svd_wide", "qr_reduced",
-     "qr_r_only", "qr_square"],
+    [
+        "eigh_w",
+        "eigh_v",
+        "eigh_sym",
+        "svd_s",
+        "svd_uv_s",
+        "svd_wide",
+        "qr_reduced",
+        "qr_r_only",
+        "qr_square",
+    ],
 )
 def test_decomposition_verify_grad(name):
     rng = np.random.default_rng(23)

@@ -50,7 +50,13 @@ macro_rules! unit_op {
     };
 }
 
-unit_op!(PyMatmul, Matmul, "oxtensor.tensor.math", "Matmul", "`Matmul`: stacked matrix products.");
+unit_op!(
+    PyMatmul,
+    Matmul,
+    "oxtensor.tensor.math",
+    "Matmul",
+    "`Matmul`: stacked matrix products."
+);
 unit_op!(
     PyMatrixInverse,
     MatrixInverse,
@@ -58,7 +64,13 @@ unit_op!(
     "MatrixInverse",
     "`MatrixInverse`: the inverse of a square matrix."
 );
-unit_op!(PyDet, Det, "oxtensor.tensor.linalg", "Det", "`Det`: the determinant.");
+unit_op!(
+    PyDet,
+    Det,
+    "oxtensor.tensor.linalg",
+    "Det",
+    "`Det`: the determinant."
+);
 unit_op!(
     PyQrGrad,
     QrGrad,
@@ -208,8 +220,18 @@ macro_rules! lower_op {
     };
 }
 
-lower_op!(PyEigh, Eigh, "Eigh", "`Eigh(lower=True)`: eigenvalues and eigenvectors.");
-lower_op!(PyEighGrad, EighGrad, "EighGrad", "`EighGrad(lower=True)`: the gradient of `Eigh`.");
+lower_op!(
+    PyEigh,
+    Eigh,
+    "Eigh",
+    "`Eigh(lower=True)`: eigenvalues and eigenvectors."
+);
+lower_op!(
+    PyEighGrad,
+    EighGrad,
+    "EighGrad",
+    "`EighGrad(lower=True)`: the gradient of `Eigh`."
+);
 
 /// `SVD(full_matrices=True, compute_uv=True)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "SVD")]
@@ -317,7 +339,9 @@ fn pad_front<'py>(x: Bound<'py, PyAny>, ndim: usize, n: usize) -> PyResult<Bound
     if n == 0 {
         return Ok(x);
     }
-    let order: Vec<Axis> = std::iter::repeat_n(None, n).chain((0..ndim).map(Some)).collect();
+    let order: Vec<Axis> = std::iter::repeat_n(None, n)
+        .chain((0..ndim).map(Some))
+        .collect();
     dimshuffle(&x, order)
 }
 
@@ -332,8 +356,16 @@ pub fn matmul<'py>(x1: Bound<'py, PyAny>, x2: Bound<'py, PyAny>) -> PyResult<Bou
     if n1 == 0 || n2 == 0 {
         return Err(PyValueError::new_err("matmul operand cannot be scalar"));
     }
-    let a = if n1 == 1 { dimshuffle(&x1, vec![None, Some(0)])? } else { x1 };
-    let b = if n2 == 1 { dimshuffle(&x2, vec![Some(0), None])? } else { x2 };
+    let a = if n1 == 1 {
+        dimshuffle(&x1, vec![None, Some(0)])?
+    } else {
+        x1
+    };
+    let b = if n2 == 1 {
+        dimshuffle(&x2, vec![Some(0), None])?
+    } else {
+        x2
+    };
     let (na, nb) = (n1.max(2), n2.max(2));
     let nd = na.max(nb);
     let a = pad_front(a, na, nd - na)?;

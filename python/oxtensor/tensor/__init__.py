@@ -7,6 +7,7 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
+from oxtensor.tensor import linalg
 from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
 from oxtensor.tensor.math import *  # noqa: F403
@@ -15,7 +16,6 @@ from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
-from oxtensor.tensor import linalg
 
 __all__ = [
     "Apply",

@@ -73,7 +73,9 @@ def solve(
     a, b = as_tensor_variable(a), as_tensor_variable(b)
     if transposed:
         a = a.T
-    op = Solve(assume_a=assume_a, lower=lower, b_ndim=b.ndim if b_ndim is None else b_ndim)
+    op = Solve(
+        assume_a=assume_a, lower=lower, b_ndim=b.ndim if b_ndim is None else b_ndim
+    )
     return op(a, b)
 
 
@@ -94,13 +96,17 @@ def cholesky(
     return Cholesky(lower=lower, on_error=on_error)(x)
 
 
-def eigh(a: Any, b: Any = None, lower: bool = True, UPLO: str | None = None) -> list[Any]:  # noqa: N803
+def eigh(
+    a: Any, b: Any = None, lower: bool = True, UPLO: str | None = None
+) -> list[Any]:
     """``[w, v]``: eigenvalues (ascending) and eigenvectors (columns) of a
     symmetric matrix read from its lower (``lower``/``UPLO="L"``) or upper
     triangle. The generalized problem (``b``) is not supported.
     """
     if b is not None:
-        raise NotImplementedError("eigh(a, b), the generalized eigenproblem, is not supported")
+        raise NotImplementedError(
+            "eigh(a, b), the generalized eigenproblem, is not supported"
+        )
     if UPLO is not None:
         lower = UPLO.upper() == "L"
     return Eigh(lower=lower)(a)
@@ -112,7 +118,9 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     return SVD(full_matrices=full_matrices, compute_uv=compute_uv)(a)
 
 
-def qr(a: Any, mode: str = "full", overwrite_a: bool = False, pivoting: bool = False) -> Any:
+def qr(
+    a: Any, mode: str = "full", overwrite_a: bool = False, pivoting: bool = False
+) -> Any:
     """``[Q, R]`` with ``a = Q @ R`` (``R`` alone for ``mode="r"``); ``"full"``
     gives a square ``Q``, ``"reduced"``/``"economic"`` ``min(m, n)`` columns."""
     del overwrite_a
@@ -122,15 +130,15 @@ def qr(a: Any, mode: str = "full", overwrite_a: bool = False, pivoting: bool = F
 
 
 __all__ = [
+    "QR",
+    "SVD",
     "Cholesky",
     "CholeskyGrad",
     "Det",
     "Eigh",
     "EighGrad",
     "MatrixInverse",
-    "QR",
     "QRGrad",
-    "SVD",
     "Solve",
     "cholesky",
     "det",

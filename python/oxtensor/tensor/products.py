@@ -31,7 +31,9 @@ def matmul(x1: Any, x2: Any, dtype: str | None = None) -> Any:
 def _axes_lists(axes: Any, nd_a: int, nd_b: int) -> tuple[list[int], list[int]]:
     if isinstance(axes, int):
         if axes < 0 or axes > min(nd_a, nd_b):
-            raise ValueError(f"tensordot: axes={axes} does not fit ranks {nd_a}, {nd_b}")
+            raise ValueError(
+                f"tensordot: axes={axes} does not fit ranks {nd_a}, {nd_b}"
+            )
         return list(range(nd_a - axes, nd_a)), list(range(axes))
     a_axes, b_axes = ([ax] if isinstance(ax, int) else list(ax) for ax in axes)
     if len(a_axes) != len(b_axes):

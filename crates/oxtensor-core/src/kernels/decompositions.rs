@@ -38,7 +38,13 @@ pub fn eigh(a: &Tensor, dtype: DType, lower: bool) -> Result<Vec<Tensor>> {
     by_float!(dtype, eigh_t(a, lower))
 }
 
-fn eigh_grad_t<T: Real>(w: &Tensor, v: &Tensor, gw: &Tensor, gv: &Tensor, lower: bool) -> Result<Tensor> {
+fn eigh_grad_t<T: Real>(
+    w: &Tensor,
+    v: &Tensor,
+    gw: &Tensor,
+    gv: &Tensor,
+    lower: bool,
+) -> Result<Tensor> {
     let (w, v) = (to_faer::<T>(w), to_faer::<T>(v));
     let (gw, gv) = (to_faer::<T>(gw), to_faer::<T>(gv));
     let n = v.nrows();
@@ -118,7 +124,11 @@ fn qr_t<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Result<Vec<Tensor>
     if !with_q {
         return Ok(vec![r]);
     }
-    let q = if complete { qr.compute_Q() } else { qr.compute_thin_Q() };
+    let q = if complete {
+        qr.compute_Q()
+    } else {
+        qr.compute_thin_Q()
+    };
     Ok(vec![mat(q.as_ref())?, r])
 }
 

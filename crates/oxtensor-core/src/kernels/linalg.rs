@@ -127,7 +127,11 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
             ))
         }
     };
-    let out = if lower { factor.as_ref() } else { factor.transpose() };
+    let out = if lower {
+        factor.as_ref()
+    } else {
+        factor.transpose()
+    };
     from_faer(out, a.shape().to_vec())
 }
 

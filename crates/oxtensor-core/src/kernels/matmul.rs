@@ -48,7 +48,11 @@ fn batches(a: &Tensor, b: &Tensor, bcast: [&[bool]; 2]) -> Result<Batches> {
         } else if stretch(lb, bcast[1]) {
             (la, (a.strides()[i] / sa, 0))
         } else {
-            return Err(shape_err(a, b, &format!("batch axis {i} does not broadcast")));
+            return Err(shape_err(
+                a,
+                b,
+                &format!("batch axis {i} does not broadcast"),
+            ));
         };
         shape.push(len);
         strides.push(stride);
@@ -220,14 +224,26 @@ mod tests {
     fn batched_products_broadcast() {
         let a = Tensor::from_vec(vec![2, 1, 2], vec![1.0f64, 2., 3., 4.]).unwrap();
         let b = Tensor::from_vec(vec![1, 2, 1], vec![1.0f64, -1.]).unwrap();
-        let out = matmul(&a, &b, [&[false; 3], &[true, false, false]], DType::Float64, None)
-            .unwrap();
+        let out = matmul(
+            &a,
+            &b,
+            [&[false; 3], &[true, false, false]],
+            DType::Float64,
+            None,
+        )
+        .unwrap();
         assert_eq!(out.shape(), &[2, 1, 1]);
         assert_eq!(out.get(1), Scalar::Float(-1.0, DType::Float64));
         let ai = cast::cast(&a, DType::Int32);
         let bi = cast::cast(&b, DType::Int32);
-        let oi = matmul(&ai, &bi, [&[false; 3], &[true, false, false]], DType::Int32, None)
-            .unwrap();
+        let oi = matmul(
+            &ai,
+            &bi,
+            [&[false; 3], &[true, false, false]],
+            DType::Int32,
+            None,
+        )
+        .unwrap();
         assert_eq!(oi.get(0), Scalar::Int(-1));
         assert!(matmul(&a, &b, [&[false; 3], &[false; 3]], DType::Float64, None).is_err());
     }

@@ -174,6 +174,8 @@ mod tests {
         assert!(Matmul.output_type(&x, &bad).is_err());
         let batch = ty(&[Some(2), Some(7), Some(4), Some(2)]);
         assert!(Matmul.output_type(&y, &batch).is_err());
-        assert!(Matmul.output_type(&ty(&[Some(3)]), &ty(&[Some(3)])).is_err());
+        assert!(Matmul
+            .output_type(&ty(&[Some(3)]), &ty(&[Some(3)]))
+            .is_err());
     }
 }

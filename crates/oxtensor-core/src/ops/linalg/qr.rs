@@ -13,9 +13,9 @@ use crate::op_identity;
 use crate::ops::scalar::ScalarKind;
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
-use std::sync::Arc;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
+use std::sync::Arc;
 
 /// `QR{mode='full'}`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,7 +29,9 @@ impl Qr {
     pub fn new(mode: &str) -> Result<Qr> {
         match mode {
             "full" | "complete" | "reduced" | "economic" | "r" => Ok(Qr { mode: mode.into() }),
-            "raw" => Err(Error::OutOfScope("QR with mode='raw' is not supported".into())),
+            "raw" => Err(Error::OutOfScope(
+                "QR with mode='raw' is not supported".into(),
+            )),
             other => Err(Error::Value(format!(
                 "QR mode must be one of 'full', 'complete', 'reduced', 'economic', 'r', \
                  got {other:?}"
@@ -147,7 +149,11 @@ impl Op for QrGrad {
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let t = tensor_inputs("QRGrad", inputs, 4)?;
         let dtype = crate::dtype::upcast(&[t[0].dtype, t[2].dtype, t[3].dtype])?;
-        Ok(vec![TensorType::new(dtype, [t[0].shape[0], t[1].shape[1]])?.into()])
+        Ok(vec![TensorType::new(
+            dtype,
+            [t[0].shape[0], t[1].shape[1]],
+        )?
+        .into()])
     }
 
     fn perform(

@@ -36,7 +36,9 @@ impl Solve {
             )));
         }
         if !(1..=2).contains(&b_ndim) {
-            return Err(Error::Value(format!("Solve's b_ndim must be 1 or 2, got {b_ndim}")));
+            return Err(Error::Value(format!(
+                "Solve's b_ndim must be 1 or 2, got {b_ndim}"
+            )));
         }
         Ok(Solve {
             assume_a: assume_a.into(),

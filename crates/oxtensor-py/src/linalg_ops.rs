@@ -371,10 +371,8 @@ pub fn matmul<'py>(x1: Bound<'py, PyAny>, x2: Bound<'py, PyAny>) -> PyResult<Bou
     let a = pad_front(a, na, nd - na)?;
     let b = pad_front(b, nb, nd - nb)?;
     let out = apply_core(a.py(), Arc::new(Matmul), vec![a, b])?;
-    let keep: Vec<Axis> = (0..nd)
-        .filter(|&i| !(n1 == 1 && i == nd - 2) && !(n2 == 1 && i == nd - 1))
-        .map(Some)
-        .collect();
+    let from_vector = |i: usize| (n1 == 1 && i == nd - 2) || (n2 == 1 && i == nd - 1);
+    let keep: Vec<Axis> = (0..nd).filter(|&i| !from_vector(i)).map(Some).collect();
     if keep.len() == nd {
         return Ok(out);
     }

@@ -28,17 +28,33 @@ __all__ = [
     "XOR",
     "Abs",
     "Add",
+    "AdvancedIncSubtensor",
+    "AdvancedIncSubtensor1",
+    "AdvancedSubtensor",
+    "AdvancedSubtensor1",
     "All",
     "AlreadyThere",
+    "Angle",
     "Any",
     "Apply",
+    "ArcCos",
+    "ArcCosh",
+    "ArcSin",
+    "ArcSinh",
+    "ArcTan",
+    "ArcTan2",
+    "ArcTanh",
     "BufferOwner",
     "CAReduce",
     "Cast",
     "Ceil",
     "Cholesky",
     "CholeskyGrad",
+    "Clip",
+    "Conj",
     "Cos",
+    "Cosh",
+    "Deg2Rad",
     "Det",
     "DimShuffle",
     "DisconnectedInputError",
@@ -47,23 +63,36 @@ __all__ = [
     "Eigh",
     "EighGrad",
     "Elemwise",
+    "Erf",
+    "Erfc",
+    "Erfcinv",
+    "Erfcx",
+    "Erfinv",
     "Exp",
+    "Exp2",
     "Expm1",
     "Floor",
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
+    "Gamma",
+    "GammaLn",
     "GradOp",
     "GraphPickle",
     "Identity",
     "IfElse",
+    "Imag",
+    "IncSubtensor",
     "InconsistencyError",
     "IntDiv",
     "Invert",
     "IsInf",
     "IsNan",
     "Log",
+    "Log1mexp",
     "Log1p",
+    "Log2",
+    "Log10",
     "Matmul",
     "MatrixInverse",
     "Max",
@@ -81,9 +110,14 @@ __all__ = [
     "Pow",
     "Prod",
     "ProfileStats",
+    "Psi",
     "QRGrad",
+    "Rad2Deg",
+    "Real",
     "Reciprocal",
     "Reshape",
+    "RoundHalfAwayFromZero",
+    "RoundHalfToEven",
     "ScalarOp",
     "Scratchpad",
     "Second",
@@ -92,11 +126,13 @@ __all__ = [
     "Sigmoid",
     "Sign",
     "Sin",
+    "Sinh",
     "Softplus",
     "Solve",
     "Sqr",
     "Sqrt",
     "Sub",
+    "Subtensor",
     "Sum",
     "Switch",
     "Tan",
@@ -104,7 +140,9 @@ __all__ = [
     "TensorType",
     "TensorVariable",
     "Thunk",
+    "TriGamma",
     "TrueDiv",
+    "Trunc",
     "Type",
     "UnusedInputError",
     "Variable",
@@ -320,6 +358,30 @@ class TensorVariable(Variable):
         """``x`` cast to ``dtype`` (``x`` itself if it already has it)."""
     def dot(self, other: t.Any) -> TensorVariable:
         """Inner, matrix-vector or matrix product."""
+    @property
+    def real(self) -> TensorVariable:
+        """The real part (``x`` itself for real dtypes)."""
+    @property
+    def imag(self) -> TensorVariable:
+        """The imaginary part (zeros for real dtypes)."""
+    def conj(self) -> TensorVariable:
+        """The complex conjugate; ``x`` itself when it is not complex."""
+    def conjugate(self) -> TensorVariable:
+        """The complex conjugate (``conj``)."""
+    def round(self, mode: str | None = None) -> TensorVariable:
+        """Rounded: ``"half_to_even"`` (default) or ``"half_away_from_zero"``."""
+    def trunc(self) -> TensorVariable:
+        """Rounded towards zero."""
+    def clip(self, a_min: t.Any, a_max: t.Any) -> TensorVariable:
+        """``clip(x, a_min, a_max)``."""
+    def __getitem__(self, args: t.Any, /) -> TensorVariable:
+        """``x[...]``: a ``Subtensor`` (a view) or an ``AdvancedSubtensor``."""
+    def __iter__(self) -> t.Iterator[TensorVariable]:
+        """``x[0], x[1], ...`` when the first length is static, else ``TypeError``."""
+    def set(self, y: t.Any) -> TensorVariable:
+        """``set_subtensor(self, y)`` for ``self = t[idx]``."""
+    def inc(self, y: t.Any) -> TensorVariable:
+        """``inc_subtensor(self, y)`` for ``self = t[idx]``."""
 
 @disjoint_base
 class Apply:
@@ -779,6 +841,117 @@ class IfElse(Op):
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 
+# ---- indexing (oxtensor.tensor.subtensor) -----------------------------------
+
+_IdxList: TypeAlias = tuple[int | slice, ...]
+
+class Subtensor(Op):
+    """``Subtensor(idx_list)``: basic indexing, a view of the input. Entries
+    are positions of the index inputs (integers, slice bounds)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, idx_list: t.Any) -> Self: ...
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per indexed axis: an input position or a slice of them."""
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class IncSubtensor(Op):
+    """``IncSubtensor(idx_list, inplace=False, set_instead_of_inc=False)``:
+    ``x`` with ``x[idx]`` incremented by (or set to) ``y``, in a copy."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        idx_list: t.Any,
+        inplace: bool = False,
+        set_instead_of_inc: bool = False,
+        destroyhandler_tolerate_aliased: t.Any = None,
+    ) -> Self:
+        """``inplace=True`` is not supported yet (``NotImplementedError``)."""
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per indexed axis: an input position or a slice of them."""
+    @property
+    def inplace(self) -> bool:
+        """Always ``False``."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
+    @property
+    def destroyhandler_tolerate_aliased(self) -> tuple[t.Any, ...]:
+        """Always ``()``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedSubtensor1(Op):
+    """``AdvancedSubtensor1()``: ``x[ilist]`` for one integer vector on axis 0."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedIncSubtensor1(Op):
+    """``AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)``:
+    inputs ``x``, ``y``, ``ilist``; repeated indices accumulate."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, inplace: bool = False, set_instead_of_inc: bool = False) -> Self:
+        """``inplace=True`` is not supported yet (``NotImplementedError``)."""
+    @property
+    def inplace(self) -> bool:
+        """Always ``False``."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedSubtensor(Op):
+    """``AdvancedSubtensor(idx_list)``: integer arrays and boolean masks mixed
+    with slices, with NumPy's semantics."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, idx_list: t.Any) -> Self: ...
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per index: an input position or a slice of them."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedIncSubtensor(Op):
+    """``AdvancedIncSubtensor(idx_list, inplace=False, set_instead_of_inc=False,
+    ignore_duplicates=False)``: repeated indices accumulate when incrementing."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        idx_list: t.Any,
+        inplace: bool = False,
+        set_instead_of_inc: bool = False,
+        ignore_duplicates: bool = False,
+    ) -> Self:
+        """``inplace`` and ``ignore_duplicates`` are not supported yet."""
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per index: an input position or a slice of them."""
+    @property
+    def inplace(self) -> bool:
+        """Always ``False``."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
+    @property
+    def ignore_duplicates(self) -> bool:
+        """Always ``False``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
 # ---- scalar ops ---------------------------------------------------------------
 
 @disjoint_base
@@ -929,6 +1102,102 @@ class Second(ScalarOp):
 
 class Switch(ScalarOp):
     """The ``Switch`` scalar op (``switch``)."""
+
+class Exp2(ScalarOp):
+    """The ``Exp2`` scalar op (``exp2``)."""
+
+class Log2(ScalarOp):
+    """The ``Log2`` scalar op (``log2``)."""
+
+class Log10(ScalarOp):
+    """The ``Log10`` scalar op (``log10``)."""
+
+class RoundHalfToEven(ScalarOp):
+    """The ``RoundHalfToEven`` scalar op (``RoundHalfToEven``)."""
+
+class RoundHalfAwayFromZero(ScalarOp):
+    """The ``RoundHalfAwayFromZero`` scalar op (``RoundHalfAwayFromZero``)."""
+
+class Trunc(ScalarOp):
+    """The ``Trunc`` scalar op (``trunc``)."""
+
+class ArcSin(ScalarOp):
+    """The ``ArcSin`` scalar op (``arcsin``)."""
+
+class ArcCos(ScalarOp):
+    """The ``ArcCos`` scalar op (``arccos``)."""
+
+class ArcTan(ScalarOp):
+    """The ``ArcTan`` scalar op (``arctan``)."""
+
+class ArcTan2(ScalarOp):
+    """The ``ArcTan2`` scalar op (``arctan2``)."""
+
+class Sinh(ScalarOp):
+    """The ``Sinh`` scalar op (``sinh``)."""
+
+class Cosh(ScalarOp):
+    """The ``Cosh`` scalar op (``cosh``)."""
+
+class ArcSinh(ScalarOp):
+    """The ``ArcSinh`` scalar op (``arcsinh``)."""
+
+class ArcCosh(ScalarOp):
+    """The ``ArcCosh`` scalar op (``arccosh``)."""
+
+class ArcTanh(ScalarOp):
+    """The ``ArcTanh`` scalar op (``arctanh``)."""
+
+class Deg2Rad(ScalarOp):
+    """The ``Deg2Rad`` scalar op (``deg2rad``)."""
+
+class Rad2Deg(ScalarOp):
+    """The ``Rad2Deg`` scalar op (``rad2deg``)."""
+
+class Log1mexp(ScalarOp):
+    """The ``Log1mexp`` scalar op (``Log1mexp``)."""
+
+class Erf(ScalarOp):
+    """The ``Erf`` scalar op (``erf``)."""
+
+class Erfc(ScalarOp):
+    """The ``Erfc`` scalar op (``erfc``)."""
+
+class Erfcx(ScalarOp):
+    """The ``Erfcx`` scalar op (``erfcx``)."""
+
+class Erfinv(ScalarOp):
+    """The ``Erfinv`` scalar op (``erfinv``)."""
+
+class Erfcinv(ScalarOp):
+    """The ``Erfcinv`` scalar op (``erfcinv``)."""
+
+class Gamma(ScalarOp):
+    """The ``Gamma`` scalar op (``gamma``)."""
+
+class GammaLn(ScalarOp):
+    """The ``GammaLn`` scalar op (``gammaln``)."""
+
+class Psi(ScalarOp):
+    """The ``Psi`` scalar op (``psi``)."""
+
+class TriGamma(ScalarOp):
+    """The ``TriGamma`` scalar op (``tri_gamma``)."""
+
+class Clip(ScalarOp):
+    """The ``Clip`` scalar op (``clip``)."""
+
+class Real(ScalarOp):
+    """The ``Real`` scalar op (``real``)."""
+
+class Imag(ScalarOp):
+    """The ``Imag`` scalar op (``imag``)."""
+
+class Conj(ScalarOp):
+    """The ``Conj`` scalar op (``conj``)."""
+
+class Angle(ScalarOp):
+    """The ``Angle`` scalar op (``angle``)."""
 
 class Cast(ScalarOp):
     """``Cast(dtype)``: conversion to a dtype; prints as ``Cast{float64}``."""

@@ -22,6 +22,7 @@ mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
+mod inc_subtensor_ops;
 mod infer_shape;
 mod linalg_ops;
 mod make_node;
@@ -32,7 +33,9 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod subtensor_ops;
 mod tensor_variable;
+mod tensor_variable_math;
 mod thunk;
 mod types;
 mod utils;
@@ -67,6 +70,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;
+    subtensor_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

@@ -13,6 +13,11 @@ from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
 from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
+from oxtensor.tensor.subtensor import (
+    inc_subtensor,
+    set_subtensor,
+    take,
+)
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
@@ -33,6 +38,9 @@ __all__ = [
     "as_tensor_variable",
     "constant",
     "linalg",
+    "inc_subtensor",
+    "set_subtensor",
+    "take",
     "reshape",
     "shape",
     "shape_i",

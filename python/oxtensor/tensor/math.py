@@ -4,6 +4,8 @@ from typing import Any as _Any
 
 from oxtensor import _core, scalar
 from oxtensor.tensor.basic import as_tensor_variable
+from oxtensor.tensor.math_functions import *  # noqa: F403
+from oxtensor.tensor.math_functions import __all__ as _functions_all
 from oxtensor.tensor.products import *  # noqa: F403
 from oxtensor.tensor.products import __all__ as _products_all
 
@@ -128,4 +130,5 @@ __all__ = [
     "zeros_like",
     *_ELEMWISE,
     *_products_all,
+    *_functions_all,
 ]

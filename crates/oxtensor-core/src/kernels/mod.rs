@@ -2,6 +2,7 @@
 //! casts, elementwise math for every dtype, reductions, and matrix products
 //! (through the `gemm` crate).
 
+pub mod advanced_index;
 pub mod alloc;
 pub mod cast;
 mod complex_ops;
@@ -17,6 +18,8 @@ pub mod map;
 pub mod matmul;
 pub mod reduce;
 mod reduce_walk;
+mod special;
+pub mod subtensor;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).

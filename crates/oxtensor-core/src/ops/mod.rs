@@ -2,19 +2,26 @@
 //! in Rust; ops written in Python implement it through the host adapter in
 //! the PyO3 crate. One file per op family.
 
+pub mod advanced_inc_subtensor;
+pub mod advanced_subtensor;
 pub mod blas;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
+pub mod index_list;
 pub mod infer_shape;
 pub mod linalg;
 pub mod matmul;
 pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
+mod scalar_grad_math;
 pub mod shape;
+pub mod subtensor;
+mod subtensor_grad;
+mod subtensor_shape;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

@@ -8,11 +8,23 @@ TensorType(float64, shape=(None, None))
 
 from oxtensor.graph.basic import Apply, Constant, Variable
 from oxtensor.tensor import linalg
-from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
+from oxtensor.tensor.basic import *  # noqa: F403
+from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
+from oxtensor.tensor.extra_ops import *  # noqa: F403
+from oxtensor.tensor.extra_ops import __all__ as _extra_all
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
-from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
+from oxtensor.tensor.shape import (
+    Reshape,
+    Shape,
+    Shape_i,
+    SpecifyShape,
+    reshape,
+    shape,
+    shape_i,
+    specify_shape,
+)
 from oxtensor.tensor.subtensor import (
     inc_subtensor,
     set_subtensor,
@@ -31,12 +43,10 @@ __all__ = [
     "Reshape",
     "Shape",
     "Shape_i",
+    "SpecifyShape",
     "TensorConstant",
     "TensorVariable",
     "Variable",
-    "as_tensor",
-    "as_tensor_variable",
-    "constant",
     "linalg",
     "inc_subtensor",
     "set_subtensor",
@@ -44,6 +54,9 @@ __all__ = [
     "reshape",
     "shape",
     "shape_i",
+    "specify_shape",
+    *_basic_all,
+    *_extra_all,
     *_math_all,
     *_type_all,
 ]

@@ -13,6 +13,7 @@ mod float_ops;
 pub mod gemm;
 mod int_ops;
 pub mod iter;
+pub mod join;
 pub mod linalg;
 pub mod map;
 pub mod matmul;

@@ -24,6 +24,7 @@ mod host_value;
 mod import;
 mod inc_subtensor_ops;
 mod infer_shape;
+mod linalg_ops;
 mod make_node;
 mod op;
 mod pickle_session;
@@ -70,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    linalg_ops::register(m)?;
     shape_ops::register(m)?;
     subtensor_ops::register(m)?;
     m.add(

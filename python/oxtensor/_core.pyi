@@ -1276,3 +1276,97 @@ def clone_replace(
     output: t.Any, replace: t.Any = None, **_rebuild_kwds: t.Any
 ) -> t.Any:
     """A copy of ``output``'s graph with the keys of ``replace`` substituted."""
+
+# ---- axis-wise ops: softmax family, logsumexp, argmax, sorting, running ops
+
+class Softmax(Op):
+    """``Softmax(axis=None)``: ``exp(x) / sum(exp(x))`` along one axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """The axis as a 1-tuple, ``None`` for all elements."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class LogSoftmax(Op):
+    """``LogSoftmax(axis=None)``: ``x - logsumexp(x)`` along one axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """The axis as a 1-tuple, ``None`` for all elements."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class LogSumExp(Op):
+    """``LogSumExp(axis=None)``: ``log(sum(exp(x), axis))`` in one op."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Argmax(Op):
+    """``Argmax(axis=None)``: int64 positions of the maxima."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class SortOp(Op):
+    """``SortOp(kind='quicksort')``: inputs are the tensor and the axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, kind: str = "quicksort", order: t.Any = None) -> Self: ...
+    @property
+    def kind(self) -> str:
+        """NumPy's algorithm name (kept for printing and equality)."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class ArgSortOp(Op):
+    """``ArgSortOp(kind='quicksort')``: int64 indices that sort along the axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, kind: str = "quicksort", order: t.Any = None) -> Self: ...
+    @property
+    def kind(self) -> str:
+        """NumPy's algorithm name (kept for printing and equality)."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class CumOp(Op):
+    """``CumOp(axis, mode='add')``: running sum (``add``) or product (``mul``)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: t.Any, mode: str = "add") -> Self: ...
+    @property
+    def axis(self) -> int:
+        """The axis."""
+    @property
+    def mode(self) -> str:
+        """``"add"`` or ``"mul"``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+def softmax(x: t.Any, axis: _Axis = None) -> TensorVariable:
+    """``Softmax`` along ``axis`` (negative axes count from the end)."""
+
+def log_softmax(x: t.Any, axis: _Axis = None) -> TensorVariable:
+    """``LogSoftmax`` along ``axis`` (negative axes count from the end)."""
+
+def logsumexp(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+    """``LogSumExp`` over ``axis``, the axes kept as length 1 with ``keepdims``."""
+
+def argmax(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+    """``Argmax`` over ``axis``, the axes kept as length 1 with ``keepdims``."""

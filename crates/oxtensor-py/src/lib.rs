@@ -30,6 +30,8 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod sort_ops;
+mod special_ops;
 mod tensor_variable;
 mod thunk;
 mod types;
@@ -64,6 +66,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    special_ops::register(m)?;
+    sort_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

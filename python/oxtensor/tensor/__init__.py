@@ -15,6 +15,9 @@ from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
+from oxtensor.tensor import extra_ops, special
+from oxtensor.tensor.extra_ops import cumprod, cumsum
+from oxtensor.tensor.sort import argsort, sort
 
 __all__ = [
     "Apply",
@@ -28,12 +31,18 @@ __all__ = [
     "TensorConstant",
     "TensorVariable",
     "Variable",
+    "argsort",
     "as_tensor",
     "as_tensor_variable",
     "constant",
+    "cumprod",
+    "cumsum",
+    "extra_ops",
     "reshape",
     "shape",
     "shape_i",
+    "sort",
+    "special",
     *_math_all,
     *_type_all,
 ]

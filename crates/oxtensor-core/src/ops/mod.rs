@@ -12,6 +12,11 @@ pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 pub mod shape;
+pub mod softmax;
+pub mod logsumexp;
+pub mod argmax;
+pub mod sort;
+pub mod cumulative;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
-from bench_execution import best, jax_fn, jax_mod, pt_mod, pt_why, jax_why, row, timed
+from bench_execution import best, jax_fn, jax_mod, jax_why, pt_mod, pt_why, row, timed
 
 
 def np_softmax(v: np.ndarray) -> np.ndarray:
@@ -51,7 +51,9 @@ def jax_build(expr: Callable[[Any], Any]) -> Any:
     return jax_fn(expr) if jax_mod is not None else None
 
 
-def compare(label: str, a: np.ndarray, ours: Any, theirs: dict[str, Any], n: int) -> None:
+def compare(
+    label: str, a: np.ndarray, ours: Any, theirs: dict[str, Any], n: int
+) -> None:
     x = ot.dmatrix("x")
     f = oxtensor.function([x], ours(x))
     others = {
@@ -132,7 +134,11 @@ def softmaxes() -> None:
             label,
             a,
             ours,
-            {"numpy": ref, "pytensor": pt_build(pt_expr), "jax": jax_build(jx) if jx else None},
+            {
+                "numpy": ref,
+                "pytensor": pt_build(pt_expr),
+                "jax": jax_build(jx) if jx else None,
+            },
             10,
         )
 

@@ -15,8 +15,20 @@ from oxtensor.tensor.math import Argmax
 from tests.helpers import assert_matches
 
 RNG = np.random.default_rng(0)
-REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-        "uint64", "float16", "float32", "float64"]
+REAL = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+]
 
 
 def run(out, x, v):
@@ -39,10 +51,10 @@ def test_argmax_argmin_over_dtypes_and_axes(dtype, axis):
     v = sample(dtype, (3, 4, 5))
     np_axis = axis
     if isinstance(axis, tuple):
-        # NumPy takes one axis: move the reduced ones last, in sorted order, and flatten.
+        # NumPy takes one axis: move the reduced ones last (sorted), flatten.
         kept = [d for d in range(3) if d not in {a % 3 for a in axis}]
         moved = np.transpose(v, kept + sorted(a % 3 for a in axis))
-        flat = moved.reshape(moved.shape[: len(kept)] + (-1,))
+        flat = moved.reshape((*moved.shape[: len(kept)], -1))
         want_max, want_min = flat.argmax(axis=-1), flat.argmin(axis=-1)
     else:
         want_max, want_min = v.argmax(axis=np_axis), v.argmin(axis=np_axis)
@@ -89,7 +101,8 @@ def test_argmax_types_str_errors():
     assert str(ot.argmax(x, axis=(2, 0)).owner.op) == "Argmax{axis=(0, 2)}"
     assert str(ot.argmax(x).owner.op) == "Argmax{axis=None}"
     assert out.name == "argmax"
-    assert Argmax(axis=[2]) == out.owner.op and Argmax.__props__ == ("axis",)
+    assert Argmax(axis=[2]) == out.owner.op
+    assert Argmax.__props__ == ("axis",)
     with pytest.raises(ValueError, match="out of bounds"):
         ot.argmax(x, axis=3)
     with pytest.raises(TypeError, match="axis"):
@@ -121,7 +134,8 @@ def test_var_corrected_and_names():
     v = RNG.normal(size=(6, 3)) + 1e6
     out = ot.var(x, axis=0, corrected=True)
     np.testing.assert_allclose(run(out, x, v), v.var(axis=0), rtol=1e-9)
-    assert out.name == "var" and ot.std(x).name == "std"
+    assert out.name == "var"
+    assert ot.std(x).name == "std"
     verify_grad(lambda a: ot.var(a, axis=1), [RNG.normal(size=(3, 4))])
     verify_grad(lambda a: ot.std(a, axis=0, ddof=1), [RNG.normal(size=(3, 4))])
 
@@ -136,7 +150,8 @@ def test_ptp():
 def test_sum_prod_acc_dtype():
     b = ot.bvector("b")
     s = ot.sum(b, acc_dtype="int8")
-    assert s.owner.op.acc_dtype == "int8" and s.dtype == "int64"
+    assert s.owner.op.acc_dtype == "int8"
+    assert s.dtype == "int64"
     v = np.array([100, 100, -50], dtype="int8")
     # The int8 accumulator wraps, as it does in PyTensor's C code.
     assert run(s, b, v) == np.int64(np.int8(100 + 100 - 50 - 256))

@@ -63,11 +63,13 @@ def test_sort_nan_strided_edges():
 def test_sort_types_str_errors():
     x = ot.dmatrix("x")
     out = sort(x)
-    assert out.type == x.type and argsort(x).dtype == "int64"
+    assert out.type == x.type
+    assert argsort(x).dtype == "int64"
     assert str(out.owner.op) == "SortOp{kind='quicksort'}"
     assert str(argsort(x, kind="mergesort").owner.op) == "ArgSortOp{kind='mergesort'}"
     assert sort(x, axis=None).ndim == 1
-    assert SortOp("quicksort") == out.owner.op and SortOp.__props__ == ("kind",)
+    assert SortOp("quicksort") == out.owner.op
+    assert SortOp.__props__ == ("kind",)
     assert pickle.loads(pickle.dumps(ArgSortOp("heapsort"))) == ArgSortOp("heapsort")
     with pytest.raises(ValueError, match="out of bounds"):
         sort(x, axis=2)
@@ -115,10 +117,13 @@ def test_cumulative_edges_str_errors():
     assert_matches(got, np.array([100, -56], dtype="int8"))
     assert str(cumsum(x, axis=-1).owner.op) == "Cumsum{axis=1}"
     assert str(cumprod(x, axis=0).owner.op) == "Cumprod{axis=0}"
-    assert str(cumsum(x).owner.op) == "Cumsum{axis=0}" and cumsum(x).ndim == 1
+    assert str(cumsum(x).owner.op) == "Cumsum{axis=0}"
+    assert cumsum(x).ndim == 1
     op = CumOp(1, "mul")
-    assert op == cumprod(x, axis=1).owner.op and CumOp.__props__ == ("axis", "mode")
-    assert op.axis == 1 and op.mode == "mul"
+    assert op == cumprod(x, axis=1).owner.op
+    assert CumOp.__props__ == ("axis", "mode")
+    assert op.axis == 1
+    assert op.mode == "mul"
     assert pickle.loads(pickle.dumps(op)) == op
     with pytest.raises(ValueError, match="out of bounds"):
         cumsum(x, axis=2)
@@ -147,4 +152,6 @@ def test_sort_cumsum_hypothesis(dtype, rows, cols, axis):
     x = ot.matrix("x", dtype=dtype)
     v = sample(dtype, (rows, cols))
     assert_matches(run(sort(x, axis=axis), x, v), np.sort(v, axis=axis))
-    assert_matches(run(cumsum(x, axis=axis), x, v), np.cumsum(v, axis=axis, dtype=dtype))
+    assert_matches(
+        run(cumsum(x, axis=axis), x, v), np.cumsum(v, axis=axis, dtype=dtype)
+    )

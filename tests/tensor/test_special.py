@@ -47,7 +47,9 @@ RNG = np.random.default_rng(0)
 def test_softmax_values_over_axes(kind, axis):
     x = ot.tensor3("x")
     v = RNG.normal(size=(3, 4, 5)) * 10
-    f, ref = (softmax, np_softmax) if kind == "softmax" else (log_softmax, np_log_softmax)
+    f, ref = (
+        (softmax, np_softmax) if kind == "softmax" else (log_softmax, np_log_softmax)
+    )
     assert_matches(run(f(x, axis=axis), x, v), ref(v, axis=axis))
 
 
@@ -61,7 +63,9 @@ def test_softmax_dtypes(dtype):
     got = run(out, x, v)
     assert_matches(got, np_softmax(v.astype("float64"), axis=1), want_dtype, scale=2)
     got = run(log_softmax(x, axis=0), x, v)
-    assert_matches(got, np_log_softmax(v.astype("float64"), axis=0), want_dtype, scale=2)
+    assert_matches(
+        got, np_log_softmax(v.astype("float64"), axis=0), want_dtype, scale=2
+    )
 
 
 def test_softmax_is_stable_and_handles_edges():
@@ -71,7 +75,8 @@ def test_softmax_is_stable_and_handles_edges():
     assert_matches(run(log_softmax(x, axis=1), x, v), np_log_softmax(v, axis=1))
     nan = np.array([[0.0, np.nan, 1.0], [0.0, 1.0, 2.0]])
     got = run(softmax(x, axis=1), x, nan)
-    assert np.isnan(got[0]).all() and np.isfinite(got[1]).all()
+    assert np.isnan(got[0]).all()
+    assert np.isfinite(got[1]).all()
     empty = np.zeros((0, 3))
     assert run(softmax(x, axis=1), x, empty).shape == (0, 3)
     s = ot.dscalar("s")
@@ -83,7 +88,9 @@ def test_softmax_strided_input():
     v = RNG.normal(size=(6, 8))
     for view in (v.T, v[::2, ::3], v[:, ::-1]):
         for axis in (0, 1):
-            assert_matches(run(softmax(x, axis=axis), x, view), np_softmax(view, axis=axis))
+            assert_matches(
+                run(softmax(x, axis=axis), x, view), np_softmax(view, axis=axis)
+            )
 
 
 def test_softmax_large_rows_run_in_parallel():
@@ -101,7 +108,8 @@ def test_softmax_types_str_and_props():
     assert Softmax(axis=1) == softmax(x, axis=1).owner.op
     assert hash(Softmax(axis=1)) == hash(Softmax(axis=1))
     assert Softmax(axis=1) != LogSoftmax(axis=1)
-    assert Softmax(axis=1).axis == (1,) and Softmax().axis is None
+    assert Softmax(axis=1).axis == (1,)
+    assert Softmax().axis is None
     assert Softmax.__props__ == ("axis",)
     op = pickle.loads(pickle.dumps(Softmax(axis=1)))
     assert op == Softmax(axis=1)
@@ -135,7 +143,8 @@ def test_logsumexp_edges_and_dtypes():
     x = ot.dmatrix("x")
     v = np.array([[-np.inf, -np.inf], [np.inf, 0.0], [1e308, 1e308]])
     got = run(ot.logsumexp(x, axis=1), x, v)
-    assert got[0] == -np.inf and got[1] == np.inf
+    assert got[0] == -np.inf
+    assert got[1] == np.inf
     np.testing.assert_allclose(got[2], 1e308 + np.log(2))
     got = run(ot.logsumexp(x, axis=1), x, np.zeros((3, 0)))
     assert_matches(got, np.full(3, -np.inf))
@@ -143,7 +152,9 @@ def test_logsumexp_edges_and_dtypes():
     out = ot.logsumexp(i, axis=0)
     assert out.dtype == "float32"
     iv = np.arange(6, dtype="int8").reshape(2, 3)
-    assert_matches(run(out, i, iv), np_logsumexp(iv.astype("float64"), axis=0), "float32")
+    assert_matches(
+        run(out, i, iv), np_logsumexp(iv.astype("float64"), axis=0), "float32"
+    )
     assert str(out.owner.op) == "LogSumExp{axis=0}"
     assert str(ot.logsumexp(x).owner.op) == "LogSumExp{axes=None}"
     with pytest.raises(ValueError, match="out of bounds"):
@@ -161,8 +172,12 @@ def test_gradients(axis):
 
 
 @pytest.mark.parametrize(
-    "build", [lambda a: softmax(a, axis=1), lambda a: log_softmax(a, axis=0),
-              lambda a: ot.logsumexp(a, axis=1)]
+    "build",
+    [
+        lambda a: softmax(a, axis=1),
+        lambda a: log_softmax(a, axis=0),
+        lambda a: ot.logsumexp(a, axis=1),
+    ],
 )
 def test_pushforward_matches_jacobian(build):
     x = ot.dmatrix("x")

@@ -21,14 +21,20 @@ macro_rules! sort_class {
         impl $rs {
             #[new]
             #[pyo3(signature = (kind = "quicksort".to_string(), order = None))]
-            fn new(kind: String, order: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+            fn new(
+                kind: String,
+                order: Option<Bound<'_, PyAny>>,
+            ) -> PyResult<PyClassInitializer<Self>> {
                 if order.is_some_and(|o| !o.is_none()) {
                     return Err(PyValueError::new_err(concat!(
                         $pyname,
                         ": order (sorting structured arrays by field) is not supported"
                     )));
                 }
-                let core = Sort { indices: $indices, kind };
+                let core = Sort {
+                    indices: $indices,
+                    kind,
+                };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
             }
 
@@ -63,7 +69,10 @@ impl PyCumOp {
     #[pyo3(signature = (axis, mode = "add"))]
     fn new(axis: Bound<'_, PyAny>, mode: &str) -> PyResult<PyClassInitializer<Self>> {
         let a: i64 = axis.extract().map_err(|_| {
-            PyTypeError::new_err(format!("axis must be an integer, got {}", axis.repr().map(|r| r.to_string()).unwrap_or_default()))
+            PyTypeError::new_err(format!(
+                "axis must be an integer, got {}",
+                axis.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
         })?;
         let axis = usize::try_from(a).map_err(|_| {
             PyValueError::new_err(format!(

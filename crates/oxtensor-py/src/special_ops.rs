@@ -71,7 +71,10 @@ macro_rules! softmax_class {
                         )))
                     }
                 };
-                let core = Softmax { kind: SoftmaxKind::$kind, axis };
+                let core = Softmax {
+                    kind: SoftmaxKind::$kind,
+                    axis,
+                };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
             }
 
@@ -176,7 +179,11 @@ pub fn special_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>
     Some(obj)
 }
 
-fn softmax_node<'py>(kind: SoftmaxKind, x: Bound<'py, PyAny>, axis: Option<Bound<'py, PyAny>>) -> Out<'py> {
+fn softmax_node<'py>(
+    kind: SoftmaxKind,
+    x: Bound<'py, PyAny>,
+    axis: Option<Bound<'py, PyAny>>,
+) -> Out<'py> {
     let x = crate::constant::as_tensor_variable(x, None, None, None)?;
     let ndim = tensor_type_of(&x)?.ndim();
     let axis = match parse_axes(axis)?.as_deref() {
@@ -240,7 +247,11 @@ pub fn logsumexp<'py>(
 /// `argmax(x, axis, keepdims)`.
 #[pyfunction]
 #[pyo3(signature = (x, axis = None, keepdims = false))]
-pub fn argmax<'py>(x: Bound<'py, PyAny>, axis: Option<Bound<'py, PyAny>>, keepdims: bool) -> Out<'py> {
+pub fn argmax<'py>(
+    x: Bound<'py, PyAny>,
+    axis: Option<Bound<'py, PyAny>>,
+    keepdims: bool,
+) -> Out<'py> {
     reducing(x, axis, keepdims, |a, nd| {
         Ok(Arc::new(Argmax::new(a, nd)?) as OpRef)
     })

@@ -75,7 +75,11 @@ pub fn reduce_acc<'py>(
 }
 
 /// Re-inserts reduced axes as length-1 axes (`keepdims=True`).
-pub(crate) fn restore_axes<'py>(out: &Bound<'py, PyAny>, reduced: &[usize], ndim: usize) -> Out<'py> {
+pub(crate) fn restore_axes<'py>(
+    out: &Bound<'py, PyAny>,
+    reduced: &[usize],
+    ndim: usize,
+) -> Out<'py> {
     let mut next = 0;
     let order: Vec<Axis> = (0..ndim)
         .map(|d| {
@@ -379,7 +383,14 @@ impl PyTensorVariable {
                 .transpose()
         };
         let (dtype, acc_dtype) = (parse(dtype)?, parse(acc_dtype)?);
-        reduce_acc(slf.as_any(), ReduceKind::Sum, axis, keepdims, dtype, acc_dtype)
+        reduce_acc(
+            slf.as_any(),
+            ReduceKind::Sum,
+            axis,
+            keepdims,
+            dtype,
+            acc_dtype,
+        )
     }
 
     #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
@@ -396,7 +407,14 @@ impl PyTensorVariable {
                 .transpose()
         };
         let (dtype, acc_dtype) = (parse(dtype)?, parse(acc_dtype)?);
-        reduce_acc(slf.as_any(), ReduceKind::Prod, axis, keepdims, dtype, acc_dtype)
+        reduce_acc(
+            slf.as_any(),
+            ReduceKind::Prod,
+            axis,
+            keepdims,
+            dtype,
+            acc_dtype,
+        )
     }
 
     #[pyo3(signature = (axis = None, keepdims = false))]

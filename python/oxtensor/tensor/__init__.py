@@ -7,17 +7,17 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
+from oxtensor.tensor import extra_ops, special
 from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
+from oxtensor.tensor.extra_ops import cumprod, cumsum
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
 from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
+from oxtensor.tensor.sort import argsort, sort
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
-from oxtensor.tensor import extra_ops, special
-from oxtensor.tensor.extra_ops import cumprod, cumsum
-from oxtensor.tensor.sort import argsort, sort
 
 __all__ = [
     "Apply",

@@ -16,5 +16,7 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> int:
             f"{op}: axis must be an integer, got {axis!r} of type {type(axis).__name__}"
         ) from None
     if not -ndim <= a < ndim:
-        raise AxisError(f"{op}: axis {a} is out of bounds for array of dimension {ndim}")
+        raise AxisError(
+            f"{op}: axis {a} is out of bounds for array of dimension {ndim}"
+        )
     return a % ndim

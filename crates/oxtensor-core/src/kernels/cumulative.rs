@@ -52,7 +52,12 @@ macro_rules! arith {
 }
 
 /// The running sum or product of `x` along `axis`.
-pub fn cumulative(x: &Tensor, axis: usize, mode: CumMode, pool: Option<&mut Pool>) -> Result<Tensor> {
+pub fn cumulative(
+    x: &Tensor,
+    axis: usize,
+    mode: CumMode,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
     let lanes = Lanes::new(x, &[axis]);
     let mut out = output(pool, x.dtype(), &lanes.shape());
     let out_ref = &mut out;

@@ -7,8 +7,8 @@
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split in two (Cody–Waite): `k * LN2_HI` is exact for |k| < 2^11.
-const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 // Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits.
 const SHIFTER: f64 = 6_755_399_441_055_744.0;
 // Outside this range 2^k leaves the normal exponents (or the input is NaN).
@@ -62,7 +62,10 @@ fn exp_slice_body(v: &mut [f64]) {
             c.iter_mut().for_each(|x| *x = exp_in_range(*x));
         }
     }
-    chunks.into_remainder().iter_mut().for_each(|x| *x = x.exp());
+    chunks
+        .into_remainder()
+        .iter_mut()
+        .for_each(|x| *x = x.exp());
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -38,7 +38,7 @@ impl Lanes {
         let total: usize = t.shape().iter().product();
         Lanes {
             data: to_contiguous(&moved),
-            rows: if n == 0 { 0 } else { total / n },
+            rows: total.checked_div(n).unwrap_or(0),
             n,
             perm,
         }

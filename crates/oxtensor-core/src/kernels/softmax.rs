@@ -34,7 +34,9 @@ fn lane_max(x: &[f64]) -> f64 {
         }
     }
     let tail = chunks.remainder().iter().copied();
-    acc.into_iter().chain(tail).fold(f64::NEG_INFINITY, f64::max)
+    acc.into_iter()
+        .chain(tail)
+        .fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// The sum of a lane, in eight interleaved partial sums (vectorisable and
@@ -99,13 +101,21 @@ fn compute_dtype(op: &str, dtype: DType) -> Result<DType> {
 }
 
 /// Runs `f` over `x`'s lanes as `float64` (converting `float32` lanes).
-fn run_f64(lanes: &Lanes, out: &mut Tensor, m: usize, f: impl Fn(&[f64], &mut [f64]) + Sync + Send) {
+fn run_f64(
+    lanes: &Lanes,
+    out: &mut Tensor,
+    m: usize,
+    f: impl Fn(&[f64], &mut [f64]) + Sync + Send,
+) {
     let n = lanes.n;
     if let Some(x) = lanes.data.as_slice::<f64>() {
         let y = out.as_mut_slice::<f64>().expect("fresh float64 output");
         return for_each_lane(x, n, y, m, f);
     }
-    let x = lanes.data.as_slice::<f32>().expect("lanes are float32 or float64");
+    let x = lanes
+        .data
+        .as_slice::<f32>()
+        .expect("lanes are float32 or float64");
     let y = out.as_mut_slice::<f32>().expect("fresh float32 output");
     for_each_lane(x, n, y, m, |a, b| {
         let wide: Vec<f64> = a.iter().map(|&v| v as f64).collect();
@@ -140,7 +150,12 @@ pub fn softmax(
 }
 
 /// `log(sum(exp(x)))` over `axes` (sorted, in range), in `dtype`.
-pub fn logsumexp(x: &Tensor, axes: &[usize], dtype: DType, pool: Option<&mut Pool>) -> Result<Tensor> {
+pub fn logsumexp(
+    x: &Tensor,
+    axes: &[usize],
+    dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
     let work = compute_dtype("LogSumExp", dtype)?;
     let lanes = Lanes::new(&cast(x, work), axes);
     let kept = lanes.shape()[..x.ndim() - axes.len()].to_vec();

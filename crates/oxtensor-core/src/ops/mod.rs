@@ -2,21 +2,21 @@
 //! in Rust; ops written in Python implement it through the host adapter in
 //! the PyO3 crate. One file per op family.
 
+pub mod argmax;
 pub mod blas;
+pub mod cumulative;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
+pub mod logsumexp;
 pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 pub mod shape;
 pub mod softmax;
-pub mod logsumexp;
-pub mod argmax;
 pub mod sort;
-pub mod cumulative;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

@@ -1345,6 +1345,15 @@ class ArgSortOp(Op):
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 
+class TakeAlongAxis(Op):
+    """``TakeAlongAxis()``: values picked along an axis by int64 indices
+    shaped like them (inputs: values, indices, axis)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
 class CumOp(Op):
     """``CumOp(axis, mode='add')``: running sum (``add``) or product (``mul``)."""
 

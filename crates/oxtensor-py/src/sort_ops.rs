@@ -5,7 +5,7 @@
 use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::op::PyOp;
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
-use oxtensor_core::ops::sort::Sort;
+use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -117,6 +117,28 @@ impl PyCumOp {
     }
 }
 
+/// `TakeAlongAxis()`: values picked along an axis by int64 indices shaped
+/// like them (inputs: values, indices, axis); `sort`'s gradient uses it.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = "TakeAlongAxis")]
+pub struct PyTakeAlongAxis;
+
+#[pymethods]
+impl PyTakeAlongAxis {
+    #[new]
+    fn new() -> PyClassInitializer<Self> {
+        PyOp::builtin(Arc::new(TakeAlongAxis)).add_subclass(PyTakeAlongAxis)
+    }
+
+    #[classattr]
+    fn __props__<'py>(py: Python<'py>) -> Bound<'py, pyo3::types::PyTuple> {
+        pyo3::types::PyTuple::empty(py)
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &[])
+    }
+}
+
 /// The Python object of a sort or running op, or `None` for other ops.
 pub fn sort_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
     let any = core.as_any();
@@ -127,6 +149,8 @@ pub fn sort_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> 
         } else {
             Py::new(py, base().add_subclass(PySortOp)).map(Py::into_any)
         }
+    } else if any.is::<TakeAlongAxis>() {
+        Py::new(py, base().add_subclass(PyTakeAlongAxis)).map(Py::into_any)
     } else if any.is::<CumOp>() {
         Py::new(py, base().add_subclass(PyCumOp)).map(Py::into_any)
     } else {
@@ -140,5 +164,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySortOp>()?;
     m.add_class::<PyArgSortOp>()?;
     m.add_class::<PyCumOp>()?;
+    m.add_class::<PyTakeAlongAxis>()?;
     Ok(())
 }

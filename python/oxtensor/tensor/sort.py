@@ -9,6 +9,7 @@ from oxtensor.tensor.basic import as_tensor_variable
 
 SortOp = _core.SortOp
 ArgSortOp = _core.ArgSortOp
+TakeAlongAxis = _core.TakeAlongAxis
 
 
 def _prepare(a: Any, axis: Any, op: str) -> tuple[Any, Any]:
@@ -31,4 +32,4 @@ def argsort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) 
     return ArgSortOp(kind, order)(a, axis)
 
 
-__all__ = ["ArgSortOp", "SortOp", "argsort", "sort"]
+__all__ = ["ArgSortOp", "SortOp", "TakeAlongAxis", "argsort", "sort"]

@@ -79,3 +79,53 @@ pub fn argsort(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Result<Tenso
     by_dtype!(argsort_typed, x.dtype(), &lanes, &mut out, "argsort");
     Ok(lanes.restore(out))
 }
+
+fn take_typed<T: Element>(a: &Lanes, idx: &Lanes, out: &mut Tensor) -> Result<()> {
+    let x = a.data.as_slice::<T>().expect("lanes are contiguous");
+    let ix = idx.data.as_slice::<i64>().expect("int64 indices");
+    let y = out.as_mut_slice::<T>().expect("fresh output");
+    let n = a.n as i64;
+    for (i, (o, &k)) in y.iter_mut().zip(ix).enumerate() {
+        if k < -n || k >= n {
+            return Err(Error::Index(format!(
+                "index {k} is out of bounds for axis of size {n}"
+            )));
+        }
+        let row = i / a.n.max(1) * a.n;
+        *o = x[row + k.rem_euclid(n.max(1)) as usize];
+    }
+    Ok(())
+}
+
+/// `np.take_along_axis(a, idx, axis)` for `idx` (int64) shaped like `a`.
+pub fn take_along_axis(
+    a: &Tensor,
+    idx: &Tensor,
+    axis: usize,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    if a.shape() != idx.shape() || idx.dtype() != DType::Int64 {
+        return Err(Error::Shape(format!(
+            "take_along_axis needs int64 indices shaped like the values, got {:?} {} \
+             for {:?}",
+            idx.shape(),
+            idx.dtype(),
+            a.shape()
+        )));
+    }
+    let la = Lanes::new(a, &[axis]);
+    let li = Lanes::new(idx, &[axis]);
+    let mut out = output(pool, a.dtype(), &la.shape());
+    match a.dtype() {
+        DType::Float16 => take_typed::<f16>(&la, &li, &mut out)?,
+        DType::Float32 => take_typed::<f32>(&la, &li, &mut out)?,
+        DType::Float64 => take_typed::<f64>(&la, &li, &mut out)?,
+        DType::Int64 => take_typed::<i64>(&la, &li, &mut out)?,
+        other => {
+            return Err(Error::OutOfScope(format!(
+                "take_along_axis of {other} is not supported (gradients are float)"
+            )))
+        }
+    }
+    Ok(la.restore(out))
+}

@@ -5,14 +5,15 @@
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::sort::{argsort, sort};
+use crate::kernels::sort::{argsort, sort, take_along_axis};
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
-use crate::ops::scalar_grad::disconnected;
+use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Scalar;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
+use std::sync::Arc;
 
 /// Sorted values (`SortOp`) or the indices that sort (`ArgSortOp`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -106,20 +107,86 @@ impl Op for Sort {
         Ok(Some(vec![vec![true], vec![false]]))
     }
 
-    /// `argsort` is piecewise constant; `sort`'s gradient needs a gather
-    /// along the axis, which comes with the indexing ops.
-    fn pullback(&self, g: &mut Graph, node: NodeId, _grads: &[VarId]) -> Result<Vec<VarId>> {
-        if !self.indices {
-            return Err(Error::NotImplemented(format!(
-                "grad of {} is not available yet: it needs take_along_axis from the \
-                 indexing ops",
-                self.describe()
+    /// `sort`: the output gradient sent back to where each element came
+    /// from, `take_along_axis(gy, argsort(argsort(x)))`; `argsort` is
+    /// piecewise constant (zeros).
+    fn pullback(&self, g: &mut Graph, node: NodeId, grads: &[VarId]) -> Result<Vec<VarId>> {
+        let (x, axis) = (g.node(node).inputs[0], g.node(node).inputs[1]);
+        let gx = if self.indices {
+            let dt = grad_dtype(tensor(g, x)?.dtype);
+            crate::build::zeros_like(g, x, dt)?
+        } else {
+            let argsort = Arc::new(Sort {
+                indices: true,
+                kind: self.kind.clone(),
+            });
+            let perm = g.apply_out(argsort.clone(), &[x, axis])?;
+            let inverse = g.apply_out(argsort, &[perm, axis])?;
+            let gx = g.apply_out(Arc::new(TakeAlongAxis), &[grads[0], inverse, axis])?;
+            match_dtype(g, gx, tensor(g, x)?.dtype)?
+        };
+        Ok(vec![gx, disconnected(g)])
+    }
+
+    op_identity!();
+}
+
+/// `TakeAlongAxis`: `np.take_along_axis(values, indices, axis)` for int64
+/// indices shaped like the values (inputs: values, indices, 0-d axis). It
+/// carries `sort`'s gradient back to the unsorted positions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TakeAlongAxis;
+
+impl Op for TakeAlongAxis {
+    fn name(&self) -> &str {
+        "TakeAlongAxis"
+    }
+
+    fn describe(&self) -> String {
+        "TakeAlongAxis".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [values, indices, axis] = inputs else {
+            return Err(Error::Type(format!(
+                "TakeAlongAxis takes 3 inputs (values, indices, axis), got {}",
+                inputs.len()
+            )));
+        };
+        let values = values.expect_tensor("The values of TakeAlongAxis")?;
+        let indices = indices.expect_tensor("The indices of TakeAlongAxis")?;
+        let axis = axis.expect_tensor("The axis of TakeAlongAxis")?;
+        if indices.dtype != DType::Int64 || indices.ndim() != values.ndim() || axis.ndim() != 0 {
+            return Err(Error::Type(format!(
+                "TakeAlongAxis needs int64 indices of the values' rank and a 0-d axis, \
+                 got {values}, {indices}, {axis}"
             )));
         }
-        let x = g.node(node).inputs[0];
-        let dt = crate::ops::scalar_grad::grad_dtype(crate::ops::scalar_grad::tensor(g, x)?.dtype);
-        let zeros = crate::build::zeros_like(g, x, dt)?;
-        Ok(vec![zeros, disconnected(g)])
+        Ok(vec![TensorType::new(
+            values.dtype,
+            indices.shape.iter().copied(),
+        )?
+        .into()])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let (a, idx) = (inputs[0].tensor()?, inputs[1].tensor()?);
+        let axis = Sort {
+            indices: false,
+            kind: String::new(),
+        }
+        .axis(inputs[2], a.ndim())?;
+        outputs[0] = Some(take_along_axis(a, idx, axis, Some(ctx.pool))?.into());
+        Ok(())
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![true], vec![false], vec![false]]))
     }
 
     op_identity!();

@@ -230,3 +230,58 @@ PATHS: dict[str, Callable[[Any], Any]] = {
     "perform": lambda v: PerformIdentity()(v),
     "make_thunk": lambda v: ThunkIdentity()(v),
 }
+
+
+def check_infer_shape(
+    inputs: Sequence[Any],
+    outputs: Sequence[Any],
+    values: Sequence[Any],
+    op_class: type | None = None,
+) -> None:
+    """Check the shapes ``infer_shape`` gives for ``outputs`` against the
+    shapes the compiled graph computes for ``values`` (PyTensor's
+    ``InferShapeTester._compile_and_check``).
+
+    As PyTensor's ``ShapeFeature`` does, shapes flow from ``inputs`` through
+    every node's ``infer_shape`` in topological order. The resulting shape
+    graph must run neither the output nodes nor any op of ``op_class``: the
+    point of ``infer_shape`` is to know a shape without computing the value.
+    """
+    from oxtensor import function
+    from oxtensor.graph.basic import applys_between
+    from oxtensor.graph.traversal import io_toposort
+
+    outputs = list(outputs)
+    shapes = {x: _seed_shape(x) for x in inputs}
+    for node in io_toposort(list(inputs), outputs):
+        in_shapes = [shapes.setdefault(x, _seed_shape(x)) for x in node.inputs]
+        out_shapes = node.op.infer_shape(None, node, in_shapes)
+        assert len(out_shapes) == len(node.outputs), f"{node.op}: one shape per output"
+        for out, shape in zip(node.outputs, out_shapes, strict=True):
+            assert len(shape) == out.ndim, (
+                f"{node.op}: {len(shape)} lengths for {out.ndim}-d"
+            )
+            shapes[out] = tuple(shape)
+    inferred = [list(shapes[out]) for out in outputs]
+    flat = [as_tensor_variable(d) for dims in inferred for d in dims]
+    ran = list(applys_between(inputs, flat))
+    for out in outputs:
+        assert out.owner not in ran, f"{out.owner.op}.infer_shape runs the node itself"
+    if op_class is not None:
+        bad = [a for a in ran if isinstance(a.op, op_class)]
+        assert not bad, f"the shape graph still runs {bad}"
+    f = function(list(inputs), outputs + flat, on_unused_input="ignore")
+    results = f(*values)
+    got, lengths = results[: len(outputs)], iter(results[len(outputs) :])
+    for out, value, dims in zip(outputs, got, inferred, strict=True):
+        shape = tuple(int(next(lengths)) for _ in dims)
+        want = np.shape(value)
+        assert shape == want, f"infer_shape of {out.owner.op}: {shape}, computed {want}"
+
+
+def _seed_shape(x: Any) -> tuple[Any, ...]:
+    """A graph input's shape: static lengths, else ``Shape_i``."""
+    from oxtensor.tensor.shape import shape_i
+
+    static = getattr(x.type, "shape", ())
+    return tuple(n if n is not None else shape_i(x, i) for i, n in enumerate(static))

@@ -394,6 +394,9 @@ class Op:
         """The props' values, in order."""
     def _props_dict(self) -> dict[str, t.Any]:
         """The props as a dict."""
+    @property
+    def infer_shape(self) -> t.Callable[..., list[tuple[t.Any, ...]]]:
+        """A built-in op's `infer_shape(fgraph, node, shapes)`."""
     def do_constant_folding(self, fgraph: t.Any, node: Apply) -> bool:
         """Whether constant folding may precompute this node (``True``)."""
     def prepare_node(

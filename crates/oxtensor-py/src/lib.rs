@@ -22,6 +22,7 @@ mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
+mod infer_shape;
 mod make_node;
 mod op;
 mod pickle_session;

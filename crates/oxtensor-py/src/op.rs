@@ -384,6 +384,17 @@ impl PyOp {
             .into_any())
     }
 
+    /// `infer_shape(fgraph, node, input_shapes)` (or PyTensor 3.x's
+    /// `(node, input_shapes)`) of a built-in op, from its core rule. Ops
+    /// written in Python define their own or have none, as in PyTensor.
+    #[getter]
+    fn infer_shape<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        if slf.borrow().core.is_none() {
+            return Err(crate::infer_shape::missing(slf.as_any()));
+        }
+        crate::infer_shape::bound_method(slf.as_any())
+    }
+
     /// The seeds' gradient method. Ops override it (or `L_op`/`pullback`);
     /// the base forwards to an overridden `pullback`/`L_op`, else raises
     /// `NotImplementedError`: a missing gradient is taken as forgotten.

@@ -79,6 +79,19 @@ impl Op for Dot {
         Ok(())
     }
 
+    /// The rows of `x` (if a matrix) then the columns of `y` (if a matrix).
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let (x, y) = (&input_shapes[0], &input_shapes[1]);
+        let rows = (x.len() == 2).then(|| x[0]);
+        let cols = (y.len() == 2).then(|| y[1]);
+        Ok(Some(vec![rows.into_iter().chain(cols).collect()]))
+    }
+
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         grad_rules::dot_pullback(g, node, output_grads[0])
     }

@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
+use crate::ops::infer_shape;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{fmt_tuple, TensorType, Type};
 use crate::value::Value;
@@ -210,6 +211,23 @@ impl Op for DimShuffle {
             .collect();
         outputs[0] = Some(x.view(&shape, &strides, x.offset())?.into());
         Ok(())
+    }
+
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let shape = self
+            .new_order
+            .iter()
+            .map(|axis| match axis {
+                Some(i) => input_shapes[0][*i],
+                None => infer_shape::dim_constant(g, 1),
+            })
+            .collect();
+        Ok(Some(vec![shape]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

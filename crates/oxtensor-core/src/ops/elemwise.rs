@@ -8,6 +8,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::elemwise::elemwise;
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
+use crate::ops::infer_shape;
 use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::scalar_grad;
 use crate::ops::{IoMap, Op, PerformCtx};
@@ -195,6 +196,38 @@ impl Op for Elemwise {
             ScalarOp::Kind(ScalarKind::Second) => Some(vec![vec![false], vec![true]]),
             _ => None,
         })
+    }
+
+    /// Each axis: the output's static length, else the first input that
+    /// does not broadcast along it (inputs already share one rank).
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let n = g.node(node).clone();
+        let out = g.var(n.outputs[0]).ty.expect_tensor("The output")?.clone();
+        let bcast: Vec<Vec<bool>> = n
+            .inputs
+            .iter()
+            .map(|&i| {
+                Ok(g.var(i)
+                    .ty
+                    .expect_tensor("An Elemwise input")?
+                    .broadcastable())
+            })
+            .collect::<Result<_>>()?;
+        let mut shape = Vec::with_capacity(out.ndim());
+        for (axis, dim) in out.shape.iter().enumerate() {
+            let from = bcast.iter().position(|b| !b[axis]);
+            shape.push(match (dim, from) {
+                (None, Some(j)) => input_shapes[j][axis],
+                (Some(len), _) => infer_shape::dim_constant(g, *len as i64),
+                (None, None) => infer_shape::dim_constant(g, 1),
+            });
+        }
+        Ok(Some(vec![shape; n.outputs.len()]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

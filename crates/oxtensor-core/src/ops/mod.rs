@@ -10,6 +10,7 @@ pub mod elemwise;
 pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
+pub mod infer_shape;
 pub mod logsumexp;
 pub mod reduce;
 pub mod scalar;
@@ -145,6 +146,21 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
         tangents: &[Option<VarId>],
     ) -> Result<Option<Vec<Option<VarId>>>> {
         let _ = (g, node, tangents);
+        Ok(None)
+    }
+
+    /// `infer_shape`: each output's shape (one int64 scalar variable per
+    /// axis) from the inputs' shapes in the same form (empty for 0-d and
+    /// non-tensor inputs), as new nodes in `g`. `Ok(None)`: the op cannot
+    /// tell without running; callers fall back to `Shape_i` of the output
+    /// ([`infer_shape::output_shapes`]).
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = (g, node, input_shapes);
         Ok(None)
     }
 

@@ -3,9 +3,11 @@
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::graph::VarKind;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
+use crate::ops::infer_shape;
 use crate::ops::scalar_grad::disconnected;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, Tensor};
@@ -57,6 +59,17 @@ impl Op for Shape {
             .collect();
         outputs[0] = Some(Tensor::from_vec(vec![dims.len()], dims)?.into());
         Ok(())
+    }
+
+    /// A vector as long as the input's rank.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let rank = infer_shape::dim_constant(g, input_shapes[0].len() as i64);
+        Ok(Some(vec![vec![rank]]))
     }
 
     fn pullback(
@@ -134,6 +147,15 @@ impl Op for ShapeI {
 
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some(vec![vec![false]]))
+    }
+
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        _input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![Vec::new()]))
     }
 
     fn pullback(
@@ -290,6 +312,30 @@ impl Op for Reshape {
         Ok(())
     }
 
+    /// Known from a constant shape input (its `-1` is the input's size over
+    /// the other lengths); otherwise only if the output type knows it all.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let n = g.node(node).clone();
+        if let VarKind::Constant(c) = &g.var(n.inputs[1]).kind {
+            let dims = int_entries(c.value.tensor()?)?;
+            return constant_reshape(g, &dims, &input_shapes[0]).map(|s| Some(vec![s]));
+        }
+        let out = g.var(n.outputs[0]).ty.expect_tensor("The output")?.clone();
+        let Some(dims) = out.shape.iter().copied().collect::<Option<Vec<_>>>() else {
+            return Ok(None);
+        };
+        let shape = dims
+            .iter()
+            .map(|&d| infer_shape::dim_constant(g, d as i64))
+            .collect();
+        Ok(Some(vec![shape]))
+    }
+
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         grad_rules::reshape_pullback(g, node, output_grads[0])
     }
@@ -313,9 +359,29 @@ impl Op for Reshape {
     op_identity!();
 }
 
-/// The requested shape with `-1` filled in, checked against `size` (NumPy's messages).
-fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
-    let dims: Vec<i64> = (0..shape.len())
+/// The symbolic shape of a reshape to the constant `dims`: `-1` becomes
+/// the product of the input's lengths divided by the other lengths.
+fn constant_reshape(g: &mut Graph, dims: &[i64], input: &[VarId]) -> Result<Vec<VarId>> {
+    let known: i64 = dims.iter().filter(|&&d| d != -1).product();
+    let mut shape = Vec::with_capacity(dims.len());
+    for &d in dims {
+        if d != -1 {
+            shape.push(infer_shape::dim_constant(g, d));
+            continue;
+        }
+        let mut size = infer_shape::dim_constant(g, 1);
+        for &len in input {
+            size = crate::build::mul(g, size, len)?;
+        }
+        let known = infer_shape::dim_constant(g, known.max(1));
+        shape.push(crate::build::int_div(g, size, known)?);
+    }
+    Ok(shape)
+}
+
+/// The entries of an integer shape vector.
+fn int_entries(shape: &Tensor) -> Result<Vec<i64>> {
+    (0..shape.len())
         .map(|i| match shape.get(i) {
             crate::tensor::Scalar::Int(v) => Ok(v),
             crate::tensor::Scalar::UInt(v) => Ok(v as i64),
@@ -323,7 +389,12 @@ fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
                 "Reshape needs integer shapes, got {other:?}"
             ))),
         })
-        .collect::<Result<_>>()?;
+        .collect()
+}
+
+/// The requested shape with `-1` filled in, checked against `size` (NumPy's messages).
+fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
+    let dims = int_entries(shape)?;
     let known: i64 = dims.iter().filter(|&&d| d != -1).product();
     let free = dims.iter().filter(|&&d| d == -1).count();
     let bad = || {

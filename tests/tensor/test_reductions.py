@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from oxtensor.gradient import grad, verify_grad
 from oxtensor.tensor.math import Argmax
 
-from tests.helpers import assert_matches
+from tests.helpers import assert_matches, check_infer_shape
 
 RNG = np.random.default_rng(0)
 REAL = [
@@ -174,3 +174,15 @@ def test_argmax_hypothesis(dtype, rows, cols, axis):
     v = sample(dtype, (rows, cols))
     assert_matches(run(ot.argmax(x, axis=axis), x, v), v.argmax(axis=axis))
     assert_matches(run(ot.argmin(x, axis=axis), x, v), v.argmin(axis=axis))
+
+
+def test_infer_shape():
+    x = ot.tensor3("x")
+    v = RNG.normal(size=(2, 3, 4))
+    outs = [
+        ot.argmax(x, axis=1),
+        ot.argmin(x),
+        ot.argmax(x, axis=(0, 2), keepdims=True),
+    ]
+    check_infer_shape([x], outs, [v], Argmax)
+    check_infer_shape([x], [ot.var(x, axis=1), ot.std(x, keepdims=True)], [v])

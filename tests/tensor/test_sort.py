@@ -14,7 +14,7 @@ from oxtensor.gradient import grad, verify_grad
 from oxtensor.tensor.extra_ops import CumOp, cumprod, cumsum
 from oxtensor.tensor.sort import ArgSortOp, SortOp, argsort, sort
 
-from tests.helpers import DTYPES, assert_matches
+from tests.helpers import DTYPES, assert_matches, check_infer_shape
 
 RNG = np.random.default_rng(0)
 REAL = [d for d in DTYPES if not d.startswith("complex")]
@@ -163,3 +163,14 @@ def test_sort_cumsum_hypothesis(dtype, rows, cols, axis):
     assert_matches(
         run(cumsum(x, axis=axis), x, v), np.cumsum(v, axis=axis, dtype=dtype)
     )
+
+
+def test_infer_shape():
+    x = ot.tensor3("x")
+    v = RNG.normal(size=(2, 3, 4))
+    check_infer_shape([x], [sort(x), argsort(x, axis=0)], [v], SortOp)
+    check_infer_shape([x], [argsort(x, axis=1)], [v], ArgSortOp)
+    check_infer_shape([x], [cumsum(x, axis=1), cumprod(x, axis=-1)], [v], CumOp)
+    m = ot.dmatrix("m")
+    g = grad((sort(m, axis=1) * m).sum(), m)
+    check_infer_shape([m], [g], [RNG.normal(size=(3, 5))])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from oxtensor.gradient import Rop, grad, verify_grad
 from oxtensor.tensor.special import LogSoftmax, Softmax, log_softmax, softmax
 
-from tests.helpers import assert_matches
+from tests.helpers import assert_matches, check_infer_shape
 
 
 def np_logsumexp(x, axis=None, keepdims=False):
@@ -203,3 +203,13 @@ def test_softmax_hypothesis(rows, cols, dtype, axis):
     v = np.random.default_rng(rows * 7 + cols).normal(size=(rows, cols)).astype(dtype)
     got = run(softmax(x, axis=axis), x, v)
     assert_matches(got, np_softmax(v.astype("float64"), axis=axis), dtype, scale=2)
+
+
+def test_infer_shape():
+    x = ot.tensor3("x")
+    v = RNG.normal(size=(2, 3, 4))
+    outs = [softmax(x, axis=1), log_softmax(x), ot.logsumexp(x, axis=(0, 2))]
+    outs.append(ot.logsumexp(x, axis=-1, keepdims=True))
+    check_infer_shape([x], outs, [v])
+    check_infer_shape([x], [softmax(x, axis=0)], [v], Softmax)
+    check_infer_shape([x], [ot.logsumexp(x, axis=1)], [v], ot.LogSumExp)

@@ -84,6 +84,16 @@ impl Op for CumOp {
         Ok(vec![t.clone().into()])
     }
 
+    /// The output has the shape of input 0.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,

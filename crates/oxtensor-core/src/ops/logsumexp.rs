@@ -97,6 +97,19 @@ impl Op for LogSumExp {
         Ok(vec![self.output_type(t)?.into()])
     }
 
+    /// The input's shape without the reduced axes.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let input = &input_shapes[0];
+        let axes = self.axes(input.len());
+        let kept = (0..input.len()).filter(|d| !axes.contains(d));
+        Ok(Some(vec![kept.map(|d| input[d]).collect()]))
+    }
+
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,

@@ -86,6 +86,16 @@ impl Op for Sort {
         Ok(vec![TensorType::new(dtype, x.shape.iter().copied())?.into()])
     }
 
+    /// The output has the shape of input 0.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,
@@ -167,6 +177,16 @@ impl Op for TakeAlongAxis {
             indices.shape.iter().copied(),
         )?
         .into()])
+    }
+
+    /// The output has the shape of input 1.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[1].clone()]))
     }
 
     fn perform(

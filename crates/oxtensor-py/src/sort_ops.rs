@@ -20,9 +20,9 @@ macro_rules! sort_class {
         #[pymethods]
         impl $rs {
             #[new]
-            #[pyo3(signature = (kind = "quicksort".to_string(), order = None))]
+            #[pyo3(signature = (kind = "quicksort", order = None))]
             fn new(
-                kind: String,
+                kind: &str,
                 order: Option<Bound<'_, PyAny>>,
             ) -> PyResult<PyClassInitializer<Self>> {
                 if order.is_some_and(|o| !o.is_none()) {
@@ -33,7 +33,7 @@ macro_rules! sort_class {
                 }
                 let core = Sort {
                     indices: $indices,
-                    kind,
+                    kind: kind.to_string(),
                 };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
             }

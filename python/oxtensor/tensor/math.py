@@ -167,7 +167,8 @@ def var(
     x = as_tensor_variable(input)
     centred = x - mean(x, axis=axis, keepdims=True)
     n = _count(x, axis, centred.dtype)
-    ss = sum(centred**2, axis=axis, keepdims=keepdims)
+    # sqr, not ** 2: without fusion a float power runs powf per element.
+    ss = sum(globals()["sqr"](centred), axis=axis, keepdims=keepdims)
     if corrected:
         ss = ss - sum(centred, axis=axis, keepdims=keepdims) ** 2 / n
     out = ss / (n - ddof) if ddof else ss / n

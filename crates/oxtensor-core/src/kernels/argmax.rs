@@ -9,18 +9,29 @@ use crate::tensor::{Element, Tensor};
 use half::f16;
 
 /// The first index of the lane's maximum; `v != v` is true only for NaN.
+/// Two passes: the maximum in eight interleaved accumulators (which the
+/// compiler vectorises, noting NaNs on the way), then its first position.
 #[allow(clippy::eq_op)]
 fn argmax_lane<T: Element + PartialOrd>(x: &[T]) -> i64 {
-    let mut best = 0;
-    for (i, v) in x.iter().enumerate() {
-        if v != v {
-            return i as i64;
-        }
-        if *v > x[best] {
-            best = i;
+    let mut acc = [x[0]; 8];
+    let mut nan = false;
+    let mut chunks = x.chunks_exact(8);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            nan |= v != v;
+            *a = if v > *a { v } else { *a };
         }
     }
-    best as i64
+    let tail = chunks.remainder();
+    nan |= tail.iter().any(|v| v != v);
+    if nan {
+        return x.iter().position(|v| v != v).unwrap_or(0) as i64;
+    }
+    let m = acc
+        .iter()
+        .chain(tail)
+        .fold(x[0], |m, &a| if a > m { a } else { m });
+    x.iter().position(|v| *v == m).unwrap_or(0) as i64
 }
 
 fn run<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {

@@ -97,3 +97,23 @@ pub fn for_each_lane<T: Element, U: Element>(
         .with_min_len(per_task)
         .for_each(|(a, b)| f(a, b));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn middle_axis_moves_last_and_back() {
+        let t = Tensor::from_vec(vec![2, 3, 2], (0..12).map(|i| i as f64).collect()).unwrap();
+        let lanes = Lanes::new(&t, &[1]);
+        assert_eq!((lanes.rows, lanes.n), (4, 3));
+        assert_eq!(lanes.shape(), vec![2, 2, 3]);
+        let data = lanes.data.as_slice::<f64>().unwrap();
+        assert_eq!(&data[..3], &[0.0, 2.0, 4.0]);
+        let back = lanes.restore(lanes.data.clone());
+        assert_eq!(
+            back.as_slice::<f64>().unwrap(),
+            t.as_slice::<f64>().unwrap()
+        );
+    }
+}

@@ -169,3 +169,38 @@ pub fn logsumexp(
     run_f64(&lanes, &mut out, 1, |a, b| b[0] = logsumexp_lane(a));
     Ok(cast(&out, dtype))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: &[f64], b: &[f64]) {
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-14 * y.abs().max(1.0), "{x} vs {y}");
+        }
+    }
+
+    #[test]
+    fn columns_rows_and_all_elements() {
+        let x = Tensor::from_vec(vec![2, 3], vec![1.0, 2.0, 3.0, 1.0, 1.0, 1.0]).unwrap();
+        let rows = softmax(SoftmaxKind::Softmax, &x, Some(1), DType::Float64, None).unwrap();
+        let e: Vec<f64> = [1.0f64, 2.0, 3.0].iter().map(|v| v.exp()).collect();
+        let s: f64 = e.iter().sum();
+        let want = [
+            e[0] / s,
+            e[1] / s,
+            e[2] / s,
+            1.0 / 3.0,
+            1.0 / 3.0,
+            1.0 / 3.0,
+        ];
+        close(rows.as_slice::<f64>().unwrap(), &want);
+        let cols = softmax(SoftmaxKind::LogSoftmax, &x, Some(0), DType::Float64, None).unwrap();
+        let l2 = (1.0f64.exp() + 2.0f64.exp()).ln();
+        let got = cols.as_slice::<f64>().unwrap();
+        close(&[got[1], got[4]], &[2.0 - l2, 1.0 - l2]);
+        let all = logsumexp(&x, &[0, 1], DType::Float64, None).unwrap();
+        let want = (s + 3.0 * 1.0f64.exp()).ln();
+        close(all.as_slice::<f64>().unwrap(), &[want]);
+    }
+}

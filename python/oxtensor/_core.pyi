@@ -26,6 +26,10 @@ __all__ = [
     "XOR",
     "Abs",
     "Add",
+    "AdvancedIncSubtensor",
+    "AdvancedIncSubtensor1",
+    "AdvancedSubtensor",
+    "AdvancedSubtensor1",
     "All",
     "AlreadyThere",
     "Any",
@@ -53,6 +57,7 @@ __all__ = [
     "GraphPickle",
     "Identity",
     "IfElse",
+    "IncSubtensor",
     "InconsistencyError",
     "IntDiv",
     "Invert",
@@ -93,6 +98,7 @@ __all__ = [
     "Sqr",
     "Sqrt",
     "Sub",
+    "Subtensor",
     "Sum",
     "Switch",
     "TakeAlongAxis",
@@ -320,6 +326,14 @@ class TensorVariable(Variable):
         """``x`` cast to ``dtype`` (``x`` itself if it already has it)."""
     def dot(self, other: t.Any) -> TensorVariable:
         """Inner, matrix-vector or matrix product."""
+    def __getitem__(self, args: t.Any, /) -> TensorVariable:
+        """``x[...]``: a ``Subtensor`` (a view) or an ``AdvancedSubtensor``."""
+    def __iter__(self) -> t.Iterator[TensorVariable]:
+        """``x[0], x[1], ...`` when the first length is static, else ``TypeError``."""
+    def set(self, y: t.Any) -> TensorVariable:
+        """``set_subtensor(self, y)`` for ``self = t[idx]``."""
+    def inc(self, y: t.Any) -> TensorVariable:
+        """``inc_subtensor(self, y)`` for ``self = t[idx]``."""
 
 @disjoint_base
 class Apply:
@@ -650,6 +664,117 @@ class IfElse(Op):
     @property
     def n_outs(self) -> int:
         """Number of outputs."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+# ---- indexing (oxtensor.tensor.subtensor) -----------------------------------
+
+_IdxList: TypeAlias = tuple[int | slice, ...]
+
+class Subtensor(Op):
+    """``Subtensor(idx_list)``: basic indexing, a view of the input. Entries
+    are positions of the index inputs (integers, slice bounds)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, idx_list: t.Any) -> Self: ...
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per indexed axis: an input position or a slice of them."""
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class IncSubtensor(Op):
+    """``IncSubtensor(idx_list, inplace=False, set_instead_of_inc=False)``:
+    ``x`` with ``x[idx]`` incremented by (or set to) ``y``, in a copy."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        idx_list: t.Any,
+        inplace: bool = False,
+        set_instead_of_inc: bool = False,
+        destroyhandler_tolerate_aliased: t.Any = None,
+    ) -> Self:
+        """``inplace=True`` is not supported yet (``NotImplementedError``)."""
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per indexed axis: an input position or a slice of them."""
+    @property
+    def inplace(self) -> bool:
+        """Always ``False``."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
+    @property
+    def destroyhandler_tolerate_aliased(self) -> tuple[t.Any, ...]:
+        """Always ``()``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedSubtensor1(Op):
+    """``AdvancedSubtensor1()``: ``x[ilist]`` for one integer vector on axis 0."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedIncSubtensor1(Op):
+    """``AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)``:
+    inputs ``x``, ``y``, ``ilist``; repeated indices accumulate."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, inplace: bool = False, set_instead_of_inc: bool = False) -> Self:
+        """``inplace=True`` is not supported yet (``NotImplementedError``)."""
+    @property
+    def inplace(self) -> bool:
+        """Always ``False``."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedSubtensor(Op):
+    """``AdvancedSubtensor(idx_list)``: integer arrays and boolean masks mixed
+    with slices, with NumPy's semantics."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, idx_list: t.Any) -> Self: ...
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per index: an input position or a slice of them."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AdvancedIncSubtensor(Op):
+    """``AdvancedIncSubtensor(idx_list, inplace=False, set_instead_of_inc=False,
+    ignore_duplicates=False)``: repeated indices accumulate when incrementing."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        idx_list: t.Any,
+        inplace: bool = False,
+        set_instead_of_inc: bool = False,
+        ignore_duplicates: bool = False,
+    ) -> Self:
+        """``inplace`` and ``ignore_duplicates`` are not supported yet."""
+    @property
+    def idx_list(self) -> _IdxList:
+        """One entry per index: an input position or a slice of them."""
+    @property
+    def inplace(self) -> bool:
+        """Always ``False``."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
+    @property
+    def ignore_duplicates(self) -> bool:
+        """Always ``False``."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oxtensor.gradient import grad, verify_grad
-from oxtensor.tensor.extra_ops import CumOp, cumprod, cumsum
+from oxtensor.tensor.extra_ops import CumOp, cumprod, cumsum, diff
 from oxtensor.tensor.sort import ArgSortOp, SortOp, argsort, sort
 
 from tests.helpers import DTYPES, assert_matches, check_infer_shape
@@ -174,3 +174,16 @@ def test_infer_shape():
     m = ot.dmatrix("m")
     g = grad((sort(m, axis=1) * m).sum(), m)
     check_infer_shape([m], [g], [RNG.normal(size=(3, 5))])
+
+
+@pytest.mark.parametrize(("n", "axis"), [(1, -1), (2, 0), (1, 1), (3, -1)])
+def test_diff(n, axis):
+    x = ot.dmatrix("x")
+    v = RNG.normal(size=(5, 6))
+    assert_matches(run(diff(x, n=n, axis=axis), x, v), np.diff(v, n=n, axis=axis))
+    i = ot.matrix("i", dtype="int32")
+    iv = RNG.integers(-9, 9, size=(4, 5)).astype("int32")
+    assert_matches(run(diff(i, n=n, axis=axis), i, iv), np.diff(iv, n=n, axis=axis))
+    verify_grad(lambda a: diff(a, n=n, axis=axis), [v], rng=np.random.default_rng(5))
+    with pytest.raises(ValueError, match="out of bounds"):
+        diff(x, axis=2)

@@ -22,6 +22,7 @@ mod host_op;
 mod host_thunk;
 mod host_value;
 mod import;
+mod inc_subtensor_ops;
 mod infer_shape;
 mod make_node;
 mod op;
@@ -33,6 +34,7 @@ mod scalar_ops;
 mod scratchpad;
 mod sort_ops;
 mod special_ops;
+mod subtensor_ops;
 mod tensor_variable;
 mod thunk;
 mod types;
@@ -69,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     builtin_ops::register(m)?;
     special_ops::register(m)?;
     sort_ops::register(m)?;
+    subtensor_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

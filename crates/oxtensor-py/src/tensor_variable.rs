@@ -509,4 +509,24 @@ impl PyTensorVariable {
     fn dot<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
         dot(slf.as_any(), other)
     }
+
+    /// `x[...]`: basic indexing (`Subtensor`, a view) or advanced indexing.
+    fn __getitem__<'py>(slf: &Bound<'py, Self>, args: Bound<'py, PyAny>) -> Out<'py> {
+        crate::subtensor_ops::call_python(slf.py(), "_getitem", (slf.clone(), args))
+    }
+
+    /// Iterates over `x[i]` when the length is static, else a `TypeError`.
+    fn __iter__<'py>(slf: &Bound<'py, Self>) -> Out<'py> {
+        crate::subtensor_ops::call_python(slf.py(), "_iter", (slf.clone(),))
+    }
+
+    /// `x[i].set(y)`: `set_subtensor(x[i], y)`.
+    fn set<'py>(slf: &Bound<'py, Self>, y: Bound<'py, PyAny>) -> Out<'py> {
+        crate::subtensor_ops::call_python(slf.py(), "set_subtensor", (slf.clone(), y))
+    }
+
+    /// `x[i].inc(y)`: `inc_subtensor(x[i], y)`.
+    fn inc<'py>(slf: &Bound<'py, Self>, y: Bound<'py, PyAny>) -> Out<'py> {
+        crate::subtensor_ops::call_python(slf.py(), "inc_subtensor", (slf.clone(), y))
+    }
 }

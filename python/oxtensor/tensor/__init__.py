@@ -15,6 +15,11 @@ from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
 from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
 from oxtensor.tensor.sort import argsort, sort
+from oxtensor.tensor.subtensor import (
+    inc_subtensor,
+    set_subtensor,
+    take,
+)
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
@@ -38,6 +43,9 @@ __all__ = [
     "cumprod",
     "cumsum",
     "extra_ops",
+    "inc_subtensor",
+    "set_subtensor",
+    "take",
     "reshape",
     "shape",
     "shape_i",

@@ -28,4 +28,16 @@ def cumprod(x: Any, axis: Any = None) -> Any:
     return _cumop(x, axis, "mul")
 
 
-__all__ = ["CumOp", "cumprod", "cumsum"]
+def diff(x: Any, n: int = 1, axis: int = -1) -> Any:
+    """The ``n``-th discrete difference along ``axis`` (slices subtracted)."""
+    x = as_tensor_variable(x)
+    axis = normalize_axis(axis, x.ndim, "diff")
+    for _ in range(n):
+        hi = [slice(None)] * x.ndim
+        lo = [slice(None)] * x.ndim
+        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
+        x = x[tuple(hi)] - x[tuple(lo)]
+    return x
+
+
+__all__ = ["CumOp", "cumprod", "cumsum", "diff"]

@@ -2,6 +2,7 @@
 //! casts, elementwise math for every dtype, reductions, and matrix products
 //! (through the `gemm` crate).
 
+pub mod advanced_index;
 pub mod alloc;
 pub mod cast;
 mod complex_ops;
@@ -14,6 +15,7 @@ pub mod iter;
 pub mod map;
 pub mod reduce;
 mod reduce_walk;
+pub mod subtensor;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).

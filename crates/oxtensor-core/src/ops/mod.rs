@@ -3,6 +3,8 @@
 //! the PyO3 crate. One file per op family.
 
 pub mod argmax;
+pub mod advanced_inc_subtensor;
+pub mod advanced_subtensor;
 pub mod blas;
 pub mod cumulative;
 pub mod dimshuffle;
@@ -10,6 +12,7 @@ pub mod elemwise;
 pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
+pub mod index_list;
 pub mod infer_shape;
 pub mod logsumexp;
 pub mod reduce;
@@ -18,6 +21,9 @@ pub(crate) mod scalar_grad;
 pub mod shape;
 pub mod softmax;
 pub mod sort;
+pub mod subtensor;
+mod subtensor_grad;
+mod subtensor_shape;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

@@ -1,0 +1,278 @@
+//! The loops behind indexing: basic indexing as a view (new shape, strides
+//! and offset over the same buffer), and `Blocks`, a list of equally shaped
+//! strided blocks copied, set or incremented from a source into a
+//! destination. Gathers (advanced indexing) and scatters (`set_subtensor`,
+//! `inc_subtensor`) are both block lists; blocks are visited in order, so
+//! repeated destinations accumulate (as `np.add.at`) or the last one wins.
+
+use super::iter::Nest;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::ops::index_list::{resolve_slice, scalar_index, wrap_index, IdxEntry};
+use crate::tensor::{Element, Strides, Tensor};
+use half::f16;
+use num_complex::{Complex32, Complex64 as C64};
+
+/// `x[idx_list]` for basic indices: a view of `x`. `values` are the index inputs.
+pub fn basic_view(x: &Tensor, idx_list: &[IdxEntry], values: &[&Tensor]) -> Result<Tensor> {
+    if idx_list.len() > x.ndim() {
+        return Err(Error::Index(format!(
+            "too many indices for tensor: tensor is {}-dimensional, but {} were indexed",
+            x.ndim(),
+            idx_list.len()
+        )));
+    }
+    let value = |p: Option<usize>| -> Result<Option<i64>> {
+        p.map(|p| {
+            let t = values
+                .get(p)
+                .ok_or_else(|| Error::Index(format!("missing index input {p}")))?;
+            scalar_index(t)
+        })
+        .transpose()
+    };
+    let (mut shape, mut strides) = (Vec::new(), Vec::new());
+    let mut offset = x.offset() as isize;
+    for (axis, entry) in idx_list.iter().enumerate() {
+        let (len, stride) = (x.shape()[axis], x.strides()[axis]);
+        match *entry {
+            IdxEntry::Index(p) => {
+                let i = wrap_index(value(Some(p))?.unwrap_or(0), len, axis)?;
+                offset += i as isize * stride;
+            }
+            IdxEntry::Slice { start, stop, step } => {
+                let r = resolve_slice(len, value(start)?, value(stop)?, value(step)?)?;
+                offset += r.start as isize * stride;
+                shape.push(r.count);
+                strides.push(stride * r.step);
+            }
+        }
+    }
+    shape.extend_from_slice(&x.shape()[idx_list.len()..]);
+    strides.extend_from_slice(&x.strides()[idx_list.len()..]);
+    if shape.contains(&0) {
+        offset = x.offset() as isize;
+    }
+    x.view(&shape, &strides, offset as usize)
+}
+
+/// What a block operation does with each destination element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// `dst = src` (copies and `set_subtensor`).
+    Set,
+    /// `dst += src` (`inc_subtensor`); `or` for bools, wrapping for integers.
+    Inc,
+}
+
+/// Equally shaped blocks: each pair holds a source and a destination byte
+/// offset (from each tensor's element 0); within a block both operands
+/// are walked with their own byte strides.
+#[derive(Clone, Debug)]
+pub struct Blocks {
+    /// The shape of one block.
+    pub shape: Vec<usize>,
+    /// Source byte strides within a block.
+    pub src_strides: Strides,
+    /// Destination byte strides within a block.
+    pub dst_strides: Strides,
+    /// `(source offset, destination offset)` of each block, in order.
+    pub pairs: Vec<(isize, isize)>,
+}
+
+/// Runs the blocks from `src` into `dst`, which must be the only handle
+/// on a writable buffer and share `src`'s dtype. The caller guarantees
+/// that every offset stays inside both tensors (they come from checked
+/// indices over checked layouts).
+pub fn run_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor, write: Write) -> Result<()> {
+    if src.dtype() != dst.dtype() {
+        return Err(Error::Type(format!(
+            "block copy from {} into {}",
+            src.dtype(),
+            dst.dtype()
+        )));
+    }
+    let base = dst
+        .buffer()
+        .as_mut_ptr()
+        .ok_or_else(|| Error::Value("indexing destination is read-only".into()))?;
+    // SAFETY: the offset is inside the buffer (checked at construction).
+    let pd = unsafe { base.add(dst.offset()) };
+    let nest = Nest::new(
+        &blocks.shape,
+        [blocks.src_strides.clone(), blocks.dst_strides.clone()],
+    );
+    let ps = src.as_ptr();
+    match write {
+        Write::Set => copy_blocks(&nest, &blocks.pairs, ps, pd, src.dtype().itemsize()),
+        Write::Inc => inc_dispatch(src.dtype(), &nest, &blocks.pairs, ps, pd),
+    }
+    Ok(())
+}
+
+fn copy_blocks(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8, size: usize) {
+    for &(s0, d0) in pairs {
+        nest.for_each_run(|[os, od], n, [ss, sd]| {
+            let (s, d) = (s0 + os, d0 + od);
+            // SAFETY (both branches): offsets come from checked indices and
+            // the nest over the blocks' layouts, inside both tensors; the
+            // destination is a unique buffer distinct from the source.
+            if ss == size as isize && sd == size as isize {
+                unsafe { std::ptr::copy_nonoverlapping(ps.offset(s), pd.offset(d), n * size) };
+                return;
+            }
+            for i in 0..n as isize {
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        ps.offset(s + i * ss),
+                        pd.offset(d + i * sd),
+                        size,
+                    )
+                };
+            }
+        });
+    }
+}
+
+/// Element addition as `inc_subtensor` does it.
+trait Accumulate: Element {
+    fn acc(self, other: Self) -> Self;
+}
+
+macro_rules! accumulate {
+    (wrapping: $($t:ty),*) => {$(
+        impl Accumulate for $t { fn acc(self, o: Self) -> Self { self.wrapping_add(o) } }
+    )*};
+    (plus: $($t:ty),*) => {$(
+        impl Accumulate for $t { fn acc(self, o: Self) -> Self { self + o } }
+    )*};
+}
+accumulate!(wrapping: i8, i16, i32, i64, u8, u16, u32, u64);
+accumulate!(plus: f16, f32, f64, Complex32, C64);
+
+impl Accumulate for bool {
+    fn acc(self, o: Self) -> Self {
+        self | o
+    }
+}
+
+fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8) {
+    for &(s0, d0) in pairs {
+        nest.for_each_run(|[os, od], n, [ss, sd]| {
+            for i in 0..n as isize {
+                // SAFETY: as in `copy_blocks`; both operands hold `T`s.
+                unsafe {
+                    let s = ps.offset(s0 + os + i * ss) as *const T;
+                    let d = pd.offset(d0 + od + i * sd) as *mut T;
+                    *d = (*d).acc(*s);
+                }
+            }
+        });
+    }
+}
+
+fn inc_dispatch(
+    dtype: DType,
+    nest: &Nest<2>,
+    pairs: &[(isize, isize)],
+    ps: *const u8,
+    pd: *mut u8,
+) {
+    use DType::*;
+    match dtype {
+        Bool => inc_blocks::<bool>(nest, pairs, ps, pd),
+        Int8 => inc_blocks::<i8>(nest, pairs, ps, pd),
+        Int16 => inc_blocks::<i16>(nest, pairs, ps, pd),
+        Int32 => inc_blocks::<i32>(nest, pairs, ps, pd),
+        Int64 => inc_blocks::<i64>(nest, pairs, ps, pd),
+        UInt8 => inc_blocks::<u8>(nest, pairs, ps, pd),
+        UInt16 => inc_blocks::<u16>(nest, pairs, ps, pd),
+        UInt32 => inc_blocks::<u32>(nest, pairs, ps, pd),
+        UInt64 => inc_blocks::<u64>(nest, pairs, ps, pd),
+        Float16 => inc_blocks::<f16>(nest, pairs, ps, pd),
+        Float32 => inc_blocks::<f32>(nest, pairs, ps, pd),
+        Float64 => inc_blocks::<f64>(nest, pairs, ps, pd),
+        Complex64 => inc_blocks::<Complex32>(nest, pairs, ps, pd),
+        Complex128 => inc_blocks::<C64>(nest, pairs, ps, pd),
+    }
+}
+
+/// Byte strides of `y` broadcast against a block of `shape` (right-aligned),
+/// allowing a length-1 axis to broadcast only where `y_bcast` (its static
+/// broadcastable flags) says so, as `Elemwise` does.
+pub fn broadcast_value(
+    y: &Tensor,
+    y_bcast: &[bool],
+    shape: &[usize],
+    what: &str,
+) -> Result<Strides> {
+    let pad = shape.len().checked_sub(y.ndim());
+    let fits = pad.is_some_and(|pad| {
+        (0..y.ndim()).all(|d| {
+            let n = y.shape()[d];
+            n == shape[pad + d] || (n == 1 && y_bcast.get(d).copied().unwrap_or(true))
+        })
+    });
+    if !fits {
+        return Err(Error::Shape(format!(
+            "{what}: cannot assign slice of shape {:?} from input of shape {:?}",
+            shape,
+            y.shape()
+        )));
+    }
+    Ok(super::iter::broadcast_strides(y, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::c_strides;
+
+    fn idx(v: i64) -> Tensor {
+        Tensor::scalar(v)
+    }
+
+    #[test]
+    fn views_and_blocks() {
+        let x = Tensor::from_vec(vec![3, 4], (0..12).map(|v| v as f64).collect()).unwrap();
+        let (one, neg) = (idx(1), idx(-1));
+        let list = [
+            IdxEntry::Index(0),
+            IdxEntry::Slice {
+                start: None,
+                stop: None,
+                step: Some(1),
+            },
+        ];
+        let v = basic_view(&x, &list, &[&one, &neg]).unwrap();
+        assert_eq!(v.shape(), &[4]);
+        assert!(v.shares_buffer(&x));
+        assert_eq!(v.get(0), crate::tensor::Scalar::Float(7.0, DType::Float64));
+        let three = idx(3);
+        let err = basic_view(&x, &[IdxEntry::Index(0)], &[&three]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "index 3 is out of bounds for axis 0 with size 3"
+        );
+
+        let src = Tensor::from_vec(vec![2], vec![1.0f64, 2.0]).unwrap();
+        let mut dst = Tensor::zeros(DType::Float64, &[3]);
+        let blocks = Blocks {
+            shape: vec![],
+            src_strides: Strides::new(),
+            dst_strides: Strides::new(),
+            pairs: vec![(0, 0), (8, 0), (8, 16)],
+        };
+        run_blocks(&blocks, &src, &mut dst, Write::Inc).unwrap();
+        assert_eq!(
+            dst.to_c_bytes(),
+            Tensor::from_vec(vec![3], vec![3.0f64, 0.0, 2.0])
+                .unwrap()
+                .to_c_bytes()
+        );
+        let strides = broadcast_value(&src, &[false], &[4, 2], "t").unwrap();
+        assert_eq!(strides.as_slice(), &[0, 8]);
+        assert!(broadcast_value(&src, &[false], &[2, 3], "t").is_err());
+        assert_eq!(c_strides(DType::Float64, &[2]).as_slice(), &[8]);
+    }
+}

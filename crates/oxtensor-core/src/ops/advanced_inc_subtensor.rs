@@ -1,0 +1,216 @@
+//! `set_subtensor`/`inc_subtensor` on advanced indices:
+//! `AdvancedIncSubtensor1` (one integer vector on axis 0) and
+//! `AdvancedIncSubtensor` (any advanced index). Both work on a copy of `x`;
+//! repeated indices accumulate when incrementing (as `np.add.at`) and the
+//! last one wins when setting.
+
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::advanced_index::{plan, scatter};
+use crate::kernels::copy::copy_into;
+use crate::op_identity;
+use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
+use crate::ops::index_list::{check_positions, repr_idx_list, IdxEntry};
+use crate::ops::subtensor::{check_value_rank, index_values, tensor_types, write_of};
+use crate::ops::subtensor_grad as grad;
+use crate::ops::{Op, PerformCtx};
+use crate::tensor::Tensor;
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+
+/// Copies `x` and writes `y` at the index (shared by both ops).
+fn perform_inc(
+    ctx: &mut PerformCtx<'_>,
+    inputs: &[&Value],
+    idx_list: &[IdxEntry],
+    set: bool,
+    what: &str,
+) -> Result<Tensor> {
+    let x = inputs[0].tensor()?;
+    let mut out = ctx.pool.take(x.dtype(), x.shape());
+    copy_into(x, &mut out);
+    let mut p = plan(&out, idx_list, &index_values(&inputs[2..])?)?;
+    let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();
+    scatter(&mut p, inputs[1].tensor()?, &y_bcast, write_of(set), what)?;
+    drop(p);
+    Ok(out)
+}
+
+/// `AdvancedIncSubtensor1{no_inplace,inc}` / `{no_inplace,set}`: inputs `x`, `y`, `ilist`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdvancedIncSubtensor1 {
+    /// Set instead of increment.
+    pub set_instead_of_inc: bool,
+}
+
+impl Op for AdvancedIncSubtensor1 {
+    fn name(&self) -> &str {
+        "AdvancedIncSubtensor1"
+    }
+
+    fn describe(&self) -> String {
+        let kind = if self.set_instead_of_inc {
+            "set"
+        } else {
+            "inc"
+        };
+        format!("AdvancedIncSubtensor1{{no_inplace,{kind}}}")
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [x, y, ilist] = tensor_types("AdvancedIncSubtensor1", inputs)?[..] else {
+            return Err(Error::Type(format!(
+                "{} takes x, y and ilist",
+                self.describe()
+            )));
+        };
+        check_value_rank(take_rows_type(x, ilist)?.ndim(), y)?;
+        Ok(vec![x.clone().into()])
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![true], vec![true], vec![false]]))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let list = [IdxEntry::Index(0)];
+        let out = perform_inc(
+            ctx,
+            inputs,
+            &list,
+            self.set_instead_of_inc,
+            &self.describe(),
+        )?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// The output is shaped like `x`.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad::linear_pushforward(g, node, tangents, 2)
+    }
+
+    op_identity!();
+}
+
+/// `AdvancedIncSubtensor` / `AdvancedSetSubtensor`: inputs `x`, `y`, then the index inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdvancedIncSubtensor {
+    /// The index entries: arrays (`Index`) and slices.
+    pub idx_list: Vec<IdxEntry>,
+    /// Set instead of increment.
+    pub set_instead_of_inc: bool,
+}
+
+impl AdvancedIncSubtensor {
+    /// Checks that the positions in `idx_list` count up from 0.
+    pub fn new(idx_list: Vec<IdxEntry>, set_instead_of_inc: bool) -> Result<Self> {
+        check_positions(&idx_list)?;
+        Ok(AdvancedIncSubtensor {
+            idx_list,
+            set_instead_of_inc,
+        })
+    }
+
+    /// The output type (that of `x`), after checking `y` against `x[idx]`.
+    pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
+        let [x, y, idx @ ..] = inputs else {
+            return Err(Error::Type(format!(
+                "{} takes x, y and the index inputs",
+                self.describe()
+            )));
+        };
+        let region = advanced_output_type(x, &self.idx_list, idx, &[])?;
+        check_value_rank(region.ndim(), y)?;
+        Ok((*x).clone())
+    }
+}
+
+impl Op for AdvancedIncSubtensor {
+    fn name(&self) -> &str {
+        "AdvancedIncSubtensor"
+    }
+
+    /// PyTensor shows neither the index list nor the inplace flag.
+    fn describe(&self) -> String {
+        let kind = if self.set_instead_of_inc {
+            "Set"
+        } else {
+            "Inc"
+        };
+        format!("Advanced{kind}Subtensor")
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let types = tensor_types("AdvancedIncSubtensor", inputs)?;
+        Ok(vec![self.output_type(&types)?.into()])
+    }
+
+    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let what = format!(
+            "{}{{idx_list={}}}",
+            self.describe(),
+            repr_idx_list(&self.idx_list)
+        );
+        let out = perform_inc(ctx, inputs, &self.idx_list, self.set_instead_of_inc, &what)?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// The output is shaped like `x`.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad::linear_pushforward(g, node, tangents, 2)
+    }
+
+    op_identity!();
+}

@@ -1,0 +1,337 @@
+//! Advanced indexing (NumPy's rules): `AdvancedSubtensor1` (one integer
+//! vector on axis 0, `take`'s op) and `AdvancedSubtensor` (integer arrays
+//! and boolean masks mixed with slices). Both copy. Mirrors the advanced
+//! ops of `pytensor/tensor/subtensor.py`.
+
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::advanced_index::{gather, plan};
+use crate::op_identity;
+use crate::ops::index_list::{
+    check_positions, check_scalar_index, n_index_inputs, repr_idx_list, static_slice_len, IdxEntry,
+};
+use crate::ops::subtensor::{index_values, tensor_types};
+use crate::ops::subtensor_grad as grad;
+use crate::ops::subtensor_shape;
+use crate::ops::{Op, PerformCtx};
+use crate::types::{StaticShape, TensorType, Type};
+use crate::value::Value;
+
+/// NumPy's broadcast of the index arrays' static shapes.
+fn static_broadcast(shapes: &[StaticShape]) -> Result<Vec<Option<u64>>> {
+    let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![Some(1); ndim];
+    for s in shapes {
+        let pad = ndim - s.len();
+        for (d, &n) in s.iter().enumerate() {
+            out[pad + d] = match (out[pad + d], n) {
+                (Some(1), n) | (n, Some(1)) => n,
+                (Some(a), Some(b)) if a != b => {
+                    let list: Vec<String> = shapes.iter().map(|s| format!("{s:?}")).collect();
+                    return Err(Error::Index(format!(
+                        "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
+                        list.join(" ")
+                    )));
+                }
+                (Some(a), _) | (_, Some(a)) => Some(a),
+                (None, None) => None,
+            };
+        }
+    }
+    Ok(out)
+}
+
+/// `x[idx_list]`'s type for an advanced index; `consts` holds the index
+/// inputs' values where they are integer constants (slice bounds).
+pub fn advanced_output_type(
+    x: &TensorType,
+    idx_list: &[IdxEntry],
+    idx: &[&TensorType],
+    consts: &[Option<i64>],
+) -> Result<TensorType> {
+    if idx.len() != n_index_inputs(idx_list) {
+        return Err(Error::Type(format!(
+            "AdvancedSubtensor{{idx_list={}}} needs {} index inputs, got {}",
+            repr_idx_list(idx_list),
+            n_index_inputs(idx_list),
+            idx.len()
+        )));
+    }
+    let (mut rest, mut arrays, mut entries) = (Vec::new(), Vec::new(), Vec::new());
+    let mut axis = 0;
+    for (k, &entry) in idx_list.iter().enumerate() {
+        match entry {
+            IdxEntry::Slice { start, stop, step } => {
+                for p in [start, stop, step].into_iter().flatten() {
+                    check_scalar_index(idx[p])?;
+                }
+                let first = arrays.is_empty();
+                rest.push((
+                    first,
+                    static_slice_len(x.shape.get(axis).copied().flatten(), entry, consts),
+                ));
+                axis += 1;
+            }
+            IdxEntry::Index(p) => {
+                let t = idx[p];
+                if t.dtype == crate::dtype::DType::Bool {
+                    if t.ndim() == 0 {
+                        return Err(Error::OutOfScope("0-d boolean indices".into()));
+                    }
+                    arrays.push(StaticShape::from_elem(None, 1));
+                    axis += t.ndim();
+                } else if t.dtype.is_integer() {
+                    arrays.push(t.shape.clone());
+                    axis += 1;
+                } else {
+                    return Err(Error::Type(format!(
+                        "index must be integers or a boolean mask, got {t}"
+                    )));
+                }
+                entries.push(k);
+            }
+        }
+    }
+    if axis > x.ndim() {
+        return Err(Error::Index(format!(
+            "too many indices for tensor: tensor is {}-dimensional, but {axis} were indexed",
+            x.ndim()
+        )));
+    }
+    let adjacent = entries.windows(2).all(|w| w[1] == w[0] + 1);
+    let pre = if adjacent {
+        rest.iter().filter(|(before, _)| *before).count()
+    } else {
+        0
+    };
+    let mut dims: Vec<Option<u64>> = rest.iter().map(|(_, n)| *n).collect();
+    dims.extend_from_slice(&x.shape[axis..]);
+    let b = static_broadcast(&arrays)?;
+    let mut shape = dims[..pre].to_vec();
+    shape.extend(b);
+    shape.extend_from_slice(&dims[pre..]);
+    TensorType::new(x.dtype, shape)
+}
+
+/// `AdvancedSubtensor1`: `x[ilist]` for one integer vector on axis 0.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdvancedSubtensor1;
+
+/// The type of `x[ilist]` (also checks the inputs as PyTensor does).
+pub fn take_rows_type(x: &TensorType, ilist: &TensorType) -> Result<TensorType> {
+    if !ilist.dtype.is_integer() {
+        return Err(Error::Type(format!("index must be integers, got {ilist}")));
+    }
+    if ilist.ndim() != 1 {
+        return Err(Error::Type(format!("index must be vector, got {ilist}")));
+    }
+    if x.ndim() == 0 {
+        return Err(Error::Type("cannot index into a scalar".into()));
+    }
+    let shape = std::iter::once(ilist.shape[0]).chain(x.shape[1..].iter().copied());
+    TensorType::new(x.dtype, shape)
+}
+
+impl Op for AdvancedSubtensor1 {
+    fn name(&self) -> &str {
+        "AdvancedSubtensor1"
+    }
+
+    fn describe(&self) -> String {
+        "AdvancedSubtensor1".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [x, ilist] = tensor_types("AdvancedSubtensor1", inputs)?[..] else {
+            return Err(Error::Type("AdvancedSubtensor1 takes x and ilist".into()));
+        };
+        Ok(vec![take_rows_type(x, ilist)?.into()])
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![true], vec![false]]))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let p = plan(x, &[IdxEntry::Index(0)], &[inputs[1].tensor()?])?;
+        let mut out = ctx.pool.take(x.dtype(), &p.out_shape());
+        gather(&p, &mut out)?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// The index vector's length, then `x`'s other axes.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let mut shape = vec![input_shapes[1][0]];
+        shape.extend_from_slice(&input_shapes[0][1..]);
+        Ok(Some(vec![shape]))
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad::subtensor_pullback(g, node, output_grads[0])
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad::linear_pushforward(g, node, tangents, 1)
+    }
+
+    op_identity!();
+}
+
+/// `AdvancedSubtensor{idx_list}`: integer arrays and boolean masks, with slices.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdvancedSubtensor {
+    /// The index entries: arrays (`Index`) and slices.
+    pub idx_list: Vec<IdxEntry>,
+}
+
+impl AdvancedSubtensor {
+    /// Checks that the positions in `idx_list` count up from 0.
+    pub fn new(idx_list: Vec<IdxEntry>) -> Result<Self> {
+        check_positions(&idx_list)?;
+        Ok(AdvancedSubtensor { idx_list })
+    }
+
+    /// The output type when some index inputs are known constants.
+    pub fn output_type(
+        &self,
+        inputs: &[&TensorType],
+        consts: &[Option<i64>],
+    ) -> Result<TensorType> {
+        let (x, idx) = inputs
+            .split_first()
+            .ok_or_else(|| Error::Type("AdvancedSubtensor needs an input".into()))?;
+        advanced_output_type(x, &self.idx_list, idx, consts)
+    }
+}
+
+impl Op for AdvancedSubtensor {
+    fn name(&self) -> &str {
+        "AdvancedSubtensor"
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "AdvancedSubtensor{{idx_list={}}}",
+            repr_idx_list(&self.idx_list)
+        )
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let types = tensor_types("AdvancedSubtensor", inputs)?;
+        Ok(vec![self.output_type(&types, &[])?.into()])
+    }
+
+    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some((0..n_inputs).map(|i| vec![i == 0]).collect()))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let p = plan(x, &self.idx_list, &index_values(&inputs[1..])?)?;
+        let mut out = ctx.pool.take(x.dtype(), &p.out_shape());
+        gather(&p, &mut out)?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// NumPy's result shape over the inputs' shapes.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let shape = subtensor_shape::advanced_shape(g, node, &self.idx_list, input_shapes)?;
+        Ok(Some(vec![shape]))
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad::subtensor_pullback(g, node, output_grads[0])
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad::linear_pushforward(g, node, tangents, 1)
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+
+    fn ty(dtype: DType, shape: &[Option<u64>]) -> TensorType {
+        TensorType::new(dtype, shape.iter().copied()).unwrap()
+    }
+
+    #[test]
+    fn numpy_result_shapes() {
+        let x = ty(DType::Float64, &[Some(5), Some(3), Some(4)]);
+        let v = ty(DType::Int64, &[Some(2)]);
+        let m = ty(DType::Int64, &[Some(2), Some(1)]);
+        let i = TensorType::scalar(DType::Int64);
+        let full = IdxEntry::FULL;
+        let op = |l: Vec<IdxEntry>| AdvancedSubtensor::new(l).unwrap();
+        let shape = |t: TensorType| t.shape.to_vec();
+        // x[v, :, v] (separated arrays go first), x[:, v, m] (adjacent stay).
+        let a = op(vec![IdxEntry::Index(0), full, IdxEntry::Index(1)]);
+        assert_eq!(
+            shape(a.output_type(&[&x, &v, &v], &[]).unwrap()),
+            vec![Some(2), Some(3)]
+        );
+        let b = op(vec![full, IdxEntry::Index(0), IdxEntry::Index(1)]);
+        assert_eq!(
+            shape(b.output_type(&[&x, &v, &m], &[]).unwrap()),
+            vec![Some(5), Some(2), Some(2)]
+        );
+        let c = op(vec![IdxEntry::Index(0), IdxEntry::Index(1)]);
+        assert_eq!(
+            shape(c.output_type(&[&x, &v, &i], &[]).unwrap()),
+            vec![Some(2), Some(4)]
+        );
+        let bad = ty(DType::Int64, &[Some(3)]);
+        assert!(matches!(
+            c.output_type(&[&x, &v, &bad], &[]),
+            Err(Error::Index(_))
+        ));
+        let f = ty(DType::Float64, &[Some(2)]);
+        assert!(matches!(
+            c.output_type(&[&x, &v, &f], &[]),
+            Err(Error::Type(_))
+        ));
+        assert_eq!(
+            a.describe(),
+            "AdvancedSubtensor{idx_list=(0, slice(None, None, None), 1)}"
+        );
+        let r = take_rows_type(&x, &v).unwrap();
+        assert_eq!(shape(r), vec![Some(2), Some(3), Some(4)]);
+    }
+}

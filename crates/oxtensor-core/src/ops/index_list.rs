@@ -1,0 +1,274 @@
+//! `idx_list`, the prop shared by the indexing ops: one entry per indexed
+//! axis, naming by position which of the node's index inputs holds an
+//! integer (or index array) or a slice bound. Also the static and runtime
+//! arithmetic of slices (NumPy's rules) and of integer indices.
+
+use crate::error::{Error, Result};
+use crate::tensor::{Scalar, Tensor};
+use crate::types::TensorType;
+
+/// One entry of `idx_list`. Numbers are positions among the index inputs
+/// (the node's inputs after the indexed tensor, and after `y` for the
+/// increment ops), as in PyTensor's `Subtensor(idx_list=(slice(0, 1, None), 2))`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdxEntry {
+    /// An integer (basic indexing) or an index array (advanced indexing).
+    Index(usize),
+    /// A slice whose bounds, when given, are scalar index inputs.
+    Slice {
+        /// Position of the start input.
+        start: Option<usize>,
+        /// Position of the stop input.
+        stop: Option<usize>,
+        /// Position of the step input.
+        step: Option<usize>,
+    },
+}
+
+impl IdxEntry {
+    /// The full slice `:`.
+    pub const FULL: IdxEntry = IdxEntry::Slice {
+        start: None,
+        stop: None,
+        step: None,
+    };
+}
+
+/// How many index inputs the list refers to (the highest position + 1).
+pub fn n_index_inputs(idx_list: &[IdxEntry]) -> usize {
+    let positions = idx_list.iter().flat_map(|e| match *e {
+        IdxEntry::Index(i) => vec![Some(i)],
+        IdxEntry::Slice { start, stop, step } => vec![start, stop, step],
+    });
+    positions.flatten().map(|p| p + 1).max().unwrap_or(0)
+}
+
+/// Checks that positions are used once each and count up from 0, in order.
+pub fn check_positions(idx_list: &[IdxEntry]) -> Result<()> {
+    let mut next = 0;
+    let mut visit = |p: Option<usize>| -> Result<()> {
+        match p {
+            Some(p) if p != next => Err(Error::Value(format!(
+                "idx_list {} refers to input {p} where input {next} was expected",
+                repr_idx_list(idx_list)
+            ))),
+            Some(_) => {
+                next += 1;
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    };
+    for e in idx_list {
+        match *e {
+            IdxEntry::Index(i) => visit(Some(i))?,
+            IdxEntry::Slice { start, stop, step } => {
+                visit(start)?;
+                visit(stop)?;
+                visit(step)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// PyTensor's `str` of a basic index list: `i, start:stop:step, :`.
+pub fn describe_basic(idx_list: &[IdxEntry]) -> String {
+    let items: Vec<String> = idx_list
+        .iter()
+        .map(|e| match *e {
+            IdxEntry::Index(_) => "i".to_string(),
+            IdxEntry::Slice { start, stop, step } => {
+                let mut s = String::new();
+                if start.is_some() {
+                    s.push_str("start");
+                }
+                s.push(':');
+                if stop.is_some() {
+                    s.push_str("stop");
+                }
+                if step.is_some() {
+                    s.push_str(":step");
+                }
+                s
+            }
+        })
+        .collect();
+    items.join(", ")
+}
+
+/// The Python `repr` of the list: `(0, slice(1, None, None))`.
+pub fn repr_idx_list(idx_list: &[IdxEntry]) -> String {
+    let pos = |p: Option<usize>| p.map_or("None".to_string(), |p| p.to_string());
+    let items: Vec<String> = idx_list
+        .iter()
+        .map(|e| match *e {
+            IdxEntry::Index(i) => i.to_string(),
+            IdxEntry::Slice { start, stop, step } => {
+                format!("slice({}, {}, {})", pos(start), pos(stop), pos(step))
+            }
+        })
+        .collect();
+    crate::types::fmt_tuple(items)
+}
+
+/// A slice resolved against a length: the first index, the count and the step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// First index taken (0 when the slice is empty).
+    pub start: usize,
+    /// Number of indices taken.
+    pub count: usize,
+    /// Step between them.
+    pub step: isize,
+}
+
+/// NumPy's `slice.indices(len)` and the resulting count.
+pub fn resolve_slice(
+    len: usize,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+) -> Result<Resolved> {
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return Err(Error::Value("slice step cannot be zero".into()));
+    }
+    let n = len as i64;
+    let clamp = |v: i64, lo: i64, hi: i64| {
+        let v = if v < 0 { v + n } else { v };
+        v.clamp(lo, hi)
+    };
+    let (lo, hi) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let first = start.map_or(if step > 0 { 0 } else { n - 1 }, |s| clamp(s, lo, hi));
+    let last = stop.map_or(if step > 0 { n } else { -1 }, |s| clamp(s, lo, hi));
+    let count = if step > 0 {
+        (last - first + step - 1).div_euclid(step).max(0)
+    } else {
+        (first - last + (-step) - 1).div_euclid(-step).max(0)
+    };
+    Ok(Resolved {
+        start: if count == 0 { 0 } else { first as usize },
+        count: count as usize,
+        step: step as isize,
+    })
+}
+
+/// An integer index wrapped against `len` (NumPy's message when out of bounds).
+pub fn wrap_index(i: i64, len: usize, axis: usize) -> Result<usize> {
+    let n = len as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(Error::Index(format!(
+            "index {i} is out of bounds for axis {axis} with size {len}"
+        )));
+    }
+    Ok(j as usize)
+}
+
+/// The value of a 0-d integer index input.
+pub fn scalar_index(t: &Tensor) -> Result<i64> {
+    if t.ndim() != 0 {
+        return Err(Error::Type(format!(
+            "a scalar index must be 0-d, got shape {:?}",
+            t.shape()
+        )));
+    }
+    match t.get(0) {
+        Scalar::Int(v) => Ok(v),
+        Scalar::UInt(v) => {
+            i64::try_from(v).map_err(|_| Error::Index(format!("index {v} is too large for int64")))
+        }
+        other => Err(Error::Type(format!(
+            "indices must be integers, got {other:?}"
+        ))),
+    }
+}
+
+/// Checks that a basic index input is a 0-d integer (PyTensor's message).
+pub fn check_scalar_index(ty: &TensorType) -> Result<()> {
+    if !ty.dtype.is_integer() || ty.ndim() != 0 {
+        return Err(Error::Type(format!(
+            "basic indices must be integers (0-d integer tensors), got {ty}"
+        )));
+    }
+    Ok(())
+}
+
+/// The static length of `x[slice]` along an axis of static length `len`,
+/// when every given bound is a known constant.
+pub fn static_slice_len(len: Option<u64>, entry: IdxEntry, consts: &[Option<i64>]) -> Option<u64> {
+    let IdxEntry::Slice { start, stop, step } = entry else {
+        return None;
+    };
+    let value = |p: Option<usize>| -> Option<Option<i64>> {
+        match p {
+            None => Some(None),
+            Some(p) => consts.get(p).copied().flatten().map(Some),
+        }
+    };
+    let (start, stop, step) = (value(start)?, value(stop)?, value(step)?);
+    if start.is_none() && stop.is_none() && step.is_none_or(|s| s == 1) {
+        return len;
+    }
+    let r = resolve_slice(len? as usize, start, stop, step).ok()?;
+    Some(r.count as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Length, start, stop, step, and the indices NumPy takes.
+    type SliceCase = (usize, Option<i64>, Option<i64>, Option<i64>, Vec<usize>);
+
+    #[test]
+    fn slices_follow_numpy() {
+        let cases: &[SliceCase] = &[
+            (5, None, None, None, vec![0, 1, 2, 3, 4]),
+            (5, Some(1), None, Some(2), vec![1, 3]),
+            (5, None, None, Some(-1), vec![4, 3, 2, 1, 0]),
+            (5, Some(-2), None, None, vec![3, 4]),
+            (5, Some(10), None, None, vec![]),
+            (5, Some(3), Some(1), Some(-1), vec![3, 2]),
+            (5, Some(-10), Some(-1), Some(2), vec![0, 2]),
+            (0, None, None, Some(-1), vec![]),
+            (5, Some(1), Some(-1), Some(-1), vec![]),
+        ];
+        for (len, a, b, c, want) in cases {
+            let r = resolve_slice(*len, *a, *b, *c).unwrap();
+            let got: Vec<usize> = (0..r.count)
+                .map(|k| (r.start as isize + k as isize * r.step) as usize)
+                .collect();
+            assert_eq!(&got, want, "{len} {a:?}:{b:?}:{c:?}");
+        }
+        assert!(resolve_slice(3, None, None, Some(0)).is_err());
+    }
+
+    #[test]
+    fn forms_and_indices() {
+        let l = [
+            IdxEntry::Slice {
+                start: Some(0),
+                stop: Some(1),
+                step: Some(2),
+            },
+            IdxEntry::Index(3),
+            IdxEntry::FULL,
+        ];
+        assert_eq!(describe_basic(&l), "start:stop:step, i, :");
+        assert_eq!(
+            repr_idx_list(&l),
+            "(slice(0, 1, 2), 3, slice(None, None, None))"
+        );
+        assert_eq!(repr_idx_list(&[IdxEntry::Index(0)]), "(0,)");
+        assert_eq!(n_index_inputs(&l), 4);
+        assert!(check_positions(&l).is_ok());
+        assert!(check_positions(&[IdxEntry::Index(1)]).is_err());
+        assert_eq!(wrap_index(-1, 3, 0).unwrap(), 2);
+        assert_eq!(
+            wrap_index(3, 3, 1).unwrap_err().to_string(),
+            "index 3 is out of bounds for axis 1 with size 3"
+        );
+    }
+}

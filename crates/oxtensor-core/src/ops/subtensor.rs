@@ -1,0 +1,325 @@
+//! Basic indexing: `Subtensor` (`x[1, ::2]`, a view of `x`) and
+//! `IncSubtensor` (`set_subtensor`/`inc_subtensor` on such an index, which
+//! copies `x` first: no inplace version yet). Integer indices and slice
+//! bounds are 0-d integer inputs named by `idx_list`. Mirrors
+//! `pytensor/tensor/subtensor.py`.
+
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::cast::cast;
+use crate::kernels::copy::copy_into;
+use crate::kernels::subtensor::{basic_view, broadcast_value, run_blocks, Blocks, Write};
+use crate::op_identity;
+use crate::ops::index_list::{
+    check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len, IdxEntry,
+};
+use crate::ops::subtensor_grad as grad;
+use crate::ops::subtensor_shape;
+use crate::ops::{IoMap, Op, PerformCtx};
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+
+/// The tensor types of a node's inputs, or a `TypeError` naming the op.
+pub(crate) fn tensor_types<'a>(op: &str, inputs: &[&'a Type]) -> Result<Vec<&'a TensorType>> {
+    inputs
+        .iter()
+        .map(|t| t.expect_tensor(&format!("An input of {op}")))
+        .collect()
+}
+
+/// `x[idx_list]`'s type for basic indices; `consts` holds the index
+/// inputs' values where they are constants (static slice lengths).
+pub fn basic_output_type(
+    x: &TensorType,
+    idx_list: &[IdxEntry],
+    idx: &[&TensorType],
+    consts: &[Option<i64>],
+) -> Result<TensorType> {
+    if idx_list.len() > x.ndim() {
+        return Err(Error::Index(format!(
+            "too many indices for tensor: tensor is {}-dimensional, but {} were indexed",
+            x.ndim(),
+            idx_list.len()
+        )));
+    }
+    if idx.len() != n_index_inputs(idx_list) {
+        return Err(Error::Type(format!(
+            "Subtensor{{{}}} needs {} index inputs, got {}",
+            describe_basic(idx_list),
+            n_index_inputs(idx_list),
+            idx.len()
+        )));
+    }
+    idx.iter().try_for_each(|t| check_scalar_index(t))?;
+    let mut shape = Vec::new();
+    for (d, &entry) in idx_list.iter().enumerate() {
+        if matches!(entry, IdxEntry::Slice { .. }) {
+            shape.push(static_slice_len(x.shape[d], entry, consts));
+        }
+    }
+    shape.extend_from_slice(&x.shape[idx_list.len()..]);
+    TensorType::new(x.dtype, shape)
+}
+
+/// `Subtensor{idx_list}`: basic indexing, a view of its input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Subtensor {
+    /// The index entries, one per indexed axis.
+    pub idx_list: Vec<IdxEntry>,
+}
+
+impl Subtensor {
+    /// Checks that the positions in `idx_list` count up from 0.
+    pub fn new(idx_list: Vec<IdxEntry>) -> Result<Self> {
+        check_positions(&idx_list)?;
+        Ok(Subtensor { idx_list })
+    }
+
+    /// The output type when some index inputs are known constants.
+    pub fn output_type(
+        &self,
+        inputs: &[&TensorType],
+        consts: &[Option<i64>],
+    ) -> Result<TensorType> {
+        let (x, idx) = inputs
+            .split_first()
+            .ok_or_else(|| Error::Type("Subtensor needs an input".into()))?;
+        basic_output_type(x, &self.idx_list, idx, consts)
+    }
+}
+
+impl Op for Subtensor {
+    fn name(&self) -> &str {
+        "Subtensor"
+    }
+
+    fn describe(&self) -> String {
+        format!("Subtensor{{{}}}", describe_basic(&self.idx_list))
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let types = tensor_types("Subtensor", inputs)?;
+        Ok(vec![self.output_type(&types, &[])?.into()])
+    }
+
+    fn view_map(&self) -> IoMap {
+        vec![(0, vec![0])]
+    }
+
+    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some((0..n_inputs).map(|i| vec![i == 0]).collect()))
+    }
+
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let idx = index_values(&inputs[1..])?;
+        outputs[0] = Some(basic_view(x, &self.idx_list, &idx)?.into());
+        Ok(())
+    }
+
+    /// NumPy's slice lengths over the input's shape.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let shape = subtensor_shape::basic_shape(g, node, &self.idx_list, input_shapes)?;
+        Ok(Some(vec![shape]))
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad::subtensor_pullback(g, node, output_grads[0])
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad::linear_pushforward(g, node, tangents, 1)
+    }
+
+    op_identity!();
+}
+
+/// The tensors of the index inputs.
+pub(crate) fn index_values<'a>(inputs: &[&'a Value]) -> Result<Vec<&'a crate::tensor::Tensor>> {
+    inputs.iter().map(|v| v.tensor()).collect()
+}
+
+/// `IncSubtensor{idx_list}` (`SetSubtensor{...}` when it sets): `x` with
+/// `x[idx_list]` incremented by (or set to) `y`, in a copy of `x`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IncSubtensor {
+    /// The index entries, one per indexed axis.
+    pub idx_list: Vec<IdxEntry>,
+    /// Set instead of increment.
+    pub set_instead_of_inc: bool,
+}
+
+impl IncSubtensor {
+    /// Checks that the positions in `idx_list` count up from 0.
+    pub fn new(idx_list: Vec<IdxEntry>, set_instead_of_inc: bool) -> Result<Self> {
+        check_positions(&idx_list)?;
+        Ok(IncSubtensor {
+            idx_list,
+            set_instead_of_inc,
+        })
+    }
+
+    /// The output type (that of `x`), after checking `y` against `x[idx]`.
+    pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
+        let [x, y, idx @ ..] = inputs else {
+            return Err(Error::Type(format!(
+                "{} takes x, y and the index inputs",
+                self.describe()
+            )));
+        };
+        let region = basic_output_type(x, &self.idx_list, idx, &[])?;
+        check_value_rank(region.ndim(), y)?;
+        Ok((*x).clone())
+    }
+}
+
+/// PyTensor's check that `y` does not have more dimensions than `x[idx]`.
+pub(crate) fn check_value_rank(region_ndim: usize, y: &TensorType) -> Result<()> {
+    if y.ndim() > region_ndim {
+        return Err(Error::Type(format!(
+            "Trying to increment a {region_ndim}-dimensional subtensor with a {}-dimensional value.",
+            y.ndim()
+        )));
+    }
+    Ok(())
+}
+
+impl Op for IncSubtensor {
+    fn name(&self) -> &str {
+        "IncSubtensor"
+    }
+
+    fn describe(&self) -> String {
+        let kind = if self.set_instead_of_inc {
+            "Set"
+        } else {
+            "Inc"
+        };
+        format!("{kind}Subtensor{{{}}}", describe_basic(&self.idx_list))
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let types = tensor_types("IncSubtensor", inputs)?;
+        Ok(vec![self.output_type(&types)?.into()])
+    }
+
+    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let y = cast(inputs[1].tensor()?, x.dtype());
+        let mut out = ctx.pool.take(x.dtype(), x.shape());
+        copy_into(x, &mut out);
+        let idx = index_values(&inputs[2..])?;
+        let mut region = basic_view(&out, &self.idx_list, &idx)?;
+        let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();
+        let blocks = Blocks {
+            shape: region.shape().to_vec(),
+            src_strides: broadcast_value(&y, &y_bcast, region.shape(), &self.describe())?,
+            dst_strides: region.strides().into(),
+            pairs: vec![(0, 0)],
+        };
+        run_blocks(&blocks, &y, &mut region, write_of(self.set_instead_of_inc))?;
+        drop(region);
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// The output is shaped like `x`.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
+    }
+
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        grad::linear_pushforward(g, node, tangents, 2)
+    }
+
+    op_identity!();
+}
+
+/// The block write of an increment op.
+pub(crate) fn write_of(set_instead_of_inc: bool) -> Write {
+    if set_instead_of_inc {
+        Write::Set
+    } else {
+        Write::Inc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+
+    #[test]
+    fn types_and_names() {
+        let x = TensorType::new(DType::Float64, [Some(5), Some(3)]).unwrap();
+        let i = TensorType::scalar(DType::Int64);
+        let s = Subtensor::new(vec![IdxEntry::Slice {
+            start: Some(0),
+            stop: None,
+            step: None,
+        }])
+        .unwrap();
+        assert_eq!(s.describe(), "Subtensor{start:}");
+        let known = s.output_type(&[&x, &i], &[Some(1)]).unwrap();
+        assert_eq!(known.shape.as_slice(), &[Some(4), Some(3)]);
+        let unknown = s.output_type(&[&x, &i], &[None]).unwrap();
+        assert_eq!(unknown.shape.as_slice(), &[None, Some(3)]);
+        let f = TensorType::scalar(DType::Float64);
+        assert!(matches!(
+            s.output_type(&[&x, &f], &[None]),
+            Err(Error::Type(_))
+        ));
+        let too_many = Subtensor::new(vec![
+            IdxEntry::Index(0),
+            IdxEntry::Index(1),
+            IdxEntry::Index(2),
+        ]);
+        let err = too_many
+            .unwrap()
+            .output_type(&[&x, &i, &i, &i], &[])
+            .unwrap_err();
+        assert!(matches!(err, Error::Index(_)));
+        let inc = IncSubtensor::new(vec![IdxEntry::Index(0)], true).unwrap();
+        assert_eq!(inc.describe(), "SetSubtensor{i}");
+        let m = TensorType::with_ndim(DType::Float64, 2);
+        assert!(inc.output_type(&[&x, &m, &i]).is_err());
+    }
+}

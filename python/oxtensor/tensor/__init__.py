@@ -10,7 +10,7 @@ from oxtensor.graph.basic import Apply, Constant, Variable
 from oxtensor.tensor import extra_ops, special
 from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
-from oxtensor.tensor.extra_ops import cumprod, cumsum
+from oxtensor.tensor.extra_ops import cumprod, cumsum, diff
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
 from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
@@ -42,6 +42,7 @@ __all__ = [
     "constant",
     "cumprod",
     "cumsum",
+    "diff",
     "extra_ops",
     "inc_subtensor",
     "set_subtensor",

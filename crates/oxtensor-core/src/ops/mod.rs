@@ -2,9 +2,9 @@
 //! in Rust; ops written in Python implement it through the host adapter in
 //! the PyO3 crate. One file per op family.
 
-pub mod argmax;
 pub mod advanced_inc_subtensor;
 pub mod advanced_subtensor;
+pub mod argmax;
 pub mod blas;
 pub mod cumulative;
 pub mod dimshuffle;

@@ -24,6 +24,7 @@ __all__ = [
     "NEQ",
     "OR",
     "XOR",
+    "ARange",
     "Abs",
     "Add",
     "AdvancedIncSubtensor",
@@ -31,42 +32,71 @@ __all__ = [
     "AdvancedSubtensor",
     "AdvancedSubtensor1",
     "All",
+    "Alloc",
+    "AllocEmpty",
     "AlreadyThere",
+    "Angle",
     "Any",
     "Apply",
+    "ArcCos",
+    "ArcCosh",
+    "ArcSin",
+    "ArcSinh",
+    "ArcTan",
+    "ArcTan2",
+    "ArcTanh",
     "ArgSortOp",
     "Argmax",
     "BufferOwner",
     "CAReduce",
     "Cast",
     "Ceil",
+    "Clip",
+    "Conj",
     "Cos",
+    "Cosh",
     "CumOp",
+    "Deg2Rad",
     "DimShuffle",
     "DisconnectedInputError",
     "DisconnectedType",
     "Dot",
     "Elemwise",
+    "Erf",
+    "Erfc",
+    "Erfcinv",
+    "Erfcx",
+    "Erfinv",
     "Exp",
+    "Exp2",
     "Expm1",
+    "Eye",
     "Floor",
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
+    "Gamma",
+    "GammaLn",
     "GradOp",
     "GraphPickle",
     "Identity",
     "IfElse",
+    "Imag",
     "IncSubtensor",
     "InconsistencyError",
     "IntDiv",
     "Invert",
     "IsInf",
     "IsNan",
+    "Join",
     "Log",
+    "Log1mexp",
     "Log1p",
+    "Log2",
+    "Log10",
     "LogSoftmax",
     "LogSumExp",
+    "MakeVector",
     "Max",
     "Maximum",
     "MethodNotDefined",
@@ -82,8 +112,14 @@ __all__ = [
     "Pow",
     "Prod",
     "ProfileStats",
+    "Psi",
+    "Rad2Deg",
+    "Real",
     "Reciprocal",
+    "Repeat",
     "Reshape",
+    "RoundHalfAwayFromZero",
+    "RoundHalfToEven",
     "ScalarOp",
     "Scratchpad",
     "Second",
@@ -92,9 +128,12 @@ __all__ = [
     "Sigmoid",
     "Sign",
     "Sin",
+    "Sinh",
     "Softmax",
     "Softplus",
     "SortOp",
+    "SpecifyShape",
+    "Split",
     "Sqr",
     "Sqrt",
     "Sub",
@@ -107,7 +146,9 @@ __all__ = [
     "TensorType",
     "TensorVariable",
     "Thunk",
+    "TriGamma",
     "TrueDiv",
+    "Trunc",
     "Type",
     "UnusedInputError",
     "Variable",
@@ -321,11 +362,33 @@ class TensorVariable(Variable):
     ) -> TensorVariable:
         """``x.reshape(shape)``; a constant shape gives a static output shape."""
     def flatten(self, ndim: int = 1) -> TensorVariable:
-        """All elements as a vector (only ``ndim=1`` for now)."""
+        """``x`` with its trailing axes merged so it has ``ndim`` axes."""
+    def squeeze(self, axis: t.Any = None) -> TensorVariable:
+        """``x`` without its length-1 axes (``squeeze``)."""
+    def swapaxes(self, axis1: t.Any, axis2: t.Any) -> TensorVariable:
+        """``x`` with two axes exchanged (``swapaxes``)."""
+    def repeat(self, repeats: t.Any, axis: t.Any = None) -> TensorVariable:
+        """Each element repeated along ``axis`` (``repeat``)."""
     def astype(self, dtype: t.Any) -> TensorVariable:
         """``x`` cast to ``dtype`` (``x`` itself if it already has it)."""
     def dot(self, other: t.Any) -> TensorVariable:
         """Inner, matrix-vector or matrix product."""
+    @property
+    def real(self) -> TensorVariable:
+        """The real part (``x`` itself for real dtypes)."""
+    @property
+    def imag(self) -> TensorVariable:
+        """The imaginary part (zeros for real dtypes)."""
+    def conj(self) -> TensorVariable:
+        """The complex conjugate; ``x`` itself when it is not complex."""
+    def conjugate(self) -> TensorVariable:
+        """The complex conjugate (``conj``)."""
+    def round(self, mode: str | None = None) -> TensorVariable:
+        """Rounded: ``"half_to_even"`` (default) or ``"half_away_from_zero"``."""
+    def trunc(self) -> TensorVariable:
+        """Rounded towards zero."""
+    def clip(self, a_min: t.Any, a_max: t.Any) -> TensorVariable:
+        """``clip(x, a_min, a_max)``."""
     def __getitem__(self, args: t.Any, /) -> TensorVariable:
         """``x[...]``: a ``Subtensor`` (a view) or an ``AdvancedSubtensor``."""
     def __iter__(self) -> t.Iterator[TensorVariable]:
@@ -778,6 +841,76 @@ class AdvancedIncSubtensor(Op):
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 
+# ---- shape, creation and joining ops -------------------------------------------
+
+class _PlainOp(Op):
+    __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class SpecifyShape(_PlainOp):
+    """``SpecifyShape()``: inputs are the tensor and one length per axis (-1: any)."""
+
+    @property
+    def view_map(self) -> dict[int, list[int]]:  # type: ignore[override]
+        """The output is a view of the input."""
+
+class Alloc(_PlainOp):
+    """``Alloc()``: inputs are the value and one length per output axis."""
+
+class Join(_PlainOp):
+    """``Join()``: inputs are the axis and the tensors."""
+
+class _DtypeOp(Op):
+    __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
+    def __new__(cls, dtype: t.Any = None) -> Self: ...
+    @property
+    def dtype(self) -> str:
+        """The output dtype."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AllocEmpty(_DtypeOp):
+    """``AllocEmpty(dtype)``: an uninitialised array of the given shape."""
+
+class ARange(_DtypeOp):
+    """``ARange(dtype)``: inputs are start, stop and step."""
+
+class Eye(_DtypeOp):
+    """``Eye(dtype)``: inputs are n, m and the diagonal k."""
+
+class MakeVector(_DtypeOp):
+    """``MakeVector(dtype='int64')``: a vector from scalars."""
+
+class Split(Op):
+    """``Split(len_splits)``: inputs are the tensor, the axis and the lengths."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
+    def __new__(cls, len_splits: int) -> Self: ...
+    @property
+    def len_splits(self) -> int:
+        """The number of outputs."""
+    @property
+    def view_map(self) -> dict[int, list[int]]:  # type: ignore[override]
+        """Every output is a view of the input."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Repeat(Op):
+    """``Repeat(axis)``: inputs are the tensor and the repeats."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: int) -> Self: ...
+    @property
+    def axis(self) -> int:
+        """The axis."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
 # ---- scalar ops ---------------------------------------------------------------
 
 @disjoint_base
@@ -928,6 +1061,102 @@ class Second(ScalarOp):
 
 class Switch(ScalarOp):
     """The ``Switch`` scalar op (``switch``)."""
+
+class Exp2(ScalarOp):
+    """The ``Exp2`` scalar op (``exp2``)."""
+
+class Log2(ScalarOp):
+    """The ``Log2`` scalar op (``log2``)."""
+
+class Log10(ScalarOp):
+    """The ``Log10`` scalar op (``log10``)."""
+
+class RoundHalfToEven(ScalarOp):
+    """The ``RoundHalfToEven`` scalar op (``RoundHalfToEven``)."""
+
+class RoundHalfAwayFromZero(ScalarOp):
+    """The ``RoundHalfAwayFromZero`` scalar op (``RoundHalfAwayFromZero``)."""
+
+class Trunc(ScalarOp):
+    """The ``Trunc`` scalar op (``trunc``)."""
+
+class ArcSin(ScalarOp):
+    """The ``ArcSin`` scalar op (``arcsin``)."""
+
+class ArcCos(ScalarOp):
+    """The ``ArcCos`` scalar op (``arccos``)."""
+
+class ArcTan(ScalarOp):
+    """The ``ArcTan`` scalar op (``arctan``)."""
+
+class ArcTan2(ScalarOp):
+    """The ``ArcTan2`` scalar op (``arctan2``)."""
+
+class Sinh(ScalarOp):
+    """The ``Sinh`` scalar op (``sinh``)."""
+
+class Cosh(ScalarOp):
+    """The ``Cosh`` scalar op (``cosh``)."""
+
+class ArcSinh(ScalarOp):
+    """The ``ArcSinh`` scalar op (``arcsinh``)."""
+
+class ArcCosh(ScalarOp):
+    """The ``ArcCosh`` scalar op (``arccosh``)."""
+
+class ArcTanh(ScalarOp):
+    """The ``ArcTanh`` scalar op (``arctanh``)."""
+
+class Deg2Rad(ScalarOp):
+    """The ``Deg2Rad`` scalar op (``deg2rad``)."""
+
+class Rad2Deg(ScalarOp):
+    """The ``Rad2Deg`` scalar op (``rad2deg``)."""
+
+class Log1mexp(ScalarOp):
+    """The ``Log1mexp`` scalar op (``Log1mexp``)."""
+
+class Erf(ScalarOp):
+    """The ``Erf`` scalar op (``erf``)."""
+
+class Erfc(ScalarOp):
+    """The ``Erfc`` scalar op (``erfc``)."""
+
+class Erfcx(ScalarOp):
+    """The ``Erfcx`` scalar op (``erfcx``)."""
+
+class Erfinv(ScalarOp):
+    """The ``Erfinv`` scalar op (``erfinv``)."""
+
+class Erfcinv(ScalarOp):
+    """The ``Erfcinv`` scalar op (``erfcinv``)."""
+
+class Gamma(ScalarOp):
+    """The ``Gamma`` scalar op (``gamma``)."""
+
+class GammaLn(ScalarOp):
+    """The ``GammaLn`` scalar op (``gammaln``)."""
+
+class Psi(ScalarOp):
+    """The ``Psi`` scalar op (``psi``)."""
+
+class TriGamma(ScalarOp):
+    """The ``TriGamma`` scalar op (``tri_gamma``)."""
+
+class Clip(ScalarOp):
+    """The ``Clip`` scalar op (``clip``)."""
+
+class Real(ScalarOp):
+    """The ``Real`` scalar op (``real``)."""
+
+class Imag(ScalarOp):
+    """The ``Imag`` scalar op (``imag``)."""
+
+class Conj(ScalarOp):
+    """The ``Conj`` scalar op (``conj``)."""
+
+class Angle(ScalarOp):
+    """The ``Angle`` scalar op (``angle``)."""
 
 class Cast(ScalarOp):
     """``Cast(dtype)``: conversion to a dtype; prints as ``Cast{float64}``."""

@@ -82,12 +82,14 @@ NUMPY_UNDEFINED = {
     **dict.fromkeys(["and_", "or_", "xor", "invert"], frozenset({"f", "c"})),
     **dict.fromkeys(["floor", "ceil", "int_div", "mod"], frozenset({"c"})),
 }
-# NumPy computes these in another dtype (int8 for bools; sigmoid and
-# softplus have no complex form in PyTensor); PyTensor's dtype rules refuse
-# them, deliberately, and so does oxtensor.
+# Refused by the dtype rules although NumPy has a loop: `int_div` of bools
+# (NumPy computes it in int8), `sign` of complex numbers (PyTensor's `Sign`
+# refuses them), `sigmoid` and `softplus` of complex numbers (no complex
+# kernel; see docs/for-pytensor-users.md). `mod` of bools (a bool, as in
+# PyTensor) and `pow` of bools (int8, as in PyTensor and NumPy) are defined.
 REFUSED_BY_RULE = {
-    **dict.fromkeys(["mod", "int_div", "pow"], frozenset({"b"})),
-    **dict.fromkeys(["sigmoid", "softplus"], frozenset({"c"})),
+    "int_div": frozenset({"b"}),
+    **dict.fromkeys(["sign", "sigmoid", "softplus"], frozenset({"c"})),
 }
 
 

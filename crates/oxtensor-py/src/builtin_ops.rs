@@ -729,6 +729,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::special_ops::special_object,
     crate::sort_ops::sort_object,
     crate::subtensor_ops::family_object,
+    crate::shape_ops::family_object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`

@@ -32,10 +32,13 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod shape_ops;
 mod sort_ops;
 mod special_ops;
 mod subtensor_ops;
 mod tensor_variable;
+mod tensor_variable_math;
+mod tensor_variable_shape;
 mod thunk;
 mod types;
 mod utils;
@@ -71,6 +74,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     builtin_ops::register(m)?;
     special_ops::register(m)?;
     sort_ops::register(m)?;
+    shape_ops::register(m)?;
     subtensor_ops::register(m)?;
     m.add(
         "InconsistencyError",

@@ -191,6 +191,38 @@ scalar_classes! {
     Identity => Identity, "Identity";
     Second => Second, "Second";
     Switch => Switch, "Switch";
+    Exp2 => Exp2, "Exp2";
+    Log2 => Log2, "Log2";
+    Log10 => Log10, "Log10";
+    RoundHalfToEven => RoundHalfToEven, "RoundHalfToEven";
+    RoundHalfAwayFromZero => RoundHalfAwayFromZero, "RoundHalfAwayFromZero";
+    Trunc => Trunc, "Trunc";
+    ArcSin => ArcSin, "ArcSin";
+    ArcCos => ArcCos, "ArcCos";
+    ArcTan => ArcTan, "ArcTan";
+    ArcTan2 => ArcTan2, "ArcTan2";
+    Sinh => Sinh, "Sinh";
+    Cosh => Cosh, "Cosh";
+    ArcSinh => ArcSinh, "ArcSinh";
+    ArcCosh => ArcCosh, "ArcCosh";
+    ArcTanh => ArcTanh, "ArcTanh";
+    Deg2Rad => Deg2Rad, "Deg2Rad";
+    Rad2Deg => Rad2Deg, "Rad2Deg";
+    Log1mexp => Log1mexp, "Log1mexp";
+    Erf => Erf, "Erf";
+    Erfc => Erfc, "Erfc";
+    Erfcx => Erfcx, "Erfcx";
+    Erfinv => Erfinv, "Erfinv";
+    Erfcinv => Erfcinv, "Erfcinv";
+    Gamma => Gamma, "Gamma";
+    GammaLn => GammaLn, "GammaLn";
+    Psi => Psi, "Psi";
+    TriGamma => TriGamma, "TriGamma";
+    Clip => Clip, "Clip";
+    Real => Real, "Real";
+    Imag => Imag, "Imag";
+    Conj => Conj, "Conj";
+    Angle => Angle, "Angle";
 }
 
 /// `Cast{dtype}`: conversion to a dtype.

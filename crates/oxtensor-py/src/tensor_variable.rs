@@ -491,9 +491,7 @@ impl PyTensorVariable {
     #[pyo3(signature = (ndim = 1))]
     fn flatten<'py>(slf: &Bound<'py, Self>, ndim: usize) -> Out<'py> {
         if ndim != 1 {
-            return Err(PyValueError::new_err(
-                "flatten(ndim) other than 1 needs the shape ops, which are not built yet",
-            ));
+            return crate::tensor_variable_shape::flatten_to(slf, ndim);
         }
         reshape(
             slf.as_any(),

@@ -20,4 +20,33 @@ _INSTANCES = (
 ).split()
 globals().update({name: _core.scalar_op(name) for name in _INSTANCES})
 
-__all__ = ["Cast", "ScalarOp", *_NAMES, *_INSTANCES]
+# The math-library ops. Three have no instance name in PyTensor, so their
+# `str` is the class name; the module attribute is still the snake-case name.
+_MATH_NAMES = (
+    "Exp2 Log2 Log10 RoundHalfToEven RoundHalfAwayFromZero Trunc ArcSin ArcCos ArcTan "
+    "ArcTan2 Sinh Cosh ArcSinh ArcCosh ArcTanh Deg2Rad Rad2Deg Log1mexp Erf Erfc Erfcx "
+    "Erfinv Erfcinv Gamma GammaLn Psi TriGamma Clip Real Imag Conj Angle"
+).split()
+globals().update({name: getattr(_core, name) for name in _MATH_NAMES})
+_UNNAMED = {
+    "round_half_to_even": "RoundHalfToEven",
+    "round_half_away_from_zero": "RoundHalfAwayFromZero",
+    "log1mexp": "Log1mexp",
+}
+_MATH_INSTANCES = (
+    "exp2 log2 log10 trunc arcsin arccos arctan arctan2 sinh cosh arcsinh arccosh "
+    "arctanh deg2rad rad2deg erf erfc erfcx erfinv erfcinv gamma gammaln psi tri_gamma "
+    "clip real imag conj angle"
+).split()
+globals().update({name: _core.scalar_op(name) for name in _MATH_INSTANCES})
+globals().update({name: _core.scalar_op(s) for name, s in _UNNAMED.items()})
+
+__all__ = [
+    "Cast",
+    "ScalarOp",
+    *_NAMES,
+    *_INSTANCES,
+    *_MATH_NAMES,
+    *_MATH_INSTANCES,
+    *_UNNAMED,
+]

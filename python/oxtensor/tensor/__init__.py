@@ -8,12 +8,23 @@ TensorType(float64, shape=(None, None))
 
 from oxtensor.graph.basic import Apply, Constant, Variable
 from oxtensor.tensor import extra_ops, special
-from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
+from oxtensor.tensor.basic import *  # noqa: F403
+from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
-from oxtensor.tensor.extra_ops import cumprod, cumsum, diff
+from oxtensor.tensor.extra_ops import *  # noqa: F403
+from oxtensor.tensor.extra_ops import __all__ as _extra_all
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
-from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
+from oxtensor.tensor.shape import (
+    Reshape,
+    Shape,
+    Shape_i,
+    SpecifyShape,
+    reshape,
+    shape,
+    shape_i,
+    specify_shape,
+)
 from oxtensor.tensor.sort import argsort, sort
 from oxtensor.tensor.subtensor import (
     inc_subtensor,
@@ -33,16 +44,11 @@ __all__ = [
     "Reshape",
     "Shape",
     "Shape_i",
+    "SpecifyShape",
     "TensorConstant",
     "TensorVariable",
     "Variable",
     "argsort",
-    "as_tensor",
-    "as_tensor_variable",
-    "constant",
-    "cumprod",
-    "cumsum",
-    "diff",
     "extra_ops",
     "inc_subtensor",
     "set_subtensor",
@@ -52,6 +58,9 @@ __all__ = [
     "shape_i",
     "sort",
     "special",
+    "specify_shape",
+    *_basic_all,
+    *_extra_all,
     *_math_all,
     *_type_all,
 ]

@@ -4,6 +4,8 @@ from typing import Any as _Any
 
 from oxtensor import _core, scalar
 from oxtensor.tensor.basic import as_tensor_variable
+from oxtensor.tensor.math_functions import *  # noqa: F403
+from oxtensor.tensor.math_functions import __all__ as _functions_all
 
 Sum = _core.Sum
 Prod = _core.Prod
@@ -224,4 +226,5 @@ __all__ = [
     "std",
     "var",
     *_ELEMWISE,
+    *_functions_all,
 ]

@@ -4,7 +4,7 @@
 
 use super::alloc::Pool;
 use super::map::{map1, map2, map3};
-use super::{cast, complex_ops, float_ops, int_ops};
+use super::{cast, complex_ops, float_ops, int_ops, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
@@ -100,6 +100,8 @@ fn compute_dtype(op: ScalarOp, inputs: &[DType], out: DType) -> Result<DType> {
     };
     let dtype = match k.rule() {
         OutputRule::Bool | OutputRule::ComplexToReal => upcast(inputs)?,
+        // `angle` of a complex input reads both parts, in double precision.
+        OutputRule::Float64 if upcast(inputs)?.is_complex() => DType::Complex128,
         _ => out,
     };
     // float16 arithmetic runs in float32 and is rounded back at the end.
@@ -196,6 +198,9 @@ fn run(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result
     if let Some(()) = generic(k, dtype, ins, out)? {
         return Ok(());
     }
+    if let Some(()) = special::apply(k, dtype, ins, out)? {
+        return Ok(());
+    }
     use DType::*;
     match dtype {
         Float32 => float_ops::apply::<f32>(k, ins, out),
@@ -256,8 +261,14 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Re
             |c: bool, x: T, y: T| if c { x } else { y },
         );
     }
+    fn zeros<T: Element>(ins: &[&Tensor], out: &mut Tensor) {
+        map1(ins[0], out, |_: T| T::default());
+    }
     match k {
         ScalarKind::Identity => by_type!(identity, ins),
+        // The real part of a real number is itself, its imaginary part 0.
+        ScalarKind::Real | ScalarKind::Conj if !dtype.is_complex() => by_type!(identity, ins),
+        ScalarKind::Imag if !dtype.is_complex() => by_type!(zeros, ins),
         ScalarKind::Second => {
             let first = cast::cast(ins[0], DType::UInt8);
             let pair = [&first, ins[1]];

@@ -1,7 +1,7 @@
 //! Elementwise math on real floats, with NumPy's results for the edge cases
 //! (NaN-propagating maximum/minimum, floored `mod` and `//`, `sign(0) == 0`).
 
-use super::map::{map1, map2};
+use super::map::{map1, map2, map3};
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -96,6 +96,75 @@ fn nan_min<T: Float>(x: T, y: T) -> T {
     }
 }
 
+/// `np.round`: halfway cases go to the even neighbour; the sign of zero is kept.
+fn round_half_to_even<T: Float>(x: T) -> T {
+    let r = x.round();
+    let two = T::one() + T::one();
+    let tie = (r - x).abs() == T::one() / two;
+    let r = if tie && r % two != T::zero() {
+        r - (r - x) * two
+    } else {
+        r
+    };
+    r.copysign(x)
+}
+
+/// `arccosh`, without the overflow of `x + sqrt(x² - 1)` for huge `x`.
+fn acosh<T: Float>(x: T) -> T {
+    let big = T::from(1u64 << 28).unwrap_or_else(T::max_value);
+    if x >= big {
+        x.ln() + T::from(std::f64::consts::LN_2).unwrap_or_else(T::zero)
+    } else {
+        x.acosh()
+    }
+}
+
+/// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).
+pub(super) fn clip<T: PartialOrd>(x: T, lo: T, hi: T) -> T {
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
+/// The trigonometric, hyperbolic, rounding and logarithm kinds, or `None`.
+fn apply_elementary<T: Float + Element>(
+    k: ScalarKind,
+    ins: &[&Tensor],
+    out: &mut Tensor,
+) -> Option<()> {
+    use ScalarKind::*;
+    let a = ins[0];
+    let degree = T::from(std::f64::consts::PI / 180.0)?;
+    match k {
+        Exp2 => map1(a, out, |x: T| x.exp2()),
+        Log2 => map1(a, out, |x: T| x.log2()),
+        Log10 => map1(a, out, |x: T| x.log10()),
+        RoundHalfToEven => map1(a, out, round_half_to_even::<T>),
+        RoundHalfAwayFromZero => map1(a, out, |x: T| x.round()),
+        Trunc => map1(a, out, |x: T| x.trunc()),
+        ArcSin => map1(a, out, |x: T| x.asin()),
+        ArcCos => map1(a, out, |x: T| x.acos()),
+        ArcTan => map1(a, out, |x: T| x.atan()),
+        ArcTan2 => map2(a, *ins.get(1)?, out, |y: T, x: T| y.atan2(x)),
+        Sinh => map1(a, out, |x: T| x.sinh()),
+        Cosh => map1(a, out, |x: T| x.cosh()),
+        ArcSinh => map1(a, out, |x: T| x.asinh()),
+        ArcCosh => map1(a, out, acosh::<T>),
+        ArcTanh => map1(a, out, |x: T| x.atanh()),
+        Deg2Rad => map1(a, out, |x: T| x * degree),
+        Rad2Deg => map1(a, out, |x: T| x / degree),
+        Clip => map3(a, *ins.get(1)?, *ins.get(2)?, out, clip::<T>),
+        // The angle of a real number: 0, or π for negative numbers and -0.
+        Angle => map1(a, out, |x: T| T::zero().atan2(x)),
+        _ => return None,
+    }
+    Some(())
+}
+
 /// Runs `k` on float inputs of type `T` into `out`.
 pub(super) fn apply<T: Float + Element>(
     k: ScalarKind,
@@ -142,11 +211,13 @@ pub(super) fn apply<T: Float + Element>(
         Add => super::elemwise::fold(ins, out, |x: T, y: T| x + y),
         Mul => super::elemwise::fold(ins, out, |x: T, y: T| x * y),
         other => {
-            return Err(Error::Type(format!(
-                "{} is not defined for {} inputs",
-                other.name(),
-                T::DTYPE
-            )))
+            if apply_elementary::<T>(other, ins, out).is_none() {
+                return Err(Error::Type(format!(
+                    "{} is not defined for {} inputs",
+                    other.name(),
+                    T::DTYPE
+                )));
+            }
         }
     }
     Ok(())
@@ -164,6 +235,14 @@ mod tests {
         assert!(sign(-0.0f64).is_sign_positive());
         assert_eq!(softplus(-100.0f64), (-100.0f64).exp());
         assert_eq!(softplus(100.0f64), 100.0);
+        let rounded: Vec<f64> = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.6, -0.4]
+            .map(round_half_to_even)
+            .to_vec();
+        assert_eq!(rounded, vec![-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, 3.0, -0.0]);
+        assert!(round_half_to_even(-0.5f64).is_sign_negative());
+        assert!((acosh(1e308f64) - 709.889355822726).abs() < 1e-9);
+        assert!(clip(f64::NAN, 0.0, 1.0).is_nan());
+        assert_eq!(clip(5, 0, 1), 1);
     }
 
     #[test]

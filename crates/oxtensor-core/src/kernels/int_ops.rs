@@ -2,7 +2,7 @@
 //! arithmetic, floored division and modulo (division by zero gives 0, as
 //! NumPy returns with a warning), bitwise logic.
 
-use super::map::{map1, map2};
+use super::map::{map1, map2, map3};
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -100,6 +100,10 @@ pub(super) fn apply<T: Int>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) ->
         Sign => map1(a, out, T::sign),
         Sqr => map1(a, out, |x: T| x.wmul(x)),
         IsNan | IsInf => map1(a, out, |_: T| false),
+        Clip => {
+            let (lo, hi) = (two()?, ins.get(2).copied().unwrap_or(a));
+            map3(a, lo, hi, out, super::float_ops::clip::<T>)
+        }
         other => {
             return Err(Error::Type(format!(
                 "{} is not defined for {} inputs",
@@ -138,8 +142,14 @@ pub(super) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Re
         Le => map2(a, two()?, out, |x: bool, y: bool| x <= y),
         Ge => map2(a, two()?, out, |x: bool, y: bool| x >= y),
         Invert => map1(a, out, |x: bool| !x),
+        // NumPy's integer modulo of 0/1 values: always 0 (x % 0 is 0 too).
+        Mod => map2(a, two()?, out, |_: bool, _: bool| false),
         Abs | Sqr => map1(a, out, |x: bool| x),
         IsNan | IsInf => map1(a, out, |_: bool| false),
+        Clip => {
+            let (lo, hi) = (two()?, ins.get(2).copied().unwrap_or(a));
+            map3(a, lo, hi, out, super::float_ops::clip::<bool>)
+        }
         other => {
             return Err(Error::Type(format!(
                 "{} is not defined for bool inputs",

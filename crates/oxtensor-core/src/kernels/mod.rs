@@ -12,9 +12,11 @@ mod float_ops;
 pub mod gemm;
 mod int_ops;
 pub mod iter;
+pub mod join;
 pub mod map;
 pub mod reduce;
 mod reduce_walk;
+mod special;
 pub mod subtensor;
 
 /// Below this many elements a loop runs on one thread: splitting costs more

@@ -12,7 +12,7 @@ use std::fmt;
 pub enum OutputRule {
     /// NumPy promotion of the inputs (`upcast_out`).
     Upcast,
-    /// Promotion, but bool inputs are refused (`upcast_out_nobool`).
+    /// Promotion, refusing a bool result (`upcast_out_nobool`: `sub`).
     UpcastNoBool,
     /// The promoted dtype, raised to a float (`upgrade_to_float`).
     UpgradeToFloat,
@@ -20,7 +20,7 @@ pub enum OutputRule {
     UpgradeToFloatNoComplex,
     /// Always bool (comparisons, `isnan`).
     Bool,
-    /// Promotion of integer or bool inputs only (bitwise ops).
+    /// Promotion of integer inputs, or bool for all-bool inputs (bitwise ops).
     Bitwise,
     /// Floats and complex upcast; two discrete inputs give floatX (`true_div`).
     TrueDiv,
@@ -30,6 +30,16 @@ pub enum OutputRule {
     ComplexToReal,
     /// The promoted dtype of the inputs (`second`, `switch` skip the condition).
     UpcastSkipFirst,
+    /// Same dtype as the input, floats only (`same_out_float_only`: rounding).
+    SameFloatOnly,
+    /// Promotion, refusing complex inputs (`upcast_out_no_complex`: `clip`).
+    UpcastNoComplex,
+    /// Always float64 (`angle`).
+    Float64,
+    /// Promotion, bool becoming int8 (`upcast_out_min8`: `pow`, `conj`).
+    UpcastMin8,
+    /// Same dtype, refusing bool and complex inputs (`sign`).
+    SameReal,
 }
 
 macro_rules! scalar_ops {
@@ -77,13 +87,13 @@ scalar_ops! {
     Mul => "Mul", "mul", None, Upcast, true;
     TrueDiv => "TrueDiv", "true_div", Some(2), TrueDiv, false;
     IntDiv => "IntDiv", "int_div", Some(2), Upcast, false;
-    Mod => "Mod", "mod", Some(2), UpcastNoBool, false;
-    Pow => "Pow", "pow", Some(2), Upcast, false;
+    Mod => "Mod", "mod", Some(2), Upcast, false;
+    Pow => "Pow", "pow", Some(2), UpcastMin8, false;
     Maximum => "Maximum", "maximum", Some(2), Upcast, true;
     Minimum => "Minimum", "minimum", Some(2), Upcast, true;
     Neg => "Neg", "neg", Some(1), SameNoBool, false;
     Abs => "Abs", "abs", Some(1), ComplexToReal, false;
-    Sign => "Sign", "sign", Some(1), SameNoBool, false;
+    Sign => "Sign", "sign", Some(1), SameReal, false;
     Sqr => "Sqr", "sqr", Some(1), Upcast, false;
     Sqrt => "Sqrt", "sqrt", Some(1), UpgradeToFloat, false;
     Exp => "Exp", "exp", Some(1), UpgradeToFloat, false;
@@ -114,6 +124,41 @@ scalar_ops! {
     Identity => "Identity", "identity", Some(1), Upcast, false;
     Second => "Second", "second", Some(2), UpcastSkipFirst, false;
     Switch => "Switch", "switch", Some(3), UpcastSkipFirst, false;
+    Exp2 => "Exp2", "exp2", Some(1), UpgradeToFloat, false;
+    Log2 => "Log2", "log2", Some(1), UpgradeToFloat, false;
+    Log10 => "Log10", "log10", Some(1), UpgradeToFloat, false;
+    RoundHalfToEven => "RoundHalfToEven", "RoundHalfToEven", Some(1), SameFloatOnly, false;
+    RoundHalfAwayFromZero => "RoundHalfAwayFromZero", "RoundHalfAwayFromZero", Some(1), SameFloatOnly, false;
+    Trunc => "Trunc", "trunc", Some(1), UpgradeToFloatNoComplex, false;
+    ArcSin => "ArcSin", "arcsin", Some(1), UpgradeToFloat, false;
+    ArcCos => "ArcCos", "arccos", Some(1), UpgradeToFloat, false;
+    ArcTan => "ArcTan", "arctan", Some(1), UpgradeToFloat, false;
+    // The rules below refuse complex inputs where PyTensor's types accept
+    // them (its kernels then fail for most): oxtensor has no complex kernels
+    // for these and says so when the graph is built.
+    ArcTan2 => "ArcTan2", "arctan2", Some(2), UpgradeToFloatNoComplex, false;
+    Sinh => "Sinh", "sinh", Some(1), UpgradeToFloat, false;
+    Cosh => "Cosh", "cosh", Some(1), UpgradeToFloat, false;
+    ArcSinh => "ArcSinh", "arcsinh", Some(1), UpgradeToFloat, false;
+    ArcCosh => "ArcCosh", "arccosh", Some(1), UpgradeToFloat, false;
+    ArcTanh => "ArcTanh", "arctanh", Some(1), UpgradeToFloat, false;
+    Deg2Rad => "Deg2Rad", "deg2rad", Some(1), UpgradeToFloatNoComplex, false;
+    Rad2Deg => "Rad2Deg", "rad2deg", Some(1), UpgradeToFloatNoComplex, false;
+    Log1mexp => "Log1mexp", "Log1mexp", Some(1), UpgradeToFloatNoComplex, false;
+    Erf => "Erf", "erf", Some(1), UpgradeToFloatNoComplex, false;
+    Erfc => "Erfc", "erfc", Some(1), UpgradeToFloatNoComplex, false;
+    Erfcx => "Erfcx", "erfcx", Some(1), UpgradeToFloatNoComplex, false;
+    Erfinv => "Erfinv", "erfinv", Some(1), UpgradeToFloatNoComplex, false;
+    Erfcinv => "Erfcinv", "erfcinv", Some(1), UpgradeToFloatNoComplex, false;
+    Gamma => "Gamma", "gamma", Some(1), UpgradeToFloatNoComplex, false;
+    GammaLn => "GammaLn", "gammaln", Some(1), UpgradeToFloatNoComplex, false;
+    Psi => "Psi", "psi", Some(1), UpgradeToFloatNoComplex, false;
+    TriGamma => "TriGamma", "tri_gamma", Some(1), UpgradeToFloatNoComplex, false;
+    Clip => "Clip", "clip", Some(3), UpcastNoComplex, false;
+    Real => "Real", "real", Some(1), ComplexToReal, false;
+    Imag => "Imag", "imag", Some(1), ComplexToReal, false;
+    Conj => "Conj", "conj", Some(1), UpcastMin8, false;
+    Angle => "Angle", "angle", Some(1), Float64, false;
 }
 
 /// A scalar op instance: a kind, or a cast to a dtype.
@@ -159,13 +204,16 @@ impl ScalarOp {
         let up = upcast(inputs)?;
         Ok(match kind.rule() {
             OutputRule::Upcast => up,
-            OutputRule::UpcastNoBool if inputs.contains(&DType::Bool) => return refuse("bool"),
+            OutputRule::UpcastNoBool if up == DType::Bool => return refuse("bool"),
             OutputRule::UpcastNoBool => up,
-            OutputRule::UpgradeToFloat => up.upgrade_to_float(),
+            OutputRule::UpgradeToFloat => upgrade_each(inputs)?,
             OutputRule::UpgradeToFloatNoComplex if up.is_complex() => return refuse("complex"),
-            OutputRule::UpgradeToFloatNoComplex => up.upgrade_to_float(),
+            OutputRule::UpgradeToFloatNoComplex => upgrade_each(inputs)?,
             OutputRule::Bool => DType::Bool,
             OutputRule::Bitwise if !up.is_discrete() => return refuse("float or complex"),
+            OutputRule::Bitwise if up != DType::Bool && inputs.contains(&DType::Bool) => {
+                return refuse("mixed bool and integer")
+            }
             OutputRule::Bitwise => up,
             OutputRule::TrueDiv if inputs.iter().all(|d| d.is_discrete()) => FLOATX,
             OutputRule::TrueDiv => up,
@@ -173,6 +221,16 @@ impl ScalarOp {
             OutputRule::SameNoBool => up,
             OutputRule::ComplexToReal => up.real(),
             OutputRule::UpcastSkipFirst => upcast(&inputs[1..])?,
+            OutputRule::SameFloatOnly if !up.is_float() => return refuse("non-float"),
+            OutputRule::SameFloatOnly => up,
+            OutputRule::UpcastNoComplex if up.is_complex() => return refuse("complex"),
+            OutputRule::UpcastNoComplex => up,
+            OutputRule::Float64 => DType::Float64,
+            OutputRule::UpcastMin8 if up == DType::Bool => DType::Int8,
+            OutputRule::UpcastMin8 => up,
+            OutputRule::SameReal if up == DType::Bool => return refuse("bool"),
+            OutputRule::SameReal if up.is_complex() => return refuse("complex"),
+            OutputRule::SameReal => up,
         })
     }
 
@@ -185,6 +243,13 @@ impl ScalarOp {
             _ => Ok(()),
         }
     }
+}
+
+/// PyTensor's `upgrade_to_float`: each input raised to a float, then the
+/// promotion (`arctan2(int8, uint16)` is float32, not float64).
+fn upgrade_each(inputs: &[DType]) -> Result<DType> {
+    let floats: Vec<DType> = inputs.iter().map(|d| d.upgrade_to_float()).collect();
+    upcast(&floats)
 }
 
 fn fmt_dtypes(dtypes: &[DType]) -> String {
@@ -237,8 +302,36 @@ mod tests {
             Float32
         );
         assert!(op(K::Sub).output_dtype(&[Bool, Bool]).is_err());
+        assert_eq!(op(K::Sub).output_dtype(&[Bool, Int8]).unwrap(), Int8);
+        assert_eq!(op(K::Pow).output_dtype(&[Bool, Bool]).unwrap(), Int8);
+        assert_eq!(op(K::Mod).output_dtype(&[Bool, Bool]).unwrap(), Bool);
+        assert!(op(K::And).output_dtype(&[Bool, Int8]).is_err());
+        assert_eq!(op(K::And).output_dtype(&[Bool, Bool]).unwrap(), Bool);
+        assert!(op(K::Sign).output_dtype(&[Complex64]).is_err());
         assert!(op(K::And).output_dtype(&[Float64, Int8]).is_err());
         assert!(op(K::Neg).output_dtype(&[Float64, Float64]).is_err());
         assert_eq!(ScalarOp::Cast(Float32).to_string(), "Cast{float32}");
+        assert_eq!(op(K::Erf).output_dtype(&[Int8]).unwrap(), Float32);
+        assert_eq!(
+            op(K::ArcTan2).output_dtype(&[Int8, UInt16]).unwrap(),
+            Float32
+        );
+        assert_eq!(
+            op(K::ArcTan2).output_dtype(&[Bool, Float16]).unwrap(),
+            Float32
+        );
+        assert!(op(K::Erf).output_dtype(&[Complex64]).is_err());
+        assert!(op(K::RoundHalfToEven).output_dtype(&[Int64]).is_err());
+        assert_eq!(
+            op(K::RoundHalfToEven).output_dtype(&[Float16]).unwrap(),
+            Float16
+        );
+        assert_eq!(
+            op(K::Clip).output_dtype(&[Int8, UInt8, Int8]).unwrap(),
+            Int16
+        );
+        assert_eq!(op(K::Angle).output_dtype(&[Complex64]).unwrap(), Float64);
+        assert_eq!(op(K::Imag).output_dtype(&[Complex64]).unwrap(), Float32);
+        assert_eq!(op(K::Conj).output_dtype(&[Bool]).unwrap(), Int8);
     }
 }

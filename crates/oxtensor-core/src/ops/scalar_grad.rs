@@ -158,6 +158,7 @@ pub fn partials(g: &mut Graph, op: ScalarOp, x: &[VarId], z: VarId) -> Result<Ve
         | K::Or
         | K::Xor
         | K::Invert => vec![Zero; x.len()],
+        other => super::scalar_grad_math::partials(g, other, x, z, dt)?,
     })
 }
 

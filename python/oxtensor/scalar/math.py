@@ -1,0 +1,48 @@
+"""The special-function scalar ops under PyTensor's module path
+(`pytensor.scalar.math`); they are defined with the others in `basic`."""
+
+from oxtensor.scalar.basic import (
+    Erf,
+    Erfc,
+    Erfcinv,
+    Erfcx,
+    Erfinv,
+    Gamma,
+    GammaLn,
+    Log1mexp,
+    Psi,
+    TriGamma,
+    erf,
+    erfc,
+    erfcinv,
+    erfcx,
+    erfinv,
+    gamma,
+    gammaln,
+    log1mexp,
+    psi,
+    tri_gamma,
+)
+
+__all__ = [
+    "Erf",
+    "Erfc",
+    "Erfcinv",
+    "Erfcx",
+    "Erfinv",
+    "Gamma",
+    "GammaLn",
+    "Log1mexp",
+    "Psi",
+    "TriGamma",
+    "erf",
+    "erfc",
+    "erfcinv",
+    "erfcx",
+    "erfinv",
+    "gamma",
+    "gammaln",
+    "log1mexp",
+    "psi",
+    "tri_gamma",
+]

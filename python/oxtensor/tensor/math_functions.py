@@ -1,0 +1,109 @@
+"""Elementwise functions beyond arithmetic: other exponential and logarithm
+bases, rounding, inverse and hyperbolic trigonometry, special functions,
+``clip``, ``where``, the parts of complex numbers, and PyTensor's aliases.
+Each is an ``Elemwise`` over one scalar op (or a small graph of them, like
+``isfinite``), as in PyTensor; ``oxtensor.tensor.math`` re-exports them."""
+
+import warnings
+from typing import Any as _Any
+
+import numpy as np
+
+from oxtensor import _core, scalar
+from oxtensor.tensor.basic import as_tensor_variable
+
+_NEW = (
+    "exp2 log2 log10 round_half_to_even round_half_away_from_zero trunc arcsin arccos "
+    "arctan arctan2 sinh cosh arcsinh arccosh arctanh deg2rad rad2deg log1mexp erf "
+    "erfc erfcx erfinv erfcinv gamma gammaln psi tri_gamma clip real imag angle"
+).split()
+globals().update({n: _core.elemwise_op(getattr(scalar, n)) for n in _NEW})
+_conj = _core.elemwise_op(scalar.conj)
+
+
+def _op(name: str) -> _Any:
+    return _core.elemwise_op(getattr(scalar, name))
+
+
+# PyTensor's other names for existing ops.
+_ALIASES = {
+    "digamma": "psi",
+    "log1pexp": "softplus",
+    "tensor_copy": "identity",
+    "fill": "second",
+    "square": "sqr",
+    "bitwise_not": "invert",
+    "equal": "eq",
+    "not_equal": "neq",
+    "less": "lt",
+    "less_equal": "le",
+    "greater": "gt",
+    "greater_equal": "ge",
+}
+globals().update({alias: _op(name) for alias, name in _ALIASES.items()})
+
+
+def round(a: _Any, mode: str | None = None) -> _Any:
+    """``a`` rounded to integers: ``mode`` is ``"half_to_even"`` (the
+    default, as NumPy rounds) or ``"half_away_from_zero"`` (as C rounds)."""
+    if mode is None or mode == "half_to_even":
+        return globals()["round_half_to_even"](a)
+    if mode == "half_away_from_zero":
+        return globals()["round_half_away_from_zero"](a)
+    raise ValueError(
+        f"round mode {mode!r} is not implemented; "
+        "expected 'half_to_even' or 'half_away_from_zero'"
+    )
+
+
+def where(cond: _Any, ift: _Any = None, iff: _Any = None) -> _Any:
+    """``ift`` where ``cond`` is true, else ``iff`` (``switch``)."""
+    if ift is not None and iff is not None:
+        return _op("switch")(cond, ift, iff)
+    if ift is None and iff is None:
+        raise NotImplementedError(
+            "where(cond) without values is nonzero(cond), which oxtensor does not "
+            "have yet; pass both ift and iff"
+        )
+    raise ValueError("either both or neither of ift and iff should be given")
+
+
+def isfinite(a: _Any) -> _Any:
+    """Where ``a`` is neither NaN nor infinite (all true for integers)."""
+    a = as_tensor_variable(a)
+    if a.dtype.startswith(("int", "uint", "bool")):
+        return _op("second")(a, np.asarray(True))
+    return _op("and_")(~_op("isnan")(a), ~_op("isinf")(a))
+
+
+def conjugate(x: _Any) -> _Any:
+    """The complex conjugate of ``x``; ``x`` itself when it is not complex."""
+    x = as_tensor_variable(x)
+    if not x.dtype.startswith("complex"):
+        return x
+    return _conj(x)
+
+
+conj = conjugate
+
+
+def sgn(a: _Any) -> _Any:
+    """Deprecated alias of ``sign``, as in PyTensor."""
+    warnings.warn(
+        "sgn is deprecated and will stop working in the future, use sign instead.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return _op("sign")(a)
+
+
+__all__ = [
+    "conj",
+    "conjugate",
+    "isfinite",
+    "round",
+    "sgn",
+    "where",
+    *_NEW,
+    *_ALIASES,
+]

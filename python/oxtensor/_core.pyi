@@ -47,6 +47,8 @@ __all__ = [
     "ArcTan",
     "ArcTan2",
     "ArcTanh",
+    "ArgSortOp",
+    "Argmax",
     "BufferOwner",
     "CAReduce",
     "Cast",
@@ -57,6 +59,7 @@ __all__ = [
     "Conj",
     "Cos",
     "Cosh",
+    "CumOp",
     "Deg2Rad",
     "Det",
     "DimShuffle",
@@ -98,6 +101,8 @@ __all__ = [
     "Log1p",
     "Log2",
     "Log10",
+    "LogSoftmax",
+    "LogSumExp",
     "MakeVector",
     "Matmul",
     "MatrixInverse",
@@ -134,8 +139,10 @@ __all__ = [
     "Sign",
     "Sin",
     "Sinh",
+    "Softmax",
     "Softplus",
     "Solve",
+    "SortOp",
     "SpecifyShape",
     "Split",
     "Sqr",
@@ -144,6 +151,7 @@ __all__ = [
     "Subtensor",
     "Sum",
     "Switch",
+    "TakeAlongAxis",
     "Tan",
     "Tanh",
     "TensorType",
@@ -161,6 +169,7 @@ __all__ = [
     "_register",
     "ancestors",
     "applys_between",
+    "argmax",
     "as_tensor_variable",
     "clone_get_equiv",
     "clone_replace",
@@ -172,8 +181,11 @@ __all__ = [
     "graph_inputs",
     "io_toposort",
     "matmul",
+    "log_softmax",
+    "logsumexp",
     "orphans_between",
     "scalar_op",
+    "softmax",
     "toposort",
     "vars_between",
 ]
@@ -1777,3 +1789,106 @@ def clone_replace(
     output: t.Any, replace: t.Any = None, **_rebuild_kwds: t.Any
 ) -> t.Any:
     """A copy of ``output``'s graph with the keys of ``replace`` substituted."""
+
+# ---- axis-wise ops: softmax family, logsumexp, argmax, sorting, running ops
+
+class Softmax(Op):
+    """``Softmax(axis=None)``: ``exp(x) / sum(exp(x))`` along one axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """The axis as a 1-tuple, ``None`` for all elements."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class LogSoftmax(Op):
+    """``LogSoftmax(axis=None)``: ``x - logsumexp(x)`` along one axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """The axis as a 1-tuple, ``None`` for all elements."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class LogSumExp(Op):
+    """``LogSumExp(axis=None)``: ``log(sum(exp(x), axis))`` in one op."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Argmax(Op):
+    """``Argmax(axis=None)``: int64 positions of the maxima."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class SortOp(Op):
+    """``SortOp(kind='quicksort')``: inputs are the tensor and the axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, kind: str = "quicksort", order: t.Any = None) -> Self: ...
+    @property
+    def kind(self) -> str:
+        """NumPy's algorithm name (kept for printing and equality)."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class ArgSortOp(Op):
+    """``ArgSortOp(kind='quicksort')``: int64 indices that sort along the axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, kind: str = "quicksort", order: t.Any = None) -> Self: ...
+    @property
+    def kind(self) -> str:
+        """NumPy's algorithm name (kept for printing and equality)."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class TakeAlongAxis(Op):
+    """``TakeAlongAxis()``: values picked along an axis by int64 indices
+    shaped like them (inputs: values, indices, axis)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class CumOp(Op):
+    """``CumOp(axis, mode='add')``: running sum (``add``) or product (``mul``)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: t.Any, mode: str = "add") -> Self: ...
+    @property
+    def axis(self) -> int:
+        """The axis."""
+    @property
+    def mode(self) -> str:
+        """``"add"`` or ``"mul"``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+def softmax(x: t.Any, axis: _Axis = None) -> TensorVariable:
+    """``Softmax`` along ``axis`` (negative axes count from the end)."""
+
+def log_softmax(x: t.Any, axis: _Axis = None) -> TensorVariable:
+    """``LogSoftmax`` along ``axis`` (negative axes count from the end)."""
+
+def logsumexp(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+    """``LogSumExp`` over ``axis``, the axes kept as length 1 with ``keepdims``."""
+
+def argmax(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
+    """``Argmax`` over ``axis``, the axes kept as length 1 with ``keepdims``."""

@@ -314,6 +314,16 @@ impl PyCAReduce {
             op.dtype = d;
         }
         if let Some(d) = self.acc_dtype {
+            if !input.dtype.can_cast_safely(d) {
+                return Err(PyTypeError::new_err(format!(
+                    "Cannot build {} node with input dtype {} and acc_dtype {d}, as \
+                     precision would be lost: give an acc_dtype at least as precise as \
+                     {}, or dtype instead of acc_dtype",
+                    oxtensor_core::ops::Op::describe(&op),
+                    input.dtype,
+                    input.dtype
+                )));
+            }
             op.acc_dtype = d;
         }
         Ok(op)
@@ -491,12 +501,13 @@ pub fn reduction(
     axis: Option<Vec<i64>>,
     input: &TensorType,
     dtype: Option<oxtensor_core::dtype::DType>,
+    acc_dtype: Option<oxtensor_core::dtype::DType>,
 ) -> PyResult<CAReduce> {
     let template = PyCAReduce {
         kind,
         axis,
         dtype,
-        acc_dtype: None,
+        acc_dtype,
     };
     template.resolve(input)
 }
@@ -715,6 +726,8 @@ type FamilyObject = fn(Python<'_>, &OpRef) -> Option<PyResult<Py<PyAny>>>;
 /// Families of built-in ops whose Python classes live in their own files
 /// (one entry per file; each returns `None` for ops that are not its own).
 const FAMILY_OBJECTS: &[FamilyObject] = &[
+    crate::special_ops::special_object,
+    crate::sort_ops::sort_object,
     crate::subtensor_ops::family_object,
     crate::linalg_ops::linalg_object,
     crate::shape_ops::family_object,

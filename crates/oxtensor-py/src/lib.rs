@@ -34,6 +34,8 @@ mod registry;
 mod scalar_ops;
 mod scratchpad;
 mod shape_ops;
+mod sort_ops;
+mod special_ops;
 mod subtensor_ops;
 mod tensor_variable;
 mod tensor_variable_math;
@@ -72,6 +74,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;
+    special_ops::register(m)?;
+    sort_ops::register(m)?;
     shape_ops::register(m)?;
     subtensor_ops::register(m)?;
     m.add(

@@ -52,9 +52,21 @@ pub fn reduce<'py>(
     keepdims: bool,
     dtype: Option<DType>,
 ) -> Out<'py> {
+    reduce_acc(x, kind, axis, keepdims, dtype, None)
+}
+
+/// [`reduce`] with an accumulator dtype (`x.sum(acc_dtype=...)`).
+pub fn reduce_acc<'py>(
+    x: &Bound<'py, PyAny>,
+    kind: ReduceKind,
+    axis: Option<Bound<'py, PyAny>>,
+    keepdims: bool,
+    dtype: Option<DType>,
+    acc_dtype: Option<DType>,
+) -> Out<'py> {
     let ty = tensor_type_of(x)?;
     let axis = parse_axes(axis)?;
-    let op = reduction(kind, axis.clone(), &ty, dtype)?;
+    let op = reduction(kind, axis.clone(), &ty, dtype, acc_dtype)?;
     let out = apply_core(x.py(), Arc::new(op), vec![x.clone()])?;
     if !keepdims {
         return Ok(out);
@@ -63,7 +75,11 @@ pub fn reduce<'py>(
 }
 
 /// Re-inserts reduced axes as length-1 axes (`keepdims=True`).
-fn restore_axes<'py>(out: &Bound<'py, PyAny>, reduced: &[usize], ndim: usize) -> Out<'py> {
+pub(crate) fn restore_axes<'py>(
+    out: &Bound<'py, PyAny>,
+    reduced: &[usize],
+    ndim: usize,
+) -> Out<'py> {
     let mut next = 0;
     let order: Vec<Axis> = (0..ndim)
         .map(|d| {
@@ -78,7 +94,7 @@ fn restore_axes<'py>(out: &Bound<'py, PyAny>, reduced: &[usize], ndim: usize) ->
     dimshuffle(out, order)
 }
 
-fn parse_axes(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+pub(crate) fn parse_axes(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     match axis {
         None => Ok(None),
         Some(a) if a.is_none() => Ok(None),
@@ -368,12 +384,20 @@ impl PyTensorVariable {
         keepdims: bool,
         acc_dtype: Option<Bound<'py, PyAny>>,
     ) -> Out<'py> {
-        let _ = acc_dtype;
-        let dtype = dtype
-            .filter(|d| !d.is_none())
-            .map(|d| parse_dtype(&d))
-            .transpose()?;
-        reduce(slf.as_any(), ReduceKind::Sum, axis, keepdims, dtype)
+        let parse = |d: Option<Bound<'py, PyAny>>| {
+            d.filter(|d| !d.is_none())
+                .map(|d| parse_dtype(&d))
+                .transpose()
+        };
+        let (dtype, acc_dtype) = (parse(dtype)?, parse(acc_dtype)?);
+        reduce_acc(
+            slf.as_any(),
+            ReduceKind::Sum,
+            axis,
+            keepdims,
+            dtype,
+            acc_dtype,
+        )
     }
 
     #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
@@ -384,12 +408,20 @@ impl PyTensorVariable {
         keepdims: bool,
         acc_dtype: Option<Bound<'py, PyAny>>,
     ) -> Out<'py> {
-        let _ = acc_dtype;
-        let dtype = dtype
-            .filter(|d| !d.is_none())
-            .map(|d| parse_dtype(&d))
-            .transpose()?;
-        reduce(slf.as_any(), ReduceKind::Prod, axis, keepdims, dtype)
+        let parse = |d: Option<Bound<'py, PyAny>>| {
+            d.filter(|d| !d.is_none())
+                .map(|d| parse_dtype(&d))
+                .transpose()
+        };
+        let (dtype, acc_dtype) = (parse(dtype)?, parse(acc_dtype)?);
+        reduce_acc(
+            slf.as_any(),
+            ReduceKind::Prod,
+            axis,
+            keepdims,
+            dtype,
+            acc_dtype,
+        )
     }
 
     #[pyo3(signature = (axis = None, keepdims = false))]

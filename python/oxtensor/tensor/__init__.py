@@ -7,7 +7,7 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
-from oxtensor.tensor import linalg
+from oxtensor.tensor import extra_ops, linalg, special
 from oxtensor.tensor.basic import *  # noqa: F403
 from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
@@ -25,6 +25,7 @@ from oxtensor.tensor.shape import (
     shape_i,
     specify_shape,
 )
+from oxtensor.tensor.sort import argsort, sort
 from oxtensor.tensor.subtensor import (
     inc_subtensor,
     set_subtensor,
@@ -48,12 +49,16 @@ __all__ = [
     "TensorVariable",
     "Variable",
     "linalg",
+    "argsort",
+    "extra_ops",
     "inc_subtensor",
     "set_subtensor",
     "take",
     "reshape",
     "shape",
     "shape_i",
+    "sort",
+    "special",
     "specify_shape",
     *_basic_all,
     *_extra_all,

@@ -1,4 +1,5 @@
-"""NumPy-style helpers built from the core ops: ``repeat`` (the ``Repeat``
+"""NumPy-style helpers built from the core ops: running sums and products
+(``CumOp``, ``cumsum``, ``cumprod``), ``diff``, ``repeat`` (the ``Repeat``
 op, or an ``Alloc`` and a ``Reshape`` for one count), ``squeeze`` and
 ``broadcast_to``, under PyTensor's module path."""
 
@@ -7,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from oxtensor import _core
+from oxtensor.tensor._axis import normalize_axis
 from oxtensor.tensor.basic import (
     _dim,
     _normalize_axis,
@@ -18,6 +20,7 @@ from oxtensor.tensor.basic import (
 )
 
 Repeat = _core.Repeat
+CumOp = _core.CumOp
 
 
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
@@ -75,4 +78,43 @@ def broadcast_to(x: Any, shape: Any) -> Any:
     return alloc(x, *_shape_entries(shape))
 
 
-__all__ = ["Repeat", "broadcast_to", "repeat", "squeeze"]
+def _cumop(x: Any, axis: Any, mode: str) -> Any:
+    x = as_tensor_variable(x)
+    if axis is None:
+        return CumOp(0, mode)(x.reshape((-1,)))
+    name = "cumsum" if mode == "add" else "cumprod"
+    return CumOp(normalize_axis(axis, x.ndim, name), mode)(x)
+
+
+def cumsum(x: Any, axis: Any = None) -> Any:
+    """The running sum along ``axis`` (``None``: of the flattened input)."""
+    return _cumop(x, axis, "add")
+
+
+def cumprod(x: Any, axis: Any = None) -> Any:
+    """The running product along ``axis`` (``None``: of the flattened input)."""
+    return _cumop(x, axis, "mul")
+
+
+def diff(x: Any, n: int = 1, axis: int = -1) -> Any:
+    """The ``n``-th discrete difference along ``axis`` (slices subtracted)."""
+    x = as_tensor_variable(x)
+    axis = normalize_axis(axis, x.ndim, "diff")
+    for _ in range(n):
+        hi = [slice(None)] * x.ndim
+        lo = [slice(None)] * x.ndim
+        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
+        x = x[tuple(hi)] - x[tuple(lo)]
+    return x
+
+
+__all__ = [
+    "CumOp",
+    "Repeat",
+    "broadcast_to",
+    "cumprod",
+    "cumsum",
+    "diff",
+    "repeat",
+    "squeeze",
+]

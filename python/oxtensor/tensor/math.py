@@ -18,6 +18,8 @@ All = _core.All
 # `Any_` is the older alias.
 Any = Any_ = _core.Any
 Dot = _core.Dot
+Argmax = _core.Argmax
+LogSumExp = _core.LogSumExp
 
 _ELEMWISE = (
     "add sub mul true_div int_div mod pow maximum minimum neg abs sign sqr sqrt exp "
@@ -43,14 +45,24 @@ def sum(
     acc_dtype: _Any = None,
 ) -> _Any:
     """Sum over ``axis`` (all axes by default)."""
-    return as_tensor_variable(x).sum(axis=axis, dtype=dtype, keepdims=keepdims)
+    return as_tensor_variable(x).sum(
+        axis=axis, dtype=dtype, keepdims=keepdims, acc_dtype=acc_dtype
+    )
 
 
 def prod(
-    x: _Any, axis: _Any = None, dtype: _Any = None, keepdims: bool = False
+    x: _Any,
+    axis: _Any = None,
+    dtype: _Any = None,
+    keepdims: bool = False,
+    acc_dtype: _Any = None,
+    no_zeros_in_input: bool = False,
 ) -> _Any:
-    """Product over ``axis``."""
-    return as_tensor_variable(x).prod(axis=axis, dtype=dtype, keepdims=keepdims)
+    """Product over ``axis`` (``no_zeros_in_input`` is accepted and ignored:
+    the gradient handles zeros either way)."""
+    return as_tensor_variable(x).prod(
+        axis=axis, dtype=dtype, keepdims=keepdims, acc_dtype=acc_dtype
+    )
 
 
 def max(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
@@ -103,6 +115,84 @@ def dot(a: _Any, b: _Any) -> _Any:
     return as_tensor_variable(a).dot(b)
 
 
+def argmax(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
+    """Int64 positions of the maxima over ``axis`` (the first one; NaN wins)."""
+    out = _core.argmax(x, axis, keepdims)
+    out.name = "argmax"
+    return out
+
+
+def argmin(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
+    """Int64 positions of the minima: ``argmax`` of the order-reversed input
+    (negated floats; bit-inverted integers and bools, which cannot overflow)."""
+    x = as_tensor_variable(x)
+    flipped = -x if x.dtype.startswith("float") else ~x
+    return argmax(flipped, axis=axis, keepdims=keepdims)
+
+
+def max_and_argmax(a: _Any, axis: _Any = None, keepdims: bool = False) -> list[_Any]:
+    """``[max(a, axis), argmax(a, axis)]``."""
+    return [max(a, axis=axis, keepdims=keepdims), argmax(a, axis, keepdims)]
+
+
+def logsumexp(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
+    """``log(sum(exp(x), axis))``, one stable native op (``LogSumExp``)."""
+    return _core.logsumexp(x, axis, keepdims)
+
+
+def ptp(a: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
+    """Range of values (maximum - minimum) over ``axis``."""
+    return max(a, axis=axis, keepdims=keepdims) - min(a, axis=axis, keepdims=keepdims)
+
+
+def _count(x: _Any, axis: _Any, dtype: str) -> _Any:
+    """The number of elements ``axis`` covers, as a ``dtype`` scalar."""
+    from oxtensor.tensor.shape import shape_i
+
+    if axis is None:
+        axes = list(range(x.ndim))
+    else:
+        axes = [axis] if isinstance(axis, int) else list(axis)
+    n = cast(_core.constant(1), dtype)
+    for a in axes:
+        n = n * cast(shape_i(x, a % x.ndim if x.ndim else a), dtype)
+    return n
+
+
+def var(
+    input: _Any,
+    axis: _Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    corrected: bool = False,
+) -> _Any:
+    """Variance over ``axis`` with ``ddof`` delta degrees of freedom; with
+    ``corrected`` the two-pass algorithm's rounding correction is applied."""
+    x = as_tensor_variable(input)
+    centred = x - mean(x, axis=axis, keepdims=True)
+    n = _count(x, axis, centred.dtype)
+    # sqr, not ** 2: without fusion a float power runs powf per element.
+    ss = sum(globals()["sqr"](centred), axis=axis, keepdims=keepdims)
+    if corrected:
+        ss = ss - sum(centred, axis=axis, keepdims=keepdims) ** 2 / n
+    out = ss / (n - ddof) if ddof else ss / n
+    out.name = "var"
+    return out
+
+
+def std(
+    input: _Any,
+    axis: _Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    corrected: bool = False,
+) -> _Any:
+    """Standard deviation: the square root of :func:`var`."""
+    out = globals()["sqrt"](var(input, axis, ddof, keepdims, corrected))
+    out.name = "std"
+    return out
+
+
 __all__ = [
     "All",
     "Any",
@@ -128,6 +218,15 @@ __all__ = [
     "prod",
     "sum",
     "zeros_like",
+    "Argmax",
+    "LogSumExp",
+    "argmax",
+    "argmin",
+    "logsumexp",
+    "max_and_argmax",
+    "ptp",
+    "std",
+    "var",
     *_ELEMWISE,
     *_products_all,
     *_functions_all,

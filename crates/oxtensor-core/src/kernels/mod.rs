@@ -25,3 +25,9 @@ pub mod subtensor;
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
 pub const PARALLEL_MIN: usize = 1 << 16;
+pub mod argmax;
+pub mod cumulative;
+pub mod fast_exp;
+pub mod lanes;
+pub mod softmax;
+pub mod sort;

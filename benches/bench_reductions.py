@@ -1,0 +1,155 @@
+"""Reductions and softmax-like ops: compiled functions against NumPy,
+PyTensor and JAX (the tensor-library issue's targets).
+
+Workloads, each timed in this one process as the best of several repeats:
+
+* sum over axis 0, axis 1 and all axes of a 4000x4000 float64 matrix;
+* argmax over axis 1 and ``var`` over axis 0 of the same matrix;
+* softmax, log-softmax and logsumexp over the rows of 2000x2000 float64
+  (NumPy computes them the stable way: subtract the row maximum first).
+
+Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). The
+timing helpers are ``bench_execution``'s.
+"""
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+from bench_execution import best, jax_fn, jax_mod, jax_why, pt_mod, pt_why, row, timed
+
+
+def np_softmax(v: np.ndarray) -> np.ndarray:
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def np_log_softmax(v: np.ndarray) -> np.ndarray:
+    s = v - v.max(axis=1, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+
+
+def np_logsumexp(v: np.ndarray) -> np.ndarray:
+    m = v.max(axis=1, keepdims=True)
+    return (np.log(np.exp(v - m).sum(axis=1, keepdims=True)) + m)[:, 0]
+
+
+def pt_build(expr: Callable[[Any, Any], Any]) -> Any:
+    """``expr(pytensor.tensor, x)`` compiled with PyTensor's default mode."""
+    if pt_mod is None:
+        return None
+    pt = importlib.import_module("pytensor.tensor")
+    importlib.import_module("pytensor.tensor.special")
+    x = pt.dmatrix("x")
+    return pt_mod.function([x], expr(pt, x))
+
+
+def jax_build(expr: Callable[[Any], Any]) -> Any:
+    return jax_fn(expr) if jax_mod is not None else None
+
+
+def compare(
+    label: str, a: np.ndarray, ours: Any, theirs: dict[str, Any], n: int
+) -> None:
+    x = ot.dmatrix("x")
+    f = oxtensor.function([x], ours(x))
+    others = {
+        "numpy": best(lambda: theirs["numpy"](a), n),
+        "pytensor": timed(theirs["pytensor"], a, number=n),
+        "jax": timed(theirs["jax"], a, number=n),
+    }
+    row(label, best(lambda: f(a), n), others)
+
+
+def sums() -> None:
+    m = np.random.default_rng(0).random((4000, 4000))
+    for axis in (0, 1, None):
+        compare(
+            f"sum axis={axis}, 4000^2",
+            m,
+            lambda x, axis=axis: x.sum(axis=axis),
+            {
+                "numpy": lambda v, axis=axis: v.sum(axis=axis),
+                "pytensor": pt_build(lambda pt, x, axis=axis: x.sum(axis=axis)),
+                "jax": jax_build(lambda v, axis=axis: v.sum(axis=axis)),
+            },
+            10,
+        )
+    compare(
+        "argmax axis=1, 4000^2",
+        m,
+        lambda x: ot.argmax(x, axis=1),
+        {
+            "numpy": lambda v: v.argmax(axis=1),
+            "pytensor": pt_build(lambda pt, x: pt.argmax(x, axis=1)),
+            "jax": jax_build(lambda v: v.argmax(axis=1)),
+        },
+        10,
+    )
+    compare(
+        "var axis=0, 4000^2",
+        m,
+        lambda x: ot.var(x, axis=0),
+        {
+            "numpy": lambda v: v.var(axis=0),
+            "pytensor": pt_build(lambda pt, x: pt.var(x, axis=0)),
+            "jax": jax_build(lambda v: v.var(axis=0)),
+        },
+        5,
+    )
+
+
+def softmaxes() -> None:
+    a = np.random.default_rng(1).normal(size=(2000, 2000))
+    jnn = importlib.import_module("jax.nn") if jax_mod else None
+    jsp = importlib.import_module("jax.scipy.special") if jax_mod else None
+    cases = [
+        (
+            "softmax rows, 2000^2",
+            lambda x: ot.special.softmax(x, axis=1),
+            np_softmax,
+            lambda pt, x: pt.special.softmax(x, axis=1),
+            jnn and (lambda v: jnn.softmax(v, axis=1)),
+        ),
+        (
+            "log_softmax rows, 2000^2",
+            lambda x: ot.special.log_softmax(x, axis=1),
+            np_log_softmax,
+            lambda pt, x: pt.special.log_softmax(x, axis=1),
+            jnn and (lambda v: jnn.log_softmax(v, axis=1)),
+        ),
+        (
+            "logsumexp rows, 2000^2",
+            lambda x: ot.logsumexp(x, axis=1),
+            np_logsumexp,
+            lambda pt, x: pt.logsumexp(x, axis=1),
+            jsp and (lambda v: jsp.logsumexp(v, axis=1)),
+        ),
+    ]
+    for label, ours, ref, pt_expr, jx in cases:
+        compare(
+            label,
+            a,
+            ours,
+            {
+                "numpy": ref,
+                "pytensor": pt_build(pt_expr),
+                "jax": jax_build(jx) if jx else None,
+            },
+            10,
+        )
+
+
+def main() -> None:
+    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
+        if why:
+            print(f"skipped {name}: {why}")
+    sums()
+    softmaxes()
+
+
+if __name__ == "__main__":
+    main()

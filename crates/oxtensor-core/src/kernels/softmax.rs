@@ -1,0 +1,206 @@
+//! Softmax, log-softmax and logsumexp along lanes (see `lanes.rs`), each
+//! lane in one fused, numerically stable pass: the lane's maximum is
+//! subtracted before exponentiating, the exponentials come from the
+//! vectorised `fast_exp`, and lanes run in parallel. `float32` lanes are
+//! computed in `float64` and rounded once; `float16` goes through `float32`.
+
+use super::alloc::{output, Pool};
+use super::cast::cast;
+use super::fast_exp::exp_slice;
+use super::lanes::{for_each_lane, Lanes};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// Which normalisation a softmax-like kernel computes per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SoftmaxKind {
+    /// `exp(x - max) / sum(exp(x - max))`.
+    Softmax,
+    /// `x - max - log(sum(exp(x - max)))`.
+    LogSoftmax,
+}
+
+const ACC: usize = 8;
+
+/// The maximum of a lane (NaN elements are skipped here; they make the
+/// sum, and so the lane's result, NaN later).
+fn lane_max(x: &[f64]) -> f64 {
+    let mut acc = [f64::NEG_INFINITY; ACC];
+    let mut chunks = x.chunks_exact(ACC);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a = if v > *a { v } else { *a };
+        }
+    }
+    let tail = chunks.remainder().iter().copied();
+    acc.into_iter()
+        .chain(tail)
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The sum of a lane, in eight interleaved partial sums (vectorisable and
+/// more accurate than one running sum).
+fn lane_sum(x: &[f64]) -> f64 {
+    let mut acc = [0.0; ACC];
+    let mut chunks = x.chunks_exact(ACC);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a += v;
+        }
+    }
+    acc.iter().sum::<f64>() + chunks.remainder().iter().sum::<f64>()
+}
+
+/// `sum(exp(x - shift))` without storing the exponentials.
+fn sum_exp(x: &[f64], shift: f64) -> f64 {
+    let mut buf = [0.0f64; 256];
+    let mut total = 0.0;
+    for c in x.chunks(buf.len()) {
+        let b = &mut buf[..c.len()];
+        b.iter_mut().zip(c).for_each(|(o, &v)| *o = v - shift);
+        exp_slice(b);
+        total += lane_sum(b);
+    }
+    total
+}
+
+fn softmax_lane(kind: SoftmaxKind, x: &[f64], y: &mut [f64]) {
+    let m = lane_max(x);
+    y.iter_mut().zip(x).for_each(|(o, &v)| *o = v - m);
+    match kind {
+        SoftmaxKind::Softmax => {
+            exp_slice(y);
+            let inv = 1.0 / lane_sum(y);
+            y.iter_mut().for_each(|o| *o *= inv);
+        }
+        SoftmaxKind::LogSoftmax => {
+            let log_sum = sum_exp(y, 0.0).ln();
+            y.iter_mut().for_each(|o| *o -= log_sum);
+        }
+    }
+}
+
+/// `log(sum(exp(x)))` of a lane; infinite maxima are not subtracted, so
+/// lanes of `-inf` give `-inf` and lanes holding `+inf` give `+inf`.
+fn logsumexp_lane(x: &[f64]) -> f64 {
+    let m = lane_max(x);
+    let shift = if m.is_finite() { m } else { 0.0 };
+    sum_exp(x, shift).ln() + shift
+}
+
+/// The dtype a kernel computes in, for an output of `dtype`.
+fn compute_dtype(op: &str, dtype: DType) -> Result<DType> {
+    match dtype {
+        DType::Float64 | DType::Float32 => Ok(dtype),
+        DType::Float16 => Ok(DType::Float32),
+        other => Err(Error::Type(format!(
+            "{op} computes in float16, float32 or float64, not {other}"
+        ))),
+    }
+}
+
+/// Runs `f` over `x`'s lanes as `float64` (converting `float32` lanes).
+fn run_f64(
+    lanes: &Lanes,
+    out: &mut Tensor,
+    m: usize,
+    f: impl Fn(&[f64], &mut [f64]) + Sync + Send,
+) {
+    let n = lanes.n;
+    if let Some(x) = lanes.data.as_slice::<f64>() {
+        let y = out.as_mut_slice::<f64>().expect("fresh float64 output");
+        return for_each_lane(x, n, y, m, f);
+    }
+    let x = lanes
+        .data
+        .as_slice::<f32>()
+        .expect("lanes are float32 or float64");
+    let y = out.as_mut_slice::<f32>().expect("fresh float32 output");
+    for_each_lane(x, n, y, m, |a, b| {
+        let wide: Vec<f64> = a.iter().map(|&v| v as f64).collect();
+        let mut res = vec![0.0; b.len()];
+        f(&wide, &mut res);
+        b.iter_mut().zip(res).for_each(|(o, v)| *o = v as f32);
+    });
+}
+
+/// Softmax or log-softmax of `x` along `axis` (`None`: over all elements),
+/// with the result in `dtype`.
+pub fn softmax(
+    kind: SoftmaxKind,
+    x: &Tensor,
+    axis: Option<usize>,
+    dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    let name = match kind {
+        SoftmaxKind::Softmax => "Softmax",
+        SoftmaxKind::LogSoftmax => "LogSoftmax",
+    };
+    let work = compute_dtype(name, dtype)?;
+    let axes: Vec<usize> = match axis {
+        Some(a) => vec![a],
+        None => (0..x.ndim()).collect(),
+    };
+    let lanes = Lanes::new(&cast(x, work), &axes);
+    let mut out = output(pool, work, &lanes.shape());
+    run_f64(&lanes, &mut out, lanes.n, |a, b| softmax_lane(kind, a, b));
+    Ok(cast(&lanes.restore(out), dtype))
+}
+
+/// `log(sum(exp(x)))` over `axes` (sorted, in range), in `dtype`.
+pub fn logsumexp(
+    x: &Tensor,
+    axes: &[usize],
+    dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    let work = compute_dtype("LogSumExp", dtype)?;
+    let lanes = Lanes::new(&cast(x, work), axes);
+    let kept = lanes.shape()[..x.ndim() - axes.len()].to_vec();
+    let mut out = output(pool, work, &kept);
+    if lanes.n == 0 {
+        // An empty sum is 0, and its log -inf (NumPy's answer).
+        let count = kept.iter().product();
+        let filled = Tensor::from_vec(kept, vec![f64::NEG_INFINITY; count])?;
+        return Ok(cast(&filled, dtype));
+    }
+    run_f64(&lanes, &mut out, 1, |a, b| b[0] = logsumexp_lane(a));
+    Ok(cast(&out, dtype))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: &[f64], b: &[f64]) {
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-14 * y.abs().max(1.0), "{x} vs {y}");
+        }
+    }
+
+    #[test]
+    fn columns_rows_and_all_elements() {
+        let x = Tensor::from_vec(vec![2, 3], vec![1.0, 2.0, 3.0, 1.0, 1.0, 1.0]).unwrap();
+        let rows = softmax(SoftmaxKind::Softmax, &x, Some(1), DType::Float64, None).unwrap();
+        let e: Vec<f64> = [1.0f64, 2.0, 3.0].iter().map(|v| v.exp()).collect();
+        let s: f64 = e.iter().sum();
+        let want = [
+            e[0] / s,
+            e[1] / s,
+            e[2] / s,
+            1.0 / 3.0,
+            1.0 / 3.0,
+            1.0 / 3.0,
+        ];
+        close(rows.as_slice::<f64>().unwrap(), &want);
+        let cols = softmax(SoftmaxKind::LogSoftmax, &x, Some(0), DType::Float64, None).unwrap();
+        let l2 = (1.0f64.exp() + 2.0f64.exp()).ln();
+        let got = cols.as_slice::<f64>().unwrap();
+        close(&[got[1], got[4]], &[2.0 - l2, 1.0 - l2]);
+        let all = logsumexp(&x, &[0, 1], DType::Float64, None).unwrap();
+        let want = (s + 3.0 * 1.0f64.exp()).ln();
+        close(all.as_slice::<f64>().unwrap(), &[want]);
+    }
+}

@@ -1,0 +1,141 @@
+//! `CumOp` (`pytensor/tensor/extra_ops.py`): the running sum (`Cumsum`) or
+//! product (`Cumprod`) along one axis. Gradients use the reversed running
+//! sum, written as `total - cumsum + g` so no reversal op is needed.
+
+use crate::build;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::cumulative::cumulative;
+pub use crate::kernels::cumulative::CumMode;
+use crate::op_identity;
+use crate::ops::reduce::normalize_axes;
+use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::{Op, PerformCtx};
+use crate::types::Type;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// `Cumsum{axis=1}` / `Cumprod{axis=0}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CumOp {
+    /// The normalised axis.
+    pub axis: usize,
+    /// Sum or product.
+    pub mode: CumMode,
+}
+
+impl CumOp {
+    /// The op along `axis` (negative counts from the end) of an `ndim` input.
+    pub fn new(axis: i64, mode: CumMode, ndim: usize) -> Result<Self> {
+        Ok(CumOp {
+            axis: normalize_axes(&[axis], ndim)?[0],
+            mode,
+        })
+    }
+
+    fn class_name(&self) -> &'static str {
+        match self.mode {
+            CumMode::Add => "Cumsum",
+            CumMode::Mul => "Cumprod",
+        }
+    }
+
+    /// The sum of `v` from each position to the end of the axis.
+    fn reverse_cumsum(&self, g: &mut Graph, v: VarId) -> Result<VarId> {
+        let ndim = tensor(g, v)?.ndim();
+        let total = build::sum(g, v, Some(&[self.axis as i64]))?;
+        let total = build::dimshuffle(g, total, build::reinsert_axes(ndim, &[self.axis]))?;
+        let op = CumOp {
+            axis: self.axis,
+            mode: CumMode::Add,
+        };
+        let run = g.apply_out(Arc::new(op), &[v])?;
+        let before = build::sub(g, total, run)?;
+        build::add(g, before, v)
+    }
+}
+
+impl Op for CumOp {
+    fn name(&self) -> &str {
+        "CumOp"
+    }
+
+    fn describe(&self) -> String {
+        format!("{}{{axis={}}}", self.class_name(), self.axis)
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "{} takes 1 input, got {}",
+                self.describe(),
+                inputs.len()
+            )));
+        };
+        let t = input.expect_tensor("The input of CumOp")?;
+        if self.axis >= t.ndim() {
+            return Err(Error::Value(format!(
+                "{}: axis {} is out of bounds for array of dimension {}",
+                self.describe(),
+                self.axis,
+                t.ndim()
+            )));
+        }
+        Ok(vec![t.clone().into()])
+    }
+
+    /// The output has the shape of input 0.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        outputs[0] = Some(cumulative(x, self.axis, self.mode, Some(ctx.pool))?.into());
+        Ok(())
+    }
+
+    /// Sum: the reversed running sum of `gy`; product (as PyTensor):
+    /// the reversed running sum of `y * gy`, divided by `x`.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let (x, y) = (g.node(node).inputs[0], g.node(node).outputs[0]);
+        let gy = output_grads[0];
+        let gx = match self.mode {
+            CumMode::Add => self.reverse_cumsum(g, gy)?,
+            CumMode::Mul => {
+                let ygy = build::mul(g, y, gy)?;
+                let r = self.reverse_cumsum(g, ygy)?;
+                build::true_div(g, r, x)?
+            }
+        };
+        Ok(vec![match_dtype(g, gx, tensor(g, x)?.dtype)?])
+    }
+
+    /// A running sum is linear; a product's tangent comes from its pullback.
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        match (self.mode, tangents[0]) {
+            (CumMode::Add, Some(dx)) => Ok(Some(vec![Some(
+                g.apply_out(Arc::new(self.clone()), &[dx])?,
+            )])),
+            (CumMode::Add, None) => Ok(Some(vec![None])),
+            (CumMode::Mul, _) => Ok(None),
+        }
+    }
+
+    op_identity!();
+}

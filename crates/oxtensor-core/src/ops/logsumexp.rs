@@ -1,0 +1,156 @@
+//! `LogSumExp`: `log(sum(exp(x)))` over axes as one op with a stable, fused
+//! kernel. PyTensor composes it from `Log`, `Sum` and `Exp` (and relies on a
+//! rewrite for stability); a native op is what makes it fast here.
+
+use crate::build;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::softmax::logsumexp;
+use crate::op_identity;
+use crate::ops::reduce::normalize_axes;
+use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::{Op, PerformCtx};
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+
+/// `log(sum(exp(x), axis))`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LogSumExp {
+    /// Sorted, non-negative axes, or `None` for all.
+    pub axis: Option<Vec<usize>>,
+}
+
+impl LogSumExp {
+    /// The op over `axis` (negative counts from the end) of an `ndim` input.
+    pub fn new(axis: Option<&[i64]>, ndim: usize) -> Result<Self> {
+        let axis = axis.map(|a| normalize_axes(a, ndim)).transpose()?;
+        Ok(LogSumExp { axis })
+    }
+
+    /// The reduced axes of a rank-`ndim` input.
+    pub fn axes(&self, ndim: usize) -> Vec<usize> {
+        self.axis.clone().unwrap_or_else(|| (0..ndim).collect())
+    }
+
+    /// The output type: the input without the reduced axes, in a float dtype.
+    pub fn output_type(&self, input: &TensorType) -> Result<TensorType> {
+        if input.dtype.is_complex() {
+            return Err(Error::Type(format!(
+                "{} is defined for real numbers, not {} (input {input})",
+                self.describe(),
+                input.dtype
+            )));
+        }
+        let axes = self.axes(input.ndim());
+        if let Some(&bad) = axes.iter().find(|&&a| a >= input.ndim()) {
+            return Err(Error::Value(format!(
+                "{}: axis {bad} is out of bounds for array of dimension {}",
+                self.describe(),
+                input.ndim()
+            )));
+        }
+        let shape = (0..input.ndim())
+            .filter(|d| !axes.contains(d))
+            .map(|d| input.shape[d]);
+        TensorType::new(input.dtype.upgrade_to_float(), shape)
+    }
+
+    /// `v` with the reduced axes put back as length 1.
+    fn expand(&self, g: &mut Graph, v: VarId, ndim: usize) -> Result<VarId> {
+        build::dimshuffle(g, v, build::reinsert_axes(ndim, &self.axes(ndim)))
+    }
+
+    /// `exp(x - z)`, the softmax over the reduced axes, from the node.
+    fn weights(&self, g: &mut Graph, node: NodeId) -> Result<VarId> {
+        let (x, z) = (g.node(node).inputs[0], g.node(node).outputs[0]);
+        let ndim = tensor(g, x)?.ndim();
+        let z_e = self.expand(g, z, ndim)?;
+        let d = build::sub(g, x, z_e)?;
+        build::exp(g, d)
+    }
+}
+
+impl Op for LogSumExp {
+    fn name(&self) -> &str {
+        "LogSumExp"
+    }
+
+    /// `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
+    fn describe(&self) -> String {
+        match &self.axis {
+            None => "LogSumExp{axes=None}".into(),
+            Some(a) if a.len() == 1 => format!("LogSumExp{{axis={}}}", a[0]),
+            Some(a) => format!("LogSumExp{{axes={a:?}}}"),
+        }
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "{} takes 1 input, got {}",
+                self.describe(),
+                inputs.len()
+            )));
+        };
+        let t = input.expect_tensor("The input of LogSumExp")?;
+        Ok(vec![self.output_type(t)?.into()])
+    }
+
+    /// The input's shape without the reduced axes.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let input = &input_shapes[0];
+        let axes = self.axes(input.len());
+        let kept = (0..input.len()).filter(|d| !axes.contains(d));
+        Ok(Some(vec![kept.map(|d| input[d]).collect()]))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let dtype: DType = ctx.output_dtype(0)?;
+        let axes = self.axes(x.ndim());
+        outputs[0] = Some(logsumexp(x, &axes, dtype, Some(ctx.pool))?.into());
+        Ok(())
+    }
+
+    /// `gz * exp(x - z)`, with `gz` and `z` broadcast back over the axes.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let x = g.node(node).inputs[0];
+        let ndim = tensor(g, x)?.ndim();
+        let w = self.weights(g, node)?;
+        let gz_e = self.expand(g, output_grads[0], ndim)?;
+        let gx = build::mul(g, gz_e, w)?;
+        Ok(vec![match_dtype(g, gx, tensor(g, x)?.dtype)?])
+    }
+
+    /// `sum(exp(x - z) * dx)` over the axes.
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let Some(dx) = tangents[0] else {
+            return Ok(Some(vec![None]));
+        };
+        let z = g.node(node).outputs[0];
+        let ndim = tensor(g, dx)?.ndim();
+        let w = self.weights(g, node)?;
+        let wdx = build::mul(g, w, dx)?;
+        let axes: Vec<i64> = self.axes(ndim).iter().map(|&a| a as i64).collect();
+        let dz = build::sum(g, wdx, Some(&axes))?;
+        Ok(Some(vec![Some(match_dtype(g, dz, tensor(g, z)?.dtype)?)]))
+    }
+
+    op_identity!();
+}

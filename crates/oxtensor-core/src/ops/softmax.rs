@@ -1,0 +1,189 @@
+//! `Softmax` and `LogSoftmax` along one axis (or over all elements), as in
+//! `pytensor/tensor/special.py`, with fused kernels (`kernels/softmax.rs`).
+//! Both are their own derivatives' building blocks: the pullbacks and
+//! pushforwards below are small graphs over the op's own output.
+
+use crate::build;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::softmax::{softmax, SoftmaxKind};
+use crate::op_identity;
+use crate::ops::reduce::normalize_axes;
+use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::{Op, PerformCtx};
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+
+/// `Softmax{axis=...}` or `LogSoftmax{axis=...}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Softmax {
+    /// Softmax or log-softmax.
+    pub kind: SoftmaxKind,
+    /// The normalised axis; `None`: all elements form one distribution.
+    pub axis: Option<usize>,
+}
+
+impl Softmax {
+    /// The op along `axis` (negative counts from the end) of an `ndim` input.
+    pub fn new(kind: SoftmaxKind, axis: Option<i64>, ndim: usize) -> Result<Self> {
+        let axis = match axis {
+            Some(a) => Some(normalize_axes(&[a], ndim)?[0]),
+            None => None,
+        };
+        Ok(Softmax { kind, axis })
+    }
+
+    /// The class name.
+    pub fn class_name(&self) -> &'static str {
+        match self.kind {
+            SoftmaxKind::Softmax => "Softmax",
+            SoftmaxKind::LogSoftmax => "LogSoftmax",
+        }
+    }
+
+    /// The output type: the input's shape, in a float dtype.
+    pub fn output_type(&self, input: &TensorType) -> Result<TensorType> {
+        if input.dtype == DType::Bool || input.dtype.is_complex() {
+            return Err(Error::Type(format!(
+                "{} is defined for real numbers, not {} (input {input})",
+                self.describe(),
+                input.dtype
+            )));
+        }
+        if let Some(a) = self.axis.filter(|&a| a >= input.ndim()) {
+            return Err(Error::Value(format!(
+                "{}: axis {a} is out of bounds for array of dimension {}",
+                self.describe(),
+                input.ndim()
+            )));
+        }
+        TensorType::new(input.dtype.upgrade_to_float(), input.shape.iter().copied())
+    }
+
+    /// `sum(v, axis, keepdims=True)` over this op's axes.
+    fn sum_keep(&self, g: &mut Graph, v: VarId) -> Result<VarId> {
+        let ndim = tensor(g, v)?.ndim();
+        let axes: Vec<usize> = self.axis.map_or_else(|| (0..ndim).collect(), |a| vec![a]);
+        let as_i64: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
+        let s = build::sum(g, v, Some(&as_i64))?;
+        build::dimshuffle(g, s, build::reinsert_axes(ndim, &axes))
+    }
+}
+
+impl Op for Softmax {
+    fn name(&self) -> &str {
+        self.class_name()
+    }
+
+    /// `Softmax{axis=(1,)}`, `LogSoftmax{axis=None}` (PyTensor keeps a tuple).
+    fn describe(&self) -> String {
+        match self.axis {
+            Some(a) => format!("{}{{axis=({a},)}}", self.class_name()),
+            None => format!("{}{{axis=None}}", self.class_name()),
+        }
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "{} takes 1 input, got {}",
+                self.describe(),
+                inputs.len()
+            )));
+        };
+        let t = input.expect_tensor(&format!("The input of {}", self.describe()))?;
+        Ok(vec![self.output_type(t)?.into()])
+    }
+
+    /// The output has the shape of input 0.
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let dtype = ctx.output_dtype(0)?;
+        outputs[0] = Some(softmax(self.kind, x, self.axis, dtype, Some(ctx.pool))?.into());
+        Ok(())
+    }
+
+    /// Softmax: `(gy - sum(gy * y)) * y`; log-softmax: `gy - exp(y) * sum(gy)`,
+    /// sums over the op's axis with the axis kept.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let (x, y) = (g.node(node).inputs[0], g.node(node).outputs[0]);
+        let gy = output_grads[0];
+        let gx = match self.kind {
+            SoftmaxKind::Softmax => {
+                let gy_y = build::mul(g, gy, y)?;
+                let s = self.sum_keep(g, gy_y)?;
+                let centred = build::sub(g, gy, s)?;
+                build::mul(g, centred, y)?
+            }
+            SoftmaxKind::LogSoftmax => {
+                let s = self.sum_keep(g, gy)?;
+                let p = build::exp(g, y)?;
+                let ps = build::mul(g, p, s)?;
+                build::sub(g, gy, ps)?
+            }
+        };
+        Ok(vec![match_dtype(g, gx, tensor(g, x)?.dtype)?])
+    }
+
+    /// Softmax: `y * (dx - sum(y * dx))`; log-softmax: `dx - sum(exp(y) * dx)`.
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let Some(dx) = tangents[0] else {
+            return Ok(Some(vec![None]));
+        };
+        let y = g.node(node).outputs[0];
+        let p = match self.kind {
+            SoftmaxKind::Softmax => y,
+            SoftmaxKind::LogSoftmax => build::exp(g, y)?,
+        };
+        let pdx = build::mul(g, p, dx)?;
+        let s = self.sum_keep(g, pdx)?;
+        let dy = match self.kind {
+            SoftmaxKind::Softmax => {
+                let ys = build::mul(g, y, s)?;
+                build::sub(g, pdx, ys)?
+            }
+            SoftmaxKind::LogSoftmax => build::sub(g, dx, s)?,
+        };
+        Ok(Some(vec![Some(match_dtype(g, dy, tensor(g, y)?.dtype)?)]))
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_types() {
+        let x = TensorType::new(DType::Int8, [None, Some(3)]).unwrap();
+        let s = Softmax::new(SoftmaxKind::Softmax, Some(-1), 2).unwrap();
+        assert_eq!(s.describe(), "Softmax{axis=(1,)}");
+        assert_eq!(s.output_type(&x).unwrap().dtype, DType::Float32);
+        let l = Softmax::new(SoftmaxKind::LogSoftmax, None, 2).unwrap();
+        assert_eq!(l.describe(), "LogSoftmax{axis=None}");
+        assert!(Softmax::new(SoftmaxKind::Softmax, Some(2), 2).is_err());
+        let b = TensorType::new(DType::Bool, [None]).unwrap();
+        assert!(s.output_type(&b).is_err());
+    }
+}

@@ -95,6 +95,7 @@ __all__ = [
     "Mod",
     "Mul",
     "Neg",
+    "Nonzero",
     "NullType",
     "NullTypeGradError",
     "Op",
@@ -1548,3 +1549,9 @@ def clone_replace(
     output: t.Any, replace: t.Any = None, **_rebuild_kwds: t.Any
 ) -> t.Any:
     """A copy of ``output``'s graph with the keys of ``replace`` substituted."""
+
+class Nonzero(Op):
+    """``Nonzero()``: the nonzero elements' coordinates, one int64 vector per axis."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...

@@ -714,7 +714,10 @@ type FamilyObject = fn(Python<'_>, &OpRef) -> Option<PyResult<Py<PyAny>>>;
 
 /// Families of built-in ops whose Python classes live in their own files
 /// (one entry per file; each returns `None` for ops that are not its own).
-const FAMILY_OBJECTS: &[FamilyObject] = &[crate::subtensor_ops::family_object];
+const FAMILY_OBJECTS: &[FamilyObject] = &[
+    crate::subtensor_ops::family_object,
+    crate::nonzero_ops::family_object,
+];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`
 /// and `DimShuffle` instances are shared.

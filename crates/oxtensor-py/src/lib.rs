@@ -25,6 +25,7 @@ mod import;
 mod inc_subtensor_ops;
 mod infer_shape;
 mod make_node;
+mod nonzero_ops;
 mod op;
 mod pickle_session;
 mod print;
@@ -69,6 +70,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     subtensor_ops::register(m)?;
+    nonzero_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

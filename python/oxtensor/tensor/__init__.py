@@ -11,6 +11,7 @@ from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
+from oxtensor.tensor.nonzero import flatnonzero, nonzero, nonzero_values
 from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
 from oxtensor.tensor.subtensor import (
     inc_subtensor,
@@ -42,6 +43,9 @@ __all__ = [
     "reshape",
     "shape",
     "shape_i",
+    "flatnonzero",
+    "nonzero",
+    "nonzero_values",
     *_math_all,
     *_type_all,
 ]

@@ -13,6 +13,7 @@ pub mod gemm;
 mod int_ops;
 pub mod iter;
 pub mod map;
+pub mod nonzero;
 pub mod reduce;
 mod reduce_walk;
 mod special;

@@ -12,6 +12,7 @@ mod grad_rules;
 pub mod ifelse;
 pub mod index_list;
 pub mod infer_shape;
+pub mod nonzero;
 pub mod reduce;
 pub mod scalar;
 pub(crate) mod scalar_grad;

@@ -24,6 +24,7 @@ __all__ = [
     "NEQ",
     "OR",
     "XOR",
+    "ARange",
     "Abs",
     "Add",
     "AdvancedIncSubtensor",
@@ -31,6 +32,8 @@ __all__ = [
     "AdvancedSubtensor",
     "AdvancedSubtensor1",
     "All",
+    "Alloc",
+    "AllocEmpty",
     "AlreadyThere",
     "Angle",
     "Any",
@@ -64,6 +67,7 @@ __all__ = [
     "Exp",
     "Exp2",
     "Expm1",
+    "Eye",
     "Floor",
     "Function",
     "FunctionGraph",
@@ -81,11 +85,13 @@ __all__ = [
     "Invert",
     "IsInf",
     "IsNan",
+    "Join",
     "Log",
     "Log1mexp",
     "Log1p",
     "Log2",
     "Log10",
+    "MakeVector",
     "Max",
     "Maximum",
     "MethodNotDefined",
@@ -106,6 +112,7 @@ __all__ = [
     "Rad2Deg",
     "Real",
     "Reciprocal",
+    "Repeat",
     "Reshape",
     "RoundHalfAwayFromZero",
     "RoundHalfToEven",
@@ -119,6 +126,8 @@ __all__ = [
     "Sin",
     "Sinh",
     "Softplus",
+    "SpecifyShape",
+    "Split",
     "Sqr",
     "Sqrt",
     "Sub",
@@ -342,7 +351,13 @@ class TensorVariable(Variable):
     ) -> TensorVariable:
         """``x.reshape(shape)``; a constant shape gives a static output shape."""
     def flatten(self, ndim: int = 1) -> TensorVariable:
-        """All elements as a vector (only ``ndim=1`` for now)."""
+        """``x`` with its trailing axes merged so it has ``ndim`` axes."""
+    def squeeze(self, axis: t.Any = None) -> TensorVariable:
+        """``x`` without its length-1 axes (``squeeze``)."""
+    def swapaxes(self, axis1: t.Any, axis2: t.Any) -> TensorVariable:
+        """``x`` with two axes exchanged (``swapaxes``)."""
+    def repeat(self, repeats: t.Any, axis: t.Any = None) -> TensorVariable:
+        """Each element repeated along ``axis`` (``repeat``)."""
     def astype(self, dtype: t.Any) -> TensorVariable:
         """``x`` cast to ``dtype`` (``x`` itself if it already has it)."""
     def dot(self, other: t.Any) -> TensorVariable:
@@ -812,6 +827,76 @@ class AdvancedIncSubtensor(Op):
     @property
     def ignore_duplicates(self) -> bool:
         """Always ``False``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+# ---- shape, creation and joining ops -------------------------------------------
+
+class _PlainOp(Op):
+    __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class SpecifyShape(_PlainOp):
+    """``SpecifyShape()``: inputs are the tensor and one length per axis (-1: any)."""
+
+    @property
+    def view_map(self) -> dict[int, list[int]]:  # type: ignore[override]
+        """The output is a view of the input."""
+
+class Alloc(_PlainOp):
+    """``Alloc()``: inputs are the value and one length per output axis."""
+
+class Join(_PlainOp):
+    """``Join()``: inputs are the axis and the tensors."""
+
+class _DtypeOp(Op):
+    __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
+    def __new__(cls, dtype: t.Any = None) -> Self: ...
+    @property
+    def dtype(self) -> str:
+        """The output dtype."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class AllocEmpty(_DtypeOp):
+    """``AllocEmpty(dtype)``: an uninitialised array of the given shape."""
+
+class ARange(_DtypeOp):
+    """``ARange(dtype)``: inputs are start, stop and step."""
+
+class Eye(_DtypeOp):
+    """``Eye(dtype)``: inputs are n, m and the diagonal k."""
+
+class MakeVector(_DtypeOp):
+    """``MakeVector(dtype='int64')``: a vector from scalars."""
+
+class Split(Op):
+    """``Split(len_splits)``: inputs are the tensor, the axis and the lengths."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
+    def __new__(cls, len_splits: int) -> Self: ...
+    @property
+    def len_splits(self) -> int:
+        """The number of outputs."""
+    @property
+    def view_map(self) -> dict[int, list[int]]:  # type: ignore[override]
+        """Every output is a view of the input."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Repeat(Op):
+    """``Repeat(axis)``: inputs are the tensor and the repeats."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: int) -> Self: ...
+    @property
+    def axis(self) -> int:
+        """The axis."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 

@@ -259,11 +259,6 @@ def test_clone_with_new_inputs_reinfers_types():
     assert z_node_new.inputs[1].type.shape == (1,)
 
 
-@pytest.mark.xfail(
-    reason="a less specific input needs SpecifyShape (the shape ops issue)",
-    raises=TypeError,
-    strict=True,
-)
 def test_clone_with_new_inputs_less_specific_input_under_strict():
     x = T.tensor(dtype=np.float64, shape=(None,))
     x_new = T.tensor(dtype=np.float64, shape=(1,))

@@ -88,9 +88,10 @@ def test_unconvertible_values(value, match):
         T.as_tensor_variable(value)
 
 
-def test_symbolic_lists_need_stack():
-    with pytest.raises(NotImplementedError, match="needs `stack`"):
-        T.as_tensor_variable([T.dscalar(), 1.0])
+def test_symbolic_lists_become_make_vector():
+    v = T.as_tensor_variable([T.dscalar(), 1.0])
+    assert str(v.owner.op) == "MakeVector{dtype='float64'}"
+    assert v.type.shape == (2,)
 
 
 def test_tensor_variables_pass_through():

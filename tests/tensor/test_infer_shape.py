@@ -117,3 +117,19 @@ def test_python_ops_without_infer_shape_have_none():
 
     assert not hasattr(NoShape(), "infer_shape")
     assert WithShape().infer_shape(None, None, [(1,)]) == [(1,)]
+
+
+@pytest.mark.parametrize("free", [-1, 3])
+def test_reshape_to_symbolic_entries(free):
+    x = ot.dmatrix("x")
+    n = ot.lscalar("n")
+    out = x.reshape((n, free))
+    check_infer_shape(
+        [x, n], [out], [RNG.random((4, 3)), 12 // 3 if free == 3 else 2], ot.Reshape
+    )
+
+
+def test_flatten_and_tile_know_their_shapes():
+    x = ot.dtensor3("x")
+    outs = [x.flatten(2), ot.tile(x, (2, 1, 3))]
+    check_infer_shape([x], outs, [RNG.random((2, 3, 4))], ot.Reshape)

@@ -274,7 +274,12 @@ def test_is_super():
 def test_convert_variable():
     specific = T.tensor(dtype="float64", shape=(2, 3))
     assert T.dmatrix.convert_variable(specific) is specific
-    assert TensorType("float64", (2, 3)).convert_variable(T.dmatrix()) is None
+    converted = TensorType("float64", (2, 3)).convert_variable(T.dmatrix("m"))
+    assert str(converted.owner.op) == "SpecifyShape"
+    assert converted.type.shape == (2, 3)
+    assert (
+        TensorType("float64", (2, 3)).convert_variable(T.tensor(shape=(4, 3))) is None
+    )
     assert T.dmatrix.convert_variable(T.fmatrix()) is None
     assert T.dmatrix.convert_variable(T.dvector()) is None
 

@@ -717,6 +717,7 @@ type FamilyObject = fn(Python<'_>, &OpRef) -> Option<PyResult<Py<PyAny>>>;
 const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::subtensor_ops::family_object,
     crate::nonzero_ops::family_object,
+    crate::shape_ops::family_object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`

@@ -230,9 +230,7 @@ pub fn as_tensor_variable<'py>(
         ));
     }
     if (x.is_instance_of::<PyList>() || x.is_instance_of::<PyTuple>()) && contains_variable(&x)? {
-        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
-            "not supported: turning a list of symbolic variables into a tensor needs `stack`, which is not built yet",
-        ));
+        return crate::shape_ops::stack_list(&x);
     }
     if x.is_none() {
         return Err(PyTypeError::new_err(

@@ -33,9 +33,11 @@ mod profile;
 mod registry;
 mod scalar_ops;
 mod scratchpad;
+mod shape_ops;
 mod subtensor_ops;
 mod tensor_variable;
 mod tensor_variable_math;
+mod tensor_variable_shape;
 mod thunk;
 mod types;
 mod utils;
@@ -69,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    shape_ops::register(m)?;
     subtensor_ops::register(m)?;
     nonzero_ops::register(m)?;
     m.add(

@@ -57,6 +57,8 @@ pub fn builtin<'py>(
         vec![plan.output.into()]
     } else if let Some(reshape) = core.as_any().downcast_ref::<Reshape>() {
         reshape_types(reshape, &inputs, &types)?
+    } else if let Some(known) = oxtensor_core::ops::known::as_known(core.as_ref()) {
+        crate::shape_ops::known_types(known, &inputs, &types)?
     } else {
         let tys: Vec<Type> = types.into_iter().map(Type::from).collect();
         core.output_types(&tys.iter().collect::<Vec<_>>()).py()?

@@ -140,8 +140,16 @@ pub fn reshape<'py>(
     } else {
         shape
     };
+    let symbolic_entries = !shape.is_instance_of::<PyVariable>()
+        && shape
+            .try_iter()
+            .map(|mut it| it.any(|e| e.is_ok_and(|e| e.is_instance_of::<PyVariable>())))
+            .unwrap_or(false);
     let shape = if shape.is_instance_of::<PyVariable>() {
         shape
+    } else if symbolic_entries {
+        // `(n, -1)` with a symbolic `n`: a MakeVector of the entries.
+        as_tensor_variable(shape, None, None, None)?
     } else {
         constant(
             shape,
@@ -459,9 +467,7 @@ impl PyTensorVariable {
     #[pyo3(signature = (ndim = 1))]
     fn flatten<'py>(slf: &Bound<'py, Self>, ndim: usize) -> Out<'py> {
         if ndim != 1 {
-            return Err(PyValueError::new_err(
-                "flatten(ndim) other than 1 needs the shape ops, which are not built yet",
-            ));
+            return crate::tensor_variable_shape::flatten_to(slf, ndim);
         }
         reshape(
             slf.as_any(),

@@ -404,15 +404,30 @@ impl PyTensorType {
         ok.then_some(true)
     }
 
-    /// `var` itself when this type is a supertype of its type, else `None`.
-    /// A less specific variable would need `specify_shape`, which arrives
-    /// with the shape ops; until then it is refused.
+    /// `var` itself when this type is a supertype of its type; a
+    /// `specify_shape` of it when its type is less specific but compatible
+    /// (same dtype and rank, no two known lengths differ); else `None`.
     fn convert_variable(&self, py: Python<'_>, var: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let vty = var.getattr("type")?;
-        let ok = vty
-            .cast::<PyTensorType>()
-            .is_ok_and(|o| self.inner.is_super(&o.get().inner));
-        Ok(if ok { var.unbind() } else { py.None() })
+        let Ok(other) = vty.cast::<PyTensorType>() else {
+            return Ok(py.None());
+        };
+        let other = &other.get().inner;
+        if self.inner.is_super(other) {
+            return Ok(var.unbind());
+        }
+        let compatible = other.dtype == self.inner.dtype
+            && other.ndim() == self.inner.ndim()
+            && (other.shape.iter().zip(&self.inner.shape))
+                .all(|(a, b)| a.is_none() || b.is_none() || a == b);
+        if !compatible {
+            return Ok(py.None());
+        }
+        let shape: Vec<Option<u64>> = self.inner.shape.to_vec();
+        let specify = py
+            .import("oxtensor.tensor.shape")?
+            .getattr("specify_shape")?;
+        Ok(specify.call1((var, shape))?.unbind())
     }
 
     /// A copy with another dtype and/or shape.

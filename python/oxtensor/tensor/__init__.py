@@ -7,12 +7,23 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
-from oxtensor.tensor.basic import as_tensor, as_tensor_variable, constant
+from oxtensor.tensor.basic import *  # noqa: F403
+from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
+from oxtensor.tensor.extra_ops import *  # noqa: F403
+from oxtensor.tensor.extra_ops import __all__ as _extra_all
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
-from oxtensor.tensor.nonzero import flatnonzero, nonzero, nonzero_values
-from oxtensor.tensor.shape import Reshape, Shape, Shape_i, reshape, shape, shape_i
+from oxtensor.tensor.shape import (
+    Reshape,
+    Shape,
+    Shape_i,
+    SpecifyShape,
+    reshape,
+    shape,
+    shape_i,
+    specify_shape,
+)
 from oxtensor.tensor.subtensor import (
     inc_subtensor,
     set_subtensor,
@@ -31,21 +42,19 @@ __all__ = [
     "Reshape",
     "Shape",
     "Shape_i",
+    "SpecifyShape",
     "TensorConstant",
     "TensorVariable",
     "Variable",
-    "as_tensor",
-    "as_tensor_variable",
-    "constant",
     "inc_subtensor",
     "set_subtensor",
     "take",
     "reshape",
     "shape",
     "shape_i",
-    "flatnonzero",
-    "nonzero",
-    "nonzero_values",
+    "specify_shape",
+    *_basic_all,
+    *_extra_all,
     *_math_all,
     *_type_all,
 ]

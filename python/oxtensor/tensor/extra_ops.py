@@ -1,16 +1,83 @@
-"""Helpers PyTensor keeps in ``pytensor.tensor.extra_ops``: ``to_one_hot``."""
+"""NumPy-style helpers built from the core ops: ``repeat`` (the ``Repeat``
+op, or an ``Alloc`` and a ``Reshape`` for one count), ``squeeze``,
+``broadcast_to`` and ``to_one_hot``, under PyTensor's module path."""
 
 import operator
-from typing import Any as _Any
+from typing import Any
 
 import numpy as np
 
 from oxtensor import _core
+from oxtensor.tensor.basic import (
+    _dim,
+    _normalize_axis,
+    _reshape_to,
+    _shape_entries,
+    alloc,
+    as_tensor_variable,
+    flatten,
+)
 
+Repeat = _core.Repeat
 _FLOATX = "float64"
 
 
-def to_one_hot(y: _Any, nb_class: int, dtype: _Any = None) -> _Any:
+def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
+    """Each element of ``a`` repeated along ``axis`` (flattened when None).
+
+    >>> import oxtensor.tensor as ot
+    >>> print(ot.repeat(ot.dmatrix("x"), ot.ivector("r"), axis=0).owner.op)
+    Repeat{axis=0}
+    """
+    a = as_tensor_variable(a)
+    if axis is None:
+        a, axis = flatten(a), 0
+    axis = _normalize_axis(axis, a.ndim)
+    repeats_arg, repeats = repeats, as_tensor_variable(repeats)
+    if repeats.dtype not in (
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    ):
+        raise TypeError(f"repeats must be integers, got {repeats.type}")
+    if repeats.ndim != 0:
+        return Repeat(axis)(a, repeats)
+    if isinstance(repeats_arg, int | np.integer):
+        # A Python count keeps static lengths static, as PyTensor's shape
+        # inference sees through its constant.
+        repeats = int(repeats_arg)
+    dims = [_dim(a, i) for i in range(a.ndim)]
+    expanded = a.dimshuffle(*range(axis + 1), "x", *range(axis + 1, a.ndim))
+    tiled = alloc(expanded, *dims[: axis + 1], repeats, *dims[axis + 1 :])
+    merged = [*dims[:axis], dims[axis] * repeats, *dims[axis + 1 :]]
+    return _reshape_to(tiled, merged)
+
+
+def squeeze(x: Any, axis: Any = None) -> Any:
+    """``x`` without length-1 axes (all statically length-1 ones when ``axis``
+    is None; named axes are checked when the graph runs)."""
+    x = as_tensor_variable(x)
+    if axis is None:
+        drop = [i for i, n in enumerate(x.type.shape) if n == 1]
+    else:
+        axes = [axis] if isinstance(axis, int | np.integer) else list(axis)
+        drop = sorted(_normalize_axis(int(a), x.ndim) for a in axes)
+    if not drop:
+        return x
+    return x.dimshuffle(*[i for i in range(x.ndim) if i not in drop])
+
+
+def broadcast_to(x: Any, shape: Any) -> Any:
+    """``x`` broadcast to ``shape`` (an ``Alloc``, so a new array)."""
+    return alloc(x, *_shape_entries(shape))
+
+
+def to_one_hot(y: Any, nb_class: int, dtype: Any = None) -> Any:
     """An ``(n, nb_class)`` matrix whose row ``i`` is all zeros but for a one
     in column ``y[i]``; ``dtype`` defaults to floatX (float64). Rows are
     gathered from a constant identity matrix, so labels out of range raise
@@ -31,4 +98,4 @@ def to_one_hot(y: _Any, nb_class: int, dtype: _Any = None) -> _Any:
     return _core.constant(np.eye(n, dtype=dtype))[y]
 
 
-__all__ = ["to_one_hot"]
+__all__ = ["Repeat", "broadcast_to", "repeat", "squeeze", "to_one_hot"]

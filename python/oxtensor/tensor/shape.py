@@ -25,4 +25,40 @@ def reshape(x: Any, newshape: Any, ndim: int | None = None) -> Any:
     return as_tensor_variable(x).reshape(newshape, ndim=ndim)
 
 
-__all__ = ["Reshape", "Shape", "Shape_i", "reshape", "shape", "shape_i"]
+SpecifyShape = _core.SpecifyShape
+
+
+def specify_shape(x: Any, shape: Any) -> Any:
+    """``x`` with its static shape refined to ``shape`` (``None``: unknown),
+    checked when the graph runs. A deliberate difference from PyTensor: an
+    unspecified length is the constant ``-1`` rather than ``NoneConst``.
+
+    >>> import oxtensor.tensor as ot
+    >>> ot.specify_shape(ot.dmatrix("x"), (2, None)).type
+    TensorType(float64, shape=(2, None))
+    """
+    x = as_tensor_variable(x)
+    if shape is None or isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(shape)
+    if len(shape) != x.ndim:
+        name = x.name if x.name is not None else str(x)
+        raise ValueError(
+            f"Input `{name}` is {x.ndim}-dimensional and will never match a shape "
+            f"of length {len(shape)}."
+        )
+    if all(s is None for s in shape):
+        return x
+    return SpecifyShape()(x, *[-1 if s is None else s for s in shape])
+
+
+__all__ = [
+    "Reshape",
+    "Shape",
+    "Shape_i",
+    "SpecifyShape",
+    "reshape",
+    "shape",
+    "shape_i",
+    "specify_shape",
+]

@@ -12,6 +12,7 @@ mod float_ops;
 pub mod gemm;
 mod int_ops;
 pub mod iter;
+pub mod join;
 pub mod map;
 pub mod nonzero;
 pub mod reduce;

@@ -4,6 +4,8 @@
 
 pub mod advanced_inc_subtensor;
 pub mod advanced_subtensor;
+pub mod alloc;
+pub mod arange;
 pub mod blas;
 pub mod dimshuffle;
 pub mod elemwise;
@@ -12,12 +14,18 @@ mod grad_rules;
 pub mod ifelse;
 pub mod index_list;
 pub mod infer_shape;
+pub mod join;
+pub mod known;
+pub mod make_vector;
 pub mod nonzero;
 pub mod reduce;
+pub mod repeat;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 mod scalar_grad_math;
 pub mod shape;
+pub mod specify_shape;
+pub mod split;
 pub mod subtensor;
 mod subtensor_grad;
 mod subtensor_shape;

@@ -325,6 +325,9 @@ impl Op for Reshape {
             let dims = int_entries(c.value.tensor()?)?;
             return constant_reshape(g, &dims, &input_shapes[0]).map(|s| Some(vec![s]));
         }
+        if let Some(entries) = make_vector_entries(g, n.inputs[1]) {
+            return symbolic_reshape(g, &entries, &input_shapes[0]).map(|s| Some(vec![s]));
+        }
         let out = g.var(n.outputs[0]).ty.expect_tensor("The output")?.clone();
         let Some(dims) = out.shape.iter().copied().collect::<Option<Vec<_>>>() else {
             return Ok(None);
@@ -377,6 +380,44 @@ fn constant_reshape(g: &mut Graph, dims: &[i64], input: &[VarId]) -> Result<Vec<
         shape.push(crate::build::int_div(g, size, known)?);
     }
     Ok(shape)
+}
+
+/// The scalars a `MakeVector` shape input is made of.
+fn make_vector_entries(g: &Graph, shape: VarId) -> Option<Vec<VarId>> {
+    let node = g.var(shape).owner()?;
+    let node = g.node(node);
+    node.op
+        .as_any()
+        .is::<crate::ops::make_vector::MakeVector>()
+        .then(|| node.inputs.clone())
+}
+
+/// The symbolic shape of a reshape to scalar entries, any of which may be
+/// `-1` at run time: that entry is the input's size over the others'
+/// product, which is `size // -(product of all entries)`.
+fn symbolic_reshape(g: &mut Graph, entries: &[VarId], input: &[VarId]) -> Result<Vec<VarId>> {
+    let entries = entries
+        .iter()
+        .map(|&e| crate::build::cast(g, e, DType::Int64))
+        .collect::<Result<Vec<_>>>()?;
+    let mut size = infer_shape::dim_constant(g, 1);
+    for &len in input {
+        size = crate::build::mul(g, size, len)?;
+    }
+    let mut all = infer_shape::dim_constant(g, 1);
+    for &e in &entries {
+        all = crate::build::mul(g, all, e)?;
+    }
+    let others = crate::build::neg(g, all)?;
+    let fill = crate::build::int_div(g, size, others)?;
+    let minus_one = infer_shape::dim_constant(g, -1);
+    entries
+        .iter()
+        .map(|&e| {
+            let is_free = crate::build::eq(g, e, minus_one)?;
+            crate::build::switch(g, is_free, fill, e)
+        })
+        .collect()
 }
 
 /// The entries of an integer shape vector.

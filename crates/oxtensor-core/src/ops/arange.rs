@@ -1,0 +1,326 @@
+//! `ARange{dtype}` (evenly spaced values) and `Eye{dtype}` (ones on a
+//! diagonal). Mirrors the ops of the same names in `pytensor/tensor/basic.py`.
+
+use crate::build;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::alloc::output;
+use crate::kernels::cast::cast_into;
+use crate::kernels::join::{region, scalar_of, write_into};
+use crate::op_identity;
+use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
+use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
+use crate::ops::shape::ShapeI;
+use crate::ops::{Op, PerformCtx};
+use crate::tensor::{Scalar, Tensor};
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+use std::sync::Arc;
+
+/// A 0-d input's value as `f64` (for `ARange`'s arithmetic).
+fn real_scalar(t: &Tensor, what: &str) -> Result<f64> {
+    if t.ndim() != 0 {
+        return Err(Error::Type(format!(
+            "{what} must be a scalar, got shape {:?}",
+            t.shape()
+        )));
+    }
+    match t.get(0) {
+        Scalar::Bool(b) => Ok(b as u8 as f64),
+        Scalar::Int(v) => Ok(v as f64),
+        Scalar::UInt(v) => Ok(v as f64),
+        Scalar::Float(v, _) => Ok(v),
+        Scalar::Complex(..) => Err(Error::Type(format!("{what} cannot be complex"))),
+    }
+}
+
+/// NumPy's `arange` length: `ceil((stop - start) / step)`, at least 0.
+pub fn arange_len(start: f64, stop: f64, step: f64) -> Result<usize> {
+    if step == 0.0 {
+        return Err(Error::Value("ARange: step cannot be 0".into()));
+    }
+    let n = ((stop - start) / step).ceil();
+    Ok(if n.is_finite() && n > 0.0 {
+        n as usize
+    } else {
+        0
+    })
+}
+
+/// `ARange{dtype}`: inputs are `start`, `stop` and `step` scalars.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ARange {
+    /// The output dtype.
+    pub dtype: DType,
+}
+
+impl ARange {
+    /// PyTensor's default dtype: the inputs' upcast, with integers widened
+    /// to int64 (unsigned to uint64).
+    pub fn default_dtype(inputs: &[DType]) -> Result<DType> {
+        let up = crate::dtype::upcast(inputs)?;
+        Ok(match up {
+            DType::Bool | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
+            DType::UInt8 | DType::UInt16 | DType::UInt32 => DType::Int64,
+            other => other,
+        })
+    }
+}
+
+impl KnownInputs for ARange {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
+        if inputs.len() != 3 {
+            return Err(Error::Type(format!(
+                "ARange takes 3 inputs, got {}",
+                inputs.len()
+            )));
+        }
+        for ty in inputs {
+            let t = ty.expect_tensor("An input of ARange")?;
+            if t.ndim() != 0 || t.dtype.is_complex() {
+                return Err(Error::Type(format!(
+                    "ARange's inputs must be real scalars, got {t}"
+                )));
+            }
+        }
+        let len = match (known[0], known[1], known[2]) {
+            (Some(a), Some(b), Some(c)) => Some(arange_len(
+                real_scalar(a, "start")?,
+                real_scalar(b, "stop")?,
+                real_scalar(c, "step")?,
+            )? as u64),
+            _ => None,
+        };
+        Ok(vec![TensorType::new(self.dtype, [len])?.into()])
+    }
+}
+
+impl Op for ARange {
+    fn name(&self) -> &str {
+        "ARange"
+    }
+
+    fn describe(&self) -> String {
+        format!("ARange{{dtype='{}'}}", self.dtype)
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        self.known_output_types(inputs, &[None, None, None])
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![true], vec![false], vec![true]]))
+    }
+
+    /// Integers are computed exactly in `i64`, floats in `f64` (as NumPy,
+    /// `start + i * step`), then converted to the output dtype.
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let [a, b, c] = [0, 1, 2].map(|i| inputs[i].tensor());
+        let (a, b, c) = (a?, b?, c?);
+        let (start, stop, step) = (
+            real_scalar(a, "start")?,
+            real_scalar(b, "stop")?,
+            real_scalar(c, "step")?,
+        );
+        let n = arange_len(start, stop, step)?;
+        let values =
+            if self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete()) {
+                let (s, d) = (
+                    known::int_scalar(a, "start")?,
+                    known::int_scalar(c, "step")?,
+                );
+                Tensor::from_vec(vec![n], (0..n as i64).map(|i| s + i * d).collect())?
+            } else {
+                Tensor::from_vec(vec![n], (0..n).map(|i| start + i as f64 * step).collect())?
+            };
+        let mut out = output(Some(ctx.pool), self.dtype, &[n]);
+        cast_into(&values, &mut out);
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// `max(ceil((stop - start) / step), 0)`, or the static length.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = input_shapes;
+        let n = g.node(node).clone();
+        if let Some(dims) = known::static_dims(g, n.outputs[0])? {
+            return Ok(Some(vec![dims]));
+        }
+        let (start, stop, step) = (n.inputs[0], n.inputs[1], n.inputs[2]);
+        let span = build::sub(g, stop, start)?;
+        let steps = build::true_div(g, span, step)?;
+        let up = build::elemwise(g, crate::ops::scalar::ScalarKind::Ceil, &[steps])?;
+        let zero = build::scalar_constant(g, DType::Float64, 0.0);
+        let len = build::elemwise(g, crate::ops::scalar::ScalarKind::Maximum, &[up, zero])?;
+        Ok(Some(vec![vec![build::cast(g, len, DType::Int64)?]]))
+    }
+
+    /// As PyTensor: `start` gets `sum(gz)`, `step` gets `sum(gz * arange(n))`,
+    /// `stop` is disconnected; integer ranges give zero gradients.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let inputs = g.node(node).inputs.clone();
+        let gz = output_grads[0];
+        if self.dtype.is_discrete() {
+            let zs = build::scalar_constant(g, grad_dtype(tensor(g, inputs[0])?.dtype), 0.0);
+            let zt = build::scalar_constant(g, grad_dtype(tensor(g, inputs[2])?.dtype), 0.0);
+            return Ok(vec![zs, disconnected(g), zt]);
+        }
+        let g_start = build::sum(g, gz, None)?;
+        let len = g.apply_out(Arc::new(ShapeI { i: 0 }), &[gz])?;
+        let zero = build::scalar_constant(g, DType::Int64, 0.0);
+        let one = build::scalar_constant(g, DType::Int64, 1.0);
+        let idx = arange(g, zero, len, one, self.dtype)?;
+        let weighted = build::mul(g, gz, idx)?;
+        let g_step = build::sum(g, weighted, None)?;
+        Ok(vec![g_start, disconnected(g), g_step])
+    }
+
+    op_identity!();
+}
+
+/// `arange(start, stop, step)` from Rust, with an explicit dtype.
+pub fn arange(
+    g: &mut Graph,
+    start: VarId,
+    stop: VarId,
+    step: VarId,
+    dtype: DType,
+) -> Result<VarId> {
+    known::apply_out(g, Arc::new(ARange { dtype }), &[start, stop, step])
+}
+
+/// `Eye{dtype}`: inputs are `n`, `m` and the diagonal `k`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Eye {
+    /// The output dtype.
+    pub dtype: DType,
+}
+
+impl KnownInputs for Eye {
+    fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
+        if inputs.len() != 3 {
+            return Err(Error::Type(format!(
+                "Eye takes 3 inputs, got {}",
+                inputs.len()
+            )));
+        }
+        for ty in inputs {
+            expect_int_scalar(ty, "An input of Eye")?;
+        }
+        Ok(vec![TensorType::new(
+            self.dtype,
+            [known_len(known[0]), known_len(known[1])],
+        )?
+        .into()])
+    }
+}
+
+impl Op for Eye {
+    fn name(&self) -> &str {
+        "Eye"
+    }
+
+    fn describe(&self) -> String {
+        format!("Eye{{dtype='{}'}}", self.dtype)
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        self.known_output_types(inputs, &[None, None, None])
+    }
+
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let dims: Vec<i64> = (0..3)
+            .map(|i| known::int_scalar(inputs[i].tensor()?, "An input of Eye"))
+            .collect::<Result<_>>()?;
+        let (n, m, k) = (dims[0], dims[1], dims[2]);
+        if n < 0 || m < 0 {
+            return Err(Error::Value("negative dimensions are not allowed".into()));
+        }
+        // A fresh zeroed buffer (calloc'd, so untouched pages cost nothing)
+        // rather than a pooled one that would need every byte written.
+        let out = Tensor::zeros(self.dtype, &[n as usize, m as usize]);
+        // The diagonal starts at (max(-k, 0), max(k, 0)).
+        let (row, col) = ((-k).max(0), k.max(0));
+        let len = (n - row).min(m - col).max(0) as usize;
+        if len > 0 {
+            let size = self.dtype.itemsize();
+            let offset = (row as usize * m as usize + col as usize) * size;
+            let diag = region(&out, &[len], &[((m + 1) as usize * size) as isize], offset)?;
+            write_into(&scalar_of(self.dtype, 1.0), &diag)?;
+        }
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// `(n, m)`.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let _ = input_shapes;
+        let inputs = g.node(node).inputs.clone();
+        let n = known::len_var(g, inputs[0])?;
+        let m = known::len_var(g, inputs[1])?;
+        Ok(Some(vec![vec![n, m]]))
+    }
+
+    /// PyTensor leaves all three gradients undefined.
+    fn pullback(
+        &self,
+        g: &mut Graph,
+        _node: NodeId,
+        _output_grads: &[VarId],
+    ) -> Result<Vec<VarId>> {
+        Ok((0..3)
+            .map(|i| {
+                g.input(
+                    Type::Null(
+                        format!(
+                            "This variable is Null because the grad method for input {i} of the Eye op is undefined"
+                        )
+                        .into(),
+                    ),
+                    None,
+                )
+            })
+            .collect())
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_and_dtypes() {
+        assert_eq!(arange_len(0.0, 10.0, 1.0).unwrap(), 10);
+        assert_eq!(arange_len(10.0, 0.0, -3.0).unwrap(), 4);
+        assert_eq!(arange_len(1.5, 10.0, 2.0).unwrap(), 5);
+        assert_eq!(arange_len(5.0, 0.0, 1.0).unwrap(), 0);
+        assert!(arange_len(0.0, 1.0, 0.0).is_err());
+        use DType::*;
+        assert_eq!(ARange::default_dtype(&[Int8, Int32]).unwrap(), Int64);
+        assert_eq!(ARange::default_dtype(&[Int8, Float32]).unwrap(), Float32);
+        assert_eq!(Eye { dtype: Float64 }.describe(), "Eye{dtype='float64'}");
+    }
+}

@@ -1,0 +1,217 @@
+//! `Repeat{axis}`: each element repeated along an axis, by one count or a
+//! count per element (NumPy's `repeat`). Mirrors `Repeat` in
+//! `pytensor/tensor/extra_ops.py`.
+
+use crate::build;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::alloc::output;
+use crate::kernels::join::{region, write_into};
+use crate::op_identity;
+use crate::ops::known;
+use crate::ops::make_vector::MakeVector;
+use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
+use crate::ops::shape::ShapeI;
+use crate::ops::{Op, PerformCtx};
+use crate::tensor::Tensor;
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+use std::sync::Arc;
+
+/// `Repeat{axis}`: inputs are the tensor and the repeats (an integer scalar
+/// or vector).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Repeat {
+    /// The axis (non-negative; `repeat` handles `None` by flattening first).
+    pub axis: usize,
+}
+
+impl Repeat {
+    /// The count for each of the `n` elements along the axis.
+    fn counts(&self, repeats: &Tensor, n: usize) -> Result<Vec<usize>> {
+        let read = |i| {
+            let v = known::int_at(repeats, i, "A repeat count")?;
+            usize::try_from(v).map_err(|_| {
+                Error::Value(format!("{}: negative repeat count {v}", self.describe()))
+            })
+        };
+        match (repeats.ndim(), repeats.len()) {
+            (0, _) | (1, 1) => Ok(vec![read(0)?; n]),
+            (1, len) if len == n => (0..n).map(read).collect(),
+            (_, len) => Err(Error::Shape(format!(
+                "{}: operands could not be broadcast together with shape ({n},) and {len} repeats",
+                self.describe()
+            ))),
+        }
+    }
+}
+
+impl Op for Repeat {
+    fn name(&self) -> &str {
+        "Repeat"
+    }
+
+    fn describe(&self) -> String {
+        format!("Repeat{{axis={}}}", self.axis)
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [x, repeats] = inputs else {
+            return Err(Error::Type(format!(
+                "Repeat takes 2 inputs, got {}",
+                inputs.len()
+            )));
+        };
+        let x = x.expect_tensor("The input of Repeat")?;
+        let r = repeats.expect_tensor("The repeats of Repeat")?;
+        if !r.dtype.is_integer() || r.ndim() > 1 {
+            return Err(Error::Type(format!(
+                "repeats must be an integer scalar or vector, got {r}"
+            )));
+        }
+        if self.axis >= x.ndim() {
+            return Err(Error::Value(format!(
+                "{}: axis {} is out of bounds for a {}-d input",
+                self.describe(),
+                self.axis,
+                x.ndim()
+            )));
+        }
+        let mut shape = x.shape.to_vec();
+        shape[self.axis] = None;
+        Ok(vec![TensorType::new(x.dtype, shape)?.into()])
+    }
+
+    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
+        Ok(Some(vec![vec![true], vec![false]]))
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let x = inputs[0].tensor()?;
+        let axis = self.axis;
+        let counts = self.counts(inputs[1].tensor()?, x.shape()[axis])?;
+        let mut shape = x.shape().to_vec();
+        shape[axis] = counts.iter().sum();
+        let out = output(Some(ctx.pool), x.dtype(), &shape);
+        let step = out.strides()[axis] as usize;
+        let mut at = 0usize;
+        for (i, &c) in counts.iter().enumerate() {
+            let mut one = x.shape().to_vec();
+            one[axis] = 1;
+            let src = x.view(
+                &one,
+                x.strides(),
+                (x.offset() as isize + i as isize * x.strides()[axis]) as usize,
+            )?;
+            shape[axis] = c;
+            if c > 0 {
+                write_into(&src, &region(&out, &shape, out.strides(), at * step)?)?;
+            }
+            at += c;
+        }
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    /// The axis' length times the count, or the sum of the counts.
+    fn infer_shape(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let repeats = g.node(node).inputs[1];
+        let r_ty = tensor(g, repeats)?;
+        let r = build::cast(g, repeats, DType::Int64)?;
+        let mut shape = input_shapes[0].clone();
+        let along = &mut shape[self.axis];
+        *along = match (r_ty.ndim(), r_ty.shape.first().copied().flatten()) {
+            (0, _) => build::mul(g, *along, r)?,
+            (_, Some(1)) => {
+                let one = build::sum(g, r, None)?;
+                build::mul(g, *along, one)?
+            }
+            (_, Some(_)) => build::sum(g, r, None)?,
+            // One count broadcasts to every element, as in NumPy.
+            (_, None) => {
+                let total = build::sum(g, r, None)?;
+                let scaled = build::mul(g, *along, total)?;
+                let count = g.apply_out(Arc::new(ShapeI { i: 0 }), &[repeats])?;
+                let one = build::scalar_constant(g, DType::Int64, 1.0);
+                let single = build::eq(g, count, one)?;
+                build::switch(g, single, scaled, total)?
+            }
+        };
+        Ok(Some(vec![shape]))
+    }
+
+    /// For one count `r`: the gradient reshaped to `(..., n, r, ...)` and
+    /// summed over the `r` axis. PyTensor has no gradient for a vector of
+    /// counts either.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let inputs = g.node(node).inputs.clone();
+        let (x, repeats) = (inputs[0], inputs[1]);
+        if tensor(g, repeats)?.ndim() != 0 {
+            return Err(Error::NotImplemented(format!(
+                "grad of {} with a vector of repeats is not implemented",
+                self.describe()
+            )));
+        }
+        let x_ty = tensor(g, x)?;
+        let mut dims = Vec::with_capacity(x_ty.ndim() + 1);
+        for i in 0..x_ty.ndim() {
+            dims.push(g.apply_out(Arc::new(ShapeI { i }), &[x])?);
+            if i == self.axis {
+                dims.push(build::cast(g, repeats, DType::Int64)?);
+            }
+        }
+        let shape = known::apply_out(
+            g,
+            Arc::new(MakeVector {
+                dtype: DType::Int64,
+            }),
+            &dims,
+        )?;
+        let grouped = build::reshape(g, output_grads[0], shape)?;
+        let summed = build::sum(g, grouped, Some(&[self.axis as i64 + 1]))?;
+        Ok(vec![match_dtype(g, summed, x_ty.dtype)?, disconnected(g)])
+    }
+
+    /// PyTensor's `R_op`: the tangent repeated the same way.
+    fn pushforward(
+        &self,
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
+    ) -> Result<Option<Vec<Option<VarId>>>> {
+        let Some(t) = tangents[0] else {
+            return Ok(Some(vec![None]));
+        };
+        let repeats = g.node(node).inputs[1];
+        let out = g.apply_out(Arc::new(self.clone()), &[t, repeats])?;
+        Ok(Some(vec![Some(out)]))
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_broadcast_like_numpy() {
+        let op = Repeat { axis: 0 };
+        assert_eq!(op.counts(&Tensor::scalar(2i64), 3).unwrap(), vec![2, 2, 2]);
+        let v = Tensor::from_vec(vec![3], vec![1i32, 0, 2]).unwrap();
+        assert_eq!(op.counts(&v, 3).unwrap(), vec![1, 0, 2]);
+        assert!(op.counts(&v, 2).is_err());
+        assert_eq!(op.describe(), "Repeat{axis=0}");
+    }
+}

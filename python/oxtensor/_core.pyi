@@ -23,6 +23,8 @@ __all__ = [
     "LT",
     "NEQ",
     "OR",
+    "QR",
+    "SVD",
     "XOR",
     "ARange",
     "Abs",
@@ -49,15 +51,20 @@ __all__ = [
     "CAReduce",
     "Cast",
     "Ceil",
+    "Cholesky",
+    "CholeskyGrad",
     "Clip",
     "Conj",
     "Cos",
     "Cosh",
     "Deg2Rad",
+    "Det",
     "DimShuffle",
     "DisconnectedInputError",
     "DisconnectedType",
     "Dot",
+    "Eigh",
+    "EighGrad",
     "Elemwise",
     "Erf",
     "Erfc",
@@ -92,6 +99,8 @@ __all__ = [
     "Log2",
     "Log10",
     "MakeVector",
+    "Matmul",
+    "MatrixInverse",
     "Max",
     "Maximum",
     "MethodNotDefined",
@@ -109,6 +118,7 @@ __all__ = [
     "Prod",
     "ProfileStats",
     "Psi",
+    "QRGrad",
     "Rad2Deg",
     "Real",
     "Reciprocal",
@@ -126,6 +136,7 @@ __all__ = [
     "Sin",
     "Sinh",
     "Softplus",
+    "Solve",
     "SpecifyShape",
     "Split",
     "Sqr",
@@ -161,6 +172,7 @@ __all__ = [
     "function",
     "graph_inputs",
     "io_toposort",
+    "matmul",
     "orphans_between",
     "scalar_op",
     "toposort",
@@ -689,6 +701,132 @@ class Reshape(Op):
 
 class Dot(Op):
     """``Dot()``: inner, matrix-vector and matrix products."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Matmul(Op):
+    """``Matmul()``: stacked matrix products, batch axes broadcast."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class MatrixInverse(Op):
+    """``MatrixInverse()``: the inverse of a square matrix."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Det(Op):
+    """``Det()``: the determinant of a square matrix."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Solve(Op):
+    """``Solve(assume_a="gen", lower=False, b_ndim=1)``: ``x`` with ``a @ x = b``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls, assume_a: str = "gen", lower: bool = False, b_ndim: int = 1
+    ) -> Self: ...
+    @property
+    def assume_a(self) -> str:
+        """The structure assumed of ``a`` (only ``"gen"``)."""
+    @property
+    def lower(self) -> bool:
+        """Which triangle a structured solve reads."""
+    @property
+    def b_ndim(self) -> int:
+        """The rank of ``b``."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Cholesky(Op):
+    """``Cholesky(lower=True, on_error="nan")``: the Cholesky factor."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True, on_error: str = "nan") -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Lower (``L``) or upper (``L.T``) factor."""
+    @property
+    def on_error(self) -> str:
+        """``"nan"`` or ``"raise"`` for a matrix that is not positive definite."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class CholeskyGrad(Op):
+    """``CholeskyGrad(lower=True)``: the gradient of ``Cholesky``.
+
+    Inputs: the factor and its gradient.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Whether the factor is lower triangular."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Eigh(Op):
+    """``Eigh(lower=True)``: eigenvalues (ascending) and eigenvectors."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Which triangle of the input is read."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class EighGrad(Op):
+    """``EighGrad(lower=True)``: the gradient of ``Eigh`` (inputs: w, v, gw, gv)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Which triangle of the input is read."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class SVD(Op):
+    """``SVD(full_matrices=True, compute_uv=True)``: ``[U, s, Vh]`` or ``[s]``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, full_matrices: bool = True, compute_uv: bool = True) -> Self: ...
+    @property
+    def full_matrices(self) -> bool:
+        """Square ``U`` and ``Vh``."""
+    @property
+    def compute_uv(self) -> bool:
+        """Whether ``U`` and ``Vh`` are outputs."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class QR(Op):
+    """``QR(mode="full")``: ``[Q, R]``, or ``[R]`` for ``mode="r"``."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, mode: str = "full") -> Self: ...
+    @property
+    def mode(self) -> str:
+        """The decomposition's mode."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class QRGrad(Op):
+    """``QRGrad()``: the gradient of ``QR`` (inputs: Q, R, gQ, gR)."""
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
@@ -1538,6 +1676,12 @@ def _pushforward(
 def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
     """``zero_grad``, ``disconnected_grad``, ``undefined_grad``, ``grad_clip``,
     ``grad_scale``."""
+
+def matmul(x1: t.Any, x2: t.Any) -> TensorVariable:
+    """NumPy's ``matmul`` (``x1 @ x2``): one ``Matmul`` node.
+
+    Vectors get ``ExpandDims`` before it and ``Squeeze`` after it.
+    """
 
 def function(
     inputs: t.Any,

@@ -104,12 +104,12 @@ def test_ndarray_on_the_left_defers_to_the_variable():
         assert out.owner.inputs[1] is x
         assert out.type == TensorType("float64", (3,))
     m = T.dmatrix("m")
-    assert op_name(np.ones((2, 2)) @ m) == "Dot"
+    assert op_name(np.ones((2, 2)) @ m) == "Matmul"
 
 
 def test_matmul():
     m, v = T.dmatrix("m"), T.dvector("v")
-    assert op_name(m @ m) == "Dot"
+    assert op_name(m @ m) == "Matmul"
     assert (m @ m).type == T.dmatrix
     assert (m @ v).type == T.dvector
     assert (v @ v).type == T.dscalar
@@ -360,5 +360,5 @@ def test_dot_dtype_and_errors():
         T.tensor(shape=(2, 3)).dot(T.tensor(shape=(4, 5)))
     with pytest.raises(TypeError, match="Dot takes vectors and matrices"):
         T.dtensor3().dot(T.dmatrix())
-    with pytest.raises(TypeError, match="Dot takes vectors and matrices"):
+    with pytest.raises(ValueError, match="matmul operand cannot be scalar"):
         T.dmatrix() @ 3

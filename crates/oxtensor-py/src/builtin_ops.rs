@@ -716,6 +716,7 @@ type FamilyObject = fn(Python<'_>, &OpRef) -> Option<PyResult<Py<PyAny>>>;
 /// (one entry per file; each returns `None` for ops that are not its own).
 const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::subtensor_ops::family_object,
+    crate::linalg_ops::linalg_object,
     crate::nonzero_ops::family_object,
     crate::shape_ops::family_object,
 ];

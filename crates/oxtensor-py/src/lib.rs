@@ -24,6 +24,7 @@ mod host_value;
 mod import;
 mod inc_subtensor_ops;
 mod infer_shape;
+mod linalg_ops;
 mod make_node;
 mod nonzero_ops;
 mod op;
@@ -71,6 +72,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
+    linalg_ops::register(m)?;
     shape_ops::register(m)?;
     subtensor_ops::register(m)?;
     nonzero_ops::register(m)?;

@@ -306,11 +306,10 @@ impl PyTensorVariable {
         unary(ScalarKind::Invert, slf.as_any())
     }
     fn __matmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        dot(slf.as_any(), other)
+        crate::linalg_ops::matmul(slf.clone().into_any(), other)
     }
     fn __rmatmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        let other = as_tensor_variable(other, None, None, None)?;
-        dot(&other, slf.clone().into_any())
+        crate::linalg_ops::matmul(other, slf.clone().into_any())
     }
 
     /// Number of dimensions.

@@ -7,6 +7,7 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
+from oxtensor.tensor import linalg
 from oxtensor.tensor.basic import *  # noqa: F403
 from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
@@ -46,6 +47,7 @@ __all__ = [
     "TensorConstant",
     "TensorVariable",
     "Variable",
+    "linalg",
     "inc_subtensor",
     "set_subtensor",
     "take",

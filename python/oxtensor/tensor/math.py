@@ -6,6 +6,8 @@ from oxtensor import _core, scalar
 from oxtensor.tensor.basic import as_tensor_variable
 from oxtensor.tensor.math_functions import *  # noqa: F403
 from oxtensor.tensor.math_functions import __all__ as _functions_all
+from oxtensor.tensor.products import *  # noqa: F403
+from oxtensor.tensor.products import __all__ as _products_all
 
 Sum = _core.Sum
 Prod = _core.Prod
@@ -127,5 +129,6 @@ __all__ = [
     "sum",
     "zeros_like",
     *_ELEMWISE,
+    *_products_all,
     *_functions_all,
 ]

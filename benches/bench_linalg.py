@@ -1,0 +1,82 @@
+"""Linear algebra speed against NumPy, PyTensor and JAX, in one process:
+
+* batched matmul: 64 stacks of 128x128 float64 (``Matmul``), and a
+  broadcast stack (64x128x128 @ 128x128);
+* ``solve`` of a 500x500 float64 system with one right-hand side;
+* ``cholesky`` of a 500x500 symmetric positive definite float64 matrix.
+
+Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster), with the
+harness of ``bench_execution.py``.
+"""
+
+from typing import Any
+
+import bench_execution as harness
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+from bench_execution import best, blas_idle, jax_fn, jax_mod, pytensor_fn, row, timed
+
+
+def compare(label: str, f: Any, g: Any, jf: Any, np_fn: Any, *args: Any) -> None:
+    blas_idle()
+    ox = best(lambda: f(*args), 5)
+    row(
+        label,
+        ox,
+        {
+            "numpy": best(lambda: np_fn(*args), 5),
+            "pytensor": timed(g, *args, number=5),
+            "jax": timed(jf, *args, number=5),
+        },
+    )
+
+
+def batched_matmul() -> None:
+    rng = np.random.default_rng(0)
+    a, b = rng.random((64, 128, 128)), rng.random((128, 128))
+    x, y = ot.tensor3("x"), ot.matrix("y")
+    for label, args, yv in (
+        ("matmul 64x128^2 @ stack", (a, a), ot.tensor3("z")),
+        ("matmul 64x128^2 @ matrix", (a, b), y),
+    ):
+        f = oxtensor.function([x, yv], x @ yv)
+        nd = args[1].ndim
+        g = pytensor_fn(
+            lambda pt, nd=nd: (
+                [p := pt.tensor3("x"), q := pt.tensor("y", shape=(None,) * nd)],
+                p @ q,
+            )
+        )
+        jf = jax_fn(lambda p, q: p @ q) if jax_mod else None
+        compare(label, f, g, jf, np.matmul, *args)
+
+
+def solve_and_cholesky() -> None:
+    rng = np.random.default_rng(1)
+    n = 500
+    m = rng.random((n, n))
+    a, s, v = m + n * np.eye(n), m @ m.T + n * np.eye(n), rng.random(n)
+    x, b = ot.dmatrix("a"), ot.dvector("b")
+    f = oxtensor.function([x, b], ot.linalg.solve(x, b))
+    g = pytensor_fn(
+        lambda pt: ([p := pt.dmatrix("a"), q := pt.dvector("b")], pt.linalg.solve(p, q))
+    )
+    jf = jax_fn(harness.jnp.linalg.solve) if jax_mod else None
+    compare("solve 500x500", f, g, jf, np.linalg.solve, a, v)
+    f = oxtensor.function([x], ot.linalg.cholesky(x))
+    g = pytensor_fn(lambda pt: ([p := pt.dmatrix("a")], pt.linalg.cholesky(p)))
+    jf = jax_fn(harness.jnp.linalg.cholesky) if jax_mod else None
+    compare("cholesky 500x500", f, g, jf, np.linalg.cholesky, s)
+
+
+def main() -> None:
+    for name, why in (("pytensor", harness.pt_why), ("jax", harness.jax_why)):
+        if why:
+            print(f"skipped {name}: {why}")
+    batched_matmul()
+    solve_and_cholesky()
+
+
+if __name__ == "__main__":
+    main()

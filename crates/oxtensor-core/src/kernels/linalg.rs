@@ -1,0 +1,213 @@
+//! Dense linear algebra for the `linalg` ops, through the `faer` crate:
+//! LU with partial pivoting (inverse, determinant, solve), Cholesky and its
+//! gradient. Inputs are copied into faer's column-major matrices and the
+//! results back into C-ordered tensors; only float32 and float64 run here.
+
+use super::cast;
+use super::copy::to_contiguous;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::tensor::{Element, Tensor};
+use faer::linalg::solvers::{DenseSolveCore, Solve};
+use faer::traits::RealField;
+use faer::{Mat, MatRef, Par, Side};
+
+/// The element type of a float tensor, as faer sees it.
+pub trait Real: Element + RealField + Copy {}
+impl Real for f32 {}
+impl Real for f64 {}
+
+/// Runs `$f::<T>` for the float dtype `$dtype`, else a `Type` error.
+/// A panic inside faer (an input its checks did not foresee) becomes an
+/// error rather than unwinding into the host.
+macro_rules! by_float {
+    ($dtype:expr, $f:ident($($arg:expr),*)) => {{
+        let run = || match $dtype {
+            DType::Float32 => $f::<f32>($($arg),*),
+            DType::Float64 => $f::<f64>($($arg),*),
+            other => Err(Error::Type(format!(
+                "linear algebra runs in float32 or float64, not {other}"
+            ))),
+        };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
+            Err(Error::Value(format!("{} failed on this input", stringify!($f))))
+        })
+    }};
+}
+pub(crate) use by_float;
+
+pub(crate) fn to_faer<T: Real>(t: &Tensor) -> Mat<T> {
+    let t = to_contiguous(&cast::cast(t, T::DTYPE));
+    let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
+    let (rows, cols) = match t.ndim() {
+        2 => (t.shape()[0], t.shape()[1]),
+        _ => (t.len(), 1),
+    };
+    Mat::from_fn(rows, cols, |i, j| s[i * cols + j])
+}
+
+pub(crate) fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<Tensor> {
+    let data: Vec<T> = (0..m.nrows())
+        .flat_map(|i| (0..m.ncols()).map(move |j| m[(i, j)]))
+        .collect();
+    Tensor::from_vec(shape, data)
+}
+
+/// Checks at run time that `t` is a square matrix.
+pub(crate) fn check_square(t: &Tensor) -> Result<()> {
+    if t.ndim() != 2 || t.shape()[0] != t.shape()[1] {
+        return Err(Error::Value(format!(
+            "expected a square matrix, got shape {:?}",
+            t.shape()
+        )));
+    }
+    Ok(())
+}
+
+fn singular() -> Error {
+    Error::Value("Matrix is singular to machine precision.".into())
+}
+
+/// LU of a square matrix, refusing an exactly singular one (a zero pivot,
+/// where LAPACK's `getrf` reports failure and NumPy raises).
+fn lu<T: Real>(a: &Mat<T>) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
+    let lu = a.partial_piv_lu();
+    let u = lu.U();
+    if (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl()) {
+        return Err(singular());
+    }
+    Ok(lu)
+}
+
+fn inv_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
+    let m = to_faer::<T>(a);
+    let out = lu(&m)?.inverse();
+    from_faer(out.as_ref(), a.shape().to_vec())
+}
+
+/// `inv(a)` of a square matrix, in `dtype`.
+pub fn inv(a: &Tensor, dtype: DType) -> Result<Tensor> {
+    by_float!(dtype, inv_t(a))
+}
+
+fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
+    let d = to_faer::<T>(a).as_ref().determinant();
+    Ok(Tensor::scalar(d))
+}
+
+/// `det(a)` of a square matrix, a 0-d tensor of `dtype`.
+pub fn det(a: &Tensor, dtype: DType) -> Result<Tensor> {
+    by_float!(dtype, det_t(a))
+}
+
+fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
+    let lu = lu(&to_faer::<T>(a))?;
+    let x = lu.solve(to_faer::<T>(b));
+    from_faer(x.as_ref(), b.shape().to_vec())
+}
+
+/// `solve(a, b)`: `x` with `a @ x = b`, for a vector or matrix `b`.
+pub fn solve(a: &Tensor, b: &Tensor, dtype: DType) -> Result<Tensor> {
+    by_float!(dtype, solve_t(a, b))
+}
+
+fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Tensor> {
+    check_square(a)?;
+    let m = to_faer::<T>(a);
+    let side = if lower { Side::Lower } else { Side::Upper };
+    let factor = match m.llt(side) {
+        Ok(llt) => llt.L().to_owned(),
+        Err(_) if nan_on_error => Mat::from_fn(m.nrows(), m.ncols(), |_, _| T::nan_impl()),
+        Err(_) => {
+            return Err(Error::Value(
+                "Matrix is not positive definite (Cholesky factorization failed)".into(),
+            ))
+        }
+    };
+    let out = if lower {
+        factor.as_ref()
+    } else {
+        factor.transpose()
+    };
+    from_faer(out, a.shape().to_vec())
+}
+
+/// The Cholesky factor of `a` (lower `L` with `a = L Lᵀ`, or upper `Lᵀ`),
+/// read from that triangle of `a`; NaNs or an error if `a` is not positive
+/// definite.
+pub fn cholesky(a: &Tensor, dtype: DType, lower: bool, nan_on_error: bool) -> Result<Tensor> {
+    by_float!(dtype, cholesky_t(a, lower, nan_on_error))
+}
+
+fn cholesky_grad_t<T: Real>(l: &Tensor, gl: &Tensor, lower: bool) -> Result<Tensor> {
+    let (mut l, mut gl) = (to_faer::<T>(l), to_faer::<T>(gl));
+    if !lower {
+        l = l.transpose().to_owned();
+        gl = gl.transpose().to_owned();
+    }
+    let n = l.nrows();
+    let half = T::from_f64_impl(0.5);
+    // phi(Lᵀ·gL): the lower triangle with its diagonal halved.
+    let p = l.transpose() * &gl;
+    let mut s = Mat::from_fn(n, n, |i, j| match i.cmp(&j) {
+        std::cmp::Ordering::Greater => p[(i, j)],
+        std::cmp::Ordering::Equal => p[(i, i)] * half,
+        std::cmp::Ordering::Less => T::zero_impl(),
+    });
+    // s = L⁻ᵀ · phi · L⁻¹, by two triangular solves against Lᵀ.
+    let lt = l.transpose();
+    faer::linalg::triangular_solve::solve_upper_triangular_in_place(lt, s.as_mut(), Par::Seq);
+    let mut st = s.transpose().to_owned();
+    faer::linalg::triangular_solve::solve_upper_triangular_in_place(lt, st.as_mut(), Par::Seq);
+    // The gradient of the read triangle: that triangle of s + sᵀ, diagonal once.
+    let g = Mat::from_fn(n, n, |i, j| {
+        let (r, c) = if lower { (i, j) } else { (j, i) };
+        match r.cmp(&c) {
+            std::cmp::Ordering::Greater => st[(r, c)] + st[(c, r)],
+            std::cmp::Ordering::Equal => st[(r, r)],
+            std::cmp::Ordering::Less => T::zero_impl(),
+        }
+    });
+    from_faer(g.as_ref(), vec![n, n])
+}
+
+/// The gradient of `cholesky` with respect to its input, given the factor
+/// and the factor's gradient (Murray 2016, "Differentiation of the Cholesky
+/// decomposition"), nonzero only in the triangle the factorisation reads.
+pub fn cholesky_grad(l: &Tensor, gl: &Tensor, dtype: DType, lower: bool) -> Result<Tensor> {
+    by_float!(dtype, cholesky_grad_t(l, gl, lower))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::Scalar;
+
+    #[test]
+    fn lu_family() {
+        let a = Tensor::from_vec(vec![2, 2], vec![4.0f64, 1., 2., 3.]).unwrap();
+        let d = det(&a, DType::Float64).unwrap();
+        assert_eq!(d.get(0), Scalar::Float(10.0, DType::Float64));
+        let i = inv(&a, DType::Float64).unwrap();
+        assert_eq!(i.get(1), Scalar::Float(-0.1, DType::Float64));
+        let b = Tensor::from_vec(vec![2], vec![5.0f64, 5.]).unwrap();
+        let x = solve(&a, &b, DType::Float64).unwrap();
+        assert_eq!(x.get(0), Scalar::Float(1.0, DType::Float64));
+        let z = Tensor::zeros(DType::Float64, &[2, 2]);
+        assert!(inv(&z, DType::Float64).is_err());
+        assert!(inv(&a, DType::Int32).is_err());
+    }
+
+    #[test]
+    fn cholesky_of_spd() {
+        let a = Tensor::from_vec(vec![2, 2], vec![4.0f64, 2., 2., 5.]).unwrap();
+        let l = cholesky(&a, DType::Float64, true, false).unwrap();
+        assert_eq!(l.get(2), Scalar::Float(1.0, DType::Float64));
+        assert_eq!(l.get(1), Scalar::Float(0.0, DType::Float64));
+        let neg = Tensor::from_vec(vec![1, 1], vec![-1.0f64]).unwrap();
+        assert!(cholesky(&neg, DType::Float64, true, false).is_err());
+    }
+}

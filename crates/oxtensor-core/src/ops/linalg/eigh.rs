@@ -1,0 +1,140 @@
+//! `Eigh`: eigenvalues (ascending) and eigenvectors of a symmetric matrix
+//! read from one triangle (`pytensor/tensor/linalg/decomposition/eigen.py`),
+//! and `EighGrad`, the native op its gradient builds.
+
+use super::{square_float, tensor_inputs};
+use crate::build;
+use crate::error::Result;
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::decompositions;
+use crate::op_identity;
+use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::{Op, PerformCtx};
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+use std::sync::Arc;
+
+pub(crate) fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// `Eigh{lower=True}`: outputs `w` (n,) and `v` (n, n), `x = v diag(w) vᵀ`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Eigh {
+    /// Which triangle of the input is read.
+    pub lower: bool,
+}
+
+impl Op for Eigh {
+    fn name(&self) -> &str {
+        "Eigh"
+    }
+
+    fn describe(&self) -> String {
+        format!("Eigh{{lower={}}}", py_bool(self.lower))
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let v = square_float("Eigh", inputs)?;
+        let w = TensorType::new(v.dtype, [v.shape[0]])?;
+        Ok(vec![w.into(), v.into()])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let wv = decompositions::eigh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
+        for (slot, t) in outputs.iter_mut().zip(wv) {
+            *slot = Some(t.into());
+        }
+        Ok(())
+    }
+
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        let n = input_shapes[0][0];
+        Ok(Some(vec![vec![n], vec![n, n]]))
+    }
+
+    /// `EighGrad(w, v, gw, gv)`, a disconnected output's gradient as zeros.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let x = g.node(node).inputs[0];
+        let outs = g.node(node).outputs.clone();
+        let mut grads = Vec::with_capacity(2);
+        for (&out, &gz) in outs.iter().zip(output_grads) {
+            grads.push(if matches!(g.var(gz).ty, Type::Disconnected) {
+                let dtype = tensor(g, out)?.dtype;
+                build::zeros_like(g, out, dtype)?
+            } else {
+                gz
+            });
+        }
+        let op = EighGrad { lower: self.lower };
+        let gx = g.apply_out(Arc::new(op), &[outs[0], outs[1], grads[0], grads[1]])?;
+        let dtype = tensor(g, x)?.dtype;
+        Ok(vec![match_dtype(g, gx, dtype)?])
+    }
+
+    op_identity!();
+}
+
+/// `EighGrad{lower=True}(w, v, gw, gv)`: the gradient of `eigh` with
+/// respect to its input, nonzero only in the triangle it reads.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EighGrad {
+    /// Which triangle the decomposition read.
+    pub lower: bool,
+}
+
+impl Op for EighGrad {
+    fn name(&self) -> &str {
+        "EighGrad"
+    }
+
+    fn describe(&self) -> String {
+        format!("EighGrad{{lower={}}}", py_bool(self.lower))
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let t = tensor_inputs("EighGrad", inputs, 4)?;
+        let dtype = crate::dtype::upcast(&[t[1].dtype, t[2].dtype, t[3].dtype])?;
+        Ok(vec![square_float("EighGrad", &[inputs[1]])?
+            .with_dtype(dtype)
+            .into()])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let t: Vec<_> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
+        let dtype = ctx.output_dtype(0)?;
+        let out = decompositions::eigh_grad(t[0], t[1], t[2], t[3], dtype, self.lower)?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[1].clone()]))
+    }
+
+    op_identity!();
+}

@@ -1,0 +1,75 @@
+//! `MatrixInverse`: `inv(x)` of a square matrix (`pytensor/tensor/linalg/
+//! inverse.py`); an exactly singular matrix is a `ValueError`, as in NumPy.
+
+use super::square_float;
+use crate::build;
+use crate::error::Result;
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::linalg;
+use crate::op_identity;
+use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::{Op, PerformCtx};
+use crate::types::Type;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// `MatrixInverse`: the inverse of a square matrix.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MatrixInverse;
+
+/// `xᵀ` of a matrix.
+pub(crate) fn transpose(g: &mut Graph, x: VarId) -> Result<VarId> {
+    build::dimshuffle(g, x, vec![Some(1), Some(0)])
+}
+
+/// An `inv(x)` node.
+pub fn inv(g: &mut Graph, x: VarId) -> Result<VarId> {
+    g.apply_out(Arc::new(MatrixInverse), &[x])
+}
+
+impl Op for MatrixInverse {
+    fn name(&self) -> &str {
+        "MatrixInverse"
+    }
+
+    fn describe(&self) -> String {
+        "MatrixInverse".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        Ok(vec![square_float("MatrixInverse", inputs)?.into()])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let out = linalg::inv(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![input_shapes[0].clone()]))
+    }
+
+    /// `-(Xᵀ · gz · Xᵀ)` with `X = inv(x)`.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let (x, xi) = (g.node(node).inputs[0], g.node(node).outputs[0]);
+        let xi_t = transpose(g, xi)?;
+        let left = build::dot(g, xi_t, output_grads[0])?;
+        let prod = build::dot(g, left, xi_t)?;
+        let gx = build::neg(g, prod)?;
+        let dtype = tensor(g, x)?.dtype;
+        Ok(vec![match_dtype(g, gx, dtype)?])
+    }
+
+    op_identity!();
+}

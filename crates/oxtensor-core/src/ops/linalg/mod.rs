@@ -1,0 +1,78 @@
+//! Dense linear algebra ops (`pytensor/tensor/linalg`): `MatrixInverse`,
+//! `Det`, `Solve`, `Cholesky`, `Eigh`, `SVD`, `QR` and the gradient ops of
+//! three of them. Each takes single matrices (PyTensor wraps them in
+//! `Blockwise` for stacks; here stacks are out of scope) and computes in
+//! float32 or float64 through `faer` ([`crate::kernels::linalg`],
+//! [`crate::kernels::decompositions`]). This module holds the shared type rules.
+
+pub mod cholesky;
+pub mod det;
+pub mod eigh;
+pub mod inverse;
+pub mod qr;
+pub mod solve;
+pub mod svd;
+
+use crate::dtype::{upcast, DType};
+use crate::error::{Error, Result};
+use crate::types::{TensorType, Type};
+
+/// The dtype `op` computes in: integers and float16 upcast with float32
+/// (int8 → float32, int64 → float64), as PyTensor's linalg ops do.
+pub fn float_dtype(op: &str, ty: &TensorType) -> Result<DType> {
+    if ty.dtype.is_complex() {
+        return Err(Error::Type(format!(
+            "{op} does not support complex inputs yet, got {ty}"
+        )));
+    }
+    upcast(&[ty.dtype, DType::Float32])
+}
+
+/// Checks that `ty` (input `i` of `op`) is a matrix, square when `square`.
+pub fn check_matrix(op: &str, i: usize, ty: &TensorType, square: bool) -> Result<()> {
+    match ty.ndim() {
+        2 => {}
+        n if n > 2 => {
+            return Err(Error::OutOfScope(format!(
+                "{op} on stacked (batched) matrices is not supported: input {i} is a {ty}"
+            )))
+        }
+        _ => {
+            return Err(Error::Value(format!(
+                "{op} takes a matrix, but input {i} is a {ty}"
+            )))
+        }
+    }
+    if let (true, Some(r), Some(c)) = (square, ty.shape[0], ty.shape[1]) {
+        if r != c {
+            return Err(Error::Value(format!(
+                "{op} takes a square matrix, but input {i} has shape {}",
+                ty.repr_shape()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The tensor inputs of `op`, checked to be exactly `n`.
+pub fn tensor_inputs<'a>(op: &str, inputs: &[&'a Type], n: usize) -> Result<Vec<&'a TensorType>> {
+    if inputs.len() != n {
+        return Err(Error::Type(format!(
+            "{op} takes {n} input(s), got {}",
+            inputs.len()
+        )));
+    }
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t.expect_tensor(&format!("Input {i} of {op}")))
+        .collect()
+}
+
+/// The type of a square matrix input's float version.
+pub fn square_float(op: &str, inputs: &[&Type]) -> Result<TensorType> {
+    let x = tensor_inputs(op, inputs, 1)?[0];
+    check_matrix(op, 0, x, true)?;
+    let n = x.shape[0].or(x.shape[1]);
+    TensorType::new(float_dtype(op, x)?, [n, n])
+}

@@ -1,0 +1,397 @@
+//! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `Solve`,
+//! `Cholesky`, `CholeskyGrad`, `Eigh`, `EighGrad`, `SVD`, `QR`, `QRGrad`) as Python
+//! classes holding their core ops, and
+//! `matmul`, NumPy's `@` built from `ExpandDims`, `Matmul` and `Squeeze`.
+
+use crate::builtin_ops::{core_of, new_args, NewArgs};
+use crate::constant::as_tensor_variable;
+use crate::errors::IntoPyResult;
+use crate::make_node::{apply_core, dimshuffle, tensor_type_of};
+use crate::op::PyOp;
+use oxtensor_core::ops::dimshuffle::Axis;
+use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
+use oxtensor_core::ops::linalg::det::Det;
+use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad};
+use oxtensor_core::ops::linalg::inverse::MatrixInverse;
+use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
+use oxtensor_core::ops::linalg::solve::Solve;
+use oxtensor_core::ops::linalg::svd::Svd;
+use oxtensor_core::ops::matmul::Matmul;
+use oxtensor_core::ops::OpRef;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::sync::Arc;
+
+/// Classes without props: `Matmul()`, `MatrixInverse()`, `Det()`.
+macro_rules! unit_op {
+    ($py:ident, $core:ident, $module:literal, $name:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = PyOp, subclass, module = $module, name = $name)]
+        pub struct $py;
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            fn new() -> PyClassInitializer<Self> {
+                PyOp::builtin(Arc::new($core)).add_subclass($py)
+            }
+
+            /// No arguments rebuild it.
+            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+                new_args(slf.as_any(), &[], &[])
+            }
+
+            #[classattr]
+            fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
+                PyTuple::empty(py)
+            }
+        }
+    };
+}
+
+unit_op!(
+    PyMatmul,
+    Matmul,
+    "oxtensor.tensor.math",
+    "Matmul",
+    "`Matmul`: stacked matrix products."
+);
+unit_op!(
+    PyMatrixInverse,
+    MatrixInverse,
+    "oxtensor.tensor.linalg",
+    "MatrixInverse",
+    "`MatrixInverse`: the inverse of a square matrix."
+);
+unit_op!(
+    PyDet,
+    Det,
+    "oxtensor.tensor.linalg",
+    "Det",
+    "`Det`: the determinant."
+);
+unit_op!(
+    PyQrGrad,
+    QrGrad,
+    "oxtensor.tensor.linalg",
+    "QRGrad",
+    "`QRGrad`: the gradient of `QR` (inputs: Q, R, gQ, gR)."
+);
+
+/// `Solve(assume_a="gen", lower=False, b_ndim=1)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Solve")]
+pub struct PySolve;
+
+#[pymethods]
+impl PySolve {
+    #[new]
+    #[pyo3(signature = (assume_a = "gen", lower = false, b_ndim = 1))]
+    fn new(assume_a: &str, lower: bool, b_ndim: usize) -> PyResult<PyClassInitializer<Self>> {
+        let core = Solve::new(assume_a, lower, b_ndim).py()?;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySolve))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str, &'static str) {
+        ("assume_a", "lower", "b_ndim")
+    }
+
+    /// `Solve(assume_a=..., lower=..., b_ndim=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["assume_a", "lower", "b_ndim"])
+    }
+
+    /// The structure assumed of `a`.
+    #[getter]
+    fn assume_a(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Solve>(slf.as_super())?.assume_a.clone())
+    }
+
+    /// Which triangle a structured solve reads.
+    #[getter]
+    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Solve>(slf.as_super())?.lower)
+    }
+
+    /// The rank of `b`.
+    #[getter]
+    fn b_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<Solve>(slf.as_super())?.b_ndim)
+    }
+}
+
+/// `Cholesky(lower=True, on_error="nan")`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Cholesky")]
+pub struct PyCholesky;
+
+#[pymethods]
+impl PyCholesky {
+    #[new]
+    #[pyo3(signature = (lower = true, on_error = "nan"))]
+    fn new(lower: bool, on_error: &str) -> PyResult<PyClassInitializer<Self>> {
+        let core = Cholesky::new(lower, on_error).py()?;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyCholesky))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("lower", "on_error")
+    }
+
+    /// `Cholesky(lower=..., on_error=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["lower", "on_error"])
+    }
+
+    /// Lower or upper factor.
+    #[getter]
+    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Cholesky>(slf.as_super())?.lower)
+    }
+
+    /// `"nan"` or `"raise"` for a matrix that is not positive definite.
+    #[getter]
+    fn on_error(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Cholesky>(slf.as_super())?.on_error.clone())
+    }
+}
+
+/// `CholeskyGrad(lower=True)`: inputs are the factor and its gradient.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "CholeskyGrad")]
+pub struct PyCholeskyGrad;
+
+#[pymethods]
+impl PyCholeskyGrad {
+    #[new]
+    #[pyo3(signature = (lower = true))]
+    fn new(lower: bool) -> PyClassInitializer<Self> {
+        PyOp::builtin(Arc::new(CholeskyGrad { lower })).add_subclass(PyCholeskyGrad)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("lower",)
+    }
+
+    /// `CholeskyGrad(lower=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["lower"])
+    }
+
+    /// Whether the factor is lower triangular.
+    #[getter]
+    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<CholeskyGrad>(slf.as_super())?.lower)
+    }
+}
+
+/// Classes whose only prop is `lower`: `Eigh(lower=True)`, `EighGrad(lower=True)`.
+macro_rules! lower_op {
+    ($py:ident, $core:ident, $name:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = $name)]
+        pub struct $py;
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            #[pyo3(signature = (lower = true))]
+            fn new(lower: bool) -> PyClassInitializer<Self> {
+                PyOp::builtin(Arc::new($core { lower })).add_subclass($py)
+            }
+
+            #[classattr]
+            fn __props__() -> (&'static str,) {
+                ("lower",)
+            }
+
+            /// `(lower=...)` rebuilds it.
+            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+                new_args(slf.as_any(), &[], &["lower"])
+            }
+
+            /// Which triangle of the input is read.
+            #[getter]
+            fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+                Ok(core_of::<$core>(slf.as_super())?.lower)
+            }
+        }
+    };
+}
+
+lower_op!(
+    PyEigh,
+    Eigh,
+    "Eigh",
+    "`Eigh(lower=True)`: eigenvalues and eigenvectors."
+);
+lower_op!(
+    PyEighGrad,
+    EighGrad,
+    "EighGrad",
+    "`EighGrad(lower=True)`: the gradient of `Eigh`."
+);
+
+/// `SVD(full_matrices=True, compute_uv=True)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "SVD")]
+pub struct PySvd;
+
+#[pymethods]
+impl PySvd {
+    #[new]
+    #[pyo3(signature = (full_matrices = true, compute_uv = true))]
+    fn new(full_matrices: bool, compute_uv: bool) -> PyClassInitializer<Self> {
+        let core = Svd {
+            full_matrices,
+            compute_uv,
+        };
+        PyOp::builtin(Arc::new(core)).add_subclass(PySvd)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("full_matrices", "compute_uv")
+    }
+
+    /// `SVD(full_matrices=..., compute_uv=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["full_matrices", "compute_uv"])
+    }
+
+    /// Square `U` and `Vh`.
+    #[getter]
+    fn full_matrices(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Svd>(slf.as_super())?.full_matrices)
+    }
+
+    /// Whether `U` and `Vh` are outputs.
+    #[getter]
+    fn compute_uv(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Svd>(slf.as_super())?.compute_uv)
+    }
+}
+
+/// `QR(mode="full")`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "QR")]
+pub struct PyQr;
+
+#[pymethods]
+impl PyQr {
+    #[new]
+    #[pyo3(signature = (mode = "full"))]
+    fn new(mode: &str) -> PyResult<PyClassInitializer<Self>> {
+        Ok(PyOp::builtin(Arc::new(Qr::new(mode).py()?)).add_subclass(PyQr))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("mode",)
+    }
+
+    /// `QR(mode=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["mode"])
+    }
+
+    /// The decomposition's mode.
+    #[getter]
+    fn mode(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Qr>(slf.as_super())?.mode.clone())
+    }
+}
+
+/// The Python object of a core op of this file, `None` for other ops
+/// (an entry of `builtin_ops::FAMILY_OBJECTS`).
+pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
+    let any = core.as_any();
+    let base = || PyOp::builtin(core.clone());
+    let obj = if any.is::<Matmul>() {
+        Py::new(py, base().add_subclass(PyMatmul)).map(Py::into_any)
+    } else if any.is::<MatrixInverse>() {
+        Py::new(py, base().add_subclass(PyMatrixInverse)).map(Py::into_any)
+    } else if any.is::<Det>() {
+        Py::new(py, base().add_subclass(PyDet)).map(Py::into_any)
+    } else if any.is::<Solve>() {
+        Py::new(py, base().add_subclass(PySolve)).map(Py::into_any)
+    } else if any.is::<Cholesky>() {
+        Py::new(py, base().add_subclass(PyCholesky)).map(Py::into_any)
+    } else if any.is::<CholeskyGrad>() {
+        Py::new(py, base().add_subclass(PyCholeskyGrad)).map(Py::into_any)
+    } else if any.is::<Eigh>() {
+        Py::new(py, base().add_subclass(PyEigh)).map(Py::into_any)
+    } else if any.is::<EighGrad>() {
+        Py::new(py, base().add_subclass(PyEighGrad)).map(Py::into_any)
+    } else if any.is::<Svd>() {
+        Py::new(py, base().add_subclass(PySvd)).map(Py::into_any)
+    } else if any.is::<Qr>() {
+        Py::new(py, base().add_subclass(PyQr)).map(Py::into_any)
+    } else if any.is::<QrGrad>() {
+        Py::new(py, base().add_subclass(PyQrGrad)).map(Py::into_any)
+    } else {
+        return None;
+    };
+    Some(obj)
+}
+
+/// `x` with `n` new leading axes (`ExpandDims`), `x` itself if `n` is 0.
+fn pad_front<'py>(x: Bound<'py, PyAny>, ndim: usize, n: usize) -> PyResult<Bound<'py, PyAny>> {
+    if n == 0 {
+        return Ok(x);
+    }
+    let order: Vec<Axis> = std::iter::repeat_n(None, n)
+        .chain((0..ndim).map(Some))
+        .collect();
+    dimshuffle(&x, order)
+}
+
+/// `matmul(x1, x2)` (`x1 @ x2`): NumPy's rules. A vector becomes a row
+/// (first operand) or a column (second), the shorter stack gets leading
+/// axes, one `Matmul` runs, and the vectors' axes are squeezed away.
+#[pyfunction]
+pub fn matmul<'py>(x1: Bound<'py, PyAny>, x2: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let x1 = as_tensor_variable(x1, None, None, None)?;
+    let x2 = as_tensor_variable(x2, None, None, None)?;
+    let (n1, n2) = (tensor_type_of(&x1)?.ndim(), tensor_type_of(&x2)?.ndim());
+    if n1 == 0 || n2 == 0 {
+        return Err(PyValueError::new_err("matmul operand cannot be scalar"));
+    }
+    let a = if n1 == 1 {
+        dimshuffle(&x1, vec![None, Some(0)])?
+    } else {
+        x1
+    };
+    let b = if n2 == 1 {
+        dimshuffle(&x2, vec![Some(0), None])?
+    } else {
+        x2
+    };
+    let (na, nb) = (n1.max(2), n2.max(2));
+    let nd = na.max(nb);
+    let a = pad_front(a, na, nd - na)?;
+    let b = pad_front(b, nb, nd - nb)?;
+    let out = apply_core(a.py(), Arc::new(Matmul), vec![a, b])?;
+    let from_vector = |i: usize| (n1 == 1 && i == nd - 2) || (n2 == 1 && i == nd - 1);
+    let keep: Vec<Axis> = (0..nd).filter(|&i| !from_vector(i)).map(Some).collect();
+    if keep.len() == nd {
+        return Ok(out);
+    }
+    dimshuffle(&out, keep)
+}
+
+/// Adds the classes and `matmul` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyMatmul>()?;
+    m.add_class::<PyMatrixInverse>()?;
+    m.add_class::<PyDet>()?;
+    m.add_class::<PySolve>()?;
+    m.add_class::<PyCholesky>()?;
+    m.add_class::<PyCholeskyGrad>()?;
+    m.add_class::<PyEigh>()?;
+    m.add_class::<PyEighGrad>()?;
+    m.add_class::<PySvd>()?;
+    m.add_class::<PyQr>()?;
+    m.add_class::<PyQrGrad>()?;
+    m.add_function(wrap_pyfunction!(matmul, m)?)?;
+    Ok(())
+}

@@ -115,6 +115,7 @@ __all__ = [
     "Mod",
     "Mul",
     "Neg",
+    "Nonzero",
     "NullType",
     "NullTypeGradError",
     "Op",
@@ -1892,3 +1893,8 @@ def logsumexp(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVar
 
 def argmax(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
     """``Argmax`` over ``axis``, the axes kept as length 1 with ``keepdims``."""
+
+class Nonzero(Op):
+    """``Nonzero()``: the nonzero elements' coordinates, one int64 vector per axis."""
+
+    def __getnewargs_ex__(self) -> _NewArgs: ...

@@ -730,6 +730,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::sort_ops::sort_object,
     crate::subtensor_ops::family_object,
     crate::linalg_ops::linalg_object,
+    crate::nonzero_ops::family_object,
     crate::shape_ops::family_object,
 ];
 

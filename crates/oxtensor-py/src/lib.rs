@@ -26,6 +26,7 @@ mod inc_subtensor_ops;
 mod infer_shape;
 mod linalg_ops;
 mod make_node;
+mod nonzero_ops;
 mod op;
 mod pickle_session;
 mod print;
@@ -78,6 +79,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sort_ops::register(m)?;
     shape_ops::register(m)?;
     subtensor_ops::register(m)?;
+    nonzero_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

@@ -365,3 +365,13 @@ __all__ += [
     "vertical_stack",
     "zeros",
 ]
+
+# ---- nonzero (issue 4 section 7), in tensor/nonzero.py ---------------------
+from oxtensor.tensor.nonzero import (  # noqa: E402
+    Nonzero,
+    flatnonzero,
+    nonzero,
+    nonzero_values,
+)
+
+__all__ += ["Nonzero", "flatnonzero", "nonzero", "nonzero_values"]

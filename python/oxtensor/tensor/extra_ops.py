@@ -1,8 +1,9 @@
 """NumPy-style helpers built from the core ops: running sums and products
 (``CumOp``, ``cumsum``, ``cumprod``), ``diff``, ``repeat`` (the ``Repeat``
-op, or an ``Alloc`` and a ``Reshape`` for one count), ``squeeze`` and
-``broadcast_to``, under PyTensor's module path."""
+op, or an ``Alloc`` and a ``Reshape`` for one count), ``squeeze``,
+``broadcast_to`` and ``to_one_hot``, under PyTensor's module path."""
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from oxtensor.tensor.basic import (
 
 Repeat = _core.Repeat
 CumOp = _core.CumOp
+_FLOATX = "float64"
 
 
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
@@ -108,6 +110,27 @@ def diff(x: Any, n: int = 1, axis: int = -1) -> Any:
     return x
 
 
+def to_one_hot(y: Any, nb_class: int, dtype: Any = None) -> Any:
+    """An ``(n, nb_class)`` matrix whose row ``i`` is all zeros but for a one
+    in column ``y[i]``; ``dtype`` defaults to floatX (float64). Rows are
+    gathered from a constant identity matrix, so labels out of range raise
+    ``IndexError`` at run time and negative labels count from the end, as in
+    PyTensor's ``set_subtensor`` form."""
+    y = _core.as_tensor_variable(y)
+    if y.ndim != 1 or not y.dtype.startswith(("int", "uint")):
+        raise TypeError(f"to_one_hot needs an integer vector y, got {y.type}")
+    try:
+        n = operator.index(nb_class)
+    except TypeError:
+        raise TypeError(
+            f"to_one_hot needs a Python int nb_class, got {type(nb_class).__name__}"
+        ) from None
+    if n < 0:
+        raise ValueError(f"to_one_hot needs nb_class >= 0, got {n}")
+    dtype = str(np.dtype(_FLOATX if dtype is None else dtype))
+    return _core.constant(np.eye(n, dtype=dtype))[y]
+
+
 __all__ = [
     "CumOp",
     "Repeat",
@@ -117,4 +140,5 @@ __all__ = [
     "diff",
     "repeat",
     "squeeze",
+    "to_one_hot",
 ]

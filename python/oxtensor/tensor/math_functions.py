@@ -57,14 +57,14 @@ def round(a: _Any, mode: str | None = None) -> _Any:
 
 
 def where(cond: _Any, ift: _Any = None, iff: _Any = None) -> _Any:
-    """``ift`` where ``cond`` is true, else ``iff`` (``switch``)."""
+    """``ift`` where ``cond`` is true, else ``iff`` (``switch``); with
+    ``cond`` alone, ``nonzero(cond)``."""
     if ift is not None and iff is not None:
         return _op("switch")(cond, ift, iff)
     if ift is None and iff is None:
-        raise NotImplementedError(
-            "where(cond) without values is nonzero(cond), which oxtensor does not "
-            "have yet; pass both ift and iff"
-        )
+        from oxtensor.tensor.nonzero import nonzero
+
+        return nonzero(cond)
     raise ValueError("either both or neither of ift and iff should be given")
 
 

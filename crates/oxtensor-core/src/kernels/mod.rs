@@ -17,6 +17,7 @@ pub mod join;
 pub mod linalg;
 pub mod map;
 pub mod matmul;
+pub mod nonzero;
 pub mod reduce;
 mod reduce_walk;
 mod special;

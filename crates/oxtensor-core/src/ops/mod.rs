@@ -22,6 +22,7 @@ pub mod linalg;
 pub mod logsumexp;
 pub mod make_vector;
 pub mod matmul;
+pub mod nonzero;
 pub mod reduce;
 pub mod repeat;
 pub mod scalar;

@@ -1,0 +1,75 @@
+//! `Nonzero`: the coordinates of an array's nonzero elements, one int64
+//! vector per axis, each of a length known only at run time. Mirrors
+//! `pytensor.tensor.basic.Nonzero`; `flatnonzero`, `nonzero_values` and
+//! `where(cond)` are built from it in Python.
+
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::nonzero::nonzero_coords;
+use crate::op_identity;
+use crate::ops::{Op, PerformCtx};
+use crate::tensor::Tensor;
+use crate::types::{TensorType, Type};
+use crate::value::Value;
+
+/// `Nonzero`: one output per input axis, the nonzero elements' coordinates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nonzero;
+
+impl Op for Nonzero {
+    fn name(&self) -> &str {
+        "Nonzero"
+    }
+
+    fn describe(&self) -> String {
+        "Nonzero".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [input] = inputs else {
+            return Err(Error::Type(format!(
+                "Nonzero takes 1 input, got {}",
+                inputs.len()
+            )));
+        };
+        let ndim = input.expect_tensor("The input of Nonzero")?.ndim();
+        if ndim == 0 {
+            return Err(Error::Value(
+                "Nonzero only supports non-scalar arrays.".into(),
+            ));
+        }
+        let coords: Type = TensorType::new(DType::Int64, [None])?.into();
+        Ok(vec![coords; ndim])
+    }
+
+    fn perform(
+        &self,
+        _ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let a = inputs[0].tensor()?;
+        if a.ndim() == 0 {
+            return Err(Error::Value(
+                "Nonzero only supports non-scalar arrays.".into(),
+            ));
+        }
+        for (slot, c) in outputs.iter_mut().zip(nonzero_coords(a)) {
+            *slot = Some(Tensor::from_vec(vec![c.len()], c)?.into());
+        }
+        Ok(())
+    }
+
+    /// Undefined, as in PyTensor: the coordinates are piecewise constant.
+    fn pullback(&self, g: &mut Graph, node: NodeId, _output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let a = g.node(node).inputs[0];
+        let why = format!(
+            "This variable is Null because the grad method for input 0 ({}) of the Nonzero op is undefined.",
+            g.describe_var(a)
+        );
+        Ok(vec![g.input(Type::Null(why.into()), None)])
+    }
+
+    op_identity!();
+}

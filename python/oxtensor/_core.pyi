@@ -1897,4 +1897,6 @@ def argmax(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariab
 class Nonzero(Op):
     """``Nonzero()``: the nonzero elements' coordinates, one int64 vector per axis."""
 
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self) -> _NewArgs: ...

@@ -200,3 +200,12 @@ def test_outer_vecdot_matvec_vecmat():
     want = [np.outer(v, w), (m * v).sum(-1), m @ v, w @ m]
     for g, e in zip(got, want, strict=True):
         assert_matches(g, e, scale=8)
+
+
+def test_vecdot_conjugates_a_complex_first_operand():
+    x = ot.zvector("x")
+    y = ot.zvector("y")
+    a = np.array([1 + 2j, 3 - 1j])
+    b = np.array([2 - 1j, 1j])
+    got = oxtensor.function([x, y], ot.vecdot(x, y))(a, b)
+    np.testing.assert_allclose(got, np.vecdot(a, b))

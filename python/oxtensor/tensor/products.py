@@ -92,11 +92,8 @@ def vecdot(x1: Any, x2: Any, dtype: str | None = None) -> Any:
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot operands cannot be scalars")
     if "complex" in x1.dtype:
-        from oxtensor.tensor import math
+        from oxtensor.tensor.math import conj
 
-        conj = getattr(math, "conj", None)
-        if conj is None:
-            raise NotImplementedError("vecdot of complex inputs needs conj")
         x1 = conj(x1)
     return (x1 * x2).sum(axis=-1, dtype=dtype)
 

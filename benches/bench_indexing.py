@@ -10,70 +10,26 @@ Workloads, each timed in this one process as the best of several repeats:
   10**5x8 matrix (``np.add.at`` for NumPy, ``.at[].add`` for JAX).
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). A
-system that cannot be imported is reported as skipped, with the reason.
+system that cannot be imported is reported as skipped, with the reason. The
+timing helpers are ``bench_execution``'s.
 """
 
-import importlib
-import timeit
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
+from bench_execution import (
+    best,
+    jax_fn,
+    jax_mod,
+    jax_why,
+    pt_why,
+    pytensor_fn,
+    row,
+    timed,
+)
 from oxtensor.compile.io import In, Out
-
-
-def best(fn: Callable[[], Any], number: int, repeat: int = 5) -> float:
-    """Seconds per call, best of ``repeat`` runs of ``number`` calls."""
-    fn()
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
-
-
-def optional(name: str) -> tuple[Any, str]:
-    """A module, or ``None`` and why it could not be imported."""
-    try:
-        return importlib.import_module(name), ""
-    except Exception as e:  # any import failure just skips that system
-        return None, f"{type(e).__name__}: {e}"
-
-
-pt_mod, pt_why = optional("pytensor")
-jax_mod, jax_why = optional("jax")
-if jax_mod is not None:
-    jax_mod.config.update("jax_enable_x64", True)
-    jnp = importlib.import_module("jax.numpy")
-
-
-def pytensor_fn(build: Callable[[Any], tuple[list[Any], Any]]) -> Any:
-    """Compile ``build(pytensor.tensor)`` with PyTensor's default mode."""
-    if pt_mod is None:
-        return None
-    ins, out = build(importlib.import_module("pytensor.tensor"))
-    return pt_mod.function(ins, out)
-
-
-def jax_fn(f: Callable[..., Any]) -> Any:
-    """``jax.jit(f)`` whose results are waited for."""
-    if jax_mod is None:
-        return None
-    jitted = jax_mod.jit(f)
-    return lambda *a: jitted(*a).block_until_ready()
-
-
-def timed(fn: Any, *args: Any, number: int) -> float | None:
-    return None if fn is None else best(lambda: fn(*args), number)
-
-
-def row(label: str, ox: float, others: dict[str, float | None]) -> None:
-    cells = [f"oxtensor {ox * 1e3:9.3f} ms"]
-    for name, t in others.items():
-        cells.append(
-            f"{name} {'skipped':>9}"
-            if t is None
-            else f"{name} {t * 1e3:9.3f} ms ({t / ox:6.2f}x)"
-        )
-    print(f"{label:<30}" + " | ".join(cells), flush=True)
 
 
 def slicing() -> None:

@@ -25,8 +25,22 @@ import oxtensor
 import oxtensor.tensor as ot
 
 
+def settle() -> None:
+    """Waits for the previous system's worker threads to go to sleep.
+
+    OpenBLAS's and JAX's (Eigen's) worker threads keep spinning for a while
+    after each call; on a 2-core machine one of them then takes a core from
+    whatever is timed next (measured: oxtensor's 2048^2 float64 matmul right
+    after NumPy's ran at 0.78x NumPy's speed, and at parity half a second
+    later; its sum over 4000^2 ran at 6-9 ms right after JAX's, 4.4 ms alone).
+    """
+    time.sleep(0.5)
+
+
 def best(fn: Callable[[], Any], number: int, repeat: int = 5) -> float:
-    """Seconds per call, best of ``repeat`` runs of ``number`` calls."""
+    """Seconds per call, best of ``repeat`` runs of ``number`` calls, once
+    the previous system's threads are idle (see ``settle``)."""
+    settle()
     fn()
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
@@ -62,6 +76,17 @@ def jax_fn(f: Callable[..., Any]) -> Any:
     return lambda *a: jitted(*a).block_until_ready()
 
 
+def jax_timed(fn: Any, *args: Any, number: int) -> float | None:
+    """``timed`` with the arguments already on JAX's device, as a JAX program
+    holds them: passing NumPy arrays would time a host-to-device copy per
+    call (measured: 104 ms instead of 4.8 ms for a sum over 4000^2)."""
+    if fn is None:
+        return None
+    assert jax_mod is not None
+    on_device = [jax_mod.device_put(a) for a in args]
+    return best(lambda: fn(*on_device), number)
+
+
 def row(
     label: str, ox: float, others: dict[str, float | None], unit: str = "ms"
 ) -> None:
@@ -89,7 +114,7 @@ def call_overhead() -> None:
     others = {
         "numpy": best(lambda: a * 2 + 1, 20000),
         "pytensor": timed(g, a, number=20000),
-        "jax": timed(jax_fn(lambda v: v * 2 + 1), a, number=2000),
+        "jax": jax_timed(jax_fn(lambda v: v * 2 + 1), a, number=2000),
     }
     row("x*2+1, 10 float64", ox, others, "us")
     f.trust_input = True
@@ -125,7 +150,7 @@ def elementwise() -> None:
         others = {
             "numpy": best(lambda ref=ref: ref(a), 5),
             "pytensor": timed(g, a, number=5),
-            "jax": timed(jf, a, number=5),
+            "jax": jax_timed(jf, a, number=5),
         }
         row(label, best(lambda f=f: f(a), 5), others)
 
@@ -142,20 +167,9 @@ def reductions() -> None:
         others = {
             "numpy": best(lambda axis=axis: m.sum(axis=axis), 10),
             "pytensor": timed(g, m, number=10),
-            "jax": timed(jf, m, number=10),
+            "jax": jax_timed(jf, m, number=10),
         }
         row(f"sum axis={axis}, 4000^2", best(lambda f=f: f(m), 10), others)
-
-
-def blas_idle() -> None:
-    """Waits for NumPy's BLAS threads to go to sleep.
-
-    OpenBLAS's worker threads keep spinning for a while after each call; on
-    a 2-core machine one of them then takes a core from whatever is timed
-    next (measured: oxtensor's 2048^2 float64 matmul right after NumPy's ran
-    at 0.78x NumPy's speed, and at parity half a second later).
-    """
-    time.sleep(0.5)
 
 
 def matmul() -> None:
@@ -170,12 +184,11 @@ def matmul() -> None:
             )
             jf = jax_fn(lambda v: v @ v) if jax_mod else None
             flops = 2 * n**3
-            blas_idle()
             ox = best(lambda f=f, a=a: f(a), 3, 3)
             times = {
                 "numpy": best(lambda a=a: a @ a, 3, 3),
                 "pytensor": timed(g, a, number=3),
-                "jax": timed(jf, a, number=3),
+                "jax": jax_timed(jf, a, number=3),
             }
             gflops = ", ".join(
                 f"{k} {flops / t / 1e9:.0f}" for k, t in times.items() if t

@@ -23,6 +23,7 @@ from bench_execution import (
     best,
     jax_fn,
     jax_mod,
+    jax_timed,
     jax_why,
     pt_why,
     pytensor_fn,
@@ -50,7 +51,7 @@ def slicing() -> None:
         {
             "numpy": best(lambda: a[1:-1:2, ::3].copy(), 20),
             "pytensor": timed(g, a, number=20),
-            "jax": timed(jf, a, number=20),
+            "jax": jax_timed(jf, a, number=20),
         },
     )
 
@@ -69,7 +70,7 @@ def take_rows() -> None:
         {
             "numpy": best(lambda: a[idx], 20),
             "pytensor": timed(g, a, idx, number=20),
-            "jax": timed(jf, a, idx, number=20),
+            "jax": jax_timed(jf, a, idx, number=20),
         },
     )
 
@@ -100,7 +101,7 @@ def inc_duplicates() -> None:
         {
             "numpy": best(numpy_add_at, 10),
             "pytensor": timed(g, a, b, idx, number=10),
-            "jax": timed(jf, a, b, idx, number=10),
+            "jax": jax_timed(jf, a, b, idx, number=10),
         },
     )
 

@@ -15,11 +15,10 @@ import bench_execution as harness
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
-from bench_execution import best, blas_idle, jax_fn, jax_mod, pytensor_fn, row, timed
+from bench_execution import best, jax_fn, jax_mod, jax_timed, pytensor_fn, row, timed
 
 
 def compare(label: str, f: Any, g: Any, jf: Any, np_fn: Any, *args: Any) -> None:
-    blas_idle()
     ox = best(lambda: f(*args), 5)
     row(
         label,
@@ -27,7 +26,7 @@ def compare(label: str, f: Any, g: Any, jf: Any, np_fn: Any, *args: Any) -> None
         {
             "numpy": best(lambda: np_fn(*args), 5),
             "pytensor": timed(g, *args, number=5),
-            "jax": timed(jf, *args, number=5),
+            "jax": jax_timed(jf, *args, number=5),
         },
     )
 

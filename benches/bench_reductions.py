@@ -19,7 +19,17 @@ from typing import Any
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
-from bench_execution import best, jax_fn, jax_mod, jax_why, pt_mod, pt_why, row, timed
+from bench_execution import (
+    best,
+    jax_fn,
+    jax_mod,
+    jax_timed,
+    jax_why,
+    pt_mod,
+    pt_why,
+    row,
+    timed,
+)
 
 
 def np_softmax(v: np.ndarray) -> np.ndarray:
@@ -59,7 +69,7 @@ def compare(
     others = {
         "numpy": best(lambda: theirs["numpy"](a), n),
         "pytensor": timed(theirs["pytensor"], a, number=n),
-        "jax": timed(theirs["jax"], a, number=n),
+        "jax": jax_timed(theirs["jax"], a, number=n),
     }
     row(label, best(lambda: f(a), n), others)
 

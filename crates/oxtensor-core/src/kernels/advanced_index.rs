@@ -6,7 +6,7 @@
 //! when they are adjacent in the index, and first otherwise.
 
 use super::iter::broadcast_shapes;
-use super::subtensor::{broadcast_value, run_blocks, Blocks, Write};
+use super::subtensor::{broadcast_value, gather_blocks, run_blocks, Blocks, Write};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast::cast;
@@ -282,7 +282,7 @@ pub fn gather(p: &Plan, out: &mut Tensor) -> Result<()> {
             .map(|(b, &o)| (o, b as isize * block_bytes))
             .collect(),
     };
-    run_blocks(&blocks, &p.view, out, Write::Set)
+    gather_blocks(&blocks, &p.view, out)
 }
 
 /// Writes `y` (cast to the plan's dtype, broadcast to the result's shape
@@ -361,6 +361,32 @@ mod tests {
             err.to_string(),
             "index 3 is out of bounds for axis 0 with size 3"
         );
+    }
+
+    #[test]
+    fn large_gathers_split_across_threads() {
+        let x = arange(vec![300, 40]);
+        let n = 5000;
+        let rows: Vec<i64> = (0..n).map(|i| (i * 7919 % 300) as i64 - 150).collect();
+        let v = Tensor::from_vec(vec![n], rows.clone()).unwrap();
+        let p = plan(&x, &[IdxEntry::Index(0)], &[&v]).unwrap();
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        gather(&p, &mut out).unwrap();
+        let want: Vec<i64> = rows
+            .iter()
+            .flat_map(|&r| (0..40).map(move |c| (r.rem_euclid(300)) * 40 + c))
+            .collect();
+        assert_eq!(values(&out), want, "x[v]: one contiguous run per row");
+        // x[:, w]: every block is a strided column.
+        let cols: Vec<i64> = (0..n).map(|i| (i * 31 % 40) as i64).collect();
+        let w = Tensor::from_vec(vec![n], cols.clone()).unwrap();
+        let p = plan(&x, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&w]).unwrap();
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        gather(&p, &mut out).unwrap();
+        let want: Vec<i64> = (0..300)
+            .flat_map(|r| cols.iter().map(move |&c| r * 40 + c))
+            .collect();
+        assert_eq!(values(&out), want, "x[:, w]: strided blocks");
     }
 
     #[test]

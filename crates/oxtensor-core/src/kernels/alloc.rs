@@ -1,8 +1,11 @@
 //! Output allocation: fresh buffers, or buffers recycled from values that
-//! died earlier (a pool keyed by size), so long chains do not allocate.
+//! died earlier (a pool keyed by size), so long chains do not allocate;
+//! and fills of fresh outputs.
 
+use super::PARALLEL_MIN;
 use crate::dtype::DType;
-use crate::tensor::{Buffer, Tensor};
+use crate::tensor::{Buffer, Element, Tensor};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -75,5 +78,58 @@ pub fn output(pool: Option<&mut Pool>, dtype: DType, shape: &[usize]) -> Tensor 
     match pool {
         Some(p) => p.take(dtype, shape),
         None => Tensor::zeros(dtype, shape),
+    }
+}
+
+/// Elements per task when a fill is split across threads.
+const FILL_CHUNK: usize = 1 << 15;
+
+/// Writes `f(i)` to element `i` of `out` (fresh, C-contiguous, of `T`'s
+/// dtype), on several threads when large. Each element is written once.
+pub fn fill_with<T: Element>(out: &mut Tensor, f: impl Fn(usize) -> T + Sync) {
+    let Some(xs) = out.as_mut_slice::<T>() else {
+        return;
+    };
+    let fill = |(k, chunk): (usize, &mut [T])| {
+        for (i, x) in chunk.iter_mut().enumerate() {
+            *x = f(k * FILL_CHUNK + i);
+        }
+    };
+    if xs.len() >= PARALLEL_MIN {
+        xs.par_chunks_mut(FILL_CHUNK).enumerate().for_each(fill);
+    } else {
+        xs.chunks_mut(FILL_CHUNK).enumerate().for_each(fill);
+    }
+}
+
+/// Whether every byte of `t` is zero (so a calloc'd buffer already holds
+/// its value broadcast anywhere: `0`, `0.0`, `False`, but not `-0.0`).
+pub fn is_zero_bytes(t: &Tensor) -> bool {
+    t.len() <= 64 && t.to_c_bytes().iter().all(|&b| b == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_with_writes_every_index() {
+        for n in [0, 5, FILL_CHUNK + 3, PARALLEL_MIN + 7] {
+            let mut t = Tensor::zeros(DType::Int64, &[n]);
+            fill_with(&mut t, |i| 3 * i as i64 - 1);
+            let want: Vec<i64> = (0..n as i64).map(|i| 3 * i - 1).collect();
+            assert_eq!(t.as_slice::<i64>().unwrap(), want.as_slice());
+        }
+        let mut t = Tensor::zeros(DType::Float32, &[2, 3]);
+        fill_with(&mut t, |i| i as f32 / 2.0);
+        assert_eq!(t.as_slice::<f32>().unwrap(), &[0.0, 0.5, 1.0, 1.5, 2.0, 2.5]);
+    }
+
+    #[test]
+    fn zero_bytes() {
+        assert!(is_zero_bytes(&Tensor::scalar(0.0f64)));
+        assert!(!is_zero_bytes(&Tensor::scalar(-0.0f64)));
+        assert!(is_zero_bytes(&Tensor::scalar(false)));
+        assert!(!is_zero_bytes(&Tensor::from_vec(vec![2], vec![0i32, 1]).unwrap()));
     }
 }

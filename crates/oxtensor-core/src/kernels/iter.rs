@@ -47,6 +47,7 @@ pub fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Strides {
 }
 
 /// A loop nest over `N` operands with merged dimensions.
+#[derive(Clone, Debug)]
 pub struct Nest<const N: usize> {
     shape: Dims,
     strides: [Strides; N],
@@ -84,6 +85,36 @@ impl<const N: usize> Nest<N> {
             shape: out_shape,
             strides: out_strides,
         }
+    }
+
+    /// The merged lengths, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Operand `k`'s byte strides along the merged lengths.
+    pub fn strides(&self, k: usize) -> &[isize] {
+        &self.strides[k]
+    }
+
+    /// Up to `parts` nests that together cover this one, cut along its
+    /// outermost dimension into nearly equal ranges, each with the byte
+    /// offsets of its first element in every operand. Lets a kernel hand
+    /// disjoint parts of an output to different threads.
+    pub fn split_outer(&self, parts: usize) -> Vec<([isize; N], Nest<N>)> {
+        let Some(&len) = self.shape.first() else {
+            return vec![([0; N], self.clone())];
+        };
+        let parts = parts.clamp(1, len.max(1));
+        (0..parts)
+            .map(|p| {
+                let (lo, hi) = (len * p / parts, len * (p + 1) / parts);
+                let mut part = self.clone();
+                part.shape[0] = hi - lo;
+                let offsets = std::array::from_fn(|k| lo as isize * self.strides[k][0]);
+                (offsets, part)
+            })
+            .collect()
     }
 
     /// The nest without its innermost dimension, that dimension's length
@@ -170,5 +201,18 @@ mod tests {
         let mut runs = Vec::new();
         nest.for_each_run(|o, n, s| runs.push((o[0], n, s[0])));
         assert_eq!(runs, vec![(0, 4, 0), (8, 4, 0), (16, 4, 0)]);
+    }
+
+    #[test]
+    fn split_outer_covers_the_nest() {
+        let nest = Nest::new(&[5, 3], [[24, -8][..].into(), [3, 1][..].into()]);
+        let parts = nest.split_outer(3);
+        let lens: Vec<usize> = parts.iter().map(|(_, p)| p.shape()[0]).collect();
+        assert_eq!(lens, vec![1, 2, 2]);
+        let starts: Vec<[isize; 2]> = parts.iter().map(|(o, _)| *o).collect();
+        assert_eq!(starts, vec![[0, 0], [24, 3], [72, 9]]);
+        assert_eq!(nest.split_outer(9).len(), 5, "no empty parts");
+        let scalar = Nest::<1>::new(&[], [Strides::new()]);
+        assert_eq!(scalar.split_outer(4).len(), 1);
     }
 }

@@ -1,9 +1,10 @@
 //! Copies into regions of a fresh output: the loops behind `Join`, `Alloc`,
 //! `Repeat`, `Eye` and `MakeVector`. Each op describes where its pieces go
-//! as strided views of the output; one walk copies a (possibly broadcast)
-//! source into such a view.
+//! as strided views of the output; `copy_strided` copies a (possibly
+//! broadcast) source into such a view, on several threads when large.
 
-use super::iter::{broadcast_strides, Nest};
+use super::copy::copy_strided;
+use super::iter::broadcast_strides;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -30,47 +31,20 @@ pub fn write_into(src: &Tensor, dst: &Tensor) -> Result<()> {
         .as_mut_ptr()
         .ok_or_else(|| Error::Value("cannot write into read-only memory".into()))?;
     let src_strides = broadcast_strides(src, dst.shape());
-    let nest = Nest::new(dst.shape(), [src_strides, dst.strides().into()]);
-    let size = src.dtype().itemsize();
-    // SAFETY: offsets come from the nest over the checked layouts of `src`
-    // and `dst` (both inside their buffers, aligned for `size`); `dst` is
-    // a region of an output only this op holds, distinct from `src`.
-    let (ps, pd) = unsafe { (src.as_ptr(), pd.add(dst.offset())) };
-    nest.for_each_run(|[os, od], n, [ss, sd]| unsafe {
-        copy_run(size, ps.offset(os), pd.offset(od), n, ss, sd)
-    });
-    Ok(())
-}
-
-/// Copies a run of `n` elements of `size` bytes with the given byte steps.
-///
-/// # Safety
-/// Every element read and written must be in bounds, aligned, and the two
-/// ranges must not overlap.
-unsafe fn copy_run(size: usize, ps: *const u8, pd: *mut u8, n: usize, ss: isize, sd: isize) {
-    if ss == size as isize && sd == size as isize {
-        // SAFETY: the caller's contract, for one contiguous block.
-        return unsafe { std::ptr::copy_nonoverlapping(ps, pd, n * size) };
-    }
-    // SAFETY: the caller's contract; the element type matches `size`.
+    // SAFETY: both layouts are checked (`src`'s broadcast to `dst`'s shape
+    // only adds 0 strides); `dst` is a region of an output only this op
+    // holds, distinct from `src`, and its elements are distinct.
     unsafe {
-        match size {
-            1 => typed_run::<u8>(ps, pd, n, ss, sd),
-            2 => typed_run::<u16>(ps, pd, n, ss, sd),
-            4 => typed_run::<u32>(ps, pd, n, ss, sd),
-            8 => typed_run::<u64>(ps, pd, n, ss, sd),
-            _ => typed_run::<[u64; 2]>(ps, pd, n, ss, sd),
-        }
-    }
-}
-
-/// # Safety
-/// As [`copy_run`], with `T` of the element's size and alignment.
-unsafe fn typed_run<T: Copy>(ps: *const u8, pd: *mut u8, n: usize, ss: isize, sd: isize) {
-    for i in 0..n as isize {
-        // SAFETY: the caller's contract.
-        unsafe { *(pd.offset(i * sd) as *mut T) = *(ps.offset(i * ss) as *const T) };
-    }
+        copy_strided(
+            src.dtype().itemsize(),
+            dst.shape(),
+            &src_strides,
+            dst.strides(),
+            src.as_ptr(),
+            pd.add(dst.offset()),
+        )
+    };
+    Ok(())
 }
 
 /// A 0-d tensor of `dtype` holding `value` (NumPy's `astype` rules).
@@ -93,5 +67,25 @@ mod tests {
         assert_eq!(out.as_slice::<i32>().unwrap(), &[1, 9, 3, 1, 9, 3]);
         assert!(region(&out, &[3], &[12], 0).is_err(), "outside the buffer");
         assert!(write_into(&Tensor::scalar(1.0f64), &col).is_err());
+    }
+
+    #[test]
+    fn large_joins_and_fills_split_across_threads() {
+        // The right half of a 200x6000 output, as `Join` along axis 1 writes it.
+        let (rows, cols) = (200, 3000);
+        let src = Tensor::from_vec(vec![rows, cols], (0..rows * cols).map(|v| v as f64).collect())
+            .unwrap();
+        let out = Tensor::zeros(DType::Float64, &[rows, 2 * cols]);
+        let right = region(&out, &[rows, cols], out.strides(), cols * 8).unwrap();
+        write_into(&src, &right).unwrap();
+        let fill = region(&out, &[rows, cols], out.strides(), 0).unwrap();
+        write_into(&Tensor::scalar(-1.5f64), &fill).unwrap();
+        let got = out.as_slice::<f64>().unwrap();
+        for r in [0, 77, rows - 1] {
+            let row = &got[r * 2 * cols..(r + 1) * 2 * cols];
+            assert!(row[..cols].iter().all(|&v| v == -1.5));
+            let want: Vec<f64> = (r * cols..(r + 1) * cols).map(|v| v as f64).collect();
+            assert_eq!(&row[cols..], want.as_slice());
+        }
     }
 }

@@ -32,3 +32,4 @@ pub mod fast_exp;
 pub mod lanes;
 pub mod softmax;
 pub mod sort;
+mod copy_tile;

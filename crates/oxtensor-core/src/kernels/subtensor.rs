@@ -5,6 +5,7 @@
 //! `inc_subtensor`) are both block lists; blocks are visited in order, so
 //! repeated destinations accumulate (as `np.add.at`) or the last one wins.
 
+use super::copy::{copy_nest, run, CHUNK_BYTES, PARALLEL_BYTES};
 use super::iter::Nest;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -12,6 +13,7 @@ use crate::ops::index_list::{resolve_slice, scalar_index, wrap_index, IdxEntry};
 use crate::tensor::{Element, Strides, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};
+use rayon::prelude::*;
 
 /// `x[idx_list]` for basic indices: a view of `x`. `values` are the index inputs.
 pub fn basic_view(x: &Tensor, idx_list: &[IdxEntry], values: &[&Tensor]) -> Result<Tensor> {
@@ -92,17 +94,11 @@ pub fn run_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor, write: Write)
             dst.dtype()
         )));
     }
-    let base = dst
-        .buffer()
-        .as_mut_ptr()
-        .ok_or_else(|| Error::Value("indexing destination is read-only".into()))?;
-    // SAFETY: the offset is inside the buffer (checked at construction).
-    let pd = unsafe { base.add(dst.offset()) };
+    let (ps, pd) = block_ends(src, dst)?;
     let nest = Nest::new(
         &blocks.shape,
         [blocks.src_strides.clone(), blocks.dst_strides.clone()],
     );
-    let ps = src.as_ptr();
     match write {
         Write::Set => copy_blocks(&nest, &blocks.pairs, ps, pd, src.dtype().itemsize()),
         Write::Inc => inc_dispatch(src.dtype(), &nest, &blocks.pairs, ps, pd),
@@ -110,27 +106,103 @@ pub fn run_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor, write: Write)
     Ok(())
 }
 
+/// The source's and the (writable) destination's first-element pointers.
+fn block_ends(src: &Tensor, dst: &Tensor) -> Result<(*const u8, *mut u8)> {
+    let base = dst
+        .buffer()
+        .as_mut_ptr()
+        .ok_or_else(|| Error::Value("indexing destination is read-only".into()))?;
+    // SAFETY: the offset is inside the buffer (checked at construction).
+    Ok((src.as_ptr(), unsafe { base.add(dst.offset()) }))
+}
+
 fn copy_blocks(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8, size: usize) {
+    if let Some(run) = single_run(nest) {
+        // SAFETY: offsets come from checked indices and the nest over the
+        // blocks' layouts, inside both tensors; the destination is a unique
+        // buffer distinct from the source.
+        return unsafe { copy_runs(pairs, run, size, ps, pd) };
+    }
     for &(s0, d0) in pairs {
-        nest.for_each_run(|[os, od], n, [ss, sd]| {
-            let (s, d) = (s0 + os, d0 + od);
-            // SAFETY (both branches): offsets come from checked indices and
-            // the nest over the blocks' layouts, inside both tensors; the
-            // destination is a unique buffer distinct from the source.
-            if ss == size as isize && sd == size as isize {
-                unsafe { std::ptr::copy_nonoverlapping(ps.offset(s), pd.offset(d), n * size) };
-                return;
-            }
-            for i in 0..n as isize {
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        ps.offset(s + i * ss),
-                        pd.offset(d + i * sd),
-                        size,
-                    )
-                };
-            }
-        });
+        // SAFETY: as above.
+        unsafe { copy_nest(nest, size, ps.offset(s0), pd.offset(d0)) };
+    }
+}
+
+/// Runs `blocks` as [`run_blocks`] does with [`Write::Set`], on several
+/// threads when large. Only for blocks whose destinations are disjoint,
+/// as a gather's are: there the order of the writes does not matter.
+pub fn gather_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor) -> Result<()> {
+    let size = src.dtype().itemsize();
+    let block: usize = blocks.shape.iter().product();
+    let bytes = blocks.pairs.len() * block * size;
+    let parts = (bytes / CHUNK_BYTES).min(rayon::current_num_threads() * 4);
+    let small = bytes < PARALLEL_BYTES || parts < 2 || blocks.pairs.len() < 2 * parts;
+    if small || src.dtype() != dst.dtype() {
+        return run_blocks(blocks, src, dst, Write::Set);
+    }
+    let (ps, pd) = block_ends(src, dst)?;
+    let nest = Nest::new(
+        &blocks.shape,
+        [blocks.src_strides.clone(), blocks.dst_strides.clone()],
+    );
+    let ends = (ps as usize, pd as usize);
+    let per_task = blocks.pairs.len().div_ceil(parts);
+    blocks.pairs.par_chunks(per_task).for_each(|pairs| {
+        let (ps, pd) = (ends.0 as *const u8, ends.1 as *mut u8);
+        // Disjoint destinations: tasks never write the same element.
+        copy_blocks(&nest, pairs, ps, pd, size)
+    });
+    Ok(())
+}
+
+/// The run length and byte steps when a block is one run (at most 1-d
+/// after merging).
+fn single_run(nest: &Nest<2>) -> Option<(usize, isize, isize)> {
+    match nest.shape() {
+        [] => Some((1, 0, 0)),
+        [n] => Some((*n, nest.strides(0)[0], nest.strides(1)[0])),
+        _ => None,
+    }
+}
+
+/// Copies one run per pair, the element type chosen once.
+///
+/// # Safety
+/// Every run must lie inside both buffers; destinations must not overlap
+/// the source.
+unsafe fn copy_runs(
+    pairs: &[(isize, isize)],
+    (n, ss, sd): (usize, isize, isize),
+    size: usize,
+    ps: *const u8,
+    pd: *mut u8,
+) {
+    // SAFETY: the caller's contract; each arm's type has `size` bytes.
+    unsafe {
+        match size {
+            1 => typed_runs::<u8>(pairs, n, ss, sd, ps, pd),
+            2 => typed_runs::<u16>(pairs, n, ss, sd, ps, pd),
+            4 => typed_runs::<u32>(pairs, n, ss, sd, ps, pd),
+            8 => typed_runs::<u64>(pairs, n, ss, sd, ps, pd),
+            _ => typed_runs::<u128>(pairs, n, ss, sd, ps, pd),
+        }
+    }
+}
+
+/// # Safety
+/// As [`copy_runs`], with `T` of the element's size.
+unsafe fn typed_runs<T: Copy>(
+    pairs: &[(isize, isize)],
+    n: usize,
+    ss: isize,
+    sd: isize,
+    ps: *const u8,
+    pd: *mut u8,
+) {
+    for &(s0, d0) in pairs {
+        // SAFETY: the caller's contract.
+        unsafe { run::<T>(ps.offset(s0), pd.offset(d0), n, ss, sd) };
     }
 }
 

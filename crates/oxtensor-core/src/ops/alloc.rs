@@ -7,7 +7,8 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::{alloc::output, join::write_into};
+use crate::kernels::alloc::{is_zero_bytes, output};
+use crate::kernels::join::write_into;
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
@@ -109,6 +110,12 @@ impl Op for Alloc {
                 "Alloc: cannot broadcast a value of shape {:?} to shape {shape:?}",
                 value.shape()
             )));
+        }
+        // Zeros need no writing: a fresh calloc'd buffer is zero, and its
+        // pages cost nothing until touched (as NumPy's `zeros`).
+        if is_zero_bytes(value) {
+            outputs[0] = Some(Tensor::zeros(value.dtype(), &shape).into());
+            return Ok(());
         }
         let out = output(Some(ctx.pool), value.dtype(), &shape);
         write_into(value, &out)?;

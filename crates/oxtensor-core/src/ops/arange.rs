@@ -5,7 +5,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::alloc::output;
+use crate::kernels::alloc::{fill_with, output};
 use crate::kernels::cast::cast_into;
 use crate::kernels::join::{region, scalar_of, write_into};
 use crate::op_identity;
@@ -129,18 +129,27 @@ impl Op for ARange {
             real_scalar(c, "step")?,
         );
         let n = arange_len(start, stop, step)?;
-        let values =
-            if self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete()) {
-                let (s, d) = (
-                    known::int_scalar(a, "start")?,
-                    known::int_scalar(c, "step")?,
-                );
-                Tensor::from_vec(vec![n], (0..n as i64).map(|i| s + i * d).collect())?
-            } else {
-                Tensor::from_vec(vec![n], (0..n).map(|i| start + i as f64 * step).collect())?
-            };
-        let mut out = output(Some(ctx.pool), self.dtype, &[n]);
-        cast_into(&values, &mut out);
+        let exact = self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete());
+        let wide = if exact { DType::Int64 } else { DType::Float64 };
+        let mut values = output(Some(ctx.pool), wide, &[n]);
+        if exact {
+            let (s, d) = (
+                known::int_scalar(a, "start")?,
+                known::int_scalar(c, "step")?,
+            );
+            fill_with(&mut values, |i| s.wrapping_add((i as i64).wrapping_mul(d)));
+        } else {
+            fill_with(&mut values, |i| start + i as f64 * step);
+        }
+        // Written once when the output dtype is the one computed in.
+        let out = if self.dtype == wide {
+            values
+        } else {
+            let mut out = output(Some(ctx.pool), self.dtype, &[n]);
+            cast_into(&values, &mut out);
+            ctx.pool.recycle(values);
+            out
+        };
         outputs[0] = Some(out.into());
         Ok(())
     }

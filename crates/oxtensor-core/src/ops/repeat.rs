@@ -47,6 +47,44 @@ impl Repeat {
     }
 }
 
+/// Every element along `axis` repeated `c` times into `out`, as one
+/// broadcast copy: `out` seen with the axis split into `(n, c)` is `x` with
+/// a length-`c`, stride-0 axis after `axis`.
+fn repeat_evenly(x: &Tensor, axis: usize, c: usize, out: &Tensor) -> Result<()> {
+    let insert = |v: &[usize], at: usize| {
+        let mut v = v.to_vec();
+        v.insert(axis + 1, at);
+        v
+    };
+    let mut out_strides = out.strides().to_vec();
+    out_strides[axis] *= c as isize;
+    out_strides.insert(axis + 1, out.strides()[axis]);
+    let mut x_strides = x.strides().to_vec();
+    x_strides.insert(axis + 1, 0);
+    let src = x.view(&insert(x.shape(), 1), &x_strides, x.offset())?;
+    write_into(&src, &region(out, &insert(x.shape(), c), &out_strides, 0)?)
+}
+
+/// Element `i` along `axis` repeated `counts[i]` times into `out`, one
+/// broadcast copy per element.
+fn repeat_each(x: &Tensor, axis: usize, counts: &[usize], out: &Tensor) -> Result<()> {
+    let step = out.strides()[axis] as usize;
+    let mut shape = out.shape().to_vec();
+    let mut one = x.shape().to_vec();
+    one[axis] = 1;
+    let mut at = 0usize;
+    for (i, &c) in counts.iter().enumerate() {
+        let offset = x.offset() as isize + i as isize * x.strides()[axis];
+        let src = x.view(&one, x.strides(), offset as usize)?;
+        shape[axis] = c;
+        if c > 0 {
+            write_into(&src, &region(out, &shape, out.strides(), at * step)?)?;
+        }
+        at += c;
+    }
+    Ok(())
+}
+
 impl Op for Repeat {
     fn name(&self) -> &str {
         "Repeat"
@@ -99,21 +137,9 @@ impl Op for Repeat {
         let mut shape = x.shape().to_vec();
         shape[axis] = counts.iter().sum();
         let out = output(Some(ctx.pool), x.dtype(), &shape);
-        let step = out.strides()[axis] as usize;
-        let mut at = 0usize;
-        for (i, &c) in counts.iter().enumerate() {
-            let mut one = x.shape().to_vec();
-            one[axis] = 1;
-            let src = x.view(
-                &one,
-                x.strides(),
-                (x.offset() as isize + i as isize * x.strides()[axis]) as usize,
-            )?;
-            shape[axis] = c;
-            if c > 0 {
-                write_into(&src, &region(&out, &shape, out.strides(), at * step)?)?;
-            }
-            at += c;
+        match counts.first() {
+            Some(&c) if counts.iter().all(|&k| k == c) => repeat_evenly(x, axis, c, &out)?,
+            _ => repeat_each(x, axis, &counts, &out)?,
         }
         outputs[0] = Some(out.into());
         Ok(())

@@ -1,0 +1,113 @@
+//! Blocked copies for transposes. When the dimension along which the
+//! destination is contiguous is a long stride in the source (and the other
+//! way round), an element-by-element walk touches a new cache line on one
+//! side for every element. Walking square tiles instead keeps the tile's
+//! lines of both sides in L1 until every element in them has been used.
+
+use super::copy::run;
+use super::iter::Nest;
+use crate::tensor::Strides;
+
+/// Strides (in bytes) up to this long are within a cache line or two: a
+/// plain walk already uses every line it loads.
+const NEAR: usize = 64;
+
+/// Bytes along one side of a tile: 32x32 float64 tiles, 16 KB for both
+/// sides together, fit L1 next to everything else.
+const TILE_BYTES: usize = 256;
+
+/// The two dimensions to tile, `(a, b)`: `a` is where the destination's
+/// stride is smallest, `b` the source's, when they differ and each side's
+/// stride along the other's dimension is far. `None` when a plain walk is
+/// as good.
+pub(super) fn transpose_dims(nest: &Nest<2>, size: usize) -> Option<(usize, usize)> {
+    let shape = nest.shape();
+    let tile = tile_len(size);
+    let fastest = |k: usize| {
+        let strides = nest.strides(k);
+        (0..shape.len())
+            .filter(|&d| strides[d] != 0 && shape[d] >= tile)
+            .min_by_key(|&d| strides[d].unsigned_abs())
+    };
+    let (a, b) = (fastest(1)?, fastest(0)?);
+    let far = |k: usize, d: usize| nest.strides(k)[d].unsigned_abs() > NEAR;
+    let near = |k: usize, d: usize| nest.strides(k)[d].unsigned_abs() <= NEAR;
+    (a != b && far(0, a) && far(1, b) && near(1, a) && near(0, b)).then_some((a, b))
+}
+
+/// Elements along one side of a tile.
+fn tile_len(size: usize) -> usize {
+    (TILE_BYTES / size.max(1)).clamp(16, 64)
+}
+
+/// Copies `nest` tile by tile over dimensions `(a, b)` (from
+/// [`transpose_dims`]), walking the other dimensions outside.
+///
+/// # Safety
+/// As [`super::copy::copy_strided`], for the nest's layouts.
+pub(super) unsafe fn copy_tiled(
+    nest: &Nest<2>,
+    (a, b): (usize, usize),
+    size: usize,
+    ps: *const u8,
+    pd: *mut u8,
+) {
+    let shape = nest.shape();
+    let rest: Vec<usize> = (0..shape.len()).filter(|&d| d != a && d != b).collect();
+    let pick = |k: usize| rest.iter().map(|&d| nest.strides(k)[d]).collect::<Strides>();
+    let dims: Vec<usize> = rest.iter().map(|&d| shape[d]).collect();
+    let outer = Nest::new(&dims, [pick(0), pick(1)]);
+    let plane = Plane {
+        len: [shape[a], shape[b]],
+        src: [nest.strides(0)[a], nest.strides(0)[b]],
+        dst: [nest.strides(1)[a], nest.strides(1)[b]],
+        tile: tile_len(size),
+    };
+    outer.for_each_run(|[os, od], m, [s2, d2]| {
+        for j in 0..m as isize {
+            // SAFETY: the caller's contract; offsets come from the nest.
+            let (ps, pd) = unsafe { (ps.offset(os + j * s2), pd.offset(od + j * d2)) };
+            // SAFETY: the caller's contract; each arm's type has `size` bytes.
+            unsafe {
+                match size {
+                    1 => plane.copy::<u8>(ps, pd),
+                    2 => plane.copy::<u16>(ps, pd),
+                    4 => plane.copy::<u32>(ps, pd),
+                    8 => plane.copy::<u64>(ps, pd),
+                    _ => plane.copy::<u128>(ps, pd),
+                }
+            }
+        }
+    });
+}
+
+/// One 2-d slice of a tiled copy: lengths and byte strides along `a`
+/// (the destination's fast dimension) and `b` (the source's).
+struct Plane {
+    len: [usize; 2],
+    src: [isize; 2],
+    dst: [isize; 2],
+    tile: usize,
+}
+
+impl Plane {
+    /// # Safety
+    /// As [`copy_tiled`], with `T` of the element's size.
+    unsafe fn copy<T: Copy>(&self, ps: *const u8, pd: *mut u8) {
+        let [na, nb] = self.len;
+        for b0 in (0..nb).step_by(self.tile) {
+            let b1 = (b0 + self.tile).min(nb);
+            for a0 in (0..na).step_by(self.tile) {
+                let n = (a0 + self.tile).min(na) - a0;
+                for j in b0 as isize..b1 as isize {
+                    let s = self.src[0] * a0 as isize + self.src[1] * j;
+                    let d = self.dst[0] * a0 as isize + self.dst[1] * j;
+                    // SAFETY: the caller's contract; inside the plane.
+                    unsafe {
+                        run::<T>(ps.offset(s), pd.offset(d), n, self.src[0], self.dst[0])
+                    };
+                }
+            }
+        }
+    }
+}

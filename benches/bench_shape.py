@@ -14,7 +14,8 @@ Workloads, each timed in this one process as the best of several repeats
   axis 0 and along axis 1;
 * a transposed copy ``x.T`` of 4000x4000 returned unborrowed (NumPy:
   ``a.T.copy()``);
-* ``reshape`` of a non-contiguous ``x[:, ::2]`` of 4000x4000 to a vector.
+* ``reshape`` of a non-contiguous ``x[:, 1:]`` of 4000x4000 to a vector
+  (``x[:, ::2]`` would not do: NumPy reshapes it as a view).
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). A
 system that cannot be imported is reported as skipped, with the reason. The
@@ -186,11 +187,11 @@ def layouts() -> None:
         lambda x: x.T.copy(),
     )
     compare(
-        "reshape x[:, ::2] 4000^2",
-        lambda t: ([x := t.dmatrix("x")], x[:, ::2].reshape((-1,))),
+        "reshape x[:, 1:] 4000^2",
+        lambda t: ([x := t.dmatrix("x")], x[:, 1:].reshape((-1,))),
         [a],
-        lambda: a[:, ::2].reshape(-1),
-        lambda x: x[:, ::2].reshape((-1,)),
+        lambda: a[:, 1:].reshape(-1),
+        lambda x: x[:, 1:].reshape((-1,)),
     )
 
 

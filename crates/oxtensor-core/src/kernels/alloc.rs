@@ -84,17 +84,16 @@ pub fn output(pool: Option<&mut Pool>, dtype: DType, shape: &[usize]) -> Tensor 
 /// Elements per task when a fill is split across threads.
 const FILL_CHUNK: usize = 1 << 15;
 
-/// Writes `f(i)` to element `i` of `out` (fresh, C-contiguous, of `T`'s
-/// dtype), on several threads when large. Each element is written once.
-pub fn fill_with<T: Element>(out: &mut Tensor, f: impl Fn(usize) -> T + Sync) {
+/// Fills `out` (fresh, C-contiguous, of `T`'s dtype) by calling
+/// `f(first, chunk)` on consecutive chunks, `first` being the index of the
+/// chunk's first element; on several threads when large. Chunks let a
+/// caller keep a running counter (vectorisable) instead of converting
+/// every index.
+pub fn fill_chunks<T: Element>(out: &mut Tensor, f: impl Fn(usize, &mut [T]) + Sync) {
     let Some(xs) = out.as_mut_slice::<T>() else {
         return;
     };
-    let fill = |(k, chunk): (usize, &mut [T])| {
-        for (i, x) in chunk.iter_mut().enumerate() {
-            *x = f(k * FILL_CHUNK + i);
-        }
-    };
+    let fill = |(k, chunk): (usize, &mut [T])| f(k * FILL_CHUNK, chunk);
     if xs.len() >= PARALLEL_MIN {
         xs.par_chunks_mut(FILL_CHUNK).enumerate().for_each(fill);
     } else {
@@ -113,16 +112,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fill_with_writes_every_index() {
+    fn fill_chunks_writes_every_index() {
+        let thirds = |first: usize, xs: &mut [i64]| {
+            for (i, x) in xs.iter_mut().enumerate() {
+                *x = 3 * (first + i) as i64 - 1;
+            }
+        };
         for n in [0, 5, FILL_CHUNK + 3, PARALLEL_MIN + 7] {
             let mut t = Tensor::zeros(DType::Int64, &[n]);
-            fill_with(&mut t, |i| 3 * i as i64 - 1);
+            fill_chunks(&mut t, thirds);
             let want: Vec<i64> = (0..n as i64).map(|i| 3 * i - 1).collect();
             assert_eq!(t.as_slice::<i64>().unwrap(), want.as_slice());
         }
         let mut t = Tensor::zeros(DType::Float32, &[2, 3]);
-        fill_with(&mut t, |i| i as f32 / 2.0);
-        assert_eq!(t.as_slice::<f32>().unwrap(), &[0.0, 0.5, 1.0, 1.5, 2.0, 2.5]);
+        fill_chunks(&mut t, |first, xs: &mut [f32]| {
+            xs.iter_mut()
+                .enumerate()
+                .for_each(|(i, x)| *x = (first + i) as f32 / 2.0)
+        });
+        assert_eq!(
+            t.as_slice::<f32>().unwrap(),
+            &[0.0, 0.5, 1.0, 1.5, 2.0, 2.5]
+        );
     }
 
     #[test]
@@ -130,6 +141,8 @@ mod tests {
         assert!(is_zero_bytes(&Tensor::scalar(0.0f64)));
         assert!(!is_zero_bytes(&Tensor::scalar(-0.0f64)));
         assert!(is_zero_bytes(&Tensor::scalar(false)));
-        assert!(!is_zero_bytes(&Tensor::from_vec(vec![2], vec![0i32, 1]).unwrap()));
+        assert!(!is_zero_bytes(
+            &Tensor::from_vec(vec![2], vec![0i32, 1]).unwrap()
+        ));
     }
 }

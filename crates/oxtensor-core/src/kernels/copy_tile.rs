@@ -54,7 +54,11 @@ pub(super) unsafe fn copy_tiled(
 ) {
     let shape = nest.shape();
     let rest: Vec<usize> = (0..shape.len()).filter(|&d| d != a && d != b).collect();
-    let pick = |k: usize| rest.iter().map(|&d| nest.strides(k)[d]).collect::<Strides>();
+    let pick = |k: usize| {
+        rest.iter()
+            .map(|&d| nest.strides(k)[d])
+            .collect::<Strides>()
+    };
     let dims: Vec<usize> = rest.iter().map(|&d| shape[d]).collect();
     let outer = Nest::new(&dims, [pick(0), pick(1)]);
     let plane = Plane {
@@ -103,9 +107,7 @@ impl Plane {
                     let s = self.src[0] * a0 as isize + self.src[1] * j;
                     let d = self.dst[0] * a0 as isize + self.dst[1] * j;
                     // SAFETY: the caller's contract; inside the plane.
-                    unsafe {
-                        run::<T>(ps.offset(s), pd.offset(d), n, self.src[0], self.dst[0])
-                    };
+                    unsafe { run::<T>(ps.offset(s), pd.offset(d), n, self.src[0], self.dst[0]) };
                 }
             }
         }

@@ -73,8 +73,11 @@ mod tests {
     fn large_joins_and_fills_split_across_threads() {
         // The right half of a 200x6000 output, as `Join` along axis 1 writes it.
         let (rows, cols) = (200, 3000);
-        let src = Tensor::from_vec(vec![rows, cols], (0..rows * cols).map(|v| v as f64).collect())
-            .unwrap();
+        let src = Tensor::from_vec(
+            vec![rows, cols],
+            (0..rows * cols).map(|v| v as f64).collect(),
+        )
+        .unwrap();
         let out = Tensor::zeros(DType::Float64, &[rows, 2 * cols]);
         let right = region(&out, &[rows, cols], out.strides(), cols * 8).unwrap();
         write_into(&src, &right).unwrap();

@@ -27,9 +27,9 @@ pub mod subtensor;
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
 pub const PARALLEL_MIN: usize = 1 << 16;
 pub mod argmax;
+mod copy_tile;
 pub mod cumulative;
 pub mod fast_exp;
 pub mod lanes;
 pub mod softmax;
 pub mod sort;
-mod copy_tile;

@@ -5,7 +5,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::alloc::{fill_with, output};
+use crate::kernels::alloc::{fill_chunks, output};
 use crate::kernels::cast::cast_into;
 use crate::kernels::join::{region, scalar_of, write_into};
 use crate::op_identity;
@@ -137,9 +137,21 @@ impl Op for ARange {
                 known::int_scalar(a, "start")?,
                 known::int_scalar(c, "step")?,
             );
-            fill_with(&mut values, |i| s.wrapping_add((i as i64).wrapping_mul(d)));
+            fill_chunks(&mut values, |first, xs: &mut [i64]| {
+                for (i, x) in (first as i64..).zip(xs) {
+                    *x = s.wrapping_add(i.wrapping_mul(d));
+                }
+            });
         } else {
-            fill_with(&mut values, |i| start + i as f64 * step);
+            // `i` counted in f64 is exact (n < 2^53) and vectorises,
+            // unlike converting each index.
+            fill_chunks(&mut values, |first, xs: &mut [f64]| {
+                let mut i = first as f64;
+                for x in xs {
+                    *x = start + i * step;
+                    i += 1.0;
+                }
+            });
         }
         // Written once when the output dtype is the one computed in.
         let out = if self.dtype == wide {

@@ -75,11 +75,23 @@ fn strided_negative_and_broadcast() {
     for dtype in DTYPES {
         let base = source(dtype, &[70, 90]);
         check(&view(&base, &[5, 7], &[90, 1], 3), "contiguous rows");
-        check(&view(&base, &[23, 30], &[180, 3], 91), "every 2nd row, 3rd column");
-        check(&view(&base, &[6, 9], &[-90, -2], 5 * 90 + 17), "negative strides");
+        check(
+            &view(&base, &[23, 30], &[180, 3], 91),
+            "every 2nd row, 3rd column",
+        );
+        check(
+            &view(&base, &[6, 9], &[-90, -2], 5 * 90 + 17),
+            "negative strides",
+        );
         check(&view(&base, &[4, 51], &[0, 1], 2), "broadcast rows");
-        check(&view(&base, &[51, 3], &[1, 0], 0), "broadcast columns (short runs)");
-        check(&view(&base, &[3, 5, 2], &[90, 1, 0], 0), "short broadcast run");
+        check(
+            &view(&base, &[51, 3], &[1, 0], 0),
+            "broadcast columns (short runs)",
+        );
+        check(
+            &view(&base, &[3, 5, 2], &[90, 1, 0], 0),
+            "short broadcast run",
+        );
         check(&view(&base, &[0, 5], &[90, 1], 0), "empty");
         check(&view(&base, &[], &[], 77), "0-d");
         check(&view(&base, &[1, 1, 7], &[5, 3, -1], 40), "length-1 axes");
@@ -95,7 +107,10 @@ fn tiled_transposes_with_edge_tiles() {
         check(&view(&base, &[45, 70], &[-2, 90], 89), "negative transpose");
         let cube = source(dtype, &[3, 70, 66]);
         check(&view(&cube, &[66, 3, 70], &[1, 4620, 66], 0), "3-d permute");
-        check(&view(&cube, &[3, 66, 70], &[4620, 1, 66], 0), "batched transpose");
+        check(
+            &view(&cube, &[3, 66, 70], &[4620, 1, 66], 0),
+            "batched transpose",
+        );
     }
 }
 
@@ -105,9 +120,18 @@ fn large_copies_split_across_threads() {
         let side = if dtype == DType::UInt8 { 900 } else { 300 };
         let base = source(dtype, &[side, side + 3]);
         let s = side as isize + 3;
-        check(&view(&base, &[side + 3, side], &[1, s], 0), "large transpose");
-        check(&view(&base, &[side, side + 3], &[s, 1], 0), "large contiguous");
-        check(&view(&base, &[side / 2, side], &[2 * s, 1], 0), "large row slice");
+        check(
+            &view(&base, &[side + 3, side], &[1, s], 0),
+            "large transpose",
+        );
+        check(
+            &view(&base, &[side, side + 3], &[s, 1], 0),
+            "large contiguous",
+        );
+        check(
+            &view(&base, &[side / 2, side], &[2 * s, 1], 0),
+            "large row slice",
+        );
         check(&view(&base, &[side, side], &[s, 0], 0), "large broadcast");
     }
 }

@@ -86,9 +86,9 @@ const FILL_CHUNK: usize = 1 << 15;
 
 /// Fills `out` (fresh, C-contiguous, of `T`'s dtype) by calling
 /// `f(first, chunk)` on consecutive chunks, `first` being the index of the
-/// chunk's first element; on several threads when large. Chunks let a
-/// caller keep a running counter (vectorisable) instead of converting
-/// every index.
+/// chunk's first element; on several threads when large. A chunk holds
+/// at most `FILL_CHUNK` (2^15) elements, so indices within it fit `i32`
+/// (which converts to floats in SIMD lanes, unlike `usize`).
 pub fn fill_chunks<T: Element>(out: &mut Tensor, f: impl Fn(usize, &mut [T]) + Sync) {
     let Some(xs) = out.as_mut_slice::<T>() else {
         return;

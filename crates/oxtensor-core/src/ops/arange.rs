@@ -143,13 +143,13 @@ impl Op for ARange {
                 }
             });
         } else {
-            // `i` counted in f64 is exact (n < 2^53) and vectorises,
-            // unlike converting each index.
+            // `first + j` in f64 is exact (n < 2^53), so this is `start +
+            // i * step`; an i32 `j` (chunks are short) converts in SIMD
+            // lanes, where a running f64 counter would chain the adds.
             fill_chunks(&mut values, |first, xs: &mut [f64]| {
-                let mut i = first as f64;
-                for x in xs {
-                    *x = start + i * step;
-                    i += 1.0;
+                let base = first as f64;
+                for (j, x) in xs.iter_mut().enumerate() {
+                    *x = start + (base + f64::from(j as i32)) * step;
                 }
             });
         }

@@ -8,11 +8,11 @@ use super::copy::to_contiguous;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
-use faer::linalg::solvers::{DenseSolveCore, Solve};
-use faer::traits::RealField;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor as llt;
+use faer::linalg::solvers::{DenseSolveCore, Solve};
 use faer::reborrow::ReborrowMut;
+use faer::traits::RealField;
 use faer::{Mat, MatMut, MatRef, Par};
 
 /// From this order on, Cholesky spreads its blocks over rayon threads; below
@@ -150,7 +150,12 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
     );
     match factored {
         // faer leaves the other triangle as it was: it holds zeros in L.
-        Ok(_) => (0..n).for_each(|j| view.rb_mut().col_mut(j).subrows_mut(0, j).fill(T::zero_impl())),
+        Ok(_) => (0..n).for_each(|j| {
+            view.rb_mut()
+                .col_mut(j)
+                .subrows_mut(0, j)
+                .fill(T::zero_impl())
+        }),
         Err(_) if nan_on_error => data.fill(T::nan_impl()),
         Err(_) => {
             return Err(Error::Value(
@@ -252,13 +257,17 @@ mod tests {
             }
         };
         let a = Tensor::from_vec(vec![3, 3], low).unwrap();
-        close(&cholesky(&a, DType::Float64, true, false).unwrap(), &|i| l[i]);
+        close(&cholesky(&a, DType::Float64, true, false).unwrap(), &|i| {
+            l[i]
+        });
         let u = Tensor::from_vec(vec![3, 3], up).unwrap();
         let lt = |i: usize| l[(i % 3) * 3 + i / 3];
         close(&cholesky(&u, DType::Float64, false, false).unwrap(), &lt);
         // A transposed (non-contiguous) view of `u` is `a`'s lower triangle.
         let ut = u.view(&[3, 3], &[8, 24], 0).unwrap();
-        close(&cholesky(&ut, DType::Float64, true, false).unwrap(), &|i| l[i]);
+        close(&cholesky(&ut, DType::Float64, true, false).unwrap(), &|i| {
+            l[i]
+        });
         let f32_l = cholesky(&a, DType::Float32, true, false).unwrap();
         assert_eq!(f32_l.dtype(), DType::Float32);
         let bad = Tensor::from_vec(vec![2, 2], vec![1.0f64, 0., 2., 1.]).unwrap();

@@ -197,7 +197,13 @@ fn with_gemm<T: Gemm>(
         // `rs` from `a`'s first matrix; `dst` holds count·m·n elements.
         unsafe {
             let (pa, pb) = (la.at::<T>(oa, rs), lb.at::<T>(ob, lb.rs));
-            product(dst, (count * m, k, n), pa, pb, per_pair * count >= PARALLEL_FLOPS);
+            product(
+                dst,
+                (count * m, k, n),
+                pa,
+                pb,
+                per_pair * count >= PARALLEL_FLOPS,
+            );
         }
         return out;
     }
@@ -207,7 +213,13 @@ fn with_gemm<T: Gemm>(
         // (from their own strides), and `chunk` is one fresh m×n output block.
         unsafe {
             let (pa, pb) = (la.at::<T>(oa, la.rs), lb.at::<T>(ob, lb.rs));
-            product(chunk, (m, k, n), pa, pb, !across && per_pair >= PARALLEL_FLOPS);
+            product(
+                chunk,
+                (m, k, n),
+                pa,
+                pb,
+                !across && per_pair >= PARALLEL_FLOPS,
+            );
         }
     };
     if across {
@@ -263,7 +275,9 @@ mod tests {
     /// An f64 stack of small integers (exact in every float type).
     fn ints(shape: &[usize], seed: usize) -> Tensor {
         let len = shape.iter().product();
-        let data = (0..len).map(|i| ((i * 7 + seed) % 11) as f64 - 5.0).collect();
+        let data = (0..len)
+            .map(|i| ((i * 7 + seed) % 11) as f64 - 5.0)
+            .collect();
         Tensor::from_vec(shape.to_vec(), data).unwrap()
     }
 
@@ -277,24 +291,44 @@ mod tests {
             None,
         )
         .unwrap();
-        let got = matmul(&cast::cast(a, dtype), &cast::cast(b, dtype), bcast, dtype, None).unwrap();
+        let got = matmul(
+            &cast::cast(a, dtype),
+            &cast::cast(b, dtype),
+            bcast,
+            dtype,
+            None,
+        )
+        .unwrap();
         assert_eq!(got.shape(), want.shape());
         let (got, want) = (cast::cast(&got, DType::Int64), want);
-        assert_eq!(got.to_c_bytes(), want.to_c_bytes(), "{dtype} {:?}", a.shape());
+        assert_eq!(
+            got.to_c_bytes(),
+            want.to_c_bytes(),
+            "{dtype} {:?}",
+            a.shape()
+        );
     }
 
     #[test]
     fn broadcast_matrix_folds_into_one_product() {
         let b = ints(&[1, 5, 3], 1);
         let flags: [&[bool]; 2] = [&[false; 3], &[true, false, false]];
-        for dtype in [DType::Float32, DType::Float64, DType::Complex64, DType::Complex128] {
+        for dtype in [
+            DType::Float32,
+            DType::Float64,
+            DType::Complex64,
+            DType::Complex128,
+        ] {
             agrees(&ints(&[4, 6, 5], 0), &b, flags, dtype);
             agrees(&ints(&[7, 1, 5], 2), &b, flags, dtype);
         }
         // Every other column of a wider stack still folds (row step = m rows).
         let wide = ints(&[4, 6, 10], 3);
         let a = wide.view(&[4, 6, 5], &[480, 80, 16], 0).unwrap();
-        assert_eq!(folded_rows(&batches(&a, &b, flags).unwrap(), 6, layout(&a)), Some(10));
+        assert_eq!(
+            folded_rows(&batches(&a, &b, flags).unwrap(), 6, layout(&a)),
+            Some(10)
+        );
         agrees(&a, &b, flags, DType::Float64);
     }
 
@@ -313,14 +347,31 @@ mod tests {
         let a = base.view(&[4, 3, 5], &[40, 160, 8], 0).unwrap();
         let b = ints(&[1, 5, 2], 5);
         let flags: [&[bool]; 2] = [&[false; 3], &[true, false, false]];
-        assert_eq!(folded_rows(&batches(&a, &b, flags).unwrap(), 3, layout(&a)), None);
+        assert_eq!(
+            folded_rows(&batches(&a, &b, flags).unwrap(), 3, layout(&a)),
+            None
+        );
         agrees(&a, &b, flags, DType::Float64);
         // Transposed matrices in a stack, a broadcast left operand.
         let bt = ints(&[6, 2, 5], 1);
         let bt = bt.view(&[6, 5, 2], &[80, 8, 40], 0).unwrap();
-        agrees(&ints(&[1, 3, 5], 0), &bt, [&[true, false, false], &[false; 3]], DType::Float64);
-        for (sa, sb) in [([0, 3, 5], [0, 5, 2]), ([2, 3, 0], [2, 0, 4]), ([2, 0, 5], [2, 5, 4])] {
-            agrees(&ints(&sa, 0), &ints(&sb, 0), [&[false; 3], &[false; 3]], DType::Float64);
+        agrees(
+            &ints(&[1, 3, 5], 0),
+            &bt,
+            [&[true, false, false], &[false; 3]],
+            DType::Float64,
+        );
+        for (sa, sb) in [
+            ([0, 3, 5], [0, 5, 2]),
+            ([2, 3, 0], [2, 0, 4]),
+            ([2, 0, 5], [2, 5, 4]),
+        ] {
+            agrees(
+                &ints(&sa, 0),
+                &ints(&sb, 0),
+                [&[false; 3], &[false; 3]],
+                DType::Float64,
+            );
         }
     }
 }

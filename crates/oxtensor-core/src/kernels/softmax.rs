@@ -205,4 +205,91 @@ mod tests {
         let want = (s + 3.0 * 1.0f64.exp()).ln();
         close(all.as_slice::<f64>().unwrap(), &[want]);
     }
+
+    /// NumPy's formulas on one lane, with libm's `exp`.
+    fn reference(x: &[f64]) -> (Vec<f64>, Vec<f64>, f64) {
+        let m = x.iter().copied().fold(f64::NEG_INFINITY, |a, b| {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                a.max(b)
+            }
+        });
+        let e: Vec<f64> = x.iter().map(|v| (v - m).exp()).collect();
+        let s: f64 = e.iter().sum();
+        let soft = e.iter().map(|v| v / s).collect();
+        let log = x.iter().map(|v| (v - m) - s.ln()).collect();
+        let shift = if m.is_infinite() { 0.0 } else { m };
+        let lse = x.iter().map(|v| (v - shift).exp()).sum::<f64>().ln() + shift;
+        (soft, log, lse)
+    }
+
+    /// Within `tol` (relative), where NaN matches NaN and infinities
+    /// match exactly.
+    fn same(a: &[f64], b: &[f64], tol: f64) {
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(b) {
+            if y.is_nan() || y.is_infinite() {
+                assert!(x.is_nan() && y.is_nan() || x == y, "{x} vs {y}");
+            } else {
+                assert!((x - y).abs() <= tol * y.abs().max(1.0), "{x} vs {y}");
+            }
+        }
+    }
+
+    fn check_rows(x: &Tensor, n: usize, dtype: DType, tol: f64) {
+        let soft = softmax(SoftmaxKind::Softmax, x, Some(1), dtype, None).unwrap();
+        let log = softmax(SoftmaxKind::LogSoftmax, x, Some(1), dtype, None).unwrap();
+        let lse = logsumexp(x, &[1], dtype, None).unwrap();
+        let wide = |t: &Tensor| cast(t, DType::Float64).as_slice::<f64>().unwrap().to_vec();
+        let (soft, log, lse) = (wide(&soft), wide(&log), wide(&lse));
+        let xs = wide(&cast(x, DType::Float64));
+        for (r, lane) in xs.chunks(n).enumerate() {
+            let (ws, wl, wlse) = reference(lane);
+            same(&soft[r * n..(r + 1) * n], &ws, tol);
+            same(&log[r * n..(r + 1) * n], &wl, tol);
+            same(&lse[r..r + 1], &[wlse], tol);
+        }
+    }
+
+    #[test]
+    fn odd_lengths_and_special_lanes_match_numpy_formulas() {
+        for n in [1, 7, 31, 33, 100, 1001] {
+            let mut data: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).sin() * 20.0).collect();
+            let mut special = |f: &dyn Fn(usize, &mut [f64])| {
+                let mut lane: Vec<f64> = (0..n).map(|i| (i as f64 * 1.3).cos() * 5.0).collect();
+                f(n, &mut lane);
+                data.extend(lane);
+            };
+            special(&|_, l| l.iter_mut().for_each(|v| *v = f64::NEG_INFINITY));
+            special(&|_, l| l[0] = f64::NAN);
+            special(&|n, l| l[n - 1] = f64::NAN);
+            special(&|n, l| l[n / 2] = f64::INFINITY);
+            special(&|n, l| l[n / 3] = f64::NEG_INFINITY);
+            let rows = data.len() / n;
+            let x = Tensor::from_vec(vec![rows, n], data).unwrap();
+            check_rows(&x, n, DType::Float64, 1e-13);
+            check_rows(&cast(&x, DType::Float32), n, DType::Float32, 1e-6);
+        }
+    }
+
+    #[test]
+    fn strided_input_and_empty_lanes() {
+        // Every other column of a 3x8 matrix: lanes that are not contiguous.
+        let full =
+            Tensor::from_vec(vec![3, 8], (0..24).map(|i| i as f64 * 0.25).collect()).unwrap();
+        let v = full.view(&[3, 4], &[64, 16], 0).unwrap();
+        let got = softmax(SoftmaxKind::Softmax, &v, Some(1), DType::Float64, None).unwrap();
+        let lane = [0.0, 0.5, 1.0, 1.5];
+        let (want, _, _) = reference(&lane);
+        same(&got.as_slice::<f64>().unwrap()[..4], &want, 1e-14);
+        let cols = logsumexp(&v, &[0], DType::Float64, None).unwrap();
+        let (_, _, want) = reference(&[0.0, 2.0, 4.0]);
+        same(&cols.as_slice::<f64>().unwrap()[..1], &[want], 1e-14);
+        let empty = Tensor::zeros(DType::Float64, &[2, 0]);
+        let soft = softmax(SoftmaxKind::Softmax, &empty, Some(1), DType::Float64, None).unwrap();
+        assert_eq!(soft.shape(), &[2, 0]);
+        let lse = logsumexp(&empty, &[1], DType::Float64, None).unwrap();
+        assert_eq!(lse.as_slice::<f64>().unwrap(), &[f64::NEG_INFINITY; 2]);
+    }
 }

@@ -49,7 +49,6 @@ __all__ = [
     "ArcTanh",
     "ArgSortOp",
     "Argmax",
-    "BufferOwner",
     "CAReduce",
     "Cast",
     "Ceil",
@@ -1641,10 +1640,6 @@ class ProfileStats:
         """``(node, op class, calls, seconds, is_python)`` in toposort order."""
     def summary(self) -> str:
         """The report as text, nodes sorted by time."""
-
-@t.final
-class BufferOwner:
-    """The ``base`` of an ndarray that views a buffer the engine owns."""
 
 # ---- pickling -----------------------------------------------------------------
 

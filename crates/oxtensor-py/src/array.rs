@@ -255,12 +255,7 @@ pub fn array_from_tensor<'py>(
         );
         let arr = Bound::from_owned_ptr_or_err(py, raw)?;
         let owner = owner_capsule(py, t.buffer())?;
-        if PY_ARRAY_API.PyArray_SetBaseObject(
-            py,
-            raw as *mut npyffi::PyArrayObject,
-            owner,
-        ) != 0
-        {
+        if PY_ARRAY_API.PyArray_SetBaseObject(py, raw as *mut npyffi::PyArrayObject, owner) != 0 {
             return Err(PyErr::fetch(py));
         }
         Ok(arr)

@@ -49,7 +49,6 @@ __all__ = [
     "ArcTanh",
     "ArgSortOp",
     "Argmax",
-    "BufferOwner",
     "CAReduce",
     "Cast",
     "Ceil",
@@ -1594,8 +1593,16 @@ class Function:
     @property
     def profile(self) -> ProfileStats | None:
         """Per-node counts and times, when compiled with ``profile=True``."""
-    def copy(self) -> Function:
-        """A function sharing the compiled program, with its own settings."""
+    def copy(
+        self,
+        share_memory: bool = False,
+        swap: dict[t.Any, t.Any] | None = None,
+        delete_updates: bool = False,
+        name: str | None = None,
+        profile: t.Any = None,
+    ) -> Function:
+        """A new function over the same graph (PyTensor's ``Function.copy``)."""
+    def __copy__(self) -> Function: ...
     def free(self) -> None:
         """Release the buffers kept between calls."""
     def __reduce__(self) -> tuple[t.Any, tuple[FunctionRecipe, bool]]:
@@ -1641,10 +1648,6 @@ class ProfileStats:
         """``(node, op class, calls, seconds, is_python)`` in toposort order."""
     def summary(self) -> str:
         """The report as text, nodes sorted by time."""
-
-@t.final
-class BufferOwner:
-    """The ``base`` of an ndarray that views a buffer the engine owns."""
 
 # ---- pickling -----------------------------------------------------------------
 

@@ -186,3 +186,21 @@ def test_infer_shape():
     ]
     check_infer_shape([x], outs, [v], Argmax)
     check_infer_shape([x], [ot.var(x, axis=1), ot.std(x, keepdims=True)], [v])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+def test_argmax_long_lanes_with_nan_ties_and_infinities(dtype):
+    # Lanes longer than the kernel's blocks of 16, of lengths that leave
+    # tails, with the special value early, late, and in the tail.
+    x = ot.matrix("x", dtype=dtype)
+    for n in (17, 33, 100, 1001):
+        v = RNG.integers(-50, 50, size=(6, n)).astype(dtype)
+        if dtype != "int32":
+            v[0, n - 1] = np.nan
+            v[1, [3, n - 2]] = np.nan
+            v[2, :] = -np.inf
+            v[3, n // 2] = np.inf
+        v[4, [5, n - 1]] = 99
+        for axis in (0, 1):
+            assert_matches(run(ot.argmax(x, axis=axis), x, v), v.argmax(axis=axis))
+            assert_matches(run(ot.argmin(x, axis=axis), x, v), v.argmin(axis=axis))

@@ -213,3 +213,20 @@ def test_infer_shape():
     check_infer_shape([x], outs, [v])
     check_infer_shape([x], [softmax(x, axis=0)], [v], Softmax)
     check_infer_shape([x], [ot.logsumexp(x, axis=1)], [v], ot.LogSumExp)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_softmax_long_lanes_with_special_values(dtype):
+    # Lanes longer than the exp kernel's blocks of 32, with tails, and
+    # -inf/+inf/NaN lanes, against NumPy's formulas.
+    x = ot.matrix("x", dtype=dtype)
+    for n in (33, 100, 1001):
+        v = (RNG.normal(size=(5, n)) * 30).astype(dtype)
+        v[1, :] = -np.inf
+        v[2, n - 1] = np.nan
+        v[3, n // 3] = np.inf
+        v[4, [0, n - 1]] = -np.inf
+        with np.errstate(all="ignore"):
+            assert_matches(run(softmax(x, axis=1), x, v), np_softmax(v, axis=1))
+            assert_matches(run(log_softmax(x, axis=1), x, v), np_log_softmax(v, axis=1))
+            assert_matches(run(ot.logsumexp(x, axis=1), x, v), np_logsumexp(v, axis=1))

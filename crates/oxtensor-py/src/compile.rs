@@ -367,9 +367,16 @@ pub fn function<'py>(
         on_unused_input.as_deref().unwrap_or("raise"),
     )?;
     let fg_in = PyList::new(py, fg_inputs.iter().chain(shared.iter()))?;
+    // As PyTensor's `rebuild_collect_shared(copy_inputs_over=True)`: the
+    // nodes are cloned (compiling never changes the user's graph) but the
+    // graph's inputs stay the user's own variables, so
+    // `f.maker.fgraph.inputs[0] is x`.
+    let all = clone_replace(all.into_any(), None, None)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("clone", false)?;
     let fg = py
         .get_type::<PyFunctionGraph>()
-        .call1((fg_in, &all))?
+        .call((fg_in, &all), Some(&kwargs))?
         .cast_into::<PyFunctionGraph>()?;
     check_inplace(&fg, accept_inplace)?;
     PyFunctionGraph::_constant_fold(&fg)?;

@@ -60,6 +60,51 @@ pub struct PyFunction {
 }
 
 impl PyFunction {
+    /// The shared variables with `swap`'s replacements: keys must be shared
+    /// variables and each replacement must have its original's type.
+    fn swapped_shared<'py>(
+        &self,
+        py: Python<'py>,
+        swap: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let shared_class = py
+            .import("oxtensor.compile.sharedvalue")?
+            .getattr("SharedVariable")?;
+        if let Some(swap) = swap {
+            for (old, new) in swap.iter() {
+                for v in [&old, &new] {
+                    if !v.is_instance(&shared_class)? {
+                        return Err(PyTypeError::new_err(format!(
+                            "Function.copy(swap=...) maps shared variables to shared variables; {} is a {}",
+                            v.str()?,
+                            v.get_type().name()?
+                        )));
+                    }
+                }
+            }
+        }
+        self.shared
+            .iter()
+            .map(|s| {
+                let old = s.var.bind(py);
+                let Some(new) = swap.map(|d| d.get_item(old)).transpose()?.flatten() else {
+                    return Ok(old.clone());
+                };
+                let (was, now) = (old.getattr("type")?, new.getattr("type")?);
+                if !was.eq(&now)? {
+                    return Err(PyTypeError::new_err(format!(
+                        "Type of given SharedVariable conflicts with original one: {} has type {}, {} has type {}",
+                        new.str()?,
+                        now.str()?,
+                        old.str()?,
+                        was.str()?
+                    )));
+                }
+                Ok(new)
+            })
+            .collect()
+    }
+
     fn label(&self) -> String {
         self.name.clone().map_or_else(
             || "oxtensor function".into(),
@@ -301,39 +346,40 @@ impl PyFunction {
         }
     }
 
-    /// A function sharing the compiled program, with its own settings.
-    fn copy(&self, py: Python<'_>) -> PyFunction {
-        PyFunction {
-            program: self.program.clone(),
-            inputs: self
-                .inputs
-                .iter()
-                .map(|s| InputSpec {
-                    var: s.var.clone_ref(py),
-                    name: s.name.clone(),
-                    ty: s.ty.clone_ref(py),
-                    tensor: s.tensor.clone(),
-                    strict: s.strict,
-                    allow_downcast: s.allow_downcast,
-                })
-                .collect(),
-            shared: self
-                .shared
-                .iter()
-                .map(|s| SharedSpec {
-                    var: s.var.clone_ref(py),
-                    ty: s.ty.clone_ref(py),
-                })
-                .collect(),
-            updates: self.updates.clone(),
-            n_outputs: self.n_outputs,
-            single: self.single,
-            borrow: self.borrow.clone(),
-            name: self.name.clone(),
-            trust_input: self.trust_input,
-            maker: self.maker.clone_ref(py),
-            recipe: self.recipe.clone_ref(py),
-        }
+    /// A new function over the same graph, as PyTensor's `Function.copy`:
+    /// `share_memory=True` shares this function's linked program (its
+    /// kept buffers) and `False` links a new one; `swap={old: new}` reads
+    /// and updates other shared variables of the same types;
+    /// `delete_updates=True` drops the updates; the name defaults to
+    /// `"<name> copy"`; `profile` (when not `None`) turns profiling on or off.
+    #[pyo3(signature = (share_memory = false, swap = None, delete_updates = false, name = None, profile = None))]
+    fn copy(
+        &self,
+        py: Python<'_>,
+        share_memory: bool,
+        swap: Option<&Bound<'_, PyDict>>,
+        delete_updates: bool,
+        name: Option<String>,
+        profile: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyFunction> {
+        let shared = self.swapped_shared(py, swap)?;
+        let profile = profile
+            .filter(|p| !p.is_none())
+            .map(|p| p.is_truthy())
+            .transpose()?;
+        let name = name.or_else(|| self.name.as_ref().map(|n| format!("{n} copy")));
+        let recipe =
+            self.recipe
+                .bind(py)
+                .get()
+                .variant(py, shared, delete_updates, name, profile)?;
+        let recipe = Bound::new(py, recipe)?;
+        let program = (share_memory && profile.is_none()).then(|| self.program.clone());
+        crate::function_recipe::FunctionRecipe::build(&recipe, self.trust_input, program)
+    }
+
+    fn __copy__(&self, py: Python<'_>) -> PyResult<PyFunction> {
+        self.copy(py, false, None, false, None, None)
     }
 
     /// Releases the buffers kept between calls.

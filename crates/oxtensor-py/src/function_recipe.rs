@@ -8,7 +8,7 @@
 use crate::compile::{input_spec_of, make_maker};
 use crate::fgraph::PyFunctionGraph;
 use crate::function::{PyFunction, SharedSpec};
-use oxtensor_core::vm::LinkOptions;
+use oxtensor_core::vm::{LinkOptions, Program};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -86,51 +86,7 @@ impl FunctionRecipe {
     /// Links the graph and returns a new `Function` over it.
     #[pyo3(signature = (trust_input = false))]
     pub fn compile(slf: &Bound<'_, Self>, trust_input: bool) -> PyResult<PyFunction> {
-        let py = slf.py();
-        let r = slf.get();
-        let fg = r
-            .fgraph
-            .as_ref()
-            .ok_or_else(|| PyValueError::new_err("FunctionRecipe without a graph"))?
-            .bind(py);
-        let program = fg.borrow().link(
-            py,
-            &LinkOptions {
-                allow_gc: true,
-                profile: r.profile,
-            },
-        )?;
-        let specs = list(py, &r.inputs)
-            .iter()
-            .map(|e| {
-                let (var, name, strict, allow_downcast): InputEntry<'_> = e.extract()?;
-                input_spec_of(var, name, strict, allow_downcast)
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        let shared = list(py, &r.shared)
-            .iter()
-            .map(|s| {
-                Ok(SharedSpec {
-                    ty: s.getattr("type")?.unbind(),
-                    var: s.unbind(),
-                })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
-        let maker = make_maker(py, fg, &specs, &outputs)?;
-        Ok(PyFunction {
-            program: Arc::new(program),
-            inputs: specs,
-            shared,
-            updates: r.updates.clone(),
-            n_outputs: r.n_outputs,
-            single: r.single,
-            borrow: r.borrow.clone(),
-            name: r.name.clone(),
-            trust_input,
-            maker,
-            recipe: slf.clone().unbind(),
-        })
+        Self::build(slf, trust_input, None)
     }
 
     /// The mode the function was compiled with, as given (or `None`).
@@ -167,6 +123,98 @@ impl FunctionRecipe {
         visit.call(&self.shared)?;
         visit.call(&self.outputs)?;
         visit.call(&self.mode)
+    }
+}
+
+impl FunctionRecipe {
+    /// A `Function` over this recipe, running `program` when given (a
+    /// copy sharing its original's memory) or a newly linked one.
+    pub fn build(
+        slf: &Bound<'_, Self>,
+        trust_input: bool,
+        program: Option<Arc<Program>>,
+    ) -> PyResult<PyFunction> {
+        let py = slf.py();
+        let r = slf.get();
+        let fg = r
+            .fgraph
+            .as_ref()
+            .ok_or_else(|| PyValueError::new_err("FunctionRecipe without a graph"))?
+            .bind(py);
+        let program = match program {
+            Some(p) => p,
+            None => Arc::new(fg.borrow().link(
+                py,
+                &LinkOptions {
+                    allow_gc: true,
+                    profile: r.profile,
+                },
+            )?),
+        };
+        let specs = list(py, &r.inputs)
+            .iter()
+            .map(|e| {
+                let (var, name, strict, allow_downcast): InputEntry<'_> = e.extract()?;
+                input_spec_of(var, name, strict, allow_downcast)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let shared = list(py, &r.shared)
+            .iter()
+            .map(|s| {
+                Ok(SharedSpec {
+                    ty: s.getattr("type")?.unbind(),
+                    var: s.unbind(),
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
+        let maker = make_maker(py, fg, &specs, &outputs)?;
+        Ok(PyFunction {
+            program,
+            inputs: specs,
+            shared,
+            updates: r.updates.clone(),
+            n_outputs: r.n_outputs,
+            single: r.single,
+            borrow: r.borrow.clone(),
+            name: r.name.clone(),
+            trust_input,
+            maker,
+            recipe: slf.clone().unbind(),
+        })
+    }
+
+    /// This recipe with other shared variables (same order), without the
+    /// updates when `delete_updates`, another name, and profiling set when
+    /// `profile` is given (`Function.copy`).
+    pub fn variant(
+        &self,
+        py: Python<'_>,
+        shared: Vec<Bound<'_, PyAny>>,
+        delete_updates: bool,
+        name: Option<String>,
+        profile: Option<bool>,
+    ) -> PyResult<FunctionRecipe> {
+        let copy = |l: &Option<Py<PyList>>| Some(list(py, l).unbind());
+        Ok(FunctionRecipe {
+            fgraph: self.fgraph.as_ref().map(|f| f.clone_ref(py)),
+            inputs: copy(&self.inputs),
+            shared: Some(PyList::new(py, shared)?.unbind()),
+            // The graph still computes the update expressions (trailing
+            // outputs); with no entries here none is applied.
+            updates: if delete_updates {
+                Vec::new()
+            } else {
+                self.updates.clone()
+            },
+            outputs: copy(&self.outputs),
+            n_outputs: self.n_outputs,
+            single: self.single,
+            borrow: self.borrow.clone(),
+            name,
+            profile: profile.unwrap_or(self.profile),
+            mode: self.mode.as_ref().map(|m| m.clone_ref(py)),
+        })
     }
 }
 

@@ -65,7 +65,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<function::PyFunction>()?;
     m.add_class::<function_recipe::FunctionRecipe>()?;
     m.add_class::<profile::PyProfile>()?;
-    m.add_class::<array::BufferOwner>()?;
     m.add_class::<graph_pickle::GraphPickle>()?;
     m.add(
         "UnusedInputError",

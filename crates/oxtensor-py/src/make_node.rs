@@ -18,6 +18,7 @@ use oxtensor_core::types::{TensorType, Type};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// The tensor type of a variable, or a `TypeError` naming it.
@@ -46,9 +47,11 @@ pub fn builtin<'py>(
         .into_iter()
         .map(|i| as_tensor_variable(i, None, None, None))
         .collect::<PyResult<_>>()?;
-    let types: Vec<TensorType> = inputs.iter().map(tensor_type_of).collect::<PyResult<_>>()?;
+    let types: SmallVec<[TensorType; 4]> =
+        inputs.iter().map(tensor_type_of).collect::<PyResult<_>>()?;
     let out_types: Vec<Type> = if let Some(ew) = core.as_any().downcast_ref::<Elemwise>() {
-        let plan = ew.plan(&types.iter().collect::<Vec<_>>()).py()?;
+        let refs: SmallVec<[&TensorType; 4]> = types.iter().collect();
+        let plan = ew.plan(&refs).py()?;
         for (inp, expand) in inputs.iter_mut().zip(plan.expand) {
             if let Some(ds) = expand {
                 *inp = apply_core(py, Arc::new(ds), vec![inp.clone()])?;

@@ -2,42 +2,92 @@
 //! NumPy's rule that a NaN is the maximum (the first NaN wins).
 
 use super::alloc::{output, Pool};
-use super::lanes::{for_each_lane, Lanes};
+use super::lanes::{for_each_lane, has_avx2, Lanes};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
 use half::f16;
 
-/// The first index of the lane's maximum; `v != v` is true only for NaN.
-/// Two passes: the maximum in eight interleaved accumulators (which the
-/// compiler vectorises, noting NaNs on the way), then its first position.
+/// Elements per block of the first pass: 16 independent accumulators
+/// (four AVX2 registers of float64) keep the max pass memory-bound.
+const BLOCK: usize = 16;
+
+/// Pass one: the lane's maximum (NaNs skipped) and whether it holds a NaN
+/// (`v != v` is true only for NaN), with branch-free blocks the compiler
+/// vectorises (`v > a ? v : a` is one `maxpd`).
 #[allow(clippy::eq_op)]
-fn argmax_lane<T: Element + PartialOrd>(x: &[T]) -> i64 {
-    let mut acc = [x[0]; 8];
-    let mut nan = false;
-    let mut chunks = x.chunks_exact(8);
+#[inline(always)]
+fn max_and_nan<T: Element + PartialOrd>(x: &[T]) -> (T, bool) {
+    let mut acc = [x[0]; BLOCK];
+    let mut nan = [false; BLOCK];
+    let mut chunks = x.chunks_exact(BLOCK);
     for c in &mut chunks {
-        for (a, &v) in acc.iter_mut().zip(c) {
-            nan |= v != v;
+        for ((a, f), &v) in acc.iter_mut().zip(&mut nan).zip(c) {
+            *f |= v != v;
             *a = if v > *a { v } else { *a };
         }
     }
     let tail = chunks.remainder();
-    nan |= tail.iter().any(|v| v != v);
-    if nan {
-        return x.iter().position(|v| v != v).unwrap_or(0) as i64;
-    }
+    let any_nan = nan.iter().any(|&f| f) || tail.iter().any(|v| v != v);
     let m = acc
         .iter()
         .chain(tail)
         .fold(x[0], |m, &a| if a > m { a } else { m });
-    x.iter().position(|v| *v == m).unwrap_or(0) as i64
+    (m, any_nan)
+}
+
+/// Pass two: the first position where `hit` holds, a block at a time (a
+/// whole block is tested without branches before its elements are looked
+/// at one by one).
+#[inline(always)]
+fn first_where<T: Copy>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
+    let mut start = 0;
+    for c in x.chunks(BLOCK) {
+        if c.iter().fold(false, |f, &v| f | hit(v)) {
+            return c.iter().position(|&v| hit(v)).map(|i| start + i);
+        }
+        start += c.len();
+    }
+    None
+}
+
+/// The first index of the lane's maximum, the first NaN's if it has any
+/// (NumPy's rule). The lane is short enough to stay in cache between the
+/// two passes.
+#[allow(clippy::eq_op)]
+#[inline(always)]
+fn argmax_body<T: Element + PartialOrd>(x: &[T]) -> i64 {
+    let (m, nan) = max_and_nan(x);
+    let found = if nan {
+        first_where(x, |v| v != v)
+    } else {
+        first_where(x, |v| v == m)
+    };
+    found.unwrap_or(0) as i64
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn argmax_avx2<T: Element + PartialOrd>(x: &[T]) -> i64 {
+    argmax_body(x)
+}
+
+/// [`argmax_body`] for a non-empty lane, AVX2 code when `avx2`.
+fn argmax_lane<T: Element + PartialOrd>(x: &[T], avx2: bool) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
+        return unsafe { argmax_avx2(x) };
+    }
+    let _ = avx2;
+    argmax_body(x)
 }
 
 fn run<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {
     let x = lanes.data.as_slice::<T>().expect("lanes are contiguous");
     let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
-    for_each_lane(x, lanes.n, y, 1, |a, b| b[0] = argmax_lane(a));
+    let avx2 = has_avx2();
+    for_each_lane(x, lanes.n, y, 1, |a, b| b[0] = argmax_lane(a, avx2));
 }
 
 /// The int64 indices of the maxima of `x` over `axes` (sorted, in range),
@@ -72,4 +122,92 @@ pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Ten
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(t: &Tensor, axes: &[usize]) -> Vec<i64> {
+        argmax(t, axes, None)
+            .unwrap()
+            .as_slice::<i64>()
+            .unwrap()
+            .to_vec()
+    }
+
+    /// NumPy's answer for one lane: the first NaN, else the first maximum.
+    fn reference(x: &[f64]) -> i64 {
+        if let Some(i) = x.iter().position(|v| v.is_nan()) {
+            return i as i64;
+        }
+        let m = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        x.iter().position(|&v| v == m).unwrap_or(0) as i64
+    }
+
+    #[test]
+    fn odd_lengths_nan_and_infinities_match_the_reference() {
+        for n in [1, 2, 15, 16, 17, 33, 100, 1001] {
+            let base: Vec<f64> = (0..n).map(|i| ((i * 37) % 11) as f64).collect();
+            let mut lanes = vec![base.clone(), vec![f64::NEG_INFINITY; n]];
+            for at in [0, n / 2, n - 1] {
+                let mut v = base.clone();
+                v[at] = f64::NAN;
+                v[n - 1 - at] = f64::NAN;
+                lanes.push(v);
+                let mut w = vec![f64::NEG_INFINITY; n];
+                w[at] = f64::INFINITY;
+                lanes.push(w);
+            }
+            for lane in lanes {
+                let t = Tensor::from_vec(vec![1, n], lane.clone()).unwrap();
+                let avx2 = has_avx2();
+                assert_eq!(argmax_lane(&lane, false), reference(&lane), "{lane:?}");
+                assert_eq!(argmax_lane(&lane, avx2), reference(&lane), "{lane:?}");
+                assert_eq!(rows(&t, &[1]), vec![reference(&lane)], "{lane:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn integer_float32_and_bool_lanes() {
+        let ints: Vec<i32> = (0..37).map(|i| (i * 7) % 19).collect();
+        let want = ints.iter().position(|&v| v == 18).unwrap() as i64;
+        assert_eq!(argmax_lane(&ints, has_avx2()), want);
+        let mut f: Vec<f32> = (0..37).map(|i| i as f32).collect();
+        f[20] = f32::NAN;
+        assert_eq!(argmax_lane(&f, has_avx2()), 20);
+        let b = [false, false, true, true];
+        assert_eq!(argmax_lane(&b, has_avx2()), 2);
+    }
+
+    #[test]
+    fn columns_of_a_strided_view_and_empty_lanes() {
+        // 3x4, then every other column: a non-contiguous 3x2 view.
+        let t = Tensor::from_vec(
+            vec![3, 4],
+            vec![
+                1.0,
+                9.0,
+                5.0,
+                0.0,
+                7.0,
+                3.0,
+                5.0,
+                2.0,
+                7.0,
+                8.0,
+                f64::NAN,
+                4.0,
+            ],
+        )
+        .unwrap();
+        let v = t.view(&[3, 2], &[32, 16], 0).unwrap();
+        assert_eq!(rows(&v, &[0]), vec![1, 2]);
+        assert_eq!(rows(&v, &[1]), vec![1, 0, 1]);
+        assert_eq!(rows(&v, &[0, 1]), vec![5]);
+        let empty = Tensor::zeros(DType::Float64, &[2, 0]);
+        assert!(argmax(&empty, &[1], None).is_err());
+        assert_eq!(rows(&Tensor::zeros(DType::Float64, &[0, 3]), &[1]), vec![]);
+    }
 }

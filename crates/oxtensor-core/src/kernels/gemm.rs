@@ -1,6 +1,7 @@
 //! Matrix products for `Dot`: vectors and matrices in any layout. Floats and
-//! complex numbers go to the `gemm` crate (packed, SIMD, multi-threaded);
-//! other dtypes use a plain triple loop, as NumPy does for them.
+//! complex numbers go to faer's matrix product (packed, SIMD,
+//! multi-threaded), shared with `Matmul` as [`product`]; other dtypes use a
+//! plain triple loop, as NumPy does for them.
 
 use super::alloc::Pool;
 use super::cast;
@@ -101,50 +102,82 @@ fn run(dtype: DType, a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Ma
     Ok(())
 }
 
-fn with_gemm<T: Element + Zero + One>(
-    a: &Tensor,
-    b: &Tensor,
-    out: &mut Tensor,
-    ma: &Mat,
-    mb: &Mat,
-) {
+fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Mat) {
     let (m, k, n) = (ma.rows, ma.cols, mb.cols);
-    let par = if m * n * k >= PARALLEL_FLOPS {
-        gemm::Parallelism::Rayon(0)
-    } else {
-        gemm::Parallelism::None
-    };
     let dst = out.as_mut_slice::<T>().expect("dot outputs are fresh");
-    if k == 0 {
-        dst.fill(T::zero());
+    let (pa, pb) = (a.as_ptr() as *const T, b.as_ptr() as *const T);
+    // SAFETY: `a` and `b` are valid views of the given shapes and element
+    // strides; `dst` is a fresh C-contiguous m×n buffer.
+    unsafe {
+        product(
+            dst,
+            (m, k, n),
+            Operand::new(pa, ma.rs, ma.cs),
+            Operand::new(pb, mb.rs, mb.cs),
+            m * n * k >= PARALLEL_FLOPS,
+        )
+    }
+}
+
+/// The element types with a packed, SIMD matrix product.
+pub(super) trait Gemm: Element + faer::traits::ComplexField + Zero + One + Copy {}
+impl Gemm for f32 {}
+impl Gemm for f64 {}
+impl Gemm for Complex<f32> {}
+impl Gemm for Complex<f64> {}
+
+/// One matrix operand of [`product`]: its first element and element strides.
+#[derive(Clone, Copy)]
+pub(super) struct Operand<T> {
+    ptr: *const T,
+    rs: isize,
+    cs: isize,
+}
+
+impl<T> Operand<T> {
+    pub(super) fn new(ptr: *const T, rs: isize, cs: isize) -> Self {
+        Operand { ptr, rs, cs }
+    }
+}
+
+/// `dst = a · b` for an m×k `a` and a k×n `b`, into the row-major m×n block
+/// `dst` (row stride n), through faer's matrix product: packed AVX2/AVX-512
+/// kernels for large products, unrolled small kernels for tiny ones.
+/// `threaded` lets one product use every rayon thread; callers that already
+/// run products side by side pass `false`.
+///
+/// # Safety
+/// `a` and `b` must address m×k and k×n matrices with their strides, and
+/// `dst` must hold at least m·n elements.
+pub(super) unsafe fn product<T: Gemm>(
+    dst: &mut [T],
+    (m, k, n): (usize, usize, usize),
+    a: Operand<T>,
+    b: Operand<T>,
+    threaded: bool,
+) {
+    if m == 0 || n == 0 {
         return;
     }
-    // SAFETY: `a` and `b` are valid views of the given shapes and element
-    // strides; `dst` is a fresh C-contiguous m×n buffer (row stride n). With
-    // `read_dst = false` gemm writes dst = 1·(a·b) without reading it.
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            dst.as_mut_ptr(),
-            1,
-            n as isize,
-            false,
-            a.as_ptr() as *const T,
-            ma.cs,
-            ma.rs,
-            b.as_ptr() as *const T,
-            mb.cs,
-            mb.rs,
-            T::zero(),
-            T::one(),
-            false,
-            false,
-            false,
-            par,
-        );
+    if k == 0 {
+        dst[..m * n].fill(T::zero());
+        return;
     }
+    let par = if threaded {
+        faer::Par::rayon(0)
+    } else {
+        faer::Par::Seq
+    };
+    // SAFETY: the caller's contract; every dimension is non-zero, so the
+    // pointers are those of real elements and non-null.
+    let (lhs, rhs, out) = unsafe {
+        (
+            faer::MatRef::from_raw_parts(a.ptr, m, k, a.rs, a.cs),
+            faer::MatRef::from_raw_parts(b.ptr, k, n, b.rs, b.cs),
+            faer::MatMut::from_raw_parts_mut(dst.as_mut_ptr(), m, n, n as isize, 1),
+        )
+    };
+    faer::linalg::matmul::matmul(out, faer::Accum::Replace, lhs, rhs, T::one(), par);
 }
 
 #[allow(clippy::too_many_arguments)]

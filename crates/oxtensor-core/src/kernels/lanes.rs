@@ -98,6 +98,50 @@ pub fn for_each_lane<T: Element, U: Element>(
         .for_each(|(a, b)| f(a, b));
 }
 
+/// Whether the CPU runs AVX2, for the lane loops that have an AVX2 build
+/// (the crate is compiled for baseline x86-64, i.e. SSE2).
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`for_each_lane`] with scratch space: `init()` makes it once per
+/// parallel job (not per lane) and `f(scratch, input_lane, output_lane)`
+/// reuses it.
+pub fn for_each_lane_init<T: Element, U: Element, S>(
+    input: &[T],
+    n: usize,
+    output: &mut [U],
+    m: usize,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &[T], &mut [U]) + Sync + Send,
+) {
+    if n == 0 || m == 0 {
+        return;
+    }
+    let rows = input.len() / n;
+    if rows * n.max(m) < PARALLEL_MIN || rows < 2 {
+        let mut scratch = init();
+        input
+            .chunks_exact(n)
+            .zip(output.chunks_exact_mut(m))
+            .for_each(|(a, b)| f(&mut scratch, a, b));
+        return;
+    }
+    let per_task = (PARALLEL_MIN / n.max(1)).max(1);
+    input
+        .par_chunks_exact(n)
+        .zip(output.par_chunks_exact_mut(m))
+        .with_min_len(per_task)
+        .for_each_init(init, |s, (a, b)| f(s, a, b));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

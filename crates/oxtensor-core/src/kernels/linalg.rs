@@ -8,9 +8,16 @@ use super::copy::to_contiguous;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt::factor as llt;
 use faer::linalg::solvers::{DenseSolveCore, Solve};
+use faer::reborrow::ReborrowMut;
 use faer::traits::RealField;
-use faer::{Mat, MatRef, Par, Side};
+use faer::{Mat, MatMut, MatRef, Par};
+
+/// From this order on, Cholesky spreads its blocks over rayon threads; below
+/// it the threads' start-up costs more than they save (measured at 500).
+const CHOLESKY_PARALLEL_N: usize = 1000;
 
 /// The element type of a float tensor, as faer sees it.
 pub trait Real: Element + RealField + Copy {}
@@ -43,13 +50,12 @@ pub(crate) fn to_faer<T: Real>(t: &Tensor) -> Mat<T> {
         2 => (t.shape()[0], t.shape()[1]),
         _ => (t.len(), 1),
     };
-    Mat::from_fn(rows, cols, |i, j| s[i * cols + j])
+    MatRef::from_row_major_slice(s, rows, cols).to_owned()
 }
 
 pub(crate) fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<Tensor> {
-    let data: Vec<T> = (0..m.nrows())
-        .flat_map(|i| (0..m.ncols()).map(move |j| m[(i, j)]))
-        .collect();
+    let mut data = vec![T::zero_impl(); m.nrows() * m.ncols()];
+    MatMut::from_row_major_slice_mut(&mut data, m.nrows(), m.ncols()).copy_from(m);
     Tensor::from_vec(shape, data)
 }
 
@@ -116,23 +122,48 @@ pub fn solve(a: &Tensor, b: &Tensor, dtype: DType) -> Result<Tensor> {
 
 fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Tensor> {
     check_square(a)?;
-    let m = to_faer::<T>(a);
-    let side = if lower { Side::Lower } else { Side::Upper };
-    let factor = match m.llt(side) {
-        Ok(llt) => llt.L().to_owned(),
-        Err(_) if nan_on_error => Mat::from_fn(m.nrows(), m.ncols(), |_, _| T::nan_impl()),
+    let n = a.shape()[0];
+    let a = to_contiguous(&cast::cast(a, T::DTYPE));
+    let mut data = a.as_slice::<T>().expect("contiguous").to_vec();
+    // The C-ordered buffer read column-major is aᵀ, whose lower triangle is
+    // a's upper one, and a factor L written there reads back as Lᵀ: so the
+    // upper factor comes straight out of the column-major view, and the lower
+    // one out of the row-major view, with no copy in or out.
+    let view = MatMut::from_column_major_slice_mut(&mut data, n, n);
+    let mut view = if lower { view.transpose_mut() } else { view };
+    let par = if n >= CHOLESKY_PARALLEL_N {
+        Par::rayon(0)
+    } else {
+        Par::Seq
+    };
+    let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<T>(
+        n,
+        par,
+        Default::default(),
+    ));
+    let factored = llt::cholesky_in_place(
+        view.rb_mut(),
+        Default::default(),
+        par,
+        MemStack::new(&mut scratch),
+        Default::default(),
+    );
+    match factored {
+        // faer leaves the other triangle as it was: it holds zeros in L.
+        Ok(_) => (0..n).for_each(|j| {
+            view.rb_mut()
+                .col_mut(j)
+                .subrows_mut(0, j)
+                .fill(T::zero_impl())
+        }),
+        Err(_) if nan_on_error => data.fill(T::nan_impl()),
         Err(_) => {
             return Err(Error::Value(
                 "Matrix is not positive definite (Cholesky factorization failed)".into(),
             ))
         }
-    };
-    let out = if lower {
-        factor.as_ref()
-    } else {
-        factor.transpose()
-    };
-    from_faer(out, a.shape().to_vec())
+    }
+    Tensor::from_vec(vec![n, n], data)
 }
 
 /// The Cholesky factor of `a` (lower `L` with `a = L Lᵀ`, or upper `Lᵀ`),
@@ -209,5 +240,38 @@ mod tests {
         assert_eq!(l.get(1), Scalar::Float(0.0, DType::Float64));
         let neg = Tensor::from_vec(vec![1, 1], vec![-1.0f64]).unwrap();
         assert!(cholesky(&neg, DType::Float64, true, false).is_err());
+    }
+
+    #[test]
+    fn cholesky_reads_one_triangle_in_any_layout() {
+        let l = [2.0f64, 0., 0., 1., 2., 0., 0., 0.5, 2.75f64.sqrt()];
+        // The SPD matrix's lower triangle, junk above it; and its transpose.
+        let low = vec![4.0f64, 9., 9., 2., 5., 9., 0., 1., 3.];
+        let up: Vec<f64> = (0..9).map(|i| low[(i % 3) * 3 + i / 3]).collect();
+        let close = |t: &Tensor, want: &dyn Fn(usize) -> f64| {
+            for i in 0..9 {
+                let Scalar::Float(v, _) = t.get(i) else {
+                    panic!("float expected")
+                };
+                assert!((v - want(i)).abs() < 1e-12, "{i}: {v} vs {}", want(i));
+            }
+        };
+        let a = Tensor::from_vec(vec![3, 3], low).unwrap();
+        close(&cholesky(&a, DType::Float64, true, false).unwrap(), &|i| {
+            l[i]
+        });
+        let u = Tensor::from_vec(vec![3, 3], up).unwrap();
+        let lt = |i: usize| l[(i % 3) * 3 + i / 3];
+        close(&cholesky(&u, DType::Float64, false, false).unwrap(), &lt);
+        // A transposed (non-contiguous) view of `u` is `a`'s lower triangle.
+        let ut = u.view(&[3, 3], &[8, 24], 0).unwrap();
+        close(&cholesky(&ut, DType::Float64, true, false).unwrap(), &|i| {
+            l[i]
+        });
+        let f32_l = cholesky(&a, DType::Float32, true, false).unwrap();
+        assert_eq!(f32_l.dtype(), DType::Float32);
+        let bad = Tensor::from_vec(vec![2, 2], vec![1.0f64, 0., 2., 1.]).unwrap();
+        let nan = cholesky(&bad, DType::Float64, true, true).unwrap();
+        assert!(matches!(nan.get(0), Scalar::Float(v, _) if v.is_nan()));
     }
 }

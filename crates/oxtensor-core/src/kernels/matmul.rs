@@ -1,21 +1,25 @@
 //! `Matmul` over stacks of matrices: batch axes broadcast, then one product
 //! per matrix pair into a C-contiguous output. Floats and complex numbers go
-//! straight to `gemm` at each pair's offset (pairs spread over rayon threads
-//! when each is too small for gemm's own threads); other dtypes through
-//! [`super::gemm::dot`] per pair, as NumPy loops for them.
+//! straight to [`super::gemm::product`] at each pair's offset: a stack times
+//! one broadcast matrix folds into a single tall product, and small pairs
+//! run side by side on rayon threads, each single-threaded. Other dtypes go
+//! through [`super::gemm::dot`] per pair, as NumPy loops for them.
 
 use super::alloc::{self, Pool};
 use super::cast;
-use super::gemm::dot;
+use super::gemm::{dot, product, Gemm, Operand};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::tensor::{Element, Tensor};
+use crate::tensor::Tensor;
 use num_complex::Complex;
-use num_traits::{One, Zero};
 use rayon::prelude::*;
 
 /// From this many multiply-adds, work is split across threads.
 const PARALLEL_FLOPS: usize = 1 << 18;
+
+/// From this many multiply-adds per pair (a 256³ product), one product
+/// keeps every thread busy on its own.
+const PAIR_THREADS_FLOPS: usize = 1 << 24;
 
 /// The batch shape and each pair's element offsets into `a` and `b`.
 struct Batches {
@@ -118,7 +122,8 @@ fn by_dot(a: &Tensor, b: &Tensor, plan: &Batches, shape: &[usize]) -> Result<Ten
     Tensor::from_bytes(a.dtype(), shape.to_vec(), bytes)
 }
 
-/// A pair's operand layout: element strides (row, column).
+/// A pair member's layout: its first element and element strides
+/// (row, column).
 #[derive(Clone, Copy)]
 struct Layout {
     base: usize,
@@ -136,7 +141,41 @@ fn layout(t: &Tensor) -> Layout {
     }
 }
 
-fn with_gemm<T: Element + Zero + One>(
+impl Layout {
+    /// The operand at element offset `off` from the first element, with row
+    /// stride `rs` (the layout's own, or a folded stack's).
+    ///
+    /// # Safety
+    /// `off` must be the offset of a matrix inside the tensor.
+    unsafe fn at<T>(self, off: isize, rs: isize) -> Operand<T> {
+        // SAFETY: the caller's contract keeps the pointer inside the buffer.
+        Operand::new(unsafe { (self.base as *const T).offset(off) }, rs, self.cs)
+    }
+}
+
+/// The row stride of `a`'s stack seen as one (count·m)×k matrix, when `b` is
+/// the same matrix for every pair (a broadcast matrix operand) and `a`'s
+/// matrices follow each other at a fixed step of m rows: the whole batch is
+/// then one product `(count·m, k) @ (k, n)` into the C-contiguous output.
+fn folded_rows(plan: &Batches, m: usize, la: Layout) -> Option<isize> {
+    let (&(a0, b0), rest) = plan.offsets.split_first()?;
+    let Some(&(a1, _)) = rest.first() else {
+        return Some(la.rs);
+    };
+    let step = a1 - a0;
+    let arithmetic = rest
+        .iter()
+        .enumerate()
+        .all(|(j, &(oa, ob))| ob == b0 && oa == a0 + (j as isize + 1) * step);
+    match m {
+        _ if !arithmetic => None,
+        1 => Some(step),
+        _ if step == m as isize * la.rs => Some(la.rs),
+        _ => None,
+    }
+}
+
+fn with_gemm<T: Gemm>(
     a: &Tensor,
     b: &Tensor,
     plan: &Batches,
@@ -147,19 +186,43 @@ fn with_gemm<T: Element + Zero + One>(
     let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
     let mut out = alloc::output(pool, a.dtype(), shape);
     let dst = out.as_mut_slice::<T>().expect("matmul outputs are fresh");
-    if k == 0 || m * n == 0 {
-        dst.fill(T::zero());
+    if dst.is_empty() {
         return out;
     }
     let (la, lb) = (layout(a), layout(b));
-    let per_pair = m * n * k;
-    let threaded = per_pair >= PARALLEL_FLOPS;
+    let (per_pair, count) = (m * n * k, plan.offsets.len());
+    if let Some(rs) = folded_rows(plan, m, la) {
+        let (oa, ob) = plan.offsets[0];
+        // SAFETY: `folded_rows` checked that the count·m rows lie at stride
+        // `rs` from `a`'s first matrix; `dst` holds count·m·n elements.
+        unsafe {
+            let (pa, pb) = (la.at::<T>(oa, rs), lb.at::<T>(ob, lb.rs));
+            product(
+                dst,
+                (count * m, k, n),
+                pa,
+                pb,
+                per_pair * count >= PARALLEL_FLOPS,
+            );
+        }
+        return out;
+    }
+    let across = count > 1 && per_pair * count >= PARALLEL_FLOPS && spread_pairs(per_pair, count);
     let run = |(chunk, &(oa, ob)): (&mut [T], &(isize, isize))| {
         // SAFETY: `oa`/`ob` are offsets of whole matrices inside `a` and `b`
         // (from their own strides), and `chunk` is one fresh m×n output block.
-        unsafe { gemm_one::<T>(chunk, (m, k, n), la, oa, lb, ob, threaded) }
+        unsafe {
+            let (pa, pb) = (la.at::<T>(oa, la.rs), lb.at::<T>(ob, lb.rs));
+            product(
+                chunk,
+                (m, k, n),
+                pa,
+                pb,
+                !across && per_pair >= PARALLEL_FLOPS,
+            );
+        }
     };
-    if !threaded && per_pair * plan.offsets.len() >= PARALLEL_FLOPS {
+    if across {
         dst.par_chunks_mut(m * n).zip(&plan.offsets).for_each(run);
     } else {
         dst.chunks_mut(m * n).zip(&plan.offsets).for_each(run);
@@ -167,52 +230,13 @@ fn with_gemm<T: Element + Zero + One>(
     out
 }
 
-/// One product `dst = a[oa] · b[ob]` through `gemm`.
-///
-/// # Safety
-/// `la.base + oa` and `lb.base + ob` (in elements of `T`) must start m×k and
-/// k×n matrices with the layouts' strides, and `dst` must hold m·n elements.
-unsafe fn gemm_one<T: Element + Zero + One>(
-    dst: &mut [T],
-    (m, k, n): (usize, usize, usize),
-    la: Layout,
-    oa: isize,
-    lb: Layout,
-    ob: isize,
-    threaded: bool,
-) {
-    let par = if threaded {
-        gemm::Parallelism::Rayon(0)
-    } else {
-        gemm::Parallelism::None
-    };
-    // SAFETY: the caller's contract; with `read_dst = false` gemm writes
-    // dst = 1·(a·b) without reading it.
-    unsafe {
-        let pa = (la.base as *const T).offset(oa);
-        let pb = (lb.base as *const T).offset(ob);
-        gemm::gemm(
-            m,
-            n,
-            k,
-            dst.as_mut_ptr(),
-            1,
-            n as isize,
-            false,
-            pa,
-            la.cs,
-            la.rs,
-            pb,
-            lb.cs,
-            lb.rs,
-            T::zero(),
-            T::one(),
-            false,
-            false,
-            false,
-            par,
-        );
-    }
+/// Whether to run whole pairs side by side (each single-threaded) rather
+/// than one after another with every thread on each: side by side wins
+/// while a pair is too small for a product's threads to pay off, or while
+/// there are enough pairs to keep every thread equally busy.
+fn spread_pairs(per_pair: usize, count: usize) -> bool {
+    let threads = rayon::current_num_threads();
+    per_pair < PAIR_THREADS_FLOPS || count % threads == 0 || count >= 4 * threads
 }
 
 #[cfg(test)]
@@ -246,5 +270,108 @@ mod tests {
         .unwrap();
         assert_eq!(oi.get(0), Scalar::Int(-1));
         assert!(matmul(&a, &b, [&[false; 3], &[false; 3]], DType::Float64, None).is_err());
+    }
+
+    /// An f64 stack of small integers (exact in every float type).
+    fn ints(shape: &[usize], seed: usize) -> Tensor {
+        let len = shape.iter().product();
+        let data = (0..len)
+            .map(|i| ((i * 7 + seed) % 11) as f64 - 5.0)
+            .collect();
+        Tensor::from_vec(shape.to_vec(), data).unwrap()
+    }
+
+    /// `matmul` in `dtype` against the int64 per-pair loop on the same values.
+    fn agrees(a: &Tensor, b: &Tensor, bcast: [&[bool]; 2], dtype: DType) {
+        let want = matmul(
+            &cast::cast(a, DType::Int64),
+            &cast::cast(b, DType::Int64),
+            bcast,
+            DType::Int64,
+            None,
+        )
+        .unwrap();
+        let got = matmul(
+            &cast::cast(a, dtype),
+            &cast::cast(b, dtype),
+            bcast,
+            dtype,
+            None,
+        )
+        .unwrap();
+        assert_eq!(got.shape(), want.shape());
+        let (got, want) = (cast::cast(&got, DType::Int64), want);
+        assert_eq!(
+            got.to_c_bytes(),
+            want.to_c_bytes(),
+            "{dtype} {:?}",
+            a.shape()
+        );
+    }
+
+    #[test]
+    fn broadcast_matrix_folds_into_one_product() {
+        let b = ints(&[1, 5, 3], 1);
+        let flags: [&[bool]; 2] = [&[false; 3], &[true, false, false]];
+        for dtype in [
+            DType::Float32,
+            DType::Float64,
+            DType::Complex64,
+            DType::Complex128,
+        ] {
+            agrees(&ints(&[4, 6, 5], 0), &b, flags, dtype);
+            agrees(&ints(&[7, 1, 5], 2), &b, flags, dtype);
+        }
+        // Every other column of a wider stack still folds (row step = m rows).
+        let wide = ints(&[4, 6, 10], 3);
+        let a = wide.view(&[4, 6, 5], &[480, 80, 16], 0).unwrap();
+        assert_eq!(
+            folded_rows(&batches(&a, &b, flags).unwrap(), 6, layout(&a)),
+            Some(10)
+        );
+        agrees(&a, &b, flags, DType::Float64);
+    }
+
+    #[test]
+    fn small_pairs_run_side_by_side() {
+        let (a, b) = (ints(&[8, 70, 60], 0), ints(&[8, 60, 50], 4));
+        assert!(spread_pairs(70 * 60 * 50, 8));
+        agrees(&a, &b, [&[false; 3], &[false; 3]], DType::Float64);
+        agrees(&a, &b, [&[false; 3], &[false; 3]], DType::Float32);
+    }
+
+    #[test]
+    fn strided_stacks_and_empty_axes() {
+        // Batch axis not outermost: pairs 5 elements apart, not m rows apart.
+        let base = ints(&[3, 4, 5], 0);
+        let a = base.view(&[4, 3, 5], &[40, 160, 8], 0).unwrap();
+        let b = ints(&[1, 5, 2], 5);
+        let flags: [&[bool]; 2] = [&[false; 3], &[true, false, false]];
+        assert_eq!(
+            folded_rows(&batches(&a, &b, flags).unwrap(), 3, layout(&a)),
+            None
+        );
+        agrees(&a, &b, flags, DType::Float64);
+        // Transposed matrices in a stack, a broadcast left operand.
+        let bt = ints(&[6, 2, 5], 1);
+        let bt = bt.view(&[6, 5, 2], &[80, 8, 40], 0).unwrap();
+        agrees(
+            &ints(&[1, 3, 5], 0),
+            &bt,
+            [&[true, false, false], &[false; 3]],
+            DType::Float64,
+        );
+        for (sa, sb) in [
+            ([0, 3, 5], [0, 5, 2]),
+            ([2, 3, 0], [2, 0, 4]),
+            ([2, 0, 5], [2, 5, 4]),
+        ] {
+            agrees(
+                &ints(&sa, 0),
+                &ints(&sb, 0),
+                [&[false; 3], &[false; 3]],
+                DType::Float64,
+            );
+        }
     }
 }

@@ -14,6 +14,7 @@ use crate::ops::scalar_grad;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{StaticShape, TensorType, Type};
 use crate::value::Value;
+use smallvec::SmallVec;
 
 /// `Elemwise(scalar_op, inplace_pattern)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -50,18 +51,25 @@ impl Elemwise {
             .iter()
             .map(|t| (t.ndim() < ndim).then(|| DimShuffle::expand_left(t.ndim(), ndim)))
             .collect();
-        let padded: Vec<TensorType> = inputs
+        // Only expanded inputs get a new type; the others are borrowed (this
+        // runs for every elementwise node a user builds).
+        let expanded: SmallVec<[Option<TensorType>; 4]> = inputs
             .iter()
             .zip(&expand)
-            .map(|(t, e)| e.as_ref().map_or(Ok((*t).clone()), |e| e.output_type(t)))
+            .map(|(t, e)| e.as_ref().map(|e| e.output_type(t)).transpose())
             .collect::<Result<_>>()?;
-        let output = self.output_type(&padded.iter().collect::<Vec<_>>())?;
+        let padded: SmallVec<[&TensorType; 4]> = inputs
+            .iter()
+            .zip(&expanded)
+            .map(|(&t, e)| e.as_ref().unwrap_or(t))
+            .collect();
+        let output = self.output_type(&padded)?;
         Ok(BroadcastPlan { expand, output })
     }
 
     /// The output type for inputs of equal rank.
     pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
-        let dtypes: Vec<_> = inputs.iter().map(|t| t.dtype).collect();
+        let dtypes: SmallVec<[_; 4]> = inputs.iter().map(|t| t.dtype).collect();
         let dtype = self.scalar_op.output_dtype(&dtypes)?;
         let shape = broadcast_shapes(inputs)?;
         for &(out, inp) in &self.inplace_pattern {

@@ -15,6 +15,36 @@ fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
         .expect("outputs are fresh, contiguous and of the output dtype")
 }
 
+/// `ys[i] = f(xs[i])`, with a second build of the loop for AVX2 chosen at
+/// run time. The crate targets baseline x86-64, where `floor`, `ceil`,
+/// `trunc` and `round_ties_even` are a library call per element and no loop
+/// is vectorised wider than SSE2 (measured on 1e6 float64: floor 0.11x,
+/// round 0.05x, abs 0.6x NumPy's speed). Results do not change: Rust never
+/// contracts into FMA and the SSE4.1 rounding instructions are exact.
+fn map_slice<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
+    #[cfg(target_arch = "x86_64")]
+    if super::lanes::has_avx2() {
+        // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
+        return unsafe { map_slice_avx2(ys, xs, f) };
+    }
+    map_slice_plain(ys, xs, f);
+}
+
+#[inline(always)]
+fn map_slice_plain<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
+    ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(x));
+}
+
+/// [`map_slice_plain`] compiled with AVX2 and SSE4.1 enabled.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,sse4.1")]
+unsafe fn map_slice_avx2<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
+    map_slice_plain(ys, xs, f);
+}
+
 /// `out[i] = f(a[i])`, `a` broadcast to `out`'s shape.
 pub fn map1<A: Element, O: Element>(a: &Tensor, out: &mut Tensor, f: impl Fn(A) -> O + Sync) {
     let shape = Dims::from(out.shape());
@@ -24,9 +54,9 @@ pub fn map1<A: Element, O: Element>(a: &Tensor, out: &mut Tensor, f: impl Fn(A) 
             if ys.len() >= PARALLEL_MIN {
                 ys.par_chunks_mut(CHUNK)
                     .zip(xs.par_chunks(CHUNK))
-                    .for_each(|(y, x)| y.iter_mut().zip(x).for_each(|(y, &x)| *y = f(x)));
+                    .for_each(|(y, x)| map_slice(y, x, &f));
             } else {
-                ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(x));
+                map_slice(ys, xs, &f);
             }
             return;
         }

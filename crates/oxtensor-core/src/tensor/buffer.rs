@@ -35,7 +35,7 @@ unsafe impl Sync for Buffer {}
 impl Buffer {
     /// A zero-filled buffer of `len` bytes.
     pub fn zeroed(len: usize) -> Arc<Buffer> {
-        let mut words = vec![0u64; len.div_ceil(8).max(1)];
+        let mut words = zeroed_words(len.div_ceil(8).max(1));
         advise_huge_pages(&mut words);
         let ptr = NonNull::new(words.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
         Arc::new(Buffer {
@@ -130,4 +130,23 @@ impl fmt::Debug for Buffer {
         let who = if self.is_rust_owned() { "rust" } else { "host" };
         write!(f, "Buffer({} bytes, {who})", self.len)
     }
+}
+
+/// `n` zeroed words from the allocator's zeroed allocation (`calloc`: fresh
+/// pages stay untouched until written). A failed allocation panics with the
+/// size instead of aborting as `vec!` does, so a Python caller gets an
+/// exception (`PanicException`) rather than a dead process.
+fn zeroed_words(n: usize) -> Vec<u64> {
+    let fail = || -> ! { panic!("cannot allocate an array of {} bytes", n.saturating_mul(8)) };
+    let layout = std::alloc::Layout::array::<u64>(n).unwrap_or_else(|_| fail());
+    // SAFETY: the layout has a non-zero size (n >= 1 is the caller's
+    // contract, checked below); the pointer is checked for null.
+    assert!(n > 0, "zeroed_words needs at least one word");
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut u64;
+    if ptr.is_null() {
+        fail();
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout
+    // of `n` u64s, and zeroed memory is a valid u64 array of length `n`.
+    unsafe { Vec::from_raw_parts(ptr, n, n) }
 }

@@ -65,8 +65,11 @@ fn layout_is_c_contiguous(dtype: DType, shape: &[usize], strides: &[isize]) -> b
 impl Tensor {
     /// A zero-filled, C-contiguous tensor.
     pub fn zeros(dtype: DType, shape: &[usize]) -> Tensor {
-        let n: usize = shape.iter().product();
-        let buffer = Buffer::zeroed(n * dtype.itemsize());
+        let bytes = shape
+            .iter()
+            .try_fold(dtype.itemsize(), |b, &d| b.checked_mul(d))
+            .unwrap_or_else(|| panic!("cannot allocate an array of shape {shape:?} ({dtype})"));
+        let buffer = Buffer::zeroed(bytes);
         Tensor {
             dtype,
             shape: shape.into(),

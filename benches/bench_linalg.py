@@ -3,7 +3,9 @@
 * batched matmul: 64 stacks of 128x128 float64 (``Matmul``), and a
   broadcast stack (64x128x128 @ 128x128);
 * ``solve`` of a 500x500 float64 system with one right-hand side;
-* ``cholesky`` of a 500x500 symmetric positive definite float64 matrix.
+* ``cholesky`` of a 500x500 symmetric positive definite float64 matrix;
+* ``inv``, ``det``, ``slogdet``, ``eigh``, ``svd`` and ``qr`` of 500x500
+  float64 matrices.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster), with the
 harness of ``bench_execution.py``.
@@ -69,12 +71,40 @@ def solve_and_cholesky() -> None:
     compare("cholesky 500x500", f, g, jf, np.linalg.cholesky, s)
 
 
+def decompositions() -> None:
+    rng = np.random.default_rng(2)
+    n = 500
+    m = rng.random((n, n))
+    # Diagonally dominant with a finite determinant (m + n*I overflows det).
+    a = m / n + np.eye(n)
+    s = a @ a.T
+    x = ot.dmatrix("a")
+    for label, build, pt_build, np_fn, arg in (
+        ("inv 500x500", ot.linalg.inv, "inv", np.linalg.inv, a),
+        ("det 500x500", ot.linalg.det, "det", np.linalg.det, a),
+        ("slogdet 500x500", ot.linalg.slogdet, "slogdet", np.linalg.slogdet, a),
+        ("eigh 500x500", ot.linalg.eigh, "eigh", np.linalg.eigh, s),
+        ("svd 500x500", ot.linalg.svd, "svd", np.linalg.svd, a),
+        ("qr 500x500", ot.linalg.qr, "qr", np.linalg.qr, a),
+    ):
+        f = oxtensor.function([x], build(x))
+        g = pytensor_fn(
+            lambda pt, name=pt_build: (
+                [p := pt.dmatrix("a")],
+                getattr(pt.linalg, name)(p),
+            )
+        )
+        jf = jax_fn(getattr(harness.jnp.linalg, pt_build)) if jax_mod else None
+        compare(label, f, g, jf, np_fn, arg)
+
+
 def main() -> None:
     for name, why in (("pytensor", harness.pt_why), ("jax", harness.jax_why)):
         if why:
             print(f"skipped {name}: {why}")
     batched_matmul()
     solve_and_cholesky()
+    decompositions()
 
 
 if __name__ == "__main__":

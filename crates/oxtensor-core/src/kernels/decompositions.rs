@@ -2,7 +2,8 @@
 //! the eigendecomposition's gradient, through `faer` in float32/float64
 //! (the shared conversions and dtype dispatch are in [`super::linalg`]).
 
-use super::linalg::{by_float, check_square, from_faer, to_faer, Real};
+use super::faer_par::scoped;
+use super::linalg::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -35,7 +36,8 @@ fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
 /// Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix
 /// read from one triangle.
 pub fn eigh(a: &Tensor, dtype: DType, lower: bool) -> Result<Vec<Tensor>> {
-    by_float!(dtype, eigh_t(a, lower))
+    let (rows, cols) = matrix_dims(a);
+    scoped(rows, cols, || by_float!(dtype, eigh_t(a, lower)))
 }
 
 fn eigh_grad_t<T: Real>(
@@ -87,7 +89,10 @@ pub fn eigh_grad(
     dtype: DType,
     lower: bool,
 ) -> Result<Tensor> {
-    by_float!(dtype, eigh_grad_t(w, v, gw, gv, lower))
+    let (rows, cols) = matrix_dims(v);
+    scoped(rows, cols, || {
+        by_float!(dtype, eigh_grad_t(w, v, gw, gv, lower))
+    })
 }
 
 fn svd_t<T: Real>(a: &Tensor, full_matrices: bool, compute_uv: bool) -> Result<Vec<Tensor>> {
@@ -104,7 +109,10 @@ fn svd_t<T: Real>(a: &Tensor, full_matrices: bool, compute_uv: bool) -> Result<V
 /// `svd(a)`: `[U, s, Vh]` (or `[s]` without `compute_uv`), singular values
 /// descending, `U` and `Vh` square if `full_matrices`.
 pub fn svd(a: &Tensor, dtype: DType, full_matrices: bool, compute_uv: bool) -> Result<Vec<Tensor>> {
-    by_float!(dtype, svd_t(a, full_matrices, compute_uv))
+    let (rows, cols) = matrix_dims(a);
+    scoped(rows, cols, || {
+        by_float!(dtype, svd_t(a, full_matrices, compute_uv))
+    })
 }
 
 fn qr_t<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Result<Vec<Tensor>> {
@@ -135,7 +143,8 @@ fn qr_t<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Result<Vec<Tensor>
 /// `qr(a)`: `[Q, R]` (or `[R]` if not `with_q`), complete (`Q` square) or
 /// reduced (`Q` with `min(m, n)` columns).
 pub fn qr(a: &Tensor, dtype: DType, complete: bool, with_q: bool) -> Result<Vec<Tensor>> {
-    by_float!(dtype, qr_t(a, complete, with_q))
+    let (rows, cols) = matrix_dims(a);
+    scoped(rows, cols, || by_float!(dtype, qr_t(a, complete, with_q)))
 }
 
 fn qr_grad_t<T: Real>(q: &Tensor, r: &Tensor, gq: &Tensor, gr: &Tensor) -> Result<Tensor> {
@@ -169,7 +178,8 @@ fn qr_grad_t<T: Real>(q: &Tensor, r: &Tensor, gq: &Tensor, gr: &Tensor) -> Resul
 /// The gradient of a QR with a square `R` (reduced, `m >= n`) with respect
 /// to its input, from `Q`, `R` and their gradients.
 pub fn qr_grad(q: &Tensor, r: &Tensor, gq: &Tensor, gr: &Tensor, dtype: DType) -> Result<Tensor> {
-    by_float!(dtype, qr_grad_t(q, r, gq, gr))
+    let (rows, cols) = matrix_dims(q);
+    scoped(rows, cols, || by_float!(dtype, qr_grad_t(q, r, gq, gr)))
 }
 
 #[cfg(test)]

@@ -2,9 +2,12 @@
 //! LU with partial pivoting (inverse, determinant, solve), Cholesky and its
 //! gradient. Inputs are copied into faer's column-major matrices and the
 //! results back into C-ordered tensors; only float32 and float64 run here.
+//! The LU family factors the C-ordered buffer read column-major, `aᵀ`, and
+//! answers through transposes: that skips a transposing copy of `a`.
 
 use super::cast;
 use super::copy::to_contiguous;
+use super::faer_par;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
@@ -14,10 +17,6 @@ use faer::linalg::solvers::{DenseSolveCore, Solve};
 use faer::reborrow::ReborrowMut;
 use faer::traits::RealField;
 use faer::{Mat, MatMut, MatRef, Par};
-
-/// From this order on, Cholesky spreads its blocks over rayon threads; below
-/// it the threads' start-up costs more than they save (measured at 500).
-const CHOLESKY_PARALLEL_N: usize = 1000;
 
 /// The element type of a float tensor, as faer sees it.
 pub trait Real: Element + RealField + Copy {}
@@ -59,6 +58,16 @@ pub(crate) fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<
     Tensor::from_vec(shape, data)
 }
 
+/// The rows and columns of a matrix (a vector: one column), for
+/// [`faer_par::scoped`].
+pub(crate) fn matrix_dims(t: &Tensor) -> (usize, usize) {
+    match t.shape() {
+        [rows, cols] => (*rows, *cols),
+        [len] => (*len, 1),
+        _ => (1, 1),
+    }
+}
+
 /// Checks at run time that `t` is a square matrix.
 pub(crate) fn check_square(t: &Tensor) -> Result<()> {
     if t.ndim() != 2 || t.shape()[0] != t.shape()[1] {
@@ -74,10 +83,23 @@ fn singular() -> Error {
     Error::Value("Matrix is singular to machine precision.".into())
 }
 
-/// LU of a square matrix, refusing an exactly singular one (a zero pivot,
-/// where LAPACK's `getrf` reports failure and NumPy raises).
-fn lu<T: Real>(a: &Mat<T>) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
-    let lu = a.partial_piv_lu();
+/// `a` (a square matrix) as C-contiguous `T`s: read column-major, `aᵀ`.
+fn transposed<T: Real>(a: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
+    Ok(to_contiguous(&cast::cast(a, T::DTYPE)))
+}
+
+fn col_major<T: Real>(t: &Tensor) -> MatRef<'_, T> {
+    let n = t.shape()[0];
+    let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
+    MatRef::from_column_major_slice(s, n, n)
+}
+
+/// LU of `aᵀ` (see [`transposed`]), refusing an exactly singular matrix (a
+/// zero pivot, where LAPACK's `getrf` reports failure and NumPy raises).
+fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
+    let n = at.shape()[0];
+    let lu = faer_par::scoped(n, n, || col_major::<T>(at).partial_piv_lu());
     let u = lu.U();
     if (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl()) {
         return Err(singular());
@@ -86,10 +108,12 @@ fn lu<T: Real>(a: &Mat<T>) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
 }
 
 fn inv_t<T: Real>(a: &Tensor) -> Result<Tensor> {
-    check_square(a)?;
-    let m = to_faer::<T>(a);
-    let out = lu(&m)?.inverse();
-    from_faer(out.as_ref(), a.shape().to_vec())
+    let at = transposed::<T>(a)?;
+    let n = a.shape()[0];
+    // inv(aᵀ)ᵀ = inv(a); the transposed view copies out row by row.
+    let lu = lu::<T>(&at)?;
+    let out = faer_par::scoped(n, n, || lu.inverse());
+    from_faer(out.transpose(), a.shape().to_vec())
 }
 
 /// `inv(a)` of a square matrix, in `dtype`.
@@ -98,8 +122,10 @@ pub fn inv(a: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
-    check_square(a)?;
-    let d = to_faer::<T>(a).as_ref().determinant();
+    let at = transposed::<T>(a)?;
+    let n = a.shape()[0];
+    // det(aᵀ) = det(a).
+    let d = faer_par::scoped(n, n, || col_major::<T>(&at).determinant());
     Ok(Tensor::scalar(d))
 }
 
@@ -109,9 +135,11 @@ pub fn det(a: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    check_square(a)?;
-    let lu = lu(&to_faer::<T>(a))?;
-    let x = lu.solve(to_faer::<T>(b));
+    let at = transposed::<T>(a)?;
+    let n = a.shape()[0];
+    let lu = lu::<T>(&at)?;
+    // a x = b is (aᵀ)ᵀ x = b: the transposed solve of aᵀ's factors.
+    let x = faer_par::scoped(n, n, || lu.solve_transpose(to_faer::<T>(b)));
     from_faer(x.as_ref(), b.shape().to_vec())
 }
 
@@ -131,11 +159,7 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
     // one out of the row-major view, with no copy in or out.
     let view = MatMut::from_column_major_slice_mut(&mut data, n, n);
     let mut view = if lower { view.transpose_mut() } else { view };
-    let par = if n >= CHOLESKY_PARALLEL_N {
-        Par::rayon(0)
-    } else {
-        Par::Seq
-    };
+    let par = faer_par::for_shape(n, n);
     let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<T>(
         n,
         par,
@@ -209,7 +233,10 @@ fn cholesky_grad_t<T: Real>(l: &Tensor, gl: &Tensor, lower: bool) -> Result<Tens
 /// and the factor's gradient (Murray 2016, "Differentiation of the Cholesky
 /// decomposition"), nonzero only in the triangle the factorisation reads.
 pub fn cholesky_grad(l: &Tensor, gl: &Tensor, dtype: DType, lower: bool) -> Result<Tensor> {
-    by_float!(dtype, cholesky_grad_t(l, gl, lower))
+    let (rows, cols) = matrix_dims(l);
+    faer_par::scoped(rows, cols, || {
+        by_float!(dtype, cholesky_grad_t(l, gl, lower))
+    })
 }
 
 #[cfg(test)]
@@ -230,6 +257,61 @@ mod tests {
         let z = Tensor::zeros(DType::Float64, &[2, 2]);
         assert!(inv(&z, DType::Float64).is_err());
         assert!(inv(&a, DType::Int32).is_err());
+    }
+
+    fn floats(t: &Tensor) -> Vec<f64> {
+        let t = to_contiguous(&cast::cast(t, DType::Float64));
+        t.as_slice::<f64>().unwrap().to_vec()
+    }
+
+    fn near(got: &[f64], want: &[f64]) {
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            assert!((g - w).abs() < 1e-9, "{i}: {g} vs {w}");
+        }
+    }
+
+    /// A non-symmetric 3×3 system (so a transpose mix-up shows), read
+    /// C-ordered and through a transposed view, with a matrix `b`.
+    #[test]
+    fn lu_family_on_non_symmetric_and_strided_input() {
+        let a = Tensor::from_vec(vec![3, 3], vec![2.0f64, 1., 0., 0., 3., 1., 1., 0., 4.]).unwrap();
+        // inv(a) · 25 (det 25), worked out by hand.
+        let inv25 = [12.0, -4., 1., 1., 8., -2., -3., 1., 6.];
+        near(
+            &floats(&inv(&a, DType::Float64).unwrap()),
+            &inv25.map(|v| v / 25.0),
+        );
+        near(&floats(&det(&a, DType::Float64).unwrap()), &[25.0]);
+        let b = Tensor::from_vec(vec![3, 2], vec![3.0f64, 1., 4., 0., 5., 2.]).unwrap();
+        // a @ [[1, 0.56], [1, -0.12], [1, 0.36]] = b.
+        let x = floats(&solve(&a, &b, DType::Float64).unwrap());
+        near(&x, &[1.0, 0.56, 1.0, -0.12, 1.0, 0.36]);
+        let at = a.view(&[3, 3], &[8, 24], 0).unwrap();
+        let inv_t = floats(&inv(&at, DType::Float64).unwrap());
+        near(
+            &inv_t,
+            &[12.0, 1., -3., -4., 8., 1., 1., -2., 6.].map(|v| v / 25.0),
+        );
+        let x32 = solve(&a, &b, DType::Float32).unwrap();
+        assert_eq!(x32.dtype(), DType::Float32);
+    }
+
+    #[test]
+    fn lu_family_on_empty_and_nan_input() {
+        let e = Tensor::zeros(DType::Float64, &[0, 0]);
+        assert_eq!(inv(&e, DType::Float64).unwrap().shape(), &[0, 0]);
+        assert_eq!(
+            det(&e, DType::Float64).unwrap().get(0),
+            Scalar::Float(1.0, DType::Float64)
+        );
+        let nan = Tensor::from_vec(vec![2, 2], vec![f64::NAN, 1., 1., 2.]).unwrap();
+        let d = det(&nan, DType::Float64).unwrap();
+        assert!(matches!(d.get(0), Scalar::Float(v, _) if v.is_nan()));
+        let b = Tensor::from_vec(vec![2], vec![1.0f64, 1.]).unwrap();
+        let x = floats(&solve(&nan, &b, DType::Float64).unwrap());
+        assert!(x.iter().all(|v| v.is_nan()));
+        assert!(solve(&nan, &Tensor::zeros(DType::Float64, &[3]), DType::Float64).is_err());
     }
 
     #[test]

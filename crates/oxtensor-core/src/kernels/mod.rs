@@ -29,6 +29,7 @@ pub const PARALLEL_MIN: usize = 1 << 16;
 pub mod argmax;
 mod copy_tile;
 pub mod cumulative;
+pub mod faer_par;
 pub mod fast_exp;
 pub mod lanes;
 pub mod softmax;

@@ -123,6 +123,9 @@ pub(super) struct FusedThunk {
     leaf_types: Vec<TensorType>,
     /// Per leaf, a constant of another dtype converted once, at link time.
     converted: Vec<Option<Tensor>>,
+    /// Whether a leaf that is not a constant may have another dtype (and
+    /// so be converted on every call).
+    cast_at_run: bool,
 }
 
 /// Replaces each group of fusible steps by one step. `fusible[k]` says
@@ -239,6 +242,9 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
             (c.dtype() != dtype).then(|| cast(c, dtype))
         })
         .collect();
+    let cast_at_run = known
+        .iter()
+        .any(|l| l.constant.is_none() && l.ty.as_ref().is_none_or(|t| t.dtype != dtype));
     let leaf_types = known
         .into_iter()
         .map(|l| l.ty.unwrap_or_else(|| TensorType::with_ndim(dtype, 0)))
@@ -249,6 +255,7 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
             instrs,
             leaf_types,
             converted,
+            cast_at_run,
         }),
         leaves,
         out_slot,
@@ -272,17 +279,20 @@ impl FusedThunk {
             .iter()
             .find(|t| t.len() != 1)
             .unwrap_or(leaves.first()?);
-        let shape: SmallVec<[usize; 4]> = full.shape().into();
+        let shape = full.shape();
         let ok = leaves.iter().zip(&self.leaf_types).all(|(t, ty)| {
-            if t.shape() == shape.as_slice() {
+            if t.shape() == shape {
                 return t.is_c_contiguous();
             }
-            let bcast = ty.broadcastable();
+            // A static 1 is what lets a dimension broadcast.
             t.len() == 1
                 && t.ndim() == shape.len()
-                && shape.iter().zip(&bcast).all(|(&n, &b)| n == 1 || b)
+                && shape
+                    .iter()
+                    .zip(&ty.shape)
+                    .all(|(&n, &b)| n == 1 || b == Some(1))
         });
-        ok.then_some(shape)
+        ok.then(|| shape.into())
     }
 
     /// The group's nodes one by one (the path for strided or partly
@@ -399,24 +409,30 @@ impl Thunk for FusedThunk {
         };
         // Leaves of another dtype, converted as each node would convert
         // them (constants once, at link time).
-        let per_call: SmallVec<[Option<Tensor>; 4]> = tensors
-            .iter()
-            .zip(&self.converted)
-            .map(|(t, c)| (c.is_none() && t.dtype() != self.dtype).then(|| cast(t, self.dtype)))
-            .collect();
+        let mut per_call: SmallVec<[Option<Tensor>; 4]> = SmallVec::new();
+        if self.cast_at_run {
+            per_call.extend(tensors.iter().zip(&self.converted).map(|(t, c)| {
+                (c.is_none() && t.dtype() != self.dtype).then(|| cast(t, self.dtype))
+            }));
+        }
         let tensors: SmallVec<[&Tensor; 4]> = tensors
             .iter()
-            .zip(&self.converted)
-            .zip(&per_call)
-            .map(|((&t, c), p)| c.as_ref().or(p.as_ref()).unwrap_or(t))
+            .enumerate()
+            .map(|(i, &t)| {
+                let per = per_call.get(i).and_then(Option::as_ref);
+                self.converted[i].as_ref().or(per).unwrap_or(t)
+            })
             .collect();
-        let mut out = output(Some(pool), self.dtype, &shape);
+        let mut out = output(Some(&mut *pool), self.dtype, &shape);
         if out.len() <= BLOCK {
             // One block: the leaves as they are, scratch at the output's shape.
-            let mut scratch: Vec<Tensor> = (1..self.instrs.len())
-                .map(|_| Tensor::zeros(self.dtype, &shape))
+            // Scratch from the pool and back: small calls allocate nothing.
+            let mut scratch: SmallVec<[Tensor; 4]> = (1..self.instrs.len())
+                .map(|_| pool.take(self.dtype, &shape))
                 .collect();
-            self.run_into(&tensors, &mut scratch, &mut out)?;
+            let done = self.run_into(&tensors, &mut scratch, &mut out);
+            scratch.into_iter().for_each(|t| pool.recycle(t));
+            done?;
         } else if self.dtype == DType::Float32 {
             self.run_blocks::<f32>(&tensors, &mut out)?;
         } else {

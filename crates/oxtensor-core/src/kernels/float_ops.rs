@@ -1,7 +1,9 @@
 //! Elementwise math on real floats, with NumPy's results for the edge cases
 //! (NaN-propagating maximum/minimum, floored `mod` and `//`, `sign(0) == 0`).
 
-use super::map::{map1, map2, map3};
+use super::fast_tanh::{tanh_f32, tanh_f32_slice};
+use super::map::{map1, map1_slices, map2, map3};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -119,6 +121,16 @@ fn acosh<T: Float>(x: T) -> T {
     }
 }
 
+/// `tanh`; float32 through the vectorised [`tanh_f32`] (libm's `tanhf` is
+/// a call per element).
+fn tanh<T: Float + Element>(a: &Tensor, out: &mut Tensor) {
+    if T::DTYPE == DType::Float32 {
+        map1_slices(a, out, tanh_f32, tanh_f32_slice);
+    } else {
+        map1(a, out, |x: T| x.tanh());
+    }
+}
+
 /// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).
 pub(super) fn clip<T: PartialOrd>(x: T, lo: T, hi: T) -> T {
     if x < lo {
@@ -200,7 +212,7 @@ pub(super) fn apply<T: Float + Element>(
         Sin => map1(a, out, |x: T| x.sin()),
         Cos => map1(a, out, |x: T| x.cos()),
         Tan => map1(a, out, |x: T| x.tan()),
-        Tanh => map1(a, out, |x: T| x.tanh()),
+        Tanh => tanh::<T>(a, out),
         Sigmoid => map1(a, out, |x: T| T::one() / (T::one() + (-x).exp())),
         Softplus => map1(a, out, softplus::<T>),
         Reciprocal => map1(a, out, |x: T| x.recip()),

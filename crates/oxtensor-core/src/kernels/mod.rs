@@ -33,3 +33,5 @@ pub mod fast_exp;
 pub mod lanes;
 pub mod softmax;
 pub mod sort;
+mod fast_tanh;
+mod stream;

@@ -296,7 +296,7 @@ fn split_reduced<T: Element>(
 ) {
     let mut partials: Vec<Tensor> = (0..threads)
         .map(|_| {
-            let mut p = Tensor::zeros(out.dtype(), out.shape());
+            let mut p = Tensor::uninit(out.dtype(), out.shape());
             fill(&mut p, init);
             p
         })

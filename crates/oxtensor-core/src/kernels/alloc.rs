@@ -175,7 +175,11 @@ mod tests {
         for shape in [&[0usize][..], &[3, 5], &[PARALLEL_MIN + 3]] {
             let t = zeros_written(DType::Float64, shape);
             assert_eq!(t.shape(), shape);
-            assert!(t.as_slice::<f64>().unwrap().iter().all(|v| v.to_bits() == 0));
+            assert!(t
+                .as_slice::<f64>()
+                .unwrap()
+                .iter()
+                .all(|v| v.to_bits() == 0));
         }
         let b = zeros_written(DType::Int16, &[4, 1]);
         assert_eq!(b.as_slice::<i16>().unwrap(), &[0; 4]);

@@ -125,8 +125,25 @@ mod tests {
         let mut xs: Vec<f32> = (-200_000..200_000).map(|i| i as f32 * 1.3e-4).collect();
         xs.extend((-60..60).map(|e| 2f32.powi(e)));
         xs.extend((-60..60).map(|e| -(2f32.powi(e)) * 1.7));
-        xs.extend([0.173, 0.174, 0.346, 0.347, 8.9, 9.1, 20.0, 1e30, -1e30, f32::MAX]);
-        xs.extend([f32::MIN_POSITIVE, 1e-45, -1e-45, f32::INFINITY, f32::NEG_INFINITY]);
+        xs.extend([
+            0.173,
+            0.174,
+            0.346,
+            0.347,
+            8.9,
+            9.1,
+            20.0,
+            1e30,
+            -1e30,
+            f32::MAX,
+        ]);
+        xs.extend([
+            f32::MIN_POSITIVE,
+            1e-45,
+            -1e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ]);
         xs
     }
 
@@ -143,7 +160,11 @@ mod tests {
             assert!((tanh_f32(x).to_bits() as i64 - want.to_bits() as i64).abs() <= 1);
             off += usize::from(ulps != 0);
         }
-        assert!(off * 10_000 < xs.len(), "{off} of {} off by one ulp", xs.len());
+        assert!(
+            off * 10_000 < xs.len(),
+            "{off} of {} off by one ulp",
+            xs.len()
+        );
     }
 
     #[test]
@@ -155,7 +176,10 @@ mod tests {
                 let mut ys = vec![0.0; n];
                 tanh_f32_slice(&mut ys, &xs);
                 assert!(ys[at].is_nan());
-                assert!(ys.iter().enumerate().all(|(i, y)| i == at || *y == reference(0.5)));
+                assert!(ys
+                    .iter()
+                    .enumerate()
+                    .all(|(i, y)| i == at || *y == reference(0.5)));
             }
         }
         assert!(tanh_f32(f32::NAN).is_nan());
@@ -163,6 +187,9 @@ mod tests {
         let mut z = [0.0f32, -0.0, f32::INFINITY, f32::NEG_INFINITY];
         let x = z;
         tanh_f32_slice(&mut z, &x);
-        assert_eq!(z.map(f32::to_bits), [0.0f32, -0.0, 1.0, -1.0].map(f32::to_bits));
+        assert_eq!(
+            z.map(f32::to_bits),
+            [0.0f32, -0.0, 1.0, -1.0].map(f32::to_bits)
+        );
     }
 }

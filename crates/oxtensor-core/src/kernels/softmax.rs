@@ -170,9 +170,14 @@ pub fn softmax(
     if let (true, Some(xs)) = (streamed, lanes.data.as_slice::<f64>()) {
         let ys = out.as_mut_slice::<f64>().expect("fresh float64 output");
         let n = lanes.n;
-        for_each_lane_init(xs, n, ys, n, || vec![0.0; n], |s, a, b| {
-            softmax_lane_streamed(kind, a, b, s)
-        });
+        for_each_lane_init(
+            xs,
+            n,
+            ys,
+            n,
+            || vec![0.0; n],
+            |s, a, b| softmax_lane_streamed(kind, a, b, s),
+        );
     } else {
         run_f64(&lanes, &mut out, lanes.n, |a, b| softmax_lane(kind, a, b));
     }

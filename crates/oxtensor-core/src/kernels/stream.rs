@@ -89,7 +89,10 @@ mod tests {
         let mut y = [0.0; 6];
         store_map(&mut y, &x, |v| -v);
         assert!(y[0].is_nan());
-        assert_eq!(&y[1..], &[f64::NEG_INFINITY, 0.0, -1.0, f64::INFINITY, -2.0]);
+        assert_eq!(
+            &y[1..],
+            &[f64::NEG_INFINITY, 0.0, -1.0, f64::INFINITY, -2.0]
+        );
         assert!(y[2].is_sign_positive());
     }
 }

@@ -97,6 +97,9 @@ mod tests {
         give(words(big));
         give(words(big));
         assert!(held() <= MAX_BYTES, "{} bytes held", held());
-        assert!(take(big).is_some() && take(big).is_none(), "the older one went");
+        assert!(
+            take(big).is_some() && take(big).is_none(),
+            "the older one went"
+        );
     }
 }

@@ -126,7 +126,7 @@ fn argmax_avx2<T: Element + PartialOrd>(x: &[T]) -> i64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn argmax_f64_avx2(x: &[f64]) -> i64 {
-    argmax_body(x, max_and_nan_f64_avx2)
+    argmax_body(x, |s| max_and_nan_f64_avx2(s))
 }
 
 /// [`argmax_lane`] for float64, through [`max_and_nan_f64_avx2`].

@@ -20,7 +20,8 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::sync::{Arc, Mutex};
 
 pub(crate) fn core_of<'a, T: 'static>(op: &'a PyRef<'_, PyOp>) -> PyResult<&'a T> {
@@ -693,18 +694,20 @@ impl PyGradOp {
 
 // ---- Python objects for core ops -------------------------------------------
 
-/// `DimShuffle` objects by `(input_ndim, new_order)`.
-type Cache = Mutex<HashMap<(usize, Vec<Axis>), Py<PyAny>>>;
-static ELEMWISE: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::new();
+/// `DimShuffle` objects by `(input_ndim, new_order)`; the order inline, so
+/// a lookup allocates nothing. FxHash: these caches are consulted for every
+/// node a user builds.
+type Cache = Mutex<FxHashMap<(usize, SmallVec<[Axis; 6]>), Py<PyAny>>>;
+static ELEMWISE: PyOnceLock<Mutex<FxHashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::new();
 static DIMSHUFFLE: PyOnceLock<Cache> = PyOnceLock::new();
 
 fn cached<K: std::hash::Hash + Eq + Clone>(
     py: Python<'_>,
-    cell: &'static PyOnceLock<Mutex<HashMap<K, Py<PyAny>>>>,
+    cell: &'static PyOnceLock<Mutex<FxHashMap<K, Py<PyAny>>>>,
     key: &K,
     make: impl FnOnce() -> PyResult<Py<PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let map = cell.get_or_init(py, || Mutex::new(HashMap::new()));
+    let map = cell.get_or_init(py, || Mutex::new(FxHashMap::default()));
     if let Some(o) = map
         .lock()
         .map_err(|_| PyRuntimeError::new_err("op cache poisoned"))?
@@ -753,7 +756,7 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
         };
     }
     if let Some(d) = any.downcast_ref::<DimShuffle>() {
-        let key = (d.input_ndim, d.new_order.clone());
+        let key = (d.input_ndim, SmallVec::from_slice(&d.new_order));
         return cached(py, &DIMSHUFFLE, &key, || {
             Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyDimShuffle))?.into_any())
         });

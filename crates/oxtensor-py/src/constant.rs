@@ -208,6 +208,10 @@ pub fn as_tensor_variable<'py>(
     ndim: Option<usize>,
     dtype: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    // Variables first: they are nearly every input of every node built.
+    if x.is_instance_of::<PyVariable>() {
+        return tensor_variable_of(x, ndim);
+    }
     if let Ok(node) = x.cast::<PyApply>() {
         let out = node.borrow().default_output_obj(x.py()).map_err(|_| {
             PyTypeError::new_err(format!(
@@ -220,9 +224,6 @@ pub fn as_tensor_variable<'py>(
             ))
         })?;
         return as_tensor_variable(out.into_bound(x.py()), name, ndim, dtype);
-    }
-    if x.is_instance_of::<PyVariable>() {
-        return tensor_variable_of(x, ndim);
     }
     if x.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(

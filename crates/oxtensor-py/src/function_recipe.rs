@@ -146,8 +146,8 @@ impl FunctionRecipe {
             None => Arc::new(fg.borrow().link(
                 py,
                 &LinkOptions {
-                    allow_gc: true,
                     profile: r.profile,
+                    ..LinkOptions::default()
                 },
             )?),
         };

@@ -52,9 +52,14 @@ pub fn builtin<'py>(
     let out_types: Vec<Type> = if let Some(ew) = core.as_any().downcast_ref::<Elemwise>() {
         let refs: SmallVec<[&TensorType; 4]> = types.iter().collect();
         let plan = ew.plan(&refs).py()?;
-        for (inp, expand) in inputs.iter_mut().zip(plan.expand) {
-            if let Some(ds) = expand {
-                *inp = apply_core(py, Arc::new(ds), vec![inp.clone()])?;
+        let expansions = inputs.iter_mut().zip(plan.expand).zip(plan.expanded);
+        for ((inp, expand), ty) in expansions {
+            if let (Some(ds), Some(ty)) = (expand, ty) {
+                // The plan already knows the ExpandDims output's type.
+                let ds: OpRef = Arc::new(ds);
+                let op = builtin_ops::op_object(py, &ds)?;
+                let node = node_of(op.bind(py), vec![inp.clone()], &[ty.into()])?;
+                *inp = node.borrow().outputs_list(py).get_item(0)?;
             }
         }
         vec![plan.output.into()]
@@ -66,8 +71,19 @@ pub fn builtin<'py>(
         let tys: Vec<Type> = types.into_iter().map(Type::from).collect();
         core.output_types(&tys.iter().collect::<Vec<_>>()).py()?
     };
+    node_of(op, inputs, &out_types)
+}
+
+/// The node of `op` on `inputs` (variables already) with outputs of types
+/// `out_types`.
+fn node_of<'py>(
+    op: &Bound<'py, PyAny>,
+    inputs: Vec<Bound<'py, PyAny>>,
+    out_types: &[Type],
+) -> PyResult<Bound<'py, PyApply>> {
+    let py = op.py();
     let outputs = PyList::empty(py);
-    for ty in &out_types {
+    for ty in out_types {
         // An output typed like an input (most elementwise results) shares
         // that input's type object, skipping the type cache.
         let same = inputs.iter().find_map(|i| {

@@ -8,11 +8,14 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 
 static CLASSES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
-static TENSOR_TYPES: Mutex<Option<HashMap<TensorType, Py<PyTensorType>>>> = Mutex::new(None);
+/// Keyed with FxHash: a lookup happens for most variables built, where
+/// SipHash was a measurable part of building a node, and the keys are not
+/// attacker-chosen.
+static TENSOR_TYPES: Mutex<Option<FxHashMap<TensorType, Py<PyTensorType>>>> = Mutex::new(None);
 static AUTO_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The next `auto_N` number, shared by every variable (as in PyTensor).
@@ -46,7 +49,7 @@ pub fn tensor_type(py: Python<'_>, ty: &TensorType) -> PyResult<Py<PyTensorType>
     let mut guard = TENSOR_TYPES
         .lock()
         .map_err(|_| PyRuntimeError::new_err("type cache poisoned"))?;
-    let cache = guard.get_or_insert_with(HashMap::new);
+    let cache = guard.get_or_insert_with(FxHashMap::default);
     if let Some(t) = cache.get(ty) {
         return Ok(t.clone_ref(py));
     }

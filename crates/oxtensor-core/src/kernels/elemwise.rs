@@ -193,6 +193,12 @@ pub fn elemwise(
     })
 }
 
+/// Dispatches on the compute dtype (inputs already in it; `out` fresh, of
+/// the dtype `k` produces from it). Fused elementwise steps call it per block.
+pub fn run_kind(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
+    run(k, dtype, ins, out)
+}
+
 /// Dispatches on the compute dtype.
 fn run(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     if let Some(()) = generic(k, dtype, ins, out)? {

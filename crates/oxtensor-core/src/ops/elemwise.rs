@@ -29,7 +29,9 @@ pub struct Elemwise {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BroadcastPlan {
     /// For each input, the `ExpandDims` to insert before it, if any.
-    pub expand: Vec<Option<DimShuffle>>,
+    pub expand: SmallVec<[Option<DimShuffle>; 4]>,
+    /// For each expanded input, the type its `ExpandDims` outputs.
+    pub expanded: SmallVec<[Option<TensorType>; 4]>,
     /// The output type.
     pub output: TensorType,
 }
@@ -47,24 +49,37 @@ impl Elemwise {
     /// `ExpandDims`, and the output type.
     pub fn plan(&self, inputs: &[&TensorType]) -> Result<BroadcastPlan> {
         let ndim = inputs.iter().map(|t| t.ndim()).max().unwrap_or(0);
-        let expand: Vec<Option<DimShuffle>> = inputs
+        if inputs.iter().all(|t| t.ndim() == ndim) {
+            // The common node (e.g. `y + x`): nothing to expand, no types to make.
+            return Ok(BroadcastPlan {
+                expand: inputs.iter().map(|_| None).collect(),
+                expanded: inputs.iter().map(|_| None).collect(),
+                output: self.output_type(inputs)?,
+            });
+        }
+        let expand: SmallVec<[Option<DimShuffle>; 4]> = inputs
             .iter()
             .map(|t| (t.ndim() < ndim).then(|| DimShuffle::expand_left(t.ndim(), ndim)))
             .collect();
-        // Only expanded inputs get a new type; the others are borrowed (this
-        // runs for every elementwise node a user builds).
+        // An expanded input's type is its own with 1s on the left (what
+        // `ExpandDims` infers); the others are borrowed. This runs for every
+        // elementwise node a user builds.
         let expanded: SmallVec<[Option<TensorType>; 4]> = inputs
             .iter()
-            .zip(&expand)
-            .map(|(t, e)| e.as_ref().map(|e| e.output_type(t)).transpose())
-            .collect::<Result<_>>()?;
+            .map(|t| (t.ndim() < ndim).then(|| padded_left(t, ndim)))
+            .collect();
         let padded: SmallVec<[&TensorType; 4]> = inputs
             .iter()
             .zip(&expanded)
             .map(|(&t, e)| e.as_ref().unwrap_or(t))
             .collect();
         let output = self.output_type(&padded)?;
-        Ok(BroadcastPlan { expand, output })
+        drop(padded);
+        Ok(BroadcastPlan {
+            expand,
+            expanded,
+            output,
+        })
     }
 
     /// The output type for inputs of equal rank.
@@ -80,6 +95,16 @@ impl Elemwise {
             }
         }
         TensorType::new(dtype, shape)
+    }
+}
+
+/// `t` with static 1s prepended up to rank `ndim`.
+fn padded_left(t: &TensorType, ndim: usize) -> TensorType {
+    let mut shape: StaticShape = std::iter::repeat_n(Some(1), ndim - t.ndim()).collect();
+    shape.extend_from_slice(&t.shape);
+    TensorType {
+        dtype: t.dtype,
+        shape,
     }
 }
 
@@ -286,6 +311,12 @@ mod tests {
             "ExpandDims{axes=(0, 1)}"
         );
         assert_eq!(plan.output, tt(Float64, &[None, None]));
+        // The padded type the plan assumes is the one ExpandDims infers.
+        let v = tt(Float32, &[Some(3)]);
+        let ds = DimShuffle::expand_left(1, 3);
+        assert_eq!(padded_left(&v, 3), ds.output_type(&v).unwrap());
+        let same = mul.plan(&[&x, &x]).unwrap();
+        assert!(same.expand.iter().all(Option::is_none) && same.expand.len() == 2);
         assert_eq!(mul.describe(), "Mul");
         assert_eq!(Elemwise::new(ScalarKind::TrueDiv).describe(), "True_div");
     }

@@ -42,7 +42,7 @@ impl Program {
                 }
                 ran.and_then(|n| {
                     if n == LazyStep::Done {
-                        check_outputs(step, &outs).map(|()| n)
+                        check_outputs(&step.output_types, &outs).map(|()| n)
                     } else {
                         Ok(n)
                     }

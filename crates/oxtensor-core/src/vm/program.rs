@@ -3,6 +3,7 @@
 //! computed values; each call runs the steps, frees intermediates after
 //! their last use (recycling their buffers), and returns the outputs.
 
+use super::fusion::{self, Fusible, Leaf};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
 use crate::error::{Error, Result};
@@ -22,6 +23,9 @@ pub struct LinkOptions {
     pub allow_gc: bool,
     /// Record per-node call counts and times.
     pub profile: bool,
+    /// Run chains of float elementwise nodes as one blocked step (see
+    /// `fusion.rs`); off when profiling, which times each node.
+    pub fuse: bool,
 }
 
 impl Default for LinkOptions {
@@ -29,13 +33,14 @@ impl Default for LinkOptions {
         LinkOptions {
             allow_gc: true,
             profile: false,
+            fuse: true,
         }
     }
 }
 
 /// Where a step reads a value. Inputs and constants are borrowed where they
 /// are, so a call copies no value into storage before the steps run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Src {
     /// The caller's input at this position.
     Input(usize),
@@ -53,10 +58,31 @@ pub(super) struct Step {
     /// form the thunk prepared at link time (see [`Thunk::prepare_constant`]).
     run_inputs: Vec<Src>,
     pub(super) outputs: Vec<usize>,
-    output_types: Vec<Type>,
-    label: String,
+    pub(super) output_types: Vec<Type>,
+    pub(super) label: String,
     /// Slots whose last reader is this step.
     frees: Vec<usize>,
+}
+
+impl Step {
+    /// A step computing one slot from `inputs` (a fused group's).
+    pub(super) fn fused(
+        thunk: Box<dyn Thunk>,
+        inputs: Vec<Src>,
+        output: usize,
+        output_type: Type,
+        label: String,
+    ) -> Step {
+        Step {
+            thunk,
+            run_inputs: inputs.clone(),
+            inputs,
+            outputs: vec![output],
+            output_types: vec![output_type],
+            label,
+            frees: Vec::new(),
+        }
+    }
 }
 
 /// What a call needs besides its inputs, kept between calls so that a call
@@ -147,6 +173,9 @@ impl Program {
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
+        if opts.fuse && !opts.profile {
+            steps = fuse_elemwise(fg, &order, steps, &srcs, &outputs);
+        }
         prepare_constants(&mut steps, &mut constants);
         let lazy = steps.iter().any(|st| st.thunk.is_lazy());
         // On-demand runs skip steps, so "last reader" is not known ahead.
@@ -273,8 +302,11 @@ impl Program {
         let result = step
             .thunk
             .run(&ins, &mut outs, &mut ws.pool)
-            .and_then(|()| check_outputs(step, &outs));
+            .and_then(|()| check_outputs(&step.output_types, &outs));
         if let Err(e) = result {
+            if step.thunk.names_its_nodes() {
+                return Err(e);
+            }
             return Err(e.at_node(self.node_context(k, step, inputs, storage)));
         }
         drop(ins);
@@ -368,6 +400,43 @@ impl Program {
     }
 }
 
+/// [`fusion::fuse`] over the linked steps (one per node of `order`);
+/// nothing is fused in a program with a lazy step.
+fn fuse_elemwise(
+    fg: &FunctionGraph,
+    order: &[NodeId],
+    steps: Vec<Step>,
+    srcs: &HashMap<VarId, Src>,
+    outputs: &[Src],
+) -> Vec<Step> {
+    if steps.iter().any(|st| st.thunk.is_lazy()) {
+        return steps;
+    }
+    let g = fg.graph();
+    let fusible: Vec<Option<Fusible>> = steps
+        .iter()
+        .zip(order)
+        .map(|(st, &n)| {
+            let kind = st.thunk.fusible_kind()?;
+            let node = g.node(n);
+            let [out] = node.outputs[..] else { return None };
+            Fusible::of(kind, &types(fg, &node.inputs), &g.var(out).ty)
+        })
+        .collect();
+    let by_src: HashMap<Src, VarId> = srcs.iter().map(|(&v, &s)| (s, v)).collect();
+    let leaf = |s: Src| {
+        let var = by_src.get(&s).map(|&v| g.var(v));
+        Leaf {
+            ty: var.and_then(|v| v.ty.as_tensor().cloned()),
+            constant: var.and_then(|v| match &v.kind {
+                VarKind::Constant(c) => c.value.tensor().ok().cloned(),
+                _ => None,
+            }),
+        }
+    };
+    fusion::fuse(steps, &fusible, outputs, leaf)
+}
+
 fn types(fg: &FunctionGraph, vars: &[VarId]) -> Vec<Type> {
     vars.iter().map(|&v| fg.graph().var(v).ty.clone()).collect()
 }
@@ -419,8 +488,8 @@ fn schedule_frees(steps: &mut [Step], outputs: &[Src]) {
 }
 
 /// Every output must be set and match its declared type.
-pub(super) fn check_outputs(step: &Step, outs: &[Option<Value>]) -> Result<()> {
-    for (i, (v, ty)) in outs.iter().zip(&step.output_types).enumerate() {
+pub(super) fn check_outputs(types: &[Type], outs: &[Option<Value>]) -> Result<()> {
+    for (i, (v, ty)) in outs.iter().zip(types).enumerate() {
         let Some(v) = v else {
             return Err(Error::Value(format!("output {i} was not computed")));
         };
@@ -440,7 +509,7 @@ pub(super) fn check_outputs(step: &Step, outs: &[Option<Value>]) -> Result<()> {
 }
 
 /// PyTensor's `raise_with_op` context: the node, its position and its inputs.
-fn node_context(k: usize, label: &str, inputs: &[&Value]) -> String {
+pub(super) fn node_context(k: usize, label: &str, inputs: &[&Value]) -> String {
     let shapes: Vec<String> = inputs
         .iter()
         .map(|v| match v {
@@ -531,6 +600,7 @@ mod tests {
             &LinkOptions {
                 allow_gc: true,
                 profile: true,
+                ..LinkOptions::default()
             },
         )
         .unwrap();
@@ -590,6 +660,7 @@ mod tests {
         let opts = LinkOptions {
             allow_gc: true,
             profile: true,
+            ..LinkOptions::default()
         };
         let prog = Program::link(&fg, HashMap::new(), &opts).unwrap();
         let xv = Tensor::from_vec(vec![1], vec![0.0]).unwrap();

@@ -2,7 +2,9 @@
 
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
+use crate::ops::elemwise::Elemwise;
 use crate::ops::ifelse::{IfElse, LazyStep};
+use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::{OpRef, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -20,6 +22,18 @@ pub trait Thunk: Send + Sync {
     fn prepare_constant(&self, input: usize, value: &Value) -> Option<Value> {
         let _ = (input, value);
         None
+    }
+
+    /// The elementwise kind this thunk computes, when it is a plain
+    /// `Elemwise` node the linker may fuse with its neighbours.
+    fn fusible_kind(&self) -> Option<ScalarKind> {
+        None
+    }
+
+    /// Whether errors this thunk returns already name the node that failed
+    /// (a fused step's), so the program must not wrap them again.
+    fn names_its_nodes(&self) -> bool {
+        false
     }
 
     /// Whether this thunk runs host code (e.g. Python) rather than native code.
@@ -104,6 +118,14 @@ impl Thunk for OpThunk {
 
     fn is_lazy(&self) -> bool {
         self.op.as_any().is::<IfElse>()
+    }
+
+    fn fusible_kind(&self) -> Option<ScalarKind> {
+        let e = self.op.as_any().downcast_ref::<Elemwise>()?;
+        match e.scalar_op {
+            ScalarOp::Kind(k) if e.inplace_pattern.is_empty() => Some(k),
+            _ => None,
+        }
     }
 
     fn run_lazy(

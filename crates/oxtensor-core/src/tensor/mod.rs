@@ -82,12 +82,15 @@ impl Tensor {
             .iter()
             .try_fold(dtype.itemsize(), |b, &d| b.checked_mul(d))
             .unwrap_or_else(|| panic!("cannot allocate an array of shape {shape:?} ({dtype})"));
+        // Allocated first: an impossible size panics here with its byte
+        // count, before the strides (which could overflow) are computed.
+        let buffer = alloc(bytes);
         Tensor {
             dtype,
             shape: shape.into(),
             strides: c_strides(dtype, shape),
             offset: 0,
-            buffer: alloc(bytes),
+            buffer,
             contiguous: true,
         }
     }

@@ -52,14 +52,32 @@ impl Pool {
         }
     }
 
-    /// A C-contiguous tensor whose contents are unspecified.
+    /// A C-contiguous tensor whose contents are unspecified: a recycled
+    /// buffer holds an earlier value, a fresh one is not even cleared
+    /// ([`Tensor::uninit`]), so every caller writes all of it (audited:
+    /// elemwise, cast, reductions (filled with the identity first), argmax,
+    /// softmax, logsumexp, sort, cumulative, dot/matmul (`k == 0` fills),
+    /// join, make_vector, repeat, (advanced) subtensor gathers, and the
+    /// inc_subtensors, which copy `x` in first).
     pub fn take(&mut self, dtype: DType, shape: &[usize]) -> Tensor {
+        self.recycled(dtype, shape)
+            .unwrap_or_else(|| Tensor::uninit(dtype, shape))
+    }
+
+    /// Like [`Pool::take`], but a fresh buffer is zeroed: for outputs
+    /// nobody writes (`AllocEmpty`), whose bytes must still be defined
+    /// before the next op reads them.
+    pub fn take_defined(&mut self, dtype: DType, shape: &[usize]) -> Tensor {
+        self.recycled(dtype, shape)
+            .unwrap_or_else(|| Tensor::zeros(dtype, shape))
+    }
+
+    fn recycled(&mut self, dtype: DType, shape: &[usize]) -> Option<Tensor> {
         let len = shape.iter().product::<usize>() * dtype.itemsize();
         self.free
             .get_mut(&len)
             .and_then(Vec::pop)
             .and_then(|buf| Tensor::contiguous_in(dtype, shape, buf))
-            .unwrap_or_else(|| Tensor::zeros(dtype, shape))
     }
 
     /// Number of pooled buffers (for tests).
@@ -73,11 +91,12 @@ impl Pool {
     }
 }
 
-/// A fresh output, taken from `pool` when one is given.
+/// A fresh output, taken from `pool` when one is given; its contents are
+/// unspecified either way (see [`Pool::take`]).
 pub fn output(pool: Option<&mut Pool>, dtype: DType, shape: &[usize]) -> Tensor {
     match pool {
         Some(p) => p.take(dtype, shape),
-        None => Tensor::zeros(dtype, shape),
+        None => Tensor::uninit(dtype, shape),
     }
 }
 
@@ -99,6 +118,21 @@ pub fn fill_chunks<T: Element>(out: &mut Tensor, f: impl Fn(usize, &mut [T]) + S
     } else {
         xs.chunks_mut(FILL_CHUNK).enumerate().for_each(fill);
     }
+}
+
+/// A zero-filled C-contiguous tensor whose zeros are written here, on
+/// several threads when large, into an uninitialised (possibly kept, see
+/// `tensor/spare.rs`) allocation. For outputs whose every page is touched
+/// anyway (`eye`'s diagonal reaches each 2 MiB huge page): `calloc`'s
+/// zero pages would each fault and be cleared by the kernel, one thread at
+/// a time. [`Tensor::zeros`] stays the choice when most pages stay untouched.
+pub fn zeros_written(dtype: DType, shape: &[usize]) -> Tensor {
+    let bytes = shape.iter().product::<usize>() * dtype.itemsize();
+    let mut raw = Tensor::uninit(DType::UInt8, &[bytes]);
+    fill_chunks(&mut raw, |_, xs: &mut [u8]| xs.fill(0));
+    let buffer = raw.buffer().clone();
+    drop(raw);
+    Tensor::contiguous_in(dtype, shape, buffer).expect("the buffer was sized for the shape")
 }
 
 /// Whether every byte of `t` is zero (so a calloc'd buffer already holds
@@ -134,6 +168,21 @@ mod tests {
             t.as_slice::<f32>().unwrap(),
             &[0.0, 0.5, 1.0, 1.5, 2.0, 2.5]
         );
+    }
+
+    #[test]
+    fn written_zeros_are_zeros_of_the_dtype() {
+        for shape in [&[0usize][..], &[3, 5], &[PARALLEL_MIN + 3]] {
+            let t = zeros_written(DType::Float64, shape);
+            assert_eq!(t.shape(), shape);
+            assert!(t
+                .as_slice::<f64>()
+                .unwrap()
+                .iter()
+                .all(|v| v.to_bits() == 0));
+        }
+        let b = zeros_written(DType::Int16, &[4, 1]);
+        assert_eq!(b.as_slice::<i16>().unwrap(), &[0; 4]);
     }
 
     #[test]

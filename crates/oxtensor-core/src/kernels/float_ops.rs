@@ -1,7 +1,9 @@
 //! Elementwise math on real floats, with NumPy's results for the edge cases
 //! (NaN-propagating maximum/minimum, floored `mod` and `//`, `sign(0) == 0`).
 
-use super::map::{map1, map2, map3};
+use super::fast_tanh::{tanh_f32, tanh_f32_slice};
+use super::map::{map1, map1_slices, map2, map3};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -109,6 +111,18 @@ fn round_half_to_even<T: Float>(x: T) -> T {
     r.copysign(x)
 }
 
+/// `np.round` on a tensor: the standard library's `round_ties_even` (one
+/// `roundpd` in `map1`'s AVX2 build) for float32 and float64, the same
+/// values as [`round_half_to_even`], whose `%` is a libm call per element
+/// (measured on 1e6 float64: 0.5x NumPy's speed).
+fn round_even<T: Float + Element>(a: &Tensor, out: &mut Tensor) {
+    match T::DTYPE {
+        DType::Float64 => map1(a, out, f64::round_ties_even),
+        DType::Float32 => map1(a, out, f32::round_ties_even),
+        _ => map1(a, out, round_half_to_even::<T>),
+    }
+}
+
 /// `arccosh`, without the overflow of `x + sqrt(x² - 1)` for huge `x`.
 fn acosh<T: Float>(x: T) -> T {
     let big = T::from(1u64 << 28).unwrap_or_else(T::max_value);
@@ -116,6 +130,16 @@ fn acosh<T: Float>(x: T) -> T {
         x.ln() + T::from(std::f64::consts::LN_2).unwrap_or_else(T::zero)
     } else {
         x.acosh()
+    }
+}
+
+/// `tanh`; float32 through the vectorised [`tanh_f32`] (libm's `tanhf` is
+/// a call per element).
+fn tanh<T: Float + Element>(a: &Tensor, out: &mut Tensor) {
+    if T::DTYPE == DType::Float32 {
+        map1_slices(a, out, tanh_f32, tanh_f32_slice);
+    } else {
+        map1(a, out, |x: T| x.tanh());
     }
 }
 
@@ -143,7 +167,7 @@ fn apply_elementary<T: Float + Element>(
         Exp2 => map1(a, out, |x: T| x.exp2()),
         Log2 => map1(a, out, |x: T| x.log2()),
         Log10 => map1(a, out, |x: T| x.log10()),
-        RoundHalfToEven => map1(a, out, round_half_to_even::<T>),
+        RoundHalfToEven => round_even::<T>(a, out),
         RoundHalfAwayFromZero => map1(a, out, |x: T| x.round()),
         Trunc => map1(a, out, |x: T| x.trunc()),
         ArcSin => map1(a, out, |x: T| x.asin()),
@@ -200,7 +224,7 @@ pub(super) fn apply<T: Float + Element>(
         Sin => map1(a, out, |x: T| x.sin()),
         Cos => map1(a, out, |x: T| x.cos()),
         Tan => map1(a, out, |x: T| x.tan()),
-        Tanh => map1(a, out, |x: T| x.tanh()),
+        Tanh => tanh::<T>(a, out),
         Sigmoid => map1(a, out, |x: T| T::one() / (T::one() + (-x).exp())),
         Softplus => map1(a, out, softplus::<T>),
         Reciprocal => map1(a, out, |x: T| x.recip()),
@@ -240,6 +264,26 @@ mod tests {
             .to_vec();
         assert_eq!(rounded, vec![-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, 3.0, -0.0]);
         assert!(round_half_to_even(-0.5f64).is_sign_negative());
+        for x in [
+            -2.5f64,
+            -1.5,
+            -0.5,
+            -0.4,
+            -0.0,
+            0.0,
+            0.5,
+            1.5,
+            2.5,
+            2.6,
+            4.5e15,
+            f64::NAN,
+        ] {
+            let (a, b) = (round_half_to_even(x), x.round_ties_even());
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{x}"
+            );
+        }
         assert!((acosh(1e308f64) - 709.889355822726).abs() < 1e-9);
         assert!(clip(f64::NAN, 0.0, 1.0).is_nan());
         assert_eq!(clip(5, 0, 1), 1);

@@ -31,6 +31,8 @@ mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
 pub mod fast_exp;
+mod fast_tanh;
 pub mod lanes;
 pub mod softmax;
 pub mod sort;
+mod stream;

@@ -8,6 +8,7 @@ use super::alloc::{output, Pool};
 use super::cast::cast;
 use super::fast_exp::{exp_shifted, sum_exp};
 use super::lanes::{for_each_lane, for_each_lane_init, has_avx2, Lanes};
+use super::stream::{store_map, worth_streaming};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -80,6 +81,24 @@ fn softmax_lane(kind: SoftmaxKind, x: &[f64], y: &mut [f64]) {
     }
 }
 
+/// [`softmax_lane`] for outputs too large for the cache: the exponentials
+/// go to `scratch` (in L1) and reach `y` once, in non-temporal stores
+/// (see `stream.rs`); the values are the same.
+fn softmax_lane_streamed(kind: SoftmaxKind, x: &[f64], y: &mut [f64], scratch: &mut [f64]) {
+    let m = lane_max(x);
+    let e = &mut scratch[..x.len()];
+    match kind {
+        SoftmaxKind::Softmax => {
+            let inv = 1.0 / exp_shifted(x, m, e);
+            store_map(y, e, |v| v * inv);
+        }
+        SoftmaxKind::LogSoftmax => {
+            let log_sum = exp_shifted(x, m, e).ln();
+            store_map(y, x, |v| (v - m) - log_sum);
+        }
+    }
+}
+
 /// `log(sum(exp(x)))` of a lane; infinite maxima are not subtracted, so
 /// lanes of `-inf` give `-inf` and lanes holding `+inf` give `+inf`.
 fn logsumexp_lane(x: &[f64]) -> f64 {
@@ -147,7 +166,21 @@ pub fn softmax(
     };
     let lanes = Lanes::new(&cast(x, work), &axes);
     let mut out = output(pool, work, &lanes.shape());
-    run_f64(&lanes, &mut out, lanes.n, |a, b| softmax_lane(kind, a, b));
+    let streamed = work == DType::Float64 && worth_streaming(lanes.data.len() * 8);
+    if let (true, Some(xs)) = (streamed, lanes.data.as_slice::<f64>()) {
+        let ys = out.as_mut_slice::<f64>().expect("fresh float64 output");
+        let n = lanes.n;
+        for_each_lane_init(
+            xs,
+            n,
+            ys,
+            n,
+            || vec![0.0; n],
+            |s, a, b| softmax_lane_streamed(kind, a, b, s),
+        );
+    } else {
+        run_f64(&lanes, &mut out, lanes.n, |a, b| softmax_lane(kind, a, b));
+    }
     Ok(cast(&lanes.restore(out), dtype))
 }
 
@@ -270,6 +303,30 @@ mod tests {
             let x = Tensor::from_vec(vec![rows, n], data).unwrap();
             check_rows(&x, n, DType::Float64, 1e-13);
             check_rows(&cast(&x, DType::Float32), n, DType::Float32, 1e-6);
+        }
+    }
+
+    #[test]
+    fn streamed_lanes_equal_cached_ones() {
+        for n in [1, 3, 7, 33, 1001] {
+            let base: Vec<f64> = (0..n).map(|i| (i as f64 * 0.9).sin() * 30.0).collect();
+            let mut lanes = vec![base.clone(), vec![f64::NEG_INFINITY; n]];
+            for at in [0, n - 1] {
+                let mut l = base.clone();
+                l[at] = f64::NAN;
+                lanes.push(l);
+            }
+            for x in &lanes {
+                for kind in [SoftmaxKind::Softmax, SoftmaxKind::LogSoftmax] {
+                    let mut want = vec![0.0; n];
+                    softmax_lane(kind, x, &mut want);
+                    // One element in: `y` starts off a 32-byte boundary.
+                    let mut got = vec![0.0; n + 1];
+                    softmax_lane_streamed(kind, x, &mut got[1..], &mut vec![0.0; n]);
+                    let bits = |v: &[f64]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&got[1..]), bits(&want), "{kind:?} of {x:?}");
+                }
+            }
         }
     }
 

@@ -223,7 +223,7 @@ impl Op for AllocEmpty {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let shape = runtime_shape("AllocEmpty", inputs)?;
-        outputs[0] = Some(output(Some(ctx.pool), self.dtype, &shape).into());
+        outputs[0] = Some(ctx.pool.take_defined(self.dtype, &shape).into());
         Ok(())
     }
 

@@ -5,7 +5,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::alloc::{fill_chunks, output};
+use crate::kernels::alloc::{fill_chunks, output, zeros_written};
 use crate::kernels::cast::cast_into;
 use crate::kernels::join::{region, scalar_of, write_into};
 use crate::op_identity;
@@ -273,9 +273,9 @@ impl Op for Eye {
         if n < 0 || m < 0 {
             return Err(Error::Value("negative dimensions are not allowed".into()));
         }
-        // A fresh zeroed buffer (calloc'd, so untouched pages cost nothing)
-        // rather than a pooled one that would need every byte written.
-        let out = Tensor::zeros(self.dtype, &[n as usize, m as usize]);
+        // The diagonal touches every huge page of a large output, so zeros
+        // written on all threads beat calloc's page-by-page faults.
+        let out = zeros_written(self.dtype, &[n as usize, m as usize]);
         // The diagonal starts at (max(-k, 0), max(k, 0)).
         let (row, col) = ((-k).max(0), k.max(0));
         let len = (n - row).min(m - col).max(0) as usize;

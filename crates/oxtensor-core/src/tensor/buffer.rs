@@ -4,14 +4,18 @@
 
 use std::any::Any;
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::ptr::NonNull;
 use std::sync::Arc;
+
+use super::spare;
 
 /// Who owns a buffer's memory.
 enum Owner {
     /// Rust's own allocation; `u64` words give 8-byte alignment, enough for
-    /// every dtype we store.
-    Rust(#[allow(dead_code)] Vec<u64>),
+    /// every dtype we store. `MaybeUninit` because [`Buffer::uninit`]'s
+    /// words hold no value until a kernel writes them.
+    Rust(#[allow(dead_code)] Vec<MaybeUninit<u64>>),
     /// The host's memory, alive as long as this handle is.
     Host(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
 }
@@ -35,8 +39,26 @@ unsafe impl Sync for Buffer {}
 impl Buffer {
     /// A zero-filled buffer of `len` bytes.
     pub fn zeroed(len: usize) -> Arc<Buffer> {
-        let mut words = zeroed_words(len.div_ceil(8).max(1));
-        advise_huge_pages(&mut words);
+        Buffer::rust_owned(len, true)
+    }
+
+    /// A buffer of `len` bytes whose contents are unspecified, for outputs
+    /// a kernel writes in full before anything reads them (NumPy's
+    /// `empty`). `calloc` cannot hand out recycled heap memory without
+    /// clearing it first: for a 1e6-element float64 `floor` that memset
+    /// was a third of the call (measured, see `docs/architecture.md`).
+    pub fn uninit(len: usize) -> Arc<Buffer> {
+        Buffer::rust_owned(len, false)
+    }
+
+    fn rust_owned(len: usize, zeroed: bool) -> Arc<Buffer> {
+        let n = len.div_ceil(8).max(1);
+        let kept = if zeroed { None } else { spare::take(n) };
+        let mut words = kept.unwrap_or_else(|| {
+            let mut fresh = alloc_words(n, zeroed);
+            advise_huge_pages(&mut fresh);
+            fresh
+        });
         let ptr = NonNull::new(words.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
         Arc::new(Buffer {
             ptr,
@@ -48,7 +70,7 @@ impl Buffer {
 
     /// A buffer holding a copy of `bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Arc<Buffer> {
-        let buf = Buffer::zeroed(bytes.len());
+        let buf = Buffer::uninit(bytes.len());
         // SAFETY: the buffer was just allocated with `bytes.len()` bytes and
         // nobody else holds it.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.ptr.as_ptr(), bytes.len()) };
@@ -106,7 +128,7 @@ impl Buffer {
 const HUGE_PAGE_MIN: usize = 4 << 20;
 
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(words: &mut [u64]) {
+fn advise_huge_pages(words: &mut [MaybeUninit<u64>]) {
     let bytes = std::mem::size_of_val(words);
     if bytes < HUGE_PAGE_MIN {
         return;
@@ -123,7 +145,16 @@ fn advise_huge_pages(words: &mut [u64]) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_words: &mut [u64]) {}
+fn advise_huge_pages(_words: &mut [MaybeUninit<u64>]) {}
+
+impl Drop for Buffer {
+    /// Large Rust allocations go to [`spare`] for the next output.
+    fn drop(&mut self) {
+        if let Owner::Rust(words) = &mut self.owner {
+            spare::give(std::mem::take(words));
+        }
+    }
+}
 
 impl fmt::Debug for Buffer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -132,21 +163,27 @@ impl fmt::Debug for Buffer {
     }
 }
 
-/// `n` zeroed words from the allocator's zeroed allocation (`calloc`: fresh
-/// pages stay untouched until written). A failed allocation panics with the
-/// size instead of aborting as `vec!` does, so a Python caller gets an
-/// exception (`PanicException`) rather than a dead process.
-fn zeroed_words(n: usize) -> Vec<u64> {
+/// `n` words from the allocator: zeroed (`calloc`: fresh pages stay
+/// untouched until written) or not (`malloc`). A failed allocation panics
+/// with the size instead of aborting as `vec!` does, so a Python caller
+/// gets an exception (`PanicException`) rather than a dead process.
+fn alloc_words(n: usize, zeroed: bool) -> Vec<MaybeUninit<u64>> {
     let fail = || -> ! { panic!("cannot allocate an array of {} bytes", n.saturating_mul(8)) };
     let layout = std::alloc::Layout::array::<u64>(n).unwrap_or_else(|_| fail());
-    // SAFETY: the layout has a non-zero size (n >= 1 is the caller's
-    // contract, checked below); the pointer is checked for null.
-    assert!(n > 0, "zeroed_words needs at least one word");
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut u64;
+    assert!(n > 0, "alloc_words needs at least one word");
+    // SAFETY: the layout has a non-zero size (checked just above); the
+    // pointer is checked for null.
+    let ptr = unsafe {
+        if zeroed {
+            std::alloc::alloc_zeroed(layout)
+        } else {
+            std::alloc::alloc(layout)
+        }
+    } as *mut MaybeUninit<u64>;
     if ptr.is_null() {
         fail();
     }
     // SAFETY: `ptr` was allocated by the global allocator with the layout
-    // of `n` u64s, and zeroed memory is a valid u64 array of length `n`.
+    // of `n` u64s; `MaybeUninit` words need no initialisation.
     unsafe { Vec::from_raw_parts(ptr, n, n) }
 }

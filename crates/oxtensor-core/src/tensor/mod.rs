@@ -9,6 +9,7 @@
 mod buffer;
 mod element;
 mod format;
+mod spare;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -65,11 +66,25 @@ fn layout_is_c_contiguous(dtype: DType, shape: &[usize], strides: &[isize]) -> b
 impl Tensor {
     /// A zero-filled, C-contiguous tensor.
     pub fn zeros(dtype: DType, shape: &[usize]) -> Tensor {
+        Tensor::fresh(dtype, shape, Buffer::zeroed)
+    }
+
+    /// A C-contiguous tensor whose elements are unspecified until written
+    /// (NumPy's `empty`): only for outputs a kernel fills completely before
+    /// anything reads them. Kernels that accumulate into their output, or
+    /// write part of it, take [`Tensor::zeros`].
+    pub fn uninit(dtype: DType, shape: &[usize]) -> Tensor {
+        Tensor::fresh(dtype, shape, Buffer::uninit)
+    }
+
+    fn fresh(dtype: DType, shape: &[usize], alloc: fn(usize) -> Arc<Buffer>) -> Tensor {
         let bytes = shape
             .iter()
             .try_fold(dtype.itemsize(), |b, &d| b.checked_mul(d))
             .unwrap_or_else(|| panic!("cannot allocate an array of shape {shape:?} ({dtype})"));
-        let buffer = Buffer::zeroed(bytes);
+        // Allocated first: an impossible size panics here with its byte
+        // count, before the strides (which could overflow) are computed.
+        let buffer = alloc(bytes);
         Tensor {
             dtype,
             shape: shape.into(),
@@ -127,7 +142,8 @@ impl Tensor {
                 data.len()
             )));
         }
-        let mut t = Tensor::zeros(T::DTYPE, &shape);
+        // Every element is written just below.
+        let mut t = Tensor::uninit(T::DTYPE, &shape);
         t.as_mut_slice::<T>()
             .expect("a fresh tensor is contiguous and unique")
             .copy_from_slice(&data);

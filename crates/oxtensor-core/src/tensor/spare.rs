@@ -1,0 +1,105 @@
+//! Large freed allocations, kept for the next output of the same size.
+//!
+//! glibc serves allocations below 32 MiB from its heap, whose pages stay
+//! mapped from one call to the next; larger ones are fresh `mmap`s, and
+//! the first write to each of their pages faults (the kernel zeroes it).
+//! For a 128 MB output those faults were most of the call (measured:
+//! broadcasting a row to 4000x4000 float64 took 25 ms, the copy itself
+//! 8 ms). A function called in a loop drops its previous result before the
+//! next call allocates, so keeping a few such allocations spares the
+//! faults. Only outputs that kernels overwrite take them
+//! ([`super::Buffer::uninit`]); `MAX_BYTES` bounds what stays held after
+//! the user has dropped their arrays.
+
+use std::mem::MaybeUninit;
+use std::sync::{Mutex, PoisonError};
+
+/// An allocation in 8-byte words.
+pub(super) type Words = Vec<MaybeUninit<u64>>;
+
+/// Allocations of at least this many bytes are kept (the allocator
+/// recycles smaller ones itself).
+const MIN_BYTES: usize = 32 << 20;
+/// At most this many bytes are held in all: two 4000x4000 float64 arrays.
+const MAX_BYTES: usize = 256 << 20;
+
+/// Kept allocations, oldest first.
+static SPARE: Mutex<Vec<Words>> = Mutex::new(Vec::new());
+
+fn bytes(w: &Words) -> usize {
+    w.len() * std::mem::size_of::<u64>()
+}
+
+/// A kept allocation of exactly `n` words, if there is one.
+pub(super) fn take(n: usize) -> Option<Words> {
+    if n.saturating_mul(8) < MIN_BYTES {
+        return None;
+    }
+    let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+    let i = spare.iter().position(|w| w.len() == n)?;
+    Some(spare.remove(i))
+}
+
+/// Keeps `words` when large enough, then frees the oldest kept ones beyond
+/// `MAX_BYTES` (outside the lock: `munmap` is not free). Small or oversized
+/// allocations are freed at once.
+pub(super) fn give(words: Words) {
+    let size = bytes(&words);
+    if !(MIN_BYTES..=MAX_BYTES).contains(&size) {
+        return;
+    }
+    let mut evicted = Vec::new();
+    {
+        let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+        spare.push(words);
+        let mut held: usize = spare.iter().map(bytes).sum();
+        while held > MAX_BYTES {
+            let old = spare.remove(0);
+            held -= bytes(&old);
+            evicted.push(old);
+        }
+    }
+    drop(evicted);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An allocation of `n` words (left unwritten: `MaybeUninit` needs no
+    /// value, and untouched pages cost nothing).
+    fn words(n: usize) -> Words {
+        let mut w = Vec::with_capacity(n);
+        // SAFETY: the capacity is `n`, and `MaybeUninit` words are valid
+        // uninitialised.
+        unsafe { w.set_len(n) };
+        w
+    }
+
+    fn held() -> usize {
+        let spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+        spare.iter().map(bytes).sum()
+    }
+
+    /// One test, not several: they share the process-wide store.
+    #[test]
+    fn large_allocations_come_back_and_the_total_stays_bounded() {
+        let n = (MIN_BYTES >> 3) + 1_234;
+        let w = words(n);
+        let at = w.as_ptr();
+        give(w);
+        let again = take(n).expect("a kept allocation of that size");
+        assert_eq!(again.as_ptr(), at);
+        assert!(take(n).is_none(), "taken once only");
+        give(words(1_000));
+        assert!(take(1_000).is_none(), "small allocations are not kept");
+        let big = (MAX_BYTES >> 3) / 2 + 4_321;
+        give(words(big));
+        give(words(big));
+        assert!(held() <= MAX_BYTES, "{} bytes held", held());
+        assert!(
+            take(big).is_some() && take(big).is_none(),
+            "the older one went"
+        );
+    }
+}

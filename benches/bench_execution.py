@@ -73,7 +73,8 @@ def jax_fn(f: Callable[..., Any]) -> Any:
     if jax_mod is None:
         return None
     jitted = jax_mod.jit(f)
-    return lambda *a: jitted(*a).block_until_ready()
+    # `block_until_ready` on the whole result: decompositions return tuples.
+    return lambda *a: jax_mod.block_until_ready(jitted(*a))
 
 
 def jax_timed(fn: Any, *args: Any, number: int) -> float | None:

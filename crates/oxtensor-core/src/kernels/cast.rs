@@ -125,7 +125,8 @@ pub fn cast(src: &Tensor, to: DType) -> Tensor {
     if src.dtype() == to {
         return src.clone();
     }
-    let mut out = Tensor::zeros(to, src.shape());
+    // `cast_into` writes every element.
+    let mut out = Tensor::uninit(to, src.shape());
     cast_into(src, &mut out);
     out
 }

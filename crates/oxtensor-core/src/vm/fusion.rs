@@ -332,7 +332,7 @@ impl FusedThunk {
             let (at, len) = (start + b * BLOCK, part.len());
             if scratch.first().is_none_or(|t| t.len() != len) {
                 scratch = (0..self.instrs.len())
-                    .map(|_| Tensor::zeros(self.dtype, &[len]))
+                    .map(|_| Tensor::uninit(self.dtype, &[len]))
                     .collect();
             }
             let views = leaves

@@ -8,12 +8,12 @@
 //! The softmax-like kernels get the shift and the sum fused in
 //! ([`exp_shifted`], [`sum_exp`]): one pass over a lane instead of three.
 
-const LOG2E: f64 = std::f64::consts::LOG2_E;
+pub(super) const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split in two (Cody–Waite): `k * LN2_HI` is exact for |k| < 2^11.
 const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
 const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 // Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits.
-const SHIFTER: f64 = 6_755_399_441_055_744.0;
+pub(super) const SHIFTER: f64 = 6_755_399_441_055_744.0;
 // Outside this range 2^k leaves the normal exponents (or the input is NaN).
 const LO: f64 = -708.0;
 const HI: f64 = 709.0;
@@ -42,7 +42,7 @@ const C: [f64; 14] = [
 /// `a * b + c`, fused when the caller was compiled with FMA (unfused
 /// `mul_add` would call libm's software `fma`, far slower than two ops).
 #[inline(always)]
-fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
     if F {
         a.mul_add(b, c)
     } else {

@@ -10,10 +10,9 @@
 //! (2^k - 1)` for `y = k ln2 + r`, `|r| <= ln2/2`, with `q` the series of
 //! `expm1` (accurate for small `t` too: no `1 - 2/(e+1)` cancellation).
 
-const LOG2E: f64 = std::f64::consts::LOG2_E;
+use super::fast_exp::{fma, LOG2E, SHIFTER};
+
 const LN2: f64 = std::f64::consts::LN_2;
-// Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits.
-const SHIFTER: f64 = 6_755_399_441_055_744.0;
 /// `tanh` is 1 in `f64` from here on (1 - 2e^-40 rounds to 1), and
 /// `expm1(2t)` stays far from overflow.
 const SATURATE: f64 = 20.0;
@@ -31,17 +30,6 @@ const Q: [f64; 10] = [
     1.0 / 362_880.0,
     1.0 / 3_628_800.0,
 ];
-
-/// `a * b + c`, fused when compiled with FMA (`mul_add` without the
-/// instruction would call libm's software `fma`).
-#[inline(always)]
-fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
-    if F {
-        a.mul_add(b, c)
-    } else {
-        a * b + c
-    }
-}
 
 /// `expm1(y)` for `y` in [0, 2 * SATURATE].
 #[inline(always)]

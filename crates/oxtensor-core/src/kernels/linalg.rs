@@ -1,22 +1,25 @@
 //! Dense linear algebra for the `linalg` ops, through the `faer` crate:
-//! LU with partial pivoting (inverse, determinant, solve), Cholesky and its
-//! gradient. Inputs are copied into faer's column-major matrices and the
+//! LU with partial pivoting (determinant, solve; `inv` is in
+//! [`super::inverse`]), Cholesky and its gradient. Inputs are copied into faer's column-major matrices and the
 //! results back into C-ordered tensors; only float32 and float64 run here.
 //! The LU family factors the C-ordered buffer read column-major, `aᵀ`, and
 //! answers through transposes: that skips a transposing copy of `a`.
 
 use super::cast;
 use super::copy::to_contiguous;
-use super::faer_par;
+use super::faer_par::{self, Kind};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor as llt;
-use faer::linalg::solvers::{DenseSolveCore, Solve};
+use faer::linalg::solvers::Solve;
 use faer::reborrow::ReborrowMut;
 use faer::traits::RealField;
 use faer::{Mat, MatMut, MatRef, Par};
+
+/// `inv` lives beside the LU helpers it does not share (see [`super::inverse`]).
+pub use super::inverse::inv;
 
 /// The element type of a float tensor, as faer sees it.
 pub trait Real: Element + RealField + Copy {}
@@ -99,7 +102,7 @@ fn col_major<T: Real>(t: &Tensor) -> MatRef<'_, T> {
 /// zero pivot, where LAPACK's `getrf` reports failure and NumPy raises).
 fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
     let n = at.shape()[0];
-    let lu = faer_par::scoped(n, n, || col_major::<T>(at).partial_piv_lu());
+    let lu = faer_par::scoped(Kind::Lu, n, n, || col_major::<T>(at).partial_piv_lu());
     let u = lu.U();
     if (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl()) {
         return Err(singular());
@@ -107,25 +110,11 @@ fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
     Ok(lu)
 }
 
-fn inv_t<T: Real>(a: &Tensor) -> Result<Tensor> {
-    let at = transposed::<T>(a)?;
-    let n = a.shape()[0];
-    // inv(aᵀ)ᵀ = inv(a); the transposed view copies out row by row.
-    let lu = lu::<T>(&at)?;
-    let out = faer_par::scoped(n, n, || lu.inverse());
-    from_faer(out.transpose(), a.shape().to_vec())
-}
-
-/// `inv(a)` of a square matrix, in `dtype`.
-pub fn inv(a: &Tensor, dtype: DType) -> Result<Tensor> {
-    by_float!(dtype, inv_t(a))
-}
-
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
     let at = transposed::<T>(a)?;
     let n = a.shape()[0];
     // det(aᵀ) = det(a).
-    let d = faer_par::scoped(n, n, || col_major::<T>(&at).determinant());
+    let d = faer_par::scoped(Kind::Lu, n, n, || col_major::<T>(&at).determinant());
     Ok(Tensor::scalar(d))
 }
 
@@ -139,7 +128,7 @@ fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let n = a.shape()[0];
     let lu = lu::<T>(&at)?;
     // a x = b is (aᵀ)ᵀ x = b: the transposed solve of aᵀ's factors.
-    let x = faer_par::scoped(n, n, || lu.solve_transpose(to_faer::<T>(b)));
+    let x = faer_par::scoped(Kind::Lu, n, n, || lu.solve_transpose(to_faer::<T>(b)));
     from_faer(x.as_ref(), b.shape().to_vec())
 }
 
@@ -159,7 +148,7 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
     // one out of the row-major view, with no copy in or out.
     let view = MatMut::from_column_major_slice_mut(&mut data, n, n);
     let mut view = if lower { view.transpose_mut() } else { view };
-    let par = faer_par::for_shape(n, n);
+    let par = faer_par::for_shape(Kind::Cholesky, n, n);
     let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<T>(
         n,
         par,
@@ -234,7 +223,7 @@ fn cholesky_grad_t<T: Real>(l: &Tensor, gl: &Tensor, lower: bool) -> Result<Tens
 /// decomposition"), nonzero only in the triangle the factorisation reads.
 pub fn cholesky_grad(l: &Tensor, gl: &Tensor, dtype: DType, lower: bool) -> Result<Tensor> {
     let (rows, cols) = matrix_dims(l);
-    faer_par::scoped(rows, cols, || {
+    faer_par::scoped(Kind::Grad, rows, cols, || {
         by_float!(dtype, cholesky_grad_t(l, gl, lower))
     })
 }

@@ -32,6 +32,7 @@ pub mod cumulative;
 pub mod faer_par;
 pub mod fast_exp;
 mod fast_tanh;
+pub mod inverse;
 pub mod lanes;
 pub mod softmax;
 pub mod sort;

@@ -1,21 +1,26 @@
 //! How many threads a faer decomposition may use, per decomposition: the
 //! threads' hand-offs cost more than they save below a size that differs
-//! from one algorithm to the next. Measured on the 2-core build machine
-//! (best of 3, rayon against sequential in one process; lin2, 2025):
+//! from one algorithm to the next. The numbers behind each threshold (2-core
+//! build machine, wall ms, sequential/rayon, best of 15 interleaved runs at
+//! 200–500 and of 4 at 1000, load average 5–6 from other jobs, which
+//! handicaps rayon; "quiet" marks an earlier A/B on an idle machine):
 //!
-//! - LU (`solve`, `det`, the factor of `inv`), Cholesky and QR: at 500×500
-//!   sequential ran 1.1–2× faster (the parallel LU is what made `solve`
-//!   lose to NumPy), so they spread only from 1000³ of work.
-//! - eigh: 500×500 45.0 → 39.6 ms with rayon, and the tridiagonalisation
-//!   already gains at 200×200, so it spreads from 200³.
-//! - SVD: 500×500 84.9 → 78.1 ms with rayon; at 200×200 sequential wins,
-//!   so it spreads from 400³.
-//! - The inverse from the LU factors (triangular inverse and solve): 500×500
-//!   gains with rayon, 200×200 loses, so it spreads from 400³.
+//! - LU (`solve`, `det`): 200: 0.27/0.45, 500: 2.9/4.1, 1000: 34.5/48.2;
+//!   quiet, 500 ran 1.1–2x faster sequential (the parallel LU is what made
+//!   `solve` lose to NumPy). Spreads from 1000³ of work.
+//! - Cholesky: 200: 0.19/0.28, 500: 1.6/1.9, 1000: 15.4/25.9. From 1000³.
+//! - QR (with Q): 200: 2.0/6.5, 500: 13.9/25.3, 1000: 148/203. From 1000³.
+//! - inv (LU, then the getri steps): 200: 0.69/1.19, 500: 7.8/12.9,
+//!   1000: 96/113. From 1000³.
+//! - eigh: 200: 5.4/5.6, 300: 14.9/15.2, 500: 51/59 loaded but 45.0/39.6
+//!   quiet. From 400³, so 500×500 spreads.
+//! - SVD: 200: 9.2/9.4, 300: 26/38, 500: 100/90 loaded and 84.9/78.1 quiet.
+//!   From 400³.
 //!
-//! faer's high-level decompositions (`partial_piv_lu`, `qr`, …) take no
-//! `Par` argument: they read one process-wide setting, so [`scoped`] sets it
-//! just before each call; the low-level calls take [`for_shape`] directly.
+//! faer's high-level decompositions (`partial_piv_lu`, `determinant`, …)
+//! take no `Par` argument: they read one process-wide setting, so
+//! [`scoped`] sets it just before each call; the low-level calls take
+//! [`for_shape`] directly.
 
 use faer::Par;
 
@@ -40,9 +45,8 @@ impl Kind {
     fn parallel_work(self) -> usize {
         let cube = |n: usize| n * n * n;
         match self {
-            Kind::Lu | Kind::Cholesky | Kind::Qr | Kind::Grad => cube(1000),
-            Kind::Eigh => cube(200),
-            Kind::Svd | Kind::Inverse => cube(400),
+            Kind::Lu | Kind::Inverse | Kind::Cholesky | Kind::Qr | Kind::Grad => cube(1000),
+            Kind::Eigh | Kind::Svd => cube(400),
         }
     }
 }
@@ -74,15 +78,20 @@ mod tests {
 
     #[test]
     fn small_runs_alone_large_spreads() {
-        for kind in [Kind::Lu, Kind::Cholesky, Kind::Qr, Kind::Grad] {
+        for kind in [
+            Kind::Lu,
+            Kind::Inverse,
+            Kind::Cholesky,
+            Kind::Qr,
+            Kind::Grad,
+        ] {
             assert!(matches!(for_shape(kind, 500, 500), Par::Seq));
             assert!(matches!(for_shape(kind, 1000, 1000), Par::Rayon(_)));
         }
-        for kind in [Kind::Eigh, Kind::Svd, Kind::Inverse] {
-            assert!(matches!(for_shape(kind, 100, 100), Par::Seq));
+        for kind in [Kind::Eigh, Kind::Svd] {
+            assert!(matches!(for_shape(kind, 300, 300), Par::Seq));
             assert!(matches!(for_shape(kind, 500, 500), Par::Rayon(_)));
         }
-        assert!(matches!(for_shape(Kind::Svd, 200, 200), Par::Seq));
         assert!(matches!(for_shape(Kind::Eigh, 0, 0), Par::Seq));
         assert!(matches!(for_shape(Kind::Svd, 100_000, 3), Par::Seq));
         assert!(matches!(for_shape(Kind::Lu, usize::MAX, 2), Par::Rayon(_)));

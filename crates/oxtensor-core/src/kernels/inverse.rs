@@ -1,8 +1,10 @@
 //! `inv` the way LAPACK's `getri` does it: LU-factor, invert `U`, then
 //! solve `X L = U⁻¹` for `X = U⁻¹ L⁻¹` and undo the row pivoting. That is
 //! 4n³/3 multiply-adds after the LU, against 2n³ for solving the LU against
-//! the identity; faer's `PartialPivLu::inverse` inverts both triangles and
-//! multiplies them, which measured 1.1–1.5x slower at 200–1000 rows.
+//! the identity. faer's `PartialPivLu::inverse` inverts both triangles and
+//! multiplies them: thread CPU ms, faer's against this, 200: 1.89/1.20,
+//! 500: 13.8/13.0, 1000: 90.8/81.3 (best of 12, sequential). The result is
+//! written straight out in C order, with no transposing copy.
 
 use super::cast;
 use super::copy::to_contiguous;

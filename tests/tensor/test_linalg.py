@@ -327,3 +327,26 @@ def test_decomposition_infer_shape():
     check_infer_shape([x], [w, v], [spd(3, rng)], linalg.Eigh)
     gx = oxtensor.grad(w.sum() + v.sum(), x)
     check_infer_shape([x], [gx], [spd(3, rng)], linalg.EighGrad)
+
+
+@pytest.mark.parametrize("n", [70, 420])
+def test_large_decompositions_match_numpy(n):
+    """Sizes past faer's divide-and-conquer recursion threshold (eigh, svd)
+    and, at 420, past the threading thresholds of eigh and svd."""
+    rng = np.random.default_rng(23 + n)
+    s = spd(n, rng)
+    a = well_conditioned(n, rng)
+    x = ot.dmatrix("x")
+    w, v = oxtensor.function([x], linalg.eigh(x))(s)
+    close(w, np.linalg.eigvalsh(s), "float64")
+    np.testing.assert_allclose(v @ np.diag(w) @ v.T, s, rtol=1e-9, atol=1e-9 * n)
+    tall = a[:, : n - 7]
+    u, sv, vh = oxtensor.function([x], linalg.svd(x, full_matrices=False))(tall)
+    close(sv, np.linalg.svd(tall, compute_uv=False), "float64")
+    np.testing.assert_allclose(u * sv @ vh, tall, atol=1e-9 * n)
+    inv = oxtensor.function([x], linalg.inv(x))(a)
+    np.testing.assert_allclose(inv, np.linalg.inv(a), rtol=1e-10, atol=1e-13)
+    wide = a[: n - 5]
+    q, r = oxtensor.function([x], linalg.qr(x))(wide)
+    np.testing.assert_allclose(q @ r, wide, atol=1e-10 * n)
+    close(q.T @ q, np.eye(q.shape[1]), "float64")

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::kernels::alloc::{output, Pool};
 use crate::kernels::cast::cast;
 use crate::kernels::elemwise::run_kind;
+use crate::kernels::tiny::{TinyArg, TinyProgram, TINY_MAX};
 use crate::kernels::PARALLEL_MIN;
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -126,6 +127,8 @@ pub(super) struct FusedThunk {
     /// Whether a leaf that is not a constant may have another dtype (and
     /// so be converted on every call).
     cast_at_run: bool,
+    /// The group element by element, for outputs of a few elements.
+    tiny: Option<TinyProgram>,
 }
 
 /// Replaces each group of fusible steps by one step. `fusible[k]` says
@@ -249,6 +252,7 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
         .into_iter()
         .map(|l| l.ty.unwrap_or_else(|| TensorType::with_ndim(dtype, 0)))
         .collect();
+    let tiny = TinyProgram::new(dtype, &tiny_instrs(&instrs));
     Step::fused(
         Box::new(FusedThunk {
             dtype,
@@ -256,12 +260,24 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
             leaf_types,
             converted,
             cast_at_run,
+            tiny,
         }),
         leaves,
         out_slot,
         out_type.unwrap_or(Type::Disconnected),
         format!("Fused{{{}}}", labels.join(", ")),
     )
+}
+
+fn tiny_instrs(instrs: &[Instr]) -> Vec<(ScalarKind, SmallVec<[TinyArg; 3]>)> {
+    let arg = |a: &Operand| match *a {
+        Operand::Leaf(i) => TinyArg::Leaf(i),
+        Operand::Tmp(t) => TinyArg::Tmp(t),
+    };
+    instrs
+        .iter()
+        .map(|i| (i.kind, i.args.iter().map(arg).collect()))
+        .collect()
 }
 
 fn position_or_push(leaves: &mut Vec<Src>, src: Src) -> usize {
@@ -398,8 +414,44 @@ fn block_view(t: &Tensor, at: usize, len: usize) -> Result<Tensor> {
     t.view(&[len], &[size as isize], t.offset() + at * size)
 }
 
+impl FusedThunk {
+    /// The group element by element when its output has at most
+    /// [`TINY_MAX`] elements and every leaf is of the group's dtype (after
+    /// the link-time conversions) and laid out as [`Self::blocked_shape`]
+    /// requires; `None` when that does not apply (a call on large arrays
+    /// is turned away at the first leaf).
+    fn run_tiny(&self, inputs: &[&Value], pool: &mut Pool) -> Option<Value> {
+        let tiny = self.tiny.as_ref()?;
+        let mut leaves: SmallVec<[&Tensor; 4]> = SmallVec::new();
+        for (v, converted) in inputs.iter().zip(&self.converted) {
+            let t = match converted {
+                Some(c) => c,
+                None => v.tensor().ok()?,
+            };
+            if t.dtype() != self.dtype || t.len() > TINY_MAX {
+                return None;
+            }
+            leaves.push(t);
+        }
+        let shape = self.blocked_shape(&leaves)?;
+        let mut out = output(Some(&mut *pool), self.dtype, &shape);
+        match tiny.run(&leaves, &mut out) {
+            Some(()) => Some(out.into()),
+            None => {
+                pool.recycle(out);
+                None
+            }
+        }
+    }
+}
+
 impl Thunk for FusedThunk {
     fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
+        if let Some(v) = self.run_tiny(inputs, pool) {
+            // A few elements: no scratch tensors, no kernel per node.
+            outputs[0] = Some(v);
+            return Ok(());
+        }
         let tensors: Option<SmallVec<[&Tensor; 4]>> =
             inputs.iter().map(|v| v.tensor().ok()).collect();
         let shape = tensors.as_ref().and_then(|t| self.blocked_shape(t));

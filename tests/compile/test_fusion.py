@@ -240,3 +240,76 @@ def test_a_fused_chain_over_broadcasts_and_strides_needs_about_one_extra_array()
     )
     growth = float(run.stdout.strip())
     assert growth <= 1.5, f"peak memory grew by {growth:.1f} arrays"
+
+
+AXES = st.sampled_from([None, 0, 1, (0, 1)])
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    rows=st.sampled_from([0, 1, 3, 40, 300, 3000]),
+    cols=st.sampled_from([1, 7, 64, 300, 2049]),
+    dtype=st.sampled_from(["float64", "float32"]),
+    axis=AXES,
+    lx=LAYOUTS,
+)
+def test_sums_of_fused_groups_equal_unfused_and_numpy(rows, cols, dtype, axis, lx):
+    x, r = ot.matrix("x", dtype=dtype), ot.row("r", dtype=dtype)
+    expr = ot.sqr(x - r) * 0.5
+    fused = function([x, r], expr.sum(axis=axis))
+    plain = function([x, r], expr.sum(axis=axis), profile=True)
+    rng = np.random.default_rng(rows + cols)
+    xv = layout(rng.standard_normal((rows, cols)).astype(dtype), lx)
+    rv = rng.standard_normal((1, cols)).astype(dtype)
+    out, want = fused(xv, rv), plain(xv, rv)
+    assert out.dtype == want.dtype == dtype
+    assert out.shape == want.shape
+    # Large sums add in another order than the kernel (see fusion_sum.rs).
+    tol = 1e-12 if dtype == "float64" else 1e-5
+    np.testing.assert_allclose(out, want, rtol=tol, atol=tol)
+    expected = (np.square(xv.astype("float64") - rv) * 0.5).sum(axis=axis)
+    np.testing.assert_allclose(out, expected, rtol=tol * 10, atol=tol * 10)
+    if rows * cols <= 2048:
+        np.testing.assert_array_equal(out, want)
+
+
+def test_var_and_nan_through_a_fused_sum():
+    x = ot.dmatrix("x")
+    f = function([x], [ot.var(x, axis=0), ot.var(x, axis=1)])
+    v = np.random.default_rng(3).standard_normal((700, 900))
+    v[5, 7] = np.nan
+    a, b = f(v)
+    np.testing.assert_allclose(a, v.var(axis=0), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(b, v.var(axis=1), rtol=1e-12, atol=1e-12)
+    assert np.isnan(a[7]) and np.isnan(b[5])
+    assert np.isnan(a).sum() == 1 and np.isnan(b).sum() == 1
+
+
+VAR_MEMORY_SCRIPT = """
+import resource
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+
+x = ot.dmatrix("x")
+f = oxtensor.function([x], ot.var(x, axis=0))
+v = np.random.default_rng(0).random((2000, 2000))
+f(v[:10])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+out = f(v)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) * 1024 / v.nbytes)
+"""
+
+
+def test_var_never_materialises_the_squared_deviations():
+    # Unfused, `sqr(x - mean)` is a full array (its peak: two, with `x -
+    # mean`); fused into the sum, only partial sums exist.
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(VAR_MEMORY_SCRIPT)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    growth = float(run.stdout.strip())
+    assert growth <= 0.5, f"peak memory grew by {growth:.2f} arrays"

@@ -13,12 +13,14 @@
 //! call whose shapes do not broadcast runs its nodes one by one, for their
 //! errors.
 
+use super::fusion_sum::SumPart;
 use super::fusion_thunk::FusedThunk;
 use super::program::Src;
 use super::program::Step;
 use super::thunk::Thunk;
 use crate::dtype::DType;
 use crate::kernels::cast::cast;
+use crate::ops::reduce::{CAReduce, ReduceKind};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
@@ -34,6 +36,11 @@ pub(super) struct Fusible {
     /// only with the same ones, so no group computes a smaller value (a
     /// row, a scalar) once per element of the output.
     pub(super) ones: SmallVec<[bool; 4]>,
+    /// For a `Sum` over these axes of its input (rank `ndim`): it may only
+    /// end a group, consuming the group's values block by block.
+    pub(super) sum_axes: Option<SmallVec<[usize; 4]>>,
+    /// A `Sum`'s accumulator dtype.
+    pub(super) sum_acc: DType,
 }
 
 impl Fusible {
@@ -82,6 +89,25 @@ impl Fusible {
             dtype: out.dtype,
             ndim: out.ndim(),
             ones: out.shape.iter().map(|&n| n == Some(1)).collect(),
+            sum_axes: None,
+            sum_acc: out.dtype,
+        })
+    }
+
+    /// A `Sum` (`CAReduce` add) qualifies when its input and output share
+    /// one float dtype, accumulated in it or in float64 (float32's default).
+    pub(super) fn sum(op: &CAReduce, inputs: &[Type], output: &Type) -> Option<Fusible> {
+        let [input] = inputs else { return None };
+        let (input, out) = (input.as_tensor()?, output.as_tensor()?);
+        let float = matches!(input.dtype, DType::Float32 | DType::Float64);
+        let acc = op.acc_dtype == input.dtype || op.acc_dtype == DType::Float64;
+        let same = op.dtype == input.dtype && out.dtype == op.dtype;
+        (op.kind == ReduceKind::Sum && float && acc && same).then(|| Fusible {
+            dtype: input.dtype,
+            ndim: input.ndim(),
+            ones: input.shape.iter().map(|&n| n == Some(1)).collect(),
+            sum_acc: op.acc_dtype,
+            sum_axes: Some(op.axes(input.ndim()).into_iter().collect()),
         })
     }
 }
@@ -143,8 +169,8 @@ pub(super) fn fuse(
                     .iter()
                     .filter_map(|&m| Some((m, slots[m].take()?)))
                     .collect();
-                match fusible[k].as_ref().map(|f| f.dtype) {
-                    Some(dtype) => out.push(fused_step(taken, dtype, &leaf)),
+                match &fusible[k] {
+                    Some(root) => out.push(fused_step(taken, root, &leaf)),
                     None => out.extend(taken.into_iter().map(|(_, st)| st)),
                 }
             }
@@ -156,7 +182,7 @@ pub(super) fn fuse(
 
 /// For each step, the step it is fused into: its only reader, when both
 /// are fusible with the same dtype and rank and its output is not a
-/// program output.
+/// program output. A `Sum` reads into no group: it can only end one.
 fn parents(steps: &[Step], fusible: &[Option<Fusible>], outputs: &[Src]) -> Vec<Option<usize>> {
     let mut readers: HashMap<usize, Vec<usize>> = HashMap::new();
     for (k, st) in steps.iter().enumerate() {
@@ -171,7 +197,7 @@ fn parents(steps: &[Step], fusible: &[Option<Fusible>], outputs: &[Src]) -> Vec<
         .iter()
         .enumerate()
         .map(|(k, st)| {
-            let me = fusible[k].as_ref()?;
+            let me = fusible[k].as_ref().filter(|f| f.sum_axes.is_none())?;
             let [slot] = st.outputs[..] else { return None };
             let [reader] = readers.get(&slot)?[..] else {
                 return None;
@@ -196,7 +222,8 @@ fn root_of(k: usize, parent: &[Option<usize>]) -> Option<usize> {
 }
 
 /// One step computing what `group` (in program order, the root last) did.
-fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Leaf) -> Step {
+fn fused_step(group: Vec<(usize, Step)>, root: &Fusible, leaf: &impl Fn(Src) -> Leaf) -> Step {
+    let dtype = root.dtype;
     let mut leaves: Vec<Src> = Vec::new();
     let mut made: HashMap<usize, usize> = HashMap::new();
     let mut instrs = Vec::with_capacity(group.len());
@@ -224,6 +251,14 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
         });
     }
     let out_type = instrs.last().map(|i| i.output_type.clone());
+    let sum = root.sum_axes.clone().and_then(|axes| {
+        let instr = instrs.pop()?;
+        Some(SumPart {
+            axes,
+            acc: root.sum_acc,
+            instr,
+        })
+    });
     let known: Vec<Leaf> = leaves.iter().map(|&s| leaf(s)).collect();
     let converted = known
         .iter()
@@ -246,6 +281,7 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
             leaf_types,
             converted,
             cast_at_run,
+            sum,
         }),
         leaves,
         out_slot,

@@ -3,6 +3,7 @@
 //! plan of `fusion_walk.rs`, in parallel chunks of blocks when large.
 
 use super::fusion::{Instr, Operand};
+use super::fusion_sum::SumPart;
 use super::fusion_walk::{resized, Block, Walk, BLOCK};
 use super::program::{check_outputs, node_context};
 use super::thunk::Thunk;
@@ -40,6 +41,8 @@ pub(super) struct FusedThunk {
     /// Whether a leaf that is not a constant may have another dtype (and
     /// so be converted on every call).
     pub(super) cast_at_run: bool,
+    /// A `Sum` ending the group: it consumes the values block by block.
+    pub(super) sum: Option<SumPart>,
 }
 
 impl FusedThunk {
@@ -75,8 +78,12 @@ impl FusedThunk {
     fn run_unfused(&self, leaves: &[&Value], pool: &mut Pool) -> Result<Value> {
         #[cfg(test)]
         UNFUSED_RUNS.with(|c| c.set(c.get() + 1));
-        let mut tmps: Vec<Option<Value>> = Vec::with_capacity(self.instrs.len());
-        for ins in &self.instrs {
+        let mut tmps: Vec<Option<Value>> = Vec::with_capacity(self.instrs.len() + 1);
+        for ins in self
+            .instrs
+            .iter()
+            .chain(self.sum.as_ref().map(|s| &s.instr))
+        {
             let args: SmallVec<[&Value; 4]> = ins
                 .args
                 .iter()
@@ -193,6 +200,25 @@ impl FusedThunk {
             })
     }
 
+    /// The group's values in one pass over the whole arrays (the leaves as
+    /// they are: the kernels broadcast and stride), for outputs of at most
+    /// a block: scratch at the output's shape, from the pool and back, so
+    /// small calls allocate nothing.
+    pub(super) fn run_whole(
+        &self,
+        leaves: &[&Tensor],
+        shape: &[usize],
+        pool: &mut Pool,
+    ) -> Result<Tensor> {
+        let mut out = output(Some(&mut *pool), self.dtype, shape);
+        let mut scratch: SmallVec<[Tensor; 4]> = (1..self.instrs.len())
+            .map(|_| pool.take(self.dtype, shape))
+            .collect();
+        let done = self.run_into(leaves, &mut scratch, &mut out);
+        scratch.into_iter().for_each(|t| pool.recycle(t));
+        done.map(|()| out)
+    }
+
     /// The leaves in the group's dtype: those of another dtype converted as
     /// each node would convert them (constants once, at link time, into
     /// `self.converted`; others now, into `per_call`).
@@ -229,22 +255,21 @@ impl Thunk for FusedThunk {
         };
         let mut per_call = SmallVec::new();
         let tensors = self.in_dtype(&tensors, &mut per_call);
-        let mut out = output(Some(&mut *pool), self.dtype, &shape);
-        if out.len() <= BLOCK {
-            // One block: the leaves as they are (the kernels broadcast and
-            // stride), scratch at the output's shape, from the pool and
-            // back, so small calls allocate nothing.
-            let mut scratch: SmallVec<[Tensor; 4]> = (1..self.instrs.len())
-                .map(|_| pool.take(self.dtype, &shape))
-                .collect();
-            let done = self.run_into(&tensors, &mut scratch, &mut out);
-            scratch.into_iter().for_each(|t| pool.recycle(t));
-            done?;
-        } else if self.dtype == DType::Float32 {
-            self.run_blocks::<f32>(&tensors, &mut out)?;
-        } else {
-            self.run_blocks::<f64>(&tensors, &mut out)?;
-        }
+        let out = match &self.sum {
+            Some(sum) => self.run_sum(sum, &tensors, &shape, pool)?,
+            None if shape.iter().product::<usize>() <= BLOCK => {
+                self.run_whole(&tensors, &shape, pool)?
+            }
+            None => {
+                let mut out = output(Some(&mut *pool), self.dtype, &shape);
+                if self.dtype == DType::Float32 {
+                    self.run_blocks::<f32>(&tensors, &mut out)?;
+                } else {
+                    self.run_blocks::<f64>(&tensors, &mut out)?;
+                }
+                out
+            }
+        };
         outputs[0] = Some(out.into());
         Ok(())
     }

@@ -196,8 +196,7 @@ impl Target {
             if self.strides[last] == 0 {
                 acc[o] = acc[o] + fold(xs);
             } else {
-                let ys = &mut acc[o..o + n];
-                ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = *y + x.into());
+                add_into(&mut acc[o..o + n], xs);
             }
             done += n;
             idx[last] += n;
@@ -214,9 +213,57 @@ impl Target {
     }
 }
 
+/// `ys[i] += xs[i]`, with a second build of the loop for AVX2 chosen at
+/// run time, as `kernels::map` has (the crate targets baseline x86-64):
+/// after the kernels, these adds are most of a summed group's work.
+fn add_into<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernels::lanes::has_avx2() {
+        // SAFETY: the CPU runs AVX2, checked just above.
+        return unsafe { add_into_avx2(ys, xs) };
+    }
+    add_into_plain(ys, xs);
+}
+
+#[inline(always)]
+fn add_into_plain<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
+    ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = *y + x.into());
+}
+
+/// [`add_into_plain`] compiled with AVX2 enabled.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn add_into_avx2<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
+    add_into_plain(ys, xs);
+}
+
+/// [`fold_plain`], with an AVX2 build as [`add_into`] has.
+fn fold<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernels::lanes::has_avx2() {
+        // SAFETY: the CPU runs AVX2, checked just above.
+        return unsafe { fold_avx2(xs) };
+    }
+    fold_plain(xs)
+}
+
+/// [`fold_plain`] compiled with AVX2 enabled.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fold_avx2<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
+    fold_plain(xs)
+}
+
 /// The sum of `xs` in `LANES` interleaved partial sums, added in order at
 /// the end (independent additions let the loop vectorise).
-fn fold<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
+#[inline(always)]
+fn fold_plain<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
     let mut lanes = [A::zero(); LANES];
     let mut chunks = xs.chunks_exact(LANES);
     for chunk in &mut chunks {

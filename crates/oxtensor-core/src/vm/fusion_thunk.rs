@@ -4,7 +4,7 @@
 
 use super::fusion::{Instr, Operand};
 use super::fusion_sum::SumPart;
-use super::fusion_walk::{resized, Block, Walk, BLOCK};
+use super::fusion_walk::{compact, resized, Block, Walk, BLOCK};
 use super::program::{check_outputs, node_context};
 use super::thunk::Thunk;
 use crate::dtype::DType;
@@ -253,8 +253,13 @@ impl Thunk for FusedThunk {
             outputs[0] = Some(self.run_unfused(inputs, pool)?);
             return Ok(());
         };
-        let mut per_call = SmallVec::new();
+        let (mut per_call, mut copies) = (SmallVec::new(), SmallVec::new());
         let tensors = self.in_dtype(&tensors, &mut per_call);
+        let tensors = if shape.iter().product::<usize>() > BLOCK {
+            compact(&tensors, &shape, &mut copies)
+        } else {
+            tensors
+        };
         let out = match &self.sum {
             Some(sum) => self.run_sum(sum, &tensors, &shape, pool)?,
             None if shape.iter().product::<usize>() <= BLOCK => {

@@ -145,7 +145,7 @@ def layout(a, how):
     if how == "F":
         return np.asfortranarray(a)
     if how == "step":
-        wide = np.empty(a.shape[:-1] + (2 * a.shape[-1],), a.dtype)
+        wide = np.empty((*a.shape[:-1], 2 * a.shape[-1]), a.dtype)
         wide[..., ::2] = a
         return wide[..., ::2]
     if how == "reversed":
@@ -195,7 +195,9 @@ def test_ml_layer_and_centering_patterns():
     np.testing.assert_allclose(
         center(xv.T), (xv.T - xv.T.mean(axis=0)) * 2.0 + 1.0, rtol=1e-12, atol=1e-12
     )
-    np.testing.assert_allclose(scale(xv, sv), np.exp(xv / sv[:, None]) - 1.0, rtol=1e-12)
+    np.testing.assert_allclose(
+        scale(xv, sv), np.exp(xv / sv[:, None]) - 1.0, rtol=1e-12
+    )
 
 
 def test_a_length_one_row_that_may_not_broadcast_names_the_node():
@@ -281,8 +283,10 @@ def test_var_and_nan_through_a_fused_sum():
     a, b = f(v)
     np.testing.assert_allclose(a, v.var(axis=0), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(b, v.var(axis=1), rtol=1e-12, atol=1e-12)
-    assert np.isnan(a[7]) and np.isnan(b[5])
-    assert np.isnan(a).sum() == 1 and np.isnan(b).sum() == 1
+    assert np.isnan(a[7])
+    assert np.isnan(b[5])
+    assert np.isnan(a).sum() == 1
+    assert np.isnan(b).sum() == 1
 
 
 VAR_MEMORY_SCRIPT = """

@@ -8,7 +8,7 @@ use numpy::npyffi::{self, NpyTypes, NPY_TYPES, PY_ARRAY_API};
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::kernels::cast::bools_are_canonical;
-use oxtensor_core::tensor::{Buffer, Dims, Strides, Tensor};
+use oxtensor_core::tensor::{Buffer, Dims, HostHandle, Strides, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -192,9 +192,30 @@ fn view(obj: &Bound<'_, PyAny>, arr: &Bound<'_, PyUntypedArray>, dtype: DType) -
     // SAFETY: `ptr..ptr+len` covers every element of the array (its extent),
     // which stays valid while the array object — held by the buffer — lives.
     // The view is read-only: the core never writes to host memory.
-    let buffer = unsafe { Buffer::from_host(ptr, len, false, Box::new(obj.clone().unbind())) };
+    let buffer = unsafe { Buffer::from_handle(ptr, len, false, array_handle(obj)) };
     let offset = if n == 0 { 0 } else { (-lo) as usize };
-    Tensor::from_parts(dtype, shape, strides, offset, buffer).map_err(crate::errors::to_pyerr)
+    // SAFETY: the layout is the array's own over the extent computed from
+    // it, and the array is aligned (checked by every caller).
+    Ok(unsafe { Tensor::from_parts_unchecked(dtype, shape, strides, offset, buffer) })
+}
+
+/// A strong reference to `obj` as a buffer's host handle.
+fn array_handle(obj: &Bound<'_, PyAny>) -> HostHandle {
+    // SAFETY: a live object's pointer is never null. `release_array` takes
+    // back the reference leaked here, once; dropping a `Py` never blocks
+    // (without the interpreter lock, PyO3 queues the decrement for the next
+    // time a thread holds it).
+    unsafe {
+        let object = NonNull::new_unchecked(obj.clone().into_ptr()).cast::<()>();
+        HostHandle::new(object, release_array)
+    }
+}
+
+/// Gives back the reference an [`array_handle`] holds.
+unsafe fn release_array(object: NonNull<()>) {
+    // SAFETY: `Py<PyAny>` is a transparent wrapper of the object pointer,
+    // and `object` is a strong reference leaked by `array_handle`.
+    drop(unsafe { std::mem::transmute::<NonNull<ffi::PyObject>, Py<PyAny>>(object.cast()) });
 }
 
 /// The byte range `[lo, hi)` an array's elements span, relative to element 0.
@@ -248,7 +269,13 @@ pub fn array_from_tensor<'py>(
             descr,
             dims.len() as i32,
             dims.as_mut_ptr(),
-            strides.as_mut_ptr(),
+            // NULL strides mean C order: NumPy then sets the flags itself
+            // instead of deriving them from the strides (`UpdateFlags`).
+            if t.is_c_contiguous() {
+                std::ptr::null_mut()
+            } else {
+                strides.as_mut_ptr()
+            },
             t.as_ptr() as *mut c_void,
             flags,
             std::ptr::null_mut(),

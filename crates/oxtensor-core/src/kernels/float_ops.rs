@@ -2,6 +2,7 @@
 //! (NaN-propagating maximum/minimum, floored `mod` and `//`, `sign(0) == 0`).
 
 use super::fast_tanh::{tanh_f32, tanh_f32_slice};
+use super::float_scalar::*;
 use super::map::{map1, map1_slices, map2, map3};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -61,40 +62,6 @@ fn sign<T: Float>(x: T) -> T {
         T::zero()
     } else {
         x
-    }
-}
-
-/// `log(1 + exp(x))` without overflow, with PyTensor's cut-offs.
-fn softplus<T: Float>(x: T) -> T {
-    let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
-    if x < c(-37.0) {
-        x.exp()
-    } else if x < c(18.0) {
-        x.exp().ln_1p()
-    } else if x < c(33.3) {
-        x + (-x).exp()
-    } else {
-        x
-    }
-}
-
-fn nan_max<T: Float>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::nan()
-    } else if x >= y {
-        x
-    } else {
-        y
-    }
-}
-
-fn nan_min<T: Float>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::nan()
-    } else if x <= y {
-        x
-    } else {
-        y
     }
 }
 
@@ -164,9 +131,9 @@ fn apply_elementary<T: Float + Element>(
     let a = ins[0];
     let degree = T::from(std::f64::consts::PI / 180.0)?;
     match k {
-        Exp2 => map1(a, out, |x: T| x.exp2()),
-        Log2 => map1(a, out, |x: T| x.log2()),
-        Log10 => map1(a, out, |x: T| x.log10()),
+        Exp2 => map1(a, out, exp2::<T>),
+        Log2 => map1(a, out, log2::<T>),
+        Log10 => map1(a, out, log10::<T>),
         RoundHalfToEven => round_even::<T>(a, out),
         RoundHalfAwayFromZero => map1(a, out, |x: T| x.round()),
         Trunc => map1(a, out, |x: T| x.trunc()),
@@ -174,8 +141,8 @@ fn apply_elementary<T: Float + Element>(
         ArcCos => map1(a, out, |x: T| x.acos()),
         ArcTan => map1(a, out, |x: T| x.atan()),
         ArcTan2 => map2(a, *ins.get(1)?, out, |y: T, x: T| y.atan2(x)),
-        Sinh => map1(a, out, |x: T| x.sinh()),
-        Cosh => map1(a, out, |x: T| x.cosh()),
+        Sinh => map1(a, out, sinh::<T>),
+        Cosh => map1(a, out, cosh::<T>),
         ArcSinh => map1(a, out, |x: T| x.asinh()),
         ArcCosh => map1(a, out, acosh::<T>),
         ArcTanh => map1(a, out, |x: T| x.atanh()),
@@ -199,11 +166,11 @@ pub(super) fn apply<T: Float + Element>(
     let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
-        Sub => map2(a, two()?, out, |x: T, y: T| x - y),
-        TrueDiv => map2(a, two()?, out, |x: T, y: T| x / y),
+        Sub => map2(a, two()?, out, sub::<T>),
+        TrueDiv => map2(a, two()?, out, div::<T>),
         IntDiv => map2(a, two()?, out, floor_div::<T>),
         Mod => map2(a, two()?, out, floor_mod::<T>),
-        Pow => map2(a, two()?, out, |x: T, y: T| x.powf(y)),
+        Pow => map2(a, two()?, out, pow::<T>),
         Maximum => map2(a, two()?, out, nan_max::<T>),
         Minimum => map2(a, two()?, out, nan_min::<T>),
         Lt => map2(a, two()?, out, |x: T, y: T| x < y),
@@ -212,28 +179,28 @@ pub(super) fn apply<T: Float + Element>(
         Ge => map2(a, two()?, out, |x: T, y: T| x >= y),
         Eq => map2(a, two()?, out, |x: T, y: T| x == y),
         Neq => map2(a, two()?, out, |x: T, y: T| x != y),
-        Neg => map1(a, out, |x: T| -x),
-        Abs => map1(a, out, |x: T| x.abs()),
+        Neg => map1(a, out, neg::<T>),
+        Abs => map1(a, out, abs::<T>),
         Sign => map1(a, out, sign::<T>),
-        Sqr => map1(a, out, |x: T| x * x),
-        Sqrt => map1(a, out, |x: T| x.sqrt()),
-        Exp => map1(a, out, |x: T| x.exp()),
-        Log => map1(a, out, |x: T| x.ln()),
-        Log1p => map1(a, out, |x: T| x.ln_1p()),
-        Expm1 => map1(a, out, |x: T| x.exp_m1()),
-        Sin => map1(a, out, |x: T| x.sin()),
-        Cos => map1(a, out, |x: T| x.cos()),
-        Tan => map1(a, out, |x: T| x.tan()),
+        Sqr => map1(a, out, sqr::<T>),
+        Sqrt => map1(a, out, sqrt::<T>),
+        Exp => map1(a, out, exp::<T>),
+        Log => map1(a, out, ln::<T>),
+        Log1p => map1(a, out, ln_1p::<T>),
+        Expm1 => map1(a, out, expm1::<T>),
+        Sin => map1(a, out, sin::<T>),
+        Cos => map1(a, out, cos::<T>),
+        Tan => map1(a, out, tan::<T>),
         Tanh => tanh::<T>(a, out),
-        Sigmoid => map1(a, out, |x: T| T::one() / (T::one() + (-x).exp())),
+        Sigmoid => map1(a, out, sigmoid::<T>),
         Softplus => map1(a, out, softplus::<T>),
-        Reciprocal => map1(a, out, |x: T| x.recip()),
+        Reciprocal => map1(a, out, recip::<T>),
         Floor => map1(a, out, |x: T| x.floor()),
         Ceil => map1(a, out, |x: T| x.ceil()),
         IsNan => map1(a, out, |x: T| x.is_nan()),
         IsInf => map1(a, out, |x: T| x.is_infinite()),
-        Add => super::elemwise::fold(ins, out, |x: T, y: T| x + y),
-        Mul => super::elemwise::fold(ins, out, |x: T, y: T| x * y),
+        Add => super::elemwise::fold(ins, out, add::<T>),
+        Mul => super::elemwise::fold(ins, out, mul::<T>),
         other => {
             if apply_elementary::<T>(other, ins, out).is_none() {
                 return Err(Error::Type(format!(

@@ -18,6 +18,29 @@ enum Owner {
     Rust(#[allow(dead_code)] Vec<MaybeUninit<u64>>),
     /// The host's memory, alive as long as this handle is.
     Host(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
+    /// The host's memory, alive until this handle is released.
+    Handle(HostHandle),
+}
+
+/// A host object one pointer wide that keeps host memory alive (a NumPy
+/// array, for instance), released by a function of the host's. Unlike a
+/// boxed owner it costs no allocation: arguments of every call of a
+/// compiled function are wrapped in one.
+pub struct HostHandle {
+    object: NonNull<()>,
+    release: unsafe fn(NonNull<()>),
+}
+
+impl HostHandle {
+    /// A handle on `object`, which `release` gives back.
+    ///
+    /// # Safety
+    /// `release(object)` must be sound to call exactly once, from any
+    /// thread, at any time (it must not block on a lock the dropping thread
+    /// may hold, such as an interpreter lock).
+    pub unsafe fn new(object: NonNull<()>, release: unsafe fn(NonNull<()>)) -> Self {
+        HostHandle { object, release }
+    }
 }
 
 /// A contiguous byte range.
@@ -96,6 +119,25 @@ impl Buffer {
         })
     }
 
+    /// Host memory of `len` bytes at `ptr`, kept alive until `handle` is
+    /// released (when the buffer drops).
+    ///
+    /// # Safety
+    /// As [`Buffer::from_host`], with `handle` for `owner`.
+    pub unsafe fn from_handle(
+        ptr: NonNull<u8>,
+        len: usize,
+        writable: bool,
+        handle: HostHandle,
+    ) -> Arc<Buffer> {
+        Arc::new(Buffer {
+            ptr,
+            len,
+            writable,
+            owner: Owner::Handle(handle),
+        })
+    }
+
     /// Start of the memory.
     pub fn as_ptr(&self) -> *const u8 {
         self.ptr.as_ptr()
@@ -150,8 +192,11 @@ fn advise_huge_pages(_words: &mut [MaybeUninit<u64>]) {}
 impl Drop for Buffer {
     /// Large Rust allocations go to [`spare`] for the next output.
     fn drop(&mut self) {
-        if let Owner::Rust(words) = &mut self.owner {
-            spare::give(std::mem::take(words));
+        match &mut self.owner {
+            Owner::Rust(words) => spare::give(std::mem::take(words)),
+            // SAFETY: `HostHandle::new`'s contract; this is the one release.
+            Owner::Handle(h) => unsafe { (h.release)(h.object) },
+            Owner::Host(_) => {}
         }
     }
 }
@@ -186,4 +231,36 @@ fn alloc_words(n: usize, zeroed: bool) -> Vec<MaybeUninit<u64>> {
     // SAFETY: `ptr` was allocated by the global allocator with the layout
     // of `n` u64s; `MaybeUninit` words need no initialisation.
     unsafe { Vec::from_raw_parts(ptr, n, n) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static RELEASED: AtomicUsize = AtomicUsize::new(0);
+
+    unsafe fn release_box(object: NonNull<()>) {
+        // SAFETY: the test made `object` with `Box::into_raw`.
+        drop(unsafe { Box::from_raw(object.cast::<[u8; 16]>().as_ptr()) });
+        RELEASED.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn a_handle_is_released_once_when_the_last_view_drops() {
+        let memory = Box::into_raw(Box::new([7u8; 16]));
+        let object = NonNull::new(memory).unwrap().cast::<()>();
+        let ptr = NonNull::new(memory as *mut u8).unwrap();
+        // SAFETY: the box stays alive until `release_box`, run once on drop.
+        let buf =
+            unsafe { Buffer::from_handle(ptr, 16, false, HostHandle::new(object, release_box)) };
+        let view = buf.clone();
+        assert!(!buf.is_rust_owned() && buf.as_mut_ptr().is_none() && buf.len() == 16);
+        drop(buf);
+        assert_eq!(RELEASED.load(Ordering::SeqCst), 0);
+        // SAFETY: 16 bytes at `as_ptr`, alive while `view` is.
+        assert_eq!(unsafe { *view.as_ptr().add(15) }, 7);
+        drop(view);
+        assert_eq!(RELEASED.load(Ordering::SeqCst), 1);
+    }
 }

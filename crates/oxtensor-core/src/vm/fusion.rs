@@ -4,37 +4,44 @@
 //! separate steps would (so results are bit-identical) on block-sized
 //! scratch, and so never materialises the intermediates: a 20-op chain
 //! needs one output array instead of a pool of temporaries, and a small
-//! call pays for one step instead of one per node.
+//! call pays for one step instead of one per node. This file forms the
+//! groups; `fusion_thunk.rs` runs them, `fusion_walk.rs` plans the blocks.
 //!
 //! The graph is not changed (`dprint` of a compiled function shows every
-//! node, and profiling, which times nodes, links without fusion). When the
-//! inputs of a call are not all C-contiguous at the output's shape or
-//! single elements, the fused step runs its nodes one by one, as unfused.
+//! node, and profiling, which times nodes, links without fusion). Inputs
+//! may be strided or broadcast in any dimension their types allow; only a
+//! call whose shapes do not broadcast runs its nodes one by one, for their
+//! errors.
 
-use super::program::{check_outputs, node_context, Src, Step};
+use super::fusion_sum::SumPart;
+use super::fusion_thunk::FusedThunk;
+use super::program::Src;
+use super::program::Step;
 use super::thunk::Thunk;
 use crate::dtype::DType;
-use crate::error::{Error, Result};
-use crate::kernels::alloc::{output, Pool};
 use crate::kernels::cast::cast;
-use crate::kernels::elemwise::run_kind;
-use crate::kernels::PARALLEL_MIN;
+use crate::kernels::tiny::{TinyArg, TinyProgram};
+use crate::ops::reduce::{CAReduce, ReduceKind};
 use crate::ops::scalar::ScalarKind;
-use crate::tensor::{Element, Tensor};
+use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
-use crate::value::Value;
-use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::collections::HashMap;
-
-/// Elements per block: a block of every intermediate stays in L2.
-const BLOCK: usize = 2048;
 
 /// What the linker knows of a step that may join a fused group.
 #[derive(Clone, Debug)]
 pub(super) struct Fusible {
     pub(super) dtype: DType,
     pub(super) ndim: usize,
+    /// The dimensions its static type says are 1: a step joins a reader
+    /// only with the same ones, so no group computes a smaller value (a
+    /// row, a scalar) once per element of the output.
+    pub(super) ones: SmallVec<[bool; 4]>,
+    /// For a `Sum` over these axes of its input (rank `ndim`): it may only
+    /// end a group, consuming the group's values block by block.
+    pub(super) sum_axes: Option<SmallVec<[usize; 4]>>,
+    /// A `Sum`'s accumulator dtype.
+    pub(super) sum_acc: DType,
 }
 
 impl Fusible {
@@ -82,6 +89,26 @@ impl Fusible {
         (fusible_kind && float && same).then(|| Fusible {
             dtype: out.dtype,
             ndim: out.ndim(),
+            ones: out.shape.iter().map(|&n| n == Some(1)).collect(),
+            sum_axes: None,
+            sum_acc: out.dtype,
+        })
+    }
+
+    /// A `Sum` (`CAReduce` add) qualifies when its input and output share
+    /// one float dtype, accumulated in it or in float64 (float32's default).
+    pub(super) fn sum(op: &CAReduce, inputs: &[Type], output: &Type) -> Option<Fusible> {
+        let [input] = inputs else { return None };
+        let (input, out) = (input.as_tensor()?, output.as_tensor()?);
+        let float = matches!(input.dtype, DType::Float32 | DType::Float64);
+        let acc = op.acc_dtype == input.dtype || op.acc_dtype == DType::Float64;
+        let same = op.dtype == input.dtype && out.dtype == op.dtype;
+        (op.kind == ReduceKind::Sum && float && acc && same).then(|| Fusible {
+            dtype: input.dtype,
+            ndim: input.ndim(),
+            ones: input.shape.iter().map(|&n| n == Some(1)).collect(),
+            sum_acc: op.acc_dtype,
+            sum_axes: Some(op.axes(input.ndim()).into_iter().collect()),
         })
     }
 }
@@ -96,7 +123,7 @@ pub(super) struct Leaf {
 
 /// An operand of a fused instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Operand {
+pub(super) enum Operand {
     /// The fused step's input at this position.
     Leaf(usize),
     /// The result of the instruction at this position.
@@ -104,28 +131,15 @@ enum Operand {
 }
 
 /// One node of the group.
-struct Instr {
-    kind: ScalarKind,
-    args: SmallVec<[Operand; 3]>,
+pub(super) struct Instr {
+    pub(super) kind: ScalarKind,
+    pub(super) args: SmallVec<[Operand; 3]>,
     /// The node's own thunk, label and output type, for the unfused path.
-    thunk: Box<dyn Thunk>,
-    label: String,
-    output_type: Type,
+    pub(super) thunk: Box<dyn Thunk>,
+    pub(super) label: String,
+    pub(super) output_type: Type,
     /// The node's position in the unfused program (for error messages).
-    index: usize,
-}
-
-/// The fused step's thunk.
-pub(super) struct FusedThunk {
-    dtype: DType,
-    instrs: Vec<Instr>,
-    /// Per leaf, its static type (which dimensions may broadcast).
-    leaf_types: Vec<TensorType>,
-    /// Per leaf, a constant of another dtype converted once, at link time.
-    converted: Vec<Option<Tensor>>,
-    /// Whether a leaf that is not a constant may have another dtype (and
-    /// so be converted on every call).
-    cast_at_run: bool,
+    pub(super) index: usize,
 }
 
 /// Replaces each group of fusible steps by one step. `fusible[k]` says
@@ -156,8 +170,8 @@ pub(super) fn fuse(
                     .iter()
                     .filter_map(|&m| Some((m, slots[m].take()?)))
                     .collect();
-                match fusible[k].as_ref().map(|f| f.dtype) {
-                    Some(dtype) => out.push(fused_step(taken, dtype, &leaf)),
+                match &fusible[k] {
+                    Some(root) => out.push(fused_step(taken, root, &leaf)),
                     None => out.extend(taken.into_iter().map(|(_, st)| st)),
                 }
             }
@@ -169,7 +183,7 @@ pub(super) fn fuse(
 
 /// For each step, the step it is fused into: its only reader, when both
 /// are fusible with the same dtype and rank and its output is not a
-/// program output.
+/// program output. A `Sum` reads into no group: it can only end one.
 fn parents(steps: &[Step], fusible: &[Option<Fusible>], outputs: &[Src]) -> Vec<Option<usize>> {
     let mut readers: HashMap<usize, Vec<usize>> = HashMap::new();
     for (k, st) in steps.iter().enumerate() {
@@ -184,13 +198,16 @@ fn parents(steps: &[Step], fusible: &[Option<Fusible>], outputs: &[Src]) -> Vec<
         .iter()
         .enumerate()
         .map(|(k, st)| {
-            let me = fusible[k].as_ref()?;
+            let me = fusible[k].as_ref().filter(|f| f.sum_axes.is_none())?;
             let [slot] = st.outputs[..] else { return None };
             let [reader] = readers.get(&slot)?[..] else {
                 return None;
             };
             let them = fusible[reader].as_ref()?;
-            let fits = them.dtype == me.dtype && them.ndim == me.ndim && !is_output(slot);
+            let fits = them.dtype == me.dtype
+                && them.ndim == me.ndim
+                && them.ones == me.ones
+                && !is_output(slot);
             fits.then_some(reader)
         })
         .collect()
@@ -206,7 +223,8 @@ fn root_of(k: usize, parent: &[Option<usize>]) -> Option<usize> {
 }
 
 /// One step computing what `group` (in program order, the root last) did.
-fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Leaf) -> Step {
+fn fused_step(group: Vec<(usize, Step)>, root: &Fusible, leaf: &impl Fn(Src) -> Leaf) -> Step {
+    let dtype = root.dtype;
     let mut leaves: Vec<Src> = Vec::new();
     let mut made: HashMap<usize, usize> = HashMap::new();
     let mut instrs = Vec::with_capacity(group.len());
@@ -234,6 +252,14 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
         });
     }
     let out_type = instrs.last().map(|i| i.output_type.clone());
+    let sum = root.sum_axes.clone().and_then(|axes| {
+        let instr = instrs.pop()?;
+        Some(SumPart {
+            axes,
+            acc: root.sum_acc,
+            instr,
+        })
+    });
     let known: Vec<Leaf> = leaves.iter().map(|&s| leaf(s)).collect();
     let converted = known
         .iter()
@@ -249,6 +275,11 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
         .into_iter()
         .map(|l| l.ty.unwrap_or_else(|| TensorType::with_ndim(dtype, 0)))
         .collect();
+    // Not for summed groups: their output is the reduction's.
+    let tiny = match sum {
+        Some(_) => None,
+        None => TinyProgram::new(dtype, &tiny_instrs(&instrs)),
+    };
     Step::fused(
         Box::new(FusedThunk {
             dtype,
@@ -256,6 +287,8 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
             leaf_types,
             converted,
             cast_at_run,
+            tiny,
+            sum,
         }),
         leaves,
         out_slot,
@@ -264,187 +297,22 @@ fn fused_step(group: Vec<(usize, Step)>, dtype: DType, leaf: &impl Fn(Src) -> Le
     )
 }
 
+fn tiny_instrs(instrs: &[Instr]) -> Vec<(ScalarKind, SmallVec<[TinyArg; 3]>)> {
+    let arg = |a: &Operand| match *a {
+        Operand::Leaf(i) => TinyArg::Leaf(i),
+        Operand::Tmp(t) => TinyArg::Tmp(t),
+    };
+    instrs
+        .iter()
+        .map(|i| (i.kind, i.args.iter().map(arg).collect()))
+        .collect()
+}
+
 fn position_or_push(leaves: &mut Vec<Src>, src: Src) -> usize {
     leaves.iter().position(|&l| l == src).unwrap_or_else(|| {
         leaves.push(src);
         leaves.len() - 1
     })
-}
-
-impl FusedThunk {
-    /// The output shape when every leaf is C-contiguous at it or a single
-    /// element that its static type lets broadcast; `None` otherwise.
-    fn blocked_shape(&self, leaves: &[&Tensor]) -> Option<SmallVec<[usize; 4]>> {
-        let full = leaves
-            .iter()
-            .find(|t| t.len() != 1)
-            .unwrap_or(leaves.first()?);
-        let shape = full.shape();
-        let ok = leaves.iter().zip(&self.leaf_types).all(|(t, ty)| {
-            if t.shape() == shape {
-                return t.is_c_contiguous();
-            }
-            // A static 1 is what lets a dimension broadcast.
-            t.len() == 1
-                && t.ndim() == shape.len()
-                && shape
-                    .iter()
-                    .zip(&ty.shape)
-                    .all(|(&n, &b)| n == 1 || b == Some(1))
-        });
-        ok.then(|| shape.into())
-    }
-
-    /// The group's nodes one by one (the path for strided or partly
-    /// broadcast inputs); errors name the node that failed.
-    fn run_unfused(&self, leaves: &[&Value], pool: &mut Pool) -> Result<Value> {
-        let mut tmps: Vec<Option<Value>> = Vec::with_capacity(self.instrs.len());
-        for ins in &self.instrs {
-            let args: SmallVec<[&Value; 4]> = ins
-                .args
-                .iter()
-                .map(|&a| match a {
-                    Operand::Leaf(i) => Ok(leaves[i]),
-                    Operand::Tmp(t) => tmps[t]
-                        .as_ref()
-                        .ok_or_else(|| Error::Value("a fused intermediate is missing".into())),
-                })
-                .collect::<Result<_>>()?;
-            let mut outs = [None];
-            ins.thunk
-                .run(&args, &mut outs, pool)
-                .and_then(|()| check_outputs(std::slice::from_ref(&ins.output_type), &outs))
-                .map_err(|e| e.at_node(node_context(ins.index, &ins.label, &args)))?;
-            drop(args);
-            tmps.push(outs[0].take());
-        }
-        tmps.pop()
-            .flatten()
-            .ok_or_else(|| Error::Value("a fused group computed nothing".into()))
-    }
-
-    /// Runs the instructions over `out` = elements `[start, start + len)`
-    /// of the output, in blocks, the leaves read at the same positions (or
-    /// broadcast).
-    fn run_range<T: Element>(&self, leaves: &[&Tensor], out: &mut [T], start: usize) -> Result<()> {
-        let mut scratch: Vec<Tensor> = Vec::new();
-        for (b, part) in out.chunks_mut(BLOCK).enumerate() {
-            let (at, len) = (start + b * BLOCK, part.len());
-            if scratch.first().is_none_or(|t| t.len() != len) {
-                scratch = (0..self.instrs.len())
-                    .map(|_| Tensor::uninit(self.dtype, &[len]))
-                    .collect();
-            }
-            let views = leaves
-                .iter()
-                .map(|t| block_view(t, at, len))
-                .collect::<Result<SmallVec<[Tensor; 4]>>>()?;
-            let refs: SmallVec<[&Tensor; 4]> = views.iter().collect();
-            let (body, last) = scratch.split_at_mut(self.instrs.len() - 1);
-            self.run_into(&refs, body, &mut last[0])?;
-            let done = last[0]
-                .as_slice::<T>()
-                .ok_or_else(|| Error::Value("fused scratch is not contiguous".into()))?;
-            part.copy_from_slice(done);
-        }
-        Ok(())
-    }
-
-    /// Every instruction: instruction `j < n - 1` writes `scratch[j]`, the
-    /// last writes `out`.
-    fn run_into(&self, leaves: &[&Tensor], scratch: &mut [Tensor], out: &mut Tensor) -> Result<()> {
-        for (j, ins) in self.instrs.iter().enumerate() {
-            let (done, rest) = scratch.split_at_mut(j.min(scratch.len()));
-            let args: SmallVec<[&Tensor; 4]> = ins
-                .args
-                .iter()
-                .map(|&a| match a {
-                    Operand::Leaf(i) => leaves[i],
-                    Operand::Tmp(t) => &done[t],
-                })
-                .collect();
-            let dst = match rest.first_mut() {
-                Some(d) if j < self.instrs.len() - 1 => d,
-                _ => &mut *out,
-            };
-            run_kind(ins.kind, self.dtype, &args, dst)?;
-        }
-        Ok(())
-    }
-
-    /// The whole output, in parallel chunks of blocks when it is large.
-    fn run_blocks<T: Element>(&self, leaves: &[&Tensor], out: &mut Tensor) -> Result<()> {
-        let total = out.len();
-        let ys = out
-            .as_mut_slice::<T>()
-            .ok_or_else(|| Error::Value("a fresh output is not writable".into()))?;
-        if total < PARALLEL_MIN {
-            return self.run_range(leaves, ys, 0);
-        }
-        let chunk = BLOCK * 8;
-        ys.par_chunks_mut(chunk)
-            .enumerate()
-            .try_for_each(|(c, part)| self.run_range(leaves, part, c * chunk))
-    }
-}
-
-/// Elements `[at, at + len)` of a C-contiguous tensor as a vector, or the
-/// single element of a broadcast one.
-fn block_view(t: &Tensor, at: usize, len: usize) -> Result<Tensor> {
-    let size = t.dtype().itemsize();
-    if t.len() == 1 {
-        return t.view(&[1], &[size as isize], t.offset());
-    }
-    t.view(&[len], &[size as isize], t.offset() + at * size)
-}
-
-impl Thunk for FusedThunk {
-    fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
-        let tensors: Option<SmallVec<[&Tensor; 4]>> =
-            inputs.iter().map(|v| v.tensor().ok()).collect();
-        let shape = tensors.as_ref().and_then(|t| self.blocked_shape(t));
-        let (Some(tensors), Some(shape)) = (tensors, shape) else {
-            outputs[0] = Some(self.run_unfused(inputs, pool)?);
-            return Ok(());
-        };
-        // Leaves of another dtype, converted as each node would convert
-        // them (constants once, at link time).
-        let mut per_call: SmallVec<[Option<Tensor>; 4]> = SmallVec::new();
-        if self.cast_at_run {
-            per_call.extend(tensors.iter().zip(&self.converted).map(|(t, c)| {
-                (c.is_none() && t.dtype() != self.dtype).then(|| cast(t, self.dtype))
-            }));
-        }
-        let tensors: SmallVec<[&Tensor; 4]> = tensors
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| {
-                let per = per_call.get(i).and_then(Option::as_ref);
-                self.converted[i].as_ref().or(per).unwrap_or(t)
-            })
-            .collect();
-        let mut out = output(Some(&mut *pool), self.dtype, &shape);
-        if out.len() <= BLOCK {
-            // One block: the leaves as they are, scratch at the output's shape.
-            // Scratch from the pool and back: small calls allocate nothing.
-            let mut scratch: SmallVec<[Tensor; 4]> = (1..self.instrs.len())
-                .map(|_| pool.take(self.dtype, &shape))
-                .collect();
-            let done = self.run_into(&tensors, &mut scratch, &mut out);
-            scratch.into_iter().for_each(|t| pool.recycle(t));
-            done?;
-        } else if self.dtype == DType::Float32 {
-            self.run_blocks::<f32>(&tensors, &mut out)?;
-        } else {
-            self.run_blocks::<f64>(&tensors, &mut out)?;
-        }
-        outputs[0] = Some(out.into());
-        Ok(())
-    }
-
-    fn names_its_nodes(&self) -> bool {
-        true
-    }
 }
 
 #[cfg(test)]
@@ -546,7 +414,7 @@ mod tests {
     }
 
     #[test]
-    fn strided_and_broadcast_inputs_run_unfused() {
+    fn strided_inputs_fuse_and_bad_lengths_run_unfused() {
         let fg = graph(DType::Float64, false);
         let (fused, plain) = (link(&fg, true), link(&fg, false));
         let base = input(DType::Float64, 20, 0.0);

@@ -3,6 +3,9 @@
 //! `perform`; hosts (Python) supply their own thunks for their ops.
 
 mod fusion;
+mod fusion_sum;
+mod fusion_thunk;
+mod fusion_walk;
 mod lazy;
 mod profile;
 mod program;

@@ -417,10 +417,14 @@ fn fuse_elemwise(
         .iter()
         .zip(order)
         .map(|(st, &n)| {
-            let kind = st.thunk.fusible_kind()?;
             let node = g.node(n);
             let [out] = node.outputs[..] else { return None };
-            Fusible::of(kind, &types(fg, &node.inputs), &g.var(out).ty)
+            let (ins, out) = (types(fg, &node.inputs), &g.var(out).ty);
+            match st.thunk.fusible_kind() {
+                Some(kind) => Fusible::of(kind, &ins, out),
+                None if st.thunk.is_host() => None,
+                None => Fusible::sum(node.op.as_any().downcast_ref()?, &ins, out),
+            }
         })
         .collect();
     let by_src: HashMap<Src, VarId> = srcs.iter().map(|(&v, &s)| (s, v)).collect();

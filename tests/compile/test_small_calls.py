@@ -1,0 +1,139 @@
+"""Small calls take paths of their own (a fused group of at most 64 output
+elements is evaluated element by element; arguments are wrapped without an
+allocation). They must give exactly the unfused results (``profile=True``
+links without fusion), keep argument arrays alive exactly as long as needed,
+and never leak a reference."""
+
+import gc
+import sys
+
+import numpy as np
+import oxtensor.tensor as ot
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oxtensor import function
+from oxtensor.compile.io import Out
+
+UNARY = {
+    "neg": (ot.neg, np.negative),
+    "abs": (ot.abs, np.abs),
+    "sqr": (ot.sqr, np.square),
+    "sqrt": (ot.sqrt, np.sqrt),
+    "exp": (ot.exp, np.exp),
+    "exp2": (ot.exp2, np.exp2),
+    "expm1": (ot.expm1, np.expm1),
+    "log": (ot.log, np.log),
+    "log2": (ot.log2, np.log2),
+    "log10": (ot.log10, np.log10),
+    "log1p": (ot.log1p, np.log1p),
+    "sin": (ot.sin, np.sin),
+    "cos": (ot.cos, np.cos),
+    "tan": (ot.tan, np.tan),
+    "sinh": (ot.sinh, np.sinh),
+    "cosh": (ot.cosh, np.cosh),
+    "tanh": (ot.tanh, np.tanh),
+    "sigmoid": (ot.sigmoid, lambda v: 1 / (1 + np.exp(-v))),
+    "softplus": (ot.softplus, lambda v: np.logaddexp(0, v)),
+    "reciprocal": (ot.reciprocal, np.reciprocal),
+}
+BINARY = {
+    "add": (lambda a, b: a + b, np.add),
+    "sub": (lambda a, b: a - b, np.subtract),
+    "mul": (lambda a, b: a * b, np.multiply),
+    "div": (lambda a, b: a / b, np.divide),
+    "pow": (lambda a, b: a**b, np.power),
+    "maximum": (ot.maximum, np.maximum),
+    "minimum": (ot.minimum, np.minimum),
+}
+
+
+@st.composite
+def programs(draw):
+    """A random chain over x, y and a Python-float constant: a list of
+    (kind, name, second operand) steps."""
+    steps = []
+    for _ in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            steps.append(("u", draw(st.sampled_from(sorted(UNARY))), None))
+        else:
+            other = draw(st.sampled_from(["x", "y", "c"]))
+            steps.append(("b", draw(st.sampled_from(sorted(BINARY))), other))
+    return steps
+
+
+def build(steps, x, y, c, table_index):
+    acc = x
+    for kind, name, other in steps:
+        if kind == "u":
+            acc = UNARY[name][table_index](acc)
+        else:
+            rhs = {"x": x, "y": y, "c": c}[other]
+            acc = BINARY[name][table_index](acc, rhs)
+    return acc
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=programs(),
+    dtype=st.sampled_from(["float64", "float32"]),
+    n=st.integers(0, 70),
+    seed=st.integers(0, 2**16),
+)
+def test_small_fused_chains_equal_unfused_runs(steps, dtype, n, seed):
+    x, y = ot.vector("x", dtype=dtype), ot.vector("y", dtype=dtype)
+    out = build(steps, x, y, 0.75, 0)
+    fused = function([x, y], out, on_unused_input="ignore")
+    plain = function([x, y], out, profile=True, on_unused_input="ignore")
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-3, 3, n).astype(dtype)
+    b = rng.uniform(0.1, 2, n).astype(dtype)
+    got = fused(a, b)
+    want = plain(a, b)
+    assert got.dtype == want.dtype
+    assert got.shape == want.shape == (n,)
+    np.testing.assert_array_equal(got, want)
+    with np.errstate(all="ignore"):
+        ref = build(steps, a, b, np.asarray(0.75, dtype), 1)
+    rtol = 1e-4 if dtype == "float32" else 1e-10
+    np.testing.assert_allclose(got, ref.astype(dtype), rtol=rtol)
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 65])
+def test_scalar_inputs_broadcast_in_small_calls(n):
+    x, s = ot.dvector("x"), ot.dscalar("s")
+    f = function([x, s], ot.exp(x * s) - s)
+    plain = function([x, s], ot.exp(x * s) - s, profile=True)
+    a = np.linspace(-1, 1, n)
+    np.testing.assert_array_equal(f(a, 0.5), plain(a, 0.5))
+    np.testing.assert_allclose(f(a, 0.5), np.exp(a * 0.5) - 0.5, rtol=1e-15)
+
+
+def test_mismatched_small_inputs_name_the_node():
+    x, y = ot.dvector("x"), ot.dvector("y")
+    f = function([x, y], ot.exp(x + y) * 2)
+    with pytest.raises(ValueError, match="Input dimension mismatch") as info:
+        f(np.ones(3), np.ones(4))
+    assert "Apply node that caused the error" in str(info.value)
+
+
+def test_arguments_are_not_leaked_nor_freed_early():
+    x = ot.dvector("x")
+    f = function([x], x * 2 + 1)
+    a = np.arange(10.0)
+    before = sys.getrefcount(a)
+    for _ in range(1000):
+        f(a)
+    gc.collect()
+    assert sys.getrefcount(a) == before
+    # A borrowed output viewing the argument keeps it alive.
+    g = function([x], Out(x[::2], borrow=True))
+    b = np.arange(10.0)
+    alone = sys.getrefcount(b)
+    view = g(b)
+    assert sys.getrefcount(b) == alone + 1  # held by the view's buffer
+    del b
+    gc.collect()
+    np.testing.assert_array_equal(view, np.arange(10.0)[::2])
+    with pytest.raises(ValueError, match="read-only"):
+        view[0] = 1.0  # argument memory is read-only through the view

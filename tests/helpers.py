@@ -2,6 +2,9 @@
 ``tests/unittest_tools.py``)."""
 
 import copy
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -285,3 +288,16 @@ def _seed_shape(x: Any) -> tuple[Any, ...]:
 
     static = getattr(x.type, "shape", ())
     return tuple(n if n is not None else shape_i(x, i) for i, n in enumerate(static))
+
+
+def peak_growth(script: str) -> float:
+    """Runs ``script`` in a fresh Python process (where the peak resident
+    size is the script's own) and returns the float it prints: memory
+    tests print how many arrays the peak grew by during one call."""
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(run.stdout.strip())

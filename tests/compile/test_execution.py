@@ -5,9 +5,6 @@ exception class, a note naming the node, the function still usable); bad
 arguments never crash the process; intermediates are freed and recycled."""
 
 import re
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import oxtensor.tensor as ot
@@ -16,7 +13,13 @@ from oxtensor import function
 from oxtensor.graph.basic import Apply
 from oxtensor.graph.op import Op
 
-from tests.helpers import CountingOp, PerformIdentity, ThunkIdentity, assert_matches
+from tests.helpers import (
+    CountingOp,
+    PerformIdentity,
+    ThunkIdentity,
+    assert_matches,
+    peak_growth,
+)
 
 
 def test_every_path_gives_numpys_values(path):
@@ -262,11 +265,5 @@ def test_a_long_chain_frees_and_recycles_its_intermediates():
     # peak would grow by ~25 arrays; with it, by the output and a few live
     # buffers. Measured in a fresh process, where the peak is this call's
     # (the input is already there; NumPy's check runs after).
-    run = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(MEMORY_SCRIPT)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    growth = float(run.stdout.strip())
+    growth = peak_growth(MEMORY_SCRIPT)
     assert growth <= 6, f"peak memory grew by {growth:.1f} arrays"

@@ -4,16 +4,14 @@ without fusion) and NumPy's, for every size, layout and broadcast; the
 compiled graph still shows each node; the extra peak memory of a long chain
 is about one array."""
 
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import oxtensor.tensor as ot
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oxtensor import function
+
+from tests.helpers import peak_growth
 
 
 def chain(x, y):
@@ -121,13 +119,7 @@ print((after - before) * 1024 / v.nbytes)
 
 
 def test_a_fused_chain_needs_about_one_extra_array():
-    run = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(MEMORY_SCRIPT)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    growth = float(run.stdout.strip())
+    growth = peak_growth(MEMORY_SCRIPT)
     assert growth <= 1.5, f"peak memory grew by {growth:.1f} arrays"
 
 
@@ -234,13 +226,7 @@ def test_a_fused_chain_over_broadcasts_and_strides_needs_about_one_extra_array()
     # Run node by node, the chain would hold two or three intermediates at
     # once: the peak proves the blocked path ran for a transposed matrix, a
     # row and a column.
-    run = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(BROADCAST_MEMORY_SCRIPT)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    growth = float(run.stdout.strip())
+    growth = peak_growth(BROADCAST_MEMORY_SCRIPT)
     assert growth <= 1.5, f"peak memory grew by {growth:.1f} arrays"
 
 
@@ -309,11 +295,5 @@ print((after - before) * 1024 / v.nbytes)
 def test_var_never_materialises_the_squared_deviations():
     # Unfused, `sqr(x - mean)` is a full array (its peak: two, with `x -
     # mean`); fused into the sum, only partial sums exist.
-    run = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(VAR_MEMORY_SCRIPT)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    growth = float(run.stdout.strip())
+    growth = peak_growth(VAR_MEMORY_SCRIPT)
     assert growth <= 0.5, f"peak memory grew by {growth:.2f} arrays"

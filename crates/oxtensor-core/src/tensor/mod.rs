@@ -163,15 +163,7 @@ impl Tensor {
         offset: usize,
         buffer: Arc<Buffer>,
     ) -> Result<Self> {
-        let contiguous = layout_is_c_contiguous(dtype, &shape, &strides);
-        let t = Tensor {
-            dtype,
-            shape,
-            strides,
-            offset,
-            buffer,
-            contiguous,
-        };
+        let t = Tensor::assemble(dtype, shape, strides, offset, buffer);
         t.check_layout()?;
         Ok(t)
     }
@@ -190,17 +182,28 @@ impl Tensor {
         offset: usize,
         buffer: Arc<Buffer>,
     ) -> Self {
+        let t = Tensor::assemble(dtype, shape, strides, offset, buffer);
+        debug_assert!(t.check_layout().is_ok(), "{:?}", t.check_layout());
+        t
+    }
+
+    /// The struct over its parts, contiguity computed; unchecked.
+    fn assemble(
+        dtype: DType,
+        shape: Dims,
+        strides: Strides,
+        offset: usize,
+        buffer: Arc<Buffer>,
+    ) -> Self {
         let contiguous = layout_is_c_contiguous(dtype, &shape, &strides);
-        let t = Tensor {
+        Tensor {
             dtype,
             shape,
             strides,
             offset,
             buffer,
             contiguous,
-        };
-        debug_assert!(t.check_layout().is_ok(), "{:?}", t.check_layout());
-        t
+        }
     }
 
     fn check_layout(&self) -> Result<()> {

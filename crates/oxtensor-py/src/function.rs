@@ -2,7 +2,7 @@
 //! program with the GIL released, copies any output that would alias an
 //! input, a constant or another output, and applies shared updates.
 
-use crate::array::exact_view;
+use crate::array::{array_copied, copies_out, exact_view};
 use crate::host_thunk::{value_from_py, value_to_py};
 use oxtensor_core::kernels::copy::copy_contiguous;
 use oxtensor_core::types::TensorType;
@@ -177,7 +177,7 @@ impl PyFunction {
         let spec = &self.inputs[i];
         let py = arg.py();
         if let Some(tt) = &spec.tensor {
-            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.check_shape(shape).is_ok())? {
+            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.fits(shape))? {
                 return Ok(Value::Tensor(t));
             }
         }
@@ -244,6 +244,20 @@ impl PyFunction {
         }
     }
 
+    /// An output as a Python object: a small tensor is copied into an array
+    /// NumPy owns and its buffer goes back to the program for the next call
+    /// (see `array::copies_out`); anything else is handed over as it is.
+    fn output_to_py<'py>(&self, py: Python<'py>, v: Value) -> PyResult<Bound<'py, PyAny>> {
+        match v {
+            Value::Tensor(t) if copies_out(&t) => {
+                let arr = array_copied(py, &t)?;
+                self.program.recycle(t);
+                Ok(arr)
+            }
+            v => value_to_py(py, &v, true),
+        }
+    }
+
     /// The arguments as values in input order, then the shared variables'.
     fn values(
         &self,
@@ -291,23 +305,22 @@ impl PyFunction {
         .map_err(crate::errors::to_pyerr)?;
         self.unalias(&values, &mut outputs);
         drop(values);
-        let (user, updates) = outputs.split_at(self.n_outputs);
-        for (value, &k) in updates.iter().zip(&self.updates) {
-            let obj = value_to_py(py, value, true)?;
+        for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
+            let obj = value_to_py(py, &value, true)?;
             self.shared[k]
                 .var
                 .bind(py)
                 .call_method1("set_value", (obj, true))?;
         }
         if self.single {
-            return match user.first() {
-                Some(v) => Ok(value_to_py(py, v, true)?.unbind()),
+            return match outputs.into_iter().next() {
+                Some(v) => Ok(self.output_to_py(py, v)?.unbind()),
                 None => Ok(py.None()),
             };
         }
-        let results = user
-            .iter()
-            .map(|v| value_to_py(py, v, true))
+        let results = outputs
+            .into_iter()
+            .map(|v| self.output_to_py(py, v))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(PyList::new(py, results)?.into_any().unbind())
     }

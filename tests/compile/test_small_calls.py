@@ -173,3 +173,38 @@ def test_large_and_strided_results_are_not_copied():
     g = function([x], x * 2)
     big = np.ones((40, 40))
     assert not g(big).flags.owndata  # 12.8 kB: a view of our buffer
+
+
+def test_every_call_form_gives_the_same_result():
+    # After the first call, calls arrive through vectorcall (arguments as a
+    # C array); keywords and partial positional calls take the tuple path.
+    import functools
+
+    x, y = ot.dvector("x"), ot.dvector("y")
+    f = function([x, y], x * 2 + y)
+    a, b = np.arange(3.0), np.ones(3)
+    want = a * 2 + b
+    calls = [
+        lambda: f(a, b),
+        lambda: f(a, y=b),
+        lambda: f(x=a, y=b),
+        lambda: f(y=b, x=a),
+        lambda: f(*(a, b)),
+        lambda: f(**{"x": a, "y": b}),
+        lambda: functools.partial(f, a)(b),
+        lambda: f.__call__(a, b),
+        lambda: type(f).__call__(f, a, b),
+        lambda: f([0.0, 1.0, 2.0], [1.0, 1.0, 1.0]),  # lists go through filter
+    ]
+    for _ in range(2):
+        for call in calls:
+            np.testing.assert_array_equal(call(), want)
+    with pytest.raises(TypeError, match="takes 2 arguments but 3 were given"):
+        f(a, b, b)
+    with pytest.raises(TypeError, match="Missing required input: y"):
+        f(a)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        f(a, b, z=b)
+    with pytest.raises(TypeError, match="Bad input argument"):
+        f("no", b)
+    np.testing.assert_array_equal(f(a, b), want)  # still usable

@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// One explicit input.
@@ -47,6 +48,9 @@ pub struct PyFunction {
     pub(crate) program: Arc<Program>,
     pub(crate) inputs: Vec<InputSpec>,
     pub(crate) shared: Vec<SharedSpec>,
+    /// Where calls through vectorcall enter (`vectorcall.rs`); the same
+    /// function in every instance, stored where CPython looks for it.
+    pub(crate) vectorcall: pyo3::ffi::vectorcallfunc,
     /// For each extra output, the index into `shared` it updates.
     pub(crate) updates: Vec<usize>,
     pub(crate) n_outputs: usize,
@@ -258,14 +262,16 @@ impl PyFunction {
         }
     }
 
-    /// The arguments as values in input order, then the shared variables'.
+    /// Appends the arguments as values in input order, then the shared
+    /// variables', to `values` (an inline vector of the caller's: it is
+    /// filled in place, since moving one costs a copy of all its slots).
     fn values(
         &self,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Vec<Value>> {
+        values: &mut Values,
+    ) -> PyResult<()> {
         let py = args.py();
-        let mut values = Vec::with_capacity(self.inputs.len() + self.shared.len());
         if kwargs.is_none_or(|kw| kw.is_empty()) && args.len() == self.inputs.len() {
             // The common call, all positional: no matching to do.
             for (i, a) in args.iter_borrowed().enumerate() {
@@ -276,24 +282,47 @@ impl PyFunction {
                 values.push(self.convert(i, a)?);
             }
         }
+        self.push_shared(py, values)
+    }
+
+    /// Appends the shared variables' current values.
+    fn push_shared(&self, py: Python<'_>, values: &mut Values) -> PyResult<()> {
         for s in &self.shared {
             let value = s.var.bind(py).call_method1("get_value", (true,))?;
             values.push(value_from_py(&value, s.ty.bind(py))?);
         }
-        Ok(values)
+        Ok(())
     }
-}
 
-#[pymethods]
-impl PyFunction {
-    #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(
+    /// A call with a tuple of positional arguments and maybe keywords.
+    pub(crate) fn call(
         &self,
-        py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let values = self.values(args, kwargs)?;
+        let mut values = Values::new();
+        self.values(args, kwargs, &mut values)?;
+        self.finish(args.py(), values)
+    }
+
+    /// A call with exactly one positional argument per input, converted in
+    /// order (vectorcall's common case: no tuple, no matching).
+    pub(crate) fn call_positional<'py>(
+        &self,
+        py: Python<'py>,
+        args: impl Iterator<Item = Bound<'py, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut values = Values::new();
+        for (i, a) in args.enumerate() {
+            values.push(self.convert(i, &a)?);
+        }
+        self.push_shared(py, &mut values)?;
+        self.finish(py, values)
+    }
+
+    /// Runs the program on the argument `values` (inputs, then shared
+    /// variables) and returns the outputs, applying the updates.
+    pub(crate) fn finish(&self, py: Python<'_>, values: Values) -> PyResult<Py<PyAny>> {
         let program = &self.program;
         // Releasing the GIL costs more than a small run; a run that calls
         // back into Python always releases it (see `Program::is_small_run`).
@@ -323,6 +352,26 @@ impl PyFunction {
             .map(|v| self.output_to_py(py, v))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(PyList::new(py, results)?.into_any().unbind())
+    }
+}
+
+/// A call's argument values, inline: a heap vector per call was a
+/// measurable part of a small call.
+type Values = SmallVec<[Value; 4]>;
+
+#[pymethods]
+impl PyFunction {
+    /// A call through `tp_call` (a tuple and a dict); most calls come through
+    /// `vectorcall.rs` instead, which this enables on the first one.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let this = slf.try_borrow()?;
+        crate::vectorcall::install(slf, &this.vectorcall);
+        this.call(args, kwargs)
     }
 
     /// The compilation's results: `.fgraph`, `.inputs`, `.outputs`.

@@ -89,9 +89,10 @@ impl FusedThunk {
         let tiny = self.tiny.as_ref()?;
         let mut leaves: SmallVec<[&Tensor; 4]> = SmallVec::new();
         for (v, converted) in inputs.iter().zip(&self.converted) {
-            let t = match converted {
-                Some(c) => c,
-                None => v.tensor().ok()?,
+            let t = match (converted, v) {
+                (Some(c), _) => c,
+                (None, Value::Tensor(t)) => t,
+                (None, Value::Host(_)) => return None,
             };
             if t.dtype() != self.dtype || t.len() > TINY_MAX {
                 return None;

@@ -212,11 +212,25 @@ fn array_handle(obj: &Bound<'_, PyAny>) -> HostHandle {
     }
 }
 
-/// Gives back the reference an [`array_handle`] holds.
+/// Gives back the reference an [`array_handle`] holds: at once when this
+/// thread holds the GIL (a call's arguments, dropped at the end of the
+/// call, even where PyO3 does not know it holds the GIL: see
+/// `vectorcall.rs`), else through PyO3, which queues the decrement until a
+/// thread holds it.
 unsafe fn release_array(object: NonNull<()>) {
-    // SAFETY: `Py<PyAny>` is a transparent wrapper of the object pointer,
-    // and `object` is a strong reference leaked by `array_handle`.
-    drop(unsafe { std::mem::transmute::<NonNull<ffi::PyObject>, Py<PyAny>>(object.cast()) });
+    // SAFETY: `object` is a strong reference leaked by `array_handle`;
+    // `PyGILState_Check` may be called from any thread, and a decrement
+    // with the GIL held is always sound. (`Py<PyAny>` is a transparent
+    // wrapper of the object pointer.)
+    unsafe {
+        if ffi::PyGILState_Check() == 1 {
+            ffi::Py_DecRef(object.as_ptr().cast());
+        } else {
+            drop(std::mem::transmute::<NonNull<ffi::PyObject>, Py<PyAny>>(
+                object.cast(),
+            ));
+        }
+    }
 }
 
 /// The byte range `[lo, hi)` an array's elements span, relative to element 0.

@@ -302,7 +302,7 @@ impl PyFunction {
     ) -> PyResult<Py<PyAny>> {
         let mut values = Values::new();
         self.values(args, kwargs, &mut values)?;
-        self.finish(args.py(), values)
+        self.finish(args.py(), &values)
     }
 
     /// A call with exactly one positional argument per input, converted in
@@ -317,23 +317,23 @@ impl PyFunction {
             values.push(self.convert(i, &a)?);
         }
         self.push_shared(py, &mut values)?;
-        self.finish(py, values)
+        self.finish(py, &values)
     }
 
     /// Runs the program on the argument `values` (inputs, then shared
     /// variables) and returns the outputs, applying the updates.
-    pub(crate) fn finish(&self, py: Python<'_>, values: Values) -> PyResult<Py<PyAny>> {
+    /// (`values` by reference: moving the inline vector copies all its slots.)
+    pub(crate) fn finish(&self, py: Python<'_>, values: &Values) -> PyResult<Py<PyAny>> {
         let program = &self.program;
         // Releasing the GIL costs more than a small run; a run that calls
         // back into Python always releases it (see `Program::is_small_run`).
-        let mut outputs = if program.is_small_run(&values) {
-            program.run(&values)
+        let mut outputs = if program.is_small_run(values) {
+            program.run(values)
         } else {
-            py.detach(|| program.run(&values))
+            py.detach(|| program.run(values))
         }
         .map_err(crate::errors::to_pyerr)?;
-        self.unalias(&values, &mut outputs);
-        drop(values);
+        self.unalias(values, &mut outputs);
         for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
             let obj = value_to_py(py, &value, true)?;
             self.shared[k]

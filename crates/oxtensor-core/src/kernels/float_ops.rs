@@ -4,6 +4,7 @@
 use super::fast_tanh::{tanh_f32, tanh_f32_slice};
 use super::float_scalar::*;
 use super::map::{map1, map1_slices, map2, map3};
+use super::map_bool::{compare, test, BoolOp};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
@@ -173,12 +174,12 @@ pub(super) fn apply<T: Float + Element>(
         Pow => map2(a, two()?, out, pow::<T>),
         Maximum => map2(a, two()?, out, nan_max::<T>),
         Minimum => map2(a, two()?, out, nan_min::<T>),
-        Lt => map2(a, two()?, out, |x: T, y: T| x < y),
-        Gt => map2(a, two()?, out, |x: T, y: T| x > y),
-        Le => map2(a, two()?, out, |x: T, y: T| x <= y),
-        Ge => map2(a, two()?, out, |x: T, y: T| x >= y),
-        Eq => map2(a, two()?, out, |x: T, y: T| x == y),
-        Neq => map2(a, two()?, out, |x: T, y: T| x != y),
+        Lt => compare::<T>(BoolOp::Lt, a, two()?, out),
+        Gt => compare::<T>(BoolOp::Gt, a, two()?, out),
+        Le => compare::<T>(BoolOp::Le, a, two()?, out),
+        Ge => compare::<T>(BoolOp::Ge, a, two()?, out),
+        Eq => compare::<T>(BoolOp::Eq, a, two()?, out),
+        Neq => compare::<T>(BoolOp::Neq, a, two()?, out),
         Neg => map1(a, out, neg::<T>),
         Abs => map1(a, out, abs::<T>),
         Sign => map1(a, out, sign::<T>),
@@ -197,8 +198,8 @@ pub(super) fn apply<T: Float + Element>(
         Reciprocal => map1(a, out, recip::<T>),
         Floor => map1(a, out, |x: T| x.floor()),
         Ceil => map1(a, out, |x: T| x.ceil()),
-        IsNan => map1(a, out, |x: T| x.is_nan()),
-        IsInf => map1(a, out, |x: T| x.is_infinite()),
+        IsNan => test::<T>(BoolOp::IsNan, a, out),
+        IsInf => test::<T>(BoolOp::IsInf, a, out),
         Add => super::elemwise::fold(ins, out, add::<T>),
         Mul => super::elemwise::fold(ins, out, mul::<T>),
         other => {

@@ -9,7 +9,7 @@ use crate::tensor::{c_strides, Element, Strides, Tensor};
 
 /// Independent partial results of a contiguous fold: 16 lanes are four
 /// AVX2 registers of float64, enough to keep a sum memory-bound.
-const LANES: usize = 16;
+pub(super) const LANES: usize = 16;
 
 /// Folds a strided run of `n` elements with `f`, starting from `init`.
 ///

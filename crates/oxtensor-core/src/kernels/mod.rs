@@ -35,6 +35,7 @@ pub mod fast_exp;
 mod fast_tanh;
 pub mod inverse;
 pub mod lanes;
+pub mod order;
 pub mod softmax;
 pub mod sort;
 mod stream;

@@ -137,3 +137,74 @@ def test_arguments_are_not_leaked_nor_freed_early():
     np.testing.assert_array_equal(view, np.arange(10.0)[::2])
     with pytest.raises(ValueError, match="read-only"):
         view[0] = 1.0  # argument memory is read-only through the view
+
+
+@pytest.mark.parametrize(
+    ("dtype", "n"), [("float64", 10), ("float64", 128), ("float32", 0), ("int8", 7)]
+)
+def test_small_results_are_fresh_arrays_each_call(dtype, n):
+    # Results of at most 1 KiB are copied into arrays NumPy owns while the
+    # program keeps their buffer for the next call: a returned array must
+    # never change when the function runs again.
+    x = ot.vector("x", dtype=dtype)
+    f = function([x], x * 2 + 1)
+    a = np.arange(n).astype(dtype)
+    first = f(a)
+    kept = first.copy()
+    second = f(a + 1)
+    np.testing.assert_array_equal(first, kept)
+    np.testing.assert_array_equal(second, (a + 1) * 2 + 1)
+    assert first.dtype == second.dtype == np.dtype(dtype)
+    assert first.flags.writeable
+    assert first.flags.c_contiguous
+    assert first.flags.owndata
+    assert not np.shares_memory(first, second)
+    first[...] = 0  # writing to one result leaves the next call alone
+    np.testing.assert_array_equal(f(a), kept)
+
+
+def test_large_and_strided_results_are_not_copied():
+    x = ot.dmatrix("x")
+    f = function([x], (x * 2).T)  # a transposed view of a fresh result
+    a = np.arange(12.0).reshape(3, 4)
+    out = f(a)
+    np.testing.assert_array_equal(out, (a * 2).T)
+    assert not out.flags.owndata  # handed over as it is, not copied
+    g = function([x], x * 2)
+    big = np.ones((40, 40))
+    assert not g(big).flags.owndata  # 12.8 kB: a view of our buffer
+
+
+def test_every_call_form_gives_the_same_result():
+    # After the first call, calls arrive through vectorcall (arguments as a
+    # C array); keywords and partial positional calls take the tuple path.
+    import functools
+
+    x, y = ot.dvector("x"), ot.dvector("y")
+    f = function([x, y], x * 2 + y)
+    a, b = np.arange(3.0), np.ones(3)
+    want = a * 2 + b
+    calls = [
+        lambda: f(a, b),
+        lambda: f(a, y=b),
+        lambda: f(x=a, y=b),
+        lambda: f(y=b, x=a),
+        lambda: f(*(a, b)),
+        lambda: f(**{"x": a, "y": b}),
+        lambda: functools.partial(f, a)(b),
+        lambda: f.__call__(a, b),
+        lambda: type(f).__call__(f, a, b),
+        lambda: f([0.0, 1.0, 2.0], [1.0, 1.0, 1.0]),  # lists go through filter
+    ]
+    for _ in range(2):
+        for call in calls:
+            np.testing.assert_array_equal(call(), want)
+    with pytest.raises(TypeError, match="takes 2 arguments but 3 were given"):
+        f(a, b, b)
+    with pytest.raises(TypeError, match="Missing required input: y"):
+        f(a)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        f(a, b, z=b)
+    with pytest.raises(TypeError, match="Bad input argument"):
+        f("no", b)
+    np.testing.assert_array_equal(f(a, b), want)  # still usable

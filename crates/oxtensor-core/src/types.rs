@@ -87,6 +87,17 @@ impl TensorType {
                 .all(|(s, o)| s.is_none() || s == o)
     }
 
+    /// Whether a value of `shape` fits the type ([`TensorType::check_shape`]
+    /// without building an error: it runs for every argument of every call).
+    pub fn fits(&self, shape: &[usize]) -> bool {
+        shape.len() == self.ndim()
+            && self
+                .shape
+                .iter()
+                .zip(shape)
+                .all(|(s, &d)| s.is_none_or(|s| s == d as u64))
+    }
+
     /// Checks a runtime shape against the static one, with PyTensor's messages.
     pub fn check_shape(&self, shape: &[usize]) -> Result<()> {
         if shape.len() != self.ndim() {
@@ -97,12 +108,7 @@ impl TensorType {
                 fmt_tuple(shape.iter().map(|d| d.to_string()))
             )));
         }
-        let fits = self
-            .shape
-            .iter()
-            .zip(shape)
-            .all(|(s, &d)| s.is_none_or(|s| s == d as u64));
-        if !fits {
+        if !self.fits(shape) {
             return Err(Error::Type(format!(
                 "The type's shape ({}) is not compatible with the data's ({})",
                 self.repr_shape(),

@@ -2,7 +2,7 @@
 //! program with the GIL released, copies any output that would alias an
 //! input, a constant or another output, and applies shared updates.
 
-use crate::array::exact_view;
+use crate::array::{array_copied, copies_out, exact_view};
 use crate::host_thunk::{value_from_py, value_to_py};
 use oxtensor_core::kernels::copy::copy_contiguous;
 use oxtensor_core::types::TensorType;
@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// One explicit input.
@@ -47,6 +48,9 @@ pub struct PyFunction {
     pub(crate) program: Arc<Program>,
     pub(crate) inputs: Vec<InputSpec>,
     pub(crate) shared: Vec<SharedSpec>,
+    /// Where calls through vectorcall enter (`vectorcall.rs`); the same
+    /// function in every instance, stored where CPython looks for it.
+    pub(crate) vectorcall: pyo3::ffi::vectorcallfunc,
     /// For each extra output, the index into `shared` it updates.
     pub(crate) updates: Vec<usize>,
     pub(crate) n_outputs: usize,
@@ -177,7 +181,7 @@ impl PyFunction {
         let spec = &self.inputs[i];
         let py = arg.py();
         if let Some(tt) = &spec.tensor {
-            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.check_shape(shape).is_ok())? {
+            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.fits(shape))? {
                 return Ok(Value::Tensor(t));
             }
         }
@@ -244,14 +248,30 @@ impl PyFunction {
         }
     }
 
-    /// The arguments as values in input order, then the shared variables'.
+    /// An output as a Python object: a small tensor is copied into an array
+    /// NumPy owns and its buffer goes back to the program for the next call
+    /// (see `array::copies_out`); anything else is handed over as it is.
+    fn output_to_py<'py>(&self, py: Python<'py>, v: Value) -> PyResult<Bound<'py, PyAny>> {
+        match v {
+            Value::Tensor(t) if copies_out(&t) => {
+                let arr = array_copied(py, &t)?;
+                self.program.recycle(t);
+                Ok(arr)
+            }
+            v => value_to_py(py, &v, true),
+        }
+    }
+
+    /// Appends the arguments as values in input order, then the shared
+    /// variables', to `values` (an inline vector of the caller's: it is
+    /// filled in place, since moving one costs a copy of all its slots).
     fn values(
         &self,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Vec<Value>> {
+        values: &mut Values,
+    ) -> PyResult<()> {
         let py = args.py();
-        let mut values = Vec::with_capacity(self.inputs.len() + self.shared.len());
         if kwargs.is_none_or(|kw| kw.is_empty()) && args.len() == self.inputs.len() {
             // The common call, all positional: no matching to do.
             for (i, a) in args.iter_borrowed().enumerate() {
@@ -262,24 +282,47 @@ impl PyFunction {
                 values.push(self.convert(i, a)?);
             }
         }
+        self.push_shared(py, values)
+    }
+
+    /// Appends the shared variables' current values.
+    fn push_shared(&self, py: Python<'_>, values: &mut Values) -> PyResult<()> {
         for s in &self.shared {
             let value = s.var.bind(py).call_method1("get_value", (true,))?;
             values.push(value_from_py(&value, s.ty.bind(py))?);
         }
-        Ok(values)
+        Ok(())
     }
-}
 
-#[pymethods]
-impl PyFunction {
-    #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(
+    /// A call with a tuple of positional arguments and maybe keywords.
+    pub(crate) fn call(
         &self,
-        py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let values = self.values(args, kwargs)?;
+        let mut values = Values::new();
+        self.values(args, kwargs, &mut values)?;
+        self.finish(args.py(), values)
+    }
+
+    /// A call with exactly one positional argument per input, converted in
+    /// order (vectorcall's common case: no tuple, no matching).
+    pub(crate) fn call_positional<'py>(
+        &self,
+        py: Python<'py>,
+        args: impl Iterator<Item = Bound<'py, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut values = Values::new();
+        for (i, a) in args.enumerate() {
+            values.push(self.convert(i, &a)?);
+        }
+        self.push_shared(py, &mut values)?;
+        self.finish(py, values)
+    }
+
+    /// Runs the program on the argument `values` (inputs, then shared
+    /// variables) and returns the outputs, applying the updates.
+    pub(crate) fn finish(&self, py: Python<'_>, values: Values) -> PyResult<Py<PyAny>> {
         let program = &self.program;
         // Releasing the GIL costs more than a small run; a run that calls
         // back into Python always releases it (see `Program::is_small_run`).
@@ -291,25 +334,44 @@ impl PyFunction {
         .map_err(crate::errors::to_pyerr)?;
         self.unalias(&values, &mut outputs);
         drop(values);
-        let (user, updates) = outputs.split_at(self.n_outputs);
-        for (value, &k) in updates.iter().zip(&self.updates) {
-            let obj = value_to_py(py, value, true)?;
+        for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
+            let obj = value_to_py(py, &value, true)?;
             self.shared[k]
                 .var
                 .bind(py)
                 .call_method1("set_value", (obj, true))?;
         }
         if self.single {
-            return match user.first() {
-                Some(v) => Ok(value_to_py(py, v, true)?.unbind()),
+            return match outputs.into_iter().next() {
+                Some(v) => Ok(self.output_to_py(py, v)?.unbind()),
                 None => Ok(py.None()),
             };
         }
-        let results = user
-            .iter()
-            .map(|v| value_to_py(py, v, true))
+        let results = outputs
+            .into_iter()
+            .map(|v| self.output_to_py(py, v))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(PyList::new(py, results)?.into_any().unbind())
+    }
+}
+
+/// A call's argument values, inline: a heap vector per call was a
+/// measurable part of a small call.
+type Values = SmallVec<[Value; 4]>;
+
+#[pymethods]
+impl PyFunction {
+    /// A call through `tp_call` (a tuple and a dict); most calls come through
+    /// `vectorcall.rs` instead, which this enables on the first one.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let this = slf.try_borrow()?;
+        crate::vectorcall::install(slf, &this.vectorcall);
+        this.call(args, kwargs)
     }
 
     /// The compilation's results: `.fgraph`, `.inputs`, `.outputs`.

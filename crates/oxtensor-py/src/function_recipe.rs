@@ -173,6 +173,7 @@ impl FunctionRecipe {
             program,
             inputs: specs,
             shared,
+            vectorcall: crate::vectorcall::call,
             updates: r.updates.clone(),
             n_outputs: r.n_outputs,
             single: r.single,

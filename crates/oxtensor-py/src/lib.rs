@@ -45,6 +45,7 @@ mod thunk;
 mod types;
 mod utils;
 mod variable;
+mod vectorcall;
 
 use pyo3::prelude::*;
 

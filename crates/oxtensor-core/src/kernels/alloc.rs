@@ -4,16 +4,23 @@
 
 use super::PARALLEL_MIN;
 use crate::dtype::DType;
-use crate::tensor::{Buffer, Element, Tensor};
+use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-/// Recycled buffers, by byte length.
+/// Recycled buffers, by byte length. Each is kept inside the dead tensor
+/// that held it: a call asking for the same dtype and shape again (every
+/// call of a function on same-sized arguments does) gets that tensor back
+/// without rebuilding its shape and strides.
 #[derive(Default, Debug)]
 pub struct Pool {
-    free: HashMap<usize, Vec<Arc<Buffer>>, BuildHasherDefault<LenHasher>>,
+    /// The first buffer kept, outside the map: a one-step function called
+    /// in a loop recycles and takes one buffer per call, and skipping the
+    /// hash lookup for it saved a tenth of such a call's work.
+    last: Option<Tensor>,
+    free: HashMap<usize, Vec<Tensor>, BuildHasherDefault<LenHasher>>,
 }
 
 /// Hashes a byte length by one multiplication: the pool is consulted for
@@ -45,10 +52,13 @@ impl Hasher for LenHasher {
 impl Pool {
     /// Keeps a dead value's buffer if nobody else can see it.
     pub fn recycle(&mut self, t: Tensor) {
-        let buf = t.buffer().clone();
-        drop(t);
-        if Arc::strong_count(&buf) == 1 && buf.is_rust_owned() && buf.as_mut_ptr().is_some() {
-            self.free.entry(buf.len()).or_default().push(buf);
+        let buf = t.buffer();
+        if Arc::strong_count(buf) == 1 && buf.is_rust_owned() && buf.as_mut_ptr().is_some() {
+            if self.last.is_none() {
+                self.last = Some(t);
+            } else {
+                self.free.entry(buf.len()).or_default().push(t);
+            }
         }
     }
 
@@ -74,15 +84,22 @@ impl Pool {
 
     fn recycled(&mut self, dtype: DType, shape: &[usize]) -> Option<Tensor> {
         let len = shape.iter().product::<usize>() * dtype.itemsize();
-        self.free
-            .get_mut(&len)
-            .and_then(Vec::pop)
-            .and_then(|buf| Tensor::contiguous_in(dtype, shape, buf))
+        let t = if self.last.as_ref().is_some_and(|t| t.buffer().len() == len) {
+            self.last.take()?
+        } else {
+            self.free.get_mut(&len).and_then(Vec::pop)?
+        };
+        // Its buffer holds exactly `len` bytes, so a C-contiguous tensor of
+        // the same dtype and shape at offset 0 spans all of it.
+        if t.dtype() == dtype && t.shape() == shape && t.is_c_contiguous() && t.offset() == 0 {
+            return Some(t);
+        }
+        Tensor::contiguous_in(dtype, shape, t.buffer().clone())
     }
 
     /// Number of pooled buffers (for tests).
     pub fn len(&self) -> usize {
-        self.free.values().map(Vec::len).sum()
+        usize::from(self.last.is_some()) + self.free.values().map(Vec::len).sum::<usize>()
     }
 
     /// Whether the pool is empty.
@@ -144,6 +161,30 @@ pub fn is_zero_bytes(t: &Tensor) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pool_hands_back_kept_buffers_by_size() {
+        let mut pool = Pool::default();
+        let a = Tensor::uninit(DType::Float64, &[2, 3]);
+        let b = Tensor::uninit(DType::Float32, &[5]);
+        let (pa, pb) = (a.as_ptr(), b.as_ptr());
+        pool.recycle(a);
+        pool.recycle(b);
+        assert_eq!(pool.len(), 2);
+        // Same byte length, other dtype and shape: the buffer is reused.
+        let t = pool.take(DType::Int32, &[3, 4]);
+        assert_eq!((t.as_ptr(), t.shape()), (pa, &[3usize, 4][..]));
+        assert!(t.is_c_contiguous() && t.dtype() == DType::Int32);
+        let t = pool.take(DType::Float32, &[5]);
+        assert_eq!(t.as_ptr(), pb);
+        assert!(pool.is_empty());
+        // A buffer someone else still sees is not kept.
+        let shared = Tensor::uninit(DType::Float64, &[4]);
+        let view = shared.clone();
+        pool.recycle(shared);
+        assert!(pool.is_empty());
+        assert_ne!(pool.take(DType::Float64, &[4]).as_ptr(), view.as_ptr());
+    }
 
     #[test]
     fn fill_chunks_writes_every_index() {

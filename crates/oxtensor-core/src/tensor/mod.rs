@@ -87,7 +87,7 @@ impl Tensor {
         let buffer = alloc(bytes);
         Tensor {
             dtype,
-            shape: shape.into(),
+            shape: Dims::from_slice(shape),
             strides: c_strides(dtype, shape),
             offset: 0,
             buffer,
@@ -105,7 +105,7 @@ impl Tensor {
             && buffer.as_ptr() as usize % size.min(8) == 0;
         fits.then(|| Tensor {
             dtype,
-            shape: shape.into(),
+            shape: Dims::from_slice(shape),
             strides: c_strides(dtype, shape),
             offset: 0,
             buffer,

@@ -54,18 +54,21 @@ impl FusedThunk {
     /// allow (length 1 only where its static type says 1); `None` sends the
     /// call to the unfused path, whose errors name the node that fails.
     pub(super) fn out_shape(&self, leaves: &[&Tensor]) -> Option<Dims> {
-        let ndim = leaves.first()?.ndim();
-        let mut shape = Dims::from_elem(1, ndim);
-        for t in leaves {
-            if t.ndim() != ndim {
+        let (first, rest) = leaves.split_first()?;
+        let mut shape = Dims::from_slice(first.shape());
+        for t in rest {
+            if t.ndim() != shape.len() {
                 return None;
             }
             for (o, &n) in shape.iter_mut().zip(t.shape()) {
-                if n != 1 {
+                if *o == 1 {
                     *o = n;
+                } else if n != 1 && n != *o {
+                    return None;
                 }
             }
         }
+        // A length 1 against a longer output must be a static 1.
         let fits = |t: &Tensor, ty: &TensorType| {
             let mut dims = t.shape().iter().zip(&shape).enumerate();
             dims.all(|(d, (&n, &o))| n == o || (n == 1 && ty.shape.get(d) == Some(&Some(1))))
@@ -86,9 +89,10 @@ impl FusedThunk {
         let tiny = self.tiny.as_ref()?;
         let mut leaves: SmallVec<[&Tensor; 4]> = SmallVec::new();
         for (v, converted) in inputs.iter().zip(&self.converted) {
-            let t = match converted {
-                Some(c) => c,
-                None => v.tensor().ok()?,
+            let t = match (converted, v) {
+                (Some(c), _) => c,
+                (None, Value::Tensor(t)) => t,
+                (None, Value::Host(_)) => return None,
             };
             if t.dtype() != self.dtype || t.len() > TINY_MAX {
                 return None;

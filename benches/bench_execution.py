@@ -6,6 +6,8 @@ best of several repeats with ``timeit``:
 * call overhead of ``x * 2 + 1`` on a 10-element float64 vector (input
   checking on, then ``trust_input=True``);
 * one elementwise op (``x * 2``) and a 5-op expression on 10**7 float64;
+* ``x.T * 2 + 1`` and ``x.T * 2`` of a 4000x4000 float64 matrix, and ``x * 2``
+  of an F-ordered one (outputs keep the input's memory order, as NumPy's);
 * sums over axis 0, axis 1 and all of a 4000x4000 float64 matrix;
 * matmul of 1024x1024 and 2048x2048 in float32 and float64 (GFLOP/s).
 
@@ -156,6 +158,26 @@ def elementwise() -> None:
         row(label, best(lambda f=f: f(a), 5), others)
 
 
+def transposed() -> None:
+    m = np.random.default_rng(0).random((4000, 4000))
+    mf = np.asfortranarray(m)
+    x = ot.dmatrix("x")
+    for label, build, arg in [
+        ("x.T*2+1, 4000^2", lambda v: v.T * 2 + 1, m),
+        ("x.T*2, 4000^2", lambda v: v.T * 2, m),
+        ("x*2, 4000^2 F-ordered", lambda v: v * 2, mf),
+    ]:
+        f = oxtensor.function([x], build(x))
+        g = pytensor_fn(lambda pt, build=build: ([v := pt.dmatrix("x")], build(v)))
+        jf = jax_fn(build) if jax_mod else None
+        others = {
+            "numpy": best(lambda build=build, arg=arg: build(arg), 10),
+            "pytensor": timed(g, arg, number=10),
+            "jax": jax_timed(jf, arg, number=10),
+        }
+        row(label, best(lambda f=f, arg=arg: f(arg), 10), others)
+
+
 def reductions() -> None:
     m = np.random.default_rng(0).random((4000, 4000))
     x = ot.dmatrix("x")
@@ -204,6 +226,7 @@ def main() -> None:
             print(f"skipped {name}: {why}")
     call_overhead()
     elementwise()
+    transposed()
     reductions()
     matmul()
 

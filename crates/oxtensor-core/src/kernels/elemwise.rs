@@ -4,7 +4,7 @@
 
 use super::alloc::Pool;
 use super::map::{map1, map2, map3};
-use super::{cast, complex_ops, float_ops, int_ops, special};
+use super::{cast, complex_ops, float_ops, int_ops, order, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
@@ -140,7 +140,8 @@ pub fn prepare_input(
     Some(cast::cast(value, to))
 }
 
-/// `op` applied elementwise; `bcast` holds each input's static broadcastable flags.
+/// `op` applied elementwise; `bcast` holds each input's static broadcastable
+/// flags. The output is laid out in NumPy's `order='K'` (`kernels/order.rs`).
 pub fn elemwise(
     op: ScalarOp,
     inputs: &[&Tensor],
@@ -149,6 +150,24 @@ pub fn elemwise(
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
     let shape = output_shape(inputs, bcast)?;
+    let Some(axes) = order::k_order(&shape, inputs) else {
+        return elemwise_c(op, inputs, shape, out_dtype, pool);
+    };
+    // The flags are only read by `output_shape`, checked above; the inputs
+    // seen in `axes` order broadcast alike.
+    order::in_order(&axes, &shape, inputs, |ins, shape| {
+        elemwise_c(op, ins, shape.into(), out_dtype, pool)
+    })
+}
+
+/// [`elemwise`] into a C-ordered output of `shape`, already checked.
+fn elemwise_c(
+    op: ScalarOp,
+    inputs: &[&Tensor],
+    shape: Dims,
+    out_dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
     let k = match op {
         ScalarOp::Kind(k) => k,
         ScalarOp::Cast(to) => {

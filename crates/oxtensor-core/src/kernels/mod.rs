@@ -37,6 +37,7 @@ pub mod inverse;
 mod lane_group;
 pub mod lanes;
 mod map_bool;
+pub mod order;
 pub mod softmax;
 pub mod sort;
 mod stream;

@@ -10,8 +10,8 @@ use super::thunk::Thunk;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{output, Pool};
-use crate::kernels::cast::cast;
 use crate::kernels::elemwise::run_kind;
+use crate::kernels::order::cast_in_order;
 use crate::kernels::tiny::{TinyProgram, TINY_MAX};
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{Dims, Element, Tensor};
@@ -242,9 +242,9 @@ impl FusedThunk {
 
     /// The group's values in one pass over the whole arrays (the leaves as
     /// they are: the kernels broadcast and stride), for outputs of at most
-    /// a block: scratch at the output's shape, from the pool and back, so
-    /// small calls allocate nothing.
-    pub(super) fn run_whole(
+    /// a block, in C order: scratch at the output's shape, from the pool and
+    /// back, so small calls allocate nothing.
+    pub(super) fn run_whole_c(
         &self,
         leaves: &[&Tensor],
         shape: &[usize],
@@ -259,9 +259,29 @@ impl FusedThunk {
         done.map(|()| out)
     }
 
+    /// The group's values block by block, in C order (far-strided leaves
+    /// copied first, see [`compact`]), for outputs of more than a block.
+    pub(super) fn run_blocks_c(
+        &self,
+        leaves: &[&Tensor],
+        shape: &[usize],
+        pool: &mut Pool,
+    ) -> Result<Tensor> {
+        let mut copies = SmallVec::new();
+        let leaves = compact(leaves, shape, &mut copies);
+        let mut out = output(Some(&mut *pool), self.dtype, shape);
+        if self.dtype == DType::Float32 {
+            self.run_blocks::<f32>(&leaves, &mut out)?;
+        } else {
+            self.run_blocks::<f64>(&leaves, &mut out)?;
+        }
+        Ok(out)
+    }
+
     /// The leaves in the group's dtype: those of another dtype converted as
     /// each node would convert them (constants once, at link time, into
-    /// `self.converted`; others now, into `per_call`).
+    /// `self.converted`; others now, into `per_call`, keeping their memory
+    /// order, from which the output's is worked out).
     pub(super) fn in_dtype<'a>(
         &'a self,
         tensors: &[&'a Tensor],
@@ -269,7 +289,7 @@ impl FusedThunk {
     ) -> SmallVec<[&'a Tensor; 4]> {
         if self.cast_at_run {
             per_call.extend(tensors.iter().zip(&self.converted).map(|(t, c)| {
-                (c.is_none() && t.dtype() != self.dtype).then(|| cast(t, self.dtype))
+                (c.is_none() && t.dtype() != self.dtype).then(|| cast_in_order(t, self.dtype))
             }));
         }
         let per_call: &'a SmallVec<[Option<Tensor>; 4]> = per_call;
@@ -298,27 +318,18 @@ impl Thunk for FusedThunk {
             outputs[0] = Some(self.run_unfused(inputs, pool)?);
             return Ok(());
         };
-        let (mut per_call, mut copies) = (SmallVec::new(), SmallVec::new());
+        let mut per_call = SmallVec::new();
         let tensors = self.in_dtype(&tensors, &mut per_call);
-        let tensors = if shape.iter().product::<usize>() > BLOCK {
-            compact(&tensors, &shape, &mut copies)
-        } else {
-            tensors
-        };
+        let total = shape.iter().product::<usize>();
         let out = match &self.sum {
+            Some(sum) if total > BLOCK => {
+                let mut copies = SmallVec::new();
+                let tensors = compact(&tensors, &shape, &mut copies);
+                self.run_sum(sum, &tensors, &shape, pool)?
+            }
             Some(sum) => self.run_sum(sum, &tensors, &shape, pool)?,
-            None if shape.iter().product::<usize>() <= BLOCK => {
-                self.run_whole(&tensors, &shape, pool)?
-            }
-            None => {
-                let mut out = output(Some(&mut *pool), self.dtype, &shape);
-                if self.dtype == DType::Float32 {
-                    self.run_blocks::<f32>(&tensors, &mut out)?;
-                } else {
-                    self.run_blocks::<f64>(&tensors, &mut out)?;
-                }
-                out
-            }
+            None if total <= BLOCK => self.run_whole(&tensors, &shape, pool)?,
+            None => self.run_large(&tensors, &shape, pool)?,
         };
         outputs[0] = Some(out.into());
         Ok(())

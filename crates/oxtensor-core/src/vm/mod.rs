@@ -14,3 +14,4 @@ mod thunk;
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};
+mod fusion_order;

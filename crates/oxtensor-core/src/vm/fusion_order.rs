@@ -1,0 +1,182 @@
+//! The memory order of a fused group's output: the order its nodes, run one
+//! by one, would have given it (each node's output ordered from its own
+//! operands, `kernels/order.rs`), worked out from the layouts alone. A
+//! group order from all its leaves at once could differ where leaves
+//! disagree (NumPy's `a * b + c` orders `a * b` first, then that with `c`).
+
+use super::fusion::Operand;
+use super::fusion_thunk::FusedThunk;
+use crate::error::Result;
+use crate::kernels::alloc::Pool;
+use crate::kernels::order::{in_order, order_of, strides_in, Axes, Layout};
+use crate::tensor::{Dims, Strides, Tensor};
+use smallvec::SmallVec;
+
+impl FusedThunk {
+    /// The group's values at `shape` in one pass (at most a block), laid
+    /// out as the nodes run one by one would lay them out: a `Sum` ending
+    /// the group then reduces them in the unfused run's memory order, and
+    /// so to the same bits.
+    pub(super) fn run_whole(
+        &self,
+        leaves: &[&Tensor],
+        shape: &[usize],
+        pool: &mut Pool,
+    ) -> Result<Tensor> {
+        match self.out_order(leaves, shape) {
+            None => self.run_whole_c(leaves, shape, pool),
+            Some(axes) => in_order(&axes, shape, leaves, |leaves, shape| {
+                self.run_whole_c(leaves, shape, pool)
+            }),
+        }
+    }
+
+    /// The group's values at `shape` block by block (more than a block),
+    /// in the order of [`FusedThunk::run_whole`]'s: a transposed input is
+    /// then read straight, not gathered.
+    pub(super) fn run_large(
+        &self,
+        leaves: &[&Tensor],
+        shape: &[usize],
+        pool: &mut Pool,
+    ) -> Result<Tensor> {
+        match self.out_order(leaves, shape) {
+            None => self.run_blocks_c(leaves, shape, pool),
+            Some(axes) => in_order(&axes, shape, leaves, |leaves, shape| {
+                self.run_blocks_c(leaves, shape, pool)
+            }),
+        }
+    }
+
+    /// The axes order (slowest first) of the group's output of `shape`, or
+    /// `None` for C order (at once when every leaf is C-contiguous).
+    pub(super) fn out_order(&self, leaves: &[&Tensor], shape: &[usize]) -> Option<Axes> {
+        if leaves.iter().all(|t| t.is_c_contiguous()) || shape.len() < 2 {
+            return None;
+        }
+        let itemsize = self.dtype.itemsize();
+        let mut done: SmallVec<[(Dims, Strides); 4]> = SmallVec::new();
+        let mut last = None;
+        for ins in &self.instrs {
+            let args: SmallVec<[Layout; 4]> = ins
+                .args
+                .iter()
+                .map(|&a| match a {
+                    Operand::Leaf(i) => leaves[i].into(),
+                    Operand::Tmp(t) => Layout {
+                        shape: &done[t].0,
+                        strides: &done[t].1,
+                        itemsize,
+                    },
+                })
+                .collect();
+            let at = broadcast(&args);
+            let axes = order_of(&at, &args);
+            let strides = strides_in(&at, axes.as_deref(), itemsize);
+            drop(args);
+            done.push((at, strides));
+            last = axes;
+        }
+        last
+    }
+}
+
+/// The shape operands of one rank broadcast to (groups check at run time
+/// that they do, before their order is asked for).
+fn broadcast(args: &[Layout]) -> Dims {
+    let ndim = args.first().map_or(0, |l| l.shape.len());
+    (0..ndim)
+        .map(|d| {
+            args.iter()
+                .map(|l| l.shape[d])
+                .find(|&n| n != 1)
+                .unwrap_or(1)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::program::{LinkOptions, Program};
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::graph::{FunctionGraph, Graph};
+    use crate::kernels::order::permuted;
+    use crate::tensor::Tensor;
+    use crate::types::TensorType;
+    use crate::value::Value;
+    use std::collections::HashMap;
+
+    /// `exp(x * 0.5) - x * y` over 3-d `x` and `y`, optionally summed.
+    fn program(fuse: bool, sum: bool) -> Program {
+        let mut g = Graph::new();
+        let ty = TensorType::with_ndim(DType::Float64, 3);
+        let x = g.input(ty.clone(), Some("x"));
+        let y = g.input(ty, Some("y"));
+        let half = g.tensor_constant(Tensor::scalar(0.5f64));
+        let xh = build::mul(&mut g, x, half).unwrap();
+        let e = build::exp(&mut g, xh).unwrap();
+        let xy = build::mul(&mut g, x, y).unwrap();
+        let mut out = build::sub(&mut g, e, xy).unwrap();
+        if sum {
+            out = build::sum(&mut g, out, Some(&[0, 2])).unwrap();
+        }
+        let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
+        let opts = LinkOptions {
+            fuse,
+            ..LinkOptions::default()
+        };
+        Program::link(&fg, HashMap::new(), &opts).unwrap()
+    }
+
+    /// `shape`'s values with a NaN, stored with axes in `axes` order.
+    fn laid_out(shape: [usize; 3], axes: [usize; 3], seed: f64) -> Tensor {
+        let stored: Vec<usize> = axes.iter().map(|&a| shape[a]).collect();
+        let n: usize = shape.iter().product();
+        let mut xs: Vec<f64> = (0..n).map(|i| ((i as f64 + seed) * 0.61).sin()).collect();
+        xs[n / 2] = f64::NAN;
+        let base = Tensor::from_vec(stored, xs).unwrap();
+        let mut inverse = [0; 3];
+        for (k, &a) in axes.iter().enumerate() {
+            inverse[a] = k;
+        }
+        permuted(&base, &inverse)
+    }
+
+    fn run(p: &Program, x: &Tensor, y: &Tensor) -> Tensor {
+        let args: Vec<Value> = vec![x.clone().into(), y.clone().into()];
+        p.run(&args).unwrap()[0].tensor().unwrap().clone()
+    }
+
+    #[test]
+    fn fused_outputs_are_laid_out_as_the_nodes_lay_them_out() {
+        let (fused, plain) = (program(true, false), program(false, false));
+        assert!(fused.steps.len() < plain.steps.len(), "the group was fused");
+        let orders = [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1], [2, 0, 1]];
+        // Small calls, one block, blocks, past the parallel threshold.
+        for shape in [[2, 3, 4], [5, 7, 9], [6, 30, 41], [20, 40, 90]] {
+            for ax in orders {
+                for ay in orders {
+                    let (x, y) = (laid_out(shape, ax, 0.0), laid_out(shape, ay, 1.0));
+                    let (a, b) = (run(&fused, &x, &y), run(&plain, &x, &y));
+                    let case = format!("{shape:?} x {ax:?} y {ay:?}");
+                    assert_eq!(a.strides(), b.strides(), "{case}");
+                    assert!(a.same_values(&b), "{case}");
+                    if ax == ay {
+                        assert_eq!(a.strides(), x.strides(), "{case}: one order kept");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_fused_sums_reduce_as_the_nodes_do() {
+        let (fused, plain) = (program(true, true), program(false, true));
+        for ax in [[2, 1, 0], [1, 2, 0], [0, 1, 2]] {
+            let (x, y) = (laid_out([7, 9, 11], ax, 0.0), laid_out([7, 9, 11], ax, 1.0));
+            let (a, b) = (run(&fused, &x, &y), run(&plain, &x, &y));
+            assert!(a.same_values(&b), "{ax:?}: bit for bit");
+        }
+    }
+}

@@ -1,7 +1,7 @@
-//! Matrix products for `Dot`: vectors and matrices in any layout. Real floats
-//! go to the `gemm` crate's product and complex numbers to faer's (packed,
-//! SIMD, multi-threaded), shared with `Matmul` as [`product`]; other dtypes
-//! use a plain triple loop, as NumPy does for them.
+//! Matrix products for `Dot`: vectors and matrices in any layout. Floats
+//! and complex numbers go to faer's matrix product (packed, SIMD,
+//! multi-threaded), shared with `Matmul` as [`product`]; other dtypes use a
+//! plain triple loop, as NumPy does for them.
 
 use super::alloc::Pool;
 use super::cast;
@@ -120,24 +120,11 @@ fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &M
 }
 
 /// The element types with a packed, SIMD matrix product.
-pub(super) trait Gemm:
-    Element + faer::traits::ComplexField + Zero + One + Copy + 'static
-{
-    /// Whether the product goes to the `gemm` crate (else to faer).
-    const REAL: bool;
-}
-impl Gemm for f32 {
-    const REAL: bool = true;
-}
-impl Gemm for f64 {
-    const REAL: bool = true;
-}
-impl Gemm for Complex<f32> {
-    const REAL: bool = false;
-}
-impl Gemm for Complex<f64> {
-    const REAL: bool = false;
-}
+pub(super) trait Gemm: Element + faer::traits::ComplexField + Zero + One + Copy {}
+impl Gemm for f32 {}
+impl Gemm for f64 {}
+impl Gemm for Complex<f32> {}
+impl Gemm for Complex<f64> {}
 
 /// One matrix operand of [`product`]: its first element and element strides.
 #[derive(Clone, Copy)]
@@ -154,9 +141,8 @@ impl<T> Operand<T> {
 }
 
 /// `dst = a · b` for an m×k `a` and a k×n `b`, into the row-major m×n block
-/// `dst` (row stride n): real floats through the `gemm` crate, complex
-/// numbers through faer's matrix product (packed AVX2/AVX-512 kernels for
-/// large products, unrolled small kernels for tiny ones). `threaded` lets
+/// `dst` (row stride n), through faer's matrix product (packed AVX2/AVX-512
+/// kernels for large products, unrolled small kernels for tiny ones). `threaded` lets
 /// one product use every rayon thread; callers that already run products
 /// side by side pass `false`.
 ///
@@ -177,83 +163,13 @@ pub(super) unsafe fn product<T: Gemm>(
         dst[..m * n].fill(T::zero());
         return;
     }
-    // SAFETY (both calls): the caller's contract; every dimension is
-    // non-zero, so the pointers are those of real elements and non-null.
-    if T::REAL {
-        unsafe { gemm_crate(dst, (m, k, n), a, b, threaded) }
-    } else {
-        unsafe { faer_product(dst, (m, k, n), a, b, threaded) }
-    }
-}
-
-/// [`product`] through the `gemm` crate, which computes `dstᵀ = bᵀ · aᵀ`
-/// into the same memory seen column-major: measured (2 cores, float64 and
-/// float32, 64² to 2048²) at least as fast as faer's product with a
-/// row-major destination, and 1.2–4x faster from 64² to 1024² where
-/// faer's threaded split lost to NumPy (see docs/architecture.md).
-///
-/// # Safety
-/// As [`product`], with non-zero dimensions; `T` is `f32` or `f64`.
-unsafe fn gemm_crate<T: Gemm>(
-    dst: &mut [T],
-    (m, k, n): (usize, usize, usize),
-    a: Operand<T>,
-    b: Operand<T>,
-    threaded: bool,
-) {
-    let par = if threaded {
-        gemm::Parallelism::Rayon(0)
-    } else {
-        gemm::Parallelism::None
-    };
-    // `gemm(m, n, k, dst, dst_cs, dst_rs, read_dst, lhs, lhs_cs, lhs_rs,
-    // rhs, rhs_cs, rhs_rs, alpha, beta, ..)` sets dst = alpha·dst +
-    // beta·lhs·rhs; here dst is the n×m `dstᵀ` (column stride n), lhs the
-    // n×k `bᵀ` and rhs the k×m `aᵀ`.
-    // SAFETY: the caller's contract: the operands address the matrices
-    // with these strides and `dst` holds n·m elements.
-    unsafe {
-        gemm::gemm(
-            n,
-            m,
-            k,
-            dst.as_mut_ptr(),
-            n as isize,
-            1,
-            false,
-            b.ptr,
-            b.rs,
-            b.cs,
-            a.ptr,
-            a.rs,
-            a.cs,
-            T::zero(),
-            T::one(),
-            false,
-            false,
-            false,
-            par,
-        )
-    }
-}
-
-/// [`product`] through faer's matrix product.
-///
-/// # Safety
-/// As [`product`], with non-zero dimensions.
-unsafe fn faer_product<T: Gemm>(
-    dst: &mut [T],
-    (m, k, n): (usize, usize, usize),
-    a: Operand<T>,
-    b: Operand<T>,
-    threaded: bool,
-) {
     let par = if threaded {
         faer::Par::rayon(0)
     } else {
         faer::Par::Seq
     };
-    // SAFETY: the caller's contract.
+    // SAFETY: the caller's contract; every dimension is non-zero, so the
+    // pointers are those of real elements and non-null.
     let (lhs, rhs, out) = unsafe {
         (
             faer::MatRef::from_raw_parts(a.ptr, m, k, a.rs, a.cs),
@@ -322,7 +238,7 @@ mod tests {
     }
 
     /// `dot` of views in every layout (transposed, reversed, strided) and
-    /// odd sizes, against the plain loop in float64, for both engines.
+    /// odd sizes, against the plain loop in float64, through faer.
     #[test]
     fn every_layout_matches_the_plain_loop() {
         let values = |n: usize, seed: f64| -> Vec<f64> {

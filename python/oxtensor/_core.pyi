@@ -1721,8 +1721,8 @@ def function(
 def _install_blas(
     path: str | os.PathLike[str] | None,
     name: str = "",
-    sgemm: str = "cblas_sgemm",
-    dgemm: str = "cblas_dgemm",
+    prefix: str = "",
+    suffix: str = "",
     ilp64: bool = False,
 ) -> None:
     """Large real products to the CBLAS at ``path`` (None: back to faer)."""

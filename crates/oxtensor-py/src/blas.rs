@@ -1,24 +1,25 @@
 //! `_core._install_blas` / `_core._blas`: the core's host-BLAS switch, for
 //! `oxtensor.tensor.blas`, which finds the BLAS NumPy loaded.
 
-use oxtensor_core::kernels::blas::{self, Cblas};
+use oxtensor_core::kernels::blas::{self, HostBlas};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 
-/// Route large float32/float64 products to the CBLAS in the shared library
-/// at `path` (its `sgemm`/`dgemm` symbols; 64-bit integers when `ilp64`),
-/// or back to faer when `path` is None. An unloadable library or one
-/// without either symbol raises `OSError` and changes nothing.
+/// Route large float32/float64 products to the BLAS in the shared library
+/// at `path` (symbols named `{prefix}cblas_dgemm{suffix}`, 64-bit integers
+/// when `ilp64`), or back to faer when `path` is None. An unloadable
+/// library or one without `cblas_?gemm` raises `OSError` and changes
+/// nothing.
 ///
-/// The symbols must be CBLAS `?gemm` functions of that integer width:
-/// `oxtensor.tensor.blas` passes the names NumPy's own BLAS build uses.
+/// The names must have BLAS's reference signatures with that integer
+/// width: `oxtensor.tensor.blas` passes what NumPy's OpenBLAS reports.
 #[pyfunction]
-#[pyo3(signature = (path, name="", sgemm="cblas_sgemm", dgemm="cblas_dgemm", ilp64=false))]
+#[pyo3(signature = (path, name="", prefix="", suffix="", ilp64=false))]
 pub fn _install_blas(
     path: Option<std::path::PathBuf>,
     name: &str,
-    sgemm: &str,
-    dgemm: &str,
+    prefix: &str,
+    suffix: &str,
     ilp64: bool,
 ) -> PyResult<()> {
     let Some(path) = path else {
@@ -26,7 +27,7 @@ pub fn _install_blas(
         return Ok(());
     };
     // SAFETY: the contract above, on the caller's choice of symbols.
-    let lib = unsafe { Cblas::open(name, &path, (sgemm, dgemm), ilp64) };
+    let lib = unsafe { HostBlas::open(name, &path, (prefix, suffix), ilp64) };
     blas::install(Some(lib.map_err(PyOSError::new_err)?));
     Ok(())
 }

@@ -77,8 +77,8 @@ def _install_numpy_openblas() -> str | None:
             _core._install_blas(
                 path,
                 name=f"{version} (NumPy's)",
-                sgemm=f"{prefix}cblas_sgemm{suffix}",
-                dgemm=f"{prefix}cblas_dgemm{suffix}",
+                prefix=prefix,
+                suffix=suffix,
                 ilp64=ilp64,
             )
         except OSError:

@@ -4,7 +4,7 @@
 //! machines we measure on, where OpenBLAS's Haswell kernel reaches 38; no
 //! maintained Rust crate closes that gap. A host that already has an
 //! optimised CBLAS loaded (from Python: the OpenBLAS NumPy itself calls) can
-//! open it with [`Cblas::open`] and [`install`] it; large
+//! open it with [`HostBlas::open`] and [`install`] it; large
 //! float32/float64 products whose operands have one unit stride then go
 //! there, and everything else stays on faer. Nothing is installed by
 //! default, so a Rust program gets faer unless it opts in.
@@ -52,75 +52,109 @@ type Gemm64<T> = unsafe extern "C" fn(
     i64,
 );
 
-/// One CBLAS library's `?gemm` entry points (addresses; 0 = absent), kept
-/// loaded for as long as this value lives.
+/// One host BLAS/LAPACK library: its `cblas_?gemm` entry points
+/// (addresses; 0 = absent) and how its other symbols are named, kept loaded
+/// for as long as this value lives.
 #[derive(Clone, Debug)]
-pub struct Cblas {
+pub struct HostBlas {
     name: String,
     sgemm: usize,
     dgemm: usize,
     ilp64: bool,
-    _lib: Option<Arc<libloading::Library>>,
+    /// Text around every exported name (`scipy_` and `64_` for NumPy's
+    /// scipy-openblas64: `scipy_cblas_dgemm64_`, `scipy_dsyevd_64_`).
+    prefix: String,
+    suffix: String,
+    lib: Option<Arc<libloading::Library>>,
 }
 
-impl Cblas {
+impl HostBlas {
     /// Open the shared library at `path` (a no-op reference when the process
-    /// already loaded it) and look up `symbols` = (sgemm, dgemm); a missing
-    /// symbol leaves that precision on faer, both missing is an error.
+    /// already loaded it) and find `{prefix}cblas_sgemm{suffix}` and
+    /// `{prefix}cblas_dgemm{suffix}`; one missing leaves that precision on
+    /// faer, both missing is an error.
     ///
     /// # Safety
-    /// Each symbol found must be a CBLAS `?gemm` of its precision with 64-bit
-    /// integers when `ilp64` is true (`int` otherwise), safe to call from
-    /// any thread; and loading the library must be sound (its initialisers
-    /// run if it was not loaded yet).
+    /// The library's exported names must follow BLAS and LAPACK's reference
+    /// signatures, with 64-bit integers when `ilp64` is true (`int`
+    /// otherwise), callable from any thread; and loading it must be sound
+    /// (its initialisers run if it was not loaded yet).
     pub unsafe fn open(
         name: &str,
         path: &std::path::Path,
-        (sgemm, dgemm): (&str, &str),
+        (prefix, suffix): (&str, &str),
         ilp64: bool,
     ) -> Result<Self, String> {
         // SAFETY: the caller's contract on the library.
         let lib = unsafe { libloading::Library::new(path) }
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let find = |symbol: &str| {
-            // SAFETY: only the address is read; the caller vouches for its
-            // signature.
-            unsafe { lib.get::<unsafe extern "C" fn()>(symbol.as_bytes()) }
-                .map_or(0, |f| *f as usize)
+        let mut host = HostBlas {
+            name: name.to_string(),
+            sgemm: 0,
+            dgemm: 0,
+            ilp64,
+            prefix: prefix.to_string(),
+            suffix: suffix.to_string(),
+            lib: Some(Arc::new(lib)),
         };
-        let (s, d) = (find(sgemm), find(dgemm));
-        if s == 0 && d == 0 {
+        let (sgemm, dgemm) = (host.cblas_name("sgemm"), host.cblas_name("dgemm"));
+        host.sgemm = host.address(&sgemm);
+        host.dgemm = host.address(&dgemm);
+        if host.sgemm == 0 && host.dgemm == 0 {
             return Err(format!(
                 "{} has neither {sgemm} nor {dgemm}",
                 path.display()
             ));
         }
-        Ok(Cblas {
-            name: name.to_string(),
-            sgemm: s,
-            dgemm: d,
-            ilp64,
-            _lib: Some(Arc::new(lib)),
-        })
+        Ok(host)
     }
 
     /// What the host called this library.
     pub fn name(&self) -> &str {
         &self.name
     }
+
+    /// Whether its integers are 64-bit (ILP64) rather than `int`.
+    pub fn ilp64(&self) -> bool {
+        self.ilp64
+    }
+
+    /// The address of the Fortran-interface routine `routine` (LAPACK's
+    /// `dsyevd`, say: exported as `{prefix}dsyevd_{suffix}`), or 0.
+    pub fn fortran(&self, routine: &str) -> usize {
+        self.address(&format!("{}{routine}_{}", self.prefix, self.suffix))
+    }
+
+    fn cblas_name(&self, routine: &str) -> String {
+        format!("{}cblas_{routine}{}", self.prefix, self.suffix)
+    }
+
+    fn address(&self, symbol: &str) -> usize {
+        let Some(lib) = &self.lib else { return 0 };
+        // SAFETY: only the address is read; `open`'s caller vouches for
+        // the signature behind each name.
+        unsafe { lib.get::<unsafe extern "C" fn()>(symbol.as_bytes()) }
+            .map_or(0, |f| *f as *const () as usize)
+    }
 }
 
-static INSTALLED: RwLock<Option<Cblas>> = RwLock::new(None);
+static INSTALLED: RwLock<Option<HostBlas>> = RwLock::new(None);
 
 /// Route large real products to `lib` (or back to faer with `None`).
-pub fn install(lib: Option<Cblas>) {
+pub fn install(lib: Option<HostBlas>) {
     *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = lib;
 }
 
 /// The name of the library products go to, if any.
 pub fn installed() -> Option<String> {
+    with_installed(|lib| lib.name.clone())
+}
+
+/// `f` of the installed library, if one is (for LAPACK routines: look
+/// them up with [`HostBlas::fortran`]).
+pub fn with_installed<R>(f: impl FnOnce(&HostBlas) -> R) -> Option<R> {
     let guard = INSTALLED.read().unwrap_or_else(|e| e.into_inner());
-    guard.as_ref().map(|lib| lib.name.clone())
+    guard.as_ref().map(f)
 }
 
 /// One operand as CBLAS reads it in row-major order: whether it is
@@ -235,9 +269,7 @@ mod tests {
 
     #[test]
     fn libraries_without_gemm_are_refused() {
-        let open = |path: &str| unsafe {
-            Cblas::open("x", path.as_ref(), ("cblas_sgemm", "cblas_dgemm"), false)
-        };
+        let open = |path: &str| unsafe { HostBlas::open("x", path.as_ref(), ("", ""), false) };
         let missing = open("/nonexistent/libblas.so").unwrap_err();
         assert!(
             missing.contains("cannot open /nonexistent/libblas.so"),
@@ -313,12 +345,14 @@ mod tests {
     fn products_go_to_the_installed_library() {
         let a: Vec<f64> = (0..6).map(|i| i as f64).collect(); // 2×3
         let b: Vec<f64> = (0..12).map(|i| (i as f64) * 0.5).collect(); // 3×4, or 4×3 transposed
-        let lib = Cblas {
+        let lib = HostBlas {
             name: "plain".into(),
             sgemm: 0,
             dgemm: plain_dgemm as *const () as usize,
             ilp64: true,
-            _lib: None,
+            prefix: String::new(),
+            suffix: String::new(),
+            lib: None,
         };
         let run = |brs, bcs| {
             let mut dst = [f64::NAN; 8];

@@ -1,10 +1,12 @@
 //! Eigen-, singular value and QR decompositions for the `linalg` ops, and
 //! the eigendecomposition's gradient, through `faer` in float32/float64
-//! (the shared conversions and dtype dispatch are in [`super::linalg`]).
+//! (the shared conversions and dtype dispatch are in [`super::linalg`]),
+//! or through the host's LAPACK where [`super::lapack`] has one.
 
 use super::cast;
 use super::copy::to_contiguous;
 use super::faer_par::{for_shape, scoped, Kind};
+use super::lapack;
 use super::linalg::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -53,6 +55,9 @@ fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
         return Ok(vec![vector::<T>(Vec::new())?, t]);
     }
     let data = t.as_slice::<T>().expect("contiguous after to_contiguous");
+    if let Some(done) = lapack::eigh(data, n, lower) {
+        return done;
+    }
     // faer reads the lower triangle, which it copies out first: `a`'s lower
     // triangle is the row-major view's, its upper one the column-major
     // view's (aᵀ), so neither needs a copy here.
@@ -77,6 +82,12 @@ fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
     )
     .map_err(|e| Error::Value(format!("Eigenvalues did not converge ({e:?})")))?;
     let w: Vec<T> = w.column_vector().iter().copied().collect();
+    // faer passes NaNs through where LAPACK's ?syevd (NumPy) fails.
+    if w.iter().any(|x| x != x) {
+        return Err(Error::Value(
+            "Eigenvalues did not converge (NaN in the input)".to_string(),
+        ));
+    }
     Ok(vec![vector(w)?, mat(u.as_ref())?])
 }
 
@@ -144,6 +155,9 @@ pub fn eigh_grad(
 fn svd_t<T: Real>(a: &Tensor, full_matrices: bool, compute_uv: bool) -> Result<Vec<Tensor>> {
     let (t, rows, cols) = c_ordered::<T>(a);
     let data = t.as_slice::<T>().expect("contiguous after to_contiguous");
+    if let Some(done) = lapack::svd(data, (rows, cols), full_matrices, compute_uv) {
+        return done;
+    }
     // faer copies its input into its own bidiagonalisation storage: the
     // row-major view saves a copy into a column-major matrix first.
     let view = MatRef::from_row_major_slice(data, rows, cols);

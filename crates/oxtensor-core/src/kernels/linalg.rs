@@ -21,8 +21,8 @@ use faer::{Mat, MatMut, MatRef, Par};
 /// `inv` lives beside the LU helpers it does not share (see [`super::inverse`]).
 pub use super::inverse::inv;
 
-/// The element type of a float tensor, as faer sees it.
-pub trait Real: Element + RealField + Copy {}
+/// The element type of a float tensor, as faer (and LAPACK) sees it.
+pub trait Real: Element + RealField + Copy + super::lapack::Scalar {}
 impl Real for f32 {}
 impl Real for f64 {}
 

@@ -43,3 +43,4 @@ pub mod softmax;
 pub mod sort;
 mod stream;
 pub mod tiny;
+mod lapack;

@@ -1,0 +1,157 @@
+"""Decompositions through NumPy's LAPACK (``oxtensor.tensor.blas`` installs
+it) and through faer: the same answers as NumPy either way, in every
+layout, size and dtype, with the same errors and working gradients."""
+
+from collections.abc import Iterator
+
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+import pytest
+from oxtensor.gradient import verify_grad
+from oxtensor.tensor import blas, linalg
+
+HAS_OPENBLAS = blas._loaded_openblas() != []
+BACKENDS = ["numpy", "faer"] if HAS_OPENBLAS else ["faer"]
+SHAPES = [(0, 0), (1, 1), (2, 2), (5, 5), (7, 3), (3, 8), (40, 40), (65, 31)]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    before = blas.blas_name()
+    blas.use_blas(request.param)
+    yield request.param
+    blas.use_blas("faer" if before is None else "numpy")
+
+
+def tol(dtype: str) -> float:
+    return 2e-4 if dtype == "float32" else 1e-10
+
+
+def close(got: np.ndarray, want: np.ndarray, dtype: str) -> None:
+    assert got.dtype == np.dtype(dtype)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=tol(dtype), atol=tol(dtype))
+
+
+def layouts(a: np.ndarray) -> dict[str, np.ndarray]:
+    """C order, F order, and every other column of a wider matrix."""
+    stepped = np.zeros((a.shape[0], a.shape[1] * 2), a.dtype)
+    stepped[:, ::2] = a
+    return {"C": a.copy(), "F": np.asfortranarray(a), "stepped": stepped[:, ::2]}
+
+
+def symmetric(n: int, dtype: str, rng: np.random.Generator) -> np.ndarray:
+    m = rng.standard_normal((n, n))
+    return ((m + m.T) / 2).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 64])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("layout", ["C", "F", "stepped"])
+def test_eigh(backend: str, dtype: str, n: int, lower: bool, layout: str) -> None:
+    rng = np.random.default_rng(n)
+    s = symmetric(n, dtype, rng)
+    # Garbage in the triangle not read: the result must not depend on it.
+    s[np.triu_indices(n, 1) if lower else np.tril_indices(n, -1)] = 7.0
+    a = layouts(s)[layout]
+    x = ot.matrix("x", dtype=dtype)
+    w, v = oxtensor.function([x], linalg.eigh(x, lower=lower))(a)
+    want_w, want_v = np.linalg.eigh(s, UPLO="L" if lower else "U")
+    close(w, want_w, dtype)
+    assert v.shape == want_v.shape
+    sym = np.tril(s) + np.tril(s, -1).T if lower else np.triu(s) + np.triu(s, 1).T
+    close(v @ np.diag(w) @ v.T, sym.astype(dtype), dtype)
+    close(v.T @ v, np.eye(n, dtype=dtype), dtype)
+    assert np.array_equal(a, layouts(s)[layout])  # the input is not written
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("full", [True, False])
+@pytest.mark.parametrize("layout", ["C", "F", "stepped"])
+def test_svd(backend: str, dtype: str, shape: tuple, full: bool, layout: str) -> None:
+    rng = np.random.default_rng(sum(shape))
+    m = rng.standard_normal(shape).astype(dtype)
+    a = layouts(m)[layout]
+    x = ot.matrix("x", dtype=dtype)
+    u, s, vh = oxtensor.function([x], linalg.svd(x, full_matrices=full))(a)
+    want_u, want_s, want_vh = np.linalg.svd(m, full_matrices=full)
+    assert (u.shape, vh.shape) == (want_u.shape, want_vh.shape)
+    assert (u.dtype, vh.dtype) == (want_u.dtype, want_vh.dtype)
+    close(s, want_s, dtype)
+    k = len(s)
+    close((u[:, :k] * s) @ vh[:k], m, dtype)
+    close(u.T @ u, np.eye(u.shape[1], dtype=dtype), dtype)
+    close(vh @ vh.T, np.eye(vh.shape[0], dtype=dtype), dtype)
+    only_s = oxtensor.function([x], linalg.svd(x, compute_uv=False))(a)
+    close(only_s, want_s, dtype)
+    assert np.array_equal(a, layouts(m)[layout])
+
+
+def test_host_lapack_gives_numpys_values() -> None:
+    """The same routine as NumPy: the same values, up to threading order."""
+    if not HAS_OPENBLAS:
+        pytest.skip("NumPy's OpenBLAS is not loaded")
+    before = blas.blas_name()
+    blas.use_blas("numpy")
+    try:
+        rng = np.random.default_rng(5)
+        a = rng.standard_normal((120, 90))
+        s = a.T @ a
+        x = ot.dmatrix("x")
+        w, v = oxtensor.function([x], linalg.eigh(x))(s)
+        want_w, want_v = np.linalg.eigh(s)
+        np.testing.assert_allclose(w, want_w, rtol=1e-13, atol=1e-10)
+        np.testing.assert_allclose(np.abs(v), np.abs(want_v), atol=1e-9)
+        u, sv, vh = oxtensor.function([x], linalg.svd(x))(a)
+        want_u, want_s, want_vh = np.linalg.svd(a)
+        np.testing.assert_allclose(sv, want_s, rtol=1e-13)
+        np.testing.assert_allclose(np.abs(u[:, :90]), np.abs(want_u[:, :90]), atol=1e-9)
+        np.testing.assert_allclose(np.abs(vh), np.abs(want_vh), atol=1e-9)
+    finally:
+        blas.use_blas("faer" if before is None else "numpy")
+
+
+def test_nan_input_fails_like_numpy(backend: str) -> None:
+    a = np.full((3, 3), np.nan)
+    x = ot.dmatrix("x")
+    for build, np_fn in (
+        (lambda t: linalg.svd(t, compute_uv=False), np.linalg.svd),
+        (lambda t: linalg.eigh(t)[0], np.linalg.eigvalsh),
+    ):
+        f = oxtensor.function([x], build(x))
+        try:
+            want = np_fn(a)
+        except np.linalg.LinAlgError:
+            with pytest.raises(ValueError, match="did not converge"):
+                f(a)
+            continue
+        # NumPy answered: ours answers NaNs or refuses, never garbage.
+        try:
+            got = f(a)
+        except ValueError as e:
+            assert "did not converge" in str(e)
+        else:
+            assert np.isnan(got).all() and np.isnan(want).all()
+
+
+def test_eigh_errors(backend: str) -> None:
+    x = ot.dmatrix("x")
+    with pytest.raises(ValueError, match="square"):
+        oxtensor.function([x], linalg.eigh(x)[0])(np.ones((2, 3)))
+
+
+def test_gradients_still_pass(backend: str) -> None:
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((4, 4))
+    s = a + a.T
+
+    def eigh_cost(t):
+        w, v = linalg.eigh(t)
+        # Sign-independent in v: each column squared.
+        return w.sum() + (v**2 * np.arange(1.0, 5.0)).sum()
+
+    verify_grad(eigh_cost, [s], rng=rng)
+    verify_grad(lambda t: linalg.svd(t, compute_uv=False), [a[:, :3]], rng=rng)

@@ -87,7 +87,10 @@ fn with_routine<T: Scalar, R>(routine: &str, f: impl FnOnce(usize, bool) -> R) -
 
 /// The C-ordered copy of the column-major `rows`×`cols` buffer `z`.
 fn from_column_major<T: Real>(z: &[T], rows: usize, cols: usize) -> Result<Tensor> {
-    from_faer(MatRef::from_column_major_slice(z, rows, cols), vec![rows, cols])
+    from_faer(
+        MatRef::from_column_major_slice(z, rows, cols),
+        vec![rows, cols],
+    )
 }
 
 /// `?syevd(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info)`.
@@ -144,8 +147,19 @@ fn eigh_with<T: Real, I: Int>(
         let (jobz, (pw, pi)) = (b'V', (work.as_mut_ptr(), iwork.as_mut_ptr()));
         unsafe {
             syevd(
-                &jobz, &uplo, &ni, z.as_mut_ptr(), &ni, w.as_mut_ptr(), pw, &lwork, pi,
-                &liwork, &mut info, 1, 1,
+                &jobz,
+                &uplo,
+                &ni,
+                z.as_mut_ptr(),
+                &ni,
+                w.as_mut_ptr(),
+                pw,
+                &lwork,
+                pi,
+                &liwork,
+                &mut info,
+                1,
+                1,
             )
         };
         info
@@ -204,9 +218,21 @@ pub(super) struct SvdPlan {
 fn svd_plan(rows: usize, cols: usize, full_matrices: bool, compute_uv: bool) -> SvdPlan {
     let k = rows.min(cols);
     match (compute_uv, full_matrices) {
-        (false, _) => SvdPlan { jobz: b'N', u_cols: 0, vt_rows: 0 },
-        (true, true) => SvdPlan { jobz: b'A', u_cols: cols, vt_rows: rows },
-        (true, false) => SvdPlan { jobz: b'S', u_cols: k, vt_rows: k },
+        (false, _) => SvdPlan {
+            jobz: b'N',
+            u_cols: 0,
+            vt_rows: 0,
+        },
+        (true, true) => SvdPlan {
+            jobz: b'A',
+            u_cols: cols,
+            vt_rows: rows,
+        },
+        (true, false) => SvdPlan {
+            jobz: b'S',
+            u_cols: k,
+            vt_rows: k,
+        },
     }
 }
 
@@ -253,11 +279,29 @@ fn svd_with<T: Real, I: Int>(
     let gesdd: Gesdd<T, I> = unsafe { std::mem::transmute(addr) };
     let mut run = |work: &mut [T], lwork: I| {
         let mut info = I::default();
-        let (pa, ps, pu, pv) = (at.as_mut_ptr(), s.as_mut_ptr(), u.as_mut_ptr(), vt.as_mut_ptr());
+        let (pa, ps, pu, pv) = (
+            at.as_mut_ptr(),
+            s.as_mut_ptr(),
+            u.as_mut_ptr(),
+            vt.as_mut_ptr(),
+        );
         unsafe {
             gesdd(
-                &plan.jobz, &m, &n, pa, &m, ps, pu, &ldu, pv, &ldvt, work.as_mut_ptr(), &lwork,
-                iwork.as_mut_ptr(), &mut info, 1,
+                &plan.jobz,
+                &m,
+                &n,
+                pa,
+                &m,
+                ps,
+                pu,
+                &ldu,
+                pv,
+                &ldvt,
+                work.as_mut_ptr(),
+                &lwork,
+                iwork.as_mut_ptr(),
+                &mut info,
+                1,
             )
         };
         info
@@ -276,7 +320,9 @@ fn svd_with<T: Real, I: Int>(
         -4 => Err(Error::Value(
             "SVD did not converge (gesdd: NaN in the input)".to_string(),
         )),
-        _ => check(info, "gesdd", |i| format!("SVD did not converge (gesdd: {i})")),
+        _ => check(info, "gesdd", |i| {
+            format!("SVD did not converge (gesdd: {i})")
+        }),
     };
     Some(done.and_then(|()| {
         let s = Tensor::from_vec(vec![k], s)?;
@@ -306,8 +352,22 @@ mod tests {
     #[test]
     fn svd_plans_read_the_transpose() {
         // 3×5: LAPACK sees 5×3; full U is 3×3 (its vt), Vh 5×5 (its u).
-        assert_eq!(svd_plan(3, 5, true, true), SvdPlan { jobz: b'A', u_cols: 5, vt_rows: 3 });
-        assert_eq!(svd_plan(3, 5, false, true), SvdPlan { jobz: b'S', u_cols: 3, vt_rows: 3 });
+        assert_eq!(
+            svd_plan(3, 5, true, true),
+            SvdPlan {
+                jobz: b'A',
+                u_cols: 5,
+                vt_rows: 3
+            }
+        );
+        assert_eq!(
+            svd_plan(3, 5, false, true),
+            SvdPlan {
+                jobz: b'S',
+                u_cols: 3,
+                vt_rows: 3
+            }
+        );
         assert_eq!(svd_plan(3, 5, false, false).jobz, b'N');
     }
 
@@ -315,7 +375,10 @@ mod tests {
     fn lapack_errors_are_told_apart() {
         assert!(check(0i64, "x", |_| unreachable!()).is_ok());
         let bug = check(-4i32, "gesdd", |_| String::new()).unwrap_err();
-        assert!(bug.to_string().contains("gesdd rejected its argument 4"), "{bug}");
+        assert!(
+            bug.to_string().contains("gesdd rejected its argument 4"),
+            "{bug}"
+        );
         let failed = check(2i64, "syevd", |i| format!("no convergence ({i})")).unwrap_err();
         assert_eq!(failed.to_string(), "no convergence (2)");
         assert_eq!(int::<i32>(1 << 31), None);

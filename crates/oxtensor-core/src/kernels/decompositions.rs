@@ -83,7 +83,7 @@ fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
     .map_err(|e| Error::Value(format!("Eigenvalues did not converge ({e:?})")))?;
     let w: Vec<T> = w.column_vector().iter().copied().collect();
     // faer passes NaNs through where LAPACK's ?syevd (NumPy) fails.
-    if w.iter().any(|x| x != x) {
+    if w.iter().any(|x| x.not_a_number()) {
         return Err(Error::Value(
             "Eigenvalues did not converge (NaN in the input)".to_string(),
         ));
@@ -300,5 +300,12 @@ mod tests {
         assert_eq!((usv[0].shape(), usv[2].shape()), (&[3, 3][..], &[2, 2][..]));
         let qr_ = qr(&tall, DType::Float64, false, true).unwrap();
         assert_eq!((qr_[0].shape(), qr_[1].shape()), (&[3, 2][..], &[2, 2][..]));
+    }
+
+    #[test]
+    fn eigh_of_nan_fails_like_lapack() {
+        let a = Tensor::from_vec(vec![2, 2], vec![f64::NAN; 4]).unwrap();
+        let err = eigh(&a, DType::Float64, true).unwrap_err();
+        assert!(err.to_string().contains("did not converge"), "{err}");
     }
 }

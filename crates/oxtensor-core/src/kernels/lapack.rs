@@ -26,6 +26,8 @@ pub trait Scalar: Copy + Default {
     /// A workspace size LAPACK returned as a float (rounded up: float32
     /// cannot hold every large integer exactly).
     fn size(self) -> usize;
+    /// Whether this is a NaN (generic code cannot name `f64::is_nan`).
+    fn not_a_number(self) -> bool;
 }
 
 impl Scalar for f32 {
@@ -34,12 +36,18 @@ impl Scalar for f32 {
         // One part in 2^24 may have been rounded away.
         (f64::from(self) * (1.0 + 1e-6)).ceil() as usize
     }
+    fn not_a_number(self) -> bool {
+        self.is_nan()
+    }
 }
 
 impl Scalar for f64 {
     const LETTER: &'static str = "d";
     fn size(self) -> usize {
         self.ceil() as usize
+    }
+    fn not_a_number(self) -> bool {
+        self.is_nan()
     }
 }
 

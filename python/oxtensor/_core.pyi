@@ -6,6 +6,7 @@ names through the PyTensor-shaped modules (``oxtensor.graph.basic.Variable``,
 ``oxtensor.tensor.type.TensorType``, ...), not from ``_core``.
 """
 
+import os
 import typing as t
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, TypeAlias
@@ -163,8 +164,10 @@ __all__ = [
     "Type",
     "UnusedInputError",
     "Variable",
+    "_blas",
     "_grad",
     "_grad_op",
+    "_install_blas",
     "_pushforward",
     "_register",
     "ancestors",
@@ -1714,6 +1717,18 @@ def function(
     trust_input: bool = False,
 ) -> Function:
     """Compile ``outputs`` as a function of ``inputs`` (``oxtensor.function``)."""
+
+def _install_blas(
+    path: str | os.PathLike[str] | None,
+    name: str = "",
+    prefix: str = "",
+    suffix: str = "",
+    ilp64: bool = False,
+) -> None:
+    """Large real products to the CBLAS at ``path`` (None: back to faer)."""
+
+def _blas() -> str | None:
+    """The installed BLAS's name, or None when products run on faer."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

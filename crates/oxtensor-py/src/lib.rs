@@ -3,6 +3,7 @@
 
 mod apply;
 mod array;
+mod blas;
 mod builtin_ops;
 mod compile;
 mod constant;
@@ -72,6 +73,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<compile::UnusedInputError>(),
     )?;
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_install_blas, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;

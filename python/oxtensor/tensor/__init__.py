@@ -7,7 +7,7 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
-from oxtensor.tensor import extra_ops, linalg, special
+from oxtensor.tensor import blas, extra_ops, linalg, special
 from oxtensor.tensor.basic import *  # noqa: F403
 from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
@@ -34,6 +34,8 @@ from oxtensor.tensor.subtensor import (
 from oxtensor.tensor.type import *  # noqa: F403
 from oxtensor.tensor.type import __all__ as _type_all
 from oxtensor.tensor.variable import TensorConstant, TensorVariable
+
+blas._configure_from_environment()
 
 __all__ = [
     "Apply",

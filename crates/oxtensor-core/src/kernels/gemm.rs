@@ -1,9 +1,11 @@
 //! Matrix products for `Dot`: vectors and matrices in any layout. Floats
 //! and complex numbers go to faer's matrix product (packed, SIMD,
-//! multi-threaded), shared with `Matmul` as [`product`]; other dtypes use a
-//! plain triple loop, as NumPy does for them.
+//! multi-threaded), or large real ones to a host BLAS when one is installed
+//! ([`super::blas`]), shared with `Matmul` as [`product`]; other dtypes use
+//! a plain triple loop, as NumPy does for them.
 
 use super::alloc::Pool;
+use super::blas;
 use super::cast;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -138,13 +140,19 @@ impl<T> Operand<T> {
     pub(super) fn new(ptr: *const T, rs: isize, cs: isize) -> Self {
         Operand { ptr, rs, cs }
     }
+
+    fn parts(self) -> (*const T, isize, isize) {
+        (self.ptr, self.rs, self.cs)
+    }
 }
 
 /// `dst = a · b` for an m×k `a` and a k×n `b`, into the row-major m×n block
 /// `dst` (row stride n), through faer's matrix product (packed AVX2/AVX-512
 /// kernels for large products, unrolled small kernels for tiny ones). `threaded` lets
-/// one product use every rayon thread; callers that already run products
-/// side by side pass `false`.
+/// one product use every core; callers that already run products side by
+/// side pass `false`. A threaded real product goes to the installed host
+/// BLAS instead when its operands' strides suit it (the host's library
+/// runs its own threads, so products run side by side never go there).
 ///
 /// # Safety
 /// `a` and `b` must address m×k and k×n matrices with their strides, and
@@ -161,6 +169,13 @@ pub(super) unsafe fn product<T: Gemm>(
     }
     if k == 0 {
         dst[..m * n].fill(T::zero());
+        return;
+    }
+    let unit = (T::one(), T::zero());
+    // SAFETY: the caller's contract, passed on unchanged.
+    if threaded
+        && unsafe { blas::try_product(dst.as_mut_ptr(), (m, k, n), a.parts(), b.parts(), unit) }
+    {
         return;
     }
     let par = if threaded {

@@ -1,9 +1,10 @@
 //! The numeric loops ops call: strided broadcasting iteration, copies and
 //! casts, elementwise math for every dtype, reductions, and matrix products
-//! (through the `gemm` crate).
+//! (through faer, or a host BLAS when one is installed).
 
 pub mod advanced_index;
 pub mod alloc;
+pub mod blas;
 pub mod cast;
 mod complex_ops;
 pub mod copy;

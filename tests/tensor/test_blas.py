@@ -1,0 +1,200 @@
+"""Large real products through NumPy's OpenBLAS (``oxtensor.tensor.blas``)
+and through faer: the same values as NumPy in every layout, either way."""
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oxtensor import _core
+from oxtensor.tensor import blas
+
+HAS_OPENBLAS = blas._loaded_openblas() != []
+BACKENDS = ["numpy", "faer"] if HAS_OPENBLAS else ["faer"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    before = blas.blas_name()
+    blas.use_blas(request.param)
+    yield request.param
+    blas.use_blas("faer" if before is None else "numpy")
+
+
+def tolerance(dtype: str) -> float:
+    return 2e-4 if dtype == "float32" else 1e-11
+
+
+def layouts(a: np.ndarray) -> dict[str, np.ndarray]:
+    """``a``'s values in C order, F order, as a row slice of a wider matrix
+    (leading dimension above the width), and with a column step of two
+    (no unit stride: faer's case)."""
+    wide = np.zeros((a.shape[0], a.shape[1] * 2 + 3), a.dtype)
+    wide[:, : a.shape[1]] = a
+    stepped = np.zeros((a.shape[0], a.shape[1] * 2), a.dtype)
+    stepped[:, ::2] = a
+    return {
+        "C": np.ascontiguousarray(a),
+        "F": np.asfortranarray(a),
+        "wide": wide[:, : a.shape[1]],
+        "stepped": stepped[:, ::2],
+    }
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("la", ["C", "F", "wide", "stepped"])
+@pytest.mark.parametrize("lb", ["C", "F", "wide", "stepped"])
+def test_dot_in_every_layout(backend: str, dtype: str, la: str, lb: str) -> None:
+    rng = np.random.default_rng(0)
+    # 97·83·71 multiply-adds: above the threaded threshold, odd sizes.
+    a = rng.standard_normal((97, 83)).astype(dtype)
+    b = rng.standard_normal((83, 71)).astype(dtype)
+    x, y = ot.matrix("x", dtype=dtype), ot.matrix("y", dtype=dtype)
+    f = oxtensor.function([x, y], ot.dot(x, y))
+    got = f(layouts(a)[la], layouts(b)[lb])
+    assert got.dtype == np.dtype(dtype)
+    assert got.shape == (97, 71)
+    np.testing.assert_allclose(got, a @ b, rtol=tolerance(dtype), atol=tolerance(dtype))
+    if backend == "numpy" and la == lb == "C":
+        # The very routine NumPy calls, with the same arguments: same bits.
+        np.testing.assert_array_equal(got, a @ b)
+
+
+@pytest.mark.parametrize(
+    ("sa", "sb"),
+    [
+        ((300, 200), (200,)),  # matrix · vector
+        ((200,), (200, 300)),  # vector · matrix
+        ((1, 700), (700, 500)),  # one row
+        ((500, 700), (700, 1)),  # one column
+        ((0, 300), (300, 400)),  # no rows
+        ((300, 0), (0, 400)),  # nothing to sum: zeros
+    ],
+)
+def test_dot_edge_shapes(
+    backend: str, sa: tuple[int, ...], sb: tuple[int, ...]
+) -> None:
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+    x = ot.tensor("x", dtype="float64", shape=(None,) * len(sa))
+    y = ot.tensor("y", dtype="float64", shape=(None,) * len(sb))
+    got = oxtensor.function([x, y], ot.dot(x, y))(a, b)
+    assert got.shape == (a @ b).shape
+    np.testing.assert_allclose(got, a @ b, rtol=1e-11, atol=1e-11)
+
+
+def test_batched_matmul(backend: str) -> None:
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((3, 90, 80))
+    b = rng.standard_normal((80, 70))
+    x, y = ot.tensor3("x"), ot.dmatrix("y")
+    got = oxtensor.function([x, y], x @ y)(a, b)
+    np.testing.assert_allclose(got, a @ b, rtol=1e-11, atol=1e-11)
+    # A transposed stack (each matrix column-major).
+    at = np.ascontiguousarray(a.transpose(0, 2, 1)).transpose(0, 2, 1)
+    np.testing.assert_allclose(
+        oxtensor.function([x, y], x @ y)(at, b), a @ b, rtol=1e-11, atol=1e-11
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    m=st.integers(1, 90),
+    k=st.integers(1, 90),
+    n=st.integers(1, 90),
+    ta=st.booleans(),
+    tb=st.booleans(),
+    dtype=st.sampled_from(["float32", "float64"]),
+)
+def test_random_products_match_numpy(
+    m: int, k: int, n: int, ta: bool, tb: bool, dtype: str
+) -> None:
+    rng = np.random.default_rng(m * 10000 + k * 100 + n)
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((k, n)).astype(dtype)
+    a_in = np.asfortranarray(a) if ta else a
+    b_in = np.asfortranarray(b) if tb else b
+    x, y = ot.matrix("x", dtype=dtype), ot.matrix("y", dtype=dtype)
+    got = oxtensor.function([x, y], ot.dot(x, y))(a_in, b_in)
+    np.testing.assert_allclose(got, a @ b, rtol=tolerance(dtype), atol=tolerance(dtype))
+
+
+def test_functions_compiled_before_a_switch_follow_it() -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((120, 130)), rng.standard_normal((130, 140))
+    x, y = ot.dmatrix("x"), ot.dmatrix("y")
+    f = oxtensor.function([x, y], ot.dot(x, y))
+    before = blas.blas_name()
+    try:
+        for name in BACKENDS:
+            blas.use_blas(name)
+            np.testing.assert_allclose(f(a, b), a @ b, rtol=1e-11, atol=1e-11)
+    finally:
+        blas.use_blas("faer" if before is None else "numpy")
+
+
+@pytest.mark.skipif(not HAS_OPENBLAS, reason="NumPy is not built on OpenBLAS here")
+def test_numpy_openblas_is_the_default() -> None:
+    name = blas.blas_name()
+    assert name is not None
+    assert name.startswith("OpenBLAS ")
+    assert name.endswith("(NumPy's)")
+
+
+def test_bad_choices_raise_and_change_nothing() -> None:
+    before = blas.blas_name()
+    with pytest.raises(ValueError, match="use_blas takes 'numpy' or 'faer', not 'mkl'"):
+        blas.use_blas("mkl")
+    with pytest.raises(OSError, match=r"cannot open /nonexistent/libopenblas\.so"):
+        _core._install_blas("/nonexistent/libopenblas.so")
+    assert blas.blas_name() == before
+
+
+def run_fresh(env_value: str) -> subprocess.CompletedProcess[str]:
+    code = "from oxtensor.tensor import blas; print(blas.blas_name())"
+    env = {**os.environ, "OXTENSOR_BLAS": env_value}
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+
+def test_environment_chooses_at_import() -> None:
+    assert run_fresh("faer").stdout.strip() == "None"
+    bogus = run_fresh("bogus")
+    assert bogus.stdout.strip() == "None"
+    assert "OXTENSOR_BLAS='bogus' is not 'numpy' or 'faer'; using faer" in bogus.stderr
+    if HAS_OPENBLAS:
+        assert run_fresh("numpy").stdout.strip().startswith("OpenBLAS ")
+
+
+def test_threads_share_the_library(backend: str) -> None:
+    rng = np.random.default_rng(4)
+    x, y = ot.dmatrix("x"), ot.dmatrix("y")
+    f = oxtensor.function([x, y], ot.dot(x, y))
+    pairs = [
+        (rng.standard_normal((150, 90)), rng.standard_normal((90, 110)))
+        for _ in range(4)
+    ]
+    errors: list[float] = [np.inf] * len(pairs)
+
+    def work(i: int) -> None:
+        a, b = pairs[i]
+        errors[i] = max(float(np.abs(f(a, b) - a @ b).max()) for _ in range(20))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(pairs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert max(errors) < 1e-10

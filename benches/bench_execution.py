@@ -9,7 +9,8 @@ best of several repeats with ``timeit``:
 * ``x.T * 2 + 1`` and ``x.T * 2`` of a 4000x4000 float64 matrix, and ``x * 2``
   of an F-ordered one (outputs keep the input's memory order, as NumPy's);
 * sums over axis 0, axis 1 and all of a 4000x4000 float64 matrix;
-* matmul of 1024x1024 and 2048x2048 in float32 and float64 (GFLOP/s).
+* matmul of 1024x1024 and 2048x2048 in float32 and float64 (GFLOP/s), with
+  the library oxtensor picked (NumPy's OpenBLAS when found) and with faer.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). PyTensor
 runs its default mode; JAX runs ``jax.jit`` with ``block_until_ready``. A
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
+from oxtensor.tensor import blas
 
 
 def settle() -> None:
@@ -196,7 +198,11 @@ def reductions() -> None:
 
 
 def matmul() -> None:
+    """GFLOP/s of ``x @ x`` with the library oxtensor uses (NumPy's OpenBLAS
+    when found, see ``oxtensor.tensor.blas``) and with faer, its own."""
     rng = np.random.default_rng(0)
+    engine = blas.blas_name()
+    print(f"matmul engine: {engine or 'faer'}")
     for n in (1024, 2048):
         for dtype in ("float32", "float64"):
             a = rng.random((n, n)).astype(dtype)
@@ -208,6 +214,10 @@ def matmul() -> None:
             jf = jax_fn(lambda v: v @ v) if jax_mod else None
             flops = 2 * n**3
             ox = best(lambda f=f, a=a: f(a), 3, 3)
+            blas.use_blas("faer")
+            on_faer = best(lambda f=f, a=a: f(a), 3, 3)
+            if engine is not None:
+                blas.use_blas("numpy")
             times = {
                 "numpy": best(lambda a=a: a @ a, 3, 3),
                 "pytensor": timed(g, a, number=3),
@@ -217,7 +227,10 @@ def matmul() -> None:
                 f"{k} {flops / t / 1e9:.0f}" for k, t in times.items() if t
             )
             ours = f"oxtensor {flops / ox / 1e9:6.1f} GFLOP/s"
-            print(f"matmul {n} {dtype:<8} {ours} | {gflops}", flush=True)
+            ratio = f"x{times['numpy'] / ox:.2f} NumPy"
+            faer = f"faer {flops / on_faer / 1e9:.0f} (x{times['numpy'] / on_faer:.2f})"
+            line = f"matmul {n} {dtype:<8} {ours} {ratio}, {faer} | {gflops}"
+            print(line, flush=True)
 
 
 def main() -> None:

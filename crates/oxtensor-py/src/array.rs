@@ -257,13 +257,6 @@ pub fn array_from_tensor<'py>(
     t: &Tensor,
     writeable: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // SAFETY: DescrFromType returns a new reference (or NULL with an error set).
-    let descr = unsafe { PY_ARRAY_API.PyArray_DescrFromType(py, npy_type(t.dtype()) as i32) };
-    if descr.is_null() {
-        return Err(PyErr::fetch(py));
-    }
-    let mut dims: SmallVec<[npyffi::npy_intp; 4]> =
-        t.shape().iter().map(|&d| d as npyffi::npy_intp).collect();
     let mut strides: SmallVec<[npyffi::npy_intp; 4]> =
         t.strides().iter().map(|&s| s as npyffi::npy_intp).collect();
     let writable = writeable && t.buffer().as_mut_ptr().is_some();
@@ -272,11 +265,49 @@ pub fn array_from_tensor<'py>(
     } else {
         0
     } | npyffi::NPY_ARRAY_ALIGNED;
-    // SAFETY: the descriptor reference is handed over (NewFromDescr steals
-    // it); dims/strides describe `t`'s checked layout inside its buffer, and
-    // the buffer lives as long as the array because the array's base object
-    // (set below, reference stolen) owns an `Arc` to it.
+    // NULL strides mean C order: NumPy then sets the flags itself instead
+    // of deriving them from the strides (`UpdateFlags`).
+    let strides = if t.is_c_contiguous() {
+        std::ptr::null_mut()
+    } else {
+        strides.as_mut_ptr()
+    };
+    // SAFETY: the strides describe `t`'s checked layout inside its buffer,
+    // and the buffer lives as long as the array because the array's base
+    // object (set below, reference stolen) owns an `Arc` to it.
     unsafe {
+        let arr = new_array(py, t, strides, t.as_ptr() as *mut c_void, flags)?;
+        let owner = owner_capsule(py, t.buffer())?;
+        let raw = arr.as_ptr() as *mut npyffi::PyArrayObject;
+        if PY_ARRAY_API.PyArray_SetBaseObject(py, raw, owner) != 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(arr)
+    }
+}
+
+/// A new ndarray of `t`'s dtype and shape over `data` (NULL: NumPy
+/// allocates it) with `strides` (NULL: C order) and `flags`.
+///
+/// # Safety
+/// A non-null `data` must hold `t`'s layout for as long as the array lives
+/// (the caller sets an owner); non-null `strides` has `t.ndim()` entries.
+unsafe fn new_array<'py>(
+    py: Python<'py>,
+    t: &Tensor,
+    strides: *mut npyffi::npy_intp,
+    data: *mut c_void,
+    flags: i32,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: DescrFromType returns a new reference (or NULL with an error
+    // set), which NewFromDescr steals; the rest is the caller's contract.
+    unsafe {
+        let descr = PY_ARRAY_API.PyArray_DescrFromType(py, npy_type(t.dtype()) as i32);
+        if descr.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let mut dims: SmallVec<[npyffi::npy_intp; 4]> =
+            t.shape().iter().map(|&d| d as npyffi::npy_intp).collect();
         let subtype = npyffi::get_type_object(py, NpyTypes::PyArray_Type);
         let raw = PY_ARRAY_API.PyArray_NewFromDescr(
             py,
@@ -284,23 +315,12 @@ pub fn array_from_tensor<'py>(
             descr,
             dims.len() as i32,
             dims.as_mut_ptr(),
-            // NULL strides mean C order: NumPy then sets the flags itself
-            // instead of deriving them from the strides (`UpdateFlags`).
-            if t.is_c_contiguous() {
-                std::ptr::null_mut()
-            } else {
-                strides.as_mut_ptr()
-            },
-            t.as_ptr() as *mut c_void,
+            strides,
+            data,
             flags,
             std::ptr::null_mut(),
         );
-        let arr = Bound::from_owned_ptr_or_err(py, raw)?;
-        let owner = owner_capsule(py, t.buffer())?;
-        if PY_ARRAY_API.PyArray_SetBaseObject(py, raw as *mut npyffi::PyArrayObject, owner) != 0 {
-            return Err(PyErr::fetch(py));
-        }
-        Ok(arr)
+        Bound::from_owned_ptr_or_err(py, raw)
     }
 }
 
@@ -324,31 +344,12 @@ pub fn copies_out(t: &Tensor) -> bool {
 /// (`t` must be C-contiguous).
 pub fn array_copied<'py>(py: Python<'py>, t: &Tensor) -> PyResult<Bound<'py, PyAny>> {
     debug_assert!(t.is_c_contiguous());
-    // SAFETY: DescrFromType returns a new reference (or NULL with an error set).
-    let descr = unsafe { PY_ARRAY_API.PyArray_DescrFromType(py, npy_type(t.dtype()) as i32) };
-    if descr.is_null() {
-        return Err(PyErr::fetch(py));
-    }
-    let mut dims: SmallVec<[npyffi::npy_intp; 4]> =
-        t.shape().iter().map(|&d| d as npyffi::npy_intp).collect();
-    // SAFETY: NewFromDescr steals the descriptor and, given NULL data and
-    // strides, allocates a C-ordered array of `dims`; `t` holds exactly as
-    // many bytes at `as_ptr`, contiguous, and cannot overlap the new array.
+    // SAFETY: given NULL data and strides NumPy allocates a C-ordered array
+    // of `t`'s shape; `t` holds exactly as many bytes at `as_ptr`,
+    // contiguous, and cannot overlap the new array.
     unsafe {
-        let subtype = npyffi::get_type_object(py, NpyTypes::PyArray_Type);
-        let raw = PY_ARRAY_API.PyArray_NewFromDescr(
-            py,
-            subtype,
-            descr,
-            dims.len() as i32,
-            dims.as_mut_ptr(),
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-            std::ptr::null_mut(),
-        );
-        let arr = Bound::from_owned_ptr_or_err(py, raw)?;
-        let dst = (*(raw as *mut npyffi::PyArrayObject)).fields.data as *mut u8;
+        let arr = new_array(py, t, std::ptr::null_mut(), std::ptr::null_mut(), 0)?;
+        let dst = (*(arr.as_ptr() as *mut npyffi::PyArrayObject)).fields.data as *mut u8;
         let bytes = t.len() * t.dtype().itemsize();
         std::ptr::copy_nonoverlapping(t.as_ptr(), dst, bytes);
         Ok(arr)

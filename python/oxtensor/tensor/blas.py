@@ -31,7 +31,8 @@ _NAMINGS = (("scipy_", "64_"), ("scipy_", ""), ("", "64_"), ("", ""))
 
 
 def _loaded_openblas() -> list[str]:
-    """Paths of OpenBLAS libraries this process has loaded (NumPy's first)."""
+    """Paths of the OpenBLAS libraries this process has mapped (any of them
+    describes itself through ``_describe``), then those a NumPy wheel bundles."""
     maps = Path("/proc/self/maps")
     found: list[str] = []
     if maps.exists():

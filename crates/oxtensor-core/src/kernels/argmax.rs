@@ -2,6 +2,7 @@
 //! NumPy's rule that a NaN is the maximum (the first NaN wins).
 
 use super::alloc::{output, Pool};
+use super::argmax_split::{argmax_split, worth_splitting};
 use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
 use crate::dtype::DType;
@@ -232,6 +233,9 @@ pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Ten
             "attempt to get argmax of an empty sequence".into(),
         ));
     }
+    if lanes.rows == 1 && worth_splitting(lanes.n) {
+        return one_long_lane(&lanes, out);
+    }
     use DType::*;
     match x.dtype() {
         Bool => run::<bool>(&lanes, &mut out),
@@ -246,6 +250,40 @@ pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Ten
         Float16 => run::<f16>(&lanes, &mut out),
         Float32 => run::<f32>(&lanes, &mut out),
         Float64 => run_f64(&lanes, &mut out),
+        other => {
+            return Err(Error::OutOfScope(format!(
+                "Argmax of {other} is not supported"
+            )))
+        }
+    }
+    Ok(out)
+}
+
+/// [`argmax_split`] of the single lane, for every dtype `argmax` takes.
+fn one_long_lane(lanes: &Lanes, mut out: Tensor) -> Result<Tensor> {
+    fn split<T: Element + PartialOrd>(
+        lanes: &Lanes,
+        out: &mut Tensor,
+        lane: impl Fn(&[T], bool) -> i64 + Sync + Send,
+    ) {
+        let x = lanes.data.as_slice::<T>().expect("lanes are contiguous");
+        let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
+        y[0] = argmax_split(x, has_avx2(), lane);
+    }
+    use DType::*;
+    match lanes.data.dtype() {
+        Bool => split(lanes, &mut out, argmax_lane::<bool>),
+        Int8 => split(lanes, &mut out, argmax_lane::<i8>),
+        Int16 => split(lanes, &mut out, argmax_lane::<i16>),
+        Int32 => split(lanes, &mut out, argmax_lane::<i32>),
+        Int64 => split(lanes, &mut out, argmax_lane::<i64>),
+        UInt8 => split(lanes, &mut out, argmax_lane::<u8>),
+        UInt16 => split(lanes, &mut out, argmax_lane::<u16>),
+        UInt32 => split(lanes, &mut out, argmax_lane::<u32>),
+        UInt64 => split(lanes, &mut out, argmax_lane::<u64>),
+        Float16 => split(lanes, &mut out, argmax_lane::<f16>),
+        Float32 => split(lanes, &mut out, argmax_lane::<f32>),
+        Float64 => split(lanes, &mut out, argmax_lane_f64),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"

@@ -1,0 +1,166 @@
+"""One training step of a 784-256-256-10 MLP (ReLU, softmax cross-entropy,
+plain SGD) on a batch of 128, in oxtensor, NumPy (forward and backward
+written by hand), PyTensor and JAX, in this one process.
+
+oxtensor and PyTensor compile the same graph: weights are shared variables,
+``grad`` gives the gradients and ``updates`` applies the step. JAX runs a
+``jax.jit`` of ``value_and_grad`` with the weights passed in and returned.
+Every system starts from the same weights and batch; after one step the
+first layer's weights are compared with NumPy's, so a wrong step shows.
+
+Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster).
+"""
+
+import importlib
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import oxtensor
+import oxtensor.tensor as ot
+from bench_execution import best, jax_mod, jax_why, pt_mod, pt_why, row
+from oxtensor.tensor import blas
+
+SIZES = (784, 256, 256, 10)
+BATCH = 128
+RATE = 0.01
+Params = list[tuple[np.ndarray, np.ndarray]]
+
+
+def initial(dtype: str) -> tuple[Params, np.ndarray, np.ndarray]:
+    """Weights, a batch of inputs and its one-hot labels."""
+    rng = np.random.default_rng(0)
+    params = [
+        (
+            (rng.standard_normal((n_in, n_out)) / np.sqrt(n_in)).astype(dtype),
+            np.zeros(n_out, dtype),
+        )
+        for n_in, n_out in itertools.pairwise(SIZES)
+    ]
+    x = rng.standard_normal((BATCH, SIZES[0])).astype(dtype)
+    y = np.eye(SIZES[-1], dtype=dtype)[rng.integers(0, SIZES[-1], BATCH)]
+    return params, x, y
+
+
+def numpy_step(params: Params, x: np.ndarray, y: np.ndarray) -> float:
+    """Forward, backward and the SGD update, in place; the loss."""
+    acts = [x]
+    for w, b in params[:-1]:
+        acts.append(np.maximum(acts[-1] @ w + b, 0))
+    z = acts[-1] @ params[-1][0] + params[-1][1]
+    z = z - z.max(axis=1, keepdims=True)
+    log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    loss = -(y * log_p).sum(axis=1).mean()
+    delta = (np.exp(log_p) - y) / len(x)
+    for i in range(len(params) - 1, -1, -1):
+        w, b = params[i]
+        grad_w, grad_b = acts[i].T @ delta, delta.sum(axis=0)
+        if i:
+            delta = (delta @ w.T) * (acts[i] > 0)
+        w -= RATE * grad_w
+        b -= RATE * grad_b
+    return float(loss)
+
+
+def graph_step(lib: Any, t: Any, special: Any, params: Params) -> tuple[Any, list[Any]]:
+    """The step compiled by oxtensor or PyTensor (``lib`` with its
+    ``tensor`` module ``t``): the function and its weight variables."""
+    dtype = str(params[0][0].dtype)
+    x, y = t.matrix("x", dtype=dtype), t.matrix("y", dtype=dtype)
+    shared = [(lib.shared(w.copy()), lib.shared(b.copy())) for w, b in params]
+    h = x
+    for w, b in shared[:-1]:
+        h = t.maximum(t.dot(h, w) + b, 0)
+    w, b = shared[-1]
+    log_p = special.log_softmax(t.dot(h, w) + b, axis=1)
+    loss = -(y * log_p).sum(axis=1).mean()
+    flat = [v for pair in shared for v in pair]
+    grads = lib.grad(loss, flat)
+    # A float constant is floatX (float64) in both libraries: keep float32.
+    rate = t.constant(np.asarray(RATE, dtype))
+    updates = [(v, v - rate * g) for v, g in zip(flat, grads, strict=True)]
+    return lib.function([x, y], loss, updates=updates), flat
+
+
+def jax_step(params: Params) -> tuple[Callable[..., Any], list[Any]]:
+    """A jitted step taking and returning the weights."""
+    assert jax_mod is not None
+    jnp = importlib.import_module("jax.numpy")
+    nn = importlib.import_module("jax.nn")
+
+    def loss_of(flat: list[Any], x: Any, y: Any) -> Any:
+        h = x
+        for i in range(0, len(flat) - 2, 2):
+            h = jnp.maximum(h @ flat[i] + flat[i + 1], 0)
+        log_p = nn.log_softmax(h @ flat[-2] + flat[-1], axis=1)
+        return -(y * log_p).sum(axis=1).mean()
+
+    grad = jax_mod.value_and_grad(loss_of)
+
+    @jax_mod.jit
+    def step(flat: list[Any], x: Any, y: Any) -> tuple[list[Any], Any]:
+        loss, grads = grad(flat, x, y)
+        return [v - RATE * g for v, g in zip(flat, grads, strict=True)], loss
+
+    flat = [jax_mod.device_put(a) for pair in params for a in pair]
+    return step, flat
+
+
+def compare(dtype: str) -> None:
+    params, x, y = initial(dtype)
+    reference = [(w.copy(), b.copy()) for w, b in params]
+    numpy_step(reference, x, y)
+    tol = 1e-3 if dtype == "float32" else 1e-9
+
+    def check(name: str, w1: np.ndarray) -> None:
+        err = float(np.abs(w1 - reference[0][0]).max())
+        if err > tol:
+            raise AssertionError(f"{name}'s first step differs from NumPy's by {err}")
+
+    f, flat = graph_step(
+        oxtensor, ot, importlib.import_module("oxtensor.tensor.special"), params
+    )
+    f(x, y)
+    check("oxtensor", flat[0].get_value())
+    ours = best(lambda: f(x, y), 20)
+    np_params = [(w.copy(), b.copy()) for w, b in params]
+    others: dict[str, float | None] = {
+        "numpy": best(lambda: numpy_step(np_params, x, y), 20)
+    }
+    others["pytensor"] = None
+    if pt_mod is not None:
+        pt = importlib.import_module("pytensor.tensor")
+        special = importlib.import_module("pytensor.tensor.special")
+        g, pt_flat = graph_step(pt_mod, pt, special, params)
+        g(x, y)
+        check("pytensor", pt_flat[0].get_value())
+        others["pytensor"] = best(lambda: g(x, y), 20)
+    others["jax"] = None
+    if jax_mod is not None:
+        step, state = jax_step(params)
+        jx, jy = jax_mod.device_put(x), jax_mod.device_put(y)
+        first, _ = step(state, jx, jy)
+        check("jax", np.asarray(first[0]))
+        holder = [state]
+
+        def jax_call() -> None:
+            holder[0], loss = step(holder[0], jx, jy)
+            jax_mod.block_until_ready(loss)
+
+        others["jax"] = best(jax_call, 20)
+    row(f"MLP step {dtype}", ours, others)
+
+
+def main() -> None:
+    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
+        if why:
+            print(f"skipped {name}: {why}")
+    engine = blas.blas_name() or "faer"
+    print(f"784-256-256-10 MLP, batch {BATCH}, SGD step; matmul engine: {engine}")
+    for dtype in ("float64", "float32"):
+        compare(dtype)
+
+
+if __name__ == "__main__":
+    main()

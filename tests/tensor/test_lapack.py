@@ -121,20 +121,11 @@ def test_nan_input_fails_like_numpy(backend: str) -> None:
         (lambda t: linalg.svd(t, compute_uv=False), np.linalg.svd),
         (lambda t: linalg.eigh(t)[0], np.linalg.eigvalsh),
     ):
+        with pytest.raises(np.linalg.LinAlgError, match="did not converge"):
+            np_fn(a)
         f = oxtensor.function([x], build(x))
-        try:
-            want = np_fn(a)
-        except np.linalg.LinAlgError:
-            with pytest.raises(ValueError, match="did not converge"):
-                f(a)
-            continue
-        # NumPy answered: ours answers NaNs or refuses, never garbage.
-        try:
-            got = f(a)
-        except ValueError as e:
-            assert "did not converge" in str(e)
-        else:
-            assert np.isnan(got).all() and np.isnan(want).all()
+        with pytest.raises(ValueError, match="did not converge"):
+            f(a)
 
 
 def test_eigh_errors(backend: str) -> None:

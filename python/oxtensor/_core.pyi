@@ -1724,6 +1724,7 @@ def _install_blas(
     prefix: str = "",
     suffix: str = "",
     ilp64: bool = False,
+    min_work: int = ...,  # 2**27: the core's MIN_WORK
 ) -> None:
     """Large real products to the CBLAS at ``path`` (None: back to faer)."""
 

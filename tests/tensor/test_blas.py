@@ -22,8 +22,13 @@ BACKENDS = ["numpy", "faer"] if HAS_OPENBLAS else ["faer"]
 
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Products on faer, or every product that fits on NumPy's OpenBLAS
+    (not only those above the default 2^27 multiply-adds)."""
     before = blas.blas_name()
-    blas.use_blas(request.param)
+    if request.param == "numpy":
+        assert blas._install_numpy_openblas(min_work=0) is not None
+    else:
+        blas.use_blas("faer")
     yield request.param
     blas.use_blas("faer" if before is None else "numpy")
 
@@ -53,7 +58,7 @@ def layouts(a: np.ndarray) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("lb", ["C", "F", "wide", "stepped"])
 def test_dot_in_every_layout(backend: str, dtype: str, la: str, lb: str) -> None:
     rng = np.random.default_rng(0)
-    # 97·83·71 multiply-adds: above the threaded threshold, odd sizes.
+    # 97·83·71 multiply-adds: above the threaded threshold (2^18), odd sizes.
     a = rng.standard_normal((97, 83)).astype(dtype)
     b = rng.standard_normal((83, 71)).astype(dtype)
     x, y = ot.matrix("x", dtype=dtype), ot.matrix("y", dtype=dtype)
@@ -198,3 +203,18 @@ def test_threads_share_the_library(backend: str) -> None:
     for t in threads:
         t.join()
     assert max(errors) < 1e-10
+
+
+@pytest.mark.skipif(not HAS_OPENBLAS, reason="NumPy is not built on OpenBLAS here")
+def test_default_threshold_sends_large_products_to_numpy_blas() -> None:
+    before = blas.blas_name()
+    try:
+        blas.use_blas("numpy")
+        rng = np.random.default_rng(5)
+        # 520·530·540 ≈ 1.5e8 multiply-adds, above the default 2^27.
+        a, b = rng.standard_normal((520, 530)), rng.standard_normal((530, 540))
+        x, y = ot.dmatrix("x"), ot.dmatrix("y")
+        got = oxtensor.function([x, y], ot.dot(x, y))(a, b)
+        np.testing.assert_array_equal(got, a @ b)
+    finally:
+        blas.use_blas("faer" if before is None else "numpy")

@@ -7,20 +7,22 @@ use pyo3::prelude::*;
 
 /// Route large float32/float64 products to the BLAS in the shared library
 /// at `path` (symbols named `{prefix}cblas_dgemm{suffix}`, 64-bit integers
-/// when `ilp64`), or back to faer when `path` is None. An unloadable
+/// when `ilp64`) when they have at least `min_work` multiply-adds, or back
+/// to faer when `path` is None. An unloadable
 /// library or one without `cblas_?gemm` raises `OSError` and changes
 /// nothing.
 ///
 /// The names must have BLAS's reference signatures with that integer
 /// width: `oxtensor.tensor.blas` passes what NumPy's OpenBLAS reports.
 #[pyfunction]
-#[pyo3(signature = (path, name="", prefix="", suffix="", ilp64=false))]
+#[pyo3(signature = (path, name="", prefix="", suffix="", ilp64=false, min_work=blas::MIN_WORK))]
 pub fn _install_blas(
     path: Option<std::path::PathBuf>,
     name: &str,
     prefix: &str,
     suffix: &str,
     ilp64: bool,
+    min_work: usize,
 ) -> PyResult<()> {
     let Some(path) = path else {
         blas::install(None);
@@ -28,7 +30,8 @@ pub fn _install_blas(
     };
     // SAFETY: the contract above, on the caller's choice of symbols.
     let lib = unsafe { HostBlas::open(name, &path, (prefix, suffix), ilp64) };
-    blas::install(Some(lib.map_err(PyOSError::new_err)?));
+    let lib = lib.map_err(PyOSError::new_err)?;
+    blas::install(Some(lib.with_min_work(min_work)));
     Ok(())
 }
 

@@ -5,8 +5,11 @@ OpenBLAS (every NumPy wheel on Linux and Windows, Intel macOS too), the
 library is already loaded in the process, and its float64 kernel is faster
 than faer's on most x86 machines; so, as PyTensor links against the BLAS
 NumPy uses, large float32/float64 ``dot``/``matmul`` products go to that same
-OpenBLAS. Everything else (complex, integer, small or oddly strided
-products, the decompositions) stays on faer.
+OpenBLAS, from 2^27 multiply-adds (512³) up: below that faer was as fast,
+and two thread pools spinning against each other between short products
+cost more than OpenBLAS's kernel gains. Everything else (complex, integer,
+smaller or oddly strided products) stays on faer; ``eigh`` and ``svd`` use
+the same library's LAPACK (``?syevd``, ``?gesdd``) as NumPy does.
 
 The choice is made when oxtensor is imported: ``OXTENSOR_BLAS=faer`` keeps
 products on faer, ``OXTENSOR_BLAS=numpy`` (the default) uses NumPy's
@@ -63,8 +66,10 @@ def _describe(path: str) -> tuple[str, str, str] | None:
     return None
 
 
-def _install_numpy_openblas() -> str | None:
-    """Install the first OpenBLAS found; its name, or None if none is."""
+def _install_numpy_openblas(min_work: int | None = None) -> str | None:
+    """Install the first OpenBLAS found for products of at least
+    ``min_work`` multiply-adds (default: the core's, 2^27); its name, or
+    None if none is found."""
     for path in _loaded_openblas():
         described = _describe(path)
         if described is None:
@@ -81,6 +86,7 @@ def _install_numpy_openblas() -> str | None:
                 prefix=prefix,
                 suffix=suffix,
                 ilp64=ilp64,
+                **({} if min_work is None else {"min_work": min_work}),
             )
         except OSError:
             continue

@@ -61,6 +61,8 @@ pub struct HostBlas {
     sgemm: usize,
     dgemm: usize,
     ilp64: bool,
+    /// Products of fewer multiply-adds stay on faer (see [`MIN_WORK`]).
+    min_work: usize,
     /// Text around every exported name (`scipy_` and `64_` for NumPy's
     /// scipy-openblas64: `scipy_cblas_dgemm64_`, `scipy_dsyevd_64_`).
     prefix: String,
@@ -93,6 +95,7 @@ impl HostBlas {
             sgemm: 0,
             dgemm: 0,
             ilp64,
+            min_work: MIN_WORK,
             prefix: prefix.to_string(),
             suffix: suffix.to_string(),
             lib: Some(Arc::new(lib)),
@@ -107,6 +110,13 @@ impl HostBlas {
             ));
         }
         Ok(host)
+    }
+
+    /// Send products of at least `work` multiply-adds here (default
+    /// [`MIN_WORK`]; 0 sends every product whose layout fits).
+    pub fn with_min_work(mut self, work: usize) -> Self {
+        self.min_work = work;
+        self
     }
 
     /// What the host called this library.
@@ -137,6 +147,14 @@ impl HostBlas {
             .map_or(0, |f| *f as *const () as usize)
     }
 }
+
+/// The default [`HostBlas::min_work`]: 2^27 multiply-adds (512³). Below
+/// it faer was as fast or faster (1024² float32, the 784-256-256-10 MLP
+/// step: 5.3 ms on faer, 7.6 ms on OpenBLAS, whose threads and rayon's
+/// spin against each other on two cores between short products); above
+/// it OpenBLAS's kernel wins (2048² float64: ~1.0x NumPy against faer's
+/// 0.7-0.8x).
+pub const MIN_WORK: usize = 1 << 27;
 
 static INSTALLED: RwLock<Option<HostBlas>> = RwLock::new(None);
 
@@ -196,8 +214,9 @@ pub(super) unsafe fn try_product<T: 'static + Copy>(
     (pb, brs, bcs): (*const T, isize, isize),
     (one, zero): (T, T),
 ) -> bool {
+    let work = m.saturating_mul(k).saturating_mul(n);
     let (addr, ilp64) = match INSTALLED.read().as_deref() {
-        Ok(Some(lib)) => match TypeId::of::<T>() {
+        Ok(Some(lib)) if work >= lib.min_work => match TypeId::of::<T>() {
             t if t == TypeId::of::<f64>() => (lib.dgemm, lib.ilp64),
             t if t == TypeId::of::<f32>() => (lib.sgemm, lib.ilp64),
             _ => (0, false),
@@ -350,6 +369,7 @@ mod tests {
             sgemm: 0,
             dgemm: plain_dgemm as *const () as usize,
             ilp64: true,
+            min_work: 0,
             prefix: String::new(),
             suffix: String::new(),
             lib: None,
@@ -367,14 +387,17 @@ mod tests {
             };
             (done, dst)
         };
-        install(Some(lib));
+        install(Some(lib.clone()));
         let (done, dst) = run(4, 1);
         let (done_t, dst_t) = run(1, 3);
         let (strided, _) = run(8, 2);
         let installed_now = installed();
+        // 2·3·4 = 24 multiply-adds: below a threshold of 25, faer's.
+        install(Some(lib.with_min_work(25)));
+        let (small, _) = run(4, 1);
         install(None);
         let (after, _) = run(4, 1);
-        assert!(done && done_t && !strided && !after);
+        assert!(done && done_t && !strided && !small && !after);
         assert_eq!(installed_now.as_deref(), Some("plain"));
         // Row 1 of a is [3, 4, 5]; column 2 of b is [1, 3, 5] (plain) or
         // b[6..9] = [3, 3.5, 4] (transposed view).

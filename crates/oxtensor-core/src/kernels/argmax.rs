@@ -294,10 +294,11 @@ fn one_long_lane(lanes: &Lanes, mut out: Tensor) -> Result<Tensor> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn rows(t: &Tensor, axes: &[usize]) -> Vec<i64> {
+    /// `argmax` of `t` over `axes`, as a vector (also `argmax_split`'s).
+    pub(in crate::kernels) fn rows(t: &Tensor, axes: &[usize]) -> Vec<i64> {
         argmax(t, axes, None)
             .unwrap()
             .as_slice::<i64>()
@@ -306,7 +307,7 @@ mod tests {
     }
 
     /// NumPy's answer for one lane: the first NaN, else the first maximum.
-    fn reference(x: &[f64]) -> i64 {
+    pub(in crate::kernels) fn reference(x: &[f64]) -> i64 {
         if let Some(i) = x.iter().position(|v| v.is_nan()) {
             return i as i64;
         }

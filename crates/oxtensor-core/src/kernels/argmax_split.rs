@@ -48,25 +48,8 @@ pub(super) fn argmax_split<T: Element + PartialOrd>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::argmax::argmax;
+    use crate::kernels::argmax::tests::{reference, rows};
     use crate::tensor::Tensor;
-
-    fn rows(t: &Tensor, axes: &[usize]) -> Vec<i64> {
-        argmax(t, axes, None)
-            .unwrap()
-            .as_slice::<i64>()
-            .unwrap()
-            .to_vec()
-    }
-
-    /// NumPy's answer: the first NaN, else the first maximum.
-    fn reference(x: &[f64]) -> i64 {
-        if let Some(i) = x.iter().position(|v| v.is_nan()) {
-            return i as i64;
-        }
-        let m = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        x.iter().position(|&v| v == m).unwrap_or(0) as i64
-    }
 
     #[test]
     fn one_long_lane_splits_and_keeps_first_occurrence_and_nan_rules() {

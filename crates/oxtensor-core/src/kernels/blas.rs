@@ -18,39 +18,9 @@ const ROW_MAJOR: c_int = 101;
 const NO_TRANS: c_int = 111;
 const TRANS: c_int = 112;
 
-/// `cblas_?gemm` with 32-bit (LP64) or 64-bit (ILP64) dimension integers.
-type Gemm32<T> = unsafe extern "C" fn(
-    c_int,
-    c_int,
-    c_int,
-    i32,
-    i32,
-    i32,
-    T,
-    *const T,
-    i32,
-    *const T,
-    i32,
-    T,
-    *mut T,
-    i32,
-);
-type Gemm64<T> = unsafe extern "C" fn(
-    c_int,
-    c_int,
-    c_int,
-    i64,
-    i64,
-    i64,
-    T,
-    *const T,
-    i64,
-    *const T,
-    i64,
-    T,
-    *mut T,
-    i64,
-);
+/// `cblas_?gemm` with dimension integers `I`: `i32` (LP64) or `i64` (ILP64).
+type Gemm<T, I> =
+    unsafe extern "C" fn(c_int, c_int, c_int, I, I, I, T, *const T, I, *const T, I, T, *mut T, I);
 
 /// One host BLAS/LAPACK library: its `cblas_?gemm` entry points
 /// (addresses; 0 = absent) and how its other symbols are named, kept loaded
@@ -231,30 +201,40 @@ pub(super) unsafe fn try_product<T: 'static + Copy>(
         return false;
     }
     let dims = [m, k, n, lda, ldb];
-    if ilp64 {
-        let Some([m, k, n, lda, ldb]) = fit::<i64>(dims) else {
-            return false;
-        };
-        // SAFETY: the caller's contract on the operands; `install`'s on
-        // the address (a CBLAS ?gemm for `T` with 64-bit integers).
-        let gemm: Gemm64<T> = unsafe { std::mem::transmute(addr) };
-        unsafe {
-            gemm(
-                ROW_MAJOR, ta, tb, m, n, k, one, pa, lda, pb, ldb, zero, dst, n,
-            )
-        };
-    } else {
-        let Some([m, k, n, lda, ldb]) = fit::<i32>(dims) else {
-            return false;
-        };
-        // SAFETY: as above, with 32-bit integers.
-        let gemm: Gemm32<T> = unsafe { std::mem::transmute(addr) };
-        unsafe {
-            gemm(
-                ROW_MAJOR, ta, tb, m, n, k, one, pa, lda, pb, ldb, zero, dst, n,
-            )
-        };
+    // SAFETY: the caller's contract on the operands; `install`'s on the
+    // address (a CBLAS ?gemm for `T` with the library's integer width).
+    unsafe {
+        if ilp64 {
+            call::<T, i64>(addr, (ta, tb), dims, (pa, pb, dst), (one, zero))
+        } else {
+            call::<T, i32>(addr, (ta, tb), dims, (pa, pb, dst), (one, zero))
+        }
     }
+}
+
+/// Calls the `cblas_?gemm` at `addr` with integers of type `I`; false
+/// (nothing done) when a dimension does not fit `I`.
+///
+/// # Safety
+/// `addr` is a CBLAS ?gemm for `T` taking `I`, and the operands are as
+/// [`try_product`]'s contract and `dims` = (m, k, n, lda, ldb) describe.
+unsafe fn call<T, I: TryFrom<usize> + Copy>(
+    addr: usize,
+    (ta, tb): (c_int, c_int),
+    dims: [usize; 5],
+    (pa, pb, dst): (*const T, *const T, *mut T),
+    (one, zero): (T, T),
+) -> bool {
+    let Some([m, k, n, lda, ldb]) = fit::<I>(dims) else {
+        return false;
+    };
+    // SAFETY: the caller's contract.
+    let gemm: Gemm<T, I> = unsafe { std::mem::transmute(addr) };
+    unsafe {
+        gemm(
+            ROW_MAJOR, ta, tb, m, n, k, one, pa, lda, pb, ldb, zero, dst, n,
+        )
+    };
     true
 }
 

@@ -23,12 +23,9 @@ impl FusedThunk {
         shape: &[usize],
         pool: &mut Pool,
     ) -> Result<Tensor> {
-        match self.out_order(leaves, shape) {
-            None => self.run_whole_c(leaves, shape, pool),
-            Some(axes) => in_order(&axes, shape, leaves, |leaves, shape| {
-                self.run_whole_c(leaves, shape, pool)
-            }),
-        }
+        self.in_out_order(leaves, shape, |leaves, shape| {
+            self.run_whole_c(leaves, shape, pool)
+        })
     }
 
     /// The group's values at `shape` block by block (more than a block),
@@ -40,11 +37,22 @@ impl FusedThunk {
         shape: &[usize],
         pool: &mut Pool,
     ) -> Result<Tensor> {
+        self.in_out_order(leaves, shape, |leaves, shape| {
+            self.run_blocks_c(leaves, shape, pool)
+        })
+    }
+
+    /// `run_c` (a C-order runner) over the leaves seen in the group's output
+    /// order, so its C-ordered result comes out in that order.
+    fn in_out_order(
+        &self,
+        leaves: &[&Tensor],
+        shape: &[usize],
+        run_c: impl FnOnce(&[&Tensor], &[usize]) -> Result<Tensor>,
+    ) -> Result<Tensor> {
         match self.out_order(leaves, shape) {
-            None => self.run_blocks_c(leaves, shape, pool),
-            Some(axes) => in_order(&axes, shape, leaves, |leaves, shape| {
-                self.run_blocks_c(leaves, shape, pool)
-            }),
+            None => run_c(leaves, shape),
+            Some(axes) => in_order(&axes, shape, leaves, run_c),
         }
     }
 

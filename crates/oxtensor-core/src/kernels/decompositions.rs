@@ -198,6 +198,9 @@ pub fn svd(a: &Tensor, dtype: DType, full_matrices: bool, compute_uv: bool) -> R
 }
 
 fn qr_t<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Result<Vec<Tensor>> {
+    if let Some(done) = super::lapack_qr::qr::<T>(a, complete, with_q) {
+        return done;
+    }
     // Factored in place: R on and above the diagonal, the Householder
     // vectors below it (faer's `Qr` would copy it once more and split it).
     let mut f = to_faer::<T>(a);

@@ -64,13 +64,13 @@ impl Int for i64 {
 }
 
 /// `n` as the library's integer (the caller falls back to faer if not).
-fn int<I: Int>(n: usize) -> Option<I> {
+pub(super) fn int<I: Int>(n: usize) -> Option<I> {
     I::try_from(n).ok()
 }
 
 /// The outcome of a LAPACK call: `info < 0` means we passed a bad argument
 /// (our bug), `info > 0` the routine's own failure, described by `failed`.
-fn check<I: Int>(info: I, routine: &str, failed: impl FnOnce(i64) -> String) -> Result<()> {
+pub(super) fn check<I: Int>(info: I, routine: &str, failed: impl FnOnce(i64) -> String) -> Result<()> {
     match info.into() {
         0 => Ok(()),
         i if i < 0 => Err(Error::Value(format!(
@@ -85,12 +85,36 @@ fn check<I: Int>(info: I, routine: &str, failed: impl FnOnce(i64) -> String) -> 
 /// library's integers are 64-bit, if the installed library has it; the
 /// library stays loaded for the call. `None` when there is none.
 fn with_routine<T: Scalar, R>(routine: &str, f: impl FnOnce(usize, bool) -> R) -> Option<R> {
-    let name = format!("{}{routine}", T::LETTER);
+    with_routines::<T, 1, R>([routine], |[addr], ilp64| f(addr, ilp64))
+}
+
+/// [`with_routine`] for several routines used together (one lookup under
+/// one lock): `None` unless the library has all of them.
+pub(super) fn with_routines<T: Scalar, const N: usize, R>(
+    routines: [&str; N],
+    f: impl FnOnce([usize; N], bool) -> R,
+) -> Option<R> {
     blas::with_installed(|lib| {
-        let addr = lib.fortran(&name);
-        (addr != 0).then(|| f(addr, lib.ilp64()))
+        let addrs = routines.map(|r| lib.fortran(&format!("{}{r}", T::LETTER)));
+        (!addrs.contains(&0)).then(|| f(addrs, lib.ilp64()))
     })
     .flatten()
+}
+
+/// Runs a routine that takes a workspace twice, `run(work, lwork)` giving
+/// its `info`: a `lwork = -1` size query, then with the workspace asked
+/// for. The second call's `info`; `None` if the size does not fit an `I`.
+pub(super) fn with_workspace<T: Scalar, I: Int>(
+    routine: &str,
+    mut run: impl FnMut(&mut [T], I) -> I,
+) -> Option<Result<I>> {
+    let mut query = [T::default()];
+    let info = run(&mut query, I::QUERY);
+    if let Err(e) = check(info, routine, |i| format!("workspace query failed ({i})")) {
+        return Some(Err(e));
+    }
+    let lwork = query[0].size().max(1);
+    Some(Ok(run(&mut vec![T::default(); lwork], int(lwork)?)))
 }
 
 /// The C-ordered copy of the column-major `rows`×`cols` buffer `z`.

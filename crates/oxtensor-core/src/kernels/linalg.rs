@@ -22,7 +22,7 @@ use faer::{Mat, MatMut, MatRef, Par};
 pub use super::inverse::inv;
 
 /// The element type of a float tensor, as faer (and LAPACK) sees it.
-pub trait Real: Element + RealField + Copy + super::lapack::Scalar {}
+pub trait Real: Element + RealField + Copy + super::lapack::Scalar + num_traits::Float {}
 impl Real for f32 {}
 impl Real for f64 {}
 
@@ -111,6 +111,10 @@ fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
 }
 
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
+    if let Some(d) = super::lapack_lu::det::<T>(a) {
+        return Ok(Tensor::scalar(d?));
+    }
     let at = transposed::<T>(a)?;
     let n = a.shape()[0];
     // det(aᵀ) = det(a).

@@ -45,3 +45,6 @@ pub mod softmax;
 pub mod sort;
 mod stream;
 pub mod tiny;
+mod lapack_layout;
+mod lapack_lu;
+mod lapack_qr;

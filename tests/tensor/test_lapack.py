@@ -146,3 +146,122 @@ def test_gradients_still_pass(backend: str) -> None:
 
     verify_grad(eigh_cost, [s], rng=rng)
     verify_grad(lambda t: linalg.svd(t, compute_uv=False), [a[:, :3]], rng=rng)
+
+
+def well_conditioned(n: int, dtype: str, rng: np.random.Generator) -> np.ndarray:
+    """A non-symmetric matrix that needs row pivoting, far from singular, with a
+    determinant near 2^n (finite in float32 at n = 64)."""
+    m = rng.standard_normal((n, n)) / np.sqrt(n + 1)
+    return (m + np.roll(np.eye(n), 1, axis=1) * 2).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 64])
+@pytest.mark.parametrize("layout", ["C", "F", "stepped"])
+def test_inv_det_slogdet(backend: str, dtype: str, n: int, layout: str) -> None:
+    rng = np.random.default_rng(n + 1)
+    m = well_conditioned(n, dtype, rng)
+    a = layouts(m)[layout]
+    x = ot.matrix("x", dtype=dtype)
+    sign, logdet = linalg.slogdet(x)
+    f = oxtensor.function([x], [linalg.inv(x), linalg.det(x), sign, logdet])
+    inv, det, got_sign, got_log = f(a)
+    close(inv, np.linalg.inv(m), dtype)
+    want_det = np.linalg.det(m)
+    assert det.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(det, want_det, rtol=50 * tol(dtype))
+    want_sign, want_log = np.linalg.slogdet(m)
+    assert got_sign == want_sign
+    np.testing.assert_allclose(got_log, want_log, rtol=tol(dtype), atol=tol(dtype))
+    assert np.array_equal(a, layouts(m)[layout])  # the input is not written
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("mode", ["full", "reduced", "r"])
+@pytest.mark.parametrize("layout", ["C", "F", "stepped"])
+def test_qr(backend: str, dtype: str, shape: tuple, mode: str, layout: str) -> None:
+    rng = np.random.default_rng(sum(shape) + 3)
+    m = rng.standard_normal(shape).astype(dtype)
+    a = layouts(m)[layout]
+    x = ot.matrix("x", dtype=dtype)
+    want_q, want_r = np.linalg.qr(m, mode="reduced" if mode == "reduced" else "complete")
+    if mode == "r":
+        # R alone keeps the complete form's rows, as PyTensor's.
+        r = oxtensor.function([x], linalg.qr(x, mode="r"))(a)
+        close(np.abs(r), np.abs(want_r), dtype)
+        assert np.array_equal(a, layouts(m)[layout])
+        return
+    q, r = oxtensor.function([x], linalg.qr(x, mode=mode))(a)
+    assert (q.shape, r.shape) == (want_q.shape, want_r.shape)
+    close(q @ r, m, dtype)
+    close(q.T @ q, np.eye(q.shape[1], dtype=dtype), dtype)
+    close(np.tril(r, -1), np.zeros_like(r), dtype)
+    # Up to the signs of Q's columns (R's rows), NumPy's factors.
+    close(np.abs(r), np.abs(want_r), dtype)
+    k = min(shape)
+    close(np.abs(q[:, :k]), np.abs(want_q[:, :k]), dtype)
+    assert np.array_equal(a, layouts(m)[layout])
+
+
+def test_host_lapack_gives_numpys_lu_and_qr() -> None:
+    """inv, det and qr by NumPy's very routines: NumPy's values (det bit for
+    bit: the same factorisation, reduced the same way), signs included."""
+    if not HAS_OPENBLAS:
+        pytest.skip("NumPy's OpenBLAS is not loaded")
+    before = blas.blas_name()
+    blas.use_blas("numpy")
+    try:
+        rng = np.random.default_rng(6)
+        x = ot.dmatrix("x")
+        for n in (3, 50, 130):
+            a = well_conditioned(n, "float64", rng)
+            assert oxtensor.function([x], linalg.det(x))(a) == np.linalg.det(a)
+            inv = oxtensor.function([x], linalg.inv(x))(a)
+            np.testing.assert_allclose(inv, np.linalg.inv(a), rtol=1e-12, atol=1e-14)
+        tall = rng.standard_normal((90, 60))
+        for mode, np_mode in (("full", "complete"), ("reduced", "reduced")):
+            q, r = oxtensor.function([x], linalg.qr(x, mode=mode))(tall)
+            want_q, want_r = np.linalg.qr(tall, mode=np_mode)
+            np.testing.assert_allclose(q, want_q, rtol=1e-12, atol=1e-13)
+            np.testing.assert_allclose(r, want_r, rtol=1e-12, atol=1e-13)
+    finally:
+        blas.use_blas("faer" if before is None else "numpy")
+
+
+def test_singular_matrices(backend: str) -> None:
+    x = ot.dmatrix("x")
+    sign, logdet = linalg.slogdet(x)
+    for s in (np.zeros((3, 3)), np.array([[1.0, 2.0], [2.0, 4.0]])):
+        with pytest.raises(np.linalg.LinAlgError):
+            np.linalg.inv(s)
+        f = oxtensor.function([x], linalg.inv(x))
+        with pytest.raises(ValueError, match="singular") as info:
+            f(s)
+        assert "MatrixInverse(x)" in str(info.value)
+        det, got_sign, got_log = oxtensor.function([x], [linalg.det(x), sign, logdet])(s)
+        assert det == np.linalg.det(s) == 0.0
+        assert (got_sign, got_log) == tuple(np.linalg.slogdet(s)) == (0.0, -np.inf)
+
+
+def test_lu_and_qr_of_nan_input(backend: str) -> None:
+    """LAPACK does not stop on NaNs here: NaNs out, no error, as NumPy."""
+    a = np.array([[np.nan, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.0, 1.0]])
+    x = ot.dmatrix("x")
+    inv, det = oxtensor.function([x], [linalg.inv(x), linalg.det(x)])(a)
+    assert np.isnan(np.linalg.inv(a)).any() and np.isnan(inv).any()
+    assert np.isnan(np.linalg.det(a)) and np.isnan(det)
+    q, r = oxtensor.function([x], linalg.qr(x))(a)
+    want_q, want_r = np.linalg.qr(a)
+    assert np.isnan(want_q).any() and np.isnan(q).any()
+    assert np.isnan(want_r).any() and np.isnan(r).any()
+
+
+def test_lu_and_qr_gradients_still_pass(backend: str) -> None:
+    rng = np.random.default_rng(10)
+    a = well_conditioned(4, "float64", rng)
+    verify_grad(linalg.inv, [a], rng=rng)
+    verify_grad(linalg.det, [a], rng=rng)
+    verify_grad(lambda t: linalg.slogdet(t)[1], [a], rng=rng)
+    verify_grad(lambda t: linalg.qr(t, mode="reduced")[0] * 2 + 1, [a[:, :3]], rng=rng)
+    verify_grad(lambda t: linalg.qr(t)[1], [a], rng=rng)

@@ -9,13 +9,28 @@
 //! as it is, `aᵀ`: `inv(aᵀ)` written column-major is `inv(a)` in C order.
 
 use super::lapack::{check, int, with_routines, with_workspace, Int};
-use super::lapack_layout::{elements, working_copy};
-use super::linalg::Real;
+use super::lapack_layout::{elements, leading_columns, working_copy};
+use super::linalg::{det_from_diagonal, Real};
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
 /// `?getrf(m, n, a, lda, ipiv, info)`.
 type Getrf<T, I> = unsafe extern "C" fn(*const I, *const I, *mut T, *const I, *mut I, *mut I);
+
+/// `?getrs(trans, n, nrhs, a, lda, ipiv, b, ldb, info)`, then the hidden
+/// length of `trans`.
+type Getrs<T, I> = unsafe extern "C" fn(
+    *const u8,
+    *const I,
+    *const I,
+    *const T,
+    *const I,
+    *const I,
+    *mut T,
+    *const I,
+    *mut I,
+    usize,
+);
 
 /// `?getri(n, a, lda, ipiv, work, lwork, info)`.
 type Getri<T, I> =
@@ -38,24 +53,12 @@ fn getrf<T: Real, I: Int>(addr: usize, lu: &mut [T], n: usize) -> Option<(Vec<I>
     Some((ipiv, info))
 }
 
-/// The determinant from a completed `?getrf`, as NumPy's `det`: the sign
-/// of U's diagonal times the pivots' parity, times `exp` of the sum of
-/// its logs (no overflow part way), 0 for an exactly singular matrix.
-fn det_from_lu<T: Real, I: Int>(lu: &[T], ipiv: &[I], info: I) -> T {
-    if info.into() > 0 {
-        return T::zero_impl();
-    }
+/// The determinant from a completed `?getrf` (see [`det_from_diagonal`]).
+fn det_from_lu<T: Real, I: Int>(lu: &[T], ipiv: &[I]) -> T {
     let n = ipiv.len();
-    let (mut sign, mut log) = (T::one_impl(), T::zero_impl());
-    for (i, &p) in ipiv.iter().enumerate() {
-        let u = lu[i * n + i];
-        let swapped = p.into() != i as i64 + 1;
-        if swapped != (u < T::zero_impl()) {
-            sign = -sign;
-        }
-        log = log + num_traits::Float::ln(num_traits::Float::abs(u));
-    }
-    sign * num_traits::Float::exp(log)
+    let swaps = ipiv.iter().enumerate();
+    let odd = swaps.filter(|&(i, &p)| p.into() != i as i64 + 1).count() % 2 == 1;
+    det_from_diagonal((0..n).map(|i| lu[i * n + i]), odd)
 }
 
 /// `det(a)` of a non-empty square matrix by `?getrf`, or `None`.
@@ -75,11 +78,11 @@ pub(super) fn det<T: Real>(a: &Tensor) -> Option<Result<T>> {
 }
 
 fn det_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Result<T>> {
-    let mut f = working_copy::<T>(a, true);
+    let mut f = working_copy::<T>(a, std::env::var("TMP_DET_C").is_err());
     let lu = elements::<T>(&mut f);
     let (ipiv, info) = getrf::<T, I>(addr, lu, n)?;
     let done = check(info.into().min(0), "getrf", |_| String::new());
-    Some(done.map(|()| det_from_lu(lu, &ipiv, info)))
+    Some(done.map(|()| det_from_lu(lu, &ipiv)))
 }
 
 /// `inv(a)` of a non-empty square matrix by `?getrf` + `?getri`, or
@@ -88,6 +91,16 @@ pub(super) fn inv<T: Real>(a: &Tensor) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
     if n == 0 {
         return None;
+    }
+    if std::env::var("TMP_INV_GESV").is_ok() {
+        return with_routines::<T, 1, _>(["gesv"], |[sv], ilp64| {
+            if ilp64 {
+                tmp_gesv::<T, i64>(sv, a, n)
+            } else {
+                tmp_gesv::<T, i32>(sv, a, n)
+            }
+        })
+        .flatten();
     }
     with_routines::<T, 2, _>(["getrf", "getri"], |[rf, ri], ilp64| {
         if ilp64 {
@@ -123,6 +136,69 @@ fn inv_with<T: Real, I: Int>(
     Some(done.map(|()| out))
 }
 
+/// `x` with `a x = b` (`b` a vector or an n×k matrix) for a non-empty
+/// square `a` by `?getrf` + `?getrs`, or `None`; an error if `a` is
+/// exactly singular. The C-ordered buffer is `aᵀ`: its factors solve the
+/// transposed system, `(aᵀ)ᵀ x = b`.
+pub(super) fn solve<T: Real>(a: &Tensor, b: &Tensor) -> Option<Result<Tensor>> {
+    let n = a.shape()[0];
+    let nrhs = if b.ndim() == 2 { b.shape()[1] } else { 1 };
+    if n == 0 || nrhs == 0 {
+        return None;
+    }
+    with_routines::<T, 2, _>(["getrf", "getrs"], |addrs, ilp64| {
+        if ilp64 {
+            solve_with::<T, i64>(addrs, a, b, nrhs)
+        } else {
+            solve_with::<T, i32>(addrs, a, b, nrhs)
+        }
+    })
+    .flatten()
+}
+
+fn solve_with<T: Real, I: Int>(
+    [rf, rs]: [usize; 2],
+    a: &Tensor,
+    b: &Tensor,
+    nrhs: usize,
+) -> Option<Result<Tensor>> {
+    let n = a.shape()[0];
+    let mut f = working_copy::<T>(a, false);
+    let lu = elements::<T>(&mut f);
+    let (ipiv, info) = getrf::<T, I>(rf, lu, n)?;
+    if let Err(e) = check(info, "getrf", |_| singular().to_string()) {
+        return Some(Err(e));
+    }
+    // A matrix `b` goes in (and `x` comes out) column-major.
+    let matrix = b.ndim() == 2;
+    let mut x = working_copy::<T>(b, matrix);
+    let (ni, ki) = (int::<I>(n)?, int::<I>(nrhs)?);
+    let (mut info, trans) = (I::default(), b'T');
+    // SAFETY: `with_routines` found `?getrs` for `T` in a library whose
+    // integers are `I`; `lu` holds n² elements, `ipiv` n, `x` n·nrhs.
+    let getrs: Getrs<T, I> = unsafe { std::mem::transmute(rs) };
+    let px = elements::<T>(&mut x).as_mut_ptr();
+    unsafe { getrs(&trans, &ni, &ki, lu.as_ptr(), &ni, ipiv.as_ptr(), px, &ni, &mut info, 1) };
+    let done = check(info, "getrs", |i| format!("getrs failed ({i})"));
+    Some(done.and_then(|()| match matrix {
+        true => leading_columns(&x, n, nrhs),
+        false => Ok(x),
+    }))
+}
+
+type Gesv<T, I> = unsafe extern "C" fn(*const I, *const I, *mut T, *const I, *mut I, *mut T, *const I, *mut I);
+fn tmp_gesv<T: Real, I: Int>(sv: usize, a: &Tensor, n: usize) -> Option<Result<Tensor>> {
+    let mut f = working_copy::<T>(a, false);
+    let lu = elements::<T>(&mut f);
+    let mut b = vec![T::zero_impl(); n * n];
+    for i in 0..n { b[i * n + i] = T::one_impl(); }
+    let ni = int::<I>(n)?;
+    let (mut ipiv, mut info) = (vec![I::default(); n], I::default());
+    let gesv: Gesv<T, I> = unsafe { std::mem::transmute(sv) };
+    unsafe { gesv(&ni, &ni, lu.as_mut_ptr(), &ni, ipiv.as_mut_ptr(), b.as_mut_ptr(), &ni, &mut info) };
+    Some(check(info, "gesv", |_| singular().to_string()).and_then(|()| Tensor::from_vec(vec![n, n], b)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,16 +207,18 @@ mod tests {
     fn determinant_from_factors() {
         // U = [[2, ·], [·, -3]] with one row swap: det = -1 · 2 · -3 = 6.
         let lu = [2.0f64, 0.5, 1.0, -3.0];
-        let d = det_from_lu(&lu, &[2i32, 2], 0);
+        let d = det_from_lu(&lu, &[2i32, 2]);
         assert!((d - 6.0).abs() < 1e-14, "{d}");
-        // No swap: -6; a zero pivot reported by `info`: exactly 0.
-        assert!((det_from_lu(&lu, &[1i64, 2], 0) + 6.0).abs() < 1e-14);
-        assert_eq!(det_from_lu(&[0.0f64, 0., 0., 1.], &[1i32, 2], 1), 0.0);
+        // No swap: -6; a zero pivot: exactly 0 (not -0, not NaN).
+        assert!((det_from_lu(&lu, &[1i64, 2]) + 6.0).abs() < 1e-14);
+        let zero = det_from_lu(&[-1.0f64, 0., 0., 0.], &[1i32, 2]);
+        assert!(zero == 0.0 && zero.is_sign_positive());
+        assert_eq!(det_from_lu(&[0.0f64, 0., 0., f64::NAN], &[1i32, 2]), 0.0);
         // NaN on the diagonal: NaN, as NumPy.
-        assert!(det_from_lu(&[f32::NAN, 0., 0., 1.], &[1i32, 2], 0).is_nan());
+        assert!(det_from_lu(&[f32::NAN, 0., 0., 1.], &[1i32, 2]).is_nan());
         // 1e200 · 1e200 · 1e-300 overflows as a running product, not here.
         let big = [1e200f64, 0., 0., 0., 1e200, 0., 0., 0., 1e-300];
-        let d = det_from_lu(&big, &[1i32, 2, 3], 0);
+        let d = det_from_lu(&big, &[1i32, 2, 3]);
         assert!((d / 1e100 - 1.0).abs() < 1e-12, "{d}");
     }
 }

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor as llt;
+use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::solvers::Solve;
 use faer::reborrow::ReborrowMut;
 use faer::traits::RealField;
@@ -110,16 +111,42 @@ fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
     Ok(lu)
 }
 
+/// The determinant from an LU's U diagonal and whether its row swaps are
+/// odd, reduced as NumPy does: the signs' product times `exp` of the sum
+/// of the logs (no overflow part way through), exactly 0 if a pivot is 0
+/// (where LAPACK's `getrf` reports singularity).
+pub(super) fn det_from_diagonal<T: Real>(diag: impl Iterator<Item = T>, odd_swaps: bool) -> T {
+    let mut sign = if odd_swaps { -T::one_impl() } else { T::one_impl() };
+    let mut log = T::zero_impl();
+    for u in diag {
+        if u == T::zero_impl() {
+            return T::zero_impl();
+        }
+        if u < T::zero_impl() {
+            sign = -sign;
+        }
+        log = log + num_traits::Float::ln(num_traits::Float::abs(u));
+    }
+    sign * num_traits::Float::exp(log)
+}
+
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
     check_square(a)?;
     if let Some(d) = super::lapack_lu::det::<T>(a) {
         return Ok(Tensor::scalar(d?));
     }
+    // det(aᵀ) = det(a): factor the C-ordered buffer read column-major.
     let at = transposed::<T>(a)?;
     let n = a.shape()[0];
-    // det(aᵀ) = det(a).
-    let d = faer_par::scoped(Kind::Lu, n, n, || col_major::<T>(&at).determinant());
-    Ok(Tensor::scalar(d))
+    let mut lu = col_major::<T>(&at).to_owned();
+    let par = faer_par::for_shape(Kind::Lu, n, n);
+    let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
+    let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
+    let mut scratch = MemBuffer::new(need);
+    let stack = MemStack::new(&mut scratch);
+    let (info, _) = lu_in_place(lu.as_mut(), &mut fwd, &mut bwd, par, stack, Default::default());
+    let odd = info.transposition_count % 2 == 1;
+    Ok(Tensor::scalar(det_from_diagonal((0..n).map(|i| lu[(i, i)]), odd)))
 }
 
 /// `det(a)` of a square matrix, a 0-d tensor of `dtype`.
@@ -128,6 +155,10 @@ pub fn det(a: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    check_square(a)?;
+    if let Some(done) = super::lapack_lu::solve::<T>(a, b) {
+        return done;
+    }
     let at = transposed::<T>(a)?;
     let n = a.shape()[0];
     let lu = lu::<T>(&at)?;
@@ -240,8 +271,9 @@ mod tests {
     #[test]
     fn lu_family() {
         let a = Tensor::from_vec(vec![2, 2], vec![4.0f64, 1., 2., 3.]).unwrap();
-        let d = det(&a, DType::Float64).unwrap();
-        assert_eq!(d.get(0), Scalar::Float(10.0, DType::Float64));
+        // sign · exp(Σ log|uᵢᵢ|), as NumPy: 10 up to rounding.
+        let d = floats(&det(&a, DType::Float64).unwrap())[0];
+        assert!((d - 10.0).abs() < 1e-14, "{d}");
         let i = inv(&a, DType::Float64).unwrap();
         assert_eq!(i.get(1), Scalar::Float(-0.1, DType::Float64));
         let b = Tensor::from_vec(vec![2], vec![5.0f64, 5.]).unwrap();
@@ -298,6 +330,12 @@ mod tests {
             det(&e, DType::Float64).unwrap().get(0),
             Scalar::Float(1.0, DType::Float64)
         );
+        // Singular: exactly 0 (faer's own determinant gives NaN for zeros).
+        for z in [vec![0.0f64; 9], vec![1.0, 2., 0., 2., 4., 0., 3., 1., 0.]] {
+            let z = Tensor::from_vec(vec![3, 3], z).unwrap();
+            let d = det(&z, DType::Float64).unwrap();
+            assert_eq!(d.get(0), Scalar::Float(0.0, DType::Float64));
+        }
         let nan = Tensor::from_vec(vec![2, 2], vec![f64::NAN, 1., 1., 2.]).unwrap();
         let d = det(&nan, DType::Float64).unwrap();
         assert!(matches!(d.get(0), Scalar::Float(v, _) if v.is_nan()));

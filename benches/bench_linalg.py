@@ -5,7 +5,11 @@
 * ``solve`` of a 500x500 float64 system with one right-hand side;
 * ``cholesky`` of a 500x500 symmetric positive definite float64 matrix;
 * ``inv``, ``det``, ``slogdet``, ``eigh``, ``svd`` and ``qr`` of 500x500
-  float64 matrices.
+  float64 matrices;
+* ``inv``, ``det``, ``solve`` and ``qr`` (complete, reduced, R only) at
+  2000x2000 float64 and 1000x1000 float32, against NumPy only (its LAPACK runs
+  multithreaded; the host LAPACK paths of ``kernels/lapack_lu.rs`` and
+  ``kernels/lapack_qr.rs``).
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster), with the
 harness of ``bench_execution.py``.
@@ -20,15 +24,17 @@ import oxtensor.tensor as ot
 from bench_execution import best, jax_fn, jax_mod, jax_timed, pytensor_fn, row, timed
 
 
-def compare(label: str, f: Any, g: Any, jf: Any, np_fn: Any, *args: Any) -> None:
-    ox = best(lambda: f(*args), 5)
+def compare(
+    label: str, f: Any, g: Any, jf: Any, np_fn: Any, *args: Any, number: int = 5
+) -> None:
+    ox = best(lambda: f(*args), number)
     row(
         label,
         ox,
         {
-            "numpy": best(lambda: np_fn(*args), 5),
-            "pytensor": timed(g, *args, number=5),
-            "jax": jax_timed(jf, *args, number=5),
+            "numpy": best(lambda: np_fn(*args), number),
+            "pytensor": timed(g, *args, number=number),
+            "jax": jax_timed(jf, *args, number=number),
         },
     )
 
@@ -98,6 +104,39 @@ def decompositions() -> None:
         compare(label, f, g, jf, np_fn, arg)
 
 
+def large() -> None:
+    """The LU and QR family on larger matrices, float64 and float32."""
+    rng = np.random.default_rng(3)
+    for n, dtype in ((2000, "float64"), (1000, "float32")):
+        a = (rng.random((n, n)) / n + np.eye(n)).astype(dtype)
+        v = rng.random(n).astype(dtype)
+        x, b = ot.matrix("a", dtype=dtype), ot.vector("b", dtype=dtype)
+        cases = (
+            ("inv", [x], ot.linalg.inv(x), np.linalg.inv, (a,)),
+            ("det", [x], ot.linalg.det(x), np.linalg.det, (a,)),
+            ("solve", [x, b], ot.linalg.solve(x, b), np.linalg.solve, (a, v)),
+            ("qr", [x], ot.linalg.qr(x), np.linalg.qr, (a,)),
+            (
+                "qr reduced",
+                [x],
+                ot.linalg.qr(x, mode="reduced"),
+                lambda t: np.linalg.qr(t, mode="reduced"),
+                (a,),
+            ),
+            (
+                "qr r",
+                [x],
+                ot.linalg.qr(x, mode="r"),
+                lambda t: np.linalg.qr(t, mode="r"),
+                (a,),
+            ),
+        )
+        for name, ins, out, np_fn, args in cases:
+            f = oxtensor.function(ins, out)
+            label = f"{name} {n}x{n} {dtype}"
+            compare(label, f, None, None, np_fn, *args, number=1)
+
+
 def main() -> None:
     for name, why in (("pytensor", harness.pt_why), ("jax", harness.jax_why)):
         if why:
@@ -105,6 +144,7 @@ def main() -> None:
     batched_matmul()
     solve_and_cholesky()
     decompositions()
+    large()
 
 
 if __name__ == "__main__":

@@ -70,7 +70,11 @@ pub(super) fn int<I: Int>(n: usize) -> Option<I> {
 
 /// The outcome of a LAPACK call: `info < 0` means we passed a bad argument
 /// (our bug), `info > 0` the routine's own failure, described by `failed`.
-pub(super) fn check<I: Int>(info: I, routine: &str, failed: impl FnOnce(i64) -> String) -> Result<()> {
+pub(super) fn check<I: Int>(
+    info: I,
+    routine: &str,
+    failed: impl FnOnce(i64) -> String,
+) -> Result<()> {
     match info.into() {
         0 => Ok(()),
         i if i < 0 => Err(Error::Value(format!(

@@ -28,12 +28,11 @@ pub(super) fn elements<T: Real>(t: &mut Tensor) -> &mut [T] {
 
 /// The `rows`×`cols` matrix stored column-major in `data`, as a tensor
 /// with column-major strides (a view, no copy).
-pub(super) fn column_major<T: Real>(
-    data: Vec<T>,
-    rows: usize,
-    cols: usize,
-) -> Result<Tensor> {
-    Ok(permuted(&Tensor::from_vec(vec![cols, rows], data)?, &[1, 0]))
+pub(super) fn column_major<T: Real>(data: Vec<T>, rows: usize, cols: usize) -> Result<Tensor> {
+    Ok(permuted(
+        &Tensor::from_vec(vec![cols, rows], data)?,
+        &[1, 0],
+    ))
 }
 
 /// The first `cols` columns of the column-major matrix with `rows` rows
@@ -78,6 +77,9 @@ mod tests {
         let s = a.view(&[2, 2], &[32, 16], 0).unwrap();
         let mut t = working_copy::<f64>(&s, true);
         assert_eq!(elements::<f64>(&mut t), &[0.0, 4., 2., 6.]);
-        assert_eq!(column_major(Vec::<f64>::new(), 0, 2).unwrap().shape(), &[0, 2]);
+        assert_eq!(
+            column_major(Vec::<f64>::new(), 0, 2).unwrap().shape(),
+            &[0, 2]
+        );
     }
 }

@@ -116,7 +116,11 @@ fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
 /// of the logs (no overflow part way through), exactly 0 if a pivot is 0
 /// (where LAPACK's `getrf` reports singularity).
 pub(super) fn det_from_diagonal<T: Real>(diag: impl Iterator<Item = T>, odd_swaps: bool) -> T {
-    let mut sign = if odd_swaps { -T::one_impl() } else { T::one_impl() };
+    let mut sign = if odd_swaps {
+        -T::one_impl()
+    } else {
+        T::one_impl()
+    };
     let mut log = T::zero_impl();
     for u in diag {
         if u == T::zero_impl() {
@@ -144,9 +148,19 @@ fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
     let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
     let mut scratch = MemBuffer::new(need);
     let stack = MemStack::new(&mut scratch);
-    let (info, _) = lu_in_place(lu.as_mut(), &mut fwd, &mut bwd, par, stack, Default::default());
+    let (info, _) = lu_in_place(
+        lu.as_mut(),
+        &mut fwd,
+        &mut bwd,
+        par,
+        stack,
+        Default::default(),
+    );
     let odd = info.transposition_count % 2 == 1;
-    Ok(Tensor::scalar(det_from_diagonal((0..n).map(|i| lu[(i, i)]), odd)))
+    Ok(Tensor::scalar(det_from_diagonal(
+        (0..n).map(|i| lu[(i, i)]),
+        odd,
+    )))
 }
 
 /// `det(a)` of a square matrix, a 0-d tensor of `dtype`.

@@ -37,6 +37,10 @@ from oxtensor.tensor.variable import TensorConstant, TensorVariable
 
 blas._configure_from_environment()
 
+from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
+
+_variable_methods._attach()
+
 __all__ = [
     "Apply",
     "CAReduce",

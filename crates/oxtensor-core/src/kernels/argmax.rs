@@ -5,6 +5,7 @@
 //! (see `vm/argmin_link.rs`) instead of writing the negated copy.
 
 use super::alloc::{output, Pool};
+use super::argmax_columns::{argmax_columns, leading_columns};
 use super::argmax_split::{argmax_split, worth_splitting};
 use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
@@ -278,6 +279,11 @@ fn arg_extreme<const MIN: bool>(
     axes: &[usize],
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
+    if let Some(cols) = leading_columns(x, axes) {
+        let mut out = output(pool, DType::Int64, &x.shape()[axes.len()..]);
+        columns::<MIN>(x, cols, &mut out)?;
+        return Ok(out);
+    }
     let lanes = Lanes::new(x, axes);
     let kept = lanes.shape()[..x.ndim() - axes.len()].to_vec();
     let mut out = output(pool, DType::Int64, &kept);
@@ -311,6 +317,36 @@ fn arg_extreme<const MIN: bool>(
         }
     }
     Ok(out)
+}
+
+/// [`argmax_columns`] for every dtype `argmax` takes.
+fn columns<const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) -> Result<()> {
+    fn run<T: Element + PartialOrd, const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) {
+        let x = x.as_slice::<T>().expect("C-contiguous input");
+        let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
+        argmax_columns::<T, MIN>(x, cols, y);
+    }
+    use DType::*;
+    match x.dtype() {
+        Bool => run::<bool, MIN>(x, cols, out),
+        Int8 => run::<i8, MIN>(x, cols, out),
+        Int16 => run::<i16, MIN>(x, cols, out),
+        Int32 => run::<i32, MIN>(x, cols, out),
+        Int64 => run::<i64, MIN>(x, cols, out),
+        UInt8 => run::<u8, MIN>(x, cols, out),
+        UInt16 => run::<u16, MIN>(x, cols, out),
+        UInt32 => run::<u32, MIN>(x, cols, out),
+        UInt64 => run::<u64, MIN>(x, cols, out),
+        Float16 => run::<f16, MIN>(x, cols, out),
+        Float32 => run::<f32, MIN>(x, cols, out),
+        Float64 => run::<f64, MIN>(x, cols, out),
+        other => {
+            return Err(Error::OutOfScope(format!(
+                "Argmax of {other} is not supported"
+            )))
+        }
+    }
+    Ok(())
 }
 
 /// [`argmax_split`] of the single lane, for every dtype `argmax` takes.

@@ -37,6 +37,10 @@ from oxtensor.tensor.variable import TensorConstant, TensorVariable
 
 blas._configure_from_environment()
 
+# The everyday NumPy-style composites (diag, tril, roll, linspace, ...).
+from oxtensor.tensor._everyday import *  # noqa: E402, F403
+from oxtensor.tensor._everyday import __all__ as _everyday_all  # noqa: E402
+
 __all__ = [
     "Apply",
     "CAReduce",
@@ -66,4 +70,5 @@ __all__ = [
     *_extra_all,
     *_math_all,
     *_type_all,
+    *_everyday_all,
 ]

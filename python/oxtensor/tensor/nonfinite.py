@@ -30,7 +30,7 @@ def nan_to_num(x: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -
     ``neginf`` (by default the largest and lowest finite value of its
     dtype). Integers have neither and come back unchanged, as in NumPy
     (PyTensor casts them to float64)."""
-    from oxtensor.tensor.math import isnan, switch
+    from oxtensor.tensor.math import clip, isnan, switch
 
     x = as_tensor_variable(x)
     if is_integral(x):
@@ -38,10 +38,15 @@ def nan_to_num(x: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -
     if x.dtype.startswith("complex"):
         raise TypeError(f"nan_to_num: complex inputs are not supported, got {x.type}")
     info = np.finfo(x.dtype)
-    pos = np.asarray(info.max if posinf is None else posinf, dtype=x.dtype)
-    neg = np.asarray(info.min if neginf is None else neginf, dtype=x.dtype)
-    out = switch(isposinf(x), pos, x)
-    out = switch(isneginf(x), neg, out)
+    if posinf is None and neginf is None:
+        # Clipping to the finite range replaces exactly the infinities, in
+        # one fusable float step rather than two switches.
+        out = clip(x, np.asarray(info.min, x.dtype), np.asarray(info.max, x.dtype))
+    else:
+        pos = np.asarray(info.max if posinf is None else posinf, dtype=x.dtype)
+        neg = np.asarray(info.min if neginf is None else neginf, dtype=x.dtype)
+        out = switch(isposinf(x), pos, x)
+        out = switch(isneginf(x), neg, out)
     return switch(isnan(x), np.asarray(nan, dtype=x.dtype), out)
 
 

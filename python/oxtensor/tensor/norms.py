@@ -16,11 +16,29 @@ from oxtensor.tensor._axis import normalize_axis
 from oxtensor.tensor.basic import as_tensor_variable
 
 
+def _squares(x: Any) -> Any:
+    """``|x|²``: ``abs`` only for complex, so that a real ``sqr`` and its
+    ``Sum`` run as one fused pass."""
+    from oxtensor.tensor.math import abs, sqr
+
+    return sqr(abs(x)) if x.dtype.startswith("complex") else sqr(x)
+
+
+def _flat_norm(x: Any) -> Any:
+    """The 2-norm of all of ``x``: one BLAS dot product of real inputs."""
+    from oxtensor.tensor.math import sqrt
+
+    flat = x.reshape((-1,))
+    if x.dtype.startswith("complex"):
+        return sqrt(_squares(flat).sum())
+    return sqrt(flat.dot(flat))
+
+
 def _vector_norm(x: Any, ord: Any, axis: int, keepdims: bool) -> Any:
-    from oxtensor.tensor.math import abs, neq, sqr, sqrt
+    from oxtensor.tensor.math import abs, neq, sqrt
 
     if ord is None or ord == 2:
-        return sqrt(sqr(abs(x)).sum(axis=axis, keepdims=keepdims))
+        return sqrt(_squares(x).sum(axis=axis, keepdims=keepdims))
     if isinstance(ord, str):
         raise ValueError(f"norm: invalid norm order {ord!r} for vectors")
     if ord == np.inf:
@@ -53,10 +71,10 @@ def _keep(out: Any, axes: tuple[int, int], ndim: int) -> Any:
 
 
 def _matrix_norm(x: Any, ord: Any, row: int, col: int) -> Any:
-    from oxtensor.tensor.math import abs, sqr, sqrt
+    from oxtensor.tensor.math import abs, sqrt
 
     if ord is None or ord in ("fro", "f"):
-        return sqrt(sqr(abs(x)).sum(axis=(row, col)))
+        return sqrt(_squares(x).sum(axis=(row, col)))
     if ord == "nuc":
         return _singular_values(x, row, col).sum()
     if ord in (2, -2):
@@ -95,7 +113,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
         x = x.astype("float64")
     if axis is None:
         if ord is None:
-            flat = _vector_norm(x.reshape((-1,)), None, 0, False)
+            flat = _flat_norm(x)
             return flat.dimshuffle(*(["x"] * x.ndim)) if keepdims else flat
         if x.ndim not in (1, 2):
             raise ValueError(

@@ -329,3 +329,8 @@ def test_broadcast_arrays_hypothesis(shape, ones, ndim_b):
     got = oxtensor.function([a, b], list(ot.broadcast_arrays(a, b)))(va, vb)
     for g, w in zip(got, want, strict=True):
         assert_matches(g, w)
+
+
+def test_matrix_transpose_infer_shape():
+    x = ot.dtensor3("x")
+    check_infer_shape([x], [ot.matrix_transpose(x)], [RNG.normal(size=(2, 3, 4))])

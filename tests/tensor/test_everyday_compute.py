@@ -390,3 +390,17 @@ def test_get_underlying_scalar_constant_value():
         g(ot.constant(2) + 1, elemwise=False)
     with pytest.raises(NotScalarConstantError):
         g(ot.constant(2.0).dimshuffle("x"), only_process_constants=True)
+
+
+def test_infer_shape_of_the_others():
+    n, x, c = ot.lscalar("n"), ot.dmatrix("x"), ot.bvector("c")
+    outs = [
+        ot.tri(n, 3, 1),
+        ot.logspace(0.0, 1.0, n),
+        ot.power(x, 2.0),
+        *ot.divmod(x, 3.0),
+        ot.iround(x),
+        ot.compress(c, x, axis=1),
+    ]
+    vals = [4, RNG.normal(size=(2, 3)), np.array([1, 0, 1], dtype="int8")]
+    check_infer_shape([n, x, c], outs, vals)

@@ -187,3 +187,16 @@ def test_cho_solve(lower, b_shape):
     assert la.cho_solve((ot.fmatrix(), True), ot.fvector()).dtype == "float32"
     tril = np.linalg.cholesky(spd)
     verify_grad(lambda cc, bb: la.cho_solve((cc, True), bb), [tril, b], rng=RNG)
+
+
+def test_infer_shape_of_the_others():
+    x, b = ot.dmatrix("x"), ot.dvector("b")
+    a = RNG.normal(size=(4, 4))
+    spd = a @ a.T + 4 * np.eye(4)
+    outs = [
+        la.pinv(x),
+        la.eigvalsh(x),
+        la.cho_solve((x, True), b),
+        la.matrix_dot(x, x, b),
+    ]
+    check_infer_shape([x, b], outs, [np.linalg.cholesky(spd), np.ones(4)])

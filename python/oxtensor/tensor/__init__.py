@@ -37,6 +37,10 @@ from oxtensor.tensor.variable import TensorConstant, TensorVariable
 
 blas._configure_from_environment()
 
+from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
+
+_variable_methods._attach()
+
 # The everyday NumPy-style composites (diag, tril, roll, linspace, ...).
 from oxtensor.tensor._everyday import *  # noqa: E402, F403
 from oxtensor.tensor._everyday import __all__ as _everyday_all  # noqa: E402

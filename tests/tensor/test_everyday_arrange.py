@@ -334,3 +334,16 @@ def test_broadcast_arrays_hypothesis(shape, ones, ndim_b):
 def test_matrix_transpose_infer_shape():
     x = ot.dtensor3("x")
     check_infer_shape([x], [ot.matrix_transpose(x)], [RNG.normal(size=(2, 3, 4))])
+
+
+def test_symbolic_offset_and_zero_d_inputs():
+    k, x = ot.lscalar("k"), ot.dmatrix("x")
+    v = RNG.normal(size=(3, 4))
+    f = oxtensor.function([x, k], [ot.tril(x, k), ot.triu(x, k)])
+    for kk in (-2, 0, 1, 5):
+        low, up = f(v, kk)
+        assert_matches(low, np.tril(v, kk))
+        assert_matches(up, np.triu(v, kk))
+    s = ot.dscalar("s")
+    assert_matches(run(ot.roll(s, 1), s, np.float64(3.0)), np.roll(np.float64(3.0), 1))
+    assert_matches(run(ot.atleast_1d(s), s, np.float64(3.0)), np.atleast_1d(3.0))

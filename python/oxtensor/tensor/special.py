@@ -43,13 +43,14 @@ def logit(x: Any) -> Any:
 
 
 def _xlog(x: Any, y: Any, log_of: Any) -> Any:
-    from oxtensor.tensor.math import eq, isnan, switch
+    from oxtensor.tensor.math import eq, switch
 
     x, y = _floats(x, y)
     product = x * log_of(y)
-    # 0 * log(0) is taken as 0 (SciPy's rule); a NaN y still gives NaN.
+    # 0 * log(0) is taken as 0 (SciPy's rule); a NaN y (the only value with
+    # y != y) still gives NaN.
     zero = np.zeros((), dtype=product.dtype)
-    return switch(eq(x, 0) & ~isnan(y), zero, product)
+    return switch(eq(x, 0) & eq(y, y), zero, product)
 
 
 def xlogy(x: Any, y: Any) -> Any:

@@ -9,6 +9,7 @@ import oxtensor.tensor as ot
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oxtensor.tensor.exceptions import NotScalarConstantError
 
 RNG = np.random.default_rng(7)
 A = RNG.standard_normal((3, 4))
@@ -90,7 +91,7 @@ def test_nonzero_methods():
     np.testing.assert_array_equal(run(lambda x: x.nonzero_values(), a)[1], a[a != 0])
 
 
-@pytest.mark.parametrize("order", [1, 2, 3.5, np.inf, -np.inf, 0])
+@pytest.mark.parametrize("order", [1, 2, 3.5, -1.5, np.inf, -np.inf, 0])
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_norm_matches_numpy_vector_norms(order, axis):
     if axis is None:
@@ -109,8 +110,8 @@ def test_norm_of_integers_is_float64_and_bad_orders_raise():
     assert out.dtype == "float64"
     np.testing.assert_allclose(got, 13.0)
     x = ot.dmatrix("x")
-    with pytest.raises(ValueError, match="L must be positive"):
-        x.norm(-1)
+    with pytest.raises(ValueError, match="L must not be NaN"):
+        x.norm(np.nan)
     with pytest.raises(TypeError, match="L must be a real number"):
         x.norm("fro")
 
@@ -184,3 +185,18 @@ def test_too_few_elements_for_ddof_divide_by_zero_as_numpy():
             got = call(v, "var", ddof=ddof)[1]
             np.testing.assert_array_equal(got, v.var(ddof=ddof))
         np.testing.assert_array_equal(run(lambda x: x.std(ddof=1), v[:0])[1], np.nan)
+
+
+def test_diagonal_trace_compress_and_constants():
+    b = RNG.standard_normal((3, 4, 5))
+    got = call(b, "diagonal", 1, 1, 2)[1]
+    np.testing.assert_array_equal(got, b.diagonal(1, 1, 2))
+    np.testing.assert_allclose(call(A, "trace")[1], np.trace(A))
+    cond = np.array([True, False, True])
+    x = ot.bvector("c")
+    y = ot.dmatrix("y")
+    f = oxtensor.function([x, y], x.compress(y, axis=0))
+    np.testing.assert_array_equal(f(cond, A), np.compress(cond, A, axis=0))
+    assert ot.constant(np.float64(2.5)).get_underlying_scalar_constant() == 2.5
+    with pytest.raises(NotScalarConstantError):
+        ot.dscalar("s").get_underlying_scalar_constant()

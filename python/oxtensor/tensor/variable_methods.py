@@ -14,6 +14,7 @@ import numpy as np
 
 import oxtensor.tensor as ot
 from oxtensor import _core
+from oxtensor.tensor.norms import _vector_norm
 from oxtensor.tensor.variable import TensorVariable
 
 # One-argument elementwise functions offered as methods (`x.exp()`).
@@ -95,27 +96,16 @@ def ptp(self: Any, axis: Any = None) -> Any:
 
 
 def norm(self: Any, L: Any, axis: Any = None, keepdims: bool = False) -> Any:
-    """The ``L``-norm over ``axis``: ``sum(abs(x) ** L) ** (1 / L)`` for a
-    positive ``L``; ``inf``/``-inf`` give the largest/smallest magnitude and
-    ``0`` the count of nonzero elements (NumPy's vector norms). Integer
-    inputs give float64, as in NumPy."""
+    """The ``L``-norm over ``axis`` (all axes by default) as NumPy's vector
+    norms: ``sum(abs(x) ** L) ** (1 / L)``, ``inf``/``-inf`` the largest or
+    smallest magnitude, ``0`` the count of nonzero elements. Integer inputs
+    give float64, as in NumPy."""
     if isinstance(L, bool) or not isinstance(L, int | float | np.integer | np.floating):
         raise TypeError(f"norm: L must be a real number, got {L!r}")
-    magnitude = abs(self)
-    if magnitude.dtype not in ("float16", "float32", "float64"):
-        magnitude = magnitude.astype("float64")
-    if L == np.inf:
-        return magnitude.max(axis=axis, keepdims=keepdims)
-    if L == -np.inf:
-        return magnitude.min(axis=axis, keepdims=keepdims)
-    if L == 0:
-        nonzero = ot.neq(magnitude, 0).astype(magnitude.dtype)
-        return nonzero.sum(axis=axis, keepdims=keepdims)
-    if L < 0 or np.isnan(L):
-        raise ValueError(f"norm: L must be positive, inf, -inf or 0, got {L!r}")
-    power = ot.constant(np.asarray(L, magnitude.dtype))
-    total = (magnitude**power).sum(axis=axis, keepdims=keepdims)
-    return total ** ot.constant(np.asarray(1.0 / L, magnitude.dtype))
+    if np.isnan(L):
+        raise ValueError("norm: L must not be NaN")
+    x = self if self.dtype.startswith(("float", "complex")) else self.astype("float64")
+    return _vector_norm(x, L, axis, keepdims)
 
 
 def take(self: Any, indices: Any, axis: Any = None, mode: str = "raise") -> Any:
@@ -170,6 +160,26 @@ def transfer(self: Any, target: Any) -> Any:
     return self
 
 
+def diagonal(self: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """The diagonal of the ``axis1``/``axis2`` planes, ``offset`` above."""
+    return ot.diagonal(self, offset, axis1, axis2)
+
+
+def trace(self: Any) -> Any:
+    """The sum of the main diagonal."""
+    return ot.trace(self)
+
+
+def compress(self: Any, a: Any, axis: Any = None) -> Any:
+    """The slices of ``a`` along ``axis`` where this condition holds."""
+    return ot.compress(self, a, axis=axis)
+
+
+def get_underlying_scalar_constant(self: Any) -> Any:
+    """The constant scalar value behind ``x``, else ``NotScalarConstantError``."""
+    return ot.get_underlying_scalar_constant_value(self)
+
+
 def _size(self: Any) -> Any:
     """The number of elements, as a symbolic int64 scalar."""
     return ot.prod(self.shape)
@@ -209,6 +219,10 @@ _METHODS = {
     "ones_like": ones_like,
     "ravel": ravel,
     "transfer": transfer,
+    "diagonal": diagonal,
+    "trace": trace,
+    "compress": compress,
+    "get_underlying_scalar_constant": get_underlying_scalar_constant,
     "size": property(_size),
     "mT": property(_m_t),
     "owner_op_and_inputs": property(_owner_op_and_inputs),

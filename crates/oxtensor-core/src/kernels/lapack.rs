@@ -85,15 +85,10 @@ pub(super) fn check<I: Int>(
     }
 }
 
-/// Runs `f` with the address of `?{routine}` for `T` and whether the
-/// library's integers are 64-bit, if the installed library has it; the
-/// library stays loaded for the call. `None` when there is none.
-fn with_routine<T: Scalar, R>(routine: &str, f: impl FnOnce(usize, bool) -> R) -> Option<R> {
-    with_routines::<T, 1, R>([routine], |[addr], ilp64| f(addr, ilp64))
-}
-
-/// [`with_routine`] for several routines used together (one lookup under
-/// one lock): `None` unless the library has all of them.
+/// Runs `f` with the addresses of `?{routine}` for `T` of each routine and
+/// whether the library's integers are 64-bit, if the installed library has
+/// them all (one lookup, under one lock); the library stays loaded for the
+/// call. `None` when there is none.
 pub(super) fn with_routines<T: Scalar, const N: usize, R>(
     routines: [&str; N],
     f: impl FnOnce([usize; N], bool) -> R,
@@ -153,7 +148,7 @@ pub(super) fn eigh<T: Real>(a: &[T], n: usize, lower: bool) -> Option<Result<Vec
     if n == 0 {
         return None;
     }
-    with_routine::<T, _>("syevd", |addr, ilp64| {
+    with_routines::<T, 1, _>(["syevd"], |[addr], ilp64| {
         if ilp64 {
             eigh_with::<T, i64>(addr, a, n, lower)
         } else {
@@ -175,7 +170,7 @@ fn eigh_with<T: Real, I: Int>(
     let uplo = if lower { b'U' } else { b'L' };
     let mut z = a.to_vec();
     let mut w = vec![T::default(); n];
-    // SAFETY: `with_routine` found `?syevd` for `T` in a library whose
+    // SAFETY: `with_routines` found `?syevd` for `T` in a library whose
     // integers are `I`; the buffers hold n² and n elements.
     let syevd: Syevd<T, I> = unsafe { std::mem::transmute(addr) };
     let mut run = |work: &mut [T], lwork: I, iwork: &mut [I], liwork: I| {
@@ -285,7 +280,7 @@ pub(super) fn svd<T: Real>(
         return None;
     }
     let plan = svd_plan(rows, cols, full_matrices, compute_uv);
-    with_routine::<T, _>("gesdd", |addr, ilp64| {
+    with_routines::<T, 1, _>(["gesdd"], |[addr], ilp64| {
         if ilp64 {
             svd_with::<T, i64>(addr, a, (rows, cols), plan)
         } else {
@@ -310,7 +305,7 @@ fn svd_with<T: Real, I: Int>(
     let mut u = vec![T::default(); (cols * plan.u_cols).max(1)];
     let mut vt = vec![T::default(); (plan.vt_rows * rows).max(1)];
     let mut iwork = vec![I::default(); 8 * k];
-    // SAFETY: `with_routine` found `?gesdd` for `T` in a library whose
+    // SAFETY: `with_routines` found `?gesdd` for `T` in a library whose
     // integers are `I`; every buffer has the size its dimensions say.
     let gesdd: Gesdd<T, I> = unsafe { std::mem::transmute(addr) };
     let mut run = |work: &mut [T], lwork: I| {

@@ -133,7 +133,7 @@ def large() -> None:
         )
         for name, ins, out, np_fn, args in cases:
             f = oxtensor.function(ins, out)
-            label = f"{name} {n}x{n} {dtype}"
+            label = f"{name} {n}x{n} f{dtype[-2:]}"
             compare(label, f, None, None, np_fn, *args, number=1)
 
 

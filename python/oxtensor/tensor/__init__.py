@@ -37,6 +37,14 @@ from oxtensor.tensor.variable import TensorConstant, TensorVariable
 
 blas._configure_from_environment()
 
+from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
+
+_variable_methods._attach()
+
+# The everyday NumPy-style composites (diag, tril, roll, linspace, ...).
+from oxtensor.tensor._everyday import *  # noqa: E402, F403
+from oxtensor.tensor._everyday import __all__ as _everyday_all  # noqa: E402
+
 __all__ = [
     "Apply",
     "CAReduce",
@@ -66,4 +74,5 @@ __all__ = [
     *_extra_all,
     *_math_all,
     *_type_all,
+    *_everyday_all,
 ]

@@ -152,3 +152,159 @@ __all__ = [
     "solve",
     "svd",
 ]
+
+
+# ---- NumPy's everyday linear algebra, composed of the ops above ------------
+
+
+def eigvalsh(a: Any, b: Any = None, lower: bool = True) -> Any:
+    """The eigenvalues (ascending) of a symmetric matrix: ``eigh``'s first
+    output, so its gradient is ``eigh``'s. ``b`` is not supported."""
+    return eigh(a, b, lower=lower)[0]
+
+
+def matrix_dot(*args: Any) -> Any:
+    """``args[0] @ args[1] @ ...`` (``dot`` from the left)."""
+    if not args:
+        raise TypeError("matrix_dot needs at least one argument")
+    out = as_tensor_variable(args[0])
+    for m in args[1:]:
+        out = out.dot(m)
+    return out
+
+
+def trace(X: Any) -> Any:
+    """The sum of the diagonal of a matrix. Deprecated in PyTensor in favour
+    of ``oxtensor.tensor.trace``, which it calls."""
+    import warnings
+
+    from oxtensor.tensor.diagonal import trace as _trace
+
+    warnings.warn(
+        "oxtensor.tensor.linalg.trace is deprecated. "
+        "Use oxtensor.tensor.trace instead.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return _trace(X)
+
+
+def kron(a: Any, b: Any) -> Any:
+    """The Kronecker product: every element of ``a`` times ``b``, as blocks
+    (NumPy's ``kron``; the lower-rank input gains leading axes). One
+    broadcast product of interleaved axes, reshaped."""
+    from oxtensor.tensor.basic import _dim, _reshape_to
+    from oxtensor.tensor.padding import atleast_Nd
+
+    a, b = as_tensor_variable(a), as_tensor_variable(b)
+    ndim = max(a.ndim, b.ndim)
+    a, b = atleast_Nd(a, n=ndim), atleast_Nd(b, n=ndim)
+    left = a.dimshuffle(*[d for i in range(ndim) for d in (i, "x")])
+    right = b.dimshuffle(*[d for i in range(ndim) for d in ("x", i)])
+    dims = [_dim(a, i) * _dim(b, i) for i in range(ndim)]
+    return _reshape_to(left * right, dims)
+
+
+def _identity_like(M: Any) -> Any:
+    from oxtensor.tensor.basic import _dim, eye
+    from oxtensor.tensor.math import second
+
+    n = _dim(M, M.ndim - 1)
+    return second(M, eye(n, n, 0, dtype=M.dtype))
+
+
+def matrix_power(M: Any, n: Any) -> Any:
+    """``M`` (a square matrix or a stack of them) multiplied by itself
+    ``n`` times by repeated squaring; ``n < 0`` powers the inverse."""
+    import operator
+
+    M = as_tensor_variable(M)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"matrix_power: n must be an integer, got {n!r}") from None
+    if M.ndim < 2:
+        raise ValueError(f"matrix_power: M must be at least 2-d, got {M.type}")
+    if n == 0:
+        return _identity_like(M)
+    if n < 0:
+        M, n = inv(M), -n
+    result = None
+    while n:
+        if n & 1:
+            result = M if result is None else matmul(result, M)
+        n >>= 1
+        if n:
+            M = matmul(M, M)
+    return result
+
+
+def _cutoff_rcond(x: Any) -> Any:
+    import numpy as np
+
+    from oxtensor.tensor.basic import _dim
+    from oxtensor.tensor.math import maximum
+
+    eps = np.finfo(x.dtype).eps
+    m, k = _dim(x, 0), _dim(x, 1)
+    biggest = max(m, k) if isinstance(m, int) and isinstance(k, int) else maximum(m, k)
+    return biggest * eps
+
+
+def _largest(s: Any) -> Any:
+    """The largest of the non-negative ``s``, 0 when it is empty."""
+    import numpy as np
+
+    from oxtensor.tensor.basic import join
+
+    return join(0, s, np.zeros(1, dtype=s.dtype)).max()
+
+
+def pinv(x: Any, hermitian: bool = False) -> Any:
+    """The Moore-Penrose pseudo-inverse of a matrix, from its SVD (from
+    ``eigh`` when ``hermitian``), singular values below ``max(m, n) * eps *
+    max(s)`` dropped as NumPy does. Gradients need ``hermitian`` (``SVD``
+    differentiates its singular values only)."""
+    import numpy as np
+
+    from oxtensor.tensor._float import as_float
+    from oxtensor.tensor.math import abs, switch
+
+    x = as_float(as_tensor_variable(x))
+    if x.ndim != 2:
+        raise ValueError(f"pinv: x must be a matrix, got {x.type}")
+    zero = np.zeros((), dtype=x.dtype)
+    if hermitian:
+        w, v = eigh(x)
+        keep = abs(w) > _cutoff_rcond(x) * _largest(abs(w))
+        return (v * switch(keep, 1 / w, zero)) @ v.T
+    u, s, vh = svd(x, full_matrices=False)
+    keep = s > _cutoff_rcond(x) * _largest(s)
+    return (vh.T * switch(keep, 1 / s, zero)) @ u.T
+
+
+def cho_solve(
+    c_and_lower: tuple[Any, bool], b: Any, *, b_ndim: int | None = None
+) -> Any:
+    """``x`` with ``A @ x = b``, given ``(c, lower)``: ``A``'s Cholesky
+    factor ``c`` (``A = c @ c.T`` when ``lower``, else ``c.T @ c``), as
+    two solves with the triangular factors."""
+    c, lower = c_and_lower
+    c = as_tensor_variable(c)
+    first, second = (c, c.T) if lower else (c.T, c)
+    y = solve(first, b, b_ndim=b_ndim)
+    return solve(second, y, b_ndim=b_ndim)
+
+
+from oxtensor.tensor.norms import norm  # noqa: E402
+
+__all__ += [
+    "cho_solve",
+    "eigvalsh",
+    "kron",
+    "matrix_dot",
+    "matrix_power",
+    "norm",
+    "pinv",
+    "trace",
+]

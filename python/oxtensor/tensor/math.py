@@ -175,7 +175,9 @@ def var(
     ss = sum(globals()["sqr"](centred), axis=axis, keepdims=keepdims)
     if corrected:
         ss = ss - sum(centred, axis=axis, keepdims=keepdims) ** 2 / n
-    out = ss / (n - ddof) if ddof else ss / n
+    # As NumPy: fewer than ``ddof + 1`` elements divide by zero (NaN or
+    # inf), never by a negative count.
+    out = ss / globals()["maximum"](n - ddof, 0) if ddof else ss / n
     out.name = "var"
     return out
 

@@ -1,7 +1,11 @@
 //! `Argmax` along lanes: the index of the first maximum of each lane, with
-//! NumPy's rule that a NaN is the maximum (the first NaN wins).
+//! NumPy's rule that a NaN is the maximum (the first NaN wins). The same
+//! code with the comparison reversed (`MIN`) is `argmin`, whose NaN rule is
+//! the same: the linker runs `Argmax(Neg(x))`, PyTensor's `argmin`, so
+//! (see `vm/argmin_link.rs`) instead of writing the negated copy.
 
 use super::alloc::{output, Pool};
+use super::argmax_columns::{argmax_columns, leading_columns};
 use super::argmax_split::{argmax_split, worth_splitting};
 use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
@@ -14,19 +18,31 @@ use half::f16;
 /// (four AVX2 registers of float64) keep the max pass memory-bound.
 const BLOCK: usize = 16;
 
-/// Pass one: the lane's maximum (NaNs skipped) and whether it holds a NaN
-/// (`v != v` is true only for NaN), with branch-free blocks the compiler
-/// vectorises (`v > a ? v : a` is one `maxpd`).
+/// Whether `v` beats `a`: is greater (argmax) or smaller (argmin, `MIN`).
+/// False whenever either is NaN.
+#[inline(always)]
+pub(super) fn beats<T: PartialOrd, const MIN: bool>(v: T, a: T) -> bool {
+    if MIN {
+        v < a
+    } else {
+        v > a
+    }
+}
+
+/// Pass one: the lane's maximum (minimum with `MIN`; NaNs skipped) and
+/// whether it holds a NaN (`v != v` is true only for NaN), with
+/// branch-free blocks the compiler vectorises (`v > a ? v : a` is one
+/// `maxpd`).
 #[allow(clippy::eq_op)]
 #[inline(always)]
-fn max_and_nan<T: Element + PartialOrd>(x: &[T]) -> (T, bool) {
+fn max_and_nan<T: Element + PartialOrd, const MIN: bool>(x: &[T]) -> (T, bool) {
     let mut acc = [x[0]; BLOCK];
     let mut nan = [false; BLOCK];
     let mut chunks = x.chunks_exact(BLOCK);
     for c in &mut chunks {
         for ((a, f), &v) in acc.iter_mut().zip(&mut nan).zip(c) {
             *f |= v != v;
-            *a = if v > *a { v } else { *a };
+            *a = if beats::<T, MIN>(v, *a) { v } else { *a };
         }
     }
     let tail = chunks.remainder();
@@ -34,7 +50,7 @@ fn max_and_nan<T: Element + PartialOrd>(x: &[T]) -> (T, bool) {
     let m = acc
         .iter()
         .chain(tail)
-        .fold(x[0], |m, &a| if a > m { a } else { m });
+        .fold(x[0], |m, &a| if beats::<T, MIN>(a, m) { a } else { m });
     (m, any_nan)
 }
 
@@ -47,30 +63,48 @@ fn max_and_nan<T: Element + PartialOrd>(x: &[T]) -> (T, bool) {
 /// Outside AVX2 code the call is unsafe: the CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn max_and_nan_f64_avx2(x: &[f64]) -> (f64, bool) {
+fn max_and_nan_f64_avx2<const MIN: bool>(x: &[f64]) -> (f64, bool) {
     use std::arch::x86_64::*;
-    let mut acc = [_mm256_set1_pd(f64::NEG_INFINITY); 4];
+    let ext = if MIN { Extreme::Min } else { Extreme::Max };
+    let mut acc = [_mm256_set1_pd(ext.start()); 4];
     let mut nan = _mm256_setzero_pd();
     let mut blocks = x.chunks_exact(BLOCK);
     for c in &mut blocks {
         for (k, a) in acc.iter_mut().enumerate() {
             // SAFETY: `c` holds BLOCK = 16 elements, so 4k..4k+4 is inside.
             let v = unsafe { _mm256_loadu_pd(c.as_ptr().add(4 * k)) };
-            *a = _mm256_max_pd(v, *a);
+            *a = pick::<MIN>(v, *a);
             nan = _mm256_or_pd(nan, _mm256_cmp_pd::<_CMP_UNORD_Q>(v, v));
         }
     }
-    let m = _mm256_max_pd(_mm256_max_pd(acc[0], acc[1]), _mm256_max_pd(acc[2], acc[3]));
+    let m = pick::<MIN>(pick::<MIN>(acc[0], acc[1]), pick::<MIN>(acc[2], acc[3]));
     let mut lanes = [0.0; 4];
     // SAFETY: `lanes` holds four f64.
     unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), m) };
     let tail = blocks.remainder();
     let any_nan = _mm256_movemask_pd(nan) != 0 || tail.iter().any(|v| v.is_nan());
-    let m = lanes
-        .iter()
-        .chain(tail)
-        .fold(f64::NEG_INFINITY, |m, &a| if a > m { a } else { m });
+    let m = lanes.iter().chain(tail).fold(
+        ext.start(),
+        |m, &a| if beats::<f64, MIN>(a, m) { a } else { m },
+    );
     (m, any_nan)
+}
+
+/// `v` where it beats `a` (`beats`), else `a`: `_mm256_max_pd(v, a)` is
+/// `v > a ? v : a` and `_mm256_min_pd(v, a)` is `v < a ? v : a`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pick<const MIN: bool>(
+    v: std::arch::x86_64::__m256d,
+    a: std::arch::x86_64::__m256d,
+) -> std::arch::x86_64::__m256d {
+    use std::arch::x86_64::*;
+    if MIN {
+        _mm256_min_pd(v, a)
+    } else {
+        _mm256_max_pd(v, a)
+    }
 }
 
 /// Pass two: the first position where `hit` holds, a block at a time (a
@@ -100,7 +134,10 @@ const SPAN: usize = 512;
 /// took 1.2x as long on 4000x4000 float64 rows (32 KiB lanes).
 #[allow(clippy::eq_op)]
 #[inline(always)]
-fn argmax_body<T: Element + PartialOrd>(x: &[T], span_max: impl Fn(&[T]) -> (T, bool)) -> i64 {
+fn argmax_body<T: Element + PartialOrd, const MIN: bool>(
+    x: &[T],
+    span_max: impl Fn(&[T]) -> (T, bool),
+) -> i64 {
     let mut best: Option<(T, usize)> = None;
     for (k, span) in x.chunks(SPAN).enumerate() {
         let (m, nan) = span_max(span);
@@ -108,7 +145,7 @@ fn argmax_body<T: Element + PartialOrd>(x: &[T], span_max: impl Fn(&[T]) -> (T, 
             let at = first_where(span, |v| v != v).unwrap_or(0);
             return (k * SPAN + at) as i64;
         }
-        if best.is_none_or(|(b, _)| m > b) {
+        if best.is_none_or(|(b, _)| beats::<T, MIN>(m, b)) {
             best = Some((m, k * SPAN));
         }
     }
@@ -121,35 +158,35 @@ fn argmax_body<T: Element + PartialOrd>(x: &[T], span_max: impl Fn(&[T]) -> (T, 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn argmax_avx2<T: Element + PartialOrd>(x: &[T]) -> i64 {
-    argmax_body(x, max_and_nan)
+fn argmax_avx2<T: Element + PartialOrd, const MIN: bool>(x: &[T]) -> i64 {
+    argmax_body::<T, MIN>(x, max_and_nan::<T, MIN>)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn argmax_f64_avx2(x: &[f64]) -> i64 {
-    argmax_body(x, |s| max_and_nan_f64_avx2(s))
+fn argmax_f64_avx2<const MIN: bool>(x: &[f64]) -> i64 {
+    argmax_body::<f64, MIN>(x, |s| max_and_nan_f64_avx2::<MIN>(s))
 }
 
 /// [`argmax_lane`] for float64, through [`max_and_nan_f64_avx2`].
-fn argmax_lane_f64(x: &[f64], avx2: bool) -> i64 {
+fn argmax_lane_f64<const MIN: bool>(x: &[f64], avx2: bool) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
-        return unsafe { argmax_f64_avx2(x) };
+        return unsafe { argmax_f64_avx2::<MIN>(x) };
     }
-    argmax_lane(x, avx2)
+    argmax_lane::<f64, MIN>(x, avx2)
 }
 
 /// [`argmax_body`] for a non-empty lane, AVX2 code when `avx2`.
-fn argmax_lane<T: Element + PartialOrd>(x: &[T], avx2: bool) -> i64 {
+fn argmax_lane<T: Element + PartialOrd, const MIN: bool>(x: &[T], avx2: bool) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
-        return unsafe { argmax_avx2(x) };
+        return unsafe { argmax_avx2::<T, MIN>(x) };
     }
     let _ = avx2;
-    argmax_body(x, max_and_nan)
+    argmax_body::<T, MIN>(x, max_and_nan::<T, MIN>)
 }
 
 /// [`argmax_body`] for [`GROUP`] float64 lanes of `n` read side by side
@@ -157,13 +194,14 @@ fn argmax_lane<T: Element + PartialOrd>(x: &[T], avx2: bool) -> i64 {
 /// lane at a time on 4000x4000 rows. The same rule per lane: the first
 /// span holding a NaN, else the first span whose maximum beats all earlier
 /// spans', scanned again for its first NaN or maximum.
-fn argmax_group(x: &[f64], n: usize, out: &mut [i64], avx2: bool) {
+fn argmax_group<const MIN: bool>(x: &[f64], n: usize, out: &mut [i64], avx2: bool) {
+    let ext = if MIN { Extreme::Min } else { Extreme::Max };
     let mut best: [Option<(f64, usize)>; GROUP] = [None; GROUP];
     let mut nan_at: [Option<usize>; GROUP] = [None; GROUP];
     let mut s = 0;
     while s < n && nan_at.iter().any(Option::is_none) {
         let e = n.min(s + SPAN);
-        for (r, (m, nan)) in span_extremes(x, n, (s, e), Extreme::Max, avx2)
+        for (r, (m, nan)) in span_extremes(x, n, (s, e), ext, avx2)
             .into_iter()
             .enumerate()
         {
@@ -173,7 +211,7 @@ fn argmax_group(x: &[f64], n: usize, out: &mut [i64], avx2: bool) {
             if nan {
                 let span = &x[r * n + s..r * n + e];
                 nan_at[r] = Some(s + first_where(span, |v| v.is_nan()).unwrap_or(0));
-            } else if best[r].is_none_or(|(b, _)| m > b) {
+            } else if best[r].is_none_or(|(b, _)| beats::<f64, MIN>(m, b)) {
                 best[r] = Some((m, s));
             }
         }
@@ -192,10 +230,10 @@ fn argmax_group(x: &[f64], n: usize, out: &mut [i64], avx2: bool) {
 }
 
 /// Float64 lanes: [`GROUP`] at a time with AVX2, the rest one by one.
-fn run_f64(lanes: &Lanes, out: &mut Tensor) {
+fn run_f64<const MIN: bool>(lanes: &Lanes, out: &mut Tensor) {
     let avx2 = has_avx2();
     if !avx2 {
-        return run_with(lanes, out, argmax_lane_f64);
+        return run_with(lanes, out, argmax_lane_f64::<MIN>);
     }
     let x = lanes.data.as_slice::<f64>().expect("lanes are contiguous");
     let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
@@ -203,12 +241,14 @@ fn run_f64(lanes: &Lanes, out: &mut Tensor) {
     let full = lanes.rows / GROUP * GROUP;
     let (xa, xb) = x.split_at(full * n);
     let (ya, yb) = y.split_at_mut(full);
-    for_each_lane(xa, GROUP * n, ya, GROUP, |a, b| argmax_group(a, n, b, avx2));
-    for_each_lane(xb, n, yb, 1, |a, b| b[0] = argmax_lane_f64(a, avx2));
+    for_each_lane(xa, GROUP * n, ya, GROUP, |a, b| {
+        argmax_group::<MIN>(a, n, b, avx2)
+    });
+    for_each_lane(xb, n, yb, 1, |a, b| b[0] = argmax_lane_f64::<MIN>(a, avx2));
 }
 
-fn run<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {
-    run_with(lanes, out, argmax_lane::<T>);
+fn run<T: Element + PartialOrd, const MIN: bool>(lanes: &Lanes, out: &mut Tensor) {
+    run_with(lanes, out, argmax_lane::<T, MIN>);
 }
 
 fn run_with<T: Element>(
@@ -225,31 +265,51 @@ fn run_with<T: Element>(
 /// The int64 indices of the maxima of `x` over `axes` (sorted, in range),
 /// counted in the C order of the reduced axes.
 pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Tensor> {
+    arg_extreme::<false>(x, axes, pool)
+}
+
+/// The int64 indices of the minima of `x` over `axes` (the first NaN's
+/// where a lane holds one): `argmax` of the order-reversed values.
+pub fn argmin(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Tensor> {
+    arg_extreme::<true>(x, axes, pool)
+}
+
+fn arg_extreme<const MIN: bool>(
+    x: &Tensor,
+    axes: &[usize],
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    if let Some(cols) = leading_columns(x, axes) {
+        let mut out = output(pool, DType::Int64, &x.shape()[axes.len()..]);
+        columns::<MIN>(x, cols, &mut out)?;
+        return Ok(out);
+    }
     let lanes = Lanes::new(x, axes);
     let kept = lanes.shape()[..x.ndim() - axes.len()].to_vec();
     let mut out = output(pool, DType::Int64, &kept);
     if lanes.n == 0 {
-        return Err(Error::Value(
-            "attempt to get argmax of an empty sequence".into(),
-        ));
+        let name = if MIN { "argmin" } else { "argmax" };
+        return Err(Error::Value(format!(
+            "attempt to get {name} of an empty sequence"
+        )));
     }
     if lanes.rows == 1 && worth_splitting(lanes.n) {
-        return one_long_lane(&lanes, out);
+        return one_long_lane::<MIN>(&lanes, out);
     }
     use DType::*;
     match x.dtype() {
-        Bool => run::<bool>(&lanes, &mut out),
-        Int8 => run::<i8>(&lanes, &mut out),
-        Int16 => run::<i16>(&lanes, &mut out),
-        Int32 => run::<i32>(&lanes, &mut out),
-        Int64 => run::<i64>(&lanes, &mut out),
-        UInt8 => run::<u8>(&lanes, &mut out),
-        UInt16 => run::<u16>(&lanes, &mut out),
-        UInt32 => run::<u32>(&lanes, &mut out),
-        UInt64 => run::<u64>(&lanes, &mut out),
-        Float16 => run::<f16>(&lanes, &mut out),
-        Float32 => run::<f32>(&lanes, &mut out),
-        Float64 => run_f64(&lanes, &mut out),
+        Bool => run::<bool, MIN>(&lanes, &mut out),
+        Int8 => run::<i8, MIN>(&lanes, &mut out),
+        Int16 => run::<i16, MIN>(&lanes, &mut out),
+        Int32 => run::<i32, MIN>(&lanes, &mut out),
+        Int64 => run::<i64, MIN>(&lanes, &mut out),
+        UInt8 => run::<u8, MIN>(&lanes, &mut out),
+        UInt16 => run::<u16, MIN>(&lanes, &mut out),
+        UInt32 => run::<u32, MIN>(&lanes, &mut out),
+        UInt64 => run::<u64, MIN>(&lanes, &mut out),
+        Float16 => run::<f16, MIN>(&lanes, &mut out),
+        Float32 => run::<f32, MIN>(&lanes, &mut out),
+        Float64 => run_f64::<MIN>(&lanes, &mut out),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"
@@ -259,31 +319,61 @@ pub fn argmax(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> Result<Ten
     Ok(out)
 }
 
+/// [`argmax_columns`] for every dtype `argmax` takes.
+fn columns<const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) -> Result<()> {
+    fn run<T: Element + PartialOrd, const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) {
+        let x = x.as_slice::<T>().expect("C-contiguous input");
+        let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
+        argmax_columns::<T, MIN>(x, cols, y);
+    }
+    use DType::*;
+    match x.dtype() {
+        Bool => run::<bool, MIN>(x, cols, out),
+        Int8 => run::<i8, MIN>(x, cols, out),
+        Int16 => run::<i16, MIN>(x, cols, out),
+        Int32 => run::<i32, MIN>(x, cols, out),
+        Int64 => run::<i64, MIN>(x, cols, out),
+        UInt8 => run::<u8, MIN>(x, cols, out),
+        UInt16 => run::<u16, MIN>(x, cols, out),
+        UInt32 => run::<u32, MIN>(x, cols, out),
+        UInt64 => run::<u64, MIN>(x, cols, out),
+        Float16 => run::<f16, MIN>(x, cols, out),
+        Float32 => run::<f32, MIN>(x, cols, out),
+        Float64 => run::<f64, MIN>(x, cols, out),
+        other => {
+            return Err(Error::OutOfScope(format!(
+                "Argmax of {other} is not supported"
+            )))
+        }
+    }
+    Ok(())
+}
+
 /// [`argmax_split`] of the single lane, for every dtype `argmax` takes.
-fn one_long_lane(lanes: &Lanes, mut out: Tensor) -> Result<Tensor> {
-    fn split<T: Element + PartialOrd>(
+fn one_long_lane<const MIN: bool>(lanes: &Lanes, mut out: Tensor) -> Result<Tensor> {
+    fn split<T: Element + PartialOrd, const MIN: bool>(
         lanes: &Lanes,
         out: &mut Tensor,
         lane: impl Fn(&[T], bool) -> i64 + Sync + Send,
     ) {
         let x = lanes.data.as_slice::<T>().expect("lanes are contiguous");
         let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
-        y[0] = argmax_split(x, has_avx2(), lane);
+        y[0] = argmax_split::<T, MIN>(x, has_avx2(), lane);
     }
     use DType::*;
     match lanes.data.dtype() {
-        Bool => split(lanes, &mut out, argmax_lane::<bool>),
-        Int8 => split(lanes, &mut out, argmax_lane::<i8>),
-        Int16 => split(lanes, &mut out, argmax_lane::<i16>),
-        Int32 => split(lanes, &mut out, argmax_lane::<i32>),
-        Int64 => split(lanes, &mut out, argmax_lane::<i64>),
-        UInt8 => split(lanes, &mut out, argmax_lane::<u8>),
-        UInt16 => split(lanes, &mut out, argmax_lane::<u16>),
-        UInt32 => split(lanes, &mut out, argmax_lane::<u32>),
-        UInt64 => split(lanes, &mut out, argmax_lane::<u64>),
-        Float16 => split(lanes, &mut out, argmax_lane::<f16>),
-        Float32 => split(lanes, &mut out, argmax_lane::<f32>),
-        Float64 => split(lanes, &mut out, argmax_lane_f64),
+        Bool => split::<_, MIN>(lanes, &mut out, argmax_lane::<bool, MIN>),
+        Int8 => split::<_, MIN>(lanes, &mut out, argmax_lane::<i8, MIN>),
+        Int16 => split::<_, MIN>(lanes, &mut out, argmax_lane::<i16, MIN>),
+        Int32 => split::<_, MIN>(lanes, &mut out, argmax_lane::<i32, MIN>),
+        Int64 => split::<_, MIN>(lanes, &mut out, argmax_lane::<i64, MIN>),
+        UInt8 => split::<_, MIN>(lanes, &mut out, argmax_lane::<u8, MIN>),
+        UInt16 => split::<_, MIN>(lanes, &mut out, argmax_lane::<u16, MIN>),
+        UInt32 => split::<_, MIN>(lanes, &mut out, argmax_lane::<u32, MIN>),
+        UInt64 => split::<_, MIN>(lanes, &mut out, argmax_lane::<u64, MIN>),
+        Float16 => split::<_, MIN>(lanes, &mut out, argmax_lane::<f16, MIN>),
+        Float32 => split::<_, MIN>(lanes, &mut out, argmax_lane::<f32, MIN>),
+        Float64 => split::<_, MIN>(lanes, &mut out, argmax_lane_f64::<MIN>),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"
@@ -333,9 +423,21 @@ pub(super) mod tests {
             for lane in lanes {
                 let t = Tensor::from_vec(vec![1, n], lane.clone()).unwrap();
                 let avx2 = has_avx2();
-                assert_eq!(argmax_lane(&lane, false), reference(&lane), "{lane:?}");
-                assert_eq!(argmax_lane(&lane, avx2), reference(&lane), "{lane:?}");
-                assert_eq!(argmax_lane_f64(&lane, avx2), reference(&lane), "{lane:?}");
+                assert_eq!(
+                    argmax_lane::<f64, false>(&lane, false),
+                    reference(&lane),
+                    "{lane:?}"
+                );
+                assert_eq!(
+                    argmax_lane::<f64, false>(&lane, avx2),
+                    reference(&lane),
+                    "{lane:?}"
+                );
+                assert_eq!(
+                    argmax_lane_f64::<false>(&lane, avx2),
+                    reference(&lane),
+                    "{lane:?}"
+                );
                 assert_eq!(rows(&t, &[1]), vec![reference(&lane)], "{lane:?}");
             }
         }
@@ -372,7 +474,7 @@ pub(super) mod tests {
             assert_eq!(rows(&t, &[1]), want, "n={n}");
             for avx2 in [false, has_avx2()] {
                 let mut got = vec![0; GROUP];
-                argmax_group(&flat[..GROUP * n], n, &mut got, avx2);
+                argmax_group::<false>(&flat[..GROUP * n], n, &mut got, avx2);
                 assert_eq!(got, want[..GROUP], "n={n} avx2={avx2}");
             }
             // Columns: the lanes copied to contiguous rows first.
@@ -385,12 +487,12 @@ pub(super) mod tests {
     fn integer_float32_and_bool_lanes() {
         let ints: Vec<i32> = (0..37).map(|i| (i * 7) % 19).collect();
         let want = ints.iter().position(|&v| v == 18).unwrap() as i64;
-        assert_eq!(argmax_lane(&ints, has_avx2()), want);
+        assert_eq!(argmax_lane::<_, false>(&ints, has_avx2()), want);
         let mut f: Vec<f32> = (0..37).map(|i| i as f32).collect();
         f[20] = f32::NAN;
-        assert_eq!(argmax_lane(&f, has_avx2()), 20);
+        assert_eq!(argmax_lane::<_, false>(&f, has_avx2()), 20);
         let b = [false, false, true, true];
-        assert_eq!(argmax_lane(&b, has_avx2()), 2);
+        assert_eq!(argmax_lane::<_, false>(&b, has_avx2()), 2);
     }
 
     #[test]
@@ -421,5 +523,39 @@ pub(super) mod tests {
         let empty = Tensor::zeros(DType::Float64, &[2, 0]);
         assert!(argmax(&empty, &[1], None).is_err());
         assert_eq!(rows(&Tensor::zeros(DType::Float64, &[0, 3]), &[1]), vec![]);
+    }
+
+    #[test]
+    fn argmin_is_argmax_of_the_negated_values() {
+        // Row groups, single lanes, columns and one long split lane; NaNs,
+        // -0 against +0 and infinities.
+        for (rows_n, n) in [(7, 513), (1, 1 << 20), (5, 17)] {
+            let mut v: Vec<f64> = (0..rows_n * n).map(|i| ((i * 31) % 97) as f64).collect();
+            v[n / 2] = f64::NAN;
+            v[(rows_n - 1) * n + n / 3] = -0.0;
+            v[rows_n * n - 1] = f64::NEG_INFINITY;
+            let neg: Vec<f64> = v.iter().map(|a| -a).collect();
+            let t = Tensor::from_vec(vec![rows_n, n], v).unwrap();
+            let tn = Tensor::from_vec(vec![rows_n, n], neg).unwrap();
+            for axes in [&[1][..], &[0], &[0, 1]] {
+                let got = argmin(&t, axes, None).unwrap();
+                assert_eq!(
+                    got.as_slice::<i64>().unwrap(),
+                    rows(&tn, axes),
+                    "{axes:?} n={n}"
+                );
+            }
+        }
+        let ints = Tensor::from_vec(vec![2, 5], vec![3i16, -7, 2, -7, 9, 0, 0, 1, -1, -1]).unwrap();
+        assert_eq!(
+            argmin(&ints, &[1], None)
+                .unwrap()
+                .as_slice::<i64>()
+                .unwrap(),
+            [1, 3]
+        );
+        let empty = Tensor::zeros(DType::Float32, &[0]);
+        let err = argmin(&empty, &[0], None).unwrap_err().to_string();
+        assert!(err.contains("argmin of an empty sequence"), "{err}");
     }
 }

@@ -9,6 +9,7 @@
 //! piece whose maximum is strictly greater than every earlier piece's, at
 //! that piece's first maximum.
 
+use super::argmax::beats;
 use crate::tensor::Element;
 use rayon::prelude::*;
 
@@ -21,10 +22,10 @@ pub(super) fn worth_splitting(n: usize) -> bool {
     n >= 2 * PIECE && rayon::current_num_threads() > 1
 }
 
-/// The first index of `x`'s maximum (its first NaN if any), `lane` giving
-/// the same answer for each piece.
+/// The first index of `x`'s maximum (minimum with `MIN`; its first NaN if
+/// any), `lane` giving the same answer for each piece.
 #[allow(clippy::eq_op)]
-pub(super) fn argmax_split<T: Element + PartialOrd>(
+pub(super) fn argmax_split<T: Element + PartialOrd, const MIN: bool>(
     x: &[T],
     avx2: bool,
     lane: impl Fn(&[T], bool) -> i64 + Sync + Send,
@@ -38,7 +39,7 @@ pub(super) fn argmax_split<T: Element + PartialOrd>(
         if v != v {
             return at as i64;
         }
-        if best.is_none_or(|(b, _)| v > b) {
+        if best.is_none_or(|(b, _)| beats::<T, MIN>(v, b)) {
             best = Some((v, at));
         }
     }
@@ -69,7 +70,7 @@ mod tests {
         v[PIECE + 9] = f64::NAN;
         assert_eq!(whole(&v), (PIECE + 9) as i64);
         // The combination itself, whatever the thread count.
-        let direct = |v: &[f64]| argmax_split(v, false, |c, _| reference(c));
+        let direct = |v: &[f64]| argmax_split::<_, false>(v, false, |c, _| reference(c));
         assert_eq!(direct(&v), (PIECE + 9) as i64);
         assert_eq!(direct(&base), reference(&base));
         // The lane's end and start, -inf everywhere, and a strided view.

@@ -226,6 +226,9 @@ pub fn map3<A: Element, B: Element, C: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B, C) -> O + Sync,
 ) {
+    if let Some(()) = map3_contiguous(a, b, c, out, &f) {
+        return;
+    }
     let shape = Dims::from(out.shape());
     let strides = [
         broadcast_strides(a, &shape),
@@ -247,6 +250,88 @@ pub fn map3<A: Element, B: Element, C: Element, O: Element>(
             }
         }
     });
+}
+
+/// An operand of the fast path of `map3`: the output's shape, contiguous,
+/// or a single element.
+enum Part<'a, T> {
+    Full(&'a [T]),
+    One(T),
+}
+
+impl<'a, T: Element> Part<'a, T> {
+    fn of(t: &'a Tensor, shape: &[usize]) -> Option<Part<'a, T>> {
+        match t.as_slice::<T>()? {
+            &[v] => Some(Part::One(v)),
+            xs if t.shape() == shape => Some(Part::Full(xs)),
+            _ => None,
+        }
+    }
+
+    /// The elements `start..start + len` (the same element for `One`).
+    fn part(&self, start: usize, len: usize) -> Part<'a, T> {
+        match *self {
+            Part::Full(xs) => Part::Full(&xs[start..start + len]),
+            Part::One(v) => Part::One(v),
+        }
+    }
+}
+
+/// The fast path of `map3` (`switch(c, x, y)`): `a` contiguous with the
+/// output's shape, `b` and `c` too or single elements; split across
+/// threads when large. One zip per combination, so each loop vectorises.
+fn map3_contiguous<A: Element, B: Element, C: Element, O: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    c: &Tensor,
+    out: &mut Tensor,
+    f: &(impl Fn(A, B, C) -> O + Sync),
+) -> Option<()> {
+    if a.shape() != out.shape() {
+        return None;
+    }
+    let shape = out.shape().to_vec();
+    let (xs, ys, ws) = (
+        a.as_slice::<A>()?,
+        Part::of(b, &shape)?,
+        Part::of(c, &shape)?,
+    );
+    let zs = slice_mut::<O>(out);
+    let run = |(k, z): (usize, &mut [O])| {
+        let (start, n) = (k * CHUNK, z.len());
+        zip3(
+            z,
+            &xs[start..start + n],
+            ys.part(start, n),
+            ws.part(start, n),
+            f,
+        );
+    };
+    if zs.len() >= PARALLEL_MIN {
+        zs.par_chunks_mut(CHUNK).enumerate().for_each(run);
+    } else {
+        zs.chunks_mut(CHUNK).enumerate().for_each(run);
+    }
+    Some(())
+}
+
+fn zip3<A: Element, B: Element, C: Element, O: Element>(
+    z: &mut [O],
+    a: &[A],
+    b: Part<'_, B>,
+    c: Part<'_, C>,
+    f: &impl Fn(A, B, C) -> O,
+) {
+    let it = z.iter_mut().zip(a);
+    match (b, c) {
+        (Part::Full(b), Part::Full(c)) => it
+            .zip(b)
+            .zip(c)
+            .for_each(|(((z, &x), &y), &w)| *z = f(x, y, w)),
+        (Part::Full(b), Part::One(w)) => it.zip(b).for_each(|((z, &x), &y)| *z = f(x, y, w)),
+        (Part::One(y), Part::Full(c)) => it.zip(c).for_each(|((z, &x), &w)| *z = f(x, y, w)),
+        (Part::One(y), Part::One(w)) => it.for_each(|(z, &x)| *z = f(x, y, w)),
+    }
 }
 
 #[cfg(test)]
@@ -272,5 +357,39 @@ mod tests {
             x * y
         });
         assert_eq!(out.get((1 << 17) - 1), Scalar::Float(2.0, DType::Float32));
+    }
+
+    #[test]
+    fn map3_fast_path_matches_the_strided_path_for_every_operand_form() {
+        let n = (1 << 17) + 3; // parallel chunks and a short last one
+        let cond: Vec<bool> = (0..n).map(|i| (i * 7) % 3 == 0).collect();
+        let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let ys: Vec<f64> = (0..n).map(|i| -(i as f64)).collect();
+        let c = Tensor::from_vec(vec![n], cond.clone()).unwrap();
+        let x = Tensor::from_vec(vec![n], xs.clone()).unwrap();
+        let y = Tensor::from_vec(vec![n], ys.clone()).unwrap();
+        let (one_x, one_y) = (Tensor::scalar(5.0f64), Tensor::scalar(-5.0f64));
+        let pick = |c: bool, a: f64, b: f64| if c { a } else { b };
+        for (b, bv) in [(&x, None), (&one_x, Some(5.0))] {
+            for (w, wv) in [(&y, None), (&one_y, Some(-5.0))] {
+                let mut out = Tensor::zeros(DType::Float64, &[n]);
+                map3(&c, b, w, &mut out, pick);
+                let got = out.as_slice::<f64>().unwrap();
+                for i in [0, 1, 2, 3, n / 2, n - 1] {
+                    let want = pick(cond[i], bv.unwrap_or(xs[i]), wv.unwrap_or(ys[i]));
+                    assert_eq!(got[i], want, "element {i}");
+                }
+            }
+        }
+        // A strided condition takes the general path, with the same answer.
+        let cs = Tensor::from_vec(vec![2 * n], [cond.clone(), cond.clone()].concat()).unwrap();
+        let stepped = cs.view(&[n], &[2], 0).unwrap();
+        let mut out = Tensor::zeros(DType::Float64, &[n]);
+        map3(&stepped, &x, &one_y, &mut out, pick);
+        for i in [3, 4] {
+            // Element i of the stepped view is cond[2i].
+            let want = pick((2 * i * 7) % 3 == 0, xs[i], -5.0);
+            assert_eq!(out.get(i), Scalar::Float(want, DType::Float64));
+        }
     }
 }

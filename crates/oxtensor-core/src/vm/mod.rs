@@ -2,6 +2,7 @@
 //! thunks over numbered storage slots. Native thunks call their op's
 //! `perform`; hosts (Python) supply their own thunks for their ops.
 
+mod argmin_link;
 mod fusion;
 mod fusion_sum;
 mod fusion_thunk;

@@ -3,6 +3,7 @@
 //! computed values; each call runs the steps, frees intermediates after
 //! their last use (recycling their buffers), and returns the outputs.
 
+use super::argmin_link::link_argmins;
 use super::fusion::{self, Fusible, Leaf};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
@@ -84,6 +85,13 @@ impl Step {
             frees: Vec::new(),
         }
     }
+
+    /// Makes the step run `thunk` on `inputs` (a linker rewrite's).
+    pub(super) fn rewire(&mut self, thunk: Box<dyn Thunk>, inputs: Vec<Src>) {
+        self.thunk = thunk;
+        self.run_inputs = inputs.clone();
+        self.inputs = inputs;
+    }
 }
 
 /// What a call needs besides its inputs, kept between calls so that a call
@@ -137,7 +145,7 @@ impl Program {
         opts: &LinkOptions,
     ) -> Result<Program> {
         let g = fg.graph();
-        let order = fg.toposort()?;
+        let mut order = fg.toposort()?;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
         for (i, &v) in fg.inputs().iter().enumerate() {
             srcs.insert(v, Src::Input(i));
@@ -182,6 +190,7 @@ impl Program {
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
         if opts.fuse && !opts.profile {
+            link_argmins(fg, &mut order, &mut steps);
             steps = fuse_elemwise(fg, &order, steps, &srcs, &outputs);
         }
         prepare_constants(&mut steps, &mut constants);

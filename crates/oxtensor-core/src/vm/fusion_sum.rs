@@ -11,7 +11,8 @@
 //! blocks into at most `MAX_TASKS` consecutive ranges whose partial results
 //! are added in order. Both orders are within the usual float summation
 //! error; the split depends on the shapes only, so a call's result does not
-//! depend on the thread count.
+//! depend on the thread count. Groups that are exactly `sqr(a - b)` add
+//! without materialising the values (`fusion_sqdiff.rs`).
 
 use super::fusion::Instr;
 use super::fusion_thunk::FusedThunk;
@@ -36,7 +37,7 @@ const MAX_TASKS: usize = 64;
 const PARTIALS_SHARE: usize = 16;
 
 /// Independent partial sums when folding a stretch of a reduced last axis.
-const LANES: usize = 16;
+pub(super) const LANES: usize = 16;
 
 /// The `Sum` ending a group.
 pub(super) struct SumPart {
@@ -99,19 +100,21 @@ impl FusedThunk {
         let (total, n) = (shape.iter().product::<usize>(), walk.len());
         let by_memory = total / (PARTIALS_SHARE * target.len.max(1));
         let tasks = by_memory.min(MAX_TASKS).min(n / 2);
+        let sq_diff = self.sq_diff();
+        #[cfg(test)]
+        if sq_diff.is_some() {
+            super::fusion_sqdiff::SQ_DIFF_RUNS.with(|c| c.set(c.get() + 1));
+        }
+        let range_sum = |range| match sq_diff {
+            Some(pair) => self.sq_diff_range::<T, A>(&walk, &target, leaves, range, pair),
+            None => self.sum_range::<T, A>(&walk, &target, leaves, range),
+        };
         let acc = if total < PARALLEL_MIN || tasks < 2 {
-            self.sum_range::<T, A>(&walk, &target, leaves, 0..n)?
+            range_sum(0..n)?
         } else {
             let partials = (0..tasks)
                 .into_par_iter()
-                .map(|t| {
-                    self.sum_range::<T, A>(
-                        &walk,
-                        &target,
-                        leaves,
-                        t * n / tasks..(t + 1) * n / tasks,
-                    )
-                })
+                .map(|t| range_sum(t * n / tasks..(t + 1) * n / tasks))
                 .collect::<Result<Vec<Vec<A>>>>()?;
             let mut parts = partials.into_iter();
             let mut acc = parts.next().unwrap_or_default();
@@ -141,7 +144,7 @@ impl FusedThunk {
 }
 
 /// Where each element of the group's values goes in the sum.
-struct Target {
+pub(super) struct Target {
     /// The values' shape.
     shape_in: Dims,
     /// Per dimension of the values, its stride in the output (in
@@ -149,11 +152,11 @@ struct Target {
     strides: SmallVec<[usize; 4]>,
     /// The output's shape and length.
     shape: Dims,
-    len: usize,
+    pub(super) len: usize,
 }
 
 impl Target {
-    fn new(shape: &[usize], axes: &[usize]) -> Target {
+    pub(super) fn new(shape: &[usize], axes: &[usize]) -> Target {
         let out: Dims = (0..shape.len())
             .filter(|d| !axes.contains(d))
             .map(|d| shape[d])
@@ -174,12 +177,50 @@ impl Target {
         }
     }
 
+    /// Whether the last axis is kept (a stretch of it adds into a stretch
+    /// of the output rather than into one element).
+    pub(super) fn keeps_last(&self) -> bool {
+        self.strides.last().is_some_and(|&s| s != 0)
+    }
+
+    /// Where in the output position `at` of the values adds.
+    pub(super) fn offset(&self, at: usize) -> usize {
+        let mut rest = at;
+        let mut o = 0;
+        for d in (0..self.shape_in.len()).rev() {
+            o += rest % self.shape_in[d] * self.strides[d];
+            rest /= self.shape_in[d];
+        }
+        o
+    }
+
     /// Adds the values at positions `[at, at + v.len())` into `acc`, one
     /// stretch of the last dimension at a time.
     fn add<T: Copy, A: Float + From<T>>(&self, acc: &mut [A], at: usize, v: &[T]) {
+        self.stretches(at, v.len(), |o, part, reduced| {
+            let xs = &v[part];
+            if reduced {
+                acc[o] = acc[o] + fold(xs);
+            } else {
+                add_into(&mut acc[o..o + xs.len()], xs);
+            }
+        });
+    }
+
+    /// Splits positions `[at, at + len)` into stretches of the last
+    /// dimension: `f(o, part, reduced)` per stretch, with `part` its range
+    /// within `[0, len)` and `o` its place in the output; when `reduced` (the
+    /// last axis is summed) the whole stretch adds into `out[o]`, else its
+    /// element `i` into `out[o + i]`.
+    pub(super) fn stretches(
+        &self,
+        at: usize,
+        len: usize,
+        mut f: impl FnMut(usize, std::ops::Range<usize>, bool),
+    ) {
         let shape = &self.shape_in;
         let Some(last) = shape.len().checked_sub(1) else {
-            acc[0] = acc[0] + fold(v);
+            f(0, 0..len, true);
             return;
         };
         let mut idx: SmallVec<[usize; 4]> = SmallVec::from_elem(0, shape.len());
@@ -190,14 +231,9 @@ impl Target {
             o += idx[d] * self.strides[d];
         }
         let mut done = 0;
-        while done < v.len() {
-            let n = (shape[last] - idx[last]).min(v.len() - done);
-            let xs = &v[done..done + n];
-            if self.strides[last] == 0 {
-                acc[o] = acc[o] + fold(xs);
-            } else {
-                add_into(&mut acc[o..o + n], xs);
-            }
+        while done < len {
+            let n = (shape[last] - idx[last]).min(len - done);
+            f(o, done..done + n, self.strides[last] == 0);
             done += n;
             idx[last] += n;
             o += n * self.strides[last];
@@ -258,6 +294,12 @@ fn fold<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
 #[target_feature(enable = "avx2")]
 unsafe fn fold_avx2<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
     fold_plain(xs)
+}
+
+/// [`fold`], for other files' tests to compare against.
+#[cfg(test)]
+pub(super) fn fold_for_tests(xs: &[f64]) -> f64 {
+    fold(xs)
 }
 
 /// The sum of `xs` in `LANES` interleaved partial sums, added in order at

@@ -139,6 +139,20 @@ impl Walk {
         }
     }
 
+    /// Block `b` when the blocks are taken a column of blocks at a time:
+    /// every run's first block, then every run's second, and so on (a
+    /// range of these touches one block's stretch of the runs' positions).
+    pub(super) fn block_by_columns(&self, b: usize) -> Block {
+        let per = self.blocks_per_run();
+        let runs = self.len() / per.max(1);
+        self.block((b % runs) * per + b / runs)
+    }
+
+    /// Elements per run.
+    pub(super) fn run_len(&self) -> usize {
+        self.run
+    }
+
     /// The longest block (what scratch must hold).
     pub(super) fn max_block(&self) -> usize {
         BLOCK.min(self.run)

@@ -16,3 +16,4 @@ pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};
 mod fusion_order;
+mod fusion_sqdiff;

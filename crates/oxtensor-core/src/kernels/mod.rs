@@ -21,6 +21,7 @@ pub mod map;
 pub mod matmul;
 pub mod nonzero;
 pub mod reduce;
+mod reduce_pieces;
 mod reduce_walk;
 mod special;
 pub mod subtensor;

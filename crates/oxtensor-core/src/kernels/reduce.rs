@@ -7,6 +7,7 @@ use super::alloc::Pool;
 use super::cast;
 use super::complex_ops::{maximum, minimum};
 use super::lane_group::{extremes, folds, Extreme};
+use super::reduce_pieces::{reduce_slabs, worth_slabs};
 use super::reduce_walk::{fill, reduce_typed};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -117,10 +118,17 @@ pub fn reduce(
         _ if acc == DType::Float16 => DType::Float32,
         _ => acc,
     };
-    let input = cast::cast(t, acc);
     let mut out = super::alloc::output(pool, acc, &out_shape);
-    if !last_axes(kind, &input, axes, &mut out) {
-        dispatch(kind, &input, axes, &mut out)?;
+    let run = |input: &Tensor, out: &mut Tensor| {
+        if !last_axes(kind, input, axes, out) {
+            dispatch(kind, input, axes, out)?;
+        }
+        Ok(())
+    };
+    if worth_slabs(kind, t, acc) {
+        reduce_slabs(kind, t, axes, &mut out, run)?;
+    } else {
+        run(&cast::cast(t, acc), &mut out)?;
     }
     Ok(cast::cast(&out, out_dtype))
 }

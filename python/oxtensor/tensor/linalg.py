@@ -1,8 +1,9 @@
 """Dense linear algebra (PyTensor's ``pytensor.tensor.linalg``): ``inv``,
 ``det``, ``slogdet``, ``solve``, ``cholesky``, ``eigh``, ``svd``, ``qr``, each a
-native op computing in
-float32 or float64 through the ``faer`` crate (integer inputs upcast as in
-PyTensor; complex inputs are a ``TypeError``). Ops take single matrices:
+native op computing in float32 or float64: through the LAPACK of the OpenBLAS
+NumPy loaded when there is one (``inv``, ``det``, ``solve``, ``eigh``, ``svd``,
+``qr``; see ``oxtensor.tensor.blas``), else through the ``faer`` crate
+(integer inputs upcast as in PyTensor; complex inputs are a ``TypeError``). Ops take single matrices:
 stacked (batched) inputs are a ``NotImplementedError``.
 
 >>> import numpy as np

@@ -3,8 +3,9 @@
 native op computing in float32 or float64: through the LAPACK of the OpenBLAS
 NumPy loaded when there is one (``inv``, ``det``, ``solve``, ``eigh``, ``svd``,
 ``qr``; see ``oxtensor.tensor.blas``), else through the ``faer`` crate
-(integer inputs upcast as in PyTensor; complex inputs are a ``TypeError``). Ops take single matrices:
-stacked (batched) inputs are a ``NotImplementedError``.
+(integer inputs upcast as in PyTensor; complex inputs are a ``TypeError``).
+Ops take single matrices: stacked (batched) inputs are a
+``NotImplementedError``.
 
 >>> import numpy as np
 >>> import oxtensor

@@ -112,13 +112,15 @@ fn tanh<T: Float + Element>(a: &Tensor, out: &mut Tensor) {
 }
 
 /// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).
-pub(super) fn clip<T: PartialOrd>(x: T, lo: T, hi: T) -> T {
+pub(super) fn clip<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
+    // `lo` below `lo`, else `hi` above `hi`, else `x` (NaN stays), as two
+    // selects rather than branches, so the loop vectorises (the branches
+    // cost 2.5x NumPy's time on random data).
+    let y = if x > hi { hi } else { x };
     if x < lo {
         lo
-    } else if x > hi {
-        hi
     } else {
-        x
+        y
     }
 }
 

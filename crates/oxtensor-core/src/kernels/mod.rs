@@ -53,3 +53,18 @@ pub mod sort;
 mod stream;
 pub mod tiny;
 pub mod variance;
+
+/// Pseudo-random values in [0, 1) from `seed` (xorshift), for tests that
+/// need many varied values without a crate.
+#[cfg(test)]
+pub(crate) fn pseudo_random(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect()
+}

@@ -1,16 +1,9 @@
 use super::*;
 
-/// Pseudo-random float32 values in [-1, 1) (xorshift).
+/// Pseudo-random float32 values in [-1, 1).
 fn values(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect()
+    let r = crate::kernels::pseudo_random(n, seed);
+    r.into_iter().map(|v| (v * 2.0 - 1.0) as f32).collect()
 }
 
 fn reduce_f32(t: &Tensor, axes: &[usize], kind: ReduceKind, acc: DType) -> Option<Tensor> {

@@ -1,16 +1,9 @@
 use super::*;
 
-/// Pseudo-random values around `offset` (xorshift; no crate needed).
+/// Pseudo-random values in `offset ± 0.5`.
 fn values(n: usize, offset: f64, seed: u64) -> Vec<f64> {
-    let mut s = seed | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            offset + (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        })
-        .collect()
+    let r = crate::kernels::pseudo_random(n, seed);
+    r.into_iter().map(|v| offset + v - 0.5).collect()
 }
 
 /// The two-pass formula per output, with compensated (Neumaier) sums so

@@ -634,6 +634,17 @@ fn record(p: &Mutex<Profile>, times: Vec<Option<Duration>>, total: Duration) {
     }
 }
 
+/// Links `fg` with native thunks only, with or without the linker's
+/// rewrites (fusion, `argmin`, `var`): what tests compare.
+#[cfg(test)]
+pub(super) fn link_native(fg: &FunctionGraph, fuse: bool) -> Program {
+    let opts = LinkOptions {
+        fuse,
+        ..LinkOptions::default()
+    };
+    Program::link(fg, HashMap::new(), &opts).expect("links")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

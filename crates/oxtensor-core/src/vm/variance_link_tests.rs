@@ -1,4 +1,4 @@
-use super::super::program::{LinkOptions, Program};
+use super::super::program::Program;
 use crate::build;
 use crate::dtype::DType;
 use crate::graph::{FunctionGraph, Graph, VarId};
@@ -6,7 +6,6 @@ use crate::ops::scalar::ScalarKind;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
 use crate::value::Value;
-use std::collections::HashMap;
 
 /// `sum(sqr(x - expand(sum(x) / n)))` over `axes` (all when `None`) of a
 /// 2-d `x`, `n` a scalar input; the mean is also an output when `expose`.
@@ -30,11 +29,7 @@ fn graph(dtype: DType, axes: Option<&[i64]>, expose: bool) -> FunctionGraph {
 }
 
 fn link(fg: &FunctionGraph, fuse: bool) -> Program {
-    let opts = LinkOptions {
-        fuse,
-        ..LinkOptions::default()
-    };
-    Program::link(fg, HashMap::new(), &opts).unwrap()
+    super::super::program::link_native(fg, fuse)
 }
 
 fn floats(v: &Value) -> Vec<f64> {

@@ -24,6 +24,7 @@ pub mod reduce;
 mod reduce_mapped;
 mod reduce_pieces;
 mod reduce_walk;
+pub mod row_scatter;
 mod special;
 pub mod subtensor;
 

@@ -207,7 +207,7 @@ unsafe fn typed_runs<T: Copy>(
 }
 
 /// Element addition as `inc_subtensor` does it.
-trait Accumulate: Element {
+pub(super) trait Accumulate: Element {
     fn acc(self, other: Self) -> Self;
 }
 

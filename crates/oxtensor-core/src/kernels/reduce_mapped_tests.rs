@@ -122,6 +122,7 @@ fn avx2_and_baseline_builds_agree() {
         init: 0.0f64,
         map: f64::from,
         f: |a: f64, b: f64| a + b,
+        absorbing: None,
         _t: std::marker::PhantomData,
     };
     let plain = fold.lane(&x);

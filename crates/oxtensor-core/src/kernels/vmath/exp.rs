@@ -134,8 +134,10 @@ fn reduce_dd<const F: bool>(x: f64, lo: f64) -> (f64, f64, f64) {
 /// `hi`; `hi` NaN or ±inf is not handled: `pow` selects those away).
 #[inline(always)]
 pub(super) fn exp_dd<const F: bool>(hi: f64, lo: f64) -> f64 {
-    let big = !(hi.abs() <= -EXP_LO);
-    let lo = if big { 0.0 } else { lo };
+    // Outside the clamp (or NaN) the correction is dropped: it may be
+    // ±inf or NaN there, from an overflowing product.
+    let inside = hi.abs() <= -EXP_LO;
+    let lo = if inside { lo } else { 0.0 };
     let (t, r, r_lo) = reduce_dd::<F>(clamp(hi, EXP_LO, EXP_HI), lo);
     scale(1.0 + expm1_poly_lo::<F>(r, r_lo), t)
 }

@@ -21,10 +21,10 @@ const TWO54: f64 = 18_014_398_509_481_984.0;
 /// 2/3 as a double-double.
 const TWO_THIRDS: f64 = 0.666_666_666_666_666_6;
 const TWO_THIRDS_LO: f64 = 3.700_743_415_417_188e-17;
-/// 1/ln2 and 1/ln10 as double-doubles.
-const INV_LN2: f64 = 1.442_695_040_888_963_4;
+/// 1/ln2 and 1/ln10 (log2(e), log10(e)) as double-doubles.
+const INV_LN2: f64 = std::f64::consts::LOG2_E;
 const INV_LN2_LO: f64 = 2.035_527_374_093_103_3e-17;
-const INV_LN10: f64 = 0.434_294_481_903_251_8;
+const INV_LN10: f64 = std::f64::consts::LOG10_E;
 const INV_LN10_LO: f64 = 1.098_319_650_216_765e-17;
 /// log10(2) in two parts, the first with 21 trailing zero bits (so `e`
 /// times it is exact).

@@ -1,5 +1,5 @@
-//! The float32 functions, computed in float64 with shorter series than the
-//! float64 ones (relative error near 2^-40 before the one rounding to
+//! The float32 functions but the logarithms (`log32.rs`), computed in
+//! float64 with shorter series than the float64 ones (relative error near 2^-40 before the one rounding to
 //! float32, so results are the correctly rounded float32 but within about
 //! 2^-16 ulp of a tie, and within 1 ulp always). A float32 argument is
 //! exact in float64 and never subnormal there, which drops the subnormal
@@ -133,21 +133,6 @@ fn edges(x: f32, y: f64) -> f32 {
     } else {
         edge
     }
-}
-
-#[inline(always)]
-pub(super) fn log<const F: bool>(x: f32) -> f32 {
-    edges(x, log_lite::<F>(f64::from(x)))
-}
-
-#[inline(always)]
-pub(super) fn log2<const F: bool>(x: f32) -> f32 {
-    edges(x, log_lite::<F>(f64::from(x)) * std::f64::consts::LOG2_E)
-}
-
-#[inline(always)]
-pub(super) fn log10<const F: bool>(x: f32) -> f32 {
-    edges(x, log_lite::<F>(f64::from(x)) * std::f64::consts::LOG10_E)
 }
 
 /// `log(1 + w)` to about 2^-40 relative for `w > -1`: below 2^-12 the

@@ -4,7 +4,7 @@
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
 //! in float32 arithmetic (`exp32.rs`, `log32.rs`: sixteen lanes), but for
-//! `sigmoid`, `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops` and `float_scalar` call here.
+//! `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops` and `float_scalar` call here.
 
 mod dd;
 pub(crate) mod exp;
@@ -85,7 +85,7 @@ macro_rules! kernels32 {
 kernels32!(
     Exp32 => exp32::exp, Exp2_32 => exp32::exp2, Expm1_32 => exp32::expm1,
     Log32 => log32::log, Log2_32 => log32::log2, Log10_32 => log32::log10,
-    Log1p32 => log32::log1p, Sigmoid32 => narrow::sigmoid, Softplus32 => narrow::softplus,
+    Log1p32 => log32::log1p, Sigmoid32 => exp32::sigmoid, Softplus32 => narrow::softplus,
 );
 
 struct PowK;

@@ -1,4 +1,4 @@
-//! float32 `sigmoid`, `softplus` and `pow`, computed in float64 with
+//! float32 `softplus` and `pow`, computed in float64 with
 //! shorter series than the float64 functions (relative error near 2^-40 before the one rounding to
 //! float32, so results are the correctly rounded float32 but within about
 //! 2^-16 ulp of a tie, and within 1 ulp always). A float32 argument is
@@ -99,15 +99,6 @@ fn log1p_lite<const F: bool>(w: f64) -> f64 {
     } else {
         log_lite::<F>(1.0 + w)
     }
-}
-
-/// `1 / (1 + e^-x)` with `t = e^-|x|`, as the float64 `sigmoid`.
-#[inline(always)]
-pub(super) fn sigmoid<const F: bool>(x: f32) -> f32 {
-    let w = f64::from(x);
-    let t = exp_lite::<F>(-w.abs());
-    let num = if w >= 0.0 { 1.0 } else { t };
-    (num / (1.0 + t)) as f32
 }
 
 /// `max(x, 0) + log1p(e^-|x|)`; `1 + t` (t in (0, 1]) loses nothing that

@@ -21,8 +21,10 @@ pub mod map;
 pub mod matmul;
 pub mod nonzero;
 pub mod reduce;
+mod reduce_mapped;
 mod reduce_pieces;
 mod reduce_walk;
+pub mod row_scatter;
 mod special;
 pub mod subtensor;
 pub mod vmath;
@@ -32,6 +34,7 @@ pub mod vmath;
 pub const PARALLEL_MIN: usize = 1 << 16;
 pub mod argmax;
 mod argmax_columns;
+mod argmax_simd;
 mod argmax_split;
 mod copy_tile;
 pub mod cumulative;
@@ -51,3 +54,19 @@ pub mod softmax;
 pub mod sort;
 mod stream;
 pub mod tiny;
+pub mod variance;
+
+/// Pseudo-random values in [0, 1) from `seed` (xorshift), for tests that
+/// need many varied values without a crate.
+#[cfg(test)]
+pub(crate) fn pseudo_random(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect()
+}

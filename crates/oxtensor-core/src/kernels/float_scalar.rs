@@ -4,7 +4,10 @@
 //! over tensors, so both give the same bits; a test below checks every
 //! kind listed here against the tensor kernel on edge values.
 
+use super::vmath::{self, Func};
+use crate::dtype::DType;
 use crate::ops::scalar::ScalarKind;
+use crate::tensor::Element;
 use num_traits::Float;
 
 /// A kind's function of one element.
@@ -20,7 +23,7 @@ pub enum ScalarFn<T> {
 /// `k`'s function on `T`, when it is one of the plain kinds (not `tanh`,
 /// whose float32 kernel is a vectorised approximation, nor kinds with
 /// integer or boolean results).
-pub fn scalar_fn<T: Float>(k: ScalarKind) -> Option<ScalarFn<T>> {
+pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
     use ScalarFn::*;
     use ScalarKind::*;
     Some(match k {
@@ -66,8 +69,27 @@ pub(super) fn mul<T: Float>(x: T, y: T) -> T {
 pub(super) fn div<T: Float>(x: T, y: T) -> T {
     x / y
 }
-pub(super) fn pow<T: Float>(x: T, y: T) -> T {
-    x.powf(y)
+/// `func` as the float32 and float64 kernels compute it (vmath's loops, so
+/// both give the same bits), libm's `other` for other types.
+fn vm<T: Float + Element>(func: Func, x: T, other: fn(T) -> T) -> T {
+    match T::DTYPE {
+        DType::Float64 => x.to_f64().and_then(|x| T::from(vmath::unary_one(func, x))),
+        DType::Float32 => x.to_f32().and_then(|x| T::from(vmath::unary_one(func, x))),
+        _ => Some(other(x)),
+    }
+    .unwrap_or_else(T::nan)
+}
+
+pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
+    let (a, b) = (x.to_f64(), y.to_f64());
+    match T::DTYPE {
+        DType::Float64 => a.zip(b).and_then(|(a, b)| T::from(vmath::pow_one(a, b))),
+        DType::Float32 => a
+            .zip(b)
+            .and_then(|(a, b)| T::from(vmath::pow_one(a as f32, b as f32))),
+        _ => Some(x.powf(y)),
+    }
+    .unwrap_or_else(T::nan)
 }
 pub(super) fn neg<T: Float>(x: T) -> T {
     -x
@@ -81,26 +103,26 @@ pub(super) fn sqr<T: Float>(x: T) -> T {
 pub(super) fn sqrt<T: Float>(x: T) -> T {
     x.sqrt()
 }
-pub(super) fn exp<T: Float>(x: T) -> T {
-    x.exp()
+pub(super) fn exp<T: Float + Element>(x: T) -> T {
+    vm(Func::Exp, x, |x| x.exp())
 }
-pub(super) fn exp2<T: Float>(x: T) -> T {
-    x.exp2()
+pub(super) fn exp2<T: Float + Element>(x: T) -> T {
+    vm(Func::Exp2, x, |x| x.exp2())
 }
-pub(super) fn expm1<T: Float>(x: T) -> T {
-    x.exp_m1()
+pub(super) fn expm1<T: Float + Element>(x: T) -> T {
+    vm(Func::Expm1, x, |x| x.exp_m1())
 }
-pub(super) fn ln<T: Float>(x: T) -> T {
-    x.ln()
+pub(super) fn ln<T: Float + Element>(x: T) -> T {
+    vm(Func::Log, x, |x| x.ln())
 }
-pub(super) fn log2<T: Float>(x: T) -> T {
-    x.log2()
+pub(super) fn log2<T: Float + Element>(x: T) -> T {
+    vm(Func::Log2, x, |x| x.log2())
 }
-pub(super) fn log10<T: Float>(x: T) -> T {
-    x.log10()
+pub(super) fn log10<T: Float + Element>(x: T) -> T {
+    vm(Func::Log10, x, |x| x.log10())
 }
-pub(super) fn ln_1p<T: Float>(x: T) -> T {
-    x.ln_1p()
+pub(super) fn ln_1p<T: Float + Element>(x: T) -> T {
+    vm(Func::Log1p, x, |x| x.ln_1p())
 }
 pub(super) fn sin<T: Float>(x: T) -> T {
     x.sin()
@@ -117,25 +139,28 @@ pub(super) fn sinh<T: Float>(x: T) -> T {
 pub(super) fn cosh<T: Float>(x: T) -> T {
     x.cosh()
 }
-pub(super) fn sigmoid<T: Float>(x: T) -> T {
-    T::one() / (T::one() + (-x).exp())
+pub(super) fn sigmoid<T: Float + Element>(x: T) -> T {
+    vm(Func::Sigmoid, x, |x| T::one() / (T::one() + (-x).exp()))
 }
 pub(super) fn recip<T: Float>(x: T) -> T {
     x.recip()
 }
 
-/// `log(1 + exp(x))` without overflow, with PyTensor's cut-offs.
-pub(super) fn softplus<T: Float>(x: T) -> T {
-    let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
-    if x < c(-37.0) {
-        x.exp()
-    } else if x < c(18.0) {
-        x.exp().ln_1p()
-    } else if x < c(33.3) {
-        x + (-x).exp()
-    } else {
-        x
-    }
+/// `log(1 + exp(x))` without overflow (vmath's `max(x, 0) + log1p(e^-|x|)`
+/// for float32 and float64, PyTensor's cut-offs for other types).
+pub(super) fn softplus<T: Float + Element>(x: T) -> T {
+    vm(Func::Softplus, x, |x| {
+        let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
+        if x < c(-37.0) {
+            x.exp()
+        } else if x < c(18.0) {
+            x.exp().ln_1p()
+        } else if x < c(33.3) {
+            x + (-x).exp()
+        } else {
+            x
+        }
+    })
 }
 
 /// NumPy's `maximum`: NaN if either is NaN.

@@ -27,6 +27,7 @@ mod reduce_walk;
 pub mod row_scatter;
 mod special;
 pub mod subtensor;
+pub mod vmath;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).

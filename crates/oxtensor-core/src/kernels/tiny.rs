@@ -80,7 +80,9 @@ impl TinyProgram {
     }
 }
 
-fn compile<T: Float>(instrs: &[(ScalarKind, SmallVec<[TinyArg; 3]>)]) -> Option<Instrs<T>> {
+fn compile<T: Float + Element>(
+    instrs: &[(ScalarKind, SmallVec<[TinyArg; 3]>)],
+) -> Option<Instrs<T>> {
     let list = instrs
         .iter()
         .enumerate()

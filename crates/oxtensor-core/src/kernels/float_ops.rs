@@ -1,10 +1,10 @@
 //! Elementwise math on real floats, with NumPy's results for the edge cases
 //! (NaN-propagating maximum/minimum, floored `mod` and `//`, `sign(0) == 0`).
 
-use super::fast_tanh::{tanh_f32, tanh_f32_slice};
 use super::float_scalar::*;
-use super::map::{map1, map1_slices, map2, map3};
+use super::map::{map1, map1_slices, map2, map2_slices, map3};
 use super::map_bool::{compare, test, BoolOp};
+use super::vmath::kinds::{binary_loops, unary_loops, TANH32};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
@@ -101,11 +101,11 @@ fn acosh<T: Float>(x: T) -> T {
     }
 }
 
-/// `tanh`; float32 through the vectorised [`tanh_f32`] (libm's `tanhf` is
-/// a call per element).
+/// `tanh`; float32 through the vectorised loop `vmath::kinds::TANH32`
+/// (libm's `tanhf` is a call per element).
 fn tanh<T: Float + Element>(a: &Tensor, out: &mut Tensor) {
     if T::DTYPE == DType::Float32 {
-        map1_slices(a, out, tanh_f32, tanh_f32_slice);
+        map1_slices(a, out, TANH32.0, TANH32.1);
     } else {
         map1(a, out, |x: T| x.tanh());
     }
@@ -140,10 +140,6 @@ fn apply_elementary<T: Float + Element>(
         RoundHalfToEven => round_even::<T>(a, out),
         RoundHalfAwayFromZero => map1(a, out, |x: T| x.round()),
         Trunc => map1(a, out, |x: T| x.trunc()),
-        ArcSin => map1(a, out, |x: T| x.asin()),
-        ArcCos => map1(a, out, |x: T| x.acos()),
-        ArcTan => map1(a, out, |x: T| x.atan()),
-        ArcTan2 => map2(a, *ins.get(1)?, out, |y: T, x: T| y.atan2(x)),
         Sinh => map1(a, out, sinh::<T>),
         Cosh => map1(a, out, cosh::<T>),
         ArcSinh => map1(a, out, |x: T| x.asinh()),
@@ -155,6 +151,26 @@ fn apply_elementary<T: Float + Element>(
         // The angle of a real number: 0, or π for negative numbers and -0.
         Angle => map1(a, out, |x: T| T::zero().atan2(x)),
         _ => return None,
+    }
+    Some(())
+}
+
+/// The kinds with vectorised loops (`vmath`), or `None`.
+fn apply_vmath<T: Element>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Option<()> {
+    let a = ins[0];
+    if let Some(l) = unary_loops(k) {
+        match T::DTYPE {
+            DType::Float64 => map1_slices(a, out, l.one64, l.slice64),
+            DType::Float32 => map1_slices(a, out, l.one32, l.slice32),
+            _ => return None,
+        }
+    } else {
+        let (l, b) = (binary_loops(k)?, *ins.get(1)?);
+        match T::DTYPE {
+            DType::Float64 => map2_slices(a, b, out, l.one64, l.slice64),
+            DType::Float32 => map2_slices(a, b, out, l.one32, l.slice32),
+            _ => return None,
+        }
     }
     Some(())
 }
@@ -193,7 +209,6 @@ pub(super) fn apply<T: Float + Element>(
         Expm1 => map1(a, out, expm1::<T>),
         Sin => map1(a, out, sin::<T>),
         Cos => map1(a, out, cos::<T>),
-        Tan => map1(a, out, tan::<T>),
         Tanh => tanh::<T>(a, out),
         Sigmoid => map1(a, out, sigmoid::<T>),
         Softplus => map1(a, out, softplus::<T>),
@@ -205,7 +220,9 @@ pub(super) fn apply<T: Float + Element>(
         Add => super::elemwise::fold(ins, out, add::<T>),
         Mul => super::elemwise::fold(ins, out, mul::<T>),
         other => {
-            if apply_elementary::<T>(other, ins, out).is_none() {
+            if apply_vmath::<T>(other, ins, out).is_none()
+                && apply_elementary::<T>(other, ins, out).is_none()
+            {
                 return Err(Error::Type(format!(
                     "{} is not defined for {} inputs",
                     other.name(),

@@ -4,6 +4,7 @@
 //! over tensors, so both give the same bits; a test below checks every
 //! kind listed here against the tensor kernel on edge values.
 
+use super::vmath::kinds::{binary_loops, unary_loops};
 use crate::ops::scalar::ScalarKind;
 use num_traits::Float;
 
@@ -45,6 +46,10 @@ pub fn scalar_fn<T: Float>(k: ScalarKind) -> Option<ScalarFn<T>> {
         Sin => Unary(sin::<T>),
         Cos => Unary(cos::<T>),
         Tan => Unary(tan::<T>),
+        ArcSin => Unary(arcsin::<T>),
+        ArcCos => Unary(arccos::<T>),
+        ArcTan => Unary(arctan::<T>),
+        ArcTan2 => Binary(arctan2::<T>),
         Sinh => Unary(sinh::<T>),
         Cosh => Unary(cosh::<T>),
         Sigmoid => Unary(sigmoid::<T>),
@@ -108,8 +113,50 @@ pub(super) fn sin<T: Float>(x: T) -> T {
 pub(super) fn cos<T: Float>(x: T) -> T {
     x.cos()
 }
-pub(super) fn tan<T: Float>(x: T) -> T {
-    x.tan()
+
+/// `k`'s vectorised loop (`vmath`) on one element of `T`, float32 or
+/// float64: the bits the tensor kernel gives.
+fn vector_one<T: Float>(k: ScalarKind, x: T) -> T {
+    let Some(l) = unary_loops(k) else {
+        return T::nan();
+    };
+    let y = if std::mem::size_of::<T>() == 4 {
+        T::from((l.one32)(x.to_f32().unwrap_or(f32::NAN)))
+    } else {
+        T::from((l.one64)(x.to_f64().unwrap_or(f64::NAN)))
+    };
+    y.unwrap_or_else(T::nan)
+}
+
+/// [`vector_one`] for a binary kind.
+fn vector_two<T: Float>(k: ScalarKind, x: T, y: T) -> T {
+    let Some(l) = binary_loops(k) else {
+        return T::nan();
+    };
+    let z = if std::mem::size_of::<T>() == 4 {
+        let f = |v: T| v.to_f32().unwrap_or(f32::NAN);
+        T::from((l.one32)(f(x), f(y)))
+    } else {
+        let f = |v: T| v.to_f64().unwrap_or(f64::NAN);
+        T::from((l.one64)(f(x), f(y)))
+    };
+    z.unwrap_or_else(T::nan)
+}
+
+fn tan<T: Float>(x: T) -> T {
+    vector_one(ScalarKind::Tan, x)
+}
+fn arcsin<T: Float>(x: T) -> T {
+    vector_one(ScalarKind::ArcSin, x)
+}
+fn arccos<T: Float>(x: T) -> T {
+    vector_one(ScalarKind::ArcCos, x)
+}
+fn arctan<T: Float>(x: T) -> T {
+    vector_one(ScalarKind::ArcTan, x)
+}
+fn arctan2<T: Float>(y: T, x: T) -> T {
+    vector_two(ScalarKind::ArcTan2, y, x)
 }
 pub(super) fn sinh<T: Float>(x: T) -> T {
     x.sinh()

@@ -1,0 +1,176 @@
+//! `tanh` for float32 computed in float32 (16 lanes to an AVX-512 vector):
+//! an odd minimax polynomial below 0.625, else `1 - 2/(e^{2|x|} + 1)` with
+//! `e^y = 2^k e^r`, `|r| <= ln2/2`, by its Taylor series. Within 2 ulp of
+//! the correctly rounded result (tests). Replaces a float64 computation
+//! that ran at 8 lanes (measured: 0.3x NumPy's AVX-512 float32 loop).
+
+use super::poly::fma32;
+use super::variants::Unary32;
+
+/// Below this the odd polynomial is used.
+const SMALL: f32 = 0.625;
+/// `tanh` rounds to 1 in float32 from 9.02 on; `e^{2 SATURATE}` is finite.
+const SATURATE: f32 = 9.5;
+/// 1.5 * 2^23: adding it rounds to an integer held in the low mantissa bits.
+const SHIFTER: f32 = 12_582_912.0;
+/// ln 2 = LN2_HI + LN2_LO, LN2_HI of 9 bits: `k LN2_HI` is exact (k <= 28).
+const LN2_HI: f32 = 0.693_359_375;
+const LN2_LO: f32 = -2.121_944_4e-4;
+/// `tanh a = a + a^3 P(a^2)` for a in [0, 0.625]: minimax, relative error
+/// 2^-27.8 (Remez exchange in 60-digit arithmetic).
+const P: [f32; 5] = [
+    -0.333_332_82,
+    0.133_314_42,
+    -0.053_739_715,
+    0.020_639_087,
+    -0.005_704_987,
+];
+/// 1/k! for k = 2..=7: `e^r = 1 + r + r^2 E(r)`, truncation below 2^-27.
+const E: [f32; 6] = [
+    0.5,
+    1.0 / 6.0,
+    1.0 / 24.0,
+    1.0 / 120.0,
+    1.0 / 720.0,
+    1.0 / 5040.0,
+];
+
+/// `np.tanh` on float32.
+pub(crate) struct Tanh32;
+
+impl Unary32 for Tanh32 {
+    #[inline(always)]
+    fn fast<const F: bool>(x: f32) -> f32 {
+        let a = x.abs();
+        let u = a * a;
+        let (u2, u4) = (u * u, (u * u) * (u * u));
+        let p = fma32::<F>(
+            fma32::<F>(
+                P[4],
+                u4,
+                fma32::<F>(fma32::<F>(P[3], u, P[2]), u2, fma32::<F>(P[1], u, P[0])),
+            ),
+            a * u,
+            a,
+        );
+        // `min` of NaN gives SATURATE: a NaN input is restored below.
+        let y = 2.0 * a.min(SATURATE);
+        let t = fma32::<F>(y, std::f32::consts::LOG2_E, SHIFTER);
+        let k = t - SHIFTER;
+        let r = fma32::<F>(-k, LN2_LO, fma32::<F>(-k, LN2_HI, y));
+        let (r2, r4) = (r * r, (r * r) * (r * r));
+        let q = fma32::<F>(
+            fma32::<F>(E[5], r, E[4]),
+            r4,
+            fma32::<F>(fma32::<F>(E[3], r, E[2]), r2, fma32::<F>(E[1], r, E[0])),
+        );
+        // The low bits of `t` hold k; shifted into the exponent field: 2^k.
+        let scale = f32::from_bits(t.to_bits().wrapping_add(127) << 23);
+        let e = scale * (1.0 + fma32::<F>(r2, q, r));
+        let big = 1.0 - 2.0 / (e + 1.0);
+        let v = if a < SMALL { p } else { big }.copysign(x);
+        if x.is_nan() {
+            x
+        } else {
+            v
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::vmath::test_support::{ulps32, Rng};
+    use crate::kernels::vmath::variants::{supported, unary32_at};
+
+    /// libm's `tanh` in `f64`, rounded once: the correctly rounded answer
+    /// but for ties within 1e-15.
+    fn reference(x: f32) -> f32 {
+        f64::from(x).tanh() as f32
+    }
+
+    fn inputs() -> Vec<f32> {
+        let mut rng = Rng::new(7);
+        let mut xs: Vec<f32> = rng
+            .log_uniform(200_000, -30.0, 4.0)
+            .iter()
+            .map(|&v| v as f32)
+            .collect();
+        xs.extend((-100_000..100_000).map(|i| i as f32 * 1.3e-4));
+        xs.extend((-60..60).map(|e| 2f32.powi(e)));
+        xs.extend([
+            0.624_999_9,
+            0.625,
+            0.625_000_1,
+            9.0,
+            9.02,
+            9.5,
+            9.6,
+            20.0,
+            1e30,
+            -1e30,
+            f32::MAX,
+        ]);
+        xs.extend([
+            f32::MIN_POSITIVE,
+            1e-45,
+            -1e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ]);
+        xs
+    }
+
+    #[test]
+    fn within_two_ulp_at_every_level_and_fma_builds_agree() {
+        let xs = inputs();
+        let mut fma_bits: Option<Vec<u32>> = None;
+        for at in supported() {
+            let mut ys = vec![0.0; xs.len()];
+            unary32_at::<Tanh32>(at, &mut ys, &xs);
+            let mut worst = 0.0f64;
+            for (&x, &y) in xs.iter().zip(&ys) {
+                let e = ulps32(y, reference(x));
+                assert!(
+                    e <= 2.0,
+                    "tanh({x:e}) = {y:e} at {at:?}, want {:e}",
+                    reference(x)
+                );
+                worst = worst.max(e);
+            }
+            eprintln!("tanh f32 at {at:?}: worst {worst} ulp");
+            let bits: Vec<u32> = ys.iter().map(|y| y.to_bits()).collect();
+            if at != crate::kernels::vmath::variants::Level::Baseline {
+                match &fma_bits {
+                    Some(prev) => assert!(prev == &bits, "the FMA builds differ"),
+                    None => fma_bits = Some(bits),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nan_and_signed_zeros_at_every_position() {
+        use crate::kernels::vmath::variants::unary32;
+        for n in [1, 3, 8, 17, 33] {
+            for at in [0, n / 2, n - 1] {
+                let mut xs = vec![0.5f32; n];
+                xs[at] = f32::NAN;
+                let mut ys = vec![0.0; n];
+                unary32::<Tanh32>(&mut ys, &xs);
+                assert!(ys[at].is_nan());
+                assert!(ys
+                    .iter()
+                    .enumerate()
+                    .all(|(i, y)| i == at || ulps32(*y, reference(0.5)) <= 2.0));
+            }
+        }
+        let x = [0.0f32, -0.0, f32::INFINITY, f32::NEG_INFINITY];
+        let mut z = [1.0f32; 4];
+        unary32::<Tanh32>(&mut z, &x);
+        assert_eq!(
+            z.map(f32::to_bits),
+            [0.0f32, -0.0, 1.0, -1.0].map(f32::to_bits)
+        );
+    }
+}

@@ -25,6 +25,7 @@ mod reduce_pieces;
 mod reduce_walk;
 mod special;
 pub mod subtensor;
+pub mod vmath;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
@@ -49,4 +50,3 @@ pub mod softmax;
 pub mod sort;
 mod stream;
 pub mod tiny;
-mod vmath;

@@ -5,8 +5,10 @@
 //! with |w| <= tan(π/16), which takes the ratio without dividing first
 //! (arctan2 needs no `y/x`). Within 2 ulp of the correctly rounded result.
 
-use super::poly::{estrin, fma};
-use super::variants::{Binary, Unary};
+use super::guarded::Guarded2;
+use super::poly::estrin;
+use super::simd::Unary;
+use crate::kernels::fast_exp::fma;
 
 const PIO2_HI: f64 = f64::from_bits(0x3ff9_21fb_5444_2d18);
 const PIO2_LO: f64 = f64::from_bits(0x3c91_a626_3314_5c07);
@@ -117,8 +119,9 @@ fn atan_ratio<const F: bool>(a: f64, b: f64, reflect: bool) -> f64 {
 pub(crate) struct ArcSin;
 
 impl Unary for ArcSin {
+    type T = f64;
     #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+    fn eval<const F: bool>(x: f64) -> f64 {
         let (s, q, small) = asin_parts::<F>(x.abs());
         let r = if small {
             s + q
@@ -127,17 +130,15 @@ impl Unary for ArcSin {
         };
         r.copysign(x)
     }
-    fn slow(x: f64) -> f64 {
-        x.asin()
-    }
 }
 
 /// `np.arccos`.
 pub(crate) struct ArcCos;
 
 impl Unary for ArcCos {
+    type T = f64;
     #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+    fn eval<const F: bool>(x: f64) -> f64 {
         let (s, q, small) = asin_parts::<F>(x.abs());
         if small {
             // π/2 - asin x
@@ -149,28 +150,23 @@ impl Unary for ArcCos {
             (PI_HI - 2.0 * s) + (PI_LO - 2.0 * q)
         }
     }
-    fn slow(x: f64) -> f64 {
-        x.acos()
-    }
 }
 
 /// `np.arctan`.
 pub(crate) struct ArcTan;
 
 impl Unary for ArcTan {
+    type T = f64;
     #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+    fn eval<const F: bool>(x: f64) -> f64 {
         atan_ratio::<F>(x.abs(), 1.0, false).copysign(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.atan()
     }
 }
 
 /// `np.arctan2(y, x)`.
 pub(crate) struct ArcTan2;
 
-impl Binary for ArcTan2 {
+impl Guarded2 for ArcTan2 {
     #[inline(always)]
     fn fast<const F: bool>(y: f64, x: f64) -> f64 {
         // x < 0 or x = -0: the angle is measured from the negative axis.

@@ -1,12 +1,16 @@
-//! The kinds with vectorised loops here, as the function pointers that
-//! `float_ops` maps over tensors: a whole-slice loop for contiguous runs and
-//! a one-element entry (the same loop) for strided, broadcast and tiny
-//! inputs, so every path gives the same bits.
+//! The trigonometric and hyperbolic kinds' loops, as the function pointers
+//! that `float_ops` maps over tensors: a whole-slice loop for contiguous
+//! runs and a one-element entry (the same loop) for strided, broadcast and
+//! tiny inputs, so every path gives the same bits.
 
+use super::guarded::{self, Guarded, Guarded2, Lane};
+use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
+use super::simd::{level, unary_at, Unary};
 use super::tanh_f32::Tanh32;
 use super::trig::Tan;
-use super::variants::{binary, binary_one, unary, unary32, unary32_one, unary_one};
+use super::Narrow;
+use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
 
 /// A unary kind's loops for float64 and float32.
@@ -22,18 +26,53 @@ pub(crate) struct UnaryLoops {
 #[derive(Clone, Copy)]
 pub(crate) struct BinaryLoops {
     pub(crate) one64: fn(f64, f64) -> f64,
-    pub(crate) slice64: fn(&mut [f64], &[f64], &[f64]),
+    pub(crate) slice64: fn(&mut [f64], Part<'_, f64>, Part<'_, f64>),
     pub(crate) one32: fn(f32, f32) -> f32,
-    pub(crate) slice32: fn(&mut [f32], &[f32], &[f32]),
+    pub(crate) slice32: fn(&mut [f32], Part<'_, f32>, Part<'_, f32>),
 }
 
-macro_rules! unary_loops {
+fn plain<K: Unary>(ys: &mut [K::T], xs: &[K::T]) {
+    unary_at::<K>(level(), ys, xs);
+}
+
+fn plain_one<K: Unary>(x: K::T) -> K::T {
+    let mut y = [x];
+    plain::<K>(&mut y, &[x]);
+    y[0]
+}
+
+fn guarded_one<K: Guarded, E: Lane>(x: E) -> E {
+    let mut y = [x];
+    guarded::unary::<K, E>(&mut y, &[x]);
+    y[0]
+}
+
+fn guarded2_one<K: Guarded2, E: Lane>(x: E, y: E) -> E {
+    let mut z = [x];
+    guarded::binary::<K, E>(&mut z, Part::Full(&[x]), Part::Full(&[y]));
+    z[0]
+}
+
+/// Loops of an [`Unary`] float64 kernel (float32 computed in float64).
+macro_rules! plain {
     ($k:ty) => {
         UnaryLoops {
-            one64: unary_one::<$k, f64>,
-            slice64: unary::<$k, f64>,
-            one32: unary_one::<$k, f32>,
-            slice32: unary::<$k, f32>,
+            one64: plain_one::<$k>,
+            slice64: plain::<$k>,
+            one32: plain_one::<Narrow<$k>>,
+            slice32: plain::<Narrow<$k>>,
+        }
+    };
+}
+
+/// Loops of a [`Guarded`] kernel.
+macro_rules! guarded {
+    ($k:ty) => {
+        UnaryLoops {
+            one64: guarded_one::<$k, f64>,
+            slice64: guarded::unary::<$k, f64>,
+            one32: guarded_one::<$k, f32>,
+            slice32: guarded::unary::<$k, f32>,
         }
     };
 }
@@ -42,10 +81,21 @@ macro_rules! unary_loops {
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
     Some(match k {
-        K::Tan => unary_loops!(Tan),
-        K::ArcSin => unary_loops!(ArcSin),
-        K::ArcCos => unary_loops!(ArcCos),
-        K::ArcTan => unary_loops!(ArcTan),
+        K::Tan => guarded!(Tan),
+        K::ArcSin => plain!(ArcSin),
+        K::ArcCos => plain!(ArcCos),
+        K::ArcTan => plain!(ArcTan),
+        K::Sinh => guarded!(Sinh),
+        K::Cosh => guarded!(Cosh),
+        // float32 tanh is computed in float32 (twice the lanes).
+        K::Tanh => UnaryLoops {
+            one32: plain_one::<Tanh32>,
+            slice32: plain::<Tanh32>,
+            ..plain!(Tanh)
+        },
+        K::ArcSinh => plain!(ArcSinh),
+        K::ArcCosh => plain!(ArcCosh),
+        K::ArcTanh => plain!(ArcTanh),
         _ => return None,
     })
 }
@@ -54,16 +104,11 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
 pub(crate) fn binary_loops(k: ScalarKind) -> Option<BinaryLoops> {
     match k {
         ScalarKind::ArcTan2 => Some(BinaryLoops {
-            one64: binary_one::<ArcTan2, f64>,
-            slice64: binary::<ArcTan2, f64>,
-            one32: binary_one::<ArcTan2, f32>,
-            slice32: binary::<ArcTan2, f32>,
+            one64: guarded2_one::<ArcTan2, f64>,
+            slice64: guarded::binary::<ArcTan2, f64>,
+            one32: guarded2_one::<ArcTan2, f32>,
+            slice32: guarded::binary::<ArcTan2, f32>,
         }),
         _ => None,
     }
 }
-
-/// float32 `tanh`'s loops (computed in float32): the element entry and
-/// the slice loop.
-pub(crate) const TANH32: (fn(f32) -> f32, fn(&mut [f32], &[f32])) =
-    (unary32_one::<Tanh32>, unary32::<Tanh32>);

@@ -1,47 +1,80 @@
 //! Test helpers for the element functions: a seeded generator of inputs
 //! (log-uniform magnitudes, both signs), ulp distances, and checks that run
-//! every build this CPU supports against a reference and against each other.
+//! every build this CPU runs against a reference and against each other.
 
-use super::variants::{binary_at, supported, unary_at, Binary, Level, Unary};
+use super::simd::{levels, Level};
 
-/// splitmix64: a small seeded generator, enough for test inputs.
-pub(super) struct Rng(u64);
+/// A splitmix64 stream: reproducible inputs without a dependency.
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    pub(super) fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    /// Uniform in [0, 1).
-    pub(super) fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
+
     /// Uniform in [lo, hi).
     pub(super) fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
+        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
     }
-    /// `n` values of magnitude 2^e, e uniform in [lo, hi), of random sign.
-    pub(super) fn log_uniform(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
-        (0..n)
-            .map(|_| {
-                let m = self.uniform(lo, hi).exp2();
-                if self.next() & 1 == 1 {
-                    -m
-                } else {
-                    m
-                }
-            })
-            .collect()
+
+    /// Magnitude log-uniform between 2^lo and 2^hi, either sign.
+    pub(super) fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        let m = self.uniform(lo, hi).exp2();
+        if self.next() & 1 == 0 {
+            m
+        } else {
+            -m
+        }
+    }
+
+    /// `n` values of [`Rng::log_uniform`].
+    pub(super) fn log_uniforms(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+        (0..n).map(|_| self.log_uniform(lo, hi)).collect()
     }
 }
 
-/// NaN, infinities, zeros of both signs, the smallest numbers.
+/// The distance in ulps (0 for two NaNs or ±0, `u64::MAX` for NaN vs number).
+pub(super) fn ulps(a: f64, b: f64) -> u64 {
+    if a.is_nan() || b.is_nan() {
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
+    }
+    let ord = |x: f64| {
+        let b = x.to_bits() as i64;
+        i128::from(if b < 0 { i64::MIN - b } else { b })
+    };
+    (ord(a) - ord(b)).unsigned_abs() as u64
+}
+
+/// [`ulps`] for float32.
+pub(super) fn ulps32(a: f32, b: f32) -> u64 {
+    if a.is_nan() || b.is_nan() {
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
+    }
+    let ord = |x: f32| {
+        let b = x.to_bits() as i32;
+        i64::from(if b < 0 { i32::MIN - b } else { b })
+    };
+    (ord(a) - ord(b)).unsigned_abs()
+}
+
+/// Zeros of opposite signs (which [`ulps`] counts as equal).
+fn zero_signs_differ(a: f64, b: f64) -> bool {
+    a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative()
+}
+
+/// NaN, infinities, zeros of both signs, the extremes.
 pub(super) const SPECIAL: [f64; 9] = [
     f64::NAN,
     f64::INFINITY,
@@ -54,166 +87,97 @@ pub(super) const SPECIAL: [f64; 9] = [
     f64::MAX,
 ];
 
-/// Distance in units in the last place between `got` and `want` (0 for two
-/// NaNs, infinite for a NaN against a number or zeros of opposite signs).
-pub(super) fn ulps(got: f64, want: f64) -> f64 {
-    if got.is_nan() || want.is_nan() {
-        return if got.is_nan() && want.is_nan() {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-    }
-    if got == 0.0 && want == 0.0 && got.is_sign_negative() != want.is_sign_negative() {
-        return f64::INFINITY;
-    }
-    // Bits mapped to a monotonic integer line: adjacent doubles differ by 1.
-    let line = |x: f64| {
-        let b = x.to_bits() as i64;
-        if b < 0 {
-            i64::MIN.wrapping_sub(b)
-        } else {
-            b
-        }
-    };
-    (line(got) as i128 - line(want) as i128).unsigned_abs() as f64
-}
+/// A kernel run at a level: `run(level, out, a, b)` (`b` unused for unary).
+pub(super) type Run64 = dyn Fn(Level, &mut [f64], &[f64], &[f64]);
+/// As [`Run64`] on float32.
+pub(super) type Run32 = dyn Fn(Level, &mut [f32], &[f32], &[f32]);
 
-/// [`ulps`] for float32.
-pub(super) fn ulps32(got: f32, want: f32) -> f64 {
-    if got.is_nan() || want.is_nan() {
-        return if got.is_nan() && want.is_nan() {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-    }
-    if got == 0.0 && want == 0.0 && got.is_sign_negative() != want.is_sign_negative() {
-        return f64::INFINITY;
-    }
-    let line = |x: f32| {
-        let b = x.to_bits() as i32;
-        if b < 0 {
-            i32::MIN.wrapping_sub(b)
-        } else {
-            b
-        }
-    };
-    (i64::from(line(got)) - i64::from(line(want))).unsigned_abs() as f64
-}
-
-/// The worst ulp error of `K` over `xs` against `reference` at every
-/// supported level (asserted within `bound`, `baseline` for the build
-/// without FMA), with the FMA builds (AVX2,
-/// AVX-512) giving the same bits; float32 within 1 ulp of the rounded
-/// reference. Returns the worst error at each level.
-pub(super) fn check_unary<K: Unary>(
+/// `name` at every level the CPU runs, on the pairs `(xs[i], ys[i])`,
+/// against `reference`: within `bound` ulp (`base` for the build without
+/// FMA), zeros of the right sign, the FMA builds (AVX2, AVX-512) giving the
+/// same bits; float32 within 1 ulp of the reference rounded (`bound32`).
+/// Returns the worst float64 error at each level.
+pub(super) fn check(
     name: &str,
-    xs: &[f64],
-    reference: fn(f64) -> f64,
-    bound: f64,
-    baseline: f64,
-) -> Vec<(Level, f64)> {
-    let want: Vec<f64> = xs.iter().map(|&x| reference(x)).collect();
-    let mut fma_bits: Option<Vec<u64>> = None;
-    let mut worst = vec![];
-    for at in supported() {
-        let mut w_at = 0.0f64;
-        let bound = if at == Level::Baseline {
-            baseline
-        } else {
-            bound
-        };
-        let mut ys = vec![0.0; xs.len()];
-        unary_at::<K, f64>(at, &mut ys, xs);
-        for ((&x, &y), &w) in xs.iter().zip(&ys).zip(&want) {
-            let e = ulps(y, w);
-            assert!(
-                e <= bound,
-                "{name}({x:e}) = {y:e} at {at:?}, reference {w:e}: {e} ulp"
-            );
-            w_at = w_at.max(e);
-        }
-        worst.push((at, w_at));
-        same_fma_bits(name, at, &ys, &mut fma_bits);
-        let xs32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
-        let mut ys32 = vec![0.0f32; xs.len()];
-        unary_at::<K, f32>(at, &mut ys32, &xs32);
-        for (&x, &y) in xs32.iter().zip(&ys32) {
-            let w = reference(f64::from(x)) as f32;
-            let e = ulps32(y, w);
-            assert!(
-                e <= 1.0,
-                "{name}({x:e}f32) = {y:e} at {at:?}, reference {w:e}"
-            );
-        }
-    }
-    worst
-}
-
-/// As [`check_unary`] for a binary kind over pairs `(xs[i], ys[i])`.
-pub(super) fn check_binary<K: Binary>(
-    name: &str,
-    xs: &[f64],
-    ys: &[f64],
-    reference: fn(f64, f64) -> f64,
-    bound: f64,
-    baseline: f64,
-) -> Vec<(Level, f64)> {
+    (xs, ys): (&[f64], &[f64]),
+    (run64, run32): (&Run64, &Run32),
+    reference: &dyn Fn(f64, f64) -> f64,
+    (bound, base, bound32): (u64, u64, u64),
+) -> Vec<(Level, u64)> {
     let want: Vec<f64> = xs.iter().zip(ys).map(|(&x, &y)| reference(x, y)).collect();
+    let (xs32, ys32): (Vec<f32>, Vec<f32>) = xs
+        .iter()
+        .zip(ys)
+        .map(|(&x, &y)| (x as f32, y as f32))
+        .unzip();
     let mut fma_bits: Option<Vec<u64>> = None;
     let mut worst = vec![];
-    for at in supported() {
-        let mut w_at = 0.0f64;
-        let bound = if at == Level::Baseline {
-            baseline
-        } else {
-            bound
-        };
-        let mut zs = vec![0.0; xs.len()];
-        binary_at::<K, f64>(at, &mut zs, xs, ys);
-        for (i, (&z, &w)) in zs.iter().zip(&want).enumerate() {
-            let e = ulps(z, w);
+    for lvl in levels() {
+        let limit = if lvl == Level::Base { base } else { bound };
+        let mut out = vec![0.0; xs.len()];
+        run64(lvl, &mut out, xs, ys);
+        let mut w = 0;
+        for (i, (&z, &r)) in out.iter().zip(&want).enumerate() {
+            let d = ulps(z, r);
             let (x, y) = (xs[i], ys[i]);
             assert!(
-                e <= bound,
-                "{name}({x:e}, {y:e}) = {z:e} at {at:?}, reference {w:e}: {e} ulp"
+                d <= limit && !zero_signs_differ(z, r),
+                "{name}({x:e}, {y:e}) = {z:e} at {lvl:?}, reference {r:e}: {d} ulp"
             );
-            w_at = w_at.max(e);
+            w = w.max(d);
         }
-        worst.push((at, w_at));
-        same_fma_bits(name, at, &zs, &mut fma_bits);
-        let (xs32, ys32): (Vec<f32>, Vec<f32>) = xs
-            .iter()
-            .zip(ys)
-            .map(|(&x, &y)| (x as f32, y as f32))
-            .unzip();
-        let mut zs32 = vec![0.0f32; xs.len()];
-        binary_at::<K, f32>(at, &mut zs32, &xs32, &ys32);
-        for ((&x, &y), &z) in xs32.iter().zip(&ys32).zip(&zs32) {
-            let w = reference(f64::from(x), f64::from(y)) as f32;
+        worst.push((lvl, w));
+        if lvl != Level::Base {
+            let bits: Vec<u64> = out.iter().map(|z| z.to_bits()).collect();
+            let same = |a: &Vec<u64>| {
+                a.iter().zip(&bits).all(|(p, q)| {
+                    p == q || (f64::from_bits(*p).is_nan() && f64::from_bits(*q).is_nan())
+                })
+            };
             assert!(
-                ulps32(z, w) <= 1.0,
-                "{name}({x:e}f32, {y:e}f32) = {z:e} at {at:?}, reference {w:e}"
+                fma_bits.as_ref().is_none_or(same),
+                "{name}: the FMA builds differ"
+            );
+            fma_bits = Some(bits);
+        }
+        let mut out32 = vec![0.0f32; xs.len()];
+        run32(lvl, &mut out32, &xs32, &ys32);
+        for ((&x, &y), &z) in xs32.iter().zip(&ys32).zip(&out32) {
+            let r = reference(f64::from(x), f64::from(y)) as f32;
+            assert!(
+                ulps32(z, r) <= bound32 && !zero_signs_differ(f64::from(z), f64::from(r)),
+                "{name}({x:e}f32, {y:e}f32) = {z:e} at {lvl:?}, reference {r:e}"
             );
         }
     }
     worst
 }
 
-/// The AVX2 and AVX-512 builds run the same FMA arithmetic: same bits.
-fn same_fma_bits(name: &str, at: Level, ys: &[f64], seen: &mut Option<Vec<u64>>) {
-    if at == Level::Baseline {
-        return;
-    }
-    let bits: Vec<u64> = ys.iter().map(|y| y.to_bits()).collect();
-    match seen {
-        Some(prev) => {
-            let same = prev.iter().zip(&bits).all(|(a, b)| {
-                a == b || (f64::from_bits(*a).is_nan() && f64::from_bits(*b).is_nan())
-            });
-            assert!(same, "{name}: the FMA builds differ");
-        }
-        None => *seen = Some(bits),
-    }
+/// The runs of a [`Unary`](super::simd::Unary) float64 kernel (float32
+/// through [`Narrow`](super::Narrow)).
+pub(super) fn plain<K: super::simd::Unary<T = f64> + 'static>() -> (Box<Run64>, Box<Run32>) {
+    use super::simd::unary_at;
+    (
+        Box::new(|l, out, xs, _| unary_at::<K>(l, out, xs)),
+        Box::new(|l, out, xs, _| unary_at::<super::Narrow<K>>(l, out, xs)),
+    )
+}
+
+/// The runs of a [`Guarded`](super::guarded::Guarded) kernel.
+pub(super) fn guarded<K: super::guarded::Guarded + 'static>() -> (Box<Run64>, Box<Run32>) {
+    use super::guarded::unary_at;
+    (
+        Box::new(|l, out, xs, _| unary_at::<K, f64>(l, out, xs)),
+        Box::new(|l, out, xs, _| unary_at::<K, f32>(l, out, xs)),
+    )
+}
+
+/// The runs of a [`Guarded2`](super::guarded::Guarded2) kernel.
+pub(super) fn guarded2<K: super::guarded::Guarded2 + 'static>() -> (Box<Run64>, Box<Run32>) {
+    use super::guarded::binary_at;
+    use crate::kernels::map::Part::Full;
+    (
+        Box::new(|l, out, xs, ys| binary_at::<K, f64>(l, out, Full(xs), Full(ys))),
+        Box::new(|l, out, xs, ys| binary_at::<K, f32>(l, out, Full(xs), Full(ys))),
+    )
 }

@@ -3,11 +3,12 @@
 //! minimax polynomial, and `tan r` or `-cot r` from it by the double-angle
 //! formula. Within 2 ulp of the correctly rounded result (tests).
 
-use super::poly::{estrin, fma};
-use super::variants::Unary;
+use super::dd::two_sum;
+use super::guarded::Guarded;
+use super::poly::estrin;
+use crate::kernels::fast_exp::fma;
 
-/// 1.5 * 2^52: adding it rounds to an integer held in the low mantissa bits.
-pub(super) const SHIFTER: f64 = 6_755_399_441_055_744.0;
+use crate::kernels::fast_exp::SHIFTER;
 /// π/2 = C1 + C2 + T3 + T4 (+ 1.5e-43). C1 has 27 significant bits and C2
 /// ends at 2^-53, so for k < 2^20 `k C1`, `k C2` and `k T3` (33 bits) are
 /// exact, and `x - k C1 - k C2` is too (a multiple of 2^-53 below 1).
@@ -34,14 +35,6 @@ const P: [f64; 9] = [
     0.000_328_723_310_722_770_1,
 ];
 const SIGN: u64 = 1 << 63;
-
-/// `a + b` as the rounded sum and its exact error (Knuth's two-sum).
-#[inline(always)]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
-}
 
 /// `x - k π/2` as `hi + lo`, for 0 <= x <= REDUCE_MAX, and whether k is
 /// odd. Plain products (no FMA), so every build reduces alike.
@@ -76,7 +69,7 @@ fn tan_fast<const F: bool>(x: f64) -> f64 {
 /// `np.tan`.
 pub(crate) struct Tan;
 
-impl Unary for Tan {
+impl Guarded for Tan {
     #[inline(always)]
     fn fast<const F: bool>(x: f64) -> f64 {
         tan_fast::<F>(x)

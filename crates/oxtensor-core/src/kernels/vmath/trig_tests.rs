@@ -1,25 +1,37 @@
 //! Accuracy of `tan`, `arcsin`, `arccos`, `arctan` and `arctan2` against
 //! libm (glibc's are correctly rounded or within 1 ulp of it) at every
-//! build the CPU supports, over wide random ranges and the special values.
+//! build the CPU runs, over wide random ranges and the special values.
 
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
-use super::test_support::{check_binary, check_unary, Rng, SPECIAL};
+use super::test_support::{check, guarded, guarded2, plain, Rng, Run32, Run64, SPECIAL};
 use super::trig::Tan;
 use std::f64::consts::{FRAC_PI_2, PI};
 
-/// Next representable neighbours of `x`, `d` steps away.
+/// The representable neighbour `d` steps from `x`.
 fn nudge(x: f64, d: i64) -> f64 {
     f64::from_bits((x.to_bits() as i64 + d) as u64)
 }
 
+/// [`check`] of a unary kernel with float64 bound `bound` at every level.
+fn unary(name: &str, xs: &[f64], runs: (Box<Run64>, Box<Run32>), f: fn(f64) -> f64, bound: u64) {
+    let worst = check(
+        name,
+        (xs, xs),
+        (&*runs.0, &*runs.1),
+        &|x, _| f(x),
+        (bound, bound, 1),
+    );
+    eprintln!("{name}: worst {worst:?} ulp");
+}
+
 #[test]
 fn tan_within_2_ulp() {
-    let mut rng = Rng::new(1);
-    let mut xs = rng.log_uniform(100_000, -40.0, 22.0);
+    let mut rng = Rng(1);
+    let mut xs = rng.log_uniforms(100_000, -40.0, 22.0);
     xs.extend((0..50_000).map(|_| rng.uniform(-8.0, 8.0)));
     // Doubles next to multiples of π/2, where the reduction cancels most.
     for _ in 0..20_000 {
-        let k = (rng.unit() * 1_048_576.0 * 0.6) as i64;
+        let k = rng.uniform(0.0, 1_048_576.0 * 0.6) as i64;
         let x = k as f64 * FRAC_PI_2;
         xs.extend((-2..=2).map(|d| nudge(x, d)));
     }
@@ -33,30 +45,27 @@ fn tan_within_2_ulp() {
         1_048_577.0,
         1e22,
     ]);
-    let worst = check_unary::<Tan>("tan", &xs, f64::tan, 2.0, 2.0);
-    eprintln!("tan: worst {worst:?} ulp");
+    unary("tan", &xs, guarded::<Tan>(), f64::tan, 2);
 }
 
 #[test]
 fn arcsin_arccos_within_2_ulp() {
-    let mut rng = Rng::new(2);
-    let mut xs = rng.log_uniform(100_000, -60.0, 0.0);
+    let mut rng = Rng(2);
+    let mut xs = rng.log_uniforms(100_000, -60.0, 0.0);
     xs.extend((0..100_000).map(|_| rng.uniform(-1.0, 1.0)));
     for edge in [0.5f64, 1.0] {
         xs.extend((-40..=40).flat_map(|d| [nudge(edge, d), -nudge(edge, d)]));
     }
     xs.extend(SPECIAL);
     xs.extend([1.5, -2.0, 1e-310]);
-    let worst = check_unary::<ArcSin>("arcsin", &xs, f64::asin, 2.0, 2.0);
-    eprintln!("arcsin: worst {worst:?} ulp");
-    let worst = check_unary::<ArcCos>("arccos", &xs, f64::acos, 2.0, 2.0);
-    eprintln!("arccos: worst {worst:?} ulp");
+    unary("arcsin", &xs, plain::<ArcSin>(), f64::asin, 2);
+    unary("arccos", &xs, plain::<ArcCos>(), f64::acos, 2);
 }
 
 #[test]
 fn arctan_within_2_ulp() {
-    let mut rng = Rng::new(3);
-    let mut xs = rng.log_uniform(200_000, -60.0, 60.0);
+    let mut rng = Rng(3);
+    let mut xs = rng.log_uniforms(200_000, -60.0, 60.0);
     xs.extend((0..50_000).map(|_| rng.uniform(-6.0, 6.0)));
     for split in [
         0.198_912_367_379_658,
@@ -68,19 +77,26 @@ fn arctan_within_2_ulp() {
     }
     xs.extend(SPECIAL);
     xs.extend([1e308, -1e-310]);
-    let worst = check_unary::<ArcTan>("arctan", &xs, f64::atan, 2.0, 2.0);
-    eprintln!("arctan: worst {worst:?} ulp");
+    unary("arctan", &xs, plain::<ArcTan>(), f64::atan, 2);
 }
 
 #[test]
 fn arctan2_within_2_ulp_and_numpy_special_values() {
-    let mut rng = Rng::new(4);
-    let ys = rng.log_uniform(150_000, -80.0, 80.0);
-    let xs = rng.log_uniform(150_000, -80.0, 80.0);
-    let worst = check_binary::<ArcTan2>("arctan2", &ys, &xs, f64::atan2, 2.0, 3.0);
+    let mut rng = Rng(4);
+    let ys = rng.log_uniforms(150_000, -80.0, 80.0);
+    let xs = rng.log_uniforms(150_000, -80.0, 80.0);
+    let runs = guarded2::<ArcTan2>();
+    let worst = check(
+        "arctan2",
+        (&ys, &xs),
+        (&*runs.0, &*runs.1),
+        &f64::atan2,
+        (2, 3, 1),
+    );
     eprintln!("arctan2: worst {worst:?} ulp");
     // Every pair of edge values: libm's (= NumPy's) signed zeros, quadrants
     // and infinities, including through the far-scale fallback.
+    let inf = f64::INFINITY;
     let edges = [
         0.0,
         -0.0,
@@ -88,8 +104,8 @@ fn arctan2_within_2_ulp_and_numpy_special_values() {
         -1.0,
         2.5,
         -0.3,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
+        inf,
+        -inf,
         f64::NAN,
         1e-310,
         -1e-310,
@@ -101,43 +117,55 @@ fn arctan2_within_2_ulp_and_numpy_special_values() {
         .iter()
         .flat_map(|&y| edges.iter().map(move |&x| (y, x)))
         .unzip();
-    check_binary::<ArcTan2>("arctan2", &ys, &xs, f64::atan2, 1.0, 1.0);
+    check(
+        "arctan2",
+        (&ys, &xs),
+        (&*runs.0, &*runs.1),
+        &f64::atan2,
+        (1, 1, 1),
+    );
 }
 
 #[test]
 fn exact_special_values() {
-    use super::variants::unary_one;
-    let cases: [(fn(f64) -> f64, f64, f64); 12] = [
-        (unary_one::<Tan, f64>, -0.0, -0.0),
-        (unary_one::<Tan, f64>, 0.0, 0.0),
-        (unary_one::<ArcSin, f64>, -0.0, -0.0),
-        (unary_one::<ArcSin, f64>, 1.0, FRAC_PI_2),
-        (unary_one::<ArcSin, f64>, -1.0, -FRAC_PI_2),
-        (unary_one::<ArcCos, f64>, 1.0, 0.0),
-        (unary_one::<ArcCos, f64>, -1.0, PI),
-        (unary_one::<ArcCos, f64>, -0.0, FRAC_PI_2),
-        (unary_one::<ArcTan, f64>, -0.0, -0.0),
-        (unary_one::<ArcTan, f64>, f64::INFINITY, FRAC_PI_2),
-        (unary_one::<ArcTan, f64>, f64::NEG_INFINITY, -FRAC_PI_2),
-        (unary_one::<ArcTan, f64>, 1.0, PI / 4.0),
+    let one = |runs: &(Box<Run64>, Box<Run32>), x: f64| {
+        let mut y = [0.0];
+        (runs.0)(super::simd::level(), &mut y, &[x], &[x]);
+        y[0]
+    };
+    let (tan, asin, acos, atan) = (
+        guarded::<Tan>(),
+        plain::<ArcSin>(),
+        plain::<ArcCos>(),
+        plain::<ArcTan>(),
+    );
+    let cases = [
+        (&tan, -0.0, -0.0),
+        (&tan, 0.0, 0.0),
+        (&asin, -0.0, -0.0),
+        (&asin, 1.0, FRAC_PI_2),
+        (&asin, -1.0, -FRAC_PI_2),
+        (&acos, 1.0, 0.0),
+        (&acos, -1.0, PI),
+        (&acos, -0.0, FRAC_PI_2),
+        (&atan, -0.0, -0.0),
+        (&atan, f64::INFINITY, FRAC_PI_2),
+        (&atan, f64::NEG_INFINITY, -FRAC_PI_2),
+        (&atan, 1.0, PI / 4.0),
     ];
     for (i, (f, x, want)) in cases.into_iter().enumerate() {
-        let got = f(x);
+        let got = one(f, x);
         assert!(
             got.to_bits() == want.to_bits(),
             "case {i}: f({x}) = {got}, want {want}"
         );
     }
-    for f in [
-        unary_one::<Tan, f64>,
-        unary_one::<ArcSin, f64>,
-        unary_one::<ArcCos, f64>,
-    ] {
+    for f in [&tan, &asin, &acos] {
         for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert!(f(x).is_nan(), "f({x}) should be NaN");
+            assert!(one(f, x).is_nan(), "f({x}) should be NaN");
         }
     }
     for x in [1.0 + f64::EPSILON, -1.5, 2.0] {
-        assert!(unary_one::<ArcSin, f64>(x).is_nan() && unary_one::<ArcCos, f64>(x).is_nan());
+        assert!(one(&asin, x).is_nan() && one(&acos, x).is_nan());
     }
 }

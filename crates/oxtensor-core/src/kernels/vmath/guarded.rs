@@ -62,36 +62,45 @@ pub(crate) trait Guarded2 {
     fn slow(a: f64, b: f64) -> f64;
 }
 
+/// Index loops, not iterator adaptors: an adaptor's `fold` may be left out
+/// of line, compiled without the build's features (every FMA a libm call).
 #[inline(always)]
 fn unary_body<K: Guarded, E: Lane, const F: bool>(ys: &mut [E], xs: &[E]) {
-    for (yb, xb) in ys.chunks_mut(BLOCK).zip(xs.chunks(BLOCK)) {
+    let n = ys.len().min(xs.len());
+    let mut start = 0;
+    while start < n {
+        let end = (start + BLOCK).min(n);
+        let (yb, xb) = (&mut ys[start..end], &xs[start..end]);
         let mut redo = false;
-        for (y, &x) in yb.iter_mut().zip(xb) {
-            *y = E::narrow(K::fast::<F>(x.wide()));
-            redo |= K::outside(x.wide());
+        for i in 0..yb.len() {
+            yb[i] = E::narrow(K::fast::<F>(xb[i].wide()));
+            redo |= K::outside(xb[i].wide());
         }
         if redo {
-            for (y, &x) in yb.iter_mut().zip(xb) {
-                if K::outside(x.wide()) {
-                    *y = E::narrow(K::slow(x.wide()));
+            for i in 0..yb.len() {
+                if K::outside(xb[i].wide()) {
+                    yb[i] = E::narrow(K::slow(xb[i].wide()));
                 }
             }
         }
+        start = end;
     }
 }
 
 /// One block of a binary function over two slices of the block's length.
 #[inline(always)]
 fn binary_block<K: Guarded2, E: Lane, const F: bool>(zs: &mut [E], xs: &[E], ys: &[E]) {
+    let n = zs.len().min(xs.len()).min(ys.len());
+    let (zs, xs, ys) = (&mut zs[..n], &xs[..n], &ys[..n]);
     let mut redo = false;
-    for ((z, &x), &y) in zs.iter_mut().zip(xs).zip(ys) {
-        *z = E::narrow(K::fast::<F>(x.wide(), y.wide()));
-        redo |= K::outside(x.wide(), y.wide());
+    for i in 0..n {
+        zs[i] = E::narrow(K::fast::<F>(xs[i].wide(), ys[i].wide()));
+        redo |= K::outside(xs[i].wide(), ys[i].wide());
     }
     if redo {
-        for ((z, &x), &y) in zs.iter_mut().zip(xs).zip(ys) {
-            if K::outside(x.wide(), y.wide()) {
-                *z = E::narrow(K::slow(x.wide(), y.wide()));
+        for i in 0..n {
+            if K::outside(xs[i].wide(), ys[i].wide()) {
+                zs[i] = E::narrow(K::slow(xs[i].wide(), ys[i].wide()));
             }
         }
     }
@@ -99,6 +108,8 @@ fn binary_block<K: Guarded2, E: Lane, const F: bool>(zs: &mut [E], xs: &[E], ys:
 
 /// Blocks of a binary function; a single-element operand is repeated into
 /// a block-sized buffer (once per call), so one loop serves every form.
+/// Two full slices take no buffer (the strided path's one-element calls
+/// would pay its fill per element).
 #[inline(always)]
 fn binary_body<K: Guarded2, E: Lane, const F: bool>(
     zs: &mut [E],
@@ -106,11 +117,12 @@ fn binary_body<K: Guarded2, E: Lane, const F: bool>(
     ys: Part<'_, E>,
 ) {
     if let (Part::Full(xv), Part::Full(yv)) = (xs, ys) {
-        let blocks = zs
-            .chunks_mut(BLOCK)
-            .zip(xv.chunks(BLOCK))
-            .zip(yv.chunks(BLOCK));
-        blocks.for_each(|((zb, xb), yb)| binary_block::<K, E, F>(zb, xb, yb));
+        let mut at = 0;
+        while at < zs.len() {
+            let end = (at + BLOCK).min(zs.len());
+            binary_block::<K, E, F>(&mut zs[at..end], &xv[at..end], &yv[at..end]);
+            at = end;
+        }
         return;
     }
     let first = |p: &Part<'_, E>| match *p {
@@ -121,8 +133,9 @@ fn binary_body<K: Guarded2, E: Lane, const F: bool>(
         return; // nothing to compute
     };
     let (sx, sy) = ([x0; BLOCK], [y0; BLOCK]);
-    for (i, zb) in zs.chunks_mut(BLOCK).enumerate() {
-        let (at, n) = (i * BLOCK, zb.len());
+    let mut at = 0;
+    while at < zs.len() {
+        let n = BLOCK.min(zs.len() - at);
         let xb = match xs {
             Part::Full(v) => &v[at..at + n],
             Part::One(_) => &sx[..n],
@@ -131,7 +144,8 @@ fn binary_body<K: Guarded2, E: Lane, const F: bool>(
             Part::Full(v) => &v[at..at + n],
             Part::One(_) => &sy[..n],
         };
-        binary_block::<K, E, F>(zb, xb, yb);
+        binary_block::<K, E, F>(&mut zs[at..at + n], xb, yb);
+        at += n;
     }
 }
 

@@ -52,15 +52,21 @@ pub(super) fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     }
 }
 
+/// `c[i] + c[i + 1] x`, a leaf of Estrin's scheme (a function, not a
+/// closure, so that it is always inlined into the caller's build).
+#[inline(always)]
+pub(super) fn pair<const F: bool>(c: &[f64], i: usize, x: f64) -> f64 {
+    fma::<F>(c[i + 1], x, c[i])
+}
+
 /// `(e^r - 1 - r) / r^2` for `|r|` up to a little over ln2/2, in Estrin's
 /// scheme (a dependency chain of 5 steps instead of Horner's 12).
 #[inline(always)]
 fn series<const F: bool>(r: f64, r2: f64) -> f64 {
-    let pair = |i: usize| fma::<F>(Q[i + 1], r, Q[i]);
     let r4 = r2 * r2;
-    let q0 = fma::<F>(pair(2), r2, pair(0));
-    let q1 = fma::<F>(pair(6), r2, pair(4));
-    let q2 = fma::<F>(pair(10), r2, pair(8));
+    let q0 = fma::<F>(pair::<F>(&Q, 2, r), r2, pair::<F>(&Q, 0, r));
+    let q1 = fma::<F>(pair::<F>(&Q, 6, r), r2, pair::<F>(&Q, 4, r));
+    let q2 = fma::<F>(pair::<F>(&Q, 10, r), r2, pair::<F>(&Q, 8, r));
     fma::<F>(fma::<F>(q2, r4, q1), r4, q0)
 }
 
@@ -128,8 +134,10 @@ fn reduce_dd<const F: bool>(x: f64, lo: f64) -> (f64, f64, f64) {
 /// `hi`; `hi` NaN or ±inf is not handled: `pow` selects those away).
 #[inline(always)]
 pub(super) fn exp_dd<const F: bool>(hi: f64, lo: f64) -> f64 {
-    let big = !(hi.abs() <= -EXP_LO);
-    let lo = if big { 0.0 } else { lo };
+    // Outside the clamp (or NaN) the correction is dropped: it may be
+    // ±inf or NaN there, from an overflowing product.
+    let inside = hi.abs() <= -EXP_LO;
+    let lo = if inside { lo } else { 0.0 };
     let (t, r, r_lo) = reduce_dd::<F>(clamp(hi, EXP_LO, EXP_HI), lo);
     scale(1.0 + expm1_poly_lo::<F>(r, r_lo), t)
 }

@@ -9,9 +9,9 @@ use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::simd::{level, unary_at, Unary};
 use super::tanh_f32::Tanh32;
 use super::trig::Tan;
-use super::Narrow;
 use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
+use std::marker::PhantomData;
 
 /// A unary kind's loops for float64 and float32.
 #[derive(Clone, Copy)]
@@ -29,6 +29,18 @@ pub(crate) struct BinaryLoops {
     pub(crate) slice64: fn(&mut [f64], Part<'_, f64>, Part<'_, f64>),
     pub(crate) one32: fn(f32, f32) -> f32,
     pub(crate) slice32: fn(&mut [f32], Part<'_, f32>, Part<'_, f32>),
+}
+
+/// A float64 kernel on float32: computed in float64 (exactly converted)
+/// and rounded once.
+pub(super) struct Wide<K>(PhantomData<K>);
+
+impl<K: Unary<T = f64>> Unary for Wide<K> {
+    type T = f32;
+    #[inline(always)]
+    fn eval<const F: bool>(x: f32) -> f32 {
+        K::eval::<F>(f64::from(x)) as f32
+    }
 }
 
 fn plain<K: Unary>(ys: &mut [K::T], xs: &[K::T]) {
@@ -59,8 +71,8 @@ macro_rules! plain {
         UnaryLoops {
             one64: plain_one::<$k>,
             slice64: plain::<$k>,
-            one32: plain_one::<Narrow<$k>>,
-            slice32: plain::<Narrow<$k>>,
+            one32: plain_one::<Wide<$k>>,
+            slice32: plain::<Wide<$k>>,
         }
     };
 }

@@ -3,7 +3,8 @@
 //! function of one element (special values by selects, so a loop of them
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
-//! in float64 and rounds once. `float_ops` and `float_scalar` call here;
+//! in float64 with shorter series (`narrow.rs`) and rounds once, but for
+//! the logarithms, in float32 arithmetic (`log32.rs`). `float_ops` and `float_scalar` call here;
 //! the trigonometric and hyperbolic kinds through [`kinds`], whose loops
 //! may redo elements out of a fast path's range with libm ([`guarded`]).
 
@@ -16,7 +17,9 @@ mod hyperbolic_tests;
 mod inverse_trig;
 pub(crate) mod kinds;
 pub(crate) mod log;
+mod log32;
 mod logistic;
+mod narrow;
 mod poly;
 mod pow;
 pub mod simd;
@@ -36,7 +39,6 @@ pub(crate) use pow::pow;
 
 use crate::kernels::map::Part;
 use simd::{binary_at, level, unary_at, Binary, Level, Unary};
-use std::marker::PhantomData;
 
 /// A function of one element computed here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +82,27 @@ kernels!(
     Log10K => log10, Log1pK => log1p, SigmoidK => sigmoid, SoftplusK => softplus,
 );
 
+/// The float32 element functions (`narrow.rs`, `log32.rs`) as [`Unary`]
+/// kernels.
+macro_rules! kernels32 {
+    ($($name:ident => $m:ident::$f:ident),* $(,)?) => {$(
+        struct $name;
+        impl Unary for $name {
+            type T = f32;
+            #[inline(always)]
+            fn eval<const F: bool>(x: f32) -> f32 {
+                $m::$f::<F>(x)
+            }
+        }
+    )*};
+}
+
+kernels32!(
+    Exp32 => narrow::exp, Exp2_32 => narrow::exp2, Expm1_32 => narrow::expm1,
+    Log32 => log32::log, Log2_32 => log32::log2, Log10_32 => log32::log10,
+    Log1p32 => narrow::log1p, Sigmoid32 => narrow::sigmoid, Softplus32 => narrow::softplus,
+);
+
 struct PowK;
 impl Binary for PowK {
     type T = f64;
@@ -89,24 +112,12 @@ impl Binary for PowK {
     }
 }
 
-/// A float64 kernel on float32: computed in float64 (exactly converted) and
-/// rounded once, so within the float64 error of the correctly rounded
-/// float32 (1 ulp at most, 0 but near ties).
-struct Narrow<K>(PhantomData<K>);
-
-impl<K: Unary<T = f64>> Unary for Narrow<K> {
-    type T = f32;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f32) -> f32 {
-        K::eval::<F>(f64::from(x)) as f32
-    }
-}
-
-impl<K: Binary<T = f64>> Binary for Narrow<K> {
+struct Pow32;
+impl Binary for Pow32 {
     type T = f32;
     #[inline(always)]
     fn eval<const F: bool>(x: f32, y: f32) -> f32 {
-        K::eval::<F>(f64::from(x), f64::from(y)) as f32
+        narrow::pow::<F>(x, y)
     }
 }
 
@@ -118,29 +129,30 @@ pub trait Elem: Copy + Sized {
     fn pow_at(lvl: Level, zs: &mut [Self], xs: Part<'_, Self>, ys: Part<'_, Self>);
 }
 
-/// Picks `func`'s kernel, wrapped by `$wrap` (the element type's adapter).
+/// Runs `func`'s kernel among the nine given in `Func`'s order.
 macro_rules! by_func {
-    ($func:expr, $wrap:ident, $run:ident($($arg:expr),*)) => {{
+    ($func:expr, $run:ident($($arg:expr),*), [$e:ty, $e2:ty, $em1:ty, $l:ty, $l2:ty, $l10:ty, $l1p:ty, $sig:ty, $sp:ty]) => {
         match $func {
-            Func::Exp => $run::<$wrap<ExpK>>($($arg),*),
-            Func::Exp2 => $run::<$wrap<Exp2K>>($($arg),*),
-            Func::Expm1 => $run::<$wrap<Expm1K>>($($arg),*),
-            Func::Log => $run::<$wrap<LogK>>($($arg),*),
-            Func::Log2 => $run::<$wrap<Log2K>>($($arg),*),
-            Func::Log10 => $run::<$wrap<Log10K>>($($arg),*),
-            Func::Log1p => $run::<$wrap<Log1pK>>($($arg),*),
-            Func::Sigmoid => $run::<$wrap<SigmoidK>>($($arg),*),
-            Func::Softplus => $run::<$wrap<SoftplusK>>($($arg),*),
+            Func::Exp => $run::<$e>($($arg),*),
+            Func::Exp2 => $run::<$e2>($($arg),*),
+            Func::Expm1 => $run::<$em1>($($arg),*),
+            Func::Log => $run::<$l>($($arg),*),
+            Func::Log2 => $run::<$l2>($($arg),*),
+            Func::Log10 => $run::<$l10>($($arg),*),
+            Func::Log1p => $run::<$l1p>($($arg),*),
+            Func::Sigmoid => $run::<$sig>($($arg),*),
+            Func::Softplus => $run::<$sp>($($arg),*),
         }
-    }};
+    };
 }
-
-/// The identity adapter: float64 kernels on float64.
-type Same<K> = K;
 
 impl Elem for f64 {
     fn unary_at(lvl: Level, func: Func, ys: &mut [f64], xs: &[f64]) {
-        by_func!(func, Same, unary_at(lvl, ys, xs));
+        by_func!(
+            func,
+            unary_at(lvl, ys, xs),
+            [ExpK, Exp2K, Expm1K, LogK, Log2K, Log10K, Log1pK, SigmoidK, SoftplusK]
+        );
     }
 
     fn pow_at(lvl: Level, zs: &mut [f64], xs: Part<'_, f64>, ys: Part<'_, f64>) {
@@ -150,11 +162,15 @@ impl Elem for f64 {
 
 impl Elem for f32 {
     fn unary_at(lvl: Level, func: Func, ys: &mut [f32], xs: &[f32]) {
-        by_func!(func, Narrow, unary_at(lvl, ys, xs));
+        by_func!(
+            func,
+            unary_at(lvl, ys, xs),
+            [Exp32, Exp2_32, Expm1_32, Log32, Log2_32, Log10_32, Log1p32, Sigmoid32, Softplus32]
+        );
     }
 
     fn pow_at(lvl: Level, zs: &mut [f32], xs: Part<'_, f32>, ys: Part<'_, f32>) {
-        binary_at::<Narrow<PowK>>(lvl, zs, xs, ys);
+        binary_at::<Pow32>(lvl, zs, xs, ys);
     }
 }
 

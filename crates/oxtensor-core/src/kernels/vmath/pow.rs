@@ -37,9 +37,18 @@ fn parity(y: f64) -> (bool, bool) {
 /// integer power (else NaN), signed zeros and infinities at `x = ±0, ±inf`.
 #[inline(always)]
 pub(crate) fn pow<const F: bool>(x: f64, y: f64) -> f64 {
+    pow_with(x, y, pow_abs::<F>(x.abs(), y))
+}
+
+/// [`pow`]'s special cases around `mag`, `|x| ** y` computed as for
+/// positive finite `|x|` (whatever it is for other values is selected
+/// away). A value, not a function: a function argument may stay out of
+/// line, compiled without the caller's FMA.
+#[inline(always)]
+pub(super) fn pow_with(x: f64, y: f64, mag: f64) -> f64 {
     let ax = x.abs();
     let (int, odd) = parity(y);
-    let mut r = pow_abs::<F>(ax, y);
+    let mut r = mag;
     // |x| = 0 or inf, or y = ±inf: 0 or inf, as the sign of y log|x|.
     let infinite = ax == 0.0 || ax == f64::INFINITY || y.abs() == f64::INFINITY;
     let big = if (y > 0.0) == (ax > 1.0) {

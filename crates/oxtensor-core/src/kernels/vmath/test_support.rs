@@ -154,12 +154,12 @@ pub(super) fn check(
 }
 
 /// The runs of a [`Unary`](super::simd::Unary) float64 kernel (float32
-/// through [`Narrow`](super::Narrow)).
+/// through [`Wide`](super::kinds::Wide)).
 pub(super) fn plain<K: super::simd::Unary<T = f64> + 'static>() -> (Box<Run64>, Box<Run32>) {
     use super::simd::unary_at;
     (
         Box::new(|l, out, xs, _| unary_at::<K>(l, out, xs)),
-        Box::new(|l, out, xs, _| unary_at::<super::Narrow<K>>(l, out, xs)),
+        Box::new(|l, out, xs, _| unary_at::<super::kinds::Wide<K>>(l, out, xs)),
     )
 }
 

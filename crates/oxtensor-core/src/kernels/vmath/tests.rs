@@ -4,7 +4,7 @@
 //! CPU runs: the AVX2 and AVX-512 builds must agree bit for bit.
 
 use super::simd::{levels, Level};
-use super::test_support::{ulps, Rng};
+use super::test_support::{ulps, ulps32, Rng};
 use super::{Elem, Func};
 use crate::kernels::map::Part;
 
@@ -38,7 +38,7 @@ fn specials() -> Vec<f64> {
         1.0 + f64::EPSILON,
         1.0 - f64::EPSILON / 2.0,
         0.707_106_781_186_547_5,
-        1.414_213_562_373_095,
+        std::f64::consts::SQRT_2,
         -0.999_999_999_999_999_9,
         37.0,
         -37.0,
@@ -121,7 +121,7 @@ fn worst(func: Func, lvl: Level, xs: &[f64]) -> (u64, f64) {
 #[test]
 fn f64_functions_within_their_bounds_at_every_level() {
     for func in ALL {
-        // Ours (measured against 160-bit mpmath): within 0.52 ulp for the
+        // Ours (measured against 160-bit mpmath): within 0.62 ulp for the
         // logarithms, 1 for exp and exp2, 1.3 for expm1, 1.8 for sigmoid
         // and softplus. glibc's expm1 and log10 are within 1 and 2 ulp, the
         // libm formulas for sigmoid and softplus about 2.
@@ -155,17 +155,28 @@ fn the_fma_builds_agree_bit_for_bit() {
     }
 }
 
+/// float32 through float64 (`narrow.rs`) is the float64 result rounded
+/// once: within 1 ulp of it. The logarithms in float32 arithmetic
+/// (`log32.rs`) are within 2 ulp of the exact result (measured on every
+/// 97th float32: log within 1, log2 and log10 1 for all but 0.03%).
 #[test]
-fn float32_is_the_float64_result_rounded_once() {
+fn float32_within_its_bounds_of_the_rounded_float64_result() {
     for func in ALL {
         let xs: Vec<f32> = inputs(func, 5_000).iter().map(|&x| x as f32).collect();
+        let bound = match func {
+            Func::Log | Func::Log2 | Func::Log10 => 2,
+            _ => 1,
+        };
         for lvl in levels() {
             let mut ys = vec![0.0f32; xs.len()];
             f32::unary_at(lvl, func, &mut ys, &xs);
             for (&x, &y) in xs.iter().zip(&ys) {
                 let want = reference(func, f64::from(x)) as f32;
-                let d = ulps(f64::from(y), f64::from(want));
-                assert!(d <= 1, "{func:?}({x:e}) = {y:e}, want {want:e} ({lvl:?})");
+                let d = ulps32(y, want);
+                assert!(
+                    d <= bound,
+                    "{func:?}({x:e}) = {y:e}, want {want:e} ({lvl:?})"
+                );
             }
         }
     }

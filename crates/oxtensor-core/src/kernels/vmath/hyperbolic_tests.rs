@@ -4,30 +4,11 @@
 //! each formula and the special values.
 
 use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
-use super::test_support::{check, guarded, plain, Rng, Run32, Run64, SPECIAL};
+use super::test_support::{check_unary as unary, guarded, plain, Rng, Run32, Run64, SPECIAL};
 
 /// The representable neighbours within `d` steps of `x`.
 fn around(x: f64, d: i64) -> impl Iterator<Item = f64> {
     (-d..=d).map(move |i| f64::from_bits((x.to_bits() as i64 + i) as u64))
-}
-
-/// [`check`] of a unary kernel: float64 within `fma` ulp (`base` without
-/// FMA), float32 within 1.
-fn unary(
-    name: &str,
-    xs: &[f64],
-    runs: (Box<Run64>, Box<Run32>),
-    f: fn(f64) -> f64,
-    (fma, base): (u64, u64),
-) {
-    let worst = check(
-        name,
-        (xs, xs),
-        (&*runs.0, &*runs.1),
-        &|x, _| f(x),
-        (fma, base, 1),
-    );
-    eprintln!("{name}: worst {worst:?} ulp");
 }
 
 #[test]

@@ -153,6 +153,26 @@ pub(super) fn check(
     worst
 }
 
+/// [`check`] of a unary kernel: float64 within `fma` ulp (`base` in the
+/// build without FMA), float32 within 1; prints the worst error per level
+/// (seen with `--nocapture`).
+pub(super) fn check_unary(
+    name: &str,
+    xs: &[f64],
+    runs: (Box<Run64>, Box<Run32>),
+    f: fn(f64) -> f64,
+    (fma, base): (u64, u64),
+) {
+    let worst = check(
+        name,
+        (xs, xs),
+        (&*runs.0, &*runs.1),
+        &|x, _| f(x),
+        (fma, base, 1),
+    );
+    eprintln!("{name}: worst {worst:?} ulp");
+}
+
 /// The runs of a [`Unary`](super::simd::Unary) float64 kernel (float32
 /// through [`Wide`](super::kinds::Wide)).
 pub(super) fn plain<K: super::simd::Unary<T = f64> + 'static>() -> (Box<Run64>, Box<Run32>) {

@@ -6,6 +6,8 @@
 
 use super::alloc::{output, Pool};
 use super::argmax_columns::{argmax_columns, leading_columns};
+#[cfg(target_arch = "x86_64")]
+use super::argmax_simd::{max_and_nan_avx2, Avx2Float};
 use super::argmax_split::{argmax_split, worth_splitting};
 use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
@@ -52,59 +54,6 @@ fn max_and_nan<T: Element + PartialOrd, const MIN: bool>(x: &[T]) -> (T, bool) {
         .chain(tail)
         .fold(x[0], |m, &a| if beats::<T, MIN>(a, m) { a } else { m });
     (m, any_nan)
-}
-
-/// [`max_and_nan`] for float64 in AVX2 intrinsics: the NaN test stays a
-/// vector mask (the generic loop packs it to bytes per element; measured
-/// 1.1x to 1.2x faster on 4000x4000 rows). `_mm256_max_pd(v, a)` is `v > a ? v : a`,
-/// the generic loop's rule, so the maximum (and its first index) are the
-/// same.
-///
-/// Outside AVX2 code the call is unsafe: the CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn max_and_nan_f64_avx2<const MIN: bool>(x: &[f64]) -> (f64, bool) {
-    use std::arch::x86_64::*;
-    let ext = if MIN { Extreme::Min } else { Extreme::Max };
-    let mut acc = [_mm256_set1_pd(ext.start()); 4];
-    let mut nan = _mm256_setzero_pd();
-    let mut blocks = x.chunks_exact(BLOCK);
-    for c in &mut blocks {
-        for (k, a) in acc.iter_mut().enumerate() {
-            // SAFETY: `c` holds BLOCK = 16 elements, so 4k..4k+4 is inside.
-            let v = unsafe { _mm256_loadu_pd(c.as_ptr().add(4 * k)) };
-            *a = pick::<MIN>(v, *a);
-            nan = _mm256_or_pd(nan, _mm256_cmp_pd::<_CMP_UNORD_Q>(v, v));
-        }
-    }
-    let m = pick::<MIN>(pick::<MIN>(acc[0], acc[1]), pick::<MIN>(acc[2], acc[3]));
-    let mut lanes = [0.0; 4];
-    // SAFETY: `lanes` holds four f64.
-    unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), m) };
-    let tail = blocks.remainder();
-    let any_nan = _mm256_movemask_pd(nan) != 0 || tail.iter().any(|v| v.is_nan());
-    let m = lanes.iter().chain(tail).fold(
-        ext.start(),
-        |m, &a| if beats::<f64, MIN>(a, m) { a } else { m },
-    );
-    (m, any_nan)
-}
-
-/// `v` where it beats `a` (`beats`), else `a`: `_mm256_max_pd(v, a)` is
-/// `v > a ? v : a` and `_mm256_min_pd(v, a)` is `v < a ? v : a`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn pick<const MIN: bool>(
-    v: std::arch::x86_64::__m256d,
-    a: std::arch::x86_64::__m256d,
-) -> std::arch::x86_64::__m256d {
-    use std::arch::x86_64::*;
-    if MIN {
-        _mm256_min_pd(v, a)
-    } else {
-        _mm256_max_pd(v, a)
-    }
 }
 
 /// Pass two: the first position where `hit` holds, a block at a time (a
@@ -164,18 +113,19 @@ fn argmax_avx2<T: Element + PartialOrd, const MIN: bool>(x: &[T]) -> i64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn argmax_f64_avx2<const MIN: bool>(x: &[f64]) -> i64 {
-    argmax_body::<f64, MIN>(x, |s| max_and_nan_f64_avx2::<MIN>(s))
+fn argmax_float_avx2<T: Avx2Float, const MIN: bool>(x: &[T]) -> i64 {
+    argmax_body::<T, MIN>(x, |s| max_and_nan_avx2::<T, MIN>(s))
 }
 
-/// [`argmax_lane`] for float64, through [`max_and_nan_f64_avx2`].
-fn argmax_lane_f64<const MIN: bool>(x: &[f64], avx2: bool) -> i64 {
+/// [`argmax_lane`] for float32 and float64, through the intrinsics of
+/// [`max_and_nan_avx2`].
+fn argmax_lane_float<T: Avx2Float, const MIN: bool>(x: &[T], avx2: bool) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
-        return unsafe { argmax_f64_avx2::<MIN>(x) };
+        return unsafe { argmax_float_avx2::<T, MIN>(x) };
     }
-    argmax_lane::<f64, MIN>(x, avx2)
+    argmax_lane::<T, MIN>(x, avx2)
 }
 
 /// [`argmax_body`] for a non-empty lane, AVX2 code when `avx2`.
@@ -233,7 +183,7 @@ fn argmax_group<const MIN: bool>(x: &[f64], n: usize, out: &mut [i64], avx2: boo
 fn run_f64<const MIN: bool>(lanes: &Lanes, out: &mut Tensor) {
     let avx2 = has_avx2();
     if !avx2 {
-        return run_with(lanes, out, argmax_lane_f64::<MIN>);
+        return run_with(lanes, out, argmax_lane_float::<f64, MIN>);
     }
     let x = lanes.data.as_slice::<f64>().expect("lanes are contiguous");
     let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
@@ -244,7 +194,9 @@ fn run_f64<const MIN: bool>(lanes: &Lanes, out: &mut Tensor) {
     for_each_lane(xa, GROUP * n, ya, GROUP, |a, b| {
         argmax_group::<MIN>(a, n, b, avx2)
     });
-    for_each_lane(xb, n, yb, 1, |a, b| b[0] = argmax_lane_f64::<MIN>(a, avx2));
+    for_each_lane(xb, n, yb, 1, |a, b| {
+        b[0] = argmax_lane_float::<f64, MIN>(a, avx2)
+    });
 }
 
 fn run<T: Element + PartialOrd, const MIN: bool>(lanes: &Lanes, out: &mut Tensor) {
@@ -308,7 +260,7 @@ fn arg_extreme<const MIN: bool>(
         UInt32 => run::<u32, MIN>(&lanes, &mut out),
         UInt64 => run::<u64, MIN>(&lanes, &mut out),
         Float16 => run::<f16, MIN>(&lanes, &mut out),
-        Float32 => run::<f32, MIN>(&lanes, &mut out),
+        Float32 => run_with(&lanes, &mut out, argmax_lane_float::<f32, MIN>),
         Float64 => run_f64::<MIN>(&lanes, &mut out),
         other => {
             return Err(Error::OutOfScope(format!(
@@ -372,8 +324,8 @@ fn one_long_lane<const MIN: bool>(lanes: &Lanes, mut out: Tensor) -> Result<Tens
         UInt32 => split::<_, MIN>(lanes, &mut out, argmax_lane::<u32, MIN>),
         UInt64 => split::<_, MIN>(lanes, &mut out, argmax_lane::<u64, MIN>),
         Float16 => split::<_, MIN>(lanes, &mut out, argmax_lane::<f16, MIN>),
-        Float32 => split::<_, MIN>(lanes, &mut out, argmax_lane::<f32, MIN>),
-        Float64 => split::<_, MIN>(lanes, &mut out, argmax_lane_f64::<MIN>),
+        Float32 => split::<_, MIN>(lanes, &mut out, argmax_lane_float::<f32, MIN>),
+        Float64 => split::<_, MIN>(lanes, &mut out, argmax_lane_float::<f64, MIN>),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"
@@ -434,7 +386,7 @@ pub(super) mod tests {
                     "{lane:?}"
                 );
                 assert_eq!(
-                    argmax_lane_f64::<false>(&lane, avx2),
+                    argmax_lane_float::<f64, false>(&lane, avx2),
                     reference(&lane),
                     "{lane:?}"
                 );

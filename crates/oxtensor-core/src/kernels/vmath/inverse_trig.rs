@@ -175,7 +175,8 @@ impl Guarded2 for ArcTan2 {
     #[inline(always)]
     fn outside(y: f64, x: f64) -> bool {
         let s = y.abs() + x.abs();
-        !(s >= RATIO_MIN && s <= RATIO_MAX)
+        // NaN sums are outside too.
+        !(RATIO_MIN..=RATIO_MAX).contains(&s)
     }
     fn slow(y: f64, x: f64) -> f64 {
         y.atan2(x)

@@ -15,14 +15,14 @@ const SATURATE: f32 = 9.5;
 const SHIFTER: f32 = 12_582_912.0;
 /// ln 2 = LN2_HI + LN2_LO, LN2_HI of 9 bits: `k LN2_HI` is exact (k <= 28).
 const LN2_HI: f32 = 0.693_359_375;
-const LN2_LO: f32 = -2.121_944_4e-4;
+const LN2_LO: f32 = -0.000_212_194_44;
 /// `tanh a = a + a^3 P(a^2)` for a in [0, 0.625]: minimax, relative error
 /// 2^-27.8 (Remez exchange in 60-digit arithmetic).
 const P: [f32; 5] = [
-    -0.333_332_82,
+    -0.333_332_8,
     0.133_314_42,
     -0.053_739_715,
-    0.020_639_087,
+    0.020_639_086,
     -0.005_704_987,
 ];
 /// 1/k! for k = 2..=7: `e^r = 1 + r + r^2 E(r)`, truncation below 2^-27.

@@ -76,7 +76,7 @@ impl Guarded for Tan {
     }
     #[inline(always)]
     fn outside(x: f64) -> bool {
-        !(x.abs() <= REDUCE_MAX)
+        x.is_nan() || x.abs() > REDUCE_MAX
     }
     fn slow(x: f64) -> f64 {
         x.tan()

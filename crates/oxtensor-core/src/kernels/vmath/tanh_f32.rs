@@ -14,7 +14,7 @@ const SATURATE: f32 = 9.5;
 /// 1.5 * 2^23: adding it rounds to an integer held in the low mantissa bits.
 const SHIFTER: f32 = 12_582_912.0;
 /// ln 2 = LN2_HI + LN2_LO, LN2_HI of 9 bits: `k LN2_HI` is exact (k <= 28).
-const LN2_HI: f32 = 0.693_359_375;
+const LN2_HI: f32 = 0.693_359_4; // 0.693359375 exactly
 const LN2_LO: f32 = -0.000_212_194_44;
 /// `tanh a = a + a^3 P(a^2)` for a in [0, 0.625]: minimax, relative error
 /// 2^-27.8 (Remez exchange in 60-digit arithmetic).

@@ -3,13 +3,14 @@
 //! function of one element (special values by selects, so a loop of them
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
-//! in float64 with shorter series (`narrow.rs`) and rounds once, but for
-//! the logarithms, in float32 arithmetic (`log32.rs`). `float_ops` and `float_scalar` call here;
+//! in float32 arithmetic (`exp32.rs`, `log32.rs`: sixteen lanes), but for
+//! `sigmoid`, `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops` and `float_scalar` call here;
 //! the trigonometric and hyperbolic kinds through [`kinds`], whose loops
 //! may redo elements out of a fast path's range with libm ([`guarded`]).
 
 mod dd;
 pub(crate) mod exp;
+mod exp32;
 mod guarded;
 mod hyperbolic;
 #[cfg(test)]
@@ -82,8 +83,7 @@ kernels!(
     Log10K => log10, Log1pK => log1p, SigmoidK => sigmoid, SoftplusK => softplus,
 );
 
-/// The float32 element functions (`narrow.rs`, `log32.rs`) as [`Unary`]
-/// kernels.
+/// The float32 element functions as [`Unary`] kernels.
 macro_rules! kernels32 {
     ($($name:ident => $m:ident::$f:ident),* $(,)?) => {$(
         struct $name;
@@ -98,9 +98,9 @@ macro_rules! kernels32 {
 }
 
 kernels32!(
-    Exp32 => narrow::exp, Exp2_32 => narrow::exp2, Expm1_32 => narrow::expm1,
+    Exp32 => exp32::exp, Exp2_32 => exp32::exp2, Expm1_32 => exp32::expm1,
     Log32 => log32::log, Log2_32 => log32::log2, Log10_32 => log32::log10,
-    Log1p32 => narrow::log1p, Sigmoid32 => narrow::sigmoid, Softplus32 => narrow::softplus,
+    Log1p32 => log32::log1p, Sigmoid32 => narrow::sigmoid, Softplus32 => narrow::softplus,
 );
 
 struct PowK;

@@ -1,5 +1,5 @@
-//! The float32 functions but the logarithms (`log32.rs`), computed in
-//! float64 with shorter series than the float64 ones (relative error near 2^-40 before the one rounding to
+//! float32 `sigmoid`, `softplus` and `pow`, computed in float64 with
+//! shorter series than the float64 functions (relative error near 2^-40 before the one rounding to
 //! float32, so results are the correctly rounded float32 but within about
 //! 2^-16 ulp of a tie, and within 1 ulp always). A float32 argument is
 //! exact in float64 and never subnormal there, which drops the subnormal
@@ -67,35 +67,6 @@ pub(super) fn exp_lite<const F: bool>(w: f64) -> f64 {
     (1.0 + fma::<F>(r2, series::<F>(r, r2), r)) * two_to(t)
 }
 
-#[inline(always)]
-pub(super) fn exp<const F: bool>(x: f32) -> f32 {
-    exp_lite::<F>(f64::from(x)) as f32
-}
-
-/// `2^x = e^(x ln2)`: the product's rounding error, at most 2^-53 times 75,
-/// is far below float32's precision.
-#[inline(always)]
-pub(super) fn exp2<const F: bool>(x: f32) -> f32 {
-    exp_lite::<F>(f64::from(x) * LN2) as f32
-}
-
-/// `2^k (1 + q) - 1` as in the float64 `expm1` (no cancellation for small
-/// `x`, where `k = 0` and the result is `q`).
-#[inline(always)]
-pub(super) fn expm1<const F: bool>(x: f32) -> f32 {
-    let (t, r) = reduce::<F>(clamp(f64::from(x), -40.0, HI));
-    let r2 = r * r;
-    let q = fma::<F>(r2, series::<F>(r, r2), r);
-    let h = 0.5 * two_to(t);
-    let y = 2.0 * fma::<F>(h, q, h - 0.5);
-    // -0 keeps its sign (`q` is +0 there).
-    if x == 0.0 {
-        x
-    } else {
-        y as f32
-    }
-}
-
 /// `log(w)` to about 2^-43 relative for positive normal `w` (NaN for
 /// others but +inf, which the callers' selects handle): `w = 2^e (1 + f)`,
 /// `log(1 + f) = 2s + s^3 R(s^2)` with `s = f / (2 + f)`.
@@ -117,24 +88,6 @@ pub(super) fn log_lite<const F: bool>(w: f64) -> f64 {
     fma::<F>(e, LN2, fma::<F>(s * z, rz, 2.0 * s))
 }
 
-/// The float32 result for `x` outside (0, inf) (-inf at ±0, NaN below 0,
-/// `x` at +inf and NaN), else `y` rounded.
-#[inline(always)]
-fn edges(x: f32, y: f64) -> f32 {
-    let edge = if x == 0.0 {
-        f32::NEG_INFINITY
-    } else if x < 0.0 {
-        f32::NAN
-    } else {
-        x
-    };
-    if x > 0.0 && x < f32::INFINITY {
-        y as f32
-    } else {
-        edge
-    }
-}
-
 /// `log(1 + w)` to about 2^-40 relative for `w > -1`: below 2^-12 the
 /// series `w - w^2/2 + w^3/3` (its error, `w^4/4`, is below 2^-38 of it),
 /// above it `1 + w` loses at most 2^-53, under 2^-41 of the result.
@@ -145,19 +98,6 @@ fn log1p_lite<const F: bool>(w: f64) -> f64 {
         small
     } else {
         log_lite::<F>(1.0 + w)
-    }
-}
-
-#[inline(always)]
-pub(super) fn log1p<const F: bool>(x: f32) -> f32 {
-    let w = f64::from(x);
-    let y = log1p_lite::<F>(w);
-    // Tiny `x` (-0 included) is inside the domain even where `x + 1`
-    // rounds to 1 in float32.
-    if w.abs() < 1.0 / 4096.0 {
-        y as f32
-    } else {
-        edges(x + 1.0, y)
     }
 }
 

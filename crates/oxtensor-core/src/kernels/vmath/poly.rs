@@ -4,16 +4,6 @@
 
 use crate::kernels::fast_exp::fma;
 
-/// [`fma`] for `f32`: fused when compiled with FMA.
-#[inline(always)]
-pub(crate) fn fma32<const F: bool>(a: f32, b: f32, c: f32) -> f32 {
-    if F {
-        a.mul_add(b, c)
-    } else {
-        a * b + c
-    }
-}
-
 /// One level of Estrin's scheme: the first `n` entries of `v` paired into
 /// `v[i] = v[2i] + v[2i + 1] p` (an odd last one moved down); the new count.
 #[inline(always)]

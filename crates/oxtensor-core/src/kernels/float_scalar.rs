@@ -4,6 +4,7 @@
 //! over tensors, so both give the same bits; a test below checks every
 //! kind listed here against the tensor kernel on edge values.
 
+use super::vmath::kinds::{binary_loops, unary_loops};
 use super::vmath::{self, Func};
 use crate::dtype::DType;
 use crate::ops::scalar::ScalarKind;
@@ -20,9 +21,8 @@ pub enum ScalarFn<T> {
     Binary(fn(T, T) -> T),
 }
 
-/// `k`'s function on `T`, when it is one of the plain kinds (not `tanh`,
-/// whose float32 kernel is a vectorised approximation, nor kinds with
-/// integer or boolean results).
+/// `k`'s function on `T`, when it is one of the plain kinds (not kinds
+/// with integer or boolean results).
 pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
     use ScalarFn::*;
     use ScalarKind::*;
@@ -48,8 +48,16 @@ pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
         Sin => Unary(sin::<T>),
         Cos => Unary(cos::<T>),
         Tan => Unary(tan::<T>),
+        ArcSin => Unary(arcsin::<T>),
+        ArcCos => Unary(arccos::<T>),
+        ArcTan => Unary(arctan::<T>),
+        ArcTan2 => Binary(arctan2::<T>),
         Sinh => Unary(sinh::<T>),
         Cosh => Unary(cosh::<T>),
+        Tanh => Unary(tanh::<T>),
+        ArcSinh => Unary(arcsinh::<T>),
+        ArcCosh => Unary(arccosh::<T>),
+        ArcTanh => Unary(arctanh::<T>),
         Sigmoid => Unary(sigmoid::<T>),
         Softplus => Unary(softplus::<T>),
         Reciprocal => Unary(recip::<T>),
@@ -130,14 +138,51 @@ pub(super) fn sin<T: Float>(x: T) -> T {
 pub(super) fn cos<T: Float>(x: T) -> T {
     x.cos()
 }
-pub(super) fn tan<T: Float>(x: T) -> T {
-    x.tan()
+
+/// `k`'s vectorised loop (`vmath::kinds`) on one element of `T`, float32
+/// or float64 (the bits the tensor kernel gives; NaN for other types,
+/// which never reach here: `TinyProgram` computes in float32 or float64).
+fn vector_one<T: Float + Element>(k: ScalarKind, x: T) -> T {
+    let l = unary_loops(k);
+    match T::DTYPE {
+        DType::Float64 => l.zip(x.to_f64()).and_then(|(l, x)| T::from((l.one64)(x))),
+        DType::Float32 => l.zip(x.to_f32()).and_then(|(l, x)| T::from((l.one32)(x))),
+        _ => None,
+    }
+    .unwrap_or_else(T::nan)
 }
-pub(super) fn sinh<T: Float>(x: T) -> T {
-    x.sinh()
+
+/// [`vector_one`] for a binary kind.
+fn vector_two<T: Float + Element>(k: ScalarKind, x: T, y: T) -> T {
+    let l = binary_loops(k);
+    match T::DTYPE {
+        DType::Float64 => l
+            .zip(x.to_f64().zip(y.to_f64()))
+            .and_then(|(l, (x, y))| T::from((l.one64)(x, y))),
+        DType::Float32 => l
+            .zip(x.to_f32().zip(y.to_f32()))
+            .and_then(|(l, (x, y))| T::from((l.one32)(x, y))),
+        _ => None,
+    }
+    .unwrap_or_else(T::nan)
 }
-pub(super) fn cosh<T: Float>(x: T) -> T {
-    x.cosh()
+
+/// One-element functions of the kinds `vmath::kinds` has loops for.
+macro_rules! vector_fns {
+    ($($name:ident => $kind:ident),* $(,)?) => {$(
+        fn $name<T: Float + Element>(x: T) -> T {
+            vector_one(ScalarKind::$kind, x)
+        }
+    )*};
+}
+
+vector_fns!(
+    tan => Tan, arcsin => ArcSin, arccos => ArcCos, arctan => ArcTan, sinh => Sinh,
+    cosh => Cosh, tanh => Tanh, arcsinh => ArcSinh, arccosh => ArcCosh, arctanh => ArcTanh,
+);
+
+fn arctan2<T: Float + Element>(y: T, x: T) -> T {
+    vector_two(ScalarKind::ArcTan2, y, x)
 }
 pub(super) fn sigmoid<T: Float + Element>(x: T) -> T {
     vm(Func::Sigmoid, x, |x| T::one() / (T::one() + (-x).exp()))
@@ -254,7 +299,7 @@ mod tests {
     fn scalar_functions_match_the_tensor_kernels() {
         same_as_kernel::<f64>();
         same_as_kernel::<f32>();
-        assert!(scalar_fn::<f32>(ScalarKind::Tanh).is_none());
+        assert!(scalar_fn::<f32>(ScalarKind::Erf).is_none());
         assert!(matches!(
             scalar_fn::<f64>(ScalarKind::Add),
             Some(ScalarFn::Binary(_))

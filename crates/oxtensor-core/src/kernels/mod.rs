@@ -40,7 +40,6 @@ mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
 pub mod fast_exp;
-mod fast_tanh;
 pub mod inverse;
 mod lane_group;
 pub mod lanes;

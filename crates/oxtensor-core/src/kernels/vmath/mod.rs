@@ -1,22 +1,38 @@
-//! Vectorised elementwise math: the exp and log families, `pow` and the
-//! logistic functions on float64 and float32. Each is a branch-free
+//! Vectorised elementwise math: the exp and log families, `pow`, the
+//! logistic, trigonometric and hyperbolic functions on float64 and float32. Each is a branch-free
 //! function of one element (special values by selects, so a loop of them
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
 //! in float32 arithmetic (`exp32.rs`, `log32.rs`: sixteen lanes), but for
-//! `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops` and `float_scalar` call here.
+//! `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops`
+//! and `float_scalar` call here; the trigonometric and hyperbolic kinds
+//! through [`kinds`], whose loops may redo elements out of a fast path's
+//! range with libm ([`guarded`]).
 
 mod dd;
 pub(crate) mod exp;
 mod exp32;
+mod guarded;
+mod hyperbolic;
+#[cfg(test)]
+mod hyperbolic_tests;
+mod inverse_trig;
+pub(crate) mod kinds;
 pub(crate) mod log;
 mod log32;
 mod logistic;
 mod narrow;
+mod poly;
 mod pow;
 pub mod simd;
+mod tanh_f32;
+#[cfg(test)]
+mod test_support;
 #[cfg(test)]
 mod tests;
+mod trig;
+#[cfg(test)]
+mod trig_tests;
 
 pub(crate) use exp::{exp, exp2, expm1};
 pub(crate) use log::{log, log10, log1p, log2};

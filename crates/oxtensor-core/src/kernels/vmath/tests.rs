@@ -4,68 +4,9 @@
 //! CPU runs: the AVX2 and AVX-512 builds must agree bit for bit.
 
 use super::simd::{levels, Level};
+use super::test_support::{ulps, ulps32, Rng};
 use super::{Elem, Func};
 use crate::kernels::map::Part;
-
-/// A splitmix64 stream: reproducible inputs without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [lo, hi).
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-
-    /// Magnitude log-uniform between 2^lo and 2^hi, either sign.
-    fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        let m = self.uniform(lo, hi).exp2();
-        if self.next() & 1 == 0 {
-            m
-        } else {
-            -m
-        }
-    }
-}
-
-/// The distance in ulps (0 for two NaNs or ±0, `u64::MAX` for NaN vs number).
-pub(super) fn ulps(a: f64, b: f64) -> u64 {
-    if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() {
-            0
-        } else {
-            u64::MAX
-        };
-    }
-    let ord = |x: f64| {
-        let b = x.to_bits() as i64;
-        i128::from(if b < 0 { i64::MIN - b } else { b })
-    };
-    (ord(a) - ord(b)).unsigned_abs() as u64
-}
-
-/// [`ulps`] between two `f32`.
-fn ulps32(a: f32, b: f32) -> u64 {
-    if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() {
-            0
-        } else {
-            u64::MAX
-        };
-    }
-    let ord = |x: f32| {
-        let b = x.to_bits() as i32;
-        i64::from(if b < 0 { i32::MIN - b } else { b })
-    };
-    (ord(a) - ord(b)).unsigned_abs()
-}
 
 /// Values every function is tried on: zeros, infinities, NaN, the ends of
 /// the normal and subnormal ranges, and the exp and log thresholds.

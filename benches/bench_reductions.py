@@ -5,6 +5,10 @@ Workloads, each timed in this one process as the best of several repeats:
 
 * sum over axis 0, axis 1 and all axes of a 4000x4000 float64 matrix;
 * argmax over axis 1 and ``var`` over axis 0 of the same matrix;
+* the other reductions over the axes that take other kernels (argmax and
+  argmin down columns, var/std over rows and everything, prod, any, all),
+  and float32 sums, argmax, any and logsumexp (float32 sums accumulate in
+  float64, PyTensor's ``acc_dtype``);
 * softmax, log-softmax and logsumexp over the rows of 2000x2000 float64
   (NumPy computes them the stable way: subtract the row maximum first).
 
@@ -47,13 +51,13 @@ def np_logsumexp(v: np.ndarray) -> np.ndarray:
     return (np.log(np.exp(v - m).sum(axis=1, keepdims=True)) + m)[:, 0]
 
 
-def pt_build(expr: Callable[[Any, Any], Any]) -> Any:
+def pt_build(expr: Callable[[Any, Any], Any], dtype: str = "float64") -> Any:
     """``expr(pytensor.tensor, x)`` compiled with PyTensor's default mode."""
     if pt_mod is None:
         return None
     pt = importlib.import_module("pytensor.tensor")
     importlib.import_module("pytensor.tensor.special")
-    x = pt.dmatrix("x")
+    x = pt.matrix("x", dtype=dtype)
     return pt_mod.function([x], expr(pt, x))
 
 
@@ -64,7 +68,7 @@ def jax_build(expr: Callable[[Any], Any]) -> Any:
 def compare(
     label: str, a: np.ndarray, ours: Any, theirs: dict[str, Any], n: int
 ) -> None:
-    x = ot.dmatrix("x")
+    x = ot.matrix("x", dtype=str(a.dtype))
     f = oxtensor.function([x], ours(x))
     others = {
         "numpy": best(lambda: theirs["numpy"](a), n),
@@ -107,6 +111,63 @@ def sums() -> None:
             "numpy": lambda v: v.var(axis=0),
             "pytensor": pt_build(lambda pt, x: pt.var(x, axis=0)),
             "jax": jax_build(lambda v: v.var(axis=0)),
+        },
+        5,
+    )
+
+
+# (label, oxtensor and NumPy method name, axis, float32); every one is
+# `x.<name>(axis=axis)` in all three systems but logsumexp.
+MORE = [
+    ("argmax axis=0", "argmax", 0, False),
+    ("argmin axis=0", "argmin", 0, False),
+    ("max axis=0", "max", 0, False),
+    ("prod axis=1", "prod", 1, False),
+    ("var axis=1", "var", 1, False),
+    ("var axis=None", "var", None, False),
+    ("std axis=0", "std", 0, False),
+    ("any axis=1", "any", 1, False),
+    ("all axis=None", "all", None, False),
+    ("f32 sum axis=0", "sum", 0, True),
+    ("f32 sum axis=1", "sum", 1, True),
+    ("f32 mean axis=None", "mean", None, True),
+    ("f32 argmax axis=1", "argmax", 1, True),
+    ("f32 argmax axis=None", "argmax", None, True),
+    ("f32 any axis=1", "any", 1, True),
+    ("f32 var axis=0", "var", 0, True),
+]
+
+
+def more() -> None:
+    m = np.random.default_rng(0).random((4000, 4000))
+    m32 = m.astype("float32")
+    for label, name, axis, narrow in MORE:
+        a = m32 if narrow else m
+
+        def call(v: Any, name: str = name, axis: Any = axis) -> Any:
+            return getattr(v, name)(axis=axis)
+
+        compare(
+            f"{label}, 4000^2",
+            a,
+            call,
+            {
+                "numpy": call,
+                "pytensor": pt_build(lambda pt, x, f=call: f(x), str(a.dtype)),
+                "jax": jax_build(call),
+            },
+            5,
+        )
+    compare(
+        "f32 logsumexp all, 4000^2",
+        m32,
+        lambda x: ot.logsumexp(x),
+        {
+            "numpy": lambda v: np.log(np.exp(v - v.max()).sum()) + v.max(),
+            "pytensor": pt_build(lambda pt, x: pt.logsumexp(x), "float32"),
+            "jax": jax_build(
+                lambda v: importlib.import_module("jax.scipy.special").logsumexp(v)
+            ),
         },
         5,
     )
@@ -159,6 +220,7 @@ def main() -> None:
             print(f"skipped {name}: {why}")
     sums()
     softmaxes()
+    more()
 
 
 if __name__ == "__main__":

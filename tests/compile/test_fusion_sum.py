@@ -1,8 +1,9 @@
-"""`var` and `std` through the fused summed group (`sum(sqr(x - mean))`,
-run in one loop over `x` per block, `fusion_sqdiff.rs`): against NumPy for
-every axis choice, ddof, keepdims, dtype and layout, below and above the
-block size (2048 elements), and against the unfused run (profiling links
-without fusion): bit-identical for calls of at most a block."""
+"""`var` and `std` compiled (over 2048 elements their squared deviations
+run as one merged step, `vm/variance_link.rs`; `sum(sqr(a - b))` groups of
+other origins take the fused summed group, `fusion_sqdiff.rs`): against
+NumPy for every axis choice, ddof, keepdims, dtype and layout, below and
+above 2048 elements, and against the unfused run (profiling links without
+fusion): bit-identical for calls of at most 2048 elements."""
 
 import numpy as np
 import oxtensor.tensor as ot

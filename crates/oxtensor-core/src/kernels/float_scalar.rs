@@ -4,7 +4,11 @@
 //! over tensors, so both give the same bits; a test below checks every
 //! kind listed here against the tensor kernel on edge values.
 
+use super::vmath::kinds::{binary_loops, unary_loops};
+use super::vmath::{self, Func};
+use crate::dtype::DType;
 use crate::ops::scalar::ScalarKind;
+use crate::tensor::Element;
 use num_traits::Float;
 
 /// A kind's function of one element.
@@ -17,10 +21,9 @@ pub enum ScalarFn<T> {
     Binary(fn(T, T) -> T),
 }
 
-/// `k`'s function on `T`, when it is one of the plain kinds (not `tanh`,
-/// whose float32 kernel is a vectorised approximation, nor kinds with
-/// integer or boolean results).
-pub fn scalar_fn<T: Float>(k: ScalarKind) -> Option<ScalarFn<T>> {
+/// `k`'s function on `T`, when it is one of the plain kinds (not kinds
+/// with integer or boolean results).
+pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
     use ScalarFn::*;
     use ScalarKind::*;
     Some(match k {
@@ -45,8 +48,16 @@ pub fn scalar_fn<T: Float>(k: ScalarKind) -> Option<ScalarFn<T>> {
         Sin => Unary(sin::<T>),
         Cos => Unary(cos::<T>),
         Tan => Unary(tan::<T>),
+        ArcSin => Unary(arcsin::<T>),
+        ArcCos => Unary(arccos::<T>),
+        ArcTan => Unary(arctan::<T>),
+        ArcTan2 => Binary(arctan2::<T>),
         Sinh => Unary(sinh::<T>),
         Cosh => Unary(cosh::<T>),
+        Tanh => Unary(tanh::<T>),
+        ArcSinh => Unary(arcsinh::<T>),
+        ArcCosh => Unary(arccosh::<T>),
+        ArcTanh => Unary(arctanh::<T>),
         Sigmoid => Unary(sigmoid::<T>),
         Softplus => Unary(softplus::<T>),
         Reciprocal => Unary(recip::<T>),
@@ -66,8 +77,27 @@ pub(super) fn mul<T: Float>(x: T, y: T) -> T {
 pub(super) fn div<T: Float>(x: T, y: T) -> T {
     x / y
 }
-pub(super) fn pow<T: Float>(x: T, y: T) -> T {
-    x.powf(y)
+/// `func` as the float32 and float64 kernels compute it (vmath's loops, so
+/// both give the same bits), libm's `other` for other types.
+fn vm<T: Float + Element>(func: Func, x: T, other: fn(T) -> T) -> T {
+    match T::DTYPE {
+        DType::Float64 => x.to_f64().and_then(|x| T::from(vmath::unary_one(func, x))),
+        DType::Float32 => x.to_f32().and_then(|x| T::from(vmath::unary_one(func, x))),
+        _ => Some(other(x)),
+    }
+    .unwrap_or_else(T::nan)
+}
+
+pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
+    let (a, b) = (x.to_f64(), y.to_f64());
+    match T::DTYPE {
+        DType::Float64 => a.zip(b).and_then(|(a, b)| T::from(vmath::pow_one(a, b))),
+        DType::Float32 => a
+            .zip(b)
+            .and_then(|(a, b)| T::from(vmath::pow_one(a as f32, b as f32))),
+        _ => Some(x.powf(y)),
+    }
+    .unwrap_or_else(T::nan)
 }
 pub(super) fn neg<T: Float>(x: T) -> T {
     -x
@@ -81,26 +111,26 @@ pub(super) fn sqr<T: Float>(x: T) -> T {
 pub(super) fn sqrt<T: Float>(x: T) -> T {
     x.sqrt()
 }
-pub(super) fn exp<T: Float>(x: T) -> T {
-    x.exp()
+pub(super) fn exp<T: Float + Element>(x: T) -> T {
+    vm(Func::Exp, x, |x| x.exp())
 }
-pub(super) fn exp2<T: Float>(x: T) -> T {
-    x.exp2()
+pub(super) fn exp2<T: Float + Element>(x: T) -> T {
+    vm(Func::Exp2, x, |x| x.exp2())
 }
-pub(super) fn expm1<T: Float>(x: T) -> T {
-    x.exp_m1()
+pub(super) fn expm1<T: Float + Element>(x: T) -> T {
+    vm(Func::Expm1, x, |x| x.exp_m1())
 }
-pub(super) fn ln<T: Float>(x: T) -> T {
-    x.ln()
+pub(super) fn ln<T: Float + Element>(x: T) -> T {
+    vm(Func::Log, x, |x| x.ln())
 }
-pub(super) fn log2<T: Float>(x: T) -> T {
-    x.log2()
+pub(super) fn log2<T: Float + Element>(x: T) -> T {
+    vm(Func::Log2, x, |x| x.log2())
 }
-pub(super) fn log10<T: Float>(x: T) -> T {
-    x.log10()
+pub(super) fn log10<T: Float + Element>(x: T) -> T {
+    vm(Func::Log10, x, |x| x.log10())
 }
-pub(super) fn ln_1p<T: Float>(x: T) -> T {
-    x.ln_1p()
+pub(super) fn ln_1p<T: Float + Element>(x: T) -> T {
+    vm(Func::Log1p, x, |x| x.ln_1p())
 }
 pub(super) fn sin<T: Float>(x: T) -> T {
     x.sin()
@@ -108,34 +138,74 @@ pub(super) fn sin<T: Float>(x: T) -> T {
 pub(super) fn cos<T: Float>(x: T) -> T {
     x.cos()
 }
-pub(super) fn tan<T: Float>(x: T) -> T {
-    x.tan()
+
+/// `k`'s vectorised loop (`vmath::kinds`) on one element of `T`, float32
+/// or float64 (the bits the tensor kernel gives; NaN for other types,
+/// which never reach here: `TinyProgram` computes in float32 or float64).
+fn vector_one<T: Float + Element>(k: ScalarKind, x: T) -> T {
+    let l = unary_loops(k);
+    match T::DTYPE {
+        DType::Float64 => l.zip(x.to_f64()).and_then(|(l, x)| T::from((l.one64)(x))),
+        DType::Float32 => l.zip(x.to_f32()).and_then(|(l, x)| T::from((l.one32)(x))),
+        _ => None,
+    }
+    .unwrap_or_else(T::nan)
 }
-pub(super) fn sinh<T: Float>(x: T) -> T {
-    x.sinh()
+
+/// [`vector_one`] for a binary kind.
+fn vector_two<T: Float + Element>(k: ScalarKind, x: T, y: T) -> T {
+    let l = binary_loops(k);
+    match T::DTYPE {
+        DType::Float64 => l
+            .zip(x.to_f64().zip(y.to_f64()))
+            .and_then(|(l, (x, y))| T::from((l.one64)(x, y))),
+        DType::Float32 => l
+            .zip(x.to_f32().zip(y.to_f32()))
+            .and_then(|(l, (x, y))| T::from((l.one32)(x, y))),
+        _ => None,
+    }
+    .unwrap_or_else(T::nan)
 }
-pub(super) fn cosh<T: Float>(x: T) -> T {
-    x.cosh()
+
+/// One-element functions of the kinds `vmath::kinds` has loops for.
+macro_rules! vector_fns {
+    ($($name:ident => $kind:ident),* $(,)?) => {$(
+        fn $name<T: Float + Element>(x: T) -> T {
+            vector_one(ScalarKind::$kind, x)
+        }
+    )*};
 }
-pub(super) fn sigmoid<T: Float>(x: T) -> T {
-    T::one() / (T::one() + (-x).exp())
+
+vector_fns!(
+    tan => Tan, arcsin => ArcSin, arccos => ArcCos, arctan => ArcTan, sinh => Sinh,
+    cosh => Cosh, tanh => Tanh, arcsinh => ArcSinh, arccosh => ArcCosh, arctanh => ArcTanh,
+);
+
+fn arctan2<T: Float + Element>(y: T, x: T) -> T {
+    vector_two(ScalarKind::ArcTan2, y, x)
+}
+pub(super) fn sigmoid<T: Float + Element>(x: T) -> T {
+    vm(Func::Sigmoid, x, |x| T::one() / (T::one() + (-x).exp()))
 }
 pub(super) fn recip<T: Float>(x: T) -> T {
     x.recip()
 }
 
-/// `log(1 + exp(x))` without overflow, with PyTensor's cut-offs.
-pub(super) fn softplus<T: Float>(x: T) -> T {
-    let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
-    if x < c(-37.0) {
-        x.exp()
-    } else if x < c(18.0) {
-        x.exp().ln_1p()
-    } else if x < c(33.3) {
-        x + (-x).exp()
-    } else {
-        x
-    }
+/// `log(1 + exp(x))` without overflow (vmath's `max(x, 0) + log1p(e^-|x|)`
+/// for float32 and float64, PyTensor's cut-offs for other types).
+pub(super) fn softplus<T: Float + Element>(x: T) -> T {
+    vm(Func::Softplus, x, |x| {
+        let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
+        if x < c(-37.0) {
+            x.exp()
+        } else if x < c(18.0) {
+            x.exp().ln_1p()
+        } else if x < c(33.3) {
+            x + (-x).exp()
+        } else {
+            x
+        }
+    })
 }
 
 /// NumPy's `maximum`: NaN if either is NaN.
@@ -229,7 +299,7 @@ mod tests {
     fn scalar_functions_match_the_tensor_kernels() {
         same_as_kernel::<f64>();
         same_as_kernel::<f32>();
-        assert!(scalar_fn::<f32>(ScalarKind::Tanh).is_none());
+        assert!(scalar_fn::<f32>(ScalarKind::Erf).is_none());
         assert!(matches!(
             scalar_fn::<f64>(ScalarKind::Add),
             Some(ScalarFn::Binary(_))

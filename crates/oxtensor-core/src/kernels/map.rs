@@ -218,6 +218,33 @@ fn map2_contiguous<A: Element, B: Element, O: Element>(
     Some(())
 }
 
+/// [`map2`] whose operands, when each is contiguous with the output's
+/// shape or a single element, go to `slices(zs, xs, ys)` in runs (split
+/// across threads when large), a loop of its own; other layouts go
+/// element by element through `f`, which must compute the same values.
+pub fn map2_slices<A: Element, B: Element, O: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    out: &mut Tensor,
+    f: impl Fn(A, B) -> O + Sync,
+    slices: impl Fn(&mut [O], Part<'_, A>, Part<'_, B>) + Sync,
+) {
+    let shape = Dims::from(out.shape());
+    let (Some(xs), Some(ys)) = (Part::of(a, &shape), Part::of(b, &shape)) else {
+        return map2(a, b, out, f);
+    };
+    let zs = slice_mut::<O>(out);
+    let run = |(k, z): (usize, &mut [O])| {
+        let (start, n) = (k * CHUNK, z.len());
+        slices(z, xs.part(start, n), ys.part(start, n));
+    };
+    if zs.len() >= PARALLEL_MIN {
+        zs.par_chunks_mut(CHUNK).enumerate().for_each(run);
+    } else {
+        zs.chunks_mut(CHUNK).enumerate().for_each(run);
+    }
+}
+
 /// `out[i] = f(a[i], b[i], c[i])`, operands broadcast to `out`'s shape.
 pub fn map3<A: Element, B: Element, C: Element, O: Element>(
     a: &Tensor,
@@ -252,10 +279,13 @@ pub fn map3<A: Element, B: Element, C: Element, O: Element>(
     });
 }
 
-/// An operand of the fast path of `map3`: the output's shape, contiguous,
-/// or a single element.
-enum Part<'a, T> {
+/// An operand of the fast paths of `map2_slices` and `map3`: the output's
+/// shape, contiguous, or a single element.
+#[derive(Clone, Copy, Debug)]
+pub enum Part<'a, T> {
+    /// The elements, one per output element.
     Full(&'a [T]),
+    /// One element for every output element.
     One(T),
 }
 

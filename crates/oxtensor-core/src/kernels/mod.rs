@@ -24,22 +24,25 @@ pub mod map;
 pub mod matmul;
 pub mod nonzero;
 pub mod reduce;
+mod reduce_mapped;
 mod reduce_pieces;
 mod reduce_walk;
+pub mod row_scatter;
 mod special;
 pub mod subtensor;
+pub mod vmath;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
 pub const PARALLEL_MIN: usize = 1 << 16;
 pub mod argmax;
 mod argmax_columns;
+mod argmax_simd;
 mod argmax_split;
 mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
 pub mod fast_exp;
-mod fast_tanh;
 pub mod inverse;
 mod lane_group;
 pub mod lanes;
@@ -55,3 +58,19 @@ pub mod softmax;
 pub mod sort;
 mod stream;
 pub mod tiny;
+pub mod variance;
+
+/// Pseudo-random values in [0, 1) from `seed` (xorshift), for tests that
+/// need many varied values without a crate.
+#[cfg(test)]
+pub(crate) fn pseudo_random(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect()
+}

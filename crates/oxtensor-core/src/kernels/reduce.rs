@@ -7,6 +7,7 @@ use super::alloc::Pool;
 use super::cast;
 use super::complex_ops::{maximum, minimum};
 use super::lane_group::{extremes, folds, Extreme};
+use super::reduce_mapped::reduce_mapped;
 use super::reduce_pieces::{reduce_slabs, worth_slabs};
 use super::reduce_walk::{fill, reduce_typed};
 use crate::dtype::DType;
@@ -125,6 +126,9 @@ pub fn reduce(
         }
         Ok(())
     };
+    if reduce_mapped(kind, t, axes, &mut out) {
+        return Ok(cast::cast(&out, out_dtype));
+    }
     if worth_slabs(kind, t, acc) {
         reduce_slabs(kind, t, axes, &mut out, run)?;
     } else {

@@ -11,7 +11,8 @@ use super::lanes::{for_each_lane, for_each_lane_init, has_avx2, Lanes};
 use super::stream::{store_map, worth_streaming};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::tensor::Tensor;
+use crate::tensor::{Element, Tensor};
+use rayon::prelude::*;
 
 /// Which normalisation a softmax-like kernel computes per lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -201,8 +202,43 @@ pub fn logsumexp(
         let filled = Tensor::from_vec(kept, vec![f64::NEG_INFINITY; count])?;
         return Ok(cast(&filled, dtype));
     }
+    if lanes.rows == 1 && lanes.n >= 4 * PIECE {
+        let value = match lanes.data.as_slice::<f64>() {
+            Some(x) => logsumexp_long(x, |p, _| logsumexp_lane(p)),
+            None => logsumexp_long(
+                lanes.data.as_slice::<f32>().expect("float32 lanes"),
+                widened,
+            ),
+        };
+        return Ok(cast(&Tensor::from_vec(kept, vec![value])?, dtype));
+    }
     run_f64(&lanes, &mut out, 1, |a, b| b[0] = logsumexp_lane(a));
     Ok(cast(&out, dtype))
+}
+
+/// Elements per piece of a single long lane (`logsumexp` over all of a
+/// large array).
+const PIECE: usize = 1 << 16;
+
+/// `logsumexp` of one long lane in pieces on several threads, as the
+/// log-sum-exp of the pieces' log-sum-exps (an identity; NaN and infinite
+/// pieces carry through it as through one lane): read once, in parallel,
+/// and the same answer on any number of threads. One thread over the
+/// whole lane took 2.3x NumPy's time on 4000x4000 float64, and float32
+/// lanes were first widened whole (0.27x NumPy).
+fn logsumexp_long<T: Element>(x: &[T], piece: impl Fn(&[T], &mut Vec<f64>) -> f64 + Sync) -> f64 {
+    let pieces: Vec<f64> = x
+        .par_chunks(PIECE)
+        .map_init(Vec::new, |scratch, p| piece(p, scratch))
+        .collect();
+    logsumexp_lane(&pieces)
+}
+
+/// [`logsumexp_lane`] of float32 values, widened into `scratch` first.
+fn widened(x: &[f32], scratch: &mut Vec<f64>) -> f64 {
+    scratch.clear();
+    scratch.extend(x.iter().map(|&v| f64::from(v)));
+    logsumexp_lane(scratch)
 }
 
 #[cfg(test)]
@@ -328,6 +364,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn one_long_lane_in_pieces_matches_the_whole_lane() {
+        let n = 5 * PIECE + 123;
+        let x: Vec<f64> = (0..n)
+            .map(|i| ((i * 7919) % 1000) as f64 * 0.05 - 20.0)
+            .collect();
+        let t = Tensor::from_vec(vec![n], x.clone()).unwrap();
+        let got = logsumexp(&t, &[0], DType::Float64, None).unwrap();
+        let want = logsumexp_lane(&x);
+        assert!((got.as_slice::<f64>().unwrap()[0] - want).abs() <= 1e-12 * want.abs());
+        let narrow: Vec<f32> = x[..n / 5 * 5].iter().map(|&v| v as f32).collect();
+        let wide: Vec<f64> = narrow.iter().map(|&v| f64::from(v)).collect();
+        let t32 = Tensor::from_vec(vec![n / 5, 5], narrow).unwrap();
+        let got = logsumexp(&t32, &[0, 1], DType::Float32, None).unwrap();
+        assert_eq!(got.shape(), &[] as &[usize]);
+        assert_eq!(
+            got.as_slice::<f32>().unwrap()[0],
+            logsumexp_lane(&wide) as f32
+        );
+        for (special, want) in [(f64::NAN, f64::NAN), (f64::INFINITY, f64::INFINITY)] {
+            let mut y = x.clone();
+            y[3 * PIECE + 5] = special;
+            let t = Tensor::from_vec(vec![n], y).unwrap();
+            let got = logsumexp(&t, &[0], DType::Float64, None)
+                .unwrap()
+                .as_slice::<f64>()
+                .unwrap()[0];
+            assert!(
+                got == want || (got.is_nan() && want.is_nan()),
+                "{special}: {got}"
+            );
+        }
+        let lows = Tensor::from_vec(vec![n], vec![f64::NEG_INFINITY; n]).unwrap();
+        let got = logsumexp(&lows, &[0], DType::Float64, None).unwrap();
+        assert_eq!(got.as_slice::<f64>().unwrap()[0], f64::NEG_INFINITY);
     }
 
     #[test]

@@ -207,7 +207,7 @@ unsafe fn typed_runs<T: Copy>(
 }
 
 /// Element addition as `inc_subtensor` does it.
-trait Accumulate: Element {
+pub(super) trait Accumulate: Element {
     fn acc(self, other: Self) -> Self;
 }
 
@@ -229,6 +229,19 @@ impl Accumulate for bool {
 }
 
 fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8) {
+    if nest.shape().is_empty() {
+        // Blocks of one element (`x[idx] += y` of a vector, `bincount`):
+        // one addition per pair, without walking a nest per pair (which
+        // cost 5x the additions).
+        for &(s0, d0) in pairs {
+            // SAFETY: as in `copy_blocks`; both operands hold `T`s.
+            unsafe {
+                let d = pd.offset(d0) as *mut T;
+                *d = (*d).acc(*(ps.offset(s0) as *const T));
+            }
+        }
+        return;
+    }
     for &(s0, d0) in pairs {
         nest.for_each_run(|[os, od], n, [ss, sd]| {
             for i in 0..n as isize {

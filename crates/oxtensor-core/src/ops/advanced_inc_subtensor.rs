@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::advanced_index::{plan, scatter};
 use crate::kernels::copy::copy_into;
+use crate::kernels::row_scatter::scatter_rows;
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list, IdxEntry};
@@ -29,8 +30,15 @@ fn perform_inc(
     let x = inputs[0].tensor()?;
     let mut out = ctx.pool.take(x.dtype(), x.shape());
     copy_into(x, &mut out);
-    let mut p = plan(&out, idx_list, &index_values(&inputs[2..])?)?;
     let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();
+    let indices = index_values(&inputs[2..])?;
+    if let ([IdxEntry::Index(0)], [idx]) = (idx_list, &indices[..]) {
+        let (y, write) = (inputs[1].tensor()?, write_of(set));
+        if scatter_rows(&mut out, idx, y, &y_bcast, write, what)? {
+            return Ok(out);
+        }
+    }
+    let mut p = plan(&out, idx_list, &indices)?;
     scatter(&mut p, inputs[1].tensor()?, &y_bcast, write_of(set), what)?;
     drop(p);
     Ok(out)

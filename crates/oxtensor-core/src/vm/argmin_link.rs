@@ -82,7 +82,7 @@ fn reversal(fg: &FunctionGraph, v: VarId) -> Option<NodeId> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::{LinkOptions, Program};
+    use super::super::program::Program;
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph};
@@ -91,7 +91,6 @@ mod tests {
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;
-    use std::collections::HashMap;
     use std::sync::Arc;
 
     /// `Argmax{axis}(reverse(x))` of a 2-d `x`, with `reverse(x)` also an
@@ -107,11 +106,7 @@ mod tests {
     }
 
     fn link(fg: &FunctionGraph, fuse: bool) -> Program {
-        let opts = LinkOptions {
-            fuse,
-            ..LinkOptions::default()
-        };
-        Program::link(fg, HashMap::new(), &opts).unwrap()
+        super::super::program::link_native(fg, fuse)
     }
 
     fn ints(v: &Value) -> Vec<i64> {

@@ -317,14 +317,13 @@ fn position_or_push(leaves: &mut Vec<Src>, src: Src) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::{LinkOptions, Program};
+    use super::super::program::Program;
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::tensor::{Scalar, Tensor};
     use crate::types::TensorType;
     use crate::value::Value;
-    use std::collections::HashMap;
 
     /// `exp(x * 2 - y) * x + 0.5f32`, and `x * 2` as an extra output when
     /// `expose` (so that part cannot be fused away).
@@ -353,11 +352,7 @@ mod tests {
     }
 
     fn link(fg: &FunctionGraph, fuse: bool) -> Program {
-        let opts = LinkOptions {
-            fuse,
-            ..LinkOptions::default()
-        };
-        Program::link(fg, HashMap::new(), &opts).unwrap()
+        super::super::program::link_native(fg, fuse)
     }
 
     fn floats(v: &Value) -> Vec<f64> {

@@ -342,7 +342,7 @@ impl Thunk for FusedThunk {
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::{LinkOptions, Program};
+    use super::super::program::Program;
     use super::UNFUSED_RUNS;
     use crate::build;
     use crate::dtype::DType;
@@ -351,7 +351,6 @@ mod tests {
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;
-    use std::collections::HashMap;
 
     /// `(tanh(x * r + c) - x) * c`: `x` a matrix, `r` a row, `c` a column.
     fn graph(dtype: DType) -> FunctionGraph {
@@ -369,11 +368,7 @@ mod tests {
     }
 
     fn link(fg: &FunctionGraph, fuse: bool) -> Program {
-        let opts = LinkOptions {
-            fuse,
-            ..LinkOptions::default()
-        };
-        Program::link(fg, HashMap::new(), &opts).unwrap()
+        super::super::program::link_native(fg, fuse)
     }
 
     /// `rows * cols` values in `dtype`, a NaN first when there is room.

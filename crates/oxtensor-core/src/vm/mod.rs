@@ -3,6 +3,7 @@
 //! `perform`; hosts (Python) supply their own thunks for their ops.
 
 mod argmin_link;
+mod chain;
 mod fusion;
 mod fusion_sum;
 mod fusion_thunk;
@@ -17,3 +18,4 @@ pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};
 mod fusion_order;
 mod fusion_sqdiff;
+mod variance_link;

@@ -7,6 +7,7 @@ use super::argmin_link::link_argmins;
 use super::fusion::{self, Fusible, Leaf};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
+use super::variance_link::link_variances;
 use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::Pool;
@@ -191,6 +192,7 @@ impl Program {
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
         if opts.fuse && !opts.profile {
             link_argmins(fg, &mut order, &mut steps);
+            link_variances(fg, &mut order, &mut steps);
             steps = fuse_elemwise(fg, &order, steps, &srcs, &outputs);
         }
         prepare_constants(&mut steps, &mut constants);
@@ -630,6 +632,17 @@ fn record(p: &Mutex<Profile>, times: Vec<Option<Duration>>, total: Duration) {
             }
         }
     }
+}
+
+/// Links `fg` with native thunks only, with or without the linker's
+/// rewrites (fusion, `argmin`, `var`): what tests compare.
+#[cfg(test)]
+pub(super) fn link_native(fg: &FunctionGraph, fuse: bool) -> Program {
+    let opts = LinkOptions {
+        fuse,
+        ..LinkOptions::default()
+    };
+    Program::link(fg, HashMap::new(), &opts).expect("links")
 }
 
 #[cfg(test)]

@@ -1,0 +1,134 @@
+//! `x[idx] += y` and `x[idx] = y` for one integer vector on axis 0
+//! (`AdvancedIncSubtensor1`; `bincount` is one) into a C-contiguous copy
+//! of `x`: each index is read and checked once and its row added or
+//! copied straight from `y`. The general plan (`advanced_index`) first
+//! builds a byte offset per index and a source/destination pair per
+//! block: 96 MiB of lists for 4 million indices, and 7x NumPy's time for
+//! `bincount`.
+
+use super::cast::cast;
+use super::subtensor::{broadcast_value, Accumulate, Write};
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::ops::index_list::wrap_index;
+use crate::tensor::Tensor;
+
+/// Where row `k` of the (broadcast) values starts, and how it is laid out.
+#[derive(Clone, Copy)]
+enum Rows<'a, T> {
+    /// Row `k` is `data[k * step..][..len]` (`step` 0: one row for all).
+    Full { data: &'a [T], step: usize },
+    /// Row `k` is `data[k * step]` repeated (a value broadcast within rows).
+    Repeated { data: &'a [T], step: usize },
+}
+
+/// Scatters `y` (cast to `out`'s dtype and broadcast as `y_bcast` allows)
+/// into the rows of C-contiguous `out` named by the integer vector `idx`.
+/// `Ok(false)`: not a case this path takes (the caller uses the general
+/// plan); an out-of-bounds index or a `y` that does not fit is an error.
+pub fn scatter_rows(
+    out: &mut Tensor,
+    idx: &Tensor,
+    y: &Tensor,
+    y_bcast: &[bool],
+    write: Write,
+    what: &str,
+) -> Result<bool> {
+    let narrow_ints = matches!(
+        idx.dtype(),
+        DType::Int64
+            | DType::Int32
+            | DType::Int16
+            | DType::Int8
+            | DType::UInt32
+            | DType::UInt16
+            | DType::UInt8
+    );
+    if idx.ndim() != 1 || !narrow_ints || out.ndim() == 0 || !out.is_c_contiguous() {
+        return Ok(false);
+    }
+    let mut shape = out.shape().to_vec();
+    shape[0] = idx.len();
+    let y = cast(y, out.dtype());
+    let strides = broadcast_value(&y, y_bcast, &shape, what)?;
+    let idx = cast(idx, DType::Int64);
+    let idx = idx.as_slice::<i64>().expect("a 1-d cast is contiguous");
+    let item = out.dtype().itemsize() as isize;
+    let inner = &strides[1..];
+    let layout = if inner.iter().all(|&s| s == 0) {
+        Layout::Repeated
+    } else if inner == crate::tensor::c_strides(out.dtype(), &shape[1..]).as_slice() {
+        Layout::Full
+    } else {
+        return Ok(false);
+    };
+    if strides[0] % item != 0 || strides[0] < 0 {
+        return Ok(false);
+    }
+    let step = (strides[0] / item) as usize;
+    let len0 = out.shape()[0];
+    macro_rules! typed {
+        ($t:ty) => {{
+            // A C-contiguous `y` (a fresh cast is): its broadcast strides
+            // then index its own elements as checked above.
+            let Some(data) = y.as_slice::<$t>() else {
+                return Ok(false);
+            };
+            let rows = match layout {
+                Layout::Full => Rows::Full { data, step },
+                Layout::Repeated => Rows::Repeated { data, step },
+            };
+            let dst = out.as_mut_slice::<$t>().expect("a fresh C-contiguous copy");
+            apply(dst, len0, idx, rows, write)?
+        }};
+    }
+    match out.dtype() {
+        DType::Float64 => typed!(f64),
+        DType::Float32 => typed!(f32),
+        DType::Int64 => typed!(i64),
+        DType::Int32 => typed!(i32),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+#[derive(Clone, Copy)]
+enum Layout {
+    Full,
+    Repeated,
+}
+
+/// Row by row in index order (so repeated indices accumulate, or the last
+/// one wins when setting).
+fn apply<T: Accumulate>(
+    dst: &mut [T],
+    len0: usize,
+    idx: &[i64],
+    rows: Rows<'_, T>,
+    write: Write,
+) -> Result<()> {
+    let width = dst.len().checked_div(len0).unwrap_or(0);
+    for (k, &i) in idx.iter().enumerate() {
+        let at = wrap_index(i, len0, 0)? * width;
+        let row = &mut dst[at..at + width];
+        match (rows, write) {
+            (Rows::Full { data, step }, Write::Inc) => {
+                let src = &data[k * step..k * step + width];
+                row.iter_mut().zip(src).for_each(|(d, &s)| *d = d.acc(s));
+            }
+            (Rows::Full { data, step }, Write::Set) => {
+                row.copy_from_slice(&data[k * step..k * step + width]);
+            }
+            (Rows::Repeated { data, step }, Write::Inc) => {
+                let s = data[k * step];
+                row.iter_mut().for_each(|d| *d = d.acc(s));
+            }
+            (Rows::Repeated { data, step }, Write::Set) => row.fill(data[k * step]),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "row_scatter_tests.rs"]
+mod tests;

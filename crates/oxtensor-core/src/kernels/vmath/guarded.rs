@@ -1,0 +1,216 @@
+//! Loops for element functions whose branch-free fast path covers most
+//! inputs but not all (`tan` past its Cody–Waite range, `arctan2` at far
+//! scales): the fast path runs over a block, then the block's rare outside
+//! elements, if any, are redone with libm. Built per instruction set as
+//! [`simd`](super::simd)'s loops are, at the same [`Level`]s.
+
+use super::simd::{detected, level, Level};
+use crate::kernels::map::Part;
+
+/// Elements per block: a few vectors, so consecutive polynomial chains
+/// stay independent, and the outside test costs one OR per element.
+const BLOCK: usize = 256;
+
+/// A float type the loops read and write; the math is done in `f64`.
+pub(crate) trait Lane: Copy + Send + Sync {
+    /// The value as `f64` (exact).
+    fn wide(self) -> f64;
+    /// An `f64` result rounded to this type.
+    fn narrow(v: f64) -> Self;
+}
+
+impl Lane for f64 {
+    #[inline(always)]
+    fn wide(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn narrow(v: f64) -> f64 {
+        v
+    }
+}
+
+impl Lane for f32 {
+    #[inline(always)]
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn narrow(v: f64) -> f32 {
+        v as f32
+    }
+}
+
+/// A function of one element with a guarded fast path.
+pub(crate) trait Guarded {
+    /// The value for inputs not [`Guarded::outside`], without branches;
+    /// `F`: compiled with FMA.
+    fn fast<const F: bool>(x: f64) -> f64;
+    /// Inputs the fast path does not cover.
+    fn outside(x: f64) -> bool;
+    /// The value for outside inputs (libm).
+    fn slow(x: f64) -> f64;
+}
+
+/// A function of two elements with a guarded fast path, as [`Guarded`].
+pub(crate) trait Guarded2 {
+    /// The value for inputs not [`Guarded2::outside`], without branches.
+    fn fast<const F: bool>(a: f64, b: f64) -> f64;
+    /// Inputs the fast path does not cover.
+    fn outside(a: f64, b: f64) -> bool;
+    /// The value for outside inputs (libm).
+    fn slow(a: f64, b: f64) -> f64;
+}
+
+/// Index loops, not iterator adaptors: an adaptor's `fold` may be left out
+/// of line, compiled without the build's features (every FMA a libm call).
+#[inline(always)]
+fn unary_body<K: Guarded, E: Lane, const F: bool>(ys: &mut [E], xs: &[E]) {
+    let n = ys.len().min(xs.len());
+    let mut start = 0;
+    while start < n {
+        let end = (start + BLOCK).min(n);
+        let (yb, xb) = (&mut ys[start..end], &xs[start..end]);
+        let mut redo = false;
+        for i in 0..yb.len() {
+            yb[i] = E::narrow(K::fast::<F>(xb[i].wide()));
+            redo |= K::outside(xb[i].wide());
+        }
+        if redo {
+            for i in 0..yb.len() {
+                if K::outside(xb[i].wide()) {
+                    yb[i] = E::narrow(K::slow(xb[i].wide()));
+                }
+            }
+        }
+        start = end;
+    }
+}
+
+/// One block of a binary function over two slices of the block's length.
+#[inline(always)]
+fn binary_block<K: Guarded2, E: Lane, const F: bool>(zs: &mut [E], xs: &[E], ys: &[E]) {
+    let n = zs.len().min(xs.len()).min(ys.len());
+    let (zs, xs, ys) = (&mut zs[..n], &xs[..n], &ys[..n]);
+    let mut redo = false;
+    for i in 0..n {
+        zs[i] = E::narrow(K::fast::<F>(xs[i].wide(), ys[i].wide()));
+        redo |= K::outside(xs[i].wide(), ys[i].wide());
+    }
+    if redo {
+        for i in 0..n {
+            if K::outside(xs[i].wide(), ys[i].wide()) {
+                zs[i] = E::narrow(K::slow(xs[i].wide(), ys[i].wide()));
+            }
+        }
+    }
+}
+
+/// Blocks of a binary function; a single-element operand is repeated into
+/// a block-sized buffer (once per call), so one loop serves every form.
+/// Two full slices take no buffer (the strided path's one-element calls
+/// would pay its fill per element).
+#[inline(always)]
+fn binary_body<K: Guarded2, E: Lane, const F: bool>(
+    zs: &mut [E],
+    xs: Part<'_, E>,
+    ys: Part<'_, E>,
+) {
+    if let (Part::Full(xv), Part::Full(yv)) = (xs, ys) {
+        let mut at = 0;
+        while at < zs.len() {
+            let end = (at + BLOCK).min(zs.len());
+            binary_block::<K, E, F>(&mut zs[at..end], &xv[at..end], &yv[at..end]);
+            at = end;
+        }
+        return;
+    }
+    let first = |p: &Part<'_, E>| match *p {
+        Part::Full(v) => v.first().copied(),
+        Part::One(v) => Some(v),
+    };
+    let (Some(x0), Some(y0)) = (first(&xs), first(&ys)) else {
+        return; // nothing to compute
+    };
+    let (sx, sy) = ([x0; BLOCK], [y0; BLOCK]);
+    let mut at = 0;
+    while at < zs.len() {
+        let n = BLOCK.min(zs.len() - at);
+        let xb = match xs {
+            Part::Full(v) => &v[at..at + n],
+            Part::One(_) => &sx[..n],
+        };
+        let yb = match ys {
+            Part::Full(v) => &v[at..at + n],
+            Part::One(_) => &sy[..n],
+        };
+        binary_block::<K, E, F>(&mut zs[at..at + n], xb, yb);
+        at += n;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn unary_avx2<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
+    unary_body::<K, E, true>(ys, xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn unary_avx512<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
+    unary_body::<K, E, true>(ys, xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn binary_avx2<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
+    binary_body::<K, E, true>(zs, xs, ys);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn binary_avx512<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
+    binary_body::<K, E, true>(zs, xs, ys);
+}
+
+/// `ys[i] = K(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
+pub(crate) fn unary_at<K: Guarded, E: Lane>(lvl: Level, ys: &mut [E], xs: &[E]) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { unary_avx512::<K, E>(ys, xs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { unary_avx2::<K, E>(ys, xs) },
+        _ => unary_body::<K, E, false>(ys, xs),
+    }
+}
+
+/// `zs[i] = K(xs[i], ys[i])`, each operand a slice as long as `zs` or one
+/// value, with the build at `lvl` (lowered to what the CPU runs).
+pub(crate) fn binary_at<K: Guarded2, E: Lane>(
+    lvl: Level,
+    zs: &mut [E],
+    xs: Part<'_, E>,
+    ys: Part<'_, E>,
+) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { binary_avx512::<K, E>(zs, xs, ys) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { binary_avx2::<K, E>(zs, xs, ys) },
+        _ => binary_body::<K, E, false>(zs, xs, ys),
+    }
+}
+
+/// [`unary_at`] at the process's level.
+pub(crate) fn unary<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
+    unary_at::<K, E>(level(), ys, xs);
+}
+
+/// [`binary_at`] at the process's level.
+pub(crate) fn binary<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
+    binary_at::<K, E>(level(), zs, xs, ys);
+}

@@ -1,0 +1,126 @@
+//! The trigonometric and hyperbolic kinds' loops, as the function pointers
+//! that `float_ops` maps over tensors: a whole-slice loop for contiguous
+//! runs and a one-element entry (the same loop) for strided, broadcast and
+//! tiny inputs, so every path gives the same bits.
+
+use super::guarded::{self, Guarded, Guarded2, Lane};
+use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
+use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
+use super::simd::{level, unary_at, Unary};
+use super::tanh_f32::Tanh32;
+use super::trig::Tan;
+use crate::kernels::map::Part;
+use crate::ops::scalar::ScalarKind;
+use std::marker::PhantomData;
+
+/// A unary kind's loops for float64 and float32.
+#[derive(Clone, Copy)]
+pub(crate) struct UnaryLoops {
+    pub(crate) one64: fn(f64) -> f64,
+    pub(crate) slice64: fn(&mut [f64], &[f64]),
+    pub(crate) one32: fn(f32) -> f32,
+    pub(crate) slice32: fn(&mut [f32], &[f32]),
+}
+
+/// A binary kind's loops for float64 and float32.
+#[derive(Clone, Copy)]
+pub(crate) struct BinaryLoops {
+    pub(crate) one64: fn(f64, f64) -> f64,
+    pub(crate) slice64: fn(&mut [f64], Part<'_, f64>, Part<'_, f64>),
+    pub(crate) one32: fn(f32, f32) -> f32,
+    pub(crate) slice32: fn(&mut [f32], Part<'_, f32>, Part<'_, f32>),
+}
+
+/// A float64 kernel on float32: computed in float64 (exactly converted)
+/// and rounded once.
+pub(super) struct Wide<K>(PhantomData<K>);
+
+impl<K: Unary<T = f64>> Unary for Wide<K> {
+    type T = f32;
+    #[inline(always)]
+    fn eval<const F: bool>(x: f32) -> f32 {
+        K::eval::<F>(f64::from(x)) as f32
+    }
+}
+
+fn plain<K: Unary>(ys: &mut [K::T], xs: &[K::T]) {
+    unary_at::<K>(level(), ys, xs);
+}
+
+fn plain_one<K: Unary>(x: K::T) -> K::T {
+    let mut y = [x];
+    plain::<K>(&mut y, &[x]);
+    y[0]
+}
+
+fn guarded_one<K: Guarded, E: Lane>(x: E) -> E {
+    let mut y = [x];
+    guarded::unary::<K, E>(&mut y, &[x]);
+    y[0]
+}
+
+fn guarded2_one<K: Guarded2, E: Lane>(x: E, y: E) -> E {
+    let mut z = [x];
+    guarded::binary::<K, E>(&mut z, Part::Full(&[x]), Part::Full(&[y]));
+    z[0]
+}
+
+/// Loops of an [`Unary`] float64 kernel (float32 computed in float64).
+macro_rules! plain {
+    ($k:ty) => {
+        UnaryLoops {
+            one64: plain_one::<$k>,
+            slice64: plain::<$k>,
+            one32: plain_one::<Wide<$k>>,
+            slice32: plain::<Wide<$k>>,
+        }
+    };
+}
+
+/// Loops of a [`Guarded`] kernel.
+macro_rules! guarded {
+    ($k:ty) => {
+        UnaryLoops {
+            one64: guarded_one::<$k, f64>,
+            slice64: guarded::unary::<$k, f64>,
+            one32: guarded_one::<$k, f32>,
+            slice32: guarded::unary::<$k, f32>,
+        }
+    };
+}
+
+/// `k`'s loops, when it is a unary kind computed here.
+pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
+    use ScalarKind as K;
+    Some(match k {
+        K::Tan => guarded!(Tan),
+        K::ArcSin => plain!(ArcSin),
+        K::ArcCos => plain!(ArcCos),
+        K::ArcTan => plain!(ArcTan),
+        K::Sinh => guarded!(Sinh),
+        K::Cosh => guarded!(Cosh),
+        // float32 tanh is computed in float32 (twice the lanes).
+        K::Tanh => UnaryLoops {
+            one32: plain_one::<Tanh32>,
+            slice32: plain::<Tanh32>,
+            ..plain!(Tanh)
+        },
+        K::ArcSinh => plain!(ArcSinh),
+        K::ArcCosh => plain!(ArcCosh),
+        K::ArcTanh => plain!(ArcTanh),
+        _ => return None,
+    })
+}
+
+/// `k`'s loops, when it is a binary kind computed here.
+pub(crate) fn binary_loops(k: ScalarKind) -> Option<BinaryLoops> {
+    match k {
+        ScalarKind::ArcTan2 => Some(BinaryLoops {
+            one64: guarded2_one::<ArcTan2, f64>,
+            slice64: guarded::binary::<ArcTan2, f64>,
+            one32: guarded2_one::<ArcTan2, f32>,
+            slice32: guarded::binary::<ArcTan2, f32>,
+        }),
+        _ => None,
+    }
+}

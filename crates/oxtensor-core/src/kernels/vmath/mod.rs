@@ -1,0 +1,201 @@
+//! Vectorised elementwise math: the exp and log families, `pow`, the
+//! logistic, trigonometric and hyperbolic functions on float64 and float32. Each is a branch-free
+//! function of one element (special values by selects, so a loop of them
+//! vectorises, and other kernels may call them inside their own loops),
+//! and a slice loop built per instruction set ([`simd`]). float32 computes
+//! in float32 arithmetic (`exp32.rs`, `log32.rs`: sixteen lanes), but for
+//! `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops`
+//! and `float_scalar` call here; the trigonometric and hyperbolic kinds
+//! through [`kinds`], whose loops may redo elements out of a fast path's
+//! range with libm ([`guarded`]).
+
+mod dd;
+pub(crate) mod exp;
+mod exp32;
+mod guarded;
+mod hyperbolic;
+#[cfg(test)]
+mod hyperbolic_tests;
+mod inverse_trig;
+pub(crate) mod kinds;
+pub(crate) mod log;
+mod log32;
+mod logistic;
+mod narrow;
+mod poly;
+mod pow;
+pub mod simd;
+mod tanh_f32;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;
+mod trig;
+#[cfg(test)]
+mod trig_tests;
+
+pub(crate) use exp::{exp, exp2, expm1};
+pub(crate) use log::{log, log10, log1p, log2};
+pub(crate) use logistic::{sigmoid, softplus};
+pub(crate) use pow::pow;
+
+use crate::kernels::map::Part;
+use simd::{binary_at, level, unary_at, Binary, Level, Unary};
+
+/// A function of one element computed here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// `e^x`.
+    Exp,
+    /// `2^x`.
+    Exp2,
+    /// `e^x - 1`.
+    Expm1,
+    /// The natural logarithm.
+    Log,
+    /// The base-2 logarithm.
+    Log2,
+    /// The base-10 logarithm.
+    Log10,
+    /// `log(1 + x)`.
+    Log1p,
+    /// `1 / (1 + e^-x)`.
+    Sigmoid,
+    /// `log(1 + e^x)`.
+    Softplus,
+}
+
+/// The float64 element functions as [`Unary`] kernels.
+macro_rules! kernels {
+    ($($name:ident => $f:ident),* $(,)?) => {$(
+        struct $name;
+        impl Unary for $name {
+            type T = f64;
+            #[inline(always)]
+            fn eval<const F: bool>(x: f64) -> f64 {
+                $f::<F>(x)
+            }
+        }
+    )*};
+}
+
+kernels!(
+    ExpK => exp, Exp2K => exp2, Expm1K => expm1, LogK => log, Log2K => log2,
+    Log10K => log10, Log1pK => log1p, SigmoidK => sigmoid, SoftplusK => softplus,
+);
+
+/// The float32 element functions as [`Unary`] kernels.
+macro_rules! kernels32 {
+    ($($name:ident => $m:ident::$f:ident),* $(,)?) => {$(
+        struct $name;
+        impl Unary for $name {
+            type T = f32;
+            #[inline(always)]
+            fn eval<const F: bool>(x: f32) -> f32 {
+                $m::$f::<F>(x)
+            }
+        }
+    )*};
+}
+
+kernels32!(
+    Exp32 => exp32::exp, Exp2_32 => exp32::exp2, Expm1_32 => exp32::expm1,
+    Log32 => log32::log, Log2_32 => log32::log2, Log10_32 => log32::log10,
+    Log1p32 => log32::log1p, Sigmoid32 => exp32::sigmoid, Softplus32 => narrow::softplus,
+);
+
+struct PowK;
+impl Binary for PowK {
+    type T = f64;
+    #[inline(always)]
+    fn eval<const F: bool>(x: f64, y: f64) -> f64 {
+        pow::<F>(x, y)
+    }
+}
+
+struct Pow32;
+impl Binary for Pow32 {
+    type T = f32;
+    #[inline(always)]
+    fn eval<const F: bool>(x: f32, y: f32) -> f32 {
+        narrow::pow::<F>(x, y)
+    }
+}
+
+/// `func` over a slice of `T`, at a build level.
+pub trait Elem: Copy + Sized {
+    /// `ys[i] = func(xs[i])` with the build at `lvl`.
+    fn unary_at(lvl: Level, func: Func, ys: &mut [Self], xs: &[Self]);
+    /// `zs[i] = xs[i] ** ys[i]` with the build at `lvl`.
+    fn pow_at(lvl: Level, zs: &mut [Self], xs: Part<'_, Self>, ys: Part<'_, Self>);
+}
+
+/// Runs `func`'s kernel among the nine given in `Func`'s order.
+macro_rules! by_func {
+    ($func:expr, $run:ident($($arg:expr),*), [$e:ty, $e2:ty, $em1:ty, $l:ty, $l2:ty, $l10:ty, $l1p:ty, $sig:ty, $sp:ty]) => {
+        match $func {
+            Func::Exp => $run::<$e>($($arg),*),
+            Func::Exp2 => $run::<$e2>($($arg),*),
+            Func::Expm1 => $run::<$em1>($($arg),*),
+            Func::Log => $run::<$l>($($arg),*),
+            Func::Log2 => $run::<$l2>($($arg),*),
+            Func::Log10 => $run::<$l10>($($arg),*),
+            Func::Log1p => $run::<$l1p>($($arg),*),
+            Func::Sigmoid => $run::<$sig>($($arg),*),
+            Func::Softplus => $run::<$sp>($($arg),*),
+        }
+    };
+}
+
+impl Elem for f64 {
+    fn unary_at(lvl: Level, func: Func, ys: &mut [f64], xs: &[f64]) {
+        by_func!(
+            func,
+            unary_at(lvl, ys, xs),
+            [ExpK, Exp2K, Expm1K, LogK, Log2K, Log10K, Log1pK, SigmoidK, SoftplusK]
+        );
+    }
+
+    fn pow_at(lvl: Level, zs: &mut [f64], xs: Part<'_, f64>, ys: Part<'_, f64>) {
+        binary_at::<PowK>(lvl, zs, xs, ys);
+    }
+}
+
+impl Elem for f32 {
+    fn unary_at(lvl: Level, func: Func, ys: &mut [f32], xs: &[f32]) {
+        by_func!(
+            func,
+            unary_at(lvl, ys, xs),
+            [Exp32, Exp2_32, Expm1_32, Log32, Log2_32, Log10_32, Log1p32, Sigmoid32, Softplus32]
+        );
+    }
+
+    fn pow_at(lvl: Level, zs: &mut [f32], xs: Part<'_, f32>, ys: Part<'_, f32>) {
+        binary_at::<Pow32>(lvl, zs, xs, ys);
+    }
+}
+
+/// `ys[i] = func(xs[i])` with the best build.
+pub fn unary<T: Elem>(func: Func, ys: &mut [T], xs: &[T]) {
+    T::unary_at(level(), func, ys, xs);
+}
+
+/// `func(x)` for one element, through the same loop as [`unary`] (so the
+/// strided and small paths give the same bits as the contiguous one).
+pub fn unary_one<T: Elem>(func: Func, x: T) -> T {
+    let mut y = [x];
+    T::unary_at(level(), func, &mut y, &[x]);
+    y[0]
+}
+
+/// `zs[i] = xs[i] ** ys[i]` with the best build.
+pub fn pow_slices<T: Elem>(zs: &mut [T], xs: Part<'_, T>, ys: Part<'_, T>) {
+    T::pow_at(level(), zs, xs, ys);
+}
+
+/// `x ** y` for one pair, through the same loop as [`pow_slices`].
+pub fn pow_one<T: Elem>(x: T, y: T) -> T {
+    let mut z = [x];
+    T::pow_at(level(), &mut z, Part::One(x), Part::One(y));
+    z[0]
+}

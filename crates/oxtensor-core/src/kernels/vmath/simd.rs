@@ -1,0 +1,179 @@
+//! Which build of the vectorised loops runs. Each loop is compiled three
+//! times from the same element function: for AVX-512F (8 doubles a vector)
+//! and for AVX2 (4), both with FMA, and for baseline x86-64 (SSE2, no FMA,
+//! so rounded differently: within the same ulp bounds, not the same bits).
+//! The best build the CPU runs is found once; `OXTENSOR_VMATH=avx2` or
+//! `=base` picks a lower one (to time or test a machine without AVX-512).
+
+use crate::kernels::map::Part;
+use std::sync::OnceLock;
+
+/// A build of the loops, in increasing order of width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Baseline code: SSE2 on x86-64, and every other architecture.
+    Base,
+    /// AVX2 with FMA.
+    Avx2,
+    /// AVX-512 (F, DQ and VL) with FMA.
+    Avx512,
+}
+
+/// The widest build this CPU runs.
+pub fn detected() -> Level {
+    static DETECTED: OnceLock<Level> = OnceLock::new();
+    *DETECTED.get_or_init(detect)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Level {
+    use std::is_x86_feature_detected as has;
+    let avx2 = has!("avx2") && has!("fma");
+    if avx2 && has!("avx512f") && has!("avx512dq") && has!("avx512vl") {
+        Level::Avx512
+    } else if avx2 {
+        Level::Avx2
+    } else {
+        Level::Base
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Level {
+    Level::Base
+}
+
+/// The build the loops use: [`detected`], or a lower one named by the
+/// `OXTENSOR_VMATH` environment variable (`avx512`, `avx2`, `base`), read
+/// once.
+pub fn level() -> Level {
+    static LEVEL: OnceLock<Level> = OnceLock::new();
+    *LEVEL.get_or_init(|| {
+        let asked = match std::env::var("OXTENSOR_VMATH").as_deref() {
+            Ok("base") => Level::Base,
+            Ok("avx2") => Level::Avx2,
+            _ => Level::Avx512,
+        };
+        asked.min(detected())
+    })
+}
+
+/// Every build this CPU runs (for tests that compare them).
+pub fn levels() -> Vec<Level> {
+    [Level::Base, Level::Avx2, Level::Avx512]
+        .into_iter()
+        .filter(|&l| l <= detected())
+        .collect()
+}
+
+/// A function of one element, generic over whether FMA is available.
+pub trait Unary {
+    /// The element type.
+    type T: Copy;
+    /// The function, compiled with FMA when `F`.
+    fn eval<const F: bool>(x: Self::T) -> Self::T;
+}
+
+/// A function of two elements, generic over whether FMA is available.
+pub trait Binary {
+    /// The element type.
+    type T: Copy;
+    /// The function, compiled with FMA when `F`.
+    fn eval<const F: bool>(x: Self::T, y: Self::T) -> Self::T;
+}
+
+/// `ys[i] = U(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
+pub fn unary_at<U: Unary>(lvl: Level, ys: &mut [U::T], xs: &[U::T]) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { unary_avx512::<U>(ys, xs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { unary_avx2::<U>(ys, xs) },
+        _ => unary_body::<U, false>(ys, xs),
+    }
+}
+
+/// Index loops, not iterator adaptors: `Zip::fold` is a function of its
+/// own that LLVM may leave out of line, compiled without the caller's
+/// features, where every FMA becomes a libm call (measured: log 50x slower).
+#[inline(always)]
+fn unary_body<U: Unary, const F: bool>(ys: &mut [U::T], xs: &[U::T]) {
+    let n = ys.len().min(xs.len());
+    let (ys, xs) = (&mut ys[..n], &xs[..n]);
+    for i in 0..n {
+        ys[i] = U::eval::<F>(xs[i]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn unary_avx512<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
+    unary_body::<U, true>(ys, xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn unary_avx2<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
+    unary_body::<U, true>(ys, xs);
+}
+
+/// `zs[i] = B(xs[i], ys[i])`, each operand a slice as long as `zs` or one
+/// value, with the build at `lvl` (lowered to what the CPU runs).
+pub fn binary_at<B: Binary>(lvl: Level, zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { binary_avx512::<B>(zs, xs, ys) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { binary_avx2::<B>(zs, xs, ys) },
+        _ => binary_body::<B, false>(zs, xs, ys),
+    }
+}
+
+/// One index loop per operand form, so each vectorises (and stays inline,
+/// as in [`unary_body`]).
+#[inline(always)]
+fn binary_body<B: Binary, const F: bool>(zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
+    let n = zs.len();
+    match (xs, ys) {
+        (Part::Full(xs), Part::Full(ys)) => {
+            let (xs, ys) = (&xs[..n], &ys[..n]);
+            for i in 0..n {
+                zs[i] = B::eval::<F>(xs[i], ys[i]);
+            }
+        }
+        (Part::Full(xs), Part::One(y)) => {
+            let xs = &xs[..n];
+            for i in 0..n {
+                zs[i] = B::eval::<F>(xs[i], y);
+            }
+        }
+        (Part::One(x), Part::Full(ys)) => {
+            let ys = &ys[..n];
+            for i in 0..n {
+                zs[i] = B::eval::<F>(x, ys[i]);
+            }
+        }
+        (Part::One(x), Part::One(y)) => {
+            let z = B::eval::<F>(x, y);
+            for v in zs.iter_mut() {
+                *v = z;
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn binary_avx512<B: Binary>(zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
+    binary_body::<B, true>(zs, xs, ys);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn binary_avx2<B: Binary>(zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
+    binary_body::<B, true>(zs, xs, ys);
+}

@@ -1,0 +1,203 @@
+//! Test helpers for the element functions: a seeded generator of inputs
+//! (log-uniform magnitudes, both signs), ulp distances, and checks that run
+//! every build this CPU runs against a reference and against each other.
+
+use super::simd::{levels, Level};
+
+/// A splitmix64 stream: reproducible inputs without a dependency.
+pub(super) struct Rng(pub(super) u64);
+
+impl Rng {
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [lo, hi).
+    pub(super) fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+
+    /// Magnitude log-uniform between 2^lo and 2^hi, either sign.
+    pub(super) fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        let m = self.uniform(lo, hi).exp2();
+        if self.next() & 1 == 0 {
+            m
+        } else {
+            -m
+        }
+    }
+
+    /// `n` values of [`Rng::log_uniform`].
+    pub(super) fn log_uniforms(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+        (0..n).map(|_| self.log_uniform(lo, hi)).collect()
+    }
+}
+
+/// The distance in ulps (0 for two NaNs or ±0, `u64::MAX` for NaN vs number).
+pub(super) fn ulps(a: f64, b: f64) -> u64 {
+    if a.is_nan() || b.is_nan() {
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
+    }
+    let ord = |x: f64| {
+        let b = x.to_bits() as i64;
+        i128::from(if b < 0 { i64::MIN - b } else { b })
+    };
+    (ord(a) - ord(b)).unsigned_abs() as u64
+}
+
+/// [`ulps`] for float32.
+pub(super) fn ulps32(a: f32, b: f32) -> u64 {
+    if a.is_nan() || b.is_nan() {
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
+    }
+    let ord = |x: f32| {
+        let b = x.to_bits() as i32;
+        i64::from(if b < 0 { i32::MIN - b } else { b })
+    };
+    (ord(a) - ord(b)).unsigned_abs()
+}
+
+/// Zeros of opposite signs (which [`ulps`] counts as equal).
+fn zero_signs_differ(a: f64, b: f64) -> bool {
+    a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative()
+}
+
+/// NaN, infinities, zeros of both signs, the extremes.
+pub(super) const SPECIAL: [f64; 9] = [
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    0.0,
+    -0.0,
+    f64::MIN_POSITIVE,
+    -f64::MIN_POSITIVE,
+    5e-324,
+    f64::MAX,
+];
+
+/// A kernel run at a level: `run(level, out, a, b)` (`b` unused for unary).
+pub(super) type Run64 = dyn Fn(Level, &mut [f64], &[f64], &[f64]);
+/// As [`Run64`] on float32.
+pub(super) type Run32 = dyn Fn(Level, &mut [f32], &[f32], &[f32]);
+
+/// `name` at every level the CPU runs, on the pairs `(xs[i], ys[i])`,
+/// against `reference`: within `bound` ulp (`base` for the build without
+/// FMA), zeros of the right sign, the FMA builds (AVX2, AVX-512) giving the
+/// same bits; float32 within 1 ulp of the reference rounded (`bound32`).
+/// Returns the worst float64 error at each level.
+pub(super) fn check(
+    name: &str,
+    (xs, ys): (&[f64], &[f64]),
+    (run64, run32): (&Run64, &Run32),
+    reference: &dyn Fn(f64, f64) -> f64,
+    (bound, base, bound32): (u64, u64, u64),
+) -> Vec<(Level, u64)> {
+    let want: Vec<f64> = xs.iter().zip(ys).map(|(&x, &y)| reference(x, y)).collect();
+    let (xs32, ys32): (Vec<f32>, Vec<f32>) = xs
+        .iter()
+        .zip(ys)
+        .map(|(&x, &y)| (x as f32, y as f32))
+        .unzip();
+    let mut fma_bits: Option<Vec<u64>> = None;
+    let mut worst = vec![];
+    for lvl in levels() {
+        let limit = if lvl == Level::Base { base } else { bound };
+        let mut out = vec![0.0; xs.len()];
+        run64(lvl, &mut out, xs, ys);
+        let mut w = 0;
+        for (i, (&z, &r)) in out.iter().zip(&want).enumerate() {
+            let d = ulps(z, r);
+            let (x, y) = (xs[i], ys[i]);
+            assert!(
+                d <= limit && !zero_signs_differ(z, r),
+                "{name}({x:e}, {y:e}) = {z:e} at {lvl:?}, reference {r:e}: {d} ulp"
+            );
+            w = w.max(d);
+        }
+        worst.push((lvl, w));
+        if lvl != Level::Base {
+            let bits: Vec<u64> = out.iter().map(|z| z.to_bits()).collect();
+            let same = |a: &Vec<u64>| {
+                a.iter().zip(&bits).all(|(p, q)| {
+                    p == q || (f64::from_bits(*p).is_nan() && f64::from_bits(*q).is_nan())
+                })
+            };
+            assert!(
+                fma_bits.as_ref().is_none_or(same),
+                "{name}: the FMA builds differ"
+            );
+            fma_bits = Some(bits);
+        }
+        let mut out32 = vec![0.0f32; xs.len()];
+        run32(lvl, &mut out32, &xs32, &ys32);
+        for ((&x, &y), &z) in xs32.iter().zip(&ys32).zip(&out32) {
+            let r = reference(f64::from(x), f64::from(y)) as f32;
+            assert!(
+                ulps32(z, r) <= bound32 && !zero_signs_differ(f64::from(z), f64::from(r)),
+                "{name}({x:e}f32, {y:e}f32) = {z:e} at {lvl:?}, reference {r:e}"
+            );
+        }
+    }
+    worst
+}
+
+/// [`check`] of a unary kernel: float64 within `fma` ulp (`base` in the
+/// build without FMA), float32 within 1; prints the worst error per level
+/// (seen with `--nocapture`).
+pub(super) fn check_unary(
+    name: &str,
+    xs: &[f64],
+    runs: (Box<Run64>, Box<Run32>),
+    f: fn(f64) -> f64,
+    (fma, base): (u64, u64),
+) {
+    let worst = check(
+        name,
+        (xs, xs),
+        (&*runs.0, &*runs.1),
+        &|x, _| f(x),
+        (fma, base, 1),
+    );
+    eprintln!("{name}: worst {worst:?} ulp");
+}
+
+/// The runs of a [`Unary`](super::simd::Unary) float64 kernel (float32
+/// through [`Wide`](super::kinds::Wide)).
+pub(super) fn plain<K: super::simd::Unary<T = f64> + 'static>() -> (Box<Run64>, Box<Run32>) {
+    use super::simd::unary_at;
+    (
+        Box::new(|l, out, xs, _| unary_at::<K>(l, out, xs)),
+        Box::new(|l, out, xs, _| unary_at::<super::kinds::Wide<K>>(l, out, xs)),
+    )
+}
+
+/// The runs of a [`Guarded`](super::guarded::Guarded) kernel.
+pub(super) fn guarded<K: super::guarded::Guarded + 'static>() -> (Box<Run64>, Box<Run32>) {
+    use super::guarded::unary_at;
+    (
+        Box::new(|l, out, xs, _| unary_at::<K, f64>(l, out, xs)),
+        Box::new(|l, out, xs, _| unary_at::<K, f32>(l, out, xs)),
+    )
+}
+
+/// The runs of a [`Guarded2`](super::guarded::Guarded2) kernel.
+pub(super) fn guarded2<K: super::guarded::Guarded2 + 'static>() -> (Box<Run64>, Box<Run32>) {
+    use super::guarded::binary_at;
+    use crate::kernels::map::Part::Full;
+    (
+        Box::new(|l, out, xs, ys| binary_at::<K, f64>(l, out, Full(xs), Full(ys))),
+        Box::new(|l, out, xs, ys| binary_at::<K, f32>(l, out, Full(xs), Full(ys))),
+    )
+}

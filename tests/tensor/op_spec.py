@@ -81,4 +81,6 @@ def scalar_int(n: int) -> Callable[[str, Any], list[Any]]:
 
 
 NO_GRAD_INT = "integer output: no gradient"
+NO_GRAD_LEN = "the only inputs are integer lengths"
+NO_GRAD_VALUES = "the output does not depend on the input's values"
 NO_ZERO_D = "needs at least one axis"

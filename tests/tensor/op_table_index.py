@@ -17,9 +17,9 @@ def _set(a: Any, b: Any, key: Any) -> Any:
     return out
 
 
-def _inc_at(a: Any, b: Any, idx: Any) -> Any:
+def _inc_at(a: Any, b: Any, rows: Any) -> Any:
     out = a.copy()
-    np.add.at(out, idx, b)
+    np.add.at(out, rows, b)
     return out
 
 

@@ -113,8 +113,18 @@ LINALG: dict[str, Spec] = {
         lambda dt, rng: [distinct(dt, (3, 4), rng)],
         "SVD{full_matrices=True, compute_uv=True}",
         canon=_abs,
-        grad="the gradient through U and V is not implemented (documented)",
-        empty="LAPACK's SVD of an empty matrix is refused by NumPy too",
+        grad="the gradient through U and V is not implemented (documented); "
+        "the singular values': the svd_values row",
+        empty=lambda dt, rng: [np.zeros((0, 3), dt)],
+        zero_d="needs a matrix",
+    ),
+    # The singular values alone have a gradient.
+    "svd_values": Spec(
+        lambda a: la.svd(a, compute_uv=False),
+        lambda a: np.linalg.svd(a, compute_uv=False),
+        lambda dt, rng: [distinct(dt, (3, 4), rng)],
+        "SVD{full_matrices=True, compute_uv=False}",
+        empty=lambda dt, rng: [np.zeros((0, 3), dt)],
         zero_d="needs a matrix",
     ),
     # Square: the gradient of a full QR needs a square R (documented;

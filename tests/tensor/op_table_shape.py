@@ -8,6 +8,8 @@ import oxtensor.tensor as ot
 from tests.tensor.op_spec import (
     ANY,
     NO_GRAD_INT,
+    NO_GRAD_LEN,
+    NO_GRAD_VALUES,
     NO_ZERO_D,
     Spec,
     one,
@@ -123,7 +125,7 @@ SHAPE: dict[str, Spec] = {
         ANY,
         zero_d=one(()),
         empty=one((0, 3)),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_VALUES,
     ),
     "ones_like": Spec(
         ot.ones_like,
@@ -133,7 +135,7 @@ SHAPE: dict[str, Spec] = {
         ANY,
         zero_d=one(()),
         empty=one((0, 3)),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_VALUES,
     ),
     # PyTensor's rule: the fill value's dtype (int8 for 2), not the input's.
     "full_like": Spec(
@@ -144,7 +146,7 @@ SHAPE: dict[str, Spec] = {
         ANY,
         zero_d=one(()),
         empty=one((0, 3)),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_VALUES,
     ),
     "empty_like": Spec(
         ot.empty_like,
@@ -154,7 +156,7 @@ SHAPE: dict[str, Spec] = {
         ANY,
         zero_d=one(()),
         empty=one((0, 3)),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_VALUES,
         canon=lambda v: np.zeros_like(v),
     ),
     "zeros": Spec(
@@ -165,7 +167,7 @@ SHAPE: dict[str, Spec] = {
         ["int64"],
         zero_d="the input is the 0-d length",
         empty=scalar_int(0),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_LEN,
     ),
     "ones": Spec(
         lambda n: ot.ones((n, 3)),
@@ -175,7 +177,7 @@ SHAPE: dict[str, Spec] = {
         ["int64"],
         zero_d="the input is the 0-d length",
         empty=scalar_int(0),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_LEN,
     ),
     "full": Spec(
         lambda n: ot.full((n, 3), 1.5),
@@ -185,7 +187,7 @@ SHAPE: dict[str, Spec] = {
         ["int64"],
         zero_d="the input is the 0-d length",
         empty=scalar_int(0),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_LEN,
     ),
     "empty": Spec(
         lambda n: ot.empty((n, 3)),
@@ -195,7 +197,7 @@ SHAPE: dict[str, Spec] = {
         ["int64"],
         zero_d="the input is the 0-d length",
         empty=scalar_int(0),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_LEN,
         canon=lambda v: np.zeros_like(v),
     ),
     "arange": Spec(
@@ -216,7 +218,7 @@ SHAPE: dict[str, Spec] = {
         ["int64"],
         zero_d="the input is the 0-d size",
         empty=scalar_int(0),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_LEN,
     ),
     "identity_like": Spec(
         ot.identity_like,
@@ -226,7 +228,7 @@ SHAPE: dict[str, Spec] = {
         ANY,
         zero_d="needs a matrix",
         empty=one((0, 3)),
-        grad=NO_GRAD_INT,
+        grad=NO_GRAD_VALUES,
     ),
     "tile": Spec(
         lambda a: ot.tile(a, (2, 3)),

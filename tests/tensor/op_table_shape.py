@@ -91,12 +91,13 @@ SHAPE: dict[str, Spec] = {
         empty=one((0, 1, 3)),
     ),
     "broadcast_to": Spec(
-        lambda a: ot.broadcast_to(a, (2, a.shape[0], 4)),
-        lambda a: np.broadcast_to(a, (2, a.shape[0], 4)),
+        # A new leading axis, the kept lengths, and a stretched last axis.
+        lambda a: ot.broadcast_to(a, (2, *(a.shape[i] for i in range(a.ndim - 1)), 4)),
+        lambda a: np.broadcast_to(a, (2, *a.shape[:-1], 4)),
         one((3, 1)),
         "Alloc",
         ANY,
-        zero_d="the target shape reads a.shape[0]",
+        zero_d=one(()),
         empty=one((0, 1)),
     ),
     "specify_shape": Spec(
@@ -105,16 +106,16 @@ SHAPE: dict[str, Spec] = {
         one((2, 3)),
         "SpecifyShape",
         ANY,
-        zero_d=NO_ZERO_D,
+        zero_d="a 0-d input has no length to specify",
         empty=one((0, 3)),
     ),
     "alloc": Spec(
-        lambda a: ot.alloc(a, 2, a.shape[0]),
-        lambda a: np.broadcast_to(a, (2, a.shape[0])).copy(),
+        lambda a: ot.alloc(a, 2, *(a.shape[i] for i in range(a.ndim))),
+        lambda a: np.broadcast_to(a, (2, *a.shape)).copy(),
         one((3,)),
         "Alloc",
         ANY,
-        zero_d="the target shape reads a.shape[0]",
+        zero_d=one(()),
         empty=one((0,)),
     ),
     "zeros_like": Spec(
@@ -236,7 +237,7 @@ SHAPE: dict[str, Spec] = {
         one((2, 3)),
         "Reshape{2}",
         ANY,
-        zero_d="reps longer than ndim: covered by test_shape_ops",
+        zero_d=one(()),
         empty=one((0, 3)),
     ),
     "repeat": Spec(

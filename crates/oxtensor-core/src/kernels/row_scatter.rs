@@ -54,7 +54,11 @@ pub fn scatter_rows(
     let y = cast(y, out.dtype());
     let strides = broadcast_value(&y, y_bcast, &shape, what)?;
     let idx = cast(idx, DType::Int64);
-    let idx = idx.as_slice::<i64>().expect("a 1-d cast is contiguous");
+    // An int64 index is not copied by `cast`: a strided one has no slice,
+    // and takes the general path.
+    let Some(idx) = idx.as_slice::<i64>() else {
+        return Ok(false);
+    };
     let item = out.dtype().itemsize() as isize;
     let inner = &strides[1..];
     let layout = if inner.iter().all(|&s| s == 0) {

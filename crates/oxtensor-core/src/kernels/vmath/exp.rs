@@ -5,7 +5,7 @@
 //! its argument as a double-double, for `pow`.
 
 use super::dd::{fast_two_sum, two_prod, two_sum};
-use crate::kernels::fast_exp::{fma, LOG2E, SHIFTER};
+use crate::kernels::fast_exp::{fma, INV_FACTORIALS, LOG2E, SHIFTER};
 
 /// ln 2 in two parts (Cody–Waite): `LN2_HI` has 21 trailing zero bits, so
 /// `k * LN2_HI` is exact for every `|k| < 2^21`.
@@ -25,20 +25,15 @@ const EXPM1_LO: f64 = -40.0;
 const EXPM1_TINY: f64 = 1.0 / (1u64 << 54) as f64;
 /// `1/(i+2)!` for i = 0..=11: `expm1(r) = r + r^2 (1/2 + r/6 + ...)` to
 /// r^13, whose truncation error is below 2^-56 relative for |r| <= ln2/2.
-const Q: [f64; 12] = [
-    1.0 / 2.0,
-    1.0 / 6.0,
-    1.0 / 24.0,
-    1.0 / 120.0,
-    1.0 / 720.0,
-    1.0 / 5_040.0,
-    1.0 / 40_320.0,
-    1.0 / 362_880.0,
-    1.0 / 3_628_800.0,
-    1.0 / 39_916_800.0,
-    1.0 / 479_001_600.0,
-    1.0 / 6_227_020_800.0,
-];
+const Q: [f64; 12] = {
+    let mut q = [0.0; 12];
+    let mut i = 0;
+    while i < q.len() {
+        q[i] = INV_FACTORIALS[i + 2];
+        i += 1;
+    }
+    q
+};
 
 /// `x` limited to `[lo, hi]`, a NaN kept (it then propagates through the
 /// arithmetic); compiles to two selects.

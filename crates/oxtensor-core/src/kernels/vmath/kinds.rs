@@ -105,9 +105,9 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
             slice32: plain::<Tanh32>,
             ..plain!(Tanh)
         },
-        K::ArcSinh => plain!(ArcSinh),
-        K::ArcCosh => plain!(ArcCosh),
-        K::ArcTanh => plain!(ArcTanh),
+        K::ArcSinh => guarded!(ArcSinh),
+        K::ArcCosh => guarded!(ArcCosh),
+        K::ArcTanh => guarded!(ArcTanh),
         _ => return None,
     })
 }

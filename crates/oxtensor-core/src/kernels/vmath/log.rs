@@ -178,10 +178,11 @@ fn log10_normal<const F: bool>(x: f64) -> f64 {
     rebase::<F>(e, h, (LG2_HI, LG2_LO), (INV_LN10, INV_LN10_LO))
 }
 
-/// `log(1 + x)` for `x` in (-1, inf), `|x|` from [`LOG1P_TINY`] on (other
-/// inputs give garbage, for the callers to select away).
+/// `log(1 + x)` for `x` in (-1, inf) (other inputs give garbage, for the
+/// callers to select away); `+0` and `-0` both give `+0`, tiny `x` gives
+/// `x` (`x` is then the correction `f_lo`, and the rest 0).
 #[inline(always)]
-fn log1p_inside<const F: bool>(x: f64) -> f64 {
+pub(super) fn log1p_inside<const F: bool>(x: f64) -> f64 {
     // 1 + x = u + c exactly; u = 2^e (1 + f), so 1 + x = 2^e (1 + f + c 2^-e).
     // u is at least 2^-53 (x > -1 is at most 1 - 2^-53): normal.
     let (u, c) = two_sum(1.0, x);

@@ -8,7 +8,7 @@ use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::simd::{level, unary_at, Unary};
 use super::tanh_f32::Tanh32;
-use super::trig::Tan;
+use super::trig::{Cos, Sin, Tan};
 use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
 use std::marker::PhantomData;
@@ -93,6 +93,8 @@ macro_rules! guarded {
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
     Some(match k {
+        K::Sin => guarded!(Sin),
+        K::Cos => guarded!(Cos),
         K::Tan => guarded!(Tan),
         K::ArcSin => plain!(ArcSin),
         K::ArcCos => plain!(ArcCos),

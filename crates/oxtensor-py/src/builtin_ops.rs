@@ -315,7 +315,9 @@ impl PyCAReduce {
             op.dtype = d;
         }
         if let Some(d) = self.acc_dtype {
-            if !input.dtype.can_cast_safely(d) {
+            // All/Any accumulate truth values: a bool accumulator loses nothing.
+            let truth = matches!(self.kind, ReduceKind::All | ReduceKind::Any);
+            if !truth && !input.dtype.can_cast_safely(d) {
                 return Err(PyTypeError::new_err(format!(
                     "Cannot build {} node with input dtype {} and acc_dtype {d}, as \
                      precision would be lost: give an acc_dtype at least as precise as \

@@ -26,10 +26,14 @@ impl PyScalarOp {
 
 #[pymethods]
 impl PyScalarOp {
-    /// The instance name, e.g. `add`.
+    /// The instance name, e.g. `add` or `maximum` (the `str` may be the
+    /// class name instead, as in PyTensor: `Maximum`).
     #[getter]
     fn name(&self) -> String {
-        self.op.to_string()
+        match self.op {
+            ScalarOp::Kind(k) => k.name().to_string(),
+            ScalarOp::Cast(_) => self.op.to_string(),
+        }
     }
 
     /// Number of inputs (`-1`: any number).
@@ -95,9 +99,9 @@ impl PyScalarOp {
         let op = slf.borrow().op;
         let shared = instance(py, op)?;
         let (func, args) = match op {
-            ScalarOp::Kind(_) if shared.bind(py).get_type().is(slf.get_type()) => (
+            ScalarOp::Kind(k) if shared.bind(py).get_type().is(slf.get_type()) => (
                 py.import("oxtensor._core")?.getattr("scalar_op")?,
-                PyTuple::new(py, [op.to_string()])?,
+                PyTuple::new(py, [k.name()])?,
             ),
             ScalarOp::Kind(_) => (slf.get_type().into_any(), PyTuple::empty(py)),
             ScalarOp::Cast(d) => (slf.get_type().into_any(), PyTuple::new(py, [d.name()])?),

@@ -38,8 +38,15 @@ fn unary<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>) -> Out<'py> {
 
 /// `x.astype(dtype)`: `x` itself when the dtype already matches.
 pub fn cast<'py>(x: &Bound<'py, PyAny>, dtype: DType) -> Out<'py> {
-    if tensor_type_of(x)?.dtype == dtype {
+    let from = tensor_type_of(x)?.dtype;
+    if from == dtype {
         return Ok(x.clone());
+    }
+    // PyTensor's `cast` refuses to drop an imaginary part silently.
+    if from.is_complex() && !dtype.is_complex() {
+        return Err(PyTypeError::new_err(
+            "Casting from complex to real is ambiguous: consider real(), imag(), angle() or abs()",
+        ));
     }
     elemwise(x.py(), ScalarOp::Cast(dtype), vec![x.clone()])
 }
@@ -138,10 +145,17 @@ pub fn mean<'py>(
     if ty.dtype == DType::Float16 {
         s = cast(&s, DType::Float16)?;
     }
-    if keepdims {
-        return restore_axes(&s, &axes, ty.ndim());
+    let out = if keepdims {
+        restore_axes(&s, &axes, ty.ndim())?
+    } else {
+        s
+    };
+    // PyTensor names the mean `mean` (dprint shows it); with no axis to
+    // reduce, `out` may be `x` itself, whose name stays.
+    if !axes.is_empty() {
+        out.setattr("name", "mean")?;
     }
-    Ok(s)
+    Ok(out)
 }
 
 /// `x.reshape(shape)`: a constant shape gives a static output shape.
@@ -187,9 +201,13 @@ pub fn reshape<'py>(
     apply_core(py, Arc::new(Reshape { ndim }), vec![x.clone(), shape])
 }
 
-/// `dot(x, y)` for vectors and matrices.
+/// `dot(x, y)` for vectors and matrices, or a product with a 0-d operand.
 pub fn dot<'py>(x: &Bound<'py, PyAny>, y: Bound<'py, PyAny>) -> Out<'py> {
     let y = as_tensor_variable(y, None, None, None)?;
+    // PyTensor's `dot`: a 0-d operand scales the other (`l * r`).
+    if tensor_type_of(x)?.ndim() == 0 || tensor_type_of(&y)?.ndim() == 0 {
+        return elemwise(x.py(), ScalarOp::Kind(ScalarKind::Mul), vec![x.clone(), y]);
+    }
     apply_core(x.py(), Arc::new(Dot), vec![x.clone(), y])
 }
 

@@ -2,6 +2,7 @@
 //! died earlier (a pool keyed by size), so long chains do not allocate;
 //! and fills of fresh outputs.
 
+use super::copy::copy_into;
 use super::PARALLEL_MIN;
 use crate::dtype::DType;
 use crate::tensor::{Element, Tensor};
@@ -21,6 +22,9 @@ pub struct Pool {
     /// hash lookup for it saved a tenth of such a call's work.
     last: Option<Tensor>,
     free: HashMap<usize, Vec<Tensor>, BuildHasherDefault<LenHasher>>,
+    /// An input the running step is the last to read, which its op may
+    /// write its output into (`vm/donation.rs`).
+    loan: Option<Tensor>,
 }
 
 /// Hashes a byte length by one multiplication: the pool is consulted for
@@ -97,6 +101,38 @@ impl Pool {
         Tensor::contiguous_in(dtype, shape, t.buffer().clone())
     }
 
+    /// Offers `t`, an input the running step reads last, to its op (see
+    /// [`Pool::take_loan`]). The program's storage slot still holds `t`.
+    pub fn lend(&mut self, t: Tensor) {
+        self.loan = Some(t);
+    }
+
+    /// Ends the running step's loan.
+    pub fn end_loan(&mut self) {
+        self.loan = None;
+    }
+
+    /// The lent tensor, for the op to write in place as its output, when it
+    /// is `x` (same buffer, C-contiguous from the start, same dtype and
+    /// shape), Rust's own writable memory, and held by nothing but the
+    /// storage slot and the loan: two references. Any alias (a view, a
+    /// Python object, a caller's array) holds another, so an op that gets
+    /// the tensor is the only one that can see the change.
+    pub fn take_loan(&mut self, x: &Tensor) -> Option<Tensor> {
+        let t = self.loan.as_ref()?;
+        let buf = t.buffer();
+        let same = Arc::ptr_eq(buf, x.buffer())
+            && t.offset() == x.offset()
+            && t.shape() == x.shape()
+            && t.dtype() == x.dtype();
+        let whole = t.is_c_contiguous() && t.offset() == 0;
+        let private = Arc::strong_count(buf) == 2 && buf.is_rust_owned();
+        if same && whole && private && buf.as_mut_ptr().is_some() {
+            return self.loan.take();
+        }
+        None
+    }
+
     /// Number of pooled buffers (for tests).
     pub fn len(&self) -> usize {
         usize::from(self.last.is_some()) + self.free.values().map(Vec::len).sum::<usize>()
@@ -106,6 +142,18 @@ impl Pool {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// A C-contiguous tensor holding `x`'s values for an op to modify and
+/// return (`inc_subtensor`'s output): `x` itself when the program lent it
+/// and nothing else can see it ([`Pool::take_loan`]), else a copy.
+pub fn modifiable_copy(pool: &mut Pool, x: &Tensor) -> Tensor {
+    if let Some(t) = pool.take_loan(x) {
+        return t;
+    }
+    let mut out = pool.take(x.dtype(), x.shape());
+    copy_into(x, &mut out);
+    out
 }
 
 /// A fresh output, taken from `pool` when one is given; its contents are
@@ -184,6 +232,46 @@ mod tests {
         pool.recycle(shared);
         assert!(pool.is_empty());
         assert_ne!(pool.take(DType::Float64, &[4]).as_ptr(), view.as_ptr());
+    }
+
+    #[test]
+    fn a_loan_is_handed_over_only_when_nobody_else_sees_it() {
+        let mut pool = Pool::default();
+        let slot = Tensor::from_vec(vec![2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+        // The storage slot (`slot`) and the loan: the op may write it.
+        pool.lend(slot.clone());
+        let got = pool.take_loan(&slot).expect("a private loan");
+        assert!(got.shares_buffer(&slot));
+        // A third reference (a view in another slot) keeps it.
+        pool.lend(slot.clone());
+        let view = slot.view(&[2], &[16], 8).unwrap();
+        drop(got);
+        assert!(pool.take_loan(&slot).is_none());
+        drop(view);
+        // Only the lent tensor itself, whole: not another value, not a view.
+        let other = Tensor::from_vec(vec![2, 2], vec![0.0f64; 4]).unwrap();
+        assert!(pool.take_loan(&other).is_none());
+        let row = slot.view(&[2], &[8], 0).unwrap();
+        assert!(pool.take_loan(&row).is_none());
+        drop(row);
+        pool.end_loan();
+        assert!(pool.take_loan(&slot).is_none());
+        // A transposed (non-C-contiguous) value is copied.
+        let t = slot.view(&[2, 2], &[8, 16], 0).unwrap();
+        drop(slot);
+        pool.lend(t.clone());
+        assert!(pool.take_loan(&t).is_none());
+    }
+
+    #[test]
+    fn modifiable_copy_copies_what_is_not_lent() {
+        let mut pool = Pool::default();
+        let x = Tensor::from_vec(vec![3], vec![1i64, 2, 3]).unwrap();
+        let out = modifiable_copy(&mut pool, &x);
+        assert!(!out.shares_buffer(&x));
+        assert_eq!(out.as_slice::<i64>().unwrap(), &[1, 2, 3]);
+        pool.lend(x.clone());
+        assert!(modifiable_copy(&mut pool, &x).shares_buffer(&x));
     }
 
     #[test]

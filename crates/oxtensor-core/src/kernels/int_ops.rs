@@ -144,6 +144,8 @@ pub(super) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Re
         Invert => map1(a, out, |x: bool| !x),
         // NumPy's integer modulo of 0/1 values: always 0 (x % 0 is 0 too).
         Mod => map2(a, two()?, out, |_: bool, _: bool| false),
+        // Floor division of 0/1 values: x // 1 is x, x // 0 is 0 (NumPy's integers).
+        IntDiv => map2(a, two()?, out, |x: bool, y: bool| x & y),
         Abs | Sqr => map1(a, out, |x: bool| x),
         IsNan | IsInf => map1(a, out, |_: bool| false),
         Clip => {

@@ -24,6 +24,8 @@ enum Rows<'a, T> {
 
 /// Scatters `y` (cast to `out`'s dtype and broadcast as `y_bcast` allows)
 /// into the rows of C-contiguous `out` named by the integer vector `idx`.
+/// `out` must be the caller's to write: a fresh copy or a loan
+/// (`alloc::modifiable_copy`), read by nothing else while this runs.
 /// `Ok(false)`: not a case this path takes (the caller uses the general
 /// plan); an out-of-bounds index or a `y` that does not fit is an error.
 pub fn scatter_rows(
@@ -52,7 +54,11 @@ pub fn scatter_rows(
     let y = cast(y, out.dtype());
     let strides = broadcast_value(&y, y_bcast, &shape, what)?;
     let idx = cast(idx, DType::Int64);
-    let idx = idx.as_slice::<i64>().expect("a 1-d cast is contiguous");
+    // An int64 index is not copied by `cast`: a strided one has no slice,
+    // and takes the general path.
+    let Some(idx) = idx.as_slice::<i64>() else {
+        return Ok(false);
+    };
     let item = out.dtype().itemsize() as isize;
     let inner = &strides[1..];
     let layout = if inner.iter().all(|&s| s == 0) {
@@ -78,7 +84,12 @@ pub fn scatter_rows(
                 Layout::Full => Rows::Full { data, step },
                 Layout::Repeated => Rows::Repeated { data, step },
             };
-            let dst = out.as_mut_slice::<$t>().expect("a fresh C-contiguous copy");
+            // SAFETY: `out` is the caller's to write (a fresh copy of `x`
+            // or a loan only the storage slot also holds, which nothing
+            // reads while this op runs), and `y` is another buffer.
+            let Some(dst) = (unsafe { out.as_granted_mut_slice::<$t>() }) else {
+                return Ok(false);
+            };
             apply(dst, len0, idx, rows, write)?
         }};
     }

@@ -7,7 +7,7 @@
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::advanced_index::{plan, scatter};
-use crate::kernels::copy::copy_into;
+use crate::kernels::alloc::modifiable_copy;
 use crate::kernels::row_scatter::scatter_rows;
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
@@ -27,9 +27,7 @@ fn perform_inc(
     set: bool,
     what: &str,
 ) -> Result<Tensor> {
-    let x = inputs[0].tensor()?;
-    let mut out = ctx.pool.take(x.dtype(), x.shape());
-    copy_into(x, &mut out);
+    let mut out = modifiable_copy(ctx.pool, inputs[0].tensor()?);
     let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();
     let indices = index_values(&inputs[2..])?;
     if let ([IdxEntry::Index(0)], [idx]) = (idx_list, &indices[..]) {
@@ -78,6 +76,10 @@ impl Op for AdvancedIncSubtensor1 {
 
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some(vec![vec![true], vec![true], vec![false]]))
+    }
+
+    fn overwritable_input(&self) -> Option<usize> {
+        Some(0)
     }
 
     fn perform(
@@ -179,6 +181,10 @@ impl Op for AdvancedIncSubtensor {
 
     fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
+    }
+
+    fn overwritable_input(&self) -> Option<usize> {
+        Some(0)
     }
 
     fn perform(

@@ -18,6 +18,32 @@ use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
 
+/// PyTensor's rule: a length 1 broadcasts only where the type says it may
+/// (its gradient sums over the static broadcastable axes alone).
+fn check_static_broadcast(
+    value: &[usize],
+    shape: &[usize],
+    bcast: Option<&Vec<bool>>,
+) -> Result<()> {
+    let Some(bcast) = bcast else {
+        return Ok(());
+    };
+    let pad = shape.len().saturating_sub(value.len());
+    let stretched = value.iter().enumerate().any(|(i, &n)| {
+        let target = shape.get(pad + i).copied().unwrap_or(n);
+        n == 1 && target != 1 && !bcast.get(i).copied().unwrap_or(true)
+    });
+    if stretched {
+        return Err(Error::Value(
+            "Runtime broadcasting not allowed. The output of Alloc requires broadcasting a \
+             dimension of the input value, which was not marked as broadcastable. If \
+             broadcasting was intended, use `specify_broadcastable` on the relevant input."
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The requested shape from the length inputs (NumPy's error for negatives).
 fn runtime_shape(op: &str, lengths: &[&Value]) -> Result<Vec<usize>> {
     lengths
@@ -111,6 +137,7 @@ impl Op for Alloc {
                 value.shape()
             )));
         }
+        check_static_broadcast(value.shape(), &shape, ctx.input_bcast.first())?;
         // Zeros need no writing: a fresh calloc'd buffer is zero, and its
         // pages cost nothing until touched (as NumPy's `zeros`).
         if is_zero_bytes(value) {
@@ -293,5 +320,16 @@ mod tests {
             .describe(),
             "AllocEmpty{dtype='int32'}"
         );
+    }
+
+    #[test]
+    fn runtime_broadcast_only_along_static_ones() {
+        let dynamic = vec![false, false];
+        assert!(check_static_broadcast(&[3, 1], &[2, 3, 4], Some(&dynamic)).is_err());
+        assert!(check_static_broadcast(&[3, 4], &[2, 3, 4], Some(&dynamic)).is_ok());
+        // A length 1 into a length 1 stretches nothing.
+        assert!(check_static_broadcast(&[3, 1], &[3, 1], Some(&dynamic)).is_ok());
+        let static_one = vec![false, true];
+        assert!(check_static_broadcast(&[3, 1], &[2, 3, 4], Some(&static_one)).is_ok());
     }
 }

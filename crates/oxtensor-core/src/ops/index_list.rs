@@ -159,11 +159,16 @@ pub fn wrap_index(i: i64, len: usize, axis: usize) -> Result<usize> {
     let n = len as i64;
     let j = if i < 0 { i + n } else { i };
     if j < 0 || j >= n {
-        return Err(Error::Index(format!(
-            "index {i} is out of bounds for axis {axis} with size {len}"
-        )));
+        return Err(out_of_bounds(i, len, axis));
     }
     Ok(j as usize)
+}
+
+/// NumPy's error for index `i` outside an axis of `len` elements.
+pub fn out_of_bounds(i: i64, len: usize, axis: usize) -> Error {
+    Error::Index(format!(
+        "index {i} is out of bounds for axis {axis} with size {len}"
+    ))
 }
 
 /// The value of a 0-d integer index input.

@@ -125,6 +125,14 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
         Ok(None)
     }
 
+    /// The input `perform` may turn into its output in place when the
+    /// program lends it: `perform` then asks `ctx.pool.take_loan` for it,
+    /// which hands it over only if nothing else can see its memory. No
+    /// `destroy_map` is involved: the graph's values are unchanged.
+    fn overwritable_input(&self) -> Option<usize> {
+        None
+    }
+
     /// Computes the outputs from the inputs. `outputs[i]` may hold a value
     /// from an earlier call, which the op may reuse or replace; every output
     /// must be set on success.

@@ -161,6 +161,21 @@ scalar_ops! {
     Angle => "Angle", "angle", Some(1), Float64, false;
 }
 
+impl ScalarKind {
+    /// PyTensor's `str`: the instance name, except for the scalar ops
+    /// PyTensor creates without one, which print their class name
+    /// (`str(pt.maximum.scalar_op)` is `Maximum`, `str(pt.and_.scalar_op)`
+    /// is `AND`, so the `Elemwise` prints `And` and not `And_`).
+    pub fn str_form(self) -> &'static str {
+        use ScalarKind::*;
+        match self {
+            Maximum | Minimum | Abs | Softplus | Lt | Gt | Le | Ge | Eq | Neq | IsNan | IsInf
+            | And | Or | Xor | Invert | Switch => self.class_name(),
+            _ => self.name(),
+        }
+    }
+}
+
 /// A scalar op instance: a kind, or a cast to a dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarOp {
@@ -194,10 +209,12 @@ impl ScalarOp {
             ScalarOp::Cast(d) => return Ok(*d),
             ScalarOp::Kind(k) => *k,
         };
+        // Errors name the op as users call it (`and_`, `maximum`), not by its
+        // class-like `str` (`AND`, `Maximum`).
         let refuse = |what: &str| {
             Err(Error::Type(format!(
                 "{} does not accept {what} inputs, got {}",
-                self,
+                kind.name(),
                 fmt_dtypes(inputs)
             )))
         };
@@ -258,10 +275,10 @@ fn fmt_dtypes(dtypes: &[DType]) -> String {
 }
 
 impl fmt::Display for ScalarOp {
-    /// The scalar op's `str`: its instance name, or `Cast{float32}`.
+    /// The scalar op's `str`: PyTensor's (see [`ScalarKind::str_form`]), or `Cast{float32}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScalarOp::Kind(k) => f.write_str(k.name()),
+            ScalarOp::Kind(k) => f.write_str(k.str_form()),
             ScalarOp::Cast(d) => write!(f, "Cast{{{d}}}"),
         }
     }

@@ -6,8 +6,8 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::alloc::modifiable_copy;
 use crate::kernels::cast::cast;
-use crate::kernels::copy::copy_into;
 use crate::kernels::subtensor::{basic_view, broadcast_value, run_blocks, Blocks, Write};
 use crate::op_identity;
 use crate::ops::index_list::{
@@ -222,6 +222,10 @@ impl Op for IncSubtensor {
         Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
     }
 
+    fn overwritable_input(&self) -> Option<usize> {
+        Some(0)
+    }
+
     fn perform(
         &self,
         ctx: &mut PerformCtx<'_>,
@@ -230,8 +234,7 @@ impl Op for IncSubtensor {
     ) -> Result<()> {
         let x = inputs[0].tensor()?;
         let y = cast(inputs[1].tensor()?, x.dtype());
-        let mut out = ctx.pool.take(x.dtype(), x.shape());
-        copy_into(x, &mut out);
+        let out = modifiable_copy(ctx.pool, x);
         let idx = index_values(&inputs[2..])?;
         let mut region = basic_view(&out, &self.idx_list, &idx)?;
         let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();

@@ -342,6 +342,23 @@ impl Tensor {
         Some(unsafe { std::slice::from_raw_parts_mut(base.add(self.offset) as *mut T, self.len()) })
     }
 
+    /// As [`Tensor::as_mut_slice`], for a writer the buffer was granted to
+    /// although another handle to it exists (a loan the program made,
+    /// `Pool::take_loan`, whose other handle is the storage slot).
+    ///
+    /// # Safety
+    /// Nothing may read or write the buffer through another handle while
+    /// the slice lives.
+    pub unsafe fn as_granted_mut_slice<T: Element>(&mut self) -> Option<&mut [T]> {
+        if T::DTYPE != self.dtype || !self.is_c_contiguous() {
+            return None;
+        }
+        let base = self.buffer.as_mut_ptr()?;
+        // SAFETY: in bounds and aligned as `as_slice`; exclusive by the
+        // caller's promise.
+        Some(unsafe { std::slice::from_raw_parts_mut(base.add(self.offset) as *mut T, self.len()) })
+    }
+
     /// Element `i`, counting in C order.
     pub fn get(&self, i: usize) -> Scalar {
         let mut rest = i;

@@ -4,6 +4,7 @@
 
 mod argmin_link;
 mod chain;
+mod donation;
 mod fusion;
 mod fusion_sum;
 mod fusion_thunk;

@@ -4,6 +4,7 @@
 //! their last use (recycling their buffers), and returns the outputs.
 
 use super::argmin_link::link_argmins;
+use super::donation::{lend, mark_donors};
 use super::fusion::{self, Fusible, Leaf};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
@@ -59,12 +60,15 @@ pub(super) struct Step {
     pub(super) inputs: Vec<Src>,
     /// What the thunk is given: `inputs`, with constants replaced by the
     /// form the thunk prepared at link time (see [`Thunk::prepare_constant`]).
-    run_inputs: Vec<Src>,
+    pub(super) run_inputs: Vec<Src>,
     pub(super) outputs: Vec<usize>,
     pub(super) output_types: Vec<Type>,
     pub(super) label: String,
     /// Slots whose last reader is this step.
-    frees: Vec<usize>,
+    pub(super) frees: Vec<usize>,
+    /// `(input, slot)`: an input the step reads last, lent to the thunk to
+    /// write its output into (see [`super::donation`]).
+    pub(super) donor: Option<(usize, usize)>,
 }
 
 impl Step {
@@ -84,6 +88,7 @@ impl Step {
             output_types: vec![output_type],
             label,
             frees: Vec::new(),
+            donor: None,
         }
     }
 
@@ -117,7 +122,7 @@ pub struct Program {
     constants: Vec<Value>,
     /// Elements held by `constants` (see [`Program::is_small_run`]).
     constant_elements: usize,
-    workspace: Mutex<Workspace>,
+    pub(super) workspace: Mutex<Workspace>,
     profile: Option<Mutex<Profile>>,
     /// For each slot a step computes, that step (used by lazy runs).
     pub(super) producer: HashMap<usize, usize>,
@@ -187,6 +192,7 @@ impl Program {
                 output_types: types(fg, &node.outputs),
                 label: g.describe_node(n),
                 frees: Vec::new(),
+                donor: None,
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
@@ -200,6 +206,7 @@ impl Program {
         // On-demand runs skip steps, so "last reader" is not known ahead.
         if opts.allow_gc && !lazy {
             schedule_frees(&mut steps, &outputs);
+            mark_donors(&mut steps);
         }
         let profile = opts
             .profile
@@ -333,7 +340,12 @@ impl Program {
 
     fn run_step(&self, k: usize, step: &Step, inputs: &[Value], ws: &mut Workspace) -> Result<()> {
         let mut outs = StepOutputs::new();
-        self.compute(k, step, inputs, &ws.storage, &mut ws.pool, &mut outs)?;
+        if let Some((_, slot)) = step.donor {
+            lend(ws, slot);
+        }
+        let result = self.compute(k, step, inputs, &ws.storage, &mut ws.pool, &mut outs);
+        ws.pool.end_loan();
+        result?;
         for (&s, v) in step.outputs.iter().zip(outs) {
             ws.storage[s] = v;
         }

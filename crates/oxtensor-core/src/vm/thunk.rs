@@ -24,6 +24,12 @@ pub trait Thunk: Send + Sync {
         None
     }
 
+    /// The input whose value the thunk may write its output into, when the
+    /// program lends it (`vm/donation.rs`).
+    fn overwritable_input(&self) -> Option<usize> {
+        None
+    }
+
     /// The elementwise kind this thunk computes, when it is a plain
     /// `Elemwise` node the linker may fuse with its neighbours.
     fn fusible_kind(&self) -> Option<ScalarKind> {
@@ -118,6 +124,10 @@ impl Thunk for OpThunk {
 
     fn is_lazy(&self) -> bool {
         self.op.as_any().is::<IfElse>()
+    }
+
+    fn overwritable_input(&self) -> Option<usize> {
+        self.op.overwritable_input()
     }
 
     fn fusible_kind(&self) -> Option<ScalarKind> {

@@ -1,0 +1,164 @@
+"""The other entries of the op table: sort, argsort, cumsum, cumprod,
+diff, nonzero, softmax, log_softmax, to_one_hot, and the elementwise
+spellings that are not a plain scalar op (cast, astype, where)."""
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import oxtensor.tensor as ot
+import oxtensor.tensor.special as special
+from oxtensor.tensor.extra_ops import diff, to_one_hot
+
+from tests.tensor.op_spec import (
+    ANY,
+    NO_GRAD_INT,
+    NO_ZERO_D,
+    NUMERIC,
+    REAL,
+    Spec,
+    arr,
+    distinct,
+    one,
+)
+
+
+def _softmax(a: Any) -> Any:
+    e = np.exp(a - a.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _one_hot(idx: Any) -> Any:
+    return np.eye(5)[idx]
+
+
+OTHERS: dict[str, Spec] = {
+    "sort": Spec(
+        lambda a: ot.sort(a, axis=-1),
+        lambda a: np.sort(a, axis=-1),
+        lambda dt, rng: [distinct(dt, (3, 4), rng)],
+        "SortOp{kind='quicksort'}",
+        REAL,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+    ),
+    "argsort": Spec(
+        lambda a: ot.argsort(a, axis=-1),
+        lambda a: np.argsort(a, axis=-1),
+        lambda dt, rng: [distinct(dt, (3, 4), rng)],
+        "ArgSortOp{kind='quicksort'}",
+        REAL,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+        grad=NO_GRAD_INT,
+    ),
+    "cumsum": Spec(
+        lambda a: ot.cumsum(a, axis=-1),
+        lambda a: np.cumsum(a, axis=-1),
+        one((3, 4)),
+        "Cumsum{axis=1}",
+        NUMERIC,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+    ),
+    "cumprod": Spec(
+        lambda a: ot.cumprod(a, axis=-1),
+        lambda a: np.cumprod(a, axis=-1),
+        one((3, 4)),
+        "Cumprod{axis=1}",
+        NUMERIC,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+    ),
+    "diff": Spec(
+        lambda a: diff(a, n=2, axis=-1),
+        lambda a: np.diff(a, n=2, axis=-1),
+        one((3, 5)),
+        "Sub",
+        NUMERIC,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 5)),
+    ),
+    "nonzero": Spec(
+        lambda a: list(ot.nonzero(a)),
+        lambda a: list(np.nonzero(a)),
+        one((3, 4), low=-1, high=1),
+        "Nonzero",
+        ANY,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+        grad=NO_GRAD_INT,
+        infer_shape="the lengths depend on the values (as PyTensor)",
+    ),
+    "softmax": Spec(
+        lambda a: special.softmax(a, axis=-1),
+        _softmax,
+        one((3, 4)),
+        "Softmax{axis=(1,)}",
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+    ),
+    "log_softmax": Spec(
+        lambda a: special.log_softmax(a, axis=-1),
+        lambda a: np.log(_softmax(a)),
+        one((3, 4)),
+        "LogSoftmax{axis=(1,)}",
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+    ),
+    "to_one_hot": Spec(
+        lambda i: to_one_hot(i, 5),
+        _one_hot,
+        lambda dt, rng: [np.array([0, 4, 2, 2], dt)],
+        "AdvancedSubtensor{idx_list=(0,)}",
+        ["int8", "int64"],
+        zero_d="takes a vector of class indices",
+        empty=lambda dt, rng: [np.zeros(0, dt)],
+        grad=NO_GRAD_INT,
+    ),
+}
+
+
+def _where_args(shape_a: Any, shape_b: Any) -> Callable[[str, Any], list[Any]]:
+    return lambda dt, rng: [
+        rng.integers(0, 2, shape_a).astype(bool),
+        arr(dt, shape_a, rng),
+        arr(dt, shape_b, rng),
+    ]
+
+
+# The elementwise entries that are not a plain `ot.<name>` of the scalar-op
+# table (`elemwise_table.CASES`): the cast and `where` spellings.
+SPELLINGS: dict[str, Spec] = {
+    "cast": Spec(
+        lambda a: ot.cast(a, "float32"),
+        lambda a: a.astype("float32"),
+        one((2, 3)),
+        "Cast{float32}",
+        ["bool", "int8", "int64", "float64"],
+        zero_d=one(()),
+        empty=one((0, 3)),
+        grad="float32 output: finite differences are too coarse; see "
+        "test_grad_builtin_ops.py::test_float_casts_pass_the_gradient_in_"
+        "the_source_dtype",
+    ),
+    "astype": Spec(
+        lambda a: a.astype("int16"),
+        lambda a: a.astype("int16"),
+        one((2, 3)),
+        "Cast{int16}",
+        ["bool", "uint16", "float32", "float64"],
+        zero_d=one(()),
+        empty=one((0, 3)),
+        grad=NO_GRAD_INT,
+    ),
+    "where": Spec(
+        lambda c, a, b: ot.where(c, a, b),
+        np.where,
+        _where_args((2, 3), (1, 3)),
+        "Switch",
+        ANY,
+        zero_d=_where_args((), ()),
+        empty=_where_args((0, 3), (1, 3)),
+    ),
+}

@@ -9,6 +9,7 @@ use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::simd::{level, unary_at, Unary};
 use super::tanh_f32::Tanh32;
 use super::trig::{Cos, Sin, Tan};
+use super::trig32::{Cos32, Sin32};
 use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
 use std::marker::PhantomData;
@@ -93,8 +94,17 @@ macro_rules! guarded {
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
     Some(match k {
-        K::Sin => guarded!(Sin),
-        K::Cos => guarded!(Cos),
+        // float32 sin and cos with shorter polynomials (in float64).
+        K::Sin => UnaryLoops {
+            one32: guarded_one::<Sin32, f32>,
+            slice32: guarded::unary::<Sin32, f32>,
+            ..guarded!(Sin)
+        },
+        K::Cos => UnaryLoops {
+            one32: guarded_one::<Cos32, f32>,
+            slice32: guarded::unary::<Cos32, f32>,
+            ..guarded!(Cos)
+        },
         K::Tan => guarded!(Tan),
         K::ArcSin => plain!(ArcSin),
         K::ArcCos => plain!(ArcCos),

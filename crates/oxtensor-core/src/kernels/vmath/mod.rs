@@ -31,6 +31,7 @@ mod test_support;
 #[cfg(test)]
 mod tests;
 mod trig;
+mod trig32;
 #[cfg(test)]
 mod trig_tests;
 

@@ -66,7 +66,7 @@ fn pow<T: Elem + Default>(lvl: Level, xs: &[T], ys: &[T]) -> f64 {
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
     let lvls = levels();
-    println!("{:<14}{}", "ns/element", format!("{lvls:?}"));
+    println!("{:<14}{lvls:?}", "ns/element");
     let line = |name: String, f: &dyn Fn(Level) -> f64| {
         if name.contains(&filter) {
             let cells: Vec<String> = lvls.iter().map(|&l| format!("{:7.3}", f(l))).collect();

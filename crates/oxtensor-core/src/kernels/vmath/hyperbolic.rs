@@ -107,7 +107,7 @@ impl Guarded for ArcSinh {
     }
     #[inline(always)]
     fn outside(x: f64) -> bool {
-        !(x.abs() < f64::INFINITY)
+        !x.is_finite()
     }
     fn slow(x: f64) -> f64 {
         x.asinh()
@@ -128,7 +128,7 @@ impl Guarded for ArcCosh {
     }
     #[inline(always)]
     fn outside(x: f64) -> bool {
-        !(x >= 1.0 && x < f64::INFINITY)
+        !(1.0..f64::INFINITY).contains(&x)
     }
     fn slow(x: f64) -> f64 {
         x.acosh()
@@ -154,7 +154,7 @@ impl Guarded for ArcTanh {
     }
     #[inline(always)]
     fn outside(x: f64) -> bool {
-        !(x.abs() < 1.0)
+        x.abs() >= 1.0 || x.is_nan()
     }
     fn slow(x: f64) -> f64 {
         x.atanh()

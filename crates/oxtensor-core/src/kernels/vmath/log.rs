@@ -216,7 +216,7 @@ pub(crate) fn log1p<const F: bool>(x: f64) -> f64 {
 /// Whether `x` is outside the positive normal finite doubles.
 #[inline(always)]
 fn not_normal(x: f64) -> bool {
-    !(x >= f64::MIN_POSITIVE && x < f64::INFINITY)
+    !(f64::MIN_POSITIVE..f64::INFINITY).contains(&x)
 }
 
 /// The logarithms' loops: the branch-free paths above over positive normal

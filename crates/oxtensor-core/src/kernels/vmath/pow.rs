@@ -67,7 +67,7 @@ impl Guarded2 for Pow {
     #[inline(always)]
     fn outside(x: f64, y: f64) -> bool {
         let ax = x.abs();
-        !(ax >= f64::MIN_POSITIVE && ax < f64::INFINITY && y.abs() < Y_MAX)
+        !((f64::MIN_POSITIVE..f64::INFINITY).contains(&ax) && y.abs() < Y_MAX)
     }
     fn slow(x: f64, y: f64) -> f64 {
         x.powf(y)

@@ -145,7 +145,7 @@ pub(crate) struct Cos;
 /// Outside the reduction's range, and NaN.
 #[inline(always)]
 pub(super) fn far(x: f64) -> bool {
-    !(x.abs() <= REDUCE_MAX)
+    x.abs() > REDUCE_MAX || x.is_nan()
 }
 
 impl Guarded for Sin {

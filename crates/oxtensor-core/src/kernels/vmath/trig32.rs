@@ -106,7 +106,8 @@ mod tests {
         let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
         xs.extend(negated);
         type Run = fn(Level, &mut [f32], &[f32]);
-        let runs: [(&str, Run, fn(f64) -> f64); 2] = [
+        type Case = (&'static str, Run, fn(f64) -> f64);
+        let runs: [Case; 2] = [
             ("sin", unary_at::<Sin32, f32>, f64::sin),
             ("cos", unary_at::<Cos32, f32>, f64::cos),
         ];

@@ -69,20 +69,10 @@ macro_rules! float_reduce {
             <$T>::INFINITY,
             |a: $T, b: $T| a + b,
             |a: $T, b: $T| a * b,
-            |a: $T, b: $T| if a.is_nan() || b.is_nan() {
-                <$T>::NAN
-            } else if a >= b {
-                a
-            } else {
-                b
-            },
-            |a: $T, b: $T| if a.is_nan() || b.is_nan() {
-                <$T>::NAN
-            } else if a <= b {
-                a
-            } else {
-                b
-            }
+            // A NaN `a` stays (no comparison with it holds), a NaN `b` is
+            // taken: NaN wins whichever side it is on, in two compares.
+            |a: $T, b: $T| if b > a || b.is_nan() { b } else { a },
+            |a: $T, b: $T| if b < a || b.is_nan() { b } else { a }
         )
     };
 }

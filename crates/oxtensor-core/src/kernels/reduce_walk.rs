@@ -165,6 +165,48 @@ unsafe fn combine_rows<T: Element>(
     out_step: isize,
     f: impl Fn(T, T) -> T,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if super::lanes::has_avx2() {
+        // SAFETY: the caller's contract; the CPU has AVX2, checked above.
+        return unsafe { combine_rows_avx2(src, m, row_step, n, dst, out_step, f) };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { combine_rows_body(src, m, row_step, n, dst, out_step, f) }
+}
+
+/// [`combine_rows_body`] in AVX2 code: the SSE2 build of `max` down the
+/// columns of 4000x4000 float64 (a compare per NaN check and one for the
+/// maximum, two lanes at a time) took 1.5x the time of the sum.
+///
+/// # Safety
+/// As [`combine_rows`], on a CPU with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn combine_rows_avx2<T: Element>(
+    src: *const u8,
+    m: usize,
+    row_step: isize,
+    n: usize,
+    dst: *mut u8,
+    out_step: isize,
+    f: impl Fn(T, T) -> T,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { combine_rows_body(src, m, row_step, n, dst, out_step, f) }
+}
+
+/// # Safety
+/// As [`combine_rows`].
+#[inline(always)]
+unsafe fn combine_rows_body<T: Element>(
+    src: *const u8,
+    m: usize,
+    row_step: isize,
+    n: usize,
+    dst: *mut u8,
+    out_step: isize,
+    f: impl Fn(T, T) -> T,
+) {
     // SAFETY: the caller's contract, row by row.
     let row = |r: usize| unsafe {
         std::slice::from_raw_parts(src.offset(r as isize * row_step) as *const T, n)

@@ -10,7 +10,8 @@ best of several repeats with ``timeit``:
   of an F-ordered one (outputs keep the input's memory order, as NumPy's);
 * sums over axis 0, axis 1 and all of a 4000x4000 float64 matrix;
 * matmul of 1024x1024 and 2048x2048 in float32 and float64 (GFLOP/s), with
-  the library oxtensor picked (NumPy's OpenBLAS when found) and with faer.
+  the engine oxtensor picked for this machine, then on faer and on NumPy's
+  OpenBLAS each.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). PyTensor
 runs its default mode; JAX runs ``jax.jit`` with ``block_until_ready``. A
@@ -198,11 +199,12 @@ def reductions() -> None:
 
 
 def matmul() -> None:
-    """GFLOP/s of ``x @ x`` with the library oxtensor uses (NumPy's OpenBLAS
-    when found, see ``oxtensor.tensor.blas``) and with faer, its own."""
+    """GFLOP/s of ``x @ x`` with the engine oxtensor picked (see
+    ``oxtensor.tensor.blas.engines()``), with faer, its own, and with the
+    OpenBLAS NumPy loaded (when there is one)."""
     rng = np.random.default_rng(0)
-    engine = blas.blas_name()
-    print(f"matmul engine: {engine or 'faer'}")
+    mode = blas.blas_mode()
+    print(f"matmul engine: {blas.blas_name() or 'faer'} ({blas.engines()['machine']})")
     for n in (1024, 2048):
         for dtype in ("float32", "float64"):
             a = rng.random((n, n)).astype(dtype)
@@ -214,10 +216,14 @@ def matmul() -> None:
             jf = jax_fn(lambda v: v @ v) if jax_mod else None
             flops = 2 * n**3
             ox = best(lambda f=f, a=a: f(a), 3, 3)
-            blas.use_blas("faer")
-            on_faer = best(lambda f=f, a=a: f(a), 3, 3)
-            if engine is not None:
-                blas.use_blas("numpy")
+            engines = {}
+            for name in ("faer", "numpy"):
+                try:
+                    blas.use_blas(name)
+                except RuntimeError:  # no OpenBLAS in this process
+                    continue
+                engines[name] = best(lambda f=f, a=a: f(a), 3, 3)
+            blas.use_blas(mode)
             times = {
                 "numpy": best(lambda a=a: a @ a, 3, 3),
                 "pytensor": timed(g, a, number=3),
@@ -228,8 +234,11 @@ def matmul() -> None:
             )
             ours = f"oxtensor {flops / ox / 1e9:6.1f} GFLOP/s"
             ratio = f"x{times['numpy'] / ox:.2f} NumPy"
-            faer = f"faer {flops / on_faer / 1e9:.0f} (x{times['numpy'] / on_faer:.2f})"
-            line = f"matmul {n} {dtype:<8} {ours} {ratio}, {faer} | {gflops}"
+            each = ", ".join(
+                f"on {k} {flops / t / 1e9:.0f} (x{times['numpy'] / t:.2f})"
+                for k, t in engines.items()
+            )
+            line = f"matmul {n} {dtype:<8} {ours} {ratio}, {each} | {gflops}"
             print(line, flush=True)
 
 

@@ -156,7 +156,7 @@ def main() -> None:
     for name, why in (("pytensor", pt_why), ("jax", jax_why)):
         if why:
             print(f"skipped {name}: {why}")
-    engine = blas.blas_name() or "faer"
+    engine = f"{blas.blas_name() or 'faer'} ({blas.engines()['machine']})"
     print(f"784-256-256-10 MLP, batch {BATCH}, SGD step; matmul engine: {engine}")
     for dtype in ("float64", "float32"):
         compare(dtype)

@@ -68,6 +68,7 @@ __all__ = [
     "Dot",
     "Eigh",
     "EighGrad",
+    "Eigvalsh",
     "Elemwise",
     "Erf",
     "Erfc",
@@ -131,6 +132,7 @@ __all__ = [
     "Reshape",
     "RoundHalfAwayFromZero",
     "RoundHalfToEven",
+    "SLogDet",
     "ScalarOp",
     "Scratchpad",
     "Second",
@@ -165,6 +167,8 @@ __all__ = [
     "UnusedInputError",
     "Variable",
     "_blas",
+    "_blas_engines",
+    "_blas_machine",
     "_grad",
     "_grad_op",
     "_install_blas",
@@ -824,6 +828,14 @@ class Det(Op):
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 
+class SLogDet(Op):
+    """``SLogDet()``: the sign and log absolute value of the determinant."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
 class Solve(Op):
     """``Solve(assume_a="gen", lower=False, b_ndim=1)``: ``x`` with ``a @ x = b``."""
 
@@ -873,6 +885,17 @@ class CholeskyGrad(Op):
 
 class Eigh(Op):
     """``Eigh(lower=True)``: eigenvalues (ascending) and eigenvectors."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, lower: bool = True) -> Self: ...
+    @property
+    def lower(self) -> bool:
+        """Which triangle of the input is read."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Eigvalsh(Op):
+    """``Eigvalsh(lower=True)``: eigenvalues (ascending) alone."""
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
@@ -1804,11 +1827,20 @@ def _install_blas(
     suffix: str = "",
     ilp64: bool = False,
     min_work: int = ...,  # 2**27: the core's MIN_WORK
+    kernel: str = "",
+    families: list[str] | None = None,
 ) -> None:
-    """Large real products to the CBLAS at ``path`` (None: back to faer)."""
+    """Linear algebra to the BLAS/LAPACK at ``path`` (None: back to faer):
+    the ``families`` listed, or (None) those the machine's facts pick."""
 
 def _blas() -> str | None:
-    """The installed BLAS's name, or None when products run on faer."""
+    """The library large real products go to, or None for faer."""
+
+def _blas_engines() -> list[tuple[str, str | None]]:
+    """Each family and the library it runs on (None: faer)."""
+
+def _blas_machine() -> tuple[bool, str | None, bool]:
+    """(CPU has AVX-512F, the library's kernel name, it is AVX-512)."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

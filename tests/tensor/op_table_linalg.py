@@ -78,7 +78,7 @@ LINALG: dict[str, Spec] = {
         lambda a: list(la.slogdet(a)),
         _slogdet,
         lambda dt, rng: [spd(dt, (3, 3), rng)],
-        "Sign",
+        "SLogDet",
         empty=lambda dt, rng: [np.zeros((0, 0), dt)],
         zero_d="needs a square matrix",
     ),

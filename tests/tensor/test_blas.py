@@ -1,5 +1,6 @@
 """Large real products through NumPy's OpenBLAS (``oxtensor.tensor.blas``)
-and through faer: the same values as NumPy in every layout, either way."""
+and through faer: the same values as NumPy in every layout, either way; and
+the routing between the two (``auto``, ``numpy``, ``faer``)."""
 
 import os
 import subprocess
@@ -23,14 +24,16 @@ BACKENDS = ["numpy", "faer"] if HAS_OPENBLAS else ["faer"]
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Products on faer, or every product that fits on NumPy's OpenBLAS
-    (not only those above the default 2^27 multiply-adds)."""
-    before = blas.blas_name()
+    (not only those above the default 2^27 multiply-adds), whichever engine
+    this machine's facts prefer."""
+    before = blas.blas_mode()
     if request.param == "numpy":
-        assert blas._install_numpy_openblas(min_work=0) is not None
+        everything = list(blas._FAMILIES)
+        assert blas._install_numpy_openblas(min_work=0, families=everything)
     else:
         blas.use_blas("faer")
     yield request.param
-    blas.use_blas("faer" if before is None else "numpy")
+    blas.use_blas(before)
 
 
 def tolerance(dtype: str) -> float:
@@ -70,6 +73,41 @@ def test_dot_in_every_layout(backend: str, dtype: str, la: str, lb: str) -> None
     if backend == "numpy" and la == lb == "C":
         # The very routine NumPy calls, with the same arguments: same bits.
         np.testing.assert_array_equal(got, a @ b)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 17, 100_003])
+def test_inner_products(dtype: str, n: int) -> None:
+    """Vector · vector (and ``norm``) on each engine: NumPy's very ``?dot``
+    (the same bits) when the host serves inner products, else our kernel."""
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal((2, n)).astype(dtype)
+    x, y = ot.vector("x", dtype=dtype), ot.vector("y", dtype=dtype)
+    f = oxtensor.function([x, y], ot.dot(x, y))
+    norm = oxtensor.function([x], ot.linalg.norm(x))
+    before = blas.blas_mode()
+    try:
+        for mode in [*BACKENDS, "auto"]:
+            blas.use_blas(mode)
+            got = f(a, b)
+            assert got.dtype == np.dtype(dtype)
+            assert got.shape == ()
+            if blas.engines()["dot"] != "faer":
+                assert got == np.dot(a, b)
+            tol = 1e-4 if dtype == "float32" else 1e-12
+            np.testing.assert_allclose(
+                got, np.dot(a, b), rtol=tol, atol=tol * np.sqrt(n)
+            )
+            np.testing.assert_allclose(norm(a), np.linalg.norm(a), rtol=tol)
+            # Strided operands stay on faer's product.
+            np.testing.assert_allclose(
+                f(a[::2], b[::2]),
+                np.dot(a[::2], b[::2]),
+                rtol=tol,
+                atol=tol * np.sqrt(n),
+            )
+    finally:
+        blas.use_blas(before)
 
 
 @pytest.mark.parametrize(
@@ -136,30 +174,70 @@ def test_functions_compiled_before_a_switch_follow_it() -> None:
     a, b = rng.standard_normal((120, 130)), rng.standard_normal((130, 140))
     x, y = ot.dmatrix("x"), ot.dmatrix("y")
     f = oxtensor.function([x, y], ot.dot(x, y))
-    before = blas.blas_name()
+    before = blas.blas_mode()
     try:
-        for name in BACKENDS:
+        for name in [*BACKENDS, "auto"]:
             blas.use_blas(name)
             np.testing.assert_allclose(f(a, b), a @ b, rtol=1e-11, atol=1e-11)
     finally:
-        blas.use_blas("faer" if before is None else "numpy")
+        blas.use_blas(before)
+
+
+def faer_is_wider() -> bool:
+    """The machine fact ``auto`` reads: AVX-512F here, and the host library
+    (if any) runs kernels without it."""
+    avx512, _, host_avx512 = _core._blas_machine()
+    return avx512 and not host_avx512
 
 
 @pytest.mark.skipif(not HAS_OPENBLAS, reason="NumPy is not built on OpenBLAS here")
-def test_numpy_openblas_is_the_default() -> None:
-    name = blas.blas_name()
-    assert name is not None
-    assert name.startswith("OpenBLAS ")
-    assert name.endswith("(NumPy's)")
+def test_auto_is_the_default_and_follows_the_machine() -> None:
+    assert blas.blas_mode() == "auto"
+    engines = blas.engines()
+    library = engines["eigh"]
+    assert library.startswith("OpenBLAS ")
+    assert library.endswith("(NumPy's)")
+    # Products go to faer exactly when its kernels are the wider ones.
+    assert (blas.blas_name() is None) == faer_is_wider()
+    assert engines["product"] == ("faer" if faer_is_wider() else library)
+    # LU, Cholesky and QR follow products; inner products, eigh and SVD
+    # stay on NumPy's library.
+    for family in ("lu", "cholesky", "qr"):
+        assert engines[family] == engines["product"]
+    assert engines["dot"] == engines["eigh"] == engines["svd"] == library
+    kernel = _core._blas_machine()[1]
+    assert kernel
+    assert engines["machine"].startswith("auto: CPU ")
+    assert f"host kernel {kernel}" in engines["machine"]
+
+
+def test_numpy_and_faer_route_everything() -> None:
+    before = blas.blas_mode()
+    try:
+        blas.use_blas("faer")
+        assert set(blas.engines().values()) - {blas.engines()["machine"]} == {"faer"}
+        assert blas.engines()["machine"].startswith("faer: ")
+        if HAS_OPENBLAS:
+            blas.use_blas("numpy")
+            engines = blas.engines()
+            names = {v for k, v in engines.items() if k != "machine"}
+            assert len(names) == 1
+            assert names.pop() == blas.blas_name() != "faer"
+    finally:
+        blas.use_blas(before)
 
 
 def test_bad_choices_raise_and_change_nothing() -> None:
-    before = blas.blas_name()
-    with pytest.raises(ValueError, match="use_blas takes 'numpy' or 'faer', not 'mkl'"):
+    before = (blas.blas_mode(), blas.engines())
+    with pytest.raises(
+        ValueError, match="use_blas takes 'auto', 'numpy' or 'faer', not 'mkl'"
+    ):
         blas.use_blas("mkl")
     with pytest.raises(OSError, match=r"cannot open /nonexistent/libopenblas\.so"):
         _core._install_blas("/nonexistent/libopenblas.so")
-    assert blas.blas_name() == before
+    with pytest.raises(ValueError, match="unknown family 'gemm'; valid families: "):
+        _core._install_blas("/nonexistent/libopenblas.so", families=["gemm"])
+    assert (blas.blas_mode(), blas.engines()) == before
 
 
 def run_fresh(env_value: str) -> subprocess.CompletedProcess[str]:
@@ -178,9 +256,16 @@ def test_environment_chooses_at_import() -> None:
     assert run_fresh("faer").stdout.strip() == "None"
     bogus = run_fresh("bogus")
     assert bogus.stdout.strip() == "None"
-    assert "OXTENSOR_BLAS='bogus' is not 'numpy' or 'faer'; using faer" in bogus.stderr
+    assert (
+        "OXTENSOR_BLAS='bogus' is not 'auto', 'numpy' or 'faer'; using faer"
+        in bogus.stderr
+    )
     if HAS_OPENBLAS:
         assert run_fresh("numpy").stdout.strip().startswith("OpenBLAS ")
+        auto = run_fresh("auto").stdout.strip()
+        assert auto == (
+            "None" if faer_is_wider() else run_fresh("numpy").stdout.strip()
+        )
 
 
 def test_threads_share_the_library(backend: str) -> None:
@@ -207,7 +292,7 @@ def test_threads_share_the_library(backend: str) -> None:
 
 @pytest.mark.skipif(not HAS_OPENBLAS, reason="NumPy is not built on OpenBLAS here")
 def test_default_threshold_sends_large_products_to_numpy_blas() -> None:
-    before = blas.blas_name()
+    before = blas.blas_mode()
     try:
         blas.use_blas("numpy")
         rng = np.random.default_rng(5)
@@ -217,4 +302,4 @@ def test_default_threshold_sends_large_products_to_numpy_blas() -> None:
         got = oxtensor.function([x, y], ot.dot(x, y))(a, b)
         np.testing.assert_array_equal(got, a @ b)
     finally:
-        blas.use_blas("faer" if before is None else "numpy")
+        blas.use_blas(before)

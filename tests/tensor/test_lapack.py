@@ -18,10 +18,12 @@ SHAPES = [(0, 0), (1, 1), (2, 2), (5, 5), (7, 3), (3, 8), (40, 40), (65, 31)]
 
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    before = blas.blas_name()
+    """Every family on NumPy's LAPACK, or every family on faer, whichever
+    this machine's facts prefer."""
+    before = blas.blas_mode()
     blas.use_blas(request.param)
     yield request.param
-    blas.use_blas("faer" if before is None else "numpy")
+    blas.use_blas(before)
 
 
 def tol(dtype: str) -> float:
@@ -65,6 +67,10 @@ def test_eigh(backend: str, dtype: str, n: int, lower: bool, layout: str) -> Non
     close(v @ np.diag(w) @ v.T, sym.astype(dtype), dtype)
     close(v.T @ v, np.eye(n, dtype=dtype), dtype)
     assert np.array_equal(a, layouts(s)[layout])  # the input is not written
+    # Values alone (no eigenvectors computed): the same values.
+    only_w = oxtensor.function([x], linalg.eigvalsh(x, lower=lower))(a)
+    close(only_w, want_w, dtype)
+    close(only_w, w, dtype)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -94,7 +100,7 @@ def test_host_lapack_gives_numpys_values() -> None:
     """The same routine as NumPy: the same values, up to threading order."""
     if not HAS_OPENBLAS:
         pytest.skip("NumPy's OpenBLAS is not loaded")
-    before = blas.blas_name()
+    before = blas.blas_mode()
     blas.use_blas("numpy")
     try:
         rng = np.random.default_rng(5)
@@ -111,7 +117,7 @@ def test_host_lapack_gives_numpys_values() -> None:
         np.testing.assert_allclose(np.abs(u[:, :90]), np.abs(want_u[:, :90]), atol=1e-9)
         np.testing.assert_allclose(np.abs(vh), np.abs(want_vh), atol=1e-9)
     finally:
-        blas.use_blas("faer" if before is None else "numpy")
+        blas.use_blas(before)
 
 
 def test_nan_input_fails_like_numpy(backend: str) -> None:
@@ -120,6 +126,7 @@ def test_nan_input_fails_like_numpy(backend: str) -> None:
     for build, np_fn in (
         (lambda t: linalg.svd(t, compute_uv=False), np.linalg.svd),
         (lambda t: linalg.eigh(t)[0], np.linalg.eigvalsh),
+        (linalg.eigvalsh, np.linalg.eigvalsh),
     ):
         with pytest.raises(np.linalg.LinAlgError, match="did not converge"):
             np_fn(a)
@@ -145,6 +152,8 @@ def test_gradients_still_pass(backend: str) -> None:
         return w.sum() + (v**2 * np.arange(1.0, 5.0)).sum()
 
     verify_grad(eigh_cost, [s], rng=rng)
+    verify_grad(lambda t: linalg.eigvalsh(t) * np.arange(1.0, 5.0), [s], rng=rng)
+    verify_grad(lambda t: linalg.eigvalsh(t, lower=False)[-1], [s], rng=rng)
     verify_grad(lambda t: linalg.svd(t, compute_uv=False), [a[:, :3]], rng=rng)
 
 
@@ -174,6 +183,63 @@ def test_inv_det_slogdet(backend: str, dtype: str, n: int, layout: str) -> None:
     assert got_sign == want_sign
     np.testing.assert_allclose(got_log, want_log, rtol=tol(dtype), atol=tol(dtype))
     assert np.array_equal(a, layouts(m)[layout])  # the input is not written
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 64])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("layout", ["C", "F", "stepped"])
+def test_cholesky(backend: str, dtype: str, n: int, lower: bool, layout: str) -> None:
+    rng = np.random.default_rng(n + 4)
+    m = rng.standard_normal((n, n))
+    spd = (m @ m.T + n * np.eye(n)).astype(dtype)
+    # Garbage in the triangle not read: the result must not depend on it.
+    junk = spd.copy()
+    junk[np.triu_indices(n, 1) if lower else np.tril_indices(n, -1)] = 7.0
+    a = layouts(junk)[layout]
+    x = ot.matrix("x", dtype=dtype)
+    got = oxtensor.function([x], linalg.cholesky(x, lower=lower))(a)
+    want = np.linalg.cholesky(spd)
+    close(got, want if lower else want.T, dtype)
+    assert np.array_equal(a, layouts(junk)[layout])
+
+
+def test_cholesky_of_matrices_that_are_not_positive_definite(backend: str) -> None:
+    x = ot.dmatrix("x")
+    bad = np.array([[1.0, 2.0], [2.0, 1.0]])
+    nan = oxtensor.function([x], linalg.cholesky(x))(bad)
+    assert nan.shape == (2, 2)
+    assert np.isnan(nan).all()
+    f = oxtensor.function([x], linalg.cholesky(x, lower=False, on_error="raise"))
+    with pytest.raises(ValueError, match="not positive definite"):
+        f(bad)
+    with pytest.raises(ValueError, match="not positive definite"):
+        f(np.full((3, 3), np.nan))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_slogdet_where_det_overflows(backend: str, dtype: str) -> None:
+    """``log|det|`` summed from the LU diagonal, as NumPy: finite where the
+    determinant itself overflows (and ``log(abs(det))`` would be inf)."""
+    n = 64 if dtype == "float32" else 400
+    rng = np.random.default_rng(7)
+    m = (well_conditioned(n, "float64", rng) * 10.0).astype(dtype)
+    m[[0, 1]] = m[[1, 0]]  # one more row swap: the sign flips
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.linalg.det(m))
+    want_sign, want_log = np.linalg.slogdet(m)
+    x = ot.matrix("x", dtype=dtype)
+    sign, logdet = oxtensor.function([x], list(linalg.slogdet(x)))(m)
+    assert (sign.dtype, logdet.dtype) == (np.dtype(dtype), np.dtype(dtype))
+    assert sign == want_sign
+    assert np.isfinite(logdet)
+    np.testing.assert_allclose(
+        logdet, want_log, rtol=1e-5 if dtype == "float32" else 1e-12
+    )
+    # The determinant overflows as NumPy's does.
+    det = oxtensor.function([x], linalg.det(x))(m)
+    assert np.isinf(det)
+    assert np.sign(det) == want_sign
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -229,7 +295,7 @@ def test_host_lapack_gives_numpys_lu_and_qr() -> None:
     bit: the same factorisation, reduced the same way), signs included."""
     if not HAS_OPENBLAS:
         pytest.skip("NumPy's OpenBLAS is not loaded")
-    before = blas.blas_name()
+    before = blas.blas_mode()
     blas.use_blas("numpy")
     try:
         rng = np.random.default_rng(6)
@@ -246,7 +312,7 @@ def test_host_lapack_gives_numpys_lu_and_qr() -> None:
             np.testing.assert_allclose(q, want_q, rtol=1e-12, atol=1e-13)
             np.testing.assert_allclose(r, want_r, rtol=1e-12, atol=1e-13)
     finally:
-        blas.use_blas("faer" if before is None else "numpy")
+        blas.use_blas(before)
 
 
 def test_singular_matrices(backend: str) -> None:

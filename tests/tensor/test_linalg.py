@@ -3,6 +3,8 @@ cholesky over float32/float64 (integer inputs upcast), strided inputs,
 0x0 and 1x1 matrices, errors at build and run time, `str` forms,
 `verify_grad` and `infer_shape`."""
 
+import pickle
+
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
@@ -267,6 +269,38 @@ def test_decomposition_types_and_str_forms():
         linalg.eigh(x)
 
 
+def test_slogdet_and_eigvalsh_are_one_node_each():
+    m = ot.matrix("m")
+    sign, logdet = linalg.slogdet(m)
+    assert sign.owner is logdet.owner
+    assert str(sign.owner.op) == "SLogDet"
+    assert (sign.type.shape, logdet.type.shape) == ((), ())
+    assert (sign.dtype, logdet.dtype) == ("float64", "float64")
+    assert linalg.slogdet(ot.fmatrix())[1].dtype == "float32"
+    w = linalg.eigvalsh(m, lower=False)
+    assert str(w.owner.op) == "Eigvalsh{lower=False}"
+    assert linalg.Eigvalsh() == linalg.Eigvalsh(lower=True)
+    assert w.owner.op.lower is False
+    assert linalg.eigvalsh(ot.tensor("s", shape=(4, 4))).type.shape == (4,)
+    with pytest.raises(NotImplementedError, match="generalized"):
+        linalg.eigvalsh(m, m)
+    with pytest.raises(ValueError, match="square"):
+        linalg.eigvalsh(ot.tensor("t", shape=(2, 3)))
+    for op in (linalg.SLogDet(), linalg.Eigvalsh(lower=False)):
+        assert pickle.loads(pickle.dumps(op)) == op
+
+
+def test_slogdet_of_singular_and_sign_only_gradient():
+    x = ot.dmatrix("x")
+    sign, logdet = linalg.slogdet(x)
+    f = oxtensor.function([x], [sign, logdet])
+    assert tuple(f(np.zeros((3, 3)))) == (0.0, -np.inf)
+    assert tuple(f(np.zeros((0, 0)))) == (1.0, 0.0)
+    # The sign is piecewise constant: its gradient is zero.
+    g = oxtensor.function([x], oxtensor.grad(sign, x))(np.eye(3) * 2)
+    np.testing.assert_array_equal(g, np.zeros((3, 3)))
+
+
 @pytest.mark.parametrize(
     "name",
     [
@@ -327,6 +361,8 @@ def test_decomposition_infer_shape():
     check_infer_shape([x], [w, v], [spd(3, rng)], linalg.Eigh)
     gx = oxtensor.grad(w.sum() + v.sum(), x)
     check_infer_shape([x], [gx], [spd(3, rng)], linalg.EighGrad)
+    check_infer_shape([x], [linalg.eigvalsh(x)], [spd(3, rng)], linalg.Eigvalsh)
+    check_infer_shape([x], list(linalg.slogdet(x)), [spd(3, rng)], linalg.SLogDet)
 
 
 @pytest.mark.parametrize("n", [70, 420])

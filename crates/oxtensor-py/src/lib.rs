@@ -27,6 +27,7 @@ mod inc_subtensor_ops;
 mod infer_shape;
 mod linalg_ops;
 mod make_node;
+mod matmul;
 mod nonzero_ops;
 mod op;
 mod pickle_session;
@@ -75,6 +76,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_install_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas_engines, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas_machine, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;

@@ -1,24 +1,19 @@
-//! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `Solve`,
-//! `Cholesky`, `CholeskyGrad`, `Eigh`, `EighGrad`, `SVD`, `QR`, `QRGrad`) as Python
-//! classes holding their core ops, and
-//! `matmul`, NumPy's `@` built from `ExpandDims`, `Matmul` and `Squeeze`.
+//! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `SLogDet`,
+//! `Solve`, `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
+//! `SVD`, `QR`, `QRGrad`) as Python classes holding their core ops.
 
 use crate::builtin_ops::{core_of, new_args, NewArgs};
-use crate::constant::as_tensor_variable;
 use crate::errors::IntoPyResult;
-use crate::make_node::{apply_core, dimshuffle, tensor_type_of};
 use crate::op::PyOp;
-use oxtensor_core::ops::dimshuffle::Axis;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
-use oxtensor_core::ops::linalg::det::Det;
-use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad};
+use oxtensor_core::ops::linalg::det::{Det, SLogDet};
+use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
 use oxtensor_core::ops::linalg::svd::Svd;
 use oxtensor_core::ops::matmul::Matmul;
 use oxtensor_core::ops::OpRef;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
@@ -70,6 +65,13 @@ unit_op!(
     "oxtensor.tensor.linalg",
     "Det",
     "`Det`: the determinant."
+);
+unit_op!(
+    PySLogDet,
+    SLogDet,
+    "oxtensor.tensor.linalg",
+    "SLogDet",
+    "`SLogDet`: the sign and log absolute value of the determinant."
 );
 unit_op!(
     PyQrGrad,
@@ -227,6 +229,12 @@ lower_op!(
     "`Eigh(lower=True)`: eigenvalues and eigenvectors."
 );
 lower_op!(
+    PyEigvalsh,
+    Eigvalsh,
+    "Eigvalsh",
+    "`Eigvalsh(lower=True)`: eigenvalues alone."
+);
+lower_op!(
     PyEighGrad,
     EighGrad,
     "EighGrad",
@@ -312,6 +320,8 @@ pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>
         Py::new(py, base().add_subclass(PyMatrixInverse)).map(Py::into_any)
     } else if any.is::<Det>() {
         Py::new(py, base().add_subclass(PyDet)).map(Py::into_any)
+    } else if any.is::<SLogDet>() {
+        Py::new(py, base().add_subclass(PySLogDet)).map(Py::into_any)
     } else if any.is::<Solve>() {
         Py::new(py, base().add_subclass(PySolve)).map(Py::into_any)
     } else if any.is::<Cholesky>() {
@@ -320,6 +330,8 @@ pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>
         Py::new(py, base().add_subclass(PyCholeskyGrad)).map(Py::into_any)
     } else if any.is::<Eigh>() {
         Py::new(py, base().add_subclass(PyEigh)).map(Py::into_any)
+    } else if any.is::<Eigvalsh>() {
+        Py::new(py, base().add_subclass(PyEigvalsh)).map(Py::into_any)
     } else if any.is::<EighGrad>() {
         Py::new(py, base().add_subclass(PyEighGrad)).map(Py::into_any)
     } else if any.is::<Svd>() {
@@ -334,64 +346,21 @@ pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>
     Some(obj)
 }
 
-/// `x` with `n` new leading axes (`ExpandDims`), `x` itself if `n` is 0.
-fn pad_front<'py>(x: Bound<'py, PyAny>, ndim: usize, n: usize) -> PyResult<Bound<'py, PyAny>> {
-    if n == 0 {
-        return Ok(x);
-    }
-    let order: Vec<Axis> = std::iter::repeat_n(None, n)
-        .chain((0..ndim).map(Some))
-        .collect();
-    dimshuffle(&x, order)
-}
-
-/// `matmul(x1, x2)` (`x1 @ x2`): NumPy's rules. A vector becomes a row
-/// (first operand) or a column (second), the shorter stack gets leading
-/// axes, one `Matmul` runs, and the vectors' axes are squeezed away.
-#[pyfunction]
-pub fn matmul<'py>(x1: Bound<'py, PyAny>, x2: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let x1 = as_tensor_variable(x1, None, None, None)?;
-    let x2 = as_tensor_variable(x2, None, None, None)?;
-    let (n1, n2) = (tensor_type_of(&x1)?.ndim(), tensor_type_of(&x2)?.ndim());
-    if n1 == 0 || n2 == 0 {
-        return Err(PyValueError::new_err("matmul operand cannot be scalar"));
-    }
-    let a = if n1 == 1 {
-        dimshuffle(&x1, vec![None, Some(0)])?
-    } else {
-        x1
-    };
-    let b = if n2 == 1 {
-        dimshuffle(&x2, vec![Some(0), None])?
-    } else {
-        x2
-    };
-    let (na, nb) = (n1.max(2), n2.max(2));
-    let nd = na.max(nb);
-    let a = pad_front(a, na, nd - na)?;
-    let b = pad_front(b, nb, nd - nb)?;
-    let out = apply_core(a.py(), Arc::new(Matmul), vec![a, b])?;
-    let from_vector = |i: usize| (n1 == 1 && i == nd - 2) || (n2 == 1 && i == nd - 1);
-    let keep: Vec<Axis> = (0..nd).filter(|&i| !from_vector(i)).map(Some).collect();
-    if keep.len() == nd {
-        return Ok(out);
-    }
-    dimshuffle(&out, keep)
-}
-
 /// Adds the classes and `matmul` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMatmul>()?;
     m.add_class::<PyMatrixInverse>()?;
     m.add_class::<PyDet>()?;
+    m.add_class::<PySLogDet>()?;
     m.add_class::<PySolve>()?;
     m.add_class::<PyCholesky>()?;
     m.add_class::<PyCholeskyGrad>()?;
     m.add_class::<PyEigh>()?;
+    m.add_class::<PyEigvalsh>()?;
     m.add_class::<PyEighGrad>()?;
     m.add_class::<PySvd>()?;
     m.add_class::<PyQr>()?;
     m.add_class::<PyQrGrad>()?;
-    m.add_function(wrap_pyfunction!(matmul, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::matmul::matmul, m)?)?;
     Ok(())
 }

@@ -340,10 +340,10 @@ impl PyTensorVariable {
         unary(ScalarKind::Invert, slf.as_any())
     }
     fn __matmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        crate::linalg_ops::matmul(slf.clone().into_any(), other)
+        crate::matmul::matmul(slf.clone().into_any(), other)
     }
     fn __rmatmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        crate::linalg_ops::matmul(other, slf.clone().into_any())
+        crate::matmul::matmul(other, slf.clone().into_any())
     }
 
     /// Number of dimensions.

@@ -1,21 +1,25 @@
-"""Which library runs large real matrix products.
+"""Which engine runs large real matrix products and the decompositions.
 
 oxtensor's own engine is faer (pure Rust). When NumPy was built against
-OpenBLAS (every NumPy wheel on Linux and Windows, Intel macOS too), the
-library is already loaded in the process, and its float64 kernel is faster
-than faer's on most x86 machines; so, as PyTensor links against the BLAS
-NumPy uses, large float32/float64 ``dot``/``matmul`` products go to that same
-OpenBLAS, from 2^27 multiply-adds (512³) up: below that faer was as fast,
-and two thread pools spinning against each other between short products
-cost more than OpenBLAS's kernel gains. Everything else (complex, integer,
-smaller or oddly strided products) stays on faer; ``eigh`` and ``svd`` use
-the same library's LAPACK (``?syevd``, ``?gesdd``) as NumPy does.
+OpenBLAS (every NumPy wheel on Linux and Windows, Intel macOS too), that
+library is already loaded in the process, with LAPACK inside; so, as
+PyTensor links against the BLAS NumPy uses, oxtensor can call it too. Which
+one runs each family (``product``: ``dot``/``matmul`` from 2^27
+multiply-adds; ``dot``: inner products of vectors, ``norm``; ``lu``:
+``inv``/``det``/``slogdet``/``solve``; ``cholesky``; ``eigh``; ``svd``;
+``qr``) is chosen from facts of the machine: where the CPU has AVX-512F and
+OpenBLAS runs non-AVX-512 kernels (its core name, e.g. ``Haswell`` on an
+AMD Zen 5), faer's AVX-512 kernels are the faster ones for products, LU,
+Cholesky and QR; elsewhere NumPy's library is (see ``engines()`` and
+docs/architecture.md, "Decisions"). Complex, integer, smaller or oddly
+strided products always stay on faer.
 
-The choice is made when oxtensor is imported: ``OXTENSOR_BLAS=faer`` keeps
-products on faer, ``OXTENSOR_BLAS=numpy`` (the default) uses NumPy's
-OpenBLAS when it can be found. :func:`use_blas` switches at run time, for
-functions already compiled too. NumPy's OpenBLAS runs its own threads, so
-``OPENBLAS_NUM_THREADS`` and ``threadpoolctl`` limit ours as they limit NumPy.
+The choice is made when oxtensor is imported: ``OXTENSOR_BLAS=auto`` (the
+default) routes by those facts, ``OXTENSOR_BLAS=numpy`` sends every family
+to NumPy's OpenBLAS, ``OXTENSOR_BLAS=faer`` keeps everything on faer.
+:func:`use_blas` switches at run time, for functions already compiled too.
+NumPy's OpenBLAS runs its own threads, so ``OPENBLAS_NUM_THREADS`` and
+``threadpoolctl`` limit them as they limit NumPy's.
 """
 
 import ctypes
@@ -51,47 +55,65 @@ def _loaded_openblas() -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _describe(path: str) -> tuple[str, str, str] | None:
-    """``(prefix, suffix, config)`` of the OpenBLAS at ``path``: how its
-    names are decorated and its own build description."""
+def _describe(path: str) -> tuple[str, str, str, str] | None:
+    """``(prefix, suffix, config, core name)`` of the OpenBLAS at ``path``:
+    how its names are decorated, its own build description and the name of
+    the kernels it runs on this CPU (``Haswell``, ``SkylakeX``, ...)."""
     try:
         lib = ctypes.CDLL(path)
     except OSError:
         return None
     for prefix, suffix in _NAMINGS:
         config = getattr(lib, f"{prefix}openblas_get_config{suffix}", None)
-        if config is not None:
-            config.restype = ctypes.c_char_p
-            return prefix, suffix, config().decode(errors="replace")
+        if config is None:
+            continue
+        corename = getattr(lib, f"{prefix}openblas_get_corename{suffix}", None)
+        config.restype = ctypes.c_char_p
+        core = ""
+        if corename is not None:
+            corename.restype = ctypes.c_char_p
+            core = corename().decode(errors="replace")
+        return prefix, suffix, config().decode(errors="replace"), core
     return None
 
 
-def _install_numpy_openblas(min_work: int | None = None) -> str | None:
+_FAMILIES = ("product", "dot", "lu", "cholesky", "eigh", "svd", "qr")
+
+
+def _install_numpy_openblas(
+    min_work: int | None = None, families: list[str] | None = None
+) -> str | None:
     """Install the first OpenBLAS found for products of at least
-    ``min_work`` multiply-adds (default: the core's, 2^27); its name, or
-    None if none is found."""
+    ``min_work`` multiply-adds (default: the core's, 2^27) and the
+    ``families`` listed (None: those the machine's facts pick); its name,
+    or None if none is found."""
     for path in _loaded_openblas():
         described = _describe(path)
         if described is None:
             continue
-        prefix, suffix, config = described
+        prefix, suffix, config, core = described
         # The library says whether its integers are 64-bit; guessing from
         # the file name could pass 32-bit sizes to a 64-bit interface.
         ilp64 = "USE64BITINT" in config.split()
-        version = " ".join(config.split()[:2])
+        name = " ".join(config.split()[:2]) + " (NumPy's)"
         try:
             _core._install_blas(
                 path,
-                name=f"{version} (NumPy's)",
+                name=name,
                 prefix=prefix,
                 suffix=suffix,
                 ilp64=ilp64,
+                kernel=core,
+                families=families,
                 **({} if min_work is None else {"min_work": min_work}),
             )
         except OSError:
             continue
-        return _core._blas()
+        return name
     return None
+
+
+_mode = "faer"
 
 
 def blas_name() -> str | None:
@@ -99,22 +121,49 @@ def blas_name() -> str | None:
     return _core._blas()
 
 
+def blas_mode() -> str:
+    """The last choice made: ``"auto"``, ``"numpy"`` or ``"faer"``."""
+    return _mode
+
+
+def engines() -> dict[str, str]:
+    """Each family's engine (``"faer"`` or the library's name), and why:
+    ``"machine"`` describes the facts the ``"auto"`` routing reads.
+
+    >>> from oxtensor.tensor import blas
+    >>> sorted(blas.engines())
+    ['cholesky', 'dot', 'eigh', 'lu', 'machine', 'product', 'qr', 'svd']
+    """
+    out = {family: name or "faer" for family, name in _core._blas_engines()}
+    avx512, kernel, kernel_avx512 = _core._blas_machine()
+    cpu = "AVX-512F" if avx512 else "no AVX-512F"
+    host = "no host library" if kernel is None else f"host kernel {kernel or '?'}"
+    wide = " (AVX-512)" if kernel_avx512 else ""
+    out["machine"] = f"{_mode}: CPU {cpu}, {host}{wide}"
+    return out
+
+
 def use_blas(name: str) -> str | None:
-    """Send large real products to ``"numpy"`` (the OpenBLAS NumPy loaded)
-    or ``"faer"``; returns :func:`blas_name`. Raises ``RuntimeError`` when
-    NumPy's OpenBLAS cannot be found, and ``ValueError`` for other names."""
+    """Route linear algebra by the machine's facts (``"auto"``), all of it
+    to ``"numpy"`` (the OpenBLAS NumPy loaded), or all of it to
+    ``"faer"``; returns :func:`blas_name`. ``"numpy"`` raises
+    ``RuntimeError`` when NumPy's OpenBLAS cannot be found (``"auto"`` then
+    keeps faer); other names raise ``ValueError``."""
+    global _mode
+    if name not in ("auto", "numpy", "faer"):
+        raise ValueError(f"use_blas takes 'auto', 'numpy' or 'faer', not {name!r}")
+    _core._install_blas(None)
+    _mode = name
     if name == "faer":
-        _core._install_blas(None)
         return None
-    if name != "numpy":
-        raise ValueError(f"use_blas takes 'numpy' or 'faer', not {name!r}")
-    installed = _install_numpy_openblas()
-    if installed is None:
+    everything = list(_FAMILIES) if name == "numpy" else None
+    if _install_numpy_openblas(families=everything) is None and name == "numpy":
+        _mode = "faer"
         raise RuntimeError(
             "no OpenBLAS is loaded in this process (NumPy was built against "
-            f"{_numpy_blas_name()}); products stay on faer"
+            f"{_numpy_blas_name()}); everything stays on faer"
         )
-    return installed
+    return blas_name()
 
 
 def _numpy_blas_name() -> str:
@@ -125,21 +174,21 @@ def _numpy_blas_name() -> str:
 
 
 def _configure_from_environment() -> None:
-    """The import-time choice: ``OXTENSOR_BLAS`` or NumPy's OpenBLAS."""
-    choice = os.environ.get("OXTENSOR_BLAS", "").strip().lower()
-    if choice == "faer":
-        return
-    if choice not in ("", "numpy"):
+    """The import-time choice: ``OXTENSOR_BLAS`` (default ``auto``)."""
+    choice = os.environ.get("OXTENSOR_BLAS", "").strip().lower() or "auto"
+    if choice not in ("auto", "numpy", "faer"):
         warnings.warn(
-            f"OXTENSOR_BLAS={choice!r} is not 'numpy' or 'faer'; using faer",
+            f"OXTENSOR_BLAS={choice!r} is not 'auto', 'numpy' or 'faer'; using faer",
             stacklevel=2,
         )
-        return
-    if _install_numpy_openblas() is None and choice == "numpy":
+        choice = "faer"
+    try:
+        use_blas(choice)
+    except RuntimeError:
         warnings.warn(
             "OXTENSOR_BLAS=numpy but no OpenBLAS is loaded; using faer",
             stacklevel=2,
         )
 
 
-__all__ = ["blas_name", "use_blas"]
+__all__ = ["blas_mode", "blas_name", "engines", "use_blas"]

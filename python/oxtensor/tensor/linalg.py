@@ -1,9 +1,9 @@
 """Dense linear algebra (PyTensor's ``pytensor.tensor.linalg``): ``inv``,
-``det``, ``slogdet``, ``solve``, ``cholesky``, ``eigh``, ``svd``, ``qr``, each a
-native op computing in float32 or float64: through the LAPACK of the OpenBLAS
-NumPy loaded when there is one (``inv``, ``det``, ``solve``, ``eigh``, ``svd``,
-``qr``; see ``oxtensor.tensor.blas``), else through the ``faer`` crate
-(integer inputs upcast as in PyTensor; complex inputs are a ``TypeError``).
+``det``, ``slogdet``, ``solve``, ``cholesky``, ``eigh``, ``eigvalsh``, ``svd``,
+``qr``, each a native op computing in float32 or float64, through the
+``faer`` crate or the LAPACK of the OpenBLAS NumPy loaded, whichever is the
+faster on this machine (see ``oxtensor.tensor.blas.engines()``; integer
+inputs upcast as in PyTensor; complex inputs are a ``TypeError``).
 Ops take single matrices: stacked (batched) inputs are a
 ``NotImplementedError``.
 
@@ -24,11 +24,13 @@ from oxtensor.tensor.products import matmul
 
 MatrixInverse = _core.MatrixInverse
 Det = _core.Det
+SLogDet = _core.SLogDet
 Solve = _core.Solve
 Cholesky = _core.Cholesky
 CholeskyGrad = _core.CholeskyGrad
 Eigh = _core.Eigh
 EighGrad = _core.EighGrad
+Eigvalsh = _core.Eigvalsh
 SVD = _core.SVD
 QR = _core.QR
 QRGrad = _core.QRGrad
@@ -48,11 +50,12 @@ def det(x: Any) -> Any:
 
 
 def slogdet(x: Any) -> tuple[Any, Any]:
-    """``(sign, log|det|)`` of a square matrix, from ``det`` as in PyTensor."""
-    from oxtensor.tensor import math
-
-    d = det(x)
-    return math.sign(d), math.log(math.abs(d))
+    """``(sign, log|det|)`` of a square matrix, one ``SLogDet`` node (what
+    PyTensor's rewrites make of ``sign(det(x))``, ``log(abs(det(x)))``):
+    the log is summed from the LU diagonal, finite where ``det`` overflows.
+    """
+    sign, logabsdet = SLogDet()(x)
+    return sign, logabsdet
 
 
 def solve(
@@ -139,8 +142,10 @@ __all__ = [
     "Det",
     "Eigh",
     "EighGrad",
+    "Eigvalsh",
     "MatrixInverse",
     "QRGrad",
+    "SLogDet",
     "Solve",
     "cholesky",
     "det",
@@ -160,9 +165,14 @@ __all__ = [
 
 
 def eigvalsh(a: Any, b: Any = None, lower: bool = True) -> Any:
-    """The eigenvalues (ascending) of a symmetric matrix: ``eigh``'s first
-    output, so its gradient is ``eigh``'s. ``b`` is not supported."""
-    return eigh(a, b, lower=lower)[0]
+    """The eigenvalues (ascending) of a symmetric matrix, one ``Eigvalsh``
+    node that computes no eigenvectors (its gradient computes them). The
+    generalized problem (``b``) is not supported."""
+    if b is not None:
+        raise NotImplementedError(
+            "eigvalsh(a, b), the generalized eigenproblem, is not supported"
+        )
+    return Eigvalsh(lower=lower)(a)
 
 
 def matrix_dot(*args: Any) -> Any:

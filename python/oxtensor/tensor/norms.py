@@ -25,7 +25,8 @@ def _squares(x: Any) -> Any:
 
 
 def _flat_norm(x: Any) -> Any:
-    """The 2-norm of all of ``x``: one BLAS dot product of real inputs."""
+    """The 2-norm of all of ``x``: one inner product ``dot(x, x)`` of real
+    inputs (NumPy's route; a threaded kernel, ``kernels/inner.rs``)."""
     from oxtensor.tensor.math import sqrt
 
     flat = x.reshape((-1,))
@@ -112,7 +113,12 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     if not x.dtype.startswith(("float", "complex")):
         x = x.astype("float64")
     if axis is None:
-        if ord is None:
+        # NumPy's shortcut: these are the 2-norm of the flattened input.
+        if (
+            ord is None
+            or (ord in ("fro", "f") and x.ndim == 2)
+            or (ord == 2 and x.ndim == 1)
+        ):
             flat = _flat_norm(x)
             return flat.dimshuffle(*(["x"] * x.ndim)) if keepdims else flat
         if x.ndim not in (1, 2):

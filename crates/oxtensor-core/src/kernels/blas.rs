@@ -1,14 +1,18 @@
-//! An optional host BLAS for large real matrix products.
+//! An optional host BLAS/LAPACK for large real matrix products and the
+//! decompositions.
 //!
-//! faer's float64 kernel reaches about 32 GFLOP/s per core on the AVX2
-//! machines we measure on, where OpenBLAS's Haswell kernel reaches 38; no
-//! maintained Rust crate closes that gap. A host that already has an
-//! optimised CBLAS loaded (from Python: the OpenBLAS NumPy itself calls) can
-//! open it with [`HostBlas::open`] and [`install`] it; large
-//! float32/float64 products whose operands have one unit stride then go
-//! there, and everything else stays on faer. Nothing is installed by
-//! default, so a Rust program gets faer unless it opts in.
+//! faer's float64 kernel reached about 32 GFLOP/s per core on an AVX2
+//! machine where OpenBLAS's Haswell kernel reached 38 (on an AVX-512 CPU
+//! faer's is the faster; see [`super::engine`]). A host that already has
+//! an optimised BLAS loaded (from Python: the OpenBLAS NumPy itself calls)
+//! can open it with [`HostBlas::open`] and [`install`] it; it then serves
+//! the families its [`Routes`] name: large float32/float64 products whose
+//! operands have one unit stride, inner products, and the LAPACK routines
+//! of [`super::lapack`] and its siblings. Everything else stays on faer.
+//! Nothing is installed by default, so a Rust program gets faer unless it
+//! opts in.
 
+use super::engine::{Family, Routes};
 use std::any::TypeId;
 use std::ffi::c_int;
 use std::sync::{Arc, RwLock};
@@ -37,6 +41,10 @@ pub struct HostBlas {
     /// scipy-openblas64: `scipy_cblas_dgemm64_`, `scipy_dsyevd_64_`).
     prefix: String,
     suffix: String,
+    /// The name of its compute kernels (OpenBLAS's core name), if known.
+    kernel: String,
+    /// The families it serves.
+    routes: Routes,
     lib: Option<Arc<libloading::Library>>,
 }
 
@@ -68,11 +76,13 @@ impl HostBlas {
             min_work: MIN_WORK,
             prefix: prefix.to_string(),
             suffix: suffix.to_string(),
+            kernel: String::new(),
+            routes: Routes::ALL,
             lib: Some(Arc::new(lib)),
         };
         let (sgemm, dgemm) = (host.cblas_name("sgemm"), host.cblas_name("dgemm"));
-        host.sgemm = host.address(&sgemm);
-        host.dgemm = host.address(&dgemm);
+        host.sgemm = host.cblas("sgemm");
+        host.dgemm = host.cblas("dgemm");
         if host.sgemm == 0 && host.dgemm == 0 {
             return Err(format!(
                 "{} has neither {sgemm} nor {dgemm}",
@@ -89,9 +99,32 @@ impl HostBlas {
         self
     }
 
+    /// Record the name of its compute kernels (OpenBLAS's
+    /// `openblas_get_corename`: `Haswell`, `SkylakeX`, ...).
+    pub fn with_kernel(mut self, kernel: &str) -> Self {
+        self.kernel = kernel.to_string();
+        self
+    }
+
+    /// Serve only the families in `routes` (default: all of them).
+    pub fn with_routes(mut self, routes: Routes) -> Self {
+        self.routes = routes;
+        self
+    }
+
     /// What the host called this library.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The name of its compute kernels, empty if unknown.
+    pub fn kernel(&self) -> &str {
+        &self.kernel
+    }
+
+    /// The families it serves.
+    pub fn routes(&self) -> Routes {
+        self.routes
     }
 
     /// Whether its integers are 64-bit (ILP64) rather than `int`.
@@ -103,6 +136,12 @@ impl HostBlas {
     /// `dsyevd`, say: exported as `{prefix}dsyevd_{suffix}`), or 0.
     pub fn fortran(&self, routine: &str) -> usize {
         self.address(&format!("{}{routine}_{}", self.prefix, self.suffix))
+    }
+
+    /// The address of the CBLAS routine `routine` (`ddot`, say: exported
+    /// as `{prefix}cblas_ddot{suffix}`), or 0.
+    pub fn cblas(&self, routine: &str) -> usize {
+        self.address(&self.cblas_name(routine))
     }
 
     fn cblas_name(&self, routine: &str) -> String {
@@ -133,16 +172,26 @@ pub fn install(lib: Option<HostBlas>) {
     *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = lib;
 }
 
-/// The name of the library products go to, if any.
+/// The name of the installed library, if any (whatever it serves).
 pub fn installed() -> Option<String> {
     with_installed(|lib| lib.name.clone())
 }
 
-/// `f` of the installed library, if one is (for LAPACK routines: look
-/// them up with [`HostBlas::fortran`]).
+/// The name of the library `family` runs on, or `None` for faer.
+pub fn engine(family: Family) -> Option<String> {
+    serving(family, |lib| lib.name.clone())
+}
+
+/// `f` of the installed library, if one is.
 pub fn with_installed<R>(f: impl FnOnce(&HostBlas) -> R) -> Option<R> {
     let guard = INSTALLED.read().unwrap_or_else(|e| e.into_inner());
     guard.as_ref().map(f)
+}
+
+/// `f` of the installed library if it serves `family` (for LAPACK
+/// routines: look them up with [`HostBlas::fortran`]), else `None`.
+pub fn serving<R>(family: Family, f: impl FnOnce(&HostBlas) -> R) -> Option<R> {
+    with_installed(|lib| lib.routes.host(family).then(|| f(lib))).flatten()
 }
 
 /// One operand as CBLAS reads it in row-major order: whether it is
@@ -186,11 +235,13 @@ pub(super) unsafe fn try_product<T: 'static + Copy>(
 ) -> bool {
     let work = m.saturating_mul(k).saturating_mul(n);
     let (addr, ilp64) = match INSTALLED.read().as_deref() {
-        Ok(Some(lib)) if work >= lib.min_work => match TypeId::of::<T>() {
-            t if t == TypeId::of::<f64>() => (lib.dgemm, lib.ilp64),
-            t if t == TypeId::of::<f32>() => (lib.sgemm, lib.ilp64),
-            _ => (0, false),
-        },
+        Ok(Some(lib)) if work >= lib.min_work && lib.routes.host(Family::Product) => {
+            match TypeId::of::<T>() {
+                t if t == TypeId::of::<f64>() => (lib.dgemm, lib.ilp64),
+                t if t == TypeId::of::<f32>() => (lib.sgemm, lib.ilp64),
+                _ => (0, false),
+            }
+        }
         _ => (0, false),
     };
     let (Some((ta, lda)), Some((tb, ldb))) = (layout(m, k, ars, acs), layout(k, n, brs, bcs))
@@ -245,143 +296,5 @@ fn fit<I: TryFrom<usize>>([a, b, c, d, e]: [usize; 5]) -> Option<[I; 5]> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn layouts_cblas_can_read() {
-        // C-contiguous 3×4: not transposed, leading dimension 4.
-        assert_eq!(layout(3, 4, 4, 1), Some((NO_TRANS, 4)));
-        // Its transpose (4×3 with strides 1, 4): transposed, lda 4.
-        assert_eq!(layout(4, 3, 1, 4), Some((TRANS, 4)));
-        // Every other row of a 6×4 matrix: lda 8.
-        assert_eq!(layout(3, 4, 8, 1), Some((NO_TRANS, 8)));
-        // A row vector's row stride is unused (`dot` passes 0).
-        assert_eq!(layout(1, 5, 0, 1), Some((NO_TRANS, 5)));
-        // A column vector (k×1 with stride 1 down the rows).
-        assert_eq!(layout(5, 1, 1, 0), Some((NO_TRANS, 1)));
-        // Neither stride is 1, or the rows overlap, or a stride is negative.
-        assert_eq!(layout(3, 4, 8, 2), None);
-        assert_eq!(layout(3, 4, 2, 1), None);
-        assert_eq!(layout(3, 4, -4, 1), None);
-    }
-
-    #[test]
-    fn libraries_without_gemm_are_refused() {
-        let open = |path: &str| unsafe { HostBlas::open("x", path.as_ref(), ("", ""), false) };
-        let missing = open("/nonexistent/libblas.so").unwrap_err();
-        assert!(
-            missing.contains("cannot open /nonexistent/libblas.so"),
-            "{missing}"
-        );
-        #[cfg(target_os = "linux")]
-        {
-            let no_gemm = open("libc.so.6").unwrap_err();
-            assert!(
-                no_gemm.contains("has neither cblas_sgemm nor cblas_dgemm"),
-                "{no_gemm}"
-            );
-        }
-    }
-
-    #[test]
-    fn dimensions_that_do_not_fit_are_refused() {
-        assert_eq!(fit::<i32>([1, 2, 3, 4, 5]), Some([1, 2, 3, 4, 5]));
-        assert_eq!(fit::<i32>([1, 2, 1 << 31, 4, 5]), None);
-        assert!(fit::<i64>([1, 2, 1 << 31, 4, 5]).is_some());
-    }
-
-    /// A stand-in CBLAS (row-major, either transposition) checks that the
-    /// arguments `try_product` passes describe the operands correctly.
-    unsafe extern "C" fn plain_dgemm(
-        _order: c_int,
-        ta: c_int,
-        tb: c_int,
-        m: i64,
-        n: i64,
-        k: i64,
-        alpha: f64,
-        a: *const f64,
-        lda: i64,
-        b: *const f64,
-        ldb: i64,
-        beta: f64,
-        c: *mut f64,
-        ldc: i64,
-    ) {
-        let at = |i: i64, p: i64| {
-            if ta == TRANS {
-                p * lda + i
-            } else {
-                i * lda + p
-            }
-        };
-        let bt = |p: i64, j: i64| {
-            if tb == TRANS {
-                j * ldb + p
-            } else {
-                p * ldb + j
-            }
-        };
-        for i in 0..m {
-            for j in 0..n {
-                let mut acc = 0.0;
-                for p in 0..k {
-                    acc += unsafe { *a.offset(at(i, p) as isize) * *b.offset(bt(p, j) as isize) };
-                }
-                let c = unsafe { &mut *c.offset((i * ldc + j) as isize) };
-                // BLAS never reads C when beta is 0 (it may be garbage).
-                *c = if beta == 0.0 {
-                    alpha * acc
-                } else {
-                    alpha * acc + beta * *c
-                };
-            }
-        }
-    }
-
-    #[test]
-    fn products_go_to_the_installed_library() {
-        let a: Vec<f64> = (0..6).map(|i| i as f64).collect(); // 2×3
-        let b: Vec<f64> = (0..12).map(|i| (i as f64) * 0.5).collect(); // 3×4, or 4×3 transposed
-        let lib = HostBlas {
-            name: "plain".into(),
-            sgemm: 0,
-            dgemm: plain_dgemm as *const () as usize,
-            ilp64: true,
-            min_work: 0,
-            prefix: String::new(),
-            suffix: String::new(),
-            lib: None,
-        };
-        let run = |brs, bcs| {
-            let mut dst = [f64::NAN; 8];
-            let done = unsafe {
-                try_product(
-                    dst.as_mut_ptr(),
-                    (2, 3, 4),
-                    (a.as_ptr(), 3, 1),
-                    (b.as_ptr(), brs, bcs),
-                    (1.0, 0.0),
-                )
-            };
-            (done, dst)
-        };
-        install(Some(lib.clone()));
-        let (done, dst) = run(4, 1);
-        let (done_t, dst_t) = run(1, 3);
-        let (strided, _) = run(8, 2);
-        let installed_now = installed();
-        // 2·3·4 = 24 multiply-adds: below a threshold of 25, faer's.
-        install(Some(lib.with_min_work(25)));
-        let (small, _) = run(4, 1);
-        install(None);
-        let (after, _) = run(4, 1);
-        assert!(done && done_t && !strided && !small && !after);
-        assert_eq!(installed_now.as_deref(), Some("plain"));
-        // Row 1 of a is [3, 4, 5]; column 2 of b is [1, 3, 5] (plain) or
-        // b[6..9] = [3, 3.5, 4] (transposed view).
-        assert_eq!(dst[6], 3.0 + 12.0 + 25.0);
-        assert_eq!(dst_t[6], 9.0 + 14.0 + 20.0);
-    }
-}
+#[path = "blas_tests.rs"]
+mod tests;

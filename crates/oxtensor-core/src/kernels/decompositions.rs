@@ -6,8 +6,8 @@
 use super::cast;
 use super::copy::to_contiguous;
 use super::faer_par::{for_shape, scoped, Kind};
-use super::lapack;
 use super::linalg::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
+use super::{lapack, lapack_svd};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -47,15 +47,16 @@ fn c_ordered<T: Real>(t: &Tensor) -> (Tensor, usize, usize) {
     (to_contiguous(&cast::cast(t, T::DTYPE)), rows, cols)
 }
 
-fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
+fn eigh_t<T: Real>(a: &Tensor, lower: bool, vectors: bool) -> Result<Vec<Tensor>> {
     check_square(a)?;
     let (t, n, _) = c_ordered::<T>(a);
     if n == 0 {
         // faer's scratch sizing underflows an index on an empty matrix.
-        return Ok(vec![vector::<T>(Vec::new())?, t]);
+        let w = vector::<T>(Vec::new())?;
+        return Ok(if vectors { vec![w, t] } else { vec![w] });
     }
     let data = t.as_slice::<T>().expect("contiguous after to_contiguous");
-    if let Some(done) = lapack::eigh(data, n, lower) {
+    if let Some(done) = lapack::eigh(data, n, lower, vectors) {
         return done;
     }
     // faer reads the lower triangle, which it copies out first: `a`'s lower
@@ -69,13 +70,20 @@ fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
     let par = for_shape(Kind::Eigh, n, n);
     let mut params: Spec<SelfAdjointEvdParams, T> = Default::default();
     params.config.recursion_threshold = EIGH_RECURSION;
-    let (mut w, mut u) = (Diag::<T>::zeros(n), Mat::<T>::zeros(n, n));
-    let need = self_adjoint_evd_scratch::<T>(n, ComputeEigenvectors::Yes, par, params);
+    let (mut w, mut u) = (
+        Diag::<T>::zeros(n),
+        Mat::<T>::zeros(n, if vectors { n } else { 0 }),
+    );
+    let compute = match vectors {
+        true => ComputeEigenvectors::Yes,
+        false => ComputeEigenvectors::No,
+    };
+    let need = self_adjoint_evd_scratch::<T>(n, compute, par, params);
     let mut scratch = MemBuffer::new(need);
     evd::self_adjoint_evd(
         view,
         w.as_mut(),
-        Some(u.as_mut()),
+        vectors.then(|| u.as_mut()),
         par,
         MemStack::new(&mut scratch),
         params,
@@ -88,13 +96,23 @@ fn eigh_t<T: Real>(a: &Tensor, lower: bool) -> Result<Vec<Tensor>> {
             "Eigenvalues did not converge (NaN in the input)".to_string(),
         ));
     }
-    Ok(vec![vector(w)?, mat(u.as_ref())?])
+    match vectors {
+        true => Ok(vec![vector(w)?, mat(u.as_ref())?]),
+        false => Ok(vec![vector(w)?]),
+    }
 }
 
 /// Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix
 /// read from one triangle.
 pub fn eigh(a: &Tensor, dtype: DType, lower: bool) -> Result<Vec<Tensor>> {
-    by_float!(dtype, eigh_t(a, lower))
+    by_float!(dtype, eigh_t(a, lower, true))
+}
+
+/// The eigenvalues (ascending) of a symmetric matrix read from one
+/// triangle, without computing eigenvectors (LAPACK's `jobz = 'N'`).
+pub fn eigvalsh(a: &Tensor, dtype: DType, lower: bool) -> Result<Tensor> {
+    let mut w = by_float!(dtype, eigh_t(a, lower, false))?;
+    Ok(w.swap_remove(0))
 }
 
 fn eigh_grad_t<T: Real>(
@@ -155,7 +173,7 @@ pub fn eigh_grad(
 fn svd_t<T: Real>(a: &Tensor, full_matrices: bool, compute_uv: bool) -> Result<Vec<Tensor>> {
     let (t, rows, cols) = c_ordered::<T>(a);
     let data = t.as_slice::<T>().expect("contiguous after to_contiguous");
-    if let Some(done) = lapack::svd(data, (rows, cols), full_matrices, compute_uv) {
+    if let Some(done) = lapack_svd::svd(data, (rows, cols), full_matrices, compute_uv) {
         return done;
     }
     // faer copies its input into its own bidiagonalisation storage: the
@@ -303,6 +321,31 @@ mod tests {
         assert_eq!((usv[0].shape(), usv[2].shape()), (&[3, 3][..], &[2, 2][..]));
         let qr_ = qr(&tall, DType::Float64, false, true).unwrap();
         assert_eq!((qr_[0].shape(), qr_[1].shape()), (&[3, 2][..], &[2, 2][..]));
+    }
+
+    #[test]
+    fn eigenvalues_alone() {
+        let a = Tensor::from_vec(vec![2, 2], vec![2.0f64, 9., 1., 2.]).unwrap();
+        // Lower triangle [[2, ·], [1, 2]]: 1 and 3; upper [[2, 9], [·, 2]]: -7, 11.
+        let w = eigvalsh(&a, DType::Float64, true).unwrap();
+        assert_eq!(w.shape(), &[2]);
+        let close = |t: &Tensor, want: [f64; 2]| {
+            for (i, w) in want.iter().enumerate() {
+                let Scalar::Float(v, _) = t.get(i) else {
+                    panic!("float expected")
+                };
+                assert!((v - w).abs() < 1e-12, "{v} vs {w}");
+            }
+        };
+        close(&w, [1.0, 3.0]);
+        close(&eigvalsh(&a, DType::Float64, false).unwrap(), [-7.0, 11.0]);
+        let e = eigvalsh(
+            &Tensor::zeros(DType::Float32, &[0, 0]),
+            DType::Float32,
+            true,
+        )
+        .unwrap();
+        assert_eq!((e.shape(), e.dtype()), (&[0][..], DType::Float32));
     }
 
     #[test]

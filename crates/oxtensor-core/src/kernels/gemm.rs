@@ -1,8 +1,9 @@
 //! Matrix products for `Dot`: vectors and matrices in any layout. Floats
 //! and complex numbers go to faer's matrix product (packed, SIMD,
-//! multi-threaded), or large real ones to a host BLAS when one is installed
-//! ([`super::blas`]), shared with `Matmul` as [`product`]; other dtypes use
-//! a plain triple loop, as NumPy does for them.
+//! multi-threaded), or large real ones to a host BLAS when one serves them
+//! ([`super::blas`]), shared with `Matmul` as [`product`]; a real row times
+//! a column is an inner product ([`super::inner`]); other dtypes use a
+//! plain triple loop, as NumPy does for them.
 
 use super::alloc::Pool;
 use super::blas;
@@ -86,6 +87,8 @@ pub fn dot(a: &Tensor, b: &Tensor, out_dtype: DType, pool: Option<&mut Pool>) ->
 fn run(dtype: DType, a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Mat) -> Result<()> {
     use DType::*;
     match dtype {
+        Float32 if is_inner(ma, mb) => inner_into::<f32>(a, b, out, ma.cols),
+        Float64 if is_inner(ma, mb) => inner_into::<f64>(a, b, out, ma.cols),
         Float32 => with_gemm::<f32>(a, b, out, ma, mb),
         Float64 => with_gemm::<f64>(a, b, out, ma, mb),
         Complex64 => with_gemm::<Complex<f32>>(a, b, out, ma, mb),
@@ -102,6 +105,31 @@ fn run(dtype: DType, a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Ma
         Float16 => return Err(Error::Type("dot computes float16 in float32".into())),
     }
     Ok(())
+}
+
+/// A row times a column, both with unit strides (or of length 1): an
+/// inner product of two slices, for [`super::inner`].
+fn is_inner(ma: &Mat, mb: &Mat) -> bool {
+    let unit = |stride: isize, len: usize| stride == 1 || len <= 1;
+    ma.rows == 1 && mb.cols == 1 && unit(ma.cs, ma.cols) && unit(mb.rs, mb.rows)
+}
+
+fn inner_into<T: Gemm + super::inner::Inner>(a: &Tensor, b: &Tensor, out: &mut Tensor, k: usize) {
+    let dst = out.as_mut_slice::<T>().expect("dot outputs are fresh");
+    if k == 0 {
+        dst[0] = T::zero();
+        return;
+    }
+    let (pa, pb) = (a.as_ptr() as *const T, b.as_ptr() as *const T);
+    // SAFETY: `is_inner` checked that both operands hold `k` > 0
+    // consecutive elements from their first, which the views address.
+    let (xa, xb) = unsafe {
+        (
+            std::slice::from_raw_parts(pa, k),
+            std::slice::from_raw_parts(pb, k),
+        )
+    };
+    dst[0] = super::inner::dot(xa, xb);
 }
 
 fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Mat) {

@@ -1,11 +1,15 @@
 //! Decompositions through the host's LAPACK, when one is installed (see
 //! [`super::blas`]: from Python, the OpenBLAS NumPy loaded).
 //!
-//! NumPy's `eigh` and `svd` call OpenBLAS's `?syevd` and `?gesdd`, which
-//! beat faer's divide-and-conquer by 1.4–1.7x on the machines we measure
-//! on; calling the same routines gives the same speed and, up to threading
-//! order, NumPy's very values. Each function here returns `None` when no
-//! library (or routine) is installed, and the caller falls back to faer.
+//! The shared plumbing of the LAPACK calls (routine lookup, integer
+//! widths, workspace queries, error codes) and `eigh` (`?syevd`). NumPy's
+//! `eigh` and `svd` ([`super::lapack_svd`]) call OpenBLAS's `?syevd` and
+//! `?gesdd`, which beat faer's divide-and-conquer by 1.4–1.7x on the AVX2
+//! machines we measured first; calling the same routines gives the same
+//! speed and, up to threading order, NumPy's very values. Each function
+//! returns `None` when no library (or routine) is installed or the library
+//! does not serve that family ([`super::engine`]), and the caller falls
+//! back to faer.
 //!
 //! LAPACK is column-major: a C-ordered buffer handed to it as is reads as
 //! the transpose, which the callers below turn to their advantage rather
@@ -13,6 +17,7 @@
 //! hidden length (gfortran's `size_t`) after the last argument.
 
 use super::blas;
+use super::engine::Family;
 use super::linalg::{from_faer, Real};
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -86,14 +91,15 @@ pub(super) fn check<I: Int>(
 }
 
 /// Runs `f` with the addresses of `?{routine}` for `T` of each routine and
-/// whether the library's integers are 64-bit, if the installed library has
-/// them all (one lookup, under one lock); the library stays loaded for the
-/// call. `None` when there is none.
+/// whether the library's integers are 64-bit, if the installed library
+/// serves `family` and has them all (one lookup, under one lock); the
+/// library stays loaded for the call. `None` otherwise.
 pub(super) fn with_routines<T: Scalar, const N: usize, R>(
+    family: Family,
     routines: [&str; N],
     f: impl FnOnce([usize; N], bool) -> R,
 ) -> Option<R> {
-    blas::with_installed(|lib| {
+    blas::serving(family, |lib| {
         let addrs = routines.map(|r| lib.fortran(&format!("{}{r}", T::LETTER)));
         (!addrs.contains(&0)).then(|| f(addrs, lib.ilp64()))
     })
@@ -141,18 +147,25 @@ type Syevd<T, I> = unsafe extern "C" fn(
     usize,
 );
 
-/// `[w, V]` of the symmetric n×n matrix whose C-ordered elements are `a`,
-/// read from its lower (or upper) triangle, by `?syevd` as NumPy's `eigh`;
-/// `None` without a host LAPACK (or for an empty or oversized matrix).
-pub(super) fn eigh<T: Real>(a: &[T], n: usize, lower: bool) -> Option<Result<Vec<Tensor>>> {
+/// `[w, V]` (`[w]` without `vectors`) of the symmetric n×n matrix whose
+/// C-ordered elements are `a`, read from its lower (or upper) triangle, by
+/// `?syevd` as NumPy's `eigh` (`jobz = 'N'` for values only, as its
+/// `eigvalsh`); `None` without a host LAPACK serving `eigh` (or for an
+/// empty or oversized matrix).
+pub(super) fn eigh<T: Real>(
+    a: &[T],
+    n: usize,
+    lower: bool,
+    vectors: bool,
+) -> Option<Result<Vec<Tensor>>> {
     if n == 0 {
         return None;
     }
-    with_routines::<T, 1, _>(["syevd"], |[addr], ilp64| {
+    with_routines::<T, 1, _>(Family::Eigh, ["syevd"], |[addr], ilp64| {
         if ilp64 {
-            eigh_with::<T, i64>(addr, a, n, lower)
+            eigh_with::<T, i64>(addr, a, n, (lower, vectors))
         } else {
-            eigh_with::<T, i32>(addr, a, n, lower)
+            eigh_with::<T, i32>(addr, a, n, (lower, vectors))
         }
     })
     .flatten()
@@ -162,12 +175,13 @@ fn eigh_with<T: Real, I: Int>(
     addr: usize,
     a: &[T],
     n: usize,
-    lower: bool,
+    (lower, vectors): (bool, bool),
 ) -> Option<Result<Vec<Tensor>>> {
     let ni = int::<I>(n)?;
     // The C-ordered buffer is aᵀ column-major: a's lower triangle is its
     // upper one.
     let uplo = if lower { b'U' } else { b'L' };
+    let jobz = if vectors { b'V' } else { b'N' };
     let mut z = a.to_vec();
     let mut w = vec![T::default(); n];
     // SAFETY: `with_routines` found `?syevd` for `T` in a library whose
@@ -175,7 +189,7 @@ fn eigh_with<T: Real, I: Int>(
     let syevd: Syevd<T, I> = unsafe { std::mem::transmute(addr) };
     let mut run = |work: &mut [T], lwork: I, iwork: &mut [I], liwork: I| {
         let mut info = I::default();
-        let (jobz, (pw, pi)) = (b'V', (work.as_mut_ptr(), iwork.as_mut_ptr()));
+        let (pw, pi) = (work.as_mut_ptr(), iwork.as_mut_ptr());
         unsafe {
             syevd(
                 &jobz,
@@ -209,162 +223,10 @@ fn eigh_with<T: Real, I: Int>(
     });
     Some(done.and_then(|()| {
         let w = Tensor::from_vec(vec![n], w)?;
-        Ok(vec![w, from_column_major(&z, n, n)?])
-    }))
-}
-
-/// `?gesdd(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork,
-/// info)`.
-type Gesdd<T, I> = unsafe extern "C" fn(
-    *const u8,
-    *const I,
-    *const I,
-    *mut T,
-    *const I,
-    *mut T,
-    *mut T,
-    *const I,
-    *mut T,
-    *const I,
-    *mut T,
-    *const I,
-    *mut I,
-    *mut I,
-    usize,
-);
-
-/// What `?gesdd` computes of a `rows`×`cols` C-ordered matrix.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct SvdPlan {
-    /// `N` (values only), `A` (square U and Vh) or `S` (thin).
-    jobz: u8,
-    /// Columns of LAPACK's `u` and rows of its `vt`.
-    u_cols: usize,
-    vt_rows: usize,
-}
-
-/// LAPACK factors the column-major buffer, aᵀ (cols×rows): aᵀ = U' S V'ᵀ
-/// gives a = V' S U'ᵀ, and both factors read C-ordered are already ours:
-/// `vt` (V'ᵀ, vt_rows×rows column-major) is U (rows×vt_rows), `u` is Vh.
-fn svd_plan(rows: usize, cols: usize, full_matrices: bool, compute_uv: bool) -> SvdPlan {
-    let k = rows.min(cols);
-    match (compute_uv, full_matrices) {
-        (false, _) => SvdPlan {
-            jobz: b'N',
-            u_cols: 0,
-            vt_rows: 0,
-        },
-        (true, true) => SvdPlan {
-            jobz: b'A',
-            u_cols: cols,
-            vt_rows: rows,
-        },
-        (true, false) => SvdPlan {
-            jobz: b'S',
-            u_cols: k,
-            vt_rows: k,
-        },
-    }
-}
-
-/// `[U, s, Vh]` (or `[s]`) of the `rows`×`cols` matrix whose C-ordered
-/// elements are `a`, by `?gesdd` as NumPy's `svd`; `None` without a host
-/// LAPACK (or for an empty or oversized matrix).
-pub(super) fn svd<T: Real>(
-    a: &[T],
-    (rows, cols): (usize, usize),
-    full_matrices: bool,
-    compute_uv: bool,
-) -> Option<Result<Vec<Tensor>>> {
-    if rows == 0 || cols == 0 {
-        return None;
-    }
-    let plan = svd_plan(rows, cols, full_matrices, compute_uv);
-    with_routines::<T, 1, _>(["gesdd"], |[addr], ilp64| {
-        if ilp64 {
-            svd_with::<T, i64>(addr, a, (rows, cols), plan)
-        } else {
-            svd_with::<T, i32>(addr, a, (rows, cols), plan)
+        match vectors {
+            true => Ok(vec![w, from_column_major(&z, n, n)?]),
+            false => Ok(vec![w]),
         }
-    })
-    .flatten()
-}
-
-fn svd_with<T: Real, I: Int>(
-    addr: usize,
-    a: &[T],
-    (rows, cols): (usize, usize),
-    plan: SvdPlan,
-) -> Option<Result<Vec<Tensor>>> {
-    let k = rows.min(cols);
-    // LAPACK's m×n is cols×rows; leading dimensions are at least 1.
-    let (m, n) = (int::<I>(cols)?, int::<I>(rows)?);
-    let (ldu, ldvt) = (int::<I>(cols)?, int::<I>(plan.vt_rows.max(1))?);
-    let mut at = a.to_vec();
-    let mut s = vec![T::default(); k];
-    let mut u = vec![T::default(); (cols * plan.u_cols).max(1)];
-    let mut vt = vec![T::default(); (plan.vt_rows * rows).max(1)];
-    let mut iwork = vec![I::default(); 8 * k];
-    // SAFETY: `with_routines` found `?gesdd` for `T` in a library whose
-    // integers are `I`; every buffer has the size its dimensions say.
-    let gesdd: Gesdd<T, I> = unsafe { std::mem::transmute(addr) };
-    let mut run = |work: &mut [T], lwork: I| {
-        let mut info = I::default();
-        let (pa, ps, pu, pv) = (
-            at.as_mut_ptr(),
-            s.as_mut_ptr(),
-            u.as_mut_ptr(),
-            vt.as_mut_ptr(),
-        );
-        unsafe {
-            gesdd(
-                &plan.jobz,
-                &m,
-                &n,
-                pa,
-                &m,
-                ps,
-                pu,
-                &ldu,
-                pv,
-                &ldvt,
-                work.as_mut_ptr(),
-                &lwork,
-                iwork.as_mut_ptr(),
-                &mut info,
-                1,
-            )
-        };
-        info
-    };
-    let mut query = [T::default()];
-    let info = run(&mut query, I::QUERY);
-    if let Err(e) = check(info, "gesdd", |i| format!("workspace query failed ({i})")) {
-        return Some(Err(e));
-    }
-    let lwork = query[0].size().max(1);
-    let mut work = vec![T::default(); lwork];
-    let info = run(&mut work, int(lwork)?);
-    // LAPACK 3.10 on answers -4 (argument `a`) to a NaN in the input;
-    // NumPy reports that as a failure to converge, as we do.
-    let done = match info.into() {
-        -4 => Err(Error::Value(
-            "SVD did not converge (gesdd: NaN in the input)".to_string(),
-        )),
-        _ => check(info, "gesdd", |i| {
-            format!("SVD did not converge (gesdd: {i})")
-        }),
-    };
-    Some(done.and_then(|()| {
-        let s = Tensor::from_vec(vec![k], s)?;
-        if plan.jobz == b'N' {
-            return Ok(vec![s]);
-        }
-        u.truncate(cols * plan.u_cols);
-        vt.truncate(plan.vt_rows * rows);
-        let big_u = Tensor::from_vec(vec![rows, plan.vt_rows], vt)?;
-        let vh = Tensor::from_vec(vec![plan.u_cols, cols], u)?;
-        Ok(vec![big_u, s, vh])
     }))
 }
 
@@ -378,28 +240,6 @@ mod tests {
         assert_eq!(3.2f64.size(), 4);
         // 2^24 + 1 is not a float32: the size read back must not be short.
         assert!(16_777_216f32.size() >= 16_777_217);
-    }
-
-    #[test]
-    fn svd_plans_read_the_transpose() {
-        // 3×5: LAPACK sees 5×3; full U is 3×3 (its vt), Vh 5×5 (its u).
-        assert_eq!(
-            svd_plan(3, 5, true, true),
-            SvdPlan {
-                jobz: b'A',
-                u_cols: 5,
-                vt_rows: 3
-            }
-        );
-        assert_eq!(
-            svd_plan(3, 5, false, true),
-            SvdPlan {
-                jobz: b'S',
-                u_cols: 3,
-                vt_rows: 3
-            }
-        );
-        assert_eq!(svd_plan(3, 5, false, false).jobz, b'N');
     }
 
     #[test]

@@ -1,22 +1,26 @@
-//! LU through the host's LAPACK, as NumPy does it: `det` from `?getrf`,
-//! `inv` by `?getrf` + `?getri`, `solve` by `?getrf` + `?getrs`. Each
-//! function returns `None` when no library (or routine) is installed, or
-//! the matrix is empty or too large for the library's integers, and the
-//! caller falls back to faer.
+//! LU through the host's LAPACK, as NumPy does it: `det` and `slogdet`
+//! from `?getrf`, `inv` by `?getrf` + `?getri`, `solve` by `?getrf` +
+//! `?getrs`. Each
+//! function returns `None` when no library (or routine) is installed or
+//! it does not serve the LU family ([`super::engine`]), or the matrix is
+//! empty or too large for the library's integers, and the caller falls
+//! back to faer.
 //!
 //! NumPy's `inv` runs `?gesv` against the identity: 2n³ multiply-adds
 //! after the LU, against 4n³/3 for `?getri` (measured at 500², best of 7:
 //! 10.5 ms against 5.9, NumPy 7.0).
 //!
-//! `det` factors `a` itself (a transposing copy into column-major order)
-//! and reduces U's diagonal as NumPy does (`sign · exp(Σ log|uᵢᵢ|)`), so
-//! the result is NumPy's bit for bit. `inv` and `solve` factor the
+//! `slogdet` factors `a` itself (a transposing copy into column-major
+//! order) and reduces U's diagonal as NumPy does (the sign from the pivots
+//! and the signs, `Σ log|uᵢᵢ|`), so `det = sign · exp(log)` is NumPy's bit
+//! for bit. `inv` and `solve` factor the
 //! C-ordered buffer as it is, `aᵀ`: `inv(aᵀ)` written column-major is
 //! `inv(a)` in C order, and `aᵀ`'s factors solve `(aᵀ)ᵀ x = b`.
 
+use super::engine::Family;
 use super::lapack::{check, int, with_routines, with_workspace, Int};
 use super::lapack_layout::{elements, leading_columns, working_copy};
-use super::linalg::{det_from_diagonal, Real};
+use super::linalg::{slogdet_from_diagonal, Real};
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
@@ -59,36 +63,38 @@ fn getrf<T: Real, I: Int>(addr: usize, lu: &mut [T], n: usize) -> Option<(Vec<I>
     Some((ipiv, info))
 }
 
-/// The determinant from a completed `?getrf` (see [`det_from_diagonal`]).
-fn det_from_lu<T: Real, I: Int>(lu: &[T], ipiv: &[I]) -> T {
+/// `(sign, log|det|)` from a completed `?getrf` (see
+/// [`slogdet_from_diagonal`]).
+fn slogdet_from_lu<T: Real, I: Int>(lu: &[T], ipiv: &[I]) -> (T, T) {
     let n = ipiv.len();
     let swaps = ipiv.iter().enumerate();
     let odd = swaps.filter(|&(i, &p)| p.into() != i as i64 + 1).count() % 2 == 1;
-    det_from_diagonal((0..n).map(|i| lu[i * n + i]), odd)
+    slogdet_from_diagonal((0..n).map(|i| lu[i * n + i]), odd)
 }
 
-/// `det(a)` of a non-empty square matrix by `?getrf`, or `None`.
-pub(super) fn det<T: Real>(a: &Tensor) -> Option<Result<T>> {
+/// `(sign, log|det(a)|)` of a non-empty square matrix by `?getrf`, or
+/// `None`.
+pub(super) fn slogdet<T: Real>(a: &Tensor) -> Option<Result<(T, T)>> {
     let n = a.shape()[0];
     if n == 0 {
         return None;
     }
-    with_routines::<T, 1, _>(["getrf"], |[addr], ilp64| {
+    with_routines::<T, 1, _>(Family::Lu, ["getrf"], |[addr], ilp64| {
         if ilp64 {
-            det_with::<T, i64>(addr, a, n)
+            slogdet_with::<T, i64>(addr, a, n)
         } else {
-            det_with::<T, i32>(addr, a, n)
+            slogdet_with::<T, i32>(addr, a, n)
         }
     })
     .flatten()
 }
 
-fn det_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Result<T>> {
+fn slogdet_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Result<(T, T)>> {
     let mut f = working_copy::<T>(a, true);
     let lu = elements::<T>(&mut f);
     let (ipiv, info) = getrf::<T, I>(addr, lu, n)?;
     let done = check(info.into().min(0), "getrf", |_| String::new());
-    Some(done.map(|()| det_from_lu(lu, &ipiv)))
+    Some(done.map(|()| slogdet_from_lu(lu, &ipiv)))
 }
 
 /// `inv(a)` of a non-empty square matrix by `?getrf` + `?getri`, or
@@ -98,7 +104,7 @@ pub(super) fn inv<T: Real>(a: &Tensor) -> Option<Result<Tensor>> {
     if n == 0 {
         return None;
     }
-    with_routines::<T, 2, _>(["getrf", "getri"], |[rf, ri], ilp64| {
+    with_routines::<T, 2, _>(Family::Lu, ["getrf", "getri"], |[rf, ri], ilp64| {
         if ilp64 {
             inv_with::<T, i64>((rf, ri), a, n)
         } else {
@@ -142,7 +148,7 @@ pub(super) fn solve<T: Real>(a: &Tensor, b: &Tensor) -> Option<Result<Tensor>> {
     if n == 0 || nrhs == 0 {
         return None;
     }
-    with_routines::<T, 2, _>(["getrf", "getrs"], |addrs, ilp64| {
+    with_routines::<T, 2, _>(Family::Lu, ["getrf", "getrs"], |addrs, ilp64| {
         if ilp64 {
             solve_with::<T, i64>(addrs, a, b, nrhs)
         } else {
@@ -200,21 +206,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn determinant_from_factors() {
+    fn slogdet_from_factors() {
         // U = [[2, ·], [·, -3]] with one row swap: det = -1 · 2 · -3 = 6.
         let lu = [2.0f64, 0.5, 1.0, -3.0];
-        let d = det_from_lu(&lu, &[2i32, 2]);
-        assert!((d - 6.0).abs() < 1e-14, "{d}");
-        // No swap: -6; a zero pivot: exactly 0 (not -0, not NaN).
-        assert!((det_from_lu(&lu, &[1i64, 2]) + 6.0).abs() < 1e-14);
-        let zero = det_from_lu(&[-1.0f64, 0., 0., 0.], &[1i32, 2]);
-        assert!(zero == 0.0 && zero.is_sign_positive());
-        assert_eq!(det_from_lu(&[0.0f64, 0., 0., f64::NAN], &[1i32, 2]), 0.0);
-        // NaN on the diagonal: NaN, as NumPy.
-        assert!(det_from_lu(&[f32::NAN, 0., 0., 1.], &[1i32, 2]).is_nan());
-        // 1e200 · 1e200 · 1e-300 overflows as a running product, not here.
-        let big = [1e200f64, 0., 0., 0., 1e200, 0., 0., 0., 1e-300];
-        let d = det_from_lu(&big, &[1i32, 2, 3]);
-        assert!((d / 1e100 - 1.0).abs() < 1e-12, "{d}");
+        let (sign, log) = slogdet_from_lu(&lu, &[2i32, 2]);
+        assert_eq!(sign, 1.0);
+        assert!((log - 6f64.ln()).abs() < 1e-14, "{log}");
+        // No swap: -6; a zero pivot: sign 0 and log -inf, as NumPy.
+        assert_eq!(slogdet_from_lu(&lu, &[1i64, 2]).0, -1.0);
+        let zero = slogdet_from_lu(&[-1.0f64, 0., 0., 0.], &[1i32, 2]);
+        assert_eq!(zero, (0.0, f64::NEG_INFINITY));
+        assert!(zero.0.is_sign_positive());
+        // NaN on the diagonal: the sign stays, the log is NaN (NumPy's).
+        let (sign, log) = slogdet_from_lu(&[f32::NAN, 0., 0., -1.], &[1i32, 2]);
+        assert!(sign == -1.0 && log.is_nan());
+        // 1e200 · 1e200 · 1e200 overflows as a product, not as a log.
+        let big = [1e200f64, 0., 0., 0., 1e200, 0., 0., 0., 1e200];
+        let (sign, log) = slogdet_from_lu(&big, &[1i32, 2, 3]);
+        assert!(sign == 1.0 && (log / (600.0 * 10f64.ln()) - 1.0).abs() < 1e-14);
     }
 }

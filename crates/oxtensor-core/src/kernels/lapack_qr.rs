@@ -1,7 +1,7 @@
 //! QR through the host's LAPACK, as NumPy's `qr`: `?geqrf` factors `a`
 //! (R on and above the diagonal, Householder reflectors below it), and
 //! `?orgqr` turns the reflectors into Q's columns. `qr` returns `None`
-//! when no library (or routine) is installed, or the matrix is empty or
+//! when no library (or routine) is installed or serves QR, or the matrix is empty or
 //! too large for the library's integers, and the caller falls back to faer.
 //!
 //! QR is not transpose-invariant, so `a` is first copied into column-major
@@ -9,6 +9,7 @@
 //! column-major and are returned as tensors with column-major strides:
 //! no copy out.
 
+use super::engine::Family;
 use super::lapack::{check, int, with_routines, with_workspace, Int};
 use super::lapack_layout::{column_major, elements, leading_columns, working_copy};
 use super::linalg::Real;
@@ -50,7 +51,7 @@ pub(super) fn qr<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Option<Re
     if m == 0 || n == 0 {
         return None;
     }
-    with_routines::<T, 2, _>(["geqrf", "orgqr"], |addrs, ilp64| {
+    with_routines::<T, 2, _>(Family::Qr, ["geqrf", "orgqr"], |addrs, ilp64| {
         if ilp64 {
             qr_with::<T, i64>(addrs, a, complete, with_q)
         } else {

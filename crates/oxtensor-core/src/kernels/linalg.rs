@@ -8,19 +8,22 @@
 use super::cast;
 use super::copy::to_contiguous;
 use super::faer_par::{self, Kind};
+use super::lapack_layout::{elements, working_copy};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::cholesky::llt::factor as llt;
 use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::solvers::Solve;
 use faer::reborrow::ReborrowMut;
 use faer::traits::RealField;
-use faer::{Mat, MatMut, MatRef, Par};
+use faer::{Mat, MatMut, MatRef};
 
 /// `inv` lives beside the LU helpers it does not share (see [`super::inverse`]).
 pub use super::inverse::inv;
+
+/// Cholesky and its gradient have a file of their own ([`super::cholesky`]).
+pub use super::cholesky::{cholesky, cholesky_grad};
 
 /// The element type of a float tensor, as faer (and LAPACK) sees it.
 pub trait Real: Element + RealField + Copy + super::lapack::Scalar + num_traits::Float {}
@@ -111,11 +114,15 @@ fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
     Ok(lu)
 }
 
-/// The determinant from an LU's U diagonal and whether its row swaps are
-/// odd, reduced as NumPy does: the signs' product times `exp` of the sum
-/// of the logs (no overflow part way through), exactly 0 if a pivot is 0
-/// (where LAPACK's `getrf` reports singularity).
-pub(super) fn det_from_diagonal<T: Real>(diag: impl Iterator<Item = T>, odd_swaps: bool) -> T {
+/// `(sign, log|det|)` from an LU's U diagonal and whether its row swaps
+/// are odd, as NumPy reduces it: the sign flips for each swap and each
+/// negative pivot, the log sums `log|uᵢᵢ|` (no product to overflow); a
+/// zero pivot (where LAPACK's `getrf` reports singularity) gives
+/// `(0, -inf)`, and a NaN pivot leaves the sign and makes the log NaN.
+pub(super) fn slogdet_from_diagonal<T: Real>(
+    diag: impl Iterator<Item = T>,
+    odd_swaps: bool,
+) -> (T, T) {
     let mut sign = if odd_swaps {
         -T::one_impl()
     } else {
@@ -124,32 +131,34 @@ pub(super) fn det_from_diagonal<T: Real>(diag: impl Iterator<Item = T>, odd_swap
     let mut log = T::zero_impl();
     for u in diag {
         if u == T::zero_impl() {
-            return T::zero_impl();
+            return (T::zero_impl(), T::neg_infinity());
         }
         if u < T::zero_impl() {
             sign = -sign;
         }
         log = log + num_traits::Float::ln(num_traits::Float::abs(u));
     }
-    sign * num_traits::Float::exp(log)
+    (sign, log)
 }
 
-fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+/// `(sign, log|det(a)|)` of a square matrix: the host's `?getrf`, or
+/// faer's LU of a plain copy (`det(aᵀ) = det(a)`: the C-ordered copy read
+/// column-major is factored as it is).
+fn slogdet_t<T: Real>(a: &Tensor) -> Result<(T, T)> {
     check_square(a)?;
-    if let Some(d) = super::lapack_lu::det::<T>(a) {
-        return Ok(Tensor::scalar(d?));
+    if let Some(d) = super::lapack_lu::slogdet::<T>(a) {
+        return d;
     }
-    // det(aᵀ) = det(a): factor the C-ordered buffer read column-major.
-    let at = transposed::<T>(a)?;
     let n = a.shape()[0];
-    let mut lu = col_major::<T>(&at).to_owned();
+    let mut copy = working_copy::<T>(a, false);
+    let mut lu = MatMut::from_column_major_slice_mut(elements::<T>(&mut copy), n, n);
     let par = faer_par::for_shape(Kind::Lu, n, n);
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
     let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
     let mut scratch = MemBuffer::new(need);
     let stack = MemStack::new(&mut scratch);
     let (info, _) = lu_in_place(
-        lu.as_mut(),
+        lu.rb_mut(),
         &mut fwd,
         &mut bwd,
         par,
@@ -157,15 +166,29 @@ fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
         Default::default(),
     );
     let odd = info.transposition_count % 2 == 1;
-    Ok(Tensor::scalar(det_from_diagonal(
-        (0..n).map(|i| lu[(i, i)]),
-        odd,
-    )))
+    Ok(slogdet_from_diagonal((0..n).map(|i| lu[(i, i)]), odd))
+}
+
+fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
+    // NumPy's det is its slogdet's `sign · exp(log)`: the same bits.
+    let (sign, log) = slogdet_t::<T>(a)?;
+    Ok(Tensor::scalar(sign * num_traits::Float::exp(log)))
 }
 
 /// `det(a)` of a square matrix, a 0-d tensor of `dtype`.
 pub fn det(a: &Tensor, dtype: DType) -> Result<Tensor> {
     by_float!(dtype, det_t(a))
+}
+
+fn slogdet_pair<T: Real>(a: &Tensor) -> Result<Vec<Tensor>> {
+    let (sign, log) = slogdet_t::<T>(a)?;
+    Ok(vec![Tensor::scalar(sign), Tensor::scalar(log)])
+}
+
+/// `[sign, log|det(a)|]` of a square matrix, 0-d tensors of `dtype`,
+/// computed from the LU diagonal: finite where `det` overflows.
+pub fn slogdet(a: &Tensor, dtype: DType) -> Result<Vec<Tensor>> {
+    by_float!(dtype, slogdet_pair(a))
 }
 
 fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -184,97 +207,6 @@ fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `solve(a, b)`: `x` with `a @ x = b`, for a vector or matrix `b`.
 pub fn solve(a: &Tensor, b: &Tensor, dtype: DType) -> Result<Tensor> {
     by_float!(dtype, solve_t(a, b))
-}
-
-fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Tensor> {
-    check_square(a)?;
-    let n = a.shape()[0];
-    let a = to_contiguous(&cast::cast(a, T::DTYPE));
-    let mut data = a.as_slice::<T>().expect("contiguous").to_vec();
-    // The C-ordered buffer read column-major is aᵀ, whose lower triangle is
-    // a's upper one, and a factor L written there reads back as Lᵀ: so the
-    // upper factor comes straight out of the column-major view, and the lower
-    // one out of the row-major view, with no copy in or out.
-    let view = MatMut::from_column_major_slice_mut(&mut data, n, n);
-    let mut view = if lower { view.transpose_mut() } else { view };
-    let par = faer_par::for_shape(Kind::Cholesky, n, n);
-    let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<T>(
-        n,
-        par,
-        Default::default(),
-    ));
-    let factored = llt::cholesky_in_place(
-        view.rb_mut(),
-        Default::default(),
-        par,
-        MemStack::new(&mut scratch),
-        Default::default(),
-    );
-    match factored {
-        // faer leaves the other triangle as it was: it holds zeros in L.
-        Ok(_) => (0..n).for_each(|j| {
-            view.rb_mut()
-                .col_mut(j)
-                .subrows_mut(0, j)
-                .fill(T::zero_impl())
-        }),
-        Err(_) if nan_on_error => data.fill(T::nan_impl()),
-        Err(_) => {
-            return Err(Error::Value(
-                "Matrix is not positive definite (Cholesky factorization failed)".into(),
-            ))
-        }
-    }
-    Tensor::from_vec(vec![n, n], data)
-}
-
-/// The Cholesky factor of `a` (lower `L` with `a = L Lᵀ`, or upper `Lᵀ`),
-/// read from that triangle of `a`; NaNs or an error if `a` is not positive
-/// definite.
-pub fn cholesky(a: &Tensor, dtype: DType, lower: bool, nan_on_error: bool) -> Result<Tensor> {
-    by_float!(dtype, cholesky_t(a, lower, nan_on_error))
-}
-
-fn cholesky_grad_t<T: Real>(l: &Tensor, gl: &Tensor, lower: bool) -> Result<Tensor> {
-    let (mut l, mut gl) = (to_faer::<T>(l), to_faer::<T>(gl));
-    if !lower {
-        l = l.transpose().to_owned();
-        gl = gl.transpose().to_owned();
-    }
-    let n = l.nrows();
-    let half = T::from_f64_impl(0.5);
-    // phi(Lᵀ·gL): the lower triangle with its diagonal halved.
-    let p = l.transpose() * &gl;
-    let mut s = Mat::from_fn(n, n, |i, j| match i.cmp(&j) {
-        std::cmp::Ordering::Greater => p[(i, j)],
-        std::cmp::Ordering::Equal => p[(i, i)] * half,
-        std::cmp::Ordering::Less => T::zero_impl(),
-    });
-    // s = L⁻ᵀ · phi · L⁻¹, by two triangular solves against Lᵀ.
-    let lt = l.transpose();
-    faer::linalg::triangular_solve::solve_upper_triangular_in_place(lt, s.as_mut(), Par::Seq);
-    let mut st = s.transpose().to_owned();
-    faer::linalg::triangular_solve::solve_upper_triangular_in_place(lt, st.as_mut(), Par::Seq);
-    // The gradient of the read triangle: that triangle of s + sᵀ, diagonal once.
-    let g = Mat::from_fn(n, n, |i, j| {
-        let (r, c) = if lower { (i, j) } else { (j, i) };
-        match r.cmp(&c) {
-            std::cmp::Ordering::Greater => st[(r, c)] + st[(c, r)],
-            std::cmp::Ordering::Equal => st[(r, r)],
-            std::cmp::Ordering::Less => T::zero_impl(),
-        }
-    });
-    from_faer(g.as_ref(), vec![n, n])
-}
-
-/// The gradient of `cholesky` with respect to its input, given the factor
-/// and the factor's gradient (Murray 2016, "Differentiation of the Cholesky
-/// decomposition"), nonzero only in the triangle the factorisation reads.
-pub fn cholesky_grad(l: &Tensor, gl: &Tensor, dtype: DType, lower: bool) -> Result<Tensor> {
-    let (rows, cols) = matrix_dims(l);
-    faer_par::scoped(Kind::Grad, rows, cols, || {
-        by_float!(dtype, cholesky_grad_t(l, gl, lower))
-    })
 }
 
 #[cfg(test)]
@@ -360,45 +292,23 @@ mod tests {
     }
 
     #[test]
-    fn cholesky_of_spd() {
-        let a = Tensor::from_vec(vec![2, 2], vec![4.0f64, 2., 2., 5.]).unwrap();
-        let l = cholesky(&a, DType::Float64, true, false).unwrap();
-        assert_eq!(l.get(2), Scalar::Float(1.0, DType::Float64));
-        assert_eq!(l.get(1), Scalar::Float(0.0, DType::Float64));
-        let neg = Tensor::from_vec(vec![1, 1], vec![-1.0f64]).unwrap();
-        assert!(cholesky(&neg, DType::Float64, true, false).is_err());
-    }
-
-    #[test]
-    fn cholesky_reads_one_triangle_in_any_layout() {
-        let l = [2.0f64, 0., 0., 1., 2., 0., 0., 0.5, 2.75f64.sqrt()];
-        // The SPD matrix's lower triangle, junk above it; and its transpose.
-        let low = vec![4.0f64, 9., 9., 2., 5., 9., 0., 1., 3.];
-        let up: Vec<f64> = (0..9).map(|i| low[(i % 3) * 3 + i / 3]).collect();
-        let close = |t: &Tensor, want: &dyn Fn(usize) -> f64| {
-            for i in 0..9 {
-                let Scalar::Float(v, _) = t.get(i) else {
-                    panic!("float expected")
-                };
-                assert!((v - want(i)).abs() < 1e-12, "{i}: {v} vs {}", want(i));
-            }
-        };
-        let a = Tensor::from_vec(vec![3, 3], low).unwrap();
-        close(&cholesky(&a, DType::Float64, true, false).unwrap(), &|i| {
-            l[i]
-        });
-        let u = Tensor::from_vec(vec![3, 3], up).unwrap();
-        let lt = |i: usize| l[(i % 3) * 3 + i / 3];
-        close(&cholesky(&u, DType::Float64, false, false).unwrap(), &lt);
-        // A transposed (non-contiguous) view of `u` is `a`'s lower triangle.
-        let ut = u.view(&[3, 3], &[8, 24], 0).unwrap();
-        close(&cholesky(&ut, DType::Float64, true, false).unwrap(), &|i| {
-            l[i]
-        });
-        let f32_l = cholesky(&a, DType::Float32, true, false).unwrap();
-        assert_eq!(f32_l.dtype(), DType::Float32);
-        let bad = Tensor::from_vec(vec![2, 2], vec![1.0f64, 0., 2., 1.]).unwrap();
-        let nan = cholesky(&bad, DType::Float64, true, true).unwrap();
-        assert!(matches!(nan.get(0), Scalar::Float(v, _) if v.is_nan()));
+    fn slogdet_sums_logs_where_det_overflows() {
+        let big = vec![1e200f64, 0., 0., 0., 1e200, 0., 0., 0., -1e200];
+        let a = Tensor::from_vec(vec![3, 3], big).unwrap();
+        let pair = slogdet(&a, DType::Float64).unwrap();
+        let (sign, log) = (floats(&pair[0])[0], floats(&pair[1])[0]);
+        assert_eq!(sign, -1.0);
+        assert!((log / (600.0 * 10f64.ln()) - 1.0).abs() < 1e-14, "{log}");
+        assert_eq!(
+            floats(&det(&a, DType::Float64).unwrap())[0],
+            f64::NEG_INFINITY
+        );
+        let z = Tensor::zeros(DType::Float32, &[2, 2]);
+        let pair = slogdet(&z, DType::Float32).unwrap();
+        assert_eq!(
+            (floats(&pair[0])[0], floats(&pair[1])[0]),
+            (0.0, f64::NEG_INFINITY)
+        );
+        assert_eq!(pair[0].dtype(), DType::Float32);
     }
 }

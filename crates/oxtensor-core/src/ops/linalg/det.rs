@@ -1,4 +1,5 @@
-//! `Det`: the determinant of a square matrix, through an LU factorisation
+//! `Det`: the determinant of a square matrix, and `SLogDet`, its sign and
+//! the log of its absolute value, both through an LU factorisation
 //! (`pytensor/tensor/linalg/summary.py`).
 
 use super::inverse::{inv, transpose};
@@ -12,6 +13,16 @@ use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
+
+/// `scale · inv(x)ᵀ` in `x`'s dtype: `scale` times the gradient of
+/// `log|det(x)|`.
+fn scaled_inv_t(g: &mut Graph, x: VarId, scale: VarId) -> Result<VarId> {
+    let xi = inv(g, x)?;
+    let xi_t = transpose(g, xi)?;
+    let gx = build::mul(g, scale, xi_t)?;
+    let dtype = tensor(g, x)?.dtype;
+    match_dtype(g, gx, dtype)
+}
 
 /// `Det`: a 0-d output.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -54,12 +65,68 @@ impl Op for Det {
     /// `gz · det(x) · inv(x)ᵀ`.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let (x, d) = (g.node(node).inputs[0], g.node(node).outputs[0]);
-        let xi = inv(g, x)?;
-        let xi_t = transpose(g, xi)?;
         let scale = build::mul(g, output_grads[0], d)?;
-        let gx = build::mul(g, scale, xi_t)?;
+        Ok(vec![scaled_inv_t(g, x, scale)?])
+    }
+
+    op_identity!();
+}
+
+/// `SLogDet`: two 0-d outputs, the determinant's sign (0 when singular) and
+/// `log|det|`, from the LU diagonal, so no product overflows on the way.
+/// PyTensor's `slogdet` builds `sign(det(x))`, `log(abs(det(x)))` and its
+/// `slogdet_specialization` rewrite turns them into this op; here
+/// `slogdet` builds it directly.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SLogDet;
+
+impl Op for SLogDet {
+    fn name(&self) -> &str {
+        "SLogDet"
+    }
+
+    fn describe(&self) -> String {
+        "SLogDet".into()
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let dtype = square_float("SLogDet", inputs)?.dtype;
+        let scalar: Type = TensorType::new(dtype, [])?.into();
+        Ok(vec![scalar.clone(), scalar])
+    }
+
+    fn perform(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+    ) -> Result<()> {
+        let pair = linalg::slogdet(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
+        for (slot, t) in outputs.iter_mut().zip(pair) {
+            *slot = Some(t.into());
+        }
+        Ok(())
+    }
+
+    fn infer_shape(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        _input_shapes: &[Vec<VarId>],
+    ) -> Result<Option<Vec<Vec<VarId>>>> {
+        Ok(Some(vec![Vec::new(), Vec::new()]))
+    }
+
+    /// `g · inv(x)ᵀ` from the log's gradient; the sign is piecewise
+    /// constant, so its gradient adds nothing.
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        let x = g.node(node).inputs[0];
         let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        let glog = output_grads[1];
+        if matches!(g.var(glog).ty, Type::Disconnected) {
+            return Ok(vec![build::zeros_like(g, x, dtype)?]);
+        }
+        Ok(vec![scaled_inv_t(g, x, glog)?])
     }
 
     op_identity!();

@@ -1,9 +1,11 @@
 //! Dense linear algebra ops (`pytensor/tensor/linalg`): `MatrixInverse`,
-//! `Det`, `Solve`, `Cholesky`, `Eigh`, `SVD`, `QR` and the gradient ops of
-//! three of them. Each takes single matrices (PyTensor wraps them in
-//! `Blockwise` for stacks; here stacks are out of scope) and computes in
-//! float32 or float64 through `faer` ([`crate::kernels::linalg`],
-//! [`crate::kernels::decompositions`]). This module holds the shared type rules.
+//! `Det`, `SLogDet`, `Solve`, `Cholesky`, `Eigh`, `Eigvalsh`, `SVD`, `QR`
+//! and the gradient ops of three of them. Each takes single matrices
+//! (PyTensor wraps them in `Blockwise` for stacks; here stacks are out of
+//! scope) and computes in float32 or float64 through `faer` or the host's
+//! LAPACK ([`crate::kernels::linalg`], [`crate::kernels::decompositions`],
+//! routed by [`crate::kernels::engine`]). This module holds the shared
+//! type rules.
 
 pub mod cholesky;
 pub mod det;

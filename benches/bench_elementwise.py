@@ -6,7 +6,8 @@ Workloads, each timed in this one process as the best of several repeats:
 * every unary op below on 10**6 float64 values in its domain (the values are
   chosen per op so that no NaN path is timed);
 * a few binary ops (``arctan2``, ``pow``, ``maximum``, ``where``) on two such
-  vectors, and ``exp``/``log``/``tanh`` on float32.
+  vectors, and ``exp``, ``log``, ``log2``, ``tanh``, ``sin``, ``cos``, ``tan`` on
+  float32.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). The
 timing helpers are ``bench_execution``'s.
@@ -136,7 +137,7 @@ def main() -> None:
         print(f"skipped pytensor: {pt_why}")
     unary("float64", list(UNARY))
     binary()
-    unary("float32", ["exp", "log", "tanh"])
+    unary("float32", ["exp", "log", "log2", "tanh", "sin", "cos", "tan"])
 
 
 if __name__ == "__main__":

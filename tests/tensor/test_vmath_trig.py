@@ -1,5 +1,5 @@
 """The vectorised trigonometric and hyperbolic kernels (``kernels/vmath``:
-tan, arcsin, arccos, arctan, arctan2, sinh, cosh, tanh, arcsinh, arccosh,
+sin, cos, tan, arcsin, arccos, arctan, arctan2, sinh, cosh, tanh, arcsinh, arccosh,
 arctanh) against a long-double reference in ulps, and
 against NumPy on special values (NaN, infinities, signed zeros, domain
 errors, arctan2's quadrants), on contiguous, strided, broadcast, 0-d and
@@ -17,6 +17,8 @@ SIZES = [1, 7, 64, 1000, PARALLEL_MIN + 3]
 # name -> log2 of the smallest and largest magnitude tested (arccosh: of
 # x - 1)
 UNARY = {
+    "sin": (-30, 21),
+    "cos": (-30, 21),
     "tan": (-30, 21),
     "arcsin": (-30, 0),
     "arccos": (-30, 0),

@@ -228,8 +228,6 @@ pub(super) fn apply<T: Float + Element>(
         Log2 => vectorised::<T>(Func::Log2, a, out),
         Log10 => vectorised::<T>(Func::Log10, a, out),
         Log1p => vectorised::<T>(Func::Log1p, a, out),
-        Sin => map1(a, out, sin::<T>),
-        Cos => map1(a, out, cos::<T>),
         Sigmoid => vectorised::<T>(Func::Sigmoid, a, out),
         Softplus => vectorised::<T>(Func::Softplus, a, out),
         Reciprocal => map1(a, out, recip::<T>),

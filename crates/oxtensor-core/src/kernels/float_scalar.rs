@@ -132,12 +132,6 @@ pub(super) fn log10<T: Float + Element>(x: T) -> T {
 pub(super) fn ln_1p<T: Float + Element>(x: T) -> T {
     vm(Func::Log1p, x, |x| x.ln_1p())
 }
-pub(super) fn sin<T: Float>(x: T) -> T {
-    x.sin()
-}
-pub(super) fn cos<T: Float>(x: T) -> T {
-    x.cos()
-}
 
 /// `k`'s vectorised loop (`vmath::kinds`) on one element of `T`, float32
 /// or float64 (the bits the tensor kernel gives; NaN for other types,
@@ -177,7 +171,7 @@ macro_rules! vector_fns {
 }
 
 vector_fns!(
-    tan => Tan, arcsin => ArcSin, arccos => ArcCos, arctan => ArcTan, sinh => Sinh,
+    sin => Sin, cos => Cos, tan => Tan, arcsin => ArcSin, arccos => ArcCos, arctan => ArcTan, sinh => Sinh,
     cosh => Cosh, tanh => Tanh, arcsinh => ArcSinh, arccosh => ArcCosh, arctanh => ArcTanh,
 );
 

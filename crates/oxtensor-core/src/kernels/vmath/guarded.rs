@@ -1,6 +1,6 @@
 //! Loops for element functions whose branch-free fast path covers most
 //! inputs but not all (`tan` past its Cody–Waite range, `arctan2` at far
-//! scales): the fast path runs over a block, then the block's rare outside
+//! scales, the float64 logarithms at their edge values): the fast path runs over a block, then the block's rare outside
 //! elements, if any, are redone with libm. Built per instruction set as
 //! [`simd`](super::simd)'s loops are, at the same [`Level`]s.
 

@@ -8,7 +8,7 @@
 use super::dd::{residual, two_sum};
 use super::exp::{clamp, exp, expm1};
 use super::guarded::Guarded;
-use super::log::log1p;
+use super::log::log1p_inside;
 use super::simd::Unary;
 use crate::kernels::fast_exp::fma;
 
@@ -88,13 +88,13 @@ impl Unary for Tanh {
     }
 }
 
-/// `np.arcsinh`: `log1p(a + a^2 / (1 + sqrt(1 + a^2)))`, `a = |x|`.
+/// `np.arcsinh`: `log1p(a + a^2 / (1 + sqrt(1 + a^2)))`, `a = |x|`; inf
+/// and NaN to libm (the logarithm then needs no edge selects).
 pub(crate) struct ArcSinh;
 
-impl Unary for ArcSinh {
-    type T = f64;
+impl Guarded for ArcSinh {
     #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
+    fn fast<const F: bool>(x: f64) -> f64 {
         let a = x.abs();
         let big = a > BIG;
         // a^2 overflows for the big elements: that branch is not taken.
@@ -103,39 +103,46 @@ impl Unary for ArcSinh {
         } else {
             a + a * a / (1.0 + (1.0 + a * a).sqrt())
         };
-        (log1p::<F>(y) + if big { LN2 } else { 0.0 }).copysign(x)
+        (log1p_inside::<F>(y) + if big { LN2 } else { 0.0 }).copysign(x)
+    }
+    #[inline(always)]
+    fn outside(x: f64) -> bool {
+        !x.is_finite()
+    }
+    fn slow(x: f64) -> f64 {
+        x.asinh()
     }
 }
 
-/// `np.arccosh`: `log1p(t + sqrt(2t + t^2))`, `t = x - 1` (exact), NaN
-/// below 1.
+/// `np.arccosh`: `log1p(t + sqrt(2t + t^2))`, `t = x - 1` (exact); below
+/// 1, inf and NaN to libm.
 pub(crate) struct ArcCosh;
 
-impl Unary for ArcCosh {
-    type T = f64;
+impl Guarded for ArcCosh {
     #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
+    fn fast<const F: bool>(x: f64) -> f64 {
         let t = x - 1.0;
         let big = x > BIG;
         let y = if big { t } else { t + (2.0 * t + t * t).sqrt() };
-        let r = log1p::<F>(y) + if big { LN2 } else { 0.0 };
-        if x >= 1.0 {
-            r
-        } else {
-            f64::NAN
-        }
+        log1p_inside::<F>(y) + if big { LN2 } else { 0.0 }
+    }
+    #[inline(always)]
+    fn outside(x: f64) -> bool {
+        !(1.0..f64::INFINITY).contains(&x)
+    }
+    fn slow(x: f64) -> f64 {
+        x.acosh()
     }
 }
 
 /// `np.arctanh`: `log1p(2a + 2a^2/(1 - a)) / 2` below 1/2, where the
 /// correction is small, and `log1p(2a / (1 - a)) / 2` above (`1 - a`
-/// exact); ±inf at ±1, NaN beyond.
+/// exact); ±1, beyond and NaN to libm.
 pub(crate) struct ArcTanh;
 
-impl Unary for ArcTanh {
-    type T = f64;
+impl Guarded for ArcTanh {
     #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
+    fn fast<const F: bool>(x: f64) -> f64 {
         let a = x.abs();
         let d = 1.0 - a;
         let y = if a < 0.5 {
@@ -143,6 +150,13 @@ impl Unary for ArcTanh {
         } else {
             2.0 * a / d
         };
-        (0.5 * log1p::<F>(y)).copysign(x)
+        (0.5 * log1p_inside::<F>(y)).copysign(x)
+    }
+    #[inline(always)]
+    fn outside(x: f64) -> bool {
+        x.abs() >= 1.0 || x.is_nan()
+    }
+    fn slow(x: f64) -> f64 {
+        x.atanh()
     }
 }

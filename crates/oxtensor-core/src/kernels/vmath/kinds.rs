@@ -8,7 +8,8 @@ use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::simd::{level, unary_at, Unary};
 use super::tanh_f32::Tanh32;
-use super::trig::Tan;
+use super::trig::{Cos, Sin, Tan};
+use super::trig32::{Cos32, Sin32};
 use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
 use std::marker::PhantomData;
@@ -93,6 +94,17 @@ macro_rules! guarded {
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
     Some(match k {
+        // float32 sin and cos with shorter polynomials (in float64).
+        K::Sin => UnaryLoops {
+            one32: guarded_one::<Sin32, f32>,
+            slice32: guarded::unary::<Sin32, f32>,
+            ..guarded!(Sin)
+        },
+        K::Cos => UnaryLoops {
+            one32: guarded_one::<Cos32, f32>,
+            slice32: guarded::unary::<Cos32, f32>,
+            ..guarded!(Cos)
+        },
         K::Tan => guarded!(Tan),
         K::ArcSin => plain!(ArcSin),
         K::ArcCos => plain!(ArcCos),
@@ -105,9 +117,9 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
             slice32: plain::<Tanh32>,
             ..plain!(Tanh)
         },
-        K::ArcSinh => plain!(ArcSinh),
-        K::ArcCosh => plain!(ArcCosh),
-        K::ArcTanh => plain!(ArcTanh),
+        K::ArcSinh => guarded!(ArcSinh),
+        K::ArcCosh => guarded!(ArcCosh),
+        K::ArcTanh => guarded!(ArcTanh),
         _ => return None,
     })
 }

@@ -31,13 +31,12 @@ mod test_support;
 #[cfg(test)]
 mod tests;
 mod trig;
+mod trig32;
 #[cfg(test)]
 mod trig_tests;
 
 pub(crate) use exp::{exp, exp2, expm1};
-pub(crate) use log::{log, log10, log1p, log2};
 pub(crate) use logistic::{sigmoid, softplus};
-pub(crate) use pow::pow;
 
 use crate::kernels::map::Part;
 use simd::{binary_at, level, unary_at, Binary, Level, Unary};
@@ -80,8 +79,7 @@ macro_rules! kernels {
 }
 
 kernels!(
-    ExpK => exp, Exp2K => exp2, Expm1K => expm1, LogK => log, Log2K => log2,
-    Log10K => log10, Log1pK => log1p, SigmoidK => sigmoid, SoftplusK => softplus,
+    ExpK => exp, Exp2K => exp2, Expm1K => expm1, SigmoidK => sigmoid, SoftplusK => softplus,
 );
 
 /// The float32 element functions as [`Unary`] kernels.
@@ -103,15 +101,6 @@ kernels32!(
     Log32 => log32::log, Log2_32 => log32::log2, Log10_32 => log32::log10,
     Log1p32 => log32::log1p, Sigmoid32 => exp32::sigmoid, Softplus32 => narrow::softplus,
 );
-
-struct PowK;
-impl Binary for PowK {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64, y: f64) -> f64 {
-        pow::<F>(x, y)
-    }
-}
 
 struct Pow32;
 impl Binary for Pow32 {
@@ -149,15 +138,22 @@ macro_rules! by_func {
 
 impl Elem for f64 {
     fn unary_at(lvl: Level, func: Func, ys: &mut [f64], xs: &[f64]) {
-        by_func!(
-            func,
-            unary_at(lvl, ys, xs),
-            [ExpK, Exp2K, Expm1K, LogK, Log2K, Log10K, Log1pK, SigmoidK, SoftplusK]
-        );
+        // The logarithms' loops leave their edge values to libm.
+        match func {
+            Func::Exp => unary_at::<ExpK>(lvl, ys, xs),
+            Func::Exp2 => unary_at::<Exp2K>(lvl, ys, xs),
+            Func::Expm1 => unary_at::<Expm1K>(lvl, ys, xs),
+            Func::Log => guarded::unary_at::<log::Ln, f64>(lvl, ys, xs),
+            Func::Log2 => guarded::unary_at::<log::Log2, f64>(lvl, ys, xs),
+            Func::Log10 => guarded::unary_at::<log::Log10, f64>(lvl, ys, xs),
+            Func::Log1p => guarded::unary_at::<log::Log1p, f64>(lvl, ys, xs),
+            Func::Sigmoid => unary_at::<SigmoidK>(lvl, ys, xs),
+            Func::Softplus => unary_at::<SoftplusK>(lvl, ys, xs),
+        }
     }
 
     fn pow_at(lvl: Level, zs: &mut [f64], xs: Part<'_, f64>, ys: Part<'_, f64>) {
-        binary_at::<PowK>(lvl, zs, xs, ys);
+        guarded::binary_at::<pow::Pow, f64>(lvl, zs, xs, ys);
     }
 }
 
@@ -196,6 +192,8 @@ pub fn pow_slices<T: Elem>(zs: &mut [T], xs: Part<'_, T>, ys: Part<'_, T>) {
 /// `x ** y` for one pair, through the same loop as [`pow_slices`].
 pub fn pow_one<T: Elem>(x: T, y: T) -> T {
     let mut z = [x];
-    T::pow_at(level(), &mut z, Part::One(x), Part::One(y));
+    // Slices, not `Part::One`: the guarded loop repeats a single operand
+    // into a block-sized buffer.
+    T::pow_at(level(), &mut z, Part::Full(&[x]), Part::Full(&[y]));
     z[0]
 }

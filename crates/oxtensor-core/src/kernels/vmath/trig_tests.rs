@@ -1,4 +1,4 @@
-//! Accuracy of `tan`, `arcsin`, `arccos`, `arctan` and `arctan2` against
+//! Accuracy of `sin`, `cos`, `tan`, `arcsin`, `arccos`, `arctan` and `arctan2` against
 //! libm (glibc's are correctly rounded or within 1 ulp of it) at every
 //! build the CPU runs, over wide random ranges and the special values.
 
@@ -6,7 +6,7 @@ use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::test_support::{
     check, check_unary as unary, guarded, guarded2, plain, Rng, Run32, Run64, SPECIAL,
 };
-use super::trig::Tan;
+use super::trig::{Cos, Sin, Tan};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// The representable neighbour `d` steps from `x`.
@@ -36,6 +36,25 @@ fn tan_within_2_ulp() {
         1e22,
     ]);
     unary("tan", &xs, guarded::<Tan>(), f64::tan, (2, 2));
+}
+
+#[test]
+fn sin_cos_within_1_ulp() {
+    let mut rng = Rng(5);
+    let mut xs = rng.log_uniforms(100_000, -40.0, 22.0);
+    xs.extend((0..50_000).map(|_| rng.uniform(-8.0, 8.0)));
+    // Doubles next to multiples of π/2 (zeros of one of the two) and of
+    // π/4 (where the reduction switches polynomial).
+    for _ in 0..20_000 {
+        let k = rng.uniform(0.0, 1_048_576.0 * 1.2) as i64;
+        for x in [k as f64 * FRAC_PI_2, (k as f64 + 0.5) * FRAC_PI_2] {
+            xs.extend((-2..=2).flat_map(|d| [nudge(x, d), -nudge(x, d)]));
+        }
+    }
+    xs.extend(SPECIAL);
+    xs.extend([1e-310, -1e-300, 3e-9, 1_048_576.0, 1_048_577.0, -1e22]);
+    unary("sin", &xs, guarded::<Sin>(), f64::sin, (1, 1));
+    unary("cos", &xs, guarded::<Cos>(), f64::cos, (1, 1));
 }
 
 #[test]

@@ -14,8 +14,10 @@ use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
-use faer::linalg::solvers::Solve;
-use faer::reborrow::ReborrowMut;
+use faer::linalg::lu::partial_pivoting::solve::{
+    solve_transpose_in_place, solve_transpose_in_place_scratch,
+};
+use faer::perm::PermRef;
 use faer::traits::RealField;
 use faer::{Mat, MatMut, MatRef};
 
@@ -90,28 +92,10 @@ fn singular() -> Error {
     Error::Value("Matrix is singular to machine precision.".into())
 }
 
-/// `a` (a square matrix) as C-contiguous `T`s: read column-major, `aᵀ`.
-fn transposed<T: Real>(a: &Tensor) -> Result<Tensor> {
-    check_square(a)?;
-    Ok(to_contiguous(&cast::cast(a, T::DTYPE)))
-}
-
 fn col_major<T: Real>(t: &Tensor) -> MatRef<'_, T> {
     let n = t.shape()[0];
     let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
     MatRef::from_column_major_slice(s, n, n)
-}
-
-/// LU of `aᵀ` (see [`transposed`]), refusing an exactly singular matrix (a
-/// zero pivot, where LAPACK's `getrf` reports failure and NumPy raises).
-fn lu<T: Real>(at: &Tensor) -> Result<faer::linalg::solvers::PartialPivLu<T>> {
-    let n = at.shape()[0];
-    let lu = faer_par::scoped(Kind::Lu, n, n, || col_major::<T>(at).partial_piv_lu());
-    let u = lu.U();
-    if (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl()) {
-        return Err(singular());
-    }
-    Ok(lu)
 }
 
 /// `(sign, log|det|)` from an LU's U diagonal and whether its row swaps
@@ -144,29 +128,74 @@ pub(super) fn slogdet_from_diagonal<T: Real>(
 /// `(sign, log|det(a)|)` of a square matrix: the host's `?getrf`, or
 /// faer's LU of a plain copy (`det(aᵀ) = det(a)`: the C-ordered copy read
 /// column-major is factored as it is).
-fn slogdet_t<T: Real>(a: &Tensor) -> Result<(T, T)> {
-    check_square(a)?;
-    if let Some(d) = super::lapack_lu::slogdet::<T>(a) {
-        return d;
-    }
+/// The LU factors of `aᵀ` packed in one column-major copy of `a` (`L`
+/// strictly below the diagonal, unit diagonal implied, `U` on and above),
+/// its row permutation (forward and inverse), and whether the row swaps
+/// were odd. faer's in-place factorisation: its `PartialPivLu` wrapper
+/// (separate `L` and `U` copies) made `solve` at 2000² take twice as long
+/// as `det`.
+struct PackedLu<T> {
+    n: usize,
+    copy: Tensor,
+    fwd: Vec<usize>,
+    bwd: Vec<usize>,
+    odd_swaps: bool,
+    par: faer::Par,
+    _t: std::marker::PhantomData<T>,
+}
+
+fn packed_lu<T: Real>(a: &Tensor) -> PackedLu<T> {
     let n = a.shape()[0];
     let mut copy = working_copy::<T>(a, false);
-    let mut lu = MatMut::from_column_major_slice_mut(elements::<T>(&mut copy), n, n);
+    let lu = MatMut::from_column_major_slice_mut(elements::<T>(&mut copy), n, n);
     let par = faer_par::for_shape(Kind::Lu, n, n);
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
     let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
     let mut scratch = MemBuffer::new(need);
     let stack = MemStack::new(&mut scratch);
-    let (info, _) = lu_in_place(
-        lu.rb_mut(),
-        &mut fwd,
-        &mut bwd,
+    let (info, _) = lu_in_place(lu, &mut fwd, &mut bwd, par, stack, Default::default());
+    PackedLu {
+        n,
+        copy,
+        fwd,
+        bwd,
+        odd_swaps: info.transposition_count % 2 == 1,
         par,
-        stack,
-        Default::default(),
-    );
-    let odd = info.transposition_count % 2 == 1;
-    Ok(slogdet_from_diagonal((0..n).map(|i| lu[(i, i)]), odd))
+        _t: std::marker::PhantomData,
+    }
+}
+
+impl<T: Real> PackedLu<T> {
+    fn factors(&self) -> MatRef<'_, T> {
+        col_major::<T>(&self.copy)
+    }
+
+    fn diagonal(&self) -> impl Iterator<Item = T> + '_ {
+        let lu = self.factors();
+        (0..self.n).map(move |i| lu[(i, i)])
+    }
+
+    /// `x` with `a x = b` (`(aᵀ)ᵀ x = b`: the transposed solve of `aᵀ`'s
+    /// factors), `b` a vector or a matrix.
+    fn solve(&self, b: &Tensor) -> Result<Tensor> {
+        let mut x = to_faer::<T>(b);
+        let need = solve_transpose_in_place_scratch::<usize, T>(self.n, x.ncols(), self.par);
+        let mut scratch = MemBuffer::new(need);
+        let perm = PermRef::new_checked(&self.fwd, &self.bwd, self.n);
+        let lu = self.factors();
+        let stack = MemStack::new(&mut scratch);
+        solve_transpose_in_place(lu, lu, perm, x.as_mut(), self.par, stack);
+        from_faer(x.as_ref(), b.shape().to_vec())
+    }
+}
+
+fn slogdet_t<T: Real>(a: &Tensor) -> Result<(T, T)> {
+    check_square(a)?;
+    if let Some(d) = super::lapack_lu::slogdet::<T>(a) {
+        return d;
+    }
+    let lu = packed_lu::<T>(a);
+    Ok(slogdet_from_diagonal(lu.diagonal(), lu.odd_swaps))
 }
 
 fn det_t<T: Real>(a: &Tensor) -> Result<Tensor> {
@@ -196,12 +225,12 @@ fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if let Some(done) = super::lapack_lu::solve::<T>(a, b) {
         return done;
     }
-    let at = transposed::<T>(a)?;
-    let n = a.shape()[0];
-    let lu = lu::<T>(&at)?;
-    // a x = b is (aᵀ)ᵀ x = b: the transposed solve of aᵀ's factors.
-    let x = faer_par::scoped(Kind::Lu, n, n, || lu.solve_transpose(to_faer::<T>(b)));
-    from_faer(x.as_ref(), b.shape().to_vec())
+    let lu = packed_lu::<T>(a);
+    // An exact zero pivot: LAPACK's `getrf` reports singularity, NumPy raises.
+    if lu.diagonal().any(|u| u == T::zero_impl()) {
+        return Err(singular());
+    }
+    lu.solve(b)
 }
 
 /// `solve(a, b)`: `x` with `a @ x = b`, for a vector or matrix `b`.

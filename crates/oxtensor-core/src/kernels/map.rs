@@ -3,6 +3,7 @@
 //! large) when operands are contiguous, and a strided path otherwise.
 
 use super::iter::{broadcast_strides, Nest};
+use super::map_reversed::{map_reversed, reversed_slice};
 use super::PARALLEL_MIN;
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 use rayon::prelude::*;
@@ -144,6 +145,9 @@ pub fn map2<A: Element, B: Element, O: Element>(
     if let Some(()) = map2_contiguous(a, b, out, &f) {
         return;
     }
+    if let Some(()) = map2_flipped(a, b, out, &f) {
+        return;
+    }
     let shape = Dims::from(out.shape());
     let strides = [
         broadcast_strides(a, &shape),
@@ -168,6 +172,29 @@ pub fn map2<A: Element, B: Element, O: Element>(
             }
         }
     });
+}
+
+/// `map2` of a fully flipped operand and a single element (`flip(x) + 1`),
+/// read backwards in slices (see `map_reversed.rs`).
+fn map2_flipped<A: Element, B: Element, O: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    out: &mut Tensor,
+    f: &(impl Fn(A, B) -> O + Sync),
+) -> Option<()> {
+    let shape = Dims::from(out.shape());
+    let flipped = (
+        reversed_slice::<A>(a, &shape),
+        reversed_slice::<B>(b, &shape),
+    );
+    let (xs, ys) = (a.as_slice::<A>(), b.as_slice::<B>());
+    let zs = slice_mut::<O>(out);
+    match (flipped, xs, ys) {
+        ((Some(xs), _), _, Some(&[y])) => map_reversed(zs, xs, |x| f(x, y)),
+        ((_, Some(ys)), Some(&[x]), _) => map_reversed(zs, ys, |y| f(x, y)),
+        _ => return None,
+    }
+    Some(())
 }
 
 /// The fast paths of `map2`: both contiguous with the output's shape, or

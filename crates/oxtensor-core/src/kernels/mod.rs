@@ -21,6 +21,7 @@ pub mod iter;
 pub mod join;
 pub mod linalg;
 pub mod map;
+mod map_reversed;
 pub mod matmul;
 pub mod nonzero;
 pub mod reduce;

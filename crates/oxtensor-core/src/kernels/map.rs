@@ -160,13 +160,36 @@ pub fn map2<A: Element, B: Element, O: Element>(
         b.as_ptr(),
         slice_mut::<O>(out).as_mut_ptr() as *mut u8,
     );
+    let sizes = [
+        A::DTYPE.itemsize(),
+        B::DTYPE.itemsize(),
+        O::DTYPE.itemsize(),
+    ]
+    .map(|s| s as isize);
     nest.for_each_run(|[oa, ob, oo], n, [sa, sb, so]| {
-        for i in 0..n as isize {
-            // SAFETY: as in `map1`.
-            unsafe {
+        // SAFETY: as in `map1`; a stride of one element makes the run a
+        // slice of `n` elements, a stride of 0 one element.
+        unsafe {
+            let (a_at, b_at) = (pa.offset(oa), pb.offset(ob));
+            let z = || std::slice::from_raw_parts_mut(po.offset(oo) as *mut O, n);
+            if so == sizes[2] {
+                // An outer-product broadcast (a column against a row, as
+                // in `tri`): each run is one element against a slice.
+                if sa == 0 && sb == sizes[1] {
+                    let x = *(a_at as *const A);
+                    let ys = std::slice::from_raw_parts(b_at as *const B, n);
+                    return map_slice(z(), ys, &|y| f(x, y));
+                }
+                if sb == 0 && sa == sizes[0] {
+                    let y = *(b_at as *const B);
+                    let xs = std::slice::from_raw_parts(a_at as *const A, n);
+                    return map_slice(z(), xs, &|x| f(x, y));
+                }
+            }
+            for i in 0..n as isize {
                 let (x, y) = (
-                    *(pa.offset(oa + i * sa) as *const A),
-                    *(pb.offset(ob + i * sb) as *const B),
+                    *(a_at.offset(i * sa) as *const A),
+                    *(b_at.offset(i * sb) as *const B),
                 );
                 *(po.offset(oo + i * so) as *mut O) = f(x, y);
             }
@@ -414,6 +437,35 @@ mod tests {
             x * y
         });
         assert_eq!(out.get((1 << 17) - 1), Scalar::Float(2.0, DType::Float32));
+    }
+
+    #[test]
+    fn outer_product_broadcasts_match_elementwise_formula() {
+        // A (3, 1) column against a (1, 4) row, both ways round, and a
+        // transposed row (a run with a stride) for the element loop.
+        let col = Tensor::from_vec(vec![3, 1], vec![0i64, 1, 2]).unwrap();
+        let row = Tensor::from_vec(vec![1, 4], vec![0i64, 1, 2, 3]).unwrap();
+        let f = |x: i64, y: i64| 10 * x + y;
+        for (a, b, swap) in [(&col, &row, false), (&row, &col, true)] {
+            let mut out = Tensor::zeros(DType::Int64, &[3, 4]);
+            map2(a, b, &mut out, f);
+            let want: Vec<i64> = (0..12)
+                .map(|k| {
+                    let (i, j) = (k / 4, k % 4);
+                    if swap {
+                        f(j, i)
+                    } else {
+                        f(i, j)
+                    }
+                })
+                .collect();
+            assert_eq!(out.as_slice::<i64>().unwrap(), want.as_slice());
+        }
+        let wide = Tensor::from_vec(vec![4, 3], (0..12i64).collect()).unwrap();
+        let strided = wide.view(&[3, 4], &[8, 24], 0).unwrap();
+        let mut out = Tensor::zeros(DType::Int64, &[3, 4]);
+        map2(&strided, &row, &mut out, f);
+        assert_eq!(out.as_slice::<i64>().unwrap()[..4], [0, 31, 62, 93]);
     }
 
     #[test]

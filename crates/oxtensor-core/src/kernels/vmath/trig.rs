@@ -148,30 +148,40 @@ pub(super) fn far(x: f64) -> bool {
     x.abs() > REDUCE_MAX || x.is_nan()
 }
 
-impl Guarded for Sin {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        sin_or_cos::<F, false>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.sin()
-    }
-}
+/// The `Guarded` kinds `$sin` and `$cos` over the calling module's
+/// `sin_or_cos::<F, COS>` kernel: the float64 and float32 builds differ
+/// only in their polynomials; both keep `far` inputs (and NaN) for libm.
+macro_rules! sin_cos_kinds {
+    ($sin:ident, $cos:ident) => {
+        impl Guarded for $sin {
+            #[inline(always)]
+            fn fast<const F: bool>(x: f64) -> f64 {
+                sin_or_cos::<F, false>(x)
+            }
+            #[inline(always)]
+            fn outside(x: f64) -> bool {
+                far(x)
+            }
+            fn slow(x: f64) -> f64 {
+                x.sin()
+            }
+        }
 
-impl Guarded for Cos {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        sin_or_cos::<F, true>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.cos()
-    }
+        impl Guarded for $cos {
+            #[inline(always)]
+            fn fast<const F: bool>(x: f64) -> f64 {
+                sin_or_cos::<F, true>(x)
+            }
+            #[inline(always)]
+            fn outside(x: f64) -> bool {
+                far(x)
+            }
+            fn slow(x: f64) -> f64 {
+                x.cos()
+            }
+        }
+    };
 }
+pub(super) use sin_cos_kinds;
+
+sin_cos_kinds!(Sin, Cos);

@@ -6,7 +6,7 @@
 
 use super::guarded::Guarded;
 use super::poly::estrin;
-use super::trig::{by_quadrant, far, C1, C2, T3, T4};
+use super::trig::{by_quadrant, far, sin_cos_kinds, C1, C2, T3, T4};
 use crate::kernels::fast_exp::{fma, SHIFTER};
 
 /// `sin r = r + r^3 S(r^2)` for |r| <= π/4 (1 + 2^-20): a Chebyshev fit
@@ -51,33 +51,7 @@ fn sin_or_cos<const F: bool, const COS: bool>(x: f64) -> f64 {
 pub(crate) struct Sin32;
 pub(crate) struct Cos32;
 
-impl Guarded for Sin32 {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        sin_or_cos::<F, false>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.sin()
-    }
-}
-
-impl Guarded for Cos32 {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        sin_or_cos::<F, true>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.cos()
-    }
-}
+sin_cos_kinds!(Sin32, Cos32);
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 
 use super::guarded::{self, Guarded2, GuardedIn, Widened};
 use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
+use super::hyperbolic32::{Cosh32, Sinh32};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::simd::{level, unary_at, Unary};
 use super::tan32::Tan32;
@@ -107,16 +108,15 @@ macro_rules! guarded32 {
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
     Some(match k {
-        // float32 sin and cos with shorter polynomials (in float64), tan
-        // in float32 (twice the lanes).
-        K::Sin => guarded32!(Sin, Widened<Sin32, f32>),
-        K::Cos => guarded32!(Cos, Widened<Cos32, f32>),
+        // float32 sin, cos and tan in float32 (twice the lanes).
+        K::Sin => guarded32!(Sin, Sin32),
+        K::Cos => guarded32!(Cos, Cos32),
         K::Tan => guarded32!(Tan, Tan32),
         K::ArcSin => plain!(ArcSin),
         K::ArcCos => plain!(ArcCos),
         K::ArcTan => plain!(ArcTan),
-        K::Sinh => guarded!(Sinh),
-        K::Cosh => guarded!(Cosh),
+        K::Sinh => guarded32!(Sinh, Sinh32),
+        K::Cosh => guarded32!(Cosh, Cosh32),
         // float32 tanh is computed in float32 (twice the lanes).
         K::Tanh => UnaryLoops {
             one32: plain_one::<Tanh32>,

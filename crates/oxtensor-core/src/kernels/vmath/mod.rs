@@ -3,9 +3,10 @@
 //! function of one element (special values by selects, so a loop of them
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
-//! in float32 arithmetic (`exp32.rs`, `log32.rs`, `tan32.rs`, `tanh_f32.rs`:
-//! sixteen lanes), but for `softplus`, `pow`, `sin`, `cos` and the other
-//! trigonometric and hyperbolic kinds, in float64 rounded once. `float_ops`
+//! in float32 arithmetic (`exp32.rs`, `log32.rs`, `trig32.rs`, `tan32.rs`,
+//! `hyperbolic32.rs`, `tanh_f32.rs`: sixteen lanes), but for `softplus`,
+//! `pow` and the inverse trigonometric and hyperbolic kinds, in float64
+//! rounded once. `float_ops`
 //! and `float_scalar` call here; the trigonometric and hyperbolic kinds
 //! through [`kinds`], whose loops may redo elements out of a fast path's
 //! range with libm ([`guarded`]).
@@ -15,6 +16,7 @@ pub(crate) mod exp;
 mod exp32;
 mod guarded;
 mod hyperbolic;
+mod hyperbolic32;
 #[cfg(test)]
 mod hyperbolic_tests;
 mod inverse_trig;

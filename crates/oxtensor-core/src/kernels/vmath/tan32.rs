@@ -1,32 +1,14 @@
 //! float32 `tan` in float32 arithmetic (16 lanes to an AVX-512 vector,
 //! where the float64 `Tan` ran at 8 and took 3x NumPy's time): `x - k π/2`
-//! by Cody–Waite in three float32 parts, `tan r` by a minimax polynomial,
-//! `-1/tan r` for odd `k`. |x| past 4096, inf and NaN go to libm. Within
+//! by `trig32`'s reduction, `tan r` by a minimax polynomial, `-1/tan r`
+//! for odd `k`. |x| past 4096, inf and NaN go to libm. Within
 //! 2.5 ulp of the correctly rounded result (every float32 below 4096
 //! checked once, outside the tests; the tests sample).
 
 use super::guarded::GuardedIn;
 use super::log32::fma32;
+use super::trig32::{reduce, REDUCE_MAX};
 
-/// 1.5 * 2^23: adding it rounds to an integer held in the low mantissa bits.
-const SHIFTER: f32 = 12_582_912.0;
-/// Past this the fast path's reduction is not used: the baseline build's
-/// exact products need `k < 2^12`, and the FMA builds' error grows with
-/// `k` (2.9 ulp below 2^16, 4 below 2^20, measured on every float32).
-const REDUCE_MAX: f32 = 4096.0;
-/// π/2 = P1 + P2 + P3 (+ 1.1e-23), each the float32 nearest to what is
-/// left. With FMA `x - k P1` is exact (a multiple of 2^-23 below 2, as
-/// both terms are), and the other two products enter unrounded.
-const P1: f32 = f32::from_bits(0x3fc9_0fdb);
-const P2: f32 = f32::from_bits(0xb33b_bd2e);
-const P3: f32 = f32::from_bits(0xa6f7_2ced);
-/// π/2 = Q1 + Q2 + Q3 + Q4 (+ 2e-21) for the build without FMA: Q1 to Q3
-/// of 12 bits, so `k Qi` is exact for `k < 2^12` and the first
-/// differences are too.
-const Q1: f32 = 1.570_800_8;
-const Q2: f32 = -4.453_584_6e-6;
-const Q3: f32 = -8.706_138e-10;
-const Q4: f32 = 6.223_372e-14;
 /// `tan r = r + r^3 T(r^2)` for |r| <= π/4 (1 + 2^-10): minimax, relative
 /// error 2^-29.5 (linear programming on 4000 points, the coefficients
 /// rounded to float32 one at a time, the rest refitted).
@@ -40,19 +22,6 @@ const T: [f32; 7] = [
     0.004_378_516,
 ];
 const SIGN: u32 = 1 << 31;
-
-/// `x - k π/2` for 0 <= x <= REDUCE_MAX, and `t = SHIFTER + k`.
-#[inline(always)]
-fn reduce<const F: bool>(x: f32) -> (f32, f32) {
-    let t = fma32::<F>(x, std::f32::consts::FRAC_2_PI, SHIFTER);
-    let k = t - SHIFTER;
-    let r = if F {
-        fma32::<F>(-k, P3, fma32::<F>(-k, P2, fma32::<F>(-k, P1, x)))
-    } else {
-        (((x - k * Q1) - k * Q2) - k * Q3) - k * Q4
-    };
-    (r, t)
-}
 
 /// `tan r` for |r| <= π/4, by Horner's rule: these loops are bound by
 /// throughput, not latency (measured: Estrin's scheme no faster).
@@ -92,14 +61,9 @@ impl GuardedIn for Tan32 {
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::simd::{levels, Level};
-    use super::super::test_support::{ulps32, Rng};
+    use super::super::simd::levels;
+    use super::super::test_support::{check32, Rng, Run32At};
     use super::*;
-
-    /// libm's float64 `tan`, rounded once.
-    fn reference(x: f32) -> f32 {
-        f64::from(x).tan() as f32
-    }
 
     /// Random float32 up to past 2^20, every neighbour of the float32
     /// nearest to k π/2 up to past the fast range, the range's ends,
@@ -129,28 +93,8 @@ mod tests {
     /// baseline one), which agree bit for bit.
     #[test]
     fn within_2_ulp_of_libm_rounded_and_fma_builds_agree() {
-        let xs = inputs();
-        let mut fma_bits: Option<Vec<u32>> = None;
-        for lvl in levels() {
-            let bound = if lvl == Level::Base { 3 } else { 2 };
-            let mut ys = vec![0.0f32; xs.len()];
-            unary_in_at::<Tan32>(lvl, &mut ys, &xs);
-            for (&x, &y) in xs.iter().zip(&ys) {
-                let want = reference(x);
-                assert!(
-                    ulps32(y, want) <= bound,
-                    "tan({x:e}) = {y:e} at {lvl:?}, want {want:e}"
-                );
-            }
-            if lvl != Level::Base {
-                let bits: Vec<u32> = ys.iter().map(|y| y.to_bits()).collect();
-                assert!(
-                    fma_bits.as_ref().is_none_or(|b| b == &bits),
-                    "the FMA builds differ"
-                );
-                fma_bits = Some(bits);
-            }
-        }
+        let run = (unary_in_at::<Tan32> as Run32At, f64::tan as fn(f64) -> f64);
+        check32("tan", &inputs(), run, (2, 3));
     }
 
     #[test]

@@ -85,9 +85,9 @@ impl Unary for Tanh32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{ulps32, Rng};
+    use super::super::test_support::{check32, ulps32, Rng, Run32At};
     use super::*;
-    use crate::kernels::vmath::simd::{level, levels, unary_at, Level};
+    use crate::kernels::vmath::simd::{level, unary_at};
 
     /// libm's `tanh` in `f64`, rounded once: the correctly rounded answer
     /// but for ties within 1e-15.
@@ -131,27 +131,8 @@ mod tests {
 
     #[test]
     fn within_one_ulp_at_every_level_and_fma_builds_agree() {
-        let xs = inputs();
-        let mut fma_bits: Option<Vec<u32>> = None;
-        for lvl in levels() {
-            let mut ys = vec![0.0; xs.len()];
-            unary_at::<Tanh32>(lvl, &mut ys, &xs);
-            for (&x, &y) in xs.iter().zip(&ys) {
-                let want = reference(x);
-                assert!(
-                    ulps32(y, want) <= 1,
-                    "tanh({x:e}) = {y:e} at {lvl:?}, want {want:e}"
-                );
-            }
-            if lvl != Level::Base {
-                let bits: Vec<u32> = ys.iter().map(|y| y.to_bits()).collect();
-                assert!(
-                    fma_bits.as_ref().is_none_or(|b| b == &bits),
-                    "the FMA builds differ"
-                );
-                fma_bits = Some(bits);
-            }
-        }
+        let run = unary_at::<Tanh32> as Run32At;
+        check32("tanh", &inputs(), (run, f64::tanh), (1, 1));
     }
 
     #[test]

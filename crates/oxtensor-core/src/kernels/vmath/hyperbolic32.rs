@@ -24,6 +24,12 @@ const S: [f32; 4] = [
     2.782_259_8e-6,
 ];
 
+/// Past where `e^|x|` overflows, and NaN.
+#[inline(always)]
+fn far(x: f32) -> bool {
+    x.abs() > EXP_SAFE || x.is_nan()
+}
+
 /// `np.cosh` on float32.
 pub(crate) struct Cosh32;
 
@@ -36,7 +42,7 @@ impl GuardedIn for Cosh32 {
     }
     #[inline(always)]
     fn outside(x: f32) -> bool {
-        !(x.abs() <= EXP_SAFE)
+        far(x)
     }
     fn slow(x: f32) -> f32 {
         f64::from(x).cosh() as f32
@@ -63,7 +69,7 @@ impl GuardedIn for Sinh32 {
     }
     #[inline(always)]
     fn outside(x: f32) -> bool {
-        !(x.abs() <= EXP_SAFE)
+        far(x)
     }
     fn slow(x: f32) -> f32 {
         f64::from(x).sinh() as f32

@@ -197,9 +197,12 @@ pub fn pow_slices<T: Elem>(zs: &mut [T], xs: Part<'_, T>, ys: Part<'_, T>) {
 /// The contiguous float64 and float32 loops of `k`, when it is a unary
 /// trigonometric or hyperbolic kind computed here (at the process's build;
 /// `OXTENSOR_VMATH` picks a lower one): for `examples/vmath_speed.rs`.
-pub fn kind_slices(k: ScalarKind) -> Option<(fn(&mut [f64], &[f64]), fn(&mut [f32], &[f32]))> {
+pub fn kind_slices(k: ScalarKind) -> Option<(Slices<f64>, Slices<f32>)> {
     kinds::unary_loops(k).map(|l| (l.slice64, l.slice32))
 }
+
+/// A contiguous loop `ys[i] = f(xs[i])`.
+pub type Slices<T> = fn(&mut [T], &[T]);
 
 /// `x ** y` for one pair, through the same loop as [`pow_slices`].
 pub fn pow_one<T: Elem>(x: T, y: T) -> T {

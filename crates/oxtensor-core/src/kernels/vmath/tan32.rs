@@ -7,7 +7,7 @@
 
 use super::guarded::GuardedIn;
 use super::log32::fma32;
-use super::trig32::{reduce, REDUCE_MAX};
+use super::trig32::{far, reduce};
 
 /// `tan r = r + r^3 T(r^2)` for |r| <= π/4 (1 + 2^-10): minimax, relative
 /// error 2^-29.5 (linear programming on 4000 points, the coefficients
@@ -51,7 +51,7 @@ impl GuardedIn for Tan32 {
     }
     #[inline(always)]
     fn outside(x: f32) -> bool {
-        !(x.abs() <= REDUCE_MAX)
+        far(x)
     }
     fn slow(x: f32) -> f32 {
         f64::from(x).tan() as f32
@@ -63,6 +63,7 @@ mod tests {
     use super::super::guarded::unary_in_at;
     use super::super::simd::levels;
     use super::super::test_support::{check32, Rng, Run32At};
+    use super::super::trig32::REDUCE_MAX;
     use super::*;
 
     /// Random float32 up to past 2^20, every neighbour of the float32

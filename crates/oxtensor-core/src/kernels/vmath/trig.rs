@@ -148,30 +148,43 @@ fn far(x: f64) -> bool {
     x.abs() > REDUCE_MAX || x.is_nan()
 }
 
-impl Guarded for Sin {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        sin_or_cos::<F, false>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.sin()
-    }
-}
+/// The kinds `$sin` and `$cos` as impls of `$tr` (`Guarded`, or
+/// `GuardedIn` with its `type T`) on elements `$x`, over the calling
+/// module's `sin_or_cos::<F, COS>` kernel and `far` test; libm's float64
+/// functions for the `far` inputs (and NaN).
+macro_rules! sin_cos_kinds {
+    ($tr:ident, $x:ty, [$($assoc:tt)*], $sin:ident, $cos:ident) => {
+        impl $tr for $sin {
+            $($assoc)*
+            #[inline(always)]
+            fn fast<const F: bool>(x: $x) -> $x {
+                sin_or_cos::<F, false>(x)
+            }
+            #[inline(always)]
+            fn outside(x: $x) -> bool {
+                far(x)
+            }
+            fn slow(x: $x) -> $x {
+                (f64::from(x)).sin() as $x
+            }
+        }
 
-impl Guarded for Cos {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        sin_or_cos::<F, true>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.cos()
-    }
+        impl $tr for $cos {
+            $($assoc)*
+            #[inline(always)]
+            fn fast<const F: bool>(x: $x) -> $x {
+                sin_or_cos::<F, true>(x)
+            }
+            #[inline(always)]
+            fn outside(x: $x) -> bool {
+                far(x)
+            }
+            fn slow(x: $x) -> $x {
+                (f64::from(x)).cos() as $x
+            }
+        }
+    };
 }
+pub(super) use sin_cos_kinds;
+
+sin_cos_kinds!(Guarded, f64, [], Sin, Cos);

@@ -9,6 +9,7 @@
 
 use super::guarded::GuardedIn;
 use super::log32::fma32;
+use super::trig::sin_cos_kinds;
 
 /// 1.5 * 2^23: adding it rounds to an integer held in the low mantissa bits.
 const SHIFTER: f32 = 12_582_912.0;
@@ -72,35 +73,13 @@ fn sin_or_cos<const F: bool, const COS: bool>(x: f32) -> f32 {
 pub(crate) struct Sin32;
 pub(crate) struct Cos32;
 
-impl GuardedIn for Sin32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        sin_or_cos::<F, false>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        !(x.abs() <= REDUCE_MAX)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).sin() as f32
-    }
+/// Outside the reduction's range, and NaN.
+#[inline(always)]
+pub(super) fn far(x: f32) -> bool {
+    x.abs() > REDUCE_MAX || x.is_nan()
 }
 
-impl GuardedIn for Cos32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        sin_or_cos::<F, true>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        !(x.abs() <= REDUCE_MAX)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).cos() as f32
-    }
-}
+sin_cos_kinds!(GuardedIn, f32, [type T = f32;], Sin32, Cos32);
 
 #[cfg(test)]
 mod tests {

@@ -1,8 +1,12 @@
-//! `Bincount`'s loops: one pass finds the largest value (and whether any is
-//! negative), a second adds a count or a weight into each value's bin.
-//! Long inputs are cut into pieces fixed by the input's length, each with
-//! bins of its own, run on several threads and summed in piece order (so
-//! float sums do not depend on scheduling).
+//! `Bincount`'s loop: one pass over `x` adds a count or a weight into each
+//! value's bin, growing the bins when a value lands past them; the check
+//! that finds it is the bounds check the indexing needs anyway, and it
+//! finds negative values too. (A first pass for the largest value took
+//! three times the counting's time on int64: baseline x86-64 has no
+//! vector compare of unsigned 64-bit numbers.) Long inputs are cut into
+//! pieces fixed by their length, each with bins of its own, run on several
+//! threads and summed in piece order, so float sums do not depend on
+//! scheduling.
 
 use super::cast::cast_into;
 use super::copy::to_contiguous;
@@ -21,27 +25,34 @@ const PIECE_MIN: usize = PARALLEL_MIN;
 /// At most this many pieces (so at most this many sets of bins to sum).
 const MAX_PIECES: usize = 8;
 
+/// Values read to guess the number of bins before the pass.
+const SAMPLE: usize = 256;
+
+/// The most bins an output may have (its bytes must fit `isize`).
+const MAX_BINS: usize = isize::MAX as usize / 8;
+
 /// An integer element that names a bin.
 trait BinValue: Element {
-    /// The value's bits as an unsigned number of the same width: a negative
-    /// value (two's complement) compares above every non-negative one.
-    type Bits: Copy + Ord + Default + Send + Sync + Into<u64>;
-    /// The largest non-negative value: bits above it are a negative value.
-    const NON_NEGATIVE_MAX: u64;
-    /// The bits.
-    fn bits(self) -> Self::Bits;
+    /// The value as a bin index: a negative value becomes a huge one (its
+    /// two's complement bits), outside any bins.
+    fn bin(self) -> usize;
+    /// Whether the value is below zero.
+    fn is_negative(self) -> bool;
     /// The value, for messages.
     fn wide(self) -> i128;
 }
 
 macro_rules! bin_value {
-    ($($t:ty => $bits:ty),*) => {$(
+    (|$v:ident| $negative:expr; $($t:ty),*) => {$(
         impl BinValue for $t {
-            type Bits = $bits;
-            const NON_NEGATIVE_MAX: u64 = <$t>::MAX as u64;
             #[inline(always)]
-            fn bits(self) -> $bits {
-                self as $bits
+            fn bin(self) -> usize {
+                // Sign-extended for signed types (no-op on 64-bit targets).
+                usize::try_from(self as u64).unwrap_or(usize::MAX)
+            }
+            fn is_negative(self) -> bool {
+                let $v = self;
+                $negative
             }
             fn wide(self) -> i128 {
                 self as i128
@@ -49,8 +60,8 @@ macro_rules! bin_value {
         }
     )*};
 }
-bin_value!(i8 => u8, i16 => u16, i32 => u32, i64 => u64,
-           u8 => u8, u16 => u16, u32 => u32, u64 => u64);
+bin_value!(|v| v < 0; i8, i16, i32, i64);
+bin_value!(|_v| false; u8, u16, u32, u64);
 
 /// What a bin adds up: int64 counts or integer weights (wrapping, as
 /// NumPy's integer addition), float64 float weights.
@@ -113,101 +124,169 @@ impl Weight for f16 {
     }
 }
 
-/// The number of bins: one past the largest value, at least `minlength`.
-/// Errors name the first negative value, or a largest value no array can
-/// be indexed by.
-fn bin_count<B: BinValue>(xs: &[B], minlength: usize) -> Result<usize> {
-    if xs.is_empty() {
-        return Ok(minlength);
-    }
-    let top = largest_bits(xs);
-    if top > B::NON_NEGATIVE_MAX {
-        let negative = |v: &B| v.bits().into() > B::NON_NEGATIVE_MAX;
-        let (i, v) = match xs.iter().position(negative) {
-            Some(i) => (i.to_string(), xs[i].wide()),
-            None => ("?".into(), top as i128),
-        };
-        return Err(Error::Index(format!(
-            "index {v} (x[{i}]) is out of bounds: bincount counts non-negative integers"
-        )));
-    }
-    let len = usize::try_from(top)
-        .ok()
-        .and_then(|t| t.checked_add(1))
-        .filter(|&n| n <= isize::MAX as usize / 8)
-        .ok_or_else(|| {
-            Error::Value(format!(
-                "bincount: the largest value, {top}, needs more bins than an array can hold"
-            ))
-        })?;
-    Ok(len.max(minlength))
+/// Why the bins cannot be counted: a value that cannot name a bin (with
+/// its position in `x`), or more bins than can be allocated.
+#[derive(Debug)]
+enum Refused {
+    Negative(usize, i128),
+    TooMany(usize, i128),
+    Bins(usize),
 }
 
-/// The largest of the values' bits (0 for none), on several threads when long.
-fn largest_bits<B: BinValue>(xs: &[B]) -> u64 {
-    let fold = |c: &[B]| c.iter().fold(B::Bits::default(), |m, &v| m.max(v.bits()));
-    if xs.len() >= 2 * PIECE_MIN {
-        let top = xs.par_chunks(PIECE_MIN).map(fold).max();
-        top.unwrap_or_default().into()
-    } else {
-        fold(xs).into()
+impl From<Refused> for Error {
+    fn from(r: Refused) -> Error {
+        match r {
+            Refused::Negative(i, v) => Error::Index(format!(
+                "index {v} (x[{i}]) is out of bounds: bincount counts non-negative integers"
+            )),
+            Refused::TooMany(i, v) => Error::Value(format!(
+                "bincount: x[{i}] = {v} needs more bins than can be allocated"
+            )),
+            Refused::Bins(n) => Error::Value(format!("bincount: cannot allocate {n} bins")),
+        }
     }
 }
 
-/// How many pieces to cut `n` values into for `len` bins: each piece's
-/// bins are zeroed and summed, so pieces are made only while all their
-/// bins together stay below an eighth of the values.
+/// Bins up to `v`'s (outside the hot loop: it runs once per new largest
+/// value past the first guess).
+#[cold]
+#[inline(never)]
+fn grow<B: BinValue, A: Acc>(bins: &mut Vec<A>, v: B, i: usize) -> Result<(), Refused> {
+    if v.is_negative() {
+        return Err(Refused::Negative(i, v.wide()));
+    }
+    let need = v.bin().checked_add(1).filter(|&n| n <= MAX_BINS);
+    let need = need.ok_or(Refused::TooMany(i, v.wide()))?;
+    // `try_reserve` grows geometrically, as `push` does, and reports an
+    // allocation failure instead of aborting.
+    bins.try_reserve(need - bins.len())
+        .map_err(|_| Refused::TooMany(i, v.wide()))?;
+    bins.resize(need, A::ZERO);
+    Ok(())
+}
+
+/// Adds each weight into the bin of its value until a value falls outside
+/// the bins; returns its position and weight. The loop over a slice keeps
+/// the bins' start and length in registers.
+#[inline(always)]
+fn add_inside<B: BinValue, A: Acc>(
+    bins: &mut [A],
+    xs: &[B],
+    weights: &mut impl Iterator<Item = A>,
+) -> Option<(usize, A)> {
+    for (i, (&v, w)) in xs.iter().zip(weights).enumerate() {
+        match bins.get_mut(v.bin()) {
+            Some(b) => b.add(w),
+            None => return Some((i, w)),
+        }
+    }
+    None
+}
+
+/// Adds each weight into the bin of its value, growing the bins for values
+/// past them (positions counted from `first` in messages).
+#[inline(always)]
+fn add_into<B: BinValue, A: Acc>(
+    bins: &mut Vec<A>,
+    xs: &[B],
+    mut weights: impl Iterator<Item = A>,
+    first: usize,
+) -> Result<(), Refused> {
+    let mut done = 0;
+    while let Some((i, w)) = add_inside(bins, &xs[done..], &mut weights) {
+        let v = xs[done + i];
+        grow(bins, v, first + done + i)?;
+        if let Some(b) = bins.get_mut(v.bin()) {
+            b.add(w);
+        }
+        done += i + 1;
+    }
+    Ok(())
+}
+
+/// A lower bound of the number of bins: one past the largest of a few
+/// values, the last one included (the largest of sorted input); 0 for no
+/// non-negative one.
+fn sampled_bins<B: BinValue>(xs: &[B]) -> usize {
+    let step = (xs.len() / SAMPLE).max(1);
+    let sample = xs.iter().step_by(step).chain(xs.last());
+    let top = sample.filter(|v| !v.is_negative()).map(|v| v.bin()).max();
+    top.map_or(0, |t| t.saturating_add(1))
+}
+
+/// How many pieces to cut `n` values into for about `len` bins: each
+/// piece's bins are zeroed and summed, so pieces are made only while all
+/// their bins together stay below an eighth of the values.
 fn pieces(n: usize, len: usize) -> usize {
+    if n < 2 * PIECE_MIN {
+        return 1;
+    }
     (n / PIECE_MIN)
         .min(n / (8 * len.max(1)))
         .clamp(1, MAX_PIECES)
 }
 
-/// Adds `weight(i)` into bin `xs[i]` for every `i`; false if a value fell
-/// outside the bins. The bins were sized past the largest value, but a host
-/// buffer may change between the passes, and must not make us write
-/// outside them (the same branch a bounds check costs).
-#[inline(always)]
-fn add_into<B: BinValue, A: Acc>(bins: &mut [A], xs: &[B], weight: impl Fn(usize) -> A) -> bool {
-    let mut inside = true;
-    for (i, &v) in xs.iter().enumerate() {
-        let at: u64 = v.bits().into();
-        match bins.get_mut(at as usize) {
-            Some(b) => b.add(weight(i)),
-            None => inside = false,
-        }
+/// The bins of `xs[lo..hi]` (adding `ws`'s weights, or 1 each), starting
+/// from `len` empty ones.
+fn piece<B: BinValue, W: Weight>(
+    xs: &[B],
+    ws: Option<&[W]>,
+    (lo, hi): (usize, usize),
+    len: usize,
+) -> Result<Vec<W::Acc>, Refused> {
+    let mut bins = Vec::new();
+    // `minlength` may ask for any number: refused, not aborted on.
+    bins.try_reserve_exact(len.min(MAX_BINS + 1))
+        .ok()
+        .filter(|_| len <= MAX_BINS)
+        .ok_or(Refused::Bins(len))?;
+    bins.resize(len, W::Acc::ZERO);
+    let xs = &xs[lo..hi];
+    match ws {
+        Some(ws) => add_into(&mut bins, xs, ws[lo..hi].iter().map(|w| w.acc()), lo)?,
+        None => add_into(&mut bins, xs, std::iter::repeat(W::Acc::ONE), lo)?,
     }
-    inside
+    Ok(bins)
 }
 
-/// The bins of `xs` (adding `ws`'s weights, or 1 each) into `out`, which
-/// is zero-filled here; in pieces on several threads when long.
-fn accumulate<B: BinValue, W: Weight>(out: &mut [W::Acc], xs: &[B], ws: Option<&[W]>) -> bool {
-    let run = |bins: &mut [W::Acc], lo: usize, hi: usize| match ws {
-        Some(ws) => {
-            let ws = &ws[lo..hi];
-            add_into(bins, &xs[lo..hi], |i| ws[i].acc())
-        }
-        None => add_into(bins, &xs[lo..hi], |_| W::Acc::ONE),
+/// The bins of `xs` (with `ws`'s weights, or counting 1 each), at least
+/// `minlength`; in pieces on several threads when long. Each piece stops
+/// at its first refused value, so the first piece's error is the first in
+/// `x`.
+fn accumulate<B: BinValue, W: Weight>(
+    xs: &[B],
+    ws: Option<&[W]>,
+    minlength: usize,
+) -> Result<Vec<W::Acc>, Refused> {
+    // Bins allocated ahead so that the pass rarely grows them; not more
+    // than there are values: those come when the pass reaches their
+    // value, after any error before it.
+    let sampled = sampled_bins(xs);
+    let ahead = if sampled <= xs.len().max(SAMPLE) {
+        sampled
+    } else {
+        0
     };
-    out.fill(W::Acc::ZERO);
-    let k = pieces(xs.len(), out.len());
+    let len = ahead.max(minlength);
+    let k = pieces(xs.len(), sampled.max(minlength));
     if k == 1 {
-        return run(out, 0, xs.len());
+        return piece(xs, ws, (0, xs.len()), len);
     }
-    let bounds = |p: usize| xs.len() * p / k;
-    let parts: Vec<(Vec<W::Acc>, bool)> = (0..k)
+    let bounds = |p: usize| (xs.len() * p / k, xs.len() * (p + 1) / k);
+    let parts: Vec<Result<Vec<W::Acc>, Refused>> = (0..k)
         .into_par_iter()
-        .map(|p| {
-            let mut bins = vec![W::Acc::ZERO; out.len()];
-            let inside = run(&mut bins, bounds(p), bounds(p + 1));
-            (bins, inside)
-        })
+        .map(|p| piece(xs, ws, bounds(p), len))
         .collect();
-    for (part, _) in &parts {
-        out.iter_mut().zip(part).for_each(|(o, &b)| o.add(b));
+    let mut parts = parts.into_iter();
+    let mut out = parts.next().unwrap_or(Ok(Vec::new()))?;
+    for part in parts {
+        let part = part?;
+        if part.len() > out.len() {
+            out.resize(part.len(), W::Acc::ZERO);
+        }
+        out.iter_mut().zip(&part).for_each(|(o, &b)| o.add(b));
     }
-    parts.iter().all(|(_, inside)| *inside)
+    Ok(out)
 }
 
 /// `bincount` of a contiguous integer vector with weights of type `W` (or
@@ -218,16 +297,11 @@ fn bincount_typed<B: BinValue, W: Weight>(
     ws: Option<&[W]>,
     minlength: usize,
 ) -> Result<Tensor> {
-    let len = bin_count(xs, minlength)?;
-    let mut out = pool.take(<W::Acc as Element>::DTYPE, &[len]);
-    let bins = out
-        .as_mut_slice::<W::Acc>()
-        .expect("a pool tensor is contiguous, of its dtype and unshared");
-    if !accumulate(bins, xs, ws) {
-        return Err(Error::Value(
-            "bincount: x was changed by another thread while it was read".into(),
-        ));
-    }
+    let bins = accumulate(xs, ws, minlength)?;
+    let mut out = pool.take(<W::Acc as Element>::DTYPE, &[bins.len()]);
+    out.as_mut_slice::<W::Acc>()
+        .expect("a pool tensor is contiguous, of its dtype and unshared")
+        .copy_from_slice(&bins);
     Ok(out)
 }
 

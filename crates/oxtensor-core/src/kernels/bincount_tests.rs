@@ -170,3 +170,61 @@ fn long_inputs_in_pieces_match_one_pass() {
     let err = run(&Tensor::from_vec(vec![n], bad).unwrap(), None, 0).unwrap_err();
     assert!(err.to_string().contains(&format!("x[{}]", n - 2)), "{err}");
 }
+
+#[test]
+fn sampled_bins_are_a_lower_bound() {
+    let sorted: Vec<i64> = (0..10_000).collect();
+    assert_eq!(sampled_bins(&sorted), 10_000);
+    assert_eq!(sampled_bins(&[-5i32, 3, -1]), 4);
+    assert_eq!(sampled_bins(&[-5i8]), 0);
+    assert_eq!(sampled_bins::<u16>(&[]), 0);
+    assert_eq!(sampled_bins(&[u64::MAX]), usize::MAX);
+    let mut xs = vec![3u32; 1000];
+    xs[1] = 999;
+    assert_eq!(sampled_bins(&xs), 4, "the sample skips x[1]");
+    // The pass grows the bins for it.
+    let got = run(&Tensor::from_vec(vec![1000], xs).unwrap(), None, 0).unwrap();
+    assert_eq!(values(&got).len(), 1000);
+}
+
+#[test]
+fn many_bins_are_counted_in_one_piece() {
+    let n = 4 * PIECE_MIN;
+    let xs = ints(n, 2 * n, 11);
+    assert_eq!(pieces(n, sampled_bins(&xs)), 1);
+    let x = Tensor::from_vec(vec![n], xs.clone()).unwrap();
+    assert_eq!(values(&run(&x, None, 0).unwrap()), naive(&xs, None, 0));
+}
+
+#[test]
+fn the_first_refused_value_in_x_is_reported() {
+    let n = 4 * PIECE_MIN;
+    let mut xs = ints(n, 50, 9);
+    xs[n - 3] = -2;
+    xs[PIECE_MIN + 5] = -9;
+    // After a negative value, a value too large for any array is not reached.
+    xs[PIECE_MIN + 6] = i64::MAX;
+    let x = Tensor::from_vec(vec![n], xs).unwrap();
+    assert!(pieces(n, 50) > 2);
+    let err = run(&x, None, 0).unwrap_err();
+    let want = format!("index -9 (x[{}])", PIECE_MIN + 5);
+    assert!(err.to_string().contains(&want), "{err}");
+    let big = Tensor::from_vec(vec![3], vec![1i64, i64::MAX, -1]).unwrap();
+    let err = run(&big, None, 0).unwrap_err();
+    assert!(matches!(err, Error::Value(_)), "{err:?}");
+    assert!(
+        err.to_string().contains("x[1] = 9223372036854775807"),
+        "{err}"
+    );
+}
+
+#[test]
+fn impossible_minlength_is_an_error() {
+    let x = Tensor::from_vec(vec![2], vec![1u8, 0]).unwrap();
+    for minlength in [usize::MAX, MAX_BINS + 1] {
+        let err = run(&x, None, minlength).unwrap_err();
+        assert!(err
+            .to_string()
+            .contains(&format!("cannot allocate {minlength} bins")));
+    }
+}

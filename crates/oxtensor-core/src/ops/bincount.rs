@@ -1,6 +1,6 @@
 //! `Bincount{minlength}`: how often each non-negative integer occurs in a
 //! vector, or the sum of the matching weights (NumPy's `bincount`), as one
-//! op with a two-pass kernel (`kernels/bincount.rs`). PyTensor composes
+//! op with a one-pass kernel (`kernels/bincount.rs`). PyTensor composes
 //! `bincount` in `pytensor/tensor/extra_ops.py` from `inc_subtensor`.
 
 use crate::build;
@@ -188,7 +188,9 @@ mod tests {
         assert_eq!(Bincount { minlength: 0 }.describe(), "Bincount");
         let x = vector(DType::UInt16, None);
         let w = vector(DType::Float32, None);
-        let cases: &[(&[&Type], Option<(DType, Option<u64>)>)] = &[
+        // Inputs, and the output's dtype and static length (`None`: refused).
+        type Case<'a> = (&'a [&'a Type], Option<(DType, Option<u64>)>);
+        let cases: &[Case] = &[
             (&[&x], Some((DType::Int64, None))),
             (&[&x, &w], Some((DType::Float32, None))),
             (

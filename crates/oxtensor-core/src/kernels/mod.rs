@@ -57,6 +57,14 @@ mod map_bool;
 pub mod order;
 pub mod softmax;
 pub mod sort;
+mod argsort_words;
+mod radix;
+#[cfg(target_arch = "x86_64")]
+mod simd_sort;
+#[cfg(target_arch = "x86_64")]
+mod simd_sort_x86;
+mod sort_key;
+mod strided_lanes;
 mod stream;
 pub mod tiny;
 pub mod variance;

@@ -27,7 +27,7 @@ mod pow;
 pub mod simd;
 mod tanh_f32;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 #[cfg(test)]
 mod tests;
 mod trig;

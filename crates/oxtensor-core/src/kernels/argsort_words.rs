@@ -11,9 +11,10 @@ use super::radix::map_indexed;
 use super::sort_key::{as_keys, RadixKey, SortKey};
 use rayon::prelude::*;
 
-/// The positions that sort `x`, into `out` (as long), with `words` as
-/// scratch; `false`, `out` untouched, where the CPU has no vector sort.
-pub fn argsort_words<T: SortKey>(x: &[T], out: &mut [i64], words: &mut Vec<u64>) -> bool {
+/// The positions that sort `x`, into `out`, with `words` as scratch (both
+/// as long as `x`); `false`, `out` untouched, where the CPU has no vector
+/// sort.
+pub fn argsort_words<T: SortKey>(words: &mut [u64], x: &[T], out: &mut [i64]) -> bool {
     if !u64::has_vector_sort() {
         return false;
     }
@@ -27,7 +28,6 @@ pub fn argsort_words<T: SortKey>(x: &[T], out: &mut [i64], words: &mut Vec<u64>)
     map_indexed(x, packed, |i, v| {
         ((v.rank().widen() - min).checked_shl(shift).unwrap_or(0) & !low) | i as u64
     });
-    words.resize(n, 0);
     u64::sort_vectorised(packed, words);
     if position_bits > shift {
         order_ties(x, words, low);
@@ -86,7 +86,7 @@ mod tests {
 
     fn check<T: SortKey>(x: &[T]) {
         let mut out = vec![-1; x.len()];
-        if argsort_words(x, &mut out, &mut Vec::new()) {
+        if argsort_words(&mut vec![0; x.len()], x, &mut out) {
             assert!(out == stable_argsort(x), "argsort of {} elements", x.len());
         } else {
             assert!(out.iter().all(|&i| i == -1));

@@ -62,6 +62,8 @@ mod radix;
 #[cfg(target_arch = "x86_64")]
 mod simd_sort;
 #[cfg(target_arch = "x86_64")]
+mod simd_sort_net;
+#[cfg(target_arch = "x86_64")]
 mod simd_sort_x86;
 mod sort_key;
 mod strided_lanes;

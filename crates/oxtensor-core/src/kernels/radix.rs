@@ -6,6 +6,8 @@
 
 use super::argsort_words::argsort_words;
 use super::sort_key::{as_keys, RadixKey, SortKey};
+#[cfg(target_arch = "x86_64")]
+use super::simd_sort::with_avx512;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -132,12 +134,8 @@ fn passes<S: Copy, I: Copy + Default, D>(
 /// scratch array), else by radix passes, or by comparisons for short lanes.
 pub fn sort_lane<T: SortKey>(scratch: &mut Scratch<T::Key>, x: &[T], out: &mut [T]) {
     if T::Key::has_vector_sort() {
-        if let Some(keys) = as_keys(out) {
-            map_indexed(x, keys, |_, v| v.key());
-            let sorted = &mut scratch.a;
-            sorted.resize(x.len(), T::Key::default());
-            T::Key::sort_vectorised(keys, sorted);
-            map_indexed(sorted, out, |_, k| T::from_key(k));
+        scratch.a.resize(x.len(), T::Key::default());
+        if sort_vectorised(&mut scratch.a, x, out) {
             return;
         }
     }
@@ -150,6 +148,24 @@ pub fn sort_lane<T: SortKey>(scratch: &mut Scratch<T::Key>, x: &[T], out: &mut [
     keys.extend(x.iter().map(|v| v.key()));
     keys.sort_unstable();
     map_indexed(keys, out, |_, k| T::from_key(k));
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+/// [`sort_lane`] by the vector sort, `tmp` (as long as `x`) its scratch:
+/// the keys are built in `out`, sorted into `tmp` and mapped back; `false`
+/// (nothing done) where the CPU or the dtype has no vector sort.
+pub fn sort_vectorised<T: SortKey>(tmp: &mut [T::Key], x: &[T], out: &mut [T]) -> bool {
+    let Some(keys) = as_keys(out).filter(|_| T::Key::has_vector_sort()) else {
+        return false;
+    };
+    map_indexed(x, keys, |_, v| v.key());
+    T::Key::sort_vectorised(keys, tmp);
+    map_indexed(tmp, out, |_, k| T::from_key(k));
+    true
 }
 
 /// Lanes the radix passes take: long enough to repay the histograms, and
@@ -174,10 +190,12 @@ pub(super) fn map_indexed<A: Copy + Sync, B: Send>(
 ) {
     const CHUNK: usize = 1 << 16;
     let run = |start: usize, d: &mut [B], s: &[A]| {
-        d.iter_mut()
-            .zip(s)
-            .enumerate()
-            .for_each(|(i, (d, &s))| *d = f(start + i, s));
+        with_avx512(|| {
+            d.iter_mut()
+                .zip(s)
+                .enumerate()
+                .for_each(|(i, (d, &s))| *d = f(start + i, s))
+        })
     };
     if src.len() < 4 * CHUNK {
         run(0, dst, src);
@@ -197,7 +215,8 @@ pub fn argsort_lane<T: SortKey>(
 ) {
     // Radix passes over one or two bytes beat the vector sort.
     let narrow = T::Key::BYTES < 4 && radix_fits(x.len());
-    if !narrow && argsort_words(x, out, &mut scratch.words) {
+    scratch.words.resize(if narrow { 0 } else { x.len() }, 0);
+    if !narrow && argsort_words(&mut scratch.words, x, out) {
         return;
     }
     if x.len() > u32::MAX as usize {

@@ -1,11 +1,12 @@
-//! A vectorised quicksort of 32- and 64-bit unsigned keys with AVX-512:
-//! each partition compresses a vector's lanes to the two sides, and ranges
-//! of at most 16 vectors are sorted in registers by a bitonic network
-//! (`kernels/simd_sort_x86.rs`). NumPy sorts such dtypes the same way on
-//! these CPUs (x86-simd-sort). `kernels/radix.rs` calls it for `sort` and
-//! keeps its radix passes where there is no AVX-512F.
+//! A vectorised quicksort of 16-, 32- and 64-bit unsigned keys with
+//! AVX-512: each partition compresses a vector's lanes to the two sides,
+//! and ranges of at most 16 vectors are sorted in registers by a bitonic
+//! network (`kernels/simd_sort_net.rs` over `kernels/simd_sort_x86.rs`).
+//! NumPy sorts such dtypes the same way on these CPUs (x86-simd-sort).
+//! `kernels/radix.rs` calls it for `sort` and keeps its radix passes where
+//! the CPU lacks the instructions.
 
-use super::simd_sort_x86::{U32x16, U64x8, Vector};
+use super::simd_sort_x86::{U16x32, U32x16, U64x8, Vector};
 use rayon::join;
 
 /// Ranges at least this long sort their two sides on two threads.
@@ -20,6 +21,27 @@ pub fn sort_u64(data: &mut [u64], out: &mut [u64]) -> bool {
 /// [`sort_u64`] for 32-bit keys.
 pub fn sort_u32(data: &mut [u32], out: &mut [u32]) -> bool {
     U32x16::detect().map(|v| sort_with(v, data, out)).is_some()
+}
+
+/// [`sort_u64`] for 16-bit keys (AVX-512BW and VBMI2 as well).
+pub fn sort_u16(data: &mut [u16], out: &mut [u16]) -> bool {
+    U16x32::detect().map(|v| sort_with(v, data, out)).is_some()
+}
+
+/// Runs `f` compiled for AVX-512F where the CPU has it, else as it is.
+/// The key maps vectorise there (the baseline build has no 64-bit
+/// arithmetic shift, so it ran them one element at a time).
+pub fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
+    match U64x8::detect() {
+        // SAFETY: AVX-512F (and POPCNT) detected just now.
+        Some(_) => unsafe { call_avx512(f) },
+        None => f(),
+    }
+}
+
+#[target_feature(enable = "avx512f,popcnt")]
+fn call_avx512<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 fn sort_with<V: Vector>(v: V, data: &mut [V::Key], out: &mut [V::Key]) {
@@ -80,8 +102,9 @@ mod tests {
     use super::*;
     use crate::kernels::vmath::test_support::Rng;
 
-    const LENGTHS: [usize; 19] = [
-        0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 70_000,
+    const LENGTHS: [usize; 23] = [
+        0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 513,
+        1000, 70_000,
     ];
 
     /// Random keys, a few distinct values, mostly the minimum, sorted,
@@ -125,6 +148,8 @@ mod tests {
                 // The high bits keep the u32 keys' orders and ties varied.
                 let keys32: Vec<u32> = keys.iter().map(|&k| (k >> 32) as u32 ^ k as u32).collect();
                 check(&keys32, sort_u32, has_avx512);
+                let keys16: Vec<u16> = keys32.iter().map(|&k| (k >> 16) as u16 ^ k as u16).collect();
+                check(&keys16, sort_u16, U16x32::detect().is_some());
             }
         }
     }

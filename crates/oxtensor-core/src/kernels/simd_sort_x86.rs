@@ -1,22 +1,19 @@
-//! The AVX-512 pieces of the vectorised quicksort (`kernels/simd_sort.rs`):
-//! a [`Vector`] of `u64` or `u32` keys, a zero-sized proof that the CPU
-//! runs AVX-512F (so its methods are safe to call); the bitonic network
-//! over up to 16 registers; the pivot; and the partition.
+//! The registers of the vectorised quicksort (`kernels/simd_sort.rs`): a
+//! [`Vector`] of `u64`, `u32` or `u16` keys, a zero-sized proof that the
+//! CPU runs the AVX-512 subsets its instructions need (so its methods are
+//! safe to call), and its entry points into the algorithms of
+//! `kernels/simd_sort_net.rs`, compiled for those subsets.
 
+use super::simd_sort_net::{block, median, partition};
 use std::arch::x86_64::*;
 
 /// One 512-bit register of keys.
 pub type Lanes = __m512i;
 
-/// `UPPER[b]`: the lanes `i` with bit `b` set, the upper element of each
-/// pair a network step at distance `1 << b` compares (16 lanes; the low 8
-/// bits serve 8 lanes).
-const UPPER: [u32; 5] = [0xAAAA, 0xCCCC, 0xF0F0, 0xFF00, 0];
-
-/// A register of `N` unsigned keys. Values exist only once AVX-512F was
-/// detected, which is what makes the methods safe.
+/// A register of `N` unsigned keys. Values exist only once the CPU was
+/// found to run the instructions, which is what makes the methods safe.
 pub trait Vector: Copy + Send + Sync {
-    /// `u64` or `u32`.
+    /// `u64`, `u32` or `u16`.
     type Key: Copy + Ord + Send + Sync;
     /// Lanes per register.
     const N: usize;
@@ -56,36 +53,30 @@ pub trait Vector: Copy + Send + Sync {
     fn tail(self, v: Lanes, count: usize) -> Lanes;
     /// Lanes `at..N` of `a` followed by lanes `0..at` of `b`.
     fn join(self, a: Lanes, b: Lanes, at: usize) -> Lanes;
+    /// `N` keys taken at even steps through `keys` (at least `N`).
+    fn sample(self, keys: &[Self::Key]) -> Lanes;
+    /// Lane `i` of `v`.
+    fn lane(self, v: Lanes, i: usize) -> Self::Key;
 
     /// Sorts at most [`Vector::BLOCK`] keys in registers, into `dst`
     /// (as long as `keys`), or in place if `dst` is `None`.
-    fn sort_block(self, keys: &mut [Self::Key], dst: Option<&mut [Self::Key]>) {
-        // SAFETY: `self` exists only where the CPU runs AVX-512F.
-        unsafe { block(self, keys, dst) }
-    }
-
+    fn sort_block(self, keys: &mut [Self::Key], dst: Option<&mut [Self::Key]>);
     /// The median of `N` keys spread evenly over `keys` (at least `N`).
-    fn pivot(self, keys: &[Self::Key]) -> Self::Key {
-        // SAFETY: as in `sort_block`.
-        unsafe { median(self, keys) }
-    }
-
+    fn pivot(self, keys: &[Self::Key]) -> Self::Key;
     /// Copies `src` into `dst` (as long), the keys below `pivot` first (in
     /// any order) and the others after them; returns how many are below.
-    fn partition(self, src: &[Self::Key], dst: &mut [Self::Key], pivot: Self::Key) -> usize {
-        // SAFETY: as in `sort_block`.
-        unsafe { partition(self, src, dst, pivot) }
-    }
+    fn partition(self, src: &[Self::Key], dst: &mut [Self::Key], pivot: Self::Key) -> usize;
 }
 
-/// The low `count` bits of a lane mask (`count <= 16`).
+/// The low `count` bits of a lane mask (`count <= 32`).
 #[inline(always)]
-fn first(count: usize) -> u32 {
-    (1u32 << count) - 1
+pub(super) fn first(count: usize) -> u32 {
+    u32::MAX.checked_shr(32 - count as u32).unwrap_or(0)
 }
 
 macro_rules! vector {
-    ($name:ident, $key:ty, $n:literal, $int:ty, $kmask:ty, $set1:ident, $iota:expr,
+    ($name:ident, $key:ty, $n:literal, [$($feature:tt),*], $int:ty, $kmask:ty, $set1:ident,
+     $iota:expr,
      $loadu:ident, $storeu:ident, $min:ident, $max:ident, $perm:ident, $mask_max:ident,
      $lt:ident, $compress:ident, $cstore:ident, $mperm:ident, $perm2:ident, $add:ident) => {
         /// The register type of these keys (see [`Vector`]).
@@ -93,16 +84,15 @@ macro_rules! vector {
         pub struct $name(());
 
         impl $name {
-            /// The vector type, if the CPU runs AVX-512F.
+            /// The vector type, if the CPU runs the instructions.
             pub fn detect() -> Option<Self> {
-                let ok = std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("popcnt");
+                let ok = $(std::is_x86_feature_detected!($feature))&&*;
                 ok.then_some($name(()))
             }
         }
 
         // SAFETY (every block below): a value of this type exists only
-        // after `detect` found AVX-512F; the loads and stores touch the
+        // after `detect` found the features; the loads and stores touch the
         // first `min(len, N)` elements of the slice they are given only.
         impl Vector for $name {
             type Key = $key;
@@ -180,199 +170,60 @@ macro_rules! vector {
             fn compress(self, mask: u32, v: Lanes) -> Lanes {
                 unsafe { $compress(mask as $kmask, v) }
             }
+            #[inline(always)]
+            fn sample(self, keys: &[$key]) -> Lanes {
+                let step = keys.len() / $n;
+                let picked: [$key; $n] = std::array::from_fn(|i| keys[i * step + step / 2]);
+                self.load(&picked)
+            }
+            #[inline(always)]
+            fn lane(self, v: Lanes, i: usize) -> $key {
+                let mut lanes = [0; $n];
+                self.store(&mut lanes, v);
+                lanes[i]
+            }
+            fn sort_block(self, keys: &mut [$key], dst: Option<&mut [$key]>) {
+                $(#[target_feature(enable = $feature)])*
+                fn run(v: $name, keys: &mut [$key], dst: Option<&mut [$key]>) {
+                    block(v, keys, dst)
+                }
+                unsafe { run(self, keys, dst) }
+            }
+            fn pivot(self, keys: &[$key]) -> $key {
+                $(#[target_feature(enable = $feature)])*
+                fn run(v: $name, keys: &[$key]) -> $key {
+                    median(v, keys)
+                }
+                unsafe { run(self, keys) }
+            }
+            fn partition(self, src: &[$key], dst: &mut [$key], pivot: $key) -> usize {
+                $(#[target_feature(enable = $feature)])*
+                fn run(v: $name, src: &[$key], dst: &mut [$key], pivot: $key) -> usize {
+                    partition(v, src, dst, pivot)
+                }
+                unsafe { run(self, src, dst, pivot) }
+            }
         }
     };
 }
 
-vector!(U64x8, u64, 8, i64, __mmask8, _mm512_set1_epi64,
+vector!(U64x8, u64, 8, ["avx512f", "popcnt"], i64, __mmask8, _mm512_set1_epi64,
     _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
     _mm512_mask_loadu_epi64, _mm512_mask_storeu_epi64, _mm512_min_epu64, _mm512_max_epu64,
     _mm512_permutexvar_epi64, _mm512_mask_max_epu64, _mm512_cmplt_epu64_mask,
     _mm512_maskz_compress_epi64, _mm512_mask_compressstoreu_epi64,
     _mm512_mask_permutexvar_epi64, _mm512_permutex2var_epi64, _mm512_add_epi64);
-vector!(U32x16, u32, 16, i32, __mmask16, _mm512_set1_epi32,
+vector!(U32x16, u32, 16, ["avx512f", "popcnt"], i32, __mmask16, _mm512_set1_epi32,
     _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
     _mm512_mask_loadu_epi32, _mm512_mask_storeu_epi32, _mm512_min_epu32, _mm512_max_epu32,
     _mm512_permutexvar_epi32, _mm512_mask_max_epu32, _mm512_cmplt_epu32_mask,
     _mm512_maskz_compress_epi32, _mm512_mask_compressstoreu_epi32,
     _mm512_mask_permutexvar_epi32, _mm512_permutex2var_epi32, _mm512_add_epi32);
-
-/// Sorts up to 16 registers of keys with the smallest network that holds
-/// them (1, 2, 4, 8 or 16 registers).
-#[target_feature(enable = "avx512f,popcnt")]
-fn block<V: Vector>(v: V, keys: &mut [V::Key], dst: Option<&mut [V::Key]>) {
-    match keys.len().div_ceil(V::N) {
-        0 => {}
-        1 => sort_regs::<V, 1>(v, keys, dst),
-        2 => sort_regs::<V, 2>(v, keys, dst),
-        3 | 4 => sort_regs::<V, 4>(v, keys, dst),
-        5..=8 => sort_regs::<V, 8>(v, keys, dst),
-        _ => sort_regs::<V, 16>(v, keys, dst),
-    }
-}
-
-/// Loads `keys` into `R` registers, padded with the largest key, sorts
-/// them and stores the first `keys.len()` into `dst` (or `keys`).
-#[target_feature(enable = "avx512f,popcnt")]
-fn sort_regs<V: Vector, const R: usize>(
-    v: V,
-    keys: &mut [V::Key],
-    dst: Option<&mut [V::Key]>,
-) {
-    let (n, w) = (keys.len(), V::N);
-    let mut regs = [v.splat(V::MAX); R];
-    if n < w {
-        regs[0] = v.load(keys);
-    }
-    let (full, rest) = (n / w, n % w);
-    for (r, reg) in regs.iter_mut().enumerate() {
-        if r < full {
-            *reg = v.load(&keys[r * w..]);
-        } else if r == full && rest > 0 && n >= w {
-            *reg = v.tail(v.load(&keys[n - w..]), rest);
-        }
-    }
-    network(v, &mut regs);
-    let dst = dst.unwrap_or(keys);
-    if n < w {
-        v.store(dst, regs[0]);
-        return;
-    }
-    for (r, reg) in regs.iter().enumerate() {
-        if r < full {
-            v.store(&mut dst[r * w..], *reg);
-        } else if r == full && rest > 0 {
-            v.store(&mut dst[n - w..], v.join(regs[r - 1], *reg, rest));
-        }
-    }
-}
-
-/// Bitonic sort of the `R * N` keys in `regs` (`R` a power of two), read
-/// in order register by register: stage `kb` merges runs of `2^kb` keys
-/// in steps `jb = kb - 1, ..., 0`, each comparing keys `g` and `g ^ 2^jb`,
-/// ascending where bit `kb` of `g` is clear. The stages are spelled out
-/// (up to 256 keys) so that every step's registers, lanes and masks are
-/// constants and the network compiles to straight-line code in registers.
-#[target_feature(enable = "avx512f,popcnt")]
-fn network<V: Vector, const R: usize>(v: V, regs: &mut [Lanes; R]) {
-    let log = (R * V::N).trailing_zeros();
-    macro_rules! stages {
-        ($($kb:literal: [$($jb:literal)*])*) => {$(
-            if $kb <= log {
-                $(step(v, regs, $kb, $jb);)*
-            }
-        )*};
-    }
-    stages!(
-        1: [0]
-        2: [1 0]
-        3: [2 1 0]
-        4: [3 2 1 0]
-        5: [4 3 2 1 0]
-        6: [5 4 3 2 1 0]
-        7: [6 5 4 3 2 1 0]
-        8: [7 6 5 4 3 2 1 0]
-    );
-}
-
-/// One network step, across registers or within each.
-#[inline(always)]
-fn step<V: Vector, const R: usize>(v: V, regs: &mut [Lanes; R], kb: u32, jb: u32) {
-    let lane_bits = V::N.trailing_zeros();
-    if jb >= lane_bits {
-        across(v, regs, kb, 1 << (jb - lane_bits));
-    } else {
-        within(v, regs, kb, jb);
-    }
-}
-
-/// A network step between registers `r` and `r ^ jr`, lane by lane.
-#[inline(always)]
-fn across<V: Vector, const R: usize>(v: V, regs: &mut [Lanes; R], kb: u32, jr: usize) {
-    for r in (0..R).filter(|r| r & jr == 0) {
-        let (a, b) = (regs[r], regs[r | jr]);
-        let (lo, hi) = (v.min(a, b), v.max(a, b));
-        let descending = (r * V::N) >> kb & 1 == 1;
-        (regs[r], regs[r | jr]) = if descending { (hi, lo) } else { (lo, hi) };
-    }
-}
-
-/// A network step between lanes `i` and `i ^ (1 << jb)` of each register.
-#[inline(always)]
-fn within<V: Vector, const R: usize>(v: V, regs: &mut [Lanes; R], kb: u32, jb: u32) {
-    let all = first(V::N);
-    for (r, reg) in regs.iter_mut().enumerate() {
-        let descending = if 1 << kb < V::N {
-            UPPER[kb as usize]
-        } else if (r * V::N) >> kb & 1 == 1 {
-            all
-        } else {
-            0
-        };
-        let take_max = (UPPER[jb as usize] ^ descending) & all;
-        let p = v.exchange(*reg, 1 << jb);
-        *reg = v.min_max(take_max, *reg, p);
-    }
-}
-
-/// The middle of `N` keys taken at even steps through `keys`.
-#[target_feature(enable = "avx512f,popcnt")]
-fn median<V: Vector>(v: V, keys: &[V::Key]) -> V::Key {
-    let step = keys.len() / V::N;
-    let mut sample = [keys[0]; 16];
-    for (i, s) in sample.iter_mut().take(V::N).enumerate() {
-        *s = keys[i * step + step / 2];
-    }
-    let mut reg = [v.load(&sample)];
-    network(v, &mut reg);
-    v.store(&mut sample, reg[0]);
-    sample[V::N / 2]
-}
-
-/// The partition, out of place: reading `src` while writing `dst` keeps
-/// loads away from the masked stores just issued (a load overlapping one
-/// waits for it to retire, which made an in-place partition several times
-/// slower).
-#[target_feature(enable = "avx512f,popcnt")]
-fn partition<V: Vector>(v: V, src: &[V::Key], dst: &mut [V::Key], pivot: V::Key) -> usize {
-    assert_eq!(src.len(), dst.len(), "partition buffers");
-    let pv = v.splat(pivot);
-    let mut ends = (0, dst.len());
-    let mut chunks = src.chunks_exact(V::N);
-    for chunk in &mut chunks {
-        split(v, dst, v.load(chunk), pv, first(V::N), &mut ends);
-    }
-    let rest = chunks.remainder().len();
-    if rest > 0 {
-        let last = v.load(&src[src.len() - V::N..]);
-        split(v, dst, last, pv, first(V::N) & !first(V::N - rest), &mut ends);
-    }
-    ends.0
-}
-
-/// Writes the `valid` lanes of `x` below `pv` at `ends.0` and the others
-/// just before `ends.1`, moving both ends inwards.
-#[inline(always)]
-fn split<V: Vector>(
-    v: V,
-    keys: &mut [V::Key],
-    x: Lanes,
-    pv: Lanes,
-    valid: u32,
-    ends: &mut (usize, usize),
-) {
-    let below = v.lt(x, pv) & valid;
-    let above = !below & valid;
-    let (nb, na) = (below.count_ones() as usize, above.count_ones() as usize);
-    if ends.1 - ends.0 >= 2 * V::N {
-        v.store_all(&mut keys[ends.0..], v.compress(below, x));
-        v.store_all(&mut keys[ends.1 - V::N..], v.reverse(v.compress(above, x)));
-        ends.0 += nb;
-        ends.1 -= na;
-        return;
-    }
-    v.compress_store(&mut keys[ends.0..ends.0 + nb], below, x);
-    ends.0 += nb;
-    ends.1 -= na;
-    v.compress_store(&mut keys[ends.1..ends.1 + na], above, x);
-}
+vector!(U16x32, u16, 32, ["avx512f", "avx512bw", "avx512vbmi2", "popcnt"], i16, __mmask32,
+    _mm512_set1_epi16,
+    _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+    _mm512_mask_loadu_epi16, _mm512_mask_storeu_epi16, _mm512_min_epu16, _mm512_max_epu16,
+    _mm512_permutexvar_epi16, _mm512_mask_max_epu16, _mm512_cmplt_epu16_mask,
+    _mm512_maskz_compress_epi16, _mm512_mask_compressstoreu_epi16,
+    _mm512_mask_permutexvar_epi16, _mm512_permutex2var_epi16, _mm512_add_epi16);

@@ -1,12 +1,12 @@
 //! Sorting along one axis (`sort`, `argsort`): each lane sorted on its own
 //! (`kernels/radix.rs`), lanes in parallel, read in place when they are
-//! rows and in cached blocks when they cross rows. NaNs sort last, as in
-//! NumPy; `argsort` is stable.
+//! rows and gathered in cached blocks when they cross rows. NaNs sort
+//! last, as in NumPy; `argsort` is stable.
 
 use super::alloc::{output, Pool};
-use super::copy::copy_into;
 use super::lanes::{for_each_lane_init, Lanes};
-use super::radix::{argsort_lane, sort_lane, Scratch};
+use super::argsort_words::argsort_words;
+use super::radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
 use super::sort_key::SortKey;
 use super::strided_lanes::StridedLanes;
 use crate::dtype::DType;
@@ -15,53 +15,71 @@ use crate::tensor::{Element, Tensor};
 use half::f16;
 
 /// `f(scratch, lane, result)` over every lane of `x` along `axis`, into a
-/// fresh output of `x`'s shape and `U`'s dtype. A C-contiguous input with
-/// lanes across rows goes through [`StridedLanes`] (one transposing copy,
-/// of the results); others through [`Lanes`] (transposed first unless the
-/// lanes are already rows).
+/// fresh output of `x`'s shape and `U`'s dtype: rows of a C-contiguous
+/// input in place, its lanes across rows in cached blocks
+/// ([`StridedLanes`]), other layouts through [`Lanes`]' copies.
 fn along_axis<T: Element, U: Element, S>(
     x: &Tensor,
     axis: usize,
-    mut pool: Option<&mut Pool>,
+    pool: Option<&mut Pool>,
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &[T], &mut [U]) + Sync + Send,
 ) -> Tensor {
     let shape = x.shape();
     let (outer, n) = (shape[..axis].iter().product(), shape[axis]);
     let inner: usize = shape[axis + 1..].iter().product();
-    let data = x.as_slice::<T>();
-    let (Some(data), true) = (data, inner > 1 && n > 1) else {
-        let lanes = Lanes::new(x, &[axis]);
-        let mut out = output(pool, U::DTYPE, &lanes.shape());
-        let (xs, ys) = (lanes.data.as_slice::<T>(), out.as_mut_slice::<U>());
-        let (xs, ys) = (xs.expect("lanes are contiguous"), ys.expect("fresh output"));
-        for_each_lane_init(xs, n, ys, n, init, f);
-        return lanes.restore(out);
-    };
-    // The lane results are taken before the output: in a function called
-    // again, the pool hands back the previous call's (recycled below), and
-    // only the output, which the caller keeps, is new.
-    let mut results = output(pool.as_deref_mut(), U::DTYPE, &[outer, inner, n]);
-    let mut out = output(pool.as_deref_mut(), U::DTYPE, shape);
-    let ys = results.as_mut_slice::<U>().expect("fresh buffer");
-    StridedLanes { outer, n, inner }.for_each(data, ys, n, init, f);
-    let size = U::DTYPE.itemsize() as isize;
-    let (n_, inner_) = (n as isize, inner as isize);
-    let strides = [inner_ * n_ * size, size, n_ * size];
-    let view = results.view(&[outer, n, inner], &strides, 0);
-    copy_into(&view.expect("a transpose of the results"), &mut out);
-    if let Some(pool) = pool {
-        pool.recycle(results);
+    if let (Some(data), true) = (x.as_slice::<T>(), inner > 1) {
+        let mut out = output(pool, U::DTYPE, shape);
+        let ys = out.as_mut_slice::<U>().expect("fresh output");
+        StridedLanes { outer, n, inner }.for_each(data, ys, init, f);
+        return out;
     }
-    out
+    let lanes = Lanes::new(x, &[axis]);
+    let mut out = output(pool, U::DTYPE, &lanes.shape());
+    let (xs, ys) = (lanes.data.as_slice::<T>(), out.as_mut_slice::<U>());
+    let (xs, ys) = (xs.expect("lanes are contiguous"), ys.expect("fresh output"));
+    for_each_lane_init(xs, n, ys, n, init, f);
+    lanes.restore(out)
 }
 
-fn sort_typed<T: SortKey>(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Tensor {
-    along_axis(x, axis, pool, Scratch::default, sort_lane::<T>)
+/// A single lane of at least `LONG` elements, with its scratch array
+/// (of `K`) from the pool: a fresh array of that size faults in all its
+/// pages (and may be given back to the system when freed) on every call.
+/// `f` returns `false` (nothing done) where it has no vector sort.
+fn long_lane<T: Element, U: Element, K: Element>(
+    x: &Tensor,
+    pool: &mut Option<&mut Pool>,
+    f: impl FnOnce(&mut [K], &[T], &mut [U]) -> bool,
+) -> Option<Tensor> {
+    const LONG: usize = 1 << 16;
+    let xs = x.as_slice::<T>()?;
+    let pool = pool.as_deref_mut()?;
+    if xs.len() < LONG || x.shape().iter().filter(|&&d| d > 1).count() > 1 {
+        return None;
+    }
+    // The scratch is taken before the output: in a function called again
+    // the pool hands back the previous call's, and only the output (which
+    // the caller keeps) is new.
+    let mut tmp = pool.take(K::DTYPE, &[xs.len()]);
+    let mut out = pool.take(U::DTYPE, x.shape());
+    let (ts, ys) = (tmp.as_mut_slice::<K>(), out.as_mut_slice::<U>());
+    let done = f(ts.expect("fresh scratch"), xs, ys.expect("fresh output"));
+    pool.recycle(tmp);
+    if done {
+        return Some(out);
+    }
+    pool.recycle(out);
+    None
 }
 
-fn argsort_typed<T: SortKey>(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Tensor {
-    along_axis(x, axis, pool, Scratch::default, argsort_lane::<T>)
+fn sort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Tensor {
+    long_lane(x, &mut pool, sort_vectorised::<T>)
+        .unwrap_or_else(|| along_axis(x, axis, pool, Scratch::default, sort_lane::<T>))
+}
+
+fn argsort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Tensor {
+    long_lane(x, &mut pool, argsort_words::<T>)
+        .unwrap_or_else(|| along_axis(x, axis, pool, Scratch::default, argsort_lane::<T>))
 }
 
 macro_rules! by_dtype {

@@ -6,7 +6,7 @@ use crate::tensor::Element;
 use half::f16;
 
 /// An unsigned integer key read one byte (radix digit) at a time.
-pub trait RadixKey: Copy + Ord + Default + Send + Sync + 'static {
+pub trait RadixKey: Element + Ord {
     /// Bytes in the key: the number of radix digits.
     const BYTES: usize;
     /// Byte `i` (0 = least significant).
@@ -52,7 +52,7 @@ macro_rules! radix_key {
 }
 radix_key!(
     u8,
-    u16,
+    u16 => sort_u16, super::simd_sort_x86::U16x32::detect,
     u32 => sort_u32, super::simd_sort_x86::U32x16::detect,
     u64 => sort_u64, super::simd_sort_x86::U64x8::detect
 );

@@ -60,6 +60,49 @@ def test_sort_nan_strided_edges():
     assert run(sort(x, axis=None), x, np.zeros((2, 0))).shape == (0,)
 
 
+# Past the radix threshold (256 elements), the vector sort's register block
+# (128 or 256 keys) and its split across threads (65536 keys).
+@pytest.mark.parametrize("n", [300, 5000, 70_000])
+@pytest.mark.parametrize("dtype", REAL)
+def test_sort_argsort_long_lanes(dtype, n):
+    v = sample(dtype, (n,))
+    if dtype.startswith("float"):
+        specials = [np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf]
+        v[RNG.integers(0, n, size=n // 10)] = RNG.choice(specials, size=n // 10)
+        v[RNG.integers(0, n, size=n // 10)] = np.round(v[: n // 10])
+    x = ot.vector("x", dtype=dtype)
+    got = run(sort(x), x, v)
+    np.testing.assert_array_equal(got, np.sort(v))
+    if dtype.startswith("float"):
+        # -0.0 sorts with 0.0 (either order), but stays -0.0.
+        assert np.signbit(got).sum() == np.signbit(v).sum()
+    np.testing.assert_array_equal(run(argsort(x), x, v), np.argsort(v, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint16"])
+def test_sort_argsort_long_matrix_axes(dtype):
+    x = ot.matrix("x", dtype=dtype)
+    v = sample(dtype, (40, 700))
+    for view in (v, v.T, v[::3, ::-2]):
+        for axis in (0, 1, -1, None):
+            want = np.sort(view, axis=axis)
+            np.testing.assert_array_equal(run(sort(x, axis=axis), x, view), want)
+            got = run(argsort(x, axis=axis), x, view)
+            stable = np.argsort(view, axis=axis, kind="stable")
+            np.testing.assert_array_equal(got, stable)
+
+
+def test_sort_kind_and_stable():
+    x = ot.dvector("x")
+    assert str(sort(x, stable=True).owner.op) == "SortOp{kind='stable'}"
+    assert str(argsort(x, kind="heapsort").owner.op) == "ArgSortOp{kind='heapsort'}"
+    assert str(argsort(x, stable=False).owner.op) == "ArgSortOp{kind='quicksort'}"
+    with pytest.raises(ValueError, match="at the same time"):
+        sort(x, kind="stable", stable=True)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        argsort(x, kind="bogus")
+
+
 def test_sort_types_str_errors():
     x = ot.dmatrix("x")
     out = sort(x)

@@ -60,6 +60,16 @@ pub mod order;
 pub mod softmax;
 mod softmax_columns;
 pub mod sort;
+mod argsort_words;
+mod radix;
+#[cfg(target_arch = "x86_64")]
+mod simd_sort;
+#[cfg(target_arch = "x86_64")]
+mod simd_sort_net;
+#[cfg(target_arch = "x86_64")]
+mod simd_sort_x86;
+mod sort_key;
+mod strided_lanes;
 mod stream;
 pub mod tiny;
 pub mod variance;

@@ -1,59 +1,103 @@
-//! Sorting along one axis (`sort`, `argsort`): each lane sorted on its own,
-//! lanes in parallel. NaNs sort last, as in NumPy; `argsort` is stable.
+//! Sorting along one axis (`sort`, `argsort`): each lane sorted on its own
+//! (`kernels/radix.rs`), lanes in parallel, read in place when they are
+//! rows and gathered in cached blocks when they cross rows. NaNs sort
+//! last, as in NumPy; `argsort` is stable.
 
 use super::alloc::{output, Pool};
-use super::lanes::{for_each_lane, Lanes};
+use super::lanes::{for_each_lane_init, Lanes};
+use super::argsort_words::argsort_words;
+use super::radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
+use super::sort_key::SortKey;
+use super::strided_lanes::StridedLanes;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};
 use half::f16;
-use std::cmp::Ordering;
 
-/// A total order with NaN (`v != v`) after every number.
-#[allow(clippy::eq_op)]
-fn nan_last<T: PartialOrd>(a: &T, b: &T) -> Ordering {
-    match (a != a, b != b) {
-        (false, false) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
+/// `f(scratch, lane, result)` over every lane of `x` along `axis`, into a
+/// fresh output of `x`'s shape and `U`'s dtype: rows of a C-contiguous
+/// input in place, its lanes across rows in cached blocks
+/// ([`StridedLanes`]), other layouts through [`Lanes`]' copies.
+fn along_axis<T: Element, U: Element, S>(
+    x: &Tensor,
+    axis: usize,
+    pool: Option<&mut Pool>,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &[T], &mut [U]) + Sync + Send,
+) -> Tensor {
+    let shape = x.shape();
+    let (outer, n) = (shape[..axis].iter().product(), shape[axis]);
+    let inner: usize = shape[axis + 1..].iter().product();
+    if let (Some(data), true) = (x.as_slice::<T>(), inner > 1) {
+        let mut out = output(pool, U::DTYPE, shape);
+        let ys = out.as_mut_slice::<U>().expect("fresh output");
+        StridedLanes { outer, n, inner }.for_each(data, ys, init, f);
+        return out;
     }
+    let lanes = Lanes::new(x, &[axis]);
+    let mut out = output(pool, U::DTYPE, &lanes.shape());
+    let (xs, ys) = (lanes.data.as_slice::<T>(), out.as_mut_slice::<U>());
+    let (xs, ys) = (xs.expect("lanes are contiguous"), ys.expect("fresh output"));
+    for_each_lane_init(xs, n, ys, n, init, f);
+    lanes.restore(out)
 }
 
-fn sort_typed<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {
-    let x = lanes.data.as_slice::<T>().expect("lanes are contiguous");
-    let y = out.as_mut_slice::<T>().expect("fresh output");
-    for_each_lane(x, lanes.n, y, lanes.n, |a, b| {
-        b.copy_from_slice(a);
-        b.sort_unstable_by(nan_last);
-    });
+/// A single lane of at least `LONG` elements, with its scratch array
+/// (of `K`) from the pool: a fresh array of that size faults in all its
+/// pages (and may be given back to the system when freed) on every call.
+/// `f` returns `false` (nothing done) where it has no vector sort.
+fn long_lane<T: Element, U: Element, K: Element>(
+    x: &Tensor,
+    pool: &mut Option<&mut Pool>,
+    f: impl FnOnce(&mut [K], &[T], &mut [U]) -> bool,
+) -> Option<Tensor> {
+    const LONG: usize = 1 << 16;
+    let xs = x.as_slice::<T>()?;
+    let pool = pool.as_deref_mut()?;
+    if xs.len() < LONG || x.shape().iter().filter(|&&d| d > 1).count() > 1 {
+        return None;
+    }
+    // The scratch is taken before the output: in a function called again
+    // the pool hands back the previous call's, and only the output (which
+    // the caller keeps) is new.
+    let mut tmp = pool.take(K::DTYPE, &[xs.len()]);
+    let mut out = pool.take(U::DTYPE, x.shape());
+    let (ts, ys) = (tmp.as_mut_slice::<K>(), out.as_mut_slice::<U>());
+    let done = f(ts.expect("fresh scratch"), xs, ys.expect("fresh output"));
+    pool.recycle(tmp);
+    if done {
+        return Some(out);
+    }
+    pool.recycle(out);
+    None
 }
 
-fn argsort_typed<T: Element + PartialOrd>(lanes: &Lanes, out: &mut Tensor) {
-    let x = lanes.data.as_slice::<T>().expect("lanes are contiguous");
-    let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
-    for_each_lane(x, lanes.n, y, lanes.n, |a, b| {
-        b.iter_mut().enumerate().for_each(|(i, o)| *o = i as i64);
-        b.sort_by(|&i, &j| nan_last(&a[i as usize], &a[j as usize]));
-    });
+fn sort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Tensor {
+    long_lane(x, &mut pool, sort_vectorised::<T>)
+        .unwrap_or_else(|| along_axis(x, axis, pool, Scratch::default, sort_lane::<T>))
+}
+
+fn argsort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Tensor {
+    long_lane(x, &mut pool, argsort_words::<T>)
+        .unwrap_or_else(|| along_axis(x, axis, pool, Scratch::default, argsort_lane::<T>))
 }
 
 macro_rules! by_dtype {
-    ($f:ident, $dtype:expr, $lanes:expr, $out:expr, $what:literal) => {{
+    ($f:ident, $x:expr, $axis:expr, $pool:expr, $what:literal) => {{
         use DType::*;
-        match $dtype {
-            Bool => $f::<bool>($lanes, $out),
-            Int8 => $f::<i8>($lanes, $out),
-            Int16 => $f::<i16>($lanes, $out),
-            Int32 => $f::<i32>($lanes, $out),
-            Int64 => $f::<i64>($lanes, $out),
-            UInt8 => $f::<u8>($lanes, $out),
-            UInt16 => $f::<u16>($lanes, $out),
-            UInt32 => $f::<u32>($lanes, $out),
-            UInt64 => $f::<u64>($lanes, $out),
-            Float16 => $f::<f16>($lanes, $out),
-            Float32 => $f::<f32>($lanes, $out),
-            Float64 => $f::<f64>($lanes, $out),
+        match $x.dtype() {
+            Bool => $f::<bool>($x, $axis, $pool),
+            Int8 => $f::<i8>($x, $axis, $pool),
+            Int16 => $f::<i16>($x, $axis, $pool),
+            Int32 => $f::<i32>($x, $axis, $pool),
+            Int64 => $f::<i64>($x, $axis, $pool),
+            UInt8 => $f::<u8>($x, $axis, $pool),
+            UInt16 => $f::<u16>($x, $axis, $pool),
+            UInt32 => $f::<u32>($x, $axis, $pool),
+            UInt64 => $f::<u64>($x, $axis, $pool),
+            Float16 => $f::<f16>($x, $axis, $pool),
+            Float32 => $f::<f32>($x, $axis, $pool),
+            Float64 => $f::<f64>($x, $axis, $pool),
             other => {
                 return Err(Error::OutOfScope(format!(
                     concat!($what, " of {} is not supported"),
@@ -66,18 +110,12 @@ macro_rules! by_dtype {
 
 /// `x` sorted along `axis`.
 pub fn sort(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Result<Tensor> {
-    let lanes = Lanes::new(x, &[axis]);
-    let mut out = output(pool, x.dtype(), &lanes.shape());
-    by_dtype!(sort_typed, x.dtype(), &lanes, &mut out, "sort");
-    Ok(lanes.restore(out))
+    Ok(by_dtype!(sort_typed, x, axis, pool, "sort"))
 }
 
 /// The int64 indices that sort `x` along `axis`.
 pub fn argsort(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Result<Tensor> {
-    let lanes = Lanes::new(x, &[axis]);
-    let mut out = output(pool, DType::Int64, &lanes.shape());
-    by_dtype!(argsort_typed, x.dtype(), &lanes, &mut out, "argsort");
-    Ok(lanes.restore(out))
+    Ok(by_dtype!(argsort_typed, x, axis, pool, "argsort"))
 }
 
 fn take_typed<T: Element>(a: &Lanes, idx: &Lanes, out: &mut Tensor) -> Result<()> {

@@ -32,7 +32,7 @@ pub mod simd;
 mod tan32;
 mod tanh_f32;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 #[cfg(test)]
 mod tests;
 mod trig;

@@ -21,6 +21,8 @@ pub mod iter;
 pub mod join;
 pub mod linalg;
 pub mod map;
+pub mod mask_bits;
+pub mod mask_index;
 mod map_reversed;
 pub mod matmul;
 pub mod nonzero;

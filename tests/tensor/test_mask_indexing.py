@@ -121,7 +121,7 @@ def test_empty_and_mismatched_masks():
     assert got.shape == (0,)
     with pytest.raises(IndexError, match="boolean index did not match") as e:
         f(np.ones((2, 3)), np.ones((2, 4), bool))
-    assert "AdvancedSubtensor" in str(e.value)
+    assert "Subtensor(x, " in str(e.value)
     y = ot.dvector("y")
     g = oxtensor.function([x, b, y], ot.set_subtensor(x[b], y))
     with pytest.raises(ValueError, match="cannot assign") as e:

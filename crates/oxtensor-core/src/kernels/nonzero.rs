@@ -240,7 +240,14 @@ mod tests {
                     .collect();
                 let bits = MaskBits::from_bytes(&flags);
                 let mut walked = vec![0i64; bits.count];
-                for_each_set(&bits.words, 5, &mut Flat { out: &mut walked, k: 0 });
+                for_each_set(
+                    &bits.words,
+                    5,
+                    &mut Flat {
+                        out: &mut walked,
+                        k: 0,
+                    },
+                );
                 let mut simd = vec![-1i64; bits.count + 8];
                 // SAFETY: AVX-512F detected; room for every set bit.
                 let k = unsafe { avx512::positions(&bits.words, 5, simd.as_mut_ptr()) };
@@ -264,7 +271,9 @@ mod tests {
         let flags: Vec<bool> = (0..n).map(|i| data[(i % 3) * 70 + i / 3] != 0).collect();
         assert_eq!(nonzero_vecs(&tt), reference(&[70, 3], &flags));
         let every_other = t.view(&[3, 35], &[280, 8], 0).unwrap();
-        let flags: Vec<bool> = (0..105).map(|i| data[(i / 35) * 70 + (i % 35) * 2] != 0).collect();
+        let flags: Vec<bool> = (0..105)
+            .map(|i| data[(i / 35) * 70 + (i % 35) * 2] != 0)
+            .collect();
         assert_eq!(nonzero_vecs(&every_other), reference(&[3, 35], &flags));
     }
 }

@@ -6,6 +6,7 @@
 
 use super::simd::{detected, level, Level};
 use crate::kernels::map::Part;
+use num_complex::Complex;
 
 /// Elements per block: a few vectors, so consecutive polynomial chains
 /// stay independent, and the outside test costs one OR per element.
@@ -149,6 +150,25 @@ fn binary_body<K: Guarded2, E: Lane, const F: bool>(
     }
 }
 
+/// `ys[i] = K(zs[i].im, zs[i].re)`: each block's parts are split into two
+/// buffers (in L1) and run through [`binary_block`], so interleaved complex
+/// data takes the same vector loop as two float slices.
+#[inline(always)]
+fn pairs_body<K: Guarded2, E: Lane, const F: bool>(ys: &mut [E], zs: &[Complex<E>]) {
+    let zero = E::narrow(0.0);
+    let (mut re, mut im) = ([zero; BLOCK], [zero; BLOCK]);
+    let n = ys.len().min(zs.len());
+    let mut at = 0;
+    while at < n {
+        let m = BLOCK.min(n - at);
+        for (i, z) in zs[at..at + m].iter().enumerate() {
+            (re[i], im[i]) = (z.re, z.im);
+        }
+        binary_block::<K, E, F>(&mut ys[at..at + m], &im[..m], &re[..m]);
+        at += m;
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn unary_avx2<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
@@ -171,6 +191,18 @@ fn binary_avx2<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_,
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
 fn binary_avx512<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
     binary_body::<K, E, true>(zs, xs, ys);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn pairs_avx2<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
+    pairs_body::<K, E, true>(ys, zs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn pairs_avx512<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
+    pairs_body::<K, E, true>(ys, zs);
 }
 
 /// `ys[i] = K(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
@@ -213,4 +245,18 @@ pub(crate) fn unary<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
 /// [`binary_at`] at the process's level.
 pub(crate) fn binary<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
     binary_at::<K, E>(level(), zs, xs, ys);
+}
+
+/// `ys[i] = K(zs[i].im, zs[i].re)` with the build at `lvl` (lowered to what
+/// the CPU runs).
+pub(crate) fn pairs_at<K: Guarded2, E: Lane>(lvl: Level, ys: &mut [E], zs: &[Complex<E>]) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { pairs_avx512::<K, E>(ys, zs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { pairs_avx2::<K, E>(ys, zs) },
+        _ => pairs_body::<K, E, false>(ys, zs),
+    }
 }

@@ -9,6 +9,7 @@
 //! through [`kinds`], whose loops may redo elements out of a fast path's
 //! range with libm ([`guarded`]).
 
+pub(crate) mod complex_parts;
 mod dd;
 pub(crate) mod exp;
 mod exp32;
@@ -36,6 +37,7 @@ mod trig32;
 mod trig_tests;
 
 pub(crate) use exp::{exp, exp2, expm1};
+pub(crate) use guarded::Lane;
 pub(crate) use logistic::{sigmoid, softplus};
 
 use crate::kernels::map::Part;

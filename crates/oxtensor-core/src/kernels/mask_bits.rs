@@ -137,20 +137,52 @@ pub fn output_ranges(parts: &[Part]) -> Vec<Range<usize>> {
 /// Packs `bytes` into `words` (64 bytes a word, the last one partial) and
 /// returns the number of set bits.
 fn pack(bytes: &[u8], words: &mut [u64]) -> usize {
-    let mut count = 0;
-    let mut chunks = bytes.chunks_exact(64);
-    for (w, chunk) in words.iter_mut().zip(&mut chunks) {
-        let chunk: &[u8; 64] = chunk.try_into().expect("a chunk of 64 bytes");
-        *w = pack64(chunk);
-        count += w.count_ones() as usize;
-    }
-    let tail = chunks.remainder();
+    let full = bytes.len() / 64;
+    let mut count = pack_full(&bytes[..full * 64], &mut words[..full]);
+    let tail = &bytes[full * 64..];
     if !tail.is_empty() {
         let w = tail
             .iter()
             .enumerate()
             .fold(0u64, |w, (i, &b)| w | (((b != 0) as u64) << i));
         words[bytes.len() / 64] = w;
+        count += w.count_ones() as usize;
+    }
+    count
+}
+
+/// Packs whole 64-byte chunks; AVX-512BW tests 64 bytes against zero in
+/// one instruction (where the CPU has it), else [`pack64`].
+fn pack_full(bytes: &[u8], words: &mut [u64]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: AVX-512BW was just detected.
+        return unsafe { pack_full_avx512(bytes, words) };
+    }
+    pack_full_words(bytes, words)
+}
+
+fn pack_full_words(bytes: &[u8], words: &mut [u64]) -> usize {
+    let mut count = 0;
+    for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(64)) {
+        let chunk: &[u8; 64] = chunk.try_into().expect("a chunk of 64 bytes");
+        *w = pack64(chunk);
+        count += w.count_ones() as usize;
+    }
+    count
+}
+
+/// # Safety
+/// The CPU must have AVX-512BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw,popcnt")]
+unsafe fn pack_full_avx512(bytes: &[u8], words: &mut [u64]) -> usize {
+    use std::arch::x86_64::*;
+    let mut count = 0;
+    for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(64)) {
+        // SAFETY: the chunk holds 64 readable bytes; unaligned loads allowed.
+        let v = unsafe { _mm512_loadu_si512(chunk.as_ptr() as *const __m512i) };
+        *w = _mm512_test_epi8_mask(v, v);
         count += w.count_ones() as usize;
     }
     count

@@ -75,10 +75,16 @@ fn large_masks_are_cut_into_contiguous_parts() {
 #[test]
 fn simd_packing_matches_the_portable_loop() {
     let b = bytes(64 * 50, 0.5, 11);
-    for chunk in b.chunks_exact(64) {
+    let mut portable = vec![0u64; 50];
+    for (w, chunk) in portable.iter_mut().zip(b.chunks_exact(64)) {
         let chunk: &[u8; 64] = chunk.try_into().unwrap();
         assert_eq!(pack64(chunk), pack64_portable(chunk));
+        *w = pack64_portable(chunk);
     }
+    let (mut sse, mut any) = (vec![0u64; 50], vec![0u64; 50]);
+    let count = pack_full_words(&b, &mut sse);
+    assert_eq!(pack_full(&b, &mut any), count, "the detected path counts alike");
+    assert_eq!((&sse, &any), (&portable, &portable));
 }
 
 #[test]

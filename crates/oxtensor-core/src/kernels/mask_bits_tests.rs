@@ -83,7 +83,11 @@ fn simd_packing_matches_the_portable_loop() {
     }
     let (mut sse, mut any) = (vec![0u64; 50], vec![0u64; 50]);
     let count = pack_full_words(&b, &mut sse);
-    assert_eq!(pack_full(&b, &mut any), count, "the detected path counts alike");
+    assert_eq!(
+        pack_full(&b, &mut any),
+        count,
+        "the detected path counts alike"
+    );
     assert_eq!((&sse, &any), (&portable, &portable));
 }
 

@@ -86,6 +86,17 @@ fn updates_match_the_general_plan() {
 }
 
 #[test]
+fn long_masks_in_parts_with_runs_of_empty_and_full_words() {
+    let x = arange(&[200_003]);
+    for (seed, density) in [(1, 0.0), (2, 0.001), (3, 0.999), (4, 1.0)] {
+        let mask = random_mask(&[200_003], density, seed);
+        for write in [Write::Set, Write::Inc] {
+            check(&x, &mask, &Tensor::scalar(2.5f64), write, &format!("{density}"));
+        }
+    }
+}
+
+#[test]
 fn every_dtype_and_signed_zeros() {
     let mask = random_mask(&[200], 0.5, 8);
     let x = Tensor::from_vec(vec![200], vec![-0.0f64; 200]).unwrap();

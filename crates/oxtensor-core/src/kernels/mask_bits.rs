@@ -104,7 +104,8 @@ fn part_ranges(len: usize) -> Vec<Range<usize>> {
     let threads = rayon::current_num_threads();
     let n_parts = (len / PART_MIN).clamp(1, threads * 4);
     if threads < 2 || n_parts < 2 {
-        return vec![0..n_words];
+        let all = 0..n_words;
+        return vec![all];
     }
     let per = n_words.div_ceil(n_parts);
     (0..n_words)
@@ -151,38 +152,12 @@ fn pack(bytes: &[u8], words: &mut [u64]) -> usize {
     count
 }
 
-/// Packs whole 64-byte chunks; AVX-512BW tests 64 bytes against zero in
-/// one instruction (where the CPU has it), else [`pack64`].
+/// Packs whole 64-byte chunks.
 fn pack_full(bytes: &[u8], words: &mut [u64]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: AVX-512BW was just detected.
-        return unsafe { pack_full_avx512(bytes, words) };
-    }
-    pack_full_words(bytes, words)
-}
-
-fn pack_full_words(bytes: &[u8], words: &mut [u64]) -> usize {
     let mut count = 0;
     for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(64)) {
         let chunk: &[u8; 64] = chunk.try_into().expect("a chunk of 64 bytes");
         *w = pack64(chunk);
-        count += w.count_ones() as usize;
-    }
-    count
-}
-
-/// # Safety
-/// The CPU must have AVX-512BW.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512bw,popcnt")]
-unsafe fn pack_full_avx512(bytes: &[u8], words: &mut [u64]) -> usize {
-    use std::arch::x86_64::*;
-    let mut count = 0;
-    for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(64)) {
-        // SAFETY: the chunk holds 64 readable bytes; unaligned loads allowed.
-        let v = unsafe { _mm512_loadu_si512(chunk.as_ptr() as *const __m512i) };
-        *w = _mm512_test_epi8_mask(v, v);
         count += w.count_ones() as usize;
     }
     count

@@ -91,7 +91,13 @@ fn long_masks_in_parts_with_runs_of_empty_and_full_words() {
     for (seed, density) in [(1, 0.0), (2, 0.001), (3, 0.999), (4, 1.0)] {
         let mask = random_mask(&[200_003], density, seed);
         for write in [Write::Set, Write::Inc] {
-            check(&x, &mask, &Tensor::scalar(2.5f64), write, &format!("{density}"));
+            check(
+                &x,
+                &mask,
+                &Tensor::scalar(2.5f64),
+                write,
+                &format!("{density}"),
+            );
         }
     }
 }

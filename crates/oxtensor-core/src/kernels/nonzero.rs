@@ -53,24 +53,10 @@ pub fn write_coords(bits: &MaskBits, shape: &[usize], outs: &mut [&mut [i64]]) {
         let words = &bits.words[part.words.clone()];
         let first = part.words.start * 64;
         match &mut outs[..] {
-            [flat] => write_positions(words, first, flat),
+            [flat] => for_each_set(words, first, &mut Flat { out: flat, k: 0 }),
             _ => for_each_set(words, first, &mut Coords::new(outs, shape)),
         }
     });
-}
-
-/// The set positions of `words` (counted from `first`) into `out`, which
-/// holds exactly as many.
-fn write_positions(words: &[u64], first: usize, out: &mut [i64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: AVX-512F was just detected; `out` has one slot per set
-        // bit (the part's count, taken while packing these words).
-        let n = unsafe { avx512::positions(words, first, out.as_mut_ptr()) };
-        assert_eq!(n, out.len(), "a part's count is its set bits");
-        return;
-    }
-    for_each_set(words, first, &mut Flat { out, k: 0 });
 }
 
 /// A 1-d mask's positions: the coordinates themselves.
@@ -151,9 +137,6 @@ impl Sink for Coords<'_> {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx512;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,35 +208,6 @@ mod tests {
                 let t = Tensor::from_vec(shape.to_vec(), flags.clone()).unwrap();
                 let got = values(&nonzero_coords(&t, None));
                 assert_eq!(got, reference(shape, &flags), "{shape:?} at {density}");
-            }
-        }
-    }
-
-    #[test]
-    fn simd_positions_match_the_bit_walk() {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512f") {
-            for (n, density) in [(1, 1.0), (64, 0.5), (130, 0.01), (1000, 0.5), (4097, 0.9)] {
-                let flags: Vec<u8> = pseudo_random(n, 3)
-                    .into_iter()
-                    .map(|u| (u < density) as u8)
-                    .collect();
-                let bits = MaskBits::from_bytes(&flags);
-                let mut walked = vec![0i64; bits.count];
-                for_each_set(
-                    &bits.words,
-                    5,
-                    &mut Flat {
-                        out: &mut walked,
-                        k: 0,
-                    },
-                );
-                let mut simd = vec![-1i64; bits.count + 8];
-                // SAFETY: AVX-512F detected; room for every set bit.
-                let k = unsafe { avx512::positions(&bits.words, 5, simd.as_mut_ptr()) };
-                assert_eq!(k, bits.count);
-                assert_eq!(&simd[..k], &walked[..], "{n} at {density}");
-                assert!(simd[k..].iter().all(|&v| v == -1), "nothing past the end");
             }
         }
     }

@@ -4,6 +4,7 @@
 
 pub mod advanced_index;
 pub mod alloc;
+pub mod bincount;
 pub mod blas;
 pub mod cast;
 mod cholesky;

@@ -306,7 +306,7 @@ impl Accumulate for bool {
 
 fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8) {
     if nest.shape().is_empty() {
-        // Blocks of one element (`x[idx] += y` of a vector, `bincount`):
+        // Blocks of one element (`x[idx] += y` of a vector, a histogram):
         // one addition per pair, without walking a nest per pair (which
         // cost 5x the additions).
         for &(s0, d0) in pairs {

@@ -7,7 +7,13 @@ Workloads, each timed in this one process as the best of several repeats:
 * the same slice copied into a new array (``Out`` not borrowed);
 * ``take`` of 10**5 random rows from a 10**6x8 float64 matrix (``x[idx]``);
 * ``inc_subtensor(x[idx], y)`` of 10**5 rows with duplicates into a
-  10**5x8 matrix (``np.add.at`` for NumPy, ``.at[].add`` for JAX).
+  10**5x8 matrix (``np.add.at`` for NumPy, ``.at[].add`` for JAX);
+* boolean masks, each half set at random: ``nonzero(v > 0)`` of a 10**6
+  float64 vector, ``flatnonzero(m > 0)``, ``m[b]`` with a bool input ``b``,
+  ``m[m > 0]`` and ``set_subtensor(m[m > 0], 0.0)`` on 2000x2000 float64
+  matrices (NumPy: ``np.where(m > 0, 0.0, m)``, and ``m[m > 0] = 0`` on a
+  copy). JAX compiles none of the data-dependent shapes; it times the
+  ``where``.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). A
 system that cannot be imported is reported as skipped, with the reason. The
@@ -106,6 +112,58 @@ def inc_duplicates() -> None:
     )
 
 
+def masks() -> None:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(10**6)
+    m = rng.standard_normal((2000, 2000))
+    bm = rng.random((2000, 2000)) < 0.5
+    x, mx, b = ot.dvector("x"), ot.dmatrix("m"), ot.matrix("b", dtype="bool")
+    cases: list[tuple[str, Any, Any, tuple[Any, ...], Any]] = [
+        (
+            "nonzero(v > 0)[0], 1e6",
+            [x],
+            ot.nonzero(x > 0)[0],
+            (a,),
+            lambda: np.nonzero(a > 0)[0],
+        ),
+        (
+            "flatnonzero(m > 0), 2000^2",
+            [mx],
+            ot.flatnonzero(mx > 0),
+            (m,),
+            lambda: np.flatnonzero(m > 0),
+        ),
+        ("m[b], 2000^2", [mx, b], mx[b], (m, bm), lambda: m[bm]),
+        ("m[m > 0], 2000^2", [mx], mx[mx > 0], (m,), lambda: m[m > 0]),
+    ]
+    for label, ins, out, args, ref in cases:
+        f = oxtensor.function(ins, out)
+        row(label, best(lambda f=f, args=args: f(*args), 10), {"numpy": best(ref, 10)})
+
+    def numpy_assign() -> Any:
+        out = m.copy()
+        out[out > 0] = 0.0
+        return out
+
+    f = oxtensor.function([mx], ot.set_subtensor(mx[mx > 0], 0.0))
+    jf = jax_fn(lambda v: jnp_where(v > 0, 0.0, v)) if jax_mod else None
+    row(
+        "set_subtensor(m[m>0], 0)",
+        best(lambda: f(m), 10),
+        {
+            "np.where": best(lambda: np.where(m > 0, 0.0, m), 10),
+            "numpy copy+set": best(numpy_assign, 10),
+            "jax where": jax_timed(jf, m, number=10),
+        },
+    )
+
+
+def jnp_where(cond: Any, a: Any, b: Any) -> Any:
+    import jax.numpy as jnp
+
+    return jnp.where(cond, a, b)
+
+
 def main() -> None:
     for name, why in (("pytensor", pt_why), ("jax", jax_why)):
         if why:
@@ -113,6 +171,7 @@ def main() -> None:
     slicing()
     take_rows()
     inc_duplicates()
+    masks()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@
 //! when they are adjacent in the index, and first otherwise.
 
 use super::iter::broadcast_shapes;
+use super::mask_index::check_mask_shape;
+use super::nonzero::nonzero_vecs;
 use super::subtensor::{broadcast_value, gather_blocks, run_blocks, Blocks, Write};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -149,26 +151,8 @@ fn mask_arrays(t: &Tensor, axis: usize, x_shape: &[usize]) -> Result<Vec<IndexAr
     if axis + k > x_shape.len() {
         return Err(too_many(x_shape.len()));
     }
-    for d in 0..k {
-        if t.shape()[d] != x_shape[axis + d] {
-            return Err(Error::Index(format!(
-                "boolean index did not match indexed array along axis {}; size of axis is {} but size of corresponding boolean axis is {}",
-                axis + d,
-                x_shape[axis + d],
-                t.shape()[d]
-            )));
-        }
-    }
-    let mut coords: Vec<Vec<i64>> = vec![Vec::new(); k];
-    for i in 0..t.len() {
-        if t.get(i) == crate::tensor::Scalar::Bool(true) {
-            let mut rest = i;
-            for d in (0..k).rev() {
-                coords[d].push((rest % t.shape()[d]) as i64);
-                rest /= t.shape()[d];
-            }
-        }
-    }
+    check_mask_shape(t.shape(), x_shape, axis)?;
+    let coords = nonzero_vecs(t);
     Ok(coords
         .into_iter()
         .enumerate()

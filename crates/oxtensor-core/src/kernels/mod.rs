@@ -23,6 +23,9 @@ pub mod join;
 pub mod linalg;
 pub mod map;
 mod map_reversed;
+pub mod mask_bits;
+pub mod mask_index;
+pub mod mask_update;
 pub mod matmul;
 mod matvec;
 pub mod nonzero;
@@ -87,4 +90,14 @@ pub(crate) fn pseudo_random(n: usize, seed: u64) -> Vec<f64> {
             (s >> 11) as f64 / (1u64 << 53) as f64
         })
         .collect()
+}
+
+/// A bool tensor of `shape` whose elements are set with probability
+/// `density` (from [`pseudo_random`]), for the mask kernels' tests.
+#[cfg(test)]
+pub(crate) fn random_mask(shape: &[usize], density: f64, seed: u64) -> crate::tensor::Tensor {
+    let n = shape.iter().product();
+    let flags = pseudo_random(n, seed).into_iter().map(|u| u < density);
+    crate::tensor::Tensor::from_vec(shape.to_vec(), flags.collect())
+        .expect("n flags fill the shape")
 }

@@ -16,11 +16,55 @@ use crate::tensor::Tensor;
 
 /// Where row `k` of the (broadcast) values starts, and how it is laid out.
 #[derive(Clone, Copy)]
-enum Rows<'a, T> {
+pub(super) enum Rows<'a, T> {
     /// Row `k` is `data[k * step..][..len]` (`step` 0: one row for all).
     Full { data: &'a [T], step: usize },
     /// Row `k` is `data[k * step]` repeated (a value broadcast within rows).
     Repeated { data: &'a [T], step: usize },
+}
+
+impl<'a, T: Accumulate> Rows<'a, T> {
+    /// The rows of `y` (C-contiguous, of `T`'s dtype) broadcast to `shape`
+    /// (rows along axis 0) with byte `strides`; `None` when `y` is laid
+    /// out otherwise, or is not a slice of `T`.
+    pub(super) fn of(y: &'a Tensor, strides: &[isize], shape: &[usize]) -> Option<Self> {
+        let data = y.as_slice::<T>()?;
+        let item = y.dtype().itemsize() as isize;
+        let (&outer, inner) = strides.split_first()?;
+        if outer % item != 0 || outer < 0 {
+            return None;
+        }
+        let step = (outer / item) as usize;
+        if inner.iter().all(|&s| s == 0) {
+            Some(Rows::Repeated { data, step })
+        } else if inner == crate::tensor::c_strides(y.dtype(), &shape[1..]).as_slice() {
+            // A C-contiguous `y`: its broadcast strides index its own
+            // elements as checked here.
+            Some(Rows::Full { data, step })
+        } else {
+            None
+        }
+    }
+
+    /// Writes (or adds) row `k` into `row`.
+    #[inline]
+    pub(super) fn write_into(self, k: usize, row: &mut [T], write: Write) {
+        let width = row.len();
+        match (self, write) {
+            (Rows::Full { data, step }, Write::Inc) => {
+                let src = &data[k * step..k * step + width];
+                row.iter_mut().zip(src).for_each(|(d, &s)| *d = d.acc(s));
+            }
+            (Rows::Full { data, step }, Write::Set) => {
+                row.copy_from_slice(&data[k * step..k * step + width]);
+            }
+            (Rows::Repeated { data, step }, Write::Inc) => {
+                let s = data[k * step];
+                row.iter_mut().for_each(|d| *d = d.acc(s));
+            }
+            (Rows::Repeated { data, step }, Write::Set) => row.fill(data[k * step]),
+        }
+    }
 }
 
 /// Scatters `y` (cast to `out`'s dtype and broadcast as `y_bcast` allows)
@@ -60,30 +104,11 @@ pub fn scatter_rows(
     let Some(idx) = idx.as_slice::<i64>() else {
         return Ok(false);
     };
-    let item = out.dtype().itemsize() as isize;
-    let inner = &strides[1..];
-    let layout = if inner.iter().all(|&s| s == 0) {
-        Layout::Repeated
-    } else if inner == crate::tensor::c_strides(out.dtype(), &shape[1..]).as_slice() {
-        Layout::Full
-    } else {
-        return Ok(false);
-    };
-    if strides[0] % item != 0 || strides[0] < 0 {
-        return Ok(false);
-    }
-    let step = (strides[0] / item) as usize;
     let len0 = out.shape()[0];
     macro_rules! typed {
         ($t:ty) => {{
-            // A C-contiguous `y` (a fresh cast is): its broadcast strides
-            // then index its own elements as checked above.
-            let Some(data) = y.as_slice::<$t>() else {
+            let Some(rows) = Rows::<$t>::of(&y, &strides, &shape) else {
                 return Ok(false);
-            };
-            let rows = match layout {
-                Layout::Full => Rows::Full { data, step },
-                Layout::Repeated => Rows::Repeated { data, step },
             };
             // SAFETY: `out` is the caller's to write (a fresh copy of `x`
             // or a loan only the storage slot also holds, which nothing
@@ -104,12 +129,6 @@ pub fn scatter_rows(
     Ok(true)
 }
 
-#[derive(Clone, Copy)]
-enum Layout {
-    Full,
-    Repeated,
-}
-
 /// Row by row in index order (so repeated indices accumulate, or the last
 /// one wins when setting).
 fn apply<T: Accumulate>(
@@ -122,21 +141,7 @@ fn apply<T: Accumulate>(
     let width = dst.len().checked_div(len0).unwrap_or(0);
     for (k, &i) in idx.iter().enumerate() {
         let at = wrap_index(i, len0, 0)? * width;
-        let row = &mut dst[at..at + width];
-        match (rows, write) {
-            (Rows::Full { data, step }, Write::Inc) => {
-                let src = &data[k * step..k * step + width];
-                row.iter_mut().zip(src).for_each(|(d, &s)| *d = d.acc(s));
-            }
-            (Rows::Full { data, step }, Write::Set) => {
-                row.copy_from_slice(&data[k * step..k * step + width]);
-            }
-            (Rows::Repeated { data, step }, Write::Inc) => {
-                let s = data[k * step];
-                row.iter_mut().for_each(|d| *d = d.acc(s));
-            }
-            (Rows::Repeated { data, step }, Write::Set) => row.fill(data[k * step]),
-        }
+        rows.write_into(k, &mut dst[at..at + width], write);
     }
     Ok(())
 }

@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::advanced_index::{plan, scatter};
 use crate::kernels::alloc::modifiable_copy;
+use crate::kernels::mask_index::leading_mask;
+use crate::kernels::mask_update::mask_update;
 use crate::kernels::row_scatter::scatter_rows;
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
@@ -27,17 +29,23 @@ fn perform_inc(
     set: bool,
     what: &str,
 ) -> Result<Tensor> {
-    let mut out = modifiable_copy(ctx.pool, inputs[0].tensor()?);
+    let x = inputs[0].tensor()?;
     let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();
     let indices = index_values(&inputs[2..])?;
+    let (y, write) = (inputs[1].tensor()?, write_of(set));
+    if let Some(mask) = leading_mask(idx_list, &indices, x.ndim()) {
+        if let Some(out) = mask_update(ctx.pool, x, mask, y, &y_bcast, write, what)? {
+            return Ok(out);
+        }
+    }
+    let mut out = modifiable_copy(ctx.pool, x);
     if let ([IdxEntry::Index(0)], [idx]) = (idx_list, &indices[..]) {
-        let (y, write) = (inputs[1].tensor()?, write_of(set));
         if scatter_rows(&mut out, idx, y, &y_bcast, write, what)? {
             return Ok(out);
         }
     }
     let mut p = plan(&out, idx_list, &indices)?;
-    scatter(&mut p, inputs[1].tensor()?, &y_bcast, write_of(set), what)?;
+    scatter(&mut p, y, &y_bcast, write, what)?;
     drop(p);
     Ok(out)
 }

@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::advanced_index::{gather, plan};
+use crate::kernels::mask_index::{leading_mask, mask_gather};
 use crate::op_identity;
 use crate::ops::index_list::{
     check_positions, check_scalar_index, n_index_inputs, repr_idx_list, static_slice_len, IdxEntry,
@@ -249,7 +250,12 @@ impl Op for AdvancedSubtensor {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;
-        let p = plan(x, &self.idx_list, &index_values(&inputs[1..])?)?;
+        let indices = index_values(&inputs[1..])?;
+        if let Some(mask) = leading_mask(&self.idx_list, &indices, x.ndim()) {
+            outputs[0] = Some(mask_gather(x, mask, ctx.pool)?.into());
+            return Ok(());
+        }
+        let p = plan(x, &self.idx_list, &indices)?;
         let mut out = ctx.pool.take(x.dtype(), &p.out_shape());
         gather(&p, &mut out)?;
         outputs[0] = Some(out.into());

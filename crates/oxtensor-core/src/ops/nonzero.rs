@@ -9,7 +9,6 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::nonzero::nonzero_coords;
 use crate::op_identity;
 use crate::ops::{Op, PerformCtx};
-use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 
@@ -45,7 +44,7 @@ impl Op for Nonzero {
 
     fn perform(
         &self,
-        _ctx: &mut PerformCtx<'_>,
+        ctx: &mut PerformCtx<'_>,
         inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
@@ -55,8 +54,8 @@ impl Op for Nonzero {
                 "Nonzero only supports non-scalar arrays.".into(),
             ));
         }
-        for (slot, c) in outputs.iter_mut().zip(nonzero_coords(a)) {
-            *slot = Some(Tensor::from_vec(vec![c.len()], c)?.into());
+        for (slot, c) in outputs.iter_mut().zip(nonzero_coords(a, Some(ctx.pool))) {
+            *slot = Some(c.into());
         }
         Ok(())
     }

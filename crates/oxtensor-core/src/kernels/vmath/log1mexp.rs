@@ -86,6 +86,8 @@ fn log1mexp32<const F: bool>(x: f32) -> f32 {
     let y = exp32::scale(1.0 + q, t);
     let h = f32::from_bits(t.to_bits().wrapping_add(126) << 23);
     let m = -2.0 * fma32::<F>(h, q, h - 0.5);
+    // Below 2^-25, -expm1(x) is -x (where `h q` could round to 0).
+    let m = if x > -1.0 / 33_554_432.0 { -x } else { m };
     let far = x < -std::f32::consts::LN_2;
     // 1 - y = u + c exactly (|1| >= |y|: Fast2Sum).
     let u = 1.0 - y;

@@ -123,15 +123,15 @@ impl guarded::Guarded2 for Pow32 {
         pow_small::fits(y)
     }
     fn slow(x: f64, y: f64) -> f64 {
-        pow_small::pow_small_scalar(x, y)
+        pow_small::pow_small32_scalar(x, y)
     }
 }
 
 /// `zs[i] = xs[i] ** y` when `ys` is one exponent that [`pow_small`]
 /// takes (or a slice of only that value), with the loop for its bit
-/// length; `false` otherwise (the general loops give such elements the
+/// length (`DD`: float64's double-double one); `false` otherwise (the general loops give such elements the
 /// same values, one at a time).
-fn pow_small_at<E: guarded::Lane>(
+fn pow_small_at<E: guarded::Lane, const DD: bool>(
     lvl: Level,
     zs: &mut [E],
     xs: Part<'_, E>,
@@ -150,12 +150,12 @@ fn pow_small_at<E: guarded::Lane>(
         return false;
     }
     let run = match pow_small::bit_length(y) {
-        0 => guarded::binary_at::<PowSmall<0>, E>,
-        1 => guarded::binary_at::<PowSmall<1>, E>,
-        2 => guarded::binary_at::<PowSmall<2>, E>,
-        3 => guarded::binary_at::<PowSmall<3>, E>,
-        4 => guarded::binary_at::<PowSmall<4>, E>,
-        _ => guarded::binary_at::<PowSmall<5>, E>,
+        0 => guarded::binary_at::<PowSmall<0, DD>, E>,
+        1 => guarded::binary_at::<PowSmall<1, DD>, E>,
+        2 => guarded::binary_at::<PowSmall<2, DD>, E>,
+        3 => guarded::binary_at::<PowSmall<3, DD>, E>,
+        4 => guarded::binary_at::<PowSmall<4, DD>, E>,
+        _ => guarded::binary_at::<PowSmall<5, DD>, E>,
     };
     run(lvl, zs, xs, Part::One(E::narrow(y)));
     true
@@ -203,7 +203,7 @@ impl Elem for f64 {
     }
 
     fn pow_at(lvl: Level, zs: &mut [f64], xs: Part<'_, f64>, ys: Part<'_, f64>) {
-        if !pow_small_at(lvl, zs, xs, ys) {
+        if !pow_small_at::<f64, true>(lvl, zs, xs, ys) {
             guarded::binary_at::<pow::Pow, f64>(lvl, zs, xs, ys);
         }
     }
@@ -219,7 +219,7 @@ impl Elem for f32 {
     }
 
     fn pow_at(lvl: Level, zs: &mut [f32], xs: Part<'_, f32>, ys: Part<'_, f32>) {
-        if !pow_small_at(lvl, zs, xs, ys) {
+        if !pow_small_at::<f32, false>(lvl, zs, xs, ys) {
             guarded::binary_at::<Pow32, f32>(lvl, zs, xs, ys);
         }
     }

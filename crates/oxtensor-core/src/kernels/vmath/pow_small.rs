@@ -103,6 +103,51 @@ pub(super) fn bit_length(y: f64) -> u32 {
     u64::BITS - (y.abs() as u64).leading_zeros()
 }
 
+/// `x ** y` for [`fits`] `y`, `|y| < 2^K`, and float32 `x` nonzero and
+/// finite, in plain float64 (the float32 loops'): each product and the
+/// root rounded once, so within `(K + 2) 2^-53` relative before the
+/// rounding to float32, which is then correct but within 2^-26 ulp of a
+/// tie. Correctly rounded operations only: every build gives the same bits.
+/// Overflow and underflow in float64 are overflow and underflow in float32.
+#[inline(always)]
+pub(super) fn pow_small32<const K: u32>(x: f64, y: f64) -> f64 {
+    let bits = (2.0 * y.abs() + SHIFTER).to_bits();
+    let root = x.sqrt();
+    let mut acc = if bits & 1 == 1 { root } else { 1.0 };
+    let mut base = x;
+    for k in 0..K {
+        let with = acc * base;
+        acc = if (bits >> (k + 1)) & 1 == 1 {
+            with
+        } else {
+            acc
+        };
+        base *= base;
+    }
+    let inv = 1.0 / acc;
+    if y < 0.0 {
+        inv
+    } else {
+        acc
+    }
+}
+
+/// Whether the float32 `x` (widened) takes [`pow_small32`]: zeros, inf and
+/// NaN take C's `pow` (`pow(-0, 1/2)` is +0, `sqrt(-0)` -0).
+#[inline(always)]
+pub(super) fn in_range32(x: f64) -> bool {
+    x != 0.0 && x.abs() < f64::INFINITY
+}
+
+/// [`pow_small_scalar`] for float32 values.
+pub(super) fn pow_small32_scalar(x: f64, y: f64) -> f64 {
+    if in_range32(x) {
+        pow_small32::<5>(x, y)
+    } else {
+        x.powf(y)
+    }
+}
+
 /// The value of `x ** y` for [`fits`] `y`, scalar: [`pow_small`] in
 /// range, the C library's `pow` elsewhere (as [`PowSmall`]'s loop).
 pub(super) fn pow_small_scalar(x: f64, y: f64) -> f64 {
@@ -114,17 +159,26 @@ pub(super) fn pow_small_scalar(x: f64, y: f64) -> f64 {
 }
 
 /// The loop for one exponent that [`fits`] with [`bit_length`] at most `K`,
-/// repeated over the block.
-pub(super) struct PowSmall<const K: u32>;
+/// repeated over the block: [`pow_small`] for float64 (`DD`),
+/// [`pow_small32`] for float32.
+pub(super) struct PowSmall<const K: u32, const DD: bool>;
 
-impl<const K: u32> Guarded2 for PowSmall<K> {
+impl<const K: u32, const DD: bool> Guarded2 for PowSmall<K, DD> {
     #[inline(always)]
     fn fast<const F: bool>(x: f64, y: f64) -> f64 {
-        pow_small::<F, K>(x, y)
+        if DD {
+            pow_small::<F, K>(x, y)
+        } else {
+            pow_small32::<K>(x, y)
+        }
     }
     #[inline(always)]
     fn outside(x: f64, _y: f64) -> bool {
-        !in_range(x)
+        if DD {
+            !in_range(x)
+        } else {
+            !in_range32(x)
+        }
     }
     fn slow(x: f64, y: f64) -> f64 {
         x.powf(y)
@@ -136,7 +190,7 @@ mod tests {
     use super::*;
     use crate::kernels::map::Part;
     use crate::kernels::vmath::simd::levels;
-    use crate::kernels::vmath::test_support::{ulps, Rng};
+    use crate::kernels::vmath::test_support::{ulps, ulps32, Rng};
     use crate::kernels::vmath::Elem;
 
     #[test]
@@ -193,6 +247,48 @@ mod tests {
                     }
                     let bits: Vec<u64> = out.iter().map(|z| z.to_bits()).collect();
                     assert!(first.get_or_insert(bits.clone()) == &bits, "{y} at {lvl:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn float32_within_an_ulp_and_the_same_bits_everywhere() {
+        let mut rng = Rng(72);
+        let mut xs: Vec<f32> = rng
+            .log_uniforms(4_000, -149.0, 127.0)
+            .iter()
+            .map(|&x| x as f32)
+            .collect();
+        xs.extend([
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ]);
+        for k in -32..=32 {
+            let y = k as f32 / 2.0;
+            let mut one = vec![0.0f32; xs.len()];
+            f32::pow_at(levels()[0], &mut one, Part::Full(&xs), Part::One(y));
+            for lvl in levels() {
+                let mut full = vec![0.0f32; xs.len()];
+                f32::pow_at(
+                    lvl,
+                    &mut full,
+                    Part::Full(&xs),
+                    Part::Full(&vec![y; xs.len()]),
+                );
+                for ((x, a), b) in xs.iter().zip(&one).zip(&full) {
+                    let want = f64::from(*x).powf(f64::from(y)) as f32;
+                    assert!(ulps32(*a, want) <= 1, "{x:e} ** {y} = {a:e}, libm {want:e}");
+                    assert!(
+                        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                        "{x:e} ** {y} at {lvl:?}"
+                    );
                 }
             }
         }

@@ -13,10 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import oxtensor
 import oxtensor.tensor as ot
 import scipy.special
-from bench_execution import best
+from bench_execution import numpy_table
 from oxtensor.tensor import linalg as la
 from oxtensor.tensor import special
 
@@ -153,14 +152,7 @@ CASES: dict[str, tuple[Callable[[], list[Any]], Callable[..., Any], list[Any], A
 
 
 def main() -> None:
-    for name, (make_inputs, build, values, reference) in CASES.items():
-        inputs = make_inputs()
-        f = oxtensor.function(inputs, build(*inputs))
-        ox = best(lambda f=f, values=values: f(*values), 1, repeat=10)
-        ref = best(lambda r=reference, values=values: r(*values), 1, repeat=10)
-        flag = "" if ox <= 1.1 * ref else "  <-- slower than NumPy"
-        times = f"oxtensor {ox * 1e3:9.3f} ms | numpy {ref * 1e3:9.3f} ms"
-        print(f"{name:<22} {times} ({ref / ox:5.2f}x){flag}", flush=True)
+    numpy_table(CASES, 22)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ __all__ = [
     "ArcTanh",
     "ArgSortOp",
     "Argmax",
+    "Bincount",
     "CAReduce",
     "Cast",
     "Ceil",
@@ -1140,6 +1141,18 @@ class Split(Op):
     @property
     def view_map(self) -> dict[int, list[int]]:  # type: ignore[override]
         """Every output is a view of the input."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Bincount(Op):
+    """``Bincount(minlength=0)``: inputs are the integer vector and optionally
+    the weights; int64 counts, or sums in the weights' dtype."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, minlength: int = 0) -> Self: ...
+    @property
+    def minlength(self) -> int:
+        """The least number of bins."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 

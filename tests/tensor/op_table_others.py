@@ -1,5 +1,5 @@
 """The other entries of the op table: sort, argsort, cumsum, cumprod,
-diff, nonzero, softmax, log_softmax, to_one_hot, and the elementwise
+diff, nonzero, softmax, log_softmax, bincount, to_one_hot, and the elementwise
 spellings that are not a plain scalar op (cast, astype, where)."""
 
 from collections.abc import Callable
@@ -105,6 +105,15 @@ OTHERS: dict[str, Spec] = {
         "LogSoftmax{axis=(1,)}",
         zero_d=NO_ZERO_D,
         empty=one((0, 4)),
+    ),
+    "bincount": Spec(
+        lambda x, w: ot.bincount(x, w, minlength=9),
+        lambda x, w: np.bincount(x, w, minlength=9),
+        lambda dt, rng: [rng.integers(0, 7, 12), arr(dt, (12,), rng)],
+        "Bincount{minlength=9}",
+        ["int8", "uint16", "int64", "float16", "float32", "float64"],
+        zero_d="takes vectors",
+        empty=lambda dt, rng: [np.zeros(0, "int64"), np.zeros(0, dt)],
     ),
     "to_one_hot": Spec(
         lambda i: to_one_hot(i, 5),

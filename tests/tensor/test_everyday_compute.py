@@ -5,6 +5,8 @@
 constants: values against NumPy, dtypes as NumPy/PyTensor give them,
 ``infer_shape``, gradients and errors."""
 
+import pickle
+
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
@@ -303,6 +305,165 @@ def test_bincount():
     dw = ot.dvector("dw")
     verify_grad(lambda a: ot.bincount(xv, a), [RNG.normal(size=6)], rng=RNG)
     check_infer_shape([x, dw], [ot.bincount(x, dw)], [xv, np.ones(6)])
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+@pytest.mark.parametrize("minlength", [None, 0, 12])
+def test_bincount_x_dtypes_and_minlength(dtype, minlength):
+    xv = RNG.integers(0, 9, size=40).astype(dtype)
+    x = ot.vector("x", dtype=dtype)
+    out = ot.bincount(x, minlength=minlength)
+    assert (out.dtype, out.type.shape) == ("int64", (None,))
+    want = np.bincount(xv.astype("int64"), minlength=minlength or 0)
+    assert_matches(run(out, x, xv), want)
+    # A strided and a reversed view read the same values.
+    assert_matches(
+        run(out, x, xv[::3]),
+        np.bincount(xv[::3].astype("int64"), minlength=minlength or 0),
+    )
+    assert_matches(run(out, x, xv[::-1]), want)
+
+
+@pytest.mark.parametrize(
+    "wdtype", ["float16", "float32", "float64", "int8", "int32", "uint16", "uint64"]
+)
+def test_bincount_weights_dtypes(wdtype):
+    xv = RNG.integers(0, 7, size=30).astype("uint8")
+    if wdtype.startswith(("int", "uint")):
+        info = np.iinfo(wdtype)
+        wv = RNG.integers(info.min, info.max, size=30, dtype=wdtype, endpoint=True)
+    else:
+        wv = (RNG.normal(size=30) * 5).astype(wdtype)
+    x, w = ot.vector("x", dtype="uint8"), ot.vector("w", dtype=wdtype)
+    out = ot.bincount(x, w, minlength=10)
+    assert out.dtype == wdtype
+
+    def want(xs, ws):
+        if wdtype.startswith(("int", "uint")):
+            # Sums wrap in the weights' dtype, as inc_subtensor's.
+            bins = np.zeros(10, wdtype)
+            np.add.at(bins, xs, ws)
+            return bins
+        # NumPy sums in float64; oxtensor too, rounding once at the end.
+        return np.bincount(xs, ws.astype("float64"), 10).astype(wdtype)
+
+    assert_matches(run(out, x, xv, w, wv), want(xv, wv))
+    # Strided on both sides, the weights read backwards.
+    xs, ws = xv[::2], wv[::-2]
+    assert_matches(run(out, x, xs, w, ws), want(xs, ws))
+
+
+def test_bincount_long_inputs_match_numpy():
+    # Long enough to be counted in pieces on several threads.
+    xv = RNG.integers(0, 1000, size=300_000)
+    wv = RNG.normal(size=300_000)
+    x, w = ot.lvector("x"), ot.dvector("w")
+    assert_matches(run(ot.bincount(x), x, xv), np.bincount(xv))
+    got = run(ot.bincount(x, w), x, xv, w, wv)
+    np.testing.assert_allclose(got, np.bincount(xv, wv), rtol=1e-12, atol=1e-12)
+    # Bins as many as the values: one pass, no pieces.
+    wide = RNG.integers(0, 300_000, size=300_000)
+    assert_matches(run(ot.bincount(x), x, wide), np.bincount(wide))
+
+
+def test_bincount_empty_and_static_lengths():
+    x, w = ot.bvector("x"), ot.fvector("w")
+    empty = np.zeros(0, "int8")
+    got = run(ot.bincount(x, w), x, empty, w, np.zeros(0, "float32"))
+    assert_matches(got, np.zeros(0, "float32"))
+    got = run(ot.bincount(x, w, minlength=4), x, empty, w, np.zeros(0, "float32"))
+    assert_matches(got, np.zeros(4, "float32"))
+    # A statically empty x gives a static length of minlength.
+    none = ot.tensor("n", dtype="int32", shape=(0,))
+    assert ot.bincount(none, minlength=5).type.shape == (5,)
+    assert_matches(ot.bincount(empty, minlength=5).eval(), np.zeros(5, "int64"))
+
+
+def test_bincount_runtime_errors_name_the_node_and_values():
+    x, w = ot.ivector("x"), ot.dvector("w")
+    f = oxtensor.function([x], ot.bincount(x, minlength=2))
+    with pytest.raises(IndexError, match=r"index -7 \(x\[2\]\) is out of bounds") as e:
+        f(np.array([0, 3, -7, -1], "int32"))
+    assert "Apply node that caused the error: Bincount{minlength=2}(x)" in str(e.value)
+    g = oxtensor.function([x, w], ot.bincount(x, w))
+    with pytest.raises(ValueError, match="got 3 weights for 2 values") as e:
+        g(np.array([0, 1], "int32"), np.ones(3))
+    assert "Bincount(x, w)" in str(e.value)
+
+
+def test_bincount_type_errors():
+    with pytest.raises(TypeError, match="bincount: x must be a vector of integers"):
+        ot.bincount(ot.imatrix())
+    with pytest.raises(TypeError, match="weights must be a vector of integers or"):
+        ot.bincount(ot.ivector(), ot.bvector().astype("bool"))
+    with pytest.raises(TypeError, match="weights must be a vector of integers or"):
+        ot.bincount(ot.ivector(), ot.dmatrix())
+    with pytest.raises(ValueError, match="got 3 weights for 2 values"):
+        ot.bincount(np.array([0, 1]), np.ones(3))
+    with pytest.raises(ValueError, match="minlength must be non-negative, got -2"):
+        ot.extra_ops.Bincount(-2)
+
+
+def test_bincount_op_props_and_print_form():
+    from oxtensor.tensor.extra_ops import Bincount
+
+    assert Bincount.__props__ == ("minlength",)
+    assert Bincount(3) == Bincount(minlength=3)
+    assert hash(Bincount(3)) == hash(Bincount(3))
+    assert Bincount(3) != Bincount(4)
+    assert Bincount() == Bincount(0) == ot.bincount(ot.ivector()).owner.op
+    assert Bincount(3).minlength == 3
+    assert pickle.loads(pickle.dumps(Bincount(3))) == Bincount(3)
+    x, w = ot.lvector("x"), ot.dvector("w")
+    lines = oxtensor.dprint(ot.bincount(x, w, minlength=3), file="str").splitlines()
+    assert lines == ["Bincount{minlength=3} [id A]", " ├─ x [id B]", " └─ w [id C]"]
+    assert str(ot.bincount(x).owner.op) == "Bincount"
+
+
+@pytest.mark.parametrize("minlength", [None, 9])
+def test_bincount_infer_shape(minlength):
+    from oxtensor.tensor.extra_ops import Bincount
+
+    x, w = ot.ivector("x"), ot.dvector("w")
+    xv = np.array([0, 2, 2, 5], "int32")
+    for xs in [xv, np.zeros(0, "int32")]:
+        out = ot.bincount(x, w, minlength=minlength)
+        check_infer_shape([x, w], [out], [xs, np.ones(len(xs))], op_class=Bincount)
+    u = ot.vector("u", dtype="uint8")
+    high = np.array([255, 3], "uint8")  # max + 1 must not wrap in uint8
+    check_infer_shape([u], [ot.bincount(u, minlength=minlength)], [high], Bincount)
+    fixed = ot.tensor("f", dtype="int16", shape=(3,))
+    out = ot.bincount(fixed, minlength=minlength)
+    check_infer_shape([fixed], [out], [np.array([4, 0, 1], "int16")], Bincount)
+
+
+def test_bincount_gradients():
+    from oxtensor.tensor.extra_ops import Bincount
+
+    xv = np.array([3, 0, 3, 1, 5], "int64")
+    verify_grad(
+        lambda a: ot.bincount(xv, a, minlength=8), [RNG.normal(size=5)], rng=RNG
+    )
+    x, w = ot.lvector("x"), ot.dvector("w")
+    out = ot.bincount(x, w)
+    gw = grad((out * np.arange(6.0)).sum(), w)
+    assert_matches(run(gw, x, xv, w, np.ones(5)), np.arange(6.0)[xv])
+    with pytest.raises(oxtensor.gradient.DisconnectedInputError):
+        grad(out.sum(), x)
+    assert (
+        grad(out.sum(), x, disconnected_inputs="ignore").eval({x: xv}).tolist()
+        == [0] * 5
+    )
+    # Linear in the weights: the R-operator is bincount of the tangent.
+    v = ot.dvector("v")
+    rop = oxtensor.gradient.Rop(out, w, v)
+    vv = RNG.normal(size=5)
+    assert isinstance(rop.owner.op, Bincount)
+    got = oxtensor.function([x, v], rop)(xv, vv)
+    np.testing.assert_allclose(got, np.bincount(xv, vv))
 
 
 # ---- batched_dot -------------------------------------------------------------

@@ -32,9 +32,11 @@ UNARY = {
 }
 # Stated bounds: float64 within 2 ulp of libm's (itself within 1 of the
 # correctly rounded value; the long-double reference is exact to 2^-64);
-# float32 computed in float64 and rounded once, float32 tanh in float32.
+# float32 computed in float64 and rounded once, but sin, cos, tan, sinh,
+# cosh and tanh in float32 (measured on every float32 in their fast range:
+# 1.56, 1.56, 2.49, 1.62, 1.51, 1.2 ulp).
 MAX_ULP = {"float64": 3.0, "float32": 1.0}
-F32_ULP = {"tanh": 1.5}
+F32_ULP = {"sin": 1.6, "cos": 1.6, "tan": 2.5, "sinh": 1.7, "cosh": 1.6, "tanh": 1.5}
 EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.5, 1e-310, -1e-310, 1e300]
 EDGES += [np.inf, -np.inf, np.nan, 1e6, -2e6, 1e22]
 

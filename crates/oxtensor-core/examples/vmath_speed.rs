@@ -8,7 +8,8 @@
 
 use oxtensor_core::kernels::map::Part;
 use oxtensor_core::kernels::vmath::simd::{levels, Level};
-use oxtensor_core::kernels::vmath::{Elem, Func};
+use oxtensor_core::kernels::vmath::{kind_slices, Elem, Func};
+use oxtensor_core::ops::scalar::ScalarKind;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -44,6 +45,28 @@ fn ns_per_elem(mut run: impl FnMut()) -> f64 {
         best = best.min(t.elapsed().as_secs_f64() / (50 * N) as f64);
     }
     best * 1e9
+}
+
+/// The trigonometric and hyperbolic kinds, timed at the process's build
+/// only (`OXTENSOR_VMATH` picks another).
+const KINDS: [(&str, ScalarKind, f64, f64); 12] = [
+    ("sin", ScalarKind::Sin, -5.0, 5.0),
+    ("cos", ScalarKind::Cos, -5.0, 5.0),
+    ("tan", ScalarKind::Tan, -1.0, 1.0),
+    ("arcsin", ScalarKind::ArcSin, -0.9, 0.9),
+    ("arccos", ScalarKind::ArcCos, -0.9, 0.9),
+    ("arctan", ScalarKind::ArcTan, -5.0, 5.0),
+    ("sinh", ScalarKind::Sinh, -5.0, 5.0),
+    ("cosh", ScalarKind::Cosh, -5.0, 5.0),
+    ("tanh", ScalarKind::Tanh, -5.0, 5.0),
+    ("arcsinh", ScalarKind::ArcSinh, -5.0, 5.0),
+    ("arccosh", ScalarKind::ArcCosh, 1.1, 5.0),
+    ("arctanh", ScalarKind::ArcTanh, -0.9, 0.9),
+];
+
+fn kind<T: Default + Copy>(run: fn(&mut [T], &[T]), xs: &[T]) -> f64 {
+    let mut ys = vec![T::default(); xs.len()];
+    ns_per_elem(|| run(black_box(&mut ys), black_box(xs)))
 }
 
 fn unary<T: Elem + Default>(lvl: Level, func: Func, xs: &[T]) -> f64 {
@@ -88,4 +111,18 @@ fn main() {
         .unzip();
     line("pow f64".into(), &|l| pow(l, &xs, &ys));
     line("pow f32".into(), &|l| pow(l, &xs32, &ys32));
+    for (name, k, lo, hi) in KINDS {
+        let Some((run64, run32)) = kind_slices(k) else {
+            continue;
+        };
+        let xs = values(lo, hi);
+        let xs32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+        let one = |name: String, time: &dyn Fn() -> f64| {
+            if name.contains(&filter) {
+                println!("{name:<14}{:7.3} (process level)", time());
+            }
+        };
+        one(format!("{name} f64"), &|| kind(run64, &xs));
+        one(format!("{name} f32"), &|| kind(run32, &xs32));
+    }
 }

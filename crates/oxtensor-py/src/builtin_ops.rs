@@ -736,6 +736,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::subtensor_ops::family_object,
     crate::linalg_ops::linalg_object,
     crate::nonzero_ops::family_object,
+    crate::bincount_ops::family_object,
     crate::shape_ops::family_object,
 ];
 

@@ -3,6 +3,7 @@
 
 mod apply;
 mod array;
+mod bincount_ops;
 mod blas;
 mod builtin_ops;
 mod compile;
@@ -86,6 +87,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shape_ops::register(m)?;
     subtensor_ops::register(m)?;
     nonzero_ops::register(m)?;
+    bincount_ops::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<exceptions::InconsistencyError>(),

@@ -1,7 +1,8 @@
 """NumPy-style helpers built from the core ops: running sums and products
 (``CumOp``, ``cumsum``, ``cumprod``), ``diff``, ``repeat`` (the ``Repeat``
 op, or an ``Alloc`` and a ``Reshape`` for one count), ``squeeze``,
-``broadcast_to`` and ``to_one_hot``, under PyTensor's module path."""
+``broadcast_to``, ``to_one_hot`` and ``bincount`` (the ``Bincount`` op),
+under PyTensor's module path."""
 
 import operator
 from typing import Any
@@ -19,6 +20,7 @@ from oxtensor.tensor.basic import (
     as_tensor_variable,
     flatten,
 )
+from oxtensor.tensor.counting import Bincount, bincount
 
 Repeat = _core.Repeat
 CumOp = _core.CumOp
@@ -132,8 +134,10 @@ def to_one_hot(y: Any, nb_class: int, dtype: Any = None) -> Any:
 
 
 __all__ = [
+    "Bincount",
     "CumOp",
     "Repeat",
+    "bincount",
     "broadcast_to",
     "cumprod",
     "cumsum",

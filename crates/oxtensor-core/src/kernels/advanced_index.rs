@@ -416,6 +416,30 @@ mod tests {
     }
 
     #[test]
+    fn column_gathers_copy_across_pairs_at_every_size() {
+        // x[:, idx] with many columns: large enough for the threaded
+        // gather, plus a complex dtype (16-byte elements, 8-byte aligned).
+        let (rows, cols) = (300, 700);
+        let x = arange(vec![rows, cols]);
+        let idx: Vec<i64> = (0..500).map(|j| (j * 37 % cols) as i64 - 3).collect();
+        let t = Tensor::from_vec(vec![idx.len()], idx.clone()).unwrap();
+        let p = plan(&x, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&t]).unwrap();
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        gather(&p, &mut out).unwrap();
+        let wrap = |j: i64| if j < 0 { j + cols as i64 } else { j };
+        let want: Vec<i64> = (0..rows as i64)
+            .flat_map(|r| idx.iter().map(move |&j| r * cols as i64 + wrap(j)))
+            .collect();
+        assert_eq!(values(&out), want);
+        let z = crate::kernels::cast::cast(&x, DType::Complex128);
+        let p = plan(&z, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&t]).unwrap();
+        let mut out = Tensor::zeros(DType::Complex128, &p.out_shape());
+        gather(&p, &mut out).unwrap();
+        let back = crate::kernels::cast::cast(&out, DType::Int64);
+        assert_eq!(values(&back), want);
+    }
+
+    #[test]
     fn broadcast_arrays_gather_row_by_row() {
         // x[rows[:, None], cols[None, ::2]]: `rows` broadcast along each
         // output row (step 0), a strided `cols`, negative indices.

@@ -3,9 +3,10 @@
 //! to real keeps the real part.
 
 use super::iter::Nest;
-use super::map::map1;
+use super::map::map1_slices;
+use super::vmath::simd::{detected, Level};
 use crate::dtype::DType;
-use crate::tensor::Tensor;
+use crate::tensor::{Element, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};
 
@@ -30,7 +31,53 @@ macro_rules! cast_prim {
         }
     )*};
 }
-cast_prim!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+cast_prim!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! cast_float {
+    ($($t:ty),*) => {$(
+        impl CastTo for $t {
+            fn f64_(self) -> f64 { self as f64 }
+            fn i64_(self) -> i64 { float_to_i64(self as f64) }
+            fn u64_(self) -> u64 { float_to_u64(self as f64) }
+            fn bool_(self) -> bool { self != 0.0 }
+        }
+    )*};
+}
+cast_float!(f32, f64);
+
+/// `x as i64` (NaN to 0, saturating) written as selects around a
+/// conversion that only sees values in range, so a loop of it vectorises
+/// (AVX-512's `vcvttpd2qq`); `as` itself stayed scalar: 0.5x NumPy.
+#[inline(always)]
+fn float_to_i64(x: f64) -> i64 {
+    const LO: f64 = i64::MIN as f64; // -2^63, exact
+    const HI: f64 = f64::from_bits((i64::MAX as f64).to_bits() - 1); // below 2^63
+    let c = if x >= LO { x } else { LO }; // NaN -> LO
+    let c = if c <= HI { c } else { HI };
+    // SAFETY: `c` is finite and truncates into i64's range.
+    let t: i64 = unsafe { c.to_int_unchecked() };
+    let t = if x > HI { i64::MAX } else { t };
+    if x.is_nan() {
+        0
+    } else {
+        t
+    }
+}
+
+/// `x as u64` (NaN and negatives to 0, saturating), as [`float_to_i64`].
+#[inline(always)]
+fn float_to_u64(x: f64) -> u64 {
+    const HI: f64 = f64::from_bits((u64::MAX as f64).to_bits() - 1); // below 2^64
+    let c = if x >= 0.0 { x } else { 0.0 }; // NaN -> 0
+    let c = if c <= HI { c } else { HI };
+    // SAFETY: `c` is finite and truncates into u64's range.
+    let t: u64 = unsafe { c.to_int_unchecked() };
+    if x > HI {
+        u64::MAX
+    } else {
+        t
+    }
+}
 
 impl CastTo for bool {
     fn f64_(self) -> f64 {
@@ -76,27 +123,67 @@ macro_rules! cast_complex {
 cast_complex!(Complex32, C64);
 
 /// Casts `src`'s elements (of Rust type `I`) into `out` of dtype `to`.
-fn cast_from<I: CastTo + crate::tensor::Element>(src: &Tensor, out: &mut Tensor) {
+fn cast_from<I: CastTo + Element>(src: &Tensor, out: &mut Tensor) {
     use DType::*;
     match out.dtype() {
-        Bool => map1(src, out, |x: I| x.bool_()),
+        Bool => cast_map(src, out, |x: I| x.bool_()),
         // Integers go through i64/u64 and wrap like NumPy's C casts.
-        Int8 => map1(src, out, |x: I| x.i64_() as i8),
-        Int16 => map1(src, out, |x: I| x.i64_() as i16),
-        Int32 => map1(src, out, |x: I| x.i64_() as i32),
-        Int64 => map1(src, out, |x: I| x.i64_()),
-        UInt8 => map1(src, out, |x: I| x.i64_() as u8),
-        UInt16 => map1(src, out, |x: I| x.i64_() as u16),
-        UInt32 => map1(src, out, |x: I| x.i64_() as u32),
-        UInt64 => map1(src, out, |x: I| x.u64_()),
-        Float16 => map1(src, out, |x: I| f16::from_f64(x.f64_())),
-        Float32 => map1(src, out, |x: I| x.f64_() as f32),
-        Float64 => map1(src, out, |x: I| x.f64_()),
-        Complex64 => map1(src, out, |x: I| {
+        Int8 => cast_map(src, out, |x: I| x.i64_() as i8),
+        Int16 => cast_map(src, out, |x: I| x.i64_() as i16),
+        Int32 => cast_map(src, out, |x: I| x.i64_() as i32),
+        Int64 => cast_map(src, out, |x: I| x.i64_()),
+        UInt8 => cast_map(src, out, |x: I| x.i64_() as u8),
+        UInt16 => cast_map(src, out, |x: I| x.i64_() as u16),
+        UInt32 => cast_map(src, out, |x: I| x.i64_() as u32),
+        UInt64 => cast_map(src, out, |x: I| x.u64_()),
+        Float16 => cast_map(src, out, |x: I| f16::from_f64(x.f64_())),
+        Float32 => cast_map(src, out, |x: I| x.f64_() as f32),
+        Float64 => cast_map(src, out, |x: I| x.f64_()),
+        Complex64 => cast_map(src, out, |x: I| {
             Complex32::new(x.f64_() as f32, x.imag() as f32)
         }),
-        Complex128 => map1(src, out, |x: I| C64::new(x.f64_(), x.imag())),
+        Complex128 => cast_map(src, out, |x: I| C64::new(x.f64_(), x.imag())),
     }
+}
+
+/// `out[i] = f(src[i])`: [`map1`] whose contiguous runs are built for
+/// AVX-512 where the CPU has it (float-to-integer conversions only
+/// vectorise there), else AVX2.
+fn cast_map<I: Element, O: Element>(src: &Tensor, out: &mut Tensor, f: impl Fn(I) -> O + Sync) {
+    map1_slices(src, out, &f, |ys, xs| cast_slice(ys, xs, &f));
+}
+
+fn cast_slice<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {
+    #[cfg(target_arch = "x86_64")]
+    match detected() {
+        // SAFETY: `detected` found the features each build enables.
+        Level::Avx512 => return unsafe { cast_slice_avx512(ys, xs, f) },
+        // SAFETY: as above.
+        Level::Avx2 => return unsafe { cast_slice_avx2(ys, xs, f) },
+        Level::Base => {}
+    }
+    cast_slice_plain(ys, xs, f);
+}
+
+#[inline(always)]
+fn cast_slice_plain<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {
+    ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(x));
+}
+
+/// # Safety
+/// The CPU must run AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn cast_slice_avx2<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {
+    cast_slice_plain(ys, xs, f);
+}
+
+/// # Safety
+/// The CPU must run AVX-512 F, DQ and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+unsafe fn cast_slice_avx512<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {
+    cast_slice_plain(ys, xs, f);
 }
 
 /// Writes `src` converted to `out`'s dtype into `out` (same shape).
@@ -141,13 +228,47 @@ pub fn bools_are_canonical(t: &Tensor) -> bool {
     }
     let nest = Nest::new(t.shape(), [t.strides().into()]);
     let base = t.as_ptr();
-    let mut ok = true;
+    // Every byte is 0 or 1 exactly when their bitwise OR is: a fold with
+    // no early exit, which vectorises (a short-circuiting `all` read a
+    // byte at a time, 0.65 ms per million bools).
+    let mut bits = 0u8;
     nest.for_each_run(|[off], n, [step]| {
-        // SAFETY: the nest only yields offsets of elements inside the
-        // tensor's checked layout; each is read as a plain byte.
-        ok &= (0..n as isize).all(|i| unsafe { *base.offset(off + i * step) } <= 1);
+        bits |= if step == 1 {
+            // SAFETY: a run of `n` contiguous bytes inside the tensor's
+            // checked layout, read as plain bytes.
+            let run = unsafe { std::slice::from_raw_parts(base.offset(off), n) };
+            or_bytes(run)
+        } else {
+            // SAFETY: the nest only yields offsets of elements inside the
+            // tensor's checked layout; each is read as a plain byte.
+            (0..n as isize).fold(0, |m, i| m | unsafe { *base.offset(off + i * step) })
+        };
     });
-    ok
+    bits <= 1
+}
+
+/// The bitwise OR of `bytes`, with an AVX2 build (a checked argument of
+/// a million bools: 15 µs on the baseline build, 7.6 µs).
+fn or_bytes(bytes: &[u8]) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    if super::lanes::has_avx2() {
+        // SAFETY: the CPU runs AVX2, checked just above.
+        return unsafe { or_bytes_avx2(bytes) };
+    }
+    or_bytes_plain(bytes)
+}
+
+#[inline(always)]
+fn or_bytes_plain(bytes: &[u8]) -> u8 {
+    bytes.iter().fold(0, |m, &b| m | b)
+}
+
+/// # Safety
+/// The CPU must run AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn or_bytes_avx2(bytes: &[u8]) -> u8 {
+    or_bytes_plain(bytes)
 }
 
 #[cfg(test)]
@@ -174,6 +295,41 @@ mod tests {
     }
 
     #[test]
+    fn float_to_integer_selects_match_rust_as() {
+        let mut xs = vec![0.0, -0.0, 0.5, -0.5, 1.99, -1.99, f64::NAN, -f64::NAN];
+        xs.extend([
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            -1e300,
+            f64::MIN_POSITIVE,
+        ]);
+        for p in [31, 32, 52, 53, 62, 63, 64, 65] {
+            let b = 2f64.powi(p);
+            xs.extend([
+                b,
+                -b,
+                b - 1.0,
+                1.0 - b,
+                b * (1.0 - f64::EPSILON),
+                -b * (1.0 - f64::EPSILON),
+            ]);
+        }
+        for x in xs {
+            assert_eq!(float_to_i64(x), x as i64, "{x} to i64");
+            assert_eq!(float_to_u64(x), x as u64, "{x} to u64");
+            let y = x as f32;
+            assert_eq!(y.i64_(), y as i64, "{y}f32 to i64");
+            assert_eq!(y.u64_(), y as u64, "{y}f32 to u64");
+        }
+        // The vector loop gives what one element does, at any length.
+        let t = Tensor::from_vec(vec![5], vec![f64::NAN, 3.7, -1e30, 1e30, -2.5]).unwrap();
+        let got = cast(&t, DType::Int64);
+        let want = [0, 3, i64::MIN, i64::MAX, -2].map(Scalar::Int);
+        assert_eq!((0..5).map(|i| got.get(i)).collect::<Vec<_>>(), want);
+    }
+
+    #[test]
     fn non_canonical_bool_bytes_are_spotted() {
         let bytes = Tensor::from_bytes(DType::Bool, vec![4], vec![0, 1, 2, 1]).unwrap();
         assert!(!bools_are_canonical(&bytes));
@@ -182,5 +338,15 @@ mod tests {
         let skipping = bytes.view(&[2], &[3], 0).unwrap();
         assert!(bools_are_canonical(&skipping));
         assert!(bools_are_canonical(&Tensor::zeros(DType::Bool, &[0])));
+        // Long contiguous runs (the vectorised fold), one bad byte anywhere.
+        for (at, byte) in [(0, 2u8), (517, 0x80), (999, 0xff)] {
+            let mut data: Vec<u8> = (0..1000).map(|i| (i % 3 == 0) as u8).collect();
+            assert!(bools_are_canonical(
+                &Tensor::from_bytes(DType::Bool, vec![1000], data.clone()).unwrap()
+            ));
+            data[at] = byte;
+            let t = Tensor::from_bytes(DType::Bool, vec![1000], data).unwrap();
+            assert!(!bools_are_canonical(&t), "byte {byte} at {at}");
+        }
     }
 }

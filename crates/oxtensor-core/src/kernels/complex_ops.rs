@@ -3,7 +3,8 @@
 //! comparisons and `maximum`/`minimum`, `sign(z) = z / |z|`, exact integer
 //! powers.
 
-use super::map::{map1, map2};
+use super::map::{map1, map1_slices, map2};
+use super::vmath::{complex_parts, Lane};
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -135,7 +136,7 @@ fn pow<T: Float>(x: C<T>, y: C<T>) -> C<T> {
 }
 
 /// Runs `k` on complex inputs with parts of type `T` into `out`.
-pub(super) fn apply<T: Float + Element>(
+pub(super) fn apply<T: Float + Element + Lane>(
     k: ScalarKind,
     ins: &[&Tensor],
     out: &mut Tensor,
@@ -161,7 +162,7 @@ where
         Eq => map2(a, two()?, out, |x: C<T>, y: C<T>| x == y),
         Neq => map2(a, two()?, out, |x: C<T>, y: C<T>| x != y),
         Neg => map1(a, out, |x: C<T>| -x),
-        Abs => map1(a, out, |x: C<T>| x.norm()),
+        Abs => map1_slices(a, out, complex_parts::abs_one::<T>, complex_parts::abs::<T>),
         Sign => map1(a, out, sign::<T>),
         Sqr => map1(a, out, |x: C<T>| x * x),
         Sqrt => map1(a, out, |x: C<T>| x.sqrt()),
@@ -190,7 +191,7 @@ where
         Real => map1(a, out, |x: C<T>| x.re),
         Imag => map1(a, out, |x: C<T>| x.im),
         Conj => map1(a, out, |x: C<T>| x.conj()),
-        Angle => map1(a, out, |x: C<T>| x.im.atan2(x.re)),
+        Angle => map1_slices(a, out, complex_parts::angle_one, complex_parts::angle),
         other => {
             return Err(Error::Type(format!(
                 "{} is not defined for complex inputs",

@@ -150,11 +150,82 @@ fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &M
 }
 
 /// The element types with a packed, SIMD matrix product.
-pub(super) trait Gemm: Element + faer::traits::ComplexField + Zero + One + Copy {}
-impl Gemm for f32 {}
-impl Gemm for f64 {}
+pub(super) trait Gemm: Element + faer::traits::ComplexField + Zero + One + Copy {
+    /// `dst = a · b` by [`super::matvec`] when `a` is one row or `b` one
+    /// column (in layouts it reads in one pass); `false` otherwise.
+    ///
+    /// # Safety
+    /// As for [`product`].
+    unsafe fn matvec(
+        _dst: &mut [Self],
+        _mkn: (usize, usize, usize),
+        _a: Operand<Self>,
+        _b: Operand<Self>,
+        _threaded: bool,
+    ) -> bool {
+        false
+    }
+}
+/// The real types run [`real_matvec`].
+macro_rules! real_gemm {
+    ($($t:ty),*) => {$(
+        impl Gemm for $t {
+            unsafe fn matvec(
+                dst: &mut [$t],
+                mkn: (usize, usize, usize),
+                a: Operand<$t>,
+                b: Operand<$t>,
+                threaded: bool,
+            ) -> bool {
+                // SAFETY: the caller's contract, passed on.
+                unsafe { real_matvec(dst, mkn, a, b, threaded) }
+            }
+        }
+    )*};
+}
+real_gemm!(f32, f64);
 impl Gemm for Complex<f32> {}
 impl Gemm for Complex<f64> {}
+
+/// [`Gemm::matvec`] for the real types: an m×k matrix times a column
+/// (`n` = 1), or a row times a k×n matrix (`m` = 1, i.e. `bᵀ · aᵀ`).
+///
+/// # Safety
+/// As for [`product`], with every dimension non-zero.
+unsafe fn real_matvec<T: super::inner::Inner>(
+    dst: &mut [T],
+    (m, k, n): (usize, usize, usize),
+    a: Operand<T>,
+    b: Operand<T>,
+    threaded: bool,
+) -> bool {
+    use super::matvec::{matvec, Lhs};
+    let (lhs, x, outs) = match (m, n) {
+        (_, 1) if m > 1 => (
+            Lhs {
+                ptr: a.ptr,
+                so: a.rs,
+                sp: a.cs,
+            },
+            (b.ptr, b.rs),
+            m,
+        ),
+        (1, _) if n > 1 => (
+            Lhs {
+                ptr: b.ptr,
+                so: b.cs,
+                sp: b.rs,
+            },
+            (a.ptr, a.cs),
+            n,
+        ),
+        _ => return false,
+    };
+    // SAFETY: the matrix operand addresses outs×k elements and the vector
+    // operand k (the caller's contract); `dst` holds `outs` contiguous
+    // outputs (a column of a row-major m×1 block, or a row).
+    unsafe { matvec(&mut dst[..outs], lhs, k, x, threaded) }
+}
 
 /// One matrix operand of [`product`]: its first element and element strides.
 #[derive(Clone, Copy)]
@@ -204,6 +275,10 @@ pub(super) unsafe fn product<T: Gemm>(
     if threaded
         && unsafe { blas::try_product(dst.as_mut_ptr(), (m, k, n), a.parts(), b.parts(), unit) }
     {
+        return;
+    }
+    // SAFETY: the caller's contract, passed on unchanged.
+    if unsafe { T::matvec(dst, (m, k, n), a, b, threaded) } {
         return;
     }
     let par = if threaded {

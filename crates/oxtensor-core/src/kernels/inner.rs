@@ -105,7 +105,8 @@ fn piece_avx2<T: Inner>(a: &[T], b: &[T]) -> T {
     piece_body(a, b)
 }
 
-fn piece<T: Inner>(a: &[T], b: &[T], avx2: bool) -> T {
+/// `Σ a[i] · b[i]` in one thread, 16 lanes (an AVX2 build when `avx2`).
+pub(super) fn piece<T: Inner>(a: &[T], b: &[T], avx2: bool) -> T {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: `avx2` is only true when the CPU has AVX2.

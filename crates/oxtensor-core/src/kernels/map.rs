@@ -395,7 +395,41 @@ fn map3_contiguous<A: Element, B: Element, C: Element, O: Element>(
     Some(())
 }
 
+/// `z[i] = f(a[i], b[i], c[i])`, with an AVX2 build as [`map_slice`] has
+/// (measured on 1e6 values: `clip` 0.73x NumPy on the baseline build).
 fn zip3<A: Element, B: Element, C: Element, O: Element>(
+    z: &mut [O],
+    a: &[A],
+    b: Part<'_, B>,
+    c: Part<'_, C>,
+    f: &impl Fn(A, B, C) -> O,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if super::lanes::has_avx2() {
+        // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
+        return unsafe { zip3_avx2(z, a, b, c, f) };
+    }
+    zip3_plain(z, a, b, c, f);
+}
+
+/// [`zip3_plain`] compiled with AVX2 and SSE4.1 enabled.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,sse4.1")]
+unsafe fn zip3_avx2<A: Element, B: Element, C: Element, O: Element>(
+    z: &mut [O],
+    a: &[A],
+    b: Part<'_, B>,
+    c: Part<'_, C>,
+    f: &impl Fn(A, B, C) -> O,
+) {
+    zip3_plain(z, a, b, c, f);
+}
+
+#[inline(always)]
+fn zip3_plain<A: Element, B: Element, C: Element, O: Element>(
     z: &mut [O],
     a: &[A],
     b: Part<'_, B>,

@@ -4,6 +4,7 @@
 
 pub mod advanced_index;
 pub mod alloc;
+pub mod bincount;
 pub mod blas;
 pub mod cast;
 mod cholesky;
@@ -23,6 +24,7 @@ pub mod linalg;
 pub mod map;
 mod map_reversed;
 pub mod matmul;
+mod matvec;
 pub mod nonzero;
 pub mod reduce;
 mod reduce_mapped;
@@ -56,6 +58,7 @@ mod lapack_svd;
 mod map_bool;
 pub mod order;
 pub mod softmax;
+mod softmax_columns;
 pub mod sort;
 mod stream;
 pub mod tiny;

@@ -8,6 +8,7 @@ use super::alloc::{output, Pool};
 use super::cast::cast;
 use super::fast_exp::{exp_shifted, sum_exp};
 use super::lanes::{for_each_lane, for_each_lane_init, has_avx2, Lanes};
+use super::softmax_columns::softmax_columns;
 use super::stream::{store_map, worth_streaming};
 use super::vmath::{self, Func};
 use crate::dtype::DType;
@@ -166,7 +167,11 @@ pub fn softmax(
         Some(a) => vec![a],
         None => (0..x.ndim()).collect(),
     };
-    let lanes = Lanes::new(&cast(x, work), &axes);
+    let x = cast(x, work);
+    if let Some(layout) = axis.and_then(|a| columns_of(&x, a)) {
+        return Ok(cast(&by_columns(kind, &x, layout, pool), dtype));
+    }
+    let lanes = Lanes::new(&x, &axes);
     let mut out = output(pool, work, &lanes.shape());
     let streamed = work == DType::Float64 && worth_streaming(lanes.data.len() * 8);
     if let (true, Some(xs)) = (streamed, lanes.data.as_slice::<f64>()) {
@@ -184,6 +189,33 @@ pub fn softmax(
         run_f64(&lanes, &mut out, lanes.n, |a, b| softmax_lane(kind, a, b));
     }
     Ok(cast(&lanes.restore(out), dtype))
+}
+
+/// `(outer, n, inner)` when `axis` is not `x`'s last and `x` is
+/// C-contiguous: the column kernel applies.
+fn columns_of(x: &Tensor, axis: usize) -> Option<(usize, usize, usize)> {
+    let shape = x.shape();
+    let inner: usize = shape.get(axis + 1..)?.iter().product();
+    let outer: usize = shape[..axis].iter().product();
+    let float = matches!(x.dtype(), DType::Float64 | DType::Float32);
+    (float && axis + 1 < x.ndim() && x.is_c_contiguous()).then_some((outer, shape[axis], inner))
+}
+
+/// Softmax along the middle axis of `x` (C-contiguous float32 or float64,
+/// as `columns_of` found it).
+fn by_columns(
+    kind: SoftmaxKind,
+    x: &Tensor,
+    layout: (usize, usize, usize),
+    pool: Option<&mut Pool>,
+) -> Tensor {
+    let mut out = output(pool, x.dtype(), x.shape());
+    if let (Some(xs), Some(ys)) = (x.as_slice::<f64>(), out.as_mut_slice::<f64>()) {
+        softmax_columns(kind, xs, ys, layout);
+    } else if let (Some(xs), Some(ys)) = (x.as_slice::<f32>(), out.as_mut_slice::<f32>()) {
+        softmax_columns(kind, xs, ys, layout);
+    }
+    out
 }
 
 /// `log(sum(exp(x)))` over `axes` (sorted, in range), in `dtype`.

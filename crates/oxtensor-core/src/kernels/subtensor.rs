@@ -147,6 +147,20 @@ pub fn gather_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor) -> Result<
         [blocks.src_strides.clone(), blocks.dst_strides.clone()],
     );
     let ends = (ps as usize, pd as usize);
+    if let Some((n, ss, sd)) =
+        single_run(&nest).filter(|r| across_pairs(&blocks.pairs, r.0, r.2, size))
+    {
+        // Tasks take ranges of run positions (rows of `x[:, idx]`), not of
+        // pairs: each row is then read by one task, not by every task.
+        let per_task = n.div_ceil(parts);
+        (0..n.div_ceil(per_task)).into_par_iter().for_each(|t| {
+            let (ps, pd) = (ends.0 as *const u8, ends.1 as *mut u8);
+            let rows = t * per_task..((t + 1) * per_task).min(n);
+            // SAFETY: as in `copy_blocks`; tasks write disjoint rows.
+            unsafe { copy_runs_across(&blocks.pairs, rows, (ss, sd), size, ps, pd) };
+        });
+        return Ok(());
+    }
     let per_task = blocks.pairs.len().div_ceil(parts);
     blocks.pairs.par_chunks(per_task).for_each(|pairs| {
         let (ps, pd) = (ends.0 as *const u8, ends.1 as *mut u8);
@@ -200,9 +214,71 @@ unsafe fn typed_runs<T: Copy>(
     ps: *const u8,
     pd: *mut u8,
 ) {
+    if across_pairs(pairs, n, sd, std::mem::size_of::<T>()) {
+        // SAFETY: the same elements as the loop below, in another order.
+        return unsafe { typed_runs_across::<T>(pairs, 0..n, ss, sd, ps, pd) };
+    }
     for &(s0, d0) in pairs {
         // SAFETY: the caller's contract.
         unsafe { run::<T>(ps.offset(s0), pd.offset(d0), n, ss, sd) };
+    }
+}
+
+/// Whether to copy a run's position `i` for every pair before `i + 1`:
+/// when the runs are strided in the destination but consecutive pairs
+/// are adjacent there (`x[:, idx]`: a run is a column, a pair a column
+/// index), so each pass writes one contiguous row. Column by column
+/// wrote and read a cache line per element (0.6x NumPy on 2000²).
+fn across_pairs(pairs: &[(isize, isize)], n: usize, sd: isize, size: usize) -> bool {
+    let adjacent = matches!(pairs, [(_, a), (_, b), ..] if b - a == size as isize);
+    n > 1 && sd.unsigned_abs() != size && adjacent
+}
+
+/// [`typed_runs_across`] over `rows`, the element type chosen once.
+///
+/// # Safety
+/// As [`copy_runs`].
+unsafe fn copy_runs_across(
+    pairs: &[(isize, isize)],
+    rows: std::ops::Range<usize>,
+    (ss, sd): (isize, isize),
+    size: usize,
+    ps: *const u8,
+    pd: *mut u8,
+) {
+    // SAFETY: the caller's contract; each arm's type has `size` bytes.
+    unsafe {
+        match size {
+            1 => typed_runs_across::<u8>(pairs, rows, ss, sd, ps, pd),
+            2 => typed_runs_across::<u16>(pairs, rows, ss, sd, ps, pd),
+            4 => typed_runs_across::<u32>(pairs, rows, ss, sd, ps, pd),
+            8 => typed_runs_across::<u64>(pairs, rows, ss, sd, ps, pd),
+            _ => typed_runs_across::<u128>(pairs, rows, ss, sd, ps, pd),
+        }
+    }
+}
+
+/// # Safety
+/// As [`copy_runs`], with `T` of the element's size.
+unsafe fn typed_runs_across<T: Copy>(
+    pairs: &[(isize, isize)],
+    positions: std::ops::Range<usize>,
+    ss: isize,
+    sd: isize,
+    ps: *const u8,
+    pd: *mut u8,
+) {
+    for i in positions.start as isize..positions.end as isize {
+        let (ps, pd) = (ps.wrapping_offset(i * ss), pd.wrapping_offset(i * sd));
+        for &(s0, d0) in pairs {
+            // SAFETY: element `i` of the run at (`s0`, `d0`), inside both
+            // buffers (the caller's contract); unaligned, as `run` reads
+            // (16-byte complex elements may sit at 8-byte addresses).
+            unsafe {
+                let v = (ps.offset(s0) as *const T).read_unaligned();
+                (pd.offset(d0) as *mut T).write_unaligned(v);
+            }
+        }
     }
 }
 
@@ -230,7 +306,7 @@ impl Accumulate for bool {
 
 fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8) {
     if nest.shape().is_empty() {
-        // Blocks of one element (`x[idx] += y` of a vector, `bincount`):
+        // Blocks of one element (`x[idx] += y` of a vector, a histogram):
         // one addition per pair, without walking a nest per pair (which
         // cost 5x the additions).
         for &(s0, d0) in pairs {

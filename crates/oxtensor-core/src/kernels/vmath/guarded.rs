@@ -6,6 +6,8 @@
 
 use super::simd::{detected, level, Level};
 use crate::kernels::map::Part;
+use num_complex::Complex;
+use std::marker::PhantomData;
 
 /// Elements per block: a few vectors, so consecutive polynomial chains
 /// stay independent, and the outside test costs one OR per element.
@@ -52,6 +54,39 @@ pub(crate) trait Guarded {
     fn slow(x: f64) -> f64;
 }
 
+/// A function of one element with a guarded fast path in the element's
+/// own arithmetic (float32 in float32: twice the lanes of [`Guarded`]'s
+/// float64), as the loops run it.
+pub(crate) trait GuardedIn {
+    /// The element type, read, computed in and written.
+    type T: Copy + Send + Sync;
+    /// As [`Guarded::fast`].
+    fn fast<const F: bool>(x: Self::T) -> Self::T;
+    /// As [`Guarded::outside`].
+    fn outside(x: Self::T) -> bool;
+    /// As [`Guarded::slow`].
+    fn slow(x: Self::T) -> Self::T;
+}
+
+/// The [`Guarded`] function `K` on elements `E`: each widened to `f64`
+/// (exactly) and its result rounded once.
+pub(crate) struct Widened<K, E>(PhantomData<(K, E)>);
+
+impl<K: Guarded, E: Lane> GuardedIn for Widened<K, E> {
+    type T = E;
+    #[inline(always)]
+    fn fast<const F: bool>(x: E) -> E {
+        E::narrow(K::fast::<F>(x.wide()))
+    }
+    #[inline(always)]
+    fn outside(x: E) -> bool {
+        K::outside(x.wide())
+    }
+    fn slow(x: E) -> E {
+        E::narrow(K::slow(x.wide()))
+    }
+}
+
 /// A function of two elements with a guarded fast path, as [`Guarded`].
 pub(crate) trait Guarded2 {
     /// The value for inputs not [`Guarded2::outside`], without branches.
@@ -65,7 +100,7 @@ pub(crate) trait Guarded2 {
 /// Index loops, not iterator adaptors: an adaptor's `fold` may be left out
 /// of line, compiled without the build's features (every FMA a libm call).
 #[inline(always)]
-fn unary_body<K: Guarded, E: Lane, const F: bool>(ys: &mut [E], xs: &[E]) {
+fn unary_body<G: GuardedIn, const F: bool>(ys: &mut [G::T], xs: &[G::T]) {
     let n = ys.len().min(xs.len());
     let mut start = 0;
     while start < n {
@@ -73,13 +108,13 @@ fn unary_body<K: Guarded, E: Lane, const F: bool>(ys: &mut [E], xs: &[E]) {
         let (yb, xb) = (&mut ys[start..end], &xs[start..end]);
         let mut redo = false;
         for i in 0..yb.len() {
-            yb[i] = E::narrow(K::fast::<F>(xb[i].wide()));
-            redo |= K::outside(xb[i].wide());
+            yb[i] = G::fast::<F>(xb[i]);
+            redo |= G::outside(xb[i]);
         }
         if redo {
             for i in 0..yb.len() {
-                if K::outside(xb[i].wide()) {
-                    yb[i] = E::narrow(K::slow(xb[i].wide()));
+                if G::outside(xb[i]) {
+                    yb[i] = G::slow(xb[i]);
                 }
             }
         }
@@ -149,16 +184,35 @@ fn binary_body<K: Guarded2, E: Lane, const F: bool>(
     }
 }
 
+/// `ys[i] = K(zs[i].im, zs[i].re)`: each block's parts are split into two
+/// buffers (in L1) and run through [`binary_block`], so interleaved complex
+/// data takes the same vector loop as two float slices.
+#[inline(always)]
+fn pairs_body<K: Guarded2, E: Lane, const F: bool>(ys: &mut [E], zs: &[Complex<E>]) {
+    let zero = E::narrow(0.0);
+    let (mut re, mut im) = ([zero; BLOCK], [zero; BLOCK]);
+    let n = ys.len().min(zs.len());
+    let mut at = 0;
+    while at < n {
+        let m = BLOCK.min(n - at);
+        for (i, z) in zs[at..at + m].iter().enumerate() {
+            (re[i], im[i]) = (z.re, z.im);
+        }
+        binary_block::<K, E, F>(&mut ys[at..at + m], &im[..m], &re[..m]);
+        at += m;
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn unary_avx2<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
-    unary_body::<K, E, true>(ys, xs);
+fn unary_avx2<G: GuardedIn>(ys: &mut [G::T], xs: &[G::T]) {
+    unary_body::<G, true>(ys, xs);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn unary_avx512<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
-    unary_body::<K, E, true>(ys, xs);
+fn unary_avx512<G: GuardedIn>(ys: &mut [G::T], xs: &[G::T]) {
+    unary_body::<G, true>(ys, xs);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -173,17 +227,34 @@ fn binary_avx512<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'
     binary_body::<K, E, true>(zs, xs, ys);
 }
 
-/// `ys[i] = K(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
-pub(crate) fn unary_at<K: Guarded, E: Lane>(lvl: Level, ys: &mut [E], xs: &[E]) {
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn pairs_avx2<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
+    pairs_body::<K, E, true>(ys, zs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn pairs_avx512<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
+    pairs_body::<K, E, true>(ys, zs);
+}
+
+/// `ys[i] = G(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
+pub(crate) fn unary_in_at<G: GuardedIn>(lvl: Level, ys: &mut [G::T], xs: &[G::T]) {
     match lvl.min(detected()) {
         // SAFETY: `detected` found the features these builds enable.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { unary_avx512::<K, E>(ys, xs) },
+        Level::Avx512 => unsafe { unary_avx512::<G>(ys, xs) },
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { unary_avx2::<K, E>(ys, xs) },
-        _ => unary_body::<K, E, false>(ys, xs),
+        Level::Avx2 => unsafe { unary_avx2::<G>(ys, xs) },
+        _ => unary_body::<G, false>(ys, xs),
     }
+}
+
+/// `ys[i] = K(xs[i])`, computed in float64, with the build at `lvl`.
+pub(crate) fn unary_at<K: Guarded, E: Lane>(lvl: Level, ys: &mut [E], xs: &[E]) {
+    unary_in_at::<Widened<K, E>>(lvl, ys, xs);
 }
 
 /// `zs[i] = K(xs[i], ys[i])`, each operand a slice as long as `zs` or one
@@ -205,6 +276,11 @@ pub(crate) fn binary_at<K: Guarded2, E: Lane>(
     }
 }
 
+/// [`unary_in_at`] at the process's level.
+pub(crate) fn unary_in<G: GuardedIn>(ys: &mut [G::T], xs: &[G::T]) {
+    unary_in_at::<G>(level(), ys, xs);
+}
+
 /// [`unary_at`] at the process's level.
 pub(crate) fn unary<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
     unary_at::<K, E>(level(), ys, xs);
@@ -213,4 +289,18 @@ pub(crate) fn unary<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
 /// [`binary_at`] at the process's level.
 pub(crate) fn binary<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
     binary_at::<K, E>(level(), zs, xs, ys);
+}
+
+/// `ys[i] = K(zs[i].im, zs[i].re)` with the build at `lvl` (lowered to what
+/// the CPU runs).
+pub(crate) fn pairs_at<K: Guarded2, E: Lane>(lvl: Level, ys: &mut [E], zs: &[Complex<E>]) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { pairs_avx512::<K, E>(ys, zs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { pairs_avx2::<K, E>(ys, zs) },
+        _ => pairs_body::<K, E, false>(ys, zs),
+    }
 }

@@ -6,12 +6,14 @@
 use super::erf::{Erf, Erfc};
 use super::erfinv::{Erfcinv, Erfinv};
 use super::gamma::Gamma;
-use super::guarded::{self, Guarded, Guarded2, Lane};
+use super::guarded::{self, Guarded2, GuardedIn, Widened};
 use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
+use super::hyperbolic32::{Cosh32, Sinh32};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::log1mexp::{Log1mexp, Log1mexp32};
 use super::psi::Psi;
 use super::simd::{level, unary_at, Unary};
+use super::tan32::Tan32;
 use super::tanh_f32::Tanh32;
 use super::trig::{Cos, Sin, Tan};
 use super::trig32::{Cos32, Sin32};
@@ -59,13 +61,13 @@ fn plain_one<K: Unary>(x: K::T) -> K::T {
     y[0]
 }
 
-fn guarded_one<K: Guarded, E: Lane>(x: E) -> E {
+fn guarded_one<G: GuardedIn>(x: G::T) -> G::T {
     let mut y = [x];
-    guarded::unary::<K, E>(&mut y, &[x]);
+    guarded::unary_in::<G>(&mut y, &[x]);
     y[0]
 }
 
-fn guarded2_one<K: Guarded2, E: Lane>(x: E, y: E) -> E {
+fn guarded2_one<K: Guarded2, E: guarded::Lane>(x: E, y: E) -> E {
     let mut z = [x];
     guarded::binary::<K, E>(&mut z, Part::Full(&[x]), Part::Full(&[y]));
     z[0]
@@ -83,14 +85,26 @@ macro_rules! plain {
     };
 }
 
-/// Loops of a [`Guarded`] kernel.
+/// Loops of a [`Guarded`](guarded::Guarded) kernel (float32 computed in
+/// float64).
 macro_rules! guarded {
     ($k:ty) => {
         UnaryLoops {
-            one64: guarded_one::<$k, f64>,
+            one64: guarded_one::<Widened<$k, f64>>,
             slice64: guarded::unary::<$k, f64>,
-            one32: guarded_one::<$k, f32>,
+            one32: guarded_one::<Widened<$k, f32>>,
             slice32: guarded::unary::<$k, f32>,
+        }
+    };
+}
+
+/// [`guarded!`] with its float32 loops from the float32 kernel `k32`.
+macro_rules! guarded32 {
+    ($k:ty, $k32:ty) => {
+        UnaryLoops {
+            one32: guarded_one::<$k32>,
+            slice32: guarded::unary_in::<$k32>,
+            ..guarded!($k)
         }
     };
 }
@@ -99,23 +113,15 @@ macro_rules! guarded {
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
     Some(match k {
-        // float32 sin and cos with shorter polynomials (in float64).
-        K::Sin => UnaryLoops {
-            one32: guarded_one::<Sin32, f32>,
-            slice32: guarded::unary::<Sin32, f32>,
-            ..guarded!(Sin)
-        },
-        K::Cos => UnaryLoops {
-            one32: guarded_one::<Cos32, f32>,
-            slice32: guarded::unary::<Cos32, f32>,
-            ..guarded!(Cos)
-        },
-        K::Tan => guarded!(Tan),
+        // float32 sin, cos and tan in float32 (twice the lanes).
+        K::Sin => guarded32!(Sin, Sin32),
+        K::Cos => guarded32!(Cos, Cos32),
+        K::Tan => guarded32!(Tan, Tan32),
         K::ArcSin => plain!(ArcSin),
         K::ArcCos => plain!(ArcCos),
         K::ArcTan => plain!(ArcTan),
-        K::Sinh => guarded!(Sinh),
-        K::Cosh => guarded!(Cosh),
+        K::Sinh => guarded32!(Sinh, Sinh32),
+        K::Cosh => guarded32!(Cosh, Cosh32),
         // float32 tanh is computed in float32 (twice the lanes).
         K::Tanh => UnaryLoops {
             one32: plain_one::<Tanh32>,

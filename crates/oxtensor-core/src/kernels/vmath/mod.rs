@@ -5,12 +5,15 @@
 //! function of one element (special values by selects, so a loop of them
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
-//! in float32 arithmetic (`exp32.rs`, `log32.rs`: sixteen lanes), but for
-//! `softplus` and `pow`, in float64 rounded once (`narrow.rs`). `float_ops`
+//! in float32 arithmetic (`exp32.rs`, `log32.rs`, `trig32.rs`, `tan32.rs`,
+//! `hyperbolic32.rs`, `tanh_f32.rs`: sixteen lanes), but for `softplus`,
+//! `pow` and the inverse trigonometric and hyperbolic kinds, in float64
+//! rounded once. `float_ops`
 //! and `float_scalar` call here; the trigonometric and hyperbolic kinds
 //! through [`kinds`], whose loops may redo elements out of a fast path's
 //! range with libm ([`guarded`]).
 
+pub(crate) mod complex_parts;
 mod dd;
 mod erf;
 pub(crate) mod erfinv;
@@ -19,6 +22,7 @@ mod exp32;
 mod gamma;
 mod guarded;
 mod hyperbolic;
+mod hyperbolic32;
 #[cfg(test)]
 mod hyperbolic_tests;
 mod inverse_trig;
@@ -33,6 +37,7 @@ mod pow;
 mod pow_small;
 pub(crate) mod psi;
 pub mod simd;
+mod tan32;
 mod tanh_f32;
 #[cfg(test)]
 mod test_support;
@@ -44,9 +49,11 @@ mod trig32;
 mod trig_tests;
 
 pub(crate) use exp::{exp, exp2, expm1};
+pub(crate) use guarded::Lane;
 pub(crate) use logistic::{sigmoid, softplus};
 
 use crate::kernels::map::Part;
+use crate::ops::scalar::ScalarKind;
 use simd::{level, unary_at, Level, Unary};
 
 /// A function of one element computed here.
@@ -242,6 +249,16 @@ pub fn unary_one<T: Elem>(func: Func, x: T) -> T {
 pub fn pow_slices<T: Elem>(zs: &mut [T], xs: Part<'_, T>, ys: Part<'_, T>) {
     T::pow_at(level(), zs, xs, ys);
 }
+
+/// The contiguous float64 and float32 loops of `k`, when it is a unary
+/// trigonometric or hyperbolic kind computed here (at the process's build;
+/// `OXTENSOR_VMATH` picks a lower one): for `examples/vmath_speed.rs`.
+pub fn kind_slices(k: ScalarKind) -> Option<(Slices<f64>, Slices<f32>)> {
+    kinds::unary_loops(k).map(|l| (l.slice64, l.slice32))
+}
+
+/// A contiguous loop `ys[i] = f(xs[i])`.
+pub type Slices<T> = fn(&mut [T], &[T]);
 
 /// `x ** y` for one pair, through the same loop as [`pow_slices`].
 pub fn pow_one<T: Elem>(x: T, y: T) -> T {

@@ -201,3 +201,45 @@ pub(super) fn guarded2<K: super::guarded::Guarded2 + 'static>() -> (Box<Run64>, 
         Box::new(|l, out, xs, ys| binary_at::<K, f32>(l, out, Full(xs), Full(ys))),
     )
 }
+
+/// A float32 kernel run at a build.
+pub(super) type Run32At = fn(Level, &mut [f32], &[f32]);
+
+/// The float32 kernel `run` at every build the CPU runs, on `xs`: within
+/// `bound` ulp of `reference` rounded to float32 (`base` in the build
+/// without FMA), zeros and infinities exact (sign included), NaN where
+/// the reference is; the FMA builds give the same bits.
+pub(super) fn check32(
+    name: &str,
+    xs: &[f32],
+    (run, reference): (Run32At, fn(f64) -> f64),
+    (bound, base): (u64, u64),
+) {
+    let mut fma_bits: Option<Vec<u32>> = None;
+    for lvl in levels() {
+        let limit = if lvl == Level::Base { base } else { bound };
+        let mut ys = vec![0.0f32; xs.len()];
+        run(lvl, &mut ys, xs);
+        for (&x, &y) in xs.iter().zip(&ys) {
+            let want = reference(f64::from(x)) as f32;
+            let inexact = want.is_finite() && want != 0.0 || want.is_nan();
+            assert!(
+                ulps32(y, want) <= limit && (inexact || y.to_bits() == want.to_bits()),
+                "{name}({x:e}) = {y:e} at {lvl:?}, want {want:e}"
+            );
+        }
+        if lvl != Level::Base {
+            let bits: Vec<u32> = ys.iter().map(|y| y.to_bits()).collect();
+            let same = |b: &Vec<u32>| {
+                b.iter().zip(&bits).all(|(p, q)| {
+                    p == q || f32::from_bits(*p).is_nan() && f32::from_bits(*q).is_nan()
+                })
+            };
+            assert!(
+                fma_bits.as_ref().is_none_or(same),
+                "{name}: the FMA builds differ"
+            );
+            fma_bits = Some(bits);
+        }
+    }
+}

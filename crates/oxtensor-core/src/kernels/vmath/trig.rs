@@ -14,10 +14,10 @@ use crate::kernels::fast_exp::SHIFTER;
 /// π/2 = C1 + C2 + T3 + T4 (+ 1.5e-43). C1 has 27 significant bits and C2
 /// ends at 2^-53, so for k < 2^20 `k C1`, `k C2` and `k T3` (33 bits) are
 /// exact, and `x - k C1 - k C2` is too (a multiple of 2^-53 below 1).
-pub(super) const C1: f64 = f64::from_bits(0x3ff9_21fb_5400_0000);
-pub(super) const C2: f64 = f64::from_bits(0x3e11_0b46_2000_0000);
-pub(super) const T3: f64 = f64::from_bits(0xbc8c_b3b3_99d0_0000);
-pub(super) const T4: f64 = f64::from_bits(0xba6d_1fc8_f8cb_b5bf);
+const C1: f64 = f64::from_bits(0x3ff9_21fb_5400_0000);
+const C2: f64 = f64::from_bits(0x3e11_0b46_2000_0000);
+const T3: f64 = f64::from_bits(0xbc8c_b3b3_99d0_0000);
+const T4: f64 = f64::from_bits(0xba6d_1fc8_f8cb_b5bf);
 /// |x| up to here keeps k below 2^20; beyond, libm's reduction is used.
 const REDUCE_MAX: f64 = 1_048_576.0;
 /// Below this `tan x` rounds to `x` (x^3/3 < ulp(x)/4); the halving of a
@@ -131,7 +131,7 @@ fn sin_or_cos<const F: bool, const COS: bool>(x: f64) -> f64 {
 /// negated in the quadrants where the function is (shifted by one for the
 /// cosine), and for the sine of a negative `x`.
 #[inline(always)]
-pub(super) fn by_quadrant<const COS: bool>(x: f64, q: u64, s: f64, c: f64) -> f64 {
+fn by_quadrant<const COS: bool>(x: f64, q: u64, s: f64, c: f64) -> f64 {
     let q = q + u64::from(COS);
     let v = if q & 1 == 1 { c } else { s };
     let flip = ((q & 2) << 62) ^ if COS { 0 } else { x.to_bits() & SIGN };
@@ -144,44 +144,47 @@ pub(crate) struct Cos;
 
 /// Outside the reduction's range, and NaN.
 #[inline(always)]
-pub(super) fn far(x: f64) -> bool {
+fn far(x: f64) -> bool {
     x.abs() > REDUCE_MAX || x.is_nan()
 }
 
-/// The `Guarded` kinds `$sin` and `$cos` over the calling module's
-/// `sin_or_cos::<F, COS>` kernel: the float64 and float32 builds differ
-/// only in their polynomials; both keep `far` inputs (and NaN) for libm.
+/// The kinds `$sin` and `$cos` as impls of `$tr` (`Guarded`, or
+/// `GuardedIn` with its `type T`) on elements `$x`, over the calling
+/// module's `sin_or_cos::<F, COS>` kernel and `far` test; libm's float64
+/// functions for the `far` inputs (and NaN).
 macro_rules! sin_cos_kinds {
-    ($sin:ident, $cos:ident) => {
-        impl Guarded for $sin {
+    ($tr:ident, $x:ty, [$($assoc:tt)*], $sin:ident, $cos:ident) => {
+        impl $tr for $sin {
+            $($assoc)*
             #[inline(always)]
-            fn fast<const F: bool>(x: f64) -> f64 {
+            fn fast<const F: bool>(x: $x) -> $x {
                 sin_or_cos::<F, false>(x)
             }
             #[inline(always)]
-            fn outside(x: f64) -> bool {
+            fn outside(x: $x) -> bool {
                 far(x)
             }
-            fn slow(x: f64) -> f64 {
-                x.sin()
+            fn slow(x: $x) -> $x {
+                (f64::from(x)).sin() as $x
             }
         }
 
-        impl Guarded for $cos {
+        impl $tr for $cos {
+            $($assoc)*
             #[inline(always)]
-            fn fast<const F: bool>(x: f64) -> f64 {
+            fn fast<const F: bool>(x: $x) -> $x {
                 sin_or_cos::<F, true>(x)
             }
             #[inline(always)]
-            fn outside(x: f64) -> bool {
+            fn outside(x: $x) -> bool {
                 far(x)
             }
-            fn slow(x: f64) -> f64 {
-                x.cos()
+            fn slow(x: $x) -> $x {
+                (f64::from(x)).cos() as $x
             }
         }
     };
 }
 pub(super) use sin_cos_kinds;
 
-sin_cos_kinds!(Sin, Cos);
+sin_cos_kinds!(Guarded, f64, [], Sin, Cos);

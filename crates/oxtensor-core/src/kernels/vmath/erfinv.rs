@@ -134,7 +134,7 @@ impl Guarded for Erfinv {
     }
     #[inline(always)]
     fn outside(p: f64) -> bool {
-        !(p.abs() <= P_MAX)
+        p.is_nan() || p.abs() > P_MAX
     }
     fn slow(p: f64) -> f64 {
         erfinv(p)

@@ -69,7 +69,7 @@ impl Guarded for Log1mexp {
     }
     #[inline(always)]
     fn outside(x: f64) -> bool {
-        !(x <= -f64::MIN_POSITIVE)
+        x.is_nan() || x > -f64::MIN_POSITIVE
     }
     fn slow(x: f64) -> f64 {
         log1mexp_scalar(x)

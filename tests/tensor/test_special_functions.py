@@ -141,18 +141,18 @@ def test_strided_and_contiguous_give_the_same_bits(name, dtype):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("y", [2.0, 2.5, 0.5, -1.0, -1.5, 3.0, 16.0, -7.5, 0.3])
 def test_pow_with_a_constant_exponent(dtype, y):
-    x = np.concatenate(
-        [
-            RNG.uniform(0.1, 5, 10_000),
-            -RNG.uniform(0.1, 5, 100),
-            [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310, 1e200, -1e200, 1.0, -1.0],
-        ]
-    ).astype(dtype)
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310, 1e200, -1e200, 1.0, -1.0]
+    with np.errstate(over="ignore"):
+        x = np.concatenate(
+            [RNG.uniform(0.1, 5, 10_000), -RNG.uniform(0.1, 5, 100), edges]
+        ).astype(dtype)
     v = ot.vector("v", dtype=dtype)
     f = oxtensor.function([v], v ** np.asarray(y, dtype=dtype))
     got = f(x)
     with np.errstate(all="ignore"):
-        want = x ** np.asarray(y, dtype=dtype)
+        # np.power, C's pow: the ``**`` operator takes sqrt for 1/2
+        # (sqrt(-inf) is NaN where pow(-inf, 1/2) is inf).
+        want = np.power(x, np.asarray(y, dtype=dtype))
     finite = np.isfinite(want) & (want != 0)
     spacing = np.spacing(np.abs(want[finite]).astype(dtype))
     assert np.all(np.abs(got[finite] - want[finite]) <= spacing), y

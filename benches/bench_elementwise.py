@@ -6,7 +6,10 @@ Workloads, each timed in this one process as the best of several repeats:
 * every unary op below on 10**6 float64 values in its domain (the values are
   chosen per op so that no NaN path is timed);
 * a few binary ops (``arctan2``, ``pow``, ``maximum``, ``where``) on two such
-  vectors, and the ``FLOAT32`` list's unary ops on float32.
+  vectors, and the ``FLOAT32`` list's unary ops on float32;
+* the special functions against SciPy (what a user would call; for
+  ``log1mexp``, which SciPy lacks, NumPy's ``log(-expm1(x))``) and ``x ** 2.5``
+  (a constant exponent) against NumPy, on float64 and float32.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). The
 timing helpers are ``bench_execution``'s.
@@ -19,6 +22,7 @@ from typing import Any
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
+import scipy.special as sps
 from bench_execution import best, jax_fn, jax_mod, jax_timed, pt_mod, pt_why, row, timed
 
 N = 10**6
@@ -78,6 +82,22 @@ FLOAT32 = [
     "sigmoid",
 ]
 
+# name: (oxtensor / PyTensor function name, reference, value range, name in
+# jax.scipy.special or None); the reference is SciPy's, or NumPy's formula.
+SPECIAL: dict[
+    str, tuple[str, Callable[[np.ndarray], Any], tuple[float, float], str | None]
+] = {
+    "erf": ("erf", sps.erf, (-5, 5), "erf"),
+    "erfc": ("erfc", sps.erfc, (-5, 5), "erfc"),
+    "erfinv": ("erfinv", sps.erfinv, (-0.83, 0.83), "erfinv"),
+    "erfcinv": ("erfcinv", sps.erfcinv, (0.17, 1.83), None),
+    "gamma": ("gamma", sps.gamma, (0.1, 5), "gamma"),
+    "gammaln": ("gammaln", sps.gammaln, (0.1, 5), "gammaln"),
+    "psi": ("psi", sps.psi, (0.1, 5), "digamma"),
+    "log1mexp": ("log1mexp", lambda v: np.log(-np.expm1(v)), (-5, -0.1), None),
+    "x**2.5": ("", lambda v: v**2.5, (0.1, 5), None),
+}
+
 BINARY: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "arctan2": (lambda m, a, b: m.arctan2(a, b), np.arctan2),
     "pow": (lambda m, a, b: a**b, lambda a, b: a**b),
@@ -131,6 +151,39 @@ def unary(dtype: str, names: list[str]) -> None:
         row(f"{name}, 1e6 {dtype}", best(lambda f=f, a=a: f(a), 20), others)
 
 
+def special_graph(m: Any, name: str, x: Any) -> Any:
+    """``name``'s graph of ``x`` in ``m`` (oxtensor.tensor or pytensor.tensor)."""
+    op = SPECIAL[name][0]
+    if not op:
+        return x**2.5
+    fn = getattr(m, op, None) or getattr(module(f"{m.__name__}.math"), op, None)
+    return None if fn is None else fn(x)
+
+
+def special(dtype: str) -> None:
+    rng = np.random.default_rng(2)
+    jsp = module("jax.scipy.special") if jnp is not None else None
+    for name, (_, ref, (lo, hi), jname) in SPECIAL.items():
+        a = rng.uniform(lo, hi, N).astype(dtype)
+        x = ot.vector("x", dtype=dtype)
+        f = oxtensor.function([x], special_graph(ot, name, x))
+        g = None
+        if pt is not None:
+            u = pt.vector("x", dtype=dtype)
+            out = special_graph(pt, name, u)
+            g = None if out is None else pt_mod.function([u], out)
+        jf = getattr(jsp, jname) if jsp is not None and jname else None
+        if name == "x**2.5" and jnp is not None:
+            jf = lambda v: v**2.5  # noqa: E731
+        label = "numpy" if name in ("log1mexp", "x**2.5") else "scipy"
+        others = {
+            label: best(lambda ref=ref, a=a: ref(a), 20),
+            "pytensor": timed(g, a, number=20),
+            "jax": jax_timed(jax_fn(jf) if jf else None, a, number=20),
+        }
+        row(f"{name}, 1e6 {dtype}", best(lambda f=f, a=a: f(a), 20), others)
+
+
 def binary() -> None:
     rng = np.random.default_rng(1)
     a, b = rng.uniform(0.5, 2, N), rng.uniform(0.5, 2, N)
@@ -156,6 +209,8 @@ def main() -> None:
     unary("float64", list(UNARY))
     binary()
     unary("float32", FLOAT32)
+    special("float64")
+    special("float32")
 
 
 if __name__ == "__main__":

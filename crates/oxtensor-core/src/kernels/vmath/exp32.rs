@@ -26,7 +26,7 @@ const Q: [f32; 6] = [
 
 /// `x` limited to `[lo, hi]`, a NaN kept.
 #[inline(always)]
-fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
+pub(super) fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
     let x = if x > hi { hi } else { x };
     if x < lo {
         lo
@@ -37,7 +37,7 @@ fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
 
 /// `expm1(r)` for |r| <= ln2/2: `r + r^2 q(r)`, `q` in Estrin's scheme.
 #[inline(always)]
-fn expm1_poly<const F: bool>(r: f32) -> f32 {
+pub(super) fn expm1_poly<const F: bool>(r: f32) -> f32 {
     let r2 = r * r;
     let a = fma32::<F>(Q[1], r, Q[0]);
     let b = fma32::<F>(Q[3], r, Q[2]);
@@ -48,7 +48,7 @@ fn expm1_poly<const F: bool>(r: f32) -> f32 {
 
 /// `(t, r)`: `x = k ln2 + r`, `t = SHIFTER + k`, `|r| <= ln2/2`.
 #[inline(always)]
-fn reduce<const F: bool>(x: f32) -> (f32, f32) {
+pub(super) fn reduce<const F: bool>(x: f32) -> (f32, f32) {
     let t = fma32::<F>(x, std::f32::consts::LOG2_E, SHIFTER);
     let k = t - SHIFTER;
     (t, fma32::<F>(-k, LN2_LO, fma32::<F>(-k, LN2_HI, x)))
@@ -58,7 +58,7 @@ fn reduce<const F: bool>(x: f32) -> (f32, f32) {
 /// factors (the first product exact), so subnormal results and overflow
 /// round once.
 #[inline(always)]
-fn scale(p: f32, t: f32) -> f32 {
+pub(super) fn scale(p: f32, t: f32) -> f32 {
     let b = t.to_bits();
     let s1 = f32::from_bits((b.wrapping_add(254) >> 1) << 23);
     let s2 = f32::from_bits((b.wrapping_add(255) >> 1) << 23);

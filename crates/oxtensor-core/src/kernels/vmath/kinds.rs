@@ -3,10 +3,15 @@
 //! runs and a one-element entry (the same loop) for strided, broadcast and
 //! tiny inputs, so every path gives the same bits.
 
+use super::erf::{Erf, Erfc};
+use super::erfinv::{Erfcinv, Erfinv};
+use super::gamma::Gamma;
 use super::guarded::{self, Guarded2, GuardedIn, Widened};
 use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
 use super::hyperbolic32::{Cosh32, Sinh32};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
+use super::log1mexp::{Log1mexp, Log1mexp32};
+use super::psi::Psi;
 use super::simd::{level, unary_at, Unary};
 use super::tan32::Tan32;
 use super::tanh_f32::Tanh32;
@@ -126,6 +131,18 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
         K::ArcSinh => guarded!(ArcSinh),
         K::ArcCosh => guarded!(ArcCosh),
         K::ArcTanh => guarded!(ArcTanh),
+        K::Erf => plain!(Erf),
+        K::Erfc => plain!(Erfc),
+        K::Erfinv => guarded!(Erfinv),
+        K::Erfcinv => guarded!(Erfcinv),
+        K::Gamma => guarded!(Gamma),
+        K::Psi => guarded!(Psi),
+        // float32 log1mexp is computed in float32 (twice the lanes).
+        K::Log1mexp => UnaryLoops {
+            one32: plain_one::<Log1mexp32>,
+            slice32: plain::<Log1mexp32>,
+            ..guarded!(Log1mexp)
+        },
         _ => return None,
     })
 }

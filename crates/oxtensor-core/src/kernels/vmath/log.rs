@@ -98,7 +98,7 @@ pub(super) fn log1p_dd<const F: bool>(f: f64, f_lo: f64) -> (f64, f64) {
 /// `LO`: whether `f_lo` may be nonzero (`log1p`); without, its correction
 /// is left out, not computed as a product with 0 (LLVM may not drop it).
 #[inline(always)]
-fn log1p_fast<const F: bool, const LO: bool>(f: f64, f_lo: f64) -> (f64, f64) {
+pub(super) fn log1p_fast<const F: bool, const LO: bool>(f: f64, f_lo: f64) -> (f64, f64) {
     let s = f / (2.0 + f);
     let z = s * s;
     let r = z * fma::<F>(z, poly::<F>(z), TWO_THIRDS);
@@ -143,7 +143,7 @@ fn edges(x: f64, y: f64) -> f64 {
 
 /// The natural logarithm within 0.62 ulp, of a positive normal finite `x`.
 #[inline(always)]
-fn log_normal<const F: bool>(x: f64) -> f64 {
+pub(super) fn log_normal<const F: bool>(x: f64) -> f64 {
     let (e, f) = split_normal(x);
     let (h, l) = log1p_fast::<F, false>(f, 0.0);
     let (s, s_lo) = add_e_ln2::<F>(e, h, l);

@@ -29,8 +29,8 @@ const P: [f32; 9] = [
     -0.076_736_1,
 ];
 /// ln 2 in two parts, `e * LN2_HI` exact for the exponents of float32.
-const LN2_HI: f32 = 0.693_359_4;
-const LN2_LO: f32 = -2.121_944_4e-4;
+pub(super) const LN2_HI: f32 = 0.693_359_4;
+pub(super) const LN2_LO: f32 = -2.121_944_4e-4;
 /// log10(2) in two parts, likewise.
 const LG2_HI: f32 = 0.301_025_4;
 const LG2_LO: f32 = 4.605_038e-6;
@@ -38,7 +38,7 @@ const LG2_LO: f32 = 4.605_038e-6;
 /// `x = 2^e (1 + f)`, `1 + f` in [sqrt(1/2), sqrt(2)), for positive finite
 /// `x` (subnormals scaled by 2^23 first); `f` is exact.
 #[inline(always)]
-fn decompose(x: f32) -> (f32, f32) {
+pub(super) fn decompose(x: f32) -> (f32, f32) {
     let sub = x < f32::MIN_POSITIVE;
     let xs = if sub { x * 8_388_608.0 } else { x };
     let bits = xs.to_bits();
@@ -58,7 +58,7 @@ fn pair<const F: bool>(f: f32, i: usize) -> f32 {
 /// `log1p(f)` for `1 + f` in [sqrt(1/2), sqrt(2)): `f + f^2 P(f)`, `P` in
 /// Estrin's scheme, `f` added in the last FMA.
 #[inline(always)]
-fn log1p_m<const F: bool>(f: f32) -> f32 {
+pub(super) fn log1p_m<const F: bool>(f: f32) -> f32 {
     let f2 = f * f;
     let f4 = f2 * f2;
     let a = fma32::<F>(pair::<F>(f, 2), f2, pair::<F>(f, 0));

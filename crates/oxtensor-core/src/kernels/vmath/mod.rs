@@ -1,5 +1,7 @@
 //! Vectorised elementwise math: the exp and log families, `pow`, the
-//! logistic, trigonometric and hyperbolic functions on float64 and float32. Each is a branch-free
+//! logistic, trigonometric and hyperbolic functions, and the special
+//! functions (`erf`, `erfc`, their inverses, `gamma`, `psi`, `log1mexp`)
+//! on float64 and float32. Each is a branch-free
 //! function of one element (special values by selects, so a loop of them
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
@@ -13,8 +15,11 @@
 
 pub(crate) mod complex_parts;
 mod dd;
+mod erf;
+pub(crate) mod erfinv;
 pub(crate) mod exp;
 mod exp32;
+mod gamma;
 mod guarded;
 mod hyperbolic;
 mod hyperbolic32;
@@ -23,11 +28,14 @@ mod hyperbolic_tests;
 mod inverse_trig;
 pub(crate) mod kinds;
 pub(crate) mod log;
+mod log1mexp;
 mod log32;
 mod logistic;
 mod narrow;
 mod poly;
 mod pow;
+mod pow_small;
+pub(crate) mod psi;
 pub mod simd;
 mod tan32;
 mod tanh_f32;
@@ -46,7 +54,7 @@ pub(crate) use logistic::{sigmoid, softplus};
 
 use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
-use simd::{binary_at, level, unary_at, Binary, Level, Unary};
+use simd::{level, unary_at, Level, Unary};
 
 /// A function of one element computed here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,13 +117,55 @@ kernels32!(
     Log1p32 => log32::log1p, Sigmoid32 => exp32::sigmoid, Softplus32 => narrow::softplus,
 );
 
+/// float32 `pow` ([`narrow`]), small exponents left to [`pow_small`] as
+/// float64's [`pow::Pow`] leaves them.
 struct Pow32;
-impl Binary for Pow32 {
-    type T = f32;
+impl guarded::Guarded2 for Pow32 {
     #[inline(always)]
-    fn eval<const F: bool>(x: f32, y: f32) -> f32 {
-        narrow::pow::<F>(x, y)
+    fn fast<const F: bool>(x: f64, y: f64) -> f64 {
+        f64::from(narrow::pow::<F>(x as f32, y as f32))
     }
+    #[inline(always)]
+    fn outside(_x: f64, y: f64) -> bool {
+        pow_small::fits(y)
+    }
+    fn slow(x: f64, y: f64) -> f64 {
+        pow_small::pow_small32_scalar(x, y)
+    }
+}
+
+/// `zs[i] = xs[i] ** y` when `ys` is one exponent that [`pow_small`]
+/// takes (or a slice of only that value), with the loop for its bit
+/// length (`DD`: float64's double-double one); `false` otherwise (the general loops give such elements the
+/// same values, one at a time).
+fn pow_small_at<E: guarded::Lane, const DD: bool>(
+    lvl: Level,
+    zs: &mut [E],
+    xs: Part<'_, E>,
+    ys: Part<'_, E>,
+) -> bool {
+    use pow_small::PowSmall;
+    let y = match ys {
+        Part::One(y) => y.wide(),
+        // The first differing value ends the scan.
+        Part::Full(v) => match v.first() {
+            Some(&y) if v.iter().all(|&w| w.wide() == y.wide()) => y.wide(),
+            _ => return false,
+        },
+    };
+    if !pow_small::fits(y) {
+        return false;
+    }
+    let run = match pow_small::bit_length(y) {
+        0 => guarded::binary_at::<PowSmall<0, DD>, E>,
+        1 => guarded::binary_at::<PowSmall<1, DD>, E>,
+        2 => guarded::binary_at::<PowSmall<2, DD>, E>,
+        3 => guarded::binary_at::<PowSmall<3, DD>, E>,
+        4 => guarded::binary_at::<PowSmall<4, DD>, E>,
+        _ => guarded::binary_at::<PowSmall<5, DD>, E>,
+    };
+    run(lvl, zs, xs, Part::One(E::narrow(y)));
+    true
 }
 
 /// `func` over a slice of `T`, at a build level.
@@ -160,7 +210,9 @@ impl Elem for f64 {
     }
 
     fn pow_at(lvl: Level, zs: &mut [f64], xs: Part<'_, f64>, ys: Part<'_, f64>) {
-        guarded::binary_at::<pow::Pow, f64>(lvl, zs, xs, ys);
+        if !pow_small_at::<f64, true>(lvl, zs, xs, ys) {
+            guarded::binary_at::<pow::Pow, f64>(lvl, zs, xs, ys);
+        }
     }
 }
 
@@ -174,7 +226,9 @@ impl Elem for f32 {
     }
 
     fn pow_at(lvl: Level, zs: &mut [f32], xs: Part<'_, f32>, ys: Part<'_, f32>) {
-        binary_at::<Pow32>(lvl, zs, xs, ys);
+        if !pow_small_at::<f32, false>(lvl, zs, xs, ys) {
+            guarded::binary_at::<Pow32, f32>(lvl, zs, xs, ys);
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use super::dd::two_prod;
 use super::exp::exp_dd;
 use super::guarded::Guarded2;
 use super::log::{add_e_ln2, log1p_dd, split_normal};
+use super::pow_small::{fits, pow_small_scalar};
 use crate::kernels::fast_exp::fma;
 
 const TWO52: f64 = 4_503_599_627_370_496.0;
@@ -56,7 +57,9 @@ fn pow_normal<const F: bool>(x: f64, y: f64) -> f64 {
     }
 }
 
-/// `np.power` on float64; the selects of [`pow_with`] left to libm.
+/// `np.power` on float64; the selects of [`pow_with`] left to libm, and
+/// small integer and half-integer exponents to [`pow_small`](super::pow_small)
+/// (which the loop for one such exponent runs over the whole slice).
 pub(super) struct Pow;
 
 impl Guarded2 for Pow {
@@ -67,10 +70,14 @@ impl Guarded2 for Pow {
     #[inline(always)]
     fn outside(x: f64, y: f64) -> bool {
         let ax = x.abs();
-        !((f64::MIN_POSITIVE..f64::INFINITY).contains(&ax) && y.abs() < Y_MAX)
+        !((f64::MIN_POSITIVE..f64::INFINITY).contains(&ax) && y.abs() < Y_MAX) || fits(y)
     }
     fn slow(x: f64, y: f64) -> f64 {
-        x.powf(y)
+        if fits(y) {
+            pow_small_scalar(x, y)
+        } else {
+            x.powf(y)
+        }
     }
 }
 

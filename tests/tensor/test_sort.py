@@ -72,7 +72,9 @@ def test_sort_argsort_long_lanes(dtype, n):
         v[RNG.integers(0, n, size=n // 10)] = np.round(v[: n // 10])
     x = ot.vector("x", dtype=dtype)
     got = run(sort(x), x, v)
-    np.testing.assert_array_equal(got, np.sort(v))
+    # NumPy 2.4's default float16 sort misorders some -inf (its vector
+    # sort); the stable kind is a correct reference.
+    np.testing.assert_array_equal(got, np.sort(v, kind="stable"))
     if dtype.startswith("float"):
         # -0.0 sorts with 0.0 (either order), but stays -0.0.
         assert np.signbit(got).sum() == np.signbit(v).sum()

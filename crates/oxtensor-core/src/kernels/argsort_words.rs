@@ -48,7 +48,9 @@ fn rank_range<T: SortKey>(x: &[T]) -> (u64, u64) {
     let (lo, hi) = if x.len() < 1 << 18 {
         range(x)
     } else {
-        x.par_chunks(1 << 16).map(range).reduce(|| (u64::MAX, 0), both)
+        x.par_chunks(1 << 16)
+            .map(range)
+            .reduce(|| (u64::MAX, 0), both)
     };
     (lo.min(hi), hi)
 }
@@ -64,10 +66,17 @@ fn order_ties<T: SortKey>(x: &[T], words: &mut [u64], low: u64) {
         }
         if i - start > 1 {
             run.clear();
-            run.extend(words[start..i].iter().map(|&w| (x[(w & low) as usize].rank(), w)));
+            run.extend(
+                words[start..i]
+                    .iter()
+                    .map(|&w| (x[(w & low) as usize].rank(), w)),
+            );
             if !run.is_sorted() {
                 run.sort_unstable();
-                words[start..i].iter_mut().zip(&run).for_each(|(w, &(_, r))| *w = r);
+                words[start..i]
+                    .iter_mut()
+                    .zip(&run)
+                    .for_each(|(w, &(_, r))| *w = r);
             }
         }
         start = i;
@@ -97,7 +106,9 @@ mod tests {
     fn ties_of_the_kept_bits_are_put_in_order() {
         // 3000 positions take 12 bits of a 64-bit key: values 1 ulp apart
         // tie in the kept bits; whole runs of them come out reversed.
-        let x: Vec<f64> = (0..3000u64).map(|i| f64::from_bits(1.0f64.to_bits() + 2999 - i)).collect();
+        let x: Vec<f64> = (0..3000u64)
+            .map(|i| f64::from_bits(1.0f64.to_bits() + 2999 - i))
+            .collect();
         check(&x);
         let shuffled: Vec<f64> = (0..3000).map(|i| x[(i * 7) % 3000]).collect();
         check(&shuffled);

@@ -9,7 +9,7 @@ use super::vmath::{self, Elem, Func};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
-use crate::tensor::{Element, Tensor};
+use crate::tensor::{Element, Scalar, Tensor};
 use num_traits::Float;
 
 /// NumPy's `divmod` (`npy_divmod`): the floored quotient and the modulo
@@ -130,11 +130,22 @@ fn pow_kernel<T: Float + Element>(a: &Tensor, b: &Tensor, out: &mut Tensor) {
         let one = |x: E, y: E| vmath::pow_one(x, y);
         map2_slices(a, b, out, one, vmath::pow_slices::<E>);
     }
+    if is_one_half(b) {
+        // NumPy's `x ** 0.5` with one exponent is `sqrt(x)` (PyTensor
+        // rewrites it so): -0 for -0 and NaN for -inf, where C's `pow`,
+        // which an exponent array takes, gives +0 and +inf.
+        return map1(a, out, |x: T| x.sqrt());
+    }
     match T::DTYPE {
         DType::Float64 => run::<f64>(a, b, out),
         DType::Float32 => run::<f32>(a, b, out),
         _ => map2(a, b, out, pow::<T>),
     }
+}
+
+/// Whether `y` is a single exponent (one element, broadcast) of 1/2.
+fn is_one_half(y: &Tensor) -> bool {
+    y.len() == 1 && matches!(y.get(0), Scalar::Float(v, _) if v == 0.5)
 }
 
 /// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).

@@ -236,7 +236,7 @@ fn with_gemm<T: Gemm>(
 /// there are enough pairs to keep every thread equally busy.
 fn spread_pairs(per_pair: usize, count: usize) -> bool {
     let threads = rayon::current_num_threads();
-    per_pair < PAIR_THREADS_FLOPS || count % threads == 0 || count >= 4 * threads
+    per_pair < PAIR_THREADS_FLOPS || count.is_multiple_of(threads) || count >= 4 * threads
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ pub mod argmax;
 mod argmax_columns;
 mod argmax_simd;
 mod argmax_split;
+mod argsort_words;
 mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
@@ -60,10 +61,6 @@ mod lapack_qr;
 mod lapack_svd;
 mod map_bool;
 pub mod order;
-pub mod softmax;
-mod softmax_columns;
-pub mod sort;
-mod argsort_words;
 mod radix;
 #[cfg(target_arch = "x86_64")]
 mod simd_sort;
@@ -71,9 +68,12 @@ mod simd_sort;
 mod simd_sort_net;
 #[cfg(target_arch = "x86_64")]
 mod simd_sort_x86;
+pub mod softmax;
+mod softmax_columns;
+pub mod sort;
 mod sort_key;
-mod strided_lanes;
 mod stream;
+mod strided_lanes;
 pub mod tiny;
 pub mod variance;
 

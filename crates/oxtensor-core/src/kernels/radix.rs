@@ -5,9 +5,9 @@
 //! their input order. Short lanes are sorted by comparison instead.
 
 use super::argsort_words::argsort_words;
-use super::sort_key::{as_keys, RadixKey, SortKey};
 #[cfg(target_arch = "x86_64")]
 use super::simd_sort::with_avx512;
+use super::sort_key::{as_keys, RadixKey, SortKey};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -76,7 +76,10 @@ fn scatter<S: Copy, D>(
         *o = sum;
         sum += c as usize;
     }
-    assert!(sum == src.len() && dst.len() == src.len(), "counts of the source");
+    assert!(
+        sum == src.len() && dst.len() == src.len(),
+        "counts of the source"
+    );
     for (i, &s) in src.iter().enumerate() {
         let (d, v) = f(i, s);
         // SAFETY: `counts` is the histogram of these items' bytes (the
@@ -124,7 +127,9 @@ fn passes<S: Copy, I: Copy + Default, D>(
                 scatter(a, b, &counts[d], |_, item| (byte(item, d), item));
                 std::mem::swap(a, b);
             }
-            scatter(a, out, &counts[last], |_, item| (byte(item, last), store(item)));
+            scatter(a, out, &counts[last], |_, item| {
+                (byte(item, last), store(item))
+            });
         }
     }
 }
@@ -208,11 +213,7 @@ pub(super) fn map_indexed<A: Copy + Sync, B: Send>(
 }
 
 /// The positions that sort `x`, into `out`; ties keep their input order.
-pub fn argsort_lane<T: SortKey>(
-    scratch: &mut Scratch<Ranked<T::Key>>,
-    x: &[T],
-    out: &mut [i64],
-) {
+pub fn argsort_lane<T: SortKey>(scratch: &mut Scratch<Ranked<T::Key>>, x: &[T], out: &mut [i64]) {
     // Radix passes over one or two bytes beat the vector sort.
     let narrow = T::Key::BYTES < 4 && radix_fits(x.len());
     scratch.words.resize(if narrow { 0 } else { x.len() }, 0);

@@ -13,9 +13,11 @@ const LENGTHS: [usize; 10] = [0, 1, 2, 7, 100, 255, 256, 257, 1000, 4099];
 /// NumPy's order: NaN (`v != v`) after every number, equal to NaN.
 #[allow(clippy::eq_op)]
 fn nan_last<T: PartialOrd>(a: &T, b: &T) -> Ordering {
-    a.partial_cmp(b)
-        .unwrap_or_else(|| (a != a).cmp(&(b != b)))
+    a.partial_cmp(b).unwrap_or_else(|| (a != a).cmp(&(b != b)))
 }
+
+/// A lane sort under test: scratch, input, output.
+type Sorter<T> = fn(&mut Scratch<<T as SortKey>::Key>, &[T], &mut [T]);
 
 /// Both sorts and `argsort` of `x` against the comparison sorts.
 fn check<T: SortKey + PartialOrd + Debug>(x: &[T]) {
@@ -25,7 +27,7 @@ fn check<T: SortKey + PartialOrd + Debug>(x: &[T]) {
     want_idx.sort_by(|&i, &j| nan_last(&x[i as usize], &x[j as usize]));
     let mut keys_in: Vec<T::Key> = x.iter().map(|v| v.key()).collect();
     keys_in.sort_unstable();
-    let sorters: [fn(&mut Scratch<T::Key>, &[T], &mut [T]); 2] = [sort_lane, radix_sort];
+    let sorters: [Sorter<T>; 2] = [sort_lane, radix_sort];
     for sorter in sorters {
         let mut out = vec![T::default(); x.len()];
         sorter(&mut Scratch::default(), x, &mut out);
@@ -67,7 +69,15 @@ fn check_all<T: SortKey + PartialOrd + Debug>(specials: &[T], make: impl Fn(u64)
 
 #[test]
 fn floats_sort_like_numpy() {
-    let specials = [f64::NAN, -f64::NAN, 0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 5e-324];
+    let specials = [
+        f64::NAN,
+        -f64::NAN,
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        5e-324,
+    ];
     check_all(&specials, f64::from_bits);
     let specials32: Vec<f32> = specials.iter().map(|&v| v as f32).collect();
     check_all(&specials32, |r| f32::from_bits(r as u32));

@@ -54,20 +54,19 @@ fn sort_with<V: Vector>(v: V, data: &mut [V::Key], out: &mut [V::Key]) {
 /// level by level; the sorted keys must end in `data` if `home` is set,
 /// else in `other`. `depth` bounds the recursion, past which the standard
 /// library's sort (O(n log n) always) takes over.
-fn quicksort<V: Vector>(
-    v: V,
-    data: &mut [V::Key],
-    other: &mut [V::Key],
-    home: bool,
-    depth: u32,
-) {
+fn quicksort<V: Vector>(v: V, data: &mut [V::Key], other: &mut [V::Key], home: bool, depth: u32) {
     let n = data.len();
     if n <= V::BLOCK {
         v.sort_block(data, (!home).then_some(other));
         return;
     }
     if depth == 0 {
-        let out = if home { data } else { other.copy_from_slice(data); other };
+        let out = if home {
+            data
+        } else {
+            other.copy_from_slice(data);
+            other
+        };
         out.sort_unstable();
         return;
     }
@@ -77,7 +76,11 @@ fn quicksort<V: Vector>(
         // The pivot is the minimum. The keys equal to it are in their
         // place once moved first: sort the rest. (Progress: the pivot is
         // one of the keys, and none is above the largest key.)
-        let equal = if pivot == V::MAX { n } else { v.partition(other, data, V::succ(pivot)) };
+        let equal = if pivot == V::MAX {
+            n
+        } else {
+            v.partition(other, data, V::succ(pivot))
+        };
         if !home {
             other[..equal].copy_from_slice(&data[..equal]);
         }
@@ -103,8 +106,8 @@ mod tests {
     use crate::kernels::vmath::test_support::Rng;
 
     const LENGTHS: [usize; 23] = [
-        0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 513,
-        1000, 70_000,
+        0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 513, 1000,
+        70_000,
     ];
 
     /// Random keys, a few distinct values, mostly the minimum, sorted,
@@ -115,8 +118,14 @@ mod tests {
         sorted.sort_unstable();
         vec![
             random.iter().map(|r| r % 3).collect(),
-            random.iter().map(|r| if r % 10 == 0 { *r } else { 0 }).collect(),
-            random.iter().map(|r| if r % 50 == 0 { r % 9 } else { u64::MAX }).collect(),
+            random
+                .iter()
+                .map(|r| if r % 10 == 0 { *r } else { 0 })
+                .collect(),
+            random
+                .iter()
+                .map(|r| if r % 50 == 0 { r % 9 } else { u64::MAX })
+                .collect(),
             sorted.iter().rev().copied().collect(),
             sorted,
             random,
@@ -148,7 +157,10 @@ mod tests {
                 // The high bits keep the u32 keys' orders and ties varied.
                 let keys32: Vec<u32> = keys.iter().map(|&k| (k >> 32) as u32 ^ k as u32).collect();
                 check(&keys32, sort_u32, has_avx512);
-                let keys16: Vec<u16> = keys32.iter().map(|&k| (k >> 16) as u16 ^ k as u16).collect();
+                let keys16: Vec<u16> = keys32
+                    .iter()
+                    .map(|&k| (k >> 16) as u16 ^ k as u16)
+                    .collect();
                 check(&keys16, sort_u16, U16x32::detect().is_some());
             }
         }

@@ -9,7 +9,14 @@ use super::simd_sort_x86::{first, Lanes, Vector};
 /// `UPPER[b]`: the lanes `i` with bit `b` set, the upper element of each
 /// pair a network step at distance `1 << b` compares (32 lanes; the low
 /// bits serve 16 or 8 lanes).
-const UPPER: [u32; 6] = [0xAAAA_AAAA, 0xCCCC_CCCC, 0xF0F0_F0F0, 0xFF00_FF00, 0xFFFF_0000, 0];
+const UPPER: [u32; 6] = [
+    0xAAAA_AAAA,
+    0xCCCC_CCCC,
+    0xF0F0_F0F0,
+    0xFF00_FF00,
+    0xFFFF_0000,
+    0,
+];
 
 /// Sorts up to 16 registers of keys with the smallest network that holds
 /// them (1, 2, 4, 8 or 16 registers).
@@ -28,11 +35,7 @@ pub(super) fn block<V: Vector>(v: V, keys: &mut [V::Key], dst: Option<&mut [V::K
 /// Loads `keys` into `R` registers, padded with the largest key, sorts
 /// them and stores the first `keys.len()` into `dst` (or `keys`).
 #[inline(always)]
-fn sort_regs<V: Vector, const R: usize>(
-    v: V,
-    keys: &mut [V::Key],
-    dst: Option<&mut [V::Key]>,
-) {
+fn sort_regs<V: Vector, const R: usize>(v: V, keys: &mut [V::Key], dst: Option<&mut [V::Key]>) {
     let (n, w) = (keys.len(), V::N);
     let mut regs = [v.splat(V::MAX); R];
     if n < w {
@@ -143,7 +146,12 @@ pub(super) fn median<V: Vector>(v: V, keys: &[V::Key]) -> V::Key {
 /// waits for it to retire, which made an in-place partition several times
 /// slower).
 #[inline(always)]
-pub(super) fn partition<V: Vector>(v: V, src: &[V::Key], dst: &mut [V::Key], pivot: V::Key) -> usize {
+pub(super) fn partition<V: Vector>(
+    v: V,
+    src: &[V::Key],
+    dst: &mut [V::Key],
+    pivot: V::Key,
+) -> usize {
     assert_eq!(src.len(), dst.len(), "partition buffers");
     let pv = v.splat(pivot);
     let mut ends = (0, dst.len());
@@ -154,7 +162,14 @@ pub(super) fn partition<V: Vector>(v: V, src: &[V::Key], dst: &mut [V::Key], piv
     let rest = chunks.remainder().len();
     if rest > 0 {
         let last = v.load(&src[src.len() - V::N..]);
-        split(v, dst, last, pv, first(V::N) & !first(V::N - rest), &mut ends);
+        split(
+            v,
+            dst,
+            last,
+            pv,
+            first(V::N) & !first(V::N - rest),
+            &mut ends,
+        );
     }
     ends.0
 }

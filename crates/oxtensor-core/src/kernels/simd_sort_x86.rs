@@ -207,23 +207,72 @@ macro_rules! vector {
     };
 }
 
-vector!(U64x8, u64, 8, ["avx512f", "popcnt"], i64, __mmask8, _mm512_set1_epi64,
+vector!(
+    U64x8,
+    u64,
+    8,
+    ["avx512f", "popcnt"],
+    i64,
+    __mmask8,
+    _mm512_set1_epi64,
     _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
-    _mm512_mask_loadu_epi64, _mm512_mask_storeu_epi64, _mm512_min_epu64, _mm512_max_epu64,
-    _mm512_permutexvar_epi64, _mm512_mask_max_epu64, _mm512_cmplt_epu64_mask,
-    _mm512_maskz_compress_epi64, _mm512_mask_compressstoreu_epi64,
-    _mm512_mask_permutexvar_epi64, _mm512_permutex2var_epi64, _mm512_add_epi64);
-vector!(U32x16, u32, 16, ["avx512f", "popcnt"], i32, __mmask16, _mm512_set1_epi32,
+    _mm512_mask_loadu_epi64,
+    _mm512_mask_storeu_epi64,
+    _mm512_min_epu64,
+    _mm512_max_epu64,
+    _mm512_permutexvar_epi64,
+    _mm512_mask_max_epu64,
+    _mm512_cmplt_epu64_mask,
+    _mm512_maskz_compress_epi64,
+    _mm512_mask_compressstoreu_epi64,
+    _mm512_mask_permutexvar_epi64,
+    _mm512_permutex2var_epi64,
+    _mm512_add_epi64
+);
+vector!(
+    U32x16,
+    u32,
+    16,
+    ["avx512f", "popcnt"],
+    i32,
+    __mmask16,
+    _mm512_set1_epi32,
     _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-    _mm512_mask_loadu_epi32, _mm512_mask_storeu_epi32, _mm512_min_epu32, _mm512_max_epu32,
-    _mm512_permutexvar_epi32, _mm512_mask_max_epu32, _mm512_cmplt_epu32_mask,
-    _mm512_maskz_compress_epi32, _mm512_mask_compressstoreu_epi32,
-    _mm512_mask_permutexvar_epi32, _mm512_permutex2var_epi32, _mm512_add_epi32);
-vector!(U16x32, u16, 32, ["avx512f", "avx512bw", "avx512vbmi2", "popcnt"], i16, __mmask32,
+    _mm512_mask_loadu_epi32,
+    _mm512_mask_storeu_epi32,
+    _mm512_min_epu32,
+    _mm512_max_epu32,
+    _mm512_permutexvar_epi32,
+    _mm512_mask_max_epu32,
+    _mm512_cmplt_epu32_mask,
+    _mm512_maskz_compress_epi32,
+    _mm512_mask_compressstoreu_epi32,
+    _mm512_mask_permutexvar_epi32,
+    _mm512_permutex2var_epi32,
+    _mm512_add_epi32
+);
+vector!(
+    U16x32,
+    u16,
+    32,
+    ["avx512f", "avx512bw", "avx512vbmi2", "popcnt"],
+    i16,
+    __mmask32,
     _mm512_set1_epi16,
-    _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-    _mm512_mask_loadu_epi16, _mm512_mask_storeu_epi16, _mm512_min_epu16, _mm512_max_epu16,
-    _mm512_permutexvar_epi16, _mm512_mask_max_epu16, _mm512_cmplt_epu16_mask,
-    _mm512_maskz_compress_epi16, _mm512_mask_compressstoreu_epi16,
-    _mm512_mask_permutexvar_epi16, _mm512_permutex2var_epi16, _mm512_add_epi16);
+    _mm512_set_epi16(
+        31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9,
+        8, 7, 6, 5, 4, 3, 2, 1, 0
+    ),
+    _mm512_mask_loadu_epi16,
+    _mm512_mask_storeu_epi16,
+    _mm512_min_epu16,
+    _mm512_max_epu16,
+    _mm512_permutexvar_epi16,
+    _mm512_mask_max_epu16,
+    _mm512_cmplt_epu16_mask,
+    _mm512_maskz_compress_epi16,
+    _mm512_mask_compressstoreu_epi16,
+    _mm512_mask_permutexvar_epi16,
+    _mm512_permutex2var_epi16,
+    _mm512_add_epi16
+);

@@ -4,8 +4,8 @@
 //! last, as in NumPy; `argsort` is stable.
 
 use super::alloc::{output, Pool};
-use super::lanes::{for_each_lane_init, Lanes};
 use super::argsort_words::argsort_words;
+use super::lanes::{for_each_lane_init, Lanes};
 use super::radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
 use super::sort_key::SortKey;
 use super::strided_lanes::StridedLanes;

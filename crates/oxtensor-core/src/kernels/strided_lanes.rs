@@ -73,7 +73,10 @@ impl StridedLanes {
         f: impl Fn(&mut S, &[T], &mut [U]) + Sync + Send,
     ) {
         let Self { outer, n, inner } = *self;
-        assert!(x.len() == outer * n * inner && out.len() == x.len(), "lane layout");
+        assert!(
+            x.len() == outer * n * inner && out.len() == x.len(),
+            "lane layout"
+        );
         if x.is_empty() {
             return;
         }
@@ -90,7 +93,10 @@ impl StridedLanes {
             let count = BLOCK.min(inner - k);
             self.gather(x, start, count, &mut block.lanes);
             block.results.resize(count * n, U::default());
-            let pairs = block.lanes.chunks_exact(n).zip(block.results.chunks_exact_mut(n));
+            let pairs = block
+                .lanes
+                .chunks_exact(n)
+                .zip(block.results.chunks_exact_mut(n));
             pairs.for_each(|(lane, result)| f(&mut block.state, lane, result));
             // SAFETY: job `c` alone writes lanes `k..k + count` of row
             // block `o`, positions `start + j * inner + b` for `j < n` and
@@ -128,7 +134,13 @@ impl StridedLanes {
     ///
     /// # Safety
     /// No other thread may write those lanes' positions meanwhile.
-    unsafe fn scatter<U: Element>(&self, results: &[U], start: usize, count: usize, out: &Shared<U>) {
+    unsafe fn scatter<U: Element>(
+        &self,
+        results: &[U],
+        start: usize,
+        count: usize,
+        out: &Shared<U>,
+    ) {
         let (n, inner) = (self.n, self.inner);
         for j in 0..n {
             let at = start + j * inner;
@@ -151,9 +163,16 @@ mod tests {
         let lanes = StridedLanes { outer, n, inner };
         let x: Vec<i64> = (0..(outer * n * inner) as i64).collect();
         let mut out = vec![0i64; x.len()];
-        lanes.for_each(&x, &mut out, || (), |_, lane, r| {
-            r.iter_mut().zip(lane.iter().rev()).for_each(|(r, &v)| *r = v + lane[0]);
-        });
+        lanes.for_each(
+            &x,
+            &mut out,
+            || (),
+            |_, lane, r| {
+                r.iter_mut()
+                    .zip(lane.iter().rev())
+                    .for_each(|(r, &v)| *r = v + lane[0]);
+            },
+        );
         for o in 0..outer {
             for k in 0..inner {
                 let at = |j: usize| (o * n + j) * inner + k;

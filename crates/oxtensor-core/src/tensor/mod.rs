@@ -102,7 +102,7 @@ impl Tensor {
     pub fn contiguous_in(dtype: DType, shape: &[usize], buffer: Arc<Buffer>) -> Option<Tensor> {
         let size = dtype.itemsize();
         let fits = buffer.len() >= shape.iter().product::<usize>() * size
-            && buffer.as_ptr() as usize % size.min(8) == 0;
+            && (buffer.as_ptr() as usize).is_multiple_of(size.min(8));
         fits.then(|| Tensor {
             dtype,
             shape: Dims::from_slice(shape),
@@ -212,8 +212,8 @@ impl Tensor {
             return Err(Error::Value("shape and strides differ in length".into()));
         }
         let base = self.buffer.as_ptr() as usize + self.offset;
-        let aligned =
-            base % size.min(8) == 0 && self.strides.iter().all(|s| s.unsigned_abs() % size == 0);
+        let aligned = base.is_multiple_of(size.min(8))
+            && self.strides.iter().all(|s| s.unsigned_abs() % size == 0);
         if !aligned {
             return Err(Error::Value(format!(
                 "misaligned {} data: offset {} strides {:?}",

@@ -127,7 +127,7 @@ fn stacks(walk: &Walk, target: &Target, k: usize, end: usize) -> bool {
     let o = target.offset(first.at);
     (k + 1..k + ROWS).all(|j| {
         let b = walk.block_by_columns(j);
-        let same_place = b.at > first.at && (b.at - first.at) % walk.run_len() == 0;
+        let same_place = b.at > first.at && (b.at - first.at).is_multiple_of(walk.run_len());
         b.len == first.len && same_place && target.offset(b.at) == o
     })
 }

@@ -77,7 +77,9 @@ fn erfinv_central<const F: bool>(p: f64, t: f64) -> f64 {
 /// would lose far more.
 #[inline(always)]
 fn erfcinv_central<const F: bool>(q: f64) -> f64 {
-    erfinv_central::<F>(1.0 - q, q * (2.0 - q))
+    // As `-erfinv(q - 1)` (exactly odd in its first argument), so that
+    // `erfcinv(1)` is -0.0 as SciPy gives.
+    -erfinv_central::<F>(q - 1.0, q * (2.0 - q))
 }
 
 /// Two Halley steps for a root of `e(x) = target`, where `e` is `erf` or
@@ -118,8 +120,9 @@ pub(crate) fn erfcinv(q: f64) -> f64 {
         return f64::NEG_INFINITY;
     }
     if q >= 0.5 {
-        // erfcinv(q) = erfinv(1 - q), and 1 - q is exact for q in [0.5, 2].
-        return erfinv(1.0 - q);
+        // erfcinv(q) = -erfinv(q - 1) (-0.0 at 1, as SciPy), and q - 1 is
+        // exact for q in [0.5, 2].
+        return -erfinv(q - 1.0);
     }
     // puruspe's estimate panics below its range (subnormal q): there, the
     // asymptotic root of erfc(x) ~ e^-x^2 / (x sqrt(pi)) to start from.
@@ -213,7 +216,7 @@ mod tests {
         xs.extend([0.0, 2.0, 1.0, 0.5, 1.0 + P_MAX, -1.0, 3.0, f64::NAN]);
         let reference = |q: f64| {
             if q >= 0.5 {
-                reference(1.0 - q)
+                -reference(q - 1.0)
             } else {
                 erfcinv(q)
             }
@@ -236,11 +239,12 @@ mod tests {
         let inf = f64::INFINITY;
         assert_eq!((erfinv(1.0), erfinv(-1.0)), (inf, -inf));
         assert_eq!((erfcinv(0.0), erfcinv(2.0)), (inf, -inf));
-        // SciPy gives +0 at both zeros.
+        // SciPy gives +0 at both zeros of erfinv, and -0 for erfcinv(1).
         for z in [0.0, -0.0] {
             assert!(erfinv_central::<true>(z, 1.0).is_sign_positive());
         }
-        assert!(Erfcinv::fast::<true>(1.0).is_sign_positive());
+        assert!(Erfcinv::fast::<true>(1.0).is_sign_negative());
+        assert!(erfcinv(1.0).is_sign_negative());
         for bad in [1.5, -1.5, f64::NAN, inf] {
             assert!(erfinv(bad).is_nan() && erfcinv(bad + 1.0).is_nan());
         }

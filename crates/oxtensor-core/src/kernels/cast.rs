@@ -5,6 +5,7 @@
 use super::iter::Nest;
 use super::map::map1_slices;
 use super::vmath::simd::{detected, Level};
+use super::Work;
 use crate::dtype::DType;
 use crate::tensor::{Element, Tensor};
 use half::f16;
@@ -150,7 +151,7 @@ fn cast_from<I: CastTo + Element>(src: &Tensor, out: &mut Tensor) {
 /// AVX-512 where the CPU has it (float-to-integer conversions only
 /// vectorise there), else AVX2.
 fn cast_map<I: Element, O: Element>(src: &Tensor, out: &mut Tensor, f: impl Fn(I) -> O + Sync) {
-    map1_slices(src, out, &f, |ys, xs| cast_slice(ys, xs, &f));
+    map1_slices(src, out, Work::Light, &f, |ys, xs| cast_slice(ys, xs, &f));
 }
 
 fn cast_slice<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {

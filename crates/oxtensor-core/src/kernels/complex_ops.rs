@@ -5,6 +5,7 @@
 
 use super::map::{map1, map1_slices, map2};
 use super::vmath::{complex_parts, Lane};
+use super::Work;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -162,7 +163,13 @@ where
         Eq => map2(a, two()?, out, |x: C<T>, y: C<T>| x == y),
         Neq => map2(a, two()?, out, |x: C<T>, y: C<T>| x != y),
         Neg => map1(a, out, |x: C<T>| -x),
-        Abs => map1_slices(a, out, complex_parts::abs_one::<T>, complex_parts::abs::<T>),
+        Abs => map1_slices(
+            a,
+            out,
+            Work::Heavy,
+            complex_parts::abs_one::<T>,
+            complex_parts::abs::<T>,
+        ),
         Sign => map1(a, out, sign::<T>),
         Sqr => map1(a, out, |x: C<T>| x * x),
         Sqrt => map1(a, out, |x: C<T>| x.sqrt()),
@@ -191,7 +198,13 @@ where
         Real => map1(a, out, |x: C<T>| x.re),
         Imag => map1(a, out, |x: C<T>| x.im),
         Conj => map1(a, out, |x: C<T>| x.conj()),
-        Angle => map1_slices(a, out, complex_parts::angle_one, complex_parts::angle),
+        Angle => map1_slices(
+            a,
+            out,
+            Work::Heavy,
+            complex_parts::angle_one,
+            complex_parts::angle,
+        ),
         other => {
             return Err(Error::Type(format!(
                 "{} is not defined for complex inputs",

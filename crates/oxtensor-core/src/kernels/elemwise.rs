@@ -2,7 +2,7 @@
 //! broadcastable dimensions may broadcast, as in PyTensor), casts inputs to
 //! the dtype the operation computes in, and dispatches to the typed loops.
 
-use super::alloc::Pool;
+use super::alloc::{fill_chunks, Pool};
 use super::map::{map1, map2, map3};
 use super::{cast, complex_ops, float_ops, int_ops, order, special};
 use crate::dtype::{upcast, DType};
@@ -275,7 +275,12 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Re
         map1(ins[0], out, |x: T| x);
     }
     fn second<T: Element>(ins: &[&Tensor], out: &mut Tensor) {
-        map2(ins[0], ins[1], out, |_: u8, y: T| y);
+        // The first input gives only the shape, which is the output's: its
+        // values are never read (`ones_like` read and cast all of `x`).
+        match ins[1].as_slice::<T>() {
+            Some(&[v]) => fill_chunks(out, |_, chunk: &mut [T]| chunk.fill(v)),
+            _ => map1(ins[1], out, |y: T| y),
+        }
     }
     fn switch<T: Element>(ins: &[&Tensor], out: &mut Tensor) {
         map3(
@@ -294,11 +299,7 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Re
         // The real part of a real number is itself, its imaginary part 0.
         ScalarKind::Real | ScalarKind::Conj if !dtype.is_complex() => by_type!(identity, ins),
         ScalarKind::Imag if !dtype.is_complex() => by_type!(zeros, ins),
-        ScalarKind::Second => {
-            let first = cast::cast(ins[0], DType::UInt8);
-            let pair = [&first, ins[1]];
-            by_type!(second, &pair[..])
-        }
+        ScalarKind::Second => by_type!(second, ins),
         ScalarKind::Switch => {
             let cond = cast::cast(ins[0], DType::Bool);
             let triple = [&cond, ins[1], ins[2]];

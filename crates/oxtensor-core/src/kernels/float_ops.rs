@@ -6,6 +6,7 @@ use super::map::{map1, map1_slices, map2, map2_slices, map3};
 use super::map_bool::{compare, test, BoolOp};
 use super::vmath::kinds::{binary_loops, unary_loops};
 use super::vmath::{self, Elem, Func};
+use super::Work;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
@@ -98,7 +99,7 @@ fn round_even<T: Float + Element>(a: &Tensor, out: &mut Tensor) {
 fn vectorised<T: Float + Element>(func: Func, a: &Tensor, out: &mut Tensor) {
     fn run<E: Elem + Element + Sync>(func: Func, a: &Tensor, out: &mut Tensor) {
         let one = |x: E| vmath::unary_one(func, x);
-        map1_slices(a, out, one, |ys: &mut [E], xs: &[E]| {
+        map1_slices(a, out, Work::Heavy, one, |ys: &mut [E], xs: &[E]| {
             vmath::unary(func, ys, xs)
         });
     }
@@ -128,7 +129,7 @@ fn vmath_fallback<T: Float + Element>(func: Func, x: T) -> T {
 fn pow_kernel<T: Float + Element>(a: &Tensor, b: &Tensor, out: &mut Tensor) {
     fn run<E: Elem + Element + Sync>(a: &Tensor, b: &Tensor, out: &mut Tensor) {
         let one = |x: E, y: E| vmath::pow_one(x, y);
-        map2_slices(a, b, out, one, vmath::pow_slices::<E>);
+        map2_slices(a, b, out, Work::Heavy, one, vmath::pow_slices::<E>);
     }
     if is_one_half(b) {
         // NumPy's `x ** 0.5` with one exponent is `sqrt(x)` (PyTensor
@@ -189,15 +190,15 @@ fn apply_vmath<T: Element>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> 
     let a = ins[0];
     if let Some(l) = unary_loops(k) {
         match T::DTYPE {
-            DType::Float64 => map1_slices(a, out, l.one64, l.slice64),
-            DType::Float32 => map1_slices(a, out, l.one32, l.slice32),
+            DType::Float64 => map1_slices(a, out, Work::Heavy, l.one64, l.slice64),
+            DType::Float32 => map1_slices(a, out, Work::Heavy, l.one32, l.slice32),
             _ => return None,
         }
     } else {
         let (l, b) = (binary_loops(k)?, *ins.get(1)?);
         match T::DTYPE {
-            DType::Float64 => map2_slices(a, b, out, l.one64, l.slice64),
-            DType::Float32 => map2_slices(a, b, out, l.one32, l.slice32),
+            DType::Float64 => map2_slices(a, b, out, Work::Heavy, l.one64, l.slice64),
+            DType::Float32 => map2_slices(a, b, out, Work::Heavy, l.one32, l.slice32),
             _ => return None,
         }
     }

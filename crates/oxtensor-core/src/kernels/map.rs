@@ -4,7 +4,7 @@
 
 use super::iter::{broadcast_strides, Nest};
 use super::map_reversed::{map_reversed, reversed_slice};
-use super::PARALLEL_MIN;
+use super::Work;
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 use rayon::prelude::*;
 
@@ -92,7 +92,7 @@ unsafe fn zip_slice_avx2<A: Element, B: Element, O: Element>(
 
 /// `out[i] = f(a[i])`, `a` broadcast to `out`'s shape.
 pub fn map1<A: Element, O: Element>(a: &Tensor, out: &mut Tensor, f: impl Fn(A) -> O + Sync) {
-    map1_slices(a, out, &f, |ys, xs| map_slice(ys, xs, &f));
+    map1_slices(a, out, Work::Light, &f, |ys, xs| map_slice(ys, xs, &f));
 }
 
 /// [`map1`] whose contiguous runs go to `slices(ys, xs)`, a loop of its
@@ -102,6 +102,7 @@ pub fn map1<A: Element, O: Element>(a: &Tensor, out: &mut Tensor, f: impl Fn(A) 
 pub fn map1_slices<A: Element, O: Element>(
     a: &Tensor,
     out: &mut Tensor,
+    work: Work,
     f: impl Fn(A) -> O + Sync,
     slices: impl Fn(&mut [O], &[A]) + Sync,
 ) {
@@ -109,7 +110,7 @@ pub fn map1_slices<A: Element, O: Element>(
     if a.shape() == shape.as_slice() {
         if let Some(xs) = a.as_slice::<A>() {
             let ys = slice_mut::<O>(out);
-            if ys.len() >= PARALLEL_MIN {
+            if work.splits(ys.len(), size_of::<A>() + size_of::<O>()) {
                 ys.par_chunks_mut(CHUNK)
                     .zip(xs.par_chunks(CHUNK))
                     .for_each(|(y, x)| slices(y, x));
@@ -233,7 +234,7 @@ fn map2_contiguous<A: Element, B: Element, O: Element>(
     let (full_a, full_b) = (a.shape() == out.shape(), b.shape() == out.shape());
     let (xs, ys) = (a.as_slice::<A>(), b.as_slice::<B>());
     let zs = slice_mut::<O>(out);
-    let par = zs.len() >= PARALLEL_MIN;
+    let par = Work::Light.splits(zs.len(), size_of::<A>() + size_of::<B>() + size_of::<O>());
     match (xs, ys) {
         (Some(xs), Some(ys)) if full_a && full_b => {
             if par {
@@ -276,6 +277,7 @@ pub fn map2_slices<A: Element, B: Element, O: Element>(
     a: &Tensor,
     b: &Tensor,
     out: &mut Tensor,
+    work: Work,
     f: impl Fn(A, B) -> O + Sync,
     slices: impl Fn(&mut [O], Part<'_, A>, Part<'_, B>) + Sync,
 ) {
@@ -288,7 +290,7 @@ pub fn map2_slices<A: Element, B: Element, O: Element>(
         let (start, n) = (k * CHUNK, z.len());
         slices(z, xs.part(start, n), ys.part(start, n));
     };
-    if zs.len() >= PARALLEL_MIN {
+    if work.splits(zs.len(), size_of::<A>() + size_of::<B>() + size_of::<O>()) {
         zs.par_chunks_mut(CHUNK).enumerate().for_each(run);
     } else {
         zs.chunks_mut(CHUNK).enumerate().for_each(run);
@@ -387,7 +389,8 @@ fn map3_contiguous<A: Element, B: Element, C: Element, O: Element>(
             f,
         );
     };
-    if zs.len() >= PARALLEL_MIN {
+    let bytes = size_of::<A>() + size_of::<B>() + size_of::<C>() + size_of::<O>();
+    if Work::Light.splits(zs.len(), bytes) {
         zs.par_chunks_mut(CHUNK).enumerate().for_each(run);
     } else {
         zs.chunks_mut(CHUNK).enumerate().for_each(run);

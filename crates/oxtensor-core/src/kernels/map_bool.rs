@@ -6,7 +6,7 @@
 //! Strided and broadcast operands go through `map1`/`map2` as before.
 
 use super::map::{map1_slices, map2};
-use super::PARALLEL_MIN;
+use super::Work;
 use crate::dtype::DType;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
@@ -63,6 +63,7 @@ pub fn test<T: Float + Element>(op: BoolOp, a: &Tensor, out: &mut Tensor) {
     map1_slices(
         a,
         out,
+        Work::Light,
         |x: T| op.scalar(x, x),
         |ys, xs| slices(op, ys, xs, Operand::Same),
     );
@@ -99,7 +100,7 @@ fn split<T: Element>(
     xs: &[T],
     f: impl Fn(&mut [bool], &[T], usize) + Sync + Send,
 ) {
-    if zs.len() < PARALLEL_MIN {
+    if !Work::Light.splits(zs.len(), 1 + size_of::<T>()) {
         return f(zs, xs, 0);
     }
     zs.par_chunks_mut(CHUNK)

@@ -41,6 +41,37 @@ pub mod vmath;
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
 pub const PARALLEL_MIN: usize = 1 << 16;
+
+/// Below this many bytes read and written, a loop of a few instructions
+/// per element (memory-bound) runs on one thread. Waking the pool and
+/// waiting for it costs 10–20 µs per call on these machines (futex
+/// handoffs); measured on 2 cores: one thread was faster for every such
+/// op up to about 4 MiB (`x + 1`, `maximum`, casts, comparisons on 10^5
+/// elements; bool ops on 10^6), two faster from 8 MiB.
+pub const PARALLEL_BYTES: usize = 1 << 22;
+
+/// What a contiguous loop costs per element, which decides when it is
+/// split across threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A few instructions per element (arithmetic, comparisons, casts):
+    /// split from [`PARALLEL_BYTES`] moved.
+    Light,
+    /// Tens of instructions per element (vmath's functions): split from
+    /// [`PARALLEL_MIN`] elements.
+    Heavy,
+}
+
+impl Work {
+    /// Whether a loop over `n` elements, each moving `bytes` bytes
+    /// (operands and result), runs on several threads.
+    pub fn splits(self, n: usize, bytes: usize) -> bool {
+        match self {
+            Work::Light => n.saturating_mul(bytes) >= PARALLEL_BYTES,
+            Work::Heavy => n >= PARALLEL_MIN,
+        }
+    }
+}
 pub mod argmax;
 mod argmax_columns;
 mod argmax_simd;

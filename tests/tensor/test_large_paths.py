@@ -168,3 +168,35 @@ def test_column_gathers(dtype):
     np.testing.assert_array_equal(f(a, idx), a[:, idx])
     inner = idx[(idx >= -899) & (idx < 899)]
     np.testing.assert_array_equal(f(a[::2, 1:], inner), a[::2, 1:][:, inner])
+
+
+# Memory-bound loops split across threads from 4 MiB read and written:
+# element counts on both sides of that for 1-, 9-, 16- and 24-byte loops.
+@pytest.mark.parametrize("n", [(1 << 21) - 3, (1 << 22) + 5, 262_139, 262_147])
+def test_light_loops_on_both_sides_of_the_thread_split(n):
+    a, b = RNG.random(n) > 0.5, RNG.random(n) > 0.5
+    v, w = RNG.normal(size=n), RNG.normal(size=n)
+    p, q = ot.vector("p", dtype="bool"), ot.vector("q", dtype="bool")
+    x, y = ot.dvector("x"), ot.dvector("y")
+    outs = [ot.invert(p), ot.and_(p, q), x > 0, x + y, x.astype("float32")]
+    got = run([p, q, x, y], outs, a, b, v, w)
+    wants = [~a, a & b, v > 0, v + w, v.astype("float32")]
+    for g, want in zip(got, wants, strict=True):
+        assert g.dtype == want.dtype
+        np.testing.assert_array_equal(g, want)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "complex128", "float16", "bool"])
+def test_ones_like_and_fill_write_without_reading_the_template(dtype):
+    x = ot.matrix("x", dtype=dtype)
+    v = np.zeros((700, 1500), dtype=dtype)[:, ::3]  # strided template
+    ones, zeros = run([x], [ot.ones_like(x), ot.zeros_like(x)], v)
+    np.testing.assert_array_equal(ones, np.ones_like(v))
+    np.testing.assert_array_equal(zeros, np.zeros_like(v))
+    assert ones.dtype == np.dtype(dtype)
+    assert ones.shape == v.shape
+    # An array fill value broadcasts over the template's shape.
+    r = ot.vector("r", dtype=dtype)
+    row = np.arange(500).astype(dtype)
+    got = run([x, r], ot.second(x, r), v, row)
+    np.testing.assert_array_equal(got, np.broadcast_to(row, v.shape))

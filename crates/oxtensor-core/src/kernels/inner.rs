@@ -31,12 +31,23 @@ pub(super) trait Inner:
 {
     /// The CBLAS routine's name: `sdot` or `ddot`.
     const CBLAS: &'static str;
+    /// `self · a + b` rounded once (one instruction only in builds with
+    /// FMA enabled; a library call elsewhere).
+    fn fused(self, a: Self, b: Self) -> Self;
 }
 impl Inner for f32 {
     const CBLAS: &'static str = "sdot";
+    #[inline(always)]
+    fn fused(self, a: f32, b: f32) -> f32 {
+        self.mul_add(a, b)
+    }
 }
 impl Inner for f64 {
     const CBLAS: &'static str = "ddot";
+    #[inline(always)]
+    fn fused(self, a: f64, b: f64) -> f64 {
+        self.mul_add(a, b)
+    }
 }
 
 /// `cblas_?dot(n, x, incx, y, incy)` with integers `I`.
@@ -63,7 +74,7 @@ fn host_dot<T: Inner>(a: &[T], b: &[T]) -> Option<T> {
 /// Asks for the cache lines `AHEAD_BYTES` past `p` (a hint: it never
 /// faults, so it may point past the slice).
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(super) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

@@ -28,6 +28,7 @@ pub mod mask_index;
 pub mod mask_update;
 pub mod matmul;
 mod matvec;
+mod matvec_rows;
 pub mod nonzero;
 pub mod reduce;
 mod reduce_mapped;
@@ -131,4 +132,22 @@ pub(crate) fn random_mask(shape: &[usize], density: f64, seed: u64) -> crate::te
     let flags = pseudo_random(n, seed).into_iter().map(|u| u < density);
     crate::tensor::Tensor::from_vec(shape.to_vec(), flags.collect())
         .expect("n flags fill the shape")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn light_loops_split_by_bytes_and_heavy_ones_by_elements() {
+        // A bool loop of 10^6 elements (2 MB) stays on one thread; a
+        // float64 sum of two such arrays (24 MB) splits.
+        assert!(!Work::Light.splits(1_000_000, 2));
+        assert!(Work::Light.splits(1_000_000, 24));
+        assert!(Work::Light.splits(PARALLEL_BYTES, 1));
+        assert!(!Work::Light.splits(PARALLEL_BYTES - 1, 1));
+        assert!(Work::Light.splits(usize::MAX, 16), "no overflow");
+        assert!(Work::Heavy.splits(PARALLEL_MIN, 1));
+        assert!(!Work::Heavy.splits(PARALLEL_MIN - 1, 64));
+    }
 }

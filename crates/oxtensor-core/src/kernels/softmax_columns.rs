@@ -77,6 +77,11 @@ pub(super) fn softmax_columns<T: Lane + Send>(
     }
 }
 
+/// Elements whose exponentials are taken in one call: a few rows of the
+/// task's columns (one call per row of 32 cost more in the call than in
+/// the exponentials: log-softmax along axis 0 of 2000² float32 0.85x NumPy).
+const EXP_BLOCK: usize = 1024;
+
 /// Normalises each of the `w` columns of `e` (n rows of `w`) in place.
 fn normalise(kind: SoftmaxKind, e: &mut [f64], w: usize) {
     let mut max = [f64::NEG_INFINITY; WIDTH];
@@ -86,21 +91,21 @@ fn normalise(kind: SoftmaxKind, e: &mut [f64], w: usize) {
             *m = if v > *m { v } else { *m };
         }
     }
-    let (mut sum, mut shifted) = ([0.0; WIDTH], [0.0; WIDTH]);
     for row in e.chunks_exact_mut(w) {
-        for ((s, &v), &m) in shifted.iter_mut().zip(row.iter()).zip(&max) {
-            *s = v - m;
+        row.iter_mut().zip(&max).for_each(|(v, &m)| *v -= m);
+    }
+    // Whole rows per call, so an element's column is its place in its row;
+    // each column is summed row after row, as one row at a time would.
+    let (mut sum, mut ex) = ([0.0; WIDTH], [0.0; EXP_BLOCK]);
+    for rows in e.chunks_mut(EXP_BLOCK / w * w) {
+        let ex = &mut ex[..rows.len()];
+        exp_shifted(rows, 0.0, ex);
+        for row in ex.chunks_exact(w) {
+            sum.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
         }
-        if kind == SoftmaxKind::LogSoftmax {
-            // The shifted values are the result's first term; the
-            // exponentials are only summed.
-            let mut ex = [0.0; WIDTH];
-            exp_shifted(&shifted[..w], 0.0, &mut ex[..w]);
-            sum.iter_mut().zip(&ex).for_each(|(s, &v)| *s += v);
-            row.copy_from_slice(&shifted[..w]);
-        } else {
-            exp_shifted(&shifted[..w], 0.0, row);
-            sum.iter_mut().zip(row.iter()).for_each(|(s, &v)| *s += v);
+        // Log-softmax keeps the shifted values, its result's first term.
+        if kind == SoftmaxKind::Softmax {
+            rows.copy_from_slice(ex);
         }
     }
     // Once per column: the scale (softmax) or the shift (log-softmax).

@@ -76,6 +76,28 @@ def test_dot_in_every_layout(backend: str, dtype: str, la: str, lb: str) -> None
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("la", ["C", "F", "wide", "stepped"])
+def test_matrix_vector_in_every_layout(backend: str, dtype: str, la: str) -> None:
+    # 613·457 multiply-adds: threaded, so the host's ?gemv where it serves
+    # inner products, else the four-row and scaled-column kernels.
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((613, 457)).astype(dtype)
+    v = rng.standard_normal(457).astype(dtype)
+    w = rng.standard_normal(613).astype(dtype)
+    m, x = ot.matrix("m", dtype=dtype), ot.vector("x", dtype=dtype)
+    right = oxtensor.function([m, x], ot.dot(m, x))
+    left = oxtensor.function([m, x], ot.dot(x, m))
+    tol = 10 * tolerance(dtype)
+    mat = layouts(a)[la]
+    for vec in (v, np.repeat(v, 2)[::2], v[::-1].copy()[::-1]):
+        got = right(mat, vec)
+        assert got.dtype == np.dtype(dtype)
+        np.testing.assert_allclose(got, a @ v, rtol=tol, atol=tol)
+    for vec in (w, np.repeat(w, 3)[::3]):
+        np.testing.assert_allclose(left(mat, vec), w @ a, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("n", [0, 1, 17, 100_003])
 def test_inner_products(dtype: str, n: int) -> None:
     """Vector · vector (and ``norm``) on each engine: NumPy's very ``?dot``

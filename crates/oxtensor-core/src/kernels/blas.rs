@@ -20,7 +20,7 @@ use std::sync::{Arc, RwLock};
 /// `CblasRowMajor`, `CblasNoTrans` and `CblasTrans` from `cblas.h`.
 const ROW_MAJOR: c_int = 101;
 const NO_TRANS: c_int = 111;
-const TRANS: c_int = 112;
+pub(super) const TRANS: c_int = 112;
 
 /// `cblas_?gemm` with dimension integers `I`: `i32` (LP64) or `i64` (ILP64).
 type Gemm<T, I> =
@@ -196,7 +196,7 @@ pub fn serving<R>(family: Family, f: impl FnOnce(&HostBlas) -> R) -> Option<R> {
 
 /// One operand as CBLAS reads it in row-major order: whether it is
 /// transposed and its leading dimension.
-fn layout(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(c_int, usize)> {
+pub(super) fn layout(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(c_int, usize)> {
     // A stride along a dimension of length 1 is never used: any value fits.
     let unit = |s: isize, len: usize| s == 1 || len == 1;
     let lead = |s: isize, len: usize, min: usize| {

@@ -31,12 +31,18 @@ pub(super) trait Inner:
 {
     /// The CBLAS routine's name: `sdot` or `ddot`.
     const CBLAS: &'static str;
+    /// The matrix-vector routine's name: `sgemv` or `dgemv`.
+    const GEMV: &'static str;
+    /// One.
+    const ONE: Self;
     /// `self · a + b` rounded once (one instruction only in builds with
     /// FMA enabled; a library call elsewhere).
     fn fused(self, a: Self, b: Self) -> Self;
 }
 impl Inner for f32 {
     const CBLAS: &'static str = "sdot";
+    const GEMV: &'static str = "sgemv";
+    const ONE: f32 = 1.0;
     #[inline(always)]
     fn fused(self, a: f32, b: f32) -> f32 {
         self.mul_add(a, b)
@@ -44,6 +50,8 @@ impl Inner for f32 {
 }
 impl Inner for f64 {
     const CBLAS: &'static str = "ddot";
+    const GEMV: &'static str = "dgemv";
+    const ONE: f64 = 1.0;
     #[inline(always)]
     fn fused(self, a: f64, b: f64) -> f64 {
         self.mul_add(a, b)

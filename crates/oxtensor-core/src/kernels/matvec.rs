@@ -5,6 +5,7 @@
 //! added up scaled, a block of outputs at a time. faer's product with one
 //! column ran at 0.28x NumPy (OpenBLAS `dgemv`) on 2000² float64.
 
+use super::blas_gemv::try_matvec;
 use super::inner::{piece, Inner};
 use super::matvec_rows::four_rows;
 use rayon::prelude::*;
@@ -59,6 +60,12 @@ pub(super) unsafe fn matvec<T: Inner>(
     let par = threaded && y.len() * k >= PARALLEL_FLOPS;
     if k == 0 || y.is_empty() {
         return false;
+    }
+    // A product that may use every core goes to the host's `?gemv` when
+    // one serves inner products (as `gemm::product` sends matrix products).
+    // SAFETY: the caller's contract, passed on unchanged.
+    if par && unsafe { try_matvec(y, m, k, x) } {
+        return true;
     }
     if m.sp == 1 && x.1 == 1 {
         // SAFETY: the caller's contract: `x` holds `k` contiguous elements.

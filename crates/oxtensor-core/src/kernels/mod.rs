@@ -6,6 +6,7 @@ pub mod advanced_index;
 pub mod alloc;
 pub mod bincount;
 pub mod blas;
+mod blas_gemv;
 pub mod cast;
 mod cholesky;
 mod complex_ops;

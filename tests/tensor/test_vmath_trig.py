@@ -37,6 +37,7 @@ UNARY = {
 # 1.56, 1.56, 2.49, 1.62, 1.51, 1.2 ulp).
 MAX_ULP = {"float64": 3.0, "float32": 1.0}
 F32_ULP = {"sin": 1.6, "cos": 1.6, "tan": 2.5, "sinh": 1.7, "cosh": 1.6, "tanh": 1.5}
+F32_ULP["arctan"] = 1.5  # measured 1.47 over every third float32 in [2^-12, 2^14]
 EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.5, 1e-310, -1e-310, 1e300]
 EDGES += [np.inf, -np.inf, np.nan, 1e6, -2e6, 1e22]
 

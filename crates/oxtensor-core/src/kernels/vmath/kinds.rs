@@ -3,6 +3,8 @@
 //! runs and a one-element entry (the same loop) for strided, broadcast and
 //! tiny inputs, so every path gives the same bits.
 
+use super::arc_hyperbolic32::{ArcCosh32, ArcSinh32, ArcTanh32};
+use super::arctan32::ArcTan32;
 use super::erf::{Erf, Erfc};
 use super::erfinv::{Erfcinv, Erfinv};
 use super::gamma::Gamma;
@@ -109,6 +111,17 @@ macro_rules! guarded32 {
     };
 }
 
+/// [`guarded!`] with its float32 loops from the plain float32 kernel `k32`.
+macro_rules! guarded_plain32 {
+    ($k:ty, $k32:ty) => {
+        UnaryLoops {
+            one32: plain_one::<$k32>,
+            slice32: plain::<$k32>,
+            ..guarded!($k)
+        }
+    };
+}
+
 /// `k`'s loops, when it is a unary kind computed here.
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
@@ -119,7 +132,12 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
         K::Tan => guarded32!(Tan, Tan32),
         K::ArcSin => plain!(ArcSin),
         K::ArcCos => plain!(ArcCos),
-        K::ArcTan => plain!(ArcTan),
+        // float32 arctan in float32 (twice the lanes).
+        K::ArcTan => UnaryLoops {
+            one32: plain_one::<ArcTan32>,
+            slice32: plain::<ArcTan32>,
+            ..plain!(ArcTan)
+        },
         K::Sinh => guarded32!(Sinh, Sinh32),
         K::Cosh => guarded32!(Cosh, Cosh32),
         // float32 tanh is computed in float32 (twice the lanes).
@@ -128,9 +146,10 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
             slice32: plain::<Tanh32>,
             ..plain!(Tanh)
         },
-        K::ArcSinh => guarded!(ArcSinh),
-        K::ArcCosh => guarded!(ArcCosh),
-        K::ArcTanh => guarded!(ArcTanh),
+        // float32 arc-hyperbolics in float64 with a short logarithm.
+        K::ArcSinh => guarded_plain32!(ArcSinh, ArcSinh32),
+        K::ArcCosh => guarded_plain32!(ArcCosh, ArcCosh32),
+        K::ArcTanh => guarded_plain32!(ArcTanh, ArcTanh32),
         K::Erf => plain!(Erf),
         K::Erfc => plain!(Erfc),
         K::Erfinv => guarded!(Erfinv),

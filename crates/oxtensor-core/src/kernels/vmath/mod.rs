@@ -13,6 +13,8 @@
 //! through [`kinds`], whose loops may redo elements out of a fast path's
 //! range with libm ([`guarded`]).
 
+mod arc_hyperbolic32;
+mod arctan32;
 pub(crate) mod complex_parts;
 mod dd;
 mod erf;

@@ -92,7 +92,7 @@ pub(super) fn log_lite<const F: bool>(w: f64) -> f64 {
 /// series `w - w^2/2 + w^3/3` (its error, `w^4/4`, is below 2^-38 of it),
 /// above it `1 + w` loses at most 2^-53, under 2^-41 of the result.
 #[inline(always)]
-fn log1p_lite<const F: bool>(w: f64) -> f64 {
+pub(super) fn log1p_lite<const F: bool>(w: f64) -> f64 {
     let small = w * fma::<F>(w, fma::<F>(w, 1.0 / 3.0, -0.5), 1.0);
     if w.abs() < 1.0 / 4096.0 {
         small

@@ -12,6 +12,7 @@ use super::guarded::{self, Guarded2, GuardedIn, Widened};
 use super::hyperbolic::{ArcCosh, ArcSinh, ArcTanh, Cosh, Sinh, Tanh};
 use super::hyperbolic32::{Cosh32, Sinh32};
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
+use super::inverse_trig32::{ArcCos32, ArcSin32};
 use super::log1mexp::{Log1mexp, Log1mexp32};
 use super::psi::Psi;
 use super::simd::{level, unary_at, Unary};
@@ -111,6 +112,17 @@ macro_rules! guarded32 {
     };
 }
 
+/// [`plain!`] with its float32 loops from the float32 kernel `k32`.
+macro_rules! plain32 {
+    ($k:ty, $k32:ty) => {
+        UnaryLoops {
+            one32: plain_one::<$k32>,
+            slice32: plain::<$k32>,
+            ..plain!($k)
+        }
+    };
+}
+
 /// [`guarded!`] with its float32 loops from the plain float32 kernel `k32`.
 macro_rules! guarded_plain32 {
     ($k:ty, $k32:ty) => {
@@ -130,22 +142,15 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
         K::Sin => guarded32!(Sin, Sin32),
         K::Cos => guarded32!(Cos, Cos32),
         K::Tan => guarded32!(Tan, Tan32),
-        K::ArcSin => plain!(ArcSin),
-        K::ArcCos => plain!(ArcCos),
+        // float32 arcsin and arccos in float64 with a shorter polynomial.
+        K::ArcSin => plain32!(ArcSin, ArcSin32),
+        K::ArcCos => plain32!(ArcCos, ArcCos32),
         // float32 arctan in float32 (twice the lanes).
-        K::ArcTan => UnaryLoops {
-            one32: plain_one::<ArcTan32>,
-            slice32: plain::<ArcTan32>,
-            ..plain!(ArcTan)
-        },
+        K::ArcTan => plain32!(ArcTan, ArcTan32),
         K::Sinh => guarded32!(Sinh, Sinh32),
         K::Cosh => guarded32!(Cosh, Cosh32),
         // float32 tanh is computed in float32 (twice the lanes).
-        K::Tanh => UnaryLoops {
-            one32: plain_one::<Tanh32>,
-            slice32: plain::<Tanh32>,
-            ..plain!(Tanh)
-        },
+        K::Tanh => plain32!(Tanh, Tanh32),
         // float32 arc-hyperbolics in float64 with a short logarithm.
         K::ArcSinh => guarded_plain32!(ArcSinh, ArcSinh32),
         K::ArcCosh => guarded_plain32!(ArcCosh, ArcCosh32),
@@ -157,11 +162,7 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
         K::Gamma => guarded!(Gamma),
         K::Psi => guarded!(Psi),
         // float32 log1mexp is computed in float32 (twice the lanes).
-        K::Log1mexp => UnaryLoops {
-            one32: plain_one::<Log1mexp32>,
-            slice32: plain::<Log1mexp32>,
-            ..guarded!(Log1mexp)
-        },
+        K::Log1mexp => guarded_plain32!(Log1mexp, Log1mexp32),
         _ => return None,
     })
 }

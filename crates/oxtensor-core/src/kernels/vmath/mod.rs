@@ -28,6 +28,7 @@ mod hyperbolic32;
 #[cfg(test)]
 mod hyperbolic_tests;
 mod inverse_trig;
+mod inverse_trig32;
 pub(crate) mod kinds;
 pub(crate) mod log;
 mod log1mexp;

@@ -170,9 +170,10 @@ def test_column_gathers(dtype):
     np.testing.assert_array_equal(f(a[::2, 1:], inner), a[::2, 1:][:, inner])
 
 
-# Memory-bound loops split across threads from 4 MiB read and written:
-# element counts on both sides of that for 1-, 9-, 16- and 24-byte loops.
-@pytest.mark.parametrize("n", [(1 << 21) - 3, (1 << 22) + 5, 262_139, 262_147])
+# Memory-bound loops split across threads from 12 MiB read and written:
+# element counts on both sides of that for the 2-, 3-, 9-, 12- and 24-byte
+# loops below.
+@pytest.mark.parametrize("n", [262_147, 600_001, 1_400_003, 6_700_001])
 def test_light_loops_on_both_sides_of_the_thread_split(n):
     a, b = RNG.random(n) > 0.5, RNG.random(n) > 0.5
     v, w = RNG.normal(size=n), RNG.normal(size=n)

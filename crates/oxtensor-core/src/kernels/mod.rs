@@ -47,10 +47,12 @@ pub const PARALLEL_MIN: usize = 1 << 16;
 /// Below this many bytes read and written, a loop of a few instructions
 /// per element (memory-bound) runs on one thread. Waking the pool and
 /// waiting for it costs 10–20 µs per call on these machines (futex
-/// handoffs); measured on 2 cores: one thread was faster for every such
-/// op up to about 4 MiB (`x + 1`, `maximum`, casts, comparisons on 10^5
-/// elements; bool ops on 10^6), two faster from 8 MiB.
-pub const PARALLEL_BYTES: usize = 1 << 22;
+/// handoffs), and varies: measured on 2 cores, one thread was faster for
+/// every such op up to about 4 MiB (`x + 1`, `maximum`, casts, comparisons
+/// on 10^5 elements; bool ops on 10^6); from 8 to 12 MiB two threads gave
+/// 0.7–1.9x NumPy from run to run and one thread a steady 1.0–1.2x; from
+/// 16 MiB two threads won (`x + 1` on 10^6 float64: 1.6–1.9x).
+pub const PARALLEL_BYTES: usize = 12 << 20;
 
 /// What a contiguous loop costs per element, which decides when it is
 /// split across threads.
@@ -142,7 +144,7 @@ mod tests {
     #[test]
     fn light_loops_split_by_bytes_and_heavy_ones_by_elements() {
         // A bool loop of 10^6 elements (2 MB) stays on one thread; a
-        // float64 sum of two such arrays (24 MB) splits.
+        // float64 sum of two arrays of 10^6 (24 MB) splits.
         assert!(!Work::Light.splits(1_000_000, 2));
         assert!(Work::Light.splits(1_000_000, 24));
         assert!(Work::Light.splits(PARALLEL_BYTES, 1));

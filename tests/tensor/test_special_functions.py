@@ -201,3 +201,16 @@ def test_pow_with_a_constant_exponent(dtype, y):
     )
     np.testing.assert_array_equal(from_array[~edge], got[~edge])
     np.testing.assert_array_equal(f(np.stack([x, x])[:, ::1][0, ::2]), got[::2])
+
+
+def test_half_power_is_sqrt_inside_fused_groups_too():
+    # A fused group hands its constant exponent over broadcast: the same
+    # sqrt semantics as the op alone (NumPy's for one exponent).
+    v = ot.dvector("v")
+    x = np.array([-0.0, -np.inf, 4.0, -1.0] * 300)
+    alone = oxtensor.function([v], v**0.5)(x)
+    fused = oxtensor.function([v], ot.exp(v**0.5) - 1.0)(x)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_allclose(fused, np.exp(np.sqrt(x)) - 1.0, rtol=1e-15)
+        np.testing.assert_array_equal(alone, np.sqrt(x))
+    assert np.signbit(alone[0])

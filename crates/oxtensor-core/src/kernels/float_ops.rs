@@ -144,9 +144,16 @@ fn pow_kernel<T: Float + Element>(a: &Tensor, b: &Tensor, out: &mut Tensor) {
     }
 }
 
-/// Whether `y` is a single exponent (one element, broadcast) of 1/2.
+/// Whether `y` is a single exponent of 1/2: one element, or one element
+/// broadcast (every stride 0, as a fused group's constant leaf is), so
+/// that fused and unfused graphs agree.
 fn is_one_half(y: &Tensor) -> bool {
-    y.len() == 1 && matches!(y.get(0), Scalar::Float(v, _) if v == 0.5)
+    let one = y
+        .shape()
+        .iter()
+        .zip(y.strides())
+        .all(|(&n, &s)| n <= 1 || s == 0);
+    one && !y.is_empty() && matches!(y.get(0), Scalar::Float(v, _) if v == 0.5)
 }
 
 /// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).

@@ -7,7 +7,7 @@
 use super::alloc::{output, Pool};
 use super::argmax_columns::{argmax_columns, leading_columns};
 #[cfg(target_arch = "x86_64")]
-use super::argmax_simd::{max_and_nan_avx2, Avx2Float};
+use super::argmax_simd::{argmax_tracked, first_where_avx2, Avx2Float};
 use super::argmax_split::{argmax_split, worth_splitting};
 use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
@@ -111,19 +111,15 @@ fn argmax_avx2<T: Element + PartialOrd, const MIN: bool>(x: &[T]) -> i64 {
     argmax_body::<T, MIN>(x, max_and_nan::<T, MIN>)
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn argmax_float_avx2<T: Avx2Float, const MIN: bool>(x: &[T]) -> i64 {
-    argmax_body::<T, MIN>(x, |s| max_and_nan_avx2::<T, MIN>(s))
-}
-
-/// [`argmax_lane`] for float32 and float64, through the intrinsics of
-/// [`max_and_nan_avx2`].
+/// [`argmax_lane`] for float32 and float64: with AVX2 one pass that
+/// tracks where each vector lane's maximum was first met (`argmax_tracked`).
 fn argmax_lane_float<T: Avx2Float, const MIN: bool>(x: &[T], avx2: bool) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
-        return unsafe { argmax_float_avx2::<T, MIN>(x) };
+        if let Some(at) = unsafe { argmax_tracked::<T, MIN>(x) } {
+            return at as i64;
+        }
     }
     argmax_lane::<T, MIN>(x, avx2)
 }
@@ -160,7 +156,7 @@ fn argmax_group<const MIN: bool>(x: &[f64], n: usize, out: &mut [i64], avx2: boo
             }
             if nan {
                 let span = &x[r * n + s..r * n + e];
-                nan_at[r] = Some(s + first_where(span, |v| v.is_nan()).unwrap_or(0));
+                nan_at[r] = Some(s + first_f64(span, None, avx2));
             } else if best[r].is_none_or(|(b, _)| beats::<f64, MIN>(m, b)) {
                 best[r] = Some((m, s));
             }
@@ -172,11 +168,36 @@ fn argmax_group<const MIN: bool>(x: &[f64], n: usize, out: &mut [i64], avx2: boo
             (Some(at), _) => at,
             (None, Some((m, start))) => {
                 let span = &x[r * n + start..r * n + n.min(start + SPAN)];
-                start + first_where(span, |v| v == m).unwrap_or(0)
+                start + first_f64(span, Some(m), avx2)
             }
             (None, None) => 0,
         } as i64;
     }
+}
+
+/// The first index in `x` equal to `m` (`None`: the first NaN; 0 when
+/// there is none), 32 bytes per compare when `avx2`.
+fn first_f64(x: &[f64], m: Option<f64>, avx2: bool) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
+        let found = unsafe {
+            match m {
+                Some(m) => {
+                    let splat = f64::splat(m);
+                    first_where_avx2(x, |v| f64::eq_bits(v, splat), |v| v == m)
+                }
+                None => first_where_avx2(x, f64::nan_bits, f64::is_nan),
+            }
+        };
+        return found.unwrap_or(0);
+    }
+    let _ = avx2;
+    match m {
+        Some(m) => first_where(x, |v| v == m),
+        None => first_where(x, f64::is_nan),
+    }
+    .unwrap_or(0)
 }
 
 /// Float64 lanes: [`GROUP`] at a time with AVX2, the rest one by one.

@@ -20,7 +20,10 @@ pub(in crate::kernels) fn reference(x: &[f64]) -> i64 {
 
 #[test]
 fn odd_lengths_nan_and_infinities_match_the_reference() {
-    for n in [1, 2, 15, 16, 17, 33, 100, 511, 512, 513, 1001, 1537] {
+    // Float spans hold 1024 float64 or 2048 float32 (`FLOAT_SPAN_BYTES`).
+    for n in [
+        1, 2, 15, 16, 17, 33, 100, 511, 512, 513, 1001, 1537, 2049, 4200,
+    ] {
         let base: Vec<f64> = (0..n).map(|i| ((i * 37) % 11) as f64).collect();
         let rising: Vec<f64> = (0..n).map(|i| i as f64).collect();
         let mut lanes = vec![base.clone(), vec![f64::NEG_INFINITY; n], rising];
@@ -52,6 +55,13 @@ fn odd_lengths_nan_and_infinities_match_the_reference() {
                 "{lane:?}"
             );
             assert_eq!(rows(&t, &[1]), vec![reference(&lane)], "{lane:?}");
+            // The same values (all exact in float32) as float32.
+            let narrow: Vec<f32> = lane.iter().map(|&v| v as f32).collect();
+            assert_eq!(
+                argmax_lane_float::<f32, false>(&narrow, avx2),
+                reference(&lane),
+                "float32 {lane:?}"
+            );
         }
     }
 }

@@ -87,6 +87,8 @@ mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
 pub mod fast_exp;
+#[cfg(target_arch = "x86_64")]
+mod float_extremes;
 pub mod inverse;
 mod lane_group;
 pub mod lanes;

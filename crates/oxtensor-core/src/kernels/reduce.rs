@@ -7,6 +7,8 @@ use super::alloc::Pool;
 use super::byte_fold::{min_bytes, or_bytes};
 use super::cast;
 use super::complex_ops::{maximum, minimum};
+#[cfg(target_arch = "x86_64")]
+use super::float_extremes::trailing_extremes;
 use super::lane_group::{extremes, folds, Extreme};
 use super::lanes::for_each_lane;
 use super::reduce_mapped::reduce_mapped;
@@ -113,7 +115,7 @@ pub fn reduce(
     };
     let mut out = super::alloc::output(pool, acc, &out_shape);
     let run = |input: &Tensor, out: &mut Tensor| {
-        if !last_axes(kind, input, axes, out) {
+        if !last_axes(kind, input, axes, out) && !trailing_extremes(kind, input, axes, out) {
             dispatch(kind, input, axes, out)?;
         }
         Ok(())
@@ -127,6 +129,12 @@ pub fn reduce(
         run(&cast::cast(t, acc), &mut out)?;
     }
     Ok(cast::cast(&out, out_dtype))
+}
+
+/// Without x86-64 the general walk does every float `max`/`min`.
+#[cfg(not(target_arch = "x86_64"))]
+fn trailing_extremes(_: ReduceKind, _: &Tensor, _: &[usize], _: &mut Tensor) -> bool {
+    false
 }
 
 /// Lanes per thread below which [`last_axes`] leaves a reduction to the

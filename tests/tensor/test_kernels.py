@@ -493,3 +493,66 @@ def test_non_canonical_bools_are_read_as_numpy_reads_them(path):
     inverted, is_true = f(raw)
     assert_matches(inverted, np.array([False, True, False, False]))
     assert_matches(is_true, np.array([True, False, True, True]))
+
+
+# oxtensor's logical ops on bools and NumPy's functions for them.
+LOGICAL = {
+    "and_": np.logical_and,
+    "or_": np.logical_or,
+    "xor": np.logical_xor,
+    "eq": np.equal,
+    "neq": np.not_equal,
+    "lt": np.less,
+    "gt": np.greater,
+    "le": np.less_equal,
+    "ge": np.greater_equal,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "add": np.add,
+    "mul": np.multiply,
+}
+
+
+@pytest.mark.parametrize("op", LOGICAL)
+def test_logical_ops_read_raw_bool_bytes_as_nonzero(op):
+    # These read host bools as bytes, unchecked: any nonzero byte is true,
+    # and the result holds only 0/1 bytes, as NumPy's bools do.
+    raw = np.array([[2, 0, 1, 255, 0x80, 7], [0, 3, 0, 1, 1, 0]], np.uint8)
+    a, b = raw.view(bool), raw[::-1].view(bool)
+    x = ot.matrix("x", dtype="bool")
+    full, row = (
+        ot.matrix("y", dtype="bool"),
+        ot.tensor("y", dtype="bool", shape=(1, None)),
+    )
+    for y, u, v in [(full, a, b), (full, a[:, ::2], b[:, 1::2]), (row, a, b[:1])]:
+        got = oxtensor.function([x, y], getattr(ot, op)(x, y))(u, v)
+        want = LOGICAL[op](u.view(np.uint8) != 0, v.view(np.uint8) != 0)
+        assert_matches(got, want)
+        assert got.view(np.uint8).max() <= 1
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+def test_all_and_any_read_raw_bool_bytes_as_nonzero(axis):
+    raw = np.array([[2, 0x80, 0], [0xFF, 0, 0], [7, 3, 0]], np.uint8)
+    x = ot.matrix("x", dtype="bool")
+    f = oxtensor.function([x], [x.all(axis=axis), x.any(axis=axis)])
+    for bytes_ in [raw, raw.T, raw[:, ::2]]:
+        nz = bytes_ != 0
+        got = f(bytes_.view(bool))
+        for g, want in zip(got, [nz.all(axis=axis), nz.any(axis=axis)], strict=True):
+            assert_matches(g, want)
+            assert np.asarray(g).view(np.uint8).max() <= 1
+
+
+def test_raw_bool_bytes_are_converted_for_readers_of_real_bools():
+    # `x` feeds `invert` (reads bytes), a cast and a sum (read bools), and is
+    # an output: it is converted first, and every result agrees with NumPy.
+    raw = np.array([2, 0, 1, 255, 0x80, 0], np.uint8)
+    x = ot.vector("x", dtype="bool")
+    outs = [ot.invert(x), x.astype("int8"), x.sum(), x]
+    got = oxtensor.function([x], outs)(raw.view(bool))
+    nz = raw != 0
+    for g, want in zip(got, [~nz, nz.astype("int8"), nz.sum(), nz], strict=True):
+        assert_matches(g, want)
+    assert got[0].view(np.uint8).max() <= 1
+    assert got[3].view(np.uint8).max() <= 1

@@ -29,6 +29,27 @@ def test_bool_logic_on_large_and_non_canonical_bool_arrays():
     raw = RNG.integers(0, 4, 70_001).astype("uint8")
     odd = raw.view(np.bool_)
     np.testing.assert_array_equal(run([x], ot.invert(x), odd), raw == 0)
+    # Reductions of such bytes, on the threaded paths.
+    m = ot.matrix("m", dtype="bool")
+    big = RNG.integers(0, 3, (700, 600)).astype("uint8") * 0x41
+    big[:, 5] = 0x80
+    outs = [m.all(axis=0), m.any(axis=0), m.all(axis=1), m.any(axis=1), m.any()]
+    got = run([m], outs, big.view(np.bool_))
+    nz = big != 0
+    wants = [nz.all(axis=0), nz.any(axis=0), nz.all(axis=1), nz.any(axis=1), nz.any()]
+    for g, want in zip(got, wants, strict=True):
+        np.testing.assert_array_equal(g, want)
+        assert np.asarray(g).view(np.uint8).max() <= 1
+    # Rows past the thread split (12 MiB) of any/all along the last axis.
+    rows = np.ones((3300, 4000), np.uint8) * 0x10
+    rows[::7, 3999] = 0
+    rows[1::5] = 0
+    rows[1::10, 17] = 0x80
+    got = run([m], [m.all(axis=1), m.any(axis=1)], rows.view(np.bool_))
+    for g, want in zip(
+        got, [(rows != 0).all(axis=1), (rows != 0).any(axis=1)], strict=True
+    ):
+        np.testing.assert_array_equal(g, want)
 
 
 @pytest.mark.parametrize("dtype", ["complex128", "complex64"])

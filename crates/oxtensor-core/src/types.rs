@@ -194,6 +194,11 @@ impl Type {
         }
     }
 
+    /// Whether this is a tensor type of dtype bool.
+    pub fn is_bool_tensor(&self) -> bool {
+        self.as_tensor().is_some_and(|t| t.dtype == DType::Bool)
+    }
+
     /// The tensor type, or a `TypeError` naming what was expected.
     pub fn expect_tensor(&self, what: &str) -> Result<&TensorType> {
         self.as_tensor().ok_or_else(|| {

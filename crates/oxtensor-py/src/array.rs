@@ -88,11 +88,13 @@ fn descr_dtype(descr: &Bound<'_, PyArrayDescr>) -> Option<DType> {
 /// shape passes `fits` (converted first, as [`tensor_from_array`] does,
 /// when it cannot be viewed as is); `None` for anything else. This is a
 /// compiled function's per-argument fast path, so the array's fields are
-/// read once.
+/// read once. `bool_bytes`: the program reads this bool input as bytes
+/// (`Program::takes_bool_bytes`), so its bytes need no check.
 pub fn exact_view(
     obj: &Bound<'_, PyAny>,
     dtype: DType,
     fits: impl FnOnce(&[usize]) -> bool,
+    bool_bytes: bool,
 ) -> PyResult<Option<Tensor>> {
     let Ok(arr) = obj.cast::<PyUntypedArray>() else {
         return Ok(None);
@@ -105,7 +107,7 @@ pub fn exact_view(
         return tensor_from_array(obj).map(Some);
     }
     let t = view(obj, arr, dtype)?;
-    if bools_are_canonical(&t) {
+    if bool_bytes || bools_are_canonical(&t) {
         Ok(Some(t))
     } else {
         tensor_from_array(obj).map(Some)

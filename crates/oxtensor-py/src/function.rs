@@ -181,7 +181,8 @@ impl PyFunction {
         let spec = &self.inputs[i];
         let py = arg.py();
         if let Some(tt) = &spec.tensor {
-            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.fits(shape))? {
+            let bytes = self.program.takes_bool_bytes(i);
+            if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.fits(shape), bytes)? {
                 return Ok(Value::Tensor(t));
             }
         }

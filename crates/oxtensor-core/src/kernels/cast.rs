@@ -238,7 +238,7 @@ pub fn bools_are_canonical(t: &Tensor) -> bool {
             // SAFETY: a run of `n` contiguous bytes inside the tensor's
             // checked layout, read as plain bytes.
             let run = unsafe { std::slice::from_raw_parts(base.offset(off), n) };
-            or_bytes(run)
+            super::byte_fold::or_bytes(run)
         } else {
             // SAFETY: the nest only yields offsets of elements inside the
             // tensor's checked layout; each is read as a plain byte.
@@ -246,30 +246,6 @@ pub fn bools_are_canonical(t: &Tensor) -> bool {
         };
     });
     bits <= 1
-}
-
-/// The bitwise OR of `bytes`, with an AVX2 build (a checked argument of
-/// a million bools: 15 µs on the baseline build, 7.6 µs).
-fn or_bytes(bytes: &[u8]) -> u8 {
-    #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
-        // SAFETY: the CPU runs AVX2, checked just above.
-        return unsafe { or_bytes_avx2(bytes) };
-    }
-    or_bytes_plain(bytes)
-}
-
-#[inline(always)]
-fn or_bytes_plain(bytes: &[u8]) -> u8 {
-    bytes.iter().fold(0, |m, &b| m | b)
-}
-
-/// # Safety
-/// The CPU must run AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn or_bytes_avx2(bytes: &[u8]) -> u8 {
-    or_bytes_plain(bytes)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use super::alloc::{fill_chunks, Pool};
 use super::map::{map1, map2, map3};
-use super::{cast, complex_ops, float_ops, int_ops, order, special};
+use super::{bool_ops, cast, complex_ops, float_ops, int_ops, order, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
@@ -238,7 +238,7 @@ fn run(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result
         UInt16 => int_ops::apply::<u16>(k, ins, out),
         UInt32 => int_ops::apply::<u32>(k, ins, out),
         UInt64 => int_ops::apply::<u64>(k, ins, out),
-        Bool => int_ops::apply_bool(k, ins, out),
+        Bool => bool_ops::apply_bool(k, ins, out),
         Complex64 => complex_ops::apply::<f32>(k, ins, out),
         Complex128 => complex_ops::apply::<f64>(k, ins, out),
         Float16 => Err(Error::Type(format!(

@@ -1,4 +1,4 @@
-//! Elementwise math on integers and bools with NumPy's results: wrapping
+//! Elementwise math on integers with NumPy's results: wrapping
 //! arithmetic, floored division and modulo (division by zero gives 0, as
 //! NumPy returns with a warning), bitwise logic.
 
@@ -123,41 +123,6 @@ fn check_exponents<T: Int>(exponents: &Tensor) -> Result<()> {
         return Err(Error::Value(
             "Integers to negative integer powers are not allowed.".into(),
         ));
-    }
-    Ok(())
-}
-
-/// Runs `k` on bool inputs into `out` (logical versions of the integer ops).
-pub(super) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
-    use ScalarKind::*;
-    let (a, b) = (ins[0], ins.get(1).copied());
-    let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
-    match k {
-        Add | Or | Maximum => super::elemwise::fold(ins, out, |x: bool, y: bool| x | y),
-        Mul | And | Minimum => super::elemwise::fold(ins, out, |x: bool, y: bool| x & y),
-        Xor | Neq => map2(a, two()?, out, |x: bool, y: bool| x ^ y),
-        Eq => map2(a, two()?, out, |x: bool, y: bool| x == y),
-        Lt => map2(a, two()?, out, |x: bool, y: bool| !x & y),
-        Gt => map2(a, two()?, out, |x: bool, y: bool| x & !y),
-        Le => map2(a, two()?, out, |x: bool, y: bool| x <= y),
-        Ge => map2(a, two()?, out, |x: bool, y: bool| x >= y),
-        Invert => map1(a, out, |x: bool| !x),
-        // NumPy's integer modulo of 0/1 values: always 0 (x % 0 is 0 too).
-        Mod => map2(a, two()?, out, |_: bool, _: bool| false),
-        // Floor division of 0/1 values: x // 1 is x, x // 0 is 0 (NumPy's integers).
-        IntDiv => map2(a, two()?, out, |x: bool, y: bool| x & y),
-        Abs | Sqr => map1(a, out, |x: bool| x),
-        IsNan | IsInf => map1(a, out, |_: bool| false),
-        Clip => {
-            let (lo, hi) = (two()?, ins.get(2).copied().unwrap_or(a));
-            map3(a, lo, hi, out, super::float_ops::clip::<bool>)
-        }
-        other => {
-            return Err(Error::Type(format!(
-                "{} is not defined for bool inputs",
-                other.name()
-            )))
-        }
     }
     Ok(())
 }

@@ -7,6 +7,8 @@ pub mod alloc;
 pub mod bincount;
 pub mod blas;
 mod blas_gemv;
+pub mod bool_ops;
+mod byte_fold;
 pub mod cast;
 mod cholesky;
 mod complex_ops;

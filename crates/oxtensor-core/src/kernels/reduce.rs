@@ -4,9 +4,11 @@
 //! errors for empty reductions. The loops themselves are in `reduce_walk`.
 
 use super::alloc::Pool;
+use super::byte_fold::{min_bytes, or_bytes};
 use super::cast;
 use super::complex_ops::{maximum, minimum};
 use super::lane_group::{extremes, folds, Extreme};
+use super::lanes::for_each_lane;
 use super::reduce_mapped::reduce_mapped;
 use super::reduce_pieces::{reduce_slabs, worth_slabs};
 use super::reduce_walk::{fill, reduce_typed};
@@ -174,14 +176,7 @@ fn last_axes_sum<T: Element + num_traits::Float>(t: &Tensor, n: usize, out: &mut
 fn dispatch(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> Result<()> {
     use DType::*;
     match out.dtype() {
-        Bool => match kind {
-            ReduceKind::All | ReduceKind::Prod | ReduceKind::Min => {
-                run(t, axes, out, true, |a: bool, b: bool| a & b)
-            }
-            ReduceKind::Any | ReduceKind::Sum | ReduceKind::Max => {
-                run(t, axes, out, false, |a: bool, b: bool| a | b)
-            }
-        },
+        Bool => logical(kind, t, axes, out),
         Int8 => int_reduce!(kind, t, axes, out, i8),
         Int16 => int_reduce!(kind, t, axes, out, i16),
         Int32 => int_reduce!(kind, t, axes, out, i32),
@@ -201,6 +196,60 @@ fn dispatch(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> R
         }
     }
     Ok(())
+}
+
+/// A reduction of bools, read as bytes (any nonzero byte is true, as host
+/// memory may hold them; `kernels/bool_ops.rs`). Each step takes in a 0/1
+/// value, so the running results, partial ones too, stay 0 or 1.
+fn logical(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) {
+    let bytes = t.bool_bytes();
+    let all = matches!(kind, ReduceKind::All | ReduceKind::Prod | ReduceKind::Min);
+    // SAFETY: the output starts at 0 or 1 and each step ANDs or ORs in a
+    // 0/1 value, so every byte it holds is 0 or 1; `logical_rows` writes
+    // comparisons.
+    unsafe {
+        out.as_bool_bytes_mut(|out| {
+            if logical_rows(&bytes, axes, out, all) {
+                return;
+            }
+            if all {
+                run(&bytes, axes, out, 1u8, |a: u8, b: u8| a & (b != 0) as u8)
+            } else {
+                run(&bytes, axes, out, 0u8, |a: u8, b: u8| a | (b != 0) as u8)
+            }
+        })
+    }
+}
+
+/// `all`/`any` over the trailing axes of a C-contiguous input: each output
+/// byte folds one contiguous row, 32 bytes at a time (the general walk's
+/// sixteen-lane fold of `a | (b != 0)` ran at a tenth of NumPy's `any`
+/// over rows of 2000x2000). Returns whether it ran.
+fn logical_rows(bytes: &Tensor, axes: &[usize], out: &mut Tensor, all: bool) -> bool {
+    let first = bytes.ndim() - axes.len();
+    let trailing = axes.iter().enumerate().all(|(i, &d)| d == first + i);
+    let (Some(x), Some(y)) = (bytes.as_slice::<u8>(), out.as_mut_slice::<u8>()) else {
+        return false;
+    };
+    let n: usize = axes.iter().map(|&d| bytes.shape()[d]).product();
+    if axes.is_empty() || !trailing || n == 0 {
+        return false;
+    }
+    let row = |a: &[u8], b: &mut [u8]| {
+        b[0] = if all {
+            min_bytes(a) != 0
+        } else {
+            or_bytes(a) != 0
+        } as u8;
+    };
+    if x.len() < super::PARALLEL_BYTES {
+        x.chunks_exact(n)
+            .zip(y.iter_mut())
+            .for_each(|(a, b)| row(a, std::slice::from_mut(b)));
+    } else {
+        for_each_lane(x, n, y, 1, row);
+    }
+    true
 }
 
 fn complex_reduce<T: num_traits::Float + Default + Send + Sync + 'static>(
@@ -254,6 +303,27 @@ where
 mod tests {
     use super::*;
     use crate::tensor::Scalar;
+
+    #[test]
+    fn all_and_any_read_bool_bytes_as_nonzero() {
+        // Columns: all nonzero bytes, one zero, all zero.
+        let bytes = vec![2, 0x80, 0, 0xff, 0, 0, 7, 3, 0];
+        let t = Tensor::from_bytes(DType::Bool, vec![3, 3], bytes).unwrap();
+        let run = |kind, axes: &[usize]| {
+            let r = reduce(kind, &t, axes, DType::Bool, DType::Bool, None).unwrap();
+            assert!(r.to_c_bytes().iter().all(|&b| b <= 1));
+            (0..r.len()).map(|i| r.get(i)).collect::<Vec<_>>()
+        };
+        let b = |v: &[bool]| v.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>();
+        assert_eq!(run(ReduceKind::All, &[0]), b(&[true, false, false]));
+        assert_eq!(run(ReduceKind::Any, &[0]), b(&[true, true, false]));
+        assert_eq!(run(ReduceKind::All, &[1]), b(&[false, false, false]));
+        assert_eq!(run(ReduceKind::Any, &[0, 1]), b(&[true]));
+        assert_eq!(
+            run(ReduceKind::All, &[]),
+            b(&[true, true, false, true, false, false, true, true, false])
+        );
+    }
 
     fn m() -> Tensor {
         Tensor::from_vec(vec![2, 3], vec![1.0f64, 2., 3., 4., 5., 6.]).unwrap()

@@ -5,6 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::bool_ops;
 use crate::kernels::elemwise::elemwise;
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
@@ -221,6 +222,17 @@ impl Op for Elemwise {
         )?;
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    /// The logical kinds computing in bool: every input and the output are
+    /// bool, so no input is cast (a cast would read real `bool`s).
+    fn reads_bool_bytes(&self, input: usize, input_types: &[Type], output_types: &[Type]) -> bool {
+        matches!(self.scalar_op, ScalarOp::Kind(k) if bool_ops::reads_bytes(k))
+            && input < input_types.len()
+            && input_types
+                .iter()
+                .chain(output_types)
+                .all(Type::is_bool_tensor)
     }
 
     /// `second` reads only the shape of its first input.

@@ -134,6 +134,14 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
         None
     }
 
+    /// Whether `perform` reads bool input `input` as bytes, any nonzero byte
+    /// meaning true (`kernels/bool_ops.rs`), given the node's types: a host
+    /// may then pass memory holding bytes other than 0 and 1 unconverted.
+    fn reads_bool_bytes(&self, input: usize, input_types: &[Type], output_types: &[Type]) -> bool {
+        let _ = (input, input_types, output_types);
+        false
+    }
+
     /// Computes the outputs from the inputs. `outputs[i]` may hold a value
     /// from an earlier call, which the op may reuse or replace; every output
     /// must be set on success.

@@ -251,6 +251,30 @@ impl Tensor {
         (lo, hi)
     }
 
+    /// A bool tensor's memory read as `uint8` (same layout and buffer).
+    /// Kernels read bools this way when the bytes may be other than 0 and
+    /// 1 (host data), which as Rust `bool`s would be undefined behaviour.
+    pub fn bool_bytes(&self) -> Tensor {
+        assert_eq!(self.dtype, DType::Bool, "bool_bytes of a non-bool tensor");
+        let mut t = self.clone();
+        t.dtype = DType::UInt8;
+        t
+    }
+
+    /// Runs `f` on this bool tensor seen as `uint8` (a kernel writing bools
+    /// with byte arithmetic), then makes it bool again.
+    ///
+    /// # Safety
+    /// `f` leaves every byte of the tensor 0 or 1: any other byte read as a
+    /// Rust `bool` later would be undefined behaviour.
+    pub unsafe fn as_bool_bytes_mut<R>(&mut self, f: impl FnOnce(&mut Tensor) -> R) -> R {
+        assert_eq!(self.dtype, DType::Bool, "bool bytes of a non-bool tensor");
+        self.dtype = DType::UInt8;
+        let r = f(self);
+        self.dtype = DType::Bool;
+        r
+    }
+
     /// The same memory with another shape, strides and offset (a view).
     pub fn view(&self, shape: &[usize], strides: &[isize], offset: usize) -> Result<Tensor> {
         Tensor::from_parts(

@@ -135,6 +135,9 @@ pub struct Program {
     /// order, from inputs and constants (the common `x * 2 + 1`, fused): a
     /// call then runs it without storage slots (see [`Program::run_single`]).
     single: bool,
+    /// For each input, whether every step reading it reads bools as bytes
+    /// (see [`Program::takes_bool_bytes`]).
+    bool_bytes: Vec<bool>,
 }
 
 /// Inputs plus constants up to this many elements make a run short enough
@@ -225,7 +228,11 @@ impl Program {
                 .iter()
                 .zip(&steps[0].outputs)
                 .all(|(&o, &s)| o == Src::Slot(s));
+        let bool_bytes = (0..fg.inputs().len())
+            .map(|i| reads_only_bytes(&steps, &outputs, i))
+            .collect();
         Ok(Program {
+            bool_bytes,
             single,
             producer,
             lazy,
@@ -244,6 +251,14 @@ impl Program {
     /// Number of inputs the program takes.
     pub fn n_inputs(&self) -> usize {
         self.input_types.len()
+    }
+
+    /// Whether input `i`, a bool tensor, may hold bytes other than 0 and 1
+    /// (host memory): true when every step reading it reads bytes, nonzero
+    /// meaning true, and it is not an output. A host then skips checking
+    /// the bytes (a quarter of `a & b` on a million bools).
+    pub fn takes_bool_bytes(&self, i: usize) -> bool {
+        self.bool_bytes.get(i).copied().unwrap_or(false)
     }
 
     /// The declared types of the inputs.
@@ -518,6 +533,19 @@ fn fuse_elemwise(
         }
     };
     fusion::fuse(steps, &fusible, outputs, leaf)
+}
+
+/// Whether input `i` is read only by steps that read bools as bytes (and
+/// is not returned as an output).
+fn reads_only_bytes(steps: &[Step], outputs: &[Src], i: usize) -> bool {
+    let me = Src::Input(i);
+    !outputs.contains(&me)
+        && steps.iter().all(|st| {
+            st.inputs
+                .iter()
+                .enumerate()
+                .all(|(j, &s)| s != me || st.thunk.reads_bool_bytes(j))
+        })
 }
 
 fn types(fg: &FunctionGraph, vars: &[VarId]) -> Vec<Type> {
@@ -881,5 +909,41 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("Inputs shapes: [[3], [2]]"), "{err}");
+    }
+
+    #[test]
+    fn bool_inputs_read_as_bytes_skip_the_check() {
+        use crate::ops::scalar::ScalarKind;
+        let mut g = Graph::new();
+        let ty = TensorType::with_ndim(DType::Bool, 1);
+        let (x, y, w, v) = (
+            g.input(ty.clone(), Some("x")),
+            g.input(ty.clone(), Some("y")),
+            g.input(ty.clone(), Some("w")),
+            g.input(ty, Some("v")),
+        );
+        let z = build::elemwise(&mut g, ScalarKind::And, &[x, y]).unwrap();
+        let n = build::elemwise(&mut g, ScalarKind::Invert, &[z]).unwrap();
+        let f = build::cast(&mut g, w, DType::Float64).unwrap();
+        let any = build::reduce(&mut g, crate::ops::reduce::ReduceKind::Any, v, None).unwrap();
+        let fg = FunctionGraph::new(g, vec![x, y, w, v], vec![n, f, y, any]).unwrap();
+        let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
+        // `x` only feeds `and` and `v` `any`; `y` is also an output; `w` is
+        // cast (read as bool).
+        let flags: Vec<bool> = (0..5).map(|i| prog.takes_bool_bytes(i)).collect();
+        assert_eq!(flags, [true, false, false, true, false]);
+        let raw = Tensor::from_bytes(DType::Bool, vec![3], vec![2, 0, 0x80]).unwrap();
+        let ones = Tensor::from_bytes(DType::Bool, vec![3], vec![1, 1, 0]).unwrap();
+        let out = prog
+            .run(vec![
+                raw.clone().into(),
+                ones.clone().into(),
+                ones.into(),
+                raw.into(),
+            ])
+            .unwrap();
+        let got: Vec<Scalar> = (0..3).map(|i| out[0].tensor().unwrap().get(i)).collect();
+        assert_eq!(got, [false, true, true].map(Scalar::Bool));
+        assert_eq!(out[3].tensor().unwrap().get(0), Scalar::Bool(true));
     }
 }

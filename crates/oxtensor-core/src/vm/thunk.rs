@@ -36,6 +36,14 @@ pub trait Thunk: Send + Sync {
         None
     }
 
+    /// Whether the thunk reads bool input `input` as bytes, any nonzero
+    /// byte meaning true, so the caller may pass host memory holding bytes
+    /// other than 0 and 1 without converting it (`kernels/bool_ops.rs`).
+    fn reads_bool_bytes(&self, input: usize) -> bool {
+        let _ = input;
+        false
+    }
+
     /// Whether errors this thunk returns already name the node that failed
     /// (a fused step's), so the program must not wrap them again.
     fn names_its_nodes(&self) -> bool {
@@ -136,6 +144,11 @@ impl Thunk for OpThunk {
             ScalarOp::Kind(k) if e.inplace_pattern.is_empty() => Some(k),
             _ => None,
         }
+    }
+
+    fn reads_bool_bytes(&self, input: usize) -> bool {
+        self.op
+            .reads_bool_bytes(input, &self.input_types, &self.output_types)
     }
 
     fn run_lazy(

@@ -2,10 +2,10 @@
 //! lanes on AVX-512): the logarithm's argument as an exact-enough float32
 //! pair (FMA products, error-free sums, a square root or quotient with its
 //! remainder), then `log_pair32`'s logarithm, as two stages of a
-//! [`Staged`] loop; within 0.53 ulp of the exact result (every float32
-//! checked), so within 1 of libm's rounded. On one thread: 0.9–1.0x
-//! NumPy's time (arctanh 1.15x), where the float64 route with `narrow`'s
-//! `log1p` took 2.2–2.6x; one loop instead of two stages takes 1.2–1.3x.
+//! [`Staged`] loop; within 0.55 ulp of the exact result (every float32
+//! checked), so within 1 of libm's rounded. On one thread: 1.0x NumPy's
+//! time (arctanh 1.2x), where the float64 route with `narrow`'s `log1p`
+//! took 2.2–2.6x; one loop instead of two stages takes 1.15–1.3x.
 //! Without FMA (the baseline build) the pairs cannot be formed, so that
 //! build keeps the float64 route in its first stage.
 

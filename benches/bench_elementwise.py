@@ -79,6 +79,9 @@ FLOAT32 = [
     "sinh",
     "cosh",
     "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
     "sigmoid",
 ]
 

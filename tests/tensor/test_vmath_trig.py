@@ -38,6 +38,9 @@ UNARY = {
 MAX_ULP = {"float64": 3.0, "float32": 1.0}
 F32_ULP = {"sin": 1.6, "cos": 1.6, "tan": 2.5, "sinh": 1.7, "cosh": 1.6, "tanh": 1.5}
 F32_ULP["arctan"] = 1.5  # measured 1.47 over every third float32 in [2^-12, 2^14]
+# float32 pairs into a float32 logarithm: measured 0.548, 0.542 and 0.541 ulp
+# over every float32 (the FMA builds; the baseline one computes in float64).
+F32_ULP |= {"arcsinh": 0.55, "arccosh": 0.55, "arctanh": 0.55}
 EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.5, 1e-310, -1e-310, 1e300]
 EDGES += [np.inf, -np.inf, np.nan, 1e6, -2e6, 1e22]
 
@@ -139,14 +142,15 @@ def test_arctan2_quadrants_and_signed_zeros_as_numpy(dtype):
     assert_ulps(got, reference("arctan2", y, x), dtype, MAX_ULP[dtype])
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("name", sorted(UNARY))
-def test_contiguous_strided_and_sizes(name, n):
+def test_contiguous_strided_and_sizes(name, n, dtype):
     x = np.random.default_rng(n).uniform(-0.99, 0.99, 2 * n)
-    x = 1 + np.abs(x) if name == "arccosh" else x
-    f = compiled(name, "float64")
+    x = (1 + np.abs(x) if name == "arccosh" else x).astype(dtype)
+    f = compiled(name, dtype)
     for part in [x[:n], x[::2], x[::-2]]:
-        assert_ulps(f(part), reference(name, part), "float64", MAX_ULP["float64"])
+        assert_ulps(f(part), reference(name, part), dtype, bound(name, dtype))
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

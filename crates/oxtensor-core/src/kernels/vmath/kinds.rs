@@ -15,7 +15,7 @@ use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::inverse_trig32::{ArcCos32, ArcSin32};
 use super::log1mexp::{Log1mexp, Log1mexp32};
 use super::psi::Psi;
-use super::simd::{level, unary_at, Unary};
+use super::simd::{level, staged_at, unary_at, Staged, Unary};
 use super::tan32::Tan32;
 use super::tanh_f32::Tanh32;
 use super::trig::{Cos, Sin, Tan};
@@ -61,6 +61,16 @@ fn plain<K: Unary>(ys: &mut [K::T], xs: &[K::T]) {
 fn plain_one<K: Unary>(x: K::T) -> K::T {
     let mut y = [x];
     plain::<K>(&mut y, &[x]);
+    y[0]
+}
+
+fn staged<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
+    staged_at::<S>(level(), ys, xs);
+}
+
+fn staged_one<S: Staged>(x: S::T) -> S::T {
+    let mut y = [x];
+    staged::<S>(&mut y, &[x]);
     y[0]
 }
 
@@ -134,6 +144,18 @@ macro_rules! guarded_plain32 {
     };
 }
 
+/// [`guarded!`] with its float32 loops from the two-stage float32 kernel
+/// `k32`.
+macro_rules! guarded_staged32 {
+    ($k:ty, $k32:ty) => {
+        UnaryLoops {
+            one32: staged_one::<$k32>,
+            slice32: staged::<$k32>,
+            ..guarded!($k)
+        }
+    };
+}
+
 /// `k`'s loops, when it is a unary kind computed here.
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
@@ -151,10 +173,10 @@ pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
         K::Cosh => guarded32!(Cosh, Cosh32),
         // float32 tanh is computed in float32 (twice the lanes).
         K::Tanh => plain32!(Tanh, Tanh32),
-        // float32 arc-hyperbolics in float64 with a short logarithm.
-        K::ArcSinh => guarded_plain32!(ArcSinh, ArcSinh32),
-        K::ArcCosh => guarded_plain32!(ArcCosh, ArcCosh32),
-        K::ArcTanh => guarded_plain32!(ArcTanh, ArcTanh32),
+        // float32 arc-hyperbolics in float32 pairs, in two stages.
+        K::ArcSinh => guarded_staged32!(ArcSinh, ArcSinh32),
+        K::ArcCosh => guarded_staged32!(ArcCosh, ArcCosh32),
+        K::ArcTanh => guarded_staged32!(ArcTanh, ArcTanh32),
         K::Erf => plain!(Erf),
         K::Erfc => plain!(Erfc),
         K::Erfinv => guarded!(Erfinv),

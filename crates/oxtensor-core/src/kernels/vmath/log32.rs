@@ -40,13 +40,18 @@ const LG2_LO: f32 = 4.605_038e-6;
 #[inline(always)]
 pub(super) fn decompose(x: f32) -> (f32, f32) {
     let sub = x < f32::MIN_POSITIVE;
-    let xs = if sub { x * 8_388_608.0 } else { x };
-    let bits = xs.to_bits();
+    let (e, f) = decompose_normal(if sub { x * 8_388_608.0 } else { x });
+    (if sub { e - 23.0 } else { e }, f)
+}
+
+/// [`decompose`] for positive normal finite `x`.
+#[inline(always)]
+pub(super) fn decompose_normal(x: f32) -> (f32, f32) {
+    let bits = x.to_bits();
     // The biased exponent of x / sqrt(1/2) (0x3f35_04f3 is sqrt(1/2)).
     let eb = bits.wrapping_add(0x3f80_0000 - 0x3f35_04f3) >> 23;
     let m = f32::from_bits(bits.wrapping_sub((eb << 23).wrapping_sub(0x3f80_0000)));
-    let e = (eb as i32 - 127) as f32;
-    (if sub { e - 23.0 } else { e }, m - 1.0)
+    ((eb as i32 - 127) as f32, m - 1.0)
 }
 
 /// `P[i] + P[i + 1] f` (a function, not a closure: always inlined).

@@ -6,9 +6,9 @@
 //! vectorises, and other kernels may call them inside their own loops),
 //! and a slice loop built per instruction set ([`simd`]). float32 computes
 //! in float32 arithmetic (`exp32.rs`, `log32.rs`, `trig32.rs`, `tan32.rs`,
-//! `hyperbolic32.rs`, `tanh_f32.rs`: sixteen lanes), but for `softplus`,
-//! `pow` and the inverse trigonometric and hyperbolic kinds, in float64
-//! rounded once. `float_ops`
+//! `hyperbolic32.rs`, `tanh_f32.rs`, `arctan32.rs`, `arc_hyperbolic32.rs`:
+//! sixteen lanes), but for `softplus`, `pow`, `arcsin` and `arccos`, in
+//! float64 rounded once. `float_ops`
 //! and `float_scalar` call here; the trigonometric and hyperbolic kinds
 //! through [`kinds`], whose loops may redo elements out of a fast path's
 //! range with libm ([`guarded`]).
@@ -33,6 +33,7 @@ pub(crate) mod kinds;
 pub(crate) mod log;
 mod log1mexp;
 mod log32;
+mod log_pair32;
 mod logistic;
 mod narrow;
 mod poly;

@@ -82,6 +82,24 @@ pub trait Binary {
     fn eval<const F: bool>(x: Self::T, y: Self::T) -> Self::T;
 }
 
+/// A function of one element in two stages, which [`staged_at`] runs as
+/// two loops over each block of [`STAGE_BLOCK`] elements: each stage's
+/// chain of dependent operations is half as long, so the out-of-order
+/// window holds twice as many elements' work (measured on float32
+/// `arcsinh`: 0.53 ns an element in one loop, 0.40 in two).
+pub trait Staged {
+    /// The element type, also that of the two intermediate values.
+    type T: Copy + Default;
+    /// The first stage: two intermediate values of `x`.
+    fn first<const F: bool>(x: Self::T) -> (Self::T, Self::T);
+    /// The second stage: the result from `x` and its intermediates.
+    fn second<const F: bool>(x: Self::T, u: Self::T, v: Self::T) -> Self::T;
+}
+
+/// Elements per block of a [`Staged`] loop: its two intermediate buffers
+/// (1 KiB each in float32) stay in L1.
+const STAGE_BLOCK: usize = 256;
+
 /// `ys[i] = U(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
 pub fn unary_at<U: Unary>(lvl: Level, ys: &mut [U::T], xs: &[U::T]) {
     match lvl.min(detected()) {
@@ -117,6 +135,53 @@ fn unary_avx512<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
 #[target_feature(enable = "avx2,fma")]
 fn unary_avx2<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
     unary_body::<U, true>(ys, xs);
+}
+
+/// `ys[i] = S(xs[i])`, block by block, with the build at `lvl` (lowered to
+/// what the CPU runs).
+pub fn staged_at<S: Staged>(lvl: Level, ys: &mut [S::T], xs: &[S::T]) {
+    match lvl.min(detected()) {
+        // SAFETY: `detected` found the features these builds enable.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => unsafe { staged_avx512::<S>(ys, xs) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => unsafe { staged_avx2::<S>(ys, xs) },
+        _ => staged_body::<S, false>(ys, xs),
+    }
+}
+
+/// Index loops, as in [`unary_body`].
+#[inline(always)]
+fn staged_body<S: Staged, const F: bool>(ys: &mut [S::T], xs: &[S::T]) {
+    let mut us = [S::T::default(); STAGE_BLOCK];
+    let mut vs = [S::T::default(); STAGE_BLOCK];
+    let n = ys.len().min(xs.len());
+    let mut start = 0;
+    while start < n {
+        let m = STAGE_BLOCK.min(n - start);
+        let (yb, xb) = (&mut ys[start..start + m], &xs[start..start + m]);
+        let (ub, vb) = (&mut us[..m], &mut vs[..m]);
+        for i in 0..m {
+            (ub[i], vb[i]) = S::first::<F>(xb[i]);
+        }
+        for i in 0..m {
+            yb[i] = S::second::<F>(xb[i], ub[i], vb[i]);
+        }
+        start += m;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+fn staged_avx512<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
+    staged_body::<S, true>(ys, xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn staged_avx2<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
+    staged_body::<S, true>(ys, xs);
 }
 
 /// `zs[i] = B(xs[i], ys[i])`, each operand a slice as long as `zs` or one

@@ -7,6 +7,8 @@ Workloads, each timed in this one process as the best of several repeats:
   chosen per op so that no NaN path is timed);
 * a few binary ops (``arctan2``, ``pow``, ``maximum``, ``where``) on two such
   vectors, and the ``FLOAT32`` list's unary ops on float32;
+* a few unary ops and ``arctan2`` on strided views (every other element of
+  2 * 10**6 values), which take the gathered path of the maps;
 * the special functions against SciPy (what a user would call; for
   ``log1mexp``, which SciPy lacks, NumPy's ``log(-expm1(x))``) and ``x ** 2.5``
   (a constant exponent) against NumPy, on float64 and float32.
@@ -101,6 +103,9 @@ SPECIAL: dict[
     "x**2.5": ("", lambda v: v**2.5, (0.1, 5), None),
 }
 
+# Unary ops timed on strided views, float64 and float32.
+STRIDED = ["exp", "log", "sin", "tanh", "arctan", "arcsinh"]
+
 BINARY: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "arctan2": (lambda m, a, b: m.arctan2(a, b), np.arctan2),
     "pow": (lambda m, a, b: a**b, lambda a, b: a**b),
@@ -152,6 +157,22 @@ def unary(dtype: str, names: list[str]) -> None:
             "jax": jax_timed(jax_unary(name), a, number=20),
         }
         row(f"{name}, 1e6 {dtype}", best(lambda f=f, a=a: f(a), 20), others)
+
+
+def strided(dtype: str) -> None:
+    rng = np.random.default_rng(3)
+    for name in STRIDED:
+        op, ref, (lo, hi) = UNARY[name]
+        a = rng.uniform(lo, hi, 2 * N).astype(dtype)[::2]
+        x = ot.vector("x", dtype=dtype)
+        f = oxtensor.function([x], getattr(ot, op)(x))
+        others = {"numpy": best(lambda ref=ref, a=a: ref(a), 20)}
+        row(f"{name}, x[::2] {dtype}", best(lambda f=f, a=a: f(a), 20), others)
+    a, b = rng.uniform(0.5, 2, (2, 2 * N))[:, ::2]
+    x, y = ot.dvector("x"), ot.dvector("y")
+    f = oxtensor.function([x, y], ot.arctan2(x, y))
+    others = {"numpy": best(lambda: np.arctan2(a, b), 20)}
+    row("arctan2, x[::2] float64", best(lambda: f(a, b), 20), others)
 
 
 def special_graph(m: Any, name: str, x: Any) -> Any:
@@ -212,6 +233,8 @@ def main() -> None:
     unary("float64", list(UNARY))
     binary()
     unary("float32", FLOAT32)
+    strided("float64")
+    strided("float32")
     special("float64")
     special("float32")
 

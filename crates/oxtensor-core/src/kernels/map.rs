@@ -3,6 +3,7 @@
 //! large) when operands are contiguous, and a strided path otherwise.
 
 use super::iter::{broadcast_strides, Nest};
+use super::map_gather::{gathered1, gathered2};
 use super::map_reversed::{map_reversed, reversed_slice};
 use super::Work;
 use crate::tensor::{c_strides, Dims, Element, Tensor};
@@ -11,7 +12,7 @@ use rayon::prelude::*;
 /// Elements per task when a contiguous loop is split across threads.
 const CHUNK: usize = 1 << 15;
 
-fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
+pub(super) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
     out.as_mut_slice::<O>()
         .expect("outputs are fresh, contiguous and of the output dtype")
 }
@@ -119,6 +120,9 @@ pub fn map1_slices<A: Element, O: Element>(
             }
             return;
         }
+    }
+    if work == Work::Heavy {
+        return gathered1(a, out, f, slices);
     }
     let nest = Nest::new(
         &shape,
@@ -283,7 +287,10 @@ pub fn map2_slices<A: Element, B: Element, O: Element>(
 ) {
     let shape = Dims::from(out.shape());
     let (Some(xs), Some(ys)) = (Part::of(a, &shape), Part::of(b, &shape)) else {
-        return map2(a, b, out, f);
+        return match work {
+            Work::Heavy => gathered2(a, b, out, f, slices),
+            Work::Light => map2(a, b, out, f),
+        };
     };
     let zs = slice_mut::<O>(out);
     let run = |(k, z): (usize, &mut [O])| {

@@ -25,6 +25,7 @@ pub mod iter;
 pub mod join;
 pub mod linalg;
 pub mod map;
+mod map_gather;
 mod map_reversed;
 pub mod mask_bits;
 pub mod mask_index;

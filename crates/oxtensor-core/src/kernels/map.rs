@@ -140,6 +140,17 @@ pub fn map1_slices<A: Element, O: Element>(
     });
 }
 
+/// The walk over two operands broadcast to `out`'s shape and `out`.
+pub(super) fn nest2(a: &Tensor, b: &Tensor, out: &Tensor) -> Nest<3> {
+    let shape = Dims::from(out.shape());
+    let strides = [
+        broadcast_strides(a, &shape),
+        broadcast_strides(b, &shape),
+        c_strides(out.dtype(), &shape),
+    ];
+    Nest::new(&shape, strides)
+}
+
 /// `out[i] = f(a[i], b[i])`, operands broadcast to `out`'s shape.
 pub fn map2<A: Element, B: Element, O: Element>(
     a: &Tensor,
@@ -153,13 +164,7 @@ pub fn map2<A: Element, B: Element, O: Element>(
     if let Some(()) = map2_flipped(a, b, out, &f) {
         return;
     }
-    let shape = Dims::from(out.shape());
-    let strides = [
-        broadcast_strides(a, &shape),
-        broadcast_strides(b, &shape),
-        c_strides(out.dtype(), &shape),
-    ];
-    let nest = Nest::new(&shape, strides);
+    let nest = nest2(a, b, out);
     let (pa, pb, po) = (
         a.as_ptr(),
         b.as_ptr(),

@@ -6,7 +6,7 @@
 //! cannot use the vector code).
 
 use super::iter::{broadcast_strides, Nest};
-use super::map::{slice_mut, Part};
+use super::map::{nest2, slice_mut, Part};
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 
 /// Elements gathered per call of the slice loop (2 KiB of float64 on the
@@ -59,13 +59,7 @@ pub(super) fn gathered2<A: Element, B: Element, O: Element>(
     f: impl Fn(A, B) -> O,
     slices: impl Fn(&mut [O], Part<'_, A>, Part<'_, B>),
 ) {
-    let shape = Dims::from(out.shape());
-    let strides = [
-        broadcast_strides(a, &shape),
-        broadcast_strides(b, &shape),
-        c_strides(out.dtype(), &shape),
-    ];
-    let nest = Nest::new(&shape, strides);
+    let nest = nest2(a, b, out);
     let (pa, pb) = (a.as_ptr(), b.as_ptr());
     let po = slice_mut::<O>(out).as_mut_ptr() as *mut u8;
     let (mut xs, mut ys) = ([A::default(); BLOCK], [B::default(); BLOCK]);

@@ -152,16 +152,22 @@ impl Staged for ArcTanh32 {
         let near = e == 0.0;
         let s = if near { (a, 0.0) } else { reduce::<F>(f) };
         let c = if near { 0.0 } else { q_lo / q };
-        let r = combine::<F>(e, s, c, 0.5);
-        let r = if a < 1.0 {
-            r
-        } else if a == 1.0 {
-            f32::INFINITY
-        } else {
-            f32::NAN
-        };
-        r.copysign(x)
+        atanh_domain(a, combine::<F>(e, s, c, 0.5), x)
     }
+}
+
+/// `arctanh(x)` from `r`, its value for `a = |x| < 1`: infinite at 1, NaN
+/// beyond (and for NaN), with `x`'s sign.
+#[inline(always)]
+fn atanh_domain<A: PartialOrd + From<f32>>(a: A, r: f32, x: f32) -> f32 {
+    let r = if a < A::from(1.0) {
+        r
+    } else if a == A::from(1.0) {
+        f32::INFINITY
+    } else {
+        f32::NAN
+    };
+    r.copysign(x)
 }
 
 /// `arcsinh` in float64 (the baseline build): `log1p(a + a^2 / (1 +
@@ -194,15 +200,11 @@ fn wide_acosh(x: f32) -> f32 {
 #[inline(always)]
 fn wide_atanh(x: f32) -> f32 {
     let a = f64::from(x.abs());
-    let r = (0.5 * log1p_lite::<false>(2.0 * a / (1.0 - a))) as f32;
-    let r = if a < 1.0 {
-        r
-    } else if a == 1.0 {
-        f32::INFINITY
-    } else {
-        f32::NAN
-    };
-    r.copysign(x)
+    atanh_domain(
+        a,
+        (0.5 * log1p_lite::<false>(2.0 * a / (1.0 - a))) as f32,
+        x,
+    )
 }
 
 #[cfg(test)]

@@ -7,9 +7,11 @@
 
 #![cfg(target_arch = "x86_64")]
 
+use super::argmax::beats;
 use super::argmax_simd::{max_and_nan_avx2, Avx2Float};
 use super::argmax_split::PIECE;
 use super::lanes::{for_each_lane, has_avx2};
+use super::reduce::trailing_lane;
 use super::PARALLEL_BYTES;
 use crate::dtype::DType;
 use crate::ops::reduce::ReduceKind;
@@ -31,12 +33,9 @@ pub(super) fn trailing_extremes(
         ReduceKind::Min => true,
         _ => return false,
     };
-    let first = t.ndim() - axes.len();
-    let trailing = axes.iter().enumerate().all(|(i, &d)| d == first + i);
-    let n: usize = axes.iter().map(|&d| t.shape()[d]).product();
-    if axes.is_empty() || !trailing || n == 0 || !has_avx2() {
+    let Some(n) = trailing_lane(t, axes).filter(|_| has_avx2()) else {
         return false;
-    }
+    };
     match (t.dtype(), min) {
         (DType::Float32, false) => lanes::<f32, false>(t, n, out),
         (DType::Float32, true) => lanes::<f32, true>(t, n, out),
@@ -80,11 +79,7 @@ fn answer<T: Float>((m, nan): (T, bool)) -> T {
 /// One long lane in pieces across threads, the pieces' extremes (NaNs
 /// skipped) and NaN flags combined.
 fn long_lane<T: Avx2Float + Float, const MIN: bool>(x: &[T]) -> T {
-    let pick = |a: T, b: T| match MIN {
-        true if b < a => b,
-        false if b > a => b,
-        _ => a,
-    };
+    let pick = |a: T, b: T| if beats::<T, MIN>(b, a) { b } else { a };
     answer(
         x.par_chunks(PIECE)
             // SAFETY: as in `lane`.

@@ -137,6 +137,16 @@ fn trailing_extremes(_: ReduceKind, _: &Tensor, _: &[usize], _: &mut Tensor) -> 
     false
 }
 
+/// The length of the lanes `axes` cut `t` into, when they are its last
+/// axes (so each lane is contiguous if `t` is) and the lanes are not
+/// empty; `None` otherwise, and for no axes.
+pub(super) fn trailing_lane(t: &Tensor, axes: &[usize]) -> Option<usize> {
+    let first = t.ndim() - axes.len();
+    let trailing = axes.iter().enumerate().all(|(i, &d)| d == first + i);
+    let n: usize = axes.iter().map(|&d| t.shape()[d]).product();
+    (!axes.is_empty() && trailing && n > 0).then_some(n)
+}
+
 /// Lanes per thread below which [`last_axes`] leaves a reduction to the
 /// general walk.
 const LANES_PER_THREAD: usize = 16;
@@ -146,15 +156,12 @@ const LANES_PER_THREAD: usize = 16;
 /// a time (`lane_group`; the general walk folds one row at a time and was
 /// 1.3x slower on 4000x4000 rows). Returns whether it ran.
 fn last_axes(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> bool {
-    let first = t.ndim() - axes.len();
-    let trailing = axes.iter().enumerate().all(|(i, &d)| d == first + i);
-    let n: usize = axes.iter().map(|&d| t.shape()[d]).product();
     // Few long lanes are better split across threads within a lane, as
     // the general walk does (e.g. a sum over all axes).
     let enough_lanes = out.len() >= LANES_PER_THREAD * rayon::current_num_threads();
-    if axes.is_empty() || !trailing || n == 0 || !enough_lanes {
+    let Some(n) = trailing_lane(t, axes).filter(|_| enough_lanes) else {
         return false;
-    }
+    };
     let ext = match kind {
         ReduceKind::Max => Extreme::Max,
         ReduceKind::Min => Extreme::Min,
@@ -234,15 +241,12 @@ fn logical(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) {
 /// sixteen-lane fold of `a | (b != 0)` ran at a tenth of NumPy's `any`
 /// over rows of 2000x2000). Returns whether it ran.
 fn logical_rows(bytes: &Tensor, axes: &[usize], out: &mut Tensor, all: bool) -> bool {
-    let first = bytes.ndim() - axes.len();
-    let trailing = axes.iter().enumerate().all(|(i, &d)| d == first + i);
+    let Some(n) = trailing_lane(bytes, axes) else {
+        return false;
+    };
     let (Some(x), Some(y)) = (bytes.as_slice::<u8>(), out.as_mut_slice::<u8>()) else {
         return false;
     };
-    let n: usize = axes.iter().map(|&d| bytes.shape()[d]).product();
-    if axes.is_empty() || !trailing || n == 0 {
-        return false;
-    }
     let row = |a: &[u8], b: &mut [u8]| {
         b[0] = if all {
             min_bytes(a) != 0

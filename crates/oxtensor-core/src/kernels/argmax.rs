@@ -7,7 +7,9 @@
 use super::alloc::{output, Pool};
 use super::argmax_columns::{argmax_columns, leading_columns};
 #[cfg(target_arch = "x86_64")]
-use super::argmax_simd::{argmax_tracked, first_where_avx2, Avx2Float};
+use super::argmax_simd::{argmax_tracked, find_first, Find, Width};
+#[cfg(target_arch = "x86_64")]
+use super::float_vec::SimdFloat;
 use super::argmax_split::{argmax_split, worth_splitting};
 use super::lane_group::{span_extremes, Extreme, GROUP};
 use super::lanes::{for_each_lane, has_avx2, Lanes};
@@ -111,13 +113,13 @@ fn argmax_avx2<T: Element + PartialOrd, const MIN: bool>(x: &[T]) -> i64 {
     argmax_body::<T, MIN>(x, max_and_nan::<T, MIN>)
 }
 
-/// [`argmax_lane`] for float32 and float64: with AVX2 one pass that
-/// tracks where each vector lane's maximum was first met (`argmax_tracked`).
-fn argmax_lane_float<T: Avx2Float, const MIN: bool>(x: &[T], avx2: bool) -> i64 {
+/// [`argmax_lane`] for float32 and float64: with AVX2 (AVX-512 where the
+/// CPU has it) one pass that tracks where each vector lane's maximum was
+/// first met (`argmax_tracked`).
+fn argmax_lane_float<T: SimdFloat, const MIN: bool>(x: &[T], avx2: bool) -> i64 {
     #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
-        if let Some(at) = unsafe { argmax_tracked::<T, MIN>(x) } {
+    if let Some(w) = Width::best().filter(|_| avx2) {
+        if let Some(at) = argmax_tracked::<T, MIN>(x, w) {
             return at as i64;
         }
     }
@@ -176,21 +178,12 @@ fn argmax_group<const MIN: bool>(x: &[f64], n: usize, out: &mut [i64], avx2: boo
 }
 
 /// The first index in `x` equal to `m` (`None`: the first NaN; 0 when
-/// there is none), 32 bytes per compare when `avx2`.
+/// there is none), a vector per compare when `avx2`.
 fn first_f64(x: &[f64], m: Option<f64>, avx2: bool) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        // SAFETY: `avx2` is only true when the CPU has it (`has_avx2`).
-        let found = unsafe {
-            match m {
-                Some(m) => {
-                    let splat = f64::splat(m);
-                    first_where_avx2(x, |v| f64::eq_bits(v, splat), |v| v == m)
-                }
-                None => first_where_avx2(x, f64::nan_bits, f64::is_nan),
-            }
-        };
-        return found.unwrap_or(0);
+    if let Some(w) = Width::best().filter(|_| avx2) {
+        let find = m.map_or(Find::Nan, Find::Equal);
+        return find_first(x, find, w).unwrap_or(0);
     }
     let _ = avx2;
     match m {

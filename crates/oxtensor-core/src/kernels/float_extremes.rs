@@ -8,9 +8,10 @@
 #![cfg(target_arch = "x86_64")]
 
 use super::argmax::beats;
-use super::argmax_simd::{max_and_nan_avx2, Avx2Float};
+use super::argmax_simd::{extreme_and_nan, Width};
 use super::argmax_split::PIECE;
-use super::lanes::{for_each_lane, has_avx2};
+use super::float_vec::SimdFloat;
+use super::lanes::for_each_lane;
 use super::reduce::trailing_lane;
 use super::PARALLEL_BYTES;
 use crate::dtype::DType;
@@ -33,39 +34,43 @@ pub(super) fn trailing_extremes(
         ReduceKind::Min => true,
         _ => return false,
     };
-    let Some(n) = trailing_lane(t, axes).filter(|_| has_avx2()) else {
+    let (Some(n), Some(w)) = (trailing_lane(t, axes), Width::best()) else {
         return false;
     };
     match (t.dtype(), min) {
-        (DType::Float32, false) => lanes::<f32, false>(t, n, out),
-        (DType::Float32, true) => lanes::<f32, true>(t, n, out),
-        (DType::Float64, false) => lanes::<f64, false>(t, n, out),
-        (DType::Float64, true) => lanes::<f64, true>(t, n, out),
+        (DType::Float32, false) => lanes::<f32, false>(t, n, out, w),
+        (DType::Float32, true) => lanes::<f32, true>(t, n, out, w),
+        (DType::Float64, false) => lanes::<f64, false>(t, n, out, w),
+        (DType::Float64, true) => lanes::<f64, true>(t, n, out, w),
         _ => false,
     }
 }
 
 /// Every lane of `n` into its output element.
-fn lanes<T: Avx2Float + Float, const MIN: bool>(t: &Tensor, n: usize, out: &mut Tensor) -> bool {
+fn lanes<T: SimdFloat + Float, const MIN: bool>(
+    t: &Tensor,
+    n: usize,
+    out: &mut Tensor,
+    w: Width,
+) -> bool {
     let (Some(x), Some(y)) = (t.as_slice::<T>(), out.as_mut_slice::<T>()) else {
         return false;
     };
     let big = std::mem::size_of_val(x) >= PARALLEL_BYTES;
     match y {
-        [one] if big && n >= 2 * PIECE => *one = long_lane::<T, MIN>(x),
-        _ if big => for_each_lane(x, n, y, 1, |a, b| b[0] = lane::<T, MIN>(a)),
+        [one] if big && n >= 2 * PIECE => *one = long_lane::<T, MIN>(x, w),
+        _ if big => for_each_lane(x, n, y, 1, |a, b| b[0] = lane::<T, MIN>(a, w)),
         _ => x
             .chunks_exact(n)
             .zip(y.iter_mut())
-            .for_each(|(a, b)| *b = lane::<T, MIN>(a)),
+            .for_each(|(a, b)| *b = lane::<T, MIN>(a, w)),
     }
     true
 }
 
 /// One lane's extreme, NaN if it holds one (NumPy's rule).
-fn lane<T: Avx2Float + Float, const MIN: bool>(x: &[T]) -> T {
-    // SAFETY: the callers run only when the CPU has AVX2 (`has_avx2`).
-    answer(unsafe { max_and_nan_avx2::<T, MIN>(x) })
+fn lane<T: SimdFloat + Float, const MIN: bool>(x: &[T], w: Width) -> T {
+    answer(extreme_and_nan::<T, MIN>(x, w))
 }
 
 fn answer<T: Float>((m, nan): (T, bool)) -> T {
@@ -78,12 +83,11 @@ fn answer<T: Float>((m, nan): (T, bool)) -> T {
 
 /// One long lane in pieces across threads, the pieces' extremes (NaNs
 /// skipped) and NaN flags combined.
-fn long_lane<T: Avx2Float + Float, const MIN: bool>(x: &[T]) -> T {
+fn long_lane<T: SimdFloat + Float, const MIN: bool>(x: &[T], w: Width) -> T {
     let pick = |a: T, b: T| if beats::<T, MIN>(b, a) { b } else { a };
     answer(
         x.par_chunks(PIECE)
-            // SAFETY: as in `lane`.
-            .map(|c| unsafe { max_and_nan_avx2::<T, MIN>(c) })
+            .map(|c| extreme_and_nan::<T, MIN>(c, w))
             .reduce(
                 || (T::start::<MIN>(), false),
                 |(a, p), (b, q)| (pick(a, b), p | q),

@@ -1,12 +1,26 @@
 //! The float extreme and `argmax` passes in x86 vectors, written once over
-//! [`FloatVec`] and built for AVX2 and for AVX-512, the widest the CPU runs
-//! chosen at run time ([`Width`]): a lane's maximum (minimum with `MIN`,
-//! NaNs skipped) with a NaN flag, the one-pass `argmax` that tracks per
-//! vector lane the span where its extreme was first met, and the first
-//! index where a vector test holds. The generic loop of `argmax.rs` packs
-//! the NaN test to bytes per element: 1.1x to 1.2x slower on float64 rows,
-//! 1.5x on float32. `max(v, a)` is `v > a ? v : a`, the generic loop's
-//! rule, so the maximum (and its first index) are the same.
+//! [`FloatVec`] and built for AVX2 and for AVX-512 ([`Width`], the CPU
+//! checked once): a lane's maximum (minimum with `MIN`, NaNs skipped) with
+//! a NaN flag, the one-pass `argmax` that tracks per vector lane the span
+//! where its extreme was first met, and the first index where a vector
+//! test holds. Vectors are read from the first aligned one on: NumPy's
+//! arrays start 16 bytes into a cache line.
+//!
+//! AVX-512 runs only for float64 ([`width_for`]). Measured on one thread
+//! (AMD EPYC, Zen 5-like; ratios NumPy's time / ours, same process, two
+//! rounds, machine busy with another build): float64 `max()` of 2000x2000
+//! 1.30-1.33x (AVX2 1.11-1.14x), `min(axis=1)` 1.32-1.34x (1.24-1.25x),
+//! `argmax(axis=1)` 1.21-1.23x (1.15-1.17x), on 4000x4000 1.26-1.28x
+//! (1.19-1.20x). For float32 the AVX2 build was as fast or faster:
+//! `argmax(axis=1)` of 2000x2000 0.88-0.91x with AVX-512 against
+//! 0.97-1.02x, of 4000x4000 1.09-1.10x against 1.20-1.23x; `min(axis=1)`
+//! 1.36-1.76x against 1.80-2.06x (sixteen lanes leave more scalar work per
+//! row: the unaligned head, the final reduction).
+//!
+//! The generic loop of `argmax.rs` packs the NaN test to bytes per
+//! element: 1.1x to 1.2x slower on float64 rows, 1.5x on float32.
+//! `max(v, a)` is `v > a ? v : a`, the generic loop's rule, so the maximum
+//! (and its first index) are the same.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -33,8 +47,13 @@ impl Width {
     pub(super) fn best() -> Option<Width> {
         match level() {
             Level::Avx512 => Some(Width(Build::Avx512)),
-            _ => has_avx2().then_some(Width(Build::Avx2)),
+            _ => Width::avx2(),
         }
+    }
+
+    /// AVX2 where the CPU has it, whatever wider build it also has.
+    fn avx2() -> Option<Width> {
+        has_avx2().then_some(Width(Build::Avx2))
     }
 
     /// Every build the CPU runs, narrowest first.
@@ -100,6 +119,28 @@ fn fold<V: FloatVec, const MIN: bool>(acc: [V; CHAINS]) -> V {
     )
 }
 
+/// The [`CHAINS`] vectors from `p` on.
+///
+/// SAFETY: `p` points at `CHAINS * LANES` readable elements.
+#[inline(always)]
+unsafe fn load_block<V: FloatVec>(p: *const V::T) -> [V; CHAINS] {
+    // SAFETY: the k-th vector's LANES elements are inside the block.
+    std::array::from_fn(|k| unsafe { V::load(p.add(k * V::LANES)) })
+}
+
+/// A block folded into the chains, its NaNs (tested in pairs) into `nan`.
+#[inline(always)]
+fn fold_block<V: FloatVec, const MIN: bool>(
+    acc: &mut [V; CHAINS],
+    v: [V; CHAINS],
+    nan: V::Mask,
+) -> V::Mask {
+    for (a, &v) in acc.iter_mut().zip(&v) {
+        *a = V::pick::<MIN>(v, *a);
+    }
+    V::nan_into(V::nan_into(nan, v[0], v[1]), v[2], v[3])
+}
+
 /// The lane's extreme (NaNs skipped; [`SimdFloat::start`] when it has
 /// only NaNs) and whether it holds a NaN.
 pub(super) fn extreme_and_nan<T: SimdFloat, const MIN: bool>(x: &[T], w: Width) -> (T, bool) {
@@ -115,33 +156,39 @@ pub(super) fn extreme_and_nan<T: SimdFloat, const MIN: bool>(x: &[T], w: Width) 
     run(w, Extreme::<T, MIN>(x))
 }
 
+/// `x` cut where a vector-aligned run starts. NumPy's arrays start 16
+/// bytes past a cache line: unaligned, every AVX-512 load would span two.
+#[inline(always)]
+fn aligned<V: FloatVec>(x: &[V::T]) -> (&[V::T], &[V::T]) {
+    let head = x.as_ptr().align_offset(std::mem::size_of::<V>());
+    x.split_at(head.min(x.len()))
+}
+
 #[allow(clippy::eq_op)]
 #[inline(always)]
 fn extreme_body<V: FloatVec, const MIN: bool>(x: &[V::T]) -> (V::T, bool) {
+    let (head, x) = aligned::<V>(x);
     let start = V::T::start::<MIN>();
     let mut acc = [V::splat(start); CHAINS];
     let mut nan = V::clear();
     let mut blocks = x.chunks_exact(CHAINS * V::LANES);
     for c in &mut blocks {
-        for (k, a) in acc.iter_mut().enumerate() {
-            // SAFETY: `c` holds CHAINS * LANES elements, so the k-th
-            // vector's LANES elements are inside it.
-            let v = unsafe { V::load(c.as_ptr().add(k * V::LANES)) };
-            *a = V::pick::<MIN>(v, *a);
-            nan = V::nan_into(nan, v);
-        }
+        // SAFETY: `c` holds CHAINS * LANES elements.
+        let v = unsafe { load_block::<V>(c.as_ptr()) };
+        nan = fold_block::<V, MIN>(&mut acc, v, nan);
     }
     let mut vectors = blocks.remainder().chunks_exact(V::LANES);
     for c in &mut vectors {
         // SAFETY: `c` holds LANES elements.
         let v = unsafe { V::load(c.as_ptr()) };
         acc[0] = V::pick::<MIN>(v, acc[0]);
-        nan = V::nan_into(nan, v);
+        nan = V::nan_into(nan, v, v);
     }
     let tail = vectors.remainder();
-    let any_nan = V::any(nan) || tail.iter().any(|&v| v != v);
+    let any_nan = V::any(nan) || head.iter().chain(tail).any(|&v| v != v);
     let mut best = start;
-    for &a in V::lanes(fold::<V, MIN>(acc))[..V::LANES].iter().chain(tail) {
+    let lanes = V::lanes(fold::<V, MIN>(acc));
+    for &a in head.iter().chain(&lanes[..V::LANES]).chain(tail) {
         if beats::<V::T, MIN>(a, best) {
             best = a;
         }
@@ -151,6 +198,15 @@ fn extreme_body<V: FloatVec, const MIN: bool>(x: &[V::T]) -> (V::T, bool) {
 
 /// Blocks of [`CHAINS`] vectors per span of [`argmax_tracked`].
 const SPAN_BLOCKS: usize = 4;
+
+/// The build the passes run in for `T`: AVX-512 for float64, AVX2 for
+/// float32 (measured in the file's doc comment); `None` without AVX2.
+pub(super) fn width_for<T: SimdFloat>() -> Option<Width> {
+    match std::mem::size_of::<T>() {
+        8 => Width::best(),
+        _ => Width::avx2(),
+    }
+}
 
 /// The first index of the lane's maximum (minimum with `MIN`), the first
 /// NaN's if it holds one, NumPy's rule; `None` for lanes shorter than an
@@ -163,14 +219,37 @@ pub(super) fn argmax_tracked<T: SimdFloat, const MIN: bool>(x: &[T], w: Width) -
         type Out = Option<usize>;
         #[inline(always)]
         fn go<V: FloatVec<T = T>>(self) -> Option<usize> {
-            tracked_body::<V, MIN>(self.0)
+            tracked_aligned::<V, MIN>(self.0)
         }
     }
-    run(w, Tracked::<T, MIN>(x))
-        .or_else(|| w.narrower().and_then(|n| run(n, Tracked::<T, MIN>(x))))
+    run(w, Tracked::<T, MIN>(x)).or_else(|| w.narrower().and_then(|n| run(n, Tracked::<T, MIN>(x))))
 }
 
-/// [`argmax_tracked`] with vectors `V`. One pass in spans of
+/// [`argmax_tracked`] with vectors `V`: the part of `x` from the first
+/// aligned vector by [`tracked_body`], the elements before it one by one.
+#[allow(clippy::eq_op)]
+#[inline(always)]
+fn tracked_aligned<V: FloatVec, const MIN: bool>(x: &[V::T]) -> Option<usize> {
+    let (head, body) = aligned::<V>(x);
+    let at = head.len() + tracked_body::<V, MIN>(body)?;
+    let mut best: Option<(V::T, usize)> = None;
+    for (i, &v) in head.iter().enumerate() {
+        if v != v {
+            return Some(i);
+        }
+        if best.is_none_or(|(b, _)| beats::<V::T, MIN>(v, b)) {
+            best = Some((v, i));
+        }
+    }
+    // The head's extreme wins unless the body's beats it (or is a NaN).
+    let v = x[at];
+    Some(match best {
+        Some((b, i)) if v == v && !beats::<V::T, MIN>(v, b) => i,
+        _ => at,
+    })
+}
+
+/// [`argmax_tracked`] of an aligned `x` with vectors `V`. One pass in spans of
 /// [`SPAN_BLOCKS`] blocks: each span's extreme stays a vector, and per
 /// vector lane the span where that lane's extreme was first met is kept (a
 /// blend). The lane's first extreme lies in the earliest such span among
@@ -200,12 +279,9 @@ fn tracked_body<V: FloatVec, const MIN: bool>(x: &[V::T]) -> Option<usize> {
         let mut at = k * span;
         while at < end {
             let from = at.min(end - block);
-            for (j, a) in acc.iter_mut().enumerate() {
-                // SAFETY: `from + block <= end <= x.len()`.
-                let v = unsafe { V::load(p.add(from + j * V::LANES)) };
-                *a = V::pick::<MIN>(v, *a);
-                nan = V::nan_into(nan, v);
-            }
+            // SAFETY: `from + block <= end <= x.len()`.
+            let v = unsafe { load_block::<V>(p.add(from)) };
+            nan = fold_block::<V, MIN>(&mut acc, v, nan);
             at += block;
         }
         let m = fold::<V, MIN>(acc);
@@ -216,7 +292,12 @@ fn tracked_body<V: FloatVec, const MIN: bool>(x: &[V::T]) -> Option<usize> {
     if V::any(nan) {
         return first_body::<V>(x, Find::Nan);
     }
-    Some(from_first_extreme::<V, MIN>(x, V::lanes(best), V::lanes(first), span))
+    Some(from_first_extreme::<V, MIN>(
+        x,
+        V::lanes(best),
+        V::lanes(first),
+        span,
+    ))
 }
 
 /// The first index of the extreme, given per vector lane its extreme
@@ -246,20 +327,19 @@ fn from_first_extreme<V: FloatVec, const MIN: bool>(
     from + first_body::<V>(&x[from..], Find::Equal(m)).unwrap_or(0)
 }
 
-/// What [`find_first`] looks for.
+/// What [`first_body`] looks for.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Find<T> {
+enum Find<T> {
     /// The first NaN.
     Nan,
     /// The first element equal to this (not NaN).
     Equal(T),
 }
 
-/// The first index of `x` where `find` holds: the rescan of an `argmax`
-/// span, [`CHAINS`] vectors tested per step (32 float32 per branch in
-/// AVX2, 64 in AVX-512) where the generic loop took 16 with a horizontal
-/// test each.
-pub(super) fn find_first<T: SimdFloat>(x: &[T], find: Find<T>, w: Width) -> Option<usize> {
+/// The first index of `x` where `find` holds, [`first_body`] run in a
+/// build (the tests' way in; `argmax_tracked` runs it inline).
+#[cfg(test)]
+fn find_first<T: SimdFloat>(x: &[T], find: Find<T>, w: Width) -> Option<usize> {
     struct First<'a, T>(&'a [T], Find<T>);
     impl<T: SimdFloat> Pass for First<'_, T> {
         type T = T;
@@ -272,6 +352,10 @@ pub(super) fn find_first<T: SimdFloat>(x: &[T], find: Find<T>, w: Width) -> Opti
     run(w, First(x, find))
 }
 
+/// The first index of `x` where `find` holds: the rescan of an `argmax`
+/// span, [`CHAINS`] vectors tested per step (32 float32 per branch in
+/// AVX2, 64 in AVX-512) where the generic loop took 16 with a horizontal
+/// test each.
 #[allow(clippy::eq_op)]
 #[inline(always)]
 fn first_body<V: FloatVec>(x: &[V::T], find: Find<V::T>) -> Option<usize> {
@@ -284,7 +368,7 @@ fn first_body<V: FloatVec>(x: &[V::T], find: Find<V::T>) -> Option<usize> {
     }
 }
 
-/// [`find_first`]'s loop: `bits` gives a vector's lanes where the test
+/// [`first_body`]'s loop: `bits` gives a vector's lanes where the test
 /// holds as bits, `hit` the test on one element (for the tail).
 #[inline(always)]
 fn first_where<V: FloatVec>(

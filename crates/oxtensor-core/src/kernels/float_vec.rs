@@ -43,8 +43,9 @@ pub(super) trait FloatVec: Copy {
     fn pick<const MIN: bool>(v: Self, a: Self) -> Self;
     /// No lane marked.
     fn clear() -> Self::Mask;
-    /// Lanes where `v` is NaN, or'ed into `mask`.
-    fn nan_into(mask: Self::Mask, v: Self) -> Self::Mask;
+    /// Lanes where `a` or `b` is NaN, or'ed into `mask`: one unordered
+    /// compare tests two vectors.
+    fn nan_into(mask: Self::Mask, a: Self, b: Self) -> Self::Mask;
     fn any(mask: Self::Mask) -> bool;
     /// The elements, in the first `LANES` places.
     fn lanes(v: Self) -> [Self::T; MAX_LANES];
@@ -144,9 +145,9 @@ macro_rules! avx2_vec {
                 unsafe { $zero() }
             }
             #[inline(always)]
-            fn nan_into(mask: $v, v: $v) -> $v {
+            fn nan_into(mask: $v, a: $v, b: $v) -> $v {
                 // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $or(mask, $cmp::<_CMP_UNORD_Q>(v, v)) }
+                unsafe { $or(mask, $cmp::<_CMP_UNORD_Q>(a, b)) }
             }
             #[inline(always)]
             fn any(mask: $v) -> bool {
@@ -211,9 +212,9 @@ macro_rules! avx512_vec {
                 0
             }
             #[inline(always)]
-            fn nan_into(mask: $mask, v: $v) -> $mask {
+            fn nan_into(mask: $mask, a: $v, b: $v) -> $mask {
                 // SAFETY: called from AVX-512 code only (trait docs).
-                mask | unsafe { $cmp::<_CMP_UNORD_Q>(v, v) }
+                mask | unsafe { $cmp::<_CMP_UNORD_Q>(a, b) }
             }
             #[inline(always)]
             fn any(mask: $mask) -> bool {

@@ -85,3 +85,30 @@ def test_isnan_isinf_and_comparisons_match_numpy(v, s):
         assert_matches(
             oxtensor.function([x], ours(x, scalar))(v[:, ::2]), ref(v[:, ::2], scalar)
         )
+
+
+def test_rows_around_the_vector_block_and_span_lengths():
+    # Lengths around the AVX2 and AVX-512 blocks (32/64 float32, 16/32
+    # float64) and spans (four blocks); odd lengths start the rows at every
+    # alignment, so the extreme or NaN falls before the first aligned
+    # vector in some rows and after it in others.
+    rng = np.random.default_rng(11)
+    for dtype in ("float32", "float64"):
+        for n in (15, 16, 17, 31, 33, 63, 65, 127, 129, 255, 257, 511, 513):
+            v = rng.integers(-3, 4, size=(12, n)).astype(dtype)
+            v[0, n // 2] = np.nan
+            v[1, 0] = 9  # the first element
+            v[2, min(7, n - 1)] = 9  # likely in an unaligned head
+            v[2, n - 1] = 9  # tied, later
+            v[3, :] = -np.inf
+            v[4, [min(11, n - 1), n - 1]] = np.nan
+            v[5, :] = -0.0
+            v[5, n - 1] = 0.0
+            v[6, [n // 3, 2 * n // 3]] = -9
+            for build, ref in [
+                (lambda x: ot.argmax(x, axis=1), lambda a: a.argmax(axis=1)),
+                (lambda x: ot.argmin(x, axis=1), lambda a: a.argmin(axis=1)),
+                (lambda x: x.max(axis=1), lambda a: a.max(axis=1)),
+                (lambda x: x.min(axis=1), lambda a: a.min(axis=1)),
+            ]:
+                assert_matches(compiled(build, dtype)(v), ref(v))

@@ -1,197 +1,195 @@
-//! The first pass of `argmax` over a float lane in AVX2 intrinsics, one
-//! code for float32 and float64: the lane's maximum (minimum with `MIN`,
-//! NaNs skipped) and whether it holds a NaN, the NaN test kept as a
-//! vector mask. The generic loop packs that test to bytes per element:
-//! measured 1.1x to 1.2x slower on float64 rows, 1.5x on float32.
-//! `max(v, a)` is `v > a ? v : a`, the generic loop's rule, so the
-//! maximum (and its first index) are the same.
+//! The float extreme and `argmax` passes in x86 vectors, written once over
+//! [`FloatVec`] and built for AVX2 and for AVX-512 ([`Width`], the CPU
+//! checked once): a lane's maximum (minimum with `MIN`, NaNs skipped) with
+//! a NaN flag, the one-pass `argmax` that tracks per vector lane the span
+//! where its extreme was first met, and the first index where a vector
+//! test holds. Vectors are read from the first aligned one on: NumPy's
+//! arrays start 16 bytes into a cache line.
+//!
+//! AVX-512 runs only for float64 ([`width_for`]). Measured on one thread
+//! (AMD EPYC, Zen 5-like; ratios NumPy's time / ours, same process, two
+//! rounds, machine busy with another build): float64 `max()` of 2000x2000
+//! 1.30-1.33x (AVX2 1.11-1.14x), `min(axis=1)` 1.32-1.34x (1.24-1.25x),
+//! `argmax(axis=1)` 1.21-1.23x (1.15-1.17x), on 4000x4000 1.26-1.28x
+//! (1.19-1.20x). For float32 the AVX2 build was as fast or faster:
+//! `argmax(axis=1)` of 2000x2000 0.88-0.91x with AVX-512 against
+//! 0.97-1.02x, of 4000x4000 1.09-1.10x against 1.20-1.23x; `min(axis=1)`
+//! 1.36-1.76x against 1.80-2.06x (sixteen lanes leave more scalar work per
+//! row: the unaligned head, the final reduction).
+//!
+//! The generic loop of `argmax.rs` packs the NaN test to bytes per
+//! element: 1.1x to 1.2x slower on float64 rows, 1.5x on float32.
+//! `max(v, a)` is `v > a ? v : a`, the generic loop's rule, so the maximum
+//! (and its first index) are the same.
 
 #![cfg(target_arch = "x86_64")]
 
 use super::argmax::beats;
-use crate::tensor::Element;
-use std::arch::x86_64::*;
+use super::float_vec::{FloatVec, SimdFloat, MAX_LANES};
+use super::lanes::has_avx2;
+use super::vmath::simd::{level, Level};
 
-/// A float type and its AVX2 vector. Every method needs AVX2: they are
-/// only called, inlined, from `#[target_feature(enable = "avx2")]` code.
-pub(super) trait Avx2Float: Element + PartialOrd {
-    type V: Copy;
-    /// Elements per vector.
-    const LANES: usize;
-    /// The value every number replaces or equals: -inf (+inf with `MIN`).
-    fn start<const MIN: bool>() -> Self;
-    /// SAFETY: `p` points at `LANES` readable elements.
-    unsafe fn load(p: *const Self) -> Self::V;
-    fn splat(v: Self) -> Self::V;
-    /// `v` where it beats `a`, else `a`.
-    fn pick<const MIN: bool>(v: Self::V, a: Self::V) -> Self::V;
-    /// Lanes where `v` is NaN, or'ed into `mask`.
-    fn nan_into(mask: Self::V, v: Self::V) -> Self::V;
-    fn any(mask: Self::V) -> bool;
-    fn lanes(v: Self::V) -> [Self; 8];
-    /// One bit per lane where `v` equals `m`.
-    fn eq_bits(v: Self::V, m: Self::V) -> u32;
-    /// One bit per lane where `v` is NaN.
-    fn nan_bits(v: Self::V) -> u32;
-    /// All-ones lanes where `v` beats `a` (see `argmax::beats`).
-    fn beats_mask<const MIN: bool>(v: Self::V, a: Self::V) -> Self::V;
-    /// `b` in the lanes `mask` marks, else `a`.
-    fn blend(a: Self::V, b: Self::V, mask: Self::V) -> Self::V;
-    /// A count as this type (exact below 2^24 for float32).
-    fn from_count(k: usize) -> Self;
-    /// This value, a count made by `from_count`, back.
-    fn to_count(self) -> usize;
+/// A vector build the CPU runs. Made only by [`Width::best`] (and, in
+/// tests, `Width::all`) once the CPU is found to run it, so holding one is
+/// what lets the passes run its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Width(Build);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Build {
+    Avx2,
+    Avx512,
 }
 
-macro_rules! avx2_float {
-    ($t:ty, $v:ty, $n:expr, $load:ident, $set1:ident, $max:ident, $min:ident, $cmp:ident,
-     $or:ident, $movemask:ident, $store:ident, $blendv:ident) => {
-        impl Avx2Float for $t {
-            type V = $v;
-            const LANES: usize = $n;
-            fn start<const MIN: bool>() -> Self {
-                if MIN {
-                    <$t>::INFINITY
-                } else {
-                    <$t>::NEG_INFINITY
-                }
-            }
-            #[inline(always)]
-            unsafe fn load(p: *const Self) -> $v {
-                // SAFETY: the caller's contract, and AVX2 code (trait docs).
-                unsafe { $load(p) }
-            }
-            #[inline(always)]
-            fn splat(v: Self) -> $v {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $set1(v) }
-            }
-            #[inline(always)]
-            fn pick<const MIN: bool>(v: $v, a: $v) -> $v {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe {
-                    if MIN {
-                        $min(v, a)
-                    } else {
-                        $max(v, a)
-                    }
-                }
-            }
-            #[inline(always)]
-            fn nan_into(mask: $v, v: $v) -> $v {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $or(mask, $cmp::<_CMP_UNORD_Q>(v, v)) }
-            }
-            #[inline(always)]
-            fn any(mask: $v) -> bool {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $movemask(mask) != 0 }
-            }
-            #[inline(always)]
-            fn eq_bits(v: $v, m: $v) -> u32 {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $movemask($cmp::<_CMP_EQ_OQ>(v, m)) as u32 }
-            }
-            #[inline(always)]
-            fn nan_bits(v: $v) -> u32 {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $movemask($cmp::<_CMP_UNORD_Q>(v, v)) as u32 }
-            }
-            #[inline(always)]
-            fn beats_mask<const MIN: bool>(v: $v, a: $v) -> $v {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe {
-                    if MIN {
-                        $cmp::<_CMP_LT_OQ>(v, a)
-                    } else {
-                        $cmp::<_CMP_GT_OQ>(v, a)
-                    }
-                }
-            }
-            #[inline(always)]
-            fn blend(a: $v, b: $v, mask: $v) -> $v {
-                // SAFETY: called from AVX2 code only (trait docs).
-                unsafe { $blendv(a, b, mask) }
-            }
-            fn from_count(k: usize) -> Self {
-                k as $t
-            }
-            fn to_count(self) -> usize {
-                self as usize
-            }
-            #[inline(always)]
-            fn lanes(v: $v) -> [Self; 8] {
-                let mut out = [<$t>::NAN; 8];
-                // SAFETY: `out` holds at least `LANES` elements; AVX2 code.
-                unsafe { $store(out.as_mut_ptr(), v) };
-                out
-            }
+impl Width {
+    /// The widest build, `None` without AVX2. AVX-512 when
+    /// `vmath::simd::level` names it, so `OXTENSOR_VMATH=avx2` keeps AVX2.
+    pub(super) fn best() -> Option<Width> {
+        match level() {
+            Level::Avx512 => Some(Width(Build::Avx512)),
+            _ => Width::avx2(),
         }
-    };
+    }
+
+    /// AVX2 where the CPU has it, whatever wider build it also has.
+    fn avx2() -> Option<Width> {
+        has_avx2().then_some(Width(Build::Avx2))
+    }
+
+    /// Every build the CPU runs, narrowest first.
+    #[cfg(test)]
+    pub(super) fn all() -> Vec<Width> {
+        use super::vmath::simd::detected;
+        let mut all = Vec::new();
+        if has_avx2() {
+            all.push(Width(Build::Avx2));
+        }
+        if detected() == Level::Avx512 {
+            all.push(Width(Build::Avx512));
+        }
+        all
+    }
+
+    /// The next narrower build; AVX-512 is only detected with AVX2.
+    fn narrower(self) -> Option<Width> {
+        match self.0 {
+            Build::Avx512 => Some(Width(Build::Avx2)),
+            Build::Avx2 => None,
+        }
+    }
 }
 
-avx2_float!(
-    f64,
-    __m256d,
-    4,
-    _mm256_loadu_pd,
-    _mm256_set1_pd,
-    _mm256_max_pd,
-    _mm256_min_pd,
-    _mm256_cmp_pd,
-    _mm256_or_pd,
-    _mm256_movemask_pd,
-    _mm256_storeu_pd,
-    _mm256_blendv_pd
-);
-avx2_float!(
-    f32,
-    __m256,
-    8,
-    _mm256_loadu_ps,
-    _mm256_set1_ps,
-    _mm256_max_ps,
-    _mm256_min_ps,
-    _mm256_cmp_ps,
-    _mm256_or_ps,
-    _mm256_movemask_ps,
-    _mm256_storeu_ps,
-    _mm256_blendv_ps
-);
+/// A pass written once over the vector type, run by [`run`] in a build.
+trait Pass {
+    type T: SimdFloat;
+    type Out;
+    /// The pass with vectors `V`; inlined into a `#[target_feature]` runner.
+    fn go<V: FloatVec<T = Self::T>>(self) -> Self::Out;
+}
+
+fn run<P: Pass>(w: Width, p: P) -> P::Out {
+    match w.0 {
+        // SAFETY: a `Width` is made only once the CPU runs its build.
+        Build::Avx2 => unsafe { run_avx2(p) },
+        // SAFETY: as above.
+        Build::Avx512 => unsafe { run_avx512(p) },
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn run_avx2<P: Pass>(p: P) -> P::Out {
+    p.go::<<P::T as SimdFloat>::W256>()
+}
+
+#[target_feature(enable = "avx512f")]
+fn run_avx512<P: Pass>(p: P) -> P::Out {
+    p.go::<<P::T as SimdFloat>::W512>()
+}
 
 /// Vectors folded side by side: four independent chains keep the pass
 /// memory-bound.
 const CHAINS: usize = 4;
 
-/// The lane's extreme (NaNs skipped; [`Avx2Float::start`] when it has
-/// only NaNs) and whether it holds a NaN.
+/// The four chains' vectors folded into one.
+#[inline(always)]
+fn fold<V: FloatVec, const MIN: bool>(acc: [V; CHAINS]) -> V {
+    V::pick::<MIN>(
+        V::pick::<MIN>(acc[0], acc[1]),
+        V::pick::<MIN>(acc[2], acc[3]),
+    )
+}
+
+/// The [`CHAINS`] vectors from `p` on.
 ///
-/// Outside AVX2 code the call is unsafe: the CPU must have AVX2.
-#[allow(clippy::eq_op)]
-#[target_feature(enable = "avx2")]
-pub(super) fn max_and_nan_avx2<T: Avx2Float, const MIN: bool>(x: &[T]) -> (T, bool) {
-    let mut acc = [T::splat(T::start::<MIN>()); CHAINS];
-    // Zero is not NaN: the mask starts clear.
-    let mut nan = T::splat(T::default());
-    let mut blocks = x.chunks_exact(CHAINS * T::LANES);
-    for c in &mut blocks {
-        for (k, a) in acc.iter_mut().enumerate() {
-            // SAFETY: `c` holds CHAINS * LANES elements, so the k-th
-            // vector's LANES elements are inside it.
-            let v = unsafe { T::load(c.as_ptr().add(k * T::LANES)) };
-            *a = T::pick::<MIN>(v, *a);
-            nan = T::nan_into(nan, v);
+/// SAFETY: `p` points at `CHAINS * LANES` readable elements.
+#[inline(always)]
+unsafe fn load_block<V: FloatVec>(p: *const V::T) -> [V; CHAINS] {
+    // SAFETY: the k-th vector's LANES elements are inside the block.
+    std::array::from_fn(|k| unsafe { V::load(p.add(k * V::LANES)) })
+}
+
+/// A block folded into the chains, its NaNs (tested in pairs) into `nan`.
+#[inline(always)]
+fn fold_block<V: FloatVec, const MIN: bool>(
+    acc: &mut [V; CHAINS],
+    v: [V; CHAINS],
+    nan: V::Mask,
+) -> V::Mask {
+    for (a, &v) in acc.iter_mut().zip(&v) {
+        *a = V::pick::<MIN>(v, *a);
+    }
+    V::nan_into(V::nan_into(nan, v[0], v[1]), v[2], v[3])
+}
+
+/// The lane's extreme (NaNs skipped; [`SimdFloat::start`] when it has
+/// only NaNs) and whether it holds a NaN.
+pub(super) fn extreme_and_nan<T: SimdFloat, const MIN: bool>(x: &[T], w: Width) -> (T, bool) {
+    struct Extreme<'a, T, const MIN: bool>(&'a [T]);
+    impl<T: SimdFloat, const MIN: bool> Pass for Extreme<'_, T, MIN> {
+        type T = T;
+        type Out = (T, bool);
+        #[inline(always)]
+        fn go<V: FloatVec<T = T>>(self) -> (T, bool) {
+            extreme_body::<V, MIN>(self.0)
         }
     }
-    let m = T::pick::<MIN>(
-        T::pick::<MIN>(acc[0], acc[1]),
-        T::pick::<MIN>(acc[2], acc[3]),
-    );
-    let tail = blocks.remainder();
-    let any_nan = T::any(nan) || tail.iter().any(|&v| v != v);
-    let mut best = T::start::<MIN>();
-    for &a in T::lanes(m)[..T::LANES].iter().chain(tail) {
-        if beats::<T, MIN>(a, best) {
+    run(w, Extreme::<T, MIN>(x))
+}
+
+/// `x` cut where a vector-aligned run starts. NumPy's arrays start 16
+/// bytes past a cache line: unaligned, every AVX-512 load would span two.
+#[inline(always)]
+fn aligned<V: FloatVec>(x: &[V::T]) -> (&[V::T], &[V::T]) {
+    let head = x.as_ptr().align_offset(std::mem::size_of::<V>());
+    x.split_at(head.min(x.len()))
+}
+
+#[allow(clippy::eq_op)]
+#[inline(always)]
+fn extreme_body<V: FloatVec, const MIN: bool>(x: &[V::T]) -> (V::T, bool) {
+    let (head, x) = aligned::<V>(x);
+    let start = V::T::start::<MIN>();
+    let mut acc = [V::splat(start); CHAINS];
+    let mut nan = V::clear();
+    let mut blocks = x.chunks_exact(CHAINS * V::LANES);
+    for c in &mut blocks {
+        // SAFETY: `c` holds CHAINS * LANES elements.
+        let v = unsafe { load_block::<V>(c.as_ptr()) };
+        nan = fold_block::<V, MIN>(&mut acc, v, nan);
+    }
+    let mut vectors = blocks.remainder().chunks_exact(V::LANES);
+    for c in &mut vectors {
+        // SAFETY: `c` holds LANES elements.
+        let v = unsafe { V::load(c.as_ptr()) };
+        acc[0] = V::pick::<MIN>(v, acc[0]);
+        nan = V::nan_into(nan, v, v);
+    }
+    let tail = vectors.remainder();
+    let any_nan = V::any(nan) || head.iter().chain(tail).any(|&v| v != v);
+    let mut best = start;
+    let lanes = V::lanes(fold::<V, MIN>(acc));
+    for &a in head.iter().chain(&lanes[..V::LANES]).chain(tail) {
+        if beats::<V::T, MIN>(a, best) {
             best = a;
         }
     }
@@ -201,29 +199,75 @@ pub(super) fn max_and_nan_avx2<T: Avx2Float, const MIN: bool>(x: &[T]) -> (T, bo
 /// Blocks of [`CHAINS`] vectors per span of [`argmax_tracked`].
 const SPAN_BLOCKS: usize = 4;
 
+/// The build the passes run in for `T`: AVX-512 for float64, AVX2 for
+/// float32 (measured in the file's doc comment); `None` without AVX2.
+pub(super) fn width_for<T: SimdFloat>() -> Option<Width> {
+    match std::mem::size_of::<T>() {
+        8 => Width::best(),
+        _ => Width::avx2(),
+    }
+}
+
 /// The first index of the lane's maximum (minimum with `MIN`), the first
-/// NaN's if it holds one, NumPy's rule; `None` for lanes shorter than a
-/// block or too long for the span counts to be exact. One pass in spans of
+/// NaN's if it holds one, NumPy's rule; `None` for lanes shorter than an
+/// AVX2 block (32 float32) or too long for the span counts to be exact.
+/// AVX-512 takes lanes from its own block (64 float32), AVX2 the shorter.
+pub(super) fn argmax_tracked<T: SimdFloat, const MIN: bool>(x: &[T], w: Width) -> Option<usize> {
+    struct Tracked<'a, T, const MIN: bool>(&'a [T]);
+    impl<T: SimdFloat, const MIN: bool> Pass for Tracked<'_, T, MIN> {
+        type T = T;
+        type Out = Option<usize>;
+        #[inline(always)]
+        fn go<V: FloatVec<T = T>>(self) -> Option<usize> {
+            tracked_aligned::<V, MIN>(self.0)
+        }
+    }
+    run(w, Tracked::<T, MIN>(x)).or_else(|| w.narrower().and_then(|n| run(n, Tracked::<T, MIN>(x))))
+}
+
+/// [`argmax_tracked`] with vectors `V`: the part of `x` from the first
+/// aligned vector by [`tracked_body`], the elements before it one by one.
+#[allow(clippy::eq_op)]
+#[inline(always)]
+fn tracked_aligned<V: FloatVec, const MIN: bool>(x: &[V::T]) -> Option<usize> {
+    let (head, body) = aligned::<V>(x);
+    let at = head.len() + tracked_body::<V, MIN>(body)?;
+    let mut best: Option<(V::T, usize)> = None;
+    for (i, &v) in head.iter().enumerate() {
+        if v != v {
+            return Some(i);
+        }
+        if best.is_none_or(|(b, _)| beats::<V::T, MIN>(v, b)) {
+            best = Some((v, i));
+        }
+    }
+    // The head's extreme wins unless the body's beats it (or is a NaN).
+    let v = x[at];
+    Some(match best {
+        Some((b, i)) if v == v && !beats::<V::T, MIN>(v, b) => i,
+        _ => at,
+    })
+}
+
+/// [`argmax_tracked`] of an aligned `x` with vectors `V`. One pass in spans of
 /// [`SPAN_BLOCKS`] blocks: each span's extreme stays a vector, and per
 /// vector lane the span where that lane's extreme was first met is kept (a
 /// blend). The lane's first extreme lies in the earliest such span among
 /// the lanes holding the overall extreme, so only from there is the lane
-/// read again (a span is 128 float32). Spans of 512 reduced to a scalar
-/// each, then one span read again, took 1.45x NumPy's time on 2000x2000
-/// float32 rows.
-///
-/// Outside AVX2 code the call is unsafe: the CPU must have AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) fn argmax_tracked<T: Avx2Float, const MIN: bool>(x: &[T]) -> Option<usize> {
-    let block = CHAINS * T::LANES;
+/// read again (a span is 128 float32 in AVX2). The span numbers are kept
+/// as `T`, exact below 2^24 spans for float32 whatever the span's length.
+/// Spans of 512 reduced to a scalar each, then one span read again, took
+/// 1.45x NumPy's time on 2000x2000 float32 rows.
+#[inline(always)]
+fn tracked_body<V: FloatVec, const MIN: bool>(x: &[V::T]) -> Option<usize> {
+    let block = CHAINS * V::LANES;
     let span = SPAN_BLOCKS * block;
     if x.len() < block || x.len() / span >= 1 << 24 {
         return None;
     }
-    let start = T::splat(T::start::<MIN>());
-    let (mut best, mut first) = (start, T::splat(T::default()));
-    // Zero is not NaN: the mask starts clear.
-    let mut nan = T::splat(T::default());
+    let start = V::splat(V::T::start::<MIN>());
+    let (mut best, mut first) = (start, V::splat(V::T::from_count(0)));
+    let mut nan = V::clear();
     let p = x.as_ptr();
     for k in 0..x.len().div_ceil(span) {
         let end = x.len().min((k + 1) * span);
@@ -235,35 +279,44 @@ pub(super) fn argmax_tracked<T: Avx2Float, const MIN: bool>(x: &[T]) -> Option<u
         let mut at = k * span;
         while at < end {
             let from = at.min(end - block);
-            for (j, a) in acc.iter_mut().enumerate() {
-                // SAFETY: `from + block <= end <= x.len()`.
-                let v = unsafe { T::load(p.add(from + j * T::LANES)) };
-                *a = T::pick::<MIN>(v, *a);
-                nan = T::nan_into(nan, v);
-            }
+            // SAFETY: `from + block <= end <= x.len()`.
+            let v = unsafe { load_block::<V>(p.add(from)) };
+            nan = fold_block::<V, MIN>(&mut acc, v, nan);
             at += block;
         }
-        let m = T::pick::<MIN>(
-            T::pick::<MIN>(acc[0], acc[1]),
-            T::pick::<MIN>(acc[2], acc[3]),
-        );
-        first = T::blend(
-            first,
-            T::splat(T::from_count(k)),
-            T::beats_mask::<MIN>(m, best),
-        );
-        best = T::pick::<MIN>(m, best);
+        let m = fold::<V, MIN>(acc);
+        let k = V::splat(V::T::from_count(k));
+        first = V::blend(first, k, V::beats_mask::<MIN>(m, best));
+        best = V::pick::<MIN>(m, best);
     }
-    #[allow(clippy::eq_op)]
-    if T::any(nan) {
-        return first_where_avx2(x, T::nan_bits, |v| v != v);
+    if V::any(nan) {
+        return first_body::<V>(x, Find::Nan);
     }
-    let (best, first) = (T::lanes(best), T::lanes(first));
-    let pairs = best.into_iter().zip(first).take(T::LANES);
-    let m = pairs.clone().fold(
-        T::start::<MIN>(),
-        |m, (b, _)| if beats::<T, MIN>(b, m) { b } else { m },
-    );
+    Some(from_first_extreme::<V, MIN>(
+        x,
+        V::lanes(best),
+        V::lanes(first),
+        span,
+    ))
+}
+
+/// The first index of the extreme, given per vector lane its extreme
+/// (`best`) and the span where it was first met (`first`).
+#[inline(always)]
+fn from_first_extreme<V: FloatVec, const MIN: bool>(
+    x: &[V::T],
+    best: [V::T; MAX_LANES],
+    first: [V::T; MAX_LANES],
+    span: usize,
+) -> usize {
+    let pairs = best.into_iter().zip(first).take(V::LANES);
+    let m = pairs.clone().fold(V::T::start::<MIN>(), |m, (b, _)| {
+        if beats::<V::T, MIN>(b, m) {
+            b
+        } else {
+            m
+        }
+    });
     // Lanes never beaten keep span 0, which is right: a lane of only the
     // starting value (-inf) has its first element as its maximum.
     let from = pairs
@@ -271,32 +324,68 @@ pub(super) fn argmax_tracked<T: Avx2Float, const MIN: bool>(x: &[T]) -> Option<u
         .map(|(_, k)| k.to_count() * span)
         .min()
         .unwrap_or(0);
-    let splat = T::splat(m);
-    let found = first_where_avx2(&x[from..], |v| T::eq_bits(v, splat), |v| v == m);
-    Some(from + found.unwrap_or(0))
+    from + first_body::<V>(&x[from..], Find::Equal(m)).unwrap_or(0)
 }
 
-/// The first index of `x` where `hit` holds, [`CHAINS`] vectors tested
-/// per step (`bits` gives a vector's lanes where it holds as bits): the
-/// rescan of an `argmax` span, 32 float32 per branch where the generic
-/// loop took 16 with a horizontal test each.
-///
-/// Outside AVX2 code the call is unsafe: the CPU must have AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) fn first_where_avx2<T: Avx2Float>(
-    x: &[T],
-    bits: impl Fn(T::V) -> u32,
-    hit: impl Fn(T) -> bool,
+/// What [`first_body`] looks for.
+#[derive(Clone, Copy, Debug)]
+enum Find<T> {
+    /// The first NaN.
+    Nan,
+    /// The first element equal to this (not NaN).
+    Equal(T),
+}
+
+/// The first index of `x` where `find` holds, [`first_body`] run in a
+/// build (the tests' way in; `argmax_tracked` runs it inline).
+#[cfg(test)]
+fn find_first<T: SimdFloat>(x: &[T], find: Find<T>, w: Width) -> Option<usize> {
+    struct First<'a, T>(&'a [T], Find<T>);
+    impl<T: SimdFloat> Pass for First<'_, T> {
+        type T = T;
+        type Out = Option<usize>;
+        #[inline(always)]
+        fn go<V: FloatVec<T = T>>(self) -> Option<usize> {
+            first_body::<V>(self.0, self.1)
+        }
+    }
+    run(w, First(x, find))
+}
+
+/// The first index of `x` where `find` holds: the rescan of an `argmax`
+/// span, [`CHAINS`] vectors tested per step (32 float32 per branch in
+/// AVX2, 64 in AVX-512) where the generic loop took 16 with a horizontal
+/// test each.
+#[allow(clippy::eq_op)]
+#[inline(always)]
+fn first_body<V: FloatVec>(x: &[V::T], find: Find<V::T>) -> Option<usize> {
+    match find {
+        Find::Nan => first_where::<V>(x, V::nan_bits, |v| v != v),
+        Find::Equal(m) => {
+            let splat = V::splat(m);
+            first_where::<V>(x, |v| V::eq_bits(v, splat), |v| v == m)
+        }
+    }
+}
+
+/// [`first_body`]'s loop: `bits` gives a vector's lanes where the test
+/// holds as bits, `hit` the test on one element (for the tail).
+#[inline(always)]
+fn first_where<V: FloatVec>(
+    x: &[V::T],
+    bits: impl Fn(V) -> u32,
+    hit: impl Fn(V::T) -> bool,
 ) -> Option<usize> {
-    let step = CHAINS * T::LANES;
+    const { assert!(CHAINS * MAX_LANES <= 64, "a step's bits fit a u64") };
+    let step = CHAINS * V::LANES;
     let mut blocks = x.chunks_exact(step);
     let mut start = 0;
     for c in &mut blocks {
         let mut found = 0u64;
         for k in 0..CHAINS {
             // SAFETY: `c` holds CHAINS * LANES elements.
-            let v = unsafe { T::load(c.as_ptr().add(k * T::LANES)) };
-            found |= u64::from(bits(v)) << (k * T::LANES);
+            let v = unsafe { V::load(c.as_ptr().add(k * V::LANES)) };
+            found |= u64::from(bits(v)) << (k * V::LANES);
         }
         if found != 0 {
             return Some(start + found.trailing_zeros() as usize);
@@ -311,166 +400,5 @@ pub(super) fn first_where_avx2<T: Avx2Float>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::kernels::lanes::has_avx2;
-
-    fn check<T: Avx2Float + From<i8> + std::fmt::Debug>(nan: T) {
-        for n in [0usize, 1, 7, 31, 32, 33, 100] {
-            let mut x: Vec<T> = (0..n)
-                .map(|i| T::from(((i * 37) % 23) as i8 - 11))
-                .collect();
-            let want = |x: &[T], min: bool| {
-                let mut best = if min {
-                    T::start::<true>()
-                } else {
-                    T::start::<false>()
-                };
-                for &v in x {
-                    let better = if min { v < best } else { v > best };
-                    best = if better { v } else { best };
-                }
-                best
-            };
-            // SAFETY: only run when the CPU has AVX2.
-            let (mx, mn) = unsafe {
-                (
-                    max_and_nan_avx2::<T, false>(&x),
-                    max_and_nan_avx2::<T, true>(&x),
-                )
-            };
-            assert_eq!(
-                (mx, mn),
-                ((want(&x, false), false), (want(&x, true), false)),
-                "n={n}"
-            );
-            if n > 0 {
-                x[n / 2] = nan;
-                // SAFETY: as above.
-                let (m, has) = unsafe { max_and_nan_avx2::<T, false>(&x) };
-                assert!(has, "n={n}: the NaN is seen");
-                assert_eq!(m, want(&x, false), "n={n}: NaN skipped");
-            }
-        }
-    }
-
-    fn check_first<T: Avx2Float + From<i8>>(nan: T) {
-        for n in [0usize, 1, 31, 32, 33, 64, 100] {
-            for at in [0, n / 3, n.saturating_sub(1)] {
-                let mut x: Vec<T> = (0..n).map(|i| T::from((i % 5) as i8)).collect();
-                let seven = T::from(7);
-                let want = (at < n).then_some(at);
-                if let Some(a) = want {
-                    x[a] = seven;
-                    x[n - 1] = if a == n - 1 { seven } else { T::from(0) };
-                }
-                // SAFETY: only run when the CPU has AVX2.
-                let got = unsafe {
-                    first_where_avx2(&x, |v| T::eq_bits(v, T::splat(seven)), |v| v == seven)
-                };
-                assert_eq!(got, want, "n={n} at={at}");
-                if let Some(a) = want {
-                    x[a] = nan;
-                    // SAFETY: as above.
-                    #[allow(clippy::eq_op)]
-                    let got = unsafe { first_where_avx2(&x, T::nan_bits, |v| v != v) };
-                    assert_eq!(got, want, "n={n} at={at}: NaN");
-                }
-            }
-        }
-    }
-
-    /// NumPy's answer: the first NaN, else the first maximum (minimum).
-    fn reference(x: &[f64], min: bool) -> usize {
-        if let Some(i) = x.iter().position(|v| v.is_nan()) {
-            return i;
-        }
-        let m = x.iter().copied().fold(x[0], |m, v| match min {
-            true if v < m => v,
-            false if v > m => v,
-            _ => m,
-        });
-        x.iter().position(|&v| v == m).unwrap_or(0)
-    }
-
-    /// The tracked pass's answer; lanes shorter than a block are refused
-    /// (and then given the reference's answer).
-    fn tracked<T: Avx2Float>(x: &[f64], narrow: impl Fn(f64) -> T, min: bool) -> Option<usize> {
-        let y: Vec<T> = x.iter().map(|&v| narrow(v)).collect();
-        // SAFETY: only run when the CPU has AVX2.
-        let got = unsafe {
-            match min {
-                true => argmax_tracked::<T, true>(&y),
-                false => argmax_tracked::<T, false>(&y),
-            }
-        };
-        assert_eq!(got.is_none(), x.len() < CHAINS * T::LANES);
-        got.or(Some(reference(x, min)))
-    }
-
-    #[test]
-    fn tracked_pass_finds_the_first_extreme_and_the_first_nan() {
-        if !has_avx2() {
-            return;
-        }
-        // Few distinct values (ties in many spans and vector lanes), around
-        // the span lengths (64 float64, 128 float32).
-        for n in [1, 5, 63, 64, 65, 127, 128, 129, 300, 1000, 4099] {
-            for seed in 0..5 {
-                let base: Vec<f64> = (0..n)
-                    .map(|i| ((i * 7919 + seed * 104_729) % 13) as f64 - 6.0)
-                    .collect();
-                let mut cases = vec![
-                    base.clone(),
-                    vec![f64::NEG_INFINITY; n],
-                    vec![f64::INFINITY; n],
-                ];
-                cases.push(
-                    base.iter()
-                        .map(|&v| {
-                            if v == 6.0 {
-                                0.0
-                            } else if v > 0.0 {
-                                -0.0
-                            } else {
-                                v
-                            }
-                        })
-                        .collect(),
-                );
-                for at in [0, n / 2, n - 1] {
-                    let mut v = base.clone();
-                    v[at] = f64::NAN;
-                    cases.push(v);
-                }
-                for x in &cases {
-                    for min in [false, true] {
-                        let want = Some(reference(x, min));
-                        assert_eq!(tracked(x, |v| v, min), want, "f64 n={n} min={min} {x:?}");
-                        assert_eq!(
-                            tracked(x, |v| v as f32, min),
-                            want,
-                            "f32 n={n} min={min} {x:?}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn first_where_finds_the_first_hit_in_blocks_and_tail() {
-        if has_avx2() {
-            check_first::<f64>(f64::NAN);
-            check_first::<f32>(f32::NAN);
-        }
-    }
-
-    #[test]
-    fn float32_and_float64_passes_find_the_extreme_and_nans() {
-        if has_avx2() {
-            check::<f64>(f64::NAN);
-            check::<f32>(f32::NAN);
-        }
-    }
-}
+#[path = "argmax_simd_tests.rs"]
+mod tests;

@@ -1,16 +1,23 @@
 //! `max`/`min` of float32 and float64 over the trailing axes of a
-//! C-contiguous input, with AVX2: each lane's extreme and NaN flag from
-//! the first pass of `argmax` (`max_and_nan_avx2`, four vector chains).
-//! The general walk's NaN-aware fold kept two float32 chains and ran
-//! latency-bound: 0.48x NumPy's `max` of 2000x2000 float32. Lanes are
-//! split across threads from `PARALLEL_BYTES`; one long lane in pieces.
+//! C-contiguous input, with AVX2 (AVX-512 for float64): each lane's
+//! extreme and NaN flag from the first pass of `argmax`
+//! (`argmax_simd::extreme_and_nan`, four vector chains). The general
+//! walk's NaN-aware fold kept two float32 chains and ran latency-bound:
+//! 0.48x NumPy's `max` of 2000x2000 float32. Float64 lanes four at a time
+//! (`lane_group`, which `reduce.rs` tried first before) took 1.3x to
+//! 1.55x as long on one thread on 4000x4000 and 2000x2000 rows. Lanes are split
+//! across threads from `PARALLEL_BYTES`, one long lane in pieces; on one
+//! thread the work stays on the calling thread (handing it to the pool's
+//! thread and waiting took about 0.05 ms: `max()` of 2000x2000 float32
+//! went from 0.84x NumPy to 1.1x-1.3x).
 
 #![cfg(target_arch = "x86_64")]
 
 use super::argmax::beats;
-use super::argmax_simd::{max_and_nan_avx2, Avx2Float};
+use super::argmax_simd::{extreme_and_nan, width_for, Width};
 use super::argmax_split::PIECE;
-use super::lanes::{for_each_lane, has_avx2};
+use super::float_vec::SimdFloat;
+use super::lanes::for_each_lane;
 use super::reduce::trailing_lane;
 use super::PARALLEL_BYTES;
 use crate::dtype::DType;
@@ -33,7 +40,7 @@ pub(super) fn trailing_extremes(
         ReduceKind::Min => true,
         _ => return false,
     };
-    let Some(n) = trailing_lane(t, axes).filter(|_| has_avx2()) else {
+    let Some(n) = trailing_lane(t, axes) else {
         return false;
     };
     match (t.dtype(), min) {
@@ -46,26 +53,29 @@ pub(super) fn trailing_extremes(
 }
 
 /// Every lane of `n` into its output element.
-fn lanes<T: Avx2Float + Float, const MIN: bool>(t: &Tensor, n: usize, out: &mut Tensor) -> bool {
-    let (Some(x), Some(y)) = (t.as_slice::<T>(), out.as_mut_slice::<T>()) else {
+fn lanes<T: SimdFloat + Float, const MIN: bool>(t: &Tensor, n: usize, out: &mut Tensor) -> bool {
+    let (Some(x), Some(y), Some(w)) =
+        (t.as_slice::<T>(), out.as_mut_slice::<T>(), width_for::<T>())
+    else {
         return false;
     };
-    let big = std::mem::size_of_val(x) >= PARALLEL_BYTES;
+    // One thread: no rayon job (handing it to the pool's thread and
+    // waiting cost more than the split saves).
+    let big = std::mem::size_of_val(x) >= PARALLEL_BYTES && rayon::current_num_threads() > 1;
     match y {
-        [one] if big && n >= 2 * PIECE => *one = long_lane::<T, MIN>(x),
-        _ if big => for_each_lane(x, n, y, 1, |a, b| b[0] = lane::<T, MIN>(a)),
+        [one] if big && n >= 2 * PIECE => *one = long_lane::<T, MIN>(x, w),
+        _ if big => for_each_lane(x, n, y, 1, |a, b| b[0] = lane::<T, MIN>(a, w)),
         _ => x
             .chunks_exact(n)
             .zip(y.iter_mut())
-            .for_each(|(a, b)| *b = lane::<T, MIN>(a)),
+            .for_each(|(a, b)| *b = lane::<T, MIN>(a, w)),
     }
     true
 }
 
 /// One lane's extreme, NaN if it holds one (NumPy's rule).
-fn lane<T: Avx2Float + Float, const MIN: bool>(x: &[T]) -> T {
-    // SAFETY: the callers run only when the CPU has AVX2 (`has_avx2`).
-    answer(unsafe { max_and_nan_avx2::<T, MIN>(x) })
+fn lane<T: SimdFloat + Float, const MIN: bool>(x: &[T], w: Width) -> T {
+    answer(extreme_and_nan::<T, MIN>(x, w))
 }
 
 fn answer<T: Float>((m, nan): (T, bool)) -> T {
@@ -78,12 +88,11 @@ fn answer<T: Float>((m, nan): (T, bool)) -> T {
 
 /// One long lane in pieces across threads, the pieces' extremes (NaNs
 /// skipped) and NaN flags combined.
-fn long_lane<T: Avx2Float + Float, const MIN: bool>(x: &[T]) -> T {
+fn long_lane<T: SimdFloat + Float, const MIN: bool>(x: &[T], w: Width) -> T {
     let pick = |a: T, b: T| if beats::<T, MIN>(b, a) { b } else { a };
     answer(
         x.par_chunks(PIECE)
-            // SAFETY: as in `lane`.
-            .map(|c| unsafe { max_and_nan_avx2::<T, MIN>(c) })
+            .map(|c| extreme_and_nan::<T, MIN>(c, w))
             .reduce(
                 || (T::start::<MIN>(), false),
                 |(a, p), (b, q)| (pick(a, b), p | q),

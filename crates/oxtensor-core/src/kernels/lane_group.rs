@@ -1,7 +1,7 @@
 //! Float64 lanes read [`GROUP`] at a time: the maximum (or minimum) of the
-//! same span of several contiguous lanes, with a NaN flag per lane. This
-//! is pass one of `argmax` and the whole of `max`/`min` over the last axes
-//! of a C-contiguous input. Reading several lanes side by side keeps that
+//! same span of several contiguous lanes, with a NaN flag per lane: the
+//! whole of float64 `max`/`min` over the last axes of a C-contiguous input
+//! where `float_extremes` does not run (a CPU without AVX2). Reading several lanes side by side keeps that
 //! many memory streams in flight on each thread; one 32 KiB lane at a time
 //! (4000x4000 rows) left a thread 1.3x to 1.5x slower than memory allows.
 

@@ -90,6 +90,7 @@ pub mod faer_par;
 pub mod fast_exp;
 #[cfg(target_arch = "x86_64")]
 mod float_extremes;
+mod float_vec;
 pub mod inverse;
 mod lane_group;
 pub mod lanes;

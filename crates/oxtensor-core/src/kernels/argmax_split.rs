@@ -19,7 +19,7 @@ pub(super) const PIECE: usize = 1 << 18;
 
 /// Whether a single lane of `n` elements is worth splitting.
 pub(super) fn worth_splitting(n: usize) -> bool {
-    n >= 2 * PIECE && rayon::current_num_threads() > 1
+    n >= 2 * PIECE && super::threaded()
 }
 
 /// The first index of `x`'s maximum (minimum with `MIN`; its first NaN if

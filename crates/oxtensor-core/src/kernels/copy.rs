@@ -95,7 +95,7 @@ pub unsafe fn copy_strided(
     let nest = Nest::new(shape, [src.into(), dst.into()]);
     let bytes = shape.iter().product::<usize>() * size;
     let parts = (bytes / CHUNK_BYTES).min(rayon::current_num_threads() * 4);
-    if bytes < PARALLEL_BYTES || parts < 2 {
+    if bytes < PARALLEL_BYTES || parts < 2 || !super::threaded() {
         // SAFETY: the caller's contract.
         return unsafe { copy_nest(&nest, size, ps, pd) };
     }

@@ -61,7 +61,7 @@ fn lanes<T: SimdFloat + Float, const MIN: bool>(t: &Tensor, n: usize, out: &mut 
     };
     // One thread: no rayon job (handing it to the pool's thread and
     // waiting cost more than the split saves).
-    let big = std::mem::size_of_val(x) >= PARALLEL_BYTES && rayon::current_num_threads() > 1;
+    let big = std::mem::size_of_val(x) >= PARALLEL_BYTES && super::threaded();
     match y {
         [one] if big && n >= 2 * PIECE => *one = long_lane::<T, MIN>(x, w),
         _ if big => for_each_lane(x, n, y, 1, |a, b| b[0] = lane::<T, MIN>(a, w)),

@@ -6,7 +6,7 @@
 //! [`Lanes::restore`].
 
 use super::copy::to_contiguous;
-use super::PARALLEL_MIN;
+use super::{threaded, PARALLEL_MIN};
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 
@@ -82,7 +82,7 @@ pub fn for_each_lane<T: Element, U: Element>(
         return;
     }
     let rows = input.len() / n;
-    if rows * n.max(m) < PARALLEL_MIN || rows < 2 {
+    if rows * n.max(m) < PARALLEL_MIN || rows < 2 || !threaded() {
         input
             .chunks_exact(n)
             .zip(output.chunks_exact_mut(m))
@@ -126,7 +126,7 @@ pub fn for_each_lane_init<T: Element, U: Element, S>(
         return;
     }
     let rows = input.len() / n;
-    if rows * n.max(m) < PARALLEL_MIN || rows < 2 {
+    if rows * n.max(m) < PARALLEL_MIN || rows < 2 || !threaded() {
         let mut scratch = init();
         input
             .chunks_exact(n)

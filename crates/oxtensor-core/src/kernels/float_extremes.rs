@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 /// `max`/`min` of `t` over `axes` into `out` when they are trailing axes
 /// of a C-contiguous float input and the CPU has AVX2; returns whether it
-/// ran. (Float64 with many lanes takes `lane_group` first, in `reduce.rs`.)
+/// ran. (`reduce.rs` tries this before `lane_group`.)
 pub(super) fn trailing_extremes(
     kind: ReduceKind,
     t: &Tensor,

@@ -1,4 +1,5 @@
-"""The copying kernels' paths against NumPy: tiled transposes, broadcast
+"""The copying kernels' paths against NumPy: tiled transposes (4x4
+register blocks inside the tiles), repeats along the last axis, broadcast
 fills, joins and gathers large enough to be split across threads, for
 every element size (bool, float16, complex included), with negative
 strides and odd shapes."""
@@ -8,7 +9,7 @@ import oxtensor
 import oxtensor.tensor as ot
 import pytest
 
-DTYPES = ["bool", "uint8", "float16", "int32", "float64", "complex128"]
+DTYPES = ["bool", "uint8", "float16", "int32", "float32", "float64", "complex128"]
 
 
 def sample(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -49,6 +50,9 @@ def test_joins_and_repeats(dtype: str) -> None:
             ot.concatenate([x, y, x], axis=1),
             ot.concatenate([x.T, y.T], axis=0),
             ot.repeat(x, 3, axis=1),
+            ot.repeat(x, 2, axis=-1),
+            ot.repeat(x[:, ::-2], 4, axis=1),
+            ot.repeat(x.T, 2, axis=1),
             ot.repeat(y, np.arange(700) % 3, axis=0),
             ot.tile(y, (2, 3)),
         ],
@@ -57,6 +61,9 @@ def test_joins_and_repeats(dtype: str) -> None:
         np.concatenate([a, b, a], axis=1),
         np.concatenate([a.T, b.T], axis=0),
         np.repeat(a, 3, axis=1),
+        np.repeat(a, 2, axis=-1),
+        np.repeat(a[:, ::-2], 4, axis=1),
+        np.repeat(a.T, 2, axis=1),
         np.repeat(b, np.arange(700) % 3, axis=0),
         np.tile(b, (2, 3)),
     ]

@@ -178,7 +178,7 @@ pub fn fill_chunks<T: Element>(out: &mut Tensor, f: impl Fn(usize, &mut [T]) + S
         return;
     };
     let fill = |(k, chunk): (usize, &mut [T])| f(k * FILL_CHUNK, chunk);
-    if xs.len() >= PARALLEL_MIN {
+    if xs.len() >= PARALLEL_MIN && super::threaded() {
         xs.par_chunks_mut(FILL_CHUNK).enumerate().for_each(fill);
     } else {
         xs.chunks_mut(FILL_CHUNK).enumerate().for_each(fill);

@@ -6,6 +6,7 @@
 
 use super::copy::run;
 use super::iter::Nest;
+use super::transpose_block::{block_for, Block};
 use crate::tensor::Strides;
 
 /// Strides (in bytes) up to this long are within a cache line or two: a
@@ -98,18 +99,72 @@ impl Plane {
     /// # Safety
     /// As [`copy_tiled`], with `T` of the element's size.
     unsafe fn copy<T: Copy>(&self, ps: *const u8, pd: *mut u8) {
+        let size = std::mem::size_of::<T>() as isize;
+        let block = block_for(size as usize).filter(|_| self.src[1] == size && self.dst[0] == size);
         let [na, nb] = self.len;
         for b0 in (0..nb).step_by(self.tile) {
             let b1 = (b0 + self.tile).min(nb);
             for a0 in (0..na).step_by(self.tile) {
-                let n = (a0 + self.tile).min(na) - a0;
-                for j in b0 as isize..b1 as isize {
-                    let s = self.src[0] * a0 as isize + self.src[1] * j;
-                    let d = self.dst[0] * a0 as isize + self.dst[1] * j;
-                    // SAFETY: the caller's contract; inside the plane.
-                    unsafe { run::<T>(ps.offset(s), pd.offset(d), n, self.src[0], self.dst[0]) };
+                let a1 = (a0 + self.tile).min(na);
+                // SAFETY: the caller's contract; the tile is inside the plane.
+                unsafe {
+                    match block {
+                        Some(block) => self.tile_blocks::<T>(block, [a0, a1], [b0, b1], ps, pd),
+                        None => self.tile_runs::<T>([a0, a1], b0..b1, ps, pd),
+                    }
                 }
             }
+        }
+    }
+
+    /// Copies the tile `a0..a1` by the `b` range one run along `a` at a time.
+    ///
+    /// # Safety
+    /// As [`Plane::copy`], for a tile inside the plane.
+    unsafe fn tile_runs<T: Copy>(
+        &self,
+        [a0, a1]: [usize; 2],
+        bs: std::ops::Range<usize>,
+        ps: *const u8,
+        pd: *mut u8,
+    ) {
+        let (n, [ss, sd]) = (a1 - a0, [self.src[0], self.dst[0]]);
+        for j in bs {
+            let s = ss * a0 as isize + self.src[1] * j as isize;
+            let d = sd * a0 as isize + self.dst[1] * j as isize;
+            // SAFETY: the caller's contract; inside the plane.
+            unsafe { run::<T>(ps.offset(s), pd.offset(d), n, ss, sd) };
+        }
+    }
+
+    /// Copies a tile in 4x4 blocks (both sides contiguous along their fast
+    /// dimension), its ragged right and bottom edges by runs.
+    ///
+    /// # Safety
+    /// As [`Plane::copy`], for a tile inside the plane; `block` runs here.
+    unsafe fn tile_blocks<T: Copy>(
+        &self,
+        block: Block,
+        [a0, a1]: [usize; 2],
+        [b0, b1]: [usize; 2],
+        ps: *const u8,
+        pd: *mut u8,
+    ) {
+        let (a4, b4) = (a0 + (a1 - a0) / 4 * 4, b0 + (b1 - b0) / 4 * 4);
+        for j in (b0..b4).step_by(4) {
+            for i in (a0..a4).step_by(4) {
+                let s = self.src[0] * i as isize + self.src[1] * j as isize;
+                let d = self.dst[0] * i as isize + self.dst[1] * j as isize;
+                // SAFETY: the caller's contract; the block is inside the tile.
+                unsafe { block(ps.offset(s), self.src[0], pd.offset(d), self.dst[1]) };
+            }
+        }
+        // SAFETY: the caller's contract; the edges are inside the tile.
+        unsafe {
+            if a4 < a1 {
+                self.tile_runs::<T>([a4, a1], b0..b4, ps, pd);
+            }
+            self.tile_runs::<T>([a0, a1], b4..b1, ps, pd);
         }
     }
 }

@@ -90,9 +90,11 @@ pub fn threaded() -> bool {
 }
 pub mod argmax;
 mod argmax_columns;
+mod argmax_int64;
 mod argmax_simd;
 mod argmax_split;
 mod argsort_words;
+mod copy_spread;
 mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
@@ -125,6 +127,7 @@ mod sort_key;
 mod stream;
 mod strided_lanes;
 pub mod tiny;
+mod transpose_block;
 pub mod variance;
 
 /// Pseudo-random values in [0, 1) from `seed` (xorshift), for tests that

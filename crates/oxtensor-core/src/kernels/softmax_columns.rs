@@ -1,7 +1,7 @@
 //! Softmax and log-softmax along an axis that is not the last of a
 //! C-contiguous array, seen as (outer, n, inner): each task takes a few
 //! adjacent columns of one outer block, copies their n × width elements
-//! into float64 scratch that stays in L2, normalises them there column by
+//! into scratch that stays in L2, normalises them there column by
 //! column (the lane kernel's steps: maximum, shifted exponentials with
 //! their sum, scale or shift) and writes the result once. Moving the axis
 //! last instead copied the input and the output across pages never
@@ -9,12 +9,40 @@
 
 use super::fast_exp::exp_shifted;
 use super::softmax::SoftmaxKind;
-use super::vmath::Lane;
+use super::vmath::{self, Func, Lane};
 use rayon::prelude::*;
 
 /// Columns per task: n rows of them fit in L2 for n in the thousands,
 /// and a row piece is four AVX-512 vectors.
 const WIDTH: usize = 32;
+
+/// The element types columns are normalised in: their own, as NumPy
+/// computes, with each column's sum kept in float64. (Float32 columns
+/// were once widened to float64 scratch: log-softmax along axis 0 of 2000²
+/// float32 ran at 0.60x NumPy on one thread, the float64 exponentials
+/// taking twice the vectors.)
+pub(super) trait ColumnFloat:
+    Lane + PartialOrd + std::ops::SubAssign + std::ops::MulAssign + 'static
+{
+    /// Negative infinity, where a column's maximum starts.
+    const NEG_INF: Self;
+    /// `y = exp(x)` elementwise (`y` at least as long as `x`).
+    fn exp_into(x: &[Self], y: &mut [Self]);
+}
+
+impl ColumnFloat for f64 {
+    const NEG_INF: f64 = f64::NEG_INFINITY;
+    fn exp_into(x: &[f64], y: &mut [f64]) {
+        exp_shifted(x, 0.0, y);
+    }
+}
+
+impl ColumnFloat for f32 {
+    const NEG_INF: f32 = f32::NEG_INFINITY;
+    fn exp_into(x: &[f32], y: &mut [f32]) {
+        vmath::unary(Func::Exp, &mut y[..x.len()], x);
+    }
+}
 
 /// `y`'s elements, written by tasks at disjoint positions.
 #[derive(Clone, Copy)]
@@ -34,7 +62,7 @@ unsafe impl<T: Send> Send for Out<T> {}
 
 /// `kind` along the middle axis of `x` (outer × n × inner, C order) into
 /// `y` of the same layout.
-pub(super) fn softmax_columns<T: Lane + Send>(
+pub(super) fn softmax_columns<T: ColumnFloat>(
     kind: SoftmaxKind,
     x: &[T],
     y: &mut [T],
@@ -47,27 +75,24 @@ pub(super) fn softmax_columns<T: Lane + Send>(
     }
     let chunks = inner.div_ceil(WIDTH);
     let out = Out(y.as_mut_ptr());
-    let task = |scratch: &mut Vec<f64>, t: usize| {
+    let task = |scratch: &mut Vec<T>, t: usize| {
         let (o, c) = (t / chunks, (t % chunks) * WIDTH);
         let w = WIDTH.min(inner - c);
         let base = o * n * inner + c;
         scratch.clear();
         for j in 0..n {
-            let row = &x[base + j * inner..base + j * inner + w];
-            scratch.extend(row.iter().map(|v| v.wide()));
+            scratch.extend_from_slice(&x[base + j * inner..base + j * inner + w]);
         }
         normalise(kind, scratch, w);
-        for j in 0..n {
-            for (i, &v) in scratch[j * w..(j + 1) * w].iter().enumerate() {
-                // SAFETY: `base + j·inner + i` is inside `y` (same layout
-                // as `x`, checked above), in columns c..c+w of block `o`,
-                // which no other task writes.
-                unsafe { *out.at(base + j * inner + i) = T::narrow(v) };
-            }
+        for (j, row) in scratch.chunks_exact(w).enumerate() {
+            // SAFETY: the row's `w` elements from `base + j·inner` are
+            // inside `y` (same layout as `x`, checked above), in columns
+            // c..c+w of block `o`, which no other task writes.
+            unsafe { std::ptr::copy_nonoverlapping(row.as_ptr(), out.at(base + j * inner), w) };
         }
     };
     let tasks = outer * chunks;
-    if x.len() >= super::PARALLEL_MIN {
+    if x.len() >= super::PARALLEL_MIN && super::threaded() {
         (0..tasks)
             .into_par_iter()
             .for_each_init(|| Vec::with_capacity(n * WIDTH), task);
@@ -82,9 +107,40 @@ pub(super) fn softmax_columns<T: Lane + Send>(
 /// the exponentials: log-softmax along axis 0 of 2000² float32 0.85x NumPy).
 const EXP_BLOCK: usize = 1024;
 
-/// Normalises each of the `w` columns of `e` (n rows of `w`) in place.
-fn normalise(kind: SoftmaxKind, e: &mut [f64], w: usize) {
-    let mut max = [f64::NEG_INFINITY; WIDTH];
+/// Normalises each of the `w` columns of `e` (n rows of `w`) in place,
+/// with the widest build this CPU runs: the row loops are short (`w`
+/// elements), and in SSE2 they took as long as the exponentials.
+fn normalise<T: ColumnFloat>(kind: SoftmaxKind, e: &mut [T], w: usize) {
+    #[cfg(target_arch = "x86_64")]
+    match vmath::simd::level() {
+        // SAFETY: `level` never names a build the CPU does not run.
+        vmath::simd::Level::Avx512 => return unsafe { normalise_avx512(kind, e, w) },
+        // SAFETY: as above.
+        vmath::simd::Level::Avx2 => return unsafe { normalise_avx2(kind, e, w) },
+        vmath::simd::Level::Base => {}
+    }
+    normalise_plain(kind, e, w);
+}
+
+/// # Safety
+/// The CPU must run AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn normalise_avx2<T: ColumnFloat>(kind: SoftmaxKind, e: &mut [T], w: usize) {
+    normalise_plain(kind, e, w);
+}
+
+/// # Safety
+/// The CPU must run AVX-512 F, DQ and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+unsafe fn normalise_avx512<T: ColumnFloat>(kind: SoftmaxKind, e: &mut [T], w: usize) {
+    normalise_plain(kind, e, w);
+}
+
+#[inline(always)]
+fn normalise_plain<T: ColumnFloat>(kind: SoftmaxKind, e: &mut [T], w: usize) {
+    let mut max = [T::NEG_INF; WIDTH];
     for row in e.chunks_exact(w) {
         for (m, &v) in max.iter_mut().zip(row) {
             // NaN skipped, as the lane maximum does: it reaches the sum.
@@ -96,12 +152,12 @@ fn normalise(kind: SoftmaxKind, e: &mut [f64], w: usize) {
     }
     // Whole rows per call, so an element's column is its place in its row;
     // each column is summed row after row, as one row at a time would.
-    let (mut sum, mut ex) = ([0.0; WIDTH], [0.0; EXP_BLOCK]);
+    let (mut sum, mut ex) = ([0.0f64; WIDTH], [T::NEG_INF; EXP_BLOCK]);
     for rows in e.chunks_mut(EXP_BLOCK / w * w) {
         let ex = &mut ex[..rows.len()];
-        exp_shifted(rows, 0.0, ex);
+        T::exp_into(rows, ex);
         for row in ex.chunks_exact(w) {
-            sum.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
+            sum.iter_mut().zip(row).for_each(|(s, &v)| *s += v.wide());
         }
         // Log-softmax keeps the shifted values, its result's first term.
         if kind == SoftmaxKind::Softmax {
@@ -109,16 +165,17 @@ fn normalise(kind: SoftmaxKind, e: &mut [f64], w: usize) {
         }
     }
     // Once per column: the scale (softmax) or the shift (log-softmax).
-    for s in &mut sum[..w] {
-        *s = match kind {
-            SoftmaxKind::Softmax => 1.0 / *s,
+    let mut by = [T::NEG_INF; WIDTH];
+    for (b, &s) in by.iter_mut().zip(&sum[..w]) {
+        *b = T::narrow(match kind {
+            SoftmaxKind::Softmax => 1.0 / s,
             SoftmaxKind::LogSoftmax => s.ln(),
-        };
+        });
     }
     for row in e.chunks_exact_mut(w) {
         match kind {
-            SoftmaxKind::Softmax => row.iter_mut().zip(&sum).for_each(|(v, &s)| *v *= s),
-            SoftmaxKind::LogSoftmax => row.iter_mut().zip(&sum).for_each(|(v, &s)| *v -= s),
+            SoftmaxKind::Softmax => row.iter_mut().zip(&by).for_each(|(v, &s)| *v *= s),
+            SoftmaxKind::LogSoftmax => row.iter_mut().zip(&by).for_each(|(v, &s)| *v -= s),
         }
     }
 }

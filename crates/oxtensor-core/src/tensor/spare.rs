@@ -1,15 +1,18 @@
 //! Large freed allocations, kept for the next output of the same size.
 //!
-//! glibc serves allocations above 32 MiB as fresh `mmap`s, and the first
-//! write to each of their pages faults (the kernel zeroes it). For a
-//! 128 MB output those faults were most of the call (measured:
+//! glibc serves allocations below 32 MiB from its heap, whose pages stay
+//! mapped from one call to the next; larger ones are fresh `mmap`s, and
+//! the first write to each of their pages faults (the kernel zeroes it).
+//! For a 128 MB output those faults were most of the call (measured:
 //! broadcasting a row to 4000x4000 float64 took 25 ms, the copy itself
-//! 8 ms). Smaller ones come from its heap, but it trims the heap's top
-//! when enough is free there: `split` of 4000x4000 into four 32 MB blocks
-//! faulted 2091 times a call (9 ms; 5.6 ms once kept here), so kept
-//! allocations start at 4 MiB. A function called in a loop drops its previous result before the
+//! 8 ms). A function called in a loop drops its previous result before the
 //! next call allocates, so keeping a few such allocations spares the
-//! faults. Only outputs that kernels overwrite take them
+//! faults. (Keeping allocations from 4 MiB also spared `split` of
+//! 4000x4000 into four 32 MB blocks its 2091 faults a call, 9 ms to 5.6
+//! ms, but it stopped glibc from trimming those blocks off its heap, so
+//! `calloc` then cleared recycled memory for zero-filled outputs: `diag`
+//! of a 2000-vector went from 0.99x to 0.44x NumPy. Measured, reverted.)
+//! Only outputs that kernels overwrite take them
 //! ([`super::Buffer::uninit`]); `MAX_BYTES` bounds what stays held after
 //! the user has dropped their arrays.
 
@@ -20,8 +23,8 @@ use std::sync::{Mutex, PoisonError};
 pub(super) type Words = Vec<MaybeUninit<u64>>;
 
 /// Allocations of at least this many bytes are kept (the allocator
-/// recycles smaller ones itself; from here on they get huge pages).
-const MIN_BYTES: usize = 4 << 20;
+/// recycles smaller ones itself).
+const MIN_BYTES: usize = 32 << 20;
 /// At most this many bytes are held in all: two 4000x4000 float64 arrays.
 const MAX_BYTES: usize = 256 << 20;
 

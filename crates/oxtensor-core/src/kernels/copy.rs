@@ -2,10 +2,10 @@
 //! joins, fills, broadcasts and gathers. Runs contiguous on both sides go
 //! through `memcpy`, broadcast runs become fills, 2-d transposes go through
 //! cache-sized tiles (`copy_tile`), short trailing broadcasts write each
-//! element's copies together (`copy_spread`), and large copies are cut along their
-//! outermost dimension across threads.
+//! element's copies together (`copy_spread`), and large copies are cut
+//! along their outermost dimension across threads.
 
-use super::copy_spread::{copy_spread, spread_copies};
+use super::copy_spread::copy_spread;
 use super::copy_tile::{copy_tiled, transpose_dims};
 use super::iter::Nest;
 use super::PARALLEL_MIN;
@@ -123,18 +123,9 @@ pub unsafe fn copy_nest(nest: &Nest<2>, size: usize, ps: *const u8, pd: *mut u8)
         // SAFETY: the caller's contract.
         return unsafe { copy_tiled(nest, dims, size, ps, pd) };
     }
-    if let Some(c) = spread_copies(nest, size) {
-        // SAFETY: the caller's contract; each arm's type has `size` bytes.
-        unsafe {
-            match size {
-                1 => return copy_spread::<u8>(nest, c, ps, pd),
-                2 => return copy_spread::<u16>(nest, c, ps, pd),
-                4 => return copy_spread::<u32>(nest, c, ps, pd),
-                8 => return copy_spread::<u64>(nest, c, ps, pd),
-                16 => return copy_spread::<u128>(nest, c, ps, pd),
-                _ => {}
-            }
-        }
+    // SAFETY: the caller's contract.
+    if unsafe { copy_spread(nest, size, ps, pd) } {
+        return;
     }
     let nest = short_inner_last(nest);
     // SAFETY: the caller's contract; each arm's type has `size` bytes.

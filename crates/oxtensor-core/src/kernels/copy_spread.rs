@@ -17,7 +17,7 @@ const MAX_COPIES: usize = 4;
 /// times in a row: the innermost dimension has length `c`, a source step
 /// of 0 and a destination step of one element, and the next dimension's
 /// destination step is `c` elements.
-pub(super) fn spread_copies(nest: &Nest<2>, size: usize) -> Option<usize> {
+fn spread_copies(nest: &Nest<2>, size: usize) -> Option<usize> {
     let shape = nest.shape();
     let inner = shape.len().checked_sub(1)?;
     let next = inner.checked_sub(1)?;
@@ -31,13 +31,36 @@ pub(super) fn spread_copies(nest: &Nest<2>, size: usize) -> Option<usize> {
     spread.then_some(c)
 }
 
-/// Copies `nest` (for which [`spread_copies`] gave `c`) with the `c`
-/// copies of each element written together.
+/// Copies `nest` with the copies of each element written together when
+/// [`spread_copies`] finds that pattern; whether it did (else nothing is
+/// written).
 ///
 /// # Safety
-/// As [`super::copy::copy_strided`], for the nest's layouts, with `T` of
-/// the element's size.
-pub(super) unsafe fn copy_spread<T: Copy>(nest: &Nest<2>, c: usize, ps: *const u8, pd: *mut u8) {
+/// As [`super::copy::copy_strided`], for the nest's layouts, with elements
+/// of `size` bytes.
+pub(super) unsafe fn copy_spread(nest: &Nest<2>, size: usize, ps: *const u8, pd: *mut u8) -> bool {
+    let Some(c) = spread_copies(nest, size) else {
+        return false;
+    };
+    // SAFETY: the caller's contract; each arm's type has `size` bytes.
+    unsafe {
+        match size {
+            1 => spread_runs::<u8>(nest, c, ps, pd),
+            2 => spread_runs::<u16>(nest, c, ps, pd),
+            4 => spread_runs::<u32>(nest, c, ps, pd),
+            8 => spread_runs::<u64>(nest, c, ps, pd),
+            16 => spread_runs::<u128>(nest, c, ps, pd),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// [`copy_spread`] with elements of type `T`, `c` copies each.
+///
+/// # Safety
+/// As [`copy_spread`], with `T` of the element's size.
+unsafe fn spread_runs<T: Copy>(nest: &Nest<2>, c: usize, ps: *const u8, pd: *mut u8) {
     let Some((outer, _, _)) = nest.split_inner() else {
         return;
     };

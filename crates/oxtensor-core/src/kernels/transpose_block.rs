@@ -56,13 +56,8 @@ mod x86 {
     ///
     /// # Safety
     /// As [`super::Block`]; the CPU must run AVX2.
-    pub(super) unsafe fn block64(ps: *const u8, src_row: isize, pd: *mut u8, dst_row: isize) {
-        // SAFETY: the caller's contract.
-        unsafe { block64_avx(ps, src_row, pd, dst_row) }
-    }
-
     #[target_feature(enable = "avx2")]
-    unsafe fn block64_avx(ps: *const u8, src_row: isize, pd: *mut u8, dst_row: isize) {
+    pub(super) unsafe fn block64(ps: *const u8, src_row: isize, pd: *mut u8, dst_row: isize) {
         // SAFETY: the caller's contract; unaligned loads and stores.
         unsafe {
             let row = |k: isize| _mm256_loadu_pd(ps.offset(k * src_row) as *const f64);

@@ -5,7 +5,7 @@
 //! (see `vm/argmin_link.rs`) instead of writing the negated copy.
 
 use super::alloc::{output, Pool};
-use super::argmax_columns::{argmax_columns, leading_columns};
+use super::argmax_columns::{argmax_columns, argmax_float_columns, leading_columns};
 use super::argmax_int64::argmax_lane_i64;
 #[cfg(target_arch = "x86_64")]
 use super::argmax_simd::{argmax_tracked, width_for};
@@ -234,6 +234,11 @@ fn columns<const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) -> Result
         let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
         argmax_columns::<T, MIN>(x, cols, y);
     }
+    fn float<T: SimdFloat, const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) {
+        let x = x.as_slice::<T>().expect("C-contiguous input");
+        let y = out.as_mut_slice::<i64>().expect("fresh int64 output");
+        argmax_float_columns::<T, MIN>(x, cols, y);
+    }
     use DType::*;
     match x.dtype() {
         Bool => run::<bool, MIN>(x, cols, out),
@@ -246,8 +251,8 @@ fn columns<const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) -> Result
         UInt32 => run::<u32, MIN>(x, cols, out),
         UInt64 => run::<u64, MIN>(x, cols, out),
         Float16 => run::<f16, MIN>(x, cols, out),
-        Float32 => run::<f32, MIN>(x, cols, out),
-        Float64 => run::<f64, MIN>(x, cols, out),
+        Float32 => float::<f32, MIN>(x, cols, out),
+        Float64 => float::<f64, MIN>(x, cols, out),
         other => {
             return Err(Error::OutOfScope(format!(
                 "Argmax of {other} is not supported"

@@ -80,14 +80,14 @@ impl Width {
 }
 
 /// A pass written once over the vector type, run by [`run`] in a build.
-trait Pass {
+pub(super) trait Pass {
     type T: SimdFloat;
     type Out;
     /// The pass with vectors `V`; inlined into a `#[target_feature]` runner.
     fn go<V: FloatVec<T = Self::T>>(self) -> Self::Out;
 }
 
-fn run<P: Pass>(w: Width, p: P) -> P::Out {
+pub(super) fn run<P: Pass>(w: Width, p: P) -> P::Out {
     match w.0 {
         // SAFETY: a `Width` is made only once the CPU runs its build.
         Build::Avx2 => unsafe { run_avx2(p) },

@@ -57,6 +57,9 @@ pub(super) trait FloatVec: Copy {
     fn beats_mask<const MIN: bool>(v: Self, a: Self) -> Self::Mask;
     /// `b` in the lanes `mask` marks, else `a`.
     fn blend(a: Self, b: Self, mask: Self::Mask) -> Self;
+    /// Lanes where `v` would replace the best value `b` by NumPy's rule
+    /// (`v` beats `b`, or `v` is the first NaN), or'ed into `mask`.
+    fn replaces_into<const MIN: bool>(mask: Self::Mask, v: Self, b: Self) -> Self::Mask;
 }
 
 macro_rules! simd_float {
@@ -136,7 +139,7 @@ macro_rules! common_methods {
 
 macro_rules! avx2_vec {
     ($t:ty, $v:ty, $load:ident, $set1:ident, $max:ident, $min:ident, $store:ident,
-     $cmp:ident, $zero:ident, $or:ident, $movemask:ident, $blendv:ident) => {
+     $cmp:ident, $zero:ident, $or:ident, $and:ident, $movemask:ident, $blendv:ident) => {
         impl FloatVec for $v {
             common_methods!($t, $v, $load, $set1, $max, $min, $store, $cmp, $v);
             #[inline(always)]
@@ -169,6 +172,20 @@ macro_rules! avx2_vec {
                 // SAFETY: called from AVX2 code only (trait docs).
                 unsafe { $blendv(a, b, mask) }
             }
+            #[inline(always)]
+            fn replaces_into<const MIN: bool>(mask: $v, v: $v, b: $v) -> $v {
+                // "Not below or equal" holds where `v` beats `b` or either
+                // is NaN; the ordered test drops the lanes whose best is
+                // NaN already (nothing replaces it).
+                // SAFETY: called from AVX2 code only (trait docs).
+                unsafe {
+                    let beats_or_nan = match MIN {
+                        true => $cmp::<_CMP_NGE_UQ>(v, b),
+                        false => $cmp::<_CMP_NLE_UQ>(v, b),
+                    };
+                    $or(mask, $and(beats_or_nan, $cmp::<_CMP_ORD_Q>(b, b)))
+                }
+            }
         }
     };
 }
@@ -184,6 +201,7 @@ avx2_vec!(
     _mm256_cmp_ps,
     _mm256_setzero_ps,
     _mm256_or_ps,
+    _mm256_and_ps,
     _mm256_movemask_ps,
     _mm256_blendv_ps
 );
@@ -198,6 +216,7 @@ avx2_vec!(
     _mm256_cmp_pd,
     _mm256_setzero_pd,
     _mm256_or_pd,
+    _mm256_and_pd,
     _mm256_movemask_pd,
     _mm256_blendv_pd
 );
@@ -234,6 +253,18 @@ macro_rules! avx512_vec {
             fn blend(a: $v, b: $v, mask: $mask) -> $v {
                 // SAFETY: called from AVX-512 code only (trait docs).
                 unsafe { $blend(mask, a, b) }
+            }
+            #[inline(always)]
+            fn replaces_into<const MIN: bool>(mask: $mask, v: $v, b: $v) -> $mask {
+                // As the AVX2 form: beats or unordered, where `b` is not NaN.
+                // SAFETY: called from AVX-512 code only (trait docs).
+                unsafe {
+                    let beats_or_nan = match MIN {
+                        true => $cmp::<_CMP_NGE_UQ>(v, b),
+                        false => $cmp::<_CMP_NLE_UQ>(v, b),
+                    };
+                    mask | (beats_or_nan & $cmp::<_CMP_ORD_Q>(b, b))
+                }
             }
         }
     };

@@ -153,6 +153,21 @@ impl Columns {
             qs[j] += m2[j] + delta * delta * wa;
         }
     }
+
+    /// Adds `nb` more rows whose values centred on the running mean sum
+    /// to `s1` and their squares to `s2` (see [`centred_block`]); updates
+    /// `n` too.
+    fn merge_sums(&mut self, nb: f64, s1: &[f64], s2: &[f64]) {
+        let n = self.n + nb;
+        let (wa, wb) = (self.n * (nb / n), nb / n);
+        let (ms, qs) = (&mut self.mean[..s1.len()], &mut self.m2[..s1.len()]);
+        for j in 0..s1.len() {
+            let delta = s1[j] / nb;
+            ms[j] += delta * wb;
+            qs[j] += (s2[j] - s1[j] * delta) + delta * delta * wa;
+        }
+        self.n = n;
+    }
 }
 
 /// Rows `block` (not empty) of columns `span` of `x` (rows of `cols`),
@@ -226,21 +241,95 @@ fn add_row<T: Real>(row: &[T], k: &[f64], acc: &mut [f64], f: impl Fn(f64, usize
     }
 }
 
-/// The shifted column moments of rows `range` of `x` (rows of `shift.len()`).
+/// The shifted column moments of rows `range` of `x` (rows of
+/// `shift.len()`). The first block of rows is summed twice from cache
+/// ([`columns_block`]); every later block once ([`centred_block`]), its
+/// values centred on the running mean the block before left.
 #[inline(always)]
 fn columns_part<T: Real>(x: &[T], shift: &[f64], range: std::ops::Range<usize>) -> Columns {
     let cols = shift.len();
     let mut state = Columns::new(cols);
+    let first = range.start..(range.start + BLOCK_ROWS).min(range.end);
     let mut scratch = vec![0.0; 2 * STRIP.min(cols)];
-    for r in range.clone().step_by(BLOCK_ROWS) {
-        let block = r..(r + BLOCK_ROWS).min(range.end);
-        for c in (0..cols).step_by(STRIP) {
-            let span = c..(c + STRIP).min(cols);
-            columns_block(x, shift, block.clone(), span, &mut scratch, &mut state);
-        }
-        state.n += block.len() as f64;
+    for c in (0..cols).step_by(STRIP) {
+        let span = c..(c + STRIP).min(cols);
+        columns_block(x, shift, first.clone(), span, &mut scratch, &mut state);
+    }
+    state.n += first.len() as f64;
+    let mut sums = vec![0.0; 2 * cols];
+    for r in (first.end..range.end).step_by(CENTRED_ROWS) {
+        let block = r..(r + CENTRED_ROWS).min(range.end);
+        centred_block(x, shift, block, &mut sums, &mut state);
     }
     state
+}
+
+/// Rows per block summed once: the merge after each block costs about
+/// what summing eight rows does.
+const CENTRED_ROWS: usize = 64;
+
+/// Rows `block` (not empty) of `x` added to `state` (which holds at least
+/// one row) in one pass, full rows eight at a time in memory order: per
+/// column, `Σ y` and `Σ y²` of `y = v - shift - mean`, the values centred
+/// on the running mean. The block's mean is then `mean + Σy/nb`, so the
+/// difference of means the merge needs is `Σy/nb` itself, and its squared
+/// deviations `Σy² - (Σy)²/nb` lose no digits: `Σy` is small next to
+/// `Σy²` unless the block's values sit far off the running mean against
+/// their spread.
+///
+/// Measured on 4000x4000 float64 in a Rust harness, two threads (one):
+/// this pass 2.6-2.8 ms (4.8-5.0), a `sum` down the columns 2.1-2.4 ms
+/// (3.3-3.5); four rows at a time 3.3-3.6 ms (6.7-7.1), since the four
+/// per-column arrays (128 KB, in L2) are read and written once per group
+/// of rows; each block summed twice from cache in strips of 1024 columns
+/// (the first block's way, 16 rows of 8 KB read side by side) 4.0 ms.
+#[inline(always)]
+fn centred_block<T: Real>(
+    x: &[T],
+    shift: &[f64],
+    block: std::ops::Range<usize>,
+    sums: &mut [f64],
+    state: &mut Columns,
+) {
+    let cols = shift.len();
+    let (s1, s2) = sums.split_at_mut(cols);
+    s1.fill(0.0);
+    s2.fill(0.0);
+    let row = |r: usize| &x[r * cols..(r + 1) * cols];
+    let mut r = block.start;
+    while r + 8 <= block.end {
+        let rows: [&[T]; 8] = std::array::from_fn(|i| row(r + i));
+        add_centred(rows, shift, &state.mean, s1, s2);
+        r += 8;
+    }
+    for r in r..block.end {
+        add_centred([row(r)], shift, &state.mean, s1, s2);
+    }
+    state.merge_sums(block.len() as f64, s1, s2);
+}
+
+/// `s1[j] += Σ y`, `s2[j] += Σ y²` over the `R` rows, `y = v - k[j] - m[j]`.
+#[inline(always)]
+fn add_centred<T: Real, const R: usize>(
+    rows: [&[T]; R],
+    k: &[f64],
+    m: &[f64],
+    s1: &mut [f64],
+    s2: &mut [f64],
+) {
+    let w = s1.len();
+    let rows = rows.map(|r| &r[..w]);
+    let (k, m, s2) = (&k[..w], &m[..w], &mut s2[..w]);
+    for j in 0..w {
+        let (mut a, mut b) = (0.0, 0.0);
+        for row in rows {
+            let y = (row[j].as_() - k[j]) - m[j];
+            a += y;
+            b += y * y;
+        }
+        s1[j] += a;
+        s2[j] += b;
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -316,10 +405,14 @@ fn columns<T: Real>(x: &[T], out: &mut [f64], avx2: bool) {
     let shift = &shift[..];
     let rows = x.len() / cols;
     let by_memory = MAX_PART_BYTES / (16 * cols);
-    let n_parts = (rows / (16 * BLOCK_ROWS))
-        .min(MAX_PARTS)
-        .min(by_memory)
-        .max(1);
+    let n_parts = (rows / (16 * BLOCK_ROWS)).min(MAX_PARTS).min(by_memory);
+    // A multiple of four shares out evenly on two or four threads: 15
+    // parts of 4000 rows left one thread an eighth more work than the other.
+    let n_parts = match n_parts {
+        0 => 1,
+        1..4 => n_parts,
+        _ => n_parts / 4 * 4,
+    };
     let per = rows.div_ceil(n_parts);
     let ranges: Vec<_> = (0..rows)
         .step_by(per)

@@ -106,6 +106,38 @@ fn one_long_lane_is_split_in_pieces_and_large_offsets_stay_accurate() {
     );
 }
 
+/// Columns whose later blocks sit far from the running mean: a steady
+/// trend 1e9 from zero, a jump by 1e8 halfway down after constant rows,
+/// and noise of 1e-3 around alternating -1e6 and 1e6. Blocks after the
+/// first are summed once centred on the running mean (`centred_block`).
+#[test]
+fn columns_far_from_their_running_mean_stay_accurate() {
+    let (rows, cols) = (BLOCK_ROWS + 5 * CENTRED_ROWS + 7, 19);
+    let noise = values(rows * cols, 0.0, 9);
+    let mut data = vec![0.0; rows * cols];
+    for r in 0..rows {
+        for c in 0..cols {
+            let e = noise[r * cols + c];
+            data[r * cols + c] = match c % 3 {
+                0 => 1e9 + r as f64 + e,
+                1 if r < rows / 2 => 5.0,
+                1 => 1e8 + e,
+                _ => (if r % 2 == 0 { -1e6 } else { 1e6 }) + 1e-3 * e,
+            };
+        }
+    }
+    for parts_of in [rows, rows / 3] {
+        let shift = &data[..cols];
+        let mut joined = Columns::new(cols);
+        for r in (0..rows).step_by(parts_of) {
+            let part = columns_part_fast(&data, shift, r..(r + parts_of).min(rows), has_avx2_fma());
+            joined.merge_at(0, part.n, &part.mean, &part.m2);
+            joined.n += part.n;
+        }
+        close(&joined.m2, &reference(&data, &[rows, cols], &[0]), 1e-12);
+    }
+}
+
 #[test]
 fn avx2_and_baseline_builds_agree() {
     let data = values(BLOCK * 2 + 77, 0.5, 3);

@@ -6,7 +6,9 @@ where the function takes one): best of 10 calls after a warm-up.
 Ratios are ``numpy / oxtensor`` times (above 1: oxtensor is faster). NumPy
 returns views for ``diagonal``, ``flip``, ``matrix_transpose`` and the
 ``atleast``/``shape_pad`` family, so those time a view against a compiled
-function's output.
+function's output, which is copied unless borrowed, as in PyTensor; the
+second table times them again compiled with ``In``/``Out(borrow=True)``,
+which return the view.
 """
 
 from collections.abc import Callable
@@ -151,8 +153,21 @@ CASES: dict[str, tuple[Callable[[], list[Any]], Callable[..., Any], list[Any], A
 }
 
 
+# The cases whose NumPy answer is a view of an input.
+VIEWS = [
+    "diagonal",
+    "flip",
+    "matrix_transpose",
+    "atleast_3d",
+    "shape_padright",
+    "broadcast_arrays",
+]
+
+
 def main() -> None:
     numpy_table(CASES, 22)
+    print("\nViews, compiled with In/Out(borrow=True):")
+    numpy_table({name: CASES[name] for name in VIEWS}, 22, borrow=True)
 
 
 if __name__ == "__main__":

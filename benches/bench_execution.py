@@ -107,16 +107,24 @@ def row(
     print(f"{label:<28}" + " | ".join(cells), flush=True)
 
 
-def numpy_table(cases: dict[str, Any], width: int, check: bool = False) -> None:
+def numpy_table(
+    cases: dict[str, Any], width: int, check: bool = False, borrow: bool = False
+) -> None:
     """Times each ``name: (make_inputs, build, values, reference)`` case, a
     compiled ``build(*make_inputs())`` against the NumPy ``reference`` on
     ``values``, best of three rounds of 10 calls each after a warm-up, the
     rounds alternating between the two (the thread pool's wake-up time and
     OpenBLAS's spinning threads vary from moment to moment on these
-    machines); ``check``: first asserts that the two agree."""
+    machines); ``check``: first asserts that the two agree; ``borrow``:
+    inputs and output borrowed (``In``/``Out(borrow=True)``), so an output
+    that is a view of an input is returned as one, as NumPy returns it."""
     for name, (make_inputs, build, values, reference) in cases.items():
         inputs = make_inputs()
-        f = oxtensor.function(inputs, build(*inputs))
+        out = build(*inputs)
+        if borrow:
+            inputs = [oxtensor.In(i, borrow=True) for i in inputs]
+            out = oxtensor.Out(out, borrow=True)
+        f = oxtensor.function(inputs, out)
         got, want = f(*values), reference(*values)
         if check and not np.allclose(got, want, rtol=1e-4, atol=1e-6, equal_nan=True):
             raise AssertionError(f"{name}: oxtensor and NumPy disagree")

@@ -6,6 +6,8 @@ import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 RNG = np.random.default_rng(11)
 
@@ -43,3 +45,37 @@ def test_nan_columns_infinities_and_ties():
         got = compiled(getattr(ot, name), v, 0)(v)
         np.testing.assert_array_equal(got, getattr(v, name)(axis=0))
     assert compiled(ot.argmax, v, 0)(v)[5] == 17
+
+
+FUNCTIONS = {}
+
+
+def column_function(name, dtype):
+    """One compiled function per (name, dtype), reused across examples."""
+    key = (name, dtype)
+    if key not in FUNCTIONS:
+        x = ot.matrix("x", dtype=dtype)
+        FUNCTIONS[key] = oxtensor.function([x], getattr(ot, name)(x, axis=0))
+    return FUNCTIONS[key]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(2, 160),
+    cols=st.integers(16, 90),
+    dtype=st.sampled_from(["float64", "float32", "int64", "int16"]),
+    seed=st.integers(0, 2**32 - 1),
+    specials=st.integers(0, 6),
+)
+def test_random_columns_with_ties_and_nans(rows, cols, dtype, seed, specials):
+    """Few distinct values (ties everywhere) past the rows folded without
+    the test, with NaNs and infinities scattered in float columns."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-3, 4, (rows, cols)).astype(dtype)
+    if dtype.startswith("float"):
+        for value in [np.nan, np.inf, -np.inf][: specials % 4]:
+            for _ in range(specials):
+                v[rng.integers(rows), rng.integers(cols)] = value
+    for name in ["argmax", "argmin"]:
+        got = column_function(name, dtype)(v)
+        np.testing.assert_array_equal(got, getattr(v, name)(axis=0))

@@ -87,7 +87,10 @@ fn may_change<T: PartialOrd + Copy, const MIN: bool>(row: &[T], best: &[T]) -> b
 }
 
 /// Rows `range` of `x` (rows of `cols`) into `best`, testing [`WIDTH`]
-/// columns of a row with `test(row, best)` before folding them.
+/// columns of a row with `test(row, best)` before folding them. Callers
+/// pass a closure, not the function item itself: the item was called
+/// through a `Fn::call` shim left out of line, so in baseline code
+/// outside the AVX2 build (int64 columns took 1.5x as long).
 #[inline(always)]
 fn fold_rows<T: Element + PartialOrd, const MIN: bool>(
     x: &[T],

@@ -14,12 +14,14 @@
 //! AMD cores. The first [`EAGER`] rows of a range change most columns, so
 //! they are folded without the test (whose branch would mispredict).
 //!
-//! Float columns on x86 test in vectors ([`FloatVec::replaces_into`]): the
-//! generic test packs a bool per element, and took 1.4x as long. Measured
-//! on float64 4000x4000 in a Rust harness, two threads: `max` along axis 0
-//! 2.6-2.7 ms, this pass 2.8-3.0 ms; the blocks of 8 rows it replaced (the
-//! block's extremes in registers, then compared) 3.9-4.5 ms: eight rows
-//! 32 KB apart read side by side kept fewer loads in flight.
+//! Float columns on x86 test in vectors ([`FloatVec::replaces_into`]).
+//! Measured on float64 4000x4000 in a Rust harness, two threads: `max`
+//! along axis 0 2.6-2.7 ms, this pass 2.8-3.0 ms (3.0-3.1 without the
+//! eager rows); the generic test 3.7-3.8 ms (4.1-4.2 when its tests are
+//! or'ed into a `bool`, which LLVM packs to bytes); the blocks of 8 rows
+//! it replaced (the block's extremes in registers, then compared) 3.9-4.5
+//! ms, probably because eight rows 32 KB apart read side by side keep
+//! fewer loads in flight than one row read straight through.
 //!
 //! NumPy's rules hold per column: the first NaN wins (once a column's best
 //! is NaN nothing beats it, and a NaN only replaces a non-NaN best), else
@@ -76,7 +78,7 @@ fn fold_row<T: Element + PartialOrd, const MIN: bool>(
 
 /// Whether any of the first [`WIDTH`] values of `row` replaces its best
 /// value. The tests are or'ed into an integer, not a `bool`: LLVM packs
-/// `bool`s to bytes first (1.1x as long on float64 in a Rust harness).
+/// `bool`s to bytes first (see the file's doc for the timings).
 #[inline(always)]
 fn may_change<T: PartialOrd + Copy, const MIN: bool>(row: &[T], best: &[T]) -> bool {
     let mut any = 0u32;

@@ -7,6 +7,26 @@ use super::iter::Nest;
 use super::PARALLEL_MIN;
 use crate::tensor::{c_strides, Element, Strides, Tensor};
 
+/// How a reduction combines values: `one` adds `x` to `acc`; `four` adds
+/// four rows' values at once, where the combine loop takes rows four at a
+/// time. Any `Fn(T, T) -> T` is one, its `four` the four in order (so
+/// sums keep their order); a float maximum may group them
+/// (`reduce::FloatExtreme`).
+pub(super) trait Fold<T>: Copy + Send + Sync {
+    fn one(&self, acc: T, x: T) -> T;
+    #[inline(always)]
+    fn four(&self, acc: T, a: T, b: T, c: T, d: T) -> T {
+        self.one(self.one(self.one(self.one(acc, a), b), c), d)
+    }
+}
+
+impl<T, F: Fn(T, T) -> T + Copy + Send + Sync> Fold<T> for F {
+    #[inline(always)]
+    fn one(&self, acc: T, x: T) -> T {
+        self(acc, x)
+    }
+}
+
 /// Independent partial results of a contiguous fold: 16 lanes are four
 /// AVX2 registers of float64, enough to keep a sum memory-bound.
 pub(super) const LANES: usize = 16;
@@ -20,11 +40,11 @@ unsafe fn fold_run<T: Element>(
     n: usize,
     step: isize,
     init: T,
-    f: impl Fn(T, T) -> T,
+    f: impl Fold<T>,
 ) -> T {
     let read = |i: usize| unsafe { *(ptr.offset(i as isize * step) as *const T) };
     if step != std::mem::size_of::<T>() as isize || n < 2 * LANES {
-        return (0..n).fold(init, |acc, i| f(acc, read(i)));
+        return (0..n).fold(init, |acc, i| f.one(acc, read(i)));
     }
     // SAFETY: a contiguous run of `n` aligned elements (caller's contract).
     let xs = unsafe { std::slice::from_raw_parts(ptr as *const T, n) };
@@ -39,16 +59,19 @@ unsafe fn fold_run<T: Element>(
 /// `xs` folded in `LANES` interleaved partial results, combined in order
 /// (the same order on every CPU, so the same result).
 #[inline(always)]
-fn fold_lanes<T: Element>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
+fn fold_lanes<T: Element>(xs: &[T], init: T, f: impl Fold<T>) -> T {
     let mut lanes = [init; LANES];
     let mut chunks = xs.chunks_exact(LANES);
     for chunk in &mut chunks {
         for (l, &x) in lanes.iter_mut().zip(chunk) {
-            *l = f(*l, x);
+            *l = f.one(*l, x);
         }
     }
-    let tail = chunks.remainder().iter().fold(init, |acc, &x| f(acc, x));
-    lanes.iter().fold(tail, |acc, &l| f(acc, l))
+    let tail = chunks
+        .remainder()
+        .iter()
+        .fold(init, |acc, &x| f.one(acc, x));
+    lanes.iter().fold(tail, |acc, &l| f.one(acc, l))
 }
 
 /// [`fold_lanes`] in AVX2 code (measured on a 64 MB float64 sum, one
@@ -59,7 +82,7 @@ fn fold_lanes<T: Element>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fold_lanes_avx2<T: Element>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
+unsafe fn fold_lanes_avx2<T: Element>(xs: &[T], init: T, f: impl Fold<T>) -> T {
     fold_lanes(xs, init, f)
 }
 
@@ -98,7 +121,7 @@ unsafe fn reduce_into<T: Element>(
     out: OutPtr,
     out_strides: &[isize],
     init: T,
-    f: impl Fn(T, T) -> T + Copy,
+    f: impl Fold<T>,
 ) {
     // Outer loops follow the input's memory order (largest stride first).
     let mut order: Vec<usize> = (0..t.ndim()).collect();
@@ -129,16 +152,16 @@ unsafe fn reduce_into<T: Element>(
         unsafe {
             if so == 0 {
                 let dst = po.offset(oo) as *mut T;
-                *dst = f(*dst, fold_run(pi.offset(oi), n, si, init, f));
+                *dst = f.one(*dst, fold_run(pi.offset(oi), n, si, init, f));
             } else if si == size && so == size {
                 // Contiguous rows: slices let the combine loop vectorise.
                 let xs = std::slice::from_raw_parts(pi.offset(oi) as *const T, n);
                 let ys = std::slice::from_raw_parts_mut(po.offset(oo) as *mut T, n);
-                ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(*y, x));
+                ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f.one(*y, x));
             } else {
                 for i in 0..n as isize {
                     let d = po.offset(oo + i * so) as *mut T;
-                    *d = f(*d, *(pi.offset(oi + i * si) as *const T));
+                    *d = f.one(*d, *(pi.offset(oi + i * si) as *const T));
                 }
             }
         }
@@ -163,7 +186,7 @@ unsafe fn combine_rows<T: Element>(
     n: usize,
     dst: *mut u8,
     out_step: isize,
-    f: impl Fn(T, T) -> T,
+    f: impl Fold<T>,
 ) {
     #[cfg(target_arch = "x86_64")]
     if super::lanes::has_avx2() {
@@ -189,7 +212,7 @@ unsafe fn combine_rows_avx2<T: Element>(
     n: usize,
     dst: *mut u8,
     out_step: isize,
-    f: impl Fn(T, T) -> T,
+    f: impl Fold<T>,
 ) {
     // SAFETY: the caller's contract.
     unsafe { combine_rows_body(src, m, row_step, n, dst, out_step, f) }
@@ -205,7 +228,7 @@ unsafe fn combine_rows_body<T: Element>(
     n: usize,
     dst: *mut u8,
     out_step: isize,
-    f: impl Fn(T, T) -> T,
+    f: impl Fold<T>,
 ) {
     // SAFETY: the caller's contract, row by row.
     let row = |r: usize| unsafe {
@@ -221,14 +244,16 @@ unsafe fn combine_rows_body<T: Element>(
         while r + 4 <= m {
             let (a, b, c, d) = (row(r), row(r + 1), row(r + 2), row(r + 3));
             for ((((y, &a), &b), &c), &d) in ys.iter_mut().zip(a).zip(b).zip(c).zip(d) {
-                *y = f(f(f(f(*y, a), b), c), d);
+                *y = f.four(*y, a, b, c, d);
             }
             r += 4;
         }
     }
     for r in r..m {
         let ys = out_row(r);
-        ys.iter_mut().zip(row(r)).for_each(|(y, &x)| *y = f(*y, x));
+        ys.iter_mut()
+            .zip(row(r))
+            .for_each(|(y, &x)| *y = f.one(*y, x));
     }
 }
 
@@ -254,7 +279,7 @@ pub(super) fn reduce_typed<T: Element>(
     axes: &[usize],
     out: &mut Tensor,
     init: T,
-    f: impl Fn(T, T) -> T + Copy + Send + Sync,
+    f: impl Fold<T>,
 ) {
     let strides = out_strides_per_axis(t, axes, out);
     let ptr = OutPtr(
@@ -338,7 +363,7 @@ fn split_kept<T: Element>(
     strides: &[isize],
     threads: usize,
     init: T,
-    f: impl Fn(T, T) -> T + Copy + Send + Sync,
+    f: impl Fold<T>,
 ) {
     rayon::scope(|s| {
         for k in 0..threads {
@@ -361,7 +386,7 @@ fn split_reduced<T: Element>(
     out: &mut Tensor,
     threads: usize,
     init: T,
-    f: impl Fn(T, T) -> T + Copy + Send + Sync,
+    f: impl Fold<T>,
 ) {
     let mut partials: Vec<Tensor> = (0..threads)
         .map(|_| {
@@ -391,7 +416,9 @@ fn split_reduced<T: Element>(
         .expect("reduction outputs are fresh");
     for p in &partials {
         let src = p.as_slice::<T>().expect("partials are contiguous");
-        dst.iter_mut().zip(src).for_each(|(y, &x)| *y = f(*y, x));
+        dst.iter_mut()
+            .zip(src)
+            .for_each(|(y, &x)| *y = f.one(*y, x));
     }
 }
 

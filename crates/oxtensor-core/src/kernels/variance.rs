@@ -252,13 +252,14 @@ fn columns_part<T: Real>(x: &[T], shift: &[f64], range: std::ops::Range<usize>) 
     let cols = shift.len();
     let mut state = Columns::new(cols);
     let first = range.start..(range.start + BLOCK_ROWS).min(range.end);
-    let mut scratch = vec![0.0; 2 * STRIP.min(cols)];
+    // One scratch buffer: the first block's strips use its start, the
+    // later blocks all of it.
+    let mut sums = vec![0.0; 2 * cols];
     for c in (0..cols).step_by(STRIP) {
         let span = c..(c + STRIP).min(cols);
-        columns_block(x, shift, first.clone(), span, &mut scratch, &mut state);
+        columns_block(x, shift, first.clone(), span, &mut sums, &mut state);
     }
     state.n += first.len() as f64;
-    let mut sums = vec![0.0; 2 * cols];
     for r in (first.end..range.end).step_by(CENTRED_ROWS) {
         let block = r..(r + CENTRED_ROWS).min(range.end);
         centred_block(x, shift, block, &mut sums, &mut state);

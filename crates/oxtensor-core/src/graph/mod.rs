@@ -3,6 +3,7 @@
 //! clients, features and safe replacement.
 
 mod arena;
+pub mod clone;
 pub mod compare;
 mod features;
 mod fgraph;
@@ -11,5 +12,5 @@ pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use features::{Feature, Orderings};
-pub use fgraph::{Client, FunctionGraph};
+pub use fgraph::{Client, CycleCheck, FunctionGraph};
 pub use ids::{NodeId, VarId};

@@ -1,44 +1,76 @@
-//! Constant folding: a node whose inputs are all constants, and whose op
-//! allows it (`do_constant_folding`), is computed once at compile time and
-//! its outputs replaced by constants. Mirrors PyTensor's
-//! `topo_constant_folding`.
+//! Constant folding (PyTensor's `constant_folding` and
+//! `topo_constant_folding`): a node whose inputs are all constants, and
+//! whose op allows it (`do_constant_folding`), is computed once at compile
+//! time and its outputs replaced by constants typed with the values' full
+//! shapes. Ops that cannot run here (host ops without a thunk) and nodes
+//! that fail are left for run time, where their errors carry the node.
 
+use super::rewriter::{NodeRewriter, Rewrite, Tracks};
+use super::run::RunContext;
+use super::walk::{WalkOrder, Walking};
+use super::GraphRewriter;
 use crate::error::Result;
 use crate::graph::{Constant, FunctionGraph, NodeId, Value, VarId, VarKind};
 use crate::kernels::alloc::Pool;
 use crate::types::{TensorType, Type};
 use crate::vm::{OpThunk, Thunk};
+use std::sync::Arc;
 
-/// Folds every foldable node, in dependency order; returns how many.
-/// Ops that cannot run natively (host ops) and nodes that fail are left for
-/// run time, where their errors carry the node's context.
-pub fn constant_fold(fg: &mut FunctionGraph) -> Result<usize> {
-    let mut pool = Pool::default();
-    let mut folded = 0;
-    for n in fg.toposort()? {
-        if !fg.has_node(n) || !foldable(fg, n) {
-            continue;
-        }
-        let Some(values) = evaluate(fg, n, &mut pool) else {
-            continue;
-        };
-        let pairs = replacements(fg, n, values);
-        if fg.replace_all_validate(&pairs, "constant_folding").is_ok() {
-            folded += 1;
-        }
+/// The node rewriter: folds one node.
+pub struct ConstantFolding;
+
+impl NodeRewriter for ConstantFolding {
+    fn name(&self) -> &str {
+        "constant_folding"
     }
-    Ok(folded)
+
+    fn tracks(&self) -> Tracks {
+        Tracks::All
+    }
+
+    fn transform(&self, fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+        if !foldable(fg, node) {
+            return Ok(None);
+        }
+        let Some(values) = evaluate(fg, node) else {
+            return Ok(None);
+        };
+        let news = new_constants(fg, node, values);
+        Ok(Some(Rewrite::Outputs(news.into_iter().map(Some).collect())))
+    }
+}
+
+/// `topo_constant_folding`: one walk, inputs first, folding what it can.
+pub fn topo_constant_folding() -> Walking {
+    Walking::new(
+        "topo_constant_folding",
+        vec![Arc::new(ConstantFolding) as Arc<dyn NodeRewriter>],
+        WalkOrder::InToOut,
+    )
+    .ignore_newtrees(true)
+}
+
+/// Folds every foldable node of `fg`; returns how many were folded.
+pub fn constant_fold(fg: &mut FunctionGraph) -> Result<usize> {
+    let mut run = RunContext::default();
+    topo_constant_folding().apply(fg, &mut run)?;
+    Ok(run
+        .profile
+        .rewriters
+        .get("constant_folding")
+        .map_or(0, |s| s.applied as usize))
 }
 
 fn foldable(fg: &FunctionGraph, n: NodeId) -> bool {
     let node = fg.graph().node(n);
-    node.op.do_constant_folding().unwrap_or(false)
+    !node.op.is_host()
+        && node.op.do_constant_folding().unwrap_or(false)
         && !node.inputs.is_empty()
         && node.inputs.iter().all(|&i| fg.graph().var(i).is_constant())
 }
 
 /// The node's outputs, or `None` if it cannot run now.
-fn evaluate(fg: &FunctionGraph, n: NodeId, pool: &mut Pool) -> Option<Vec<Value>> {
+fn evaluate(fg: &FunctionGraph, n: NodeId) -> Option<Vec<Value>> {
     let g = fg.graph();
     let node = g.node(n);
     let types = |vs: &[VarId]| {
@@ -49,34 +81,32 @@ fn evaluate(fg: &FunctionGraph, n: NodeId, pool: &mut Pool) -> Option<Vec<Value>
     let inputs: Vec<&Value> = node
         .inputs
         .iter()
-        .filter_map(|&i| {
-            if let VarKind::Constant(c) = &g.var(i).kind {
-                Some(&c.value)
-            } else {
-                None
-            }
+        .filter_map(|&i| match &g.var(i).kind {
+            VarKind::Constant(c) => Some(&c.value),
+            _ => None,
         })
         .collect();
     let thunk = OpThunk::new(node.op.clone(), types(&node.inputs), types(&node.outputs));
     let mut outs = vec![None; node.outputs.len()];
-    thunk.run(&inputs, &mut outs, pool).ok()?;
+    thunk.run(&inputs, &mut outs, &mut Pool::default()).ok()?;
     outs.into_iter().collect()
 }
 
 /// New constants for the node's outputs, typed with the values' full shapes.
-fn replacements(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<(VarId, VarId)> {
+fn new_constants(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<VarId> {
     let outputs = fg.graph().node(n).outputs.clone();
     outputs
         .into_iter()
         .zip(values)
         .map(|(out, value)| {
+            let declared = fg.graph().var(out).ty.clone();
             let ty = match &value {
                 Value::Tensor(t) => {
                     TensorType::new(t.dtype(), t.shape().iter().map(|&d| Some(d as u64)))
                         .map(Type::Tensor)
-                        .unwrap_or_else(|_| fg.graph().var(out).ty.clone())
+                        .unwrap_or(declared)
                 }
-                Value::Host(_) => fg.graph().var(out).ty.clone(),
+                Value::Host(_) => declared,
             };
             let constant = match value {
                 Value::Tensor(t) => Constant::tensor(t),
@@ -85,7 +115,7 @@ fn replacements(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<(V
                     display: String::new(),
                 },
             };
-            (out, fg.graph_mut().constant(ty, constant, None))
+            fg.graph_mut().constant(ty, constant, None)
         })
         .collect()
 }

@@ -1,0 +1,70 @@
+//! Stable forms of logarithms and exponentials near zero (stabilize):
+//! `log(1 + x) -> log1p(x)` (`local_log1p`, any number of other terms in
+//! the sum) and `exp(x) - 1 -> expm1(x)` (`local_expm1`).
+
+use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
+use crate::error::Result;
+use crate::graph::{FunctionGraph, NodeId, VarId};
+use crate::ops::scalar::ScalarKind::*;
+use crate::rewrite::db::RewriteDb;
+use crate::rewrite::optdb::{phase, register_in};
+use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use std::sync::Arc;
+
+pub(super) fn register(db: &RewriteDb) -> Result<()> {
+    let log1p: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        "local_log1p",
+        || Tracks::scalars(&[Log]),
+        local_log1p,
+    ));
+    register_in(db, phase::STABILIZE, log1p, &["stable"])?;
+    let expm1: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        "local_expm1",
+        || Tracks::scalars(&[Sub]),
+        local_expm1,
+    ));
+    register_in(db, phase::STABILIZE, expm1, &["stable"])
+}
+
+fn local_log1p(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+    let [arg] = inputs(fg, node)[..] else {
+        return Ok(None);
+    };
+    let Some(sum) = produced_by(fg, arg, Add) else {
+        return Ok(None);
+    };
+    let terms = inputs(fg, sum);
+    let Some(one) = terms.iter().position(|&t| is_constant(fg, t, 1.0)) else {
+        return Ok(None);
+    };
+    let rest: Vec<VarId> = terms
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != one)
+        .map(|(_, &t)| t)
+        .collect();
+    let x = match rest.as_slice() {
+        [] => return Ok(None),
+        [only] => *only,
+        many => elemwise(fg, Add, many)?,
+    };
+    let out = output(fg, node);
+    let new = elemwise(fg, Log1p, &[x])?;
+    Ok(Some(Rewrite::one(like(fg, new, out, &terms)?)))
+}
+
+fn local_expm1(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+    let [a, b] = inputs(fg, node)[..] else {
+        return Ok(None);
+    };
+    if !is_constant(fg, b, 1.0) {
+        return Ok(None);
+    }
+    let Some(e) = produced_by(fg, a, Exp) else {
+        return Ok(None);
+    };
+    let x = inputs(fg, e)[0];
+    let out = output(fg, node);
+    let new = elemwise(fg, Expm1, &[x])?;
+    Ok(Some(Rewrite::one(like(fg, new, out, &[a, b])?)))
+}

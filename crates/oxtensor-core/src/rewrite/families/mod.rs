@@ -4,6 +4,8 @@
 
 mod pow;
 mod stabilize_log;
+#[cfg(test)]
+pub(crate) mod testing;
 mod useless_elemwise;
 pub(crate) mod util;
 

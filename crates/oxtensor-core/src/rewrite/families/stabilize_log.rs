@@ -68,3 +68,35 @@ fn local_expm1(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> 
     let new = elemwise(fg, Expm1, &[x])?;
     Ok(Some(Rewrite::one(like(fg, new, out, &[a, b])?)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{check, printed, Case};
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::graph::Graph;
+    use crate::tensor::Tensor;
+    use crate::types::TensorType;
+
+    #[test]
+    fn log_of_one_plus_is_log1p_and_exp_minus_one_is_expm1() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let one = g.tensor_constant(Tensor::scalar(1.0f64));
+        let s = build::add(&mut g, one, x).unwrap();
+        let l = build::log(&mut g, s).unwrap();
+        let e = build::exp(&mut g, x).unwrap();
+        let m = build::sub(&mut g, e, one).unwrap();
+        let case = Case {
+            g,
+            inputs: vec![x],
+            outputs: vec![l, m],
+        };
+        let args = [Tensor::from_vec(vec![3], vec![2.0, 0.5, -0.25]).unwrap()];
+        let fg = check(&case, &["canonicalize", "stabilize"], &args, 1e-15);
+        assert_eq!(
+            printed(&fg),
+            "Log1p [id A]\n └─ x [id B]\nExpm1 [id C]\n └─ x [id B]\n"
+        );
+    }
+}

@@ -115,6 +115,7 @@ __all__ = [
     "Minimum",
     "MissingInputError",
     "Mod",
+    "Mode",
     "Mul",
     "Neg",
     "Nonzero",
@@ -1725,6 +1726,28 @@ class Function:
         """Release the buffers kept between calls."""
     def __reduce__(self) -> tuple[t.Any, tuple[FunctionRecipe, bool]]:
         """``FunctionRecipe.compile(recipe, trust_input)``: recompiled on load."""
+
+@disjoint_base
+class Mode:
+    """A compilation mode: the rewrites to run (a query of the rewrite
+    database, by PyTensor's optimizer names) and the linker."""
+
+    def __new__(
+        cls, linker: str | None = None, optimizer: str | None = ...
+    ) -> Mode: ...
+    @property
+    def linker(self) -> str:
+        """The linker's name."""
+    @property
+    def provided_optimizer(self) -> str:
+        """The optimizer's name, as given."""
+    def including(self, *tags: str) -> Mode:
+        """This mode with the rewrites of these tags added."""
+    def excluding(self, *tags: str) -> Mode:
+        """This mode without the rewrites of these tags."""
+    def requiring(self, *tags: str) -> Mode:
+        """This mode keeping only the rewrites with all of these tags."""
+    def __reduce__(self) -> tuple[t.Any, ...]: ...
 
 @t.final
 class FunctionRecipe:

@@ -154,37 +154,52 @@ impl PyFunctionGraph {
             })
     }
 
-    /// Gives a Python object to each variable the core created (constants
-    /// from constant folding) that a logged change now reads.
-    fn export_new(&mut self, py: Python<'_>, events: &[Event]) -> PyResult<()> {
-        for ev in events {
-            let Event::Change(_, _, new, _) = ev else {
-                continue;
-            };
-            if self.memo.var(py, *new).is_ok() {
-                continue;
-            }
-            let fg = self.core()?;
-            let data = fg.graph().var(*new);
-            let oxtensor_core::graph::VarKind::Constant(c) = &data.kind else {
-                return Err(PyValueError::new_err(format!(
-                    "variable {new:?} made by the core has no Python form"
-                )));
-            };
-            let ty = crate::types::py_type(py, &data.ty)?;
-            let obj = match &c.value {
-                oxtensor_core::value::Value::Tensor(t) => {
-                    crate::construct::tensor_constant_of(py, ty, t.clone(), None)?
-                }
-                oxtensor_core::value::Value::Host(_) => {
-                    return Err(PyValueError::new_err(
-                        "folded host values have no Python form",
-                    ))
-                }
-            };
-            self.memo.adopt_var(&obj, *new);
+    /// Gives a Python object to every variable and node in the graph that
+    /// has none yet (what the core made: folded constants, rewritten
+    /// nodes). Nodes that came and went inside one core call never get one.
+    fn export_graph(&mut self, py: Python<'_>) -> PyResult<()> {
+        let Some(fg) = self.fg.as_ref() else {
+            return Ok(());
+        };
+        for &v in fg.outputs() {
+            crate::export::export_var(py, fg.graph(), &mut self.memo, v)?;
         }
         Ok(())
+    }
+
+    /// A graph over a core function graph the core built (compilation):
+    /// the memo knows the Python objects the core graph came from, and the
+    /// rest are made now, marked as belonging to this graph.
+    pub(crate) fn from_core<'py>(
+        py: Python<'py>,
+        mut fg: FunctionGraph,
+        memo: Memo,
+    ) -> PyResult<Bound<'py, Self>> {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        fg.attach_feature(Box::new(EventLog(events.clone()))).py()?;
+        let in_graph: Vec<VarId> = fg.variables().chain(fg.inputs().iter().copied()).collect();
+        let obj = Bound::new(
+            py,
+            PyFunctionGraph {
+                fg: Some(fg),
+                memo,
+                events,
+                features: Vec::new(),
+                update_mapping: None,
+            },
+        )?;
+        obj.borrow_mut().export_graph(py)?;
+        let weak = PyWeakrefReference::new(&obj)?.into_any().unbind();
+        let this = obj.borrow();
+        for v in in_graph {
+            if let Ok(o) = this.memo.var(py, v) {
+                if let Ok(var) = o.cast::<PyVariable>() {
+                    var.borrow_mut().fgraph = Some(weak.clone_ref(py));
+                }
+            }
+        }
+        drop(this);
+        Ok(obj)
     }
 
     /// Applies logged events to the Python objects and tells the Python
@@ -204,7 +219,7 @@ impl PyFunctionGraph {
         if events.is_empty() {
             return Ok(());
         }
-        slf.borrow_mut().export_new(py, &events)?;
+        slf.borrow_mut().export_graph(py)?;
         let weak = PyWeakrefReference::new(slf)?;
         let features: Vec<Py<PyAny>> = slf
             .borrow()
@@ -214,7 +229,9 @@ impl PyFunctionGraph {
             .collect();
         let mut first_error = None;
         for ev in &events {
-            let call = slf.borrow().mirror(py, ev, &weak)?;
+            let Some(call) = slf.borrow().mirror(py, ev, &weak)? else {
+                continue;
+            };
             if first_error.is_none() {
                 first_error = Self::notify(slf, &features, call).err();
             }
@@ -242,15 +259,28 @@ impl PyFunctionGraph {
         Ok(())
     }
 
-    /// Updates the Python objects for one event and returns the callback to make.
+    /// Updates the Python objects for one event and returns the callback to
+    /// make; `None` for an event about a node that never had a Python
+    /// object (the core made and dropped it within one call).
     #[allow(clippy::type_complexity)]
     fn mirror<'py>(
         &self,
         py: Python<'py>,
         ev: &Event,
         weak: &Bound<'py, PyWeakrefReference>,
-    ) -> PyResult<(&'static str, Vec<Bound<'py, PyAny>>, String)> {
-        Ok(match ev {
+    ) -> PyResult<Option<(&'static str, Vec<Bound<'py, PyAny>>, String)>> {
+        let known = |n: &NodeId| self.memo.has_node(*n);
+        let skip = match ev {
+            Event::Import(n, _) | Event::Prune(n, _) => !known(n),
+            Event::Change(Client::Node(n, _), _, new, _) => !known(n) || !self.memo.has_var(*new),
+            Event::Change(Client::Output(_), old, new, _) => {
+                !self.memo.has_var(*new) || !self.memo.has_var(*old)
+            }
+        };
+        if skip {
+            return Ok(None);
+        }
+        Ok(Some(match ev {
             Event::Import(n, reason) => {
                 let node = self.memo.node(py, *n)?;
                 for out in node.getattr("outputs")?.try_iter()? {
@@ -278,7 +308,7 @@ impl PyFunctionGraph {
                     reason.clone(),
                 )
             }
-        })
+        }))
     }
 
     /// Runs a core mutation, then flushes its events.

@@ -29,6 +29,7 @@ mod infer_shape;
 mod linalg_ops;
 mod make_node;
 mod matmul;
+mod mode;
 mod nonzero_ops;
 mod op;
 mod pickle_session;
@@ -75,6 +76,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<compile::UnusedInputError>(),
     )?;
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
+    m.add_class::<mode::PyMode>()?;
     m.add_function(wrap_pyfunction!(blas::_install_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_engines, m)?)?;

@@ -318,13 +318,15 @@ fn import_function<'py>(
     let (mut memo, mut g) = (Memo::default(), Graph::new());
     let mut spec = FunctionSpec::default();
     for v in fg_inputs {
-        spec.inputs.push(FunctionInput::new(memo.import_var(&mut g, v)?));
+        spec.inputs
+            .push(FunctionInput::new(memo.import_var(&mut g, v)?));
     }
     for (v, borrow) in outputs {
         spec.outputs.push((memo.import_var(&mut g, v)?, *borrow));
     }
     for (k, v) in givens {
-        spec.givens.push((memo.import_var(&mut g, k)?, memo.import_var(&mut g, v)?));
+        spec.givens
+            .push((memo.import_var(&mut g, k)?, memo.import_var(&mut g, v)?));
     }
     let mut roots: Vec<VarId> = spec.outputs.iter().map(|&(v, _)| v).collect();
     for (_, e) in &pairs {
@@ -347,7 +349,8 @@ fn import_function<'py>(
         });
     }
     for ((_, e), &k) in pairs.iter().zip(&updated) {
-        spec.updates.push((n_explicit + k, memo.import_var(&mut g, e)?));
+        spec.updates
+            .push((n_explicit + k, memo.import_var(&mut g, e)?));
     }
     Ok(Imported {
         memo,
@@ -396,16 +399,27 @@ pub fn function<'py>(
     let pairs = update_pairs(updates)?;
     let mut givens = given_pairs(givens)?;
     let fg_inputs = free_inputs(py, &specs, &mut givens)?;
-    let no_default = no_default_updates
-        .unwrap_or_else(|| PyBool::new(py, false).to_owned().into_any());
-    let outs: Vec<(Bound<'py, PyAny>, bool)> =
-        out_vars.iter().cloned().zip(borrow.iter().copied()).collect();
+    let no_default =
+        no_default_updates.unwrap_or_else(|| PyBool::new(py, false).to_owned().into_any());
+    let outs: Vec<(Bound<'py, PyAny>, bool)> = out_vars
+        .iter()
+        .cloned()
+        .zip(borrow.iter().copied())
+        .collect();
     let mut imported = import_function(&fg_inputs, &outs, pairs, &givens, &no_default)?;
     imported.spec.on_unused_input = on_unused(on_unused_input.as_deref())?;
     imported.spec.accept_inplace = accept_inplace;
-    let built = FunctionMaker::new(imported.g, imported.spec, core).build().py()?;
+    let (fg, log) = PyFunctionGraph::shell(py, imported.memo)?;
+    let bridge = crate::rewriting::bridge::HostBridge::new(&fg);
+    let built = FunctionMaker::new(imported.g, imported.spec, core)
+        .with_feature(log)
+        .with_feature(Box::new(bridge))
+        .build()
+        .py()?;
     warn_all(py, &built.warnings)?;
-    let fg = PyFunctionGraph::from_core(py, built.fgraph, imported.memo)?;
+    let mut core_fg = built.fgraph;
+    crate::rewriting::bridge::HostBridge::detach(&mut core_fg).py()?;
+    PyFunctionGraph::adopt(&fg, core_fg)?;
     let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
     let entries = specs
         .iter()

@@ -30,7 +30,9 @@ fn named_optimizer(name: Option<&str>) -> PyResult<Optimizer> {
         Some("o2") => fast_compile().with_include(&["fusion"]),
         Some("o1" | "fast_compile") => fast_compile(),
         Some("merge") => Query::including(&["merge"]),
-        Some("unsafe") => fast_run().with_exclude(&["inplace"]).with_include(&["unsafe"]),
+        Some("unsafe") => fast_run()
+            .with_exclude(&["inplace"])
+            .with_include(&["unsafe"]),
         Some("stabilize") => Query {
             position_cutoff: 1.5000001,
             ..fast_run()
@@ -111,21 +113,30 @@ impl PyMode {
     #[pyo3(signature = (*tags))]
     fn including(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
         let t = tag_list(tags)?;
-        Ok(self.derived(self.inner.including(&t.iter().map(String::as_str).collect::<Vec<_>>())))
+        Ok(self.derived(
+            self.inner
+                .including(&t.iter().map(String::as_str).collect::<Vec<_>>()),
+        ))
     }
 
     /// This mode without the rewrites of these tags.
     #[pyo3(signature = (*tags))]
     fn excluding(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
         let t = tag_list(tags)?;
-        Ok(self.derived(self.inner.excluding(&t.iter().map(String::as_str).collect::<Vec<_>>())))
+        Ok(self.derived(
+            self.inner
+                .excluding(&t.iter().map(String::as_str).collect::<Vec<_>>()),
+        ))
     }
 
     /// This mode keeping only the rewrites with all of these tags.
     #[pyo3(signature = (*tags))]
     fn requiring(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
         let t = tag_list(tags)?;
-        Ok(self.derived(self.inner.requiring(&t.iter().map(String::as_str).collect::<Vec<_>>())))
+        Ok(self.derived(
+            self.inner
+                .requiring(&t.iter().map(String::as_str).collect::<Vec<_>>()),
+        ))
     }
 
     fn __repr__(&self) -> String {

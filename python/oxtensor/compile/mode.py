@@ -7,6 +7,9 @@ from oxtensor import _core
 
 Mode = _core.Mode
 
+#: The database of compilation phases every mode queries.
+optdb = _core.optdb_object()
+
 #: PyTensor's predefined modes; the backend names all mean the native VM.
 predefined_modes: dict[str, Any] = {
     "FAST_RUN": Mode("vm", "fast_run"),
@@ -31,4 +34,9 @@ def get_mode(mode: Any) -> Any:
     return predefined_modes[mode]
 
 
-__all__ = ["Mode", "get_mode", "predefined_modes"]
+def get_default_mode() -> Any:
+    """The mode ``function`` uses when given none (``FAST_RUN``)."""
+    return predefined_modes["FAST_RUN"]
+
+
+__all__ = ["Mode", "get_default_mode", "get_mode", "optdb", "predefined_modes"]

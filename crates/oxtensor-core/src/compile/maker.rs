@@ -10,7 +10,7 @@ use super::mode::Mode;
 use crate::error::{Error, Result};
 use crate::graph::clone::clone_with_givens;
 use crate::graph::traversal::ancestors;
-use crate::graph::{FunctionGraph, Graph, VarId};
+use crate::graph::{Feature, FunctionGraph, Graph, VarId};
 use crate::rewrite::{rewrite_graph, RewriteProfile, RunContext};
 use crate::vm::Program;
 use std::collections::{HashMap, HashSet};
@@ -92,12 +92,25 @@ pub struct FunctionMaker {
     graph: Graph,
     spec: FunctionSpec,
     mode: Mode,
+    features: Vec<Box<dyn Feature>>,
 }
 
 impl FunctionMaker {
     /// A maker over `graph` (taken over; the caller keeps its own copy).
     pub fn new(graph: Graph, spec: FunctionSpec, mode: Mode) -> Self {
-        FunctionMaker { graph, spec, mode }
+        FunctionMaker {
+            graph,
+            spec,
+            mode,
+            features: Vec::new(),
+        }
+    }
+
+    /// Attaches `feature` to the graph before it is rewritten (a host's
+    /// mirror of the graph, or its bridge for rewriters it defines).
+    pub fn with_feature(mut self, feature: Box<dyn Feature>) -> Self {
+        self.features.push(feature);
+        self
     }
 
     /// Copies, checks and rewrites the graph.
@@ -116,6 +129,9 @@ impl FunctionMaker {
         self.check_unused(&outs, &mut warnings)?;
         let inputs = self.spec.inputs.iter().map(|i| i.var).collect();
         let mut fgraph = FunctionGraph::new(self.graph, inputs, outs)?;
+        for f in self.features {
+            fgraph.attach_feature(f)?;
+        }
         if !self.spec.accept_inplace {
             refuse_inplace(&fgraph)?;
         }

@@ -63,9 +63,11 @@ pub enum DbKind {
     Walk(WalkOrder),
 }
 
-/// A database of rewriters.
+/// A database of rewriters. Its name is a tag of all its entries; a
+/// database gets its name again when registered into another (as in
+/// PyTensor, where `register(name, db)` renames `db`).
 pub struct RewriteDb {
-    name: String,
+    name: RwLock<String>,
     kind: DbKind,
     entries: RwLock<Vec<Registered>>,
 }
@@ -115,8 +117,8 @@ impl Query {
         self
     }
 
-    fn selects(&self, r: &Registered) -> bool {
-        let has = |t: &String| r.tags.contains(t);
+    fn selects(&self, r: &Registered, db_name: &str) -> bool {
+        let has = |t: &String| t == db_name || r.tags.contains(t);
         self.include.iter().any(has)
             && self.require.iter().all(has)
             && !self.exclude.iter().any(has)
@@ -127,15 +129,22 @@ impl RewriteDb {
     /// An empty database.
     pub fn new(name: impl Into<String>, kind: DbKind) -> Self {
         RewriteDb {
-            name: name.into(),
+            name: RwLock::new(name.into()),
             kind,
             entries: RwLock::new(Vec::new()),
         }
     }
 
     /// Its name.
-    pub fn name(&self) -> &str {
-        &self.name
+    pub fn name(&self) -> String {
+        self.name.read().map(|n| n.clone()).unwrap_or_default()
+    }
+
+    /// Renames it.
+    pub fn set_name(&self, name: &str) {
+        if let Ok(mut n) = self.name.write() {
+            *n = name.to_owned();
+        }
     }
 
     /// Its kind.
@@ -154,22 +163,23 @@ impl RewriteDb {
         position: f64,
         role: Role,
     ) -> Result<()> {
+        let db_name = self.name();
         let mut entries = self.write()?;
         if entries.iter().any(|r| r.name == name) {
             return Err(Error::Value(format!(
-                "The name {name} is already registered in {}",
-                self.name
+                "The name {name} is already registered in {db_name}"
             )));
         }
         if let Some(t) = tags.iter().find(|t| entries.iter().any(|r| r.name == **t)) {
             return Err(Error::Value(format!(
-                "The tag {t} of {name} is the name of a rewriter registered in {}",
-                self.name
+                "The tag {t} of {name} is the name of a rewriter registered in {db_name}"
             )));
+        }
+        if let Entry::Db(db) = &entry {
+            db.set_name(name);
         }
         let mut all: BTreeSet<String> = tags.iter().map(|t| (*t).to_owned()).collect();
         all.insert(name.to_owned());
-        all.insert(self.name.clone());
         entries.push(Registered {
             name: name.to_owned(),
             entry,
@@ -194,7 +204,7 @@ impl RewriteDb {
         let r = entries
             .iter_mut()
             .find(|r| r.name == name)
-            .ok_or_else(|| Error::Index(format!("{name} is not registered in {}", self.name)))?;
+            .ok_or_else(|| Error::Index(format!("{name} is not registered in {}", self.name())))?;
         r.tags.extend(tags.iter().map(|t| (*t).to_owned()));
         Ok(())
     }
@@ -210,7 +220,7 @@ impl RewriteDb {
             .iter()
             .find(|r| r.name == name)
             .cloned()
-            .ok_or_else(|| Error::Index(format!("{name} is not registered in {}", self.name)))
+            .ok_or_else(|| Error::Index(format!("{name} is not registered in {}", self.name())))
     }
 
     /// The nested database registered as `name`.
@@ -219,7 +229,7 @@ impl RewriteDb {
             Entry::Db(db) => Ok(db),
             _ => Err(Error::Type(format!(
                 "{name} in {} is not a database",
-                self.name
+                self.name()
             ))),
         }
     }
@@ -227,21 +237,22 @@ impl RewriteDb {
     fn read(&self) -> Result<std::sync::RwLockReadGuard<'_, Vec<Registered>>> {
         self.entries
             .read()
-            .map_err(|_| Error::Value(format!("the database {} is poisoned", self.name)))
+            .map_err(|_| Error::Value(format!("the database {} is poisoned", self.name())))
     }
 
     fn write(&self) -> Result<std::sync::RwLockWriteGuard<'_, Vec<Registered>>> {
         self.entries
             .write()
-            .map_err(|_| Error::Value(format!("the database {} is poisoned", self.name)))
+            .map_err(|_| Error::Value(format!("the database {} is poisoned", self.name())))
     }
 
     /// The pass that runs what `query` selects.
     pub fn query(&self, query: &Query) -> Result<Arc<dyn GraphRewriter>> {
+        let name = self.name();
         let mut selected: Vec<Registered> = self
             .read()?
             .iter()
-            .filter(|r| query.selects(r))
+            .filter(|r| query.selects(r, &name))
             .cloned()
             .collect();
         Ok(match self.kind {
@@ -256,12 +267,12 @@ impl RewriteDb {
                     .iter()
                     .map(|r| Ok((r.name.clone(), pass_of(r, query)?)))
                     .collect::<Result<_>>()?;
-                Arc::new(Sequence::named(self.name.clone(), passes))
+                Arc::new(Sequence::named(name, passes))
             }
             DbKind::Equilibrium => self.equilibrium(&selected, query)?,
             DbKind::Walk(order) => {
                 let rewriters = node_rewriters(&selected, query)?;
-                Arc::new(Walking::new(self.name.clone(), rewriters, order))
+                Arc::new(Walking::new(name, rewriters, order))
             }
         })
     }
@@ -279,7 +290,7 @@ impl RewriteDb {
         }
         let mut take = |role| by_role.remove(&role).unwrap_or_default();
         Ok(Arc::new(
-            Equilibrium::new(self.name.clone(), node_rewriters(selected, query)?)
+            Equilibrium::new(self.name(), node_rewriters(selected, query)?)
                 .with_global(take(Role::Global))
                 .with_final(take(Role::Final))
                 .with_cleanup(take(Role::Cleanup)),
@@ -296,7 +307,7 @@ fn pass_of(r: &Registered, query: &Query) -> Result<Arc<dyn GraphRewriter>> {
             vec![n.clone()],
             WalkOrder::InToOut,
         )),
-        Entry::Db(db) => db.query(query.subquery.get(db.name()).unwrap_or(query))?,
+        Entry::Db(db) => db.query(query.subquery.get(&db.name()).unwrap_or(query))?,
     })
 }
 
@@ -308,7 +319,7 @@ fn node_rewriters(selected: &[Registered], query: &Query) -> Result<Vec<Arc<dyn 
         match &r.entry {
             Entry::Node(n) => out.push(n.clone()),
             Entry::Db(db) => {
-                let q = query.subquery.get(db.name()).unwrap_or(query);
+                let q = query.subquery.get(&db.name()).unwrap_or(query);
                 out.extend(db.query(q)?.node_rewriters());
             }
             Entry::Graph(_) => {}

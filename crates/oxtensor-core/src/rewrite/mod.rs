@@ -18,6 +18,7 @@ pub mod profile;
 mod rewriter;
 mod run;
 mod sequence;
+mod sequential_node;
 mod tracker;
 mod walk;
 
@@ -33,5 +34,6 @@ pub use rewriter::{
 };
 pub use run::{OnError, RewriteSettings, RunContext};
 pub use sequence::Sequence;
+pub use sequential_node::SequentialNodeRewriter;
 pub use tracker::OpTracker;
 pub use walk::{WalkOrder, Walking};

@@ -186,3 +186,45 @@ def test_rewriters_compile_through_function():
     finally:
         optdb["canonicalize"].remove("exp_to_zero_test")
     assert "exp_to_zero_test" not in optdb["canonicalize"]
+
+
+def test_pattern_rewriter_matches_commutatively_and_builds_the_template():
+    from oxtensor.graph.rewriting.basic import PatternNodeRewriter
+
+    x, y = ot.dvectors("x", "y")
+    fg = FunctionGraph([x, y], [(ot.exp(y) * x) / x])
+    cancel = PatternNodeRewriter(
+        (ot.true_div, (ot.mul, "x", "z"), "x"), "z", allow_multiple_clients=True
+    )
+    assert str(cancel) == "True_div(Mul(x, z), x) -> z"
+    in2out(cancel).rewrite(fg)
+    assert str(fg.outputs[0].owner.op) == "Exp"
+
+
+def test_pattern_constants_constraints_asterisk_and_callables():
+    from oxtensor.graph.rewriting.basic import (
+        Asterisk,
+        PatternNodeRewriter,
+        SubstitutionNodeRewriter,
+    )
+
+    x = ot.dvector("x")
+    fg = FunctionGraph([x], [x**2 + ot.exp(x)])
+    in2out(PatternNodeRewriter((ot.pow, "x", 2), (ot.sqr, "x"))).rewrite(fg)
+    assert "Sqr" in oxtensor.dprint(fg, file="str")
+    named = {"pattern": "x", "constraint": lambda v: v.name == "x"}
+    called = []
+
+    def build(fgraph, node, subs):
+        called.append(sorted(subs))
+        return ot.cosh(subs["x"])
+
+    in2out(PatternNodeRewriter((ot.exp, named), build)).rewrite(fg)
+    assert called == [["x"]]
+    assert "Cosh" in oxtensor.dprint(fg, file="str")
+    in2out(SubstitutionNodeRewriter(ot.add, ot.mul)).rewrite(fg)
+    assert str(fg.outputs[0].owner.op) == "Mul"
+    rest = PatternNodeRewriter((ot.mul, "a", Asterisk("r")), (ot.add, "a", "r"))
+    in2out(rest).rewrite(fg)
+    assert str(fg.outputs[0].owner.op) == "Add"
+    fg.check_integrity()

@@ -14,6 +14,7 @@ mod equilibrium;
 mod families;
 mod merge;
 pub mod optdb;
+pub mod pattern;
 pub mod profile;
 mod rewriter;
 mod run;

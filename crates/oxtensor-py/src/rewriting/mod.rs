@@ -6,4 +6,5 @@ pub mod bridge;
 pub mod db;
 pub mod graph;
 pub mod node;
+pub mod pattern;
 pub mod profile;

@@ -175,6 +175,7 @@ __all__ = [
     "_install_blas",
     "_pushforward",
     "_register",
+    "_simd",
     "ancestors",
     "applys_between",
     "argmax",
@@ -1854,6 +1855,10 @@ def _blas_engines() -> list[tuple[str, str | None]]:
 
 def _blas_machine() -> tuple[bool, str | None, bool]:
     """(CPU has AVX-512F, the library's kernel name, it is AVX-512)."""
+
+def _simd() -> tuple[str, str, str | None]:
+    """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
+    was ignored or None); levels are "baseline", "avx2", "avx512"."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

@@ -80,6 +80,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_engines, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas_products, m)?)?;
     m.add_function(wrap_pyfunction!(cpu::_simd, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;

@@ -6,9 +6,11 @@ put back process-wide state a test changes.
 extension is built in debug mode, the first call of a code path is slow, and
 no test may fail because the machine is slow or loaded.
 
-A test that changes process-wide state (the BLAS routing, Python's
-recursion limit, environment variables: ``monkeypatch``) does it through a
-fixture that puts it back, never by hand: tests may run in any order.
+Tests run in random order (pytest-randomly: a run's last line gives the
+seed, ``--randomly-seed=N`` runs that order again, ``-p no:randomly`` keeps
+file order). So a test that changes process-wide state (the BLAS routing,
+Python's recursion limit, environment variables: ``monkeypatch``) does it
+through a fixture that puts it back, never by hand.
 """
 
 import os
@@ -64,3 +66,12 @@ def recursion_limit() -> Iterator[Callable[[int], None]]:
     yield sys.setrecursionlimit
     sys.setrecursionlimit(before)
 
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The random order's seed, last (``-q`` hides pytest-randomly's header
+    line), so a failing order can be run again."""
+    if config.pluginmanager.hasplugin("randomly"):
+        seed = config.getoption("randomly_seed")
+        terminalreporter.write_line(
+            f"random order: rerun it with --randomly-seed={seed}"
+        )

@@ -26,7 +26,8 @@ CI_MATRIX := "RAYON_NUM_THREADS=1 OXTENSOR_SIMD=baseline OXTENSOR_BLAS=numpy" \
 CI_MATRIX_TESTS := tests/tensor/test_blas.py tests/tensor/test_lapack.py \
 	tests/tensor/test_matmul.py tests/tensor/test_reductions.py \
 	tests/tensor/test_large_reductions.py tests/tensor/test_vmath.py \
-	tests/compile/test_fusion.py tests/compile/test_fusion_sum.py tests/test_threads.py
+	tests/tensor/test_vmath_trig.py tests/compile/test_fusion.py \
+	tests/compile/test_fusion_sum.py tests/test_threads.py
 # One configuration's run: its settings and the SIMD level they give first.
 in_config = echo "== $(1)" && env $(1) $(PY) -c \
 	'from oxtensor import _core; print("SIMD level %s (CPU: %s)" % _core._simd()[:2])' && \

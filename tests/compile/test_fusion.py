@@ -36,6 +36,9 @@ def test_fused_chain_equals_unfused_and_numpy(dtype, n):
     out = fused(a, b)
     assert out.dtype == dtype
     assert out.shape == (n,)
+    # Exact by construction: elementwise, each element by the same kernels
+    # at this process's SIMD level, fused or not (threads split elements,
+    # never an element's arithmetic).
     np.testing.assert_array_equal(out, plain(a, b))
     tol = 1e-12 if dtype == "float64" else 1e-5
     np.testing.assert_allclose(out, chain_np(a, b), rtol=tol, atol=tol)
@@ -169,6 +172,9 @@ def test_partial_broadcasts_equal_unfused_and_numpy(rows, cols, dtype, lx, lr, l
     out = fused(xv, rv, cv)
     assert out.dtype == dtype
     assert out.shape == (rows, cols)
+    # Exact by construction: elementwise, each element by the same kernels
+    # at this process's SIMD level, fused or not (threads split elements,
+    # never an element's arithmetic).
     np.testing.assert_array_equal(out, plain(xv, rv, cv))
     tol = 1e-12 if dtype == "float64" else 1e-5
     np.testing.assert_allclose(out, broadcast_chain_np(xv, rv, cv), rtol=tol, atol=tol)
@@ -264,6 +270,8 @@ def test_sums_of_fused_groups_equal_unfused_and_numpy(rows, cols, dtype, axis, l
     expected = (np.square(xv.astype("float64") - rv) * 0.5).sum(axis=axis)
     np.testing.assert_allclose(out, expected, rtol=tol * 10, atol=tol * 10)
     if rows * cols <= 2048:
+        # Exact by construction: up to one block the group's values are
+        # materialised and summed by the unfused run's kernel, on one thread.
         np.testing.assert_array_equal(out, want)
 
 

@@ -9,6 +9,7 @@ mod builtin_ops;
 mod compile;
 mod constant;
 mod construct;
+mod cpu;
 mod describe;
 mod errors;
 mod exceptions;
@@ -93,6 +94,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_engines, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas_products, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu::_simd, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;

@@ -35,3 +35,20 @@ def path(request: pytest.FixtureRequest) -> Callable[[Any], Any]:
     (native kernels only) or ``x`` passed through a Python op's ``perform``
     or ``make_thunk`` first."""
     return PATHS[request.param]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow", action="store_true", help="also run tests marked slow"
+    )
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

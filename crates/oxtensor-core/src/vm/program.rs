@@ -297,6 +297,7 @@ impl Program {
         let mut guard = self.workspace.try_lock().ok();
         let mut fresh = Workspace::default();
         let ws = guard.as_deref_mut().unwrap_or(&mut fresh);
+        ws.pool.trim();
         ws.storage.resize(self.n_slots, None);
         // Per step, the time it ran (`None`: skipped by a lazy run).
         let mut times = self.profile.as_ref().map(|_| vec![None; self.steps.len()]);
@@ -346,6 +347,7 @@ impl Program {
             Some(ws) => ws,
             None => fresh.insert(Workspace::default()),
         };
+        ws.pool.trim();
         let mut outs = StepOutputs::new();
         self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs)?;
         // `compute` checked that every output is there. Taken one by one:

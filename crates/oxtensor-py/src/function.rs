@@ -301,6 +301,7 @@ impl PyFunction {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
+        oxtensor_core::vm::fork::enter();
         let mut values = Values::new();
         self.values(args, kwargs, &mut values)?;
         self.finish(args.py(), &values)
@@ -313,6 +314,9 @@ impl PyFunction {
         py: Python<'py>,
         args: impl Iterator<Item = Bound<'py, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        // Before any conversion: a forked child's parallel loops need live
+        // workers (see `fork.rs`).
+        oxtensor_core::vm::fork::enter();
         let mut values = Values::new();
         for (i, a) in args.enumerate() {
             values.push(self.convert(i, &a)?);

@@ -13,6 +13,7 @@ use crate::vm::{OpThunk, Thunk};
 /// Ops that cannot run natively (host ops) and nodes that fail are left for
 /// run time, where their errors carry the node's context.
 pub fn constant_fold(fg: &mut FunctionGraph) -> Result<usize> {
+    crate::vm::fork::enter();
     let mut pool = Pool::default();
     let mut folded = 0;
     for n in fg.toposort()? {

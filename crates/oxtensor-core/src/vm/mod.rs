@@ -5,6 +5,7 @@
 mod argmin_link;
 mod chain;
 mod donation;
+pub mod fork;
 mod fusion;
 mod fusion_sum;
 mod fusion_thunk;

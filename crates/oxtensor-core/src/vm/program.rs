@@ -153,6 +153,8 @@ impl Program {
         mut host_thunks: HashMap<NodeId, Box<dyn Thunk>>,
         opts: &LinkOptions,
     ) -> Result<Program> {
+        // Forks after this are noticed (see `fork.rs`).
+        super::fork::watch();
         let g = fg.graph();
         let mut order = fg.toposort()?;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
@@ -280,6 +282,7 @@ impl Program {
     /// borrowed). Values are checked against the declared output types of
     /// each node; errors name the node.
     pub fn run(&self, inputs: impl AsRef<[Value]>) -> Result<Vec<Value>> {
+        super::fork::enter();
         let inputs = inputs.as_ref();
         if inputs.len() != self.n_inputs() {
             return Err(Error::Type(format!(

@@ -11,6 +11,7 @@ mod fusion_sum;
 mod fusion_thunk;
 mod fusion_walk;
 mod lazy;
+pub mod native_stack;
 mod profile;
 mod program;
 mod thunk;

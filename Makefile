@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-v1
 PY_SRC := $(wildcard python tests benches examples)
 export CARGO_INCREMENTAL ?= 0
 
-.PHONY: help venv build release example test test-rust test-python lint fmt bench ci all clean
+.PHONY: help venv build release example test test-rust test-python lint fmt bench soak ci all clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -56,6 +56,9 @@ bench: release ## benchmarks against PyTensor and JAX (installs them into .venv)
 	@# A failed install only skips those comparisons; run.py says which and why.
 	$(PIP) install -q -r benches/requirements.txt || echo "bench: could not install benches/requirements.txt"
 	$(PY) benches/run.py
+
+soak: release ## soak and concurrency figures: threads x calls, compile loops, shared updates
+	$(PY) benches/soak.py
 
 ci: lint test ## what CI runs
 

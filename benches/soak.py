@@ -108,7 +108,9 @@ def shared_updates() -> bool:
     for locked in (True, False):
         count = oxtensor.shared(np.float64(0.0), name="count")
         total = oxtensor.shared(np.zeros(1000), name="total")
-        f = oxtensor.function([], [], updates=[(count, count + 1), (total, total + 1.0)])
+        f = oxtensor.function(
+            [], [], updates=[(count, count + 1), (total, total + 1.0)]
+        )
         lock = threading.Lock() if locked else None
 
         def work(k: int, f=f, lock=lock) -> None:

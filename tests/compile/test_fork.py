@@ -19,7 +19,9 @@ N = 10**6
 HANG_SECONDS = 120
 
 # Python 3.12 warns on forking a process with threads (ours has rayon's).
-pytestmark = pytest.mark.filterwarnings("ignore:This process .* fork:DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:This process .* fork:DeprecationWarning"
+)
 
 
 def _compiled():

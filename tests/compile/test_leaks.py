@@ -35,7 +35,7 @@ BLOCKS_PER_CALL = 0.01
 
 
 class _MallInfo2(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012 (ctypes' own protocol)
+    _fields_ = [
         (name, ctypes.c_size_t)
         for name in (
             "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks "

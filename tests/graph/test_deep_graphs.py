@@ -29,8 +29,9 @@ def check_deep_chain(n):
 
     text = oxtensor.dprint(z, file="str")
     lines = text.splitlines()
-    # The additions down the chain, `x`, then each addition's constant.
-    assert len(lines) == 2 * n + 1
+    # The additions down the chain, `x`, then each addition's constant
+    # (`ExpandDims{axis=0}` of `1.0`, two lines).
+    assert len(lines) == 3 * n + 1
     assert " x [id " in lines[n]
     # Indentation stops growing: the text is linear in the graph's size.
     assert max(map(len, lines)) < 300

@@ -451,8 +451,9 @@ mod tests {
         assert!(lines[n].ends_with(&format!(" ├─ x [id {}]", char_id(n))));
         let fg = FunctionGraph::new(g, vec![x], vec![z]).unwrap();
         let repr = as_string(&fg);
-        assert!(repr.starts_with("Add(Add(") && repr.ends_with(", 1.0))"));
-        assert_eq!(repr.len(), n * "Add(, 1.0)".len() + 1);
+        assert!(repr.starts_with("Add(Add("), "{}", &repr[..40]);
+        assert_eq!(repr.matches("Add(").count(), n);
+        assert!(repr.len() < 40 * n, "linear in the depth");
     }
 
     #[test]

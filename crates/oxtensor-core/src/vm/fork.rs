@@ -122,7 +122,7 @@ mod tests {
             // SAFETY: `pid` is our child; `status` is a valid out pointer.
             let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
             if done == pid {
-                return libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+                return libc::WIFEXITED(status).then_some(libc::WEXITSTATUS(status));
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         }

@@ -29,7 +29,7 @@ pub fn remaining() -> Option<usize> {
         }
         l.get()
     });
-    (lowest != usize::MAX).then(|| at.saturating_sub(lowest))
+    (lowest != usize::MAX).then_some(at.saturating_sub(lowest))
 }
 
 /// Whether a call may start here (see [`CALL_RESERVE`]); true when the
@@ -52,7 +52,7 @@ fn stack_lowest() -> Option<usize> {
         let mut guard = 0usize;
         libc::pthread_attr_getguardsize(&attr, &mut guard);
         libc::pthread_attr_destroy(&mut attr);
-        ok.then(|| addr as usize + guard)
+        ok.then_some(addr as usize + guard)
     }
 }
 

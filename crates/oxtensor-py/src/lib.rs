@@ -58,6 +58,9 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // Count forks from import on, so a forked child never hands work to
+    // the parent's pool threads (see `oxtensor_core::vm::fork`).
+    oxtensor_core::vm::fork::watch();
     m.add_class::<types::PyType_>()?;
     m.add_class::<types::PyTensorType>()?;
     m.add_class::<types::PyNullType>()?;

@@ -71,6 +71,8 @@ fn foldable(fg: &FunctionGraph, n: NodeId) -> bool {
 
 /// The node's outputs, or `None` if it cannot run now.
 fn evaluate(fg: &FunctionGraph, n: NodeId) -> Option<Vec<Value>> {
+    // Folding runs kernels, which may use the thread pool (see `vm::fork`).
+    crate::vm::fork::enter();
     let g = fg.graph();
     let node = g.node(n);
     let types = |vs: &[VarId]| {

@@ -11,7 +11,7 @@ PY_SRC := $(wildcard python tests benches examples)
 export CARGO_INCREMENTAL ?= 0
 
 .PHONY: help venv build release example test test-rust test-python test-matrix test-ci-matrix \
-	lint fmt bench soak ci all clean
+	lint fmt bench soak random-graphs ci all clean
 
 # The configurations other machines run in (README, "Developing"): one and
 # two threads, each BLAS engine, the SIMD level capped at AVX2 and at the
@@ -88,6 +88,9 @@ bench: release ## benchmarks against PyTensor and JAX (installs them into .venv)
 	@# A failed install only skips those comparisons; run.py says which and why.
 	$(PIP) install -q -r benches/requirements.txt || echo "bench: could not install benches/requirements.txt"
 	$(PY) benches/run.py
+
+random-graphs: build ## random expressions (4,000: FAST_RUN/FAST_COMPILE x float64/float32) against NumPy
+	HYPOTHESIS_PROFILE=slow $(PY) -m pytest -q -p no:randomly tests/compile/test_random_graphs.py
 
 soak: release ## soak and concurrency figures: threads x calls, compile loops, shared updates
 	$(PY) benches/soak.py

@@ -10,7 +10,7 @@
 //! Uncanonicalize: `Alloc(ExpandDims(x))` is `Alloc(x)`
 //! (`local_alloc_dimshuffle`).
 
-use super::shape_feature::{is_length_of, shape_of, ShapeRewriter};
+use super::shape_feature::{is_length_of, shape_of, shape_rewriter};
 use super::util::{
     apply, apply_elemwise, cast_to, constant_int, inputs, op_as, output, owner_as, register_phases,
     tensor_type,
@@ -31,23 +31,23 @@ use std::sync::Arc;
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let alloc = || Tracks::classes(&["Alloc"]);
     let all = [USELESS, CANONICALIZE, STABILIZE, SPECIALIZE];
-    let useless = ShapeRewriter::new("local_useless_alloc", alloc, local_useless_alloc);
+    let useless = shape_rewriter("local_useless_alloc", alloc, local_useless_alloc);
     register_phases(db, &all, useless, &["shape_unsafe"])?;
-    let sink = ShapeRewriter::new(
+    let sink = shape_rewriter(
         "local_alloc_sink_dimshuffle",
         alloc,
         local_alloc_sink_dimshuffle,
     );
     register_phases(db, &[CANONICALIZE, STABILIZE, SPECIALIZE], sink, &[])?;
-    let merge = ShapeRewriter::new("local_merge_alloc", alloc, local_merge_alloc);
+    let merge = shape_rewriter("local_merge_alloc", alloc, local_merge_alloc);
     register_phases(db, &all, merge, &[])?;
-    let ds = ShapeRewriter::new("local_alloc_dimshuffle", alloc, local_alloc_dimshuffle);
+    let ds = shape_rewriter("local_alloc_dimshuffle", alloc, local_alloc_dimshuffle);
     register_phases(db, &[UNCANONICALIZE], ds, &[])?;
     let second = || Tracks::scalars(&[ScalarKind::Second]);
-    let to_alloc = ShapeRewriter::new("local_second_to_alloc", second, local_second_to_alloc);
+    let to_alloc = shape_rewriter("local_second_to_alloc", second, local_second_to_alloc);
     register_phases(db, &[STABILIZE, SPECIALIZE], to_alloc, &["shape_unsafe"])?;
     let elemwise = || Tracks::classes(&["Elemwise"]);
-    let absorb = ShapeRewriter::new("local_elemwise_alloc", elemwise, local_elemwise_alloc);
+    let absorb = shape_rewriter("local_elemwise_alloc", elemwise, local_elemwise_alloc);
     register_phases(
         db,
         &[SPECIALIZE],

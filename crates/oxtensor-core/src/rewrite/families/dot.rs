@@ -5,7 +5,7 @@
 //! is `dot(y.T, x.T)`, so the transposes can merge with others
 //! (`local_lift_transpose_through_dot`).
 
-use super::shape_feature::{shape_of, ShapeRewriter};
+use super::shape_feature::{shape_of, shape_rewriter};
 use super::util::{
     apply, elemwise, inputs, is_constant, like, op_as, output, register_phases, tensor_type,
 };
@@ -23,11 +23,11 @@ use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let dot = || Tracks::classes(&["Dot"]);
-    let mul = ShapeRewriter::new("local_dot_to_mul", dot, local_dot_to_mul);
+    let mul = shape_rewriter("local_dot_to_mul", dot, local_dot_to_mul);
     register_phases(db, &[CANONICALIZE, SPECIALIZE], mul, &[])?;
-    let zero = ShapeRewriter::new("local_0_dot_x", dot, local_0_dot_x);
+    let zero = shape_rewriter("local_0_dot_x", dot, local_0_dot_x);
     register_phases(db, &[CANONICALIZE, STABILIZE], zero, &["shape_unsafe"])?;
-    let lift = ShapeRewriter::new(
+    let lift = shape_rewriter(
         "local_lift_transpose_through_dot",
         dot,
         local_lift_transpose_through_dot,

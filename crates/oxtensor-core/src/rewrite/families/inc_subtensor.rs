@@ -6,7 +6,7 @@
 //! of the sum of the rest (`local_IncSubtensor_serialize`), which needs
 //! one array instead of one per term.
 
-use super::shape_feature::{shape_of, ShapeRewriter};
+use super::shape_feature::{shape_of, shape_rewriter};
 use super::subtensor::{decode, simplified, FULL};
 use super::util::{
     apply, apply_elemwise, cast_to, elemwise, inputs, is_constant, op_as, output, register_phases,
@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let inc = || Tracks::classes(&["IncSubtensor"]);
-    let useless = ShapeRewriter::new(
+    let useless = shape_rewriter(
         "local_useless_inc_subtensor",
         inc,
         local_useless_inc_subtensor,
@@ -38,14 +38,14 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
             "AdvancedIncSubtensor",
         ])
     };
-    let zeros = ShapeRewriter::new(
+    let zeros = shape_rewriter(
         "local_incsubtensor_of_zeros",
         all,
         local_incsubtensor_of_zeros,
     );
     register_phases(db, &[CANONICALIZE, SPECIALIZE], zeros, &[])?;
     let add = || Tracks::scalars(&[ScalarKind::Add]);
-    let serial = ShapeRewriter::new(
+    let serial = shape_rewriter(
         "local_IncSubtensor_serialize",
         add,
         local_inc_subtensor_serialize,

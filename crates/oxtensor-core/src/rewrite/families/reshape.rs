@@ -5,7 +5,7 @@
 //! shape). Uncanonicalize: a reshape does not need an `ExpandDims` that
 //! keeps the element order in front of it (`local_reshape_dimshuffle`).
 
-use super::shape_feature::{is_length_of, shape_of, ShapeRewriter};
+use super::shape_feature::{is_length_of, shape_of, shape_rewriter};
 use super::util::{
     apply, constant_int, constant_ints, inputs, op_as, output, owner_as, register_phases,
     tensor_type,
@@ -22,12 +22,12 @@ use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let reshape = || Tracks::classes(&["Reshape"]);
-    let chain = ShapeRewriter::new("local_reshape_chain", reshape, local_reshape_chain);
+    let chain = shape_rewriter("local_reshape_chain", reshape, local_reshape_chain);
     register_phases(db, &[CANONICALIZE, SPECIALIZE], chain, &["shape_unsafe"])?;
-    let useless = ShapeRewriter::new("local_useless_reshape", reshape, local_useless_reshape);
+    let useless = shape_rewriter("local_useless_reshape", reshape, local_useless_reshape);
     let phases = [USELESS, CANONICALIZE, SPECIALIZE];
     register_phases(db, &phases, useless, &["shape_unsafe"])?;
-    let ds = ShapeRewriter::new(
+    let ds = shape_rewriter(
         "local_reshape_dimshuffle",
         reshape,
         local_reshape_dimshuffle,

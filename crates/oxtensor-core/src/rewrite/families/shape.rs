@@ -7,7 +7,7 @@
 //! already guarantees goes (`local_useless_specify_shape`), and the shape
 //! of one is what it specified (`local_Shape_of_SpecifyShape`).
 
-use super::shape_feature::{shape_of, ShapeRewriter};
+use super::shape_feature::{shape_of, shape_rewriter};
 use super::util::{constant_int, inputs, op_as, output, owner_as, register_phases, tensor_type};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -23,32 +23,32 @@ use crate::tensor::Tensor;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let to_shape_i = ShapeRewriter::new(
+    let to_shape_i = shape_rewriter(
         "local_shape_to_shape_i",
         || Tracks::classes(&["Shape"]),
         local_shape_to_shape_i,
     );
     register_phases(db, &[CANONICALIZE, SPECIALIZE], to_shape_i, &[])?;
-    let track = ShapeRewriter::new(
+    let track = shape_rewriter(
         "local_track_shape_i",
         || Tracks::classes(&["Shape_i"]),
         local_track_shape_i,
     );
     register_phases(db, &[CANONICALIZE, SPECIALIZE], track, &[])?;
-    let ground = ShapeRewriter::new(
+    let ground = shape_rewriter(
         "local_Shape_i_ground",
         || Tracks::classes(&["Shape_i"]),
         local_shape_i_ground,
     );
     register_phases(db, &[USELESS, CANONICALIZE], ground, &[])?;
-    let useless = ShapeRewriter::new(
+    let useless = shape_rewriter(
         "local_useless_specify_shape",
         || Tracks::classes(&["SpecifyShape"]),
         local_useless_specify_shape,
     );
     let all = [USELESS, CANONICALIZE, STABILIZE, SPECIALIZE];
     register_phases(db, &all, useless, &[])?;
-    let of_specify = ShapeRewriter::new(
+    let of_specify = shape_rewriter(
         "local_Shape_of_SpecifyShape",
         || Tracks::classes(&["Shape"]),
         local_shape_of_specify_shape,

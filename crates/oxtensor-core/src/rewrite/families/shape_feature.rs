@@ -46,7 +46,7 @@ impl ShapeFeature {
             if self.fresh(fg, w) {
                 continue;
             }
-            let owner = fg.graph().var(w).owner().filter(|_| !self.is_leaf(fg, w));
+            let owner = fg.graph().var(w).owner().filter(|_| !is_leaf(fg, w));
             match (owner, ready) {
                 (None, _) => self.set_leaf(fg, w)?,
                 (Some(_), true) => self.infer(fg, w)?,
@@ -64,15 +64,6 @@ impl ShapeFeature {
             .get(&v)
             .map(|d| d.to_vec())
             .ok_or_else(|| Error::Value(format!("no shape inferred for {v:?}")))
-    }
-
-    /// Whether `v`'s shape needs no inference: a non-tensor, a fully
-    /// static shape, or no owner.
-    fn is_leaf(&self, fg: &FunctionGraph, v: VarId) -> bool {
-        match fg.graph().var(v).ty.as_tensor() {
-            None => true,
-            Some(t) => t.shape.iter().all(Option::is_some),
-        }
     }
 
     /// A shape from the type alone: static lengths and `Shape_i`.
@@ -173,10 +164,12 @@ impl ShapeFeature {
     /// expression that is not imported yet.
     fn live(&self, fg: &FunctionGraph, s: VarId) -> bool {
         let g = fg.graph();
-        let mut stack = vec![s];
-        let mut seen: HashSet<VarId> = HashSet::new();
+        let mut stack: SmallVec<[VarId; 8]> = smallvec::smallvec![s];
+        // Most walks are `Shape_i(x)` of an `x` in the graph: a few steps,
+        // so the visited list is a small vector searched linearly.
+        let mut seen: SmallVec<[VarId; 8]> = SmallVec::new();
         while let Some(v) = stack.pop() {
-            if fg.has_var(v) || !seen.insert(v) {
+            if fg.has_var(v) || seen.contains(&v) {
                 continue;
             }
             if self.dead.contains(&v) {
@@ -184,7 +177,10 @@ impl ShapeFeature {
             }
             let data = g.var(v);
             match data.owner() {
-                Some(n) => stack.extend(g.node(n).inputs.iter().copied()),
+                Some(n) => {
+                    seen.push(v);
+                    stack.extend(g.node(n).inputs.iter().copied());
+                }
                 None if data.is_constant() || fg.is_input(v) => {}
                 None => return false,
             }
@@ -208,6 +204,15 @@ impl ShapeFeature {
             });
             self.dead.insert(out);
         }
+    }
+}
+
+/// Whether `v`'s shape needs no inference: a non-tensor, a fully
+/// static shape, or no owner.
+fn is_leaf(fg: &FunctionGraph, v: VarId) -> bool {
+    match fg.graph().var(v).ty.as_tensor() {
+        None => true,
+        Some(t) => t.shape.iter().all(Option::is_some),
     }
 }
 
@@ -315,15 +320,14 @@ pub struct ShapeRewriter {
     f: TransformFn,
 }
 
-impl ShapeRewriter {
-    /// A rewriter called `name` that tracks `tracks()` and runs `f`.
-    pub fn new(
-        name: &'static str,
-        tracks: fn() -> Tracks,
-        f: TransformFn,
-    ) -> Arc<dyn NodeRewriter> {
-        Arc::new(ShapeRewriter { name, tracks, f })
-    }
+/// A rewriter called `name` that tracks `tracks()`, runs `f`, and needs
+/// the [`ShapeFeature`].
+pub fn shape_rewriter(
+    name: &'static str,
+    tracks: fn() -> Tracks,
+    f: TransformFn,
+) -> Arc<dyn NodeRewriter> {
+    Arc::new(ShapeRewriter { name, tracks, f })
 }
 
 impl NodeRewriter for ShapeRewriter {
@@ -341,5 +345,91 @@ impl NodeRewriter for ShapeRewriter {
 
     fn add_requirements(&self, fg: &mut FunctionGraph) -> Result<()> {
         require(fg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::graph::Graph;
+    use crate::ops::nonzero::Nonzero;
+    use crate::types::TensorType;
+
+    fn feature(fg: &FunctionGraph) -> &ShapeFeature {
+        fg.feature::<ShapeFeature>().unwrap()
+    }
+
+    #[test]
+    fn shapes_are_inferred_on_demand_for_the_ancestors_only() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float32, 2), Some("x"));
+        let y = g.input(TensorType::new(DType::Int8, [Some(3)]).unwrap(), Some("y"));
+        let e = build::exp(&mut g, x).unwrap();
+        let s = build::sum(&mut g, e, Some(&[1])).unwrap();
+        let other = build::neg(&mut g, y).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x, y], vec![s, other]).unwrap();
+        require(&mut fg).unwrap();
+        assert!(feature(&fg).shapes.is_empty(), "attaching infers nothing");
+        let dims = shape_of(&mut fg, s).unwrap();
+        assert_eq!(feature(&fg).shapes.len(), 3, "s, e and x, not y's branch");
+        let (n, _) = super::super::util::owner_as::<ShapeI>(&fg, dims[0]).unwrap();
+        assert_eq!(fg.graph().node(n).inputs[0], x, "the length of x's axis 0");
+        assert_eq!(
+            shape_of(&mut fg, s).unwrap(),
+            dims,
+            "asked again: the same scalars"
+        );
+        let static_len = shape_of(&mut fg, other).unwrap()[0];
+        assert_eq!(super::super::util::constant_int(&fg, static_len), Some(3));
+        require(&mut fg).unwrap();
+        assert_eq!(
+            fg.features()
+                .iter()
+                .filter(|f| f.name() == "ShapeFeature")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_long_chain_does_not_recurse() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let mut v = x;
+        for _ in 0..30_000 {
+            v = build::neg(&mut g, v).unwrap();
+        }
+        let mut fg = FunctionGraph::new(g, vec![x], vec![v]).unwrap();
+        require(&mut fg).unwrap();
+        let dims = shape_of(&mut fg, v).unwrap();
+        let (n, _) = super::super::util::owner_as::<ShapeI>(&fg, dims[0]).unwrap();
+        assert_eq!(fg.graph().node(n).inputs[0], x);
+    }
+
+    #[test]
+    fn a_shape_reading_a_removed_variable_is_inferred_again() {
+        let mut g = Graph::new();
+        let m = g.input(TensorType::with_ndim(DType::Bool, 1), Some("m"));
+        let nz = g.apply(Arc::new(Nonzero), &[m]).unwrap();
+        let idx = g.node(nz).outputs[0];
+        let nz2 = g.apply(Arc::new(Nonzero), &[m]).unwrap();
+        let idx2 = g.node(nz2).outputs[0];
+        let y = build::neg(&mut g, idx).unwrap();
+        let w = build::neg(&mut g, y).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![m], vec![w, idx2]).unwrap();
+        require(&mut fg).unwrap();
+        let reads = |fg: &FunctionGraph, s: VarId| {
+            let (n, _) = super::super::util::owner_as::<ShapeI>(fg, s).unwrap();
+            fg.graph().node(n).inputs[0]
+        };
+        // Nonzero cannot tell its length: it is `Shape_i` of its output.
+        let before = shape_of(&mut fg, w).unwrap()[0];
+        assert_eq!(reads(&fg, before), idx);
+        fg.replace(idx, idx2, "test", false).unwrap();
+        assert!(!fg.has_var(idx));
+        let after = shape_of(&mut fg, w).unwrap()[0];
+        assert_eq!(reads(&fg, after), idx2, "not the removed output");
     }
 }

@@ -7,7 +7,7 @@
 //! (`local_subtensor_make_vector`); indexing an `Alloc` allocates the
 //! indexed value (`local_subtensor_of_alloc`).
 
-use super::shape_feature::{is_length_of, shape_of, ShapeRewriter};
+use super::shape_feature::{is_length_of, shape_of, shape_rewriter};
 use super::util::{
     apply, cast_to, constant_int, constant_ints, inputs, op_as, output, owner_as, register_phases,
     single_client, tensor_type,
@@ -29,26 +29,26 @@ use std::sync::Arc;
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let sub = || Tracks::classes(&["Subtensor"]);
     let all = [USELESS, CANONICALIZE, STABILIZE, SPECIALIZE];
-    let slice = ShapeRewriter::new("local_useless_slice", sub, local_useless_slice);
+    let slice = shape_rewriter("local_useless_slice", sub, local_useless_slice);
     register_phases(db, &all, slice, &[])?;
-    let useless = ShapeRewriter::new("local_useless_subtensor", sub, local_useless_subtensor);
+    let useless = shape_rewriter("local_useless_subtensor", sub, local_useless_subtensor);
     register_phases(db, &[CANONICALIZE, SPECIALIZE], useless, &[])?;
-    let merge_s = ShapeRewriter::new("local_subtensor_merge_slice", sub, |fg, n| {
+    let merge_s = shape_rewriter("local_subtensor_merge_slice", sub, |fg, n| {
         merge(fg, n, false)
     });
     register_phases(db, &[CANONICALIZE, SPECIALIZE], merge_s, &[])?;
-    let merge_i = ShapeRewriter::new("local_subtensor_merge_integer", sub, |fg, n| {
+    let merge_i = shape_rewriter("local_subtensor_merge_integer", sub, |fg, n| {
         merge(fg, n, true)
     });
     register_phases(db, &[CANONICALIZE, SPECIALIZE], merge_i, &[])?;
     let mv = || Tracks::classes(&["Subtensor", "AdvancedSubtensor1"]);
-    let of_mv = ShapeRewriter::new(
+    let of_mv = shape_rewriter(
         "local_subtensor_make_vector",
         mv,
         local_subtensor_make_vector,
     );
     register_phases(db, &[CANONICALIZE, SPECIALIZE], of_mv, &[])?;
-    let of_alloc = ShapeRewriter::new("local_subtensor_of_alloc", sub, local_subtensor_of_alloc);
+    let of_alloc = shape_rewriter("local_subtensor_of_alloc", sub, local_subtensor_of_alloc);
     register_phases(db, &[CANONICALIZE, SPECIALIZE], of_alloc, &[])
 }
 

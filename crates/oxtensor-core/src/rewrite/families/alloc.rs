@@ -333,6 +333,23 @@ mod tests {
     }
 
     #[test]
+    fn leading_ones_of_an_alloc_are_an_expand_dims() {
+        let mut g = Graph::new();
+        let x = input(&mut g, DType::Bool, &[None], "x");
+        let n = len(&mut g, x, 0);
+        let one = g.tensor_constant(Tensor::scalar(1i64));
+        let row = alloc(&mut g, &[x, one, n]);
+        let case = Case {
+            g,
+            inputs: vec![x],
+            outputs: vec![row],
+        };
+        let args = [Tensor::from_vec(vec![2], vec![true, false]).unwrap()];
+        let fg = check(&case, &["canonicalize"], &args, 0.0);
+        assert_eq!(printed(&fg), "ExpandDims{axis=0} [id A]\n └─ x [id B]\n");
+    }
+
+    #[test]
     fn an_alloc_of_a_non_broadcastable_one_is_not_merged() {
         let mut g = Graph::new();
         let m = input(&mut g, DType::Float64, &[None], "m");

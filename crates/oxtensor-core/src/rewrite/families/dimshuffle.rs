@@ -117,6 +117,10 @@ fn local_dimshuffle_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Option
     let Some((alloc, _)) = owner_as::<Alloc>(fg, x) else {
         return Ok(None);
     };
+    if !single_client(fg, x) {
+        // The `Alloc` stays for its other readers: no second one.
+        return Ok(None);
+    }
     let pad = op.new_order.len().saturating_sub(op.input_ndim);
     if op != DimShuffle::expand_left(op.input_ndim, op.new_order.len()) || pad == 0 {
         return Ok(None);

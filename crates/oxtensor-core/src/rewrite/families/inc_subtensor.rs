@@ -96,6 +96,13 @@ fn local_useless_inc_subtensor(fg: &mut FunctionGraph, node: NodeId) -> Result<O
     }
     // The region is all of `x`: setting it is `y` (shape-unsafe: `y` is
     // taken to fit), incrementing is `x + y`, or `y` when `x` is zeros.
+    // `y` goes into `x`'s dtype first, as the op casts it (an int8 `x`
+    // plus 0.6 adds 0, not 0.6 truncated after the sum).
+    let dtype = tensor_type(fg, x).map(|t| t.dtype);
+    let y = match dtype {
+        Some(d) => cast_to(fg, y, d)?,
+        None => y,
+    };
     let new = if op.set_instead_of_inc || is_constant(fg, x, 0.0) {
         y
     } else {
@@ -193,6 +200,28 @@ mod tests {
         assert_eq!(
             printed(&fg),
             "Alloc [id A]\n ├─ y [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nAdd [id F]\n ├─ x [id D]\n └─ ExpandDims{axis=0} [id G]\n    └─ y [id B]\nx [id D]\nSetSubtensor{i} [id H]\n ├─ x [id D]\n ├─ 0.0 [id I]\n └─ 1 [id J]\n"
+        );
+    }
+
+    #[test]
+    fn integer_increments_cast_the_value_first() {
+        let mut g = Graph::new();
+        let x = input(&mut g, DType::Int8, 1, "x");
+        let y = input(&mut g, DType::Float64, 0, "y");
+        let inc_all = inc(&mut g, false, vec![IdxEntry::FULL], &[x, y]);
+        let case = Case {
+            g,
+            inputs: vec![x, y],
+            outputs: vec![inc_all],
+        };
+        let args = [
+            Tensor::from_vec(vec![3], vec![-5i8, 0, 127]).unwrap(),
+            Tensor::scalar(1.6f64),
+        ];
+        let fg = check(&case, &["canonicalize"], &args, 0.0);
+        assert_eq!(
+            printed(&fg),
+            "Add [id A]\n ├─ x [id B]\n └─ Cast{int8} [id C]\n    └─ ExpandDims{axis=0} [id D]\n       └─ y [id E]\n"
         );
     }
 

@@ -292,6 +292,7 @@ fn local_sum_prod_of_mul_or_div(fg: &mut FunctionGraph, node: NodeId) -> Result<
     }
     let mut factors = Vec::with_capacity(outer.len());
     for &t in &outer {
+        let t = cast_to(fg, t, ty.dtype)?;
         factors.push(squeeze(fg, t, &axes)?);
     }
     let factor = match factors.as_slice() {
@@ -439,6 +440,38 @@ mod tests {
         assert_eq!(
             printed(&fg),
             "Maximum [id A]\n ├─ a [id B]\n └─ b [id C]\nAdd [id D]\n ├─ Cast{int64} [id E]\n │  └─ i [id F]\n └─ Cast{int64} [id G]\n    └─ k [id H]\n"
+        );
+    }
+
+    #[test]
+    fn logical_reductions_of_joins_and_empty_vectors() {
+        let mut g = Graph::new();
+        let a = input(&mut g, DType::Bool, &[Some(1), None], "a");
+        let b = input(&mut g, DType::Bool, &[Some(1), None], "b");
+        let zero = g.tensor_constant(Tensor::scalar(0i64));
+        let j = crate::ops::join::join(&mut g, zero, &[a, b]).unwrap();
+        let any = build::reduce(&mut g, ReduceKind::Any, j, Some(&[0])).unwrap();
+        // The sum of bools counts in int64: the elementwise `add` of bools
+        // would not, so it stays.
+        let count = build::sum(&mut g, j, Some(&[0])).unwrap();
+        let op = std::sync::Arc::new(crate::ops::make_vector::MakeVector {
+            dtype: DType::Float32,
+        });
+        let empty = g.apply_out(op, &[]).unwrap();
+        let nothing = build::sum(&mut g, empty, None).unwrap();
+        let case = Case {
+            g,
+            inputs: vec![a, b],
+            outputs: vec![any, count, nothing],
+        };
+        let args = [
+            Tensor::from_vec(vec![1, 3], vec![true, false, false]).unwrap(),
+            Tensor::from_vec(vec![1, 3], vec![true, true, false]).unwrap(),
+        ];
+        let fg = check(&case, &["canonicalize"], &args, 0.0);
+        assert_eq!(
+            printed(&fg),
+            "Or [id A]\n ├─ Squeeze{axis=0} [id B]\n │  └─ a [id C]\n └─ Squeeze{axis=0} [id D]\n    └─ b [id E]\nSum{axis=0} [id F]\n └─ Join [id G]\n    ├─ 0 [id H]\n    ├─ a [id C]\n    └─ b [id E]\n0.0 [id I]\n"
         );
     }
 

@@ -194,14 +194,19 @@ mod tests {
         let s = build::sum(&mut g, x, Some(&[1])).unwrap();
         let n0 = g.apply_out(Arc::new(ShapeI { i: 0 }), &[s]).unwrap();
         let n1 = g.apply_out(Arc::new(ShapeI { i: 1 }), &[x]).unwrap();
+        let total = build::sum(&mut g, s, None).unwrap();
+        let of_scalar = build::shape(&mut g, total).unwrap();
         let case = Case {
             g,
             inputs: vec![x],
-            outputs: vec![n0, n1],
+            outputs: vec![n0, n1, of_scalar],
         };
-        let args = [Tensor::from_vec(vec![5, 4], vec![1i32; 20]).unwrap()];
+        let args = [Tensor::from_vec(vec![0, 4], Vec::<i32>::new()).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(printed(&fg), "Shape_i{0} [id A]\n └─ x [id B]\n4 [id C]\n");
+        assert_eq!(
+            printed(&fg),
+            "Shape_i{0} [id A]\n └─ x [id B]\n4 [id C]\n[] [id D]\n"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::ops::alloc::Alloc;
 use crate::ops::scalar::ScalarKind;
 use crate::ops::subtensor::IncSubtensor;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE};
+use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, STABILIZE};
 use crate::rewrite::rewriter::{Rewrite, Tracks};
 use std::sync::Arc;
 
@@ -43,7 +43,8 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         all,
         local_incsubtensor_of_zeros,
     );
-    register_phases(db, &[CANONICALIZE, SPECIALIZE], zeros, &[])?;
+    let old_name = ["local_incsubtensor_of_allocs"];
+    register_phases(db, &[CANONICALIZE, STABILIZE], zeros, &old_name)?;
     let add = || Tracks::scalars(&[ScalarKind::Add]);
     let serial = shape_rewriter(
         "local_IncSubtensor_serialize",

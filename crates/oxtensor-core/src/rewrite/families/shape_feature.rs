@@ -86,7 +86,9 @@ impl ShapeFeature {
         if let Some(n) = d {
             return Ok(self.length(fg, n as i64));
         }
-        if let Some(&s) = self.shape_i.get(&(v, i)) {
+        // A `Shape_i` node made earlier may have left the graph (its reader
+        // was folded away): a new one then, as a removed one reads as stale.
+        if let Some(&s) = self.shape_i.get(&(v, i)).filter(|s| !self.dead.contains(s)) {
             return Ok(s);
         }
         let s = fg.graph_mut().apply_out(Arc::new(ShapeI { i }), &[v])?;
@@ -406,6 +408,21 @@ mod tests {
         let dims = shape_of(&mut fg, v).unwrap();
         let (n, _) = super::super::util::owner_as::<ShapeI>(&fg, dims[0]).unwrap();
         assert_eq!(fg.graph().node(n).inputs[0], x);
+    }
+
+    #[test]
+    fn a_removed_shape_i_is_made_again_and_kept() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let e = build::exp(&mut g, x).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
+        require(&mut fg).unwrap();
+        let first = shape_of(&mut fg, e).unwrap()[0];
+        fg.add_output(first, "test").unwrap();
+        fg.remove_output(1, "test").unwrap();
+        let second = shape_of(&mut fg, e).unwrap()[0];
+        assert_ne!(first, second, "the removed Shape_i is not brought back");
+        assert_eq!(shape_of(&mut fg, e).unwrap()[0], second, "the new one is kept");
     }
 
     #[test]

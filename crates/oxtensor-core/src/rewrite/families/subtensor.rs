@@ -49,7 +49,7 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
     );
     register_phases(db, &[CANONICALIZE, SPECIALIZE], of_mv, &[])?;
     let of_alloc = shape_rewriter("local_subtensor_of_alloc", sub, local_subtensor_of_alloc);
-    register_phases(db, &[CANONICALIZE, SPECIALIZE], of_alloc, &[])
+    register_phases(db, &[USELESS, CANONICALIZE, SPECIALIZE], of_alloc, &[])
 }
 
 /// One indexed axis, its bounds as variables.

@@ -6,12 +6,19 @@
 use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::graph::{FunctionGraph, NodeId, Value, VarId};
+use crate::graph::{FunctionGraph, Graph, NodeId, Value, VarId};
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::ops::shape::Reshape;
+use crate::ops::subtensor::Subtensor;
+use crate::ops::{Op, OpRef};
+use crate::rewrite::db::RewriteDb;
+use crate::rewrite::optdb::register_in;
+use crate::rewrite::rewriter::NodeRewriter;
 use crate::tensor::{Scalar, Tensor};
-use crate::types::TensorType;
+use crate::types::{TensorType, Type};
+use std::sync::Arc;
 
 /// The scalar kind of a plain (not inplace) `Elemwise` node.
 pub fn elemwise_kind(fg: &FunctionGraph, node: NodeId) -> Option<ScalarKind> {
@@ -141,4 +148,122 @@ fn covers(fg: &FunctionGraph, v: VarId, want: &TensorType) -> bool {
             .iter()
             .zip(&want.shape)
             .all(|(have, need)| *have != Some(1) || *need == Some(1))
+}
+
+/// The op of `node` as a `T`, when it is one.
+pub fn op_as<T: Op>(fg: &FunctionGraph, node: NodeId) -> Option<&T> {
+    fg.graph().node(node).op.as_any().downcast_ref::<T>()
+}
+
+/// The node computing `v` and its op, when that op is a `T`.
+pub fn owner_as<T: Op>(fg: &FunctionGraph, v: VarId) -> Option<(NodeId, &T)> {
+    let node = fg.graph().var(v).owner()?;
+    Some((node, op_as::<T>(fg, node)?))
+}
+
+/// Whether `v` is read once only, so a rewrite that absorbs its
+/// computation does not make the graph compute it twice.
+pub fn single_client(fg: &FunctionGraph, v: VarId) -> bool {
+    fg.clients(v).len() == 1
+}
+
+/// The value of a 0-d integer (or bool) constant.
+pub fn constant_int(fg: &FunctionGraph, v: VarId) -> Option<i64> {
+    int_value(fg.graph(), v)
+}
+
+fn int_value(g: &Graph, v: VarId) -> Option<i64> {
+    let Value::Tensor(t) = &g.var(v).constant()?.value else {
+        return None;
+    };
+    (t.ndim() == 0)
+        .then(|| crate::ops::known::int_at(t, 0, "a constant").ok())
+        .flatten()
+}
+
+/// The entries of a constant integer vector.
+pub fn constant_ints(fg: &FunctionGraph, v: VarId) -> Option<Vec<i64>> {
+    int_values(fg.graph(), v)
+}
+
+fn int_values(g: &Graph, v: VarId) -> Option<Vec<i64>> {
+    let Value::Tensor(t) = &g.var(v).constant()?.value else {
+        return None;
+    };
+    (t.ndim() == 1)
+        .then(|| {
+            (0..t.len())
+                .map(|i| crate::ops::known::int_at(t, i, "a length").ok())
+                .collect()
+        })
+        .flatten()
+}
+
+/// `op` applied to `inputs`, typed as PyTensor's `make_node` types it:
+/// constant inputs refine the static shape (`Alloc`, `Join`,
+/// `SpecifyShape`, ...: [`known::apply_out`](crate::ops::known::apply_out);
+/// `Reshape` to a constant shape; `Subtensor` with constant bounds), so
+/// a rebuilt node's type says as much as the one it replaces.
+pub fn apply(fg: &mut FunctionGraph, op: OpRef, inputs: &[VarId]) -> Result<VarId> {
+    typed_apply(fg.graph_mut(), op, inputs)
+}
+
+/// [`apply`] on an arena.
+pub fn typed_apply(g: &mut Graph, op: OpRef, inputs: &[VarId]) -> Result<VarId> {
+    let types: Vec<Type> = inputs
+        .iter()
+        .map(|&v| Ok(g.try_var(v)?.ty.clone()))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&Type> = types.iter().collect();
+    let any = op.as_any();
+    let out = if let Some(r) = any.downcast_ref::<Reshape>() {
+        op.output_types(&refs)?;
+        let x = types[0].expect_tensor("The input of Reshape")?;
+        r.output_type(x, int_values(g, inputs[1]).as_deref())?
+    } else if let Some(s) = any.downcast_ref::<Subtensor>() {
+        let tensors = refs
+            .iter()
+            .map(|t| t.expect_tensor("An input of Subtensor"))
+            .collect::<Result<Vec<_>>>()?;
+        let consts: Vec<Option<i64>> = inputs[1..].iter().map(|&i| int_value(g, i)).collect();
+        s.output_type(&tensors, &consts)?
+    } else {
+        return crate::ops::known::apply_out(g, op, inputs);
+    };
+    let node = g.add_node(op, inputs.to_vec(), vec![out.into()])?;
+    Ok(g.node(node).outputs[0])
+}
+
+/// `op` (an `Elemwise`) applied to `inputs` of any ranks, lower ranks
+/// expanded on the left as `build::elemwise` does.
+pub fn apply_elemwise(fg: &mut FunctionGraph, op: OpRef, inputs: &[VarId]) -> Result<VarId> {
+    let ndim = inputs
+        .iter()
+        .filter_map(|&v| tensor_type(fg, v).map(TensorType::ndim))
+        .max()
+        .unwrap_or(0);
+    let mut args = Vec::with_capacity(inputs.len());
+    for &v in inputs {
+        let n = tensor_type(fg, v).map_or(ndim, TensorType::ndim);
+        args.push(if n < ndim {
+            let ds = Arc::new(DimShuffle::expand_left(n, ndim));
+            fg.graph_mut().apply_out(ds, &[v])?
+        } else {
+            v
+        });
+    }
+    fg.graph_mut().apply_out(op, &args)
+}
+
+/// Registers `rw` in each of `phases` with `tags` (PyTensor stacks
+/// `@register_canonicalize`, `@register_specialize`, ... on one rewriter).
+pub fn register_phases(
+    db: &RewriteDb,
+    phases: &[&str],
+    rw: Arc<dyn NodeRewriter>,
+    tags: &[&str],
+) -> Result<()> {
+    phases
+        .iter()
+        .try_for_each(|p| register_in(db, p, rw.clone(), tags))
 }

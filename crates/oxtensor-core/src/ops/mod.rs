@@ -7,6 +7,7 @@ pub mod advanced_subtensor;
 pub mod alloc;
 pub mod arange;
 pub mod argmax;
+pub mod argmin;
 pub mod bincount;
 pub mod blas;
 pub mod cumulative;

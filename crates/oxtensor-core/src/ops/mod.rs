@@ -10,6 +10,7 @@ pub mod argmax;
 pub mod argmin;
 pub mod bincount;
 pub mod blas;
+pub mod centred_squares;
 pub mod cumulative;
 pub mod dimshuffle;
 pub mod elemwise;

@@ -9,6 +9,7 @@ mod stabilize_log;
 pub(crate) mod testing;
 mod useless_elemwise;
 pub(crate) mod util;
+mod variance;
 
 use super::db::RewriteDb;
 use crate::error::Result;
@@ -19,5 +20,6 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     pow::register(db)?;
     stabilize_log::register(db)?;
     argmin::register(db)?;
+    variance::register(db)?;
     Ok(())
 }

@@ -3,7 +3,12 @@
 //! [`optdb`](super::optdb::optdb) with PyTensor's tags.
 
 mod argmin;
+mod log_div;
+mod logsumexp;
 mod pow;
+mod sigmoid;
+mod softmax;
+mod softplus;
 mod stabilize_log;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -19,6 +24,11 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     useless_elemwise::register(db)?;
     pow::register(db)?;
     stabilize_log::register(db)?;
+    logsumexp::register(db)?;
+    softmax::register(db)?;
+    softplus::register(db)?;
+    sigmoid::register(db)?;
+    log_div::register(db)?;
     argmin::register(db)?;
     variance::register(db)?;
     Ok(())

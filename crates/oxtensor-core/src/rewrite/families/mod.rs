@@ -3,12 +3,15 @@
 //! [`optdb`](super::optdb::optdb) with PyTensor's tags.
 
 mod argmin;
+mod exp_log_switch;
 mod log_div;
 mod logsumexp;
 mod pow;
+mod pow_squaring;
 mod sigmoid;
 mod softmax;
 mod softplus;
+mod specialize_arith;
 mod stabilize_log;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -29,6 +32,9 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     softplus::register(db)?;
     sigmoid::register(db)?;
     log_div::register(db)?;
+    specialize_arith::register(db)?;
+    pow_squaring::register(db)?;
+    exp_log_switch::register(db)?;
     argmin::register(db)?;
     variance::register(db)?;
     Ok(())

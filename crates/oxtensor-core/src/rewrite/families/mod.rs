@@ -15,6 +15,7 @@ mod specialize_arith;
 mod stabilize_log;
 #[cfg(test)]
 pub(crate) mod testing;
+mod uncanonicalize;
 mod useless_elemwise;
 pub(crate) mod util;
 mod variance;
@@ -37,5 +38,6 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     exp_log_switch::register(db)?;
     argmin::register(db)?;
     variance::register(db)?;
+    uncanonicalize::register(db)?;
     Ok(())
 }

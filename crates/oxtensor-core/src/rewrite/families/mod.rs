@@ -4,21 +4,32 @@
 
 mod advanced_subtensor;
 mod alloc;
+mod argmin;
 mod dimshuffle;
 mod dot;
+mod exp_log_switch;
 mod inc_subtensor;
 mod join;
+mod log_div;
+mod logsumexp;
 mod pow;
+mod pow_squaring;
 mod reduce;
 mod reshape;
 mod shape;
 pub(crate) mod shape_feature;
+mod sigmoid;
+mod softmax;
+mod softplus;
+mod specialize_arith;
 mod stabilize_log;
 mod subtensor;
 #[cfg(test)]
 pub(crate) mod testing;
+mod uncanonicalize;
 mod useless_elemwise;
 pub(crate) mod util;
+mod variance;
 
 use super::db::RewriteDb;
 use crate::error::Result;
@@ -38,5 +49,16 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     subtensor::register(db)?;
     inc_subtensor::register(db)?;
     advanced_subtensor::register(db)?;
+    logsumexp::register(db)?;
+    softmax::register(db)?;
+    softplus::register(db)?;
+    sigmoid::register(db)?;
+    log_div::register(db)?;
+    specialize_arith::register(db)?;
+    pow_squaring::register(db)?;
+    exp_log_switch::register(db)?;
+    argmin::register(db)?;
+    variance::register(db)?;
+    uncanonicalize::register(db)?;
     Ok(())
 }

@@ -422,7 +422,11 @@ mod tests {
         fg.remove_output(1, "test").unwrap();
         let second = shape_of(&mut fg, e).unwrap()[0];
         assert_ne!(first, second, "the removed Shape_i is not brought back");
-        assert_eq!(shape_of(&mut fg, e).unwrap()[0], second, "the new one is kept");
+        assert_eq!(
+            shape_of(&mut fg, e).unwrap()[0],
+            second,
+            "the new one is kept"
+        );
     }
 
     #[test]

@@ -267,3 +267,46 @@ pub fn register_phases(
         .iter()
         .try_for_each(|p| register_in(db, p, rw.clone(), tags))
 }
+
+/// Whether `v` has one reader, a node, and is not an output (outputs are
+/// clients too): a rewrite that absorbs it into a new node then leaves no
+/// copy of its work behind.
+pub fn read_once(fg: &FunctionGraph, v: VarId) -> bool {
+    matches!(fg.clients(v), [crate::graph::Client::Node(..)])
+}
+
+/// `x` when `v` is `-x`: `neg(x)`, or `mul(-1, x)` in either order with a
+/// constant `-1` that neither broadcasts nor upcasts `x` (PyTensor's
+/// `is_neg`, which looks through the `mul` form canonicalize gives
+/// negations).
+pub fn negated(fg: &FunctionGraph, v: VarId) -> Option<VarId> {
+    if let Some(n) = produced_by(fg, v, ScalarKind::Neg) {
+        return Some(inputs(fg, n)[0]);
+    }
+    let n = produced_by(fg, v, ScalarKind::Mul)?;
+    let [a, b] = inputs(fg, n)[..] else {
+        return None;
+    };
+    let same_type = |x: VarId| tensor_type(fg, x) == tensor_type(fg, v);
+    [(a, b), (b, a)]
+        .into_iter()
+        .find(|&(c, x)| is_constant(fg, c, -1.0) && same_type(x))
+        .map(|(_, x)| x)
+}
+
+/// The dtype of tensor `v` (`None` for other types).
+pub fn dtype_of(fg: &FunctionGraph, v: VarId) -> Option<DType> {
+    tensor_type(fg, v).map(|t| t.dtype)
+}
+
+/// `vars`, each cast to `dtype` when the dtype they compute in together
+/// (their upcast) is not `dtype`: what a rewrite that drops an input which
+/// forced an upcast (a float constant among integers) must do so the rest
+/// still compute in the dtype the node did, with no new overflow.
+pub fn computed_in(fg: &mut FunctionGraph, vars: &[VarId], dtype: DType) -> Result<Vec<VarId>> {
+    let dtypes: Vec<DType> = vars.iter().filter_map(|&v| dtype_of(fg, v)).collect();
+    if crate::dtype::upcast(&dtypes).ok() == Some(dtype) {
+        return Ok(vars.to_vec());
+    }
+    vars.iter().map(|&v| cast_to(fg, v, dtype)).collect()
+}

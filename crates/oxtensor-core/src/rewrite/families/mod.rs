@@ -2,6 +2,7 @@
 //! unit (`local_<what>`, PyTensor's names) registered into its phase of
 //! [`optdb`](super::optdb::optdb) with PyTensor's tags.
 
+mod canonizer;
 mod pow;
 mod stabilize_log;
 #[cfg(test)]
@@ -15,6 +16,7 @@ use crate::error::Result;
 /// Registers every family into `db`'s phases.
 pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     useless_elemwise::register(db)?;
+    canonizer::register(db)?;
     pow::register(db)?;
     stabilize_log::register(db)?;
     Ok(())

@@ -162,3 +162,68 @@ fn distribute(
     let new_neg = take_in(fg, neg)?;
     Ok((score > 0.0).then_some((new_pos, new_neg)))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::graph::{Graph, VarId};
+    use crate::rewrite::families::testing::{assert_unchanged, check, printed, Case};
+    use crate::tensor::Tensor;
+    use crate::types::TensorType;
+
+    fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
+        names
+            .iter()
+            .map(|n| g.input(TensorType::with_ndim(DType::Float64, 1), Some(n)))
+            .collect()
+    }
+
+    fn args(n: usize) -> Vec<Tensor> {
+        (0..n)
+            .map(|i| {
+                let v = (0..3).map(|j| 0.5 + (i * 3 + j) as f64 * 0.37).collect();
+                Tensor::from_vec(vec![3], v).unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn factors_go_into_a_sum_where_they_cancel() {
+        let mut g = Graph::new();
+        let v = vectors(&mut g, &["a", "b", "x", "y"]);
+        let [a, b, x, y] = v[..] else { unreachable!() };
+        let ax = build::true_div(&mut g, a, x).unwrap();
+        let by = build::true_div(&mut g, b, y).unwrap();
+        let s = build::add(&mut g, ax, by).unwrap();
+        let sx = build::mul(&mut g, s, x).unwrap();
+        let two_sided = build::mul(&mut g, sx, y).unwrap();
+        let d = build::sub(&mut g, ax, b).unwrap();
+        let softmax_like = build::mul(&mut g, d, x).unwrap();
+        let case = Case {
+            g,
+            inputs: v.clone(),
+            outputs: vec![two_sided, softmax_like],
+        };
+        let fg = check(&case, &["canonicalize"], &args(4), 1e-14);
+        assert_eq!(
+            printed(&fg),
+            "Add [id A]\n ├─ Mul [id B]\n │  ├─ a [id C]\n │  └─ y [id D]\n └─ Mul [id E]\n    ├─ b [id F]\n    └─ x [id G]\n\
+             Sub [id H]\n ├─ a [id C]\n └─ Mul [id E]\n    └─ ···\n"
+        );
+    }
+
+    #[test]
+    fn a_sum_times_a_factor_is_not_expanded() {
+        let mut g = Graph::new();
+        let v = vectors(&mut g, &["a", "b", "x"]);
+        let s = build::add(&mut g, v[0], v[1]).unwrap();
+        let p = build::mul(&mut g, s, v[2]).unwrap();
+        let case = Case {
+            g,
+            inputs: v,
+            outputs: vec![p],
+        };
+        assert_unchanged(&case, &["canonicalize"]);
+    }
+}

@@ -11,6 +11,8 @@
 //! 1 even where `x` is inf, NaN or (for `/`) 0, where NumPy gives NaN.
 
 mod distribute;
+#[cfg(test)]
+mod everyday;
 mod flatten;
 mod rebuild;
 mod simplify;

@@ -5,13 +5,19 @@
 mod advanced_subtensor;
 mod alloc;
 mod argmin;
+mod canonizer;
+mod cast;
+mod comparison;
 mod dimshuffle;
 mod dot;
 mod exp_log_switch;
+mod fill;
 mod inc_subtensor;
+mod inverse_functions;
 mod join;
 mod log_div;
 mod logsumexp;
+mod neg;
 mod pow;
 mod pow_squaring;
 mod reduce;
@@ -24,12 +30,14 @@ mod softplus;
 mod specialize_arith;
 mod stabilize_log;
 mod subtensor;
+mod switch;
 #[cfg(test)]
 pub(crate) mod testing;
 mod uncanonicalize;
 mod useless_elemwise;
 pub(crate) mod util;
 mod variance;
+mod zeros;
 
 use super::db::RewriteDb;
 use crate::error::Result;
@@ -37,6 +45,14 @@ use crate::error::Result;
 /// Registers every family into `db`'s phases.
 pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     useless_elemwise::register(db)?;
+    fill::register(db)?;
+    cast::register(db)?;
+    switch::register(db)?;
+    comparison::register(db)?;
+    inverse_functions::register(db)?;
+    canonizer::register(db)?;
+    neg::register(db)?;
+    zeros::register(db)?;
     pow::register(db)?;
     stabilize_log::register(db)?;
     shape::register(db)?;

@@ -90,7 +90,12 @@ fn uniform_value(t: &Tensor) -> Option<Scalar> {
 
 /// The constant value of `v` as a float, when it has one.
 pub fn constant_f64(fg: &FunctionGraph, v: VarId) -> Option<f64> {
-    match constant_scalar(fg, v)? {
+    scalar_f64(constant_scalar(fg, v)?)
+}
+
+/// An element as a float (`None` for a complex one with an imaginary part).
+pub fn scalar_f64(s: Scalar) -> Option<f64> {
+    match s {
         Scalar::Bool(b) => Some(b as u8 as f64),
         Scalar::Int(x) => Some(x as f64),
         Scalar::UInt(x) => Some(x as f64),
@@ -119,7 +124,8 @@ pub fn cast_to(fg: &mut FunctionGraph, v: VarId, dtype: DType) -> Result<VarId> 
 
 /// `v` made to stand for `old`: cast to its dtype, and broadcast against
 /// `like` (inputs of the node being replaced, which carry its shape) when
-/// `v`'s static shape is narrower than `old`'s (PyTensor's `fill`).
+/// `v`'s static shape is narrower than `old`'s (PyTensor's `fill`); a
+/// variable of `like` that would not broadcast `v` further is skipped.
 pub fn like(fg: &mut FunctionGraph, v: VarId, old: VarId, like: &[VarId]) -> Result<VarId> {
     let Some(want) = tensor_type(fg, old).cloned() else {
         return Ok(v);
@@ -129,12 +135,28 @@ pub fn like(fg: &mut FunctionGraph, v: VarId, old: VarId, like: &[VarId]) -> Res
         if covers(fg, out, &want) {
             break;
         }
-        if l != out {
+        if l != out && broadcasted_by(fg, out, l) {
             out = build::fill(fg.graph_mut(), l, out)?;
             out = cast_to(fg, out, want.dtype)?;
         }
     }
     Ok(out)
+}
+
+/// Whether `x` would be broadcast by `y` in an `Elemwise` (PyTensor's
+/// `broadcasted_by`): `y` has more axes, or a non-length-1 axis where `x`
+/// has a static 1.
+pub fn broadcasted_by(fg: &FunctionGraph, x: VarId, y: VarId) -> bool {
+    let (Some(tx), Some(ty)) = (tensor_type(fg, x), tensor_type(fg, y)) else {
+        return false;
+    };
+    if tx.ndim() < ty.ndim() {
+        return true;
+    }
+    let tail = &tx.shape[tx.ndim() - ty.ndim()..];
+    tail.iter()
+        .zip(&ty.shape)
+        .any(|(a, b)| *a == Some(1) && *b != Some(1))
 }
 
 /// Whether `v` has `want`'s rank and no static 1 where `want` has a longer
@@ -309,4 +331,50 @@ pub fn computed_in(fg: &mut FunctionGraph, vars: &[VarId], dtype: DType) -> Resu
         return Ok(vars.to_vec());
     }
     vars.iter().map(|&v| cast_to(fg, v, dtype)).collect()
+}
+
+/// Whether `v` is a real or complex float (where `x * y / y` is `x` up to
+/// rounding, and where NaN can occur).
+pub fn is_inexact(fg: &FunctionGraph, v: VarId) -> bool {
+    dtype_of(fg, v).is_some_and(|d| d.is_float() || d.is_complex())
+}
+
+/// The one value of a constant all of whose elements are equal, as a 0-d
+/// tensor of the constant's dtype (PyTensor's `TensorConstant.unique_value`).
+/// `v` must be the constant itself, or a broadcast of it (`DimShuffle`s
+/// only: unlike [`constant_scalar`], a `second` is not looked through, as
+/// its shape input may matter).
+pub fn unique_value(fg: &FunctionGraph, v: VarId) -> Option<Tensor> {
+    let g = fg.graph();
+    let mut cur = v;
+    while let Some(node) = g.var(cur).owner() {
+        let n = g.node(node);
+        if !n.op.as_any().is::<DimShuffle>() {
+            return None;
+        }
+        cur = n.inputs[0];
+    }
+    let Value::Tensor(t) = &g.var(cur).constant()?.value else {
+        return None;
+    };
+    uniform_value(t)?;
+    t.view(&[], &[], t.offset()).ok()
+}
+
+/// `kind` applied to 0-d constants, computed in `dtype` as the kernels
+/// compute it at run time (wrapping integers, IEEE floats).
+pub fn fold(kind: ScalarKind, ins: &[&Tensor], dtype: DType) -> Result<Tensor> {
+    let bcast = vec![Vec::new(); ins.len()];
+    crate::kernels::elemwise::elemwise(ScalarOp::Kind(kind), ins, &bcast, dtype, None)
+}
+
+/// Whether the 0-d tensor `t` equals `x` (a complex one: with no imaginary part).
+pub fn tensor_is(t: &Tensor, x: f64) -> bool {
+    scalar_f64(t.get(0)) == Some(x)
+}
+
+/// A new 0-d constant holding `t`'s first element in `dtype`.
+pub fn constant_in(fg: &mut FunctionGraph, t: &Tensor, dtype: DType) -> VarId {
+    let t = crate::kernels::cast::cast(t, dtype);
+    fg.graph_mut().tensor_constant(t)
 }

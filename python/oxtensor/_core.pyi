@@ -50,10 +50,12 @@ __all__ = [
     "ArcTanh",
     "ArgSortOp",
     "Argmax",
+    "Argmin",
     "Bincount",
     "CAReduce",
     "Cast",
     "Ceil",
+    "CentredSquares",
     "Cholesky",
     "CholeskyGrad",
     "Clip",
@@ -178,11 +180,13 @@ __all__ = [
     "_blas_engines",
     "_blas_machine",
     "_blas_products",
+    "_floatx",
     "_grad",
     "_grad_op",
     "_install_blas",
     "_pushforward",
     "_register",
+    "_set_floatx",
     "_simd",
     "ancestors",
     "applys_between",
@@ -1760,6 +1764,8 @@ class Mode:
         """This mode without the rewrites of these tags."""
     def requiring(self, *tags: str) -> Mode:
         """This mode keeping only the rewrites with all of these tags."""
+    def with_rewrite_settings(self, on_opt_error: str, max_use_ratio: float) -> Mode:
+        """This mode with ``on_opt_error`` and ``optdb__max_use_ratio`` set."""
     def __reduce__(self) -> tuple[t.Any, ...]: ...
 
 @t.final
@@ -1894,6 +1900,12 @@ def _blas_machine() -> tuple[bool, str | None, bool]:
 def _blas_products() -> int:
     """How many matrix products a host library has run in this process."""
 
+def _set_floatx(name: str) -> None:
+    """Sets the core's ``floatX`` (``"float32"`` or ``"float64"``)."""
+
+def _floatx() -> str:
+    """The core's ``floatX``."""
+
 def _simd() -> tuple[str, str, str | None]:
     """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
     was ignored or None); levels are "baseline", "avx2", "avx512"."""
@@ -2020,6 +2032,36 @@ class Argmax(Op):
     @property
     def axis(self) -> tuple[int, ...] | None:
         """Reduced axes, ``None`` for all."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class Argmin(Op):
+    """``Argmin(axis=None)``: int64 positions of the minima."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, axis: _Axis = None) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    def __getnewargs_ex__(self) -> _NewArgs:
+        """The constructor's arguments, for ``copy`` and ``pickle``."""
+
+class CentredSquares(Op):
+    """The sum of squared deviations from the mean (``var``'s numerator)."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls, axis: _Axis = None, mean_acc: t.Any = None, sum_acc: t.Any = None
+    ) -> Self: ...
+    @property
+    def axis(self) -> tuple[int, ...] | None:
+        """Reduced axes, ``None`` for all."""
+    @property
+    def mean_acc(self) -> str:
+        """Accumulator dtype of the mean's sum."""
+    @property
+    def sum_acc(self) -> str:
+        """Accumulator dtype of the squares' sum."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
 

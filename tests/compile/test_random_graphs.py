@@ -134,4 +134,10 @@ def test_random_expressions_match_numpy(mode, dtype, tree):
     # int64 leaf does; compare in the wider of the two, within the narrower
     # dtype's rounding over a few dozen operations.
     rtol = 1e-4 if dtype == "float32" else 1e-10
-    np.testing.assert_allclose(got, want.astype(got.dtype), rtol=rtol, atol=rtol)
+    # Canonicalize simplifies x * y / y to x (as PyTensor's does) also where
+    # y is 0, inf or NaN, where NumPy gives NaN: the values must agree where
+    # NumPy's are finite.
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(
+        got[finite], want.astype(got.dtype)[finite], rtol=rtol, atol=rtol
+    )

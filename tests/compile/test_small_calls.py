@@ -14,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oxtensor import function
 from oxtensor.compile.io import Out
+from oxtensor.compile.mode import Mode
 
 from tests.helpers import assert_within
 
@@ -111,6 +112,9 @@ def test_small_fused_chains_equal_unfused_runs(steps, dtype, n, seed):
     out = build(steps, x, y, 0.75, 0)
     fused = function([x, y], out, on_unused_input="ignore")
     plain = function([x, y], out, profile=True, on_unused_input="ignore")
+    # Against NumPy, the graph as written: rewrites may change results where
+    # steps cancel (log1p(expm1(x)) is x, then x - x is exactly 0).
+    bare = function([x, y], out, mode=Mode(optimizer=None), on_unused_input="ignore")
     rng = np.random.default_rng(seed)
     a = rng.uniform(-3, 3, n).astype(dtype)
     b = rng.uniform(0.1, 2, n).astype(dtype)
@@ -135,7 +139,7 @@ def test_small_fused_chains_equal_unfused_runs(steps, dtype, n, seed):
             # turns one ulp of its argument into 2e-4 relative.
             atol = 8 * float(np.finfo(np.float32).eps) * largest
     rtol = 1e-4 if dtype == "float32" else 1e-10
-    np.testing.assert_allclose(got, ref.astype(dtype), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(bare(a, b), ref.astype(dtype), rtol=rtol, atol=atol)
 
 
 @pytest.mark.parametrize("n", [1, 63, 64, 65])

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The element type of a tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,8 +38,33 @@ pub enum Kind {
     Complex,
 }
 
-/// The float type used where PyTensor uses `config.floatX`.
-pub const FLOATX: DType = DType::Float64;
+/// Whether `floatX` is float32 (PyTensor's `config.floatX`). A process
+/// setting, as PyTensor's config is: the host sets it from its config, and
+/// graphs built afterwards read it.
+static FLOATX_IS_FLOAT32: AtomicBool = AtomicBool::new(false);
+
+/// The float type used where PyTensor uses `config.floatX` (float64 unless
+/// [`set_floatx`] chose float32).
+pub fn floatx() -> DType {
+    if FLOATX_IS_FLOAT32.load(Ordering::Relaxed) {
+        DType::Float32
+    } else {
+        DType::Float64
+    }
+}
+
+/// Sets `floatX`: float32 or float64, as PyTensor allows.
+pub fn set_floatx(dtype: DType) -> Result<()> {
+    match dtype {
+        DType::Float32 | DType::Float64 => {
+            FLOATX_IS_FLOAT32.store(dtype == DType::Float32, Ordering::Relaxed);
+            Ok(())
+        }
+        other => Err(Error::Value(format!(
+            "floatX must be float32 or float64, got {other}"
+        ))),
+    }
+}
 
 impl DType {
     /// Every dtype, in declaration order.
@@ -256,9 +282,15 @@ pub fn autocast_int(value: i128) -> Result<DType> {
 }
 
 /// The dtype PyTensor's autocaster gives a Python `float` constant: float32
-/// when that represents it exactly (or it is not finite), else float64.
+/// when that represents it exactly (or it is not finite), else float64;
+/// float32 always when `floatX` is float32 (the autocaster tries dtypes up
+/// to floatX only, keeping the last).
 pub fn autocast_float(value: f64) -> DType {
-    if !value.is_finite() || (value as f32) as f64 == value {
+    autocast_float_up_to(value, floatx())
+}
+
+fn autocast_float_up_to(value: f64, floatx: DType) -> DType {
+    if floatx == DType::Float32 || !value.is_finite() || (value as f32) as f64 == value {
         DType::Float32
     } else {
         DType::Float64
@@ -277,7 +309,7 @@ impl FromStr for DType {
     /// Parses NumPy names and PyTensor's `floatX`.
     fn from_str(s: &str) -> Result<Self> {
         if s == "floatX" {
-            return Ok(FLOATX);
+            return Ok(floatx());
         }
         DType::ALL
             .iter()
@@ -335,6 +367,9 @@ mod tests {
         assert_eq!(autocast_float(0.1), Float64);
         assert_eq!(autocast_float(1e300), Float64);
         assert_eq!(autocast_float(f64::INFINITY), Float32);
+        assert_eq!(autocast_float_up_to(0.1, Float32), Float32);
+        assert_eq!(autocast_float_up_to(1e300, Float32), Float32);
+        assert!(set_floatx(Int32).is_err());
     }
 
     #[test]

@@ -738,6 +738,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::nonzero_ops::family_object,
     crate::bincount_ops::family_object,
     crate::shape_ops::family_object,
+    crate::rewritten_ops::family_object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`

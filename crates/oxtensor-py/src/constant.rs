@@ -313,7 +313,7 @@ pub fn filter_tensor(
                 data.get_type().name()?.to_string()
             }
         )));
-    } else if allow_downcast || (data.is_instance_of::<PyFloat>() && want == dtype::FLOATX) {
+    } else if allow_downcast || (data.is_instance_of::<PyFloat>() && want == dtype::floatx()) {
         np.call_method1("asarray", (&data, want.name()))?
     } else {
         convert_losslessly(ty, &np, data, want)?

@@ -19,13 +19,23 @@ type State<'py> = (
     Bound<'py, PyAny>,
 );
 
-/// The instance dict without what features list in `pickle_rm_attr`
-/// (attributes they set that cannot be pickled, as in PyTensor).
+/// Attributes compilation sets that describe one run, not the graph
+/// (`rewrite_profile`: the rewrites' timings), left out of a pickle.
+const RUN_ATTRS: &[&str] = &["rewrite_profile"];
+
+/// The instance dict without [`RUN_ATTRS`] and what features list in
+/// `pickle_rm_attr` (attributes they set that cannot be pickled, as in
+/// PyTensor).
 fn picklable_dict<'py>(
     fg: &Bound<'py, PyFunctionGraph>,
     features: &Bound<'py, PyList>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = fg.getattr("__dict__")?.cast_into::<PyDict>()?.copy()?;
+    for name in RUN_ATTRS {
+        if dict.contains(name)? {
+            dict.del_item(name)?;
+        }
+    }
     for f in features.iter() {
         let Ok(names) = f.getattr("pickle_rm_attr") else {
             continue;

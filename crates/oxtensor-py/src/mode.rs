@@ -4,7 +4,7 @@
 
 use crate::errors::IntoPyResult;
 use oxtensor_core::compile::{Mode, Optimizer};
-use oxtensor_core::rewrite::Query;
+use oxtensor_core::rewrite::{OnError, Query};
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -98,6 +98,30 @@ impl PyMode {
     }
 
     /// The linker's name.
+    /// This mode with PyTensor's `on_opt_error` (`"warn"`, `"raise"`,
+    /// `"ignore"`) and `optdb__max_use_ratio`, as `oxtensor.config` sets them.
+    fn with_rewrite_settings(&self, on_opt_error: &str, max_use_ratio: f64) -> PyResult<PyMode> {
+        let on_error = match on_opt_error {
+            "warn" => OnError::Warn,
+            "raise" => OnError::Raise,
+            "ignore" => OnError::Ignore,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "on_opt_error must be 'warn', 'raise' or 'ignore', got {other:?}"
+                )))
+            }
+        };
+        if max_use_ratio.is_nan() || max_use_ratio <= 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "optdb__max_use_ratio must be positive, got {max_use_ratio}"
+            )));
+        }
+        let mut inner = self.inner.clone();
+        inner.settings.on_error = on_error;
+        inner.settings.max_use_ratio = max_use_ratio;
+        Ok(self.derived(inner))
+    }
+
     #[getter]
     fn linker(&self) -> &str {
         &self.linker

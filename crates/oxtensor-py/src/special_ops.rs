@@ -23,7 +23,10 @@ use std::sync::Arc;
 type Out<'py> = PyResult<Bound<'py, PyAny>>;
 
 /// A constructor's axes: non-negative (the op does not know the rank yet).
-fn constructor_axes(op: &str, axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<usize>>> {
+pub(crate) fn constructor_axes(
+    op: &str,
+    axis: Option<Bound<'_, PyAny>>,
+) -> PyResult<Option<Vec<usize>>> {
     let Some(axes) = parse_axes(axis)? else {
         return Ok(None);
     };
@@ -43,7 +46,7 @@ fn constructor_axes(op: &str, axis: Option<Bound<'_, PyAny>>) -> PyResult<Option
     Ok(Some(out))
 }
 
-fn axes_tuple<'py>(py: Python<'py>, axis: Option<Vec<usize>>) -> PyResult<Py<PyAny>> {
+pub(crate) fn axes_tuple<'py>(py: Python<'py>, axis: Option<Vec<usize>>) -> PyResult<Py<PyAny>> {
     Ok(match axis {
         Some(a) => PyTuple::new(py, a)?.into_any().unbind(),
         None => py.None(),

@@ -4,7 +4,9 @@ from typing import Any
 
 from oxtensor import _core
 from oxtensor.compile.io import In
+from oxtensor.compile.mode import get_mode
 from oxtensor.compile.sharedvalue import SharedVariable
+from oxtensor.configdefaults import config
 
 Function = _core.Function
 UnusedInputError = _core.UnusedInputError
@@ -79,6 +81,13 @@ def function(
             "list, even when there is a single input."
         )
     explicit, pairs = _split_shared_updates(inputs, updates)
+    mode = get_mode(mode).with_rewrite_settings(
+        config.on_opt_error, config.optdb__max_use_ratio
+    )
+    if on_unused_input is None:
+        on_unused_input = config.on_unused_input
+    if profile is None and config.profile:
+        profile = True
     return _core.function(
         explicit,
         outputs,

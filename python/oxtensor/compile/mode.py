@@ -4,6 +4,7 @@ and how the graph is linked. Every linker name runs oxtensor's native VM."""
 from typing import Any
 
 from oxtensor import _core
+from oxtensor.configdefaults import config
 
 Mode = _core.Mode
 
@@ -22,21 +23,43 @@ predefined_modes: dict[str, Any] = {
 }
 
 
+def _config_mode() -> Any:
+    """Mode ``"Mode"``: ``config.linker`` and ``config.optimizer``."""
+    linker = config.linker
+    if not config.allow_gc and not linker.endswith("_nogc"):
+        linker = "vm_nogc"
+    return Mode(linker, config.optimizer)
+
+
+def _with_config_tags(mode: Any) -> Any:
+    """``mode`` with ``config.optimizer_including``/``excluding``/``requiring``."""
+    for kind in ("including", "excluding", "requiring"):
+        tags = [t for t in getattr(config, f"optimizer_{kind}").split(":") if t]
+        if tags:
+            mode = getattr(mode, kind)(*tags)
+    return mode
+
+
 def get_mode(mode: Any) -> Any:
-    """The `Mode` for a name (or the mode itself); ``None`` is ``FAST_RUN``."""
+    """The `Mode` for a name (or the mode itself); ``None`` is
+    ``config.mode``. A name gets the config's optimizer tags."""
     if mode is None:
-        return predefined_modes["FAST_RUN"]
+        mode = config.mode
     if isinstance(mode, Mode):
         return mode
+    if not isinstance(mode, str):
+        raise TypeError(f"mode must be a string or a Mode, got {mode!r}")
+    if mode == "Mode":
+        return _with_config_tags(_config_mode())
     if mode not in predefined_modes:
-        names = ", ".join(predefined_modes)
+        names = ", ".join(["Mode", *predefined_modes])
         raise ValueError(f"unknown mode {mode!r}; expected one of {names}")
-    return predefined_modes[mode]
+    return _with_config_tags(predefined_modes[mode])
 
 
 def get_default_mode() -> Any:
-    """The mode ``function`` uses when given none (``FAST_RUN``)."""
-    return predefined_modes["FAST_RUN"]
+    """The mode ``function`` uses when given none (``config.mode``)."""
+    return get_mode(None)
 
 
 __all__ = ["Mode", "get_default_mode", "get_mode", "optdb", "predefined_modes"]

@@ -9,6 +9,7 @@ from typing import Any as _Any
 import numpy as _np
 
 from oxtensor import _core
+from oxtensor.configdefaults import config as _config
 
 as_tensor_variable = _core.as_tensor_variable
 as_tensor = as_tensor_variable
@@ -27,8 +28,6 @@ Eye = _core.Eye
 Join = _core.Join
 MakeVector = _core.MakeVector
 Split = _core.Split
-
-_FLOATX = "float64"
 
 
 def _is_var(x: _Any) -> bool:
@@ -84,19 +83,19 @@ def full(shape: _Any, fill_value: _Any, dtype: _Any = None) -> _Any:
 
 def zeros(shape: _Any, dtype: _Any = None) -> _Any:
     """An array of zeros (floatX by default)."""
-    dtype = _FLOATX if dtype is None else dtype
+    dtype = _config.floatX if dtype is None else dtype
     return alloc(_np.array(0, dtype=dtype), *_shape_entries(shape))
 
 
 def ones(shape: _Any, dtype: _Any = None) -> _Any:
     """An array of ones (floatX by default)."""
-    dtype = _FLOATX if dtype is None else dtype
+    dtype = _config.floatX if dtype is None else dtype
     return alloc(_np.array(1, dtype=dtype), *_shape_entries(shape))
 
 
 def empty(shape: _Any, dtype: _Any = None) -> _Any:
     """An uninitialised array (``AllocEmpty``; floatX by default)."""
-    dtype = _FLOATX if dtype is None else dtype
+    dtype = _config.floatX if dtype is None else dtype
     return AllocEmpty(str(_np.dtype(dtype)))(*_shape_entries(shape))
 
 
@@ -147,7 +146,7 @@ def arange(start: _Any, stop: _Any = None, step: _Any = 1, dtype: _Any = None) -
 
 def eye(n: _Any, m: _Any = None, k: _Any = 0, dtype: _Any = None) -> _Any:
     """An ``n`` by ``m`` array with ones on diagonal ``k`` (floatX by default)."""
-    dtype = _FLOATX if dtype is None else str(_np.dtype(dtype))
+    dtype = _config.floatX if dtype is None else str(_np.dtype(dtype))
     return Eye(dtype)(n, n if m is None else m, k)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from oxtensor import _core
+from oxtensor.configdefaults import config as _config
 from oxtensor.tensor._axis import normalize_axis
 from oxtensor.tensor.basic import (
     _dim,
@@ -24,7 +25,6 @@ from oxtensor.tensor.counting import Bincount, bincount
 
 Repeat = _core.Repeat
 CumOp = _core.CumOp
-_FLOATX = "float64"
 
 
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
@@ -129,7 +129,7 @@ def to_one_hot(y: Any, nb_class: int, dtype: Any = None) -> Any:
         ) from None
     if n < 0:
         raise ValueError(f"to_one_hot needs nb_class >= 0, got {n}")
-    dtype = str(np.dtype(_FLOATX if dtype is None else dtype))
+    dtype = str(np.dtype(_config.floatX if dtype is None else dtype))
     return _core.constant(np.eye(n, dtype=dtype))[y]
 
 

@@ -19,6 +19,8 @@ All = _core.All
 Any = Any_ = _core.Any
 Dot = _core.Dot
 Argmax = _core.Argmax
+Argmin = _core.Argmin
+CentredSquares = _core.CentredSquares
 LogSumExp = _core.LogSumExp
 
 _ELEMWISE = (
@@ -221,6 +223,8 @@ __all__ = [
     "sum",
     "zeros_like",
     "Argmax",
+    "Argmin",
+    "CentredSquares",
     "LogSumExp",
     "argmax",
     "argmin",

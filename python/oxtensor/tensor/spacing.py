@@ -12,14 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from oxtensor.configdefaults import config as _config
 from oxtensor.tensor.basic import arange, as_tensor_variable, moveaxis
-
-_FLOATX = "float64"
 
 
 def _float_of(x: Any) -> Any:
     x = as_tensor_variable(x)
-    return x if x.dtype == _FLOATX else x.astype(_FLOATX)
+    return x if x.dtype == _config.floatX else x.astype(_config.floatX)
 
 
 def _samples(start: Any, stop: Any, num: Any, endpoint: bool) -> tuple[Any, Any]:

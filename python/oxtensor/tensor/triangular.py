@@ -8,15 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from oxtensor.configdefaults import config as _config
 from oxtensor.tensor.basic import _dim, arange, as_tensor_variable
-
-_FLOATX = "float64"
 
 
 def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = None) -> Any:
     """An ``N`` by ``M`` array with ones at and below diagonal ``k`` and
     zeros elsewhere (floatX by default)."""
-    dtype = _FLOATX if dtype is None else str(np.dtype(dtype))
+    dtype = _config.floatX if dtype is None else str(np.dtype(dtype))
     M = N if M is None else M
     rows = arange(N).dimshuffle(0, "x")
     cols = arange(M).dimshuffle("x", 0)

@@ -12,6 +12,7 @@ from oxtensor.graph.rewriting.basic import (
     GraphRewriter,
     MergeOptimizer,
     NodeRewriter,
+    PatternNodeRewriter,
     SequentialGraphRewriter,
     SequentialNodeRewriter,
     WalkingGraphRewriter,
@@ -279,3 +280,10 @@ def test_compiled_functions_keep_their_rewrite_profile():
         < names.index("specialize")
     )
     assert "local_log1p" in profile.summary()
+
+
+def test_arguments_out_of_scope_are_refused_with_their_names():
+    with pytest.raises(TypeError, match=r"node_rewriter\(inplace=True\)"):
+        node_rewriter([ot.exp], inplace=True)
+    with pytest.raises(TypeError, match=r"tracks=\.\.\., get_nodes="):
+        PatternNodeRewriter((ot.exp, "x"), "x", tracks=[ot.exp])

@@ -2,7 +2,7 @@
 //! tensors, with PyTensor's class names, `str` forms and output dtype rules.
 //! Mirrors `pytensor/scalar/basic.py` and `scalar/math.py`.
 
-use crate::dtype::{upcast, DType, FLOATX};
+use crate::dtype::{floatx, upcast, DType};
 use crate::error::{Error, Result};
 use std::fmt;
 
@@ -232,7 +232,7 @@ impl ScalarOp {
                 return refuse("mixed bool and integer")
             }
             OutputRule::Bitwise => up,
-            OutputRule::TrueDiv if inputs.iter().all(|d| d.is_discrete()) => FLOATX,
+            OutputRule::TrueDiv if inputs.iter().all(|d| d.is_discrete()) => floatx(),
             OutputRule::TrueDiv => up,
             OutputRule::SameNoBool if up == DType::Bool => return refuse("bool"),
             OutputRule::SameNoBool => up,

@@ -6,7 +6,7 @@
 //! both directions.
 
 use crate::build;
-use crate::dtype::{DType, FLOATX};
+use crate::dtype::{floatx, DType};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::ops::scalar::{ScalarKind, ScalarOp};
@@ -32,7 +32,7 @@ pub fn grad_dtype(dtype: DType) -> DType {
     if dtype.is_continuous() {
         dtype
     } else {
-        FLOATX
+        floatx()
     }
 }
 

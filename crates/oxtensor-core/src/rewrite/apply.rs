@@ -4,6 +4,7 @@
 //! transaction, and hand any failure to the run's policy. A failed or
 //! refused proposal leaves the graph as it was.
 
+use super::merge::same_computation;
 use super::profile::RewriterStats;
 use super::rewriter::{NodeRewriter, Rewrite};
 use super::run::RunContext;
@@ -59,6 +60,10 @@ pub fn apply_node_rewriter(
 
 type Proposal = (Vec<(VarId, VarId)>, Vec<VarId>);
 
+/// How many nodes deep a proposal is compared with what it replaces: a
+/// rebuilt copy of the same few nodes is no change.
+const SAME_DEPTH: usize = 4;
+
 /// The rewriter's proposal as checked `(old, new)` pairs; `None` if it has
 /// nothing to change.
 fn propose(
@@ -76,7 +81,7 @@ fn propose(
     let mut checked = Vec::with_capacity(pairs.len());
     for (old, new) in pairs {
         fg.graph().try_var(new)?;
-        if old != new {
+        if !same_computation(fg, old, new, SAME_DEPTH) {
             checked.push((old, conform(fg, old, new)?));
         }
     }

@@ -134,6 +134,44 @@ fn canonical_bits(x: f64) -> u64 {
     }
 }
 
+/// Whether `a` and `b` compute the same thing as merging sees it: the same
+/// variable, equal constants, or the same output of nodes with equal ops
+/// over inputs that are again the same, looked at down to `depth` nodes.
+/// A rewriter proposing a fresh copy of what is already there changes
+/// nothing (and an equilibrium would otherwise ask it again forever).
+pub(crate) fn same_computation(fg: &FunctionGraph, a: VarId, b: VarId, depth: usize) -> bool {
+    if a == b || same_constant(fg, a, b) {
+        return true;
+    }
+    let g = fg.graph();
+    let (va, vb) = (g.var(a), g.var(b));
+    if depth == 0 || va.ty != vb.ty {
+        return false;
+    }
+    let (
+        VarKind::Output {
+            node: na,
+            index: ia,
+        },
+        VarKind::Output {
+            node: nb,
+            index: ib,
+        },
+    ) = (&va.kind, &vb.kind)
+    else {
+        return false;
+    };
+    let (na, nb) = (g.node(*na), g.node(*nb));
+    ia == ib
+        && na.inputs.len() == nb.inputs.len()
+        && crate::ops::ops_equal(&na.op, &nb.op)
+        && na
+            .inputs
+            .iter()
+            .zip(&nb.inputs)
+            .all(|(&x, &y)| same_computation(fg, x, y, depth - 1))
+}
+
 fn same_constant(fg: &FunctionGraph, a: VarId, b: VarId) -> bool {
     let (da, db) = (fg.graph().var(a), fg.graph().var(b));
     match (da.constant(), db.constant()) {
@@ -295,6 +333,21 @@ mod tests {
     use crate::dtype::DType;
     use crate::graph::Graph;
     use crate::types::TensorType;
+
+    #[test]
+    fn fresh_copies_are_the_same_computation() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let one = |g: &mut Graph| g.tensor_constant(Tensor::scalar(1.0f64));
+        let (c1, c2) = (one(&mut g), one(&mut g));
+        let a = build::true_div(&mut g, c1, x).unwrap();
+        let b = build::true_div(&mut g, c2, x).unwrap();
+        let other = build::mul(&mut g, c2, x).unwrap();
+        let fg = FunctionGraph::new(g, vec![x], vec![a]).unwrap();
+        assert!(same_computation(&fg, a, b, 4));
+        assert!(!same_computation(&fg, a, other, 4));
+        assert!(!same_computation(&fg, a, b, 0), "depth 0 compares ids only");
+    }
 
     #[test]
     fn merges_twin_nodes_and_equal_constants_incrementally() {

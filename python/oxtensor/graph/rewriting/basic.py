@@ -72,7 +72,7 @@ def node_rewriter(
     """
     _check_tracks(tracks)
     if inplace:
-        raise NotImplementedError(
+        raise TypeError(
             "not supported yet: node_rewriter(inplace=True) needs the destroy "
             "handler (issue 27)"
         )
@@ -283,7 +283,7 @@ class PatternNodeRewriter(NodeRewriter):
     ) -> None:
         super().__init__()
         if tracks or get_nodes is not None:
-            raise NotImplementedError(
+            raise TypeError(
                 "not supported: PatternNodeRewriter(tracks=..., get_nodes=...); "
                 "the rewriter tracks its pattern's head op"
             )

@@ -111,7 +111,38 @@ pub fn is_constant(fg: &FunctionGraph, v: VarId, x: f64) -> bool {
 
 /// `Elemwise(kind)` on `inputs`, as a new node (lower-rank inputs expanded).
 pub fn elemwise(fg: &mut FunctionGraph, kind: ScalarKind, ins: &[VarId]) -> Result<VarId> {
-    build::elemwise(fg.graph_mut(), kind, ins)
+    let ndim = ins
+        .iter()
+        .filter_map(|&v| tensor_type(fg, v).map(TensorType::ndim))
+        .max()
+        .unwrap_or(0);
+    let ins = ins
+        .iter()
+        .map(|&v| expanded_constant(fg, v, ndim))
+        .collect::<Result<Vec<_>>>()?;
+    build::elemwise(fg.graph_mut(), kind, &ins)
+}
+
+/// A constant of lower rank than `ndim` as a constant with leading length-1
+/// axes: what constant folding makes of the `ExpandDims` `build::elemwise`
+/// would put over it. Building the folded form directly keeps a rewrite
+/// and the folding from undoing each other in an equilibrium.
+fn expanded_constant(fg: &mut FunctionGraph, v: VarId, ndim: usize) -> Result<VarId> {
+    let Some(Value::Tensor(t)) = fg.graph().var(v).constant().map(|c| &c.value) else {
+        return Ok(v);
+    };
+    let missing = ndim.saturating_sub(t.ndim());
+    if missing == 0 {
+        return Ok(v);
+    }
+    let shape: Vec<usize> = std::iter::repeat_n(1, missing)
+        .chain(t.shape().iter().copied())
+        .collect();
+    let strides: Vec<isize> = std::iter::repeat_n(0, missing)
+        .chain(t.strides().iter().copied())
+        .collect();
+    let view = t.view(&shape, &strides, t.offset())?;
+    Ok(fg.graph_mut().tensor_constant(view))
 }
 
 /// `v` in `dtype` (itself if it already is).

@@ -224,7 +224,7 @@ impl PyFunction {
 
     /// Copies outputs that share memory with an input, a constant, an
     /// earlier output or a later borrowed one, unless that output is borrowed.
-    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) {
+    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) -> PyResult<()> {
         let borrow = |j: usize| self.borrow.get(j).copied().unwrap_or(false);
         for k in 0..outputs.len() {
             let Value::Tensor(t) = &outputs[k] else {
@@ -244,9 +244,10 @@ impl PyFunction {
                     .any(|v| matches!(v, Value::Tensor(i) if Arc::ptr_eq(i.buffer(), t.buffer())))
                 || shares_output;
             if aliased && !borrowed {
-                outputs[k] = Value::Tensor(copy_contiguous(t));
+                outputs[k] = Value::Tensor(copy_contiguous(t).map_err(crate::errors::to_pyerr)?);
             }
         }
+        Ok(())
     }
 
     /// An output as a Python object: a small tensor is copied into an array
@@ -334,7 +335,7 @@ impl PyFunction {
             py.detach(|| program.run(values))
         }
         .map_err(crate::errors::to_pyerr)?;
-        self.unalias(values, &mut outputs);
+        self.unalias(values, &mut outputs)?;
         for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
             let obj = value_to_py(py, &value, true)?;
             self.shared[k]

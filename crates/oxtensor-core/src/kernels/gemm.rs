@@ -72,16 +72,16 @@ pub fn dot(a: &Tensor, b: &Tensor, out_dtype: DType, pool: Option<&mut Pool>) ->
     } else {
         out_dtype
     };
-    let (a, b) = (cast::cast(a, compute), cast::cast(b, compute));
+    let (a, b) = (cast::cast(a, compute)?, cast::cast(b, compute)?);
     let out_shape: Vec<usize> = a.shape()[..a.ndim() - 1]
         .iter()
         .chain(&b.shape()[1..])
         .copied()
         .collect();
-    let mut out = super::alloc::output(pool, compute, &out_shape);
+    let mut out = super::alloc::output(pool, compute, &out_shape)?;
     let (ma, mb) = (as_matrix(&a, true), as_matrix(&b, false));
     run(compute, &a, &b, &mut out, &ma, &mb)?;
-    Ok(cast::cast(&out, out_dtype))
+    cast::cast(&out, out_dtype)
 }
 
 fn run(dtype: DType, a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Mat) -> Result<()> {
@@ -349,8 +349,14 @@ mod tests {
             (vv.ndim(), vv.get(0)),
             (0, Scalar::Float(2.0, DType::Float64))
         );
-        let mi = cast::cast(&m, DType::Int32);
-        let ii = dot(&mi, &cast::cast(&mt, DType::Int32), DType::Int32, None).unwrap();
+        let mi = cast::cast(&m, DType::Int32).unwrap();
+        let ii = dot(
+            &mi,
+            &cast::cast(&mt, DType::Int32).unwrap(),
+            DType::Int32,
+            None,
+        )
+        .unwrap();
         assert_eq!(ii.get(3), Scalar::Int(77));
         assert!(dot(&m, &m, DType::Float64, None).is_err());
     }
@@ -371,7 +377,7 @@ mod tests {
                 .unwrap();
             let b = bt.view(&[k, n], &[8, 8 * k as isize], 0).unwrap();
             let want = {
-                let mut out = Tensor::zeros(DType::Float64, &[m, n]);
+                let mut out = Tensor::zeros(DType::Float64, &[m, n]).unwrap();
                 let (ma, mb) = (as_matrix(&a, true), as_matrix(&b, false));
                 naive::<f64>(&a, &b, &mut out, &ma, &mb, |x, y| x + y, |x, y| x * y);
                 out
@@ -396,10 +402,10 @@ mod tests {
             }
         }
         // An empty inner dimension gives zeros.
-        let e = Tensor::zeros(DType::Float64, &[3, 0]);
+        let e = Tensor::zeros(DType::Float64, &[3, 0]).unwrap();
         let z = dot(
             &e,
-            &Tensor::zeros(DType::Float64, &[0, 2]),
+            &Tensor::zeros(DType::Float64, &[0, 2]).unwrap(),
             DType::Float64,
             None,
         )

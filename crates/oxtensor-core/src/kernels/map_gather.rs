@@ -171,7 +171,7 @@ mod tests {
         // `slices` adds 1000 where `f` adds 0, so the output shows which ran.
         for (rows, cols) in [(3, 300), (300, 3), (40, 3), (5, 700)] {
             let a = transposed(rows, cols);
-            let mut out = Tensor::uninit(DType::Float64, a.shape());
+            let mut out = Tensor::uninit(DType::Float64, a.shape()).unwrap();
             gathered1(
                 &a,
                 &mut out,
@@ -194,7 +194,7 @@ mod tests {
         let a = transposed(600, 7);
         // `b` of shape (7, 1): one value along each output run (Part::One).
         let b = Tensor::from_vec(vec![7, 1], (0..7).map(|i| 0.5 * i as f64).collect()).unwrap();
-        let mut out = Tensor::uninit(DType::Float64, &[7, 600]);
+        let mut out = Tensor::uninit(DType::Float64, &[7, 600]).unwrap();
         let f = |x: f64, y: f64| x * 2.0 + y;
         gathered2(
             &a,

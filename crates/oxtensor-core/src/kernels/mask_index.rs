@@ -50,11 +50,11 @@ pub fn check_mask_shape(mask: &[usize], x: &[usize], axis: usize) -> Result<()> 
 /// in C order, in a fresh tensor from `pool`.
 pub fn mask_gather(x: &Tensor, mask: &Tensor, pool: &mut Pool) -> Result<Tensor> {
     check_mask_shape(mask.shape(), x.shape(), 0)?;
-    let bits = MaskBits::from_tensor(mask);
-    let x = to_contiguous(x);
+    let bits = MaskBits::from_tensor(mask)?;
+    let x = to_contiguous(x)?;
     let mut shape = vec![bits.count];
     shape.extend_from_slice(&x.shape()[mask.ndim()..]);
-    let out = pool.take(x.dtype(), &shape);
+    let out = pool.take(x.dtype(), &shape)?;
     let width: usize = shape[1..].iter().product();
     if out.is_empty() {
         return Ok(out);

@@ -379,6 +379,7 @@ fn split_kept<T: Element>(
 
 /// Each thread reduces its slab of axis `d` into a partial result of its
 /// own; the partials are then folded into `out` (which holds `init`).
+/// Without the memory for the partials, one thread reduces into `out`.
 fn split_reduced<T: Element>(
     t: &Tensor,
     axes: &[usize],
@@ -388,13 +389,23 @@ fn split_reduced<T: Element>(
     init: T,
     f: impl Fold<T>,
 ) {
-    let mut partials: Vec<Tensor> = (0..threads)
+    let partials: Option<Vec<Tensor>> = (0..threads)
         .map(|_| {
-            let mut p = Tensor::uninit(out.dtype(), out.shape());
+            let mut p = Tensor::uninit(out.dtype(), out.shape()).ok()?;
             fill(&mut p, init);
-            p
+            Some(p)
         })
         .collect();
+    let Some(mut partials) = partials else {
+        let strides = out_strides_per_axis(t, axes, out);
+        let ptr = OutPtr(
+            out.as_mut_slice::<T>()
+                .expect("reduction outputs are fresh")
+                .as_mut_ptr() as *mut u8,
+        );
+        // SAFETY: `out` is the fresh, exclusively owned output of this shape.
+        return unsafe { reduce_into(t, axes, ptr, &strides, init, f) };
+    };
     rayon::scope(|s| {
         for (k, acc) in partials.iter_mut().enumerate() {
             let (start, end) = block(t.shape()[d], threads, k);

@@ -13,7 +13,7 @@ use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
 use crate::ops::shape::ShapeI;
 use crate::ops::{Op, PerformCtx};
-use crate::tensor::{Scalar, Tensor};
+use crate::tensor::{layout, Scalar, Tensor};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
@@ -131,7 +131,7 @@ impl Op for ARange {
         let n = arange_len(start, stop, step)?;
         let exact = self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete());
         let wide = if exact { DType::Int64 } else { DType::Float64 };
-        let mut values = output(Some(ctx.pool), wide, &[n]);
+        let mut values = output(Some(ctx.pool), wide, &[n])?;
         if exact {
             let (s, d) = (
                 known::int_scalar(a, "start")?,
@@ -162,7 +162,7 @@ impl Op for ARange {
         let out = if self.dtype == wide {
             values
         } else {
-            let mut out = output(Some(ctx.pool), self.dtype, &[n]);
+            let mut out = output(Some(ctx.pool), self.dtype, &[n])?;
             cast_into(&values, &mut out);
             ctx.pool.recycle(values);
             out
@@ -274,20 +274,24 @@ impl Op for Eye {
         let dims: Vec<i64> = (0..3)
             .map(|i| known::int_scalar(inputs[i].tensor()?, "An input of Eye"))
             .collect::<Result<_>>()?;
-        let (n, m, k) = (dims[0], dims[1], dims[2]);
-        if n < 0 || m < 0 {
-            return Err(Error::Value("negative dimensions are not allowed".into()));
-        }
+        let (n, m, k) = (layout::dim(dims[0])?, layout::dim(dims[1])?, dims[2]);
         // The diagonal touches every huge page of a large output, so zeros
         // written on all threads beat calloc's page-by-page faults.
-        let out = zeros_written(self.dtype, &[n as usize, m as usize]);
-        // The diagonal starts at (max(-k, 0), max(k, 0)).
-        let (row, col) = ((-k).max(0), k.max(0));
-        let len = (n - row).min(m - col).max(0) as usize;
+        let out = zeros_written(self.dtype, &[n, m])?;
+        // The diagonal starts at (max(-k, 0), max(k, 0)) (`unsigned_abs`:
+        // `-k` overflows for `i64::MIN`).
+        let (row, col) = if k < 0 {
+            (k.unsigned_abs() as usize, 0)
+        } else {
+            (0, k as usize)
+        };
+        let len = n.saturating_sub(row).min(m.saturating_sub(col));
         if len > 0 {
+            // `row < n` and `col < m`, so the offset is an element of the
+            // output, whose byte size `zeros_written` checked.
             let size = self.dtype.itemsize();
-            let offset = (row as usize * m as usize + col as usize) * size;
-            let diag = region(&out, &[len], &[((m + 1) as usize * size) as isize], offset)?;
+            let offset = (row * m + col) * size;
+            let diag = region(&out, &[len], &[((m + 1) * size) as isize], offset)?;
             write_into(&scalar_of(self.dtype, 1.0), &diag)?;
         }
         outputs[0] = Some(out.into());

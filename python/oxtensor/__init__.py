@@ -12,7 +12,7 @@ Mul [id A]
 <...>
 """
 
-from oxtensor import _core  # noqa: F401  (loads the extension first)
+from oxtensor import _core  # (loads the extension first)
 from oxtensor.compile import In, Mode, Out, function, shared
 from oxtensor.gradient import (
     Lop,
@@ -30,6 +30,8 @@ from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
 
+InternalError = _core.InternalError
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "Constant",
     "FunctionGraph",
     "In",
+    "InternalError",
     "Lop",
     "Mode",
     "Op",

@@ -94,6 +94,7 @@ __all__ = [
     "IncSubtensor",
     "InconsistencyError",
     "IntDiv",
+    "InternalError",
     "Invert",
     "IsInf",
     "IsNan",
@@ -226,6 +227,10 @@ class NullTypeGradError(TypeError):
 
 class UnusedInputError(Exception):
     """An input of a function is not needed to compute its outputs."""
+
+class InternalError(Exception):
+    """An internal invariant of oxtensor failed: a bug in oxtensor, not in the
+    caller's code (a Rust panic, caught where the extension calls the core)."""
 
 # ---- graph objects ------------------------------------------------------------
 
@@ -1854,6 +1859,10 @@ def _blas_engines() -> list[tuple[str, str | None]]:
 
 def _blas_machine() -> tuple[bool, str | None, bool]:
     """(CPU has AVX-512F, the library's kernel name, it is AVX-512)."""
+
+def _panic(message: str) -> None:
+    """Panics inside the extension with ``message``, as a core bug would: the
+    test suite checks that this reaches Python as `InternalError`, quietly."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

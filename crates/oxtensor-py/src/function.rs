@@ -329,12 +329,12 @@ impl PyFunction {
         let program = &self.program;
         // Releasing the GIL costs more than a small run; a run that calls
         // back into Python always releases it (see `Program::is_small_run`).
+        let run = || crate::panics::guard(|| program.run(values).map_err(crate::errors::to_pyerr));
         let mut outputs = if program.is_small_run(values) {
-            program.run(values)
+            run()
         } else {
-            py.detach(|| program.run(values))
-        }
-        .map_err(crate::errors::to_pyerr)?;
+            py.detach(run)
+        }?;
         self.unalias(values, &mut outputs)?;
         for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
             let obj = value_to_py(py, &value, true)?;

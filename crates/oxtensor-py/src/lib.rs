@@ -2,6 +2,7 @@
 //! and `oxtensor-core` and holds no algorithm of its own.
 
 mod apply;
+mod apply_edits;
 mod array;
 mod bincount_ops;
 mod blas;
@@ -31,6 +32,7 @@ mod make_node;
 mod matmul;
 mod nonzero_ops;
 mod op;
+mod panics;
 mod pickle_session;
 mod print;
 mod profile;
@@ -55,6 +57,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    panics::install_hook();
     m.add_class::<types::PyType_>()?;
     m.add_class::<types::PyTensorType>()?;
     m.add_class::<types::PyNullType>()?;
@@ -109,7 +112,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "NullTypeGradError",
         py.get_type::<exceptions::NullTypeGradError>(),
     )?;
+    m.add("InternalError", py.get_type::<exceptions::InternalError>())?;
     m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
+    m.add_function(wrap_pyfunction!(panics::_panic, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;

@@ -244,13 +244,13 @@ pub fn bools_are_canonical(t: &Tensor) -> bool {
     let mut bits = 0u8;
     nest.for_each_run(|[off], n, [step]| {
         bits |= if step == 1 {
-            // SAFETY: a run of `n` contiguous bytes inside the tensor's
-            // checked layout, read as plain bytes.
+            // SAFETY: a run of `n` contiguous bytes of the nest over `t`'s
+            // own shape and strides, inside the extent `Tensor::check_layout`
+            // bounded by the buffer (`layout::extent`); read as plain bytes.
             let run = unsafe { std::slice::from_raw_parts(base.offset(off), n) };
             super::byte_fold::or_bytes(run)
         } else {
-            // SAFETY: the nest only yields offsets of elements inside the
-            // tensor's checked layout; each is read as a plain byte.
+            // SAFETY: as above, element by element; plain bytes.
             (0..n as isize).fold(0, |m, i| m | unsafe { *base.offset(off + i * step) })
         };
     });

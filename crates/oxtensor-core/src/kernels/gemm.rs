@@ -136,8 +136,11 @@ fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &M
     let (m, k, n) = (ma.rows, ma.cols, mb.cols);
     let dst = out.as_mut_slice::<T>().expect("dot outputs are fresh");
     let (pa, pb) = (a.as_ptr() as *const T, b.as_ptr() as *const T);
-    // SAFETY: `a` and `b` are valid views of the given shapes and element
-    // strides; `dst` is a fresh C-contiguous m×n buffer.
+    // SAFETY: `ma`/`mb` are `a`'s and `b`'s own lengths and element strides
+    // (`as_matrix`), inside the extents `Tensor::check_layout` bounded, both
+    // holding `T`s (cast to the compute dtype); the contracted lengths were
+    // checked equal; `dst` is the m×n output (`alloc::output` of that shape,
+    // `as_mut_slice::<T>`).
     unsafe {
         product(
             dst,
@@ -315,7 +318,8 @@ fn naive<T: Element>(
         for j in 0..n {
             let mut acc = T::default();
             for p in 0..k {
-                // SAFETY: `i < m`, `p < k`, `j < n` index inside both views.
+                // SAFETY: `i < m`, `p < k`, `j < n` index inside both views
+                // (their own lengths and strides, as in `with_gemm`).
                 let (x, y) = unsafe {
                     (
                         *pa.offset(i as isize * ma.rs + p as isize * ma.cs),

@@ -43,8 +43,20 @@ fn list_shapes(shapes: &[&[usize]]) -> String {
 }
 
 /// Byte strides of `t` seen with shape `shape` (right-aligned; broadcast
-/// dimensions get stride 0).
+/// dimensions get stride 0). Every strided walk over a broadcast operand
+/// takes its strides from here, so the bound is checked here: `t` must
+/// broadcast to `shape` (each length 1 or `shape`'s), or the walk would
+/// leave `t`'s checked layout; anything else is a bug in the caller and
+/// panics (O(ndim), once per kernel call).
 pub fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Strides {
+    let pad = shape.len().checked_sub(t.ndim());
+    let fits = pad.is_some_and(|pad| {
+        t.shape()
+            .iter()
+            .enumerate()
+            .all(|(d, &n)| n == 1 || n == shape[pad + d])
+    });
+    assert!(fits, "{:?} does not broadcast to {shape:?}", t.shape());
     let pad = shape.len() - t.ndim();
     (0..shape.len())
         .map(|d| {

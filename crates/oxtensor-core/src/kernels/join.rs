@@ -31,9 +31,12 @@ pub fn write_into(src: &Tensor, dst: &Tensor) -> Result<()> {
         .as_mut_ptr()
         .ok_or_else(|| Error::Value("cannot write into read-only memory".into()))?;
     let src_strides = broadcast_strides(src, dst.shape());
-    // SAFETY: both layouts are checked (`src`'s broadcast to `dst`'s shape
-    // only adds 0 strides); `dst` is a region of an output only this op
-    // holds, distinct from `src`, and its elements are distinct.
+    // SAFETY: `dst` is a view `Tensor::view` checked inside the output's
+    // buffer (`layout::extent`; its offsets and lengths from `layout::sum`ed
+    // or bounded lengths), `src` is walked with `broadcast_strides` (asserted
+    // to broadcast to `dst`'s shape) over its own checked layout; `dst` is a
+    // region of an output only this op holds, distinct from `src`, and
+    // its elements are distinct.
     unsafe {
         copy_strided(
             src.dtype().itemsize(),

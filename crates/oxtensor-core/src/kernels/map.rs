@@ -12,6 +12,18 @@ use rayon::prelude::*;
 /// Elements per task when a contiguous loop is split across threads.
 const CHUNK: usize = 1 << 15;
 
+/// Panics unless `t` holds `T`s: the strided paths read operands through
+/// raw pointers typed by the caller (a dispatch bug, never user data).
+fn typed<T: Element>(t: &Tensor) {
+    assert_eq!(
+        t.dtype(),
+        T::DTYPE,
+        "a {} operand read as {}",
+        t.dtype(),
+        T::DTYPE
+    );
+}
+
 pub(super) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
     out.as_mut_slice::<O>()
         .expect("outputs are fresh, contiguous and of the output dtype")
@@ -107,6 +119,7 @@ pub fn map1_slices<A: Element, O: Element>(
     f: impl Fn(A) -> O + Sync,
     slices: impl Fn(&mut [O], &[A]) + Sync,
 ) {
+    typed::<A>(a);
     let shape = Dims::from(out.shape());
     if a.shape() == shape.as_slice() {
         if let Some(xs) = a.as_slice::<A>() {
@@ -131,8 +144,11 @@ pub fn map1_slices<A: Element, O: Element>(
     let (pa, po) = (a.as_ptr(), slice_mut::<O>(out).as_mut_ptr() as *mut u8);
     nest.for_each_run(|[oa, oo], n, [sa, so]| {
         for i in 0..n as isize {
-            // SAFETY: the nest only produces offsets inside both operands
-            // (broadcast strides over the checked layouts); `out` is unique.
+            // SAFETY: the nest walks `out`'s shape; `a`'s strides come from
+            // `broadcast_strides`, which asserted that `a` broadcasts to it,
+            // over `a`'s layout that `Tensor::check_layout` bounded
+            // (`layout::extent`); `out` is a fresh C-contiguous `O` tensor
+            // of that shape (`slice_mut`), unique; `a` holds `A`s (`typed`).
             unsafe {
                 *(po.offset(oo + i * so) as *mut O) = f(*(pa.offset(oa + i * sa) as *const A))
             };
@@ -158,6 +174,8 @@ pub fn map2<A: Element, B: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B) -> O + Sync,
 ) {
+    typed::<A>(a);
+    typed::<B>(b);
     if let Some(()) = map2_contiguous(a, b, out, &f) {
         return;
     }
@@ -290,6 +308,8 @@ pub fn map2_slices<A: Element, B: Element, O: Element>(
     f: impl Fn(A, B) -> O + Sync,
     slices: impl Fn(&mut [O], Part<'_, A>, Part<'_, B>) + Sync,
 ) {
+    typed::<A>(a);
+    typed::<B>(b);
     let shape = Dims::from(out.shape());
     let (Some(xs), Some(ys)) = (Part::of(a, &shape), Part::of(b, &shape)) else {
         return match work {
@@ -317,6 +337,9 @@ pub fn map3<A: Element, B: Element, C: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B, C) -> O + Sync,
 ) {
+    typed::<A>(a);
+    typed::<B>(b);
+    typed::<C>(c);
     if let Some(()) = map3_contiguous(a, b, c, out, &f) {
         return;
     }

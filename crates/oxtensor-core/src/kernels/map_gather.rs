@@ -34,8 +34,9 @@ pub(super) fn gathered1<A: Element, O: Element>(
     let mut xs = [A::default(); BLOCK];
     nest.for_each_run(|[oa, oo], n, [sa, so]| {
         for (at, m) in blocks(n) {
-            // SAFETY: the nest only produces offsets inside both operands
-            // (broadcast strides over checked layouts); `out` is unique.
+            // SAFETY: as in `map::map1`: the nest walks `out`'s shape with
+            // `broadcast_strides` (asserted to broadcast) over `a`'s layout
+            // bounded by `Tensor::check_layout`; `out` is fresh and unique.
             unsafe {
                 let (x, y) = (pa.offset(oa + at * sa), po.offset(oo + at * so));
                 if m < MIN_RUN {

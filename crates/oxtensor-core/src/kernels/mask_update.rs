@@ -103,8 +103,10 @@ impl Update<'_> {
         run_parts(self.bits, vec![(); self.bits.parts.len()], |part, ()| {
             let words = &self.bits.words[part.words.clone()];
             let first = part.words.start * 64;
-            // SAFETY: `dst` holds as many elements as `src`; this part
-            // writes only the rows of its own mask positions.
+            // SAFETY: `dst` is `out`, taken with `x`'s shape, so it holds as
+            // many elements as `src`; the mask's shape is `x`'s leading axes
+            // (`check_mask_shape`), so each set position's row is inside
+            // both; this part writes only the rows of its own positions.
             unsafe { self.select(words, (first, len), src, dst as *mut T, rows, part.start) };
         });
         Ok(out)

@@ -216,8 +216,12 @@ fn with_gemm<T: Gemm>(
     }
     let across = count > 1 && per_pair * count >= PARALLEL_FLOPS && spread_pairs(per_pair, count);
     let run = |(chunk, &(oa, ob)): (&mut [T], &(isize, isize))| {
-        // SAFETY: `oa`/`ob` are offsets of whole matrices inside `a` and `b`
-        // (from their own strides), and `chunk` is one fresh m×n output block.
+        // SAFETY: `oa`/`ob` are offsets of whole matrices inside `a` and `b`:
+        // `batches` built them from batch indices below each input's own
+        // lengths (or 0 where it broadcasts) times its own strides, over
+        // layouts `Tensor::check_layout` bounded (and the count is checked
+        // by `layout::size`); `chunk` is one m×n block of the output, which
+        // was allocated with the batch shape and (m, n) (`alloc::output`).
         unsafe {
             let (pa, pb) = (la.at::<T>(oa, la.rs), lb.at::<T>(ob, lb.rs));
             product(

@@ -22,6 +22,8 @@ pub mod gemm;
 mod inner;
 mod int_ops;
 pub mod iter;
+#[cfg(test)]
+mod iter_proptest;
 pub mod join;
 pub mod linalg;
 pub mod map;

@@ -147,8 +147,9 @@ unsafe fn reduce_into<T: Element>(
         }
     }
     nest.for_each_run(|[oi, oo], n, [si, so]| {
-        // SAFETY: offsets come from the nest over the input's checked layout
-        // and the caller's output layout (zero stride on reduced axes).
+        // SAFETY: offsets come from the nest over the input's layout
+        // (bounded by `Tensor::check_layout`) and the caller's output
+        // strides (zero on reduced axes; `reduce_into`'s contract).
         unsafe {
             if so == 0 {
                 let dst = po.offset(oo) as *mut T;
@@ -281,6 +282,17 @@ pub(super) fn reduce_typed<T: Element>(
     init: T,
     f: impl Fold<T>,
 ) {
+    // The bound every walk below relies on (O(ndim), once per call).
+    let kept: Vec<usize> = (0..t.ndim())
+        .filter(|d| !axes.contains(d))
+        .map(|d| t.shape()[d])
+        .collect();
+    assert!(
+        out.shape() == kept.as_slice() && t.dtype() == T::DTYPE,
+        "a reduction of {:?} over {axes:?} into {:?}",
+        t.shape(),
+        out.shape()
+    );
     let strides = out_strides_per_axis(t, axes, out);
     let ptr = OutPtr(
         out.as_mut_slice::<T>()
@@ -289,7 +301,10 @@ pub(super) fn reduce_typed<T: Element>(
     );
     let threads = rayon::current_num_threads();
     if t.len() < PARALLEL_MIN * 4 || threads < 2 {
-        // SAFETY: `out` is the fresh, exclusively owned output of this shape.
+        // SAFETY: `out` is a fresh, exclusively owned C-contiguous `T` tensor
+        // (`as_mut_slice`) whose shape is `t`'s kept lengths (asserted above),
+        // so `strides` address its elements for every kept index of `t`;
+        // `t` is walked over its own layout, bounded by `Tensor::check_layout`.
         return unsafe { reduce_into(t, axes, ptr, &strides, init, f) };
     }
     match split_axis(t, axes, threads) {

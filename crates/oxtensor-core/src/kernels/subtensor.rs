@@ -123,7 +123,8 @@ fn block_ends(src: &Tensor, dst: &Tensor) -> Result<(*const u8, *mut u8)> {
         .buffer()
         .as_mut_ptr()
         .ok_or_else(|| Error::Value("indexing destination is read-only".into()))?;
-    // SAFETY: the offset is inside the buffer (checked at construction).
+    // SAFETY: `dst.offset()` is inside the buffer (`Tensor::check_layout`;
+    // an empty `dst` has no element to write through it).
     Ok((src.as_ptr(), unsafe { base.add(dst.offset()) }))
 }
 

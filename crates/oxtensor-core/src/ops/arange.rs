@@ -48,6 +48,30 @@ pub fn arange_len(start: f64, stop: f64, step: f64) -> Result<usize> {
     })
 }
 
+/// [`arange_len`] of three scalar tensors. With integer inputs the span
+/// `stop - start` is taken exactly (in `i128`) before it is divided, as
+/// NumPy does with Python integers: `stop - start` in `f64` rounds each
+/// end first (`arange(-1, 2**63 - 1, 2**63 - 1)` has one element).
+fn len_of(start: &Tensor, stop: &Tensor, step: &Tensor) -> Result<usize> {
+    let ints = [start, stop, step].iter().all(|t| t.dtype().is_discrete());
+    let step_f = real_scalar(step, "step")?;
+    if !ints || step_f == 0.0 {
+        return arange_len(
+            real_scalar(start, "start")?,
+            real_scalar(stop, "stop")?,
+            step_f,
+        );
+    }
+    let int = |t: &Tensor, what: &str| -> Result<i128> {
+        Ok(match t.get(0) {
+            Scalar::UInt(v) => v as i128,
+            _ => known::int_scalar(t, what)? as i128,
+        })
+    };
+    let span = int(stop, "stop")? - int(start, "start")?;
+    arange_len(0.0, span as f64, step_f)
+}
+
 /// `ARange{dtype}`: inputs are `start`, `stop` and `step` scalars.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ARange {
@@ -85,11 +109,7 @@ impl KnownInputs for ARange {
             }
         }
         let len = match (known[0], known[1], known[2]) {
-            (Some(a), Some(b), Some(c)) => Some(arange_len(
-                real_scalar(a, "start")?,
-                real_scalar(b, "stop")?,
-                real_scalar(c, "step")?,
-            )? as u64),
+            (Some(a), Some(b), Some(c)) => Some(len_of(a, b, c)? as u64),
             _ => None,
         };
         Ok(vec![TensorType::new(self.dtype, [len])?.into()])
@@ -123,12 +143,8 @@ impl Op for ARange {
     ) -> Result<()> {
         let [a, b, c] = [0, 1, 2].map(|i| inputs[i].tensor());
         let (a, b, c) = (a?, b?, c?);
-        let (start, stop, step) = (
-            real_scalar(a, "start")?,
-            real_scalar(b, "stop")?,
-            real_scalar(c, "step")?,
-        );
-        let n = arange_len(start, stop, step)?;
+        let (start, step) = (real_scalar(a, "start")?, real_scalar(c, "step")?);
+        let n = len_of(a, b, c)?;
         let exact = self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete());
         let wide = if exact { DType::Int64 } else { DType::Float64 };
         let mut values = output(Some(ctx.pool), wide, &[n])?;
@@ -348,6 +364,11 @@ mod tests {
         assert_eq!(arange_len(1.5, 10.0, 2.0).unwrap(), 5);
         assert_eq!(arange_len(5.0, 0.0, 1.0).unwrap(), 0);
         assert!(arange_len(0.0, 1.0, 0.0).is_err());
+        // The span of integers is exact: in f64, -1 and 2**63 - 1 are 2**63
+        // apart, one step of 2**63 - 1 rounded up to 2**63.
+        let i = |v: i64| Tensor::scalar(v);
+        assert_eq!(len_of(&i(-1), &i(i64::MAX), &i(i64::MAX)).unwrap(), 1);
+        assert_eq!(len_of(&i(i64::MIN), &i(i64::MAX), &i(1 << 62)).unwrap(), 4);
         use DType::*;
         assert_eq!(ARange::default_dtype(&[Int8, Int32]).unwrap(), Int64);
         assert_eq!(ARange::default_dtype(&[Int8, Float32]).unwrap(), Float32);

@@ -12,6 +12,8 @@ mod buffer;
 mod element;
 mod format;
 pub mod layout;
+#[cfg(test)]
+mod layout_proptest;
 mod spare;
 
 use crate::dtype::DType;
@@ -188,7 +190,11 @@ impl Tensor {
         t
     }
 
-    /// The struct over its parts, contiguity computed; unchecked.
+    /// The struct over its parts, contiguity computed; unchecked. An empty
+    /// view's offset is 0: it has no element to place, and views sliced
+    /// from it (a batch of a `(2, 3, 0)` stack, say) may compute offsets
+    /// past the end of an empty buffer, where even forming the pointer to
+    /// "element 0" would be out of bounds.
     fn assemble(
         dtype: DType,
         shape: Dims,
@@ -196,6 +202,7 @@ impl Tensor {
         offset: usize,
         buffer: Arc<Buffer>,
     ) -> Self {
+        let offset = if shape.contains(&0) { 0 } else { offset };
         let contiguous = layout_is_c_contiguous(dtype, &shape, &strides);
         Tensor {
             dtype,
@@ -223,6 +230,15 @@ impl Tensor {
             )));
         }
         if self.is_empty() {
+            // No element, but pointers to the first one are still formed
+            // (`assemble` makes the offset 0; a defence in depth).
+            if self.offset > self.buffer.len() {
+                return Err(Error::Value(format!(
+                    "an empty view at offset {} is past the end of {} bytes",
+                    self.offset,
+                    self.buffer.len()
+                )));
+            }
             return Ok(());
         }
         let inside = layout::extent(size, &self.shape, &self.strides, self.offset)
@@ -316,9 +332,9 @@ impl Tensor {
 
     /// Pointer to element 0.
     pub fn as_ptr(&self) -> *const u8 {
-        // SAFETY: `offset` is inside the buffer (checked at construction,
-        // or the tensor is empty and the pointer is never dereferenced).
-        unsafe { self.buffer.as_ptr().add(self.offset) }
+        // `offset` is at most the buffer's length (`check_layout`), so this
+        // is the in-bounds `add`; `wrapping_add` needs no proof of it.
+        self.buffer.as_ptr().wrapping_add(self.offset)
     }
 
     /// Whether the elements are laid out in C order without gaps.
@@ -336,8 +352,10 @@ impl Tensor {
         if T::DTYPE != self.dtype || !self.is_c_contiguous() {
             return None;
         }
-        // SAFETY: contiguous, in bounds and aligned (construction invariant),
-        // and of dtype `T`.
+        // SAFETY: contiguous, so the `len` elements from `as_ptr` are the
+        // layout's, which `check_layout` (`layout::nbytes`, `layout::extent`)
+        // or `fresh`/`contiguous_in` (`layout::nbytes` against the buffer's
+        // length) put inside the buffer, aligned; and of dtype `T`.
         Some(unsafe { std::slice::from_raw_parts(self.as_ptr() as *const T, self.len()) })
     }
 

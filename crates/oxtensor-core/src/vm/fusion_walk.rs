@@ -213,7 +213,8 @@ impl Walk {
 fn gather<T: Element>(t: &Tensor, strides: &[isize], shape: &[usize], at: usize, dst: &mut [T]) {
     let Some(last) = shape.len().checked_sub(1) else {
         // A 0-d output has one element, at offset 0.
-        // SAFETY: `t` holds at least one element (it broadcasts to `shape`).
+        // SAFETY: `t` broadcasts to the 0-d `shape` (`broadcast_strides`
+        // asserted it when the walk was made), so it has one element.
         dst.iter_mut()
             .for_each(|y| *y = unsafe { *(t.as_ptr() as *const T) });
         return;
@@ -230,8 +231,9 @@ fn gather<T: Element>(t: &Tensor, strides: &[isize], shape: &[usize], at: usize,
     while done < dst.len() {
         let n = (shape[last] - idx[last]).min(dst.len() - done);
         for (k, y) in dst[done..done + n].iter_mut().enumerate() {
-            // SAFETY: the index stays inside `shape`, and broadcast strides
-            // over `t`'s checked layout only reach its elements.
+            // SAFETY: the index stays inside `shape`, and `strides` are
+            // `broadcast_strides(t, shape)` (asserted to broadcast) over
+            // `t`'s layout, which `Tensor::check_layout` bounded.
             *y = unsafe { *(base.offset(off + k as isize * step) as *const T) };
         }
         done += n;

@@ -153,6 +153,8 @@ impl Program {
         mut host_thunks: HashMap<NodeId, Box<dyn Thunk>>,
         opts: &LinkOptions,
     ) -> Result<Program> {
+        // Kernels trust the types they are linked with.
+        crate::graph::check_graph_types(fg)?;
         let g = fg.graph();
         let mut order = fg.toposort()?;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();

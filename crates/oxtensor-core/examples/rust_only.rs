@@ -1,26 +1,44 @@
-//! oxtensor from Rust alone: build `y = sum(exp(x * 2))`, compile it, run
-//! it on our own array, and print the graph.
+//! oxtensor from Rust alone: build `y = sum(log(1 + exp(x * 2)) ** 2)` and
+//! its gradient, compile both with the `FAST_RUN` rewrites (the same ones
+//! Python gets), run them on our own array, and print the rewritten graph.
 //!
 //! `cargo run -p oxtensor-core --example rust_only`
 
+use oxtensor_core::compile::{compile, FunctionInput, FunctionSpec, Mode};
+use oxtensor_core::grad::{grad, GradRequest};
 use oxtensor_core::prelude::*;
-use oxtensor_core::vm::{LinkOptions, Program};
-use std::collections::HashMap;
 
 fn main() -> Result<()> {
     let mut g = Graph::new();
     let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
     let two = g.tensor_constant(Tensor::scalar(2.0f64));
+    let one = g.tensor_constant(Tensor::scalar(1.0f64));
     let scaled = build::mul(&mut g, x, two)?;
     let e = build::exp(&mut g, scaled)?;
-    let y = build::sum(&mut g, e, None)?;
-    let fg = FunctionGraph::new(g, vec![x], vec![y])?;
-    print!("{}", debugprint(&fg, &PrintOptions::default()));
+    let sum = build::add(&mut g, one, e)?;
+    let soft = build::log(&mut g, sum)?;
+    let sq = build::pow(&mut g, soft, two)?;
+    let y = build::sum(&mut g, sq, None)?;
+    let dy = grad(&mut g, &GradRequest::new(y, &[x]), None)?.grads[0].expect("x reaches the cost");
 
-    let program = Program::link(&fg, HashMap::new(), &LinkOptions::default())?;
+    let spec = FunctionSpec {
+        inputs: vec![FunctionInput::new(x)],
+        outputs: vec![(y, false), (dy, false)],
+        ..FunctionSpec::default()
+    };
+    let compiled = compile(g, spec, &Mode::fast_run())?;
+    print!(
+        "{}",
+        debugprint(&compiled.built.fgraph, &PrintOptions::default())
+    );
+
     let input = Tensor::from_vec(vec![3], vec![0.0, 0.5, 1.0])?;
-    let out = program.run(vec![input.into()])?;
-    let t = out[0].tensor()?;
-    println!("y = {}", oxtensor_core::tensor::format_tensor(t));
+    let out = compiled.program.run(vec![input.into()])?;
+    for (name, v) in ["y", "dy/dx"].iter().zip(&out) {
+        println!(
+            "{name} = {}",
+            oxtensor_core::tensor::format_tensor(v.tensor()?)
+        );
+    }
     Ok(())
 }

@@ -28,6 +28,9 @@ pub enum Error {
     /// A variable the graph needs but was not given (`MissingInputError`).
     #[error("{0}")]
     MissingInput(String),
+    /// An input a function was given but does not need (`UnusedInputError`).
+    #[error("{0}")]
+    UnusedInput(String),
     /// A feature that is already attached (`AlreadyThere`).
     #[error("{0}")]
     AlreadyThere(String),
@@ -60,6 +63,16 @@ pub enum Error {
         /// What went wrong.
         source: Box<Error>,
     },
+    /// Another error, raised while a rewriter worked on a node.
+    #[error("{source}\nRewriter that failed: {rewriter}, on node {node}")]
+    Rewrite {
+        /// The rewriter's name, e.g. `local_mul_canonizer`.
+        rewriter: String,
+        /// The node's printed form.
+        node: String,
+        /// What went wrong.
+        source: Box<Error>,
+    },
 }
 
 /// An error produced by host code (e.g. a Python exception), opaque to the core.
@@ -80,10 +93,19 @@ impl Error {
         }
     }
 
-    /// The innermost error, below any `Node` context.
+    /// Adds the rewriter and node context to this error.
+    pub fn at_rewrite(self, rewriter: impl Into<String>, node: impl Into<String>) -> Self {
+        Error::Rewrite {
+            rewriter: rewriter.into(),
+            node: node.into(),
+            source: Box::new(self),
+        }
+    }
+
+    /// The innermost error, below any `Node` or `Rewrite` context.
     pub fn root(&self) -> &Error {
         match self {
-            Error::Node { source, .. } => source.root(),
+            Error::Node { source, .. } | Error::Rewrite { source, .. } => source.root(),
             other => other,
         }
     }

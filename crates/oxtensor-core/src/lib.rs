@@ -32,6 +32,7 @@
 #![warn(clippy::print_stdout)]
 
 pub mod build;
+pub mod compile;
 pub mod dtype;
 pub mod error;
 pub mod grad;

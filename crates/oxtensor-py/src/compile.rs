@@ -3,16 +3,21 @@
 //! expressions extra outputs), links it for the VM, and wraps it in a
 //! `Function`.
 
+use crate::errors::IntoPyResult;
 use crate::fgraph::PyFunctionGraph;
 use crate::function::{InputSpec, PyFunction};
 use crate::function_recipe::{input_entry, FunctionRecipe};
+use crate::import::Memo;
+use crate::mode::core_mode;
 use crate::registry::registered;
 use crate::types::PyTensorType;
-use crate::utils::{clone_replace, graph_inputs};
 use crate::variable::PyVariable;
+use oxtensor_core::compile::{FunctionInput, FunctionMaker, FunctionSpec, OnUnused};
+use oxtensor_core::graph::{traversal, Graph, VarId};
+use oxtensor_core::rewrite::HostFolding;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
 pyo3::create_exception!(
     oxtensor.compile.function,
@@ -21,28 +26,8 @@ pyo3::create_exception!(
     "An input of a function is not needed to compute its outputs."
 );
 
-const MODES: [&str; 7] = ["FAST_RUN", "FAST_COMPILE", "NUMBA", "CVM", "VM", "C", "py"];
-
 fn is_shared(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     obj.is_instance(&registered(obj.py(), "SharedVariable")?)
-}
-
-fn check_mode(mode: &Option<Bound<'_, PyAny>>) -> PyResult<()> {
-    let Some(m) = mode.as_ref().filter(|m| !m.is_none()) else {
-        return Ok(());
-    };
-    match m.extract::<String>() {
-        Ok(s) if MODES.contains(&s.as_str()) => Ok(()),
-        Ok(s) => Err(PyValueError::new_err(format!(
-            "unknown mode '{s}'; expected one of {}",
-            MODES.join(", ")
-        ))),
-        Err(_) if m.is_instance(&registered(m.py(), "Mode")?)? => Ok(()),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "mode must be a string or a Mode, got {}",
-            m.repr()?
-        ))),
-    }
 }
 
 /// An explicit input from a `Variable` or an `In`.
@@ -189,110 +174,192 @@ fn update_pairs<'py>(
     Ok(pairs)
 }
 
-/// The replacements: `givens`, plus a fresh root for each owned input.
-fn replacements<'py>(
-    py: Python<'py>,
-    givens: Option<Bound<'py, PyAny>>,
-    inputs: &[InputSpec],
-) -> PyResult<Bound<'py, PyDict>> {
-    let map = PyDict::new(py);
-    if let Some(g) = givens.filter(|g| !g.is_none()) {
-        let items = if g.is_instance_of::<PyDict>() {
-            g.call_method0("items")?
-        } else {
-            g
-        };
-        for item in items.try_iter()? {
-            let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
-            if !k.is_instance_of::<PyVariable>() {
-                return Err(PyTypeError::new_err(format!(
-                    "givens keys must be Variables, got {}",
-                    k.repr()?
-                )));
-            }
-            map.set_item(
-                &k,
-                k.getattr("type")?.call_method1("filter_variable", (v,))?,
-            )?;
+type Pair<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+
+/// `(variable, replacement)` pairs from a dict or a list of pairs, each
+/// replacement converted to its variable's type.
+fn given_pairs<'py>(givens: Option<Bound<'py, PyAny>>) -> PyResult<Vec<Pair<'py>>> {
+    let Some(g) = givens.filter(|g| !g.is_none()) else {
+        return Ok(vec![]);
+    };
+    let items = if g.is_instance_of::<PyDict>() {
+        g.call_method0("items")?
+    } else {
+        g
+    };
+    let mut pairs = Vec::new();
+    for item in items.try_iter()? {
+        let (k, v): Pair<'py> = item?.extract()?;
+        if !k.is_instance_of::<PyVariable>() {
+            return Err(PyTypeError::new_err(format!(
+                "givens keys must be Variables, got {}",
+                k.repr()?
+            )));
         }
+        let v = k.getattr("type")?.call_method1("filter_variable", (v,))?;
+        pairs.push((k, v));
     }
-    for spec in inputs {
-        let var = spec.var.bind(py);
-        if !var.getattr("owner")?.is_none() {
-            map.set_item(var, var.getattr("type")?.call1((var.getattr("name")?,))?)?;
-        }
-    }
-    Ok(map)
+    Ok(pairs)
 }
 
-/// Shared variables the graph reads, in graph order, with their default
-/// updates added when allowed.
+/// The graph's own variable for each explicit input: the input itself, or
+/// for an input computed by a node (a cut through the graph), a fresh free
+/// variable of its type that replaces it through the givens.
+fn free_inputs<'py>(
+    py: Python<'py>,
+    specs: &[InputSpec],
+    givens: &mut Vec<Pair<'py>>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    specs
+        .iter()
+        .map(|s| {
+            let var = s.var.bind(py);
+            if var.getattr("owner")?.is_none() {
+                return Ok(var.clone());
+            }
+            let fresh = var.getattr("type")?.call1((var.getattr("name")?,))?;
+            givens.push((var.clone(), fresh.clone()));
+            Ok(fresh)
+        })
+        .collect()
+}
+
+/// The shared variables the graph reads (past the givens' keys), in graph
+/// order, then the updated ones, with their default updates added when
+/// allowed; default updates may read further shared variables, so this
+/// repeats until none is new.
 fn collect_shared<'py>(
-    outs: &Bound<'py, PyList>,
-    pairs: &mut Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    memo: &mut Memo,
+    g: &mut Graph,
+    roots: &[VarId],
+    keys: &[VarId],
+    pairs: &mut Vec<Pair<'py>>,
     no_default: &Bound<'py, PyAny>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let mut shared: Vec<Bound<'py, PyAny>> = Vec::new();
-    for v in graph_inputs(outs.clone().into_any(), None)?.iter() {
-        if is_shared(&v)? && !shared.iter().any(|s| s.is(&v)) {
-            shared.push(v);
-        }
-    }
-    for (v, _) in pairs.iter() {
-        if !shared.iter().any(|s| s.is(v)) {
-            shared.push(v.clone());
-        }
-    }
+    let py = no_default.py();
     let skip_all = no_default.is_truthy()? && !no_default.is_instance_of::<PyList>();
-    for s in shared.clone() {
-        let default = s.getattr("default_update").ok().filter(|d| !d.is_none());
-        let excluded =
-            skip_all || (no_default.is_instance_of::<PyList>() && no_default.contains(&s)?);
-        if let (Some(d), false) = (default, excluded) {
-            if !pairs.iter().any(|(v, _)| v.is(&s)) {
-                pairs.push((
-                    s.clone(),
-                    s.getattr("type")?.call_method1("filter_variable", (d,))?,
-                ));
+    let mut shared: Vec<Bound<'py, PyAny>> = Vec::new();
+    let mut roots = roots.to_vec();
+    loop {
+        let before = shared.len();
+        for v in traversal::graph_inputs(g, &roots, keys) {
+            if keys.contains(&v) {
+                continue; // replaced by its given, so not read
+            }
+            let obj = memo.var(py, v)?;
+            if is_shared(&obj)? && !shared.iter().any(|s| s.is(&obj)) {
+                shared.push(obj);
             }
         }
+        for (v, _) in pairs.iter() {
+            if !shared.iter().any(|s| s.is(v)) {
+                shared.push(v.clone());
+            }
+        }
+        for s in &shared[before..] {
+            let default = s.getattr("default_update").ok().filter(|d| !d.is_none());
+            let excluded =
+                skip_all || (no_default.is_instance_of::<PyList>() && no_default.contains(s)?);
+            let (Some(d), false) = (default, excluded) else {
+                continue;
+            };
+            if !pairs.iter().any(|(v, _)| v.is(s)) {
+                let d = s.getattr("type")?.call_method1("filter_variable", (d,))?;
+                roots.push(memo.import_var(g, &d)?);
+                pairs.push((s.clone(), d));
+            }
+        }
+        if shared.len() == before {
+            return Ok(shared);
+        }
     }
-    Ok(shared)
 }
 
-/// Applies `on_unused_input` to explicit inputs the outputs do not need.
-fn check_unused(
-    py: Python<'_>,
-    inputs: &[Bound<'_, PyAny>],
-    outs: &Bound<'_, PyList>,
-    policy: &str,
-) -> PyResult<()> {
-    let needed = crate::utils::ancestors(outs.clone().into_any(), None)?;
-    for (i, v) in inputs.iter().enumerate() {
-        if needed.contains(v)? {
-            continue;
-        }
-        let msg = format!(
-            "oxtensor.function was asked to create a function computing outputs given certain inputs, but the provided input variable at index {i} is not part of the computational graph needed to compute the outputs: {}.\nTo make this error into a warning, you can pass the parameter on_unused_input='warn' to oxtensor.function. To disable it completely, use on_unused_input='ignore'.",
-            v.str()?
-        );
-        match policy {
-            "raise" => return Err(UnusedInputError::new_err(msg)),
-            "warn" => {
-                py.import("warnings")?.call_method1(
-                    "warn",
-                    (msg, py.get_type::<pyo3::exceptions::PyUserWarning>()),
-                )?;
-            }
-            "ignore" => {}
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "on_unused_input must be 'raise', 'warn' or 'ignore', got '{other}'"
-                )))
-            }
-        }
+/// `on_unused_input` as the core reads it.
+fn on_unused(policy: Option<&str>) -> PyResult<OnUnused> {
+    match policy.unwrap_or("raise") {
+        "raise" => Ok(OnUnused::Raise),
+        "warn" => Ok(OnUnused::Warn),
+        "ignore" => Ok(OnUnused::Ignore),
+        other => Err(PyValueError::new_err(format!(
+            "on_unused_input must be 'raise', 'warn' or 'ignore', got '{other}'"
+        ))),
+    }
+}
+
+/// Shows the core's warnings as Python `UserWarning`s.
+pub fn warn_all(py: Python<'_>, warnings: &[String]) -> PyResult<()> {
+    let warn = py.import("warnings")?.getattr("warn")?;
+    for msg in warnings {
+        warn.call1((msg, py.get_type::<pyo3::exceptions::PyUserWarning>()))?;
     }
     Ok(())
+}
+
+/// What the core needs to know of the user's graph, imported once.
+struct Imported<'py> {
+    memo: Memo,
+    g: Graph,
+    spec: FunctionSpec,
+    shared: Vec<Bound<'py, PyAny>>,
+    /// For each update, the shared variable (index) it updates.
+    updated: Vec<usize>,
+}
+
+/// Imports inputs, outputs, updates and givens, and finds the shared
+/// variables; the maker copies what it compiles, so the user's graph is
+/// never changed.
+fn import_function<'py>(
+    fg_inputs: &[Bound<'py, PyAny>],
+    outputs: &[(Bound<'py, PyAny>, bool)],
+    mut pairs: Vec<Pair<'py>>,
+    givens: &[Pair<'py>],
+    no_default: &Bound<'py, PyAny>,
+) -> PyResult<Imported<'py>> {
+    let (mut memo, mut g) = (Memo::default(), Graph::new());
+    let mut spec = FunctionSpec::default();
+    for v in fg_inputs {
+        spec.inputs
+            .push(FunctionInput::new(memo.import_var(&mut g, v)?));
+    }
+    for (v, borrow) in outputs {
+        spec.outputs.push((memo.import_var(&mut g, v)?, *borrow));
+    }
+    for (k, v) in givens {
+        spec.givens
+            .push((memo.import_var(&mut g, k)?, memo.import_var(&mut g, v)?));
+    }
+    let mut roots: Vec<VarId> = spec.outputs.iter().map(|&(v, _)| v).collect();
+    for (_, e) in &pairs {
+        roots.push(memo.import_var(&mut g, e)?);
+    }
+    roots.extend(spec.givens.iter().map(|&(_, v)| v));
+    let keys: Vec<VarId> = spec.givens.iter().map(|&(k, _)| k).collect();
+    let shared = collect_shared(&mut memo, &mut g, &roots, &keys, &mut pairs, no_default)?;
+    let updated: Vec<usize> = pairs
+        .iter()
+        .map(|(v, _)| shared.iter().position(|s| s.is(v)).unwrap_or(0))
+        .collect();
+    let n_explicit = spec.inputs.len();
+    for (k, s) in shared.iter().enumerate() {
+        spec.inputs.push(FunctionInput {
+            var: memo.import_var(&mut g, s)?,
+            mutable: updated.contains(&k),
+            borrow: true,
+            implicit: true,
+        });
+    }
+    for ((_, e), &k) in pairs.iter().zip(&updated) {
+        spec.updates
+            .push((n_explicit + k, memo.import_var(&mut g, e)?));
+    }
+    Ok(Imported {
+        memo,
+        g,
+        spec,
+        shared,
+        updated,
+    })
 }
 
 /// `oxtensor.function`: see the Python wrapper for the documentation. A
@@ -354,7 +421,7 @@ fn compile_function<'py>(
     trust_input: bool,
 ) -> PyResult<PyFunction> {
     let _ = rebuild_strict;
-    check_mode(&mode)?;
+    let core = core_mode(mode.as_ref())?;
     let specs: Vec<InputSpec> = inputs
         .try_iter()?
         .map(|i| input_spec(&i?, allow_input_downcast))
@@ -368,65 +435,38 @@ fn compile_function<'py>(
         }
     }
     let (out_vars, borrow, single) = output_specs(outputs)?;
-    let mut pairs = update_pairs(updates)?;
-    let n_outputs = out_vars.len();
-    let all = PyList::new(py, out_vars.iter().chain(pairs.iter().map(|(_, e)| e)))?;
-    let repl = replacements(py, givens, &specs)?;
-    let all = if repl.is_empty() {
-        all
-    } else {
-        clone_replace(all.into_any(), Some(repl.clone().into_any()), None)?.cast_into::<PyList>()?
-    };
-    let no_default = no_default_updates.unwrap_or_else(|| {
-        false
-            .into_pyobject(py)
-            .map(|b| b.to_owned().into_any())
-            .unwrap_or_else(|_| py.None().into_bound(py))
-    });
-    let shared = collect_shared(&all, &mut pairs, &no_default)?;
-    let all = PyList::new(
-        py,
-        all.iter()
-            .take(n_outputs)
-            .chain(pairs.iter().map(|(_, e)| e.clone())),
-    )?;
-    let fg_inputs: Vec<Bound<'py, PyAny>> = specs
+    let pairs = update_pairs(updates)?;
+    let mut givens = given_pairs(givens)?;
+    let fg_inputs = free_inputs(py, &specs, &mut givens)?;
+    let no_default =
+        no_default_updates.unwrap_or_else(|| PyBool::new(py, false).to_owned().into_any());
+    let outs: Vec<(Bound<'py, PyAny>, bool)> = out_vars
         .iter()
-        .map(|s| {
-            Ok(repl
-                .get_item(s.var.bind(py))?
-                .unwrap_or_else(|| s.var.bind(py).clone()))
-        })
-        .collect::<PyResult<_>>()?;
-    check_unused(
-        py,
-        &fg_inputs,
-        &all,
-        on_unused_input.as_deref().unwrap_or("raise"),
-    )?;
-    let fg_in = PyList::new(py, fg_inputs.iter().chain(shared.iter()))?;
-    // As PyTensor's `rebuild_collect_shared(copy_inputs_over=True)`: the
-    // nodes are cloned (compiling never changes the user's graph) but the
-    // graph's inputs stay the user's own variables, so
-    // `f.maker.fgraph.inputs[0] is x`.
-    let all = clone_replace(all.into_any(), None, None)?;
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("clone", false)?;
-    let fg = py
-        .get_type::<PyFunctionGraph>()
-        .call((fg_in, &all), Some(&kwargs))?
-        .cast_into::<PyFunctionGraph>()?;
-    check_inplace(&fg, accept_inplace)?;
-    // Nodes edited in place since they were built are refused before any
-    // rewrite looks at them.
-    oxtensor_core::graph::check_graph_types(fg.borrow().core()?)
-        .map_err(crate::errors::to_pyerr)?;
-    PyFunctionGraph::_constant_fold(&fg)?;
-    let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
-    let updates: Vec<usize> = pairs
-        .iter()
-        .map(|(v, _)| shared.iter().position(|s| s.is(v)).unwrap_or(0))
+        .cloned()
+        .zip(borrow.iter().copied())
         .collect();
+    let mut imported = import_function(&fg_inputs, &outs, pairs, &givens, &no_default)?;
+    imported.spec.on_unused_input = on_unused(on_unused_input.as_deref())?;
+    imported.spec.accept_inplace = accept_inplace;
+    let (fg, log) = PyFunctionGraph::shell(py, imported.memo)?;
+    let bridge = crate::rewriting::bridge::HostBridge::new(&fg);
+    let built = FunctionMaker::new(imported.g, imported.spec, core)
+        .with_feature(log)
+        .with_feature(Box::new(bridge))
+        .with_feature(Box::new(HostFolding(Box::new(
+            crate::rewriting::fold::PyHostFolder,
+        ))))
+        .build()
+        .py()?;
+    warn_all(py, &built.warnings)?;
+    // PyTensor keeps a rewrite run's profile on the graph (`fgraph.profile`).
+    let profile_obj = crate::rewriting::profile::PyRewriteProfile::from(built.profile);
+    fg.setattr("rewrite_profile", profile_obj)?;
+    let mut core_fg = built.fgraph;
+    crate::rewriting::bridge::HostBridge::detach(&mut core_fg).py()?;
+    core_fg.remove_feature_of::<HostFolding>().py()?;
+    PyFunctionGraph::adopt(&fg, core_fg)?;
+    let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
     let entries = specs
         .iter()
         .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast))
@@ -434,10 +474,10 @@ fn compile_function<'py>(
     let recipe = FunctionRecipe::new(
         fg.unbind(),
         PyList::new(py, entries)?.into_any(),
-        PyList::new(py, shared)?.into_any(),
-        updates,
-        PyList::new(py, out_vars)?.into_any(),
-        n_outputs,
+        PyList::new(py, imported.shared)?.into_any(),
+        imported.updated,
+        PyList::new(py, &out_vars)?.into_any(),
+        out_vars.len(),
         single,
         borrow,
         name,
@@ -446,23 +486,6 @@ fn compile_function<'py>(
     )?;
     let recipe = Bound::new(py, recipe)?;
     FunctionRecipe::compile(&recipe, trust_input)
-}
-
-/// Refuses graphs that already contain inplace ops unless `accept_inplace`.
-fn check_inplace(fg: &Bound<'_, PyFunctionGraph>, accept: bool) -> PyResult<()> {
-    if accept {
-        return Ok(());
-    }
-    for node in fg.getattr("apply_nodes")?.try_iter()? {
-        let node = node?;
-        if node.getattr("op")?.getattr("destroy_map")?.is_truthy()? {
-            return Err(PyTypeError::new_err(format!(
-                "Graph must not contain inplace operations: {}",
-                node.str()?
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// `Function.maker`: the function graph and the inputs and outputs.

@@ -37,12 +37,13 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::Index(_) => PyIndexError::new_err(msg),
         Error::Inconsistency(_) => InconsistencyError::new_err(msg),
         Error::MissingInput(_) => MissingInputError::new_err(msg),
+        Error::UnusedInput(_) => crate::compile::UnusedInputError::new_err(msg),
         Error::AlreadyThere(_) => AlreadyThere::new_err(msg),
         Error::Integrity(_) => PyException::new_err(msg),
         Error::Disconnected(_) => DisconnectedInputError::new_err(msg),
         Error::OutOfScope(_) | Error::NotImplemented(_) => PyNotImplementedError::new_err(msg),
         Error::NullGradient(_) => NullTypeGradError::new_err(msg),
-        Error::Node { .. } => PyException::new_err(msg),
+        Error::Node { .. } | Error::Rewrite { .. } => PyException::new_err(msg),
     }
 }
 

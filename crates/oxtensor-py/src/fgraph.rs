@@ -154,37 +154,147 @@ impl PyFunctionGraph {
             })
     }
 
-    /// Gives a Python object to each variable the core created (constants
-    /// from constant folding) that a logged change now reads.
-    fn export_new(&mut self, py: Python<'_>, events: &[Event]) -> PyResult<()> {
-        for ev in events {
-            let Event::Change(_, _, new, _) = ev else {
-                continue;
-            };
-            if self.memo.var(py, *new).is_ok() {
-                continue;
-            }
-            let fg = self.core()?;
-            let data = fg.graph().var(*new);
-            let oxtensor_core::graph::VarKind::Constant(c) = &data.kind else {
-                return Err(PyValueError::new_err(format!(
-                    "variable {new:?} made by the core has no Python form"
-                )));
-            };
-            let ty = crate::types::py_type(py, &data.ty)?;
-            let obj = match &c.value {
-                oxtensor_core::value::Value::Tensor(t) => {
-                    crate::construct::tensor_constant_of(py, ty, t.clone(), None)?
-                }
-                oxtensor_core::value::Value::Host(_) => {
-                    return Err(PyValueError::new_err(
-                        "folded host values have no Python form",
-                    ))
-                }
-            };
-            self.memo.adopt_var(&obj, *new);
+    /// Gives a Python object to every variable and node in the graph that
+    /// has none yet (what the core made: folded constants, rewritten
+    /// nodes). Nodes that came and went inside one core call never get one.
+    fn export_graph(&mut self, py: Python<'_>) -> PyResult<()> {
+        let Some(fg) = self.fg.as_ref() else {
+            return Ok(());
+        };
+        for &v in fg.outputs() {
+            crate::export::export_var(py, fg.graph(), &mut self.memo, v)?;
         }
         Ok(())
+    }
+
+    /// Gives Python objects to the variables an input change of a node
+    /// that has one swapped (they may have left the graph since): the
+    /// node's `inputs` and the features' callbacks show them. Exporting
+    /// a variable can give its node an object, whose own changes then
+    /// count too, so this repeats until nothing new is exported.
+    fn export_changed(&mut self, py: Python<'_>, events: &[Event]) -> PyResult<()> {
+        let Some(fg) = self.fg.as_ref() else {
+            return Ok(());
+        };
+        loop {
+            let mut exported = false;
+            for ev in events {
+                let Event::Change(client, old, new, _) = ev else {
+                    continue;
+                };
+                if matches!(client, Client::Node(n, _) if !self.memo.has_node(*n)) {
+                    continue;
+                }
+                for &v in [old, new] {
+                    if !self.memo.has_var(v) {
+                        crate::export::export_var(py, fg.graph(), &mut self.memo, v)?;
+                        exported = true;
+                    }
+                }
+            }
+            if !exported {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A graph that will hold a core graph the core is about to build
+    /// (compilation): the memo knows the Python objects the core graph
+    /// comes from; `feature()` is the log to attach to that graph so the
+    /// Python objects made while it is rewritten follow its changes.
+    pub(crate) fn shell(
+        py: Python<'_>,
+        memo: Memo,
+    ) -> PyResult<(Bound<'_, Self>, Box<dyn Feature>)> {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let log: Box<dyn Feature> = Box::new(EventLog(events.clone()));
+        let obj = Bound::new(
+            py,
+            PyFunctionGraph {
+                fg: None,
+                memo,
+                events,
+                features: Vec::new(),
+                update_mapping: None,
+            },
+        )?;
+        Ok((obj, log))
+    }
+
+    /// Puts the core graph into a shell: every variable and node gets its
+    /// Python object, marked as belonging to this graph.
+    pub(crate) fn adopt(slf: &Bound<'_, Self>, fg: FunctionGraph) -> PyResult<()> {
+        let py = slf.py();
+        let in_graph: Vec<VarId> = fg.variables().chain(fg.inputs().iter().copied()).collect();
+        slf.borrow_mut().fg = Some(fg);
+        Self::flush(slf)?;
+        slf.borrow_mut().export_graph(py)?;
+        let weak = PyWeakrefReference::new(slf)?.into_any().unbind();
+        let this = slf.borrow();
+        for v in in_graph {
+            if let Ok(o) = this.memo.var(py, v) {
+                if let Ok(var) = o.cast::<PyVariable>() {
+                    var.borrow_mut().fgraph = Some(weak.clone_ref(py));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the core graph out (a core pass is about to run on it).
+    pub(crate) fn take_core(&mut self) -> PyResult<FunctionGraph> {
+        self.fg
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))
+    }
+
+    /// Moves a core graph back in, and mirrors what changed in it.
+    pub(crate) fn put_core(slf: &Bound<'_, Self>, fg: FunctionGraph) -> PyResult<()> {
+        slf.borrow_mut().fg = Some(fg);
+        Self::flush(slf)
+    }
+
+    /// The Python object of a node, made if it has none yet.
+    pub(crate) fn node_object<'py>(
+        &mut self,
+        py: Python<'py>,
+        n: NodeId,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !self.memo.has_node(n) {
+            let fg = self
+                .fg
+                .as_ref()
+                .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))?;
+            let out = *fg.graph().node(n).outputs.first().ok_or_else(|| {
+                PyValueError::new_err(format!("{} has no output", fg.graph().describe_node(n)))
+            })?;
+            crate::export::export_var(py, fg.graph(), &mut self.memo, out)?;
+        }
+        self.memo.node(py, n)
+    }
+
+    /// The Python object of a variable, made if it has none yet.
+    pub(crate) fn var_object<'py>(
+        &mut self,
+        py: Python<'py>,
+        v: VarId,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let fg = self
+            .fg
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))?;
+        crate::export::export_var(py, fg.graph(), &mut self.memo, v)
+    }
+
+    /// The id of a node of this graph.
+    pub(crate) fn node_id_of(&self, node: &Bound<'_, PyAny>) -> PyResult<NodeId> {
+        self.node_id(node)
+    }
+
+    /// The arena id of a Python variable, imported into the arena (not
+    /// the graph) if it is new.
+    pub(crate) fn arena_id(&mut self, var: &Bound<'_, PyAny>) -> PyResult<VarId> {
+        self.arena_var(var)
     }
 
     /// Applies logged events to the Python objects and tells the Python
@@ -204,7 +314,8 @@ impl PyFunctionGraph {
         if events.is_empty() {
             return Ok(());
         }
-        slf.borrow_mut().export_new(py, &events)?;
+        slf.borrow_mut().export_graph(py)?;
+        slf.borrow_mut().export_changed(py, &events)?;
         let weak = PyWeakrefReference::new(slf)?;
         let features: Vec<Py<PyAny>> = slf
             .borrow()
@@ -214,7 +325,9 @@ impl PyFunctionGraph {
             .collect();
         let mut first_error = None;
         for ev in &events {
-            let call = slf.borrow().mirror(py, ev, &weak)?;
+            let Some(call) = slf.borrow().mirror(py, ev, &weak)? else {
+                continue;
+            };
             if first_error.is_none() {
                 first_error = Self::notify(slf, &features, call).err();
             }
@@ -242,15 +355,26 @@ impl PyFunctionGraph {
         Ok(())
     }
 
-    /// Updates the Python objects for one event and returns the callback to make.
+    /// Updates the Python objects for one event and returns the callback to
+    /// make; `None` for an event about a node that never had a Python
+    /// object (the core made and dropped it within one call).
     #[allow(clippy::type_complexity)]
     fn mirror<'py>(
         &self,
         py: Python<'py>,
         ev: &Event,
         weak: &Bound<'py, PyWeakrefReference>,
-    ) -> PyResult<(&'static str, Vec<Bound<'py, PyAny>>, String)> {
-        Ok(match ev {
+    ) -> PyResult<Option<(&'static str, Vec<Bound<'py, PyAny>>, String)>> {
+        let known = |n: &NodeId| self.memo.has_node(*n);
+        let skip = match ev {
+            Event::Import(n, _) | Event::Prune(n, _) => !known(n),
+            Event::Change(Client::Node(n, _), ..) => !known(n),
+            Event::Change(Client::Output(_), ..) => false,
+        };
+        if skip {
+            return Ok(None);
+        }
+        Ok(Some(match ev {
             Event::Import(n, reason) => {
                 let node = self.memo.node(py, *n)?;
                 for out in node.getattr("outputs")?.try_iter()? {
@@ -278,7 +402,7 @@ impl PyFunctionGraph {
                     reason.clone(),
                 )
             }
-        })
+        }))
     }
 
     /// Runs a core mutation, then flushes its events.

@@ -20,6 +20,9 @@ pub struct HostOp {
     pub obj: Py<PyAny>,
     text: String,
     class: String,
+    /// The class names of the op's type's `__mro__` (without `object`),
+    /// for rewriters that track a base class.
+    classes: Vec<String>,
     hash: u64,
     view_map: IoMap,
     destroy_map: IoMap,
@@ -71,6 +74,7 @@ impl HostOp {
             obj: op.clone().unbind(),
             text: op_str(op)?,
             class: op.get_type().name()?.to_string(),
+            classes: mro_names(op)?,
             hash: op.hash()? as u64,
             view_map: io_map(op, "view_map")?,
             destroy_map: io_map(op, "destroy_map")?,
@@ -104,9 +108,25 @@ impl HostOp {
     }
 }
 
+/// The names of the classes in `type(op).__mro__`, `object` left out.
+fn mro_names(op: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let mut names = Vec::new();
+    for cls in op.get_type().getattr("__mro__")?.try_iter()? {
+        let name: String = cls?.getattr("__name__")?.extract()?;
+        if name != "object" {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
 impl Op for HostOp {
     fn name(&self) -> &str {
         &self.class
+    }
+
+    fn class_path(&self) -> smallvec::SmallVec<[&str; 2]> {
+        self.classes.iter().map(String::as_str).collect()
     }
 
     fn describe(&self) -> String {

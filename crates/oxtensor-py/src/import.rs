@@ -57,6 +57,11 @@ impl Memo {
         self.vars.get(id.index()).is_some_and(Option::is_some)
     }
 
+    /// Whether a node id has a Python object.
+    pub fn has_node(&self, id: NodeId) -> bool {
+        self.nodes.get(id.index()).is_some_and(Option::is_some)
+    }
+
     /// The Python object of a node id.
     pub fn node<'py>(&self, py: Python<'py>, id: NodeId) -> PyResult<Bound<'py, PyAny>> {
         match self.nodes.get(id.index()).and_then(Option::as_ref) {
@@ -261,7 +266,7 @@ fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
     }
     let display = data.str()?.to_string();
     Ok(Constant {
-        value: Value::Host(Arc::new(crate::host_value::PyHostValue(
+        value: Value::Host(Arc::new(crate::host_value::PyHostValue::new(
             data.clone().unbind(),
         ))),
         display,

@@ -10,6 +10,7 @@ mod builtin_ops;
 mod compile;
 mod constant;
 mod construct;
+mod cpu;
 mod describe;
 mod errors;
 mod exceptions;
@@ -30,6 +31,7 @@ mod infer_shape;
 mod linalg_ops;
 mod make_node;
 mod matmul;
+mod mode;
 mod nonzero_ops;
 mod op;
 mod panics;
@@ -37,6 +39,7 @@ mod pickle_session;
 mod print;
 mod profile;
 mod registry;
+mod rewriting;
 mod scalar_ops;
 mod scratchpad;
 mod shape_ops;
@@ -58,6 +61,9 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     panics::install_hook();
+    // Count forks from import on, so a forked child never hands work to
+    // the parent's pool threads (see `oxtensor_core::vm::fork`).
+    oxtensor_core::vm::fork::watch();
     m.add_class::<types::PyType_>()?;
     m.add_class::<types::PyTensorType>()?;
     m.add_class::<types::PyNullType>()?;
@@ -78,10 +84,24 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<compile::UnusedInputError>(),
     )?;
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
+    m.add_class::<mode::PyMode>()?;
+    m.add_class::<rewriting::node::PyNodeRewriter>()?;
+    m.add_class::<rewriting::graph::PyGraphRewriter>()?;
+    m.add_class::<rewriting::graph::PyCorePass>()?;
+    m.add_class::<rewriting::profile::PyRewriteProfile>()?;
+    m.add_class::<rewriting::db::PyRewriteDb>()?;
+    m.add_class::<rewriting::db::PyQuery>()?;
+    m.add_function(wrap_pyfunction!(rewriting::graph::walking_pass, m)?)?;
+    m.add_function(wrap_pyfunction!(rewriting::graph::equilibrium_pass, m)?)?;
+    m.add_function(wrap_pyfunction!(rewriting::graph::sequential_pass, m)?)?;
+    m.add_function(wrap_pyfunction!(rewriting::graph::merge_pass, m)?)?;
+    m.add_function(wrap_pyfunction!(rewriting::db::optdb_object, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_install_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_engines, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas_products, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu::_simd, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;

@@ -65,7 +65,11 @@ pub unsafe extern "C" fn call(
         Ok(Err(e)) => e,
         Err(payload) => crate::panics::internal_error(payload.as_ref()),
     };
-    err.restore(py);
+    // Raised through PyO3's own entry: it drops the Python objects queued
+    // while this call ran (an error's own message, a Python op's exception),
+    // which no later call through here would ever release (one string
+    // leaked per failing call).
+    Python::attach(|py| err.restore(py));
     std::ptr::null_mut()
 }
 

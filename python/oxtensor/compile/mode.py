@@ -1,33 +1,42 @@
-"""Compilation modes. Every mode runs on oxtensor's native VM; the names are
-accepted so PyTensor code keeps working."""
+"""Compilation modes: which rewrites run (a query of the rewrite database)
+and how the graph is linked. Every linker name runs oxtensor's native VM."""
 
 from typing import Any
 
 from oxtensor import _core
 
-_KNOWN = ("FAST_RUN", "FAST_COMPILE", "NUMBA", "CVM", "VM", "C", "py")
+Mode = _core.Mode
+
+#: The database of compilation phases every mode queries.
+optdb = _core.optdb_object()
+
+#: PyTensor's predefined modes; the backend names all mean the native VM.
+predefined_modes: dict[str, Any] = {
+    "FAST_RUN": Mode("vm", "fast_run"),
+    "FAST_COMPILE": Mode("vm", "fast_compile"),
+    "NUMBA": Mode("numba", "fast_run"),
+    "CVM": Mode("cvm", "fast_run"),
+    "VM": Mode("vm", "fast_run"),
+    "C": Mode("c", "fast_run"),
+    "py": Mode("py", "fast_compile"),
+}
 
 
-class Mode:
-    """A linker and optimizer pair, as in PyTensor (both run natively here)."""
-
-    def __init__(self, linker: Any = None, optimizer: Any = "default") -> None:
-        self.linker = linker
-        self.optimizer = optimizer
-
-    def __repr__(self) -> str:
-        return f"Mode(linker={self.linker!r}, optimizer={self.optimizer!r})"
-
-
-def get_mode(mode: Any) -> Mode:
-    """The `Mode` for a name (or the mode itself)."""
-    if mode is None or isinstance(mode, Mode):
-        return mode or Mode()
-    if mode not in _KNOWN:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(_KNOWN)}")
-    return Mode(linker=mode)
+def get_mode(mode: Any) -> Any:
+    """The `Mode` for a name (or the mode itself); ``None`` is ``FAST_RUN``."""
+    if mode is None:
+        return predefined_modes["FAST_RUN"]
+    if isinstance(mode, Mode):
+        return mode
+    if mode not in predefined_modes:
+        names = ", ".join(predefined_modes)
+        raise ValueError(f"unknown mode {mode!r}; expected one of {names}")
+    return predefined_modes[mode]
 
 
-_core._register("Mode", Mode)
+def get_default_mode() -> Any:
+    """The mode ``function`` uses when given none (``FAST_RUN``)."""
+    return predefined_modes["FAST_RUN"]
 
-__all__ = ["Mode", "get_mode"]
+
+__all__ = ["Mode", "get_default_mode", "get_mode", "optdb", "predefined_modes"]

@@ -44,9 +44,50 @@ pub struct FunctionGraph {
     /// Clients per variable id; `None`: the variable was never registered.
     clients: Vec<Option<Vec<Client>>>,
     in_nodes: Vec<bool>,
+    /// How many entries of `in_nodes` are set.
+    n_nodes: usize,
     in_vars: Vec<bool>,
+    /// Whether each variable id is a declared input (`inputs.contains`, in O(1)).
+    is_input: Vec<bool>,
+    /// How `replace` looks for cycles (see [`CycleCheck`]).
+    cycle_check: CycleCheck,
     features: Vec<Box<dyn Feature>>,
     history: Vec<Change>,
+}
+
+impl Default for FunctionGraph {
+    /// An empty graph (no inputs, no outputs): a placeholder while the real
+    /// one is moved elsewhere for a moment (a host rewriter's call).
+    fn default() -> Self {
+        FunctionGraph {
+            graph: Graph::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            clients: Vec::new(),
+            in_nodes: Vec::new(),
+            n_nodes: 0,
+            in_vars: Vec::new(),
+            is_input: Vec::new(),
+            cycle_check: CycleCheck::Full,
+            features: Vec::new(),
+            history: Vec::new(),
+        }
+    }
+}
+
+/// How [`FunctionGraph::replace`] makes sure a replacement creates no cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CycleCheck {
+    /// Walk everything the replacement depends on (a user's edit: any
+    /// variable may come in, and the walk may cost the graph's size).
+    #[default]
+    Full,
+    /// Walk only the part of the replacement that is not in the graph yet,
+    /// refusing it if it reads a reader of the replaced variable directly.
+    /// Rewriters build replacements from the replaced node's ancestors, so
+    /// this catches their slips at the cost of what they built; a deeper
+    /// cycle still fails the toposort that linking does.
+    Shallow,
 }
 
 impl FunctionGraph {
@@ -56,13 +97,7 @@ impl FunctionGraph {
     pub fn new(graph: Graph, inputs: Vec<VarId>, outputs: Vec<VarId>) -> Result<Self> {
         let mut fg = FunctionGraph {
             graph,
-            inputs: Vec::new(),
-            outputs: Vec::new(),
-            clients: Vec::new(),
-            in_nodes: Vec::new(),
-            in_vars: Vec::new(),
-            features: Vec::new(),
-            history: Vec::new(),
+            ..FunctionGraph::default()
         };
         for v in inputs {
             fg.add_input(v)?;
@@ -105,6 +140,11 @@ impl FunctionGraph {
         &self.outputs
     }
 
+    /// Whether `v` is a declared input.
+    pub fn is_input(&self, v: VarId) -> bool {
+        self.is_input.get(v.index()).copied().unwrap_or(false)
+    }
+
     /// The clients of a variable, in insertion order (empty if unknown).
     pub fn clients(&self, v: VarId) -> &[Client] {
         self.clients
@@ -130,6 +170,11 @@ impl FunctionGraph {
     /// Whether the variable is in the graph (`var in fgraph.variables`).
     pub fn has_var(&self, v: VarId) -> bool {
         self.in_vars.get(v.index()).copied().unwrap_or(false)
+    }
+
+    /// How many nodes are in the graph (`len(fgraph.apply_nodes)`).
+    pub fn num_apply_nodes(&self) -> usize {
+        self.n_nodes
     }
 
     /// The nodes in the graph, by id.
@@ -176,11 +221,12 @@ impl FunctionGraph {
                 self.graph.describe_var(v)
             )));
         }
-        if self.inputs.contains(&v) {
+        if self.is_input(v) {
             return Ok(());
         }
         self.inputs.push(v);
         self.register_var(v);
+        self.is_input[v.index()] = true;
         Ok(())
     }
 
@@ -220,6 +266,7 @@ impl FunctionGraph {
         if self.clients.len() < nv {
             self.clients.resize(nv, None);
             self.in_vars.resize(nv, false);
+            self.is_input.resize(nv, false);
         }
         if self.in_nodes.len() < nn {
             self.in_nodes.resize(nn, false);
@@ -243,7 +290,7 @@ impl FunctionGraph {
             if !self.has_node(node) {
                 self.import_node(node, reason, import_missing)?;
             }
-        } else if !self.graph.var(v).is_constant() && !self.inputs.contains(&v) {
+        } else if !self.graph.var(v).is_constant() && !self.is_input(v) {
             self.import_free_var(v, import_missing)?;
         }
         self.register_var(v);
@@ -269,17 +316,20 @@ impl FunctionGraph {
     /// Brings a node and the nodes it needs into the graph, firing `on_import`.
     pub fn import_node(&mut self, node: NodeId, reason: &str, import_missing: bool) -> Result<()> {
         self.ensure_len();
-        let known: Vec<VarId> = self.variables().collect();
         let outs = self.graph.node(node).outputs.clone();
-        let new_nodes: Vec<NodeId> = traversal::toposort(&self.graph, &outs, &known)?
-            .into_iter()
-            .filter(|n| !self.has_node(*n))
-            .collect();
+        // The walk stops at variables already in the graph, so an import
+        // costs the size of what is new, not of the whole graph.
+        let new_nodes: Vec<NodeId> =
+            traversal::toposort_by(&self.graph, &outs, |v| self.has_var(v))?
+                .into_iter()
+                .filter(|n| !self.has_node(*n))
+                .collect();
         for &n in &new_nodes {
             self.check_node_inputs(n, import_missing)?;
         }
         for n in new_nodes {
             self.in_nodes[n.index()] = true;
+            self.n_nodes += 1;
             for out in self.graph.node(n).outputs.clone() {
                 self.register_var(out);
                 self.in_vars[out.index()] = true;
@@ -297,7 +347,7 @@ impl FunctionGraph {
     fn check_node_inputs(&mut self, n: NodeId, import_missing: bool) -> Result<()> {
         for (i, &inp) in self.graph.node(n).inputs.clone().iter().enumerate() {
             let data = self.graph.var(inp);
-            if data.owner().is_some() || data.is_constant() || self.inputs.contains(&inp) {
+            if data.owner().is_some() || data.is_constant() || self.is_input(inp) {
                 continue;
             }
             if import_missing {
@@ -348,6 +398,7 @@ impl FunctionGraph {
 
     fn prune_node(&mut self, node: NodeId, reason: &str) -> Result<()> {
         self.in_nodes[node.index()] = false;
+        self.n_nodes -= 1;
         for out in self.graph.node(node).outputs.clone() {
             self.in_vars[out.index()] = false;
         }
@@ -472,6 +523,11 @@ impl FunctionGraph {
         )))
     }
 
+    /// Sets how `replace` looks for cycles; returns the previous setting.
+    pub fn set_cycle_check(&mut self, check: CycleCheck) -> CycleCheck {
+        std::mem::replace(&mut self.cycle_check, check)
+    }
+
     /// A cycle would appear if `new` is computed from a node that reads `var`.
     fn check_no_cycle(&self, var: VarId, new: VarId) -> Result<()> {
         let readers: HashSet<NodeId> = self
@@ -488,7 +544,18 @@ impl FunctionGraph {
         if readers.is_empty() {
             return Ok(());
         }
-        let culprit = traversal::ancestors(&self.graph, &[new], &self.inputs)
+        let reached = match self.cycle_check {
+            CycleCheck::Full => traversal::ancestors(&self.graph, &[new], &self.inputs),
+            // Stop at variables the graph already has: only the new part
+            // and its edge into the graph are looked at.
+            CycleCheck::Shallow => {
+                traversal::walk_dfs(&[new], |v| match self.graph.var(v).owner() {
+                    Some(n) if !self.has_node(n) => self.graph.node(n).inputs.clone(),
+                    _ => Vec::new(),
+                })
+            }
+        };
+        let culprit = reached
             .into_iter()
             .filter_map(|v| self.graph.var(v).owner())
             .find(|n| readers.contains(n));
@@ -591,6 +658,37 @@ impl FunctionGraph {
             .find_map(|f| f.as_any().downcast_ref::<T>())
     }
 
+    /// The first attached feature of type `T`, mutably.
+    pub fn feature_mut<T: Feature>(&mut self) -> Option<&mut T> {
+        self.features
+            .iter_mut()
+            .find_map(|f| f.as_any_mut().downcast_mut::<T>())
+    }
+
+    /// Runs `f` with the first feature of type `T` taken out of the graph,
+    /// so `f` may use the feature and the graph mutably together (a shape
+    /// feature adding shape nodes to the arena). The feature hears of no
+    /// event while it is out: `f` may add to the arena but must not change
+    /// which nodes are in the graph. `None` if there is no such feature.
+    pub fn with_feature<T: Feature, R>(
+        &mut self,
+        f: impl FnOnce(&mut T, &mut FunctionGraph) -> R,
+    ) -> Option<R> {
+        let pos = self.features.iter().position(|x| x.as_any().is::<T>())?;
+        let mut feature = self.features.remove(pos);
+        let out = feature.as_any_mut().downcast_mut::<T>().map(|t| f(t, self));
+        self.features.insert(pos, feature);
+        out
+    }
+
+    /// Detaches the first feature of type `T`, if any.
+    pub fn remove_feature_of<T: Feature>(&mut self) -> Result<Option<Box<dyn Feature>>> {
+        match self.features.iter().position(|x| x.as_any().is::<T>()) {
+            Some(i) => self.remove_feature(i).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// Calls `f` on every feature in attach order. Features are taken out
     /// while they run so each sees the graph through a shared reference.
     fn dispatch(
@@ -683,7 +781,7 @@ impl FunctionGraph {
         let data = self.graph.var(v);
         let cached = match data.kind {
             VarKind::Output { node, .. } => self.has_node(node),
-            VarKind::Root => self.inputs.contains(&v),
+            VarKind::Root => self.is_input(v),
             VarKind::Constant(_) => true,
         };
         if !cached {
@@ -717,7 +815,10 @@ impl FunctionGraph {
             outputs: self.outputs.clone(),
             clients: self.clients.clone(),
             in_nodes: self.in_nodes.clone(),
+            n_nodes: self.n_nodes,
             in_vars: self.in_vars.clone(),
+            is_input: self.is_input.clone(),
+            cycle_check: self.cycle_check,
             features: Vec::new(),
             history: Vec::new(),
         }

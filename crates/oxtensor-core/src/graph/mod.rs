@@ -3,6 +3,7 @@
 //! clients, features and safe replacement.
 
 mod arena;
+pub mod clone;
 pub mod compare;
 mod features;
 mod fgraph;
@@ -18,6 +19,6 @@ pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use features::{Feature, Orderings};
-pub use fgraph::{Client, FunctionGraph};
+pub use fgraph::{Client, CycleCheck, FunctionGraph};
 pub use ids::{NodeId, VarId};
 pub use node_types::{check_graph_types, check_node_types, check_op_types};

@@ -100,12 +100,23 @@ pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
 /// depends on itself (its inputs were fully processed in between otherwise),
 /// so the graph has a cycle: an error, where PyTensor's loop never ends.
 pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Result<Vec<NodeId>> {
-    let mut computed: HashSet<VarId> = blockers.iter().copied().collect();
+    let blockers: HashSet<VarId> = blockers.iter().copied().collect();
+    toposort_by(g, outputs, |v| blockers.contains(&v))
+}
+
+/// [`toposort`] with the blockers given as a predicate (a graph's own
+/// membership test, say, where listing the blockers would cost the graph's size).
+pub fn toposort_by(
+    g: &Graph,
+    outputs: &[VarId],
+    blocked: impl Fn(VarId) -> bool,
+) -> Result<Vec<NodeId>> {
+    let mut computed: HashSet<VarId> = HashSet::new();
     let mut expanded: HashSet<NodeId> = HashSet::new();
     let mut todo: Vec<VarId> = outputs.to_vec();
     let mut order = Vec::new();
     while let Some(cur) = todo.pop() {
-        if computed.contains(&cur) {
+        if computed.contains(&cur) || blocked(cur) {
             continue;
         }
         let Some(node) = g.var(cur).owner() else {
@@ -116,7 +127,7 @@ pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Result<Vec<
             .inputs
             .iter()
             .copied()
-            .filter(|i| !computed.contains(i) && g.var(*i).owner().is_some())
+            .filter(|&i| !computed.contains(&i) && !blocked(i) && g.var(i).owner().is_some())
             .collect();
         if pending.is_empty() {
             order.push(node);

@@ -2,9 +2,9 @@
 //! with `as` (floats to ints truncate), anything to bool is `!= 0`, complex
 //! to real keeps the real part.
 
+use super::cpu::{level, Level};
 use super::iter::Nest;
 use super::map::map1_slices;
-use super::vmath::simd::{detected, Level};
 use super::Work;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -157,8 +157,8 @@ fn cast_map<I: Element, O: Element>(src: &Tensor, out: &mut Tensor, f: impl Fn(I
 
 fn cast_slice<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {
     #[cfg(target_arch = "x86_64")]
-    match detected() {
-        // SAFETY: `detected` found the features each build enables.
+    match level() {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         Level::Avx512 => return unsafe { cast_slice_avx512(ys, xs, f) },
         // SAFETY: as above.
         Level::Avx2 => return unsafe { cast_slice_avx2(ys, xs, f) },
@@ -226,6 +226,18 @@ pub fn cast(src: &Tensor, to: DType) -> Result<Tensor> {
 pub fn scalar_as<T: Element>(value: T, to: DType) -> Tensor {
     cast(&Tensor::scalar(value), to)
         .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u64; 2]>()))
+}
+
+/// [`cast`] of a value a graph already holds (a constant being rewritten):
+/// its size is one the process holds already, so the only failure left is
+/// the allocator's, handled as Rust's own collections handle it.
+pub fn cast_constant(src: &Tensor, to: DType) -> Tensor {
+    cast(src, to).unwrap_or_else(|_| {
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::array::<u8>(src.len())
+                .unwrap_or(std::alloc::Layout::new::<[u64; 2]>()),
+        )
+    })
 }
 
 /// Whether every byte of a bool tensor is 0 or 1. Host memory can hold

@@ -7,8 +7,10 @@ pub mod advanced_subtensor;
 pub mod alloc;
 pub mod arange;
 pub mod argmax;
+pub mod argmin;
 pub mod bincount;
 pub mod blas;
+pub mod centred_squares;
 pub mod cumulative;
 pub mod dimshuffle;
 pub mod elemwise;
@@ -98,6 +100,14 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
 
     /// PyTensor's `str(op)`, what `dprint` shows (`Add`, `ExpandDims{axis=0}`).
     fn describe(&self) -> String;
+
+    /// The classes this op is an instance of, most specific first, as
+    /// rewriters track them: PyTensor dispatches a rewriter that tracks a
+    /// class to instances of its subclasses too (`Sum` is a `CAReduce`).
+    /// The default is the op's own class.
+    fn class_path(&self) -> smallvec::SmallVec<[&str; 2]> {
+        smallvec::smallvec![self.name()]
+    }
 
     /// `__eq__`: a promise that both ops compute the same thing.
     fn op_eq(&self, other: &dyn Op) -> bool;

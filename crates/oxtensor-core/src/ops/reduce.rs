@@ -159,6 +159,10 @@ impl Op for CAReduce {
         self.kind.class_name()
     }
 
+    fn class_path(&self) -> smallvec::SmallVec<[&str; 2]> {
+        smallvec::smallvec![self.kind.class_name(), "CAReduce"]
+    }
+
     /// `Sum{axes=None}`, `Max{axis=1}`, `Sum{axes=[0, 2]}`.
     fn describe(&self) -> String {
         format!("{}{{{}}}", self.kind.class_name(), self.axis_str())

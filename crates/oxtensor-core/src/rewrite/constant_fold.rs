@@ -1,33 +1,114 @@
-//! Constant folding: a node whose inputs are all constants, and whose op
-//! allows it (`do_constant_folding`), is computed once at compile time and
-//! its outputs replaced by constants. Mirrors PyTensor's
-//! `topo_constant_folding`.
+//! Constant folding (PyTensor's `constant_folding` and
+//! `topo_constant_folding`): a node whose inputs are all constants, and
+//! whose op allows it (`do_constant_folding`), is computed once at compile
+//! time and its outputs replaced by constants typed with the values' full
+//! shapes. Ops that cannot run here (host ops without a thunk) and nodes
+//! that fail are left for run time, where their errors carry the node.
 
+use super::rewriter::{NodeRewriter, Rewrite, Tracks};
+use super::run::RunContext;
+use super::walk::{WalkOrder, Walking};
+use super::GraphRewriter;
 use crate::error::Result;
 use crate::graph::{Constant, FunctionGraph, NodeId, Value, VarId, VarKind};
 use crate::kernels::alloc::Pool;
 use crate::types::{TensorType, Type};
 use crate::vm::{OpThunk, Thunk};
+use std::sync::Arc;
 
-/// Folds every foldable node, in dependency order; returns how many.
-/// Ops that cannot run natively (host ops) and nodes that fail are left for
-/// run time, where their errors carry the node's context.
-pub fn constant_fold(fg: &mut FunctionGraph) -> Result<usize> {
-    let mut pool = Pool::default();
-    let mut folded = 0;
-    for n in fg.toposort()? {
-        if !fg.has_node(n) || !foldable(fg, n) {
-            continue;
-        }
-        let Some(values) = evaluate(fg, n, &mut pool) else {
-            continue;
-        };
-        let pairs = replacements(fg, n, values);
-        if fg.replace_all_validate(&pairs, "constant_folding").is_ok() {
-            folded += 1;
-        }
+/// How constant folding runs a node of a host op (a Python op's
+/// `perform`, as PyTensor does): the host attaches a [`HostFolding`] to
+/// the graph it compiles.
+pub trait HostFolder: Send + Sync {
+    /// The node's outputs on these input values; `None` when the op says
+    /// not to fold it (`do_constant_folding`) or cannot run now.
+    fn fold(
+        &self,
+        fg: &mut FunctionGraph,
+        node: NodeId,
+        inputs: &[Value],
+    ) -> Result<Option<Vec<Value>>>;
+}
+
+/// The feature that carries a graph's [`HostFolder`].
+pub struct HostFolding(pub Box<dyn HostFolder>);
+
+impl crate::graph::Feature for HostFolding {
+    fn name(&self) -> &str {
+        "HostFolding"
     }
-    Ok(folded)
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
+/// The node rewriter: folds one node.
+pub struct ConstantFolding;
+
+impl NodeRewriter for ConstantFolding {
+    fn name(&self) -> &str {
+        "constant_folding"
+    }
+
+    fn tracks(&self) -> Tracks {
+        Tracks::All
+    }
+
+    fn transform(&self, fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+        if !foldable(fg, node) {
+            return Ok(None);
+        }
+        let values = if fg.graph().node(node).op.is_host() {
+            fold_host(fg, node)?
+        } else {
+            evaluate(fg, node)
+        };
+        let Some(values) = values else {
+            return Ok(None);
+        };
+        let news = new_constants(fg, node, values);
+        Ok(Some(Rewrite::Outputs(news.into_iter().map(Some).collect())))
+    }
+}
+
+/// `topo_constant_folding`: one walk, inputs first, folding what it can.
+pub fn topo_constant_folding() -> Walking {
+    Walking::new(
+        "topo_constant_folding",
+        vec![Arc::new(ConstantFolding) as Arc<dyn NodeRewriter>],
+        WalkOrder::InToOut,
+    )
+    .ignore_newtrees(true)
+}
+
+/// Folds every foldable node of `fg`; returns how many were folded.
+pub fn constant_fold(fg: &mut FunctionGraph) -> Result<usize> {
+    let mut run = RunContext::default();
+    topo_constant_folding().apply(fg, &mut run)?;
+    Ok(run
+        .profile
+        .rewriters
+        .get("constant_folding")
+        .map_or(0, |s| s.applied as usize))
+}
+
+/// A host op's node run by the graph's host, if it has one; a host op
+/// that raises is left for run time, where its error names the node.
+fn fold_host(fg: &mut FunctionGraph, n: NodeId) -> Result<Option<Vec<Value>>> {
+    let inputs: Vec<Value> = fg
+        .graph()
+        .node(n)
+        .inputs
+        .iter()
+        .filter_map(|&i| fg.graph().var(i).constant().map(|c| c.value.clone()))
+        .collect();
+    let folded = fg.with_feature::<HostFolding, _>(|f, fg| f.0.fold(fg, n, &inputs));
+    Ok(folded.and_then(|r| r.ok()).flatten())
 }
 
 fn foldable(fg: &FunctionGraph, n: NodeId) -> bool {
@@ -38,7 +119,9 @@ fn foldable(fg: &FunctionGraph, n: NodeId) -> bool {
 }
 
 /// The node's outputs, or `None` if it cannot run now.
-fn evaluate(fg: &FunctionGraph, n: NodeId, pool: &mut Pool) -> Option<Vec<Value>> {
+fn evaluate(fg: &FunctionGraph, n: NodeId) -> Option<Vec<Value>> {
+    // Folding runs kernels, which may use the thread pool (see `vm::fork`).
+    crate::vm::fork::enter();
     let g = fg.graph();
     let node = g.node(n);
     let types = |vs: &[VarId]| {
@@ -49,34 +132,32 @@ fn evaluate(fg: &FunctionGraph, n: NodeId, pool: &mut Pool) -> Option<Vec<Value>
     let inputs: Vec<&Value> = node
         .inputs
         .iter()
-        .filter_map(|&i| {
-            if let VarKind::Constant(c) = &g.var(i).kind {
-                Some(&c.value)
-            } else {
-                None
-            }
+        .filter_map(|&i| match &g.var(i).kind {
+            VarKind::Constant(c) => Some(&c.value),
+            _ => None,
         })
         .collect();
     let thunk = OpThunk::new(node.op.clone(), types(&node.inputs), types(&node.outputs));
     let mut outs = vec![None; node.outputs.len()];
-    thunk.run(&inputs, &mut outs, pool).ok()?;
+    thunk.run(&inputs, &mut outs, &mut Pool::default()).ok()?;
     outs.into_iter().collect()
 }
 
 /// New constants for the node's outputs, typed with the values' full shapes.
-fn replacements(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<(VarId, VarId)> {
+fn new_constants(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<VarId> {
     let outputs = fg.graph().node(n).outputs.clone();
     outputs
         .into_iter()
         .zip(values)
         .map(|(out, value)| {
+            let declared = fg.graph().var(out).ty.clone();
             let ty = match &value {
                 Value::Tensor(t) => {
                     TensorType::new(t.dtype(), t.shape().iter().map(|&d| Some(d as u64)))
                         .map(Type::Tensor)
-                        .unwrap_or_else(|_| fg.graph().var(out).ty.clone())
+                        .unwrap_or(declared)
                 }
-                Value::Host(_) => fg.graph().var(out).ty.clone(),
+                Value::Host(_) => declared,
             };
             let constant = match value {
                 Value::Tensor(t) => Constant::tensor(t),
@@ -85,7 +166,7 @@ fn replacements(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<(V
                     display: String::new(),
                 },
             };
-            (out, fg.graph_mut().constant(ty, constant, None))
+            fg.graph_mut().constant(ty, constant, None)
         })
         .collect()
 }

@@ -5,11 +5,13 @@
 mod argmin_link;
 mod chain;
 mod donation;
+pub mod fork;
 mod fusion;
 mod fusion_sum;
 mod fusion_thunk;
 mod fusion_walk;
 mod lazy;
+pub mod native_stack;
 mod profile;
 mod program;
 mod thunk;

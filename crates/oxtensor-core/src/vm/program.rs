@@ -155,6 +155,8 @@ impl Program {
     ) -> Result<Program> {
         // Kernels trust the types they are linked with.
         crate::graph::check_graph_types(fg)?;
+        // Forks after this are noticed (see `fork.rs`).
+        super::fork::watch();
         let g = fg.graph();
         let mut order = fg.toposort()?;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
@@ -282,6 +284,7 @@ impl Program {
     /// borrowed). Values are checked against the declared output types of
     /// each node; errors name the node.
     pub fn run(&self, inputs: impl AsRef<[Value]>) -> Result<Vec<Value>> {
+        super::fork::enter();
         let inputs = inputs.as_ref();
         if inputs.len() != self.n_inputs() {
             return Err(Error::Type(format!(
@@ -299,6 +302,7 @@ impl Program {
         let mut guard = self.workspace.try_lock().ok();
         let mut fresh = Workspace::default();
         let ws = guard.as_deref_mut().unwrap_or(&mut fresh);
+        ws.pool.trim();
         ws.storage.resize(self.n_slots, None);
         // Per step, the time it ran (`None`: skipped by a lazy run).
         let mut times = self.profile.as_ref().map(|_| vec![None; self.steps.len()]);
@@ -348,6 +352,7 @@ impl Program {
             Some(ws) => ws,
             None => fresh.insert(Workspace::default()),
         };
+        ws.pool.trim();
         let mut outs = StepOutputs::new();
         self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs)?;
         // `compute` checked that every output is there. Taken one by one:

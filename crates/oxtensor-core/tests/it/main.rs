@@ -3,4 +3,6 @@
 // Test helpers outside `#[test]` functions unwrap too: a failure is a test failure.
 #![allow(clippy::unwrap_used)]
 
+mod compile;
+mod shapes;
 mod vm;

@@ -1,0 +1,10 @@
+//! Compiling a function: a [`Mode`] (rewrites and link options) and the
+//! [`FunctionMaker`] that turns a graph plus inputs, outputs, updates and
+//! givens into the rewritten graph and the linked program. Rust programs
+//! and the Python layer compile through the same code.
+
+mod maker;
+mod mode;
+
+pub use maker::{compile, Built, Compiled, FunctionInput, FunctionMaker, FunctionSpec, OnUnused};
+pub use mode::{Mode, Optimizer};

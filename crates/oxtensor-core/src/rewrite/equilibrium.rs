@@ -1,0 +1,234 @@
+//! The equilibrium driver (PyTensor's `EquilibriumGraphRewriter`): node
+//! rewriters are applied until none applies anywhere. PyTensor walks the
+//! whole graph again after every round; here the first round visits every
+//! node (outputs first) and later work is a worklist of the nodes a change
+//! touched (imported, or given a new input), so a round costs the size of
+//! what changed. Graph-level rewriters run at the start of each round, the
+//! cleanup rewriters (merging) after each applied change, and the final
+//! rewriters (constant folding) at the end of each round. A rewriter
+//! applied more than `max_use_ratio` times the largest node count stops
+//! the run with a warning naming it.
+
+use super::apply::{apply_node_rewriter, Outcome};
+use super::change_tracker::Channel;
+use super::profile::RewriterStats;
+use super::rewriter::{GraphRewriter, NodeRewriter};
+use super::run::RunContext;
+use super::tracker::OpTracker;
+use crate::error::Result;
+use crate::graph::{FunctionGraph, NodeId};
+use std::sync::Arc;
+
+/// An equilibrium over node rewriters, with global, final and cleanup passes.
+pub struct Equilibrium {
+    name: String,
+    tracker: OpTracker,
+    global: Vec<Arc<dyn GraphRewriter>>,
+    finals: Vec<Arc<dyn GraphRewriter>>,
+    cleanup: Vec<Arc<dyn GraphRewriter>>,
+}
+
+impl Equilibrium {
+    /// An equilibrium called `name` over `rewriters`.
+    pub fn new(name: impl Into<String>, rewriters: Vec<Arc<dyn NodeRewriter>>) -> Self {
+        Equilibrium {
+            name: name.into(),
+            tracker: OpTracker::new(rewriters),
+            global: Vec::new(),
+            finals: Vec::new(),
+            cleanup: Vec::new(),
+        }
+    }
+
+    /// Graph rewriters run at the start of each round.
+    pub fn with_global(mut self, passes: Vec<Arc<dyn GraphRewriter>>) -> Self {
+        self.global = passes;
+        self
+    }
+
+    /// Graph rewriters run at the end of each round.
+    pub fn with_final(mut self, passes: Vec<Arc<dyn GraphRewriter>>) -> Self {
+        self.finals = passes;
+        self
+    }
+
+    /// Graph rewriters run after every applied change.
+    pub fn with_cleanup(mut self, passes: Vec<Arc<dyn GraphRewriter>>) -> Self {
+        self.cleanup = passes;
+        self
+    }
+
+    fn passes(&self) -> impl Iterator<Item = &Arc<dyn GraphRewriter>> {
+        self.global.iter().chain(&self.finals).chain(&self.cleanup)
+    }
+
+    fn run_passes(
+        passes: &[Arc<dyn GraphRewriter>],
+        fg: &mut FunctionGraph,
+        run: &mut RunContext,
+    ) -> Result<bool> {
+        let mut changed = false;
+        for p in passes {
+            changed |= p.apply(fg, run)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// The worklist: nodes to visit, each at most once at a time.
+struct Worklist {
+    stack: Vec<NodeId>,
+    queued: Vec<bool>,
+}
+
+impl Worklist {
+    fn push(&mut self, n: NodeId) {
+        if self.queued.len() <= n.index() {
+            self.queued.resize(n.index() + 1, false);
+        }
+        if !self.queued[n.index()] {
+            self.queued[n.index()] = true;
+            self.stack.push(n);
+        }
+    }
+
+    fn pop(&mut self) -> Option<NodeId> {
+        let n = self.stack.pop()?;
+        self.queued[n.index()] = false;
+        Some(n)
+    }
+}
+
+/// What one run of the driver keeps.
+struct State {
+    stats: Vec<RewriterStats>,
+    max_nodes: usize,
+    /// The rewriters that went over the bound.
+    maxed: Vec<usize>,
+}
+
+impl Equilibrium {
+    /// Offers `node` to its rewriters; after each applied change the
+    /// cleanup passes run and the touched nodes join the worklist.
+    fn visit(
+        &self,
+        fg: &mut FunctionGraph,
+        node: NodeId,
+        work: &mut Worklist,
+        ch: &Channel,
+        st: &mut State,
+        run: &mut RunContext,
+    ) -> Result<bool> {
+        let op = fg.graph().node(node).op.clone();
+        let max_use = (st.max_nodes as f64 * run.settings.max_use_ratio).max(1.0);
+        let mut changed = false;
+        for i in self.tracker.candidates(&op) {
+            if st.stats[i].applied as f64 >= max_use {
+                if !st.maxed.contains(&i) {
+                    st.maxed.push(i);
+                }
+                continue;
+            }
+            let rw = self.tracker.rewriters()[i].as_ref();
+            if apply_node_rewriter(fg, node, rw, &mut st.stats[i], run)? != Outcome::Applied {
+                continue;
+            }
+            changed = true;
+            Self::run_passes(&self.cleanup, fg, run)?;
+            ch.take(fg).into_iter().for_each(|n| work.push(n));
+            st.max_nodes = st.max_nodes.max(fg.num_apply_nodes());
+            if !fg.has_node(node) {
+                break;
+            }
+        }
+        Ok(changed)
+    }
+
+    fn rounds(
+        &self,
+        fg: &mut FunctionGraph,
+        ch: &Channel,
+        st: &mut State,
+        run: &mut RunContext,
+    ) -> Result<bool> {
+        let mut work = Worklist {
+            stack: Vec::new(),
+            queued: Vec::new(),
+        };
+        // The first round sees every node; toposort order popped from the
+        // back visits outputs first, as PyTensor's `q.pop()` does.
+        fg.toposort()?.into_iter().for_each(|n| work.push(n));
+        let mut changed_any = false;
+        loop {
+            let mut changed = Self::run_passes(&self.global, fg, run)?;
+            if changed {
+                Self::run_passes(&self.cleanup, fg, run)?;
+            }
+            ch.take(fg).into_iter().for_each(|n| work.push(n));
+            while let Some(node) = work.pop() {
+                if fg.has_node(node) {
+                    changed |= self.visit(fg, node, &mut work, ch, st, run)?;
+                }
+                if !st.maxed.is_empty() {
+                    break;
+                }
+            }
+            if Self::run_passes(&self.finals, fg, run)? {
+                changed = true;
+                Self::run_passes(&self.cleanup, fg, run)?;
+            }
+            ch.take(fg).into_iter().for_each(|n| work.push(n));
+            changed_any |= changed;
+            if !st.maxed.is_empty() || work.stack.is_empty() {
+                return Ok(changed_any);
+            }
+        }
+    }
+}
+
+impl GraphRewriter for Equilibrium {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn add_requirements(&self, fg: &mut FunctionGraph) -> Result<()> {
+        for r in self.tracker.rewriters() {
+            r.add_requirements(fg)?;
+        }
+        self.passes().try_for_each(|p| p.add_requirements(fg))
+    }
+
+    fn apply(&self, fg: &mut FunctionGraph, run: &mut RunContext) -> Result<bool> {
+        let ch = Channel::open(fg)?;
+        let mut st = State {
+            stats: vec![RewriterStats::default(); self.tracker.rewriters().len()],
+            max_nodes: fg.num_apply_nodes(),
+            maxed: Vec::new(),
+        };
+        let result = self.rounds(fg, &ch, &mut st, run);
+        ch.close(fg)?;
+        for (rw, s) in self.tracker.rewriters().iter().zip(&st.stats) {
+            run.profile.record(rw.name(), s);
+        }
+        if !st.maxed.is_empty() {
+            let names: Vec<&str> = st
+                .maxed
+                .iter()
+                .map(|&i| self.tracker.rewriters()[i].name())
+                .collect();
+            run.warn(format!(
+                "{} stopped before reaching equilibrium: {} kept applying (more than {} times \
+                 the number of nodes). Raise the bound with the option `optdb__max_use_ratio` \
+                 if the graph is simply large, else one of these rewriters undoes another.",
+                self.name,
+                names.join(", "),
+                run.settings.max_use_ratio
+            ));
+        }
+        result
+    }
+
+    fn node_rewriters(&self) -> Vec<Arc<dyn NodeRewriter>> {
+        self.tracker.rewriters().to_vec()
+    }
+}

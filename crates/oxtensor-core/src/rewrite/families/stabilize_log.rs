@@ -1,0 +1,106 @@
+//! Stable forms of logarithms and exponentials near zero (stabilize):
+//! `log(1 + x) -> log1p(x)` (`local_log1p`, any number of other terms in
+//! the sum) and `exp(x) - 1 -> expm1(x)` (`local_expm1`; also in the form
+//! the sum canonizer gives it, `-1 + exp(x)`, as PyTensor's does).
+
+use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
+use crate::error::Result;
+use crate::graph::{FunctionGraph, NodeId, VarId};
+use crate::ops::scalar::ScalarKind::*;
+use crate::rewrite::db::RewriteDb;
+use crate::rewrite::optdb::{phase, register_in};
+use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use std::sync::Arc;
+
+pub(super) fn register(db: &RewriteDb) -> Result<()> {
+    let log1p: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        "local_log1p",
+        || Tracks::scalars(&[Log]),
+        local_log1p,
+    ));
+    register_in(db, phase::STABILIZE, log1p, &["stable"])?;
+    let expm1: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        "local_expm1",
+        || Tracks::scalars(&[Sub, Add]),
+        local_expm1,
+    ));
+    register_in(db, phase::STABILIZE, expm1, &["stable"])
+}
+
+fn local_log1p(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+    let [arg] = inputs(fg, node)[..] else {
+        return Ok(None);
+    };
+    let Some(sum) = produced_by(fg, arg, Add) else {
+        return Ok(None);
+    };
+    let terms = inputs(fg, sum);
+    let Some(one) = terms.iter().position(|&t| is_constant(fg, t, 1.0)) else {
+        return Ok(None);
+    };
+    let rest: Vec<VarId> = terms
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != one)
+        .map(|(_, &t)| t)
+        .collect();
+    let x = match rest.as_slice() {
+        [] => return Ok(None),
+        [only] => *only,
+        many => elemwise(fg, Add, many)?,
+    };
+    let out = output(fg, node);
+    let new = elemwise(fg, Log1p, &[x])?;
+    Ok(Some(Rewrite::one(like(fg, new, out, &terms)?)))
+}
+
+fn local_expm1(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+    let [a, b] = inputs(fg, node)[..] else {
+        return Ok(None);
+    };
+    let (a, b) = match super::util::elemwise_kind(fg, node) {
+        Some(Sub) if is_constant(fg, b, 1.0) => (a, b),
+        Some(Add) if is_constant(fg, b, -1.0) => (a, b),
+        Some(Add) if is_constant(fg, a, -1.0) => (b, a),
+        _ => return Ok(None),
+    };
+    let Some(e) = produced_by(fg, a, Exp) else {
+        return Ok(None);
+    };
+    let x = inputs(fg, e)[0];
+    let out = output(fg, node);
+    let new = elemwise(fg, Expm1, &[x])?;
+    Ok(Some(Rewrite::one(like(fg, new, out, &[a, b])?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{check, printed, Case};
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::graph::Graph;
+    use crate::tensor::Tensor;
+    use crate::types::TensorType;
+
+    #[test]
+    fn log_of_one_plus_is_log1p_and_exp_minus_one_is_expm1() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let one = g.tensor_constant(Tensor::scalar(1.0f64));
+        let s = build::add(&mut g, one, x).unwrap();
+        let l = build::log(&mut g, s).unwrap();
+        let e = build::exp(&mut g, x).unwrap();
+        let m = build::sub(&mut g, e, one).unwrap();
+        let case = Case {
+            g,
+            inputs: vec![x],
+            outputs: vec![l, m],
+        };
+        let args = [Tensor::from_vec(vec![3], vec![2.0, 0.5, -0.25]).unwrap()];
+        let fg = check(&case, &["canonicalize", "stabilize"], &args, 1e-15);
+        assert_eq!(
+            printed(&fg),
+            "Log1p [id A]\n └─ x [id B]\nExpm1 [id C]\n └─ x [id B]\n"
+        );
+    }
+}

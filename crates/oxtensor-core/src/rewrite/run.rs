@@ -1,0 +1,82 @@
+//! The state one rewrite run carries through its passes: what to do when a
+//! rewriter fails (PyTensor's `on_opt_error`), the equilibrium bound
+//! (`optdb__max_use_ratio`), the warnings to hand to the caller, and the
+//! profile.
+
+use super::profile::RewriteProfile;
+use crate::error::{Error, Result};
+
+/// What a failing rewriter does to the run (`config.on_opt_error`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnError {
+    /// Record a warning, revert the rewriter's change and go on.
+    #[default]
+    Warn,
+    /// Stop the run with the error.
+    Raise,
+    /// Revert and go on silently.
+    Ignore,
+}
+
+/// Settings of a rewrite run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RewriteSettings {
+    /// What a failing rewriter does.
+    pub on_error: OnError,
+    /// An equilibrium stops once one rewriter was applied more than this
+    /// many times the largest node count it saw (PyTensor's 8).
+    pub max_use_ratio: f64,
+}
+
+impl Default for RewriteSettings {
+    fn default() -> Self {
+        RewriteSettings {
+            on_error: OnError::Warn,
+            max_use_ratio: 8.0,
+        }
+    }
+}
+
+/// What a run carries: settings in, warnings and profile out.
+#[derive(Debug, Default)]
+pub struct RunContext {
+    /// The settings.
+    pub settings: RewriteSettings,
+    /// Warnings for the caller to show (Python turns them into `warnings.warn`).
+    pub warnings: Vec<String>,
+    /// Counters and timers.
+    pub profile: RewriteProfile,
+}
+
+impl RunContext {
+    /// A run with these settings.
+    pub fn new(settings: RewriteSettings) -> Self {
+        RunContext {
+            settings,
+            ..RunContext::default()
+        }
+    }
+
+    /// Handles a rewriter's failure per `on_error`; `Err` only when raising.
+    /// An `InconsistencyError` is never reported: it is how a graph refuses
+    /// a proposal (an inplace one, say), which is normal (PyTensor's
+    /// `warn_inplace`).
+    pub fn failure(&mut self, err: Error) -> Result<()> {
+        if matches!(err.root(), Error::Inconsistency(_)) {
+            return Ok(());
+        }
+        match self.settings.on_error {
+            OnError::Raise => Err(err),
+            OnError::Warn => {
+                self.warnings.push(err.to_string());
+                Ok(())
+            }
+            OnError::Ignore => Ok(()),
+        }
+    }
+
+    /// Adds a warning.
+    pub fn warn(&mut self, message: String) {
+        self.warnings.push(message);
+    }
+}

@@ -1,0 +1,151 @@
+//! Which node rewriters to ask about a node (PyTensor's
+//! `OpToRewriterTracker`): rewriters are indexed once by what they track,
+//! so a node is offered only to the rewriters of its op's classes, of its
+//! scalar kind, or of an equal op, plus those that track every node. The
+//! candidates come back in registration order.
+
+use super::rewriter::{NodeRewriter, Track, Tracks};
+use crate::ops::elemwise::Elemwise;
+use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::ops::{ops_equal, Op, OpRef};
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Node rewriters indexed by what they track.
+pub struct OpTracker {
+    rewriters: Vec<Arc<dyn NodeRewriter>>,
+    by_class: HashMap<String, Vec<usize>>,
+    by_scalar: HashMap<ScalarKind, Vec<usize>>,
+    /// Instance tracks, filed under the instance's own class.
+    by_op: HashMap<String, Vec<(OpRef, usize)>>,
+    untracked: Vec<usize>,
+}
+
+impl OpTracker {
+    /// Indexes `rewriters` (their position is their index everywhere else).
+    pub fn new(rewriters: Vec<Arc<dyn NodeRewriter>>) -> Self {
+        let mut t = OpTracker {
+            rewriters: Vec::new(),
+            by_class: HashMap::new(),
+            by_scalar: HashMap::new(),
+            by_op: HashMap::new(),
+            untracked: Vec::new(),
+        };
+        for (i, rw) in rewriters.iter().enumerate() {
+            match rw.tracks() {
+                Tracks::All => t.untracked.push(i),
+                Tracks::Some(tracks) => tracks.into_iter().for_each(|tr| t.file(tr, i)),
+            }
+        }
+        t.rewriters = rewriters;
+        t
+    }
+
+    fn file(&mut self, track: Track, i: usize) {
+        match track {
+            Track::Class(c) => self.by_class.entry(c).or_default().push(i),
+            Track::Scalar(k) => self.by_scalar.entry(k).or_default().push(i),
+            Track::Op(op) => {
+                let class = op.name().to_owned();
+                self.by_op.entry(class).or_default().push((op, i));
+            }
+        }
+    }
+
+    /// The rewriters, by index.
+    pub fn rewriters(&self) -> &[Arc<dyn NodeRewriter>] {
+        &self.rewriters
+    }
+
+    /// Whether no rewriter is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.rewriters.is_empty()
+    }
+
+    /// The indices of the rewriters to ask about a node of `op`, in
+    /// registration order, each once.
+    pub fn candidates(&self, op: &OpRef) -> SmallVec<[usize; 8]> {
+        let mut out: SmallVec<[usize; 8]> = SmallVec::new();
+        for class in op.class_path() {
+            if let Some(list) = self.by_class.get(class) {
+                out.extend_from_slice(list);
+            }
+            if let Some(list) = self.by_op.get(class) {
+                out.extend(
+                    list.iter()
+                        .filter(|(o, _)| ops_equal(o, op))
+                        .map(|&(_, i)| i),
+                );
+            }
+        }
+        if let Some(kind) = scalar_kind(op.as_ref()) {
+            if let Some(list) = self.by_scalar.get(&kind) {
+                out.extend_from_slice(list);
+            }
+        }
+        out.extend_from_slice(&self.untracked);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The scalar kind of a plain `Elemwise` (inplace variants included).
+fn scalar_kind(op: &dyn Op) -> Option<ScalarKind> {
+    match op.as_any().downcast_ref::<Elemwise>()?.scalar_op {
+        ScalarOp::Kind(k) => Some(k),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Result;
+    use crate::graph::{FunctionGraph, NodeId};
+    use crate::ops::dimshuffle::DimShuffle;
+    use crate::ops::reduce::{CAReduce, ReduceKind};
+    use crate::rewrite::rewriter::Rewrite;
+
+    struct Named(&'static str, Tracks);
+
+    impl NodeRewriter for Named {
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn tracks(&self) -> Tracks {
+            self.1.clone()
+        }
+        fn transform(&self, _: &mut FunctionGraph, _: NodeId) -> Result<Option<Rewrite>> {
+            Ok(None)
+        }
+    }
+
+    fn names(t: &OpTracker, op: OpRef) -> Vec<&str> {
+        t.candidates(&op)
+            .into_iter()
+            .map(|i| t.rewriters()[i].name())
+            .collect()
+    }
+
+    #[test]
+    fn dispatch_by_class_base_class_scalar_kind_and_instance() {
+        let add: OpRef = Arc::new(Elemwise::new(ScalarKind::Add));
+        let t = OpTracker::new(vec![
+            Arc::new(Named("elemwise", Tracks::classes(&["Elemwise"]))),
+            Arc::new(Named("mul", Tracks::scalars(&[ScalarKind::Mul]))),
+            Arc::new(Named("careduce", Tracks::classes(&["CAReduce"]))),
+            Arc::new(Named("the_add", Tracks::Some(vec![Track::Op(add.clone())]))),
+            Arc::new(Named("all", Tracks::All)),
+        ]);
+        assert_eq!(names(&t, add), ["elemwise", "the_add", "all"]);
+        let mul: OpRef = Arc::new(Elemwise::new(ScalarKind::Mul));
+        assert_eq!(names(&t, mul), ["elemwise", "mul", "all"]);
+        let ty = crate::types::TensorType::with_ndim(crate::dtype::DType::Float64, 1);
+        let sum: OpRef = Arc::new(CAReduce::new(ReduceKind::Sum, None, &ty).unwrap());
+        assert_eq!(names(&t, sum), ["careduce", "all"]);
+        let ds: OpRef = Arc::new(DimShuffle::expand_left(0, 1));
+        assert_eq!(names(&t, ds), ["all"]);
+    }
+}

@@ -1,0 +1,171 @@
+//! `oxtensor.compile.mode.Mode`: a core [`Mode`] seen from Python, built
+//! from PyTensor's `Mode(linker=..., optimizer=...)` arguments, and the
+//! translation of whatever `function(mode=...)` was given into a core mode.
+
+use crate::errors::IntoPyResult;
+use oxtensor_core::compile::{Mode, Optimizer};
+use oxtensor_core::rewrite::Query;
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// `Mode(linker=None, optimizer="default")`.
+#[pyclass(module = "oxtensor.compile.mode", name = "Mode", subclass, frozen)]
+#[derive(Clone)]
+pub struct PyMode {
+    /// The core mode.
+    pub inner: Mode,
+    linker: String,
+    optimizer: String,
+}
+
+/// PyTensor's named optimizers (`mode.py`'s `OPT_*` queries).
+fn named_optimizer(name: Option<&str>) -> PyResult<Optimizer> {
+    let fast_run = || Query::including(&["fast_run"]);
+    let fast_compile = || Query::including(&["fast_compile"]);
+    Ok(Optimizer::Query(match name {
+        None | Some("None") => return Ok(Optimizer::None),
+        Some("default" | "o4" | "fast_run") => fast_run(),
+        Some("o3") => fast_run().with_exclude(&["inplace"]),
+        Some("o2") => fast_compile().with_include(&["fusion"]),
+        Some("o1" | "fast_compile") => fast_compile(),
+        Some("merge") => Query::including(&["merge"]),
+        Some("unsafe") => fast_run()
+            .with_exclude(&["inplace"])
+            .with_include(&["unsafe"]),
+        Some("stabilize") => Query {
+            position_cutoff: 1.5000001,
+            ..fast_run()
+        },
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown optimizer '{other}'; expected one of None, 'fast_run', 'fast_compile', \
+                 'o1', 'o2', 'o3', 'o4', 'merge', 'unsafe', 'stabilize'"
+            )))
+        }
+    }))
+}
+
+/// Linkers: every PyTensor name runs the native VM; `_nogc` ones keep
+/// intermediates between calls; the JIT backends are not built yet.
+fn set_linker(name: &str, mode: &mut Mode) -> PyResult<()> {
+    match name {
+        "auto" | "vm" | "cvm" | "py" | "c" | "c|py" | "numba" => Ok(()),
+        "vm_nogc" | "cvm_nogc" | "c|py_nogc" => {
+            mode.link.allow_gc = false;
+            Ok(())
+        }
+        "jax" | "pytorch" | "mlx" => Err(PyNotImplementedError::new_err(format!(
+            "not supported: the '{name}' linker; oxtensor runs its native VM"
+        ))),
+        other => Err(PyValueError::new_err(format!(
+            "unknown linker '{other}'; expected one of auto, vm, cvm, py, c, c|py, numba, \
+             vm_nogc, cvm_nogc, c|py_nogc"
+        ))),
+    }
+}
+
+impl PyMode {
+    fn derived(&self, inner: Mode) -> PyMode {
+        PyMode {
+            inner,
+            linker: self.linker.clone(),
+            optimizer: self.optimizer.clone(),
+        }
+    }
+}
+
+fn tag_list(args: &Bound<'_, PyTuple>) -> PyResult<Vec<String>> {
+    args.iter().map(|t| t.extract()).collect()
+}
+
+#[pymethods]
+impl PyMode {
+    #[new]
+    #[pyo3(signature = (linker = None, optimizer = Some("default".to_owned())))]
+    fn new(linker: Option<String>, optimizer: Option<String>) -> PyResult<Self> {
+        let (linker_name, optimizer_name) = (linker, optimizer);
+        let linker_name = linker_name.unwrap_or_else(|| "auto".to_owned());
+        let mut inner = Mode::fast_run();
+        inner.optimizer = named_optimizer(optimizer_name.as_deref())?;
+        inner.name = "Mode".to_owned();
+        set_linker(&linker_name, &mut inner)?;
+        Ok(PyMode {
+            inner,
+            linker: linker_name,
+            optimizer: optimizer_name.unwrap_or_else(|| "None".to_owned()),
+        })
+    }
+
+    /// The linker's name.
+    #[getter]
+    fn linker(&self) -> &str {
+        &self.linker
+    }
+
+    /// The optimizer's name (as given).
+    #[getter]
+    fn provided_optimizer(&self) -> &str {
+        &self.optimizer
+    }
+
+    /// This mode with the rewrites of these tags added.
+    #[pyo3(signature = (*tags))]
+    fn including(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
+        let t = tag_list(tags)?;
+        Ok(self.derived(
+            self.inner
+                .including(&t.iter().map(String::as_str).collect::<Vec<_>>()),
+        ))
+    }
+
+    /// This mode without the rewrites of these tags.
+    #[pyo3(signature = (*tags))]
+    fn excluding(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
+        let t = tag_list(tags)?;
+        Ok(self.derived(
+            self.inner
+                .excluding(&t.iter().map(String::as_str).collect::<Vec<_>>()),
+        ))
+    }
+
+    /// This mode keeping only the rewrites with all of these tags.
+    #[pyo3(signature = (*tags))]
+    fn requiring(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
+        let t = tag_list(tags)?;
+        Ok(self.derived(
+            self.inner
+                .requiring(&t.iter().map(String::as_str).collect::<Vec<_>>()),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Mode(linker={}, optimizer={}, query={:?})",
+            self.linker, self.optimizer, self.inner.optimizer
+        )
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let m = slf.get();
+        (slf.get_type(), (m.linker.clone(), m.optimizer.clone())).into_pyobject(slf.py())
+    }
+}
+
+/// The core mode of `function(mode=...)`: `None` (`FAST_RUN`), a
+/// predefined name, or a `Mode`.
+pub fn core_mode(mode: Option<&Bound<'_, PyAny>>) -> PyResult<Mode> {
+    let Some(m) = mode.filter(|m| !m.is_none()) else {
+        return Ok(Mode::fast_run());
+    };
+    if let Ok(pm) = m.cast::<PyMode>() {
+        return Ok(pm.get().inner.clone());
+    }
+    match m.extract::<String>() {
+        Ok(name) => Mode::predefined(&name).py(),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "mode must be a string or a Mode, got {}",
+            m.repr()?
+        ))),
+    }
+}

@@ -1,0 +1,103 @@
+//! The bridge between a core rewrite run and Python. A core pass works on
+//! a core graph it owns; a rewriter written in Python works on the Python
+//! `FunctionGraph` and its `Apply` objects. `HostBridge`, a feature on the
+//! core graph, names the Python graph object; while a Python rewriter runs,
+//! the core graph is moved into that object (and back out after), and the
+//! Python objects are brought up to date with what the core changed.
+
+use super::fold::PyHostFolder;
+use crate::errors::{from_pyerr, IntoPyResult};
+use crate::fgraph::PyFunctionGraph;
+use oxtensor_core::error::{Error, Result as CoreResult};
+use oxtensor_core::graph::{Feature, FunctionGraph};
+use oxtensor_core::rewrite::{
+    rewrite_graph, GraphRewriter, HostFolding, RewriteProfile, RunContext,
+};
+use pyo3::prelude::*;
+use std::any::Any;
+
+/// The Python graph object a core graph belongs to.
+pub struct HostBridge {
+    shell: Py<PyFunctionGraph>,
+}
+
+impl HostBridge {
+    /// A bridge to `shell`.
+    pub fn new(shell: &Bound<'_, PyFunctionGraph>) -> Self {
+        HostBridge {
+            shell: shell.clone().unbind(),
+        }
+    }
+
+    /// Removes the bridge from `fg` (before `fg` goes back into its
+    /// Python object, which would otherwise hold itself).
+    pub fn detach(fg: &mut FunctionGraph) -> CoreResult<()> {
+        fg.remove_feature_of::<HostBridge>().map(|_| ())
+    }
+}
+
+impl Feature for HostBridge {
+    fn name(&self) -> &str {
+        "HostBridge"
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Runs `f` with `fg` inside its Python graph object, whose Python objects
+/// are first brought up to date; `fg` comes back whatever `f` did.
+pub fn with_python<T>(
+    py: Python<'_>,
+    fg: &mut FunctionGraph,
+    f: impl FnOnce(&Bound<'_, PyFunctionGraph>) -> PyResult<T>,
+) -> CoreResult<T> {
+    let shell = fg
+        .feature::<HostBridge>()
+        .map(|b| b.shell.clone_ref(py))
+        .ok_or_else(|| {
+            Error::Value(
+                "a rewriter written in Python ran on a graph that has no Python FunctionGraph"
+                    .into(),
+            )
+        })?;
+    let shell = shell.bind(py);
+    let owned = std::mem::take(fg);
+    let result = PyFunctionGraph::put_core(shell, owned).and_then(|()| f(shell));
+    *fg = shell.borrow_mut().take_core().map_err(from_pyerr)?;
+    result.map_err(from_pyerr)
+}
+
+/// Runs a core pass on a Python graph: the core graph is taken out of it,
+/// bridged back to it for Python rewriters, and put back; the run's
+/// warnings become Python warnings.
+pub fn run_pass(
+    pass: &dyn GraphRewriter,
+    fgraph: &Bound<'_, PyFunctionGraph>,
+) -> PyResult<RewriteProfile> {
+    let py = fgraph.py();
+    let mut fg = fgraph.borrow_mut().take_core()?;
+    let attached = fg.feature::<HostBridge>().is_none();
+    let mut result = Ok(());
+    if attached {
+        result = fg
+            .attach_feature(Box::new(HostBridge::new(fgraph)))
+            .and_then(|()| fg.attach_feature(Box::new(HostFolding(Box::new(PyHostFolder)))));
+    }
+    let mut run = RunContext::default();
+    let result = result.and_then(|()| rewrite_graph(pass, &mut fg, &mut run));
+    let detached = if attached {
+        HostBridge::detach(&mut fg).and_then(|()| fg.remove_feature_of::<HostFolding>().map(|_| ()))
+    } else {
+        Ok(())
+    };
+    PyFunctionGraph::put_core(fgraph, fg)?;
+    result.and(detached).py()?;
+    crate::compile::warn_all(py, &run.warnings)?;
+    Ok(run.profile)
+}

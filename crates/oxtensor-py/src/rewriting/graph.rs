@@ -1,0 +1,207 @@
+//! Graph rewriters from Python: `oxtensor.graph.rewriting.basic.GraphRewriter`
+//! (a class users subclass with `apply(fgraph)`, or a view of a core pass:
+//! a walk, an equilibrium, a sequence, merging, a database query) and
+//! `HostGraphRewriter`, the core's view of one written in Python.
+
+use super::bridge::{run_pass, with_python};
+use super::node;
+use super::profile::PyRewriteProfile;
+use crate::fgraph::PyFunctionGraph;
+use oxtensor_core::error::Result as CoreResult;
+use oxtensor_core::graph::FunctionGraph;
+use oxtensor_core::rewrite::{
+    Equilibrium, GraphRewriter, MergeRewriter, RunContext, Sequence, WalkOrder, Walking,
+};
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::Arc;
+
+/// A graph rewriter written in Python, as the core sees it.
+pub struct HostGraphRewriter {
+    obj: Py<PyAny>,
+    name: String,
+}
+
+impl GraphRewriter for HostGraphRewriter {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn add_requirements(&self, fg: &mut FunctionGraph) -> CoreResult<()> {
+        Python::attach(|py| {
+            let obj = self.obj.bind(py);
+            if !obj.hasattr("add_requirements").unwrap_or(false) {
+                return Ok(());
+            }
+            with_python(py, fg, |shell| {
+                obj.call_method1("add_requirements", (shell,)).map(|_| ())
+            })
+        })
+    }
+
+    /// Calls `apply(fgraph)`; the graph changed if its change history grew.
+    fn apply(&self, fg: &mut FunctionGraph, _run: &mut RunContext) -> CoreResult<bool> {
+        let before = fg.checkpoint();
+        Python::attach(|py| {
+            with_python(py, fg, |shell| {
+                self.obj.bind(py).call_method1("apply", (shell,))?;
+                Ok(())
+            })
+        })?;
+        Ok(fg.checkpoint() != before)
+    }
+}
+
+/// A core pass, as Python code hands it to `GraphRewriter._set_core`.
+#[pyclass(module = "oxtensor._core", name = "CorePass", frozen)]
+pub struct PyCorePass {
+    pub(crate) inner: Arc<dyn GraphRewriter>,
+}
+
+/// `GraphRewriter`: subclass it and define `apply(fgraph)`; the drivers
+/// and database queries are instances holding a core pass.
+#[pyclass(
+    subclass,
+    module = "oxtensor.graph.rewriting.basic",
+    name = "GraphRewriter"
+)]
+#[derive(Default)]
+pub struct PyGraphRewriter {
+    pub(crate) inner: Option<Arc<dyn GraphRewriter>>,
+}
+
+#[pymethods]
+impl PyGraphRewriter {
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
+        PyGraphRewriter::default()
+    }
+
+    /// Makes this object run a core pass.
+    fn _set_core(&mut self, pass: &Bound<'_, PyCorePass>) {
+        self.inner = Some(pass.get().inner.clone());
+    }
+
+    /// Attaches what the pass needs to `fgraph` (nothing by default).
+    fn add_requirements(&self, fgraph: &Bound<'_, PyFunctionGraph>) -> PyResult<()> {
+        let _ = fgraph;
+        Ok(())
+    }
+
+    /// Runs the pass on `fgraph` (in place).
+    fn apply(&self, fgraph: &Bound<'_, PyFunctionGraph>) -> PyResult<PyRewriteProfile> {
+        match &self.inner {
+            Some(pass) => Ok(PyRewriteProfile::from(run_pass(pass.as_ref(), fgraph)?)),
+            None => Err(PyNotImplementedError::new_err("GraphRewriter.apply")),
+        }
+    }
+
+    /// `add_requirements`, then `apply` (PyTensor's `rewrite`).
+    fn rewrite<'py>(
+        slf: &Bound<'py, Self>,
+        fgraph: &Bound<'py, PyFunctionGraph>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        slf.call_method1("add_requirements", (fgraph,))?;
+        slf.call_method1("apply", (fgraph,))
+    }
+
+    fn __call__<'py>(
+        slf: &Bound<'py, Self>,
+        fgraph: &Bound<'py, PyFunctionGraph>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Self::rewrite(slf, fgraph)
+    }
+
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        match &slf.borrow().inner {
+            Some(p) => Ok(p.name().to_owned()),
+            None => Ok(slf.get_type().name()?.to_string()),
+        }
+    }
+}
+
+/// The core form of a Python graph rewriter.
+pub fn to_core(obj: &Bound<'_, PyAny>) -> PyResult<Arc<dyn GraphRewriter>> {
+    if let Ok(rw) = obj.cast::<PyGraphRewriter>() {
+        if let Some(inner) = &rw.borrow().inner {
+            return Ok(inner.clone());
+        }
+    }
+    Ok(Arc::new(HostGraphRewriter {
+        obj: obj.clone().unbind(),
+        name: obj.str()?.to_string(),
+    }))
+}
+
+fn node_list(
+    rewriters: &Bound<'_, PyAny>,
+) -> PyResult<Vec<Arc<dyn oxtensor_core::rewrite::NodeRewriter>>> {
+    rewriters.try_iter()?.map(|r| node::to_core(&r?)).collect()
+}
+
+fn graph_list(rewriters: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Arc<dyn GraphRewriter>>> {
+    match rewriters.filter(|r| !r.is_none()) {
+        Some(rs) => rs.try_iter()?.map(|r| to_core(&r?)).collect(),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn pass(inner: impl GraphRewriter + 'static) -> PyCorePass {
+    PyCorePass {
+        inner: Arc::new(inner),
+    }
+}
+
+/// A walk over node rewriters (`WalkingGraphRewriter`).
+#[pyfunction]
+#[pyo3(signature = (rewriters, order, ignore_newtrees, name))]
+pub fn walking_pass(
+    rewriters: &Bound<'_, PyAny>,
+    order: &str,
+    ignore_newtrees: bool,
+    name: String,
+) -> PyResult<PyCorePass> {
+    let order = match order {
+        "in_to_out" | "dfs" => WalkOrder::InToOut,
+        "out_to_in" => WalkOrder::OutToIn,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "order must be 'in_to_out', 'out_to_in' or 'dfs', got '{other}'"
+            )))
+        }
+    };
+    let walk = Walking::new(name, node_list(rewriters)?, order).ignore_newtrees(ignore_newtrees);
+    Ok(pass(walk))
+}
+
+/// An equilibrium (`EquilibriumGraphRewriter`): node rewriters, and graph
+/// rewriters run at the start of each round, at its end, or after each change.
+#[pyfunction]
+#[pyo3(signature = (node_rewriters, global_rewriters, final_rewriters, cleanup_rewriters, name))]
+pub fn equilibrium_pass(
+    node_rewriters: &Bound<'_, PyAny>,
+    global_rewriters: Option<&Bound<'_, PyAny>>,
+    final_rewriters: Option<&Bound<'_, PyAny>>,
+    cleanup_rewriters: Option<&Bound<'_, PyAny>>,
+    name: String,
+) -> PyResult<PyCorePass> {
+    let eq = Equilibrium::new(name, node_list(node_rewriters)?)
+        .with_global(graph_list(global_rewriters)?)
+        .with_final(graph_list(final_rewriters)?)
+        .with_cleanup(graph_list(cleanup_rewriters)?);
+    Ok(pass(eq))
+}
+
+/// Graph rewriters in order (`SequentialGraphRewriter`).
+#[pyfunction]
+pub fn sequential_pass(rewriters: &Bound<'_, PyAny>, name: String) -> PyResult<PyCorePass> {
+    Ok(pass(Sequence::new(name, graph_list(Some(rewriters))?)))
+}
+
+/// Merging (`MergeOptimizer`).
+#[pyfunction]
+pub fn merge_pass() -> PyCorePass {
+    pass(MergeRewriter)
+}

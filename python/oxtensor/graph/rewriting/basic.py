@@ -1,0 +1,351 @@
+"""Rewriters, as PyTensor's ``pytensor.graph.rewriting.basic``.
+
+`NodeRewriter` and `GraphRewriter` are the classes to subclass; the
+drivers (`WalkingGraphRewriter`, `EquilibriumGraphRewriter`,
+`SequentialGraphRewriter`, `MergeOptimizer`) are core passes, and a node
+rewriter written in Python is called back by them on the nodes it tracks,
+its replacements checked and validated like any other.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from oxtensor import _core
+from oxtensor.graph.op import Op
+
+NodeRewriter = _core.NodeRewriter
+GraphRewriter = _core.GraphRewriter
+RewriteProfile = _core.RewriteProfile
+
+
+def _check_tracks(tracks: Any) -> None:
+    if tracks is None:
+        return
+    if len(tracks) == 0:
+        raise ValueError(
+            "Use None instead of an empty list to make a rewriter track every node"
+        )
+    for t in tracks:
+        if not (isinstance(t, Op) or (isinstance(t, type) and issubclass(t, Op))):
+            raise TypeError(
+                f"tracks must hold Op instances or Op subclasses, got {t!r}"
+            )
+
+
+class FromFunctionNodeRewriter(NodeRewriter):
+    """A node rewriter made from a function ``fn(fgraph, node)``."""
+
+    def __init__(
+        self, fn: Callable[..., Any], tracks: Any, requirements: Sequence[Any] = ()
+    ) -> None:
+        super().__init__()
+        self.fn = fn
+        self._tracks = tracks
+        self.requirements = tuple(requirements)
+        self.__name__ = getattr(fn, "__name__", str(fn))
+
+    def tracks(self) -> Any:
+        return self._tracks
+
+    def transform(self, fgraph: Any, node: Any, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(fgraph, node)
+
+    def add_requirements(self, fgraph: Any) -> None:
+        for req in self.requirements:
+            req(fgraph)
+
+    def __call__(self, fgraph: Any, node: Any) -> Any:
+        return self.fn(fgraph, node)
+
+    def __str__(self) -> str:
+        return self.__name__
+
+
+def node_rewriter(
+    tracks: Any, inplace: bool = False, requirements: Sequence[Any] = ()
+) -> Callable[[Callable[..., Any]], FromFunctionNodeRewriter]:
+    """Decorator: ``@node_rewriter([Elemwise])`` on ``fn(fgraph, node)``.
+
+    ``fn`` returns ``None``/``False`` (no change), a list with one
+    replacement per output of ``node``, or a dict ``{old: new}`` (with an
+    optional ``"remove"`` list).
+    """
+    _check_tracks(tracks)
+    if inplace:
+        raise NotImplementedError(
+            "not supported yet: node_rewriter(inplace=True) needs the destroy "
+            "handler (issue 27)"
+        )
+
+    def decorator(fn: Callable[..., Any]) -> FromFunctionNodeRewriter:
+        return FromFunctionNodeRewriter(fn, tracks, requirements)
+
+    return decorator
+
+
+class FromFunctionGraphRewriter(GraphRewriter):
+    """A graph rewriter made from a function ``fn(fgraph)``."""
+
+    def __init__(
+        self, fn: Callable[..., Any], requirements: Sequence[Any] = ()
+    ) -> None:
+        super().__init__()
+        self.fn = fn
+        self.requirements = tuple(requirements)
+        self.__name__ = getattr(fn, "__name__", str(fn))
+
+    def add_requirements(self, fgraph: Any) -> None:
+        for req in self.requirements:
+            req(fgraph)
+
+    def apply(self, fgraph: Any) -> Any:
+        return self.fn(fgraph)
+
+    def __str__(self) -> str:
+        return self.__name__
+
+
+def graph_rewriter(fn: Callable[..., Any]) -> FromFunctionGraphRewriter:
+    """Decorator: a graph rewriter from ``fn(fgraph)``."""
+    return FromFunctionGraphRewriter(fn)
+
+
+class WalkingGraphRewriter(GraphRewriter):
+    """Applies node rewriters while walking the graph once (``in_to_out``,
+    ``out_to_in``; ``dfs`` walks as ``in_to_out``)."""
+
+    def __init__(
+        self,
+        node_rewriter: Any,
+        order: str = "in_to_out",
+        ignore_newtrees: bool = False,
+        failure_callback: Any = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        # A group's members go to the core walk directly: it asks them in turn.
+        rewriters = list(getattr(node_rewriter, "rewriters", None) or [node_rewriter])
+        self.node_rewriter = node_rewriter
+        self.order = order
+        self.ignore_newtrees = ignore_newtrees
+        self.failure_callback = failure_callback
+        self.name = name or f"{type(self).__name__}({node_rewriter})"
+        self._set_core(_core.walking_pass(rewriters, order, ignore_newtrees, self.name))
+
+
+class SequentialNodeRewriter(NodeRewriter):
+    """Several node rewriters acting as one: a node is offered to those
+    that track it, in order, and the first proposal wins."""
+
+    def __init__(self, *rewriters: Any, apply_all_rewrites: bool = False) -> None:
+        super().__init__()
+        self.rewriters = list(rewriters)
+        self.apply_all_rewrites = apply_all_rewrites
+        self._set_sequence(self.rewriters, str(self))
+
+    def __str__(self) -> str:
+        return f"SequentialNodeRewriter({', '.join(map(str, self.rewriters))})"
+
+
+def walking_rewriter(
+    order: str,
+    *node_rewriters: Any,
+    name: str | None = None,
+    failure_callback: Any = None,
+    ignore_newtrees: bool = False,
+    **kwargs: Any,
+) -> WalkingGraphRewriter:
+    """A walk applying ``node_rewriters`` (each asked in turn per node)."""
+    if len(node_rewriters) == 1:
+        (rw,) = node_rewriters
+    else:
+        rw = SequentialNodeRewriter(*node_rewriters)
+    return WalkingGraphRewriter(
+        rw,
+        order=order,
+        ignore_newtrees=ignore_newtrees,
+        failure_callback=failure_callback,
+        name=name,
+    )
+
+
+def in2out(*node_rewriters: Any, **kwargs: Any) -> WalkingGraphRewriter:
+    """A walk from the inputs to the outputs."""
+    return walking_rewriter("in_to_out", *node_rewriters, **kwargs)
+
+
+def out2in(*node_rewriters: Any, **kwargs: Any) -> WalkingGraphRewriter:
+    """A walk from the outputs to the inputs."""
+    return walking_rewriter("out_to_in", *node_rewriters, **kwargs)
+
+
+def dfs_rewriter(*node_rewriters: Any, **kwargs: Any) -> WalkingGraphRewriter:
+    """A depth-first walk (run inputs first here)."""
+    return walking_rewriter("dfs", *node_rewriters, **kwargs)
+
+
+class EquilibriumGraphRewriter(GraphRewriter):
+    """Applies rewriters until none applies (the core's worklist
+    equilibrium): node rewriters where they track, graph rewriters at the
+    start of each round, ``final_rewriters`` at its end, and
+    ``cleanup_rewriters`` after each change."""
+
+    def __init__(
+        self,
+        rewriters: Sequence[Any],
+        failure_callback: Any = None,
+        ignore_newtrees: bool = True,
+        tracks_on_change_inputs: bool = False,
+        max_use_ratio: float | None = None,
+        final_rewriters: Sequence[Any] | None = None,
+        cleanup_rewriters: Sequence[Any] | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        node_rws = [r for r in rewriters if not isinstance(r, GraphRewriter)]
+        global_rws = [r for r in rewriters if isinstance(r, GraphRewriter)]
+        self.rewriters = list(rewriters)
+        self.final_rewriters = list(final_rewriters or [])
+        self.cleanup_rewriters = list(cleanup_rewriters or [])
+        self.max_use_ratio = max_use_ratio
+        self.name = name or "EquilibriumGraphRewriter"
+        self._set_core(
+            _core.equilibrium_pass(
+                node_rws,
+                global_rws,
+                self.final_rewriters,
+                self.cleanup_rewriters,
+                self.name,
+            )
+        )
+
+
+class SequentialGraphRewriter(GraphRewriter):
+    """Graph rewriters applied in order."""
+
+    def __init__(self, *rewriters: Any, failure_callback: Any = None) -> None:
+        super().__init__()
+        if len(rewriters) == 1 and isinstance(rewriters[0], list | tuple):
+            rewriters = tuple(rewriters[0])
+        self.data = list(rewriters)
+        self.failure_callback = failure_callback
+        self._set_core(_core.sequential_pass(self.data, "SequentialGraphRewriter"))
+
+
+class MergeOptimizer(GraphRewriter):
+    """Merges equal constants and nodes applying equal ops to the same inputs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._set_core(_core.merge_pass())
+
+
+class Asterisk:
+    """At the end of a pattern tuple: binds the node's remaining inputs to
+    ``name`` (they are spliced into an output tuple that names it)."""
+
+    def __init__(self, name: str) -> None:
+        self._asterisk_name = name
+
+    def __repr__(self) -> str:
+        return f"Asterisk({self._asterisk_name!r})"
+
+
+def _pattern_str(p: Any) -> str:
+    if isinstance(p, tuple):
+        return f"{p[0]}({', '.join(_pattern_str(a) for a in p[1:])})"
+    if isinstance(p, dict):
+        return str(p.get("pattern"))
+    if isinstance(p, Asterisk):
+        return f"*{p._asterisk_name}"
+    return str(p)
+
+
+class PatternNodeRewriter(NodeRewriter):
+    """``in_pattern -> out_pattern`` in PyTensor's tuple language: ``(op,
+    sub, ...)`` matches a node of ``op`` (inputs of commutative ops in any
+    order), a string binds a variable (the same string must bind the same
+    one), ``{"pattern": name, "constraint": f}`` also tests it, numbers and
+    arrays match constants by value. The output is a tuple template, a
+    name, a number, or ``f(fgraph, node, subs)``. The matcher is the core's.
+    """
+
+    def __init__(
+        self,
+        in_pattern: Any,
+        out_pattern: Any,
+        allow_multiple_clients: bool = False,
+        name: str | None = None,
+        tracks: Sequence[Any] = (),
+        get_nodes: Any = None,
+        values_eq_approx: Any = None,
+        allow_cast: bool = True,
+    ) -> None:
+        super().__init__()
+        if tracks or get_nodes is not None:
+            raise NotImplementedError(
+                "not supported: PatternNodeRewriter(tracks=..., get_nodes=...); "
+                "the rewriter tracks its pattern's head op"
+            )
+        self.in_pattern = in_pattern
+        self.out_pattern = out_pattern
+        self.allow_multiple_clients = allow_multiple_clients
+        self.values_eq_approx = values_eq_approx
+        self.name = name
+        text = f"{_pattern_str(in_pattern)} -> {_pattern_str(out_pattern)}"
+        self._set_pattern(
+            in_pattern, out_pattern, allow_multiple_clients, name or text, allow_cast
+        )
+        self._text = name or text
+
+    def __str__(self) -> str:
+        return self._text
+
+
+class SubstitutionNodeRewriter(PatternNodeRewriter):
+    """``op1(*inputs) -> op2(*inputs)`` for nodes of ``op1``."""
+
+    def __init__(self, op1: Any, op2: Any, transfer_tags: bool = True) -> None:
+        self.op1, self.op2 = op1, op2
+        super().__init__(
+            (op1, Asterisk("inputs")),
+            (op2, "inputs"),
+            allow_multiple_clients=True,
+            name=f"{op1} -> {op2}",
+        )
+
+
+def copy_stack_trace(from_var: Any, to_var: Any) -> None:
+    """Copies ``tag.trace`` from one variable (or list) to another (or list)."""
+    sources = from_var if isinstance(from_var, list | tuple) else [from_var]
+    targets = to_var if isinstance(to_var, list | tuple) else [to_var]
+    trace: list[Any] = []
+    for v in sources:
+        trace.extend(getattr(getattr(v, "tag", None), "trace", []) or [])
+    for v in targets:
+        if trace:
+            v.tag.trace = list(trace)
+
+
+__all__ = [
+    "Asterisk",
+    "EquilibriumGraphRewriter",
+    "FromFunctionGraphRewriter",
+    "FromFunctionNodeRewriter",
+    "GraphRewriter",
+    "MergeOptimizer",
+    "NodeRewriter",
+    "PatternNodeRewriter",
+    "RewriteProfile",
+    "SequentialGraphRewriter",
+    "SequentialNodeRewriter",
+    "SubstitutionNodeRewriter",
+    "WalkingGraphRewriter",
+    "copy_stack_trace",
+    "dfs_rewriter",
+    "graph_rewriter",
+    "in2out",
+    "node_rewriter",
+    "out2in",
+    "walking_rewriter",
+]

@@ -42,6 +42,9 @@ unsafe fn fold_run<T: Element>(
     init: T,
     f: impl Fold<T>,
 ) -> T {
+    // SAFETY: only called with `i < n` (caller's contract: every such
+    // element is a valid `T`; the callers' runs come from a `Nest` over a
+    // layout `Tensor::check_layout` bounded).
     let read = |i: usize| unsafe { *(ptr.offset(i as isize * step) as *const T) };
     if step != std::mem::size_of::<T>() as isize || n < 2 * LANES {
         return (0..n).fold(init, |acc, i| f.one(acc, read(i)));

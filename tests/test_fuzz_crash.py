@@ -8,7 +8,13 @@ Sizes are either tiny or impossible (2**40 elements and more, which no
 allocation can satisfy), so no example uses real memory; operations whose
 cost grows with a zero-stride input's length without allocating (reductions
 over it) are not applied to such inputs. ``HYPOTHESIS_PROFILE=fuzz`` (``make
-fuzz``) runs many more examples than CI's default profile.
+fuzz``) runs many more examples than CI's default profile (40 per test, in
+``make test-python``).
+
+A signal fails the run: pytest's faulthandler plugin (on by default) prints
+the Python stack of the example that crashed, and the run exits nonzero;
+Hypothesis's ``note`` lines above it name the graph. The issue's known
+crashing programs run in child processes in ``test_hostile_inputs.py``.
 """
 
 from collections.abc import Callable

@@ -9,9 +9,15 @@ STAMP := $(VENV)/.installed-v1
 # Python sources to lint; benches/ and examples/ may not exist yet.
 PY_SRC := $(wildcard python tests benches examples)
 export CARGO_INCREMENTAL ?= 0
+# The fuzz properties' budget in `make test` (and so CI): proptest's cases per
+# property and the Hypothesis profile (`tests/conftest.py`). `make fuzz` runs
+# rounds of far more, with new seeds each round, for FUZZ_MINUTES.
+export PROPTEST_CASES ?= 256
+FUZZ_MINUTES ?= 30
+FUZZ_CASES ?= 20000
 
 .PHONY: help venv build release example test test-rust test-python test-matrix test-ci-matrix \
-	lint fmt bench soak random-graphs ci all clean
+	lint fmt bench soak random-graphs fuzz ci all clean
 
 # The configurations other machines run in (README, "Developing"): one and
 # two threads, each BLAS engine, the SIMD level capped at AVX2 and at the
@@ -88,6 +94,14 @@ bench: release ## benchmarks against PyTensor and JAX (installs them into .venv)
 	@# A failed install only skips those comparisons; run.py says which and why.
 	$(PIP) install -q -r benches/requirements.txt || echo "bench: could not install benches/requirements.txt"
 	$(PY) benches/run.py
+
+fuzz: build ## fuzz for FUZZ_MINUTES (30): the core's proptest properties and tests/test_fuzz_crash.py, in rounds
+	@end=$$(( $$(date +%s) + $(FUZZ_MINUTES) * 60 )); round=0; \
+	while [ $$(date +%s) -lt $$end ]; do \
+		round=$$((round + 1)); echo "fuzz: round $$round"; \
+		PROPTEST_CASES=$(FUZZ_CASES) cargo test -p oxtensor-core -q --lib -- proptest || exit 1; \
+		HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -p no:cacheprovider tests/test_fuzz_crash.py || exit 1; \
+	done; echo "fuzz: $$round rounds in $(FUZZ_MINUTES) minutes, nothing found"
 
 random-graphs: build ## random expressions (4,000: FAST_RUN/FAST_COMPILE x float64/float32) against NumPy
 	HYPOTHESIS_PROFILE=slow $(PY) -m pytest -q -p no:randomly tests/compile/test_random_graphs.py

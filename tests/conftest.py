@@ -35,6 +35,13 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# `make fuzz`: rounds of many examples for `tests/test_fuzz_crash.py`.
+settings.register_profile(
+    "fuzz",
+    max_examples=3000,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 

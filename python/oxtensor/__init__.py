@@ -33,6 +33,8 @@ from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
 
+InternalError = _core.InternalError
+
 __version__ = "0.1.0"
 
 # OXTENSOR_SIMD caps the kernels' SIMD level (README, "Developing"); the
@@ -45,6 +47,7 @@ __all__ = [
     "Constant",
     "FunctionGraph",
     "In",
+    "InternalError",
     "Lop",
     "Mode",
     "Op",

@@ -98,6 +98,7 @@ __all__ = [
     "IncSubtensor",
     "InconsistencyError",
     "IntDiv",
+    "InternalError",
     "Invert",
     "IsInf",
     "IsNan",
@@ -244,6 +245,10 @@ class NullTypeGradError(TypeError):
 
 class UnusedInputError(Exception):
     """An input of a function is not needed to compute its outputs."""
+
+class InternalError(Exception):
+    """An internal invariant of oxtensor failed: a bug in oxtensor, not in the
+    caller's code (a Rust panic, caught where the extension calls the core)."""
 
 # ---- graph objects ------------------------------------------------------------
 
@@ -1909,6 +1914,10 @@ def _floatx() -> str:
 def _simd() -> tuple[str, str, str | None]:
     """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
     was ignored or None); levels are "baseline", "avx2", "avx512"."""
+
+def _panic(message: str) -> None:
+    """Panics inside the extension with ``message``, as a core bug would: the
+    test suite checks that this reaches Python as `InternalError`, quietly."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

@@ -11,7 +11,6 @@ use crate::ops::elemwise::Elemwise;
 use crate::ops::reduce::{CAReduce, ReduceKind};
 use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::shape::{Reshape, Shape};
-use crate::tensor::Tensor;
 use crate::types::TensorType;
 use std::sync::Arc;
 
@@ -106,7 +105,7 @@ pub fn switch(g: &mut Graph, cond: VarId, a: VarId, b: VarId) -> Result<VarId> {
 
 /// A 0-d constant of `dtype` holding `value`.
 pub fn scalar_constant(g: &mut Graph, dtype: DType, value: f64) -> VarId {
-    let t = crate::kernels::cast::cast(&Tensor::scalar(value), dtype);
+    let t = crate::kernels::cast::scalar_as(value, dtype);
     g.tensor_constant(t)
 }
 
@@ -210,7 +209,7 @@ mod tests {
     fn broadcasting_inserts_expand_dims() {
         let mut g = Graph::new();
         let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let two = g.tensor_constant(Tensor::scalar(2.0f32));
+        let two = g.tensor_constant(crate::tensor::Tensor::scalar(2.0f32));
         let y = mul(&mut g, x, two).unwrap();
         let node = g.node(g.var(y).owner().unwrap());
         assert_eq!(

@@ -306,22 +306,124 @@ impl fmt::Display for DType {
 impl FromStr for DType {
     type Err = Error;
 
-    /// Parses NumPy names and PyTensor's `floatX`.
+    /// Parses every spelling `np.dtype(s)` accepts for a dtype oxtensor
+    /// has ([`DType::from_numpy`]) and PyTensor's `floatX`.
     fn from_str(s: &str) -> Result<Self> {
-        if s == "floatX" {
-            return Ok(floatx());
+        DType::from_numpy(s).ok_or_else(|| {
+            let valid: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
+            Error::Type(format!(
+                "Unsupported dtype '{s}'; expected one of {} (or a NumPy spelling of one, \
+                 such as 'f8', 'float', '<f8' or 'i4')",
+                valid.join(", ")
+            ))
+        })
+    }
+}
+
+/// NumPy's one-letter type codes for the dtypes oxtensor has (`c_long` is
+/// the platform's `long`: 64 bits on Linux and macOS, 32 on Windows).
+fn from_char(c: char) -> Option<DType> {
+    use DType::*;
+    let long = DType::int_of_size(std::mem::size_of::<std::ffi::c_long>())?;
+    Some(match c {
+        '?' => Bool,
+        'b' => Int8,
+        'B' => UInt8,
+        'h' => Int16,
+        'H' => UInt16,
+        'i' => Int32,
+        'I' => UInt32,
+        'l' => long,
+        'L' => long.unsigned()?,
+        'q' | 'n' | 'p' => Int64,
+        'Q' | 'N' | 'P' => UInt64,
+        'e' => Float16,
+        'f' => Float32,
+        'd' => Float64,
+        'F' => Complex64,
+        'D' => Complex128,
+        _ => return None,
+    })
+}
+
+/// A sized code: a kind letter and a byte count (`f8`, `i4`, `u1`, `c16`, `b1`).
+fn from_sized(code: &str) -> Option<DType> {
+    let (kind, size) = code.split_at(code.char_indices().nth(1)?.0);
+    let size: usize = size.parse().ok()?;
+    DType::ALL.iter().copied().find(|d| {
+        let letter = match d.kind() {
+            Kind::Bool => 'b',
+            Kind::Int => 'i',
+            Kind::UInt => 'u',
+            Kind::Float => 'f',
+            Kind::Complex => 'c',
+        };
+        kind.starts_with(letter) && d.itemsize() == size
+    })
+}
+
+/// NumPy's other names (Python's and C's) for the dtypes oxtensor has.
+fn from_alias(name: &str) -> Option<DType> {
+    use DType::*;
+    let long = DType::int_of_size(std::mem::size_of::<std::ffi::c_long>())?;
+    Some(match name {
+        "bool_" => Bool,
+        "byte" => Int8,
+        "ubyte" => UInt8,
+        "short" => Int16,
+        "ushort" => UInt16,
+        "intc" => Int32,
+        "uintc" => UInt32,
+        "long" => long,
+        "ulong" => long.unsigned()?,
+        "int" | "int_" | "intp" | "longlong" => Int64,
+        "uint" | "uintp" | "ulonglong" => UInt64,
+        "half" => Float16,
+        "single" => Float32,
+        "float" | "double" => Float64,
+        "csingle" => Complex64,
+        "complex" | "cdouble" => Complex128,
+        "floatX" => floatx(),
+        _ => return None,
+    })
+}
+
+impl DType {
+    /// The dtype NumPy's `np.dtype(s)` gives for the string `s`, when it
+    /// is one oxtensor has: a name (`float64`), another NumPy or C name
+    /// (`float`, `double`, `int`, `intc`, `bool_`), a one-letter code (`d`,
+    /// `f`, `i`, `?`) or a sized code (`f8`, `i4`, `c16`, `b1`), codes with
+    /// a byte-order prefix (`<f8`, `>f4`, `=i4`, `|b1`: the element type
+    /// is the same whatever the order its bytes are stored in), and
+    /// PyTensor's `floatX`. `None` for anything else, including NumPy's
+    /// dtypes that oxtensor lacks (`float128`, `'g'`, `'f16'`, `object`).
+    pub fn from_numpy(s: &str) -> Option<DType> {
+        if let Some(d) = DType::ALL.iter().copied().find(|d| d.name() == s) {
+            return Some(d);
         }
-        DType::ALL
-            .iter()
-            .copied()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| {
-                let valid: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
-                Error::Type(format!(
-                    "Unsupported dtype '{s}'; expected one of {}",
-                    valid.join(", ")
-                ))
-            })
+        if let Some(d) = from_alias(s) {
+            return Some(d);
+        }
+        // NumPy takes byte-order prefixes on codes only (`<float64` fails).
+        let code = s.strip_prefix(['<', '>', '=', '|']).unwrap_or(s);
+        let mut chars = code.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => from_char(c),
+            (Some(_), Some(_)) => from_sized(code),
+            _ => None,
+        }
+    }
+
+    /// The unsigned integer of the same size (for a signed integer).
+    fn unsigned(self) -> Option<DType> {
+        use DType::*;
+        match self {
+            Int8 => Some(UInt8),
+            Int16 => Some(UInt16),
+            Int32 => Some(UInt32),
+            Int64 => Some(UInt64),
+            _ => None,
+        }
     }
 }
 
@@ -379,6 +481,58 @@ mod tests {
         }
         assert_eq!("floatX".parse::<DType>().unwrap(), Float64);
         assert!("float128".parse::<DType>().is_err());
+    }
+
+    #[test]
+    fn numpys_spellings() {
+        // (spelling, np.dtype(spelling).name), checked against NumPy 2 on Linux.
+        let cases = [
+            ("f8", Float64),
+            ("float", Float64),
+            ("<f8", Float64),
+            (">f4", Float32),
+            ("=i4", Int32),
+            ("|b1", Bool),
+            ("|u1", UInt8),
+            ("<d", Float64),
+            (">?", Bool),
+            ("i4", Int32),
+            ("i", Int32),
+            ("l", Int64),
+            ("q", Int64),
+            ("p", Int64),
+            ("P", UInt64),
+            ("e", Float16),
+            ("F", Complex64),
+            ("c16", Complex128),
+            ("int", Int64),
+            ("uint", UInt64),
+            ("complex", Complex128),
+            ("double", Float64),
+            ("single", Float32),
+            ("half", Float16),
+            ("intc", Int32),
+            ("uintc", UInt32),
+            ("longlong", Int64),
+            ("ubyte", UInt8),
+            ("bool_", Bool),
+            ("b", Int8),
+            ("B", UInt8),
+        ];
+        for (s, want) in cases {
+            assert_eq!(s.parse::<DType>().unwrap(), want, "{s}");
+        }
+        // NumPy refuses these, or they are dtypes oxtensor lacks.
+        for s in [
+            "<float64", "f16", "g", "c32", "i16", "b2", "F8", " f8", "", "<", "object",
+        ] {
+            assert!(s.parse::<DType>().is_err(), "{s}");
+        }
+        let msg = "g".parse::<DType>().unwrap_err().to_string();
+        assert!(
+            msg.starts_with("Unsupported dtype 'g'; expected one of bool, int8"),
+            "{msg}"
+        );
     }
 
     #[test]

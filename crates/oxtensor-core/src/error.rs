@@ -15,6 +15,10 @@ pub enum Error {
     /// Shapes that cannot work together (`ValueError`).
     #[error("{0}")]
     Shape(String),
+    /// An array too large to address or to allocate (`MemoryError`): a
+    /// size past `isize::MAX` bytes, or an allocation the system refused.
+    #[error("{0}")]
+    Memory(String),
     /// An index or key that does not exist (`IndexError`/`KeyError`).
     #[error("{0}")]
     Index(String),

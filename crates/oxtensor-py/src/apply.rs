@@ -1,5 +1,6 @@
 //! `Apply`: an op applied to input variables, owning its outputs.
 
+use crate::apply_edits::check_types;
 use crate::scratchpad::{copy_tag, Scratchpad};
 use crate::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -200,9 +201,14 @@ impl PyApply {
         self.inputs_list(py).unbind()
     }
 
+    /// Refused (`TypeError`) when a built-in op would not give the node's
+    /// outputs from these inputs (see `apply_edits.rs`).
     #[setter]
     fn set_inputs(&mut self, inputs: Bound<'_, PyAny>) -> PyResult<()> {
-        self.inputs = Some(variable_list(&inputs, "inputs")?.unbind());
+        let py = inputs.py();
+        let inputs = variable_list(&inputs, "inputs")?;
+        check_types("inputs", &self.op_obj(py), &inputs, &self.outputs_list(py))?;
+        self.inputs = Some(inputs.unbind());
         Ok(())
     }
 
@@ -212,9 +218,20 @@ impl PyApply {
         self.outputs_list(py).unbind()
     }
 
+    /// Outputs must belong to this node (an output without an owner is
+    /// adopted, as `Apply(...)` does) and, for a built-in op, have the
+    /// types its inputs give (`ValueError`/`TypeError` otherwise).
     #[setter]
-    fn set_outputs(&mut self, outputs: Bound<'_, PyAny>) -> PyResult<()> {
-        self.outputs = Some(variable_list(&outputs, "outputs")?.unbind());
+    fn set_outputs(slf: &Bound<'_, Self>, outputs: Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let outputs = variable_list(&outputs, "outputs")?;
+        let (op, inputs) = {
+            let this = slf.borrow();
+            (this.op_obj(py), this.inputs_list(py))
+        };
+        check_types("outputs", &op, &inputs, &outputs)?;
+        adopt_outputs(slf, &outputs)?;
+        slf.borrow_mut().outputs = Some(outputs.unbind());
         Ok(())
     }
 

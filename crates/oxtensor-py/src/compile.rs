@@ -362,11 +362,49 @@ fn import_function<'py>(
     })
 }
 
-/// `oxtensor.function`: see the Python wrapper for the documentation.
+/// `oxtensor.function`: see the Python wrapper for the documentation. A
+/// panic while compiling is an `InternalError` (see `panics.rs`).
 #[pyfunction]
 #[pyo3(signature = (inputs, outputs = None, mode = None, updates = None, givens = None, no_default_updates = None, accept_inplace = false, name = None, rebuild_strict = true, allow_input_downcast = None, profile = None, on_unused_input = None, trust_input = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn function<'py>(
+    py: Python<'py>,
+    inputs: Bound<'py, PyAny>,
+    outputs: Option<Bound<'py, PyAny>>,
+    mode: Option<Bound<'py, PyAny>>,
+    updates: Option<Bound<'py, PyAny>>,
+    givens: Option<Bound<'py, PyAny>>,
+    no_default_updates: Option<Bound<'py, PyAny>>,
+    accept_inplace: bool,
+    name: Option<String>,
+    rebuild_strict: bool,
+    allow_input_downcast: Option<bool>,
+    profile: Option<Bound<'py, PyAny>>,
+    on_unused_input: Option<String>,
+    trust_input: bool,
+) -> PyResult<PyFunction> {
+    crate::panics::guard(|| {
+        compile_function(
+            py,
+            inputs,
+            outputs,
+            mode,
+            updates,
+            givens,
+            no_default_updates,
+            accept_inplace,
+            name,
+            rebuild_strict,
+            allow_input_downcast,
+            profile,
+            on_unused_input,
+            trust_input,
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compile_function<'py>(
     py: Python<'py>,
     inputs: Bound<'py, PyAny>,
     outputs: Option<Bound<'py, PyAny>>,

@@ -139,9 +139,12 @@ fn scalar_tensor(x: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Option<
         return Ok(None);
     };
     let target = dtype.unwrap_or(auto);
-    let cast = oxtensor_core::kernels::cast::cast(&value, target);
+    let cast = oxtensor_core::kernels::cast::cast(&value, target).py()?;
     // An explicit dtype must hold the value exactly (floats may round).
-    let exact = || oxtensor_core::kernels::cast::cast(&cast, value.dtype()).same_values(&value);
+    let exact = || {
+        oxtensor_core::kernels::cast::cast(&cast, value.dtype())
+            .is_ok_and(|c| c.same_values(&value))
+    };
     if dtype.is_some() && !x.is_instance_of::<PyFloat>() && !exact() {
         return Err(PyTypeError::new_err(format!(
             "Value {} cannot be represented exactly as {target}",
@@ -169,7 +172,7 @@ pub fn constant_from_array<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = crate::array::tensor_from_array(&arr)?;
     oxtensor_core::vm::fork::enter();
-    let owned = oxtensor_core::kernels::copy::copy_contiguous(&t);
+    let owned = oxtensor_core::kernels::copy::copy_contiguous(&t).py()?;
     constant_from_tensor(arr.py(), owned, name)
 }
 

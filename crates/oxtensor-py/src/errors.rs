@@ -5,7 +5,7 @@ use crate::exceptions::{
 };
 use oxtensor_core::Error;
 use pyo3::exceptions::{
-    PyException, PyIndexError, PyNotImplementedError, PyTypeError, PyValueError,
+    PyException, PyIndexError, PyMemoryError, PyNotImplementedError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use std::any::Any;
@@ -33,6 +33,7 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::Host(h) => host_pyerr(h.as_any(), &msg),
         Error::Type(_) => PyTypeError::new_err(msg),
         Error::Value(_) | Error::Shape(_) => PyValueError::new_err(msg),
+        Error::Memory(_) => PyMemoryError::new_err(msg),
         Error::Index(_) => PyIndexError::new_err(msg),
         Error::Inconsistency(_) => InconsistencyError::new_err(msg),
         Error::MissingInput(_) => MissingInputError::new_err(msg),

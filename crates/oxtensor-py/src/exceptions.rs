@@ -29,6 +29,12 @@ create_exception!(
     "A method that the caller relies on is not defined on this Op."
 );
 create_exception!(
+    oxtensor,
+    InternalError,
+    PyException,
+    "An internal invariant of oxtensor failed: a bug in oxtensor, not in the caller's code."
+);
+create_exception!(
     oxtensor.gradient,
     DisconnectedInputError,
     PyValueError,

@@ -89,7 +89,7 @@ fn reason_str(reason: &Option<Bound<'_, PyAny>>) -> PyResult<String> {
 }
 
 impl PyFunctionGraph {
-    fn core(&self) -> PyResult<&FunctionGraph> {
+    pub(crate) fn core(&self) -> PyResult<&FunctionGraph> {
         self.fg
             .as_ref()
             .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))
@@ -410,7 +410,7 @@ impl PyFunctionGraph {
         slf: &Bound<'_, Self>,
         f: impl FnOnce(&mut PyFunctionGraph) -> PyResult<T>,
     ) -> PyResult<T> {
-        let out = f(&mut slf.borrow_mut());
+        let out = crate::panics::guard(|| f(&mut slf.borrow_mut()));
         Self::flush(slf)?;
         out
     }
@@ -1120,6 +1120,6 @@ impl PyFunctionGraph {
                 thunks.insert(n, crate::host_thunk::host_thunk(&self.memo.node(py, n)?)?);
             }
         }
-        oxtensor_core::vm::Program::link(fg, thunks, opts).py()
+        crate::panics::guard(|| oxtensor_core::vm::Program::link(fg, thunks, opts).py())
     }
 }

@@ -224,7 +224,7 @@ impl PyFunction {
 
     /// Copies outputs that share memory with an input, a constant, an
     /// earlier output or a later borrowed one, unless that output is borrowed.
-    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) {
+    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) -> PyResult<()> {
         let borrow = |j: usize| self.borrow.get(j).copied().unwrap_or(false);
         for k in 0..outputs.len() {
             let Value::Tensor(t) = &outputs[k] else {
@@ -244,9 +244,10 @@ impl PyFunction {
                     .any(|v| matches!(v, Value::Tensor(i) if Arc::ptr_eq(i.buffer(), t.buffer())))
                 || shares_output;
             if aliased && !borrowed {
-                outputs[k] = Value::Tensor(copy_contiguous(t));
+                outputs[k] = Value::Tensor(copy_contiguous(t).map_err(crate::errors::to_pyerr)?);
             }
         }
+        Ok(())
     }
 
     /// An output as a Python object: a small tensor is copied into an array
@@ -346,13 +347,13 @@ impl PyFunction {
         let program = &self.program;
         // Releasing the GIL costs more than a small run; a run that calls
         // back into Python always releases it (see `Program::is_small_run`).
+        let run = || crate::panics::guard(|| program.run(values).map_err(crate::errors::to_pyerr));
         let mut outputs = if program.is_small_run(values) {
-            program.run(values)
+            run()
         } else {
-            py.detach(|| program.run(values))
-        }
-        .map_err(crate::errors::to_pyerr)?;
-        self.unalias(values, &mut outputs);
+            py.detach(run)
+        }?;
+        self.unalias(values, &mut outputs)?;
         for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
             let obj = value_to_py(py, &value, true)?;
             self.shared[k]

@@ -263,7 +263,7 @@ pub fn _grad<'py>(
             py,
             memo: &mut memo,
         };
-        grad::grad(&mut g, &req, Some(&mut host)).map_err(to_pyerr)?
+        crate::panics::guard(|| grad::grad(&mut g, &req, Some(&mut host)).map_err(to_pyerr))?
     };
     finish(py, &g, &mut memo, result)
 }
@@ -298,7 +298,7 @@ pub fn _pushforward<'py>(
             py,
             memo: &mut memo,
         };
-        grad::pushforward(&mut g, &req, Some(&mut host)).map_err(to_pyerr)?
+        crate::panics::guard(|| grad::pushforward(&mut g, &req, Some(&mut host)).map_err(to_pyerr))?
     };
     finish(py, &g, &mut memo, result)
 }

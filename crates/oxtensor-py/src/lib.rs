@@ -2,6 +2,7 @@
 //! and `oxtensor-core` and holds no algorithm of its own.
 
 mod apply;
+mod apply_edits;
 mod array;
 mod bincount_ops;
 mod blas;
@@ -33,6 +34,7 @@ mod matmul;
 mod mode;
 mod nonzero_ops;
 mod op;
+mod panics;
 mod pickle_session;
 mod print;
 mod profile;
@@ -60,6 +62,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    panics::install_hook();
     // Count forks from import on, so a forked child never hands work to
     // the parent's pool threads (see `oxtensor_core::vm::fork`).
     oxtensor_core::vm::fork::watch();
@@ -133,7 +136,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "NullTypeGradError",
         py.get_type::<exceptions::NullTypeGradError>(),
     )?;
+    m.add("InternalError", py.get_type::<exceptions::InternalError>())?;
     m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
+    m.add_function(wrap_pyfunction!(panics::_panic, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;

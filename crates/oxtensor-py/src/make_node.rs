@@ -36,8 +36,17 @@ pub fn tensor_type_of(var: &Bound<'_, PyAny>) -> PyResult<TensorType> {
     }
 }
 
-/// Builds a node of a built-in op (`op` is its Python object).
+/// Builds a node of a built-in op (`op` is its Python object); a panic in
+/// the core's type inference is an `InternalError` (see `panics.rs`).
 pub fn builtin<'py>(
+    op: &Bound<'py, PyAny>,
+    core: &OpRef,
+    inputs: Vec<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyApply>> {
+    crate::panics::guard(|| build_node(op, core, inputs))
+}
+
+fn build_node<'py>(
     op: &Bound<'py, PyAny>,
     core: &OpRef,
     inputs: Vec<Bound<'py, PyAny>>,

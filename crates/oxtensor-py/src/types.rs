@@ -241,14 +241,20 @@ pub fn parse_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u64>>> {
     Ok(out)
 }
 
-/// Parses a dtype given as a string, a NumPy dtype or a NumPy scalar type.
+/// Parses a dtype given as any spelling NumPy accepts: a string goes to
+/// the core's parser as it is (`DType::from_numpy`: `"f8"`, `"float"`,
+/// `"<f8"`, ...); anything else (`np.float64`, `float`, `np.dtype(...)`)
+/// as NumPy's own name for it, the error naming what was passed.
 pub fn parse_dtype(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
     if let Ok(s) = obj.cast::<pyo3::types::PyString>() {
         return s.to_str()?.parse::<DType>().py();
     }
     let np = obj.py().import("numpy")?;
-    let descr = np.call_method1("dtype", (obj,))?;
-    descr.str()?.to_string().parse::<DType>().py()
+    let name = np.call_method1("dtype", (obj,))?.str()?.to_string();
+    name.parse::<DType>().map_err(|e| {
+        let what = obj.repr().map(|r| r.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!("{what} (NumPy dtype '{name}'): {e}"))
+    })
 }
 
 #[pymethods]

@@ -233,9 +233,13 @@ impl PyVariable {
         self.index
     }
 
+    /// Refused (`ValueError`) unless it is a position of the owner's
+    /// outputs (see `apply_edits.rs`).
     #[setter]
-    fn set_index(&mut self, index: Option<usize>) {
+    fn set_index(&mut self, index: Option<usize>) -> PyResult<()> {
+        crate::apply_edits::check_index(self.owner.as_ref(), index)?;
         self.index = index;
+        Ok(())
     }
 
     /// The name, or `None`.

@@ -12,7 +12,6 @@
 //! give every input positionally fall back to the tuple path.
 
 use crate::function::PyFunction;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -64,16 +63,7 @@ pub unsafe extern "C" fn call(
     let err = match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(obj)) => return obj.into_ptr(),
         Ok(Err(e)) => e,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            PyRuntimeError::new_err(format!(
-                "oxtensor panicked while calling a function: {what}"
-            ))
-        }
+        Err(payload) => crate::panics::internal_error(payload.as_ref()),
     };
     // Raised through PyO3's own entry: it drops the Python objects queued
     // while this call ran (an error's own message, a Python op's exception),

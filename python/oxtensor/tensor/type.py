@@ -43,7 +43,7 @@ def tensor(
     """A tensor variable of the given dtype (floatX by default) and static shape."""
     if shape is None:
         raise TypeError("tensor() needs a shape, e.g. shape=(None, 3)")
-    return TensorType(dtype or _config.floatX, shape)(name)
+    return TensorType(_config.floatX if dtype is None else dtype, shape)(name)
 
 
 def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
@@ -58,7 +58,7 @@ def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
             raise ValueError(
                 f"{kind} needs a shape of length {len(default)}, got {shape}"
             )
-        return TensorType(dtype or _config.floatX, shape)(name)
+        return TensorType(_config.floatX if dtype is None else dtype, shape)(name)
 
     make.__name__ = make.__qualname__ = kind
     make.__doc__ = (

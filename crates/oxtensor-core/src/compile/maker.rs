@@ -135,6 +135,10 @@ impl FunctionMaker {
         if !self.spec.accept_inplace {
             refuse_inplace(&fgraph)?;
         }
+        // Nodes edited in place from the host since they were built
+        // (`node.inputs[0] = v`) are refused before any rewrite or kernel,
+        // which trust the types, sees them.
+        crate::graph::check_graph_types(&fgraph)?;
         let mut run = RunContext::new(self.mode.settings.clone());
         if let Some(pass) = self.mode.rewriter()? {
             rewrite_graph(pass.as_ref(), &mut fgraph, &mut run)?;

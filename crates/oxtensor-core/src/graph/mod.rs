@@ -8,9 +8,17 @@ pub mod compare;
 mod features;
 mod fgraph;
 mod ids;
+#[cfg(test)]
+mod import_proptest;
+mod node_types;
+#[cfg(test)]
+mod random_graphs;
+#[cfg(test)]
+mod replace_proptest;
 pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use features::{Feature, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph};
 pub use ids::{NodeId, VarId};
+pub use node_types::{check_graph_types, check_node_types, check_op_types};

@@ -13,20 +13,23 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast::cast;
 use crate::ops::index_list::{out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry};
-use crate::tensor::{c_strides, Tensor};
+use crate::tensor::{c_strides, layout, Tensor};
 
-/// An advanced index resolved against one tensor.
+/// An advanced index resolved against one tensor. Only [`plan`] makes
+/// one (the fields are the crate's), so `offsets` always hold indices that
+/// `wrap_index`'s bounds check put inside `view`: [`gather`] and [`scatter`]
+/// rely on it.
 pub struct Plan {
     /// The tensor with the slices applied (array-indexed axes whole).
-    pub view: Tensor,
+    pub(crate) view: Tensor,
     /// The broadcast shape of the index arrays.
-    pub b_shape: Vec<usize>,
+    pub(crate) b_shape: Vec<usize>,
     /// Byte offset in `view` of each broadcast position, in C order.
-    pub offsets: Vec<isize>,
+    pub(crate) offsets: Vec<isize>,
     /// The axes of `view` not indexed by arrays, in order.
-    pub rest: Vec<usize>,
+    pub(crate) rest: Vec<usize>,
     /// How many of `rest` come before the array dimensions in the result.
-    pub pre: usize,
+    pub(crate) pre: usize,
 }
 
 /// One integer index array: the axis it indexes, its shape and values.
@@ -131,7 +134,7 @@ fn index_arrays(t: &Tensor, axis: usize, x_shape: &[usize]) -> Result<Vec<IndexA
     if axis >= x_shape.len() {
         return Err(too_many(x_shape.len()));
     }
-    let ints = crate::kernels::copy::to_contiguous(&cast(t, DType::Int64));
+    let ints = crate::kernels::copy::to_contiguous(&cast(t, DType::Int64)?)?;
     let values = ints
         .as_slice::<i64>()
         .expect("a contiguous int64 tensor")
@@ -152,7 +155,7 @@ fn mask_arrays(t: &Tensor, axis: usize, x_shape: &[usize]) -> Result<Vec<IndexAr
         return Err(too_many(x_shape.len()));
     }
     check_mask_shape(t.shape(), x_shape, axis)?;
-    let coords = nonzero_vecs(t);
+    let coords = nonzero_vecs(t)?;
     Ok(coords
         .into_iter()
         .enumerate()
@@ -167,12 +170,15 @@ fn mask_arrays(t: &Tensor, axis: usize, x_shape: &[usize]) -> Result<Vec<IndexAr
 /// The broadcast shape of the arrays and each position's byte offset.
 fn array_offsets(view: &Tensor, arrays: &[IndexArray]) -> Result<(Vec<usize>, Vec<isize>)> {
     let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape.as_slice()).collect();
-    let b_shape = broadcast_shapes(&shapes).map_err(|_| {
-        let list: Vec<String> = shapes.iter().map(|s| format!("{s:?}")).collect();
-        Error::Index(format!(
-            "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
-            list.join(" ")
-        ))
+    let b_shape = broadcast_shapes(&shapes).map_err(|e| match e {
+        Error::Shape(_) => {
+            let list: Vec<String> = shapes.iter().map(|s| format!("{s:?}")).collect();
+            Error::Index(format!(
+                "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
+                list.join(" ")
+            ))
+        }
+        other => other,
     })?;
     if let [a] = arrays {
         if a.shape.len() == 1 {
@@ -187,7 +193,7 @@ fn array_offsets(view: &Tensor, arrays: &[IndexArray]) -> Result<(Vec<usize>, Ve
         }
     }
     let n: usize = b_shape.iter().product();
-    let mut offsets = vec![0isize; n];
+    let mut offsets = layout::filled_vec(n, 0isize)?;
     // Broadcasting visits every index value unless the result is empty; NumPy
     // checks them all even then.
     if n == 0 {
@@ -301,6 +307,13 @@ fn for_each_position(
 /// `x[idx_list]` into a fresh C-contiguous tensor `out` of the plan's shape.
 pub fn gather(p: &Plan, out: &mut Tensor) -> Result<()> {
     let shape = p.out_shape();
+    if out.shape() != shape.as_slice() || out.dtype() != p.view.dtype() || !out.is_c_contiguous() {
+        return Err(Error::Value(format!(
+            "a gather of shape {shape:?} needs a C-contiguous {} output of that shape, got {:?}",
+            p.view.dtype(),
+            out.shape()
+        )));
+    }
     let out_strides = c_strides(out.dtype(), &shape);
     let positions = p.rest_positions();
     let block_bytes: isize = (p.pre + p.b_shape.len()..shape.len())
@@ -318,14 +331,21 @@ pub fn gather(p: &Plan, out: &mut Tensor) -> Result<()> {
             .map(|(b, &o)| (o, b as isize * block_bytes))
             .collect(),
     };
-    gather_blocks(&blocks, &p.view, out)
+    // SAFETY: each source offset is an element of `p.view` along the
+    // array axes (every index passed `add_row`'s or `wrap_index`'s bounds
+    // check against its axis' length; only `plan` makes a `Plan`), and the
+    // block walks `view`'s other axes with its own strides: inside its
+    // checked layout (`Tensor::check_layout`, `layout::extent`). Block `b`
+    // of the destination is position `b` of `out`, whose shape, dtype and
+    // C order were checked above: disjoint blocks inside `out`.
+    unsafe { gather_blocks(&blocks, &p.view, out) }
 }
 
 /// Writes `y` (cast to the plan's dtype, broadcast to the result's shape
 /// along its statically broadcastable axes) into the plan's view.
 pub fn scatter(p: &mut Plan, y: &Tensor, y_bcast: &[bool], write: Write, what: &str) -> Result<()> {
     let shape = p.out_shape();
-    let y = cast(y, p.view.dtype());
+    let y = cast(y, p.view.dtype())?;
     let y_strides = broadcast_value(&y, y_bcast, &shape, what)?;
     let nb = p.b_shape.len();
     let b_strides = &y_strides[p.pre..p.pre + nb];
@@ -350,7 +370,12 @@ pub fn scatter(p: &mut Plan, y: &Tensor, y_bcast: &[bool], write: Write, what: &
         dst_strides: p.rest.iter().map(|&a| p.view.strides()[a]).collect(),
         pairs,
     };
-    run_blocks(&blocks, &y, &mut p.view, write)
+    // SAFETY: the destinations are `p.view`'s elements as in `gather`
+    // (offsets bounded by `wrap_index`, the block on `view`'s checked
+    // layout); the sources walk `y` broadcast to the result's shape
+    // (`broadcast_value` checked the shapes, and only adds zero strides to
+    // `y`'s checked layout), position by position in C order.
+    unsafe { run_blocks(&blocks, &y, &mut p.view, write) }
 }
 
 #[cfg(test)]
@@ -382,13 +407,13 @@ mod tests {
             &[&rows, &cols],
         )
         .unwrap();
-        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
         assert_eq!(values(&out), vec![11, 1]);
         // x[:, [2, 0]]: the array block stays in place.
         let p = plan(&x, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&rows]).unwrap();
         assert_eq!(p.out_shape(), vec![3, 2]);
-        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
         assert_eq!(values(&out), vec![2, 0, 6, 4, 10, 8]);
         let bad = Tensor::from_vec(vec![1], vec![3i64]).unwrap();
@@ -408,18 +433,18 @@ mod tests {
         let idx: Vec<i64> = (0..500).map(|j| (j * 37 % cols) as i64 - 3).collect();
         let t = Tensor::from_vec(vec![idx.len()], idx.clone()).unwrap();
         let p = plan(&x, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&t]).unwrap();
-        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
         let wrap = |j: i64| if j < 0 { j + cols as i64 } else { j };
         let want: Vec<i64> = (0..rows as i64)
             .flat_map(|r| idx.iter().map(move |&j| r * cols as i64 + wrap(j)))
             .collect();
         assert_eq!(values(&out), want);
-        let z = crate::kernels::cast::cast(&x, DType::Complex128);
+        let z = crate::kernels::cast::cast(&x, DType::Complex128).unwrap();
         let p = plan(&z, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&t]).unwrap();
-        let mut out = Tensor::zeros(DType::Complex128, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Complex128, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
-        let back = crate::kernels::cast::cast(&out, DType::Int64);
+        let back = crate::kernels::cast::cast(&out, DType::Int64).unwrap();
         assert_eq!(values(&back), want);
     }
 
@@ -434,7 +459,7 @@ mod tests {
         let list = [IdxEntry::Index(0), IdxEntry::Index(1)];
         let p = plan(&x, &list, &[&rows, &cols]).unwrap();
         assert_eq!(p.out_shape(), vec![2, 3]);
-        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
         assert_eq!(values(&out), vec![8, 11, 9, 0, 3, 1]);
         let bad = Tensor::from_vec(vec![1, 2], vec![1i64, -5]).unwrap();
@@ -452,7 +477,7 @@ mod tests {
         let rows: Vec<i64> = (0..n).map(|i| (i * 7919 % 300) as i64 - 150).collect();
         let v = Tensor::from_vec(vec![n], rows.clone()).unwrap();
         let p = plan(&x, &[IdxEntry::Index(0)], &[&v]).unwrap();
-        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
         let want: Vec<i64> = rows
             .iter()
@@ -463,7 +488,7 @@ mod tests {
         let cols: Vec<i64> = (0..n).map(|i| (i * 31 % 40) as i64).collect();
         let w = Tensor::from_vec(vec![n], cols.clone()).unwrap();
         let p = plan(&x, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&w]).unwrap();
-        let mut out = Tensor::zeros(DType::Int64, &p.out_shape());
+        let mut out = Tensor::zeros(DType::Int64, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
         let want: Vec<i64> = (0..300)
             .flat_map(|r| cols.iter().map(move |&c| r * 40 + c))
@@ -473,7 +498,7 @@ mod tests {
 
     #[test]
     fn scatters_accumulate() {
-        let mut x = Tensor::zeros(DType::Float64, &[3]);
+        let mut x = Tensor::zeros(DType::Float64, &[3]).unwrap();
         let idx = Tensor::from_vec(vec![3], vec![0i64, 0, 2]).unwrap();
         let mut p = plan(&x, &[IdxEntry::Index(0)], &[&idx]).unwrap();
         let y = Tensor::scalar(1.0f64);

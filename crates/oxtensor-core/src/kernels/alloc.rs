@@ -5,7 +5,8 @@
 use super::copy::copy_into;
 use super::PARALLEL_MIN;
 use crate::dtype::DType;
-use crate::tensor::{Element, Tensor};
+use crate::error::Result;
+use crate::tensor::{layout, Element, Tensor};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -115,34 +116,45 @@ impl Pool {
     /// softmax, logsumexp, sort, cumulative, dot/matmul (`k == 0` fills),
     /// join, make_vector, repeat, (advanced) subtensor gathers, and the
     /// inc_subtensors, which copy `x` in first).
-    pub fn take(&mut self, dtype: DType, shape: &[usize]) -> Tensor {
-        self.recycled(dtype, shape)
-            .unwrap_or_else(|| Tensor::uninit(dtype, shape))
+    /// A `MemoryError` when the shape is too big or memory runs out.
+    pub fn take(&mut self, dtype: DType, shape: &[usize]) -> Result<Tensor> {
+        match self.recycled(dtype, shape)? {
+            Some(t) => Ok(t),
+            None => Tensor::uninit(dtype, shape),
+        }
     }
 
     /// Like [`Pool::take`], but a fresh buffer is zeroed: for outputs
     /// nobody writes (`AllocEmpty`), whose bytes must still be defined
     /// before the next op reads them.
-    pub fn take_defined(&mut self, dtype: DType, shape: &[usize]) -> Tensor {
-        self.recycled(dtype, shape)
-            .unwrap_or_else(|| Tensor::zeros(dtype, shape))
+    pub fn take_defined(&mut self, dtype: DType, shape: &[usize]) -> Result<Tensor> {
+        match self.recycled(dtype, shape)? {
+            Some(t) => Ok(t),
+            None => Tensor::zeros(dtype, shape),
+        }
     }
 
-    fn recycled(&mut self, dtype: DType, shape: &[usize]) -> Option<Tensor> {
-        let len = shape.iter().product::<usize>() * dtype.itemsize();
+    /// A kept buffer of the shape's byte size, if any; the size checked
+    /// first ([`layout::nbytes`]), so a shape too big for any buffer is a
+    /// `MemoryError` and never matches a smaller buffer by wrapping around.
+    fn recycled(&mut self, dtype: DType, shape: &[usize]) -> Result<Option<Tensor>> {
+        let len = layout::nbytes(dtype, shape)?;
         let t = if self.last.as_ref().is_some_and(|t| t.buffer().len() == len) {
-            self.last.take()?
+            self.last.take()
         } else {
             let bin = self.free.entry(len).or_default();
             bin.asked += 1;
-            bin.kept.pop()?
+            bin.kept.pop()
+        };
+        let Some(t) = t else {
+            return Ok(None);
         };
         // Its buffer holds exactly `len` bytes, so a C-contiguous tensor of
         // the same dtype and shape at offset 0 spans all of it.
         if t.dtype() == dtype && t.shape() == shape && t.is_c_contiguous() && t.offset() == 0 {
-            return Some(t);
+            return Ok(Some(t));
         }
-        Tensor::contiguous_in(dtype, shape, t.buffer().clone())
+        Ok(Tensor::contiguous_in(dtype, shape, t.buffer().clone()))
     }
 
     /// Offers `t`, an input the running step reads last, to its op (see
@@ -191,18 +203,20 @@ impl Pool {
 /// A C-contiguous tensor holding `x`'s values for an op to modify and
 /// return (`inc_subtensor`'s output): `x` itself when the program lent it
 /// and nothing else can see it ([`Pool::take_loan`]), else a copy.
-pub fn modifiable_copy(pool: &mut Pool, x: &Tensor) -> Tensor {
+pub fn modifiable_copy(pool: &mut Pool, x: &Tensor) -> Result<Tensor> {
     if let Some(t) = pool.take_loan(x) {
-        return t;
+        return Ok(t);
     }
-    let mut out = pool.take(x.dtype(), x.shape());
-    copy_into(x, &mut out);
-    out
+    let mut out = pool.take(x.dtype(), x.shape())?;
+    copy_into(x, &mut out)?;
+    Ok(out)
 }
 
 /// A fresh output, taken from `pool` when one is given; its contents are
-/// unspecified either way (see [`Pool::take`]).
-pub fn output(pool: Option<&mut Pool>, dtype: DType, shape: &[usize]) -> Tensor {
+/// unspecified either way (see [`Pool::take`]). This is where ops and
+/// kernels get outputs of shapes they computed from user data: the shape
+/// is checked here ([`layout::nbytes`]), a `MemoryError` if too big.
+pub fn output(pool: Option<&mut Pool>, dtype: DType, shape: &[usize]) -> Result<Tensor> {
     match pool {
         Some(p) => p.take(dtype, shape),
         None => Tensor::uninit(dtype, shape),
@@ -235,19 +249,20 @@ pub fn fill_chunks<T: Element>(out: &mut Tensor, f: impl Fn(usize, &mut [T]) + S
 /// anyway (`eye`'s diagonal reaches each 2 MiB huge page): `calloc`'s
 /// zero pages would each fault and be cleared by the kernel, one thread at
 /// a time. [`Tensor::zeros`] stays the choice when most pages stay untouched.
-pub fn zeros_written(dtype: DType, shape: &[usize]) -> Tensor {
-    let bytes = shape.iter().product::<usize>() * dtype.itemsize();
-    let mut raw = Tensor::uninit(DType::UInt8, &[bytes]);
+pub fn zeros_written(dtype: DType, shape: &[usize]) -> Result<Tensor> {
+    let bytes = layout::nbytes(dtype, shape)?;
+    let mut raw = Tensor::uninit(DType::UInt8, &[bytes])
+        .map_err(|_| layout::allocation_failed(dtype, shape, bytes))?;
     fill_chunks(&mut raw, |_, xs: &mut [u8]| xs.fill(0));
     let buffer = raw.buffer().clone();
     drop(raw);
-    Tensor::contiguous_in(dtype, shape, buffer).expect("the buffer was sized for the shape")
+    Ok(Tensor::contiguous_in(dtype, shape, buffer).expect("the buffer was sized for the shape"))
 }
 
 /// Whether every byte of `t` is zero (so a calloc'd buffer already holds
 /// its value broadcast anywhere: `0`, `0.0`, `False`, but not `-0.0`).
 pub fn is_zero_bytes(t: &Tensor) -> bool {
-    t.len() <= 64 && t.to_c_bytes().iter().all(|&b| b == 0)
+    t.len() <= 64 && t.to_c_bytes().is_ok_and(|b| b.iter().all(|&b| b == 0))
 }
 
 #[cfg(test)]
@@ -257,36 +272,39 @@ mod tests {
     #[test]
     fn the_pool_hands_back_kept_buffers_by_size() {
         let mut pool = Pool::default();
-        let a = Tensor::uninit(DType::Float64, &[2, 3]);
-        let b = Tensor::uninit(DType::Float32, &[5]);
+        let a = Tensor::uninit(DType::Float64, &[2, 3]).unwrap();
+        let b = Tensor::uninit(DType::Float32, &[5]).unwrap();
         let (pa, pb) = (a.as_ptr(), b.as_ptr());
         pool.recycle(a);
         pool.recycle(b);
         assert_eq!(pool.len(), 2);
         // Same byte length, other dtype and shape: the buffer is reused.
-        let t = pool.take(DType::Int32, &[3, 4]);
+        let t = pool.take(DType::Int32, &[3, 4]).unwrap();
         assert_eq!((t.as_ptr(), t.shape()), (pa, &[3usize, 4][..]));
         assert!(t.is_c_contiguous() && t.dtype() == DType::Int32);
-        let t = pool.take(DType::Float32, &[5]);
+        let t = pool.take(DType::Float32, &[5]).unwrap();
         assert_eq!(t.as_ptr(), pb);
         assert!(pool.is_empty());
         // A buffer someone else still sees is not kept.
-        let shared = Tensor::uninit(DType::Float64, &[4]);
+        let shared = Tensor::uninit(DType::Float64, &[4]).unwrap();
         let view = shared.clone();
         pool.recycle(shared);
         assert!(pool.is_empty());
-        assert_ne!(pool.take(DType::Float64, &[4]).as_ptr(), view.as_ptr());
+        assert_ne!(
+            pool.take(DType::Float64, &[4]).unwrap().as_ptr(),
+            view.as_ptr()
+        );
     }
 
     #[test]
     fn the_pool_keeps_what_runs_ask_for_and_no_more() {
         let mut pool = Pool::default();
-        pool.recycle(Tensor::uninit(DType::Float64, &[100]));
+        pool.recycle(Tensor::uninit(DType::Float64, &[100]).unwrap());
         // Outputs handed back that no run takes (a fresh accumulator per
         // call) do not pile up.
         for _ in 0..50 {
             pool.trim();
-            pool.recycle(Tensor::uninit(DType::Float64, &[1]));
+            pool.recycle(Tensor::uninit(DType::Float64, &[1]).unwrap());
         }
         assert_eq!(pool.len(), 2, "`last` and one unclaimed buffer");
         pool.trim();
@@ -294,7 +312,9 @@ mod tests {
         // A run asking for three buffers of a length keeps three.
         for _ in 0..5 {
             pool.trim();
-            let taken: Vec<Tensor> = (0..3).map(|_| pool.take(DType::Int8, &[7])).collect();
+            let taken: Vec<Tensor> = (0..3)
+                .map(|_| pool.take(DType::Int8, &[7]).unwrap())
+                .collect();
             taken.into_iter().for_each(|t| pool.recycle(t));
         }
         pool.trim();
@@ -302,7 +322,7 @@ mod tests {
         // Two shapes in turn keep theirs; a length idle for long is dropped.
         for k in 0..IDLE_RUNS + 2 {
             pool.trim();
-            let t = pool.take(DType::Int8, &[8 + k % 2]);
+            let t = pool.take(DType::Int8, &[8 + k % 2]).unwrap();
             pool.recycle(t);
         }
         pool.trim();
@@ -342,11 +362,11 @@ mod tests {
     fn modifiable_copy_copies_what_is_not_lent() {
         let mut pool = Pool::default();
         let x = Tensor::from_vec(vec![3], vec![1i64, 2, 3]).unwrap();
-        let out = modifiable_copy(&mut pool, &x);
+        let out = modifiable_copy(&mut pool, &x).unwrap();
         assert!(!out.shares_buffer(&x));
         assert_eq!(out.as_slice::<i64>().unwrap(), &[1, 2, 3]);
         pool.lend(x.clone());
-        assert!(modifiable_copy(&mut pool, &x).shares_buffer(&x));
+        assert!(modifiable_copy(&mut pool, &x).unwrap().shares_buffer(&x));
     }
 
     #[test]
@@ -357,12 +377,12 @@ mod tests {
             }
         };
         for n in [0, 5, FILL_CHUNK + 3, PARALLEL_MIN + 7] {
-            let mut t = Tensor::zeros(DType::Int64, &[n]);
+            let mut t = Tensor::zeros(DType::Int64, &[n]).unwrap();
             fill_chunks(&mut t, thirds);
             let want: Vec<i64> = (0..n as i64).map(|i| 3 * i - 1).collect();
             assert_eq!(t.as_slice::<i64>().unwrap(), want.as_slice());
         }
-        let mut t = Tensor::zeros(DType::Float32, &[2, 3]);
+        let mut t = Tensor::zeros(DType::Float32, &[2, 3]).unwrap();
         fill_chunks(&mut t, |first, xs: &mut [f32]| {
             xs.iter_mut()
                 .enumerate()
@@ -377,7 +397,7 @@ mod tests {
     #[test]
     fn written_zeros_are_zeros_of_the_dtype() {
         for shape in [&[0usize][..], &[3, 5], &[PARALLEL_MIN + 3]] {
-            let t = zeros_written(DType::Float64, shape);
+            let t = zeros_written(DType::Float64, shape).unwrap();
             assert_eq!(t.shape(), shape);
             assert!(t
                 .as_slice::<f64>()
@@ -385,7 +405,7 @@ mod tests {
                 .iter()
                 .all(|v| v.to_bits() == 0));
         }
-        let b = zeros_written(DType::Int16, &[4, 1]);
+        let b = zeros_written(DType::Int16, &[4, 1]).unwrap();
         assert_eq!(b.as_slice::<i16>().unwrap(), &[0; 4]);
     }
 

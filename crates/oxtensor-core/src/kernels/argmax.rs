@@ -189,13 +189,13 @@ fn arg_extreme<const MIN: bool>(
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
     if let Some(cols) = leading_columns(x, axes) {
-        let mut out = output(pool, DType::Int64, &x.shape()[axes.len()..]);
+        let mut out = output(pool, DType::Int64, &x.shape()[axes.len()..])?;
         columns::<MIN>(x, cols, &mut out)?;
         return Ok(out);
     }
-    let lanes = Lanes::new(x, axes);
+    let lanes = Lanes::new(x, axes)?;
     let kept = lanes.shape()[..x.ndim() - axes.len()].to_vec();
-    let mut out = output(pool, DType::Int64, &kept);
+    let mut out = output(pool, DType::Int64, &kept)?;
     if lanes.n == 0 {
         let name = if MIN { "argmin" } else { "argmax" };
         return Err(Error::Value(format!(

@@ -298,7 +298,7 @@ fn bincount_typed<B: BinValue, W: Weight>(
     minlength: usize,
 ) -> Result<Tensor> {
     let bins = accumulate(xs, ws, minlength)?;
-    let mut out = pool.take(<W::Acc as Element>::DTYPE, &[bins.len()]);
+    let mut out = pool.take(<W::Acc as Element>::DTYPE, &[bins.len()])?;
     out.as_mut_slice::<W::Acc>()
         .expect("a pool tensor is contiguous, of its dtype and unshared")
         .copy_from_slice(&bins);
@@ -360,8 +360,8 @@ pub fn bincount(
             )));
         }
     }
-    let x = to_contiguous(x);
-    let w = weights.map(to_contiguous);
+    let x = to_contiguous(x)?;
+    let w = weights.map(to_contiguous).transpose()?;
     macro_rules! go {
         ($t:ty) => {{
             let xs = x.as_slice::<$t>().expect("a contiguous x of its dtype");
@@ -385,7 +385,7 @@ pub fn bincount(
     if acc.dtype() == dtype {
         return Ok(acc);
     }
-    let mut out = pool.take(dtype, acc.shape());
+    let mut out = pool.take(dtype, acc.shape())?;
     cast_into(&acc, &mut out);
     pool.recycle(acc);
     Ok(out)

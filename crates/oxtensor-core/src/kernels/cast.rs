@@ -7,6 +7,7 @@ use super::iter::Nest;
 use super::map::map1_slices;
 use super::Work;
 use crate::dtype::DType;
+use crate::error::Result;
 use crate::tensor::{Element, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};
@@ -209,14 +210,34 @@ pub fn cast_into(src: &Tensor, out: &mut Tensor) {
 }
 
 /// `src` as dtype `to`: itself when the dtype already matches.
-pub fn cast(src: &Tensor, to: DType) -> Tensor {
+pub fn cast(src: &Tensor, to: DType) -> Result<Tensor> {
     if src.dtype() == to {
-        return src.clone();
+        return Ok(src.clone());
     }
     // `cast_into` writes every element.
-    let mut out = Tensor::uninit(to, src.shape());
+    let mut out = Tensor::uninit(to, src.shape())?;
     cast_into(src, &mut out);
-    out
+    Ok(out)
+}
+
+/// A 0-d tensor of `to` holding `value` converted (NumPy's `astype`).
+/// Infallible as [`Tensor::scalar`] is: the few bytes of a 0-d tensor are
+/// not worth a `Result` at every constant a graph builder makes.
+pub fn scalar_as<T: Element>(value: T, to: DType) -> Tensor {
+    cast(&Tensor::scalar(value), to)
+        .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u64; 2]>()))
+}
+
+/// [`cast`] of a value a graph already holds (a constant being rewritten):
+/// its size is one the process holds already, so the only failure left is
+/// the allocator's, handled as Rust's own collections handle it.
+pub fn cast_constant(src: &Tensor, to: DType) -> Tensor {
+    cast(src, to).unwrap_or_else(|_| {
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::array::<u8>(src.len())
+                .unwrap_or(std::alloc::Layout::new::<[u64; 2]>()),
+        )
+    })
 }
 
 /// Whether every byte of a bool tensor is 0 or 1. Host memory can hold
@@ -235,13 +256,13 @@ pub fn bools_are_canonical(t: &Tensor) -> bool {
     let mut bits = 0u8;
     nest.for_each_run(|[off], n, [step]| {
         bits |= if step == 1 {
-            // SAFETY: a run of `n` contiguous bytes inside the tensor's
-            // checked layout, read as plain bytes.
+            // SAFETY: a run of `n` contiguous bytes of the nest over `t`'s
+            // own shape and strides, inside the extent `Tensor::check_layout`
+            // bounded by the buffer (`layout::extent`); read as plain bytes.
             let run = unsafe { std::slice::from_raw_parts(base.offset(off), n) };
             super::byte_fold::or_bytes(run)
         } else {
-            // SAFETY: the nest only yields offsets of elements inside the
-            // tensor's checked layout; each is read as a plain byte.
+            // SAFETY: as above, element by element; plain bytes.
             (0..n as isize).fold(0, |m, i| m | unsafe { *base.offset(off + i * step) })
         };
     });
@@ -256,18 +277,18 @@ mod tests {
     #[test]
     fn casts_like_numpy() {
         let t = Tensor::from_vec(vec![3], vec![1.7f64, -2.5, 0.0]).unwrap();
-        let i = cast(&t, DType::Int32);
+        let i = cast(&t, DType::Int32).unwrap();
         assert_eq!((i.get(0), i.get(1)), (Scalar::Int(1), Scalar::Int(-2)));
-        let b = cast(&t, DType::Bool);
+        let b = cast(&t, DType::Bool).unwrap();
         assert_eq!(
             (b.get(0), b.get(2)),
             (Scalar::Bool(true), Scalar::Bool(false))
         );
-        let w = cast(&Tensor::scalar(300i32), DType::UInt8);
+        let w = cast(&Tensor::scalar(300i32), DType::UInt8).unwrap();
         assert_eq!(w.get(0), Scalar::UInt(44));
-        let h = cast(&Tensor::scalar(0.5f64), DType::Float16);
+        let h = cast(&Tensor::scalar(0.5f64), DType::Float16).unwrap();
         assert_eq!(h.get(0), Scalar::Float(0.5, DType::Float16));
-        let c = cast(&Tensor::scalar(2i8), DType::Complex128);
+        let c = cast(&Tensor::scalar(2i8), DType::Complex128).unwrap();
         assert_eq!(c.get(0), Scalar::Complex(2.0, 0.0, DType::Complex128));
     }
 
@@ -301,7 +322,7 @@ mod tests {
         }
         // The vector loop gives what one element does, at any length.
         let t = Tensor::from_vec(vec![5], vec![f64::NAN, 3.7, -1e30, 1e30, -2.5]).unwrap();
-        let got = cast(&t, DType::Int64);
+        let got = cast(&t, DType::Int64).unwrap();
         let want = [0, 3, i64::MIN, i64::MAX, -2].map(Scalar::Int);
         assert_eq!((0..5).map(|i| got.get(i)).collect::<Vec<_>>(), want);
     }
@@ -314,7 +335,9 @@ mod tests {
         assert!(!bools_are_canonical(&strided));
         let skipping = bytes.view(&[2], &[3], 0).unwrap();
         assert!(bools_are_canonical(&skipping));
-        assert!(bools_are_canonical(&Tensor::zeros(DType::Bool, &[0])));
+        assert!(bools_are_canonical(
+            &Tensor::zeros(DType::Bool, &[0]).unwrap()
+        ));
         // Long contiguous runs (the vectorised fold), one bad byte anywhere.
         for (at, byte) in [(0, 2u8), (517, 0x80), (999, 0xff)] {
             let mut data: Vec<u8> = (0..1000).map(|i| (i % 3 == 0) as u8).collect();

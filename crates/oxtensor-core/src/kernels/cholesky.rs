@@ -26,7 +26,7 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
     // upper one, and the factor L' written there reads back in C order as
     // L'ᵀ: the upper factor. For the lower one, a transposing copy puts a
     // itself there, and its factor L comes out as a column-major view.
-    let mut out = working_copy::<T>(a, lower);
+    let mut out = working_copy::<T>(a, lower)?;
     let data = elements::<T>(&mut out);
     let mut view = MatMut::from_column_major_slice_mut(&mut *data, n, n);
     let par = faer_par::for_shape(Kind::Cholesky, n, n);
@@ -64,7 +64,7 @@ pub fn cholesky(a: &Tensor, dtype: DType, lower: bool, nan_on_error: bool) -> Re
 }
 
 fn cholesky_grad_t<T: Real>(l: &Tensor, gl: &Tensor, lower: bool) -> Result<Tensor> {
-    let (mut l, mut gl) = (to_faer::<T>(l), to_faer::<T>(gl));
+    let (mut l, mut gl) = (to_faer::<T>(l)?, to_faer::<T>(gl)?);
     if !lower {
         l = l.transpose().to_owned();
         gl = gl.transpose().to_owned();

@@ -149,8 +149,8 @@ where
     let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
-        Add => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x + y),
-        Mul => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x * y),
+        Add => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x + y)?,
+        Mul => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x * y)?,
         Sub => map2(a, two()?, out, |x: C<T>, y: C<T>| x - y),
         TrueDiv => map2(a, two()?, out, div::<T>),
         Pow => map2(a, two()?, out, pow::<T>),

@@ -9,6 +9,7 @@ use super::copy_spread::copy_spread;
 use super::copy_tile::{copy_tiled, transpose_dims};
 use super::iter::Nest;
 use super::PARALLEL_MIN;
+use crate::error::{Error, Result};
 use crate::tensor::{c_strides, Strides, Tensor};
 use rayon::prelude::*;
 
@@ -20,30 +21,42 @@ pub(super) const PARALLEL_BYTES: usize = PARALLEL_MIN * 8;
 pub(super) const CHUNK_BYTES: usize = 1 << 18;
 
 /// `t` itself when already C-contiguous, else a C-contiguous copy.
-pub fn to_contiguous(t: &Tensor) -> Tensor {
+pub fn to_contiguous(t: &Tensor) -> Result<Tensor> {
     if t.is_c_contiguous() {
-        return t.clone();
+        return Ok(t.clone());
     }
     copy_contiguous(t)
 }
 
 /// A C-contiguous copy of `t` (always a new buffer).
-pub fn copy_contiguous(t: &Tensor) -> Tensor {
-    let mut out = Tensor::uninit(t.dtype(), t.shape());
-    copy_into(t, &mut out);
-    out
+pub fn copy_contiguous(t: &Tensor) -> Result<Tensor> {
+    let mut out = Tensor::uninit(t.dtype(), t.shape())?;
+    copy_into(t, &mut out)?;
+    Ok(out)
 }
 
-/// Copies `src` into `dst` (same shape; `dst` C-contiguous and unique).
-pub fn copy_into(src: &Tensor, dst: &mut Tensor) {
+/// Copies `src` into `dst`, a C-contiguous tensor of the same dtype and
+/// shape that only the caller holds (a fresh output).
+pub fn copy_into(src: &Tensor, dst: &mut Tensor) -> Result<()> {
+    if src.dtype() != dst.dtype() || src.shape() != dst.shape() || !dst.is_c_contiguous() {
+        return Err(Error::Value(format!(
+            "cannot copy a {} array of shape {:?} into a {} array of shape {:?}",
+            src.dtype(),
+            src.shape(),
+            dst.dtype(),
+            dst.shape()
+        )));
+    }
     let size = src.dtype().itemsize();
     let pd = dst
         .buffer()
         .as_mut_ptr()
-        .expect("copy destinations are fresh Rust buffers");
+        .ok_or_else(|| Error::Value("cannot copy into read-only memory".into()))?;
     let dst_strides = c_strides(src.dtype(), src.shape());
-    // SAFETY: both layouts are checked tensor layouts of `src`'s shape;
-    // `dst` is a fresh buffer only this call writes, distinct from `src`.
+    // SAFETY: `src`'s layout is a checked tensor layout; `dst` has its
+    // dtype and shape and is C-contiguous (checked just above), so the C
+    // strides of that shape address exactly `dst`'s checked elements;
+    // `dst` is a buffer only this call writes, distinct from `src`.
     unsafe {
         copy_strided(
             size,
@@ -54,6 +67,7 @@ pub fn copy_into(src: &Tensor, dst: &mut Tensor) {
             pd.add(dst.offset()),
         )
     };
+    Ok(())
 }
 
 /// Source and destination base pointers, handed to worker threads.

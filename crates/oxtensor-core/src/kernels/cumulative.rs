@@ -124,7 +124,7 @@ pub fn cumulative(
     let walk = match rows_of(x, axis) {
         Some((n, inner)) => Walk::Rows { x, n, inner },
         None => {
-            gathered = Lanes::new(x, &[axis]);
+            gathered = Lanes::new(x, &[axis])?;
             Walk::Lanes(&gathered)
         }
     };
@@ -132,7 +132,7 @@ pub fn cumulative(
         Walk::Lanes(lanes) => lanes.shape(),
         Walk::Rows { .. } => x.shape().to_vec(),
     };
-    let mut out = output(pool, x.dtype(), &shape);
+    let mut out = output(pool, x.dtype(), &shape)?;
     let (out_ref, walk_ref) = (&mut out, &walk);
     use DType::*;
     match x.dtype() {
@@ -154,10 +154,10 @@ pub fn cumulative(
         Complex64 => arith!(mode, walk_ref, out_ref, Complex<f32>),
         Complex128 => arith!(mode, walk_ref, out_ref, Complex<f64>),
     }
-    Ok(match walk {
+    match walk {
         Walk::Lanes(lanes) => lanes.restore(out),
-        Walk::Rows { .. } => out,
-    })
+        Walk::Rows { .. } => Ok(out),
+    }
 }
 
 /// `(n, inner)` when `x` is C-contiguous and `axis` is not its last
@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(got.shape(), &[5, 4, 3]);
         let want: f64 = [0, 20, 40].iter().map(|&i| xs[i]).product();
         assert_eq!(got.as_slice::<f64>().unwrap()[2], want);
-        let empty = Tensor::zeros(DType::Float64, &[0, 3]);
+        let empty = Tensor::zeros(DType::Float64, &[0, 3]).unwrap();
         assert_eq!(
             cumulative(&empty, 0, CumMode::Add, None).unwrap().shape(),
             &[0, 3]

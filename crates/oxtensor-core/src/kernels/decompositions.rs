@@ -39,17 +39,17 @@ fn mat<T: Real>(m: MatRef<'_, T>) -> Result<Tensor> {
 }
 
 /// `t` as C-ordered `T`s with its matrix shape (a vector: one column).
-fn c_ordered<T: Real>(t: &Tensor) -> (Tensor, usize, usize) {
+fn c_ordered<T: Real>(t: &Tensor) -> Result<(Tensor, usize, usize)> {
     let (rows, cols) = match t.shape() {
         [rows, cols] => (*rows, *cols),
         _ => (t.len(), 1),
     };
-    (to_contiguous(&cast::cast(t, T::DTYPE)), rows, cols)
+    Ok((to_contiguous(&cast::cast(t, T::DTYPE)?)?, rows, cols))
 }
 
 fn eigh_t<T: Real>(a: &Tensor, lower: bool, vectors: bool) -> Result<Vec<Tensor>> {
     check_square(a)?;
-    let (t, n, _) = c_ordered::<T>(a);
+    let (t, n, _) = c_ordered::<T>(a)?;
     if n == 0 {
         // faer's scratch sizing underflows an index on an empty matrix.
         let w = vector::<T>(Vec::new())?;
@@ -122,8 +122,8 @@ fn eigh_grad_t<T: Real>(
     gv: &Tensor,
     lower: bool,
 ) -> Result<Tensor> {
-    let (w, v) = (to_faer::<T>(w), to_faer::<T>(v));
-    let (gw, gv) = (to_faer::<T>(gw), to_faer::<T>(gv));
+    let (w, v) = (to_faer::<T>(w)?, to_faer::<T>(v)?);
+    let (gw, gv) = (to_faer::<T>(gw)?, to_faer::<T>(gv)?);
     let n = v.nrows();
     let vtgv = v.transpose() * &gv;
     // diag(gw) + F ∘ (Vᵀ gV), F_ij = 1 / (w_j - w_i) off the diagonal.
@@ -171,7 +171,7 @@ pub fn eigh_grad(
 }
 
 fn svd_t<T: Real>(a: &Tensor, full_matrices: bool, compute_uv: bool) -> Result<Vec<Tensor>> {
-    let (t, rows, cols) = c_ordered::<T>(a);
+    let (t, rows, cols) = c_ordered::<T>(a)?;
     let data = t.as_slice::<T>().expect("contiguous after to_contiguous");
     if let Some(done) = lapack_svd::svd(data, (rows, cols), full_matrices, compute_uv) {
         return done;
@@ -221,7 +221,7 @@ fn qr_t<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Result<Vec<Tensor>
     }
     // Factored in place: R on and above the diagonal, the Householder
     // vectors below it (faer's `Qr` would copy it once more and split it).
-    let mut f = to_faer::<T>(a);
+    let mut f = to_faer::<T>(a)?;
     let (m, n) = f.shape();
     let size = m.min(n);
     let par = for_shape(Kind::Qr, m, n);
@@ -268,8 +268,8 @@ pub fn qr(a: &Tensor, dtype: DType, complete: bool, with_q: bool) -> Result<Vec<
 }
 
 fn qr_grad_t<T: Real>(q: &Tensor, r: &Tensor, gq: &Tensor, gr: &Tensor) -> Result<Tensor> {
-    let (q, r) = (to_faer::<T>(q), to_faer::<T>(r));
-    let (gq, gr) = (to_faer::<T>(gq), to_faer::<T>(gr));
+    let (q, r) = (to_faer::<T>(q)?, to_faer::<T>(r)?);
+    let (gq, gr) = (to_faer::<T>(gq)?, to_faer::<T>(gr)?);
     let (m, n) = (q.nrows(), r.ncols());
     if r.nrows() != n || q.ncols() != n {
         return Err(Error::NotImplemented(format!(
@@ -340,7 +340,7 @@ mod tests {
         close(&w, [1.0, 3.0]);
         close(&eigvalsh(&a, DType::Float64, false).unwrap(), [-7.0, 11.0]);
         let e = eigvalsh(
-            &Tensor::zeros(DType::Float32, &[0, 0]),
+            &Tensor::zeros(DType::Float32, &[0, 0]).unwrap(),
             DType::Float32,
             true,
         )

@@ -8,7 +8,7 @@ use super::{bool_ops, cast, complex_ops, float_ops, int_ops, order, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
-use crate::tensor::{Dims, Element, Tensor};
+use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
 use num_complex::Complex;
 use smallvec::SmallVec;
@@ -18,18 +18,18 @@ pub(super) fn fold<T: Element>(
     ins: &[&Tensor],
     out: &mut Tensor,
     f: impl Fn(T, T) -> T + Sync + Copy,
-) {
+) -> Result<()> {
     match ins {
         [a] => map1(a, out, |x: T| x),
         [a, b] => map2(a, b, out, f),
         [a, b, rest @ ..] => {
-            let mut acc = Tensor::uninit(out.dtype(), out.shape());
+            let mut acc = Tensor::uninit(out.dtype(), out.shape())?;
             map2(a, b, &mut acc, f);
             for (k, c) in rest.iter().enumerate() {
                 if k + 1 == rest.len() {
                     map2(&acc, c, out, f);
                 } else {
-                    let mut next = Tensor::uninit(out.dtype(), out.shape());
+                    let mut next = Tensor::uninit(out.dtype(), out.shape())?;
                     map2(&acc, c, &mut next, f);
                     acc = next;
                 }
@@ -37,6 +37,7 @@ pub(super) fn fold<T: Element>(
         }
         [] => {}
     }
+    Ok(())
 }
 
 /// The output shape of equal-rank inputs. A dimension may broadcast only
@@ -82,6 +83,15 @@ pub fn output_shape(inputs: &[&Tensor], bcast: &[Vec<bool>]) -> Result<Dims> {
         }
         out.push(n);
     }
+    // Inputs may be zero-stride views of any length, so the broadcast
+    // size is checked before the kernels count its elements.
+    layout::size(&out).map_err(|_| {
+        Error::Memory(format!(
+            "Elemwise inputs of shapes {} broadcast to {}, which has more than 2**63 - 1 elements",
+            shapes(inputs),
+            layout::fmt_shape(&out)
+        ))
+    })?;
     Ok(out)
 }
 
@@ -137,7 +147,9 @@ pub fn prepare_input(
     };
     let compute = compute_dtype(op, dtypes, out_dtype).ok()?;
     let to = input_cast(k, i, value.dtype(), compute)?;
-    Some(cast::cast(value, to))
+    // A constant that cannot be converted now is converted (and reported)
+    // on every call instead.
+    cast::cast(value, to).ok()
 }
 
 /// `op` applied elementwise; `bcast` holds each input's static broadcastable
@@ -171,7 +183,7 @@ fn elemwise_c(
     let k = match op {
         ScalarOp::Kind(k) => k,
         ScalarOp::Cast(to) => {
-            let mut out = super::alloc::output(pool, to, &shape);
+            let mut out = super::alloc::output(pool, to, &shape)?;
             cast::cast_into(inputs[0], &mut out);
             return Ok(out);
         }
@@ -183,7 +195,7 @@ fn elemwise_c(
     } else {
         out_dtype
     };
-    let mut out = super::alloc::output(pool, produced, &shape);
+    let mut out = super::alloc::output(pool, produced, &shape)?;
     let casts = |i: usize, t: &Tensor| input_cast(k, i, t.dtype(), compute);
     if inputs
         .iter()
@@ -196,8 +208,8 @@ fn elemwise_c(
         let converted: SmallVec<[Option<Tensor>; 4]> = inputs
             .iter()
             .enumerate()
-            .map(|(i, t)| casts(i, t).map(|to| cast::cast(t, to)))
-            .collect();
+            .map(|(i, t)| casts(i, t).map(|to| cast::cast(t, to)).transpose())
+            .collect::<Result<_>>()?;
         let ins: SmallVec<[&Tensor; 4]> = inputs
             .iter()
             .zip(&converted)
@@ -208,7 +220,7 @@ fn elemwise_c(
     Ok(if produced == out_dtype {
         out
     } else {
-        cast::cast(&out, out_dtype)
+        cast::cast(&out, out_dtype)?
     })
 }
 
@@ -301,7 +313,7 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Re
         ScalarKind::Imag if !dtype.is_complex() => by_type!(zeros, ins),
         ScalarKind::Second => by_type!(second, ins),
         ScalarKind::Switch => {
-            let cond = cast::cast(ins[0], DType::Bool);
+            let cond = cast::cast(ins[0], DType::Bool)?;
             let triple = [&cond, ins[1], ins[2]];
             by_type!(switch, &triple[..])
         }

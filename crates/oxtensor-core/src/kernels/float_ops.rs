@@ -254,8 +254,8 @@ pub(super) fn apply<T: Float + Element>(
         Ceil => map1(a, out, |x: T| x.ceil()),
         IsNan => test::<T>(BoolOp::IsNan, a, out),
         IsInf => test::<T>(BoolOp::IsInf, a, out),
-        Add => super::elemwise::fold(ins, out, add::<T>),
-        Mul => super::elemwise::fold(ins, out, mul::<T>),
+        Add => super::elemwise::fold(ins, out, add::<T>)?,
+        Mul => super::elemwise::fold(ins, out, mul::<T>)?,
         other => {
             if apply_vmath::<T>(other, ins, out).is_none()
                 && apply_elementary::<T>(other, ins, out).is_none()

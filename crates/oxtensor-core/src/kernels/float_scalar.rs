@@ -271,7 +271,7 @@ mod tests {
                     vec![&a, &b],
                 ),
             };
-            let mut out = Tensor::uninit(T::DTYPE, &[n]);
+            let mut out = Tensor::uninit(T::DTYPE, &[n]).unwrap();
             run_kind(*k, T::DTYPE, &ins, &mut out).unwrap();
             let got = out.as_slice::<T>().unwrap();
             for i in 0..n {

@@ -72,16 +72,16 @@ pub fn dot(a: &Tensor, b: &Tensor, out_dtype: DType, pool: Option<&mut Pool>) ->
     } else {
         out_dtype
     };
-    let (a, b) = (cast::cast(a, compute), cast::cast(b, compute));
+    let (a, b) = (cast::cast(a, compute)?, cast::cast(b, compute)?);
     let out_shape: Vec<usize> = a.shape()[..a.ndim() - 1]
         .iter()
         .chain(&b.shape()[1..])
         .copied()
         .collect();
-    let mut out = super::alloc::output(pool, compute, &out_shape);
+    let mut out = super::alloc::output(pool, compute, &out_shape)?;
     let (ma, mb) = (as_matrix(&a, true), as_matrix(&b, false));
     run(compute, &a, &b, &mut out, &ma, &mb)?;
-    Ok(cast::cast(&out, out_dtype))
+    cast::cast(&out, out_dtype)
 }
 
 fn run(dtype: DType, a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Mat) -> Result<()> {
@@ -136,8 +136,11 @@ fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &M
     let (m, k, n) = (ma.rows, ma.cols, mb.cols);
     let dst = out.as_mut_slice::<T>().expect("dot outputs are fresh");
     let (pa, pb) = (a.as_ptr() as *const T, b.as_ptr() as *const T);
-    // SAFETY: `a` and `b` are valid views of the given shapes and element
-    // strides; `dst` is a fresh C-contiguous m×n buffer.
+    // SAFETY: `ma`/`mb` are `a`'s and `b`'s own lengths and element strides
+    // (`as_matrix`), inside the extents `Tensor::check_layout` bounded, both
+    // holding `T`s (cast to the compute dtype); the contracted lengths were
+    // checked equal; `dst` is the m×n output (`alloc::output` of that shape,
+    // `as_mut_slice::<T>`).
     unsafe {
         product(
             dst,
@@ -315,7 +318,8 @@ fn naive<T: Element>(
         for j in 0..n {
             let mut acc = T::default();
             for p in 0..k {
-                // SAFETY: `i < m`, `p < k`, `j < n` index inside both views.
+                // SAFETY: `i < m`, `p < k`, `j < n` index inside both views
+                // (their own lengths and strides, as in `with_gemm`).
                 let (x, y) = unsafe {
                     (
                         *pa.offset(i as isize * ma.rs + p as isize * ma.cs),
@@ -349,8 +353,14 @@ mod tests {
             (vv.ndim(), vv.get(0)),
             (0, Scalar::Float(2.0, DType::Float64))
         );
-        let mi = cast::cast(&m, DType::Int32);
-        let ii = dot(&mi, &cast::cast(&mt, DType::Int32), DType::Int32, None).unwrap();
+        let mi = cast::cast(&m, DType::Int32).unwrap();
+        let ii = dot(
+            &mi,
+            &cast::cast(&mt, DType::Int32).unwrap(),
+            DType::Int32,
+            None,
+        )
+        .unwrap();
         assert_eq!(ii.get(3), Scalar::Int(77));
         assert!(dot(&m, &m, DType::Float64, None).is_err());
     }
@@ -371,7 +381,7 @@ mod tests {
                 .unwrap();
             let b = bt.view(&[k, n], &[8, 8 * k as isize], 0).unwrap();
             let want = {
-                let mut out = Tensor::zeros(DType::Float64, &[m, n]);
+                let mut out = Tensor::zeros(DType::Float64, &[m, n]).unwrap();
                 let (ma, mb) = (as_matrix(&a, true), as_matrix(&b, false));
                 naive::<f64>(&a, &b, &mut out, &ma, &mb, |x, y| x + y, |x, y| x * y);
                 out
@@ -396,10 +406,10 @@ mod tests {
             }
         }
         // An empty inner dimension gives zeros.
-        let e = Tensor::zeros(DType::Float64, &[3, 0]);
+        let e = Tensor::zeros(DType::Float64, &[3, 0]).unwrap();
         let z = dot(
             &e,
-            &Tensor::zeros(DType::Float64, &[0, 2]),
+            &Tensor::zeros(DType::Float64, &[0, 2]).unwrap(),
             DType::Float64,
             None,
         )

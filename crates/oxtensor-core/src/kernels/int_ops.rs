@@ -74,8 +74,8 @@ pub(super) fn apply<T: Int>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) ->
     let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
-        Add => super::elemwise::fold(ins, out, T::wadd),
-        Mul => super::elemwise::fold(ins, out, T::wmul),
+        Add => super::elemwise::fold(ins, out, T::wadd)?,
+        Mul => super::elemwise::fold(ins, out, T::wmul)?,
         Sub => map2(a, two()?, out, T::wsub),
         IntDiv => map2(a, two()?, out, T::floor_div),
         Mod => map2(a, two()?, out, T::floor_mod),

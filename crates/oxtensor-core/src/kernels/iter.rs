@@ -3,7 +3,7 @@
 //! the innermost loop is as long as possible.
 
 use crate::error::{Error, Result};
-use crate::tensor::{Dims, Strides, Tensor};
+use crate::tensor::{layout, Dims, Strides, Tensor};
 use smallvec::SmallVec;
 
 /// NumPy's broadcast of runtime shapes.
@@ -19,21 +19,44 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> Result<Dims> {
             } else if n != 1 && n != *o {
                 return Err(Error::Shape(format!(
                     "shapes {} cannot be broadcast together",
-                    shapes
-                        .iter()
-                        .map(|s| format!("{s:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    list_shapes(shapes)
                 )));
             }
         }
     }
+    // Inputs may be broadcast views of any length (a NumPy array with a
+    // zero stride), so the result's size is checked before anyone counts
+    // its elements: (274177, 1) and (1, 67280421310721) make 2**64 + 1.
+    layout::size(&out).map_err(|_| {
+        Error::Memory(format!(
+            "shapes {} broadcast to {}, which has more than 2**63 - 1 elements",
+            list_shapes(shapes),
+            layout::fmt_shape(&out)
+        ))
+    })?;
     Ok(out)
 }
 
+fn list_shapes(shapes: &[&[usize]]) -> String {
+    let items: Vec<String> = shapes.iter().map(|s| layout::fmt_shape(s)).collect();
+    items.join(", ")
+}
+
 /// Byte strides of `t` seen with shape `shape` (right-aligned; broadcast
-/// dimensions get stride 0).
+/// dimensions get stride 0). Every strided walk over a broadcast operand
+/// takes its strides from here, so the bound is checked here: `t` must
+/// broadcast to `shape` (each length 1 or `shape`'s), or the walk would
+/// leave `t`'s checked layout; anything else is a bug in the caller and
+/// panics (O(ndim), once per kernel call).
 pub fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Strides {
+    let pad = shape.len().checked_sub(t.ndim());
+    let fits = pad.is_some_and(|pad| {
+        t.shape()
+            .iter()
+            .enumerate()
+            .all(|(d, &n)| n == 1 || n == shape[pad + d])
+    });
+    assert!(fits, "{:?} does not broadcast to {shape:?}", t.shape());
     let pad = shape.len() - t.ndim();
     (0..shape.len())
         .map(|d| {
@@ -191,12 +214,12 @@ mod tests {
 
     #[test]
     fn nest_merges_contiguous_dims() {
-        let t = Tensor::zeros(DType::Float64, &[2, 3, 4]);
+        let t = Tensor::zeros(DType::Float64, &[2, 3, 4]).unwrap();
         let nest = Nest::new(t.shape(), [t.strides().into()]);
         let mut runs = Vec::new();
         nest.for_each_run(|o, n, s| runs.push((o[0], n, s[0])));
         assert_eq!(runs, vec![(0, 24, 8)]);
-        let bs = broadcast_strides(&Tensor::zeros(DType::Float64, &[3, 1]), &[3, 4]);
+        let bs = broadcast_strides(&Tensor::zeros(DType::Float64, &[3, 1]).unwrap(), &[3, 4]);
         let nest = Nest::new(&[3, 4], [bs]);
         let mut runs = Vec::new();
         nest.for_each_run(|o, n, s| runs.push((o[0], n, s[0])));

@@ -31,9 +31,12 @@ pub fn write_into(src: &Tensor, dst: &Tensor) -> Result<()> {
         .as_mut_ptr()
         .ok_or_else(|| Error::Value("cannot write into read-only memory".into()))?;
     let src_strides = broadcast_strides(src, dst.shape());
-    // SAFETY: both layouts are checked (`src`'s broadcast to `dst`'s shape
-    // only adds 0 strides); `dst` is a region of an output only this op
-    // holds, distinct from `src`, and its elements are distinct.
+    // SAFETY: `dst` is a view `Tensor::view` checked inside the output's
+    // buffer (`layout::extent`; its offsets and lengths from `layout::sum`ed
+    // or bounded lengths), `src` is walked with `broadcast_strides` (asserted
+    // to broadcast to `dst`'s shape) over its own checked layout; `dst` is a
+    // region of an output only this op holds, distinct from `src`, and
+    // its elements are distinct.
     unsafe {
         copy_strided(
             src.dtype().itemsize(),
@@ -49,7 +52,7 @@ pub fn write_into(src: &Tensor, dst: &Tensor) -> Result<()> {
 
 /// A 0-d tensor of `dtype` holding `value` (NumPy's `astype` rules).
 pub fn scalar_of(dtype: DType, value: f64) -> Tensor {
-    super::cast::cast(&Tensor::scalar(value), dtype)
+    super::cast::scalar_as(value, dtype)
 }
 
 #[cfg(test)]
@@ -58,7 +61,7 @@ mod tests {
 
     #[test]
     fn write_broadcast_and_strided() {
-        let out = Tensor::zeros(DType::Int32, &[2, 3]);
+        let out = Tensor::zeros(DType::Int32, &[2, 3]).unwrap();
         let row = Tensor::from_vec(vec![3], vec![1i32, 2, 3]).unwrap();
         write_into(&row, &out).unwrap();
         assert_eq!(out.as_slice::<i32>().unwrap(), &[1, 2, 3, 1, 2, 3]);
@@ -78,7 +81,7 @@ mod tests {
             (0..rows * cols).map(|v| v as f64).collect(),
         )
         .unwrap();
-        let out = Tensor::zeros(DType::Float64, &[rows, 2 * cols]);
+        let out = Tensor::zeros(DType::Float64, &[rows, 2 * cols]).unwrap();
         let right = region(&out, &[rows, cols], out.strides(), cols * 8).unwrap();
         write_into(&src, &right).unwrap();
         let fill = region(&out, &[rows, cols], out.strides(), 0).unwrap();

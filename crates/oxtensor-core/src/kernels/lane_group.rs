@@ -279,7 +279,8 @@ mod tests {
                 })
                 .collect();
             let t = crate::tensor::Tensor::from_vec(vec![rows, n], x.clone()).unwrap();
-            let mut want = crate::tensor::Tensor::zeros(crate::dtype::DType::Float64, &[rows]);
+            let mut want =
+                crate::tensor::Tensor::zeros(crate::dtype::DType::Float64, &[rows]).unwrap();
             super::super::reduce_walk::fill(&mut want, 0.0f64);
             super::super::reduce_walk::reduce_typed(&t, &[1], &mut want, 0.0, |a: f64, b: f64| {
                 a + b

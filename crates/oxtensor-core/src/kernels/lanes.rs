@@ -7,6 +7,7 @@
 
 use super::copy::to_contiguous;
 use super::{threaded, PARALLEL_MIN};
+use crate::error::Result;
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 
@@ -24,24 +25,22 @@ pub struct Lanes {
 
 impl Lanes {
     /// Lanes of `t` along `axes` (sorted, in range; empty: lanes of length 1).
-    pub fn new(t: &Tensor, axes: &[usize]) -> Lanes {
+    pub fn new(t: &Tensor, axes: &[usize]) -> Result<Lanes> {
         let perm: Vec<usize> = (0..t.ndim())
             .filter(|d| !axes.contains(d))
             .chain(axes.iter().copied())
             .collect();
         let shape: Vec<usize> = perm.iter().map(|&d| t.shape()[d]).collect();
         let strides: Vec<isize> = perm.iter().map(|&d| t.strides()[d]).collect();
-        let moved = t
-            .view(&shape, &strides, t.offset())
-            .expect("a permutation of a valid view is valid");
+        let moved = t.view(&shape, &strides, t.offset())?;
         let n: usize = axes.iter().map(|&d| t.shape()[d]).product();
         let total: usize = t.shape().iter().product();
-        Lanes {
-            data: to_contiguous(&moved),
+        Ok(Lanes {
+            data: to_contiguous(&moved)?,
             rows: total.checked_div(n).unwrap_or(0),
             n,
             perm,
-        }
+        })
     }
 
     /// The shape of `data`: the other axes, then the lane axes.
@@ -51,9 +50,9 @@ impl Lanes {
 
     /// A result laid out like `data` (same shape) back in the input's
     /// axis order, C-contiguous.
-    pub fn restore(&self, result: Tensor) -> Tensor {
+    pub fn restore(&self, result: Tensor) -> Result<Tensor> {
         if self.perm.iter().enumerate().all(|(i, &p)| i == p) {
-            return result;
+            return Ok(result);
         }
         let nd = self.perm.len();
         let mut shape = vec![0; nd];
@@ -62,10 +61,7 @@ impl Lanes {
             shape[p] = result.shape()[i];
             strides[p] = result.strides()[i];
         }
-        let view = result
-            .view(&shape, &strides, result.offset())
-            .expect("a permutation of a valid view is valid");
-        to_contiguous(&view)
+        to_contiguous(&result.view(&shape, &strides, result.offset())?)
     }
 }
 
@@ -136,12 +132,12 @@ mod tests {
     #[test]
     fn middle_axis_moves_last_and_back() {
         let t = Tensor::from_vec(vec![2, 3, 2], (0..12).map(|i| i as f64).collect()).unwrap();
-        let lanes = Lanes::new(&t, &[1]);
+        let lanes = Lanes::new(&t, &[1]).unwrap();
         assert_eq!((lanes.rows, lanes.n), (4, 3));
         assert_eq!(lanes.shape(), vec![2, 2, 3]);
         let data = lanes.data.as_slice::<f64>().unwrap();
         assert_eq!(&data[..3], &[0.0, 2.0, 4.0]);
-        let back = lanes.restore(lanes.data.clone());
+        let back = lanes.restore(lanes.data.clone()).unwrap();
         assert_eq!(
             back.as_slice::<f64>().unwrap(),
             t.as_slice::<f64>().unwrap()

@@ -50,7 +50,10 @@ fn potrf<T: Real, I: Int>(
 ) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
     let ni = int::<I>(n)?;
-    let mut out = working_copy::<T>(a, false);
+    let mut out = match working_copy::<T>(a, false) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
     let data = elements::<T>(&mut out);
     let uplo = if lower { b'U' } else { b'L' };
     let mut info = I::default();

@@ -13,8 +13,8 @@ use crate::tensor::Tensor;
 /// `transpose`), only this handle on its buffer, so `as_mut_slice` gives
 /// LAPACK somewhere to write. Read column-major it is `aᵀ` (or `a`): a
 /// routine that is not transpose-invariant (QR) asks for `transpose`.
-pub(super) fn working_copy<T: Real>(a: &Tensor, transpose: bool) -> Tensor {
-    let a = cast::cast(a, T::DTYPE);
+pub(super) fn working_copy<T: Real>(a: &Tensor, transpose: bool) -> Result<Tensor> {
+    let a = cast::cast(a, T::DTYPE)?;
     let a = if transpose { permuted(&a, &[1, 0]) } else { a };
     // A transposed view copies in cache-sized tiles (see `copy_tile`).
     copy_contiguous(&a)
@@ -52,14 +52,14 @@ mod tests {
     #[test]
     fn copies_are_writable_and_transposes_are_column_major() {
         let a = Tensor::from_vec(vec![2, 3], vec![1.0f64, 2., 3., 4., 5., 6.]).unwrap();
-        let mut c = working_copy::<f64>(&a, false);
+        let mut c = working_copy::<f64>(&a, false).unwrap();
         assert_eq!(elements::<f64>(&mut c), &[1.0, 2., 3., 4., 5., 6.]);
-        let mut t = working_copy::<f64>(&a, true);
+        let mut t = working_copy::<f64>(&a, true).unwrap();
         // aᵀ in C order is a column-major.
         assert_eq!(elements::<f64>(&mut t), &[1.0, 4., 2., 5., 3., 6.]);
         elements::<f64>(&mut t)[0] = 9.0;
         assert_eq!(a.get(0), Scalar::Float(1.0, DType::Float64));
-        let f32s = working_copy::<f32>(&a, true);
+        let f32s = working_copy::<f32>(&a, true).unwrap();
         assert_eq!(f32s.dtype(), DType::Float32);
         let m = column_major(vec![1.0f64, 4., 2., 5., 3., 6.], 2, 3).unwrap();
         assert_eq!(m.shape(), &[2, 3]);
@@ -70,12 +70,12 @@ mod tests {
 
     #[test]
     fn empty_and_strided_inputs() {
-        let e = Tensor::zeros(DType::Float64, &[0, 3]);
-        assert_eq!(working_copy::<f64>(&e, true).shape(), &[3, 0]);
+        let e = Tensor::zeros(DType::Float64, &[0, 3]).unwrap();
+        assert_eq!(working_copy::<f64>(&e, true).unwrap().shape(), &[3, 0]);
         let a = Tensor::from_vec(vec![2, 4], (0..8).map(f64::from).collect()).unwrap();
         // Every other column: [[0, 2], [4, 6]]; transposed, [0, 4, 2, 6].
         let s = a.view(&[2, 2], &[32, 16], 0).unwrap();
-        let mut t = working_copy::<f64>(&s, true);
+        let mut t = working_copy::<f64>(&s, true).unwrap();
         assert_eq!(elements::<f64>(&mut t), &[0.0, 4., 2., 6.]);
         assert_eq!(
             column_major(Vec::<f64>::new(), 0, 2).unwrap().shape(),

@@ -90,7 +90,10 @@ pub(super) fn slogdet<T: Real>(a: &Tensor) -> Option<Result<(T, T)>> {
 }
 
 fn slogdet_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Result<(T, T)>> {
-    let mut f = working_copy::<T>(a, true);
+    let mut f = match working_copy::<T>(a, true) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
     let lu = elements::<T>(&mut f);
     let (ipiv, info) = getrf::<T, I>(addr, lu, n)?;
     let done = check(info.into().min(0), "getrf", |_| String::new());
@@ -119,7 +122,10 @@ fn inv_with<T: Real, I: Int>(
     a: &Tensor,
     n: usize,
 ) -> Option<Result<Tensor>> {
-    let mut out = working_copy::<T>(a, false);
+    let mut out = match working_copy::<T>(a, false) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
     let lu = elements::<T>(&mut out);
     let (ipiv, info) = getrf::<T, I>(rf, lu, n)?;
     if let Err(e) = check(info, "getrf", |_| singular().to_string()) {
@@ -165,7 +171,10 @@ fn solve_with<T: Real, I: Int>(
     nrhs: usize,
 ) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
-    let mut f = working_copy::<T>(a, false);
+    let mut f = match working_copy::<T>(a, false) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
     let lu = elements::<T>(&mut f);
     let (ipiv, info) = getrf::<T, I>(rf, lu, n)?;
     if let Err(e) = check(info, "getrf", |_| singular().to_string()) {
@@ -173,7 +182,10 @@ fn solve_with<T: Real, I: Int>(
     }
     // A matrix `b` goes in (and `x` comes out) column-major.
     let matrix = b.ndim() == 2;
-    let mut x = working_copy::<T>(b, matrix);
+    let mut x = match working_copy::<T>(b, matrix) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
     let (ni, ki) = (int::<I>(n)?, int::<I>(nrhs)?);
     let (mut info, trans) = (I::default(), b'T');
     // SAFETY: `with_routines` found `?getrs` for `T` in a library whose

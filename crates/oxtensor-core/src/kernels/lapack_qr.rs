@@ -70,7 +70,10 @@ fn qr_with<T: Real, I: Int>(
     let (m, n) = (a.shape()[0], a.shape()[1]);
     let k = m.min(n);
     let (mi, ni) = (int::<I>(m)?, int::<I>(n)?);
-    let mut f = working_copy::<T>(a, true);
+    let mut f = match working_copy::<T>(a, true) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
     let af = elements::<T>(&mut f);
     let mut tau = vec![T::default(); k];
     // SAFETY: `with_routines` found `?geqrf` for `T` in a library whose

@@ -51,14 +51,14 @@ macro_rules! by_float {
 }
 pub(crate) use by_float;
 
-pub(crate) fn to_faer<T: Real>(t: &Tensor) -> Mat<T> {
-    let t = to_contiguous(&cast::cast(t, T::DTYPE));
+pub(crate) fn to_faer<T: Real>(t: &Tensor) -> Result<Mat<T>> {
+    let t = to_contiguous(&cast::cast(t, T::DTYPE)?)?;
     let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
     let (rows, cols) = match t.ndim() {
         2 => (t.shape()[0], t.shape()[1]),
         _ => (t.len(), 1),
     };
-    MatRef::from_row_major_slice(s, rows, cols).to_owned()
+    Ok(MatRef::from_row_major_slice(s, rows, cols).to_owned())
 }
 
 pub(crate) fn from_faer<T: Real>(m: MatRef<'_, T>, shape: Vec<usize>) -> Result<Tensor> {
@@ -144,9 +144,9 @@ struct PackedLu<T> {
     _t: std::marker::PhantomData<T>,
 }
 
-fn packed_lu<T: Real>(a: &Tensor) -> PackedLu<T> {
+fn packed_lu<T: Real>(a: &Tensor) -> Result<PackedLu<T>> {
     let n = a.shape()[0];
-    let mut copy = working_copy::<T>(a, false);
+    let mut copy = working_copy::<T>(a, false)?;
     let lu = MatMut::from_column_major_slice_mut(elements::<T>(&mut copy), n, n);
     let par = faer_par::for_shape(Kind::Lu, n, n);
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
@@ -154,7 +154,7 @@ fn packed_lu<T: Real>(a: &Tensor) -> PackedLu<T> {
     let mut scratch = MemBuffer::new(need);
     let stack = MemStack::new(&mut scratch);
     let (info, _) = lu_in_place(lu, &mut fwd, &mut bwd, par, stack, Default::default());
-    PackedLu {
+    Ok(PackedLu {
         n,
         copy,
         fwd,
@@ -162,7 +162,7 @@ fn packed_lu<T: Real>(a: &Tensor) -> PackedLu<T> {
         odd_swaps: info.transposition_count % 2 == 1,
         par,
         _t: std::marker::PhantomData,
-    }
+    })
 }
 
 impl<T: Real> PackedLu<T> {
@@ -178,7 +178,7 @@ impl<T: Real> PackedLu<T> {
     /// `x` with `a x = b` (`(aᵀ)ᵀ x = b`: the transposed solve of `aᵀ`'s
     /// factors), `b` a vector or a matrix.
     fn solve(&self, b: &Tensor) -> Result<Tensor> {
-        let mut x = to_faer::<T>(b);
+        let mut x = to_faer::<T>(b)?;
         let need = solve_transpose_in_place_scratch::<usize, T>(self.n, x.ncols(), self.par);
         let mut scratch = MemBuffer::new(need);
         let perm = PermRef::new_checked(&self.fwd, &self.bwd, self.n);
@@ -194,7 +194,7 @@ fn slogdet_t<T: Real>(a: &Tensor) -> Result<(T, T)> {
     if let Some(d) = super::lapack_lu::slogdet::<T>(a) {
         return d;
     }
-    let lu = packed_lu::<T>(a);
+    let lu = packed_lu::<T>(a)?;
     Ok(slogdet_from_diagonal(lu.diagonal(), lu.odd_swaps))
 }
 
@@ -225,7 +225,7 @@ fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if let Some(done) = super::lapack_lu::solve::<T>(a, b) {
         return done;
     }
-    let lu = packed_lu::<T>(a);
+    let lu = packed_lu::<T>(a)?;
     // An exact zero pivot: LAPACK's `getrf` reports singularity, NumPy raises.
     if lu.diagonal().any(|u| u == T::zero_impl()) {
         return Err(singular());
@@ -254,13 +254,13 @@ mod tests {
         let b = Tensor::from_vec(vec![2], vec![5.0f64, 5.]).unwrap();
         let x = solve(&a, &b, DType::Float64).unwrap();
         assert_eq!(x.get(0), Scalar::Float(1.0, DType::Float64));
-        let z = Tensor::zeros(DType::Float64, &[2, 2]);
+        let z = Tensor::zeros(DType::Float64, &[2, 2]).unwrap();
         assert!(inv(&z, DType::Float64).is_err());
         assert!(inv(&a, DType::Int32).is_err());
     }
 
     fn floats(t: &Tensor) -> Vec<f64> {
-        let t = to_contiguous(&cast::cast(t, DType::Float64));
+        let t = to_contiguous(&cast::cast(t, DType::Float64).unwrap()).unwrap();
         t.as_slice::<f64>().unwrap().to_vec()
     }
 
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn lu_family_on_empty_and_nan_input() {
-        let e = Tensor::zeros(DType::Float64, &[0, 0]);
+        let e = Tensor::zeros(DType::Float64, &[0, 0]).unwrap();
         assert_eq!(inv(&e, DType::Float64).unwrap().shape(), &[0, 0]);
         assert_eq!(
             det(&e, DType::Float64).unwrap().get(0),
@@ -317,7 +317,12 @@ mod tests {
         let b = Tensor::from_vec(vec![2], vec![1.0f64, 1.]).unwrap();
         let x = floats(&solve(&nan, &b, DType::Float64).unwrap());
         assert!(x.iter().all(|v| v.is_nan()));
-        assert!(solve(&nan, &Tensor::zeros(DType::Float64, &[3]), DType::Float64).is_err());
+        assert!(solve(
+            &nan,
+            &Tensor::zeros(DType::Float64, &[3]).unwrap(),
+            DType::Float64
+        )
+        .is_err());
     }
 
     #[test]
@@ -332,7 +337,7 @@ mod tests {
             floats(&det(&a, DType::Float64).unwrap())[0],
             f64::NEG_INFINITY
         );
-        let z = Tensor::zeros(DType::Float32, &[2, 2]);
+        let z = Tensor::zeros(DType::Float32, &[2, 2]).unwrap();
         let pair = slogdet(&z, DType::Float32).unwrap();
         assert_eq!(
             (floats(&pair[0])[0], floats(&pair[1])[0]),

@@ -12,6 +12,18 @@ use rayon::prelude::*;
 /// Elements per task when a contiguous loop is split across threads.
 const CHUNK: usize = 1 << 15;
 
+/// Panics unless `t` holds `T`s: the strided paths read operands through
+/// raw pointers typed by the caller (a dispatch bug, never user data).
+fn typed<T: Element>(t: &Tensor) {
+    assert_eq!(
+        t.dtype(),
+        T::DTYPE,
+        "a {} operand read as {}",
+        t.dtype(),
+        T::DTYPE
+    );
+}
+
 pub(super) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
     out.as_mut_slice::<O>()
         .expect("outputs are fresh, contiguous and of the output dtype")
@@ -107,6 +119,7 @@ pub fn map1_slices<A: Element, O: Element>(
     f: impl Fn(A) -> O + Sync,
     slices: impl Fn(&mut [O], &[A]) + Sync,
 ) {
+    typed::<A>(a);
     let shape = Dims::from(out.shape());
     if a.shape() == shape.as_slice() {
         if let Some(xs) = a.as_slice::<A>() {
@@ -131,8 +144,11 @@ pub fn map1_slices<A: Element, O: Element>(
     let (pa, po) = (a.as_ptr(), slice_mut::<O>(out).as_mut_ptr() as *mut u8);
     nest.for_each_run(|[oa, oo], n, [sa, so]| {
         for i in 0..n as isize {
-            // SAFETY: the nest only produces offsets inside both operands
-            // (broadcast strides over the checked layouts); `out` is unique.
+            // SAFETY: the nest walks `out`'s shape; `a`'s strides come from
+            // `broadcast_strides`, which asserted that `a` broadcasts to it,
+            // over `a`'s layout that `Tensor::check_layout` bounded
+            // (`layout::extent`); `out` is a fresh C-contiguous `O` tensor
+            // of that shape (`slice_mut`), unique; `a` holds `A`s (`typed`).
             unsafe {
                 *(po.offset(oo + i * so) as *mut O) = f(*(pa.offset(oa + i * sa) as *const A))
             };
@@ -158,6 +174,8 @@ pub fn map2<A: Element, B: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B) -> O + Sync,
 ) {
+    typed::<A>(a);
+    typed::<B>(b);
     if let Some(()) = map2_contiguous(a, b, out, &f) {
         return;
     }
@@ -290,6 +308,8 @@ pub fn map2_slices<A: Element, B: Element, O: Element>(
     f: impl Fn(A, B) -> O + Sync,
     slices: impl Fn(&mut [O], Part<'_, A>, Part<'_, B>) + Sync,
 ) {
+    typed::<A>(a);
+    typed::<B>(b);
     let shape = Dims::from(out.shape());
     let (Some(xs), Some(ys)) = (Part::of(a, &shape), Part::of(b, &shape)) else {
         return match work {
@@ -317,6 +337,9 @@ pub fn map3<A: Element, B: Element, C: Element, O: Element>(
     out: &mut Tensor,
     f: impl Fn(A, B, C) -> O + Sync,
 ) {
+    typed::<A>(a);
+    typed::<B>(b);
+    typed::<C>(c);
     if let Some(()) = map3_contiguous(a, b, c, out, &f) {
         return;
     }
@@ -473,15 +496,15 @@ mod tests {
     fn maps_broadcast_and_strided() {
         let a = Tensor::from_vec(vec![2, 3], vec![1.0f64, 2., 3., 4., 5., 6.]).unwrap();
         let b = Tensor::from_vec(vec![3], vec![10.0f64, 20., 30.]).unwrap();
-        let mut out = Tensor::zeros(DType::Float64, &[2, 3]);
+        let mut out = Tensor::zeros(DType::Float64, &[2, 3]).unwrap();
         map2(&a, &b, &mut out, |x: f64, y: f64| x + y);
         assert_eq!(out.get(5), Scalar::Float(36.0, DType::Float64));
         let t = a.view(&[3, 2], &[8, 24], 0).unwrap();
-        let mut out = Tensor::zeros(DType::Float64, &[3, 2]);
+        let mut out = Tensor::zeros(DType::Float64, &[3, 2]).unwrap();
         map1(&t, &mut out, |x: f64| -x);
         assert_eq!(out.get(1), Scalar::Float(-4.0, DType::Float64));
         let big = Tensor::from_vec(vec![1 << 17], vec![1.0f32; 1 << 17]).unwrap();
-        let mut out = Tensor::zeros(DType::Float32, &[1 << 17]);
+        let mut out = Tensor::zeros(DType::Float32, &[1 << 17]).unwrap();
         map2(&big, &Tensor::scalar(2.0f32), &mut out, |x: f32, y: f32| {
             x * y
         });
@@ -496,7 +519,7 @@ mod tests {
         let row = Tensor::from_vec(vec![1, 4], vec![0i64, 1, 2, 3]).unwrap();
         let f = |x: i64, y: i64| 10 * x + y;
         for (a, b, swap) in [(&col, &row, false), (&row, &col, true)] {
-            let mut out = Tensor::zeros(DType::Int64, &[3, 4]);
+            let mut out = Tensor::zeros(DType::Int64, &[3, 4]).unwrap();
             map2(a, b, &mut out, f);
             let want: Vec<i64> = (0..12)
                 .map(|k| {
@@ -512,7 +535,7 @@ mod tests {
         }
         let wide = Tensor::from_vec(vec![4, 3], (0..12i64).collect()).unwrap();
         let strided = wide.view(&[3, 4], &[8, 24], 0).unwrap();
-        let mut out = Tensor::zeros(DType::Int64, &[3, 4]);
+        let mut out = Tensor::zeros(DType::Int64, &[3, 4]).unwrap();
         map2(&strided, &row, &mut out, f);
         assert_eq!(out.as_slice::<i64>().unwrap()[..4], [0, 31, 62, 93]);
     }
@@ -530,7 +553,7 @@ mod tests {
         let pick = |c: bool, a: f64, b: f64| if c { a } else { b };
         for (b, bv) in [(&x, None), (&one_x, Some(5.0))] {
             for (w, wv) in [(&y, None), (&one_y, Some(-5.0))] {
-                let mut out = Tensor::zeros(DType::Float64, &[n]);
+                let mut out = Tensor::zeros(DType::Float64, &[n]).unwrap();
                 map3(&c, b, w, &mut out, pick);
                 let got = out.as_slice::<f64>().unwrap();
                 for i in [0, 1, 2, 3, n / 2, n - 1] {
@@ -542,7 +565,7 @@ mod tests {
         // A strided condition takes the general path, with the same answer.
         let cs = Tensor::from_vec(vec![2 * n], [cond.clone(), cond.clone()].concat()).unwrap();
         let stepped = cs.view(&[n], &[2], 0).unwrap();
-        let mut out = Tensor::zeros(DType::Float64, &[n]);
+        let mut out = Tensor::zeros(DType::Float64, &[n]).unwrap();
         map3(&stepped, &x, &one_y, &mut out, pick);
         for i in [3, 4] {
             // Element i of the stepped view is cond[2i].

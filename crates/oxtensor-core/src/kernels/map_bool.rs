@@ -192,9 +192,9 @@ mod tests {
             let b = Tensor::from_vec(vec![n], ys.clone()).unwrap();
             let s = Tensor::from_vec(vec![], vec![T::one()]).unwrap();
             for op in OPS {
-                let mut out = Tensor::zeros(DType::Bool, &[n]);
-                let mut with_scalar = Tensor::zeros(DType::Bool, &[n]);
-                let mut scalar_first = Tensor::zeros(DType::Bool, &[n]);
+                let mut out = Tensor::zeros(DType::Bool, &[n]).unwrap();
+                let mut with_scalar = Tensor::zeros(DType::Bool, &[n]).unwrap();
+                let mut scalar_first = Tensor::zeros(DType::Bool, &[n]).unwrap();
                 if matches!(op, BoolOp::IsNan | BoolOp::IsInf) {
                     test::<T>(op, &a, &mut out);
                 } else {
@@ -245,10 +245,10 @@ mod tests {
         let a =
             Tensor::from_vec(vec![6], vec![1.0, f64::NAN, 3.0, f64::INFINITY, 5.0, 0.0]).unwrap();
         let v = a.view(&[3], &[16], 8).unwrap(); // NaN, inf, 0
-        let mut out = Tensor::zeros(DType::Bool, &[3]);
+        let mut out = Tensor::zeros(DType::Bool, &[3]).unwrap();
         test::<f64>(BoolOp::IsInf, &v, &mut out);
         assert_eq!(out.as_slice::<bool>().unwrap(), &[false, true, false]);
-        let mut lt = Tensor::zeros(DType::Bool, &[3]);
+        let mut lt = Tensor::zeros(DType::Bool, &[3]).unwrap();
         compare::<f64>(BoolOp::Lt, &v, &a.view(&[3], &[16], 0).unwrap(), &mut lt);
         assert_eq!(lt.as_slice::<bool>().unwrap(), &[false, false, true]);
     }

@@ -34,8 +34,9 @@ pub(super) fn gathered1<A: Element, O: Element>(
     let mut xs = [A::default(); BLOCK];
     nest.for_each_run(|[oa, oo], n, [sa, so]| {
         for (at, m) in blocks(n) {
-            // SAFETY: the nest only produces offsets inside both operands
-            // (broadcast strides over checked layouts); `out` is unique.
+            // SAFETY: as in `map::map1`: the nest walks `out`'s shape with
+            // `broadcast_strides` (asserted to broadcast) over `a`'s layout
+            // bounded by `Tensor::check_layout`; `out` is fresh and unique.
             unsafe {
                 let (x, y) = (pa.offset(oa + at * sa), po.offset(oo + at * so));
                 if m < MIN_RUN {
@@ -171,7 +172,7 @@ mod tests {
         // `slices` adds 1000 where `f` adds 0, so the output shows which ran.
         for (rows, cols) in [(3, 300), (300, 3), (40, 3), (5, 700)] {
             let a = transposed(rows, cols);
-            let mut out = Tensor::uninit(DType::Float64, a.shape());
+            let mut out = Tensor::uninit(DType::Float64, a.shape()).unwrap();
             gathered1(
                 &a,
                 &mut out,
@@ -194,7 +195,7 @@ mod tests {
         let a = transposed(600, 7);
         // `b` of shape (7, 1): one value along each output run (Part::One).
         let b = Tensor::from_vec(vec![7, 1], (0..7).map(|i| 0.5 * i as f64).collect()).unwrap();
-        let mut out = Tensor::uninit(DType::Float64, &[7, 600]);
+        let mut out = Tensor::uninit(DType::Float64, &[7, 600]).unwrap();
         let f = |x: f64, y: f64| x * 2.0 + y;
         gathered2(
             &a,

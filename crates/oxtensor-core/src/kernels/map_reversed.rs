@@ -83,7 +83,7 @@ mod tests {
                 .collect()
         };
         for (a, b, first) in [(&flipped, &one, true), (&one, &flipped, false)] {
-            let mut out = Tensor::uninit(crate::dtype::DType::Float64, &[3, 4]);
+            let mut out = Tensor::uninit(crate::dtype::DType::Float64, &[3, 4]).unwrap();
             map2(a, b, &mut out, |p: f64, q: f64| 10.0 * p + q);
             assert_eq!(out.as_slice::<f64>().unwrap(), expect(first).as_slice());
         }

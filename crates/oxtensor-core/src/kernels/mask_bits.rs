@@ -76,9 +76,9 @@ impl MaskBits {
 
     /// Packs the truth of each element of `t` (any dtype and layout;
     /// NaN is true, as in NumPy), in C order.
-    pub fn from_tensor(t: &Tensor) -> MaskBits {
-        let mask = to_contiguous(&cast(t, DType::Bool));
-        MaskBits::from_bytes(mask_bytes(&mask))
+    pub fn from_tensor(t: &Tensor) -> crate::error::Result<MaskBits> {
+        let mask = to_contiguous(&cast(t, DType::Bool)?)?;
+        Ok(MaskBits::from_bytes(mask_bytes(&mask)))
     }
 
     /// Whether the parts run on several threads.

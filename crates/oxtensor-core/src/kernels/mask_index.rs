@@ -50,26 +50,29 @@ pub fn check_mask_shape(mask: &[usize], x: &[usize], axis: usize) -> Result<()> 
 /// in C order, in a fresh tensor from `pool`.
 pub fn mask_gather(x: &Tensor, mask: &Tensor, pool: &mut Pool) -> Result<Tensor> {
     check_mask_shape(mask.shape(), x.shape(), 0)?;
-    let bits = MaskBits::from_tensor(mask);
-    let x = to_contiguous(x);
+    let bits = MaskBits::from_tensor(mask)?;
+    let x = to_contiguous(x)?;
     let mut shape = vec![bits.count];
     shape.extend_from_slice(&x.shape()[mask.ndim()..]);
-    let out = pool.take(x.dtype(), &shape);
+    let out = pool.take(x.dtype(), &shape)?;
     let width: usize = shape[1..].iter().product();
     if out.is_empty() {
         return Ok(out);
     }
     let size = x.dtype().itemsize();
     let base = out.buffer().as_mut_ptr().expect("a fresh output buffer");
-    // SAFETY: the offset of a fresh tensor's first element is inside it.
+    // SAFETY: `out` is not empty, so its first element is inside its buffer
+    // (`Tensor::check_layout`).
     let dst = unsafe { base.add(out.offset()) } as usize;
     let src = x.as_ptr() as usize;
     run_parts(&bits, vec![(); bits.parts.len()], |part, ()| {
         let words = &bits.words[part.words.clone()];
         let row = width * size;
-        // SAFETY: `x` is C-contiguous with one row of `row` bytes per mask
-        // position, and `out` holds `bits.count` rows; this part writes
-        // rows `start..start + count`, which no other part writes.
+        // SAFETY: `check_mask_shape` made the mask's shape `x`'s leading
+        // axes, so every set position has a row of `row` bytes in the
+        // C-contiguous `x`; `out` was allocated with `bits.count` rows
+        // (`pool.take`, `layout::nbytes`) and this part writes rows
+        // `start..start + count`, which no other part writes.
         unsafe {
             let dst = (dst as *mut u8).add(part.start * row);
             gather_part(

@@ -33,10 +33,10 @@ pub fn mask_update(
     what: &str,
 ) -> Result<Option<Tensor>> {
     check_mask_shape(mask.shape(), x.shape(), 0)?;
-    let bits = MaskBits::from_tensor(mask);
+    let bits = MaskBits::from_tensor(mask)?;
     let mut shape = vec![bits.count];
     shape.extend_from_slice(&x.shape()[mask.ndim()..]);
-    let y = to_contiguous(&cast(y, x.dtype()));
+    let y = to_contiguous(&cast(y, x.dtype())?)?;
     let strides = broadcast_value(&y, y_bcast, &shape, what)?;
     let update = Update {
         bits: &bits,
@@ -45,7 +45,9 @@ pub fn mask_update(
     };
     macro_rules! typed {
         ($t:ty) => {
-            Rows::<$t>::of(&y, &strides, &shape).map(|rows| update.run(pool, x, rows))
+            Rows::<$t>::of(&y, &strides, &shape)
+                .map(|rows| update.run(pool, x, rows))
+                .transpose()?
         };
     }
     use DType::*;
@@ -78,21 +80,21 @@ struct Update<'a> {
 impl Update<'_> {
     /// Writes in place into a lent `x`, in one pass into a fresh tensor
     /// from a C-contiguous `x`, or else into a copy.
-    fn run<T: Accumulate>(&self, pool: &mut Pool, x: &Tensor, rows: Rows<'_, T>) -> Tensor {
+    fn run<T: Accumulate>(&self, pool: &mut Pool, x: &Tensor, rows: Rows<'_, T>) -> Result<Tensor> {
         if x.is_empty() {
             // No rows to write (and `y` may have no elements to read).
             return modifiable_copy(pool, x);
         }
         if let Some(mut out) = pool.take_loan(x) {
             self.in_place(&mut out, rows);
-            return out;
+            return Ok(out);
         }
         let Some(src) = x.as_slice::<T>() else {
-            let mut out = modifiable_copy(pool, x);
+            let mut out = modifiable_copy(pool, x)?;
             self.in_place(&mut out, rows);
-            return out;
+            return Ok(out);
         };
-        let mut out = pool.take(x.dtype(), x.shape());
+        let mut out = pool.take(x.dtype(), x.shape())?;
         let dst = out
             .as_mut_slice::<T>()
             .expect("a fresh output")
@@ -101,11 +103,13 @@ impl Update<'_> {
         run_parts(self.bits, vec![(); self.bits.parts.len()], |part, ()| {
             let words = &self.bits.words[part.words.clone()];
             let first = part.words.start * 64;
-            // SAFETY: `dst` holds as many elements as `src`; this part
-            // writes only the rows of its own mask positions.
+            // SAFETY: `dst` is `out`, taken with `x`'s shape, so it holds as
+            // many elements as `src`; the mask's shape is `x`'s leading axes
+            // (`check_mask_shape`), so each set position's row is inside
+            // both; this part writes only the rows of its own positions.
             unsafe { self.select(words, (first, len), src, dst as *mut T, rows, part.start) };
         });
-        out
+        Ok(out)
     }
 
     /// Writes `y`'s rows into the set positions of `out` (the caller's to

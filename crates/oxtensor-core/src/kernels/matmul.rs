@@ -10,7 +10,7 @@ use super::cast;
 use super::gemm::{dot, product, Gemm, Operand};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::tensor::Tensor;
+use crate::tensor::{layout as sizes, Tensor};
 use num_complex::Complex;
 use rayon::prelude::*;
 
@@ -61,13 +61,20 @@ fn batches(a: &Tensor, b: &Tensor, bcast: [&[bool]; 2]) -> Result<Batches> {
         shape.push(len);
         strides.push(stride);
     }
-    let mut offsets = vec![(0isize, 0isize)];
-    for (&len, &(xa, xb)) in shape.iter().zip(&strides) {
-        offsets = offsets
-            .iter()
-            .flat_map(|&(oa, ob)| (0..len as isize).map(move |j| (oa + j * xa, ob + j * xb)))
-            .collect();
-    }
+    // Batch axes may be zero-stride views of any length: the count is
+    // checked, and the list allocated fallibly, before it is filled.
+    let total = sizes::size(&shape)?;
+    let mut offsets = sizes::reserved_vec(total)?;
+    offsets.extend((0..total).map(|k| {
+        let (mut rest, mut oa, mut ob) = (k, 0isize, 0isize);
+        for (&len, &(xa, xb)) in shape.iter().zip(&strides).rev() {
+            let j = (rest % len) as isize;
+            rest /= len;
+            oa += j * xa;
+            ob += j * xb;
+        }
+        (oa, ob)
+    }));
     Ok(Batches { shape, offsets })
 }
 
@@ -92,18 +99,18 @@ pub fn matmul(
         DType::Float16 => DType::Float32,
         d => d,
     };
-    let (a, b) = (cast::cast(a, compute), cast::cast(b, compute));
+    let (a, b) = (cast::cast(a, compute)?, cast::cast(b, compute)?);
     let plan = batches(&a, &b, bcast)?;
     let mut shape = plan.shape.clone();
     shape.extend([m, n]);
     let out = match compute {
-        DType::Float32 => with_gemm::<f32>(&a, &b, &plan, &shape, pool),
-        DType::Float64 => with_gemm::<f64>(&a, &b, &plan, &shape, pool),
-        DType::Complex64 => with_gemm::<Complex<f32>>(&a, &b, &plan, &shape, pool),
-        DType::Complex128 => with_gemm::<Complex<f64>>(&a, &b, &plan, &shape, pool),
+        DType::Float32 => with_gemm::<f32>(&a, &b, &plan, &shape, pool)?,
+        DType::Float64 => with_gemm::<f64>(&a, &b, &plan, &shape, pool)?,
+        DType::Complex64 => with_gemm::<Complex<f32>>(&a, &b, &plan, &shape, pool)?,
+        DType::Complex128 => with_gemm::<Complex<f64>>(&a, &b, &plan, &shape, pool)?,
         _ => by_dot(&a, &b, &plan, &shape)?,
     };
-    Ok(cast::cast(&out, out_dtype))
+    cast::cast(&out, out_dtype)
 }
 
 /// The 2-d view of pair member `t` at element offset `off`.
@@ -114,10 +121,10 @@ fn matrix_at(t: &Tensor, off: isize) -> Result<Tensor> {
 }
 
 fn by_dot(a: &Tensor, b: &Tensor, plan: &Batches, shape: &[usize]) -> Result<Tensor> {
-    let mut bytes = Vec::with_capacity(shape.iter().product::<usize>() * a.dtype().itemsize());
+    let mut bytes = sizes::reserved_vec(sizes::nbytes(a.dtype(), shape)?)?;
     for &(oa, ob) in &plan.offsets {
         let prod = dot(&matrix_at(a, oa)?, &matrix_at(b, ob)?, a.dtype(), None)?;
-        bytes.extend(prod.to_c_bytes());
+        bytes.extend(prod.to_c_bytes()?);
     }
     Tensor::from_bytes(a.dtype(), shape.to_vec(), bytes)
 }
@@ -181,13 +188,13 @@ fn with_gemm<T: Gemm>(
     plan: &Batches,
     shape: &[usize],
     pool: Option<&mut Pool>,
-) -> Tensor {
+) -> Result<Tensor> {
     let nd = a.ndim();
     let (m, k, n) = (a.shape()[nd - 2], a.shape()[nd - 1], b.shape()[nd - 1]);
-    let mut out = alloc::output(pool, a.dtype(), shape);
+    let mut out = alloc::output(pool, a.dtype(), shape)?;
     let dst = out.as_mut_slice::<T>().expect("matmul outputs are fresh");
     if dst.is_empty() {
-        return out;
+        return Ok(out);
     }
     let (la, lb) = (layout(a), layout(b));
     let (per_pair, count) = (m * n * k, plan.offsets.len());
@@ -205,12 +212,16 @@ fn with_gemm<T: Gemm>(
                 per_pair * count >= PARALLEL_FLOPS,
             );
         }
-        return out;
+        return Ok(out);
     }
     let across = count > 1 && per_pair * count >= PARALLEL_FLOPS && spread_pairs(per_pair, count);
     let run = |(chunk, &(oa, ob)): (&mut [T], &(isize, isize))| {
-        // SAFETY: `oa`/`ob` are offsets of whole matrices inside `a` and `b`
-        // (from their own strides), and `chunk` is one fresh m×n output block.
+        // SAFETY: `oa`/`ob` are offsets of whole matrices inside `a` and `b`:
+        // `batches` built them from batch indices below each input's own
+        // lengths (or 0 where it broadcasts) times its own strides, over
+        // layouts `Tensor::check_layout` bounded (and the count is checked
+        // by `layout::size`); `chunk` is one m×n block of the output, which
+        // was allocated with the batch shape and (m, n) (`alloc::output`).
         unsafe {
             let (pa, pb) = (la.at::<T>(oa, la.rs), lb.at::<T>(ob, lb.rs));
             product(
@@ -227,7 +238,7 @@ fn with_gemm<T: Gemm>(
     } else {
         dst.chunks_mut(m * n).zip(&plan.offsets).for_each(run);
     }
-    out
+    Ok(out)
 }
 
 /// Whether to run whole pairs side by side (each single-threaded) rather
@@ -258,8 +269,8 @@ mod tests {
         .unwrap();
         assert_eq!(out.shape(), &[2, 1, 1]);
         assert_eq!(out.get(1), Scalar::Float(-1.0, DType::Float64));
-        let ai = cast::cast(&a, DType::Int32);
-        let bi = cast::cast(&b, DType::Int32);
+        let ai = cast::cast(&a, DType::Int32).unwrap();
+        let bi = cast::cast(&b, DType::Int32).unwrap();
         let oi = matmul(
             &ai,
             &bi,
@@ -284,26 +295,26 @@ mod tests {
     /// `matmul` in `dtype` against the int64 per-pair loop on the same values.
     fn agrees(a: &Tensor, b: &Tensor, bcast: [&[bool]; 2], dtype: DType) {
         let want = matmul(
-            &cast::cast(a, DType::Int64),
-            &cast::cast(b, DType::Int64),
+            &cast::cast(a, DType::Int64).unwrap(),
+            &cast::cast(b, DType::Int64).unwrap(),
             bcast,
             DType::Int64,
             None,
         )
         .unwrap();
         let got = matmul(
-            &cast::cast(a, dtype),
-            &cast::cast(b, dtype),
+            &cast::cast(a, dtype).unwrap(),
+            &cast::cast(b, dtype).unwrap(),
             bcast,
             dtype,
             None,
         )
         .unwrap();
         assert_eq!(got.shape(), want.shape());
-        let (got, want) = (cast::cast(&got, DType::Int64), want);
+        let (got, want) = (cast::cast(&got, DType::Int64).unwrap(), want);
         assert_eq!(
-            got.to_c_bytes(),
-            want.to_c_bytes(),
+            got.to_c_bytes().unwrap(),
+            want.to_c_bytes().unwrap(),
             "{dtype} {:?}",
             a.shape()
         );

@@ -23,6 +23,8 @@ pub mod gemm;
 mod inner;
 mod int_ops;
 pub mod iter;
+#[cfg(test)]
+mod iter_proptest;
 pub mod join;
 pub mod linalg;
 pub mod map;

@@ -9,33 +9,36 @@
 use super::alloc::{output, Pool};
 use super::mask_bits::{for_each_set, output_ranges, run_parts, split_mut, MaskBits, Sink};
 use crate::dtype::DType;
-use crate::tensor::Tensor;
+use crate::error::Result;
+use crate::tensor::{layout, Tensor};
 
 /// One int64 vector per axis of `t` (at least 1-d), listing its nonzero
 /// elements' coordinates in C order; the vectors come from `pool` when
 /// one is given.
-pub fn nonzero_coords(t: &Tensor, mut pool: Option<&mut Pool>) -> Vec<Tensor> {
-    let bits = MaskBits::from_tensor(t);
+pub fn nonzero_coords(t: &Tensor, mut pool: Option<&mut Pool>) -> Result<Vec<Tensor>> {
+    let bits = MaskBits::from_tensor(t)?;
     let mut outs: Vec<Tensor> = (0..t.ndim())
         .map(|_| output(pool.as_deref_mut(), DType::Int64, &[bits.count]))
-        .collect();
+        .collect::<Result<_>>()?;
     let mut slices: Vec<&mut [i64]> = outs
         .iter_mut()
         .map(|o| o.as_mut_slice::<i64>().expect("a fresh int64 vector"))
         .collect();
     write_coords(&bits, t.shape(), &mut slices);
     drop(slices);
-    outs
+    Ok(outs)
 }
 
 /// [`nonzero_coords`] as plain vectors (the index arrays of a boolean
 /// mask in advanced indexing).
-pub fn nonzero_vecs(t: &Tensor) -> Vec<Vec<i64>> {
-    let bits = MaskBits::from_tensor(t);
-    let mut outs = vec![vec![0i64; bits.count]; t.ndim()];
+pub fn nonzero_vecs(t: &Tensor) -> Result<Vec<Vec<i64>>> {
+    let bits = MaskBits::from_tensor(t)?;
+    let mut outs = (0..t.ndim())
+        .map(|_| layout::filled_vec(bits.count, 0i64))
+        .collect::<Result<Vec<_>>>()?;
     let mut slices: Vec<&mut [i64]> = outs.iter_mut().map(|v| v.as_mut_slice()).collect();
     write_coords(&bits, t.shape(), &mut slices);
-    outs
+    Ok(outs)
 }
 
 /// Writes the coordinates of `bits`' set positions in a C-order array of
@@ -165,17 +168,17 @@ mod tests {
     fn coordinates_in_c_order() {
         let t = Tensor::from_vec(vec![2, 3], vec![0.0f64, 1.0, 0.0, f64::NAN, 0.0, -2.0]).unwrap();
         let want = vec![vec![0, 1, 1], vec![1, 0, 2]];
-        assert_eq!(values(&nonzero_coords(&t, None)), want);
-        assert_eq!(nonzero_vecs(&t), want);
+        assert_eq!(values(&nonzero_coords(&t, None).unwrap()), want);
+        assert_eq!(nonzero_vecs(&t).unwrap(), want);
         let signed_zero = Tensor::from_vec(vec![3], vec![-0.0f32, 0.0, f32::INFINITY]).unwrap();
-        assert_eq!(nonzero_vecs(&signed_zero), vec![vec![2]]);
+        assert_eq!(nonzero_vecs(&signed_zero).unwrap(), vec![vec![2]]);
     }
 
     #[test]
     fn empty_input_gives_empty_coordinates() {
         let t = Tensor::from_vec(vec![0, 4], Vec::<i32>::new()).unwrap();
         assert_eq!(
-            values(&nonzero_coords(&t, None)),
+            values(&nonzero_coords(&t, None).unwrap()),
             vec![Vec::<i64>::new(), Vec::new()]
         );
     }
@@ -206,7 +209,7 @@ mod tests {
                     .map(|u| u < density)
                     .collect();
                 let t = Tensor::from_vec(shape.to_vec(), flags.clone()).unwrap();
-                let got = values(&nonzero_coords(&t, None));
+                let got = values(&nonzero_coords(&t, None).unwrap());
                 assert_eq!(got, reference(shape, &flags), "{shape:?} at {density}");
             }
         }
@@ -223,11 +226,14 @@ mod tests {
         let t = Tensor::from_vec(vec![3, 70], data.clone()).unwrap();
         let tt = t.view(&[70, 3], &[4, 280], 0).unwrap();
         let flags: Vec<bool> = (0..n).map(|i| data[(i % 3) * 70 + i / 3] != 0).collect();
-        assert_eq!(nonzero_vecs(&tt), reference(&[70, 3], &flags));
+        assert_eq!(nonzero_vecs(&tt).unwrap(), reference(&[70, 3], &flags));
         let every_other = t.view(&[3, 35], &[280, 8], 0).unwrap();
         let flags: Vec<bool> = (0..105)
             .map(|i| data[(i / 35) * 70 + (i % 35) * 2] != 0)
             .collect();
-        assert_eq!(nonzero_vecs(&every_other), reference(&[3, 35], &flags));
+        assert_eq!(
+            nonzero_vecs(&every_other).unwrap(),
+            reference(&[3, 35], &flags)
+        );
     }
 }

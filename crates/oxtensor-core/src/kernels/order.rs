@@ -159,12 +159,28 @@ fn slower(operands: &[Layout], a: usize, b: usize) -> Option<bool> {
     verdict
 }
 
-/// `t` with its axes in `axes` order (a view).
+/// Whether `axes` holds each of `0..ndim` once.
+fn is_permutation(axes: &[usize], ndim: usize) -> bool {
+    let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, ndim);
+    axes.len() == ndim
+        && axes
+            .iter()
+            .all(|&a| a < ndim && !std::mem::replace(&mut seen[a], true))
+}
+
+/// `t` with its axes in `axes` order (a view). Panics unless `axes` is a
+/// permutation of `t`'s axes (callers pass [`k_order`]'s).
 pub fn permuted(t: &Tensor, axes: &[usize]) -> Tensor {
+    assert!(
+        is_permutation(axes, t.ndim()),
+        "{axes:?} permutes {} axes",
+        t.ndim()
+    );
     let shape: Dims = axes.iter().map(|&a| t.shape()[a]).collect();
     let strides: Strides = axes.iter().map(|&a| t.strides()[a]).collect();
-    // SAFETY: the same elements as `t`'s checked layout, visited in another
-    // order; shape and strides have one entry per axis.
+    // SAFETY: `axes` is a permutation (asserted above), so this is the same
+    // elements as `t`'s checked layout visited in another order (same
+    // extent); shape and strides have one entry per axis.
     unsafe {
         Tensor::from_parts_unchecked(t.dtype(), shape, strides, t.offset(), t.buffer().clone())
     }
@@ -174,13 +190,18 @@ pub fn permuted(t: &Tensor, axes: &[usize]) -> Tensor {
 /// back (the inverse of [`permuted`]). Consumes `t`, so a fresh output
 /// keeps its buffer to itself.
 pub fn restored(t: Tensor, axes: &[usize]) -> Tensor {
+    assert!(
+        is_permutation(axes, t.ndim()),
+        "{axes:?} permutes {} axes",
+        t.ndim()
+    );
     let mut shape = Dims::from_elem(0, axes.len());
     let mut strides = Strides::from_elem(0, axes.len());
     for (k, &a) in axes.iter().enumerate() {
         shape[a] = t.shape()[k];
         strides[a] = t.strides()[k];
     }
-    // SAFETY: as in `permuted`.
+    // SAFETY: as in `permuted` (the inverse permutation, asserted above).
     unsafe {
         Tensor::from_parts_unchecked(t.dtype(), shape, strides, t.offset(), t.buffer().clone())
     }
@@ -203,11 +224,11 @@ pub fn in_order(
 
 /// `t` converted to `to` in `t`'s own memory order (NumPy's
 /// `astype(order='K')`), so orders worked out from the result are `t`'s.
-pub fn cast_in_order(t: &Tensor, to: DType) -> Tensor {
-    match k_order(t.shape(), &[t]) {
-        None => cast(t, to),
-        Some(axes) => restored(cast(&permuted(t, &axes), to), &axes),
-    }
+pub fn cast_in_order(t: &Tensor, to: DType) -> Result<Tensor> {
+    Ok(match k_order(t.shape(), &[t]) {
+        None => cast(t, to)?,
+        Some(axes) => restored(cast(&permuted(t, &axes), to)?, &axes),
+    })
 }
 
 #[cfg(test)]
@@ -270,7 +291,7 @@ mod tests {
         let m = Tensor::from_vec(vec![3, 1, 4], (0..12).map(f64::from).collect()).unwrap();
         let v = permuted(&m, &[2, 1, 0]);
         assert_eq!(order(v.shape(), &[&v]), [2, 1, 0]);
-        let row = Tensor::zeros(DType::Float64, &[1, 1, 3]);
+        let row = Tensor::zeros(DType::Float64, &[1, 1, 3]).unwrap();
         assert_eq!(order(v.shape(), &[&v, &row]), [1, 2, 0]);
         let w = permuted(&m, &[2, 0, 1]);
         assert_eq!(order(w.shape(), &[&w, &row]), [1, 0, 2]);
@@ -287,7 +308,7 @@ mod tests {
 
     #[test]
     fn empty_and_low_rank_outputs_are_c_ordered() {
-        let e = transposed(&Tensor::zeros(DType::Float64, &[0, 3]));
+        let e = transposed(&Tensor::zeros(DType::Float64, &[0, 3]).unwrap());
         assert_eq!(k_order(&[3, 0], &[&e]), None);
         let v = matrix(1, 5);
         assert_eq!(k_order(&[5], &[&v.view(&[5], &[8], 0).unwrap()]), None);

@@ -155,7 +155,7 @@ pub fn reduce(
         _ if acc == DType::Float16 => DType::Float32,
         _ => acc,
     };
-    let mut out = super::alloc::output(pool, acc, &out_shape);
+    let mut out = super::alloc::output(pool, acc, &out_shape)?;
     let run = |input: &Tensor, out: &mut Tensor| {
         if !trailing_extremes(kind, input, axes, out) && !last_axes(kind, input, axes, out) {
             dispatch(kind, input, axes, out)?;
@@ -163,14 +163,14 @@ pub fn reduce(
         Ok(())
     };
     if reduce_mapped(kind, t, axes, &mut out) {
-        return Ok(cast::cast(&out, out_dtype));
+        return cast::cast(&out, out_dtype);
     }
     if worth_slabs(kind, t, acc) {
         reduce_slabs(kind, t, axes, &mut out, run)?;
     } else {
-        run(&cast::cast(t, acc), &mut out)?;
+        run(&cast::cast(t, acc)?, &mut out)?;
     }
-    Ok(cast::cast(&out, out_dtype))
+    cast::cast(&out, out_dtype)
 }
 
 /// Without x86-64 the general walk does every float `max`/`min`.
@@ -366,7 +366,7 @@ mod tests {
         let t = Tensor::from_bytes(DType::Bool, vec![3, 3], bytes).unwrap();
         let run = |kind, axes: &[usize]| {
             let r = reduce(kind, &t, axes, DType::Bool, DType::Bool, None).unwrap();
-            assert!(r.to_c_bytes().iter().all(|&b| b <= 1));
+            assert!(r.to_c_bytes().unwrap().iter().all(|&b| b <= 1));
             (0..r.len()).map(|i| r.get(i)).collect::<Vec<_>>()
         };
         let b = |v: &[bool]| v.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>();
@@ -494,7 +494,7 @@ mod tests {
         // Every other column: rows are not contiguous.
         let strided = full.view(&[r, c / 2], &[8 * c as isize, 16], 8).unwrap();
         let small = full.view(&[7, 5], &[8 * c as isize, 8], 0).unwrap();
-        let empty = Tensor::zeros(DType::Float64, &[0, 4]);
+        let empty = Tensor::zeros(DType::Float64, &[0, 4]).unwrap();
         for (name, t) in [
             ("contiguous", &full),
             ("transposed", &transposed),
@@ -563,7 +563,7 @@ mod tests {
                 for dtype in [DType::Float64, DType::Float32] {
                     let got = reduce(
                         kind,
-                        &cast::cast(&t, dtype),
+                        &cast::cast(&t, dtype).unwrap(),
                         &[0],
                         dtype,
                         DType::Float64,
@@ -585,7 +585,7 @@ mod tests {
         let t = Tensor::from_vec(vec![1, 1000], (0..1000).map(|v| v as i64).collect()).unwrap();
         let s = reduce(ReduceKind::Sum, &t, &[1], DType::Int64, DType::Int64, None).unwrap();
         assert_eq!(s.get(0), Scalar::Int(499500));
-        let e = Tensor::zeros(DType::Float64, &[0, 3]);
+        let e = Tensor::zeros(DType::Float64, &[0, 3]).unwrap();
         assert!(reduce(
             ReduceKind::Max,
             &e,
@@ -652,7 +652,7 @@ mod tests {
             (&[2, 0], &[0, 1], true),
         ];
         for (shape, axes, raises) in cases {
-            let t = Tensor::zeros(DType::Float64, shape);
+            let t = Tensor::zeros(DType::Float64, shape).unwrap();
             let got = reduce(
                 ReduceKind::Min,
                 &t,

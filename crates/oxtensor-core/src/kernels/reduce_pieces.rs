@@ -61,8 +61,8 @@ pub(super) fn reduce_slabs(
             if !first_reduced {
                 shape[0] = r1 - r0;
             }
-            let mut part = Tensor::uninit(acc, &shape);
-            reduce(&cast::cast(&slab, acc), &mut part)?;
+            let mut part = Tensor::uninit(acc, &shape)?;
+            reduce(&cast::cast(&slab, acc)?, &mut part)?;
             Ok(part)
         })
         .collect::<Result<_>>()?;
@@ -122,7 +122,7 @@ mod tests {
 
     /// The reduction with the whole input cast first (the plain path).
     fn whole(kind: ReduceKind, t: &Tensor, axes: &[usize], acc: DType) -> Vec<f64> {
-        let wide = cast::cast(t, acc);
+        let wide = cast::cast(t, acc).unwrap();
         let out = reduce(kind, &wide, axes, acc, DType::Float64, None).unwrap();
         out.as_slice::<f64>().unwrap().to_vec()
     }
@@ -194,7 +194,7 @@ mod tests {
         let v: Vec<i32> = (0..3 * (1 << 19)).map(|i| i32::MAX - (i % 5)).collect();
         let t = Tensor::from_vec(vec![3 << 9, 1 << 10], v).unwrap();
         for axes in [&[0][..], &[1], &[0, 1]] {
-            let wide = cast::cast(&t, DType::Int64);
+            let wide = cast::cast(&t, DType::Int64).unwrap();
             let want = reduce(
                 ReduceKind::Sum,
                 &wide,
@@ -212,11 +212,11 @@ mod tests {
 
     #[test]
     fn small_or_same_dtype_inputs_are_left_to_the_plain_path() {
-        let t = Tensor::zeros(DType::Float32, &[4, 4]);
+        let t = Tensor::zeros(DType::Float32, &[4, 4]).unwrap();
         assert!(!worth_slabs(ReduceKind::Sum, &t, DType::Float64));
-        let big = Tensor::zeros(DType::Float64, &[2048, 1024]);
+        let big = Tensor::zeros(DType::Float64, &[2048, 1024]).unwrap();
         assert!(!worth_slabs(ReduceKind::Sum, &big, DType::Float64));
-        let f = Tensor::zeros(DType::Float32, &[2048, 1024]);
+        let f = Tensor::zeros(DType::Float32, &[2048, 1024]).unwrap();
         assert!(!worth_slabs(ReduceKind::Max, &f, DType::Float64));
     }
 }

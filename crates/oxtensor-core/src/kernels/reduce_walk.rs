@@ -42,6 +42,9 @@ unsafe fn fold_run<T: Element>(
     init: T,
     f: impl Fold<T>,
 ) -> T {
+    // SAFETY: only called with `i < n` (caller's contract: every such
+    // element is a valid `T`; the callers' runs come from a `Nest` over a
+    // layout `Tensor::check_layout` bounded).
     let read = |i: usize| unsafe { *(ptr.offset(i as isize * step) as *const T) };
     if step != std::mem::size_of::<T>() as isize || n < 2 * LANES {
         return (0..n).fold(init, |acc, i| f.one(acc, read(i)));
@@ -147,8 +150,9 @@ unsafe fn reduce_into<T: Element>(
         }
     }
     nest.for_each_run(|[oi, oo], n, [si, so]| {
-        // SAFETY: offsets come from the nest over the input's checked layout
-        // and the caller's output layout (zero stride on reduced axes).
+        // SAFETY: offsets come from the nest over the input's layout
+        // (bounded by `Tensor::check_layout`) and the caller's output
+        // strides (zero on reduced axes; `reduce_into`'s contract).
         unsafe {
             if so == 0 {
                 let dst = po.offset(oo) as *mut T;
@@ -281,6 +285,17 @@ pub(super) fn reduce_typed<T: Element>(
     init: T,
     f: impl Fold<T>,
 ) {
+    // The bound every walk below relies on (O(ndim), once per call).
+    let kept: Vec<usize> = (0..t.ndim())
+        .filter(|d| !axes.contains(d))
+        .map(|d| t.shape()[d])
+        .collect();
+    assert!(
+        out.shape() == kept.as_slice() && t.dtype() == T::DTYPE,
+        "a reduction of {:?} over {axes:?} into {:?}",
+        t.shape(),
+        out.shape()
+    );
     let strides = out_strides_per_axis(t, axes, out);
     let ptr = OutPtr(
         out.as_mut_slice::<T>()
@@ -289,7 +304,10 @@ pub(super) fn reduce_typed<T: Element>(
     );
     let threads = rayon::current_num_threads();
     if t.len() < PARALLEL_MIN * 4 || threads < 2 {
-        // SAFETY: `out` is the fresh, exclusively owned output of this shape.
+        // SAFETY: `out` is a fresh, exclusively owned C-contiguous `T` tensor
+        // (`as_mut_slice`) whose shape is `t`'s kept lengths (asserted above),
+        // so `strides` address its elements for every kept index of `t`;
+        // `t` is walked over its own layout, bounded by `Tensor::check_layout`.
         return unsafe { reduce_into(t, axes, ptr, &strides, init, f) };
     }
     match split_axis(t, axes, threads) {
@@ -379,6 +397,7 @@ fn split_kept<T: Element>(
 
 /// Each thread reduces its slab of axis `d` into a partial result of its
 /// own; the partials are then folded into `out` (which holds `init`).
+/// Without the memory for the partials, one thread reduces into `out`.
 fn split_reduced<T: Element>(
     t: &Tensor,
     axes: &[usize],
@@ -388,13 +407,23 @@ fn split_reduced<T: Element>(
     init: T,
     f: impl Fold<T>,
 ) {
-    let mut partials: Vec<Tensor> = (0..threads)
+    let partials: Option<Vec<Tensor>> = (0..threads)
         .map(|_| {
-            let mut p = Tensor::uninit(out.dtype(), out.shape());
+            let mut p = Tensor::uninit(out.dtype(), out.shape()).ok()?;
             fill(&mut p, init);
-            p
+            Some(p)
         })
         .collect();
+    let Some(mut partials) = partials else {
+        let strides = out_strides_per_axis(t, axes, out);
+        let ptr = OutPtr(
+            out.as_mut_slice::<T>()
+                .expect("reduction outputs are fresh")
+                .as_mut_ptr() as *mut u8,
+        );
+        // SAFETY: `out` is the fresh, exclusively owned output of this shape.
+        return unsafe { reduce_into(t, axes, ptr, &strides, init, f) };
+    };
     rayon::scope(|s| {
         for (k, acc) in partials.iter_mut().enumerate() {
             let (start, end) = block(t.shape()[d], threads, k);

@@ -96,9 +96,9 @@ pub fn scatter_rows(
     }
     let mut shape = out.shape().to_vec();
     shape[0] = idx.len();
-    let y = cast(y, out.dtype());
+    let y = cast(y, out.dtype())?;
     let strides = broadcast_value(&y, y_bcast, &shape, what)?;
-    let idx = cast(idx, DType::Int64);
+    let idx = cast(idx, DType::Int64)?;
     // An int64 index is not copied by `cast`: a strided one has no slice,
     // and takes the general path.
     let Some(idx) = idx.as_slice::<i64>() else {

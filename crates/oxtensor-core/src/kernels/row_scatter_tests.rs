@@ -4,8 +4,8 @@ use crate::ops::index_list::IdxEntry;
 
 /// The general plan's answer, for comparison.
 fn planned(x: &Tensor, idx: &Tensor, y: &Tensor, bcast: &[bool], write: Write) -> Tensor {
-    let mut out = Tensor::zeros(x.dtype(), x.shape());
-    crate::kernels::copy::copy_into(x, &mut out);
+    let mut out = Tensor::zeros(x.dtype(), x.shape()).unwrap();
+    crate::kernels::copy::copy_into(x, &mut out).unwrap();
     let mut p = plan(&out, &[IdxEntry::Index(0)], &[idx]).unwrap();
     scatter(&mut p, y, bcast, write, "test").unwrap();
     drop(p);
@@ -13,8 +13,8 @@ fn planned(x: &Tensor, idx: &Tensor, y: &Tensor, bcast: &[bool], write: Write) -
 }
 
 fn fast(x: &Tensor, idx: &Tensor, y: &Tensor, bcast: &[bool], write: Write) -> Result<Tensor> {
-    let mut out = Tensor::zeros(x.dtype(), x.shape());
-    crate::kernels::copy::copy_into(x, &mut out);
+    let mut out = Tensor::zeros(x.dtype(), x.shape()).unwrap();
+    crate::kernels::copy::copy_into(x, &mut out).unwrap();
     assert!(
         scatter_rows(&mut out, idx, y, bcast, write, "test")?,
         "taken"
@@ -47,7 +47,7 @@ fn rows_scalars_and_broadcast_rows_match_the_general_plan() {
 
 #[test]
 fn integer_counts_and_errors() {
-    let x = Tensor::zeros(DType::Int64, &[4]);
+    let x = Tensor::zeros(DType::Int64, &[4]).unwrap();
     let idx = Tensor::from_vec(vec![7], vec![1i32, 3, 1, 1, 0, 3, 1]).unwrap();
     let got = fast(&x, &idx, &Tensor::scalar(1i64), &[], Write::Inc).unwrap();
     assert_eq!(got.as_slice::<i64>().unwrap(), &[1, 4, 0, 2]);
@@ -68,7 +68,7 @@ fn integer_counts_and_errors() {
 
 #[test]
 fn other_cases_are_left_to_the_general_plan() {
-    let mut x = Tensor::zeros(DType::Float64, &[4, 2]);
+    let mut x = Tensor::zeros(DType::Float64, &[4, 2]).unwrap();
     let mask = Tensor::from_vec(vec![4], vec![true, false, true, false]).unwrap();
     let y = Tensor::scalar(1.0f64);
     assert!(
@@ -80,7 +80,7 @@ fn other_cases_are_left_to_the_general_plan() {
         !scatter_rows(&mut x, &grid, &y, &[], Write::Inc, "t").unwrap(),
         "a 2-d index"
     );
-    let mut c = Tensor::zeros(DType::Complex128, &[4]);
+    let mut c = Tensor::zeros(DType::Complex128, &[4]).unwrap();
     let idx = Tensor::from_vec(vec![1], vec![0i64]).unwrap();
     assert!(
         !scatter_rows(&mut c, &idx, &y, &[], Write::Inc, "t").unwrap(),

@@ -168,12 +168,12 @@ pub fn softmax(
         Some(a) => vec![a],
         None => (0..x.ndim()).collect(),
     };
-    let x = cast(x, work);
+    let x = cast(x, work)?;
     if let Some(layout) = axis.and_then(|a| columns_of(&x, a)) {
-        return Ok(cast(&by_columns(kind, &x, layout, pool), dtype));
+        return cast(&by_columns(kind, &x, layout, pool)?, dtype);
     }
-    let lanes = Lanes::new(&x, &axes);
-    let mut out = output(pool, work, &lanes.shape());
+    let lanes = Lanes::new(&x, &axes)?;
+    let mut out = output(pool, work, &lanes.shape())?;
     let streamed = work == DType::Float64 && worth_streaming(lanes.data.len() * 8);
     if let (true, Some(xs)) = (streamed, lanes.data.as_slice::<f64>()) {
         let ys = out.as_mut_slice::<f64>().expect("fresh float64 output");
@@ -189,7 +189,7 @@ pub fn softmax(
     } else {
         run_f64(&lanes, &mut out, lanes.n, |a, b| softmax_lane(kind, a, b));
     }
-    Ok(cast(&lanes.restore(out), dtype))
+    cast(&lanes.restore(out)?, dtype)
 }
 
 /// `(outer, n, inner)` when `axis` is not `x`'s last and `x` is
@@ -209,14 +209,14 @@ fn by_columns(
     x: &Tensor,
     layout: (usize, usize, usize),
     pool: Option<&mut Pool>,
-) -> Tensor {
-    let mut out = output(pool, x.dtype(), x.shape());
+) -> Result<Tensor> {
+    let mut out = output(pool, x.dtype(), x.shape())?;
     if let (Some(xs), Some(ys)) = (x.as_slice::<f64>(), out.as_mut_slice::<f64>()) {
         softmax_columns(kind, xs, ys, layout);
     } else if let (Some(xs), Some(ys)) = (x.as_slice::<f32>(), out.as_mut_slice::<f32>()) {
         softmax_columns(kind, xs, ys, layout);
     }
-    out
+    Ok(out)
 }
 
 /// `log(sum(exp(x)))` over `axes` (sorted, in range), in `dtype`.
@@ -227,14 +227,14 @@ pub fn logsumexp(
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
     let work = compute_dtype("LogSumExp", dtype)?;
-    let lanes = Lanes::new(&cast(x, work), axes);
+    let lanes = Lanes::new(&cast(x, work)?, axes)?;
     let kept = lanes.shape()[..x.ndim() - axes.len()].to_vec();
-    let mut out = output(pool, work, &kept);
+    let mut out = output(pool, work, &kept)?;
     if lanes.n == 0 {
         // An empty sum is 0, and its log -inf (NumPy's answer).
         let count = kept.iter().product();
         let filled = Tensor::from_vec(kept, vec![f64::NEG_INFINITY; count])?;
-        return Ok(cast(&filled, dtype));
+        return cast(&filled, dtype);
     }
     if lanes.rows == 1 && lanes.n >= 4 * PIECE {
         let value = match lanes.data.as_slice::<f64>() {
@@ -244,10 +244,10 @@ pub fn logsumexp(
                 |p, _| logsumexp_f32(p),
             ),
         };
-        return Ok(cast(&Tensor::from_vec(kept, vec![value])?, dtype));
+        return cast(&Tensor::from_vec(kept, vec![value])?, dtype);
     }
     run_f64(&lanes, &mut out, 1, |a, b| b[0] = logsumexp_lane(a));
-    Ok(cast(&out, dtype))
+    cast(&out, dtype)
 }
 
 /// Elements per piece of a single long lane (`logsumexp` over all of a
@@ -387,9 +387,15 @@ mod tests {
         let soft = softmax(SoftmaxKind::Softmax, x, Some(1), dtype, None).unwrap();
         let log = softmax(SoftmaxKind::LogSoftmax, x, Some(1), dtype, None).unwrap();
         let lse = logsumexp(x, &[1], dtype, None).unwrap();
-        let wide = |t: &Tensor| cast(t, DType::Float64).as_slice::<f64>().unwrap().to_vec();
+        let wide = |t: &Tensor| {
+            cast(t, DType::Float64)
+                .unwrap()
+                .as_slice::<f64>()
+                .unwrap()
+                .to_vec()
+        };
         let (soft, log, lse) = (wide(&soft), wide(&log), wide(&lse));
-        let xs = wide(&cast(x, DType::Float64));
+        let xs = wide(&cast(x, DType::Float64).unwrap());
         for (r, lane) in xs.chunks(n).enumerate() {
             let (ws, wl, wlse) = reference(lane);
             same(&soft[r * n..(r + 1) * n], &ws, tol);
@@ -415,7 +421,7 @@ mod tests {
             let rows = data.len() / n;
             let x = Tensor::from_vec(vec![rows, n], data).unwrap();
             check_rows(&x, n, DType::Float64, 1e-13);
-            check_rows(&cast(&x, DType::Float32), n, DType::Float32, 1e-6);
+            check_rows(&cast(&x, DType::Float32).unwrap(), n, DType::Float32, 1e-6);
         }
     }
 
@@ -520,7 +526,7 @@ mod tests {
         let cols = logsumexp(&v, &[0], DType::Float64, None).unwrap();
         let (_, _, want) = reference(&[0.0, 2.0, 4.0]);
         same(&cols.as_slice::<f64>().unwrap()[..1], &[want], 1e-14);
-        let empty = Tensor::zeros(DType::Float64, &[2, 0]);
+        let empty = Tensor::zeros(DType::Float64, &[2, 0]).unwrap();
         let soft = softmax(SoftmaxKind::Softmax, &empty, Some(1), DType::Float64, None).unwrap();
         assert_eq!(soft.shape(), &[2, 0]);
         let lse = logsumexp(&empty, &[1], DType::Float64, None).unwrap();

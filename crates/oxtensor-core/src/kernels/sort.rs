@@ -24,18 +24,18 @@ fn along_axis<T: Element, U: Element, S>(
     pool: Option<&mut Pool>,
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &[T], &mut [U]) + Sync + Send,
-) -> Tensor {
+) -> Result<Tensor> {
     let shape = x.shape();
     let (outer, n) = (shape[..axis].iter().product(), shape[axis]);
     let inner: usize = shape[axis + 1..].iter().product();
     if let (Some(data), true) = (x.as_slice::<T>(), inner > 1) {
-        let mut out = output(pool, U::DTYPE, shape);
+        let mut out = output(pool, U::DTYPE, shape)?;
         let ys = out.as_mut_slice::<U>().expect("fresh output");
         StridedLanes { outer, n, inner }.for_each(data, ys, init, f);
-        return out;
+        return Ok(out);
     }
-    let lanes = Lanes::new(x, &[axis]);
-    let mut out = output(pool, U::DTYPE, &lanes.shape());
+    let lanes = Lanes::new(x, &[axis])?;
+    let mut out = output(pool, U::DTYPE, &lanes.shape())?;
     let (xs, ys) = (lanes.data.as_slice::<T>(), out.as_mut_slice::<U>());
     let (xs, ys) = (xs.expect("lanes are contiguous"), ys.expect("fresh output"));
     for_each_lane_init(xs, n, ys, n, init, f);
@@ -50,36 +50,45 @@ fn long_lane<T: Element, U: Element, K: Element>(
     x: &Tensor,
     pool: &mut Option<&mut Pool>,
     f: impl FnOnce(&mut [K], &[T], &mut [U]) -> bool,
-) -> Option<Tensor> {
+) -> Result<Option<Tensor>> {
     const LONG: usize = 1 << 16;
-    let xs = x.as_slice::<T>()?;
-    let pool = pool.as_deref_mut()?;
+    let (Some(xs), Some(pool)) = (x.as_slice::<T>(), pool.as_deref_mut()) else {
+        return Ok(None);
+    };
     if xs.len() < LONG || x.shape().iter().filter(|&&d| d > 1).count() > 1 {
-        return None;
+        return Ok(None);
     }
     // The scratch is taken before the output: in a function called again
     // the pool hands back the previous call's, and only the output (which
     // the caller keeps) is new.
-    let mut tmp = pool.take(K::DTYPE, &[xs.len()]);
-    let mut out = pool.take(U::DTYPE, x.shape());
+    let mut tmp = pool.take(K::DTYPE, &[xs.len()])?;
+    let mut out = pool.take(U::DTYPE, x.shape())?;
     let (ts, ys) = (tmp.as_mut_slice::<K>(), out.as_mut_slice::<U>());
     let done = f(ts.expect("fresh scratch"), xs, ys.expect("fresh output"));
     pool.recycle(tmp);
     if done {
-        return Some(out);
+        return Ok(Some(out));
     }
     pool.recycle(out);
-    None
+    Ok(None)
 }
 
-fn sort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Tensor {
-    long_lane(x, &mut pool, sort_vectorised::<T>)
-        .unwrap_or_else(|| along_axis(x, axis, pool, Scratch::default, sort_lane::<T>))
+fn sort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Result<Tensor> {
+    match long_lane(x, &mut pool, sort_vectorised::<T>)? {
+        Some(out) => Ok(out),
+        None => along_axis(x, axis, pool, Scratch::default, sort_lane::<T>),
+    }
 }
 
-fn argsort_typed<T: SortKey>(x: &Tensor, axis: usize, mut pool: Option<&mut Pool>) -> Tensor {
-    long_lane(x, &mut pool, argsort_words::<T>)
-        .unwrap_or_else(|| along_axis(x, axis, pool, Scratch::default, argsort_lane::<T>))
+fn argsort_typed<T: SortKey>(
+    x: &Tensor,
+    axis: usize,
+    mut pool: Option<&mut Pool>,
+) -> Result<Tensor> {
+    match long_lane(x, &mut pool, argsort_words::<T>)? {
+        Some(out) => Ok(out),
+        None => along_axis(x, axis, pool, Scratch::default, argsort_lane::<T>),
+    }
 }
 
 macro_rules! by_dtype {
@@ -110,12 +119,12 @@ macro_rules! by_dtype {
 
 /// `x` sorted along `axis`.
 pub fn sort(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Result<Tensor> {
-    Ok(by_dtype!(sort_typed, x, axis, pool, "sort"))
+    by_dtype!(sort_typed, x, axis, pool, "sort")
 }
 
 /// The int64 indices that sort `x` along `axis`.
 pub fn argsort(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Result<Tensor> {
-    Ok(by_dtype!(argsort_typed, x, axis, pool, "argsort"))
+    by_dtype!(argsort_typed, x, axis, pool, "argsort")
 }
 
 fn take_typed<T: Element>(a: &Lanes, idx: &Lanes, out: &mut Tensor) -> Result<()> {
@@ -151,9 +160,9 @@ pub fn take_along_axis(
             a.shape()
         )));
     }
-    let la = Lanes::new(a, &[axis]);
-    let li = Lanes::new(idx, &[axis]);
-    let mut out = output(pool, a.dtype(), &la.shape());
+    let la = Lanes::new(a, &[axis])?;
+    let li = Lanes::new(idx, &[axis])?;
+    let mut out = output(pool, a.dtype(), &la.shape())?;
     match a.dtype() {
         DType::Float16 => take_typed::<f16>(&la, &li, &mut out)?,
         DType::Float32 => take_typed::<f32>(&la, &li, &mut out)?,
@@ -165,5 +174,5 @@ pub fn take_along_axis(
             )))
         }
     }
-    Ok(la.restore(out))
+    la.restore(out)
 }

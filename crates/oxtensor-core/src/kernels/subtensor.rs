@@ -83,10 +83,18 @@ pub struct Blocks {
 }
 
 /// Runs the blocks from `src` into `dst`, which must be the only handle
-/// on a writable buffer and share `src`'s dtype. The caller guarantees
-/// that every offset stays inside both tensors (they come from checked
-/// indices over checked layouts).
-pub fn run_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor, write: Write) -> Result<()> {
+/// on a writable buffer and share `src`'s dtype.
+///
+/// # Safety
+/// Every block, walked with its strides from each pair's offsets, must lie
+/// inside `src`'s and `dst`'s layouts (offsets from bounds-checked indices
+/// over checked layouts), and must not overlap `src` in `dst`'s memory.
+pub unsafe fn run_blocks(
+    blocks: &Blocks,
+    src: &Tensor,
+    dst: &mut Tensor,
+    write: Write,
+) -> Result<()> {
     if src.dtype() != dst.dtype() {
         return Err(Error::Type(format!(
             "block copy from {} into {}",
@@ -99,9 +107,12 @@ pub fn run_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor, write: Write)
         &blocks.shape,
         [blocks.src_strides.clone(), blocks.dst_strides.clone()],
     );
-    match write {
-        Write::Set => copy_blocks(&nest, &blocks.pairs, ps, pd, src.dtype().itemsize()),
-        Write::Inc => inc_dispatch(src.dtype(), &nest, &blocks.pairs, ps, pd),
+    // SAFETY: this function's contract; the dtypes are equal (above).
+    unsafe {
+        match write {
+            Write::Set => copy_blocks(&nest, &blocks.pairs, ps, pd, src.dtype().itemsize()),
+            Write::Inc => inc_dispatch(src.dtype(), &nest, &blocks.pairs, ps, pd),
+        }
     }
     Ok(())
 }
@@ -112,15 +123,24 @@ fn block_ends(src: &Tensor, dst: &Tensor) -> Result<(*const u8, *mut u8)> {
         .buffer()
         .as_mut_ptr()
         .ok_or_else(|| Error::Value("indexing destination is read-only".into()))?;
-    // SAFETY: the offset is inside the buffer (checked at construction).
+    // SAFETY: `dst.offset()` is inside the buffer (`Tensor::check_layout`;
+    // an empty `dst` has no element to write through it).
     Ok((src.as_ptr(), unsafe { base.add(dst.offset()) }))
 }
 
-fn copy_blocks(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8, size: usize) {
+/// # Safety
+/// [`run_blocks`]' contract, for the nest over the blocks' strides.
+unsafe fn copy_blocks(
+    nest: &Nest<2>,
+    pairs: &[(isize, isize)],
+    ps: *const u8,
+    pd: *mut u8,
+    size: usize,
+) {
     if let Some(run) = single_run(nest) {
-        // SAFETY: offsets come from checked indices and the nest over the
-        // blocks' layouts, inside both tensors; the destination is a unique
-        // buffer distinct from the source.
+        // SAFETY: `run_blocks`' contract (offsets from bounds-checked
+        // indices, blocks inside both checked layouts); the destination is
+        // a unique buffer distinct from the source.
         return unsafe { copy_runs(pairs, run, size, ps, pd) };
     }
     for &(s0, d0) in pairs {
@@ -132,14 +152,18 @@ fn copy_blocks(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut
 /// Runs `blocks` as [`run_blocks`] does with [`Write::Set`], on several
 /// threads when large. Only for blocks whose destinations are disjoint,
 /// as a gather's are: there the order of the writes does not matter.
-pub fn gather_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor) -> Result<()> {
+///
+/// # Safety
+/// As [`run_blocks`], and no two blocks write the same element.
+pub unsafe fn gather_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor) -> Result<()> {
     let size = src.dtype().itemsize();
     let block: usize = blocks.shape.iter().product();
     let bytes = blocks.pairs.len() * block * size;
     let parts = (bytes / CHUNK_BYTES).min(rayon::current_num_threads() * 4);
     let small = bytes < PARALLEL_BYTES || parts < 2 || blocks.pairs.len() < 2 * parts;
     if small || src.dtype() != dst.dtype() {
-        return run_blocks(blocks, src, dst, Write::Set);
+        // SAFETY: this function's contract.
+        return unsafe { run_blocks(blocks, src, dst, Write::Set) };
     }
     let (ps, pd) = block_ends(src, dst)?;
     let nest = Nest::new(
@@ -156,7 +180,7 @@ pub fn gather_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor) -> Result<
         (0..n.div_ceil(per_task)).into_par_iter().for_each(|t| {
             let (ps, pd) = (ends.0 as *const u8, ends.1 as *mut u8);
             let rows = t * per_task..((t + 1) * per_task).min(n);
-            // SAFETY: as in `copy_blocks`; tasks write disjoint rows.
+            // SAFETY: this function's contract; tasks write disjoint rows.
             unsafe { copy_runs_across(&blocks.pairs, rows, (ss, sd), size, ps, pd) };
         });
         return Ok(());
@@ -164,8 +188,9 @@ pub fn gather_blocks(blocks: &Blocks, src: &Tensor, dst: &mut Tensor) -> Result<
     let per_task = blocks.pairs.len().div_ceil(parts);
     blocks.pairs.par_chunks(per_task).for_each(|pairs| {
         let (ps, pd) = (ends.0 as *const u8, ends.1 as *mut u8);
-        // Disjoint destinations: tasks never write the same element.
-        copy_blocks(&nest, pairs, ps, pd, size)
+        // SAFETY: this function's contract; the blocks' destinations are
+        // disjoint, so tasks never write the same element.
+        unsafe { copy_blocks(&nest, pairs, ps, pd, size) }
     });
     Ok(())
 }
@@ -304,13 +329,21 @@ impl Accumulate for bool {
     }
 }
 
-fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *const u8, pd: *mut u8) {
+/// # Safety
+/// [`run_blocks`]' contract, both operands holding `T`s.
+unsafe fn inc_blocks<T: Accumulate>(
+    nest: &Nest<2>,
+    pairs: &[(isize, isize)],
+    ps: *const u8,
+    pd: *mut u8,
+) {
     if nest.shape().is_empty() {
         // Blocks of one element (`x[idx] += y` of a vector, a histogram):
         // one addition per pair, without walking a nest per pair (which
         // cost 5x the additions).
         for &(s0, d0) in pairs {
-            // SAFETY: as in `copy_blocks`; both operands hold `T`s.
+            // SAFETY: the caller's contract: `d0`/`s0` address `T`s inside
+            // both layouts (bounds-checked indices over checked layouts).
             unsafe {
                 let d = pd.offset(d0) as *mut T;
                 *d = (*d).acc(*(ps.offset(s0) as *const T));
@@ -321,7 +354,8 @@ fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *cons
     for &(s0, d0) in pairs {
         nest.for_each_run(|[os, od], n, [ss, sd]| {
             for i in 0..n as isize {
-                // SAFETY: as in `copy_blocks`; both operands hold `T`s.
+                // SAFETY: the caller's contract; the nest's runs walk the
+                // blocks' strides, inside both layouts.
                 unsafe {
                     let s = ps.offset(s0 + os + i * ss) as *const T;
                     let d = pd.offset(d0 + od + i * sd) as *mut T;
@@ -332,7 +366,9 @@ fn inc_blocks<T: Accumulate>(nest: &Nest<2>, pairs: &[(isize, isize)], ps: *cons
     }
 }
 
-fn inc_dispatch(
+/// # Safety
+/// [`run_blocks`]' contract, both operands of `dtype`.
+unsafe fn inc_dispatch(
     dtype: DType,
     nest: &Nest<2>,
     pairs: &[(isize, isize)],
@@ -340,21 +376,24 @@ fn inc_dispatch(
     pd: *mut u8,
 ) {
     use DType::*;
-    match dtype {
-        Bool => inc_blocks::<bool>(nest, pairs, ps, pd),
-        Int8 => inc_blocks::<i8>(nest, pairs, ps, pd),
-        Int16 => inc_blocks::<i16>(nest, pairs, ps, pd),
-        Int32 => inc_blocks::<i32>(nest, pairs, ps, pd),
-        Int64 => inc_blocks::<i64>(nest, pairs, ps, pd),
-        UInt8 => inc_blocks::<u8>(nest, pairs, ps, pd),
-        UInt16 => inc_blocks::<u16>(nest, pairs, ps, pd),
-        UInt32 => inc_blocks::<u32>(nest, pairs, ps, pd),
-        UInt64 => inc_blocks::<u64>(nest, pairs, ps, pd),
-        Float16 => inc_blocks::<f16>(nest, pairs, ps, pd),
-        Float32 => inc_blocks::<f32>(nest, pairs, ps, pd),
-        Float64 => inc_blocks::<f64>(nest, pairs, ps, pd),
-        Complex64 => inc_blocks::<Complex32>(nest, pairs, ps, pd),
-        Complex128 => inc_blocks::<C64>(nest, pairs, ps, pd),
+    // SAFETY (every arm): the caller's contract, with `T` of `dtype`.
+    unsafe {
+        match dtype {
+            Bool => inc_blocks::<bool>(nest, pairs, ps, pd),
+            Int8 => inc_blocks::<i8>(nest, pairs, ps, pd),
+            Int16 => inc_blocks::<i16>(nest, pairs, ps, pd),
+            Int32 => inc_blocks::<i32>(nest, pairs, ps, pd),
+            Int64 => inc_blocks::<i64>(nest, pairs, ps, pd),
+            UInt8 => inc_blocks::<u8>(nest, pairs, ps, pd),
+            UInt16 => inc_blocks::<u16>(nest, pairs, ps, pd),
+            UInt32 => inc_blocks::<u32>(nest, pairs, ps, pd),
+            UInt64 => inc_blocks::<u64>(nest, pairs, ps, pd),
+            Float16 => inc_blocks::<f16>(nest, pairs, ps, pd),
+            Float32 => inc_blocks::<f32>(nest, pairs, ps, pd),
+            Float64 => inc_blocks::<f64>(nest, pairs, ps, pd),
+            Complex64 => inc_blocks::<Complex32>(nest, pairs, ps, pd),
+            Complex128 => inc_blocks::<C64>(nest, pairs, ps, pd),
+        }
     }
 }
 
@@ -417,19 +456,21 @@ mod tests {
         );
 
         let src = Tensor::from_vec(vec![2], vec![1.0f64, 2.0]).unwrap();
-        let mut dst = Tensor::zeros(DType::Float64, &[3]);
+        let mut dst = Tensor::zeros(DType::Float64, &[3]).unwrap();
         let blocks = Blocks {
             shape: vec![],
             src_strides: Strides::new(),
             dst_strides: Strides::new(),
             pairs: vec![(0, 0), (8, 0), (8, 16)],
         };
-        run_blocks(&blocks, &src, &mut dst, Write::Inc).unwrap();
+        // SAFETY: the blocks' offsets and strides stay inside both tensors.
+        unsafe { run_blocks(&blocks, &src, &mut dst, Write::Inc).unwrap() };
         assert_eq!(
-            dst.to_c_bytes(),
+            dst.to_c_bytes().unwrap(),
             Tensor::from_vec(vec![3], vec![3.0f64, 0.0, 2.0])
                 .unwrap()
                 .to_c_bytes()
+                .unwrap()
         );
         let strides = broadcast_value(&src, &[false], &[4, 2], "t").unwrap();
         assert_eq!(strides.as_slice(), &[0, 8]);

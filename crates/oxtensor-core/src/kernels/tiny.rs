@@ -220,7 +220,7 @@ mod tests {
         let (two, half) = (Tensor::scalar(2.0f64), Tensor::scalar(0.5f64));
         let two = two.view(&[1], &[8], two.offset()).unwrap();
         let half = half.view(&[1], &[8], half.offset()).unwrap();
-        let mut out = Tensor::uninit(DType::Float64, &[5]);
+        let mut out = Tensor::uninit(DType::Float64, &[5]).unwrap();
         program(DType::Float64)
             .run(&[&x, &two, &y, &half], &mut out)
             .unwrap();
@@ -250,7 +250,7 @@ mod tests {
             (Sub, smallvec![TinyArg::Leaf(1), TinyArg::Tmp(0)]),
         ];
         let run = |instrs: &[(ScalarKind, SmallVec<[TinyArg; 3]>)]| {
-            let mut out = Tensor::uninit(DType::Float32, &[3]);
+            let mut out = Tensor::uninit(DType::Float32, &[3]).unwrap();
             let p = TinyProgram::new(DType::Float32, instrs).unwrap();
             p.run(&[&x, &c], &mut out).unwrap();
             out.as_slice::<f32>().unwrap().to_vec()
@@ -277,13 +277,13 @@ mod tests {
         let reads_later = [(Neg, smallvec![TinyArg::Tmp(0)])];
         assert!(TinyProgram::new(DType::Float64, &reads_later).is_none());
         let p = TinyProgram::new(DType::Float64, &[(Neg, smallvec![TinyArg::Leaf(0)])]).unwrap();
-        let big = Tensor::zeros(DType::Float64, &[TINY_MAX + 1]);
-        let mut out = Tensor::uninit(DType::Float64, &[TINY_MAX + 1]);
+        let big = Tensor::zeros(DType::Float64, &[TINY_MAX + 1]).unwrap();
+        let mut out = Tensor::uninit(DType::Float64, &[TINY_MAX + 1]).unwrap();
         assert!(p.run(&[&big], &mut out).is_none());
         let strided = big.view(&[3], &[16], big.offset()).unwrap();
-        let mut out = Tensor::uninit(DType::Float64, &[3]);
+        let mut out = Tensor::uninit(DType::Float64, &[3]).unwrap();
         assert!(p.run(&[&strided], &mut out).is_none());
-        let mut wrong = Tensor::uninit(DType::Float32, &[3]);
+        let mut wrong = Tensor::uninit(DType::Float32, &[3]).unwrap();
         assert!(p.run(&[&big], &mut wrong).is_none());
     }
 }

@@ -451,14 +451,14 @@ pub fn centred_squares(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> O
             _ => columns(rows.as_slice::<f32>()?, &mut sums, avx2),
         },
         None => {
-            let data = Lanes::new(x, axes).data;
+            let data = Lanes::new(x, axes).ok()?.data;
             match data.dtype() {
                 DType::Float64 => lanes(data.as_slice::<f64>()?, count, &mut sums, avx2),
                 _ => lanes(data.as_slice::<f32>()?, count, &mut sums, avx2),
             }
         }
     }
-    let mut out = output(pool, x.dtype(), &kept_shape);
+    let mut out = output(pool, x.dtype(), &kept_shape).ok()?;
     match x.dtype() {
         DType::Float64 => out.as_mut_slice::<f64>()?.copy_from_slice(&sums),
         _ => {

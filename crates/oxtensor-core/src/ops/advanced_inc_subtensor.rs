@@ -38,7 +38,7 @@ fn perform_inc(
             return Ok(out);
         }
     }
-    let mut out = modifiable_copy(ctx.pool, x);
+    let mut out = modifiable_copy(ctx.pool, x)?;
     if let ([IdxEntry::Index(0)], [idx]) = (idx_list, &indices[..]) {
         if scatter_rows(&mut out, idx, y, &y_bcast, write, what)? {
             return Ok(out);

@@ -161,7 +161,7 @@ impl Op for AdvancedSubtensor1 {
     ) -> Result<()> {
         let x = inputs[0].tensor()?;
         let p = plan(x, &[IdxEntry::Index(0)], &[inputs[1].tensor()?])?;
-        let mut out = ctx.pool.take(x.dtype(), &p.out_shape());
+        let mut out = ctx.pool.take(x.dtype(), &p.out_shape())?;
         gather(&p, &mut out)?;
         outputs[0] = Some(out.into());
         Ok(())
@@ -256,7 +256,7 @@ impl Op for AdvancedSubtensor {
             return Ok(());
         }
         let p = plan(x, &self.idx_list, &indices)?;
-        let mut out = ctx.pool.take(x.dtype(), &p.out_shape());
+        let mut out = ctx.pool.take(x.dtype(), &p.out_shape())?;
         gather(&p, &mut out)?;
         outputs[0] = Some(out.into());
         Ok(())

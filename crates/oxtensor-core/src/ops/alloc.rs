@@ -141,10 +141,10 @@ impl Op for Alloc {
         // Zeros need no writing: a fresh calloc'd buffer is zero, and its
         // pages cost nothing until touched (as NumPy's `zeros`).
         if is_zero_bytes(value) {
-            outputs[0] = Some(Tensor::zeros(value.dtype(), &shape).into());
+            outputs[0] = Some(Tensor::zeros(value.dtype(), &shape)?.into());
             return Ok(());
         }
-        let out = output(Some(ctx.pool), value.dtype(), &shape);
+        let out = output(Some(ctx.pool), value.dtype(), &shape)?;
         write_into(value, &out)?;
         outputs[0] = Some(out.into());
         Ok(())
@@ -250,7 +250,7 @@ impl Op for AllocEmpty {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let shape = runtime_shape("AllocEmpty", inputs)?;
-        outputs[0] = Some(ctx.pool.take_defined(self.dtype, &shape).into());
+        outputs[0] = Some(ctx.pool.take_defined(self.dtype, &shape)?.into());
         Ok(())
     }
 

@@ -13,7 +13,7 @@ use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
 use crate::ops::shape::ShapeI;
 use crate::ops::{Op, PerformCtx};
-use crate::tensor::{Scalar, Tensor};
+use crate::tensor::{layout, Scalar, Tensor};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
@@ -46,6 +46,30 @@ pub fn arange_len(start: f64, stop: f64, step: f64) -> Result<usize> {
     } else {
         0
     })
+}
+
+/// [`arange_len`] of three scalar tensors. With integer inputs the span
+/// `stop - start` is taken exactly (in `i128`) before it is divided, as
+/// NumPy does with Python integers: `stop - start` in `f64` rounds each
+/// end first (`arange(-1, 2**63 - 1, 2**63 - 1)` has one element).
+fn len_of(start: &Tensor, stop: &Tensor, step: &Tensor) -> Result<usize> {
+    let ints = [start, stop, step].iter().all(|t| t.dtype().is_discrete());
+    let step_f = real_scalar(step, "step")?;
+    if !ints || step_f == 0.0 {
+        return arange_len(
+            real_scalar(start, "start")?,
+            real_scalar(stop, "stop")?,
+            step_f,
+        );
+    }
+    let int = |t: &Tensor, what: &str| -> Result<i128> {
+        Ok(match t.get(0) {
+            Scalar::UInt(v) => v as i128,
+            _ => known::int_scalar(t, what)? as i128,
+        })
+    };
+    let span = int(stop, "stop")? - int(start, "start")?;
+    arange_len(0.0, span as f64, step_f)
 }
 
 /// `ARange{dtype}`: inputs are `start`, `stop` and `step` scalars.
@@ -85,11 +109,7 @@ impl KnownInputs for ARange {
             }
         }
         let len = match (known[0], known[1], known[2]) {
-            (Some(a), Some(b), Some(c)) => Some(arange_len(
-                real_scalar(a, "start")?,
-                real_scalar(b, "stop")?,
-                real_scalar(c, "step")?,
-            )? as u64),
+            (Some(a), Some(b), Some(c)) => Some(len_of(a, b, c)? as u64),
             _ => None,
         };
         Ok(vec![TensorType::new(self.dtype, [len])?.into()])
@@ -123,15 +143,11 @@ impl Op for ARange {
     ) -> Result<()> {
         let [a, b, c] = [0, 1, 2].map(|i| inputs[i].tensor());
         let (a, b, c) = (a?, b?, c?);
-        let (start, stop, step) = (
-            real_scalar(a, "start")?,
-            real_scalar(b, "stop")?,
-            real_scalar(c, "step")?,
-        );
-        let n = arange_len(start, stop, step)?;
+        let (start, step) = (real_scalar(a, "start")?, real_scalar(c, "step")?);
+        let n = len_of(a, b, c)?;
         let exact = self.dtype.is_discrete() && [a, b, c].iter().all(|t| t.dtype().is_discrete());
         let wide = if exact { DType::Int64 } else { DType::Float64 };
-        let mut values = output(Some(ctx.pool), wide, &[n]);
+        let mut values = output(Some(ctx.pool), wide, &[n])?;
         if exact {
             let (s, d) = (
                 known::int_scalar(a, "start")?,
@@ -162,7 +178,7 @@ impl Op for ARange {
         let out = if self.dtype == wide {
             values
         } else {
-            let mut out = output(Some(ctx.pool), self.dtype, &[n]);
+            let mut out = output(Some(ctx.pool), self.dtype, &[n])?;
             cast_into(&values, &mut out);
             ctx.pool.recycle(values);
             out
@@ -274,20 +290,24 @@ impl Op for Eye {
         let dims: Vec<i64> = (0..3)
             .map(|i| known::int_scalar(inputs[i].tensor()?, "An input of Eye"))
             .collect::<Result<_>>()?;
-        let (n, m, k) = (dims[0], dims[1], dims[2]);
-        if n < 0 || m < 0 {
-            return Err(Error::Value("negative dimensions are not allowed".into()));
-        }
+        let (n, m, k) = (layout::dim(dims[0])?, layout::dim(dims[1])?, dims[2]);
         // The diagonal touches every huge page of a large output, so zeros
         // written on all threads beat calloc's page-by-page faults.
-        let out = zeros_written(self.dtype, &[n as usize, m as usize]);
-        // The diagonal starts at (max(-k, 0), max(k, 0)).
-        let (row, col) = ((-k).max(0), k.max(0));
-        let len = (n - row).min(m - col).max(0) as usize;
+        let out = zeros_written(self.dtype, &[n, m])?;
+        // The diagonal starts at (max(-k, 0), max(k, 0)) (`unsigned_abs`:
+        // `-k` overflows for `i64::MIN`).
+        let (row, col) = if k < 0 {
+            (k.unsigned_abs() as usize, 0)
+        } else {
+            (0, k as usize)
+        };
+        let len = n.saturating_sub(row).min(m.saturating_sub(col));
         if len > 0 {
+            // `row < n` and `col < m`, so the offset is an element of the
+            // output, whose byte size `zeros_written` checked.
             let size = self.dtype.itemsize();
-            let offset = (row as usize * m as usize + col as usize) * size;
-            let diag = region(&out, &[len], &[((m + 1) as usize * size) as isize], offset)?;
+            let offset = (row * m + col) * size;
+            let diag = region(&out, &[len], &[((m + 1) * size) as isize], offset)?;
             write_into(&scalar_of(self.dtype, 1.0), &diag)?;
         }
         outputs[0] = Some(out.into());
@@ -344,6 +364,11 @@ mod tests {
         assert_eq!(arange_len(1.5, 10.0, 2.0).unwrap(), 5);
         assert_eq!(arange_len(5.0, 0.0, 1.0).unwrap(), 0);
         assert!(arange_len(0.0, 1.0, 0.0).is_err());
+        // The span of integers is exact: in f64, -1 and 2**63 - 1 are 2**63
+        // apart, one step of 2**63 - 1 rounded up to 2**63.
+        let i = |v: i64| Tensor::scalar(v);
+        assert_eq!(len_of(&i(-1), &i(i64::MAX), &i(i64::MAX)).unwrap(), 1);
+        assert_eq!(len_of(&i(i64::MIN), &i(i64::MAX), &i(1 << 62)).unwrap(), 4);
         use DType::*;
         assert_eq!(ARange::default_dtype(&[Int8, Int32]).unwrap(), Int64);
         assert_eq!(ARange::default_dtype(&[Int8, Float32]).unwrap(), Float32);

@@ -123,19 +123,22 @@ pub struct Resolved {
     pub step: isize,
 }
 
-/// NumPy's `slice.indices(len)` and the resulting count.
+/// NumPy's `slice.indices(len)` and the resulting count. Computed in
+/// `i128`: bounds and steps are any `i64` (`x[::-2**63]`), and `-step` or
+/// `last - first + step` would overflow `i64`.
 pub fn resolve_slice(
     len: usize,
     start: Option<i64>,
     stop: Option<i64>,
     step: Option<i64>,
 ) -> Result<Resolved> {
-    let step = step.unwrap_or(1);
+    let step = i128::from(step.unwrap_or(1));
     if step == 0 {
         return Err(Error::Value("slice step cannot be zero".into()));
     }
-    let n = len as i64;
-    let clamp = |v: i64, lo: i64, hi: i64| {
+    let n = len as i128;
+    let clamp = |v: i64, lo: i128, hi: i128| {
+        let v = i128::from(v);
         let v = if v < 0 { v + n } else { v };
         v.clamp(lo, hi)
     };
@@ -145,19 +148,29 @@ pub fn resolve_slice(
     let count = if step > 0 {
         (last - first + step - 1).div_euclid(step).max(0)
     } else {
-        (first - last + (-step) - 1).div_euclid(-step).max(0)
+        (first - last - step - 1).div_euclid(-step).max(0)
     };
+    // `0 <= count <= len` and, when `count > 0`, `0 <= first < len`; a
+    // step past `isize` takes one element, so any stride stands for it.
     Ok(Resolved {
         start: if count == 0 { 0 } else { first as usize },
         count: count as usize,
-        step: step as isize,
+        step: if count > 1 {
+            step as isize
+        } else {
+            step.signum() as isize
+        },
     })
 }
 
 /// An integer index wrapped against `len` (NumPy's message when out of bounds).
 pub fn wrap_index(i: i64, len: usize, axis: usize) -> Result<usize> {
-    let n = len as i64;
-    let j = if i < 0 { i + n } else { i };
+    let n = len as i128;
+    let j = if i < 0 {
+        i128::from(i) + n
+    } else {
+        i128::from(i)
+    };
     if j < 0 || j >= n {
         return Err(out_of_bounds(i, len, axis));
     }

@@ -17,7 +17,7 @@ use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
 use crate::ops::shape::ShapeI;
 use crate::ops::split::split;
 use crate::ops::{Op, PerformCtx};
-use crate::tensor::Tensor;
+use crate::tensor::{layout, Tensor};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
@@ -81,7 +81,7 @@ fn joined_shape(tys: &[&TensorType], axis: usize) -> Result<Vec<Option<u64>>> {
         .map(|d| {
             let dims = tys.iter().map(|t| t.shape[d]);
             if d == axis {
-                return Ok(dims.sum::<Option<u64>>());
+                return joined_len(dims);
             }
             let known: Vec<u64> = dims.flatten().collect();
             if known.windows(2).any(|w| w[0] != w[1]) {
@@ -92,6 +92,18 @@ fn joined_shape(tys: &[&TensorType], axis: usize) -> Result<Vec<Option<u64>>> {
             Ok(known.first().copied())
         })
         .collect()
+}
+
+/// The static length along the join axis: unknown if any input's is,
+/// else the sum, refused when it could not be an array's length.
+fn joined_len(dims: impl Iterator<Item = Option<u64>>) -> Result<Option<u64>> {
+    let Some(lens) = dims.collect::<Option<Vec<u64>>>() else {
+        return Ok(None);
+    };
+    let lens = lens
+        .into_iter()
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    Ok(Some(layout::sum(lens, "Join")? as u64))
 }
 
 impl Op for Join {
@@ -125,12 +137,14 @@ impl Op for Join {
         let axis = known::int_scalar(inputs[0].tensor()?, "The axis of Join")?;
         let axis = normalize_axis(axis, tensors[0].ndim(), "Join")?;
         let shape = runtime_joined_shape(&tensors, axis)?;
-        let out = output(Some(ctx.pool), dtype, &shape);
+        let out = output(Some(ctx.pool), dtype, &shape)?;
         let step = out.strides()[axis];
         let mut at = 0usize;
         for t in &tensors {
+            // `at` is below the output's length along `axis`, so the offset
+            // is inside its checked byte size.
             let piece = region(&out, t.shape(), out.strides(), at * step as usize)?;
-            write_into(&cast(t, dtype), &piece)?;
+            write_into(&cast(t, dtype)?, &piece)?;
             at += t.shape()[axis];
         }
         outputs[0] = Some(out.into());
@@ -245,7 +259,6 @@ fn length_along(
 fn runtime_joined_shape(tensors: &[&Tensor], axis: usize) -> Result<Vec<usize>> {
     let first = tensors[0].shape();
     let mut shape = first.to_vec();
-    shape[axis] = 0;
     for t in tensors {
         let same_rank = t.ndim() == first.len();
         if !same_rank || (0..first.len()).any(|d| d != axis && t.shape()[d] != first[d]) {
@@ -254,8 +267,8 @@ fn runtime_joined_shape(tensors: &[&Tensor], axis: usize) -> Result<Vec<usize>> 
                 "Join: all the input array dimensions except for the concatenation axis ({axis}) must match exactly, got shapes {shapes:?}"
             )));
         }
-        shape[axis] += t.shape()[axis];
     }
+    shape[axis] = layout::sum(tensors.iter().map(|t| t.shape()[axis]), "Join")?;
     Ok(shape)
 }
 

@@ -63,11 +63,11 @@ impl Op for MakeVector {
         inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
-        let out = output(Some(ctx.pool), self.dtype, &[inputs.len()]);
+        let out = output(Some(ctx.pool), self.dtype, &[inputs.len()])?;
         let size = self.dtype.itemsize();
         for (i, v) in inputs.iter().enumerate() {
             let slot = region(&out, &[], &[], i * size)?;
-            write_into(&cast(v.tensor()?, self.dtype), &slot)?;
+            write_into(&cast(v.tensor()?, self.dtype)?, &slot)?;
         }
         outputs[0] = Some(out.into());
         Ok(())

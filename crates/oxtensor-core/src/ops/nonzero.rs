@@ -54,7 +54,7 @@ impl Op for Nonzero {
                 "Nonzero only supports non-scalar arrays.".into(),
             ));
         }
-        for (slot, c) in outputs.iter_mut().zip(nonzero_coords(a, Some(ctx.pool))) {
+        for (slot, c) in outputs.iter_mut().zip(nonzero_coords(a, Some(ctx.pool))?) {
             *slot = Some(c.into());
         }
         Ok(())

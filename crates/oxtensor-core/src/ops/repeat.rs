@@ -14,7 +14,7 @@ use crate::ops::make_vector::MakeVector;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
 use crate::ops::shape::ShapeI;
 use crate::ops::{Op, PerformCtx};
-use crate::tensor::Tensor;
+use crate::tensor::{layout, Tensor};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
@@ -135,8 +135,8 @@ impl Op for Repeat {
         let axis = self.axis;
         let counts = self.counts(inputs[1].tensor()?, x.shape()[axis])?;
         let mut shape = x.shape().to_vec();
-        shape[axis] = counts.iter().sum();
-        let out = output(Some(ctx.pool), x.dtype(), &shape);
+        shape[axis] = layout::sum(counts.iter().copied(), &self.describe())?;
+        let out = output(Some(ctx.pool), x.dtype(), &shape)?;
         match counts.first() {
             Some(&c) if counts.iter().all(|&k| k == c) => repeat_evenly(x, axis, c, &out)?,
             _ => repeat_each(x, axis, &counts, &out)?,

@@ -10,7 +10,7 @@ use crate::ops::grad_rules;
 use crate::ops::infer_shape;
 use crate::ops::scalar_grad::disconnected;
 use crate::ops::{Op, PerformCtx};
-use crate::tensor::{c_strides, Tensor};
+use crate::tensor::{c_strides, layout, Tensor};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 
@@ -306,7 +306,7 @@ impl Op for Reshape {
                 shape.len()
             )));
         }
-        let x = crate::kernels::copy::to_contiguous(x);
+        let x = crate::kernels::copy::to_contiguous(x)?;
         let strides = c_strides(x.dtype(), &shape);
         outputs[0] = Some(x.view(&shape, &strides, x.offset())?.into());
         Ok(())
@@ -425,7 +425,8 @@ fn int_entries(shape: &Tensor) -> Result<Vec<i64>> {
     (0..shape.len())
         .map(|i| match shape.get(i) {
             crate::tensor::Scalar::Int(v) => Ok(v),
-            crate::tensor::Scalar::UInt(v) => Ok(v as i64),
+            crate::tensor::Scalar::UInt(v) => i64::try_from(v)
+                .map_err(|_| Error::Value(format!("Reshape: shape entry {v} is too large"))),
             other => Err(Error::Type(format!(
                 "Reshape needs integer shapes, got {other:?}"
             ))),
@@ -436,7 +437,6 @@ fn int_entries(shape: &Tensor) -> Result<Vec<i64>> {
 /// The requested shape with `-1` filled in, checked against `size` (NumPy's messages).
 fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
     let dims = int_entries(shape)?;
-    let known: i64 = dims.iter().filter(|&&d| d != -1).product();
     let free = dims.iter().filter(|&&d| d == -1).count();
     let bad = || {
         Error::Shape(format!(
@@ -446,15 +446,22 @@ fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
     if free > 1 || dims.iter().any(|&d| d < -1) {
         return Err(bad());
     }
+    let given: Vec<usize> = dims
+        .iter()
+        .filter(|&&d| d != -1)
+        .map(|&d| d as usize)
+        .collect();
+    // Checked: `4 * (2**62 + 1)` must not wrap around to a size of 4.
+    let known = layout::size(&given).map_err(|_| bad())?;
     let fill = match free {
-        1 if known != 0 && size as i64 % known == 0 => size as i64 / known,
+        1 if known != 0 && size.is_multiple_of(known) => size / known,
         1 => return Err(bad()),
-        _ if known == size as i64 => 0,
+        _ if known == size => 0,
         _ => return Err(bad()),
     };
     Ok(dims
         .iter()
-        .map(|&d| if d == -1 { fill as usize } else { d as usize })
+        .map(|&d| if d == -1 { fill } else { d as usize })
         .collect())
 }
 

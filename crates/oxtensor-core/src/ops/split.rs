@@ -10,7 +10,7 @@ use crate::ops::join::{join, normalize_axis};
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
 use crate::ops::{IoMap, Op, PerformCtx};
-use crate::tensor::Tensor;
+use crate::tensor::{layout, Tensor};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
@@ -151,7 +151,7 @@ impl Op for Split {
         let axis = known::int_scalar(inputs[1].tensor()?, "The axis of Split")?;
         let axis = normalize_axis(axis, x.ndim(), "Split")?;
         let sizes = self.runtime_sizes(inputs[2].tensor()?)?;
-        let total: usize = sizes.iter().sum();
+        let total = layout::sum(sizes.iter().copied(), "Split")?;
         if total != x.shape()[axis] {
             return Err(Error::Shape(format!(
                 "Split sizes sum to {total}; expected {}",

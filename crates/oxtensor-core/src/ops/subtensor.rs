@@ -233,8 +233,8 @@ impl Op for IncSubtensor {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let x = inputs[0].tensor()?;
-        let y = cast(inputs[1].tensor()?, x.dtype());
-        let out = modifiable_copy(ctx.pool, x);
+        let y = cast(inputs[1].tensor()?, x.dtype())?;
+        let out = modifiable_copy(ctx.pool, x)?;
         let idx = index_values(&inputs[2..])?;
         let mut region = basic_view(&out, &self.idx_list, &idx)?;
         let y_bcast = ctx.input_bcast.get(1).cloned().unwrap_or_default();
@@ -244,7 +244,14 @@ impl Op for IncSubtensor {
             dst_strides: region.strides().into(),
             pairs: vec![(0, 0)],
         };
-        run_blocks(&blocks, &y, &mut region, write_of(self.set_instead_of_inc))?;
+        // SAFETY: one block at offset 0 on both sides: the destination walks
+        // `region`, a view of `out` whose layout `Tensor::view` checked
+        // (`layout::extent` inside the buffer, indices through `wrap_index`
+        // and `resolve_slice`); the source walks `y` with the strides
+        // `broadcast_value` gave after checking the shapes (`y`'s checked
+        // layout with zero strides added). `out` is a fresh copy or a loan
+        // no other handle sees, so it does not overlap `y`.
+        unsafe { run_blocks(&blocks, &y, &mut region, write_of(self.set_instead_of_inc))? };
         drop(region);
         outputs[0] = Some(out.into());
         Ok(())

@@ -60,44 +60,49 @@ unsafe impl Send for Buffer {}
 unsafe impl Sync for Buffer {}
 
 impl Buffer {
-    /// A zero-filled buffer of `len` bytes.
-    pub fn zeroed(len: usize) -> Arc<Buffer> {
+    /// A zero-filled buffer of `len` bytes, or `None` when the system
+    /// cannot give that much memory.
+    pub fn zeroed(len: usize) -> Option<Arc<Buffer>> {
         Buffer::rust_owned(len, true)
     }
 
     /// A buffer of `len` bytes whose contents are unspecified, for outputs
     /// a kernel writes in full before anything reads them (NumPy's
-    /// `empty`). `calloc` cannot hand out recycled heap memory without
-    /// clearing it first: for a 1e6-element float64 `floor` that memset
-    /// was a third of the call (measured, see `docs/architecture.md`).
-    pub fn uninit(len: usize) -> Arc<Buffer> {
+    /// `empty`), or `None` when the system cannot give that much memory.
+    /// `calloc` cannot hand out recycled heap memory without clearing it
+    /// first: for a 1e6-element float64 `floor` that memset was a third of
+    /// the call (measured, see `docs/architecture.md`).
+    pub fn uninit(len: usize) -> Option<Arc<Buffer>> {
         Buffer::rust_owned(len, false)
     }
 
-    fn rust_owned(len: usize, zeroed: bool) -> Arc<Buffer> {
+    fn rust_owned(len: usize, zeroed: bool) -> Option<Arc<Buffer>> {
         let n = len.div_ceil(8).max(1);
         let kept = if zeroed { None } else { spare::take(n) };
-        let mut words = kept.unwrap_or_else(|| {
-            let mut fresh = alloc_words(n, zeroed);
-            advise_huge_pages(&mut fresh);
-            fresh
-        });
+        let mut words = match kept {
+            Some(words) => words,
+            None => {
+                let mut fresh = alloc_words(n, zeroed)?;
+                advise_huge_pages(&mut fresh);
+                fresh
+            }
+        };
         let ptr = NonNull::new(words.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
-        Arc::new(Buffer {
+        Some(Arc::new(Buffer {
             ptr,
             len,
             writable: true,
             owner: Owner::Rust(words),
-        })
+        }))
     }
 
-    /// A buffer holding a copy of `bytes`.
-    pub fn from_bytes(bytes: &[u8]) -> Arc<Buffer> {
-        let buf = Buffer::uninit(bytes.len());
+    /// A buffer holding a copy of `bytes` (`None` when out of memory).
+    pub fn from_bytes(bytes: &[u8]) -> Option<Arc<Buffer>> {
+        let buf = Buffer::uninit(bytes.len())?;
         // SAFETY: the buffer was just allocated with `bytes.len()` bytes and
         // nobody else holds it.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.ptr.as_ptr(), bytes.len()) };
-        buf
+        Some(buf)
     }
 
     /// Host memory of `len` bytes at `ptr`, kept alive by `owner`.
@@ -209,15 +214,16 @@ impl fmt::Debug for Buffer {
 }
 
 /// `n` words from the allocator: zeroed (`calloc`: fresh pages stay
-/// untouched until written) or not (`malloc`). A failed allocation panics
-/// with the size instead of aborting as `vec!` does, so a Python caller
-/// gets an exception (`PanicException`) rather than a dead process.
-fn alloc_words(n: usize, zeroed: bool) -> Vec<MaybeUninit<u64>> {
-    let fail = || -> ! { panic!("cannot allocate an array of {} bytes", n.saturating_mul(8)) };
-    let layout = std::alloc::Layout::array::<u64>(n).unwrap_or_else(|_| fail());
-    assert!(n > 0, "alloc_words needs at least one word");
+/// untouched until written) or not (`malloc`); `None` when the allocator
+/// refuses (or `n` words exceed `isize::MAX` bytes), which callers report
+/// as a `MemoryError` instead of aborting as `vec!` does.
+fn alloc_words(n: usize, zeroed: bool) -> Option<Vec<MaybeUninit<u64>>> {
+    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
     // SAFETY: the layout has a non-zero size (checked just above); the
-    // pointer is checked for null.
+    // pointer is checked for null below.
     let ptr = unsafe {
         if zeroed {
             std::alloc::alloc_zeroed(layout)
@@ -226,11 +232,11 @@ fn alloc_words(n: usize, zeroed: bool) -> Vec<MaybeUninit<u64>> {
         }
     } as *mut MaybeUninit<u64>;
     if ptr.is_null() {
-        fail();
+        return None;
     }
     // SAFETY: `ptr` was allocated by the global allocator with the layout
     // of `n` u64s; `MaybeUninit` words need no initialisation.
-    unsafe { Vec::from_raw_parts(ptr, n, n) }
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
 #[cfg(test)]
@@ -244,6 +250,16 @@ mod tests {
         // SAFETY: the test made `object` with `Box::into_raw`.
         drop(unsafe { Box::from_raw(object.cast::<[u8; 16]>().as_ptr()) });
         RELEASED.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused_not_fatal() {
+        assert!(Buffer::uninit(usize::MAX).is_none());
+        assert!(Buffer::zeroed(isize::MAX as usize - 7).is_none());
+        let b = Buffer::zeroed(3).unwrap();
+        assert_eq!(b.len(), 3);
+        // SAFETY: 3 zeroed bytes at `as_ptr`.
+        assert_eq!(unsafe { *b.as_ptr().add(2) }, 0);
     }
 
     #[test]

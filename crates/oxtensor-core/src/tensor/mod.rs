@@ -4,11 +4,16 @@
 //!
 //! Invariant, checked when a tensor is built: every element lies inside the
 //! buffer and is aligned for its dtype (offset and strides are multiples of
-//! the item size over an aligned base). Kernels rely on it.
+//! the item size over an aligned base), and the element count and byte
+//! size fit `isize` ([`layout`], which does all size arithmetic on
+//! lengths from user data). Kernels rely on it.
 
 mod buffer;
 mod element;
 mod format;
+pub mod layout;
+#[cfg(test)]
+mod layout_proptest;
 mod spare;
 
 use crate::dtype::DType;
@@ -37,16 +42,7 @@ pub struct Tensor {
     contiguous: bool,
 }
 
-/// C-order byte strides for a shape.
-pub fn c_strides(dtype: DType, shape: &[usize]) -> Strides {
-    let mut strides: Strides = SmallVec::from_elem(0, shape.len());
-    let mut step = dtype.itemsize() as isize;
-    for (s, &n) in strides.iter_mut().zip(shape).rev() {
-        *s = step;
-        step *= n.max(1) as isize;
-    }
-    strides
-}
+pub use layout::c_strides;
 
 /// Whether the layout is C order without gaps (length-1 axes may have any stride).
 fn layout_is_c_contiguous(dtype: DType, shape: &[usize], strides: &[isize]) -> bool {
@@ -64,44 +60,45 @@ fn layout_is_c_contiguous(dtype: DType, shape: &[usize], strides: &[isize]) -> b
 }
 
 impl Tensor {
-    /// A zero-filled, C-contiguous tensor.
-    pub fn zeros(dtype: DType, shape: &[usize]) -> Tensor {
+    /// A zero-filled, C-contiguous tensor; a `MemoryError` when the shape
+    /// is too big ([`layout::nbytes`]) or the memory cannot be had.
+    pub fn zeros(dtype: DType, shape: &[usize]) -> Result<Tensor> {
         Tensor::fresh(dtype, shape, Buffer::zeroed)
     }
 
     /// A C-contiguous tensor whose elements are unspecified until written
     /// (NumPy's `empty`): only for outputs a kernel fills completely before
     /// anything reads them. Kernels that accumulate into their output, or
-    /// write part of it, take [`Tensor::zeros`].
-    pub fn uninit(dtype: DType, shape: &[usize]) -> Tensor {
+    /// write part of it, take [`Tensor::zeros`]. Fails as `zeros` does.
+    pub fn uninit(dtype: DType, shape: &[usize]) -> Result<Tensor> {
         Tensor::fresh(dtype, shape, Buffer::uninit)
     }
 
-    fn fresh(dtype: DType, shape: &[usize], alloc: fn(usize) -> Arc<Buffer>) -> Tensor {
-        let bytes = shape
-            .iter()
-            .try_fold(dtype.itemsize(), |b, &d| b.checked_mul(d))
-            .unwrap_or_else(|| panic!("cannot allocate an array of shape {shape:?} ({dtype})"));
-        // Allocated first: an impossible size panics here with its byte
-        // count, before the strides (which could overflow) are computed.
-        let buffer = alloc(bytes);
-        Tensor {
+    fn fresh(
+        dtype: DType,
+        shape: &[usize],
+        alloc: fn(usize) -> Option<Arc<Buffer>>,
+    ) -> Result<Tensor> {
+        let bytes = layout::nbytes(dtype, shape)?;
+        let buffer = alloc(bytes).ok_or_else(|| layout::allocation_failed(dtype, shape, bytes))?;
+        Ok(Tensor {
             dtype,
             shape: Dims::from_slice(shape),
             strides: c_strides(dtype, shape),
             offset: 0,
             buffer,
             contiguous: true,
-        }
+        })
     }
 
     /// A C-contiguous tensor at the start of `buffer`, or `None` when the
-    /// buffer is too small or misaligned for it. The layout is valid by
-    /// construction, so this skips [`Tensor::from_parts`]' general check
-    /// (it runs for every recycled output).
+    /// buffer is too small or misaligned for it (or the shape too big for
+    /// any buffer). The layout is valid by construction, so this skips
+    /// [`Tensor::from_parts`]' general check (it runs for every recycled
+    /// output).
     pub fn contiguous_in(dtype: DType, shape: &[usize], buffer: Arc<Buffer>) -> Option<Tensor> {
         let size = dtype.itemsize();
-        let fits = buffer.len() >= shape.iter().product::<usize>() * size
+        let fits = layout::nbytes(dtype, shape).is_ok_and(|n| buffer.len() >= n)
             && (buffer.as_ptr() as usize).is_multiple_of(size.min(8));
         fits.then(|| Tensor {
             dtype,
@@ -115,44 +112,50 @@ impl Tensor {
 
     /// A tensor over raw native-endian bytes in C order.
     pub fn from_bytes(dtype: DType, shape: Vec<usize>, bytes: Vec<u8>) -> Result<Self> {
-        let n: usize = shape.iter().product();
-        if bytes.len() != n * dtype.itemsize() {
+        let n = layout::nbytes(dtype, &shape)?;
+        if bytes.len() != n {
             return Err(Error::Value(format!(
                 "{} bytes cannot hold a {dtype} tensor of shape {shape:?}",
                 bytes.len()
             )));
         }
         let strides = c_strides(dtype, &shape);
+        let buffer = Buffer::from_bytes(&bytes)
+            .ok_or_else(|| layout::allocation_failed(dtype, &shape, n))?;
         Ok(Tensor {
             dtype,
             shape: shape.into(),
             strides,
             offset: 0,
-            buffer: Buffer::from_bytes(&bytes),
+            buffer,
             contiguous: true,
         })
     }
 
     /// A tensor from elements in C order.
     pub fn from_vec<T: Element>(shape: Vec<usize>, data: Vec<T>) -> Result<Self> {
-        let n: usize = shape.iter().product();
-        if data.len() != n {
+        if data.len() != layout::size(&shape)? {
             return Err(Error::Value(format!(
                 "{} elements cannot fill shape {shape:?}",
                 data.len()
             )));
         }
         // Every element is written just below.
-        let mut t = Tensor::uninit(T::DTYPE, &shape);
+        let mut t = Tensor::uninit(T::DTYPE, &shape)?;
         t.as_mut_slice::<T>()
             .expect("a fresh tensor is contiguous and unique")
             .copy_from_slice(&data);
         Ok(t)
     }
 
-    /// A 0-d tensor.
+    /// A 0-d tensor. Its one word comes from the allocator too; that the
+    /// system refuses eight bytes is not worth a `Result` at the hundred
+    /// call sites (the allocation failure handler is Rust's, as for `Vec`).
     pub fn scalar<T: Element>(value: T) -> Self {
-        Tensor::from_vec(vec![], vec![value]).expect("one element fills a 0-d shape")
+        match Tensor::from_vec(vec![], vec![value]) {
+            Ok(t) => t,
+            Err(_) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>()),
+        }
     }
 
     /// A view over `buffer`, checked to stay inside it and to be aligned.
@@ -187,7 +190,11 @@ impl Tensor {
         t
     }
 
-    /// The struct over its parts, contiguity computed; unchecked.
+    /// The struct over its parts, contiguity computed; unchecked. An empty
+    /// view's offset is 0: it has no element to place, and views sliced
+    /// from it (a batch of a `(2, 3, 0)` stack, say) may compute offsets
+    /// past the end of an empty buffer, where even forming the pointer to
+    /// "element 0" would be out of bounds.
     fn assemble(
         dtype: DType,
         shape: Dims,
@@ -195,6 +202,7 @@ impl Tensor {
         offset: usize,
         buffer: Arc<Buffer>,
     ) -> Self {
+        let offset = if shape.contains(&0) { 0 } else { offset };
         let contiguous = layout_is_c_contiguous(dtype, &shape, &strides);
         Tensor {
             dtype,
@@ -211,6 +219,7 @@ impl Tensor {
         if self.shape.len() != self.strides.len() {
             return Err(Error::Value("shape and strides differ in length".into()));
         }
+        layout::nbytes(self.dtype, &self.shape)?;
         let base = self.buffer.as_ptr() as usize + self.offset;
         let aligned = base.is_multiple_of(size.min(8))
             && self.strides.iter().all(|s| s.unsigned_abs() % size == 0);
@@ -221,10 +230,20 @@ impl Tensor {
             )));
         }
         if self.is_empty() {
+            // No element, but pointers to the first one are still formed
+            // (`assemble` makes the offset 0; a defence in depth).
+            if self.offset > self.buffer.len() {
+                return Err(Error::Value(format!(
+                    "an empty view at offset {} is past the end of {} bytes",
+                    self.offset,
+                    self.buffer.len()
+                )));
+            }
             return Ok(());
         }
-        let (lo, hi) = self.byte_extent();
-        if lo < 0 || hi as usize > self.buffer.len() {
+        let inside = layout::extent(size, &self.shape, &self.strides, self.offset)
+            .is_some_and(|(lo, hi)| lo >= 0 && hi as usize <= self.buffer.len());
+        if !inside {
             return Err(Error::Value(format!(
                 "a view of shape {:?} and strides {:?} at offset {} does not fit in {} bytes",
                 self.shape,
@@ -234,21 +253,6 @@ impl Tensor {
             )));
         }
         Ok(())
-    }
-
-    /// First and one-past-last byte touched, relative to the buffer start.
-    fn byte_extent(&self) -> (isize, isize) {
-        let mut lo = self.offset as isize;
-        let mut hi = self.offset as isize + self.dtype.itemsize() as isize;
-        for (&n, &s) in self.shape.iter().zip(&self.strides) {
-            let span = (n as isize - 1) * s;
-            if span < 0 {
-                lo += span;
-            } else {
-                hi += span;
-            }
-        }
-        (lo, hi)
     }
 
     /// A bool tensor's memory read as `uint8` (same layout and buffer).
@@ -328,9 +332,9 @@ impl Tensor {
 
     /// Pointer to element 0.
     pub fn as_ptr(&self) -> *const u8 {
-        // SAFETY: `offset` is inside the buffer (checked at construction,
-        // or the tensor is empty and the pointer is never dereferenced).
-        unsafe { self.buffer.as_ptr().add(self.offset) }
+        // `offset` is at most the buffer's length (`check_layout`), so this
+        // is the in-bounds `add`; `wrapping_add` needs no proof of it.
+        self.buffer.as_ptr().wrapping_add(self.offset)
     }
 
     /// Whether the elements are laid out in C order without gaps.
@@ -348,8 +352,10 @@ impl Tensor {
         if T::DTYPE != self.dtype || !self.is_c_contiguous() {
             return None;
         }
-        // SAFETY: contiguous, in bounds and aligned (construction invariant),
-        // and of dtype `T`.
+        // SAFETY: contiguous, so the `len` elements from `as_ptr` are the
+        // layout's, which `check_layout` (`layout::nbytes`, `layout::extent`)
+        // or `fresh`/`contiguous_in` (`layout::nbytes` against the buffer's
+        // length) put inside the buffer, aligned; and of dtype `T`.
         Some(unsafe { std::slice::from_raw_parts(self.as_ptr() as *const T, self.len()) })
     }
 
@@ -383,28 +389,36 @@ impl Tensor {
         Some(unsafe { std::slice::from_raw_parts_mut(base.add(self.offset) as *mut T, self.len()) })
     }
 
-    /// Element `i`, counting in C order.
+    /// Element `i`, counting in C order (taken modulo the length: every
+    /// index is reduced modulo its axis' length). Panics on an empty tensor,
+    /// which has no element to read.
     pub fn get(&self, i: usize) -> Scalar {
+        assert!(!self.is_empty(), "get({i}) of an empty tensor");
         let mut rest = i;
         let mut at = self.offset as isize;
         for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
             at += (rest % n.max(1)) as isize * s;
             rest /= n.max(1);
         }
-        // SAFETY: `i < len` puts the element inside the checked extent.
+        // SAFETY: each axis' index is below its length (the `%` above) and
+        // the tensor is not empty (asserted), so `at` is an element of the
+        // layout, inside the extent `check_layout` bounded by the buffer.
         let ptr = unsafe { self.buffer.as_ptr().offset(at) };
         element::read_scalar(self.dtype, ptr)
     }
 
-    /// The bytes in C order (copied when the layout is not contiguous).
-    pub fn to_c_bytes(&self) -> Vec<u8> {
+    /// The bytes in C order (copied when the layout is not contiguous;
+    /// a `MemoryError` if that copy cannot be allocated).
+    pub fn to_c_bytes(&self) -> Result<Vec<u8>> {
         let size = self.dtype.itemsize();
         if self.is_c_contiguous() {
-            // SAFETY: contiguous and in bounds.
-            return unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len() * size) }
-                .to_vec();
+            // SAFETY: contiguous and in bounds (construction invariant:
+            // `len * size` is the checked byte size, inside the buffer).
+            return Ok(
+                unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len() * size) }.to_vec(),
+            );
         }
-        crate::kernels::copy::to_contiguous(self).to_c_bytes()
+        crate::kernels::copy::to_contiguous(self)?.to_c_bytes()
     }
 
     /// Same dtype, shape and values, NaN equal to NaN.
@@ -428,7 +442,7 @@ mod tests {
         assert!(!tr.is_c_contiguous());
         assert_eq!(tr.get(1), Scalar::Float(3.0, DType::Float64));
         assert!(tr.shares_buffer(&t));
-        assert_eq!(tr.to_c_bytes().len(), 48);
+        assert_eq!(tr.to_c_bytes().unwrap().len(), 48);
         assert!(t.view(&[3, 3], &[24, 8], 0).is_err());
         assert!(t.view(&[2], &[4], 0).is_err());
         assert!(Tensor::from_vec(vec![3], vec![1i32, 2]).is_err());
@@ -436,7 +450,7 @@ mod tests {
 
     #[test]
     fn mutable_only_when_unique() {
-        let mut t = Tensor::zeros(DType::Int32, &[3]);
+        let mut t = Tensor::zeros(DType::Int32, &[3]).unwrap();
         assert!(t.as_mut_slice::<i32>().is_some());
         let alias = t.clone();
         assert!(t.as_mut_slice::<i32>().is_none());

@@ -261,16 +261,23 @@ fn fused_step(group: Vec<(usize, Step)>, root: &Fusible, leaf: &impl Fn(Src) -> 
         })
     });
     let known: Vec<Leaf> = leaves.iter().map(|&s| leaf(s)).collect();
-    let converted = known
+    let converted: Vec<Option<Tensor>> = known
         .iter()
         .map(|l| {
             let c = l.constant.as_ref()?;
-            (c.dtype() != dtype).then(|| cast(c, dtype))
+            (c.dtype() != dtype).then(|| cast(c, dtype).ok()).flatten()
         })
         .collect();
-    let cast_at_run = known
-        .iter()
-        .any(|l| l.constant.is_none() && l.ty.as_ref().is_none_or(|t| t.dtype != dtype));
+    // Leaves of another dtype without a conversion made here (variables,
+    // or a constant whose conversion ran out of memory) convert per call.
+    let cast_at_run = known.iter().zip(&converted).any(|(l, c)| {
+        let leaf_dtype = l
+            .constant
+            .as_ref()
+            .map(Tensor::dtype)
+            .or(l.ty.as_ref().map(|t| t.dtype));
+        c.is_none() && leaf_dtype != Some(dtype)
+    });
     let leaf_types = known
         .into_iter()
         .map(|l| l.ty.unwrap_or_else(|| TensorType::with_ndim(dtype, 0)))
@@ -368,7 +375,7 @@ mod tests {
     fn input(dtype: DType, n: usize, seed: f64) -> Value {
         let xs: Vec<f64> = (0..n).map(|i| ((i as f64 + seed) * 0.37).sin()).collect();
         let t = Tensor::from_vec(vec![n], xs).unwrap();
-        crate::kernels::cast::cast(&t, dtype).into()
+        crate::kernels::cast::cast(&t, dtype).unwrap().into()
     }
 
     #[test]

@@ -59,8 +59,12 @@ impl FusedThunk {
         let mut acc = vec![A::zero(); target.len];
         let cap = walk.max_block();
         let mut gathered: SmallVec<[Option<Tensor>; 4]> = (0..leaves.len())
-            .map(|i| walk.gathers(i).then(|| Tensor::uninit(T::DTYPE, &[cap])))
-            .collect();
+            .map(|i| {
+                walk.gathers(i)
+                    .then(|| Tensor::uninit(T::DTYPE, &[cap]))
+                    .transpose()
+            })
+            .collect::<Result<_>>()?;
         // Summing into the output's rows, blocks are taken a column at a
         // time, and `ROWS` blocks at the same place of consecutive runs add
         // into the same stretch of the output in one loop: the accumulator

@@ -53,7 +53,7 @@ fn matrix(dtype: DType, rows: usize, cols: usize, transposed: bool) -> Tensor {
     } else {
         [rows, cols]
     };
-    let t = cast(&Tensor::from_vec(shape.to_vec(), xs).unwrap(), dtype);
+    let t = cast(&Tensor::from_vec(shape.to_vec(), xs).unwrap(), dtype).unwrap();
     if !transposed {
         return t;
     }

@@ -83,7 +83,7 @@ impl FusedThunk {
         Ok(if acc.dtype() == self.dtype {
             acc
         } else {
-            cast(&acc, self.dtype)
+            cast(&acc, self.dtype)?
         })
     }
 
@@ -375,12 +375,16 @@ mod tests {
         if let Some(first) = xs.first_mut() {
             *first = f64::NAN;
         }
-        let x = crate::kernels::cast::cast(&Tensor::from_vec(shape.to_vec(), xs).unwrap(), dtype);
+        let x = crate::kernels::cast::cast(&Tensor::from_vec(shape.to_vec(), xs).unwrap(), dtype)
+            .unwrap();
         let mut rs = shape.to_vec();
         rs[0] = 1;
         let m: usize = rs.iter().product();
         let rv = Tensor::from_vec(rs, (0..m).map(|i| (i as f64).cos()).collect()).unwrap();
-        let args = [x.into(), crate::kernels::cast::cast(&rv, dtype).into()];
+        let args = [
+            x.into(),
+            crate::kernels::cast::cast(&rv, dtype).unwrap().into(),
+        ];
         let link = |fuse| {
             let opts = LinkOptions {
                 fuse,

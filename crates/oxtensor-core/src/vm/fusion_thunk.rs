@@ -77,7 +77,9 @@ impl FusedThunk {
             .iter()
             .zip(&self.leaf_types)
             .all(|(t, ty)| fits(t, ty));
-        ok.then_some(shape)
+        // A size too big for any array also goes to the unfused path,
+        // which reports it (`kernels::elemwise::output_shape`).
+        (ok && crate::tensor::layout::size(&shape).is_ok()).then_some(shape)
     }
 
     /// The group element by element (`kernels/tiny.rs`) when its output has
@@ -103,7 +105,7 @@ impl FusedThunk {
         if shape.iter().product::<usize>() > TINY_MAX {
             return None;
         }
-        let mut out = output(Some(&mut *pool), self.dtype, &shape);
+        let mut out = output(Some(&mut *pool), self.dtype, &shape).ok()?;
         match tiny.run(&leaves, &mut out) {
             Some(()) => Some(out.into()),
             None => {
@@ -159,13 +161,17 @@ impl FusedThunk {
         let cap = walk.max_block();
         let fresh = || Tensor::uninit(self.dtype, &[cap]);
         let mut gathered: SmallVec<[Option<Tensor>; 4]> = (0..leaves.len())
-            .map(|i| walk.gathers(i).then(fresh))
-            .collect();
-        let mut scratch: Vec<Tensor> = self.instrs.iter().map(|_| fresh()).collect();
+            .map(|i| walk.gathers(i).then(fresh).transpose())
+            .collect::<Result<_>>()?;
+        let mut scratch: Vec<Tensor> =
+            self.instrs.iter().map(|_| fresh()).collect::<Result<_>>()?;
         for b in range {
             let block = walk.block(b);
             if scratch[0].len() != block.len {
-                scratch = scratch.into_iter().map(|t| resized(t, block.len)).collect();
+                scratch = scratch
+                    .into_iter()
+                    .map(|t| resized(t, block.len))
+                    .collect::<Result<_>>()?;
             }
             let operands = walk.operands::<T>(leaves, block, &mut gathered)?;
             let refs: SmallVec<[&Tensor; 4]> = operands.iter().collect();
@@ -250,10 +256,10 @@ impl FusedThunk {
         shape: &[usize],
         pool: &mut Pool,
     ) -> Result<Tensor> {
-        let mut out = output(Some(&mut *pool), self.dtype, shape);
+        let mut out = output(Some(&mut *pool), self.dtype, shape)?;
         let mut scratch: SmallVec<[Tensor; 4]> = (1..self.instrs.len())
             .map(|_| pool.take(self.dtype, shape))
-            .collect();
+            .collect::<Result<_>>()?;
         let done = self.run_into(leaves, &mut scratch, &mut out);
         scratch.into_iter().for_each(|t| pool.recycle(t));
         done.map(|()| out)
@@ -268,8 +274,8 @@ impl FusedThunk {
         pool: &mut Pool,
     ) -> Result<Tensor> {
         let mut copies = SmallVec::new();
-        let leaves = compact(leaves, shape, &mut copies);
-        let mut out = output(Some(&mut *pool), self.dtype, shape);
+        let leaves = compact(leaves, shape, &mut copies)?;
+        let mut out = output(Some(&mut *pool), self.dtype, shape)?;
         if self.dtype == DType::Float32 {
             self.run_blocks::<f32>(&leaves, &mut out)?;
         } else {
@@ -286,21 +292,22 @@ impl FusedThunk {
         &'a self,
         tensors: &[&'a Tensor],
         per_call: &'a mut SmallVec<[Option<Tensor>; 4]>,
-    ) -> SmallVec<[&'a Tensor; 4]> {
+    ) -> Result<SmallVec<[&'a Tensor; 4]>> {
         if self.cast_at_run {
-            per_call.extend(tensors.iter().zip(&self.converted).map(|(t, c)| {
-                (c.is_none() && t.dtype() != self.dtype).then(|| cast_in_order(t, self.dtype))
-            }));
+            for (t, c) in tensors.iter().zip(&self.converted) {
+                let convert = c.is_none() && t.dtype() != self.dtype;
+                per_call.push(convert.then(|| cast_in_order(t, self.dtype)).transpose()?);
+            }
         }
         let per_call: &'a SmallVec<[Option<Tensor>; 4]> = per_call;
-        tensors
+        Ok(tensors
             .iter()
             .enumerate()
             .map(|(i, &t)| {
                 let per = per_call.get(i).and_then(Option::as_ref);
                 self.converted[i].as_ref().or(per).unwrap_or(t)
             })
-            .collect()
+            .collect())
     }
 }
 
@@ -319,12 +326,12 @@ impl Thunk for FusedThunk {
             return Ok(());
         };
         let mut per_call = SmallVec::new();
-        let tensors = self.in_dtype(&tensors, &mut per_call);
+        let tensors = self.in_dtype(&tensors, &mut per_call)?;
         let total = shape.iter().product::<usize>();
         let out = match &self.sum {
             Some(sum) if total > BLOCK => {
                 let mut copies = SmallVec::new();
-                let tensors = compact(&tensors, &shape, &mut copies);
+                let tensors = compact(&tensors, &shape, &mut copies)?;
                 self.run_sum(sum, &tensors, &shape, pool)?
             }
             Some(sum) => self.run_sum(sum, &tensors, &shape, pool)?,
@@ -379,7 +386,7 @@ mod tests {
         if let Some(first) = xs.first_mut().filter(|_| rows * cols > 4) {
             *first = f64::NAN;
         }
-        cast(&Tensor::from_vec(vec![rows, cols], xs).unwrap(), dtype)
+        cast(&Tensor::from_vec(vec![rows, cols], xs).unwrap(), dtype).unwrap()
     }
 
     /// `x` C-ordered or as the transpose of a `cols x rows` array; `r`

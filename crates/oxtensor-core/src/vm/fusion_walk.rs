@@ -213,7 +213,8 @@ impl Walk {
 fn gather<T: Element>(t: &Tensor, strides: &[isize], shape: &[usize], at: usize, dst: &mut [T]) {
     let Some(last) = shape.len().checked_sub(1) else {
         // A 0-d output has one element, at offset 0.
-        // SAFETY: `t` holds at least one element (it broadcasts to `shape`).
+        // SAFETY: `t` broadcasts to the 0-d `shape` (`broadcast_strides`
+        // asserted it when the walk was made), so it has one element.
         dst.iter_mut()
             .for_each(|y| *y = unsafe { *(t.as_ptr() as *const T) });
         return;
@@ -230,8 +231,9 @@ fn gather<T: Element>(t: &Tensor, strides: &[isize], shape: &[usize], at: usize,
     while done < dst.len() {
         let n = (shape[last] - idx[last]).min(dst.len() - done);
         for (k, y) in dst[done..done + n].iter_mut().enumerate() {
-            // SAFETY: the index stays inside `shape`, and broadcast strides
-            // over `t`'s checked layout only reach its elements.
+            // SAFETY: the index stays inside `shape`, and `strides` are
+            // `broadcast_strides(t, shape)` (asserted to broadcast) over
+            // `t`'s layout, which `Tensor::check_layout` bounded.
             *y = unsafe { *(base.offset(off + k as isize * step) as *const T) };
         }
         done += n;
@@ -261,28 +263,33 @@ pub(super) fn compact<'a>(
     leaves: &[&'a Tensor],
     shape: &[usize],
     copies: &'a mut SmallVec<[Option<Tensor>; 4]>,
-) -> SmallVec<[&'a Tensor; 4]> {
+) -> Result<SmallVec<[&'a Tensor; 4]>> {
     let last = (0..shape.len()).rev().find(|&d| shape[d] > 1);
     let far =
         |t: &Tensor| last.is_some_and(|d| broadcast_strides(t, shape)[d].unsigned_abs() >= FAR);
-    copies.extend(leaves.iter().map(|t| far(t).then(|| to_contiguous(t))));
+    for t in leaves {
+        copies.push(far(t).then(|| to_contiguous(t)).transpose()?);
+    }
     let copies: &'a SmallVec<[Option<Tensor>; 4]> = copies;
-    leaves
+    Ok(leaves
         .iter()
         .zip(copies)
         .map(|(&t, c)| c.as_ref().unwrap_or(t))
-        .collect()
+        .collect())
 }
 
 /// `t`'s `[len]` prefix as a writable tensor: reuses its buffer when it is
 /// large enough (block lengths change at the end of each run).
-pub(super) fn resized(t: Tensor, len: usize) -> Tensor {
+pub(super) fn resized(t: Tensor, len: usize) -> Result<Tensor> {
     if t.len() == len {
-        return t;
+        return Ok(t);
     }
     let (dtype, buffer) = (t.dtype(), t.buffer().clone());
     drop(t);
-    Tensor::contiguous_in(dtype, &[len], buffer).unwrap_or_else(|| Tensor::uninit(dtype, &[len]))
+    match Tensor::contiguous_in(dtype, &[len], buffer) {
+        Some(t) => Ok(t),
+        None => Tensor::uninit(dtype, &[len]),
+    }
 }
 
 #[cfg(test)]
@@ -306,7 +313,7 @@ mod tests {
         let mut scratch: Vec<Option<Tensor>> = (0..leaves.len())
             .map(|i| {
                 w.gathers(i)
-                    .then(|| Tensor::uninit(DType::Float64, &[BLOCK]))
+                    .then(|| Tensor::uninit(DType::Float64, &[BLOCK]).unwrap())
             })
             .collect();
         let mut next = 0;
@@ -397,11 +404,11 @@ mod tests {
 
     #[test]
     fn resized_reuses_the_buffer() {
-        let t = Tensor::uninit(DType::Float64, &[BLOCK]);
+        let t = Tensor::uninit(DType::Float64, &[BLOCK]).unwrap();
         let ptr = t.as_ptr();
-        let mut s = resized(t, 10);
+        let mut s = resized(t, 10).unwrap();
         assert_eq!((s.shape(), s.as_ptr()), (&[10][..], ptr));
         assert!(s.as_mut_slice::<f64>().is_some());
-        assert_eq!(resized(s, BLOCK).len(), BLOCK);
+        assert_eq!(resized(s, BLOCK).unwrap().len(), BLOCK);
     }
 }

@@ -153,6 +153,8 @@ impl Program {
         mut host_thunks: HashMap<NodeId, Box<dyn Thunk>>,
         opts: &LinkOptions,
     ) -> Result<Program> {
+        // Kernels trust the types they are linked with.
+        crate::graph::check_graph_types(fg)?;
         // Forks after this are noticed (see `fork.rs`).
         super::fork::watch();
         let g = fg.graph();
@@ -864,7 +866,8 @@ mod tests {
         let y = build::add(&mut g, x, c).unwrap();
         let fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
         let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
-        let input = |n: usize| -> Vec<Value> { vec![Tensor::zeros(DType::Float64, &[n]).into()] };
+        let input =
+            |n: usize| -> Vec<Value> { vec![Tensor::zeros(DType::Float64, &[n]).unwrap().into()] };
         // 1000 constant elements plus the input's, against 1024.
         assert!(prog.is_small_run(&input(24)));
         assert!(!prog.is_small_run(&input(25)));

@@ -64,7 +64,7 @@ fn view(base: &Tensor, shape: &[usize], strides: &[isize], offset: usize) -> Ten
 }
 
 fn check(t: &Tensor, what: &str) {
-    let out = copy_contiguous(t);
+    let out = copy_contiguous(t).unwrap();
     assert!(out.is_c_contiguous());
     assert_eq!(out.shape(), t.shape());
     assert!(bytes_of(&out) == reference(t), "{what}, {}", t.dtype());

@@ -10,7 +10,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, Value, VarId};
-use crate::kernels::cast::cast;
+use crate::kernels::cast::cast_constant;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::rewrite::db::RewriteDb;
@@ -147,7 +147,7 @@ fn local_upcast_elemwise_constant_inputs(
     for inp in ins {
         let converted = constant_value(fg, inp)
             .filter(|t| t.dtype() != want)
-            .map(|t| fg.graph_mut().tensor_constant(cast(&t, want)));
+            .map(|t| fg.graph_mut().tensor_constant(cast_constant(&t, want)));
         changed |= converted.is_some();
         new_ins.push(converted.unwrap_or(inp));
     }

@@ -166,7 +166,7 @@ mod tests {
         let scaled = build::dot(&mut g, a, b).unwrap();
         let c = input(&mut g, DType::Float64, [Some(1), None], "c");
         let outer = build::dot(&mut g, a, c).unwrap();
-        let zeros = g.tensor_constant(Tensor::zeros(DType::Float64, &[2, 3]));
+        let zeros = g.tensor_constant(Tensor::zeros(DType::Float64, &[2, 3]).unwrap());
         let y = input(&mut g, DType::Float64, [Some(3), None], "y");
         let z = build::dot(&mut g, zeros, y).unwrap();
         let x = input(&mut g, DType::Float64, [None, None], "x");

@@ -88,7 +88,7 @@ mod tests {
         let y = g.input(TensorType::with_ndim(DType::Float64, 2), Some("y"));
         let axis = g.tensor_constant(Tensor::scalar(1i64));
         let one = join(&mut g, axis, &[x]).unwrap();
-        let empty = g.tensor_constant(Tensor::zeros(DType::Float64, &[2, 0]));
+        let empty = g.tensor_constant(Tensor::zeros(DType::Float64, &[2, 0]).unwrap());
         let two = join(&mut g, axis, &[x, empty, y]).unwrap();
         // An empty float64 piece makes an int8 join float64: it stays.
         let i = g.input(TensorType::with_ndim(DType::Int8, 2), Some("i"));

@@ -246,6 +246,7 @@ mod tests {
 
     fn vector(v: &[f64], dtype: DType) -> Tensor {
         crate::kernels::cast::cast(&Tensor::from_vec(vec![v.len()], v.to_vec()).unwrap(), dtype)
+            .unwrap()
     }
 
     fn run(fg: &FunctionGraph, x: &[f64], y: &[f64], dtype: DType) -> Vec<f64> {
@@ -255,7 +256,7 @@ mod tests {
             .run(&args)
             .unwrap();
         assert_eq!(out[0].tensor().unwrap().dtype(), dtype, "the dtype is kept");
-        let t = crate::kernels::cast::cast(out[0].tensor().unwrap(), DType::Float64);
+        let t = crate::kernels::cast::cast(out[0].tensor().unwrap(), DType::Float64).unwrap();
         t.as_slice::<f64>().unwrap().to_vec()
     }
 

@@ -75,7 +75,7 @@ mod tests {
 
     fn matrix(dtype: DType) -> Tensor {
         let v = vec![3.0f64, f64::NAN, -1.0, 2.0, -5.0, f64::NEG_INFINITY];
-        crate::kernels::cast::cast(&Tensor::from_vec(vec![2, 3], v).unwrap(), dtype)
+        crate::kernels::cast::cast(&Tensor::from_vec(vec![2, 3], v).unwrap(), dtype).unwrap()
     }
 
     #[test]

@@ -54,7 +54,7 @@ fn matrix(rows: usize, cols: usize, dtype: DType) -> Tensor {
     let v: Vec<f64> = (0..rows * cols)
         .map(|i| ((i * 37) % 101) as f64 * 0.25 + 1e3)
         .collect();
-    crate::kernels::cast::cast(&Tensor::from_vec(vec![rows, cols], v).unwrap(), dtype)
+    crate::kernels::cast::cast(&Tensor::from_vec(vec![rows, cols], v).unwrap(), dtype).unwrap()
 }
 
 /// The kernel's tolerance against the two-pass chain (`kernels/variance.rs`:
@@ -113,7 +113,7 @@ fn calls_the_kernel_does_not_take_give_the_chain_s_bits() {
         (matrix(40, 50, DType::Float64), 40.0),
         (big.clone(), 7.0),
         (transposed(6, 5), 6.0),
-        (Tensor::zeros(DType::Float64, &[0, 3]), 0.0),
+        (Tensor::zeros(DType::Float64, &[0, 3]).unwrap(), 0.0),
     ] {
         let fg = check(&c, &["specialize"], &[x, Tensor::scalar(n)], 0.0);
         assert!(printed(&fg).starts_with("CentredSquares{axis=0}"));

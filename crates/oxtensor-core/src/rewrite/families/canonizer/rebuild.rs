@@ -8,7 +8,7 @@ use super::Algebra;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, VarId};
-use crate::kernels::cast::cast;
+use crate::kernels::cast::cast_constant;
 use crate::rewrite::families::util::{constant_in, elemwise};
 use crate::tensor::Tensor;
 
@@ -64,6 +64,6 @@ fn main(fg: &mut FunctionGraph, alg: &Algebra, terms: &[VarId]) -> Result<VarId>
 
 /// The neutral element as a 0-d constant of `dtype`.
 fn neutral(fg: &mut FunctionGraph, alg: &Algebra, dtype: DType) -> VarId {
-    let t = cast(&Tensor::scalar(alg.neutral), dtype);
+    let t = cast_constant(&Tensor::scalar(alg.neutral), dtype);
     constant_in(fg, &t, dtype)
 }

@@ -8,7 +8,7 @@ use super::{Algebra, Terms};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, VarId};
-use crate::kernels::cast::cast;
+use crate::kernels::cast::{cast, cast_constant};
 use crate::ops::scalar::ScalarKind::{Abs, Sign};
 use crate::rewrite::families::util::{
     constant_in, dtype_of, elemwise, fold, inputs, produced_by, tensor_is, unique_value,
@@ -158,12 +158,12 @@ fn fold_constants(
     denum: &[Tensor],
     dtype: DType,
 ) -> Result<Option<Tensor>> {
-    let neutral = cast(&Tensor::scalar(alg.neutral), dtype);
+    let neutral = cast(&Tensor::scalar(alg.neutral), dtype)?;
     let combine = |ts: &[Tensor]| -> Result<Tensor> {
         match ts {
             [] => Ok(neutral.clone()),
-            [first, rest @ ..] => rest.iter().try_fold(cast(first, dtype), |acc, t| {
-                fold(alg.main, &[&acc, &cast(t, dtype)], dtype)
+            [first, rest @ ..] => rest.iter().try_fold(cast(first, dtype)?, |acc, t| {
+                fold(alg.main, &[&acc, &cast(t, dtype)?], dtype)
             }),
         }
     };
@@ -182,7 +182,7 @@ fn fold_constants(
 /// no later rewrite needs.
 fn already_folded(alg: &Algebra, num: &[Tensor], denum: &[Tensor], dtype: DType) -> bool {
     match (num, denum) {
-        ([one], []) => !tensor_is(&cast(one, dtype), alg.neutral),
+        ([one], []) => !tensor_is(&cast_constant(one, dtype), alg.neutral),
         _ => false,
     }
 }

@@ -82,7 +82,7 @@ impl PyElemwise {
         };
         pattern.sort_unstable();
         let core = Elemwise {
-            scalar_op: scalar_op.borrow().op,
+            scalar_op: scalar_op.borrow().op.clone(),
             inplace_pattern: pattern,
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyElemwise { name }))
@@ -101,7 +101,7 @@ impl PyElemwise {
     /// The scalar op mapped over the tensors.
     #[getter]
     fn scalar_op(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        scalar_ops::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op)
+        scalar_ops::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op.clone())
     }
 
     /// `{output: input}` pairs computed in place.
@@ -802,7 +802,7 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
 /// `oxtensor._core.elemwise_op(scalar_op)`: the shared `Elemwise` of a scalar op.
 #[pyfunction]
 pub fn elemwise_op(py: Python<'_>, scalar_op: Bound<'_, PyScalarOp>) -> PyResult<Py<PyAny>> {
-    let core: OpRef = Arc::new(Elemwise::new(scalar_op.borrow().op));
+    let core: OpRef = Arc::new(Elemwise::new(scalar_op.borrow().op.clone()));
     op_object(py, &core)
 }
 

@@ -62,7 +62,7 @@ pub fn builtin<'py>(
                 *inp = node.borrow().outputs_list(py).get_item(0)?;
             }
         }
-        vec![plan.output.into()]
+        plan.outputs.into_iter().map(Type::from).collect()
     } else if let Some(reshape) = core.as_any().downcast_ref::<Reshape>() {
         reshape_types(reshape, &inputs, &types)?
     } else if let Some(known) = oxtensor_core::ops::known::as_known(core.as_ref()) {

@@ -10,10 +10,31 @@ STAMP := $(VENV)/.installed-v1
 PY_SRC := $(wildcard python tests benches examples)
 export CARGO_INCREMENTAL ?= 0
 
-.PHONY: help venv build release example test test-rust test-python lint fmt bench ci all clean
+.PHONY: help venv build release example test test-rust test-python test-matrix test-ci-matrix \
+	lint fmt bench soak random-graphs ci all clean
+
+# The configurations other machines run in (README, "Developing"): one and
+# two threads, each BLAS engine, the SIMD level capped at AVX2 and at the
+# baseline. `make test-matrix` runs every test in each.
+MATRIX := RAYON_NUM_THREADS=1 RAYON_NUM_THREADS=2 OXTENSOR_BLAS=faer OXTENSOR_BLAS=numpy \
+	OXTENSOR_SIMD=avx2 OXTENSOR_SIMD=baseline
+# CI runs two of them, each with its opposite numbers, on the Python tests
+# of what they change (products, decompositions, reductions, fused sums,
+# vectorised math, threads): a few minutes each.
+CI_MATRIX := "RAYON_NUM_THREADS=1 OXTENSOR_SIMD=baseline OXTENSOR_BLAS=numpy" \
+	"RAYON_NUM_THREADS=2 OXTENSOR_SIMD=avx2 OXTENSOR_BLAS=faer"
+CI_MATRIX_TESTS := tests/tensor/test_blas.py tests/tensor/test_lapack.py \
+	tests/tensor/test_matmul.py tests/tensor/test_reductions.py \
+	tests/tensor/test_large_reductions.py tests/tensor/test_vmath.py \
+	tests/tensor/test_vmath_trig.py tests/compile/test_fusion.py \
+	tests/compile/test_fusion_sum.py tests/test_threads.py
+# One configuration's run: its settings and the SIMD level they give first.
+in_config = echo "== $(1)" && env $(1) $(PY) -c \
+	'from oxtensor import _core; print("SIMD level %s (CPU: %s)" % _core._simd()[:2])' && \
+	env $(1) $(2)
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -21,7 +42,7 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	$(PIP) install -q -r requirements-dev.txt
 	touch $(STAMP)
 
-venv: $(STAMP) ## create .venv with maturin, pytest, hypothesis, ruff, mypy, numpy
+venv: $(STAMP) ## create .venv with maturin, pytest(-randomly), hypothesis, ruff, mypy, numpy
 
 build: venv ## build the extension (debug) into .venv
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop -q
@@ -35,10 +56,21 @@ example: build ## set up and run examples/quickstart.py
 test-rust: ## cargo test for the workspace (the core needs no Python)
 	cargo test --workspace -q
 
-test-python: build ## pytest
+test-python: build ## pytest, in random order (the seed is printed last)
 	$(PY) -m pytest -q
 
 test: test-rust test-python ## set up and run every test (cargo test + pytest)
+
+test-matrix: build ## every test once per thread count, BLAS engine and SIMD cap
+	@for cfg in $(MATRIX); do \
+		$(call in_config,$$cfg,cargo test --workspace -q) && \
+		env $$cfg $(PY) -m pytest -q || exit 1; \
+	done
+
+test-ci-matrix: build ## CI's short runs of the tests in two other configurations
+	@for cfg in $(CI_MATRIX); do \
+		$(call in_config,$$cfg,$(PY) -m pytest -q $(CI_MATRIX_TESTS)) || exit 1; \
+	done
 
 lint: build ## rustfmt, clippy, ruff, stubtest (_core.pyi against the built extension)
 	cargo fmt --all --check
@@ -57,7 +89,13 @@ bench: release ## benchmarks against PyTensor and JAX (installs them into .venv)
 	$(PIP) install -q -r benches/requirements.txt || echo "bench: could not install benches/requirements.txt"
 	$(PY) benches/run.py
 
-ci: lint test ## what CI runs
+random-graphs: build ## random expressions (4,000: FAST_RUN/FAST_COMPILE x float64/float32) against NumPy
+	HYPOTHESIS_PROFILE=slow $(PY) -m pytest -q -p no:randomly tests/compile/test_random_graphs.py
+
+soak: release ## soak and concurrency figures: threads x calls, compile loops, shared updates
+	$(PY) benches/soak.py
+
+ci: lint test test-ci-matrix ## what CI runs
 
 all: fmt ci ## format, lint and test
 

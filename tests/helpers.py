@@ -170,6 +170,58 @@ def assert_matches(got: Any, want: Any, dtype: Any = None, scale: float = 1) -> 
     )
 
 
+# --- tolerances derived from the operation ---
+#
+# Sums round differently with the order of their terms, and that order is
+# no promise: a threaded BLAS splits by its thread count, our reductions by
+# theirs, and SIMD builds (AVX2, AVX-512) by their lane counts. So results
+# that pass through one are compared within a bound on the rounding, never
+# bit for bit.
+
+
+def product_error_bound(a: Any, b: Any) -> np.ndarray:
+    """How far two float computations of ``a @ b`` may differ, elementwise.
+
+    Each is within ``gamma_k · (|a| @ |b|)`` of the exact product, with ``k``
+    the inner length and ``gamma_k ≈ k·u`` (``u = eps/2``), whatever the order
+    of the sum and with or without FMA (Higham, *Accuracy and Stability of
+    Numerical Algorithms*, §3.1); two of them are within twice that, which
+    is ``k·eps·(|a| @ |b|)``. The factor 2 on top is for the final roundings
+    (a copy to another dtype, an added bias)."""
+    a, b = np.asarray(a), np.asarray(b)
+    eps = np.finfo(np.result_type(a, b)).eps
+    k = a.shape[-1]
+    return 2 * k * eps * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64))
+
+
+def assert_within(got: Any, want: Any, bound: Any, what: str = "") -> None:
+    """``|got - want| <= bound`` elementwise (NaN equal to NaN); a failure
+    names the worst element."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape, f"{what} shape {got.shape}, expected {want.shape}"
+    err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    bound = np.broadcast_to(np.asarray(bound, dtype=np.float64), err.shape)
+    bad = ~(err <= bound) & ~(np.isnan(got) & np.isnan(want))
+    if not bad.any():
+        return
+    # NaN (one side only) counts as the worst.
+    worst = np.argmax(np.where(bad, err - bound, -np.inf))
+    i = tuple(int(j) for j in np.unravel_index(worst, err.shape))
+    raise AssertionError(
+        f"{what} {int(bad.sum())} of {err.size} elements off; worst at {i}: got "
+        f"{got[i]!r}, want {want[i]!r}, |diff| {err[i]:.3g} > bound {bound[i]:.3g}"
+    )
+
+
+def assert_product_close(got: Any, a: Any, b: Any, what: str = "") -> None:
+    """``got`` is ``a @ b`` (NumPy's, in its dtype and shape) within
+    :func:`product_error_bound`."""
+    want = np.asarray(a) @ np.asarray(b)
+    got = np.asarray(got)
+    assert got.dtype == want.dtype, f"{what} dtype {got.dtype}, expected {want.dtype}"
+    assert_within(got, want, product_error_bound(a, b), what)
+
+
 # --- Python ops for the host execution paths ---
 
 

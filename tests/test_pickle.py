@@ -5,7 +5,6 @@ pickle without recursion."""
 import copy
 import pickle
 import sys
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -30,16 +29,6 @@ def round_trip(obj: Any) -> Any:
 
 
 ROUND_TRIPS = [round_trip, copy.deepcopy]
-
-
-@contextmanager
-def recursion_limit(n: int):
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(n)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
 
 
 # --- module-level Python ops and types (pickle finds classes by name) --------
@@ -232,15 +221,17 @@ def test_shared_clones_keep_sharing_their_storage():
     np.testing.assert_array_equal(clone2.get_value(), [1.0, 1.0])
 
 
-def test_deep_chain_pickles_without_recursion():
+def test_deep_chain_pickles_without_recursion(recursion_limit):
     x = ot.dvector("x")
     y = x
     for _ in range(10_000):
         y = y + x
-    with recursion_limit(200):
-        data = pickle.dumps(y)
-        y2 = pickle.loads(data)
-        y3 = copy.deepcopy(y)
+    normal = sys.getrecursionlimit()
+    recursion_limit(200)
+    data = pickle.dumps(y)
+    y2 = pickle.loads(data)
+    y3 = copy.deepcopy(y)
+    recursion_limit(normal)
     for twin in (y2, y3):
         root = twin
         depth = 0
@@ -475,12 +466,14 @@ def test_function_keeps_profile_and_mode():
     assert round_trip(oxtensor.function([x], x + 1.0)).profile is None
 
 
-def test_function_of_a_deep_chain_pickles():
+def test_function_of_a_deep_chain_pickles(recursion_limit):
     x = ot.dvector("x")
     y = x
     for _ in range(2_000):
         y = y + x
     f = oxtensor.function([x], y)
-    with recursion_limit(300):
-        g = round_trip(f)
+    normal = sys.getrecursionlimit()
+    recursion_limit(300)
+    g = round_trip(f)
+    recursion_limit(normal)
     np.testing.assert_array_equal(g(np.ones(2)), [2001.0, 2001.0])

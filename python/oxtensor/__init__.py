@@ -12,7 +12,9 @@ Mul [id A]
 <...>
 """
 
-from oxtensor import _core  # noqa: F401  (loads the extension first)
+import warnings
+
+from oxtensor import _core  # loads the extension first
 from oxtensor.compile import In, Mode, Out, function, shared
 from oxtensor.gradient import (
     Lop,
@@ -31,6 +33,11 @@ from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
 
 __version__ = "0.1.0"
+
+# OXTENSOR_SIMD caps the kernels' SIMD level (README, "Developing"); the
+# core ignores a value it does not know, which a test run must not miss.
+if (_simd_problem := _core._simd()[2]) is not None:
+    warnings.warn(_simd_problem, stacklevel=2)
 
 __all__ = [
     "Apply",

@@ -177,11 +177,13 @@ __all__ = [
     "_blas",
     "_blas_engines",
     "_blas_machine",
+    "_blas_products",
     "_grad",
     "_grad_op",
     "_install_blas",
     "_pushforward",
     "_register",
+    "_simd",
     "ancestors",
     "applys_between",
     "argmax",
@@ -1888,6 +1890,13 @@ def _blas_engines() -> list[tuple[str, str | None]]:
 
 def _blas_machine() -> tuple[bool, str | None, bool]:
     """(CPU has AVX-512F, the library's kernel name, it is AVX-512)."""
+
+def _blas_products() -> int:
+    """How many matrix products a host library has run in this process."""
+
+def _simd() -> tuple[str, str, str | None]:
+    """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
+    was ignored or None); levels are "baseline", "avx2", "avx512"."""
 
 def _register(name: str, obj: t.Any) -> None:
     """Called by the Python package at import: the classes Rust instantiates."""

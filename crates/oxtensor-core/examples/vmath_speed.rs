@@ -6,8 +6,8 @@
 //!
 //! `cargo run -p oxtensor-core --release --example vmath_speed [filter]`
 
+use oxtensor_core::kernels::cpu::{levels, Level};
 use oxtensor_core::kernels::map::Part;
-use oxtensor_core::kernels::vmath::simd::{levels, Level};
 use oxtensor_core::kernels::vmath::{kind_slices, Elem, Func};
 use oxtensor_core::ops::scalar::ScalarKind;
 use std::hint::black_box;
@@ -48,7 +48,7 @@ fn ns_per_elem(mut run: impl FnMut()) -> f64 {
 }
 
 /// The trigonometric and hyperbolic kinds, timed at the process's build
-/// only (`OXTENSOR_VMATH` picks another).
+/// only (`OXTENSOR_SIMD` caps it).
 const KINDS: [(&str, ScalarKind, f64, f64); 12] = [
     ("sin", ScalarKind::Sin, -5.0, 5.0),
     ("cos", ScalarKind::Cos, -5.0, 5.0),

@@ -70,7 +70,42 @@ struct Printer<'a> {
     topo: Option<HashMap<NodeId, usize>>,
     ids: Ids,
     out: String,
+    /// The indentation of lines, shared between lines as a tree: each
+    /// entry adds one level (`"   "` or `" │ "`) to its parent's.
+    indents: Vec<Indent>,
 }
+
+/// One level of indentation over the prefix `parent` (`None`: the margin).
+struct Indent {
+    parent: Option<usize>,
+    text: &'static str,
+    levels: usize,
+}
+
+/// A variable waiting to be printed: after the prefix `prefix` and its
+/// `branch`; its children's lines start with the prefix plus `indent`.
+struct Pending {
+    var: VarId,
+    prefix: Option<usize>,
+    branch: &'static str,
+    indent: &'static str,
+    depth: usize,
+}
+
+/// What a printed line has below it.
+enum Below {
+    /// Nothing: a leaf, or a node not expanded (`depth`, `stop_on_name`).
+    Nothing,
+    /// A node printed before: `···` (its inputs were shown there).
+    Elided,
+    /// The node's inputs, each on its own lines.
+    Inputs(Vec<VarId>),
+}
+
+/// Lines are indented by at most this many levels; deeper ones show how
+/// many levels were left out (`[+N]`), so a chain of a million nodes
+/// prints in a million short lines, not a triangle of a million columns.
+const MAX_INDENT: usize = 64;
 
 /// `debugprint` of a function graph: its outputs, with each node's position
 /// in the toposort at the end of its line.
@@ -100,17 +135,59 @@ fn render(
         topo,
         ids: Ids::default(),
         out: String::new(),
+        indents: Vec::new(),
     };
     for &root in roots {
-        p.var(root, "", "", 0);
+        p.root(root);
     }
     p.out
 }
 
 impl Printer<'_> {
-    /// Prints `v` after `first` (its own line prefix); `rest` is the indent
-    /// its children's lines start with.
-    fn var(&mut self, v: VarId, first: &str, rest: &str, depth: usize) {
+    /// Prints the graph below `root`, depth first with each node's inputs
+    /// in order, as PyTensor's recursive `_debugprint` does, but from an
+    /// explicit stack: graphs can be deeper than the native stack.
+    fn root(&mut self, root: VarId) {
+        let mut stack = vec![Pending {
+            var: root,
+            prefix: None,
+            branch: "",
+            indent: "",
+            depth: 0,
+        }];
+        while let Some(item) = stack.pop() {
+            let first = format!("{}{}", self.render(item.prefix), item.branch);
+            let below = self.line(item.var, &first, item.depth);
+            let rest = self.indent(item.prefix, item.indent);
+            let inputs = match below {
+                Below::Nothing => continue,
+                Below::Elided => {
+                    let _ = writeln!(self.out, "{} └─ ···", self.render(rest));
+                    continue;
+                }
+                Below::Inputs(inputs) if inputs.is_empty() => continue,
+                Below::Inputs(inputs) => inputs,
+            };
+            let last = inputs.len() - 1;
+            for (k, &inp) in inputs.iter().enumerate().rev() {
+                let (branch, indent) = if k == last {
+                    (" └─ ", "   ")
+                } else {
+                    (" ├─ ", " │ ")
+                };
+                stack.push(Pending {
+                    var: inp,
+                    prefix: rest,
+                    branch,
+                    indent,
+                    depth: item.depth + 1,
+                });
+            }
+        }
+    }
+
+    /// Prints `v`'s line after `first`; says what goes below it.
+    fn line(&mut self, v: VarId, first: &str, depth: usize) -> Below {
         let data = self.g.var(v);
         let Some(node) = data.owner() else {
             let (id, _) = self.ids.get(Err(v));
@@ -121,34 +198,52 @@ impl Printer<'_> {
                 self.type_suffix(v)
             );
             let _ = writeln!(self.out, "{first}{label}");
-            return;
+            return Below::Nothing;
         };
         let (id, seen) = self.ids.get(Ok(node));
         let _ = writeln!(self.out, "{first}{}", self.node_label(v, node, id));
         if self.opts.depth.is_some_and(|d| depth + 1 >= d)
             || (self.opts.stop_on_name && data.name.is_some())
         {
-            return;
+            return Below::Nothing;
         }
-        if seen {
-            let _ = writeln!(self.out, "{rest} └─ ···");
-            return;
+        match seen {
+            true => Below::Elided,
+            false => Below::Inputs(self.g.node(node).inputs.clone()),
         }
-        let inputs = self.g.node(node).inputs.clone();
-        for (k, &inp) in inputs.iter().enumerate() {
-            let last = k + 1 == inputs.len();
-            let (branch, indent) = if last {
-                (" └─ ", "   ")
-            } else {
-                (" ├─ ", " │ ")
-            };
-            self.var(
-                inp,
-                &format!("{rest}{branch}"),
-                &format!("{rest}{indent}"),
-                depth + 1,
-            );
+    }
+
+    /// The prefix `parent` with one more level, `text`.
+    fn indent(&mut self, parent: Option<usize>, text: &'static str) -> Option<usize> {
+        if text.is_empty() {
+            return parent;
         }
+        let levels = parent.map_or(0, |p| self.indents[p].levels) + 1;
+        self.indents.push(Indent {
+            parent,
+            text,
+            levels,
+        });
+        Some(self.indents.len() - 1)
+    }
+
+    /// The text of a prefix: its last [`MAX_INDENT`] levels, after `[+N]`
+    /// when `N` more were left out.
+    fn render(&self, prefix: Option<usize>) -> String {
+        let mut parts = Vec::new();
+        let mut at = prefix;
+        while let Some(i) = at.filter(|_| parts.len() < MAX_INDENT) {
+            parts.push(self.indents[i].text);
+            at = self.indents[i].parent;
+        }
+        let hidden = at.map_or(0, |i| self.indents[i].levels);
+        let mut text = if hidden > 0 {
+            format!("[+{hidden}]")
+        } else {
+            String::new()
+        };
+        parts.iter().rev().for_each(|p| text.push_str(p));
+        text
     }
 
     fn node_label(&self, v: VarId, node: NodeId, id: usize) -> String {
@@ -203,7 +298,8 @@ impl Printer<'_> {
 
 /// The text of a function graph's outputs, as `FunctionGraph`'s `repr`
 /// shows it: a variable used more than once is written `*N -> expr` the
-/// first time and `*N` after (`Add(*1 -> Exp(x), *1), *1`).
+/// first time and `*N` after (`Add(*1 -> Exp(x), *1), *1`). Written from an
+/// explicit stack, in the order a recursive rendering would visit.
 pub fn as_string(fg: &FunctionGraph) -> String {
     let g = fg.graph();
     let shared: std::collections::HashSet<VarId> = fg
@@ -211,41 +307,51 @@ pub fn as_string(fg: &FunctionGraph) -> String {
         .filter(|&v| g.var(v).owner().is_some() && fg.clients(v).len() > 1)
         .collect();
     let mut numbers: HashMap<VarId, usize> = HashMap::new();
-    let texts: Vec<String> = fg
-        .outputs()
-        .iter()
-        .map(|&o| expr(fg, o, &shared, &mut numbers))
-        .collect();
-    texts.join(", ")
+    let mut out = String::new();
+    let mut todo: Vec<Piece> = Vec::new();
+    for (k, &o) in fg.outputs().iter().enumerate().rev() {
+        todo.push(Piece::Var(o));
+        if k > 0 {
+            todo.push(Piece::Text(", "));
+        }
+    }
+    while let Some(piece) = todo.pop() {
+        let v = match piece {
+            Piece::Text(t) => {
+                out.push_str(t);
+                continue;
+            }
+            Piece::Var(v) => v,
+        };
+        let Some(node) = g.var(v).owner().filter(|_| !fg.inputs().contains(&v)) else {
+            out.push_str(&g.describe_var(v));
+            continue;
+        };
+        if let Some(n) = numbers.get(&v) {
+            let _ = write!(out, "*{n}");
+            continue;
+        }
+        if shared.contains(&v) {
+            let n = numbers.len() + 1;
+            numbers.insert(v, n);
+            let _ = write!(out, "*{n} -> ");
+        }
+        let _ = write!(out, "{}(", g.node(node).op);
+        todo.push(Piece::Text(")"));
+        for (k, &i) in g.node(node).inputs.iter().enumerate().rev() {
+            todo.push(Piece::Var(i));
+            if k > 0 {
+                todo.push(Piece::Text(", "));
+            }
+        }
+    }
+    out
 }
 
-fn expr(
-    fg: &FunctionGraph,
-    v: VarId,
-    shared: &std::collections::HashSet<VarId>,
-    numbers: &mut HashMap<VarId, usize>,
-) -> String {
-    let g = fg.graph();
-    let Some(node) = g.var(v).owner().filter(|_| !fg.inputs().contains(&v)) else {
-        return g.describe_var(v);
-    };
-    if let Some(n) = numbers.get(&v) {
-        return format!("*{n}");
-    }
-    let prefix = if shared.contains(&v) {
-        let n = numbers.len() + 1;
-        numbers.insert(v, n);
-        format!("*{n} -> ")
-    } else {
-        String::new()
-    };
-    let args: Vec<String> = g
-        .node(node)
-        .inputs
-        .iter()
-        .map(|&i| expr(fg, i, shared, numbers))
-        .collect();
-    format!("{prefix}{}({})", g.node(node).op, args.join(", "))
+/// What [`as_string`] writes next.
+enum Piece {
+    Var(VarId),
+    Text(&'static str),
 }
 
 /// A Python dict repr of an io map: `{0: [0]}`.
@@ -313,6 +419,55 @@ mod tests {
              ├─ x [id B] <Vector(float64, shape=(?,))>\n \
              └─ ExpandDims{axis=0} [id C] <Vector(float32, shape=(1,))>\n    \
              └─ 2.0 [id D] <Scalar(float32, shape=())>\n"
+        );
+    }
+
+    /// `x + 1 + 1 ...`, `n` additions deep.
+    fn chain(n: usize) -> (Graph, VarId, VarId) {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let one = g.tensor_constant(Tensor::scalar(1.0f64));
+        let mut z = x;
+        for _ in 0..n {
+            z = build::add(&mut g, z, one).unwrap();
+        }
+        (g, x, z)
+    }
+
+    #[test]
+    fn deep_chains_print_without_recursion_in_linear_space() {
+        // Deeper than a test thread's 2 MiB stack allows a recursive walk.
+        let n = 200_000;
+        let (g, x, z) = chain(n);
+        let text = debugprint_vars(&g, &[z], &PrintOptions::default());
+        let lines: Vec<&str> = text.lines().collect();
+        // The n additions down the chain, `x`, then each addition's `1.0`.
+        assert_eq!(lines.len(), 2 * n + 1);
+        let widest = lines.iter().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest < 3 * MAX_INDENT + 40, "{widest} columns");
+        // `x` is n levels down: n - 1 levels of indentation, 64 shown.
+        let hidden = format!("[+{}]", n - 1 - MAX_INDENT);
+        assert!(lines[n].starts_with(&hidden), "{}", lines[n]);
+        assert!(lines[n].ends_with(&format!(" ├─ x [id {}]", char_id(n))));
+        let fg = FunctionGraph::new(g, vec![x], vec![z]).unwrap();
+        let repr = as_string(&fg);
+        assert!(repr.starts_with("Add(Add("), "{}", &repr[..40]);
+        assert_eq!(repr.matches("Add(").count(), n);
+        assert!(repr.len() < 40 * n, "linear in the depth");
+    }
+
+    #[test]
+    fn shallow_indentation_is_pytensors() {
+        let (g, _, z) = chain(3);
+        assert_eq!(
+            debugprint_vars(&g, &[z], &PrintOptions::default()),
+            "Add [id A]\n \
+             ├─ Add [id B]\n \
+             │  ├─ Add [id C]\n \
+             │  │  ├─ x [id D]\n \
+             │  │  └─ 1.0 [id E]\n \
+             │  └─ 1.0 [id E]\n \
+             └─ 1.0 [id E]\n"
         );
     }
 

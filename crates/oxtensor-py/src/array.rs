@@ -146,6 +146,8 @@ fn well_behaved(arr: &Bound<'_, PyUntypedArray>) -> bool {
 /// A tensor viewing `obj`'s memory (converted first when misaligned or
 /// byte-swapped). `obj` must be an ndarray.
 pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    // Its checks and conversions may run parallel loops (see `fork.rs`).
+    oxtensor_core::vm::fork::enter();
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
         PyTypeError::new_err(format!(
             "expected a NumPy array, got {}",

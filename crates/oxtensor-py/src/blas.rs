@@ -1,5 +1,5 @@
 //! `_core._install_blas` / `_core._blas` / `_core._blas_engines` /
-//! `_core._blas_machine`: the core's host-BLAS switch and its routing, for
+//! `_core._blas_machine` / `_core._blas_products`: the core's host-BLAS switch and its routing, for
 //! `oxtensor.tensor.blas`, which finds the BLAS NumPy loaded.
 
 use oxtensor_core::kernels::blas::{self, HostBlas};
@@ -69,6 +69,12 @@ fn routes_of(names: &[String]) -> PyResult<Routes> {
 #[pyfunction]
 pub fn _blas() -> Option<String> {
     blas::engine(Family::Product)
+}
+
+/// How many matrix products a host library has run in this process.
+#[pyfunction]
+pub fn _blas_products() -> usize {
+    blas::host_products()
 }
 
 /// Each family's name and the library it runs on (None: faer).

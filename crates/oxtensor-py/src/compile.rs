@@ -14,6 +14,7 @@ use crate::types::PyTensorType;
 use crate::variable::PyVariable;
 use oxtensor_core::compile::{FunctionInput, FunctionMaker, FunctionSpec, OnUnused};
 use oxtensor_core::graph::{traversal, Graph, VarId};
+use oxtensor_core::rewrite::HostFolding;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
@@ -414,11 +415,18 @@ pub fn function<'py>(
     let built = FunctionMaker::new(imported.g, imported.spec, core)
         .with_feature(log)
         .with_feature(Box::new(bridge))
+        .with_feature(Box::new(HostFolding(Box::new(
+            crate::rewriting::fold::PyHostFolder,
+        ))))
         .build()
         .py()?;
     warn_all(py, &built.warnings)?;
+    // PyTensor keeps a rewrite run's profile on the graph (`fgraph.profile`).
+    let profile_obj = crate::rewriting::profile::PyRewriteProfile::from(built.profile);
+    fg.setattr("rewrite_profile", profile_obj)?;
     let mut core_fg = built.fgraph;
     crate::rewriting::bridge::HostBridge::detach(&mut core_fg).py()?;
+    core_fg.remove_feature_of::<HostFolding>().py()?;
     PyFunctionGraph::adopt(&fg, core_fg)?;
     let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
     let entries = specs

@@ -168,6 +168,7 @@ pub fn constant_from_array<'py>(
     name: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = crate::array::tensor_from_array(&arr)?;
+    oxtensor_core::vm::fork::enter();
     let owned = oxtensor_core::kernels::copy::copy_contiguous(&t);
     constant_from_tensor(arr.py(), owned, name)
 }

@@ -8,7 +8,7 @@ use oxtensor_core::kernels::copy::copy_contiguous;
 use oxtensor_core::types::TensorType;
 use oxtensor_core::value::Value;
 use oxtensor_core::vm::Program;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRecursionError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -295,12 +295,29 @@ impl PyFunction {
         Ok(())
     }
 
+    /// What every call does first: refuse a call nested so deep (a Python
+    /// op calling its own function) that the native stack could overflow,
+    /// as `RecursionError`; and, in a forked child, give this thread's
+    /// parallel loops live workers before any conversion (see `fork.rs`).
+    fn enter(&self) -> PyResult<()> {
+        if !oxtensor_core::vm::native_stack::has_room_for_a_call() {
+            return Err(PyRecursionError::new_err(format!(
+                "maximum recursion depth exceeded while calling {}: calls nested in \
+                 Python ops have nearly filled the native stack",
+                self.label()
+            )));
+        }
+        oxtensor_core::vm::fork::enter();
+        Ok(())
+    }
+
     /// A call with a tuple of positional arguments and maybe keywords.
     pub(crate) fn call(
         &self,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
+        self.enter()?;
         let mut values = Values::new();
         self.values(args, kwargs, &mut values)?;
         self.finish(args.py(), &values)
@@ -313,6 +330,7 @@ impl PyFunction {
         py: Python<'py>,
         args: impl Iterator<Item = Bound<'py, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        self.enter()?;
         let mut values = Values::new();
         for (i, a) in args.enumerate() {
             values.push(self.convert(i, &a)?);

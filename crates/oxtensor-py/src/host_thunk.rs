@@ -23,7 +23,9 @@ pub fn value_from_py(obj: &Bound<'_, PyAny>, ty: &Bound<'_, PyAny>) -> PyResult<
     if ty.is_instance_of::<PyTensorType>() {
         return Ok(Value::Tensor(tensor_from_array(obj)?));
     }
-    Ok(Value::Host(Arc::new(PyHostValue(obj.clone().unbind()))))
+    Ok(Value::Host(Arc::new(PyHostValue::new(
+        obj.clone().unbind(),
+    ))))
 }
 
 /// The Python object for a VM value.
@@ -35,7 +37,7 @@ pub fn value_to_py<'py>(
     match v {
         Value::Tensor(t) => array_from_tensor(py, t, writeable),
         Value::Host(h) => match h.as_any().downcast_ref::<PyHostValue>() {
-            Some(p) => Ok(p.0.bind(py).clone()),
+            Some(p) => Ok(p.object().bind(py).clone()),
             None => Err(PyTypeError::new_err(format!(
                 "value {h:?} has no Python form"
             ))),

@@ -3,10 +3,44 @@
 use oxtensor_core::graph::HostValue;
 use pyo3::prelude::*;
 use std::any::Any;
+use std::mem::ManuallyDrop;
 
-/// A Python object held as a constant's value.
+/// A Python object held as a value (a constant's, or a call's argument
+/// of a non-tensor type).
 #[derive(Debug)]
-pub struct PyHostValue(pub Py<PyAny>);
+pub struct PyHostValue(ManuallyDrop<Py<PyAny>>);
+
+impl PyHostValue {
+    /// Holds `obj`.
+    pub fn new(obj: Py<PyAny>) -> Self {
+        PyHostValue(ManuallyDrop::new(obj))
+    }
+
+    /// The object.
+    pub fn object(&self) -> &Py<PyAny> {
+        &self.0
+    }
+}
+
+impl Drop for PyHostValue {
+    /// Released at once when this thread holds the GIL, even where PyO3
+    /// does not know it (calls through `vectorcall.rs`): PyO3 would queue
+    /// the decrement until its next entry, and a loop of such calls never
+    /// makes one, so the queue (and the objects) would grow per call.
+    fn drop(&mut self) {
+        // SAFETY: the field is taken once, here, and never used again.
+        let obj = unsafe { ManuallyDrop::take(&mut self.0) };
+        // SAFETY: `PyGILState_Check` may be called from any thread; a
+        // decrement with the GIL held is always sound.
+        unsafe {
+            if pyo3::ffi::PyGILState_Check() == 1 {
+                pyo3::ffi::Py_DecRef(obj.into_ptr());
+            } else {
+                drop(obj);
+            }
+        }
+    }
+}
 
 impl HostValue for PyHostValue {
     fn host_eq(&self, other: &dyn HostValue) -> bool {

@@ -266,7 +266,7 @@ fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
     }
     let display = data.str()?.to_string();
     Ok(Constant {
-        value: Value::Host(Arc::new(crate::host_value::PyHostValue(
+        value: Value::Host(Arc::new(crate::host_value::PyHostValue::new(
             data.clone().unbind(),
         ))),
         display,

@@ -9,6 +9,7 @@ mod builtin_ops;
 mod compile;
 mod constant;
 mod construct;
+mod cpu;
 mod describe;
 mod errors;
 mod exceptions;
@@ -57,6 +58,9 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // Count forks from import on, so a forked child never hands work to
+    // the parent's pool threads (see `oxtensor_core::vm::fork`).
+    oxtensor_core::vm::fork::watch();
     m.add_class::<types::PyType_>()?;
     m.add_class::<types::PyTensorType>()?;
     m.add_class::<types::PyNullType>()?;
@@ -93,6 +97,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blas::_blas, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_engines, m)?)?;
     m.add_function(wrap_pyfunction!(blas::_blas_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::_blas_products, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu::_simd, m)?)?;
     scalar_ops::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;

@@ -75,7 +75,11 @@ pub unsafe extern "C" fn call(
             ))
         }
     };
-    err.restore(py);
+    // Raised through PyO3's own entry: it drops the Python objects queued
+    // while this call ran (an error's own message, a Python op's exception),
+    // which no later call through here would ever release (one string
+    // leaked per failing call).
+    Python::attach(|py| err.restore(py));
     std::ptr::null_mut()
 }
 

@@ -186,3 +186,96 @@ def test_rewriters_compile_through_function():
     finally:
         optdb["canonicalize"].remove("exp_to_zero_test")
     assert "exp_to_zero_test" not in optdb["canonicalize"]
+
+
+def test_pattern_rewriter_matches_commutatively_and_builds_the_template():
+    from oxtensor.graph.rewriting.basic import PatternNodeRewriter
+
+    x, y = ot.dvectors("x", "y")
+    fg = FunctionGraph([x, y], [(ot.exp(y) * x) / x])
+    cancel = PatternNodeRewriter(
+        (ot.true_div, (ot.mul, "x", "z"), "x"), "z", allow_multiple_clients=True
+    )
+    assert str(cancel) == "True_div(Mul(x, z), x) -> z"
+    in2out(cancel).rewrite(fg)
+    assert str(fg.outputs[0].owner.op) == "Exp"
+
+
+def test_pattern_constants_constraints_asterisk_and_callables():
+    from oxtensor.graph.rewriting.basic import (
+        Asterisk,
+        PatternNodeRewriter,
+        SubstitutionNodeRewriter,
+    )
+
+    x = ot.dvector("x")
+    fg = FunctionGraph([x], [x**2 + ot.exp(x)])
+    in2out(PatternNodeRewriter((ot.pow, "x", 2), (ot.sqr, "x"))).rewrite(fg)
+    assert "Sqr" in oxtensor.dprint(fg, file="str")
+    named = {"pattern": "x", "constraint": lambda v: v.name == "x"}
+    called = []
+
+    def build(fgraph, node, subs):
+        called.append(sorted(subs))
+        return ot.cosh(subs["x"])
+
+    in2out(PatternNodeRewriter((ot.exp, named), build)).rewrite(fg)
+    assert called == [["x"]]
+    assert "Cosh" in oxtensor.dprint(fg, file="str")
+    in2out(SubstitutionNodeRewriter(ot.add, ot.mul)).rewrite(fg)
+    assert str(fg.outputs[0].owner.op) == "Mul"
+    rest = PatternNodeRewriter((ot.mul, "a", Asterisk("r")), (ot.add, "a", "r"))
+    in2out(rest).rewrite(fg)
+    assert str(fg.outputs[0].owner.op) == "Add"
+    fg.check_integrity()
+
+
+class Triple(Op):
+    """A Python op: ``3 * x``, counting its ``perform`` calls."""
+
+    __props__ = ()
+    calls = 0
+
+    def make_node(self, x):
+        x = ot.as_tensor_variable(x)
+        from oxtensor.graph.basic import Apply
+
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node, inputs, outputs):
+        Triple.calls += 1
+        outputs[0][0] = np.asarray(3 * inputs[0], dtype=node.outputs[0].dtype)
+
+
+class NoFold(Triple):
+    def do_constant_folding(self, fgraph, node):
+        return False
+
+
+def test_python_ops_on_constants_fold_through_their_perform():
+    x = ot.dvector("x")
+    c = ot.constant(np.array([1.0, 2.0]))
+    Triple.calls = 0
+    f = oxtensor.function([x], x + Triple()(c))
+    assert Triple.calls == 1, "folded at compile time"
+    assert "Triple" not in oxtensor.dprint(f, file="str")
+    np.testing.assert_array_equal(f(np.zeros(2)), [3.0, 6.0])
+    assert Triple.calls == 1, "not run again by the call"
+    g = oxtensor.function([x], x + NoFold()(c))
+    assert "NoFold" in oxtensor.dprint(g, file="str")
+    np.testing.assert_array_equal(g(np.zeros(2)), [3.0, 6.0])
+
+
+def test_compiled_functions_keep_their_rewrite_profile():
+    x = ot.dvector("x")
+    f = oxtensor.function([x], ot.log(1 + x) + x**2)
+    profile = f.maker.fgraph.rewrite_profile
+    assert profile.rewriters["local_log1p"]["applied"] == 1
+    assert profile.rewriters["local_pow_specialize"]["applied"] == 1
+    names = [p[0] for p in profile.passes]
+    assert (
+        names.index("canonicalize")
+        < names.index("stabilize")
+        < names.index("specialize")
+    )
+    assert "local_log1p" in profile.summary()

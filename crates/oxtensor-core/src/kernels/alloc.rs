@@ -21,11 +21,33 @@ pub struct Pool {
     /// in a loop recycles and takes one buffer per call, and skipping the
     /// hash lookup for it saved a tenth of such a call's work.
     last: Option<Tensor>,
-    free: HashMap<usize, Vec<Tensor>, BuildHasherDefault<LenHasher>>,
+    free: HashMap<usize, Bin, BuildHasherDefault<LenHasher>>,
     /// An input the running step is the last to read, which its op may
     /// write its output into (`vm/donation.rs`).
     loan: Option<Tensor>,
 }
+
+/// The kept buffers of one byte length, and how many the runs ask for.
+///
+/// Buffers reach the pool from steps and from hosts handing outputs back,
+/// and also from outputs no kernel took from it (a summed group's fresh
+/// accumulator): kept without a bound, those grew the pool by one buffer
+/// per call. [`Pool::trim`] keeps at most as many as one recent run asked
+/// for, and none of a length no run asked for in [`IDLE_RUNS`] runs.
+#[derive(Default, Debug)]
+struct Bin {
+    kept: Vec<Tensor>,
+    /// Buffers of this length asked for since the last trim.
+    asked: usize,
+    /// Most asked for by one run since the length was last idle.
+    peak: usize,
+    /// Runs in a row that asked for none.
+    idle: usize,
+}
+
+/// Runs after which a length nobody asks for loses its buffers: a function
+/// called in turn on a few shapes keeps a set for each.
+const IDLE_RUNS: usize = 8;
 
 /// Hashes a byte length by one multiplication: the pool is consulted for
 /// every output of every call, where SipHash is a measurable part of the
@@ -61,9 +83,29 @@ impl Pool {
             if self.last.is_none() {
                 self.last = Some(t);
             } else {
-                self.free.entry(buf.len()).or_default().push(t);
+                self.free.entry(buf.len()).or_default().kept.push(t);
             }
         }
+    }
+
+    /// Called once per run, before it: drops the buffers recent runs did
+    /// not ask for (see [`Bin`]), so what the pool holds is bounded by
+    /// what one run uses, whatever is handed back to it.
+    pub fn trim(&mut self) {
+        self.free.retain(|_, bin| {
+            if bin.asked > 0 {
+                bin.peak = bin.peak.max(bin.asked);
+                bin.idle = 0;
+            } else {
+                bin.idle += 1;
+            }
+            bin.asked = 0;
+            if bin.idle > IDLE_RUNS {
+                bin.peak = 0;
+            }
+            bin.kept.truncate(bin.peak);
+            bin.peak > 0
+        });
     }
 
     /// A C-contiguous tensor whose contents are unspecified: a recycled
@@ -91,7 +133,9 @@ impl Pool {
         let t = if self.last.as_ref().is_some_and(|t| t.buffer().len() == len) {
             self.last.take()?
         } else {
-            self.free.get_mut(&len).and_then(Vec::pop)?
+            let bin = self.free.entry(len).or_default();
+            bin.asked += 1;
+            bin.kept.pop()?
         };
         // Its buffer holds exactly `len` bytes, so a C-contiguous tensor of
         // the same dtype and shape at offset 0 spans all of it.
@@ -135,7 +179,7 @@ impl Pool {
 
     /// Number of pooled buffers (for tests).
     pub fn len(&self) -> usize {
-        usize::from(self.last.is_some()) + self.free.values().map(Vec::len).sum::<usize>()
+        usize::from(self.last.is_some()) + self.free.values().map(|b| b.kept.len()).sum::<usize>()
     }
 
     /// Whether the pool is empty.
@@ -232,6 +276,37 @@ mod tests {
         pool.recycle(shared);
         assert!(pool.is_empty());
         assert_ne!(pool.take(DType::Float64, &[4]).as_ptr(), view.as_ptr());
+    }
+
+    #[test]
+    fn the_pool_keeps_what_runs_ask_for_and_no_more() {
+        let mut pool = Pool::default();
+        pool.recycle(Tensor::uninit(DType::Float64, &[100]));
+        // Outputs handed back that no run takes (a fresh accumulator per
+        // call) do not pile up.
+        for _ in 0..50 {
+            pool.trim();
+            pool.recycle(Tensor::uninit(DType::Float64, &[1]));
+        }
+        assert_eq!(pool.len(), 2, "`last` and one unclaimed buffer");
+        pool.trim();
+        assert_eq!(pool.len(), 1);
+        // A run asking for three buffers of a length keeps three.
+        for _ in 0..5 {
+            pool.trim();
+            let taken: Vec<Tensor> = (0..3).map(|_| pool.take(DType::Int8, &[7])).collect();
+            taken.into_iter().for_each(|t| pool.recycle(t));
+        }
+        pool.trim();
+        assert_eq!(pool.len(), 4);
+        // Two shapes in turn keep theirs; a length idle for long is dropped.
+        for k in 0..IDLE_RUNS + 2 {
+            pool.trim();
+            let t = pool.take(DType::Int8, &[8 + k % 2]);
+            pool.recycle(t);
+        }
+        pool.trim();
+        assert_eq!(pool.len(), 3, "`last`, one buffer per shape in use");
     }
 
     #[test]

@@ -10,9 +10,10 @@ use super::argmax_int64::argmax_lane_i64;
 #[cfg(target_arch = "x86_64")]
 use super::argmax_simd::{argmax_tracked, width_for};
 use super::argmax_split::{argmax_split, worth_splitting};
+use super::cpu::has_avx2;
 #[cfg(target_arch = "x86_64")]
 use super::float_vec::SimdFloat;
-use super::lanes::{for_each_lane, has_avx2, Lanes};
+use super::lanes::{for_each_lane, Lanes};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Element, Tensor};

@@ -30,9 +30,9 @@
 use super::argmax::beats;
 #[cfg(target_arch = "x86_64")]
 use super::argmax_simd::{run, width_for, Pass, Width};
+use super::cpu::has_avx2;
 #[cfg(target_arch = "x86_64")]
 use super::float_vec::{FloatVec, SimdFloat};
-use super::lanes::has_avx2;
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 

@@ -7,10 +7,10 @@
 use super::argmax::{argmax_body, argmax_lane};
 
 /// [`argmax_lane`] for int64: the AVX-512 span maximum where
-/// `vmath::simd::level` names AVX-512, else the generic lane.
+/// `cpu::level` names AVX-512, else the generic lane.
 pub(super) fn argmax_lane_i64<const MIN: bool>(x: &[i64], avx2: bool) -> i64 {
     #[cfg(target_arch = "x86_64")]
-    if avx2 && super::vmath::simd::level() == super::vmath::simd::Level::Avx512 {
+    if avx2 && super::cpu::has_avx512() {
         // SAFETY: `level` never names a build the CPU does not run.
         return unsafe { x86::argmax::<MIN>(x) };
     }
@@ -78,7 +78,7 @@ mod tests {
 
     #[test]
     fn first_extremes_at_every_place_and_length() {
-        let avx2 = super::super::lanes::has_avx2();
+        let avx2 = super::super::cpu::has_avx2();
         for n in [1, 7, 31, 32, 33, 511, 512, 513, 1500] {
             let base: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1000 - 500).collect();
             for at in [0, n / 3, n - 1] {

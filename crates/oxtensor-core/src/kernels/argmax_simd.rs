@@ -25,9 +25,8 @@
 #![cfg(target_arch = "x86_64")]
 
 use super::argmax::beats;
+use super::cpu::{has_avx2, level, Level};
 use super::float_vec::{FloatVec, SimdFloat, MAX_LANES};
-use super::lanes::has_avx2;
-use super::vmath::simd::{level, Level};
 
 /// A vector build the CPU runs. Made only by [`Width::best`] (and, in
 /// tests, `Width::all`) once the CPU is found to run it, so holding one is
@@ -43,7 +42,7 @@ enum Build {
 
 impl Width {
     /// The widest build, `None` without AVX2. AVX-512 when
-    /// `vmath::simd::level` names it, so `OXTENSOR_VMATH=avx2` keeps AVX2.
+    /// `cpu::level` names it, so `OXTENSOR_SIMD=avx2` keeps AVX2.
     pub(super) fn best() -> Option<Width> {
         match level() {
             Level::Avx512 => Some(Width(Build::Avx512)),
@@ -51,20 +50,19 @@ impl Width {
         }
     }
 
-    /// AVX2 where the CPU has it, whatever wider build it also has.
+    /// AVX2 where `cpu::level` allows it, whatever wider build it also allows.
     fn avx2() -> Option<Width> {
         has_avx2().then_some(Width(Build::Avx2))
     }
 
-    /// Every build the CPU runs, narrowest first.
+    /// Every build `cpu::level` allows, narrowest first.
     #[cfg(test)]
     pub(super) fn all() -> Vec<Width> {
-        use super::vmath::simd::detected;
         let mut all = Vec::new();
         if has_avx2() {
             all.push(Width(Build::Avx2));
         }
-        if detected() == Level::Avx512 {
+        if level() == Level::Avx512 {
             all.push(Width(Build::Avx512));
         }
         all

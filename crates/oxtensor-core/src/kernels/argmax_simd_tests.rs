@@ -201,7 +201,7 @@ fn float32_and_float64_passes_find_the_extreme_and_nans() {
 fn every_detected_build_is_tested() {
     let all = Width::all();
     assert_eq!(!all.is_empty(), has_avx2());
-    let wide = crate::kernels::vmath::simd::detected() == Level::Avx512;
+    let wide = crate::kernels::cpu::level() == Level::Avx512;
     assert_eq!(all.contains(&Width(Build::Avx512)), wide);
     assert!(Width::best().is_none_or(|b| all.contains(&b)));
 }

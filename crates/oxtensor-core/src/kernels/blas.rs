@@ -15,6 +15,7 @@
 use super::engine::{Family, Routes};
 use std::any::TypeId;
 use std::ffi::c_int;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// `CblasRowMajor`, `CblasNoTrans` and `CblasTrans` from `cblas.h`.
@@ -167,6 +168,17 @@ pub const MIN_WORK: usize = 1 << 27;
 
 static INSTALLED: RwLock<Option<HostBlas>> = RwLock::new(None);
 
+/// Products the installed libraries have run since the process started:
+/// which engine ran a product shows in no result (both are correct to
+/// within rounding, and which rounding is not promised), so tests of the
+/// routing count calls instead.
+static HOST_PRODUCTS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many matrix products a host library has run in this process.
+pub fn host_products() -> usize {
+    HOST_PRODUCTS.load(Ordering::Relaxed)
+}
+
 /// Route large real products to `lib` (or back to faer with `None`).
 pub fn install(lib: Option<HostBlas>) {
     *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = lib;
@@ -228,22 +240,49 @@ pub(super) fn layout(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(
 /// with their element strides and `dst` holds m·n elements.
 pub(super) unsafe fn try_product<T: 'static + Copy>(
     dst: *mut T,
+    mkn: (usize, usize, usize),
+    a: (*const T, isize, isize),
+    b: (*const T, isize, isize),
+    one_zero: (T, T),
+) -> bool {
+    let work = mkn.0.saturating_mul(mkn.1).saturating_mul(mkn.2);
+    let routine = match INSTALLED.read().as_deref() {
+        Ok(Some(lib)) => lib.product_routine::<T>(work),
+        _ => (0, false),
+    };
+    // SAFETY: the caller's contract; `install`'s on the routine.
+    unsafe { product_with(routine, dst, mkn, a, b, one_zero) }
+}
+
+impl HostBlas {
+    /// The `cblas_?gemm` for `T` (address, 64-bit integers) that a product
+    /// of `work` multiply-adds goes to; address 0 if none.
+    fn product_routine<T: 'static>(&self, work: usize) -> (usize, bool) {
+        if work < self.min_work || !self.routes.host(Family::Product) {
+            return (0, false);
+        }
+        match TypeId::of::<T>() {
+            t if t == TypeId::of::<f64>() => (self.dgemm, self.ilp64),
+            t if t == TypeId::of::<f32>() => (self.sgemm, self.ilp64),
+            _ => (0, false),
+        }
+    }
+}
+
+/// [`try_product`] through `(addr, ilp64)`, a routine from
+/// [`HostBlas::product_routine`] (address 0: none, false returned).
+///
+/// # Safety
+/// As [`try_product`]; a non-zero `addr` is a CBLAS ?gemm for `T` taking
+/// 64-bit integers if `ilp64`, else 32-bit ones.
+unsafe fn product_with<T: 'static + Copy>(
+    (addr, ilp64): (usize, bool),
+    dst: *mut T,
     (m, k, n): (usize, usize, usize),
     (pa, ars, acs): (*const T, isize, isize),
     (pb, brs, bcs): (*const T, isize, isize),
     (one, zero): (T, T),
 ) -> bool {
-    let work = m.saturating_mul(k).saturating_mul(n);
-    let (addr, ilp64) = match INSTALLED.read().as_deref() {
-        Ok(Some(lib)) if work >= lib.min_work && lib.routes.host(Family::Product) => {
-            match TypeId::of::<T>() {
-                t if t == TypeId::of::<f64>() => (lib.dgemm, lib.ilp64),
-                t if t == TypeId::of::<f32>() => (lib.sgemm, lib.ilp64),
-                _ => (0, false),
-            }
-        }
-        _ => (0, false),
-    };
     let (Some((ta, lda)), Some((tb, ldb))) = (layout(m, k, ars, acs), layout(k, n, brs, bcs))
     else {
         return false;
@@ -254,13 +293,15 @@ pub(super) unsafe fn try_product<T: 'static + Copy>(
     let dims = [m, k, n, lda, ldb];
     // SAFETY: the caller's contract on the operands; `install`'s on the
     // address (a CBLAS ?gemm for `T` with the library's integer width).
-    unsafe {
+    let done = unsafe {
         if ilp64 {
             call::<T, i64>(addr, (ta, tb), dims, (pa, pb, dst), (one, zero))
         } else {
             call::<T, i32>(addr, (ta, tb), dims, (pa, pb, dst), (one, zero))
         }
-    }
+    };
+    HOST_PRODUCTS.fetch_add(usize::from(done), Ordering::Relaxed);
+    done
 }
 
 /// Calls the `cblas_?gemm` at `addr` with integers of type `I`; false

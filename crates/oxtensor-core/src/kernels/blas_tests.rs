@@ -94,11 +94,9 @@ unsafe extern "C" fn plain_dgemm(
     }
 }
 
-#[test]
-fn products_go_to_the_installed_library() {
-    let a: Vec<f64> = (0..6).map(|i| i as f64).collect(); // 2×3
-    let b: Vec<f64> = (0..12).map(|i| (i as f64) * 0.5).collect(); // 3×4, or 4×3 transposed
-    let lib = HostBlas {
+/// A library whose only routine is [`plain_dgemm`].
+fn plain() -> HostBlas {
+    HostBlas {
         name: "plain".into(),
         sgemm: 0,
         dgemm: plain_dgemm as *const () as usize,
@@ -109,11 +107,23 @@ fn products_go_to_the_installed_library() {
         kernel: String::new(),
         routes: Routes::ALL,
         lib: None,
-    };
-    let run = |brs, bcs| {
+    }
+}
+
+/// The routing, on libraries of the test's own: an installed one would
+/// take the products of every other test running alongside.
+#[test]
+fn products_go_to_the_library_that_serves_them() {
+    let a: Vec<f64> = (0..6).map(|i| i as f64).collect(); // 2×3
+    let b: Vec<f64> = (0..12).map(|i| (i as f64) * 0.5).collect(); // 3×4, or 4×3 transposed
+    let run = |lib: &HostBlas, brs, bcs| {
         let mut dst = [f64::NAN; 8];
+        // 2·3·4 = 24 multiply-adds.
+        let routine = lib.product_routine::<f64>(24);
+        let calls = host_products();
         let done = unsafe {
-            try_product(
+            product_with(
+                routine,
                 dst.as_mut_ptr(),
                 (2, 3, 4),
                 (a.as_ptr(), 3, 1),
@@ -121,31 +131,36 @@ fn products_go_to_the_installed_library() {
                 (1.0, 0.0),
             )
         };
+        assert!(host_products() >= calls + usize::from(done));
         (done, dst)
     };
-    install(Some(lib.clone()));
-    let (done, dst) = run(4, 1);
-    let (done_t, dst_t) = run(1, 3);
-    let (strided, _) = run(8, 2);
-    let installed_now = installed();
-    // Products routed to faer stay there, LAPACK families still served.
-    install(Some(
-        lib.clone()
-            .with_routes(Routes::ALL.with(Family::Product, false)),
-    ));
-    let (routed, _) = run(4, 1);
-    let engines = (engine(Family::Product), engine(Family::Qr), installed());
-    // 2·3·4 = 24 multiply-adds: below a threshold of 25, faer's.
-    install(Some(lib.with_min_work(25)));
-    let (small, _) = run(4, 1);
-    install(None);
-    let (after, _) = run(4, 1);
-    assert!(done && done_t && !strided && !small && !after && !routed);
-    assert_eq!(installed_now.as_deref(), Some("plain"));
-    let plain = Some("plain".to_string());
-    assert_eq!(engines, (None, plain.clone(), plain));
+    let (done, dst) = run(&plain(), 4, 1);
+    let (done_t, dst_t) = run(&plain(), 1, 3);
+    let (strided, _) = run(&plain(), 8, 2);
+    // Products routed to faer stay there.
+    let faer = plain().with_routes(Routes::ALL.with(Family::Product, false));
+    let (routed, _) = run(&faer, 4, 1);
+    // 24 multiply-adds: below a threshold of 25, faer's.
+    let (small, _) = run(&plain().with_min_work(25), 4, 1);
+    assert_eq!(plain().product_routine::<f32>(24).0, 0, "no sgemm");
+    assert!(done && done_t && !strided && !small && !routed);
     // Row 1 of a is [3, 4, 5]; column 2 of b is [1, 3, 5] (plain) or
     // b[6..9] = [3, 3.5, 4] (transposed view).
     assert_eq!(dst[6], 3.0 + 12.0 + 25.0);
     assert_eq!(dst_t[6], 9.0 + 14.0 + 20.0);
+}
+
+#[test]
+fn the_installed_library_names_the_families_it_serves() {
+    // No product is ever large enough for it, so the other tests running
+    // meanwhile keep theirs on faer (and it has no LAPACK routines).
+    let lib = plain().with_min_work(usize::MAX);
+    install(Some(
+        lib.with_routes(Routes::ALL.with(Family::Product, false)),
+    ));
+    let engines = (engine(Family::Product), engine(Family::Qr), installed());
+    install(None);
+    let plain = Some("plain".to_string());
+    assert_eq!(engines, (None, plain.clone(), plain));
+    assert_eq!((engine(Family::Qr), installed()), (None, None));
 }

@@ -7,7 +7,7 @@
 /// 15 µs on the baseline build, 7.6 µs with AVX2).
 pub(super) fn or_bytes(bytes: &[u8]) -> u8 {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { or_bytes_avx2(bytes) };
     }
@@ -17,7 +17,7 @@ pub(super) fn or_bytes(bytes: &[u8]) -> u8 {
 /// The least of `bytes` (255 for none).
 pub(super) fn min_bytes(bytes: &[u8]) -> u8 {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { min_bytes_avx2(bytes) };
     }

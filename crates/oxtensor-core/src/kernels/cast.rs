@@ -2,9 +2,9 @@
 //! with `as` (floats to ints truncate), anything to bool is `!= 0`, complex
 //! to real keeps the real part.
 
+use super::cpu::{level, Level};
 use super::iter::Nest;
 use super::map::map1_slices;
-use super::vmath::simd::{detected, Level};
 use super::Work;
 use crate::dtype::DType;
 use crate::tensor::{Element, Tensor};
@@ -156,8 +156,8 @@ fn cast_map<I: Element, O: Element>(src: &Tensor, out: &mut Tensor, f: impl Fn(I
 
 fn cast_slice<I: Element, O: Element>(ys: &mut [O], xs: &[I], f: &impl Fn(I) -> O) {
     #[cfg(target_arch = "x86_64")]
-    match detected() {
-        // SAFETY: `detected` found the features each build enables.
+    match level() {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         Level::Avx512 => return unsafe { cast_slice_avx512(ys, xs, f) },
         // SAFETY: as above.
         Level::Avx2 => return unsafe { cast_slice_avx2(ys, xs, f) },

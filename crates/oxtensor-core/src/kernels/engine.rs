@@ -6,7 +6,9 @@
 //! faer picks its matrix-product kernel by `is_x86_feature_detected!
 //! ("avx512f")`; OpenBLAS picks one per CPU model and names it (its "core
 //! name"). NumPy's scipy-openblas 0.3.31 on an AMD Zen 5 runs its Haswell
-//! (AVX2) kernels, while faer runs AVX-512 there.
+//! (AVX2) kernels, while faer runs AVX-512 there. The routing reads the
+//! CPU through `cpu::level`, so `OXTENSOR_SIMD=avx2` routes as an AVX2
+//! machine does (faer's own kernels still run what the CPU has).
 
 /// A family of operations routed together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,16 +135,11 @@ impl Machine {
     }
 }
 
-/// Whether the CPU has AVX-512F, the test faer uses to pick its kernel.
+/// Whether the CPU has AVX-512F, the test faer uses to pick its kernel
+/// (as `cpu::level` reads it: F with DQ and VL, which every AVX-512 CPU
+/// but the Xeon Phi has, and capped by `OXTENSOR_SIMD`).
 pub fn cpu_has_avx512f() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    super::cpu::has_avx512()
 }
 
 /// Whether an OpenBLAS core name is one of its AVX-512 kernel sets

@@ -130,8 +130,9 @@ fn exp_sum_avx2(x: &[f64], shift: f64, y: &mut [f64]) -> f64 {
 pub fn exp_shifted(x: &[f64], shift: f64, y: &mut [f64]) -> f64 {
     assert!(y.len() >= x.len(), "exp_shifted: output shorter than input");
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU has the features the function was compiled for.
+    if super::cpu::has_avx2() {
+        // SAFETY: `cpu::has_avx2` (AVX2 and FMA) is never true on a CPU
+        // without them.
         return unsafe { exp_sum_avx2(x, shift, y) };
     }
     exp_sum_body::<false>(x, shift, y)

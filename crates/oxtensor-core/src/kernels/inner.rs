@@ -144,7 +144,7 @@ pub(super) fn dot<T: Inner>(a: &[T], b: &[T]) -> T {
 
 /// `Σ a[i] · b[i]` by this file's kernel.
 fn own_dot<T: Inner>(a: &[T], b: &[T]) -> T {
-    let avx2 = super::lanes::has_avx2();
+    let avx2 = super::cpu::has_avx2();
     if a.len() < super::PARALLEL_MIN {
         return a
             .chunks(PIECE)
@@ -189,7 +189,7 @@ mod tests {
         let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
         let serial = a
             .chunks(PIECE)
-            .fold(0.0, |s, x| s + piece(x, x, super::super::lanes::has_avx2()));
+            .fold(0.0, |s, x| s + piece(x, x, super::super::cpu::has_avx2()));
         assert_eq!(own_dot(&a, &a).to_bits(), serial.to_bits());
     }
 }

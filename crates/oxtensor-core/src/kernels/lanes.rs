@@ -98,19 +98,6 @@ pub fn for_each_lane<T: Element, U: Element>(
         .for_each(|(a, b)| f(a, b));
 }
 
-/// Whether the CPU runs AVX2, for the lane loops that have an AVX2 build
-/// (the crate is compiled for baseline x86-64, i.e. SSE2).
-pub fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// [`for_each_lane`] with scratch space: `init()` makes it once per
 /// parallel job (not per lane) and `f(scratch, input_lane, output_lane)`
 /// reuses it.

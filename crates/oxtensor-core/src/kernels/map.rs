@@ -25,7 +25,7 @@ pub(super) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
 /// contracts into FMA and the SSE4.1 rounding instructions are exact.
 fn map_slice<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
         return unsafe { map_slice_avx2(ys, xs, f) };
     }
@@ -56,7 +56,7 @@ fn zip_slice<A: Element, B: Element, O: Element>(
     f: &impl Fn(A, B) -> O,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
         return unsafe { zip_slice_avx2(zs, xs, ys, f) };
     }
@@ -420,7 +420,7 @@ fn zip3<A: Element, B: Element, C: Element, O: Element>(
     f: &impl Fn(A, B, C) -> O,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
         return unsafe { zip3_avx2(z, a, b, c, f) };
     }

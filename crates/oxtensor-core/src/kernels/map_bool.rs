@@ -122,7 +122,7 @@ enum Operand<'a, T> {
 /// float32 when the CPU has it, else element by element.
 fn slices<T: Float + Element>(op: BoolOp, ys: &mut [bool], xs: &[T], b: Operand<'_, T>) {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() && matches!(T::DTYPE, DType::Float64 | DType::Float32) {
+    if super::cpu::has_avx2() && matches!(T::DTYPE, DType::Float64 | DType::Float32) {
         // SAFETY: the CPU has AVX2 (checked just above).
         return unsafe { avx2::run(op, ys, xs, b) };
     }

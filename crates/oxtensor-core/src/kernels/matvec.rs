@@ -83,7 +83,7 @@ pub(super) unsafe fn matvec<T: Inner>(
 
 /// Each output the inner product of its contiguous row with `xs`.
 fn by_rows<T: Inner>(y: &mut [T], m: Lhs<T>, xs: &[T], par: bool) {
-    let avx2 = super::lanes::has_avx2();
+    let avx2 = super::cpu::has_avx2();
     let k = xs.len();
     // SAFETY: `o` < the output count and row `o` holds `k` contiguous
     // elements (`matvec`'s contract, `sp` = 1).
@@ -126,7 +126,7 @@ unsafe impl<T: Sync> Send for Strided<T> {}
 /// four columns per pass over the block (a quarter of the block's loads
 /// and stores; the sums are added in the same order as one at a time).
 fn by_columns<T: Inner>(y: &mut [T], m: Lhs<T>, k: usize, xs: Strided<T>, par: bool) {
-    let avx2 = super::lanes::has_avx2();
+    let avx2 = super::cpu::has_avx2();
     let block = |(b, ys): (usize, &mut [T])| {
         let o = (b * AXPY_BLOCK) as isize;
         let len = ys.len();

@@ -6,8 +6,8 @@
 //! ahead. One row at a
 //! time (`inner::piece`) ran 2000² float64 at 0.63x NumPy's `dgemv`.
 
+use super::cpu::{level, Level};
 use super::inner::{prefetch, Inner};
-use super::vmath::simd::{detected, Level};
 
 /// `[Σ rows[r][i] · x[i]]` for the four rows (each as long as `x`), in `L`
 /// lanes per row, the lanes folded pairwise and the tail added last.
@@ -64,12 +64,13 @@ fn four_avx2<T: Inner>(rows: [&[T]; 4], x: &[T]) -> [T; 4] {
 }
 
 /// The inner products of four rows with `x` (each row as long as `x`),
-/// by the widest build the CPU runs.
+/// by the build `cpu::level` names (16 lanes in AVX-512, 8 otherwise:
+/// the sums round differently from one build to another).
 pub(super) fn four_rows<T: Inner>(rows: [&[T]; 4], x: &[T]) -> [T; 4] {
     assert!(rows.iter().all(|r| r.len() == x.len()), "rows as long as x");
     #[cfg(target_arch = "x86_64")]
-    match detected() {
-        // SAFETY: the CPU runs the build's instructions (detected).
+    match level() {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         Level::Avx512 => return unsafe { four_avx512(rows, x) },
         Level::Avx2 => return unsafe { four_avx2(rows, x) },
         Level::Base => {}

@@ -13,6 +13,7 @@ pub mod cast;
 mod cholesky;
 mod complex_ops;
 pub mod copy;
+pub mod cpu;
 pub mod decompositions;
 pub mod elemwise;
 pub mod engine;

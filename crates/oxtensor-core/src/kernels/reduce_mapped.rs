@@ -13,7 +13,7 @@
 //! only, and their results are joined in order, so answers do not depend
 //! on the number of threads.
 
-use super::lanes::has_avx2;
+use super::cpu::has_avx2;
 use crate::dtype::DType;
 use crate::ops::reduce::ReduceKind;
 use crate::tensor::{Element, Tensor};

@@ -49,7 +49,7 @@ unsafe fn fold_run<T: Element>(
     // SAFETY: a contiguous run of `n` aligned elements (caller's contract).
     let xs = unsafe { std::slice::from_raw_parts(ptr as *const T, n) };
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { fold_lanes_avx2(xs, init, f) };
     }
@@ -189,7 +189,7 @@ unsafe fn combine_rows<T: Element>(
     f: impl Fold<T>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the caller's contract; the CPU has AVX2, checked above.
         return unsafe { combine_rows_avx2(src, m, row_step, n, dst, out_step, f) };
     }

@@ -13,7 +13,7 @@ use rayon::join;
 const JOIN_MIN: usize = 1 << 16;
 
 /// Sorts the keys in `data` into `out` (as long; `data` is left in some
-/// order) if the CPU runs AVX-512F; `false`, both untouched, if not.
+/// order) if `cpu` lets AVX-512F run; `false`, both untouched, if not.
 pub fn sort_u64(data: &mut [u64], out: &mut [u64]) -> bool {
     U64x8::detect().map(|v| sort_with(v, data, out)).is_some()
 }
@@ -28,12 +28,12 @@ pub fn sort_u16(data: &mut [u16], out: &mut [u16]) -> bool {
     U16x32::detect().map(|v| sort_with(v, data, out)).is_some()
 }
 
-/// Runs `f` compiled for AVX-512F where the CPU has it, else as it is.
+/// Runs `f` compiled for AVX-512F where `cpu` lets it run, else as it is.
 /// The key maps vectorise there (the baseline build has no 64-bit
 /// arithmetic shift, so it ran them one element at a time).
 pub fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
     match U64x8::detect() {
-        // SAFETY: AVX-512F (and POPCNT) detected just now.
+        // SAFETY: `cpu` let AVX-512F (and POPCNT) run just now.
         Some(_) => unsafe { call_avx512(f) },
         None => f(),
     }

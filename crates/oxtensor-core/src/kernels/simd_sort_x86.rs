@@ -4,6 +4,7 @@
 //! safe to call), and its entry points into the algorithms of
 //! `kernels/simd_sort_net.rs`, compiled for those subsets.
 
+use super::cpu;
 use super::simd_sort_net::{block, median, partition};
 use std::arch::x86_64::*;
 
@@ -75,7 +76,8 @@ pub(super) fn first(count: usize) -> u32 {
 }
 
 macro_rules! vector {
-    ($name:ident, $key:ty, $n:literal, [$($feature:tt),*], $int:ty, $kmask:ty, $set1:ident,
+    ($name:ident, $key:ty, $n:literal, [$($feature:tt),*], $runs:path, $int:ty, $kmask:ty,
+     $set1:ident,
      $iota:expr,
      $loadu:ident, $storeu:ident, $min:ident, $max:ident, $perm:ident, $mask_max:ident,
      $lt:ident, $compress:ident, $cstore:ident, $mperm:ident, $perm2:ident, $add:ident) => {
@@ -84,15 +86,15 @@ macro_rules! vector {
         pub struct $name(());
 
         impl $name {
-            /// The vector type, if the CPU runs the instructions.
+            /// The vector type, if `cpu` lets its instructions run.
             pub fn detect() -> Option<Self> {
-                let ok = $(std::is_x86_feature_detected!($feature))&&*;
-                ok.then_some($name(()))
+                $runs().then_some($name(()))
             }
         }
 
         // SAFETY (every block below): a value of this type exists only
-        // after `detect` found the features; the loads and stores touch the
+        // after `detect` found that `cpu` lets the features run (never
+        // more than the CPU has); the loads and stores touch the
         // first `min(len, N)` elements of the slice they are given only.
         impl Vector for $name {
             type Key = $key;
@@ -212,6 +214,7 @@ vector!(
     u64,
     8,
     ["avx512f", "popcnt"],
+    cpu::has_avx512_popcnt,
     i64,
     __mmask8,
     _mm512_set1_epi64,
@@ -234,6 +237,7 @@ vector!(
     u32,
     16,
     ["avx512f", "popcnt"],
+    cpu::has_avx512_popcnt,
     i32,
     __mmask16,
     _mm512_set1_epi32,
@@ -256,6 +260,7 @@ vector!(
     u16,
     32,
     ["avx512f", "avx512bw", "avx512vbmi2", "popcnt"],
+    cpu::has_avx512_words,
     i16,
     __mmask32,
     _mm512_set1_epi16,

@@ -6,8 +6,9 @@
 
 use super::alloc::{output, Pool};
 use super::cast::cast;
+use super::cpu::has_avx2;
 use super::fast_exp::{exp_shifted, sum_exp};
-use super::lanes::{for_each_lane, for_each_lane_init, has_avx2, Lanes};
+use super::lanes::{for_each_lane, for_each_lane_init, Lanes};
 use super::softmax_columns::softmax_columns;
 use super::stream::{store_map, worth_streaming};
 use super::vmath::{self, Func};

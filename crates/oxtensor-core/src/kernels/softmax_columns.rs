@@ -112,12 +112,12 @@ const EXP_BLOCK: usize = 1024;
 /// elements), and in SSE2 they took as long as the exponentials.
 fn normalise<T: ColumnFloat>(kind: SoftmaxKind, e: &mut [T], w: usize) {
     #[cfg(target_arch = "x86_64")]
-    match vmath::simd::level() {
+    match super::cpu::level() {
         // SAFETY: `level` never names a build the CPU does not run.
-        vmath::simd::Level::Avx512 => return unsafe { normalise_avx512(kind, e, w) },
+        super::cpu::Level::Avx512 => return unsafe { normalise_avx512(kind, e, w) },
         // SAFETY: as above.
-        vmath::simd::Level::Avx2 => return unsafe { normalise_avx2(kind, e, w) },
-        vmath::simd::Level::Base => {}
+        super::cpu::Level::Avx2 => return unsafe { normalise_avx2(kind, e, w) },
+        super::cpu::Level::Base => {}
     }
     normalise_plain(kind, e, w);
 }

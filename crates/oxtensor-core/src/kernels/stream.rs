@@ -12,7 +12,7 @@ const STREAM_MIN_BYTES: usize = 16 << 20;
 
 /// Whether an output of `bytes` should be written with [`store_map`].
 pub fn worth_streaming(bytes: usize) -> bool {
-    bytes >= STREAM_MIN_BYTES && super::lanes::has_avx2()
+    bytes >= STREAM_MIN_BYTES && super::cpu::has_avx2()
 }
 
 /// Elements per block handed to `f`: one 256-bit store.
@@ -27,7 +27,7 @@ const WIDTH: usize = 4;
 pub fn store_map(y: &mut [f64], x: &[f64], f: impl Fn(f64) -> f64) {
     assert_eq!(y.len(), x.len(), "store_map: lengths differ");
     #[cfg(target_arch = "x86_64")]
-    if super::lanes::has_avx2() {
+    if super::cpu::has_avx2() {
         // SAFETY: the CPU has AVX2 (so AVX), checked just above.
         return unsafe { store_map_avx(y, x, &f) };
     }

@@ -16,7 +16,7 @@ pub(super) type Block = unsafe fn(ps: *const u8, src_row: isize, pd: *mut u8, ds
 pub(super) fn block_for(size: usize) -> Option<Block> {
     #[cfg(target_arch = "x86_64")]
     {
-        use super::vmath::simd::{level, Level};
+        use super::cpu::{level, Level};
         match size {
             4 => return Some(x86::block32),
             8 if level() >= Level::Avx2 => return Some(x86::block64),

@@ -21,7 +21,8 @@
 //! uses for their sums.
 
 use super::alloc::{output, Pool};
-use super::lanes::{has_avx2, Lanes};
+use super::cpu::has_avx2;
+use super::lanes::Lanes;
 use crate::dtype::DType;
 use crate::tensor::{Element, Tensor};
 use num_traits::AsPrimitive;
@@ -358,18 +359,6 @@ fn columns_part_fast<T: Real>(
     columns_part(x, shift, range)
 }
 
-/// Whether the CPU has AVX2 and FMA, which the fast builds assume.
-fn has_avx2_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        has_avx2() && std::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        has_avx2()
-    }
-}
-
 /// Values per piece of one long lane handed to a thread. Pieces (and the
 /// row ranges of [`columns`]) depend on the shape only, never on the
 /// number of threads, so results do not change with the machine.
@@ -454,7 +443,7 @@ pub fn centred_squares(x: &Tensor, axes: &[usize], pool: Option<&mut Pool>) -> O
     let kept: Vec<usize> = (0..x.ndim()).filter(|a| !axes.contains(a)).collect();
     let kept_shape: Vec<usize> = kept.iter().map(|&a| x.shape()[a]).collect();
     let mut sums = vec![0.0f64; x.len() / count];
-    let avx2 = has_avx2_fma();
+    let avx2 = has_avx2();
     let lanes_in_place = x.is_c_contiguous() && kept.iter().enumerate().all(|(i, &a)| i == a);
     match rows_view(x, axes, &kept).filter(|_| !lanes_in_place) {
         Some(rows) => match rows.dtype() {

@@ -16,6 +16,37 @@ use crate::types::{TensorType, Type};
 use crate::vm::{OpThunk, Thunk};
 use std::sync::Arc;
 
+/// How constant folding runs a node of a host op (a Python op's
+/// `perform`, as PyTensor does): the host attaches a [`HostFolding`] to
+/// the graph it compiles.
+pub trait HostFolder: Send + Sync {
+    /// The node's outputs on these input values; `None` when the op says
+    /// not to fold it (`do_constant_folding`) or cannot run now.
+    fn fold(
+        &self,
+        fg: &mut FunctionGraph,
+        node: NodeId,
+        inputs: &[Value],
+    ) -> Result<Option<Vec<Value>>>;
+}
+
+/// The feature that carries a graph's [`HostFolder`].
+pub struct HostFolding(pub Box<dyn HostFolder>);
+
+impl crate::graph::Feature for HostFolding {
+    fn name(&self) -> &str {
+        "HostFolding"
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
 /// The node rewriter: folds one node.
 pub struct ConstantFolding;
 
@@ -32,7 +63,12 @@ impl NodeRewriter for ConstantFolding {
         if !foldable(fg, node) {
             return Ok(None);
         }
-        let Some(values) = evaluate(fg, node) else {
+        let values = if fg.graph().node(node).op.is_host() {
+            fold_host(fg, node)?
+        } else {
+            evaluate(fg, node)
+        };
+        let Some(values) = values else {
             return Ok(None);
         };
         let news = new_constants(fg, node, values);
@@ -61,16 +97,31 @@ pub fn constant_fold(fg: &mut FunctionGraph) -> Result<usize> {
         .map_or(0, |s| s.applied as usize))
 }
 
+/// A host op's node run by the graph's host, if it has one; a host op
+/// that raises is left for run time, where its error names the node.
+fn fold_host(fg: &mut FunctionGraph, n: NodeId) -> Result<Option<Vec<Value>>> {
+    let inputs: Vec<Value> = fg
+        .graph()
+        .node(n)
+        .inputs
+        .iter()
+        .filter_map(|&i| fg.graph().var(i).constant().map(|c| c.value.clone()))
+        .collect();
+    let folded = fg.with_feature::<HostFolding, _>(|f, fg| f.0.fold(fg, n, &inputs));
+    Ok(folded.and_then(|r| r.ok()).flatten())
+}
+
 fn foldable(fg: &FunctionGraph, n: NodeId) -> bool {
     let node = fg.graph().node(n);
-    !node.op.is_host()
-        && node.op.do_constant_folding().unwrap_or(false)
+    node.op.do_constant_folding().unwrap_or(false)
         && !node.inputs.is_empty()
         && node.inputs.iter().all(|&i| fg.graph().var(i).is_constant())
 }
 
 /// The node's outputs, or `None` if it cannot run now.
 fn evaluate(fg: &FunctionGraph, n: NodeId) -> Option<Vec<Value>> {
+    // Folding runs kernels, which may use the thread pool (see `vm::fork`).
+    crate::vm::fork::enter();
     let g = fg.graph();
     let node = g.node(n);
     let types = |vs: &[VarId]| {

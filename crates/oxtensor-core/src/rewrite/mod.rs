@@ -14,6 +14,7 @@ mod equilibrium;
 mod families;
 mod merge;
 pub mod optdb;
+pub mod pattern;
 pub mod profile;
 mod rewriter;
 mod run;
@@ -24,7 +25,9 @@ mod walk;
 
 pub use apply::{apply_node_rewriter, Outcome};
 pub use change_tracker::{ChangeTracker, Channel};
-pub use constant_fold::{constant_fold, topo_constant_folding, ConstantFolding};
+pub use constant_fold::{
+    constant_fold, topo_constant_folding, ConstantFolding, HostFolder, HostFolding,
+};
 pub use db::{DbKind, Entry, Query, Registered, RewriteDb, Role};
 pub use equilibrium::Equilibrium;
 pub use merge::{MergeFeature, MergeRewriter};

@@ -28,8 +28,41 @@ const MIN_BYTES: usize = 32 << 20;
 /// At most this many bytes are held in all: two 4000x4000 float64 arrays.
 const MAX_BYTES: usize = 256 << 20;
 
-/// Kept allocations, oldest first.
-static SPARE: Mutex<Vec<Words>> = Mutex::new(Vec::new());
+/// Kept allocations, oldest first. The process-wide one is [`SPARE`];
+/// tests make their own, which no other test can change under them.
+struct Store(Vec<Words>);
+
+impl Store {
+    /// A kept allocation of exactly `n` words, if there is one.
+    fn take(&mut self, n: usize) -> Option<Words> {
+        if n.saturating_mul(8) < MIN_BYTES {
+            return None;
+        }
+        let i = self.0.iter().position(|w| w.len() == n)?;
+        Some(self.0.remove(i))
+    }
+
+    /// Keeps `words` when large enough, then gives back those to free:
+    /// the oldest kept ones beyond `MAX_BYTES`, or `words` itself when it
+    /// is too small or too large to keep.
+    fn give(&mut self, words: Words) -> Vec<Words> {
+        if !(MIN_BYTES..=MAX_BYTES).contains(&bytes(&words)) {
+            return vec![words];
+        }
+        self.0.push(words);
+        let mut evicted = Vec::new();
+        while self.held() > MAX_BYTES {
+            evicted.push(self.0.remove(0));
+        }
+        evicted
+    }
+
+    fn held(&self) -> usize {
+        self.0.iter().map(bytes).sum()
+    }
+}
+
+static SPARE: Mutex<Store> = Mutex::new(Store(Vec::new()));
 
 fn bytes(w: &Words) -> usize {
     w.len() * std::mem::size_of::<u64>()
@@ -37,33 +70,22 @@ fn bytes(w: &Words) -> usize {
 
 /// A kept allocation of exactly `n` words, if there is one.
 pub(super) fn take(n: usize) -> Option<Words> {
+    // Most allocations are small: they skip the lock.
     if n.saturating_mul(8) < MIN_BYTES {
         return None;
     }
     let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
-    let i = spare.iter().position(|w| w.len() == n)?;
-    Some(spare.remove(i))
+    spare.take(n)
 }
 
 /// Keeps `words` when large enough, then frees the oldest kept ones beyond
 /// `MAX_BYTES` (outside the lock: `munmap` is not free). Small or oversized
 /// allocations are freed at once.
 pub(super) fn give(words: Words) {
-    let size = bytes(&words);
-    if !(MIN_BYTES..=MAX_BYTES).contains(&size) {
-        return;
-    }
-    let mut evicted = Vec::new();
-    {
-        let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
-        spare.push(words);
-        let mut held: usize = spare.iter().map(bytes).sum();
-        while held > MAX_BYTES {
-            let old = spare.remove(0);
-            held -= bytes(&old);
-            evicted.push(old);
-        }
-    }
+    let evicted = SPARE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .give(words);
     drop(evicted);
 }
 
@@ -81,30 +103,27 @@ mod tests {
         w
     }
 
-    fn held() -> usize {
-        let spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
-        spare.iter().map(bytes).sum()
-    }
-
-    /// One test, not several: they share the process-wide store.
+    /// A store of its own: the process-wide one changes with whatever
+    /// other tests, running alongside, free.
     #[test]
     fn large_allocations_come_back_and_the_total_stays_bounded() {
+        let mut store = Store(Vec::new());
         let n = (MIN_BYTES >> 3) + 1_234;
         let w = words(n);
         let at = w.as_ptr();
-        give(w);
-        let again = take(n).expect("a kept allocation of that size");
+        assert!(store.give(w).is_empty());
+        let again = store.take(n).expect("a kept allocation of that size");
         assert_eq!(again.as_ptr(), at);
-        assert!(take(n).is_none(), "taken once only");
-        give(words(1_000));
-        assert!(take(1_000).is_none(), "small allocations are not kept");
-        let big = (MAX_BYTES >> 3) / 2 + 4_321;
-        give(words(big));
-        give(words(big));
-        assert!(held() <= MAX_BYTES, "{} bytes held", held());
+        assert!(store.take(n).is_none(), "taken once only");
+        assert_eq!(store.give(words(1_000)).len(), 1, "small ones are freed");
         assert!(
-            take(big).is_some() && take(big).is_none(),
-            "the older one went"
+            store.take(1_000).is_none(),
+            "small allocations are not kept"
         );
+        let big = (MAX_BYTES >> 3) / 2 + 4_321;
+        assert!(store.give(words(big)).is_empty());
+        assert_eq!(store.give(words(big)).len(), 1, "the older one goes");
+        assert!(store.held() <= MAX_BYTES, "{} bytes held", store.held());
+        assert!(store.take(big).is_some() && store.take(big).is_none());
     }
 }

@@ -7,7 +7,9 @@
 mod argmin_link;
 mod chain;
 mod donation;
+pub mod fork;
 mod lazy;
+pub mod native_stack;
 mod profile;
 mod program;
 mod thunk;

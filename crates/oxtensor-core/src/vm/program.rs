@@ -130,6 +130,8 @@ impl Program {
         mut host_thunks: HashMap<NodeId, Box<dyn Thunk>>,
         opts: &LinkOptions,
     ) -> Result<Program> {
+        // Forks after this are noticed (see `fork.rs`).
+        super::fork::watch();
         let g = fg.graph();
         let mut order = fg.toposort()?;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
@@ -252,6 +254,7 @@ impl Program {
     /// borrowed). Values are checked against the declared output types of
     /// each node; errors name the node.
     pub fn run(&self, inputs: impl AsRef<[Value]>) -> Result<Vec<Value>> {
+        super::fork::enter();
         let inputs = inputs.as_ref();
         if inputs.len() != self.n_inputs() {
             return Err(Error::Type(format!(
@@ -269,6 +272,7 @@ impl Program {
         let mut guard = self.workspace.try_lock().ok();
         let mut fresh = Workspace::default();
         let ws = guard.as_deref_mut().unwrap_or(&mut fresh);
+        ws.pool.trim();
         ws.storage.resize(self.n_slots, None);
         // Per step, the time it ran (`None`: skipped by a lazy run).
         let mut times = self.profile.as_ref().map(|_| vec![None; self.steps.len()]);
@@ -318,6 +322,7 @@ impl Program {
             Some(ws) => ws,
             None => fresh.insert(Workspace::default()),
         };
+        ws.pool.trim();
         let mut outs = StepOutputs::new();
         self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs)?;
         // `compute` checked that every output is there. Taken one by one:

@@ -4,4 +4,5 @@
 #![allow(clippy::unwrap_used)]
 
 mod compile;
+mod shapes;
 mod vm;

@@ -5,11 +5,14 @@
 //! the core graph is moved into that object (and back out after), and the
 //! Python objects are brought up to date with what the core changed.
 
+use super::fold::PyHostFolder;
 use crate::errors::{from_pyerr, IntoPyResult};
 use crate::fgraph::PyFunctionGraph;
 use oxtensor_core::error::{Error, Result as CoreResult};
 use oxtensor_core::graph::{Feature, FunctionGraph};
-use oxtensor_core::rewrite::{rewrite_graph, GraphRewriter, RewriteProfile, RunContext};
+use oxtensor_core::rewrite::{
+    rewrite_graph, GraphRewriter, HostFolding, RewriteProfile, RunContext,
+};
 use pyo3::prelude::*;
 use std::any::Any;
 
@@ -82,12 +85,14 @@ pub fn run_pass(
     let attached = fg.feature::<HostBridge>().is_none();
     let mut result = Ok(());
     if attached {
-        result = fg.attach_feature(Box::new(HostBridge::new(fgraph)));
+        result = fg
+            .attach_feature(Box::new(HostBridge::new(fgraph)))
+            .and_then(|()| fg.attach_feature(Box::new(HostFolding(Box::new(PyHostFolder)))));
     }
     let mut run = RunContext::default();
     let result = result.and_then(|()| rewrite_graph(pass, &mut fg, &mut run));
     let detached = if attached {
-        HostBridge::detach(&mut fg)
+        HostBridge::detach(&mut fg).and_then(|()| fg.remove_feature_of::<HostFolding>().map(|_| ()))
     } else {
         Ok(())
     };

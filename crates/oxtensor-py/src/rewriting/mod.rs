@@ -4,6 +4,8 @@
 
 pub mod bridge;
 pub mod db;
+pub mod fold;
 pub mod graph;
 pub mod node;
+pub mod pattern;
 pub mod profile;

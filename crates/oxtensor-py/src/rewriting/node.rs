@@ -178,6 +178,27 @@ impl PyNodeRewriter {
         Ok(())
     }
 
+    /// Makes this object the pattern rewriter `in_pattern -> out_pattern`
+    /// (`PatternNodeRewriter`).
+    #[pyo3(signature = (in_pattern, out_pattern, allow_multiple_clients, name, allow_cast))]
+    fn _set_pattern(
+        &mut self,
+        in_pattern: &Bound<'_, PyAny>,
+        out_pattern: &Bound<'_, PyAny>,
+        allow_multiple_clients: bool,
+        name: String,
+        allow_cast: bool,
+    ) -> PyResult<()> {
+        self.inner = Some(super::pattern::pattern_rewriter(
+            in_pattern,
+            out_pattern,
+            allow_multiple_clients,
+            name,
+            allow_cast,
+        )?);
+        Ok(())
+    }
+
     /// What the rewriter tracks: `None` for every node.
     fn tracks(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         match &self.inner {

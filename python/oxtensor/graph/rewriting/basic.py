@@ -240,6 +240,81 @@ class MergeOptimizer(GraphRewriter):
         self._set_core(_core.merge_pass())
 
 
+class Asterisk:
+    """At the end of a pattern tuple: binds the node's remaining inputs to
+    ``name`` (they are spliced into an output tuple that names it)."""
+
+    def __init__(self, name: str) -> None:
+        self._asterisk_name = name
+
+    def __repr__(self) -> str:
+        return f"Asterisk({self._asterisk_name!r})"
+
+
+def _pattern_str(p: Any) -> str:
+    if isinstance(p, tuple):
+        return f"{p[0]}({', '.join(_pattern_str(a) for a in p[1:])})"
+    if isinstance(p, dict):
+        return str(p.get("pattern"))
+    if isinstance(p, Asterisk):
+        return f"*{p._asterisk_name}"
+    return str(p)
+
+
+class PatternNodeRewriter(NodeRewriter):
+    """``in_pattern -> out_pattern`` in PyTensor's tuple language: ``(op,
+    sub, ...)`` matches a node of ``op`` (inputs of commutative ops in any
+    order), a string binds a variable (the same string must bind the same
+    one), ``{"pattern": name, "constraint": f}`` also tests it, numbers and
+    arrays match constants by value. The output is a tuple template, a
+    name, a number, or ``f(fgraph, node, subs)``. The matcher is the core's.
+    """
+
+    def __init__(
+        self,
+        in_pattern: Any,
+        out_pattern: Any,
+        allow_multiple_clients: bool = False,
+        name: str | None = None,
+        tracks: Sequence[Any] = (),
+        get_nodes: Any = None,
+        values_eq_approx: Any = None,
+        allow_cast: bool = True,
+    ) -> None:
+        super().__init__()
+        if tracks or get_nodes is not None:
+            raise NotImplementedError(
+                "not supported: PatternNodeRewriter(tracks=..., get_nodes=...); "
+                "the rewriter tracks its pattern's head op"
+            )
+        self.in_pattern = in_pattern
+        self.out_pattern = out_pattern
+        self.allow_multiple_clients = allow_multiple_clients
+        self.values_eq_approx = values_eq_approx
+        self.name = name
+        text = f"{_pattern_str(in_pattern)} -> {_pattern_str(out_pattern)}"
+        self._set_pattern(
+            in_pattern, out_pattern, allow_multiple_clients, name or text, allow_cast
+        )
+        self._text = name or text
+
+    def __str__(self) -> str:
+        return self._text
+
+
+class SubstitutionNodeRewriter(PatternNodeRewriter):
+    """``op1(*inputs) -> op2(*inputs)`` for nodes of ``op1``."""
+
+    def __init__(self, op1: Any, op2: Any, transfer_tags: bool = True) -> None:
+        self.op1, self.op2 = op1, op2
+        super().__init__(
+            (op1, Asterisk("inputs")),
+            (op2, "inputs"),
+            allow_multiple_clients=True,
+            name=f"{op1} -> {op2}",
+        )
+
+
 def copy_stack_trace(from_var: Any, to_var: Any) -> None:
     """Copies ``tag.trace`` from one variable (or list) to another (or list)."""
     sources = from_var if isinstance(from_var, list | tuple) else [from_var]
@@ -253,15 +328,18 @@ def copy_stack_trace(from_var: Any, to_var: Any) -> None:
 
 
 __all__ = [
+    "Asterisk",
     "EquilibriumGraphRewriter",
     "FromFunctionGraphRewriter",
     "FromFunctionNodeRewriter",
     "GraphRewriter",
     "MergeOptimizer",
     "NodeRewriter",
+    "PatternNodeRewriter",
     "RewriteProfile",
     "SequentialGraphRewriter",
     "SequentialNodeRewriter",
+    "SubstitutionNodeRewriter",
     "WalkingGraphRewriter",
     "copy_stack_trace",
     "dfs_rewriter",

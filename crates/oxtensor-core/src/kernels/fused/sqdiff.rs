@@ -248,7 +248,7 @@ macro_rules! with_lanes {
 /// `sum.rs`'s `add_into` has.
 fn add_sq<T: Float, A: Float + From<T>>(ys: &mut [A], x: Src<T>, y: Src<T>) {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernels::lanes::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { add_sq_avx2(ys, x, y) };
     }
@@ -283,7 +283,7 @@ fn add_lanes<T: Float, A: Float + From<T>>(ys: &mut [A], x: impl Lane<T>, y: imp
 /// build as [`add_sq`] has.
 fn add_sq_rows<T: Float, A: Float + From<T>>(ys: &mut [A], xs: [&[T]; ROWS], y: Src<T>) {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernels::lanes::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { add_sq_rows_avx2(ys, xs, y) };
     }
@@ -330,7 +330,7 @@ fn rows_lanes<T: Float, A: Float + From<T>>(ys: &mut [A], xs: [&[T]; ROWS], y: i
 /// [`add_sq`] has.
 fn fold_sq<T: Float, A: Float + From<T>>(x: Src<T>, y: Src<T>, n: usize) -> A {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernels::lanes::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { fold_sq_avx2(x, y, n) };
     }

@@ -255,7 +255,7 @@ impl Target {
 /// after the kernels, these adds are most of a summed group's work.
 fn add_into<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernels::lanes::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { add_into_avx2(ys, xs) };
     }
@@ -280,7 +280,7 @@ unsafe fn add_into_avx2<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
 /// [`fold_plain`], with an AVX2 build as [`add_into`] has.
 fn fold<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernels::lanes::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2, checked just above.
         return unsafe { fold_avx2(xs) };
     }

@@ -3,9 +3,10 @@
 //! within 1 ulp of libm's rounded result; the special values; and, ignored
 //! (minutes in a release build), every float32 against the exact result.
 
-use super::super::simd::{level, levels, staged_at};
+use super::super::simd::staged_at;
 use super::super::test_support::{check32, Run32At};
 use super::*;
+use crate::kernels::cpu::{level, levels};
 
 type Case = (&'static str, Run32At, fn(f64) -> f64);
 

@@ -79,9 +79,10 @@ impl Unary for ArcTan32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::simd::{levels, unary_at};
+    use super::super::simd::unary_at;
     use super::super::test_support::{check32, Rng, Run32At};
     use super::*;
+    use crate::kernels::cpu::levels;
 
     fn inputs() -> Vec<f32> {
         let mut rng = Rng(21);

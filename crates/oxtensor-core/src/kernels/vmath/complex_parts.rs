@@ -6,7 +6,7 @@
 
 use super::guarded::{pairs_at, Guarded2, Lane};
 use super::inverse_trig::ArcTan2;
-use super::simd::{level, Level};
+use crate::kernels::cpu::{level, Level};
 use num_complex::Complex;
 
 /// Sums of squares from here up have no underflowed part that matters: a
@@ -71,7 +71,7 @@ pub(crate) fn angle_one<E: Lane>(z: Complex<E>) -> E {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::vmath::simd::levels;
+    use crate::kernels::cpu::levels;
 
     fn ulps(a: f64, b: f64) -> u64 {
         if a == b || (a.is_nan() && b.is_nan()) {

@@ -109,8 +109,8 @@ impl Guarded for Gamma {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::cpu::levels;
     use crate::kernels::vmath::guarded::unary_at;
-    use crate::kernels::vmath::simd::levels;
     use crate::kernels::vmath::test_support::{check_unary, guarded, ulps, Rng};
 
     #[test]

@@ -4,7 +4,7 @@
 //! elements, if any, are redone with libm. Built per instruction set as
 //! [`simd`](super::simd)'s loops are, at the same [`Level`]s.
 
-use super::simd::{detected, level, Level};
+use crate::kernels::cpu::{level, Level};
 use crate::kernels::map::Part;
 use num_complex::Complex;
 use std::marker::PhantomData;
@@ -239,10 +239,10 @@ fn pairs_avx512<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
     pairs_body::<K, E, true>(ys, zs);
 }
 
-/// `ys[i] = G(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
+/// `ys[i] = G(xs[i])` with the build at `lvl` (lowered to `cpu::level`).
 pub(crate) fn unary_in_at<G: GuardedIn>(lvl: Level, ys: &mut [G::T], xs: &[G::T]) {
-    match lvl.min(detected()) {
-        // SAFETY: `detected` found the features these builds enable.
+    match lvl.min(level()) {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => unsafe { unary_avx512::<G>(ys, xs) },
         // SAFETY: as above.
@@ -258,15 +258,15 @@ pub(crate) fn unary_at<K: Guarded, E: Lane>(lvl: Level, ys: &mut [E], xs: &[E]) 
 }
 
 /// `zs[i] = K(xs[i], ys[i])`, each operand a slice as long as `zs` or one
-/// value, with the build at `lvl` (lowered to what the CPU runs).
+/// value, with the build at `lvl` (lowered to `cpu::level`).
 pub(crate) fn binary_at<K: Guarded2, E: Lane>(
     lvl: Level,
     zs: &mut [E],
     xs: Part<'_, E>,
     ys: Part<'_, E>,
 ) {
-    match lvl.min(detected()) {
-        // SAFETY: `detected` found the features these builds enable.
+    match lvl.min(level()) {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => unsafe { binary_avx512::<K, E>(zs, xs, ys) },
         // SAFETY: as above.
@@ -294,8 +294,8 @@ pub(crate) fn binary<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Pa
 /// `ys[i] = K(zs[i].im, zs[i].re)` with the build at `lvl` (lowered to what
 /// the CPU runs).
 pub(crate) fn pairs_at<K: Guarded2, E: Lane>(lvl: Level, ys: &mut [E], zs: &[Complex<E>]) {
-    match lvl.min(detected()) {
-        // SAFETY: `detected` found the features these builds enable.
+    match lvl.min(level()) {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => unsafe { pairs_avx512::<K, E>(ys, zs) },
         // SAFETY: as above.

@@ -77,7 +77,7 @@ fn arctanh_within_2_ulp() {
 fn special_values_as_numpy() {
     let one = |runs: (Box<Run64>, Box<Run32>), x: f64| {
         let mut y = [0.0];
-        (runs.0)(super::simd::level(), &mut y, &[x], &[x]);
+        (runs.0)(crate::kernels::cpu::level(), &mut y, &[x], &[x]);
         y[0]
     };
     let inf = f64::INFINITY;

@@ -121,7 +121,8 @@ impl Unary for Log1mexp32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::vmath::simd::{levels, unary_at};
+    use crate::kernels::cpu::levels;
+    use crate::kernels::vmath::simd::unary_at;
     use crate::kernels::vmath::test_support::{check_unary, guarded, ulps32, Rng};
 
     fn inputs() -> Vec<f64> {

@@ -56,9 +56,10 @@ pub(crate) use exp::{exp, exp2, expm1};
 pub(crate) use guarded::Lane;
 pub(crate) use logistic::{sigmoid, softplus};
 
+use crate::kernels::cpu::{level, Level};
 use crate::kernels::map::Part;
 use crate::ops::scalar::ScalarKind;
-use simd::{level, unary_at, Level, Unary};
+use simd::{unary_at, Unary};
 
 /// A function of one element computed here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,7 +257,7 @@ pub fn pow_slices<T: Elem>(zs: &mut [T], xs: Part<'_, T>, ys: Part<'_, T>) {
 
 /// The contiguous float64 and float32 loops of `k`, when it is a unary
 /// trigonometric or hyperbolic kind computed here (at the process's build;
-/// `OXTENSOR_VMATH` picks a lower one): for `examples/vmath_speed.rs`.
+/// `OXTENSOR_SIMD` caps it): for `examples/vmath_speed.rs`.
 pub fn kind_slices(k: ScalarKind) -> Option<(Slices<f64>, Slices<f32>)> {
     kinds::unary_loops(k).map(|l| (l.slice64, l.slice32))
 }

@@ -188,8 +188,8 @@ impl<const K: u32, const DD: bool> Guarded2 for PowSmall<K, DD> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::cpu::levels;
     use crate::kernels::map::Part;
-    use crate::kernels::vmath::simd::levels;
     use crate::kernels::vmath::test_support::{ulps, ulps32, Rng};
     use crate::kernels::vmath::Elem;
 
@@ -209,7 +209,7 @@ mod tests {
 
     /// `pow_at` with one exponent (the small loop) and with a slice of it
     /// (the general loop, which leaves such elements to its scalar path).
-    fn both(lvl: crate::kernels::vmath::simd::Level, xs: &[f64], y: f64) -> [Vec<f64>; 2] {
+    fn both(lvl: crate::kernels::cpu::Level, xs: &[f64], y: f64) -> [Vec<f64>; 2] {
         let mut one = vec![0.0; xs.len()];
         f64::pow_at(lvl, &mut one, Part::Full(xs), Part::One(y));
         let mut full = vec![0.0; xs.len()];

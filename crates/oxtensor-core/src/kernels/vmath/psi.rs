@@ -179,8 +179,8 @@ impl Guarded for Psi {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::cpu::levels;
     use crate::kernels::vmath::guarded::unary_at;
-    use crate::kernels::vmath::simd::levels;
     use crate::kernels::vmath::test_support::{ulps, Rng};
 
     /// ψ at every build the CPU runs, through the loop.

@@ -1,70 +1,13 @@
-//! Which build of the vectorised loops runs. Each loop is compiled three
-//! times from the same element function: for AVX-512F (8 doubles a vector)
-//! and for AVX2 (4), both with FMA, and for baseline x86-64 (SSE2, no FMA,
-//! so rounded differently: within the same ulp bounds, not the same bits).
-//! The best build the CPU runs is found once; `OXTENSOR_VMATH=avx2` or
-//! `=base` picks a lower one (to time or test a machine without AVX-512).
+//! The vectorised loops' three builds. Each loop is compiled three times
+//! from the same element function: for AVX-512F (8 doubles a vector) and
+//! for AVX2 (4), both with FMA, and for baseline x86-64 (SSE2, no FMA, so
+//! rounded differently: within the same ulp bounds, not the same bits).
+//! The AVX2 and AVX-512 builds give the same bits: each element is
+//! computed alone, by the same operations. Which build runs is
+//! [`crate::kernels::cpu::level`]'s choice (`OXTENSOR_SIMD` caps it).
 
+use crate::kernels::cpu::{level as cpu_level, Level};
 use crate::kernels::map::Part;
-use std::sync::OnceLock;
-
-/// A build of the loops, in increasing order of width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    /// Baseline code: SSE2 on x86-64, and every other architecture.
-    Base,
-    /// AVX2 with FMA.
-    Avx2,
-    /// AVX-512 (F, DQ and VL) with FMA.
-    Avx512,
-}
-
-/// The widest build this CPU runs.
-pub fn detected() -> Level {
-    static DETECTED: OnceLock<Level> = OnceLock::new();
-    *DETECTED.get_or_init(detect)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn detect() -> Level {
-    use std::is_x86_feature_detected as has;
-    let avx2 = has!("avx2") && has!("fma");
-    if avx2 && has!("avx512f") && has!("avx512dq") && has!("avx512vl") {
-        Level::Avx512
-    } else if avx2 {
-        Level::Avx2
-    } else {
-        Level::Base
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn detect() -> Level {
-    Level::Base
-}
-
-/// The build the loops use: [`detected`], or a lower one named by the
-/// `OXTENSOR_VMATH` environment variable (`avx512`, `avx2`, `base`), read
-/// once.
-pub fn level() -> Level {
-    static LEVEL: OnceLock<Level> = OnceLock::new();
-    *LEVEL.get_or_init(|| {
-        let asked = match std::env::var("OXTENSOR_VMATH").as_deref() {
-            Ok("base") => Level::Base,
-            Ok("avx2") => Level::Avx2,
-            _ => Level::Avx512,
-        };
-        asked.min(detected())
-    })
-}
-
-/// Every build this CPU runs (for tests that compare them).
-pub fn levels() -> Vec<Level> {
-    [Level::Base, Level::Avx2, Level::Avx512]
-        .into_iter()
-        .filter(|&l| l <= detected())
-        .collect()
-}
 
 /// A function of one element, generic over whether FMA is available.
 pub trait Unary {
@@ -100,10 +43,10 @@ pub trait Staged {
 /// (1 KiB each in float32) stay in L1.
 const STAGE_BLOCK: usize = 256;
 
-/// `ys[i] = U(xs[i])` with the build at `lvl` (lowered to what the CPU runs).
+/// `ys[i] = U(xs[i])` with the build at `lvl` (lowered to [`cpu_level`]).
 pub fn unary_at<U: Unary>(lvl: Level, ys: &mut [U::T], xs: &[U::T]) {
-    match lvl.min(detected()) {
-        // SAFETY: `detected` found the features these builds enable.
+    match lvl.min(cpu_level()) {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => unsafe { unary_avx512::<U>(ys, xs) },
         // SAFETY: as above.
@@ -140,8 +83,8 @@ fn unary_avx2<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
 /// `ys[i] = S(xs[i])`, block by block, with the build at `lvl` (lowered to
 /// what the CPU runs).
 pub fn staged_at<S: Staged>(lvl: Level, ys: &mut [S::T], xs: &[S::T]) {
-    match lvl.min(detected()) {
-        // SAFETY: `detected` found the features these builds enable.
+    match lvl.min(cpu_level()) {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => unsafe { staged_avx512::<S>(ys, xs) },
         // SAFETY: as above.
@@ -185,10 +128,10 @@ fn staged_avx2<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
 }
 
 /// `zs[i] = B(xs[i], ys[i])`, each operand a slice as long as `zs` or one
-/// value, with the build at `lvl` (lowered to what the CPU runs).
+/// value, with the build at `lvl` (lowered to [`cpu_level`]).
 pub fn binary_at<B: Binary>(lvl: Level, zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
-    match lvl.min(detected()) {
-        // SAFETY: `detected` found the features these builds enable.
+    match lvl.min(cpu_level()) {
+        // SAFETY: `cpu::level` never names a build the CPU does not run.
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => unsafe { binary_avx512::<B>(zs, xs, ys) },
         // SAFETY: as above.

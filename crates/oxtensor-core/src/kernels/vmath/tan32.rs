@@ -61,10 +61,10 @@ impl GuardedIn for Tan32 {
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::simd::levels;
     use super::super::test_support::{check32, Rng, Run32At};
     use super::super::trig32::REDUCE_MAX;
     use super::*;
+    use crate::kernels::cpu::levels;
 
     /// Random float32 up to past 2^20, every neighbour of the float32
     /// nearest to k π/2 up to past the fast range, the range's ends,

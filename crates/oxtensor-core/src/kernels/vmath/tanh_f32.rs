@@ -87,7 +87,8 @@ impl Unary for Tanh32 {
 mod tests {
     use super::super::test_support::{check32, ulps32, Rng, Run32At};
     use super::*;
-    use crate::kernels::vmath::simd::{level, unary_at};
+    use crate::kernels::cpu::level;
+    use crate::kernels::vmath::simd::unary_at;
 
     /// libm's `tanh` in `f64`, rounded once: the correctly rounded answer
     /// but for ties within 1e-15.

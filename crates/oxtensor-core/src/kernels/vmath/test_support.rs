@@ -2,7 +2,7 @@
 //! (log-uniform magnitudes, both signs), ulp distances, and checks that run
 //! every build this CPU runs against a reference and against each other.
 
-use super::simd::{levels, Level};
+use crate::kernels::cpu::{levels, Level};
 
 /// A splitmix64 stream: reproducible inputs without a dependency.
 pub(crate) struct Rng(pub(crate) u64);

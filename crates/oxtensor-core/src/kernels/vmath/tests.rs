@@ -3,9 +3,9 @@
 //! within 1 ulp) on wide random ranges and edge values, for every build the
 //! CPU runs: the AVX2 and AVX-512 builds must agree bit for bit.
 
-use super::simd::{levels, Level};
 use super::test_support::{ulps, ulps32, Rng};
 use super::{Elem, Func};
+use crate::kernels::cpu::{levels, Level};
 use crate::kernels::map::Part;
 
 /// Values every function is tried on: zeros, infinities, NaN, the ends of

@@ -1,6 +1,7 @@
 //! Stable forms of logarithms and exponentials near zero (stabilize):
 //! `log(1 + x) -> log1p(x)` (`local_log1p`, any number of other terms in
-//! the sum) and `exp(x) - 1 -> expm1(x)` (`local_expm1`).
+//! the sum) and `exp(x) - 1 -> expm1(x)` (`local_expm1`; also in the form
+//! the sum canonizer gives it, `-1 + exp(x)`, as PyTensor's does).
 
 use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
 use crate::error::Result;
@@ -20,7 +21,7 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
     register_in(db, phase::STABILIZE, log1p, &["stable"])?;
     let expm1: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
         "local_expm1",
-        || Tracks::scalars(&[Sub]),
+        || Tracks::scalars(&[Sub, Add]),
         local_expm1,
     ));
     register_in(db, phase::STABILIZE, expm1, &["stable"])
@@ -57,9 +58,12 @@ fn local_expm1(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> 
     let [a, b] = inputs(fg, node)[..] else {
         return Ok(None);
     };
-    if !is_constant(fg, b, 1.0) {
-        return Ok(None);
-    }
+    let (a, b) = match super::util::elemwise_kind(fg, node) {
+        Some(Sub) if is_constant(fg, b, 1.0) => (a, b),
+        Some(Add) if is_constant(fg, b, -1.0) => (a, b),
+        Some(Add) if is_constant(fg, a, -1.0) => (b, a),
+        _ => return Ok(None),
+    };
     let Some(e) = produced_by(fg, a, Exp) else {
         return Ok(None);
     };

@@ -100,3 +100,16 @@ fn as_f64(s: Scalar) -> f64 {
         Scalar::Complex(re, _, _) => re,
     }
 }
+
+/// Asserts that rewriting `case` with `include` leaves its printed form
+/// as it was (the rewrites under test must not fire).
+pub fn assert_unchanged(case: &Case, include: &[&str]) {
+    let before = printed(&case.fgraph());
+    let mut fg = case.fgraph();
+    rewrite(&mut fg, include);
+    assert_eq!(
+        printed(&fg),
+        before,
+        "rewriting with {include:?} changed the graph"
+    );
+}

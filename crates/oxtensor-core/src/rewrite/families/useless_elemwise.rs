@@ -1,13 +1,18 @@
 //! Elementwise nodes that do nothing (PyTensor's `local_useless_elemwise`,
-//! canonicalize): `add(x)`, `mul(x)` and `identity(x)` are `x`; `x == x`
-//! is all true, `x != x` all false (for non-float `x`, where no NaN can
-//! make them differ); `x & x` and `x | x` are `x`, `x ^ x` is all false.
-//! And double negation, `-(-x) -> x` (`local_neg_neg`).
+//! useless, canonicalize and specialize): `add(x)`, `mul(x)` and
+//! `identity(x)` are `x`; `x == x` is all true, `x != x` all false (for
+//! non-float `x`, where no NaN can make them differ); `x & x` and `x | x`
+//! are `x`, `x ^ x` is all false; `x & 0` is 0 and `x | 0` is `x`, and for
+//! bools `x & 1` is `x` and `x | 1` is 1. And double negation, `-(-x) -> x`
+//! (`local_neg_neg`).
 
-use super::util::{elemwise_kind, inputs, like, output, produced_by, tensor_type};
+use super::util::{
+    elemwise_kind, inputs, like, output, produced_by, tensor_is, tensor_type, unique_value,
+};
 use crate::build;
+use crate::dtype::DType;
 use crate::error::Result;
-use crate::graph::{FunctionGraph, NodeId};
+use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
@@ -15,12 +20,18 @@ use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let useless: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_useless_elemwise",
-        || Tracks::scalars(&[Add, Mul, Identity, Eq, Neq, And, Or, Xor]),
-        local_useless_elemwise,
-    ));
-    register_in(db, phase::CANONICALIZE, useless, &[])?;
+    for (p, tags) in [
+        (phase::USELESS, &[][..]),
+        (phase::CANONICALIZE, &["fast_compile"][..]),
+        (phase::SPECIALIZE, &[][..]),
+    ] {
+        let useless: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+            "local_useless_elemwise",
+            || Tracks::scalars(&[Add, Mul, Identity, Eq, Neq, And, Or, Xor]),
+            local_useless_elemwise,
+        ));
+        register_in(db, p, useless, tags)?;
+    }
     let neg_neg: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
         "local_neg_neg",
         || Tracks::scalars(&[Neg]),
@@ -46,10 +57,47 @@ fn local_useless_elemwise(fg: &mut FunctionGraph, node: NodeId) -> Result<Option
                 truth as u8 as f64,
             )
         }
+        (And | Or, [a, b]) => match logic_with_constant(fg, kind, out, *a, *b) {
+            Some(v) => v,
+            None => return Ok(None),
+        },
         _ => return Ok(None),
     };
     let new = like(fg, new, out, &ins)?;
     Ok(Some(Rewrite::one(new)))
+}
+
+/// `x & c` or `x | c` (either order) for a constant `c`: what it is, when
+/// the constant decides (`& 0`, `| 0`, and for bools `& 1`, `| 1`). A
+/// constant that could broadcast an axis of `x` of unknown length is left
+/// alone, as PyTensor leaves it.
+fn logic_with_constant(
+    fg: &mut FunctionGraph,
+    kind: ScalarKind,
+    out: VarId,
+    a: VarId,
+    b: VarId,
+) -> Option<VarId> {
+    let dtype = tensor_type(fg, out)?.dtype;
+    for (c, x) in [(a, b), (b, a)] {
+        let Some(value) = unique_value(fg, c) else {
+            continue;
+        };
+        let c_broadcasts =
+            tensor_type(fg, c).is_some_and(|t| t.shape.iter().all(|d| *d == Some(1)));
+        if !c_broadcasts && tensor_type(fg, x).is_none_or(|t| t.shape.contains(&None)) {
+            return None;
+        }
+        let constant = |fg: &mut FunctionGraph, v| build::scalar_constant(fg.graph_mut(), dtype, v);
+        return match (kind, tensor_is(&value, 0.0)) {
+            (And, true) => Some(constant(fg, 0.0)),
+            (Or, true) => Some(x),
+            (And, false) if dtype == DType::Bool => Some(x),
+            (Or, false) if dtype == DType::Bool => Some(constant(fg, 1.0)),
+            _ => None,
+        };
+    }
+    None
 }
 
 fn is_float(fg: &FunctionGraph, v: crate::graph::VarId) -> bool {
@@ -101,5 +149,48 @@ mod tests {
             "x == x is a fill of True: {printed}"
         );
         fg.check_integrity().unwrap();
+    }
+
+    #[test]
+    fn a_constant_that_decides_a_logical_op() {
+        use super::super::testing::{assert_unchanged, check, printed, Case};
+        use crate::tensor::Tensor;
+        let mut g = Graph::new();
+        let b = g.input(TensorType::new(DType::Bool, [Some(3)]).unwrap(), Some("b"));
+        let i = g.input(TensorType::with_ndim(DType::Int32, 1), Some("i"));
+        let yes = g.tensor_constant(Tensor::scalar(true));
+        let zero = g.tensor_constant(Tensor::scalar(0i32));
+        let and_yes = build::and(&mut g, b, yes).unwrap();
+        let or_yes =
+            build::elemwise(&mut g, crate::ops::scalar::ScalarKind::Or, &[yes, b]).unwrap();
+        let and_zero = build::and(&mut g, i, zero).unwrap();
+        let or_zero =
+            build::elemwise(&mut g, crate::ops::scalar::ScalarKind::Or, &[i, zero]).unwrap();
+        let case = Case {
+            g,
+            inputs: vec![b, i],
+            outputs: vec![and_yes, or_yes, and_zero, or_zero],
+        };
+        let args = [
+            Tensor::from_vec(vec![3], vec![true, false, true]).unwrap(),
+            Tensor::from_vec(vec![3], vec![6i32, -1, 0]).unwrap(),
+        ];
+        let fg = check(&case, &["canonicalize"], &args, 0.0);
+        assert_eq!(
+            printed(&fg),
+            "b [id A]\nSecond [id B]\n ├─ b [id A]\n └─ [True] [id C]\n\
+             Second [id D]\n ├─ i [id E]\n └─ [0] [id F]\ni [id E]\n"
+        );
+        // A bitwise `& 7` of integers is not decided by the constant.
+        let mut g = Graph::new();
+        let i = g.input(TensorType::new(DType::Int32, [Some(3)]).unwrap(), Some("i"));
+        let seven = g.tensor_constant(Tensor::from_vec(vec![1], vec![7i32]).unwrap());
+        let and_seven = build::and(&mut g, i, seven).unwrap();
+        let case = Case {
+            g,
+            inputs: vec![i],
+            outputs: vec![and_seven],
+        };
+        assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -283,9 +283,11 @@ mod tests {
         };
         let args = [Tensor::from_vec(vec![2, 2], vec![1i32, 2, 3, 4]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
+        // Canonicalize writes `-x` as `-1 * x` (`local_neg_to_mul`).
         assert_eq!(
             printed(&fg),
-            "MatrixTranspose [id A]\n └─ Neg [id B]\n    └─ x [id C]\nNeg [id B]\n └─ ···\n"
+            "MatrixTranspose [id A]\n └─ Mul [id B]\n    ├─ [[-1]] [id C]\n    └─ x [id D]\n\
+             Mul [id B]\n └─ ···\n"
         );
     }
 

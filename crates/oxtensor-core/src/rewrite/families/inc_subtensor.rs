@@ -253,7 +253,7 @@ mod tests {
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(
             printed(&fg),
-            "IncSubtensor{i} [id A]\n ├─ IncSubtensor{i} [id B]\n │  ├─ Add [id C]\n │  │  ├─ Second [id D]\n │  │  │  ├─ x [id E]\n │  │  │  └─ [0.] [id F]\n │  │  └─ Second [id D]\n │  │     └─ ···\n │  ├─ a [id G]\n │  └─ 0 [id H]\n ├─ b [id I]\n └─ 2 [id J]\n"
+            "IncSubtensor{i} [id A]\n ├─ IncSubtensor{i} [id B]\n │  ├─ Second [id C]\n │  │  ├─ x [id D]\n │  │  └─ [0.] [id E]\n │  ├─ a [id F]\n │  └─ 0 [id G]\n ├─ b [id H]\n └─ 2 [id I]\n"
         );
     }
 }

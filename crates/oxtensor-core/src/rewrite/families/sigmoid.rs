@@ -346,7 +346,11 @@ mod tests {
             build::mul(g, e, s).unwrap()
         });
         let (p, extreme) = rewritten(&c, DType::Float64);
-        assert_eq!(p, "Sigmoid [id A]\n └─ Neg [id B]\n    └─ x [id C]\n");
+        // `-x` in canonicalize's form, `-1 * x` (specialize makes it `Neg`).
+        assert_eq!(
+            p,
+            "Sigmoid [id A]\n └─ Mul [id B]\n    ├─ [-1.] [id C]\n    └─ x [id D]\n"
+        );
         assert_eq!(&extreme[..2], &[1.0, 0.0]);
         close(extreme[2], sigmoid64(-40.0));
     }

@@ -64,19 +64,22 @@ fn divisor(fg: &FunctionGraph, d: VarId) -> Option<VarId> {
 }
 
 /// `(x, mean's divisors in the order they divide, mean's Sum accumulator)`
-/// when `centre` is `ExpandDims(Sum{axes}(x) / d1 / ...)` of `x`'s dtype.
+/// when `centre` is `ExpandDims(Sum{axes}(x) / d1 / ...)` of `x`'s dtype,
+/// or the form canonicalize's `local_dimshuffle_lift` leaves of it, the
+/// `ExpandDims` moved onto the sum and the divisors.
 fn mean_of(
     fg: &FunctionGraph,
     centre: VarId,
     x: VarId,
     axes: &[usize],
 ) -> Option<(Vec<VarId>, DType)> {
-    let (expand, ds) = owner_as::<DimShuffle>(fg, centre).filter(|_| read_once(fg, centre))?;
     let ndim = tensor_type(fg, x)?.ndim();
-    let mut mean = inputs(fg, expand)[0];
-    if !reinserts(ds, axes, ndim) {
-        return None;
-    }
+    let expanded = |v: VarId| {
+        let (n, ds) = owner_as::<DimShuffle>(fg, v)?;
+        (read_once(fg, v) && reinserts(ds, axes, ndim)).then(|| inputs(fg, n)[0])
+    };
+    let outer = expanded(centre);
+    let mut mean = outer.unwrap_or(centre);
     let mut divisors = Vec::new();
     while let Some([num, den]) =
         single_use(fg, mean, TrueDiv).and_then(|i| <[VarId; 2]>::try_from(i).ok())
@@ -86,6 +89,9 @@ fn mean_of(
         }
         divisors.push(divisor(fg, den)?);
         mean = num;
+    }
+    if outer.is_none() {
+        mean = expanded(mean)?;
     }
     let sum = fg
         .graph()

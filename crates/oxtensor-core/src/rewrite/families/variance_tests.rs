@@ -95,7 +95,8 @@ fn var_s_sum_of_squared_deviations_is_one_op() {
     // Through every phase of FAST_RUN.
     let c = case(DType::Float64, Some(&[1]), Divisor::Shapes, false);
     let fg = check(&c, &["fast_run"], &[matrix(67, 53, DType::Float64)], 1e-12);
-    assert!(printed(&fg).starts_with("CentredSquares"));
+    let p = printed(&fg);
+    assert!(p.starts_with("CentredSquares"), "{p}");
 }
 
 #[test]

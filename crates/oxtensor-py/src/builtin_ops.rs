@@ -7,6 +7,7 @@ use crate::op::PyOp;
 use crate::scalar_ops::{self, PyScalarOp};
 use crate::types::parse_dtype;
 use oxtensor_core::ops::blas::Dot;
+use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::grad_ops::GradOp;
@@ -498,6 +499,27 @@ fn reduce_object(py: Python<'_>, core: &CAReduce) -> PyResult<Py<PyAny>> {
     })
 }
 
+/// A `Sum` fused with the elementwise map it reduces (`local_careduce_fusion`)
+/// is a `CAReduce` whose scalar op is a `Composite`, as in PyTensor.
+fn composite_reduce_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
+    let fused = core.as_any().downcast_ref::<CompositeReduce>()?;
+    let r = &fused.reduce;
+    let template = PyCAReduce {
+        kind: r.kind,
+        axis: r
+            .axis
+            .as_ref()
+            .map(|a| a.iter().map(|&i| i as i64).collect()),
+        dtype: Some(r.dtype),
+        acc_dtype: Some(r.acc_dtype),
+    };
+    let base = PyClassInitializer::from(PyOp {
+        core: Some(core.clone()),
+    })
+    .add_subclass(template);
+    Some(Py::new(py, base).map(|o| o.into_any()))
+}
+
 /// Builds the core `CAReduce` for `x.sum(axis)` and friends.
 pub fn reduction(
     kind: ReduceKind,
@@ -738,6 +760,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::nonzero_ops::family_object,
     crate::bincount_ops::family_object,
     crate::shape_ops::family_object,
+    composite_reduce_object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`
@@ -752,7 +775,9 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
             )?
             .into_any())
         };
-        return if e.inplace_pattern.is_empty() {
+        // A composite is one fused node's: cached, it would outlive it.
+        let composite = matches!(e.scalar_op, ScalarOp::Composite(_));
+        return if e.inplace_pattern.is_empty() && !composite {
             cached(py, &ELEMWISE, &e.scalar_op, make)
         } else {
             make()

@@ -138,7 +138,6 @@ MEMORY_SCRIPT = """
 import resource
 import numpy as np
 import oxtensor
-import oxtensor
 import oxtensor.tensor as ot
 
 x = ot.dvector("x")
@@ -252,7 +251,6 @@ BROADCAST_MEMORY_SCRIPT = """
 import resource
 import numpy as np
 import oxtensor
-import oxtensor
 import oxtensor.tensor as ot
 
 x, r, c = ot.dmatrix("x"), ot.drow("r"), ot.dcol("c")
@@ -329,7 +327,6 @@ def test_var_and_nan_through_a_fused_sum():
 VAR_MEMORY_SCRIPT = """
 import resource
 import numpy as np
-import oxtensor
 import oxtensor
 import oxtensor.tensor as ot
 

@@ -346,3 +346,15 @@ def test_var_never_materialises_the_squared_deviations():
     # mean`); fused into the sum, only partial sums exist.
     growth = peak_growth(VAR_MEMORY_SCRIPT)
     assert growth <= 0.5, f"peak memory grew by {growth:.2f} arrays"
+
+
+def test_fusion_optimizer_fuses_a_function_graph():
+    from oxtensor.graph.fg import FunctionGraph
+    from oxtensor.tensor.rewriting.elemwise import FusionOptimizer
+
+    x = ot.dvector("x")
+    fg = FunctionGraph([x], [ot.exp(x * 2.0) + 1.0])
+    FusionOptimizer().rewrite(fg)
+    [node] = [n for n in fg.toposort() if str(n.op).startswith("Composite")]
+    assert isinstance(node.op.scalar_op, Composite)
+    assert node.op.scalar_op.nout == 1

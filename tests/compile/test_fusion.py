@@ -358,3 +358,18 @@ def test_fusion_optimizer_fuses_a_function_graph():
     [node] = [n for n in fg.toposort() if str(n.op).startswith("Composite")]
     assert isinstance(node.op.scalar_op, Composite)
     assert node.op.scalar_op.nout == 1
+
+
+def test_fused_ops_pickle_and_come_back_equal():
+    import pickle
+
+    x = ot.dvector("x")
+    outs = [ot.exp(x * 2.0) + 1.0, x * 2.0, ot.sqr(x - 1.0).sum()]
+    f = function([x], outs)
+    ops = [node.op for node in f.maker.fgraph.toposort()]
+    assert {type(op).__name__ for op in ops} == {"Elemwise", "CAReduce"}
+    for op in ops:
+        again = pickle.loads(pickle.dumps(op))
+        assert again == op
+        assert hash(again) == hash(op)
+        assert str(again) == str(op)

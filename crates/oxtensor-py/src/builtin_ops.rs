@@ -7,7 +7,6 @@ use crate::op::PyOp;
 use crate::scalar_ops::{self, PyScalarOp};
 use crate::types::parse_dtype;
 use oxtensor_core::ops::blas::Dot;
-use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::grad_ops::GradOp;
@@ -499,11 +498,9 @@ fn reduce_object(py: Python<'_>, core: &CAReduce) -> PyResult<Py<PyAny>> {
     })
 }
 
-/// A `Sum` fused with the elementwise map it reduces (`local_careduce_fusion`)
-/// is a `CAReduce` whose scalar op is a `Composite`, as in PyTensor.
-fn composite_reduce_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let fused = core.as_any().downcast_ref::<CompositeReduce>()?;
-    let r = &fused.reduce;
+/// The base of a fused `Sum`'s Python object (`composite_pickle.rs`): a
+/// `CAReduce` whose core op is `core`, reducing as `r` does.
+pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitializer<PyCAReduce> {
     let template = PyCAReduce {
         kind: r.kind,
         axis: r
@@ -513,11 +510,7 @@ fn composite_reduce_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<P
         dtype: Some(r.dtype),
         acc_dtype: Some(r.acc_dtype),
     };
-    let base = PyClassInitializer::from(PyOp {
-        core: Some(core.clone()),
-    })
-    .add_subclass(template);
-    Some(Py::new(py, base).map(|o| o.into_any()))
+    PyClassInitializer::from(PyOp { core: Some(core) }).add_subclass(template)
 }
 
 /// Builds the core `CAReduce` for `x.sum(axis)` and friends.
@@ -760,7 +753,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::nonzero_ops::family_object,
     crate::bincount_ops::family_object,
     crate::shape_ops::family_object,
-    composite_reduce_object,
+    crate::composite_pickle::PyCompositeReduce::object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`

@@ -107,11 +107,11 @@ impl PyScalarOp {
             ScalarOp::Cast(d) => (slf.get_type().into_any(), PyTuple::new(py, [d.name()])?),
             // Fusion makes composites in compiled graphs, which pickle as
             // the graph they were compiled from.
-            ScalarOp::Composite(c) => {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "{c} cannot be pickled"
-                )))
-            }
+            ScalarOp::Composite(c) => (
+                py.import("oxtensor._core")?
+                    .getattr("composite_from_state")?,
+                PyTuple::new(py, [crate::composite_pickle::composite_state(py, &c)?])?,
+            ),
         };
         let state = slf
             .getattr("__dict__")

@@ -172,3 +172,12 @@ fn long_chains_fuse_into_one_node() {
     rewrite(&mut fg, &["fast_run"]);
     assert_eq!(outer(&fg), "Composite{...} [id A]\n └─ x [id B]\n");
 }
+
+#[test]
+fn fast_compile_does_not_fuse() {
+    let mut fg = chain(false).fgraph();
+    rewrite(&mut fg, &["fast_compile"]);
+    let text = printed(&fg);
+    assert!(!text.contains("Composite"), "{text}");
+    assert!(text.starts_with("Add [id A]"), "{text}");
+}

@@ -109,30 +109,22 @@ pub(super) fn local_careduce_fusion(
 }
 
 /// The single-output composite `node` computes, when the fused kernel runs
-/// it (a kind becomes a composite of one node).
+/// it. Only a fused group's `Composite` takes its reduction in, as under
+/// PyTensor's default (Numba) mode, where a reduction joins a fused
+/// elementwise loop: `(v + 1).sum()` stays `Sum(Add)`, as its documentation
+/// shows.
 fn premap(fg: &FunctionGraph, node: NodeId) -> Option<Arc<Composite>> {
     let g = fg.graph();
     let n = g.node(node);
     let e = n.op.as_any().downcast_ref::<Elemwise>()?;
     let out = g.var(*n.outputs.first()?).ty.as_tensor()?.dtype;
-    let dtypes: Vec<_> = n
-        .inputs
-        .iter()
-        .map(|&v| g.var(v).ty.as_tensor().map(|t| t.dtype))
-        .collect::<Option<_>>()?;
     if !e.inplace_pattern.is_empty() || n.outputs.len() != 1 {
         return None;
     }
-    let c = match &e.scalar_op {
-        ScalarOp::Composite(c) => c.clone(),
-        op if support::runs_node(op, &dtypes, out) => {
-            let mut b = Composite::builder(&dtypes);
-            let args: Vec<Operand> = (0..dtypes.len()).map(Operand::Input).collect();
-            let v = b.push(op.clone(), &args).ok()?;
-            Arc::new(b.finish(&[v]).ok()?)
-        }
-        _ => return None,
+    let ScalarOp::Composite(c) = &e.scalar_op else {
+        return None;
     };
+    let c = c.clone();
     let fits = c.nodes().iter().all(|inner| {
         let ds: SmallVec<[_; 4]> = inner.args.iter().map(|&a| c.dtype_of(a)).collect();
         inner.dtype == out && support::runs_node(&inner.op, &ds, inner.dtype)

@@ -181,3 +181,20 @@ fn fast_compile_does_not_fuse() {
     assert!(!text.contains("Composite"), "{text}");
     assert!(text.starts_with("Add [id A]"), "{text}");
 }
+
+#[test]
+fn a_sum_of_one_elementwise_node_stays_a_sum() {
+    // PyTensor's default mode shows `Sum{axes=None}` over `Add` here.
+    let mut g = Graph::new();
+    let v = g.input(ty(Float64, &[None]), Some("v"));
+    let one = scalar(&mut g, 1.0);
+    let a = build::add(&mut g, v, one).unwrap();
+    let s = build::sum(&mut g, a, None).unwrap();
+    let mut fg = FunctionGraph::new(g, vec![v], vec![s]).unwrap();
+    rewrite(&mut fg, &["fast_run"]);
+    assert!(
+        printed(&fg).starts_with("Sum{axes=None} [id A]\n └─ Add"),
+        "{}",
+        printed(&fg)
+    );
+}

@@ -1445,6 +1445,9 @@ class Cast(ScalarOp):
     def o_dtype(self) -> str:
         """The target dtype."""
 
+class Composite(ScalarOp):
+    """``Composite{...}``: a scalar graph run as one op, made by fusion."""
+
 # ---- types --------------------------------------------------------------------
 
 @disjoint_base

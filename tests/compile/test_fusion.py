@@ -1,17 +1,24 @@
-"""Link-time elementwise fusion: a chain of float elementwise nodes runs as
-one blocked step. Results must equal the unfused run's (profiling links
-without fusion) and NumPy's, for every size, layout and broadcast; the
-compiled graph still shows each node; the extra peak memory of a long chain
-is about one array."""
+"""Elementwise fusion, the ``elemwise_fusion`` rewrite phase of FAST_RUN: a
+chain of float elementwise nodes becomes one ``Elemwise(Composite)`` node,
+run by the blocked fused kernel. Results must equal the unfused run's (the
+same mode without ``fusion``) and NumPy's, for every size, layout and
+broadcast; the compiled graph shows the ``Composite`` and ``dprint`` its
+inner graph; the extra peak memory of a long chain is about one array."""
 
 import numpy as np
+import oxtensor
 import oxtensor.tensor as ot
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oxtensor import function
+from oxtensor.compile.mode import get_mode
+from oxtensor.scalar.basic import Composite
 
 from tests.helpers import assert_within, peak_growth, product_error_bound
+
+# FAST_RUN without the fusion phase: every elementwise node runs on its own.
+UNFUSED = get_mode("FAST_RUN").excluding("fusion")
 
 
 def chain(x, y):
@@ -22,9 +29,9 @@ def chain_np(x, y):
     return np.tanh(np.exp(x * 2.0 - y) * x + 0.5) / (np.square(y) + 1.0)
 
 
-def compiled(dtype, profile=False):
+def compiled(dtype, fused=True):
     x, y = ot.vector("x", dtype=dtype), ot.vector("y", dtype=dtype)
-    return function([x, y], chain(x, y), profile=profile)
+    return function([x, y], chain(x, y), mode=None if fused else UNFUSED)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
@@ -32,7 +39,7 @@ def compiled(dtype, profile=False):
 def test_fused_chain_equals_unfused_and_numpy(dtype, n):
     rng = np.random.default_rng(n)
     a, b = rng.standard_normal((2, n)).astype(dtype)
-    fused, plain = compiled(dtype), compiled(dtype, profile=True)
+    fused, plain = compiled(dtype), compiled(dtype, fused=False)
     out = fused(a, b)
     assert out.dtype == dtype
     assert out.shape == (n,)
@@ -72,17 +79,43 @@ def test_intermediate_outputs_are_computed_and_independent():
     assert not np.shares_memory(out, m)
 
 
-def test_graph_still_shows_every_node():
+def test_the_compiled_graph_shows_the_composite_and_its_inner_graph():
     x = ot.dvector("x")
     f = function([x], ot.exp(x * 2.0) + 1.0)
-    names = [str(node.op) for node in f.maker.fgraph.toposort()]
-    assert names == ["Mul", "Exp", "Add"]
+    [node] = f.maker.fgraph.toposort()
+    assert isinstance(node.op.scalar_op, Composite)
+    assert str(node.op) == "Composite{(exp((i0 * 2.0)) + 1.0)}"
+    text = oxtensor.dprint(f, file="str")
+    assert text.startswith(
+        "Composite{(exp((i0 * 2.0)) + 1.0)} [id A] 0\n └─ x [id B]\n"
+    )
+    assert (
+        "\nInner graphs:\n\nComposite{(exp((i0 * 2.0)) + 1.0)} [id A]\n ← add" in text
+    )
+
+
+def test_fast_compile_and_excluding_fusion_do_not_fuse():
+    x = ot.dvector("x")
+    for mode in ["FAST_COMPILE", UNFUSED]:
+        f = function([x], ot.exp(x * 2.0) + 1.0, mode=mode)
+        names = [str(node.op) for node in f.maker.fgraph.toposort()]
+        assert names == ["Mul", "Exp", "Add"]
+
+
+def test_profile_times_the_composite_that_runs():
+    x = ot.dvector("x")
+    f = function([x], ot.exp(x * 2.0) + 1.0, profile=True)
+    f(np.ones(10))
+    [node] = f.maker.fgraph.toposort()
+    assert isinstance(node.op.scalar_op, Composite)
 
 
 def test_errors_of_a_fused_chain_name_the_node():
     x, y = ot.dvector("x"), ot.dvector("y")
     f = function([x, y], ot.exp(x + y) * 2.0)
-    with pytest.raises(ValueError, match="Add") as err:
+    with pytest.raises(
+        ValueError, match=r"Composite\{\(exp\(\(i0 \+ i1\)\) \* 2.0\)\}"
+    ) as err:
         f(np.ones(3), np.ones(4))
     assert str(err.value).count("Apply node that caused the error") == 1
 
@@ -164,7 +197,7 @@ def test_partial_broadcasts_equal_unfused_and_numpy(rows, cols, dtype, lx, lr, l
     x = ot.matrix("x", dtype=dtype)
     r, c = ot.row("r", dtype=dtype), ot.col("c", dtype=dtype)
     fused = function([x, r, c], broadcast_chain(x, r, c))
-    plain = function([x, r, c], broadcast_chain(x, r, c), profile=True)
+    plain = function([x, r, c], broadcast_chain(x, r, c), mode=UNFUSED)
     rng = np.random.default_rng(rows * 10_000 + cols)
     xv = layout(rng.standard_normal((rows, cols)).astype(dtype), lx)
     rv = layout(rng.standard_normal((1, cols)).astype(dtype), lr)
@@ -207,7 +240,9 @@ def test_ml_layer_and_centering_patterns():
 def test_a_length_one_row_that_may_not_broadcast_names_the_node():
     x, y = ot.dmatrix("x"), ot.dmatrix("y")
     f = function([x, y], ot.exp(x + y) * 2.0)
-    with pytest.raises(ValueError, match="Add") as err:
+    with pytest.raises(
+        ValueError, match="Apply node that caused the error: Composite"
+    ) as err:
         f(np.ones((3, 3000)), np.ones((1, 3000)))
     assert str(err.value).count("Apply node that caused the error") == 1
 
@@ -257,14 +292,14 @@ def test_sums_of_fused_groups_equal_unfused_and_numpy(rows, cols, dtype, axis, l
     x, r = ot.matrix("x", dtype=dtype), ot.row("r", dtype=dtype)
     expr = ot.sqr(x - r) * 0.5
     fused = function([x, r], expr.sum(axis=axis))
-    plain = function([x, r], expr.sum(axis=axis), profile=True)
+    plain = function([x, r], expr.sum(axis=axis), mode=UNFUSED)
     rng = np.random.default_rng(rows + cols)
     xv = layout(rng.standard_normal((rows, cols)).astype(dtype), lx)
     rv = rng.standard_normal((1, cols)).astype(dtype)
     out, want = fused(xv, rv), plain(xv, rv)
     assert out.dtype == want.dtype == dtype
     assert out.shape == want.shape
-    # Large sums add in another order than the kernel (see fusion_sum.rs).
+    # Large sums add in another order than the kernel (see kernels/fused/sum.rs).
     tol = 1e-12 if dtype == "float64" else 1e-5
     np.testing.assert_allclose(out, want, rtol=tol, atol=tol)
     expected = (np.square(xv.astype("float64") - rv) * 0.5).sum(axis=axis)
@@ -311,3 +346,30 @@ def test_var_never_materialises_the_squared_deviations():
     # mean`); fused into the sum, only partial sums exist.
     growth = peak_growth(VAR_MEMORY_SCRIPT)
     assert growth <= 0.5, f"peak memory grew by {growth:.2f} arrays"
+
+
+def test_fusion_optimizer_fuses_a_function_graph():
+    from oxtensor.graph.fg import FunctionGraph
+    from oxtensor.tensor.rewriting.elemwise import FusionOptimizer
+
+    x = ot.dvector("x")
+    fg = FunctionGraph([x], [ot.exp(x * 2.0) + 1.0])
+    FusionOptimizer().rewrite(fg)
+    [node] = [n for n in fg.toposort() if str(n.op).startswith("Composite")]
+    assert isinstance(node.op.scalar_op, Composite)
+    assert node.op.scalar_op.nout == 1
+
+
+def test_fused_ops_pickle_and_come_back_equal():
+    import pickle
+
+    x = ot.dvector("x")
+    outs = [ot.exp(x * 2.0) + 1.0, x * 2.0, ot.sqr(x - 1.0).sum()]
+    f = function([x], outs)
+    ops = [node.op for node in f.maker.fgraph.toposort()]
+    assert {type(op).__name__ for op in ops} == {"Elemwise", "CAReduce"}
+    for op in ops:
+        again = pickle.loads(pickle.dumps(op))
+        assert again == op
+        assert hash(again) == hash(op)
+        assert str(again) == str(op)

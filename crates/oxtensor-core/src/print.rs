@@ -1,6 +1,7 @@
 //! Text renderings of graphs: PyTensor's `debugprint` (`pytensor/printing.py`),
 //! line for line: `[id A]` ids in first-visit order, box-drawing branches,
-//! a repeated node printed once more with its subtree elided as `···`.
+//! a repeated node printed once more with its subtree elided as `···`,
+//! then the inner graphs of the ops that have one (a `Composite`'s).
 
 use crate::graph::{FunctionGraph, Graph, NodeId, VarId, VarKind};
 use crate::ops::IoMap;
@@ -73,6 +74,9 @@ struct Printer<'a> {
     /// The indentation of lines, shared between lines as a tree: each
     /// entry adds one level (`"   "` or `" │ "`) to its parent's.
     indents: Vec<Indent>,
+    /// The nodes printed whose op has an inner graph, with that graph, in
+    /// the order they were first printed.
+    inner: Vec<(NodeId, FunctionGraph)>,
 }
 
 /// One level of indentation over the prefix `parent` (`None`: the margin).
@@ -129,30 +133,70 @@ fn render(
     opts: &PrintOptions,
     topo: Option<HashMap<NodeId, usize>>,
 ) -> String {
-    let mut p = Printer {
-        g,
-        opts,
-        topo,
-        ids: Ids::default(),
-        out: String::new(),
-        indents: Vec::new(),
-    };
+    let mut p = Printer::new(g, opts, topo, Ids::default());
     for &root in roots {
-        p.root(root);
+        p.root(root, "", "");
     }
+    p.inner_graphs();
     p.out
+}
+
+impl<'a> Printer<'a> {
+    fn new(
+        g: &'a Graph,
+        opts: &'a PrintOptions,
+        topo: Option<HashMap<NodeId, usize>>,
+        ids: Ids,
+    ) -> Printer<'a> {
+        Printer {
+            g,
+            opts,
+            topo,
+            ids,
+            out: String::new(),
+            indents: Vec::new(),
+            inner: Vec::new(),
+        }
+    }
+
+    /// PyTensor's "Inner graphs:" section: each op with an inner graph,
+    /// under the id of the node that has it, then each inner output after
+    /// ` ← `, its subtree below; ids go on from the outer graph's.
+    fn inner_graphs(&mut self) {
+        if self.inner.is_empty() {
+            return;
+        }
+        self.out.push_str("\nInner graphs:\n");
+        for (node, fg) in std::mem::take(&mut self.inner) {
+            let (id, _) = self.ids.get(Ok(node));
+            let op = self.g.node(node).op.describe();
+            let _ = writeln!(self.out, "\n{op}{}", self.id(id));
+            let next = self.ids.next;
+            let ids = Ids {
+                next,
+                ..Ids::default()
+            };
+            let mut inner = Printer::new(fg.graph(), self.opts, None, ids);
+            for &o in fg.outputs() {
+                inner.root(o, " ← ", "   ");
+            }
+            self.out.push_str(&inner.out);
+            self.ids.next = inner.ids.next;
+        }
+    }
 }
 
 impl Printer<'_> {
     /// Prints the graph below `root`, depth first with each node's inputs
     /// in order, as PyTensor's recursive `_debugprint` does, but from an
     /// explicit stack: graphs can be deeper than the native stack.
-    fn root(&mut self, root: VarId) {
+    /// The root's line starts with `branch`, its children's with `indent`.
+    fn root(&mut self, root: VarId, branch: &'static str, indent: &'static str) {
         let mut stack = vec![Pending {
             var: root,
             prefix: None,
-            branch: "",
-            indent: "",
+            branch,
+            indent,
             depth: 0,
         }];
         while let Some(item) = stack.pop() {
@@ -202,6 +246,11 @@ impl Printer<'_> {
         };
         let (id, seen) = self.ids.get(Ok(node));
         let _ = writeln!(self.out, "{first}{}", self.node_label(v, node, id));
+        if !seen {
+            if let Some(Ok(fg)) = self.g.node(node).op.inner_fgraph() {
+                self.inner.push((node, fg));
+            }
+        }
         if self.opts.depth.is_some_and(|d| depth + 1 >= d)
             || (self.opts.stop_on_name && data.name.is_some())
         {

@@ -1,7 +1,9 @@
 //! Types: static information about the values a variable can hold.
-//! `TensorType` (dtype + static shape), PyTensor's `NullType` and
+//! `TensorType` (dtype + static shape), `ScalarType` (the element type of
+//! scalar graphs, a `Composite`'s inside), PyTensor's `NullType` and
 //! `DisconnectedType`, and host types (defined by Python subclasses of `Type`).
-//! Mirrors `pytensor/graph/type.py` and `pytensor/tensor/type.py`.
+//! Mirrors `pytensor/graph/type.py`, `pytensor/tensor/type.py` and
+//! `ScalarType` in `pytensor/scalar/basic.py`.
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -177,6 +179,9 @@ pub trait HostType: fmt::Debug + Send + Sync + Any {
 pub enum Type {
     /// A tensor.
     Tensor(TensorType),
+    /// A scalar of this dtype (PyTensor's `ScalarType`): what the variables
+    /// of scalar graphs hold, at run time a 0-d tensor.
+    Scalar(DType),
     /// A gradient that is undefined, with the reason (`NullType`).
     Null(Arc<str>),
     /// The gradient marker for "not connected" (`DisconnectedType`).
@@ -190,6 +195,14 @@ impl Type {
     pub fn as_tensor(&self) -> Option<&TensorType> {
         match self {
             Type::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The dtype of a scalar type.
+    pub fn as_scalar(&self) -> Option<DType> {
+        match self {
+            Type::Scalar(d) => Some(*d),
             _ => None,
         }
     }
@@ -229,6 +242,7 @@ impl PartialEq for Type {
     fn eq(&self, other: &Type) -> bool {
         match (self, other) {
             (Type::Tensor(a), Type::Tensor(b)) => a == b,
+            (Type::Scalar(a), Type::Scalar(b)) => a == b,
             // PyTensor's NullTypes compare equal whatever their reason.
             (Type::Null(_), Type::Null(_)) => true,
             (Type::Disconnected, Type::Disconnected) => true,
@@ -245,6 +259,7 @@ impl Hash for Type {
         std::mem::discriminant(self).hash(state);
         match self {
             Type::Tensor(t) => t.hash(state),
+            Type::Scalar(d) => d.hash(state),
             Type::Host(h) => h.host_hash().hash(state),
             Type::Null(_) | Type::Disconnected => {}
         }
@@ -255,6 +270,8 @@ impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Type::Tensor(t) => t.fmt(f),
+            // PyTensor's `str(ScalarType)` is its dtype.
+            Type::Scalar(d) => d.fmt(f),
             Type::Null(_) => f.write_str("NullType"),
             Type::Disconnected => f.write_str("DisconnectedType"),
             Type::Host(h) => f.write_str(&h.host_str()),
@@ -307,6 +324,13 @@ mod tests {
         assert!(!any.in_same_class(&fixed));
         assert!(any.in_same_class(&tt(Float64, &[Some(3), Some(4)])));
         assert_eq!(Type::Null("a".into()), Type::Null("b".into()));
+        let s = Type::Scalar(Float32);
+        assert_eq!(
+            (s.to_string(), s.as_scalar()),
+            ("float32".into(), Some(Float32))
+        );
+        assert!(s.is_super(&Type::Scalar(Float32)) && !s.is_super(&Type::Scalar(Float64)));
+        assert_ne!(s, Type::Tensor(tt(Float32, &[])));
     }
 
     #[test]

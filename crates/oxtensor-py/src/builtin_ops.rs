@@ -82,7 +82,7 @@ impl PyElemwise {
         };
         pattern.sort_unstable();
         let core = Elemwise {
-            scalar_op: scalar_op.borrow().op,
+            scalar_op: scalar_op.borrow().op.clone(),
             inplace_pattern: pattern,
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyElemwise { name }))
@@ -101,7 +101,7 @@ impl PyElemwise {
     /// The scalar op mapped over the tensors.
     #[getter]
     fn scalar_op(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        scalar_ops::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op)
+        scalar_ops::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op.clone())
     }
 
     /// `{output: input}` pairs computed in place.
@@ -498,6 +498,21 @@ fn reduce_object(py: Python<'_>, core: &CAReduce) -> PyResult<Py<PyAny>> {
     })
 }
 
+/// The base of a fused `Sum`'s Python object (`composite_pickle.rs`): a
+/// `CAReduce` whose core op is `core`, reducing as `r` does.
+pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitializer<PyCAReduce> {
+    let template = PyCAReduce {
+        kind: r.kind,
+        axis: r
+            .axis
+            .as_ref()
+            .map(|a| a.iter().map(|&i| i as i64).collect()),
+        dtype: Some(r.dtype),
+        acc_dtype: Some(r.acc_dtype),
+    };
+    PyClassInitializer::from(PyOp { core: Some(core) }).add_subclass(template)
+}
+
 /// Builds the core `CAReduce` for `x.sum(axis)` and friends.
 pub fn reduction(
     kind: ReduceKind,
@@ -739,6 +754,7 @@ const FAMILY_OBJECTS: &[FamilyObject] = &[
     crate::bincount_ops::family_object,
     crate::shape_ops::family_object,
     crate::rewritten_ops::family_object,
+    crate::composite_pickle::PyCompositeReduce::object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`
@@ -753,7 +769,9 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
             )?
             .into_any())
         };
-        return if e.inplace_pattern.is_empty() {
+        // A composite is one fused node's: cached, it would outlive it.
+        let composite = matches!(e.scalar_op, ScalarOp::Composite(_));
+        return if e.inplace_pattern.is_empty() && !composite {
             cached(py, &ELEMWISE, &e.scalar_op, make)
         } else {
             make()
@@ -803,7 +821,7 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
 /// `oxtensor._core.elemwise_op(scalar_op)`: the shared `Elemwise` of a scalar op.
 #[pyfunction]
 pub fn elemwise_op(py: Python<'_>, scalar_op: Bound<'_, PyScalarOp>) -> PyResult<Py<PyAny>> {
-    let core: OpRef = Arc::new(Elemwise::new(scalar_op.borrow().op));
+    let core: OpRef = Arc::new(Elemwise::new(scalar_op.borrow().op.clone()));
     op_object(py, &core)
 }
 

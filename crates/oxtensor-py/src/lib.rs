@@ -8,6 +8,7 @@ mod bincount_ops;
 mod blas;
 mod builtin_ops;
 mod compile;
+mod composite_pickle;
 mod constant;
 mod construct;
 mod cpu;
@@ -105,6 +106,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blas::_blas_products, m)?)?;
     m.add_function(wrap_pyfunction!(cpu::_simd, m)?)?;
     scalar_ops::register(m)?;
+    composite_pickle::register(m)?;
     builtin_ops::register(m)?;
     linalg_ops::register(m)?;
     special_ops::register(m)?;

@@ -71,7 +71,7 @@ fn build_node<'py>(
                 *inp = node.borrow().outputs_list(py).get_item(0)?;
             }
         }
-        vec![plan.output.into()]
+        plan.outputs.into_iter().map(Type::from).collect()
     } else if let Some(reshape) = core.as_any().downcast_ref::<Reshape>() {
         reshape_types(reshape, &inputs, &types)?
     } else if let Some(known) = oxtensor_core::ops::known::as_known(core.as_ref()) {

@@ -30,9 +30,9 @@ impl PyScalarOp {
     /// class name instead, as in PyTensor: `Maximum`).
     #[getter]
     fn name(&self) -> String {
-        match self.op {
+        match &self.op {
             ScalarOp::Kind(k) => k.name().to_string(),
-            ScalarOp::Cast(_) => self.op.to_string(),
+            ScalarOp::Cast(_) | ScalarOp::Composite(_) => self.op.to_string(),
         }
     }
 
@@ -45,7 +45,7 @@ impl PyScalarOp {
     /// Number of outputs.
     #[getter]
     fn nout(&self) -> usize {
-        1
+        self.op.nout()
     }
 
     /// Whether inputs may be swapped.
@@ -96,8 +96,8 @@ impl PyScalarOp {
     /// or a subclass defined in Python, through its class.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let op = slf.borrow().op;
-        let shared = instance(py, op)?;
+        let op = slf.borrow().op.clone();
+        let shared = instance(py, op.clone())?;
         let (func, args) = match op {
             ScalarOp::Kind(k) if shared.bind(py).get_type().is(slf.get_type()) => (
                 py.import("oxtensor._core")?.getattr("scalar_op")?,
@@ -105,6 +105,13 @@ impl PyScalarOp {
             ),
             ScalarOp::Kind(_) => (slf.get_type().into_any(), PyTuple::empty(py)),
             ScalarOp::Cast(d) => (slf.get_type().into_any(), PyTuple::new(py, [d.name()])?),
+            // Fusion makes composites in compiled graphs, which pickle as
+            // the graph they were compiled from.
+            ScalarOp::Composite(c) => (
+                py.import("oxtensor._core")?
+                    .getattr("composite_from_state")?,
+                PyTuple::new(py, [crate::composite_pickle::composite_state(py, &c)?])?,
+            ),
         };
         let state = slf
             .getattr("__dict__")
@@ -139,6 +146,9 @@ macro_rules! scalar_classes {
                     Py::new(py, PyScalarOp::init(op).add_subclass($rs))?.into_any()
                 })*
                 ScalarOp::Cast(_) => Py::new(py, PyScalarOp::init(op).add_subclass(PyCast))?.into_any(),
+                ScalarOp::Composite(_) => {
+                    Py::new(py, PyScalarOp::init(op).add_subclass(PyComposite))?.into_any()
+                }
             })
         }
 
@@ -146,6 +156,7 @@ macro_rules! scalar_classes {
         pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             m.add_class::<PyScalarOp>()?;
             m.add_class::<PyCast>()?;
+            m.add_class::<PyComposite>()?;
             $(m.add_class::<$rs>()?;)*
             Ok(())
         }
@@ -243,17 +254,28 @@ impl PyCast {
     /// The target dtype.
     #[getter]
     fn o_dtype(slf: PyRef<'_, Self>) -> String {
-        match slf.as_super().op {
+        match &slf.as_super().op {
             ScalarOp::Cast(d) => d.to_string(),
             ScalarOp::Kind(k) => k.name().to_string(),
+            ScalarOp::Composite(c) => c.to_string(),
         }
     }
 }
+
+/// `Composite{...}`: a scalar graph run as one op, made by the fusion
+/// rewrite (`oxtensor.scalar.basic.Composite`; it has no Python
+/// constructor yet).
+#[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.basic", name = "Composite")]
+pub struct PyComposite;
 
 static INSTANCES: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::new();
 
 /// The shared Python instance of a scalar op.
 pub fn instance(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
+    if let ScalarOp::Composite(_) = op {
+        // One per fused node: kept in the cache they would outlive it.
+        return create(py, op);
+    }
     let cache = INSTANCES.get_or_init(py, || Mutex::new(HashMap::new()));
     let mut map = cache
         .lock()
@@ -261,7 +283,7 @@ pub fn instance(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
     if let Some(o) = map.get(&op) {
         return Ok(o.clone_ref(py));
     }
-    let obj = create(py, op)?;
+    let obj = create(py, op.clone())?;
     map.insert(op, obj.clone_ref(py));
     Ok(obj)
 }

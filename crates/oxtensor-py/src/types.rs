@@ -656,6 +656,12 @@ pub fn py_type(py: Python<'_>, ty: &Type) -> PyResult<Py<PyAny>> {
         Type::Tensor(t) => PyTensorType::get(py, t)?.into_any(),
         Type::Null(why) => Py::new(py, PyNullType::new(why.to_string()))?.into_any(),
         Type::Disconnected => Py::new(py, PyDisconnectedType::new())?.into_any(),
+        // Only a composite's inner graph has scalar variables.
+        Type::Scalar(_) => {
+            return Err(PyTypeError::new_err(format!(
+                "scalar type {ty} has no Python form"
+            )))
+        }
         Type::Host(h) => match h.as_any().downcast_ref::<HostTypeAdapter>() {
             Some(a) => a.obj.clone_ref(py),
             None => {

@@ -5,6 +5,7 @@ from oxtensor import _core
 
 ScalarOp = _core.ScalarOp
 Cast = _core.Cast
+Composite = _core.Composite
 
 _NAMES = (
     "Add Sub Mul TrueDiv IntDiv Mod Pow Maximum Minimum Neg Abs Sign Sqr Sqrt Exp Log "
@@ -43,6 +44,7 @@ globals().update({name: _core.scalar_op(s) for name, s in _UNNAMED.items()})
 
 __all__ = [
     "Cast",
+    "Composite",
     "ScalarOp",
     *_NAMES,
     *_INSTANCES,

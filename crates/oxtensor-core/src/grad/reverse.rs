@@ -500,6 +500,6 @@ fn finish(
             Some(d) => match_dtype(g, total, d).map(Some),
             None => Ok(Some(total)),
         },
-        Type::Host(_) => Ok(Some(total)),
+        Type::Scalar(_) | Type::Host(_) => Ok(Some(total)),
     }
 }

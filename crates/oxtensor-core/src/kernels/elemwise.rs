@@ -104,8 +104,8 @@ fn shapes(inputs: &[&Tensor]) -> String {
 }
 
 /// The dtype `op` computes in, before any conversion to the output dtype.
-fn compute_dtype(op: ScalarOp, inputs: &[DType], out: DType) -> Result<DType> {
-    let ScalarOp::Kind(k) = op else {
+fn compute_dtype(op: &ScalarOp, inputs: &[DType], out: DType) -> Result<DType> {
+    let ScalarOp::Kind(k) = *op else {
         return Ok(out);
     };
     let dtype = match k.rule() {
@@ -136,13 +136,13 @@ fn input_cast(k: ScalarKind, i: usize, dtype: DType, compute: DType) -> Option<D
 /// values: the computation dtype is the upcast of all inputs (or the
 /// output dtype), so it is unchanged when one input already has it.
 pub fn prepare_input(
-    op: ScalarOp,
+    op: &ScalarOp,
     i: usize,
     value: &Tensor,
     dtypes: &[DType],
     out_dtype: DType,
 ) -> Option<Tensor> {
-    let ScalarOp::Kind(k) = op else {
+    let ScalarOp::Kind(k) = *op else {
         return None;
     };
     let compute = compute_dtype(op, dtypes, out_dtype).ok()?;
@@ -152,10 +152,11 @@ pub fn prepare_input(
     cast::cast(value, to).ok()
 }
 
-/// `op` applied elementwise; `bcast` holds each input's static broadcastable
-/// flags. The output is laid out in NumPy's `order='K'` (`kernels/order.rs`).
+/// `op` (one output: not a composite, see `kernels/fused/`) applied
+/// elementwise; `bcast` holds each input's static broadcastable flags. The
+/// output is laid out in NumPy's `order='K'` (`kernels/order.rs`).
 pub fn elemwise(
-    op: ScalarOp,
+    op: &ScalarOp,
     inputs: &[&Tensor],
     bcast: &[Vec<bool>],
     out_dtype: DType,
@@ -174,18 +175,23 @@ pub fn elemwise(
 
 /// [`elemwise`] into a C-ordered output of `shape`, already checked.
 fn elemwise_c(
-    op: ScalarOp,
+    op: &ScalarOp,
     inputs: &[&Tensor],
     shape: Dims,
     out_dtype: DType,
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
-    let k = match op {
+    let k = match *op {
         ScalarOp::Kind(k) => k,
         ScalarOp::Cast(to) => {
             let mut out = super::alloc::output(pool, to, &shape)?;
             cast::cast_into(inputs[0], &mut out);
             return Ok(out);
+        }
+        ScalarOp::Composite(_) => {
+            return Err(Error::Value(format!(
+                "{op} runs on the fused kernel, not the single-op one"
+            )))
         }
     };
     let dtypes: SmallVec<[DType; 4]> = inputs.iter().map(|t| t.dtype()).collect();
@@ -225,7 +231,7 @@ fn elemwise_c(
 }
 
 /// Dispatches on the compute dtype (inputs already in it; `out` fresh, of
-/// the dtype `k` produces from it). Fused elementwise steps call it per block.
+/// the dtype `k` produces from it). The fused kernel calls it per block.
 pub fn run_kind(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     run(k, dtype, ins, out)
 }
@@ -345,7 +351,7 @@ mod tests {
         let b = Tensor::from_vec(vec![1, 2], vec![0.5f64, 1.5]).unwrap();
         let bc = [vec![false, false], vec![true, false]];
         let out = elemwise(
-            ScalarOp::Kind(ScalarKind::Add),
+            &ScalarOp::Kind(ScalarKind::Add),
             &[&a, &b],
             &bc,
             DType::Float64,
@@ -354,7 +360,7 @@ mod tests {
         .unwrap();
         assert_eq!(f64s(&out), vec![1.5, 3.5, 3.5, 5.5]);
         let err = elemwise(
-            ScalarOp::Kind(ScalarKind::Add),
+            &ScalarOp::Kind(ScalarKind::Add),
             &[&a, &b],
             &[vec![false; 2], vec![false; 2]],
             DType::Float64,
@@ -373,13 +379,19 @@ mod tests {
         // (op, input, input dtypes, output dtype, prepared dtype)
         let cases = [
             (
-                add,
+                add.clone(),
                 1,
                 [DType::Float64, DType::Int8],
                 DType::Float64,
                 Some(DType::Float64),
             ),
-            (add, 1, [DType::Int8, DType::Int8], DType::Int8, None),
+            (
+                add.clone(),
+                1,
+                [DType::Int8, DType::Int8],
+                DType::Int8,
+                None,
+            ),
             (
                 ScalarOp::Kind(ScalarKind::Lt),
                 1,
@@ -396,16 +408,22 @@ mod tests {
             ),
         ];
         for (op, i, dtypes, out, want) in cases {
-            let got = prepare_input(op, i, &two, &dtypes, out).map(|t| t.dtype());
+            let got = prepare_input(&op, i, &two, &dtypes, out).map(|t| t.dtype());
             assert_eq!(got, want, "{op:?} input {i} of {dtypes:?}");
         }
         // The prepared constant gives the same values as the original.
         let x = Tensor::from_vec(vec![2], vec![0.5f64, 1.0]).unwrap();
         let bc = [vec![false], vec![true]];
-        let prepared =
-            prepare_input(add, 1, &two, &[DType::Float64, DType::Int8], DType::Float64).unwrap();
-        let a = elemwise(add, &[&x, &two], &bc, DType::Float64, None).unwrap();
-        let b = elemwise(add, &[&x, &prepared], &bc, DType::Float64, None).unwrap();
+        let prepared = prepare_input(
+            &add,
+            1,
+            &two,
+            &[DType::Float64, DType::Int8],
+            DType::Float64,
+        )
+        .unwrap();
+        let a = elemwise(&add, &[&x, &two], &bc, DType::Float64, None).unwrap();
+        let b = elemwise(&add, &[&x, &prepared], &bc, DType::Float64, None).unwrap();
         assert_eq!((f64s(&a), f64s(&b)), (vec![2.5, 3.0], vec![2.5, 3.0]));
     }
 
@@ -415,7 +433,7 @@ mod tests {
         let two = Tensor::from_vec(vec![3], vec![2i32, 2, 0]).unwrap();
         let bc = [vec![false], vec![false]];
         let q = elemwise(
-            ScalarOp::Kind(ScalarKind::IntDiv),
+            &ScalarOp::Kind(ScalarKind::IntDiv),
             &[&i, &two],
             &bc,
             DType::Int32,
@@ -424,7 +442,7 @@ mod tests {
         .unwrap();
         assert_eq!((q.get(0), q.get(2)), (Scalar::Int(-4), Scalar::Int(0)));
         let d = elemwise(
-            ScalarOp::Kind(ScalarKind::TrueDiv),
+            &ScalarOp::Kind(ScalarKind::TrueDiv),
             &[&i, &two],
             &bc,
             DType::Float64,
@@ -433,7 +451,7 @@ mod tests {
         .unwrap();
         assert_eq!(f64s(&d)[0], -3.5);
         let lt = elemwise(
-            ScalarOp::Kind(ScalarKind::Lt),
+            &ScalarOp::Kind(ScalarKind::Lt),
             &[&i, &two],
             &bc,
             DType::Bool,
@@ -443,7 +461,7 @@ mod tests {
         assert_eq!(lt.get(0), Scalar::Bool(true));
         let h = Tensor::from_vec(vec![1], vec![f16::from_f32(4.0)]).unwrap();
         let s = elemwise(
-            ScalarOp::Kind(ScalarKind::Sqrt),
+            &ScalarOp::Kind(ScalarKind::Sqrt),
             &[&h],
             &[vec![false]],
             DType::Float16,
@@ -453,7 +471,7 @@ mod tests {
         assert_eq!(s.get(0), Scalar::Float(2.0, DType::Float16));
         let c = Tensor::from_vec(vec![1], vec![Complex::new(3.0f64, 4.0)]).unwrap();
         let m = elemwise(
-            ScalarOp::Kind(ScalarKind::Abs),
+            &ScalarOp::Kind(ScalarKind::Abs),
             &[&c],
             &[vec![false]],
             DType::Float64,
@@ -463,7 +481,7 @@ mod tests {
         assert_eq!(f64s(&m), vec![5.0]);
         let cond = Tensor::from_vec(vec![3], vec![true, false, true]).unwrap();
         let sw = elemwise(
-            ScalarOp::Kind(ScalarKind::Switch),
+            &ScalarOp::Kind(ScalarKind::Switch),
             &[&cond, &i, &two],
             &vec![vec![false]; 3],
             DType::Int32,

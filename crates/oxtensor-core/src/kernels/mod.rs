@@ -19,6 +19,7 @@ pub mod elemwise;
 pub mod engine;
 mod float_ops;
 pub mod float_scalar;
+pub mod fused;
 pub mod gemm;
 mod inner;
 mod int_ops;

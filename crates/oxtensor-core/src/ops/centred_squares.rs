@@ -91,7 +91,7 @@ impl CentredSquares {
             let one = d.view(&vec![1; rank], &vec![0; rank], d.offset())?;
             let flags = [vec![false; rank], vec![true; rank]];
             let div = ScalarOp::Kind(ScalarKind::TrueDiv);
-            mean = elemwise(div, &[&mean, &one], &flags, dtype, Some(pool))?;
+            mean = elemwise(&div, &[&mean, &one], &flags, dtype, Some(pool))?;
         }
         let centre = expanded(&mean, x.ndim(), axes)?;
         let flags = [
@@ -99,10 +99,10 @@ impl CentredSquares {
             (0..x.ndim()).map(|a| axes.contains(&a)).collect(),
         ];
         let sub = ScalarOp::Kind(ScalarKind::Sub);
-        let d = elemwise(sub, &[x, &centre], &flags, dtype, Some(pool))?;
+        let d = elemwise(&sub, &[x, &centre], &flags, dtype, Some(pool))?;
         let flags = [flags[0].clone()];
         let sq = elemwise(
-            ScalarOp::Kind(ScalarKind::Sqr),
+            &ScalarOp::Kind(ScalarKind::Sqr),
             &[&d],
             &flags,
             dtype,

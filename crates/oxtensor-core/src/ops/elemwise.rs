@@ -1,12 +1,15 @@
 //! `Elemwise`: a scalar op mapped over broadcast tensors. Building a node
 //! left-pads lower-rank inputs with `ExpandDims` (a `DimShuffle`) and infers
-//! the static output shape; only static 1s broadcast.
+//! the static output shape; only static 1s broadcast. An `Elemwise` of a
+//! `Composite` has one output per composite output, all of that shape, and
+//! runs on the fused block kernel (`kernels/fused/`).
 //! Mirrors `Elemwise` in `pytensor/tensor/elemwise.py`.
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::bool_ops;
 use crate::kernels::elemwise::elemwise;
+use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::infer_shape;
@@ -33,8 +36,8 @@ pub struct BroadcastPlan {
     pub expand: SmallVec<[Option<DimShuffle>; 4]>,
     /// For each expanded input, the type its `ExpandDims` outputs.
     pub expanded: SmallVec<[Option<TensorType>; 4]>,
-    /// The output type.
-    pub output: TensorType,
+    /// The output types (one, or one per output of a `Composite`).
+    pub outputs: SmallVec<[TensorType; 1]>,
 }
 
 impl Elemwise {
@@ -55,7 +58,7 @@ impl Elemwise {
             return Ok(BroadcastPlan {
                 expand: inputs.iter().map(|_| None).collect(),
                 expanded: inputs.iter().map(|_| None).collect(),
-                output: self.output_type(inputs)?,
+                outputs: self.output_types_of(inputs)?,
             });
         }
         let expand: SmallVec<[Option<DimShuffle>; 4]> = inputs
@@ -74,28 +77,40 @@ impl Elemwise {
             .zip(&expanded)
             .map(|(&t, e)| e.as_ref().unwrap_or(t))
             .collect();
-        let output = self.output_type(&padded)?;
+        let outputs = self.output_types_of(&padded)?;
         drop(padded);
         Ok(BroadcastPlan {
             expand,
             expanded,
-            output,
+            outputs,
         })
     }
 
-    /// The output type for inputs of equal rank.
+    /// The (first) output type for inputs of equal rank.
     pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
+        let mut all = self.output_types_of(inputs)?;
+        Ok(all.swap_remove(0))
+    }
+
+    /// Every output's type for inputs of equal rank.
+    pub fn output_types_of(&self, inputs: &[&TensorType]) -> Result<SmallVec<[TensorType; 1]>> {
         let dtypes: SmallVec<[_; 4]> = inputs.iter().map(|t| t.dtype).collect();
-        let dtype = self.scalar_op.output_dtype(&dtypes)?;
+        let out_dtypes = self.scalar_op.output_dtypes(&dtypes)?;
         let shape = broadcast_shapes(inputs)?;
         for &(out, inp) in &self.inplace_pattern {
-            if out != 0 || inputs.get(inp).is_none_or(|t| t.dtype != dtype) {
+            let fits = out_dtypes
+                .get(out)
+                .is_some_and(|&d| inputs.get(inp).is_some_and(|t| t.dtype == d));
+            if !fits {
                 return Err(Error::Type(format!(
                     "Cannot do an inplace operation on incompatible data types: output {out} on input {inp}"
                 )));
             }
         }
-        TensorType::new(dtype, shape)
+        out_dtypes
+            .into_iter()
+            .map(|d| TensorType::new(d, shape.clone()))
+            .collect()
     }
 }
 
@@ -171,7 +186,11 @@ impl Op for Elemwise {
             .iter()
             .map(|t| t.expect_tensor("An Elemwise input"))
             .collect::<Result<_>>()?;
-        Ok(vec![self.output_type(&tensors)?.into()])
+        Ok(self
+            .output_types_of(&tensors)?
+            .into_iter()
+            .map(Type::from)
+            .collect())
     }
 
     fn destroy_map(&self) -> IoMap {
@@ -194,7 +213,7 @@ impl Op for Elemwise {
             .collect::<Option<_>>()?;
         let out = output_types.first()?.as_tensor()?.dtype;
         crate::kernels::elemwise::prepare_input(
-            self.scalar_op,
+            &self.scalar_op,
             input,
             value.tensor().ok()?,
             &dtypes,
@@ -213,8 +232,27 @@ impl Op for Elemwise {
             .iter()
             .map(|v| v.tensor())
             .collect::<Result<smallvec::SmallVec<[_; 4]>>>()?;
+        if let ScalarOp::Composite(c) = &self.scalar_op {
+            let outs = match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
+                Some(k) => k.run(&tensors, ctx.pool)?,
+                None => {
+                    let dtypes = c.output_dtypes();
+                    interpret::evaluate(
+                        &self.scalar_op,
+                        &tensors,
+                        ctx.input_bcast,
+                        &dtypes,
+                        ctx.pool,
+                    )?
+                }
+            };
+            for (slot, t) in outputs.iter_mut().zip(outs) {
+                *slot = Some(t.into());
+            }
+            return Ok(());
+        }
         let out = elemwise(
-            self.scalar_op,
+            &self.scalar_op,
             &tensors,
             ctx.input_bcast,
             ctx.output_dtype(0)?,
@@ -222,6 +260,26 @@ impl Op for Elemwise {
         )?;
         outputs[0] = Some(out.into());
         Ok(())
+    }
+
+    fn inner_fgraph(&self) -> Option<Result<crate::graph::FunctionGraph>> {
+        match &self.scalar_op {
+            ScalarOp::Composite(c) => Some(c.fgraph()),
+            _ => None,
+        }
+    }
+
+    /// A composite's fused kernel, its plan made once for the node's types.
+    fn make_thunk(
+        &self,
+        input_types: &[Type],
+        output_types: &[Type],
+    ) -> Option<Box<dyn crate::vm::Thunk>> {
+        let ScalarOp::Composite(c) = &self.scalar_op else {
+            return None;
+        };
+        let kernel = FusedKernel::new(c, input_types, output_types)?;
+        Some(Box::new(FusedThunk::new(kernel)))
     }
 
     /// The logical kinds computing in bool: every input and the output are
@@ -253,30 +311,15 @@ impl Op for Elemwise {
     ) -> Result<Option<Vec<Vec<VarId>>>> {
         let n = g.node(node).clone();
         let out = g.var(n.outputs[0]).ty.expect_tensor("The output")?.clone();
-        let bcast: Vec<Vec<bool>> = n
-            .inputs
-            .iter()
-            .map(|&i| {
-                Ok(g.var(i)
-                    .ty
-                    .expect_tensor("An Elemwise input")?
-                    .broadcastable())
-            })
-            .collect::<Result<_>>()?;
-        let mut shape = Vec::with_capacity(out.ndim());
-        for (axis, dim) in out.shape.iter().enumerate() {
-            let from = bcast.iter().position(|b| !b[axis]);
-            shape.push(match (dim, from) {
-                (None, Some(j)) => input_shapes[j][axis],
-                (Some(len), _) => infer_shape::dim_constant(g, *len as i64),
-                (None, None) => infer_shape::dim_constant(g, 1),
-            });
-        }
+        let shape = broadcast_dims(g, &n.inputs, &out, input_shapes)?;
         Ok(Some(vec![shape; n.outputs.len()]))
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        scalar_grad::elemwise_pullback(g, self.scalar_op, node, output_grads)
+        if let ScalarOp::Composite(c) = &self.scalar_op {
+            return composite_pullback(c, g, node, output_grads);
+        }
+        scalar_grad::elemwise_pullback(g, &self.scalar_op, node, output_grads)
     }
 
     fn pushforward(
@@ -285,10 +328,74 @@ impl Op for Elemwise {
         node: NodeId,
         tangents: &[Option<VarId>],
     ) -> Result<Option<Vec<Option<VarId>>>> {
-        scalar_grad::elemwise_pushforward(g, self.scalar_op, node, tangents).map(Some)
+        if let ScalarOp::Composite(_) = &self.scalar_op {
+            // The driver derives it from the pullback (the double pullback).
+            return Ok(None);
+        }
+        scalar_grad::elemwise_pushforward(g, &self.scalar_op, node, tangents).map(Some)
     }
 
     op_identity!();
+}
+
+/// An `Elemwise(Composite)` node's pullback: that of its inner graph
+/// spelled out as `Elemwise` nodes over the node's inputs (outputs whose
+/// gradient is disconnected are left out).
+fn composite_pullback(
+    c: &crate::ops::composite::Composite,
+    g: &mut Graph,
+    node: NodeId,
+    output_grads: &[VarId],
+) -> Result<Vec<VarId>> {
+    let inputs = g.node(node).inputs.clone();
+    let outs = c.expand(g, &inputs)?;
+    let (fs, gzs): (Vec<VarId>, Vec<VarId>) = outs
+        .into_iter()
+        .zip(output_grads)
+        .filter(|(_, &gz)| !matches!(g.var(gz).ty, Type::Disconnected))
+        .unzip();
+    if fs.is_empty() {
+        return Ok(inputs
+            .iter()
+            .map(|_| scalar_grad::disconnected(g))
+            .collect());
+    }
+    let found = crate::grad::pullback(g, &fs, &inputs, &gzs, None)?;
+    Ok(found
+        .grads
+        .into_iter()
+        .map(|gr| gr.unwrap_or_else(|| scalar_grad::disconnected(g)))
+        .collect())
+}
+
+/// The shape of `inputs` broadcast to `out` (their broadcast type), one
+/// variable per axis: `out`'s static length, else that of the first input
+/// that does not broadcast along it.
+pub(crate) fn broadcast_dims(
+    g: &mut Graph,
+    inputs: &[VarId],
+    out: &TensorType,
+    input_shapes: &[Vec<VarId>],
+) -> Result<Vec<VarId>> {
+    let bcast: Vec<Vec<bool>> = inputs
+        .iter()
+        .map(|&i| {
+            Ok(g.var(i)
+                .ty
+                .expect_tensor("An Elemwise input")?
+                .broadcastable())
+        })
+        .collect::<Result<_>>()?;
+    let mut shape = Vec::with_capacity(out.ndim());
+    for (axis, dim) in out.shape.iter().enumerate() {
+        let from = bcast.iter().position(|b| !b[axis]);
+        shape.push(match (dim, from) {
+            (None, Some(j)) => input_shapes[j][axis],
+            (Some(len), _) => infer_shape::dim_constant(g, *len as i64),
+            (None, None) => infer_shape::dim_constant(g, 1),
+        });
+    }
+    Ok(shape)
 }
 
 /// Python's `str.capitalize`: first character upper, the rest lower.
@@ -322,7 +429,7 @@ mod tests {
             plan.expand[1].as_ref().unwrap().describe(),
             "ExpandDims{axes=(0, 1)}"
         );
-        assert_eq!(plan.output, tt(Float64, &[None, None]));
+        assert_eq!(plan.outputs[0], tt(Float64, &[None, None]));
         // The padded type the plan assumes is the one ExpandDims infers.
         let v = tt(Float32, &[Some(3)]);
         let ds = DimShuffle::expand_left(1, 3);

@@ -11,6 +11,10 @@ pub mod argmin;
 pub mod bincount;
 pub mod blas;
 pub mod centred_squares;
+pub mod composite;
+mod composite_graph;
+pub mod composite_reduce;
+mod composite_str;
 pub mod cumulative;
 pub mod dimshuffle;
 pub mod elemwise;
@@ -33,6 +37,7 @@ pub mod repeat;
 pub mod scalar;
 pub(crate) mod scalar_grad;
 mod scalar_grad_math;
+mod scalar_graph;
 pub mod shape;
 pub mod softmax;
 pub mod sort;
@@ -234,6 +239,25 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
         output_types: &[Type],
     ) -> Option<Value> {
         let _ = (input, value, input_types, output_types);
+        None
+    }
+
+    /// A thunk of the op's own for a node with these types, made once at
+    /// link time (PyTensor's `make_thunk`), so what it works out from the
+    /// types (a fused kernel's plan) is not redone per call. `None`: the
+    /// linker's thunk, which calls [`Op::perform`].
+    fn make_thunk(
+        &self,
+        input_types: &[Type],
+        output_types: &[Type],
+    ) -> Option<Box<dyn crate::vm::Thunk>> {
+        let _ = (input_types, output_types);
+        None
+    }
+
+    /// The scalar graph inside the op (a `Composite`'s, PyTensor's
+    /// `HasInnerGraph`), which `dprint` shows under "Inner graphs".
+    fn inner_fgraph(&self) -> Option<Result<crate::graph::FunctionGraph>> {
         None
     }
 

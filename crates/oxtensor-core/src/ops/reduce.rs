@@ -125,7 +125,7 @@ impl CAReduce {
         TensorType::new(self.dtype, shape)
     }
 
-    fn axis_str(&self) -> String {
+    pub(crate) fn axis_str(&self) -> String {
         match &self.axis {
             None => "axes=None".into(),
             Some(a) if a.len() == 1 => format!("axis={}", a[0]),

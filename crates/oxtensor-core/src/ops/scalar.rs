@@ -1,10 +1,14 @@
 //! Scalar ops: the element-level operations that `Elemwise` maps over
 //! tensors, with PyTensor's class names, `str` forms and output dtype rules.
+//! On scalar variables they are graph ops of their own (`scalar_graph.rs`).
 //! Mirrors `pytensor/scalar/basic.py` and `scalar/math.py`.
 
+use super::composite::Composite;
 use crate::dtype::{floatx, upcast, DType};
 use crate::error::{Error, Result};
+use smallvec::{smallvec, SmallVec};
 use std::fmt;
+use std::sync::Arc;
 
 /// How a scalar op's output dtype follows from its inputs' dtypes
 /// (PyTensor's `output_types_preference`).
@@ -176,21 +180,33 @@ impl ScalarKind {
     }
 }
 
-/// A scalar op instance: a kind, or a cast to a dtype.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A scalar op instance: a kind, a cast to a dtype, or a composite of
+/// those (shared: fusion builds one per group and nodes hold handles).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarOp {
     /// A built-in operation.
     Kind(ScalarKind),
     /// `Cast{dtype}`: convert to a dtype.
     Cast(DType),
+    /// A scalar graph computed as one op (`Composite{...}`).
+    Composite(Arc<Composite>),
 }
 
 impl ScalarOp {
-    /// Python class name (`Add`, `Cast`).
+    /// Python class name (`Add`, `Cast`, `Composite`).
     pub fn class_name(&self) -> &'static str {
         match self {
             ScalarOp::Kind(k) => k.class_name(),
             ScalarOp::Cast(_) => "Cast",
+            ScalarOp::Composite(_) => "Composite",
+        }
+    }
+
+    /// The built-in kind, when this is one.
+    pub fn kind(&self) -> Option<ScalarKind> {
+        match self {
+            ScalarOp::Kind(k) => Some(*k),
+            _ => None,
         }
     }
 
@@ -199,14 +215,34 @@ impl ScalarOp {
         match self {
             ScalarOp::Kind(k) => k.nin(),
             ScalarOp::Cast(_) => Some(1),
+            ScalarOp::Composite(c) => Some(c.nin()),
         }
     }
 
-    /// The output dtype for these input dtypes, or a `TypeError` naming the op.
+    /// Number of outputs.
+    pub fn nout(&self) -> usize {
+        match self {
+            ScalarOp::Composite(c) => c.nout(),
+            _ => 1,
+        }
+    }
+
+    /// Every output's dtype for these input dtypes (one for all but
+    /// composites), or a `TypeError` naming the op.
+    pub fn output_dtypes(&self, inputs: &[DType]) -> Result<SmallVec<[DType; 2]>> {
+        match self {
+            ScalarOp::Composite(c) => c.output_dtypes_for(inputs),
+            _ => Ok(smallvec![self.output_dtype(inputs)?]),
+        }
+    }
+
+    /// The (first) output dtype for these input dtypes, or a `TypeError`
+    /// naming the op.
     pub fn output_dtype(&self, inputs: &[DType]) -> Result<DType> {
         self.check_arity(inputs.len())?;
         let kind = match self {
             ScalarOp::Cast(d) => return Ok(*d),
+            ScalarOp::Composite(c) => return Ok(c.output_dtypes_for(inputs)?[0]),
             ScalarOp::Kind(k) => *k,
         };
         // Errors name the op as users call it (`and_`, `maximum`), not by its
@@ -280,6 +316,7 @@ impl fmt::Display for ScalarOp {
         match self {
             ScalarOp::Kind(k) => f.write_str(k.str_form()),
             ScalarOp::Cast(d) => write!(f, "Cast{{{d}}}"),
+            ScalarOp::Composite(c) => f.write_str(c.name()),
         }
     }
 }

@@ -42,11 +42,17 @@ pub fn tensor(g: &Graph, v: VarId) -> Result<TensorType> {
 }
 
 /// The partial derivatives of `op` applied to `x` with output `z`.
-pub fn partials(g: &mut Graph, op: ScalarOp, x: &[VarId], z: VarId) -> Result<Vec<Partial>> {
+pub fn partials(g: &mut Graph, op: &ScalarOp, x: &[VarId], z: VarId) -> Result<Vec<Partial>> {
     use Partial::*;
     let kind = match op {
         ScalarOp::Cast(_) => return Ok(vec![One]),
-        ScalarOp::Kind(k) => k,
+        ScalarOp::Kind(k) => *k,
+        // `Elemwise` differentiates a composite through its inner graph.
+        ScalarOp::Composite(c) => {
+            return Err(crate::error::Error::NotImplemented(format!(
+                "the partials of {c} are its inner graph's"
+            )))
+        }
     };
     let dt = grad_dtype(tensor(g, z)?.dtype);
     let c = |g: &mut Graph, v: f64| build::scalar_constant(g, dt, v);
@@ -192,7 +198,7 @@ pub fn disconnected(g: &mut Graph) -> VarId {
 /// was broadcast along, in the input's dtype.
 pub fn elemwise_pullback(
     g: &mut Graph,
-    op: ScalarOp,
+    op: &ScalarOp,
     node: NodeId,
     output_grads: &[VarId],
 ) -> Result<Vec<VarId>> {
@@ -227,7 +233,7 @@ pub fn elemwise_pullback(
 /// `Elemwise`'s pushforward: `Σ_i ∂z/∂x_i · v_i`, broadcast to the output.
 pub fn elemwise_pushforward(
     g: &mut Graph,
-    op: ScalarOp,
+    op: &ScalarOp,
     node: NodeId,
     tangents: &[Option<VarId>],
 ) -> Result<Vec<Option<VarId>>> {

@@ -50,7 +50,7 @@ pub(super) fn link_argmins(fg: &FunctionGraph, order: &mut Vec<NodeId>, steps: &
         let Some(j) = reversal(fg, node.inputs[0]).and_then(|m| at.get(&m).copied()) else {
             continue;
         };
-        if steps[k].thunk.is_host() || steps[j].thunk.fusible_kind().is_none() {
+        if steps[k].thunk.is_host() || steps[j].thunk.is_host() {
             continue;
         }
         let inputs: Vec<Src> = steps[j].inputs.clone();

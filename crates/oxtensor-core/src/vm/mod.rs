@@ -1,24 +1,20 @@
 //! The virtual machine: a scheduled function graph becomes a flat list of
 //! thunks over numbered storage slots. Native thunks call their op's
-//! `perform`; hosts (Python) supply their own thunks for their ops.
+//! `perform` (or are the op's own, `Op::make_thunk`); hosts (Python) supply
+//! their own thunks for their ops. Fusion is a rewrite (`Composite`), not
+//! the VM's business.
 
 mod argmin_link;
 mod chain;
 mod donation;
 pub mod fork;
-mod fusion;
-mod fusion_sum;
-mod fusion_thunk;
-mod fusion_walk;
 mod lazy;
 pub mod native_stack;
 mod profile;
 mod program;
 mod thunk;
+mod variance_link;
 
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};
-mod fusion_order;
-mod fusion_sqdiff;
-mod variance_link;

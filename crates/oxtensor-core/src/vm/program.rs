@@ -5,7 +5,6 @@
 
 use super::argmin_link::link_argmins;
 use super::donation::{lend, mark_donors};
-use super::fusion::{self, Fusible, Leaf};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
 use super::variance_link::link_variances;
@@ -25,11 +24,10 @@ use std::time::{Duration, Instant};
 pub struct LinkOptions {
     /// Free intermediates after their last use (PyTensor's `allow_gc`).
     pub allow_gc: bool,
-    /// Record per-node call counts and times.
+    /// Record per-node call counts and times (the linker then runs every
+    /// node as its own step: `argmin_link.rs` and `variance_link.rs` merge
+    /// none).
     pub profile: bool,
-    /// Run chains of float elementwise nodes as one blocked step (see
-    /// `fusion.rs`); off when profiling, which times each node.
-    pub fuse: bool,
 }
 
 impl Default for LinkOptions {
@@ -37,7 +35,6 @@ impl Default for LinkOptions {
         LinkOptions {
             allow_gc: true,
             profile: false,
-            fuse: true,
         }
     }
 }
@@ -72,26 +69,6 @@ pub(super) struct Step {
 }
 
 impl Step {
-    /// A step computing one slot from `inputs` (a fused group's).
-    pub(super) fn fused(
-        thunk: Box<dyn Thunk>,
-        inputs: Vec<Src>,
-        output: usize,
-        output_type: Type,
-        label: String,
-    ) -> Step {
-        Step {
-            thunk,
-            run_inputs: inputs.clone(),
-            inputs,
-            outputs: vec![output],
-            output_types: vec![output_type],
-            label,
-            frees: Vec::new(),
-            donor: None,
-        }
-    }
-
     /// Makes the step run `thunk` on `inputs` (a linker rewrite's).
     pub(super) fn rewire(&mut self, thunk: Box<dyn Thunk>, inputs: Vec<Src>) {
         self.thunk = thunk;
@@ -183,11 +160,7 @@ impl Program {
             let node = g.node(n);
             let thunk = match host_thunks.remove(&n) {
                 Some(t) => t,
-                None => Box::new(OpThunk::new(
-                    node.op.clone(),
-                    types(fg, &node.inputs),
-                    types(fg, &node.outputs),
-                )) as Box<dyn Thunk>,
+                None => native_thunk(fg, n),
             };
             let inputs: Vec<Src> = node.inputs.iter().map(|&v| src(v)).collect();
             let outputs = node.outputs.iter().map(|&v| slot_of(src(v))).collect();
@@ -203,10 +176,9 @@ impl Program {
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
-        if opts.fuse && !opts.profile {
+        if !opts.profile {
             link_argmins(fg, &mut order, &mut steps);
             link_variances(fg, &mut order, &mut steps);
-            steps = fuse_elemwise(fg, &order, steps, &srcs, &outputs);
         }
         prepare_constants(&mut steps, &mut constants);
         let lazy = steps.iter().any(|st| st.thunk.is_lazy());
@@ -409,7 +381,6 @@ impl Program {
             .and_then(|()| check_outputs(&step.output_types, outs));
         match result {
             Ok(()) => Ok(()),
-            Err(e) if step.thunk.names_its_nodes() => Err(e),
             Err(e) => Err(e.at_node(self.node_context(k, step, inputs, storage))),
         }
     }
@@ -501,45 +472,15 @@ impl Program {
     }
 }
 
-/// [`fusion::fuse`] over the linked steps (one per node of `order`);
-/// nothing is fused in a program with a lazy step.
-fn fuse_elemwise(
-    fg: &FunctionGraph,
-    order: &[NodeId],
-    steps: Vec<Step>,
-    srcs: &HashMap<VarId, Src>,
-    outputs: &[Src],
-) -> Vec<Step> {
-    if steps.iter().any(|st| st.thunk.is_lazy()) {
-        return steps;
+/// Node `n`'s thunk: the op's own (made once here, `Op::make_thunk`), or
+/// one calling its `perform`.
+fn native_thunk(fg: &FunctionGraph, n: NodeId) -> Box<dyn Thunk> {
+    let node = fg.graph().node(n);
+    let (ins, outs) = (types(fg, &node.inputs), types(fg, &node.outputs));
+    match node.op.make_thunk(&ins, &outs) {
+        Some(t) => t,
+        None => Box::new(OpThunk::new(node.op.clone(), ins, outs)),
     }
-    let g = fg.graph();
-    let fusible: Vec<Option<Fusible>> = steps
-        .iter()
-        .zip(order)
-        .map(|(st, &n)| {
-            let node = g.node(n);
-            let [out] = node.outputs[..] else { return None };
-            let (ins, out) = (types(fg, &node.inputs), &g.var(out).ty);
-            match st.thunk.fusible_kind() {
-                Some(kind) => Fusible::of(kind, &ins, out),
-                None if st.thunk.is_host() => None,
-                None => Fusible::sum(node.op.as_any().downcast_ref()?, &ins, out),
-            }
-        })
-        .collect();
-    let by_src: HashMap<Src, VarId> = srcs.iter().map(|(&v, &s)| (s, v)).collect();
-    let leaf = |s: Src| {
-        let var = by_src.get(&s).map(|&v| g.var(v));
-        Leaf {
-            ty: var.and_then(|v| v.ty.as_tensor().cloned()),
-            constant: var.and_then(|v| match &v.kind {
-                VarKind::Constant(c) => c.value.tensor().ok().cloned(),
-                _ => None,
-            }),
-        }
-    };
-    fusion::fuse(steps, &fusible, outputs, leaf)
 }
 
 /// Whether input `i` is read only by steps that read bools as bytes (and
@@ -624,6 +565,15 @@ pub(super) fn check_outputs(types: &[Type], outs: &[Option<Value>]) -> Result<()
                     .map_err(|e| Error::Type(format!("output {i} should be {tt}: {e}")))?;
             }
         }
+        if let (Value::Tensor(t), Type::Scalar(dtype)) = (v, ty) {
+            if t.dtype() != *dtype || t.ndim() != 0 {
+                return Err(Error::Type(format!(
+                    "output {i} should be a {dtype} scalar, got dtype {} with shape {:?}",
+                    t.dtype(),
+                    t.shape()
+                )));
+            }
+        }
     }
     Ok(())
 }
@@ -682,11 +632,11 @@ fn record(p: &Mutex<Profile>, times: Vec<Option<Duration>>, total: Duration) {
 }
 
 /// Links `fg` with native thunks only, with or without the linker's
-/// rewrites (fusion, `argmin`, `var`): what tests compare.
+/// merges (`argmin`, `var`; a profiled program has none): what tests compare.
 #[cfg(test)]
-pub(super) fn link_native(fg: &FunctionGraph, fuse: bool) -> Program {
+pub(super) fn link_native(fg: &FunctionGraph, merge: bool) -> Program {
     let opts = LinkOptions {
-        fuse,
+        profile: !merge,
         ..LinkOptions::default()
     };
     Program::link(fg, HashMap::new(), &opts).expect("links")
@@ -731,7 +681,6 @@ mod tests {
             &LinkOptions {
                 allow_gc: true,
                 profile: true,
-                ..LinkOptions::default()
             },
         )
         .unwrap();
@@ -791,7 +740,6 @@ mod tests {
         let opts = LinkOptions {
             allow_gc: true,
             profile: true,
-            ..LinkOptions::default()
         };
         let prog = Program::link(&fg, HashMap::new(), &opts).unwrap();
         let xv = Tensor::from_vec(vec![1], vec![0.0]).unwrap();

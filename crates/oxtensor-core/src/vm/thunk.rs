@@ -2,9 +2,7 @@
 
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
-use crate::ops::elemwise::Elemwise;
 use crate::ops::ifelse::{IfElse, LazyStep};
-use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::{OpRef, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -30,23 +28,11 @@ pub trait Thunk: Send + Sync {
         None
     }
 
-    /// The elementwise kind this thunk computes, when it is a plain
-    /// `Elemwise` node the linker may fuse with its neighbours.
-    fn fusible_kind(&self) -> Option<ScalarKind> {
-        None
-    }
-
     /// Whether the thunk reads bool input `input` as bytes, any nonzero
     /// byte meaning true, so the caller may pass host memory holding bytes
     /// other than 0 and 1 without converting it (`kernels/bool_ops.rs`).
     fn reads_bool_bytes(&self, input: usize) -> bool {
         let _ = input;
-        false
-    }
-
-    /// Whether errors this thunk returns already name the node that failed
-    /// (a fused step's), so the program must not wrap them again.
-    fn names_its_nodes(&self) -> bool {
         false
     }
 
@@ -136,14 +122,6 @@ impl Thunk for OpThunk {
 
     fn overwritable_input(&self) -> Option<usize> {
         self.op.overwritable_input()
-    }
-
-    fn fusible_kind(&self) -> Option<ScalarKind> {
-        let e = self.op.as_any().downcast_ref::<Elemwise>()?;
-        match e.scalar_op {
-            ScalarOp::Kind(k) if e.inplace_pattern.is_empty() => Some(k),
-            _ => None,
-        }
     }
 
     fn reads_bool_bytes(&self, input: usize) -> bool {

@@ -19,6 +19,8 @@ use crate::error::Result;
 use crate::graph::{Client, FunctionGraph, NodeId, VarId};
 use crate::kernels::alloc::Pool;
 use crate::kernels::variance::centred_squares;
+use crate::ops::composite::Operand;
+use crate::ops::composite_reduce::CompositeReduce;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::reduce::{CAReduce, ReduceKind};
@@ -117,20 +119,30 @@ pub(super) fn link_variances(fg: &FunctionGraph, order: &mut Vec<NodeId>, steps:
 /// with `mean = Sum{axes}(x) / d1 / d2 ...`, each intermediate read only
 /// there: the axes and the nodes before `n`. The merged step's inputs are
 /// then `x` (first read by the mean's `Sum`) and the divisors, in order.
+/// Fused, the graph reads `CAReduce{Composite{(i0 + sqr((i1 - i2)))}}(x,
+/// ExpandDims(mean))` and the divisions may be one `Composite`; both
+/// forms are taken.
 fn centred_sum(fg: &FunctionGraph, n: NodeId) -> Option<(Vec<usize>, Vec<NodeId>)> {
     let g = fg.graph();
     let node = g.node(n);
-    let axes = sum_axes(fg, n)?;
-    let (sqr, [d]) = elemwise_of::<1>(fg, node.inputs[0], ScalarKind::Sqr)?;
-    let (sub, [x, centre]) = elemwise_of::<2>(fg, d, ScalarKind::Sub)?;
+    let (axes, x, centre, d, mut nodes) = match fused_sq_diff(fg, n) {
+        Some((axes, x, centre)) => (axes, x, centre, x, vec![]),
+        None => {
+            let axes = sum_axes(fg, n)?;
+            let (sqr, [d]) = elemwise_of::<1>(fg, node.inputs[0], ScalarKind::Sqr)?;
+            let (sub, [x, centre]) = elemwise_of::<2>(fg, d, ScalarKind::Sub)?;
+            (axes, x, centre, d, vec![sqr, sub])
+        }
+    };
     let dtype = g.var(x).ty.as_tensor()?.dtype;
     let same_dtype = |v: VarId| g.var(v).ty.as_tensor().map(|t| t.dtype) == Some(dtype);
     let expand = only_reader_owner(fg, centre)?;
     let ds = g.node(expand).op.as_any().downcast_ref::<DimShuffle>()?;
     let ndim = g.var(x).ty.as_tensor()?.ndim();
     let mut mean = reinserts(ds, &axes, ndim).then_some(g.node(expand).inputs[0])?;
-    let mut nodes = vec![sqr, sub, expand];
-    while let Some((div, [num, _])) = elemwise_of::<2>(fg, mean, ScalarKind::TrueDiv) {
+    nodes.push(expand);
+    let before = nodes.len();
+    while let Some((div, num)) = division(fg, mean) {
         nodes.push(div);
         mean = num;
     }
@@ -140,10 +152,58 @@ fn centred_sum(fg: &FunctionGraph, n: NodeId) -> Option<(Vec<usize>, Vec<NodeId>
     let typed = [node.outputs[0], d, centre, mean]
         .into_iter()
         .all(same_dtype);
-    (sums_x && floats && typed && nodes.len() > 3).then(|| {
+    (sums_x && floats && typed && nodes.len() > before).then(|| {
         nodes.push(sum);
         (axes, nodes)
     })
+}
+
+/// `(axes, x, centre)` when `n` is a fused `Sum{axes}` of `sqr(x - centre)`.
+fn fused_sq_diff(fg: &FunctionGraph, n: NodeId) -> Option<(Vec<usize>, VarId, VarId)> {
+    let g = fg.graph();
+    let node = g.node(n);
+    let op = node.op.as_any().downcast_ref::<CompositeReduce>()?;
+    let [x, centre] = node.inputs[..] else {
+        return None;
+    };
+    let [sub, sqr] = op.pre.nodes() else {
+        return None;
+    };
+    let exact = sub.op == ScalarOp::Kind(ScalarKind::Sub)
+        && sub.args[..] == [Operand::Input(0), Operand::Input(1)]
+        && sqr.op == ScalarOp::Kind(ScalarKind::Sqr)
+        && sqr.args[..] == [Operand::Node(0)];
+    let input = g.var(x).ty.as_tensor()?;
+    let plain = op.reduce.dtype == input.dtype && op.reduce.kind == ReduceKind::Sum;
+    (exact && plain).then(|| (op.reduce.axes(input.ndim()), x, centre))
+}
+
+/// The node dividing `v`'s numerator (a `TrueDiv`, or a `Composite` of
+/// divisions of its first input, `((i0 / i1) / i2)`) and that numerator,
+/// when nothing else reads `v`.
+fn division(fg: &FunctionGraph, v: VarId) -> Option<(NodeId, VarId)> {
+    if let Some((div, [num, _])) = elemwise_of::<2>(fg, v, ScalarKind::TrueDiv) {
+        return Some((div, num));
+    }
+    let m = only_reader_owner(fg, v)?;
+    let node = fg.graph().node(m);
+    let e = node.op.as_any().downcast_ref::<Elemwise>()?;
+    let ScalarOp::Composite(c) = &e.scalar_op else {
+        return None;
+    };
+    let chain = c.nodes().iter().enumerate().all(|(j, n)| {
+        let first = if j == 0 {
+            Operand::Input(0)
+        } else {
+            Operand::Node(j - 1)
+        };
+        n.op == ScalarOp::Kind(ScalarKind::TrueDiv)
+            && n.args.len() == 2
+            && n.args[0] == first
+            && n.args[1] == Operand::Input(j + 1)
+    });
+    let whole = c.outputs() == [c.nodes().len() - 1] && c.nin() == c.nodes().len() + 1;
+    (chain && whole && e.inplace_pattern.is_empty()).then(|| (m, node.inputs[0]))
 }
 
 /// The axes of `n` when it is a plain `Sum` (output dtype its input's).

@@ -138,7 +138,7 @@ fn local_upcast_elemwise_constant_inputs(
     if !e.inplace_pattern.is_empty() {
         return Ok(None);
     }
-    let (op, out, ins) = (e.scalar_op, n.outputs[0], n.inputs.clone());
+    let (op, out, ins) = (e.scalar_op.clone(), n.outputs[0], n.inputs.clone());
     let Some(want) = dtype_of(fg, out) else {
         return Ok(None);
     };

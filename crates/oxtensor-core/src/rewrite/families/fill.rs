@@ -88,7 +88,7 @@ fn sinkable(fg: &FunctionGraph, node: NodeId) -> Option<ScalarOp> {
     let n = fg.graph().node(node);
     let e = n.op.as_any().downcast_ref::<Elemwise>()?;
     let plain = e.inplace_pattern.is_empty() && n.outputs.len() == 1;
-    (plain && e.scalar_op != ScalarOp::Kind(Second)).then_some(e.scalar_op)
+    (plain && e.scalar_op != ScalarOp::Kind(Second)).then(|| e.scalar_op.clone())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod dimshuffle;
 mod dot;
 mod exp_log_switch;
 mod fill;
+mod fusion;
 mod inc_subtensor;
 mod inverse_functions;
 mod join;
@@ -55,6 +56,7 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     zeros::register(db)?;
     pow::register(db)?;
     stabilize_log::register(db)?;
+    fusion::register(db)?;
     shape::register(db)?;
     reshape::register(db)?;
     dimshuffle::register(db)?;

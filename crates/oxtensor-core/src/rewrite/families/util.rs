@@ -396,7 +396,7 @@ pub fn unique_value(fg: &FunctionGraph, v: VarId) -> Option<Tensor> {
 /// compute it at run time (wrapping integers, IEEE floats).
 pub fn fold(kind: ScalarKind, ins: &[&Tensor], dtype: DType) -> Result<Tensor> {
     let bcast = vec![Vec::new(); ins.len()];
-    crate::kernels::elemwise::elemwise(ScalarOp::Kind(kind), ins, &bcast, dtype, None)
+    crate::kernels::elemwise::elemwise(&ScalarOp::Kind(kind), ins, &bcast, dtype, None)
 }
 
 /// Whether the 0-d tensor `t` equals `x` (a complex one: with no imaginary part).

@@ -1,62 +1,68 @@
-//! The memory order of a fused group's output: the order its nodes, run one
-//! by one, would have given it (each node's output ordered from its own
-//! operands, `kernels/order.rs`), worked out from the layouts alone. A
+//! The memory order of a fused node's outputs: the order its nodes, run
+//! one by one, would have given them (each node's output ordered from its
+//! own operands, `kernels/order.rs`), worked out from the layouts alone. A
 //! group order from all its leaves at once could differ where leaves
 //! disagree (NumPy's `a * b + c` orders `a * b` first, then that with `c`).
+//! Several outputs are computed in one pass, so in one order: the first
+//! output's.
 
-use super::fusion::Operand;
-use super::fusion_thunk::FusedThunk;
+use super::plan::{Arg, FusedKernel};
+use super::run::Outputs;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
-use crate::kernels::order::{in_order, order_of, strides_in, Axes, Layout};
+use crate::kernels::order::{order_of, permuted, restored, strides_in, Axes, Layout};
 use crate::tensor::{Dims, Strides, Tensor};
 use smallvec::SmallVec;
 
-impl FusedThunk {
-    /// The group's values at `shape` in one pass (at most a block), laid
-    /// out as the nodes run one by one would lay them out: a `Sum` ending
-    /// the group then reduces them in the unfused run's memory order, and
-    /// so to the same bits.
+impl FusedKernel {
+    /// The outputs at `shape` in one pass (at most a block), laid out as
+    /// the nodes run one by one would lay them out: a `Sum` ending the
+    /// program then reduces them in the unfused run's memory order, and so
+    /// to the same bits.
     pub(super) fn run_whole(
         &self,
         leaves: &[&Tensor],
         shape: &[usize],
         pool: &mut Pool,
-    ) -> Result<Tensor> {
+    ) -> Result<Outputs> {
         self.in_out_order(leaves, shape, |leaves, shape| {
             self.run_whole_c(leaves, shape, pool)
         })
     }
 
-    /// The group's values at `shape` block by block (more than a block),
-    /// in the order of [`FusedThunk::run_whole`]'s: a transposed input is
-    /// then read straight, not gathered.
+    /// The outputs at `shape` block by block (more than a block), in the
+    /// order of [`FusedKernel::run_whole`]'s: a transposed input is then
+    /// read straight, not gathered.
     pub(super) fn run_large(
         &self,
         leaves: &[&Tensor],
         shape: &[usize],
         pool: &mut Pool,
-    ) -> Result<Tensor> {
+    ) -> Result<Outputs> {
         self.in_out_order(leaves, shape, |leaves, shape| {
             self.run_blocks_c(leaves, shape, pool)
         })
     }
 
-    /// `run_c` (a C-order runner) over the leaves seen in the group's output
-    /// order, so its C-ordered result comes out in that order.
+    /// `run_c` (a C-order runner) over the leaves seen in the outputs'
+    /// order, so its C-ordered results come out in that order.
     fn in_out_order(
         &self,
         leaves: &[&Tensor],
         shape: &[usize],
-        run_c: impl FnOnce(&[&Tensor], &[usize]) -> Result<Tensor>,
-    ) -> Result<Tensor> {
-        match self.out_order(leaves, shape) {
-            None => run_c(leaves, shape),
-            Some(axes) => in_order(&axes, shape, leaves, run_c),
-        }
+        run_c: impl FnOnce(&[&Tensor], &[usize]) -> Result<Outputs>,
+    ) -> Result<Outputs> {
+        let Some(axes) = self.out_order(leaves, shape) else {
+            return run_c(leaves, shape);
+        };
+        let views: SmallVec<[Tensor; 6]> = leaves.iter().map(|t| permuted(t, &axes)).collect();
+        let refs: SmallVec<[&Tensor; 6]> = views.iter().collect();
+        let shape: Dims = axes.iter().map(|&a| shape[a]).collect();
+        let outs = run_c(&refs, &shape)?;
+        Ok(outs.into_iter().map(|t| restored(t, &axes)).collect())
     }
 
-    /// The axes order (slowest first) of the group's output of `shape`, or
+    /// The axes order (slowest first) of the first output at `shape`, or
     /// `None` for C order (at once when every leaf is C-contiguous).
     pub(super) fn out_order(&self, leaves: &[&Tensor], shape: &[usize]) -> Option<Axes> {
         if leaves.iter().all(|t| t.is_c_contiguous()) || shape.len() < 2 {
@@ -64,14 +70,14 @@ impl FusedThunk {
         }
         let itemsize = self.dtype.itemsize();
         let mut done: SmallVec<[(Dims, Strides); 4]> = SmallVec::new();
-        let mut last = None;
+        let mut orders: SmallVec<[Option<Axes>; 4]> = SmallVec::new();
         for ins in &self.instrs {
             let args: SmallVec<[Layout; 4]> = ins
                 .args
                 .iter()
                 .map(|&a| match a {
-                    Operand::Leaf(i) => leaves[i].into(),
-                    Operand::Tmp(t) => Layout {
+                    Arg::Leaf(i) => leaves[i].into(),
+                    Arg::Tmp(t) => Layout {
                         shape: &done[t].0,
                         strides: &done[t].1,
                         itemsize,
@@ -83,14 +89,14 @@ impl FusedThunk {
             let strides = strides_in(&at, axes.as_deref(), itemsize);
             drop(args);
             done.push((at, strides));
-            last = axes;
+            orders.push(axes);
         }
-        last
+        orders.swap_remove(*self.outputs.first()?)
     }
 }
 
-/// The shape operands of one rank broadcast to (groups check at run time
-/// that they do, before their order is asked for).
+/// The shape operands of one rank broadcast to (the program checks at run
+/// time that they do, before their order is asked for).
 fn broadcast(args: &[Layout]) -> Dims {
     let ndim = args.first().map_or(0, |l| l.shape.len());
     (0..ndim)
@@ -105,7 +111,7 @@ fn broadcast(args: &[Layout]) -> Dims {
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::{LinkOptions, Program};
+    use super::super::testing::{fused, link};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph};
@@ -113,7 +119,7 @@ mod tests {
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;
-    use std::collections::HashMap;
+    use crate::vm::Program;
 
     /// `exp(x * 0.5) - x * y` over 3-d `x` and `y`, optionally summed.
     fn program(fuse: bool, sum: bool) -> Program {
@@ -130,11 +136,10 @@ mod tests {
             out = build::sum(&mut g, out, Some(&[0, 2])).unwrap();
         }
         let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
-        let opts = LinkOptions {
-            fuse,
-            ..LinkOptions::default()
-        };
-        Program::link(&fg, HashMap::new(), &opts).unwrap()
+        match fuse {
+            true => link(&fused(&fg)),
+            false => link(&fg),
+        }
     }
 
     /// `shape`'s values with a NaN, stored with axes in `axes` order.
@@ -159,7 +164,6 @@ mod tests {
     #[test]
     fn fused_outputs_are_laid_out_as_the_nodes_lay_them_out() {
         let (fused, plain) = (program(true, false), program(false, false));
-        assert!(fused.steps.len() < plain.steps.len(), "the group was fused");
         let orders = [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1], [2, 0, 1]];
         // Small calls, one block, blocks, past the parallel threshold.
         for shape in [[2, 3, 4], [5, 7, 9], [6, 30, 41], [20, 40, 90]] {

@@ -1,4 +1,4 @@
-use super::super::program::{LinkOptions, Program};
+use super::super::testing::{fused, link};
 use super::*;
 use crate::build;
 use crate::dtype::DType;
@@ -6,7 +6,7 @@ use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::kernels::cast::cast;
 use crate::tensor::Scalar;
 use crate::types::TensorType;
-use std::collections::HashMap;
+use crate::vm::Program;
 
 /// `sum(f(x, r), axes)` for `x` of rank 2 and `r` of static shape
 /// `r_ones` (which dimensions are 1), fused and unfused.
@@ -23,14 +23,9 @@ fn programs(
     let v = f(&mut g, x, r);
     let out = build::sum(&mut g, v, axes).unwrap();
     let fg = FunctionGraph::new(g, vec![x, r], vec![out]).unwrap();
-    let link = |fuse| {
-        let opts = LinkOptions {
-            fuse,
-            ..LinkOptions::default()
-        };
-        Program::link(&fg, HashMap::new(), &opts).unwrap()
-    };
-    (link(true), link(false))
+    let f = fused(&fg);
+    assert_eq!(f.num_apply_nodes(), 1, "one fused node");
+    (link(&f), link(&fg))
 }
 
 fn sqr_sub(g: &mut Graph, x: VarId, r: VarId) -> VarId {
@@ -96,7 +91,6 @@ fn squared_differences_match_unfused_runs() {
         let rtol = if dtype == DType::Float64 { 1e-12 } else { 1e-5 };
         for (axes, r_ones) in axes.iter().flat_map(|a| leaves.map(|r| (*a, r))) {
             let (fused, plain) = programs(dtype, r_ones, axes, sqr_sub);
-            assert_eq!(fused.steps.len(), 1, "one fused step");
             for ((rows, cols), transposed) in shapes.iter().flat_map(|&s| [(s, false), (s, true)]) {
                 let r_rows = if r_ones[0] { 1 } else { rows };
                 let r_cols = if r_ones[1] { 1 } else { cols };
@@ -110,7 +104,7 @@ fn squared_differences_match_unfused_runs() {
                 let b = plain.run(&args).unwrap()[0].tensor().unwrap().clone();
                 let case = format!("{dtype} {rows}x{cols} r {r_ones:?} {axes:?} T {transposed}");
                 assert_close(&a, &b, rtol, &case);
-                let large = rows * cols > super::super::fusion_walk::BLOCK;
+                let large = rows * cols > super::super::walk::BLOCK;
                 assert_eq!(ranges > 0, large, "{case}: ranges {ranges}");
             }
         }
@@ -146,14 +140,14 @@ fn folds_and_adds_match_the_general_loops() {
     let xs: Vec<f64> = (0..37).map(|i| f64::from(i) * 0.5).collect();
     let ys: Vec<f64> = (0..37).map(|i| f64::from(i % 5)).collect();
     let squares: Vec<f64> = xs.iter().zip(&ys).map(|(a, b)| (a - b) * (a - b)).collect();
-    let want: f64 = super::super::fusion_sum::fold_for_tests(&squares);
+    let want: f64 = super::super::sum::fold_for_tests(&squares);
     let got: f64 = fold_sq(Src::Slice(&xs[..]), Src::Slice(&ys[..]), 37);
     assert_eq!(got.to_bits(), want.to_bits());
     let got: f64 = fold_sq(Src::Slice(&xs[..]), Src::One(2.0), 37);
     let want = xs.iter().map(|a| (a - 2.0) * (a - 2.0)).collect::<Vec<_>>();
     assert_eq!(
         got.to_bits(),
-        super::super::fusion_sum::fold_for_tests(&want).to_bits()
+        super::super::sum::fold_for_tests(&want).to_bits()
     );
     let got: f64 = fold_sq(Src::One(3.0f32), Src::One(1.0), 20);
     assert_eq!(got, 80.0);

@@ -1,7 +1,7 @@
-//! A `Sum` ending a fused group (`sum((x - m) ** 2, axis=0)`, as `var`
-//! compiles to): each block of the group's values is added into the
-//! accumulator as soon as it is computed, so the values never exist at
-//! full size and the input is read once.
+//! A `Sum` consuming a fused program's output (`CAReduce` with a composite
+//! pre-map, as `sum((x - m) ** 2, axis=0)` compiles to): each block of the
+//! values is added into the accumulator as soon as it is computed, so the
+//! values never exist at full size and the input is read once.
 //!
 //! Rounding order: up to one block of values, the group's values are
 //! materialised and the sum kernel reduces them, so results equal the
@@ -11,12 +11,11 @@
 //! blocks into at most `MAX_TASKS` consecutive ranges whose partial results
 //! are added in order. Both orders are within the usual float summation
 //! error; the split depends on the shapes only, so a call's result does not
-//! depend on the thread count. Groups that are exactly `sqr(a - b)` add
-//! without materialising the values (`fusion_sqdiff.rs`).
+//! depend on the thread count. Programs that are exactly `sqr(a - b)` add
+//! without materialising the values (`sqdiff.rs`).
 
-use super::fusion::Instr;
-use super::fusion_thunk::FusedThunk;
-use super::fusion_walk::{Walk, BLOCK};
+use super::plan::FusedKernel;
+use super::walk::{Walk, BLOCK};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
@@ -39,28 +38,30 @@ const PARTIALS_SHARE: usize = 16;
 /// Independent partial sums when folding a stretch of a reduced last axis.
 pub(super) const LANES: usize = 16;
 
-/// The `Sum` ending a group.
-pub(super) struct SumPart {
-    /// The reduced axes of the group's values.
+/// The `Sum` consuming a program's output.
+#[derive(Clone, Debug)]
+pub(super) struct SumSpec {
+    /// The reduced axes of the values.
     pub(super) axes: SmallVec<[usize; 4]>,
-    /// The accumulator dtype (the group's, or float64 for float32 values).
+    /// The accumulator dtype (the program's, or float64 for float32 values).
     pub(super) acc: DType,
-    /// The `Sum` node itself, for the unfused path and its errors.
-    pub(super) instr: Instr,
 }
 
-impl FusedThunk {
-    /// The sum over `sum.axes` of the group's values at `shape`.
+impl FusedKernel {
+    /// The sum over `sum.axes` of the program's values at `shape`.
     pub(super) fn run_sum(
         &self,
-        sum: &SumPart,
+        sum: &SumSpec,
         leaves: &[&Tensor],
         shape: &[usize],
         pool: &mut Pool,
     ) -> Result<Tensor> {
         let total: usize = shape.iter().product();
         if total <= BLOCK {
-            let values = self.run_whole(leaves, shape, pool)?;
+            let mut outs = self.run_whole(leaves, shape, pool)?;
+            let values = outs.pop().ok_or_else(|| {
+                crate::error::Error::Value("a summed program computed nothing".into())
+            })?;
             let out = reduce(
                 ReduceKind::Sum,
                 &values,
@@ -103,7 +104,7 @@ impl FusedThunk {
         let sq_diff = self.sq_diff();
         #[cfg(test)]
         if sq_diff.is_some() {
-            super::fusion_sqdiff::SQ_DIFF_RUNS.with(|c| c.set(c.get() + 1));
+            super::sqdiff::SQ_DIFF_RUNS.with(|c| c.set(c.get() + 1));
         }
         let range_sum = |range| match sq_diff {
             Some(pair) => self.sq_diff_range::<T, A>(&walk, &target, leaves, range, pair),
@@ -135,8 +136,8 @@ impl FusedThunk {
         range: std::ops::Range<usize>,
     ) -> Result<Vec<A>> {
         let mut acc = vec![A::zero(); target.len];
-        self.run_range(walk, leaves, range, |b, v: &[T]| {
-            target.add(&mut acc, b.at, v);
+        self.run_range(walk, leaves, range, |b, v: &[&[T]]| {
+            target.add(&mut acc, b.at, v[0]);
             Ok(())
         })?;
         Ok(acc)
@@ -355,8 +356,7 @@ mod tests {
     /// `sum(sqr(x - r), axes)` fused and unfused over `x` of `shape` (a
     /// NaN in its first element) and a broadcast `r`.
     fn sums(dtype: DType, shape: &[usize], axes: Option<&[i64]>) -> (Tensor, Tensor, usize) {
-        use super::super::fusion_thunk::UNFUSED_RUNS;
-        use super::super::program::{LinkOptions, Program};
+        use super::super::testing::{fused, interpreted, link};
         use crate::build;
         use crate::graph::{FunctionGraph, Graph};
         use crate::types::TensorType;
@@ -385,19 +385,12 @@ mod tests {
             x.into(),
             crate::kernels::cast::cast(&rv, dtype).unwrap().into(),
         ];
-        let link = |fuse| {
-            let opts = LinkOptions {
-                fuse,
-                ..LinkOptions::default()
-            };
-            Program::link(&fg, std::collections::HashMap::new(), &opts).unwrap()
-        };
-        let (fused, plain) = (link(true), link(false));
-        let labels: Vec<&str> = fused.steps.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(labels.len(), 1, "sub, sqr and sum are one step: {labels:?}");
-        let before = UNFUSED_RUNS.with(|c| c.get());
+        let f = fused(&fg);
+        assert_eq!(f.num_apply_nodes(), 1, "sub, sqr and sum are one node");
+        let (fused, plain) = (link(&f), link(&fg));
+        let before = interpreted();
         let a = fused.run(&args).unwrap()[0].tensor().unwrap().clone();
-        let unfused = UNFUSED_RUNS.with(|c| c.get()) - before;
+        let unfused = interpreted() - before;
         let b = plain.run(&args).unwrap()[0].tensor().unwrap().clone();
         (a, b, unfused)
     }

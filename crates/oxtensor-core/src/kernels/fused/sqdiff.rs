@@ -1,4 +1,4 @@
-//! A summed group that is exactly `sum(sqr(a - b))` over two leaves (what
+//! A summed program that is exactly `sum(sqr(a - b))` over two leaves (what
 //! `var` and `std` compile to, `b` the broadcast mean): each block's
 //! differences are squared and added into the accumulator in one loop over
 //! the leaves, so no block of values is written and read back (the general
@@ -15,10 +15,9 @@
 //! parallel ranges split the rows elsewhere than the general path's, so
 //! large calls agree with it within summation error (fixed per shape).
 
-use super::fusion::Operand;
-use super::fusion_sum::{Target, LANES};
-use super::fusion_thunk::FusedThunk;
-use super::fusion_walk::Walk;
+use super::plan::{Arg, FusedKernel};
+use super::sum::{Target, LANES};
+use super::walk::Walk;
 use crate::error::{Error, Result};
 use crate::ops::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -32,22 +31,22 @@ thread_local! {
     pub(super) static SQ_DIFF_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-impl FusedThunk {
-    /// The leaves `(a, b)` when the group (before its `Sum`) is exactly
+impl FusedKernel {
+    /// The leaves `(a, b)` when the program (before its `Sum`) is exactly
     /// `sqr(a - b)` of two leaves.
     pub(super) fn sq_diff(&self) -> Option<(usize, usize)> {
         let [sub, sqr] = &self.instrs[..] else {
             return None;
         };
-        let [Operand::Leaf(a), Operand::Leaf(b)] = sub.args[..] else {
+        let [Arg::Leaf(a), Arg::Leaf(b)] = sub.args[..] else {
             return None;
         };
-        let squares_sub = sqr.kind == ScalarKind::Sqr && sqr.args[..] == [Operand::Tmp(0)];
+        let squares_sub = sqr.kind == ScalarKind::Sqr && sqr.args[..] == [Arg::Tmp(0)];
         (sub.kind == ScalarKind::Sub && squares_sub).then_some((a, b))
     }
 
     /// Blocks `range` of `sum(sqr(a - b))`, `(a, b)` the leaves
-    /// [`FusedThunk::sq_diff`] found, summed into a fresh accumulator.
+    /// [`FusedKernel::sq_diff`] found, summed into a fresh accumulator.
     pub(super) fn sq_diff_range<T: Element + Float, A: Float + From<T>>(
         &self,
         walk: &Walk,
@@ -250,7 +249,7 @@ macro_rules! with_lanes {
 }
 
 /// `ys[i] += sq(x[i], y[i])`, with an AVX2 build chosen at run time as
-/// `fusion_sum.rs`'s `add_into` has.
+/// `sum.rs`'s `add_into` has.
 fn add_sq<T: Float, A: Float + From<T>>(ys: &mut [A], x: Src<T>, y: Src<T>) {
     #[cfg(target_arch = "x86_64")]
     if crate::kernels::cpu::has_avx2() {
@@ -357,7 +356,7 @@ fn fold_sq_plain<T: Float, A: Float + From<T>>(x: Src<T>, y: Src<T>, n: usize) -
     with_lanes!(x, y, |x, y| fold_lanes(x, y, n))
 }
 
-/// As `fusion_sum.rs`'s `fold_plain` over the squares: `LANES` interleaved
+/// As `sum.rs`'s `fold_plain` over the squares: `LANES` interleaved
 /// partial sums, the tail summed on its own, then all added in order.
 #[inline(always)]
 fn fold_lanes<T: Float, A: Float + From<T>>(x: impl Lane<T>, y: impl Lane<T>, n: usize) -> A {
@@ -374,5 +373,5 @@ fn fold_lanes<T: Float, A: Float + From<T>>(x: impl Lane<T>, y: impl Lane<T>, n:
 }
 
 #[cfg(test)]
-#[path = "fusion_sqdiff_tests.rs"]
+#[path = "sqdiff_tests.rs"]
 mod tests;

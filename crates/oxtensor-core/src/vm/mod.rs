@@ -4,6 +4,7 @@
 
 mod argmin_link;
 mod chain;
+mod destroy_order;
 mod donation;
 pub mod fork;
 mod fusion;

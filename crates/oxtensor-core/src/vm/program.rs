@@ -4,6 +4,7 @@
 //! their last use (recycling their buffers), and returns the outputs.
 
 use super::argmin_link::link_argmins;
+use super::destroy_order::{destroying_steps, hold_at_barriers, steps_before};
 use super::donation::{lend, mark_donors};
 use super::fusion::{self, Fusible, Leaf};
 use super::profile::{NodeStats, Profile};
@@ -126,6 +127,9 @@ pub struct Program {
     profile: Option<Mutex<Profile>>,
     /// For each slot a step computes, that step (used by lazy runs).
     pub(super) producer: HashMap<usize, usize>,
+    /// For lazy runs: the steps each step waits for besides its inputs
+    /// (readers of what it destroys; see `destroy_order.rs`).
+    pub(super) before: HashMap<usize, Vec<usize>>,
     /// Whether some step is lazy: the program then runs on demand from its
     /// outputs, so branches nobody asks for are never computed.
     lazy: bool,
@@ -156,7 +160,8 @@ impl Program {
         // Forks after this are noticed (see `fork.rs`).
         super::fork::watch();
         let g = fg.graph();
-        let mut order = fg.toposort()?;
+        let schedule = crate::graph::destroy::schedule(fg)?;
+        let mut order = schedule.order;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
         for (i, &v) in fg.inputs().iter().enumerate() {
             srcs.insert(v, Src::Input(i));
@@ -201,13 +206,22 @@ impl Program {
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
+        let barriers = destroying_steps(fg, &order);
         if opts.fuse && !opts.profile {
-            link_argmins(fg, &mut order, &mut steps);
-            link_variances(fg, &mut order, &mut steps);
-            steps = fuse_elemwise(fg, &order, steps, &srcs, &outputs);
+            // Both move a read of a value to a later step: not past a destroyer.
+            if barriers.is_empty() {
+                link_argmins(fg, &mut order, &mut steps);
+                link_variances(fg, &mut order, &mut steps);
+            }
+            steps = fuse_elemwise(fg, &order, steps, &srcs, &outputs, &barriers);
         }
         prepare_constants(&mut steps, &mut constants);
         let lazy = steps.iter().any(|st| st.thunk.is_lazy());
+        let before = if lazy && !barriers.is_empty() {
+            steps_before(&order, &schedule.before)
+        } else {
+            HashMap::new()
+        };
         // On-demand runs skip steps, so "last reader" is not known ahead.
         if opts.allow_gc && !lazy {
             schedule_frees(&mut steps, &outputs);
@@ -237,6 +251,7 @@ impl Program {
             bool_bytes,
             single,
             producer,
+            before,
             lazy,
             host: steps.iter().any(|st| st.thunk.is_host()),
             steps,
@@ -507,12 +522,13 @@ fn fuse_elemwise(
     steps: Vec<Step>,
     srcs: &HashMap<VarId, Src>,
     outputs: &[Src],
+    barriers: &[usize],
 ) -> Vec<Step> {
     if steps.iter().any(|st| st.thunk.is_lazy()) {
         return steps;
     }
     let g = fg.graph();
-    let fusible: Vec<Option<Fusible>> = steps
+    let mut fusible: Vec<Option<Fusible>> = steps
         .iter()
         .zip(order)
         .map(|(st, &n)| {
@@ -526,6 +542,7 @@ fn fuse_elemwise(
             }
         })
         .collect();
+    hold_at_barriers(&steps, &mut fusible, barriers);
     let by_src: HashMap<Src, VarId> = srcs.iter().map(|(&v, &s)| (s, v)).collect();
     let leaf = |s: Src| {
         let var = by_src.get(&s).map(|&v| g.var(v));

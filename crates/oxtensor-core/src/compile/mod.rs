@@ -7,6 +7,6 @@ pub mod aliasing;
 mod maker;
 mod mode;
 
-pub use aliasing::{add_supervisor_to_fgraph, Supervisor};
+pub use aliasing::{add_supervisor_to_fgraph, protected_vars, Supervisor};
 pub use maker::{compile, Built, Compiled, FunctionInput, FunctionMaker, FunctionSpec, OnUnused};
 pub use mode::{Mode, Optimizer};

@@ -240,3 +240,53 @@ def test_user_graphs_with_inplace_ops_protect_outputs():
 def test_inconsistency_error_is_importable_where_pytensor_has_it():
     assert FeaturesInconsistencyError is InconsistencyError
     assert InconsistencyError.__module__ == "oxtensor.graph.utils"
+
+
+class Logged(Op):
+    """Appends its label to ``log`` when it runs; may declare it destroys."""
+
+    __props__ = ("label", "destroys")
+
+    def __init__(self, label, log, destroys=False):
+        self.label, self.log, self.destroys = label, log, destroys
+        self.destroy_map = {0: [0]} if destroys else {}
+
+    def make_node(self, x):
+        x = T.as_tensor_variable(x)
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node, inputs, output_storage):
+        self.log.append(self.label)
+        (x,) = inputs
+        output_storage[0][0] = x + 1 if self.destroys else x * 2
+
+
+def test_the_program_runs_readers_before_the_destroyer():
+    log = []
+    x = T.dvector("x")
+    destroyed = Logged("destroy", log, destroys=True)(x)
+    read = Logged("read", log)(x)
+    # Outputs in this order put the destroyer first without the handler.
+    for mode in ("FAST_COMPILE", "FAST_RUN"):
+        f = function([x], [read, destroyed], mode=mode, accept_inplace=True)
+        log.clear()
+        r, d = f(np.zeros(2))
+        assert log == ["read", "destroy"], mode
+        assert np.allclose(d, 1.0)
+        assert np.allclose(r, 0.0)
+
+
+def test_lazy_programs_run_readers_before_the_destroyer():
+    from oxtensor.ifelse import ifelse
+
+    log = []
+    x = T.dvector("x")
+    c = T.bscalar("c")
+    read = Logged("read", log)(x)
+    destroyed = Logged("destroy", log, destroys=True)(x)
+    # The destroyer is asked for first; the branch reading x only later.
+    f = function([x, c], [destroyed, ifelse(c, read, x)], accept_inplace=True)
+    d, r = f(np.zeros(2), 1)
+    assert log == ["read", "destroy"]
+    assert np.allclose(d, 1.0)
+    assert np.allclose(r, 0.0)

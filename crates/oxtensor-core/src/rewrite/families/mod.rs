@@ -2,6 +2,7 @@
 //! unit (`local_<what>`, PyTensor's names) registered into its phase of
 //! [`optdb`](super::optdb::optdb) with PyTensor's tags.
 
+mod inplace_elemwise;
 mod pow;
 mod stabilize_log;
 #[cfg(test)]
@@ -17,5 +18,6 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     useless_elemwise::register(db)?;
     pow::register(db)?;
     stabilize_log::register(db)?;
+    inplace_elemwise::register(db)?;
     Ok(())
 }

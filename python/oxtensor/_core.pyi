@@ -1734,6 +1734,10 @@ class DestroyHandler:
         """``{view: viewed variable}``."""
     def clone(self) -> DestroyHandler:
         """A new handler for a cloned graph."""
+    def __reduce__(self) -> tuple[t.Any, ...]:
+        """Pickles as a new handler: its state is the graph's."""
+    def unpickle(self, fgraph: t.Any) -> None:
+        """Serve an unpickled graph: attach the core handler again."""
 
 def inplace_candidates(
     fgraph: t.Any, inputs: t.Any, protected_inputs: t.Any = None

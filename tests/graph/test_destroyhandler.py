@@ -290,3 +290,45 @@ def test_lazy_programs_run_readers_before_the_destroyer():
     assert log == ["read", "destroy"]
     assert np.allclose(d, 1.0)
     assert np.allclose(r, 0.0)
+
+
+def inplace_ops(f):
+    return [n for n in f.maker.fgraph.apply_nodes if n.op.destroy_map]
+
+
+def test_the_inplace_phase_overwrites_intermediates_and_mutable_inputs_only():
+    from oxtensor.compile.io import In
+    from oxtensor.compile.mode import get_mode
+
+    mode = get_mode("FAST_RUN").including("inplace")
+    x, y = T.dvectors("x", "y")
+    out = T.log(T.exp(x) + y)
+    f = function([x, y], out, mode=mode)
+    assert inplace_ops(f), "intermediates are overwritten"
+    assert not any(f.maker.fgraph.destroyers(v) for v in f.maker.fgraph.inputs)
+    a, b = np.array([0.0, 1.0]), np.array([1.0, 2.0])
+    assert np.allclose(f(a, b), np.log(np.exp(a) + b))
+    assert np.array_equal(a, [0.0, 1.0])
+    assert np.array_equal(b, [1.0, 2.0])
+
+    e = T.exp(x)
+    assert not inplace_ops(function([x], e, mode=mode))
+    g = function([In(x, mutable=True)], e, mode=mode)
+    assert g.maker.fgraph.destroyers(g.maker.fgraph.inputs[0])
+    assert np.allclose(g(np.zeros(2)), 1.0)
+    # Not in FAST_RUN by default.
+    assert not inplace_ops(function([In(x, mutable=True)], e))
+
+
+def test_a_graph_with_a_handler_pickles():
+    import pickle
+
+    x, y = T.dvectors("x", "y")
+    r = add_inplace(x, y)
+    read = T.exp(x)
+    fg = fgraph_of([x, y], [r, read])
+    fg2 = pickle.loads(pickle.dumps(fg))
+    assert isinstance(fg2.destroy_handler, DestroyHandler)
+    r2, read2 = fg2.outputs
+    assert fg2.destroyers(fg2.inputs[0]) == [r2.owner]
+    assert fg2.orderings() == {r2.owner: [read2.owner]}

@@ -206,6 +206,27 @@ impl PyDestroyHandler {
         PyDestroyHandler { served: None }
     }
 
+    /// Pickles as a new handler: its state is the graph's.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        PyTuple::new(
+            py,
+            [slf.get_type().into_any(), PyTuple::empty(py).into_any()],
+        )
+    }
+
+    /// Serves an unpickled graph (whose instance dict already holds
+    /// `destroy_handler`): attaches the core handler again.
+    fn unpickle(slf: &Bound<'_, Self>, fgraph: &Bound<'_, PyAny>) -> PyResult<()> {
+        graph_of(fgraph)?
+            .borrow_mut()
+            .core_mut()?
+            .attach_feature(Box::new(DestroyHandler::new()))
+            .py()?;
+        slf.borrow_mut().served = Some(PyWeakrefReference::new(fgraph)?.into_any().unbind());
+        Ok(())
+    }
+
     fn __repr__(&self) -> &'static str {
         "DestroyHandler()"
     }

@@ -200,4 +200,36 @@ mod tests {
         assert_eq!(n, 1);
         assert_eq!(out, vec![1.0]);
     }
+
+    /// The pass over a chain of `n` elementwise nodes: every node but the
+    /// first becomes inplace, one validation each. Prints the cost per
+    /// candidate (`cargo test --release -- --ignored --nocapture
+    /// inplace_cost`); it should not grow with `n`.
+    #[test]
+    #[ignore = "a measurement"]
+    fn inplace_cost_per_candidate() {
+        for n in [1_000usize, 10_000, 100_000] {
+            let mut g = Graph::new();
+            let [x] = vectors(&mut g, &["x"])[..] else {
+                unreachable!()
+            };
+            let mut v = x;
+            for _ in 0..n {
+                v = build::exp(&mut g, v).unwrap();
+            }
+            let mut fg = FunctionGraph::new(g, vec![x], vec![v]).unwrap();
+            let t = std::time::Instant::now();
+            let mut run = RunContext::new(Default::default());
+            InplaceElemwise.apply(&mut fg, &mut run).unwrap();
+            let took = t.elapsed();
+            // The last node's output is protected; x is left alone too, as an
+            // input (unprotected here: no Supervisor).
+            assert!(inplace_nodes(&fg) >= n - 1);
+            eprintln!(
+                "inplace_elemwise_opt over {n} nodes: {:.1} ms, {:.2} us per candidate",
+                took.as_secs_f64() * 1e3,
+                took.as_secs_f64() * 1e6 / n as f64
+            );
+        }
+    }
 }

@@ -10,7 +10,7 @@
 use crate::compile::protected_vars;
 use crate::error::{Error, Result};
 use crate::graph::destroy::inplace_candidates;
-use crate::graph::{DestroyHandler, FunctionGraph, NodeId, VarId};
+use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::OpRef;
 use crate::rewrite::{Entry, GraphRewriter, RewriteDb, Role, RunContext};
@@ -66,7 +66,12 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
         });
         let new_node = fg.graph_mut().apply(op, &inputs)?;
         let new = fg.graph().node(new_node).outputs[0];
-        match fg.replace_all_validate(&[(old, new)], "inplace_elemwise_opt") {
+        // The replacement reads what the node read: no new data edge can
+        // close a cycle, and the handler orders (and checks) the new ones.
+        let before = fg.set_cycle_check(CycleCheck::Shallow);
+        let result = fg.replace_all_validate(&[(old, new)], "inplace_elemwise_opt");
+        fg.set_cycle_check(before);
+        match result {
             Ok(()) => return Ok(true),
             Err(Error::Inconsistency(_)) => continue,
             Err(e) => return Err(e),

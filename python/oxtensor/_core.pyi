@@ -65,6 +65,7 @@ __all__ = [
     "Cosh",
     "CumOp",
     "Deg2Rad",
+    "DestroyHandler",
     "Det",
     "DimShuffle",
     "DisconnectedInputError",
@@ -200,8 +201,10 @@ __all__ = [
     "elemwise_op",
     "equal_computations",
     "equilibrium_pass",
+    "fast_inplace_check",
     "function",
     "graph_inputs",
+    "inplace_candidates",
     "io_toposort",
     "log_softmax",
     "logsumexp",
@@ -1714,6 +1717,47 @@ class FunctionGraph:
         """``(inputs, outputs, features, update_mapping, instance dict)``."""
     def __setstate__(self, state: t.Any) -> None:
         """Import the pickled objects; features get ``unpickle(fgraph)``."""
+
+@t.final
+class DestroyHandler:
+    """Tracks views and destroyers of a graph; validates and orders them."""
+
+    provides: t.ClassVar[tuple[str, ...]]
+    def __new__(
+        cls, do_imports_on_attach: bool = True, algo: t.Any = None
+    ) -> DestroyHandler: ...
+    def on_attach(self, fgraph: t.Any) -> None:
+        """Attach the core handler; ``AlreadyThere`` when the graph has one."""
+    def on_detach(self, fgraph: t.Any) -> None:
+        """Detach the core handler."""
+    def on_validate(self, _fgraph: t.Any) -> None:
+        """Nothing: the core handler validated already."""
+    def validate(self, fgraph: t.Any) -> None:
+        """``InconsistencyError`` naming the nodes and the value."""
+    def orderings(
+        self, fgraph: t.Any, ordered: bool = True
+    ) -> dict[t.Any, list[t.Any]]:
+        """``{destroyer: [nodes that must run before it]}``."""
+    def destroyers(self, fgraph: t.Any, r: t.Any) -> list[t.Any]:
+        """The nodes that destroy ``r`` or an alias of it."""
+    def has_destroyers(self, fgraph: t.Any, protected_list: t.Any) -> bool:
+        """Whether any of the variables, or an alias of one, is destroyed."""
+    def view_i(self, fgraph: t.Any) -> dict[t.Any, t.Any]:
+        """``{view: viewed variable}``."""
+    def clone(self) -> DestroyHandler:
+        """A new handler for a cloned graph."""
+    def __reduce__(self) -> tuple[t.Any, ...]:
+        """Pickles as a new handler: its state is the graph's."""
+    def unpickle(self, fgraph: t.Any) -> None:
+        """Serve an unpickled graph: attach the core handler again."""
+
+def inplace_candidates(
+    fgraph: t.Any, inputs: t.Any, protected_inputs: t.Any = None
+) -> list[t.Any]:
+    """The inputs an inplace rewrite may try to destroy."""
+
+def fast_inplace_check(fgraph: t.Any, inputs: t.Any) -> list[t.Any]:
+    """The inputs that are not constants, destroyed or protected."""
 
 # ---- compiled functions -------------------------------------------------------
 

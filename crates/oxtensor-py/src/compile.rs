@@ -30,6 +30,14 @@ fn is_shared(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     obj.is_instance(&registered(obj.py(), "SharedVariable")?)
 }
 
+/// `In(x, mutable=True)`: the function may overwrite the argument.
+fn is_mutable(item: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if !item.is_instance(&registered(item.py(), "In")?)? {
+        return Ok(false);
+    }
+    item.getattr("mutable")?.is_truthy()
+}
+
 /// An explicit input from a `Variable` or an `In`.
 fn input_spec(item: &Bound<'_, PyAny>, allow_downcast: Option<bool>) -> PyResult<InputSpec> {
     let py = item.py();
@@ -422,10 +430,15 @@ fn compile_function<'py>(
 ) -> PyResult<PyFunction> {
     let _ = rebuild_strict;
     let core = core_mode(mode.as_ref())?;
-    let specs: Vec<InputSpec> = inputs
-        .try_iter()?
-        .map(|i| input_spec(&i?, allow_input_downcast))
+    let items: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
+    let specs: Vec<InputSpec> = items
+        .iter()
+        .map(|i| input_spec(i, allow_input_downcast))
         .collect::<PyResult<_>>()?;
+    let mutable = items
+        .iter()
+        .map(is_mutable)
+        .collect::<PyResult<Vec<bool>>>()?;
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|o| o.var.is(&s.var)) {
             return Err(PyValueError::new_err(format!(
@@ -448,6 +461,9 @@ fn compile_function<'py>(
     let mut imported = import_function(&fg_inputs, &outs, pairs, &givens, &no_default)?;
     imported.spec.on_unused_input = on_unused(on_unused_input.as_deref())?;
     imported.spec.accept_inplace = accept_inplace;
+    for (input, m) in imported.spec.inputs.iter_mut().zip(mutable) {
+        input.mutable = m;
+    }
     let (fg, log) = PyFunctionGraph::shell(py, imported.memo)?;
     let bridge = crate::rewriting::bridge::HostBridge::new(&fg);
     let built = FunctionMaker::new(imported.g, imported.spec, core)

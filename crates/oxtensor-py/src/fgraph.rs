@@ -3,11 +3,14 @@
 //! call the log updates the Python objects (`node.inputs`) and is delivered,
 //! in order, to the features written in Python.
 
+use crate::destroyhandler::PyDestroyHandler;
 use crate::errors::IntoPyResult;
 use crate::exceptions::AlreadyThere;
 use crate::import::Memo;
 use crate::variable::PyVariable;
-use oxtensor_core::graph::{Client, Feature, FunctionGraph, Graph, NodeId, Orderings, VarId};
+use oxtensor_core::graph::{
+    Client, DestroyHandler, Feature, FunctionGraph, Graph, NodeId, Orderings, VarId,
+};
 use oxtensor_core::Result as CoreResult;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -95,7 +98,7 @@ impl PyFunctionGraph {
             .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))
     }
 
-    fn core_mut(&mut self) -> PyResult<&mut FunctionGraph> {
+    pub(crate) fn core_mut(&mut self) -> PyResult<&mut FunctionGraph> {
         self.fg
             .as_mut()
             .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))
@@ -226,9 +229,17 @@ impl PyFunctionGraph {
     pub(crate) fn adopt(slf: &Bound<'_, Self>, fg: FunctionGraph) -> PyResult<()> {
         let py = slf.py();
         let in_graph: Vec<VarId> = fg.variables().chain(fg.inputs().iter().copied()).collect();
+        let destroys = fg.feature::<DestroyHandler>().is_some();
         slf.borrow_mut().fg = Some(fg);
         Self::flush(slf)?;
         slf.borrow_mut().export_graph(py)?;
+        if destroys {
+            // The maker attached the core handler: `fgraph.destroy_handler`.
+            Self::attach_feature(
+                slf,
+                Bound::new(py, PyDestroyHandler::new(true, None))?.into_any(),
+            )?;
+        }
         let weak = PyWeakrefReference::new(slf)?.into_any().unbind();
         let this = slf.borrow();
         for v in in_graph {
@@ -426,7 +437,8 @@ impl PyFunctionGraph {
             .collect();
         for f in features {
             let f = f.bind(py);
-            if !f.hasattr("orderings")? {
+            // The destroy handler's orderings come from its core feature.
+            if !f.hasattr("orderings")? || f.is_instance_of::<PyDestroyHandler>() {
                 continue;
             }
             let ords = f.call_method1("orderings", (slf,))?;

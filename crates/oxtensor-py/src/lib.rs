@@ -13,6 +13,7 @@ mod constant;
 mod construct;
 mod cpu;
 mod describe;
+mod destroyhandler;
 mod errors;
 mod exceptions;
 mod export;
@@ -78,6 +79,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<thunk::PyThunk>()?;
     m.add_class::<scratchpad::Scratchpad>()?;
     m.add_class::<fgraph::PyFunctionGraph>()?;
+    m.add_class::<destroyhandler::PyDestroyHandler>()?;
+    m.add_function(wrap_pyfunction!(destroyhandler::inplace_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(destroyhandler::fast_inplace_check, m)?)?;
     m.add_class::<function::PyFunction>()?;
     m.add_class::<function_recipe::FunctionRecipe>()?;
     m.add_class::<profile::PyProfile>()?;

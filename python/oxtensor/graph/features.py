@@ -8,6 +8,7 @@ prunes and input changes (see docs/for-pytensor-users.md).
 from typing import Any
 
 from oxtensor import _core
+from oxtensor.graph.utils import InconsistencyError
 
 AlreadyThere = _core.AlreadyThere
 
@@ -57,4 +58,4 @@ class Bookkeeper(Feature):
             self.on_prune(fgraph, node, "Bookkeeper.detach")
 
 
-__all__ = ["AlreadyThere", "Bookkeeper", "Feature"]
+__all__ = ["AlreadyThere", "Bookkeeper", "Feature", "InconsistencyError"]

@@ -6,11 +6,12 @@
 //! variables (PyTensor's `copy_inputs_over`). Mirrors
 //! `pytensor/compile/maker.py` and `rebuild.py`.
 
+use super::aliasing::add_supervisor_to_fgraph;
 use super::mode::Mode;
 use crate::error::{Error, Result};
 use crate::graph::clone::clone_with_givens;
 use crate::graph::traversal::ancestors;
-use crate::graph::{Feature, FunctionGraph, Graph, VarId};
+use crate::graph::{DestroyHandler, Feature, FunctionGraph, Graph, VarId};
 use crate::rewrite::{rewrite_graph, RewriteProfile, RunContext};
 use crate::vm::Program;
 use std::collections::{HashMap, HashSet};
@@ -132,8 +133,11 @@ impl FunctionMaker {
         for f in self.features {
             fgraph.attach_feature(f)?;
         }
-        if !self.spec.accept_inplace {
-            refuse_inplace(&fgraph)?;
+        add_supervisor_to_fgraph(&mut fgraph, &self.spec.inputs, self.spec.accept_inplace)?;
+        if fgraph.feature::<DestroyHandler>().is_some() {
+            // The caller's own inplace ops: refused here, with the handler's
+            // reason, rather than by the first rewrite that happens to validate.
+            fgraph.validate()?;
         }
         // Nodes edited in place from the host since they were built
         // (`node.inputs[0] = v`) are refused before any rewrite or kernel,
@@ -204,20 +208,6 @@ impl FunctionMaker {
             }
         }
         Ok(())
-    }
-}
-
-/// A graph built by users holds no inplace op unless they say it may.
-fn refuse_inplace(fg: &FunctionGraph) -> Result<()> {
-    match fg
-        .apply_nodes()
-        .find(|&n| !fg.graph().node(n).op.destroy_map().is_empty())
-    {
-        Some(n) => Err(Error::Type(format!(
-            "Graph must not contain inplace operations: {}",
-            fg.graph().describe_node(n)
-        ))),
-        None => Ok(()),
     }
 }
 

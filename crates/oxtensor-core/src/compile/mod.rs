@@ -3,8 +3,10 @@
 //! givens into the rewritten graph and the linked program. Rust programs
 //! and the Python layer compile through the same code.
 
+pub mod aliasing;
 mod maker;
 mod mode;
 
+pub use aliasing::{add_supervisor_to_fgraph, protected_vars, Supervisor};
 pub use maker::{compile, Built, Compiled, FunctionInput, FunctionMaker, FunctionSpec, OnUnused};
 pub use mode::{Mode, Optimizer};

@@ -28,6 +28,21 @@ fn shift_output(client: &mut Client, removed: usize) {
     }
 }
 
+/// Holds a feature's place while that feature runs (see `dispatch`).
+struct Vacant;
+
+impl Feature for Vacant {
+    fn name(&self) -> &str {
+        "Vacant"
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
 /// One recorded input change, for `revert`.
 #[derive(Clone, Debug)]
 struct Change {
@@ -689,18 +704,21 @@ impl FunctionGraph {
         }
     }
 
-    /// Calls `f` on every feature in attach order. Features are taken out
-    /// while they run so each sees the graph through a shared reference.
+    /// Calls `f` on every feature in attach order. Each is taken out while
+    /// it runs, so it sees the graph through a shared reference, and the
+    /// others stay in: a feature may read another's state (the Supervisor
+    /// asks the DestroyHandler what is destroyed).
     fn dispatch(
         &mut self,
         mut f: impl FnMut(&mut dyn Feature, &FunctionGraph) -> Result<()>,
     ) -> Result<()> {
-        let mut features = std::mem::take(&mut self.features);
-        let result = features
-            .iter_mut()
-            .try_for_each(|feat| f(feat.as_mut(), self));
-        self.features = features;
-        result
+        for k in 0..self.features.len() {
+            let mut feat = std::mem::replace(&mut self.features[k], Box::new(Vacant));
+            let result = f(feat.as_mut(), self);
+            self.features[k] = feat;
+            result?;
+        }
+        Ok(())
     }
 
     /// The features' ordering constraints, merged.

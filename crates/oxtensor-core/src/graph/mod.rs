@@ -5,6 +5,7 @@
 mod arena;
 pub mod clone;
 pub mod compare;
+pub mod destroy;
 mod features;
 mod fgraph;
 mod ids;
@@ -18,6 +19,7 @@ mod replace_proptest;
 pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
+pub use destroy::DestroyHandler;
 pub use features::{Feature, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph};
 pub use ids::{NodeId, VarId};

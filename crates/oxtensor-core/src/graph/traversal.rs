@@ -197,7 +197,10 @@ fn extra(orderings: &NodeOrderings, n: NodeId) -> impl Iterator<Item = Item> + '
 
 /// Kahn's algorithm in PyTensor's `walk_toposort` order.
 pub fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Result<Vec<T>> {
-    let mut remaining: HashMap<T, Vec<T>> = HashMap::new();
+    // Counts, not lists, of unmet dependencies: a destroyer with thousands
+    // of readers ordered before it would make removing them one by one
+    // from a list quadratic. A dependency listed twice is met twice.
+    let mut remaining: HashMap<T, usize> = HashMap::new();
     let mut clients: HashMap<T, Vec<T>> = HashMap::new();
     let mut sources = VecDeque::new();
     let visited = walk_dfs(start, |item| {
@@ -208,7 +211,7 @@ pub fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Res
         if d.is_empty() {
             sources.push_back(item);
         }
-        remaining.insert(item, d.clone());
+        remaining.insert(item, d.len());
         d
     });
     let mut done = HashSet::new();
@@ -220,8 +223,8 @@ pub fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Res
         out.push(item);
         for &client in clients.get(&item).into_iter().flatten() {
             let left = remaining.get_mut(&client).expect("every client was walked");
-            left.retain(|d| *d != item);
-            if left.is_empty() {
+            *left -= 1;
+            if *left == 0 {
                 sources.push_back(client);
             }
         }

@@ -200,6 +200,18 @@ impl Op for Elemwise {
             .collect()
     }
 
+    /// `add_inplace(x, x)` is safe: each element is read at the position
+    /// it is written, so the very variable destroyed may come in again at
+    /// any other position (an alias such as `x.T` may not). Variadic ops
+    /// list positions up to 64; ones past a node's inputs are never read.
+    fn destroyhandler_tolerate_same(&self) -> Vec<(usize, usize)> {
+        let n = self.scalar_op.nin().unwrap_or(64);
+        self.inplace_pattern
+            .iter()
+            .flat_map(|&(_, d)| (0..n).filter(move |&j| j != d).map(move |j| (d, j)))
+            .collect()
+    }
+
     fn prepare_constant(
         &self,
         input: usize,

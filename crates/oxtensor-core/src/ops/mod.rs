@@ -138,6 +138,19 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
         Vec::new()
     }
 
+    /// `(destroyed, other)` input pairs where the op copes with `other`
+    /// being the very variable it destroys (`add_inplace(x, x)`), so the
+    /// destroy handler lets it be (`destroyhandler_tolerate_same`).
+    fn destroyhandler_tolerate_same(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+
+    /// `(destroyed, other)` input pairs where `other` may be any alias of
+    /// the destroyed input (`destroyhandler_tolerate_aliased`).
+    fn destroyhandler_tolerate_aliased(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+
     /// `connection_pattern[input][output]`; `None` means fully connected.
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(None)

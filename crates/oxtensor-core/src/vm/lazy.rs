@@ -27,6 +27,10 @@ impl Program {
                 stack.pop();
                 continue;
             }
+            if let Some(p) = self.unmet_before(k, ws) {
+                stack.push(p);
+                continue;
+            }
             let mut outs: Vec<Option<Value>> = vec![None; step.outputs.len()];
             let next = {
                 let storage = &ws.storage;

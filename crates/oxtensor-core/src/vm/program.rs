@@ -4,6 +4,7 @@
 //! their last use (recycling their buffers), and returns the outputs.
 
 use super::argmin_link::link_argmins;
+use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::{lend, mark_donors};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
@@ -103,6 +104,9 @@ pub struct Program {
     profile: Option<Mutex<Profile>>,
     /// For each slot a step computes, that step (used by lazy runs).
     pub(super) producer: HashMap<usize, usize>,
+    /// For lazy runs: the steps each step waits for besides its inputs
+    /// (readers of what it destroys; see `destroy_order.rs`).
+    pub(super) before: HashMap<usize, Vec<usize>>,
     /// Whether some step is lazy: the program then runs on demand from its
     /// outputs, so branches nobody asks for are never computed.
     lazy: bool,
@@ -135,7 +139,8 @@ impl Program {
         // Forks after this are noticed (see `fork.rs`).
         super::fork::watch();
         let g = fg.graph();
-        let mut order = fg.toposort()?;
+        let schedule = crate::graph::destroy::schedule(fg)?;
+        let mut order = schedule.order;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
         for (i, &v) in fg.inputs().iter().enumerate() {
             srcs.insert(v, Src::Input(i));
@@ -176,12 +181,19 @@ impl Program {
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
-        if !opts.profile {
+        let barriers = destroying_steps(fg, &order);
+        // Both move a read of a value to a later step: not past a destroyer.
+        if !opts.profile && barriers.is_empty() {
             link_argmins(fg, &mut order, &mut steps);
             link_variances(fg, &mut order, &mut steps);
         }
         prepare_constants(&mut steps, &mut constants);
         let lazy = steps.iter().any(|st| st.thunk.is_lazy());
+        let before = if lazy && !barriers.is_empty() {
+            steps_before(&order, &schedule.before)
+        } else {
+            HashMap::new()
+        };
         // On-demand runs skip steps, so "last reader" is not known ahead.
         if opts.allow_gc && !lazy {
             schedule_frees(&mut steps, &outputs);
@@ -211,6 +223,7 @@ impl Program {
             bool_bytes,
             single,
             producer,
+            before,
             lazy,
             host: steps.iter().any(|st| st.thunk.is_host()),
             steps,

@@ -14,6 +14,7 @@ mod exp_log_switch;
 mod fill;
 mod fusion;
 mod inc_subtensor;
+mod inplace_elemwise;
 mod inverse_functions;
 mod join;
 mod log_div;
@@ -78,5 +79,6 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     argmin::register(db)?;
     variance::register(db)?;
     uncanonicalize::register(db)?;
+    inplace_elemwise::register(db)?;
     Ok(())
 }

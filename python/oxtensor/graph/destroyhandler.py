@@ -1,0 +1,23 @@
+"""`DestroyHandler`: the feature that makes inplace operations safe.
+
+It follows each op's ``view_map`` to the variable whose memory a value
+shares, knows which node destroys it (``destroy_map``), orders every other
+reader of a destroyed value before its destroyer, and refuses graphs where
+that is impossible (two destroyers of one value, a destroyed constant or
+``tag.indestructible`` value, a cycle) with an `InconsistencyError`. The
+work is done by the core handler; this module is its Python API.
+"""
+
+from oxtensor import _core
+from oxtensor.graph.utils import InconsistencyError
+
+DestroyHandler = _core.DestroyHandler
+inplace_candidates = _core.inplace_candidates
+fast_inplace_check = _core.fast_inplace_check
+
+__all__ = [
+    "DestroyHandler",
+    "InconsistencyError",
+    "fast_inplace_check",
+    "inplace_candidates",
+]

@@ -144,8 +144,16 @@ pub(crate) fn same_computation(fg: &FunctionGraph, a: VarId, b: VarId, depth: us
         return true;
     }
     let g = fg.graph();
+    depth > 0 && g.var(a).ty == g.var(b).ty && same_apply(fg, a, b, depth)
+}
+
+/// Whether `a` and `b` are the same output of nodes with equal ops whose
+/// inputs are the [`same_computation`] down to `depth` nodes (their types
+/// then agree too, as ops type their outputs from their inputs).
+pub(crate) fn same_apply(fg: &FunctionGraph, a: VarId, b: VarId, depth: usize) -> bool {
+    let g = fg.graph();
     let (va, vb) = (g.var(a), g.var(b));
-    if depth == 0 || va.ty != vb.ty {
+    if depth == 0 {
         return false;
     }
     let (

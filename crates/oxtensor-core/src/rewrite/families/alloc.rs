@@ -26,6 +26,7 @@ use crate::ops::specify_shape::SpecifyShape;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, STABILIZE, UNCANONICALIZE, USELESS};
 use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::types::TensorType;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -156,7 +157,10 @@ fn alloc_like(fg: &mut FunctionGraph, v: VarId, template: VarId) -> Result<VarId
         return Ok(v);
     };
     let v = cast_to(fg, v, want.dtype)?;
-    if tensor_type(fg, v).is_some_and(|t| want.is_super(t)) {
+    // A static length 1 where the template's is unknown is not "more
+    // specific": `v` would broadcast where the template has `n` elements.
+    let fits = |t: &TensorType| want.is_super(t) && t.broadcastable() == want.broadcastable();
+    if tensor_type(fg, v).is_some_and(fits) {
         return Ok(v);
     }
     let mut args = vec![v];
@@ -301,6 +305,25 @@ mod tests {
             printed(&fg),
             "x [id A]\nSpecifyShape [id B]\n ├─ x [id A]\n └─ 5 [id C]\nAlloc [id D]\n ├─ x [id A]\n ├─ k [id E]\n └─ Shape_i{0} [id F]\n    └─ x [id A]\n"
         );
+    }
+
+    #[test]
+    fn an_absorbed_alloc_keeps_its_length() {
+        // zeros((n,)) + x with a 0-d x: the Alloc gives the length.
+        let mut g = Graph::new();
+        let n = input(&mut g, DType::Int64, &[], "n");
+        let x = input(&mut g, DType::Float64, &[], "x");
+        let zero = g.tensor_constant(Tensor::scalar(0.0f64));
+        let zeros = alloc(&mut g, &[zero, n]);
+        let sum = build::add(&mut g, zeros, x).unwrap();
+        let case = Case {
+            g,
+            inputs: vec![n, x],
+            outputs: vec![sum],
+        };
+        let args = [Tensor::scalar(3i64), Tensor::scalar(2.0f64)];
+        let fg = check(&case, &PHASES, &args, 0.0);
+        assert!(printed(&fg).starts_with("Alloc"), "{}", printed(&fg));
     }
 
     #[test]

@@ -25,9 +25,13 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::merge::same_apply;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
 use flatten::Mode;
+
+/// How deep a canonical form is compared with the tree it would replace.
+const SAME_DEPTH: usize = 4;
 use std::sync::Arc;
 
 /// One algebra the canonizer works in: `inverse(main(num), main(denum))`.
@@ -147,6 +151,11 @@ impl NodeRewriter for Algebra {
         let Some(new) = self.canonical(fg, out, &full, dtype)? else {
             return Ok(None);
         };
+        // The canonical form may be the node itself rebuilt (a constant
+        // folded back where it was): no change, before `like` wraps it.
+        if same_apply(fg, new, out, SAME_DEPTH) {
+            return Ok(None);
+        }
         let refs = references(fg, full, node);
         Ok(Some(Rewrite::one(like(fg, new, out, &refs)?)))
     }

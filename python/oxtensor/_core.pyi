@@ -59,6 +59,7 @@ __all__ = [
     "Cholesky",
     "CholeskyGrad",
     "Clip",
+    "Composite",
     "Conj",
     "CorePass",
     "Cos",
@@ -186,6 +187,7 @@ __all__ = [
     "_grad",
     "_grad_op",
     "_install_blas",
+    "_panic",
     "_pushforward",
     "_register",
     "_set_floatx",
@@ -196,6 +198,8 @@ __all__ = [
     "as_tensor_variable",
     "clone_get_equiv",
     "clone_replace",
+    "composite_from_state",
+    "composite_reduce_from_state",
     "constant",
     "debugprint",
     "elemwise_op",
@@ -1961,6 +1965,14 @@ def _floatx() -> str:
 def _simd() -> tuple[str, str, str | None]:
     """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
     was ignored or None); levels are "baseline", "avx2", "avx512"."""
+
+def composite_from_state(state: t.Any) -> t.Any:
+    """The ``Composite`` scalar op a pickle saved as ``state``."""
+
+def composite_reduce_from_state(
+    axis: t.Any, dtype: t.Any, acc_dtype: t.Any, state: t.Any
+) -> t.Any:
+    """The fused ``Sum`` (``CAReduce{Composite}``) a pickle saved."""
 
 def _panic(message: str) -> None:
     """Panics inside the extension with ``message``, as a core bug would: the

@@ -152,7 +152,9 @@ impl FusedKernel {
                 })
                 .collect();
             let shape: Dims = (0..self.ndim)
-                .map(|d| args.iter().map(|t| t.shape()[d]).max().unwrap_or(1))
+                // Broadcasting (checked by `out_shape`): the length that
+                // is not 1, which may be 0 (`max` would take the 1).
+                .map(|d| args.iter().map(|t| t.shape()[d]).find(|&n| n != 1).unwrap_or(1))
                 .collect();
             let mut out = output(Some(&mut *pool), self.dtype, &shape)?;
             run_kind(ins.kind, self.dtype, &args, &mut out)?;

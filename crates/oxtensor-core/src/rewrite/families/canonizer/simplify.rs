@@ -71,7 +71,8 @@ pub(super) fn simplify(
         denum,
     };
     let no_constants = num_ct.is_empty() && denum_ct.is_empty();
-    if no_constants || already_folded(alg, &num_ct, &denum_ct, dtype) {
+    let lone_denominator = num_rest.is_empty() && !denum_rest.is_empty();
+    if no_constants || already_folded(alg, &num_ct, &denum_ct, dtype, lone_denominator) {
         return Ok(changed.then(|| unchanged(num, denum)));
     }
     let ct = fold_constants(alg, &num_ct, &denum_ct, dtype)?;
@@ -180,9 +181,21 @@ fn fold_constants(
 /// the same tree, forever). PyTensor also wants it in front; here it may
 /// stay where it is, which spares a rewrite of every `x * 2` for an order
 /// no later rewrite needs.
-fn already_folded(alg: &Algebra, num: &[Tensor], denum: &[Tensor], dtype: DType) -> bool {
+fn already_folded(
+    alg: &Algebra,
+    num: &[Tensor],
+    denum: &[Tensor],
+    dtype: DType,
+    lone_denominator: bool,
+) -> bool {
     match (num, denum) {
-        ([one], []) => !tensor_is(&cast_constant(one, dtype), alg.neutral),
+        ([one], []) => {
+            let neutral = tensor_is(&cast_constant(one, dtype), alg.neutral);
+            // `1 / d` is how a lone denominator is written without a
+            // reciprocal: its neutral numerator is already where the
+            // canonical form puts it.
+            !neutral || (lone_denominator && !alg.use_reciprocal)
+        }
         _ => false,
     }
 }

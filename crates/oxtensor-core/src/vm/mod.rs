@@ -4,8 +4,6 @@
 //! their own thunks for their ops. Fusion is a rewrite (`Composite`), not
 //! the VM's business.
 
-mod argmin_link;
-mod chain;
 mod destroy_order;
 mod donation;
 pub mod fork;
@@ -14,7 +12,6 @@ pub mod native_stack;
 mod profile;
 mod program;
 mod thunk;
-mod variance_link;
 
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};

@@ -2221,7 +2221,7 @@ class GraphRewriter:
     and database queries hold a core pass."""
 
     def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
-    def _set_core(self, pass_: CorePass) -> None:
+    def _set_core(self, pass_: CorePass | GraphRewriter) -> None:
         """Makes this object run a core pass."""
     def add_requirements(self, fgraph: FunctionGraph) -> None:
         """Attaches what the pass needs."""

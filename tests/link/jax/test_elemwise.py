@@ -1,0 +1,87 @@
+"""Elementwise ops on JAX against the native VM: every scalar op family,
+casts, broadcasting, integer and boolean dtypes, gradients, `Composite`."""
+
+import numpy as np
+import pytest
+
+from tests.link.jax import SKIP_REASON
+
+jax = pytest.importorskip("jax", reason=SKIP_REASON)
+
+import oxtensor  # noqa: E402
+import oxtensor.tensor as ot  # noqa: E402
+
+from tests.link.jax.compare import compare, rng  # noqa: E402
+
+UNARY = [
+    "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
+    "softplus", "abs", "sign", "sqr", "floor", "ceil", "arcsin", "arctan", "sinh",
+    "cosh", "arcsinh", "arctanh", "erf", "erfc", "erfinv", "gammaln", "psi", "exp2",
+    "log2", "log10", "deg2rad", "rad2deg", "reciprocal", "neg", "trunc", "round",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary(name: str) -> None:
+    fn = getattr(ot, name)
+    x = ot.dvector("x")
+    value = rng().uniform(0.1, 0.9, size=7)
+    compare([x], fn(x), [value], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        lambda x, y: x + y * 2 - x / y,
+        lambda x, y: x**y,
+        lambda x, y: ot.maximum(x, y) + ot.minimum(x, y),
+        lambda x, y: ot.arctan2(x, y),
+        lambda x, y: ot.switch(x > y, x, y),
+        lambda x, y: ot.clip(x, 0.2, 0.6) * y,
+        lambda x, y: (x < y) | (x >= 0.5),
+        lambda x, y: ot.eq(x, y) ^ ot.neq(x, 0.3),
+    ],
+)
+def test_binary_broadcast(expr) -> None:
+    x, y = ot.dmatrix("x"), ot.dvector("y")
+    r = rng()
+    compare([x, y], expr(x, y), [r.uniform(0.1, 0.9, (3, 4)), r.uniform(0.1, 0.9, 4)])
+
+
+def test_integer_and_boolean_dtypes() -> None:
+    i, j = ot.lvector("i"), ot.lvector("j")
+    values = [np.array([7, -7, 9, 3]), np.array([2, 3, -4, 5])]
+    compare(
+        [i, j], [i // j, i % j, i * j + 1, ~(i > j), ot.cast(i, "float32") / 2], values
+    )
+
+
+def test_float32_stays_float32() -> None:
+    x = ot.fvector("x")
+    (out,) = compare([x], ot.exp(x) * 2, [np.ones(3, dtype="float32")], rtol=1e-6)
+    assert out.dtype == np.float32
+
+
+def test_gradient() -> None:
+    x = ot.dvector("x")
+    cost = (ot.tanh(x) * ot.exp(x) + ot.sigmoid(x) ** 2).sum()
+    compare([x], [cost, oxtensor.grad(cost, x)], [rng().normal(size=5)])
+
+
+def test_composite_of_a_fused_graph() -> None:
+    """A FAST_RUN function fuses into `Composite`s; exported to JAX, each
+    runs through its inner graph."""
+    from oxtensor.link.jax import as_jax_function
+
+    x, y = ot.dvector("x"), ot.dvector("y")
+    f = oxtensor.function([x, y], ot.exp(x) * y + ot.sin(x * y))
+    ops = {
+        type(n.op.scalar_op).__name__
+        for n in f.maker.fgraph.apply_nodes
+        if hasattr(n.op, "scalar_op")
+    }
+    assert "Composite" in ops, ops
+    r = rng()
+    a, b = r.normal(size=6), r.normal(size=6)
+    got = jax.jit(as_jax_function(f))(a, b)
+    np.testing.assert_allclose(np.asarray(got), f(a, b), rtol=1e-12)

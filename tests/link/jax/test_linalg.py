@@ -23,6 +23,9 @@ def test_dot_and_matmul() -> None:
     a, b, v = ot.dmatrix("a"), ot.dmatrix("b"), ot.dvector("v")
     t = ot.dtensor3("t")
     outs = [ot.dot(a, b), ot.dot(a, v), ot.dot(v, v), a @ b, t @ b]
+    # Transposed operands are read untransposed (dispatch/blas.py).
+    outs += [ot.dot(a.T, b), ot.dot(a, b.T), ot.dot(a.T, b.T), ot.dot(a.T, v), a.T @ b]
+    outs += [ot.dot(v, a.T)]
     r = rng()
     values = [
         r.normal(size=(3, 3)),
@@ -31,6 +34,14 @@ def test_dot_and_matmul() -> None:
         r.normal(size=(2, 3, 3)),
     ]
     compare([a, b, v, t], outs, values, rtol=1e-10)
+
+
+def test_transposed_operands_of_other_shapes() -> None:
+    a, b, v = ot.dmatrix("a"), ot.dmatrix("b"), ot.dvector("v")
+    outs = [ot.dot(a.T, b), ot.dot(a.T, b).T, ot.dot(a.T, v), ot.dot(b.T, b), a.T @ b]
+    r = rng()
+    values = [r.normal(size=(5, 2)), r.normal(size=(5, 3)), r.normal(size=5)]
+    compare([a, b, v], outs, values, rtol=1e-10)
 
 
 def test_decompositions() -> None:

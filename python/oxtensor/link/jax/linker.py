@@ -19,11 +19,13 @@ from oxtensor.link.jax.dispatch import jax_funcify
 from oxtensor.link.jax.dispatch.basic import is_static
 
 
-def _node_thunk(node: Any) -> Callable[..., tuple[Any, ...]]:
-    """The node's implementation, always returning a tuple of outputs,
-    each in the dtype the graph says (JAX's promotion rules differ from
-    NumPy's on scalars and integers)."""
+def _node_thunk(node: Any) -> tuple[list[Any], Callable[..., tuple[Any, ...]]]:
+    """The variables the node's implementation reads (its inputs, unless
+    the implementation names others in ``reads``) and the implementation,
+    always returning a tuple of outputs, each in the dtype the graph says
+    (JAX's promotion rules differ from NumPy's on scalars and integers)."""
     impl = jax_funcify(node.op, node=node)
+    reads = list(getattr(impl, "reads", node.inputs))
     dtypes = [
         np.dtype(o.type.dtype) if hasattr(o.type, "dtype") else None
         for o in node.outputs
@@ -38,7 +40,7 @@ def _node_thunk(node: Any) -> Callable[..., tuple[Any, ...]]:
             outs = _as_tuple(impl(*values))
         return tuple(_as_dtype(o, d) for o, d in zip(outs, dtypes, strict=True))
 
-    return run
+    return reads, run
 
 
 def _as_tuple(outs: Any) -> tuple[Any, ...]:
@@ -58,10 +60,7 @@ def fgraph_to_jax(fgraph: Any) -> Callable[..., list[Any]]:
     ``fgraph.outputs``' values. Every op's implementation is looked up now,
     so an op without one fails here, not at the first call."""
     order = fgraph.toposort()
-    steps = [
-        (node, list(node.inputs), list(node.outputs), _node_thunk(node))
-        for node in order
-    ]
+    steps = [(node, *_node_thunk(node), list(node.outputs)) for node in order]
     inputs = list(fgraph.inputs)
     outputs = list(fgraph.outputs)
     return _evaluator(inputs, outputs, steps)
@@ -74,7 +73,7 @@ def _evaluator(
         if len(args) != len(inputs):
             raise TypeError(f"the graph takes {len(inputs)} inputs, got {len(args)}")
         env: dict[Any, Any] = dict(zip(inputs, args, strict=True))
-        for node, ins, outs, thunk in steps:
+        for node, ins, thunk, outs in steps:
             values = [_lookup(env, v, node) for v in ins]
             env.update(zip(outs, thunk(*values), strict=True))
         return [_lookup(env, v, None) for v in outputs]

@@ -85,3 +85,17 @@ def test_composite_of_a_fused_graph() -> None:
     a, b = r.normal(size=6), r.normal(size=6)
     got = jax.jit(as_jax_function(f))(a, b)
     np.testing.assert_allclose(np.asarray(got), f(a, b), rtol=1e-12)
+
+
+def test_fused_reductions_of_an_exported_graph() -> None:
+    """FAST_RUN fuses a sum with the elementwise graph it sums; exported,
+    the fused reduction runs its composite, then the sum."""
+    from oxtensor.link.jax import as_jax_function
+
+    x, y = ot.dmatrix("x"), ot.dmatrix("y")
+    outs = [(ot.exp(x) * y + 1).sum(axis=1), (x * y).sum(), x.max(axis=0)]
+    f = oxtensor.function([x, y], outs)
+    a, b = rng().normal(size=(3, 4)), rng(1).normal(size=(3, 4))
+    got = jax.jit(as_jax_function(f))(a, b)
+    for g, w in zip(got, f(a, b), strict=True):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12)

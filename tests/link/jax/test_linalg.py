@@ -70,3 +70,23 @@ def test_eigh_and_qr_gradients() -> None:
     q, r = linalg.qr(a)
     cost = w.sum() + (v**2).sum() + (q * 2).sum() + r.sum()
     compare([a], [cost, oxtensor.grad(cost, a)], [_spd()], rtol=1e-7, atol=1e-9)
+
+
+def test_factors_up_to_sign() -> None:
+    """Eigenvectors and singular vectors are defined up to sign, so the
+    products they rebuild are compared."""
+    a, b = ot.dmatrix("a"), ot.dmatrix("b")
+    w, v = linalg.eigh(a)
+    u, s, vh = linalg.svd(b, full_matrices=False)
+    q, r = linalg.qr(b)
+    outs = [
+        w,
+        (v * w) @ v.T,
+        s,
+        (u * s) @ vh,
+        q @ r,
+        abs(r),
+        linalg.cholesky(a, lower=False),
+        linalg.solve(a, b[:4, :2]),
+    ]
+    compare([a, b], outs, [_spd(), rng().normal(size=(5, 4))], rtol=1e-9)

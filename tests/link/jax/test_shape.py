@@ -79,3 +79,18 @@ def test_a_run_time_shape_is_named() -> None:
     f = oxtensor.function([x, n], ot.alloc(x, n, x.shape[0]), mode="JAX")
     with pytest.raises(JAXUnsupportedError, match=r"JAX needs input 1 \(n\) of Alloc"):
         f(np.ones(3), 2)
+
+
+def test_values_known_while_tracing() -> None:
+    """A boolean mask, counts and nonzero positions fix output shapes; when
+    they are constants (known while tracing) JAX gets them."""
+    x = ot.dvector("x")
+    mask = ot.constant(np.array([True, False, True, True]))
+    ints = ot.constant(np.array([0, 2, 2, 5]))
+    outs = [
+        x[mask],
+        ot.bincount(ints) * 1.0 + x.sum(),
+        ot.nonzero(mask)[0] + ot.cast(x.sum(), "int64"),
+        ot.specify_shape(x, (4,)) * 2,
+    ]
+    compare([x], outs, [rng().normal(size=4)])

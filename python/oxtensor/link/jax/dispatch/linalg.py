@@ -107,7 +107,9 @@ def _svd(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
     return lambda x: jnp.linalg.svd(x, full_matrices=full, compute_uv=False)
 
 
-_QR_MODES = {"full": "reduced", "reduced": "reduced", "complete": "complete", "r": "r"}
+#: SciPy's modes (ours) as NumPy's (JAX's): "full" and "r" keep the
+#: complete factors.
+_QR_MODES = {"full": "complete", "complete": "complete", "reduced": "reduced", "r": "r"}
 
 
 @jax_funcify.register(_core.QR)
@@ -116,14 +118,15 @@ def _qr(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
         raise JAXUnsupportedError(f"{op}: QR mode {op.mode!r} has no JAX counterpart")
     mode = _QR_MODES[op.mode]
     if mode == "r":
-        return lambda x: jnp.linalg.qr(x, mode="r")
+        return lambda x: jnp.linalg.qr(x, mode="complete")[1]
     return lambda x: tuple(jnp.linalg.qr(x, mode=mode))
 
 
 @jax_funcify.register(_core.QRGrad)
 def _qr_grad(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
     def qr_grad(q: Any, r: Any, gq: Any, gr: Any) -> Any:
-        _, pullback = jax.vjp(lambda a: tuple(jnp.linalg.qr(a, mode="reduced")), q @ r)
+        mode = "complete" if q.shape[-1] > r.shape[-1] else "reduced"
+        _, pullback = jax.vjp(lambda a: tuple(jnp.linalg.qr(a, mode=mode)), q @ r)
         return pullback((gq, gr))[0]
 
     return qr_grad

@@ -12,6 +12,7 @@ import numpy as np
 
 from oxtensor import _core
 from oxtensor.link.jax.dispatch.basic import JAXUnsupportedError, jax_funcify
+from oxtensor.link.jax.dispatch.scalar import composite_from_state
 
 #: The fold of a `CAReduce`, by its scalar op's class name.
 _FOLDS: dict[str, Callable[..., Any]] = {
@@ -24,8 +25,40 @@ _FOLDS: dict[str, Callable[..., Any]] = {
 }
 
 
+#: The reductions that are never fused (the fused class is another
+#: subclass of `CAReduce`, whose pickled form holds the composite).
+_PLAIN = (
+    _core.CAReduce,
+    _core.Sum,
+    _core.Prod,
+    _core.Max,
+    _core.Min,
+    _core.All,
+    _core.Any,
+)
+
+
+def _fused_sum(op: Any) -> Callable[..., Any] | None:
+    """A `Sum` fused with the elementwise graph it sums (made by fusion: a
+    compiled FAST_RUN function exported with `as_jax_function`), read from
+    its pickled form ``(axis, dtype, acc_dtype, composite state)``; ``None``
+    for a plain reduction."""
+    if type(op) in _PLAIN:
+        return None
+    maker, args, *_ = op.__reduce__()
+    if getattr(maker, "__name__", "") != "composite_reduce_from_state":
+        return None
+    axis, _, acc_dtype, state = args
+    axis = None if axis is None else tuple(axis)
+    pre, acc = composite_from_state(state), np.dtype(acc_dtype)
+    return lambda *xs: jnp.sum(jnp.asarray(pre(*xs)).astype(acc), axis=axis)
+
+
 @jax_funcify.register(_core.CAReduce)
 def _careduce(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
+    fused = _fused_sum(op)
+    if fused is not None:
+        return fused
     name = type(op.scalar_op).__name__
     if name not in _FOLDS:
         raise JAXUnsupportedError(

@@ -130,12 +130,16 @@ def scalar_func(scalar_op: Any) -> Callable[..., Any]:
 
 
 def _composite_func(op: Any) -> Callable[..., Any]:
-    """A `Composite`'s inner scalar graph, evaluated over whole arrays. The
-    graph is read from the op's pickled form, plain data: input dtypes,
+    """A `Composite`'s inner scalar graph, evaluated over whole arrays."""
+    _, (state,), *_ = op.__reduce__()
+    return composite_from_state(state)
+
+
+def composite_from_state(state: Any) -> Callable[..., Any]:
+    """The function of a composite's pickled form, plain data: input dtypes,
     constants, nodes as ``(op name or ("Cast", dtype), [(tag, index)])``
     with tags ``i`` (input), ``c`` (constant), ``n`` (node), and the output
     nodes."""
-    _, (state,), *_ = op.__reduce__()
     _, consts, nodes, outputs = state
     steps = []
     for name, args in nodes:

@@ -28,7 +28,7 @@ predefined_modes: dict[str, Any] = {
 def _config_mode() -> Any:
     """Mode ``"Mode"``: ``config.linker`` and ``config.optimizer``."""
     linker = config.linker
-    if not config.allow_gc and not linker.endswith("_nogc"):
+    if not config.allow_gc and not linker.endswith("_nogc") and linker != "jax":
         linker = "vm_nogc"
     return Mode(linker, config.optimizer)
 

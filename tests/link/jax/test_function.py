@@ -34,6 +34,16 @@ def test_mode_objects_and_names() -> None:
         np.testing.assert_array_equal(np.asarray(f(np.arange(3.0))), [0.0, 2.0, 4.0])
 
 
+def test_the_config_may_choose_jax() -> None:
+    from oxtensor.configdefaults import config
+    from oxtensor.link.jax import JAXFunction
+
+    x = ot.dvector("x")
+    for flags in ({"mode": "JAX"}, {"linker": "jax", "allow_gc": False}):
+        with config.change_flags(**flags):
+            assert isinstance(oxtensor.function([x], x + 1), JAXFunction), flags
+
+
 def test_the_jax_query_leaves_out_inplace_and_fusion() -> None:
     x = ot.dvector("x")
     f = oxtensor.function([x], ot.exp(x) * 2 + ot.sin(x), mode="JAX")

@@ -30,6 +30,39 @@ def test_unary(name: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "low", "high"),
+    [
+        ("erfcx", -1.0, 3.0),
+        ("erfcinv", 0.1, 1.9),
+        ("tri_gamma", 0.5, 4.0),
+        ("log1mexp", -3.0, -0.1),
+        ("arccos", -0.9, 0.9),
+        ("arccosh", 1.1, 4.0),
+        ("gamma", 0.5, 4.0),
+        ("round_half_away_from_zero", -3.0, 3.0),
+        ("round_half_to_even", -3.0, 3.0),
+        ("isnan", -1.0, 1.0),
+        ("isinf", -1.0, 1.0),
+        ("log1pexp", -30.0, 30.0),
+        ("identity", -1.0, 1.0),
+    ],
+)
+def test_unary_on_its_domain(name: str, low: float, high: float) -> None:
+    x = ot.dvector("x")
+    value = np.linspace(low, high, 9)
+    if name.startswith("round"):
+        value = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.4, -0.6, 3.0])
+    compare([x], getattr(ot, name)(x), [value], rtol=1e-6)
+
+
+def test_fill_and_complex_parts() -> None:
+    x, z = ot.dmatrix("x"), ot.zvector("z")
+    values = [rng().normal(size=(2, 3)), np.array([1 + 2j, -3 - 1j, 0.5j])]
+    outs = [ot.fill(x, 2.0), ot.real(z), ot.imag(z), ot.conj(z), ot.angle(z), abs(z)]
+    compare([x, z], outs, values)
+
+
+@pytest.mark.parametrize(
     "expr",
     [
         lambda x, y: x + y * 2 - x / y,
@@ -51,9 +84,9 @@ def test_binary_broadcast(expr) -> None:
 def test_integer_and_boolean_dtypes() -> None:
     i, j = ot.lvector("i"), ot.lvector("j")
     values = [np.array([7, -7, 9, 3]), np.array([2, 3, -4, 5])]
-    compare(
-        [i, j], [i // j, i % j, i * j + 1, ~(i > j), ot.cast(i, "float32") / 2], values
-    )
+    outs = [i // j, i % j, i * j + 1, ~(i > j), ot.cast(i, "float32") / 2, ~i]
+    outs += [ot.mod(i, 3), (i > 0) & (j > 0), ot.xor(i > 0, j > 0), ot.iround(i / j)]
+    compare([i, j], outs, values)
 
 
 def test_float32_stays_float32() -> None:

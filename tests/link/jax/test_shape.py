@@ -42,6 +42,14 @@ def test_creation_and_joining() -> None:
     compare([x, y], outs, [rng().normal(size=(3, 4)), rng(1).normal(size=4)])
 
 
+def test_shape_op_gradients() -> None:
+    x, y = ot.dmatrix("x"), ot.dvector("y")
+    parts = ot.concatenate([x.reshape((-1,)), ot.alloc(y, 2, 4).T.flatten(), y[::-1]])
+    cost = (parts * ot.arange(parts.shape[0])).sum() + ot.stack([y, y * 2]).max()
+    values = [rng().normal(size=(3, 4)), rng(1).normal(size=4)]
+    compare([x, y], [cost, *oxtensor.grad(cost, [x, y])], values)
+
+
 def test_indexing() -> None:
     x = ot.dmatrix("x")
     i = ot.lscalar("i")

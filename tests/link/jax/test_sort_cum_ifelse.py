@@ -20,6 +20,12 @@ def test_sort_and_argsort() -> None:
     compare([x], outs, [rng().normal(size=(3, 5))])
 
 
+def test_sort_gradient() -> None:
+    x = ot.dmatrix("x")
+    cost = (ot.sort(x, axis=1) * ot.arange(5)).sum()
+    compare([x], oxtensor.grad(cost, x), [rng().normal(size=(3, 5))])
+
+
 def test_cumulative() -> None:
     x = ot.dmatrix("x")
     outs = [ot.cumsum(x, axis=0), ot.cumprod(x, axis=1), ot.cumsum(x)]

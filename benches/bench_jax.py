@@ -18,6 +18,7 @@ import importlib
 import itertools
 import time
 import timeit
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,8 @@ import oxtensor
 import oxtensor.tensor as ot
 
 jax.config.update("jax_enable_x64", True)
+# PyTensor's JAX backend warns, per graph, that it drops its shape asserts.
+warnings.filterwarnings("ignore", message="Skipping Assert", category=UserWarning)
 try:
     pt: Any = importlib.import_module("pytensor")
     ptt: Any = importlib.import_module("pytensor.tensor")

@@ -356,7 +356,8 @@ def test_fusion_optimizer_fuses_a_function_graph():
     x = ot.dvector("x")
     fg = FunctionGraph([x], [ot.exp(x * 2.0) + 1.0])
     fuse = FusionOptimizer()
-    assert isinstance(fuse, GraphRewriter) and str(fuse) == "FusionOptimizer"
+    assert isinstance(fuse, GraphRewriter)
+    assert str(fuse) == "FusionOptimizer"
     fuse.rewrite(fg)
     [node] = [n for n in fg.toposort() if str(n.op).startswith("Composite")]
     assert isinstance(node.op.scalar_op, Composite)

@@ -35,9 +35,7 @@ expit = globals()["sigmoid"]
 bitwise_and, bitwise_or, bitwise_xor = (globals()[n] for n in ("and_", "or_", "xor"))
 
 
-def cast(x: _Any, dtype: str) -> _Any:
-    """``x`` converted to ``dtype`` (``x`` itself if it already has it)."""
-    return as_tensor_variable(x).astype(dtype)
+from oxtensor.tensor.conversions import cast  # noqa: E402
 
 
 def sum(

@@ -9,7 +9,7 @@ import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
 import pytest
-from oxtensor.graph.basic import NominalVariable, clone
+from oxtensor.graph.basic import NominalVariable, as_string, clone
 from oxtensor.graph.op import HasInnerGraph, Op
 from oxtensor.graph.replace import graph_replace
 from oxtensor.printing import char_from_number
@@ -121,3 +121,16 @@ def test_char_from_number():
     ]
     with pytest.raises(ValueError, match=">= 0"):
         char_from_number(-1)
+
+
+def test_as_string_writes_shared_values_once():
+    x, y = ot.dvector("x"), ot.dvector("y")
+    a = x + y
+    assert as_string([x, y], [ot.exp(a)]) == ["Exp(Add(x, y))"]
+    assert as_string([x, y], [a * a, ot.exp(a)]) == [
+        "Mul(*1 -> Add(x, y), *1)",
+        "Exp(*1)",
+    ]
+    assert as_string([a], [a * a]) == ["Mul(Add.0, Add.0)"]
+    typed = as_string([x], [ot.exp(x)], leaf_formatter=lambda v: str(v.type))
+    assert typed == [f"Exp({x.type})"]

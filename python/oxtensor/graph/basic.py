@@ -70,6 +70,7 @@ class Constant(Variable):
 _core._register("Constant", Constant)
 
 from oxtensor.graph.nominal import NominalVariable  # noqa: E402 (needs Constant's module)
+from oxtensor.graph.strings import as_string  # noqa: E402
 
 __all__ = [
     "Apply",
@@ -78,6 +79,7 @@ __all__ = [
     "Variable",
     "ancestors",
     "applys_between",
+    "as_string",
     "clone",
     "clone_get_equiv",
     "equal_computations",

@@ -108,11 +108,18 @@ def _plural_name(name: str) -> str:
 
 
 def _plural(make_one: Any) -> Any:
-    """``xs("a", "b")`` makes two named variables, ``xs(3)`` three unnamed ones."""
+    """``xs("a", "b")`` makes two named variables, ``xs(3)`` three unnamed
+    ones. As in PyTensor, one string is a string of one-letter names
+    (``xs("ab")`` is ``xs("a", "b")``) and one name gives the variable itself,
+    not a list."""
 
     def make(*names: Any, **kwargs: Any) -> Any:
         if len(names) == 1 and isinstance(names[0], int):
             return [make_one(**kwargs) for _ in range(names[0])]
+        if len(names) == 1 and isinstance(names[0], str):
+            names = tuple(names[0])
+        if len(names) == 1:
+            return make_one(names[0], **kwargs)
         return [make_one(n, **kwargs) for n in names]
 
     return make

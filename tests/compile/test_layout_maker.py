@@ -62,3 +62,14 @@ def test_shared_variable_storage_is_its_container():
 
 def test_python_int_bitwidth():
     assert np.array(1).dtype.itemsize * 8 == PYTHON_INT_BITWIDTH
+
+
+def test_in_refuses_an_update_of_another_rank():
+    a = ot.dscalar("a")
+    with pytest.raises(TypeError, match="another rank"):
+        oxtensor.In(a, update=ot.dvector("b"))
+    s = oxtensor.shared(np.zeros(2))
+    f = oxtensor.function([], [], updates=[(s, s + 1)])
+    f()
+    np.testing.assert_array_equal(s.get_value(), [1.0, 1.0])
+    oxtensor.In(a, update=a + 1)

@@ -346,8 +346,24 @@ def test_eval_with_variables_and_names():
 
 def test_eval_with_an_unknown_name_raises():
     x = ot.dvector("x")
-    with pytest.raises(ValueError, match="0 variables are named 'nope'"):
+    with pytest.raises(ValueError, match="nope not found in graph"):
         (x * 2).eval({"nope": np.ones(1)})
+    # Ignoring unused inputs ignores unknown names too, as in PyTensor.
+    out = (x * 2).eval({"x": np.ones(1), "nope": 1}, on_unused_input="ignore")
+    np.testing.assert_array_equal(out, [2.0])
+
+
+def test_eval_name_of_two_variables_raises():
+    a, b = ot.dscalar("a"), ot.dscalar("a")
+    with pytest.raises(ValueError, match="multiple variables with name a"):
+        (a + b).eval({"a": 1.0})
+
+
+def test_eval_with_unhashable_keywords_warns_and_runs():
+    x, y = ot.dscalar("x"), ot.dscalar("y")
+    with pytest.warns(UserWarning, match="could not be used to create a cache key"):
+        out = (x + y).eval({x: 1.0}, givens={y: x * 2})
+    assert out == 3.0
 
 
 # --- modes and inplace graphs ---

@@ -380,10 +380,12 @@ def test_plural_constructors():
     a, b = T.dmatrices("a", "b")
     assert a.type == T.dmatrix
     assert b.name == "b"
-    assert T.fmatrices("f")[0].type == T.fmatrix
-    assert T.zmatrices("z")[0].type == T.zmatrix
-    assert T.matrices("m")[0].type == T.dmatrix
+    assert T.fmatrices("f").type == T.fmatrix
+    assert T.zmatrices("z").type == T.zmatrix
+    assert T.matrices("m").type == T.dmatrix
     assert T.scalars(2)[1].type == T.dscalar
-    assert T.vectors("v", dtype="int8")[0].type == T.bvector
-    assert T.tensor3s("t")[0].type == T.dtensor3
+    assert T.vectors("v", dtype="int8").type == T.bvector
+    assert T.tensor3s("t").type == T.dtensor3
     assert T.fvectors("u", "v")[1].type == T.fvector
+    # One string is a string of one-letter names, as in PyTensor.
+    assert [v.name for v in T.scalars("xs")] == ["x", "s"]

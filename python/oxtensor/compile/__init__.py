@@ -2,16 +2,20 @@
 
 from oxtensor.compile.function import Function, function
 from oxtensor.compile.io import In, Out
-from oxtensor.compile.mode import Mode, get_mode
+from oxtensor.compile.maker import FunctionMaker
+from oxtensor.compile.mode import Mode, get_default_mode, get_mode, optdb
 from oxtensor.compile.sharedvalue import SharedVariable, shared
 
 __all__ = [
     "Function",
+    "FunctionMaker",
     "In",
     "Mode",
     "Out",
     "SharedVariable",
     "function",
+    "get_default_mode",
     "get_mode",
+    "optdb",
     "shared",
 ]

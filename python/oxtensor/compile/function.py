@@ -1,5 +1,6 @@
 """`function`: compile a graph into a callable."""
 
+import warnings
 from typing import Any
 
 from oxtensor import _core
@@ -130,29 +131,46 @@ def _jax_function(inputs: Any, outputs: Any, trust_input: bool, **kwargs: Any) -
 
 
 def _eval(self: Any, inputs_to_values: Any = None, **kwargs: Any) -> Any:
-    """Compile (once) and run the graph of this variable.
+    """Compile (once per inputs and keyword arguments) and run the graph of
+    this variable.
 
-    Keys of ``inputs_to_values`` are variables or their names.
+    Keys of ``inputs_to_values`` are variables or their names; with
+    ``on_unused_input="ignore"`` a name not in the graph is ignored too.
     """
     mapping = dict(inputs_to_values or {})
-    keys = [_resolve(self, k) for k in mapping]
+    lenient = kwargs.get("on_unused_input") == "ignore"
+    pairs = [(_resolve(self, k, lenient), v) for k, v in mapping.items()]
+    pairs = [(k, v) for k, v in pairs if k is not None]
+    pairs.sort(key=lambda kv: id(kv[0]))
+    keys = [k for k, _ in pairs]
+    try:
+        key = (tuple(id(k) for k in keys), tuple(sorted(kwargs.items())))
+        hash(key)
+    except TypeError:
+        # PyTensor's message: a dict of givens cannot key the cache.
+        warnings.warn(
+            "Keyword arguments could not be used to create a cache key for the "
+            "underlying variable; the function is compiled for this call only",
+            UserWarning,
+            stacklevel=2,
+        )
+        return function(keys, self, **kwargs)(*[v for _, v in pairs])
     cache = self.__dict__.setdefault("_fn_cache", {})
-    key = (tuple(sorted(id(k) for k in keys)), tuple(sorted(kwargs.items())))
-    order = sorted(range(len(keys)), key=lambda i: id(keys[i]))
     if key not in cache:
-        cache[key] = function([keys[i] for i in order], self, **kwargs)
-    values = list(mapping.values())
-    return cache[key](*[values[i] for i in order])
+        cache[key] = function(keys, self, **kwargs)
+    return cache[key](*[v for _, v in pairs])
 
 
-def _resolve(var: Any, key: Any) -> Any:
+def _resolve(var: Any, key: Any, lenient: bool) -> Any:
     if not isinstance(key, str):
         return key
     found = [v for v in _core.ancestors([var]) if key in (v.name, v.auto_name)]
-    if len(found) != 1:
-        raise ValueError(
-            f"{len(found)} variables are named {key!r} in the graph of {var}"
-        )
+    if len(found) > 1:
+        raise ValueError(f"Found multiple variables with name {key} in the graph")
+    if not found:
+        if lenient:
+            return None
+        raise ValueError(f"{key} not found in graph")
     return found[0]
 
 

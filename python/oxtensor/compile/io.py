@@ -43,6 +43,14 @@ class In:
     ) -> None:
         if value is not None:
             raise ValueError("Inputs with default values are deprecated")
+        # An update of another rank can never be the variable's next value
+        # (dtypes are converted, or refused, where the update is applied).
+        ndim = getattr(getattr(update, "type", None), "ndim", None)
+        if ndim is not None and ndim != getattr(variable.type, "ndim", ndim):
+            raise TypeError(
+                f"The update {update} of {variable} has type {update.type}, "
+                f"of another rank than {variable.type}"
+            )
         self.variable = variable
         self.name = name if name is not None or not autoname else variable.name
         self.update = update

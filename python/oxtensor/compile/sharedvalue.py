@@ -7,17 +7,11 @@ from typing import Any
 import numpy as np
 
 from oxtensor import _core
+from oxtensor.link.basic import Container
 from oxtensor.tensor.type import TensorType
 from oxtensor.tensor.variable import TensorVariable
 
 Variable = _core.Variable
-
-
-class Container:
-    """The storage a shared variable and its clones have in common."""
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
 
 
 class SharedVariable(Variable):
@@ -35,7 +29,8 @@ class SharedVariable(Variable):
         Variable.__init__(self, type, None, None, name)
         if container is None:
             value = type.filter(value, strict=strict, allow_downcast=allow_downcast)
-            container = Container(value)
+            # The slot a shared variable and its clones have in common.
+            container = Container(self, storage=[value], name=name)
         self.container = container
         self.default_update = None
 
@@ -43,7 +38,7 @@ class SharedVariable(Variable):
         self, borrow: bool = False, return_internal_type: bool = False
     ) -> Any:
         """The value; a copy unless ``borrow``."""
-        value = self.container.value
+        value = self.container.storage[0]
         return value if borrow else copy.deepcopy(value)
 
     def set_value(self, new_value: Any, borrow: bool = False) -> None:
@@ -51,12 +46,12 @@ class SharedVariable(Variable):
         value = self.type.filter(new_value)
         if not borrow and value is new_value:
             value = copy.deepcopy(value)
-        self.container.value = value
+        self.container.storage[0] = value
 
     @property
     def value(self) -> Any:
         """The value (without copying)."""
-        return self.container.value
+        return self.container.storage[0]
 
 
 class TensorSharedVariable(TensorVariable, SharedVariable):

@@ -19,6 +19,22 @@ clone_get_equiv = _core.clone_get_equiv
 equal_computations = _core.equal_computations
 
 
+def clone(
+    inputs: list[Any],
+    outputs: list[Any],
+    copy_inputs: bool = True,
+    copy_orphans: bool | None = None,
+) -> tuple[list[Any], list[Any]]:
+    """Copies of ``inputs`` and ``outputs`` with the graph between them
+    copied; the inputs themselves are kept unless ``copy_inputs``, orphans
+    (constants, other free variables) unless ``copy_orphans`` (default: as
+    ``copy_inputs``)."""
+    if copy_orphans is None:
+        copy_orphans = copy_inputs
+    equiv = clone_get_equiv(inputs, outputs, copy_inputs, copy_orphans)
+    return [equiv[v] for v in inputs], [equiv[v] for v in outputs]
+
+
 class Constant(Variable):
     """A variable with a fixed value: ``Constant(type, data, name=None)``.
 
@@ -53,12 +69,18 @@ class Constant(Variable):
 
 _core._register("Constant", Constant)
 
+from oxtensor.graph.nominal import NominalVariable  # noqa: E402 (needs Constant's module)
+from oxtensor.graph.strings import as_string  # noqa: E402
+
 __all__ = [
     "Apply",
     "Constant",
+    "NominalVariable",
     "Variable",
     "ancestors",
     "applys_between",
+    "as_string",
+    "clone",
     "clone_get_equiv",
     "equal_computations",
     "graph_inputs",

@@ -374,3 +374,10 @@ from oxtensor.tensor.nonzero import (  # noqa: E402
 )
 
 __all__ += ["Nonzero", "flatnonzero", "nonzero", "nonzero_values"]
+
+# ---- casts as ops (PyTensor's `_convert_to_*`), in tensor/conversions.py --------
+from oxtensor.tensor.conversions import *  # noqa: E402, F403
+from oxtensor.tensor.conversions import _CONVERTERS, cast  # noqa: E402
+
+globals().update(_CONVERTERS)
+__all__ += ["cast"]

@@ -8,6 +8,7 @@ from oxtensor.tensor.math_functions import *  # noqa: F403
 from oxtensor.tensor.math_functions import __all__ as _functions_all
 from oxtensor.tensor.products import *  # noqa: F403
 from oxtensor.tensor.products import __all__ as _products_all
+from oxtensor.tensor.tolerance import _allclose  # noqa: F401
 
 Sum = _core.Sum
 Prod = _core.Prod
@@ -34,9 +35,7 @@ expit = globals()["sigmoid"]
 bitwise_and, bitwise_or, bitwise_xor = (globals()[n] for n in ("and_", "or_", "xor"))
 
 
-def cast(x: _Any, dtype: str) -> _Any:
-    """``x`` converted to ``dtype`` (``x`` itself if it already has it)."""
-    return as_tensor_variable(x).astype(dtype)
+from oxtensor.tensor.conversions import cast  # noqa: E402
 
 
 def sum(

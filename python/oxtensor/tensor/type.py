@@ -8,6 +8,39 @@ from oxtensor.configdefaults import config as _config
 
 TensorType = _core.TensorType
 
+# The dtype families PyTensor code tests membership in.
+complex_dtypes = ["complex64", "complex128"]
+float_dtypes = ["float16", "float32", "float64"]
+int_dtypes = ["int8", "int16", "int32", "int64"]
+uint_dtypes = ["uint8", "uint16", "uint32", "uint64"]
+integer_dtypes = int_dtypes + uint_dtypes
+discrete_dtypes = ["bool", *integer_dtypes]
+continuous_dtypes = float_dtypes + complex_dtypes
+all_dtypes = discrete_dtypes + continuous_dtypes
+
+_make_variable = TensorType.__call__
+
+
+def _call_with_shape(
+    self: Any, name: str | None = None, shape: Sequence[int | None] | None = None
+) -> Any:
+    """``dmatrix("x", shape=(2, None))``: a variable of this type with the
+    unknown lengths of its static shape given (a known one cannot change)."""
+    if shape is None:
+        return _make_variable(self, name)
+    shape = tuple(shape)
+    if len(shape) != self.ndim:
+        raise ValueError(f"{self} needs a shape of length {self.ndim}, got {shape}")
+    for known, new in zip(self.shape, shape, strict=True):
+        if known is not None and new != known:
+            raise ValueError(f"shape {shape} does not fit the static shape of {self}")
+    return _make_variable(self.clone(shape=shape), name)
+
+
+# `TensorType` is the extension's class; the predefined types (`dmatrix`, ...)
+# are its instances, so the keyword goes on the class.
+TensorType.__call__ = _call_with_shape
+
 
 # Prefix letters of the typed constructors, as in PyTensor.
 _PREFIXES = {
@@ -75,11 +108,18 @@ def _plural_name(name: str) -> str:
 
 
 def _plural(make_one: Any) -> Any:
-    """``xs("a", "b")`` makes two named variables, ``xs(3)`` three unnamed ones."""
+    """``xs("a", "b")`` makes two named variables, ``xs(3)`` three unnamed
+    ones. As in PyTensor, one string is a string of one-letter names
+    (``xs("ab")`` is ``xs("a", "b")``) and one name gives the variable itself,
+    not a list."""
 
     def make(*names: Any, **kwargs: Any) -> Any:
         if len(names) == 1 and isinstance(names[0], int):
             return [make_one(**kwargs) for _ in range(names[0])]
+        if len(names) == 1 and isinstance(names[0], str):
+            names = tuple(names[0])
+        if len(names) == 1:
+            return make_one(names[0], **kwargs)
         return [make_one(n, **kwargs) for n in names]
 
     return make
@@ -105,4 +145,18 @@ _PLURALS = {
 }
 globals().update(_PLURALS)
 
-__all__ = ["TensorType", "tensor", *_SHAPES, *_TYPED, *_PLURALS]
+__all__ = [
+    "TensorType",
+    "all_dtypes",
+    "complex_dtypes",
+    "continuous_dtypes",
+    "discrete_dtypes",
+    "float_dtypes",
+    "int_dtypes",
+    "integer_dtypes",
+    "tensor",
+    "uint_dtypes",
+    *_SHAPES,
+    *_TYPED,
+    *_PLURALS,
+]

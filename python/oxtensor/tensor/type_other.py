@@ -1,0 +1,37 @@
+"""Types of graph values that are not tensors: `NoneTypeT` (the value
+``None``, as an optional argument of an op) and its constant `NoneConst`."""
+
+from typing import Any
+
+from oxtensor.graph.basic import Constant
+from oxtensor.graph.type import Type
+
+
+class NoneTypeT(Type):
+    """The type of ``None``; ``filter`` refuses anything else."""
+
+    def filter(
+        self, data: Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> None:
+        if data is not None:
+            raise TypeError(f"{data!r} is not None")
+        return None
+
+    def __eq__(self, other: Any) -> bool:
+        return type(self) is type(other)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+    def __str__(self) -> str:
+        return "NoneTypeT"
+
+    __repr__ = __str__
+
+
+none_type_t = NoneTypeT()
+
+#: The constant ``None``.
+NoneConst = Constant(none_type_t, None, name="NoneConst")
+
+__all__ = ["NoneConst", "NoneTypeT", "none_type_t"]

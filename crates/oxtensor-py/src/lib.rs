@@ -12,6 +12,7 @@ mod composite_pickle;
 mod constant;
 mod construct;
 mod cpu;
+mod debug_mode;
 mod describe;
 mod destroyhandler;
 mod errors;
@@ -91,6 +92,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<compile::UnusedInputError>(),
     )?;
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
+    m.add_function(wrap_pyfunction!(debug_mode::debug_tolerance, m)?)?;
     m.add_class::<mode::PyMode>()?;
     m.add_class::<rewriting::node::PyNodeRewriter>()?;
     m.add_class::<rewriting::graph::PyGraphRewriter>()?;

@@ -1,17 +1,20 @@
 """Compiling graphs into callable functions."""
 
+from oxtensor.compile.debug import DebugMode
 from oxtensor.compile.function import Function, function
 from oxtensor.compile.io import In, Out
-from oxtensor.compile.mode import Mode, get_mode
+from oxtensor.compile.mode import Mode, get_default_mode, get_mode
 from oxtensor.compile.sharedvalue import SharedVariable, shared
 
 __all__ = [
+    "DebugMode",
     "Function",
     "In",
     "Mode",
     "Out",
     "SharedVariable",
     "function",
+    "get_default_mode",
     "get_mode",
     "shared",
 ]

@@ -6,6 +6,7 @@
 
 mod argmin_link;
 mod chain;
+mod checked;
 mod destroy_order;
 mod donation;
 pub mod fork;
@@ -16,6 +17,7 @@ mod program;
 mod thunk;
 mod variance_link;
 
+pub use checked::{NodeView, StepChecker};
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};

@@ -151,6 +151,7 @@ def graphs():
             [x.sum(axis=0), x.max(axis=1), ot.mean(x), x.argmax(axis=1)],
         ),
         "dot": ([x, y, v], [ot.dot(x, y), ot.dot(x, v[:3])]),
+        "reshape": ([x, v], [x.reshape((9,)), x.T.flatten(), v.reshape((3, 1))]),
         "subtensor": (
             [x, v],
             [

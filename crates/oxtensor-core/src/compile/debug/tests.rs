@@ -195,9 +195,13 @@ fn built_in_graphs_pass_and_match_fast_run() {
     let e = build::exp(&mut g, x).unwrap();
     let t = build::mul(&mut g, e, x).unwrap();
     let s = build::sum(&mut g, t, None).unwrap();
+    // Reshape returns a view of a contiguous input: declared (DebugMode
+    // found it undeclared once).
+    let six = g.tensor_constant(Tensor::from_vec(vec![1], vec![6i64]).unwrap());
+    let flat = build::reshape(&mut g, x, six).unwrap();
     let spec = FunctionSpec {
         inputs: vec![FunctionInput::new(x)],
-        outputs: vec![(t, false), (s, false)],
+        outputs: vec![(t, false), (s, false), (flat, false)],
         ..FunctionSpec::default()
     };
     let data = Tensor::from_vec(vec![2, 3], vec![0.5f64, -1.0, 2.0, 0.0, 1.5, -0.25]).unwrap();

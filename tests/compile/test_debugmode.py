@@ -251,3 +251,14 @@ def test_allclose_uses_the_tolerance_of_the_narrower_dtype():
     assert not _allclose(1.0, 1.00005)
     assert _allclose(1.0, 1.00005, rtol=1e-3)
     assert _allclose(np.ones(2, "complex64"), np.ones(2, "complex64"))
+
+
+def test_the_names_pytensors_test_helpers_import_exist():
+    # `tests/unittest_tools.py` and the tensor tests import these at module
+    # level; a missing one blocks a whole file.
+    from oxtensor.compile import get_default_mode
+    from oxtensor.compile.maker import UnusedInputError, function
+
+    assert function is oxtensor.function
+    assert issubclass(UnusedInputError, Exception)
+    assert get_default_mode() is not None

@@ -5,6 +5,7 @@ pass; built-in graphs give FAST_RUN's results; the caller's arrays are never
 modified. Also the cheap ``config.check_view_maps`` check, and the names
 PyTensor code imports."""
 
+import copy
 import pickle
 
 import numpy as np
@@ -258,7 +259,15 @@ def test_the_names_pytensors_test_helpers_import_exist():
     # level; a missing one blocks a whole file.
     from oxtensor.compile import get_default_mode
     from oxtensor.compile.maker import UnusedInputError, function
+    from oxtensor.tensor.type import complex_dtypes, discrete_dtypes, float_dtypes
 
     assert function is oxtensor.function
     assert issubclass(UnusedInputError, Exception)
-    assert get_default_mode() is not None
+    # `tests/tensor/utils.py` sets an attribute on a copy of the default mode.
+    mode = copy.copy(get_default_mode())
+    mode.check_isfinite = False
+    assert mode.check_isfinite is False
+    assert float_dtypes == ["float16", "float32", "float64"]
+    assert complex_dtypes == ["complex64", "complex128"]
+    assert discrete_dtypes[0] == "bool"
+    assert len(discrete_dtypes) == 9

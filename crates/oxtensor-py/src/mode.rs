@@ -9,8 +9,16 @@ use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-/// `Mode(linker=None, optimizer="default")`.
-#[pyclass(module = "oxtensor.compile.mode", name = "Mode", subclass, frozen)]
+/// `Mode(linker=None, optimizer="default")`. Instances take attributes of
+/// the caller's (`dict`), as PyTensor's Python modes do: its tests set
+/// `mode.check_isfinite` on a copy of the default mode.
+#[pyclass(
+    module = "oxtensor.compile.mode",
+    name = "Mode",
+    subclass,
+    frozen,
+    dict
+)]
 #[derive(Clone)]
 pub struct PyMode {
     /// The core mode.

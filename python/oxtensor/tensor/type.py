@@ -105,4 +105,28 @@ _PLURALS = {
 }
 globals().update(_PLURALS)
 
-__all__ = ["TensorType", "tensor", *_SHAPES, *_TYPED, *_PLURALS]
+# PyTensor's dtype lists, which its tests import from here.
+float_dtypes = ["float16", "float32", "float64"]
+complex_dtypes = ["complex64", "complex128"]
+int_dtypes = ["int8", "int16", "int32", "int64"]
+uint_dtypes = ["uint8", "uint16", "uint32", "uint64"]
+integer_dtypes = int_dtypes + uint_dtypes
+discrete_dtypes = ["bool", *integer_dtypes]
+continuous_dtypes = float_dtypes + complex_dtypes
+all_dtypes = discrete_dtypes + continuous_dtypes
+
+__all__ = [
+    "TensorType",
+    "all_dtypes",
+    "complex_dtypes",
+    "continuous_dtypes",
+    "discrete_dtypes",
+    "float_dtypes",
+    "int_dtypes",
+    "integer_dtypes",
+    "tensor",
+    "uint_dtypes",
+    *_SHAPES,
+    *_TYPED,
+    *_PLURALS,
+]

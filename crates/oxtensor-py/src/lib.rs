@@ -83,6 +83,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<destroyhandler::PyDestroyHandler>()?;
     m.add_function(wrap_pyfunction!(destroyhandler::inplace_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(destroyhandler::fast_inplace_check, m)?)?;
+    m.add_function(wrap_pyfunction!(debug_mode::debug_tolerance, m)?)?;
     m.add_class::<function::PyFunction>()?;
     m.add_class::<function_recipe::FunctionRecipe>()?;
     m.add_class::<profile::PyProfile>()?;
@@ -92,7 +93,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<compile::UnusedInputError>(),
     )?;
     m.add_function(wrap_pyfunction!(compile::function, m)?)?;
-    m.add_function(wrap_pyfunction!(debug_mode::debug_tolerance, m)?)?;
     m.add_class::<mode::PyMode>()?;
     m.add_class::<rewriting::node::PyNodeRewriter>()?;
     m.add_class::<rewriting::graph::PyGraphRewriter>()?;

@@ -46,6 +46,8 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -r requirements-dev.txt
+	@# Optional: without JAX, tests/link/jax/ is skipped (pytest -ra says so).
+	$(PIP) install -q "jax[cpu]" || echo "JAX not installed: its tests will be skipped"
 	touch $(STAMP)
 
 venv: $(STAMP) ## create .venv with maturin, pytest(-randomly), hypothesis, ruff, mypy, numpy

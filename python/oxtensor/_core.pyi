@@ -207,6 +207,7 @@ __all__ = [
     "equilibrium_pass",
     "fast_inplace_check",
     "function",
+    "function_recipe",
     "graph_inputs",
     "inplace_candidates",
     "io_toposort",
@@ -1862,6 +1863,28 @@ class FunctionRecipe:
     @property
     def mode(self) -> t.Any:
         """The mode as given (every mode runs the native VM)."""
+    @property
+    def fgraph(self) -> FunctionGraph | None:
+        """The rewritten graph: explicit inputs, then the shared variables;
+        outputs, then the update expressions."""
+    @property
+    def inputs(self) -> list[tuple[Variable, str | None, bool, bool | None]]:
+        """``(variable, name, strict, allow_downcast)`` per explicit input."""
+    @property
+    def shared(self) -> list[Variable]:
+        """The shared variables, in the order of the graph's trailing inputs."""
+    @property
+    def updates(self) -> list[int]:
+        """For each trailing output, the shared variable (index) it updates."""
+    @property
+    def n_outputs(self) -> int:
+        """The number of outputs the caller gets (the rest are updates)."""
+    @property
+    def single(self) -> bool:
+        """Whether the caller gets one value rather than a list."""
+    @property
+    def name(self) -> str | None:
+        """The function's name, if given."""
 
 @t.final
 class ProfileStats:
@@ -1944,6 +1967,23 @@ def function(
     trust_input: bool = False,
 ) -> Function:
     """Compile ``outputs`` as a function of ``inputs`` (``oxtensor.function``)."""
+
+def function_recipe(
+    inputs: t.Any,
+    outputs: t.Any = None,
+    mode: t.Any = None,
+    updates: t.Any = None,
+    givens: t.Any = None,
+    no_default_updates: t.Any = None,
+    accept_inplace: bool = False,
+    name: str | None = None,
+    rebuild_strict: bool = True,
+    allow_input_downcast: bool | None = None,
+    profile: t.Any = None,
+    on_unused_input: str | None = None,
+) -> FunctionRecipe:
+    """``function``'s work up to linking: the rewritten graph and what a call
+    needs, for a linker outside the core (``oxtensor.link.jax``)."""
 
 def _install_blas(
     path: str | os.PathLike[str] | None,
@@ -2235,7 +2275,7 @@ class GraphRewriter:
     and database queries hold a core pass."""
 
     def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
-    def _set_core(self, pass_: CorePass) -> None:
+    def _set_core(self, pass_: CorePass | GraphRewriter) -> None:
         """Makes this object run a core pass."""
     def add_requirements(self, fgraph: FunctionGraph) -> None:
         """Attaches what the pass needs."""

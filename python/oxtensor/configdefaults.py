@@ -44,7 +44,7 @@ def _honoured(config: OxtensorConfigParser) -> None:
     )
     config.add(
         "linker",
-        "The linker of mode 'Mode'; every name runs the native VM.",
+        "The linker of mode 'Mode'; every name but 'jax' runs the native VM.",
         EnumStr(
             "auto",
             [
@@ -57,6 +57,7 @@ def _honoured(config: OxtensorConfigParser) -> None:
                 "vm_nogc",
                 "cvm_nogc",
                 "c|py_nogc",
+                "jax",
             ],
         ),
     )

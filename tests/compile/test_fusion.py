@@ -350,11 +350,14 @@ def test_var_never_materialises_the_squared_deviations():
 
 def test_fusion_optimizer_fuses_a_function_graph():
     from oxtensor.graph.fg import FunctionGraph
+    from oxtensor.graph.rewriting.basic import GraphRewriter
     from oxtensor.tensor.rewriting.elemwise import FusionOptimizer
 
     x = ot.dvector("x")
     fg = FunctionGraph([x], [ot.exp(x * 2.0) + 1.0])
-    FusionOptimizer().rewrite(fg)
+    fuse = FusionOptimizer()
+    assert isinstance(fuse, GraphRewriter) and str(fuse) == "FusionOptimizer"
+    fuse.rewrite(fg)
     [node] = [n for n in fg.toposort() if str(n.op).startswith("Composite")]
     assert isinstance(node.op.scalar_op, Composite)
     assert node.op.scalar_op.nout == 1
@@ -373,3 +376,14 @@ def test_fused_ops_pickle_and_come_back_equal():
         assert again == op
         assert hash(again) == hash(op)
         assert str(again) == str(op)
+
+
+def test_set_core_refuses_a_python_graph_rewriter():
+    from oxtensor.graph.rewriting.basic import GraphRewriter, graph_rewriter
+
+    @graph_rewriter
+    def nothing(fgraph):
+        return None
+
+    with pytest.raises(TypeError, match="written in Python"):
+        GraphRewriter()._set_core(nothing)

@@ -1,5 +1,5 @@
 """`var` and `std` compiled (over 2048 elements their squared deviations
-run as one merged step, `vm/variance_link.rs`; `sum(sqr(a - b))` groups of
+run as one `CentredSquares` op, a specialize rewrite; `sum(sqr(a - b))` groups of
 other origins take the fused summed group, `fusion_sqdiff.rs`): against
 NumPy for every axis choice, ddof, keepdims, dtype and layout, below and
 above 2048 elements, and against the unfused run (profiling links without

@@ -392,6 +392,46 @@ pub fn function<'py>(
     trust_input: bool,
 ) -> PyResult<PyFunction> {
     crate::panics::guard(|| {
+        let recipe = compile_function(
+            py,
+            inputs,
+            outputs,
+            mode,
+            updates,
+            givens,
+            no_default_updates,
+            accept_inplace,
+            name,
+            rebuild_strict,
+            allow_input_downcast,
+            profile,
+            on_unused_input,
+        )?;
+        FunctionRecipe::compile(&recipe, trust_input)
+    })
+}
+
+/// `oxtensor.function`'s work up to linking: the rewritten graph and what
+/// a call needs, for a linker outside the core (`oxtensor.link.jax`).
+#[pyfunction]
+#[pyo3(signature = (inputs, outputs = None, mode = None, updates = None, givens = None, no_default_updates = None, accept_inplace = false, name = None, rebuild_strict = true, allow_input_downcast = None, profile = None, on_unused_input = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn function_recipe<'py>(
+    py: Python<'py>,
+    inputs: Bound<'py, PyAny>,
+    outputs: Option<Bound<'py, PyAny>>,
+    mode: Option<Bound<'py, PyAny>>,
+    updates: Option<Bound<'py, PyAny>>,
+    givens: Option<Bound<'py, PyAny>>,
+    no_default_updates: Option<Bound<'py, PyAny>>,
+    accept_inplace: bool,
+    name: Option<String>,
+    rebuild_strict: bool,
+    allow_input_downcast: Option<bool>,
+    profile: Option<Bound<'py, PyAny>>,
+    on_unused_input: Option<String>,
+) -> PyResult<Bound<'py, FunctionRecipe>> {
+    crate::panics::guard(|| {
         compile_function(
             py,
             inputs,
@@ -406,7 +446,6 @@ pub fn function<'py>(
             allow_input_downcast,
             profile,
             on_unused_input,
-            trust_input,
         )
     })
 }
@@ -426,8 +465,7 @@ fn compile_function<'py>(
     allow_input_downcast: Option<bool>,
     profile: Option<Bound<'py, PyAny>>,
     on_unused_input: Option<String>,
-    trust_input: bool,
-) -> PyResult<PyFunction> {
+) -> PyResult<Bound<'py, FunctionRecipe>> {
     let _ = rebuild_strict;
     let core = core_mode(mode.as_ref())?;
     // DebugMode compares every call with the same function in FAST_COMPILE.
@@ -519,9 +557,8 @@ fn compile_function<'py>(
                 allow_input_downcast,
                 None,
                 Some("ignore".to_owned()),
-                trust_input,
             )?;
-            Some(f.recipe.clone_ref(py))
+            Some(f.unbind())
         }
         None => None,
     };
@@ -539,8 +576,7 @@ fn compile_function<'py>(
         mode.map(Bound::unbind),
         reference,
     )?;
-    let recipe = Bound::new(py, recipe)?;
-    FunctionRecipe::compile(&recipe, trust_input)
+    Bound::new(py, recipe)
 }
 
 /// `Function.maker`: the function graph and the inputs and outputs.

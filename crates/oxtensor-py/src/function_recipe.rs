@@ -103,6 +103,49 @@ impl FunctionRecipe {
             .map_or_else(|| py.None(), |m| m.clone_ref(py))
     }
 
+    /// The rewritten graph: explicit inputs, then the shared variables;
+    /// outputs, then the update expressions.
+    #[getter]
+    fn fgraph(&self, py: Python<'_>) -> Option<Py<PyFunctionGraph>> {
+        self.fgraph.as_ref().map(|f| f.clone_ref(py))
+    }
+
+    /// `(variable, name, strict, allow_downcast)` per explicit input.
+    #[getter]
+    fn inputs<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        list(py, &self.inputs)
+    }
+
+    /// The shared variables, in the order of the graph's trailing inputs.
+    #[getter]
+    fn shared<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        list(py, &self.shared)
+    }
+
+    /// For each trailing output, the shared variable (index) it updates.
+    #[getter]
+    fn updates(&self) -> Vec<usize> {
+        self.updates.clone()
+    }
+
+    /// The number of outputs the caller gets (the rest are updates).
+    #[getter]
+    fn n_outputs(&self) -> usize {
+        self.n_outputs
+    }
+
+    /// Whether the caller gets one value rather than a list.
+    #[getter]
+    fn single(&self) -> bool {
+        self.single
+    }
+
+    /// The function's name, if given.
+    #[getter]
+    fn name(&self) -> Option<String> {
+        self.name.clone()
+    }
+
     /// `(FunctionRecipe, (fields...))`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();

@@ -76,8 +76,10 @@ fn named_optimizer(name: Option<&str>) -> PyResult<Optimizer> {
     }))
 }
 
-/// Linkers: every PyTensor name runs the native VM; `_nogc` ones keep
-/// intermediates between calls; the JIT backends are not built yet.
+/// Linkers: every PyTensor name but `jax` runs the native VM; `_nogc` ones
+/// keep intermediates between calls. `jax` rewrites without the inplace and
+/// fusion rewrites (XLA owns memory and fuses itself, as in PyTensor's JAX
+/// mode); `oxtensor.function` then hands the graph to `oxtensor.link.jax`.
 fn set_linker(name: &str, mode: &mut Mode) -> PyResult<()> {
     match name {
         "auto" | "vm" | "cvm" | "py" | "c" | "c|py" | "numba" => Ok(()),
@@ -85,12 +87,16 @@ fn set_linker(name: &str, mode: &mut Mode) -> PyResult<()> {
             mode.link.allow_gc = false;
             Ok(())
         }
-        "jax" | "pytorch" | "mlx" => Err(PyNotImplementedError::new_err(format!(
-            "not supported: the '{name}' linker; oxtensor runs its native VM"
+        "jax" => {
+            *mode = mode.excluding(&["inplace", "fusion"]);
+            Ok(())
+        }
+        "pytorch" | "mlx" => Err(PyNotImplementedError::new_err(format!(
+            "not supported: the '{name}' linker; oxtensor runs its native VM or JAX"
         ))),
         other => Err(PyValueError::new_err(format!(
             "unknown linker '{other}'; expected one of auto, vm, cvm, py, c, c|py, numba, \
-             vm_nogc, cvm_nogc, c|py_nogc"
+             vm_nogc, cvm_nogc, c|py_nogc, jax"
         ))),
     }
 }

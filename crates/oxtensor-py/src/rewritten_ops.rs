@@ -5,7 +5,7 @@
 
 use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::op::PyOp;
-use crate::special_ops::{axes_tuple, constructor_axes};
+use crate::special_ops::{axes_class, axes_tuple, constructor_axes};
 use crate::types::parse_dtype;
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::argmin::Argmin;
@@ -14,35 +14,13 @@ use oxtensor_core::ops::OpRef;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// `Argmin(axis)`: int64 positions of the minima (PyTensor computes
-/// `argmin` as `Argmax` of the negated input; specialize makes it this).
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.math", name = "Argmin")]
-pub struct PyArgmin;
-
-#[pymethods]
-impl PyArgmin {
-    #[new]
-    #[pyo3(signature = (axis = None))]
-    fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
-        let axis = constructor_axes("Argmin", axis)?;
-        Ok(PyOp::builtin(Arc::new(Argmin { axis })).add_subclass(PyArgmin))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("axis",)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["axis"])
-    }
-
-    /// The reduced axes as a tuple, or `None` for all.
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        axes_tuple(py, core_of::<Argmin>(slf.as_super())?.axis.clone())
-    }
-}
+axes_class!(
+    PyArgmin,
+    Argmin,
+    "Argmin",
+    "`Argmin(axis)`: int64 positions of the minima (PyTensor computes `argmin` \
+     as `Argmax` of the negated input; specialize makes it this)."
+);
 
 /// `CentredSquares(axis, mean_acc, sum_acc)`: the sum of squared
 /// deviations from the mean over `axis` (`var`'s numerator), the mean

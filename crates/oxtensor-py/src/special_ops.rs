@@ -103,63 +103,56 @@ macro_rules! softmax_class {
 softmax_class!(PySoftmax, Softmax, "Softmax");
 softmax_class!(PyLogSoftmax, LogSoftmax, "LogSoftmax");
 
-/// `LogSumExp(axis)`: `log(sum(exp(x), axis))` in one op.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.math", name = "LogSumExp")]
-pub struct PyLogSumExp;
+/// The Python class of a core op whose one parameter is `axis: Option<Vec<usize>>`.
+macro_rules! axes_class {
+    ($rs:ident, $core:ident, $pyname:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.math", name = $pyname)]
+        pub struct $rs;
 
-#[pymethods]
-impl PyLogSumExp {
-    #[new]
-    #[pyo3(signature = (axis = None))]
-    fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
-        let axis = constructor_axes("LogSumExp", axis)?;
-        Ok(PyOp::builtin(Arc::new(LogSumExp { axis })).add_subclass(PyLogSumExp))
-    }
+        #[pymethods]
+        impl $rs {
+            #[new]
+            #[pyo3(signature = (axis = None))]
+            fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+                let axis = $crate::special_ops::constructor_axes($pyname, axis)?;
+                Ok(PyOp::builtin(Arc::new($core { axis })).add_subclass($rs))
+            }
 
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("axis",)
-    }
+            #[classattr]
+            fn __props__() -> (&'static str,) {
+                ("axis",)
+            }
 
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["axis"])
-    }
+            fn __getnewargs_ex__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<$crate::builtin_ops::NewArgs<'py>> {
+                $crate::builtin_ops::new_args(slf.as_any(), &[], &["axis"])
+            }
 
-    /// The reduced axes as a tuple, or `None` for all.
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        axes_tuple(py, core_of::<LogSumExp>(slf.as_super())?.axis.clone())
-    }
+            /// The reduced axes as a tuple, or `None` for all.
+            #[getter]
+            fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                let core = $crate::builtin_ops::core_of::<$core>(slf.as_super())?;
+                $crate::special_ops::axes_tuple(py, core.axis.clone())
+            }
+        }
+    };
 }
+pub(crate) use axes_class;
 
-/// `Argmax(axis)`: int64 positions of the maxima.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.math", name = "Argmax")]
-pub struct PyArgmax;
-
-#[pymethods]
-impl PyArgmax {
-    #[new]
-    #[pyo3(signature = (axis = None))]
-    fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
-        let axis = constructor_axes("Argmax", axis)?;
-        Ok(PyOp::builtin(Arc::new(Argmax { axis })).add_subclass(PyArgmax))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("axis",)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["axis"])
-    }
-
-    /// The reduced axes as a tuple, or `None` for all.
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        axes_tuple(py, core_of::<Argmax>(slf.as_super())?.axis.clone())
-    }
-}
+axes_class!(
+    PyLogSumExp,
+    LogSumExp,
+    "LogSumExp",
+    "`LogSumExp(axis)`: `log(sum(exp(x), axis))` in one op."
+);
+axes_class!(
+    PyArgmax,
+    Argmax,
+    "Argmax",
+    "`Argmax(axis)`: int64 positions of the maxima."
+);
 
 /// The Python object of one of these ops, or `None` for other ops.
 pub fn special_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {

@@ -1,5 +1,6 @@
 """Compilation modes: which rewrites run (a query of the rewrite database)
-and how the graph is linked. Every linker name runs oxtensor's native VM."""
+and how the graph is linked. Every linker name runs oxtensor's native VM,
+but ``jax`` (mode ``"JAX"``), which hands the graph to `oxtensor.link.jax`."""
 
 from typing import Any
 
@@ -11,7 +12,7 @@ Mode = _core.Mode
 #: The database of compilation phases every mode queries.
 optdb = _core.optdb_object()
 
-#: PyTensor's predefined modes; the backend names all mean the native VM.
+#: PyTensor's predefined modes; the backend names but JAX mean the native VM.
 predefined_modes: dict[str, Any] = {
     "FAST_RUN": Mode("vm", "fast_run"),
     "FAST_COMPILE": Mode("vm", "fast_compile"),
@@ -20,13 +21,14 @@ predefined_modes: dict[str, Any] = {
     "VM": Mode("vm", "fast_run"),
     "C": Mode("c", "fast_run"),
     "py": Mode("py", "fast_compile"),
+    "JAX": Mode("jax", "fast_run"),
 }
 
 
 def _config_mode() -> Any:
     """Mode ``"Mode"``: ``config.linker`` and ``config.optimizer``."""
     linker = config.linker
-    if not config.allow_gc and not linker.endswith("_nogc"):
+    if not config.allow_gc and not linker.endswith("_nogc") and linker != "jax":
         linker = "vm_nogc"
     return Mode(linker, config.optimizer)
 

@@ -1,8 +1,9 @@
 //! `Argmax` along lanes: the index of the first maximum of each lane, with
 //! NumPy's rule that a NaN is the maximum (the first NaN wins). The same
 //! code with the comparison reversed (`MIN`) is `argmin`, whose NaN rule is
-//! the same: the linker runs `Argmax(Neg(x))`, PyTensor's `argmin`, so
-//! (see `vm/argmin_link.rs`) instead of writing the negated copy.
+//! the same: the specialize rewrite `local_argmax_of_reversed` turns
+//! `Argmax(Neg(x))`, PyTensor's `argmin`, into `Argmin(x)`, which runs it
+//! instead of writing the negated copy.
 
 use super::alloc::{output, Pool};
 use super::argmax_columns::{argmax_columns, argmax_float_columns, leading_columns};

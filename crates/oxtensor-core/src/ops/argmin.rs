@@ -5,12 +5,10 @@
 //! that pair's place, so the reversed copy is never written.
 
 use super::argmax::Argmax;
-use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::argmax::argmin;
 use crate::op_identity;
-use crate::ops::scalar_grad::{grad_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -96,20 +94,18 @@ impl Op for Argmin {
         Ok(())
     }
 
-    /// A position does not change under small changes of the values: zeros.
-    fn pullback(&self, g: &mut Graph, node: NodeId, _grads: &[VarId]) -> Result<Vec<VarId>> {
-        let x = g.node(node).inputs[0];
-        let dt = grad_dtype(tensor(g, x)?.dtype);
-        Ok(vec![build::zeros_like(g, x, dt)?])
+    /// Zeros, as `Argmax`'s: a position does not move under small changes.
+    fn pullback(&self, g: &mut Graph, node: NodeId, grads: &[VarId]) -> Result<Vec<VarId>> {
+        self.argmax().pullback(g, node, grads)
     }
 
     fn pushforward(
         &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _tangents: &[Option<VarId>],
+        g: &mut Graph,
+        node: NodeId,
+        tangents: &[Option<VarId>],
     ) -> Result<Option<Vec<Option<VarId>>>> {
-        Ok(Some(vec![None]))
+        self.argmax().pushforward(g, node, tangents)
     }
 
     op_identity!();

@@ -84,3 +84,14 @@ proptest! {
         }
     }
 }
+
+/// What `make fuzz` found: C order was checked before the extent, and the
+/// stride product of a `2^60`-element float64 axis overflowed.
+#[test]
+fn a_view_whose_stride_product_overflows_is_refused() {
+    let base = Tensor::zeros(DType::Float64, &[8]).unwrap();
+    for shape in [[1usize << 60], [usize::MAX]] {
+        assert!(base.view(&shape, &[8], 0).is_err());
+    }
+    assert!(base.view(&[1 << 60, 2], &[-8, 8], 0).is_err());
+}

@@ -54,7 +54,9 @@ fn layout_is_c_contiguous(dtype: DType, shape: &[usize], strides: &[isize]) -> b
         if n > 1 && s != step {
             return false;
         }
-        step *= n as isize;
+        // Saturating: a product past `isize` is no stride a layout can
+        // have (this runs before the layout's extent is checked).
+        step = step.saturating_mul(isize::try_from(n).unwrap_or(isize::MAX));
     }
     true
 }

@@ -4,8 +4,8 @@
 //! each call's outputs with the reference's. The checks themselves —
 //! DebugMode's and the cheap view-map check — live in
 //! [`crate::compile::debug`]; the VM only routes through them. A checked
-//! program runs each node as its own step: the linker merges nothing and
-//! lends no buffers (`donation.rs`), so what is checked is the graph's ops.
+//! program lends no buffers (`donation.rs`), so what is checked is what
+//! the graph's ops do.
 
 use super::program::Program;
 use super::thunk::Thunk;

@@ -1,9 +1,8 @@
 //! Keeping a program's steps in the destroy handler's order. The schedule
-//! puts every reader of a value before the node that overwrites it; the
-//! link-time rewrites that move a read later (`argmin`, `var`) are held
-//! back where a destroyer exists, and on-demand (lazy) runs, which follow
-//! inputs, not the order (a destroyer could run before a reader a later
-//! branch asks for), get each step's extra predecessors here.
+//! puts every reader of a value before the node that overwrites it; but
+//! on-demand (lazy) runs follow inputs, not the order (a destroyer could
+//! run before a reader a later branch asks for), so they get each step's
+//! extra predecessors here.
 
 use super::program::{Program, Workspace};
 use crate::graph::{FunctionGraph, NodeId, Orderings};

@@ -4,8 +4,6 @@
 //! their own thunks for their ops. Fusion is a rewrite (`Composite`), not
 //! the VM's business.
 
-mod argmin_link;
-mod chain;
 mod checked;
 mod destroy_order;
 mod donation;
@@ -15,7 +13,6 @@ pub mod native_stack;
 mod profile;
 mod program;
 mod thunk;
-mod variance_link;
 
 pub use checked::{NodeView, StepChecker};
 pub use profile::{NodeStats, Profile};

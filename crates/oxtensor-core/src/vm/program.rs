@@ -3,13 +3,11 @@
 //! computed values; each call runs the steps, frees intermediates after
 //! their last use (recycling their buffers), and returns the outputs.
 
-use super::argmin_link::link_argmins;
 use super::checked::{NodeView, StepChecker};
 use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::{lend, mark_donors};
 use super::profile::{NodeStats, Profile};
 use super::thunk::{OpThunk, Thunk};
-use super::variance_link::link_variances;
 use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::Pool;
@@ -27,9 +25,7 @@ use std::time::{Duration, Instant};
 pub struct LinkOptions {
     /// Free intermediates after their last use (PyTensor's `allow_gc`).
     pub allow_gc: bool,
-    /// Record per-node call counts and times (the linker then runs every
-    /// node as its own step: `argmin_link.rs` and `variance_link.rs` merge
-    /// none).
+    /// Record per-node call counts and times.
     pub profile: bool,
     /// Runs every node through these checks (DebugMode, the view-map
     /// check; see `checked.rs`), each node as its own step.
@@ -86,13 +82,6 @@ impl Step {
             op: &self.op,
             output_types: &self.output_types,
         }
-    }
-
-    /// Makes the step run `thunk` on `inputs` (a linker rewrite's).
-    pub(super) fn rewire(&mut self, thunk: Box<dyn Thunk>, inputs: Vec<Src>) {
-        self.thunk = thunk;
-        self.run_inputs = inputs.clone();
-        self.inputs = inputs;
     }
 }
 
@@ -164,7 +153,7 @@ impl Program {
         super::fork::watch();
         let g = fg.graph();
         let schedule = crate::graph::destroy::schedule(fg)?;
-        let mut order = schedule.order;
+        let order = schedule.order;
         let mut srcs: HashMap<VarId, Src> = HashMap::new();
         for (i, &v) in fg.inputs().iter().enumerate() {
             srcs.insert(v, Src::Input(i));
@@ -207,11 +196,6 @@ impl Program {
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
         let barriers = destroying_steps(fg, &order);
-        // Both move a read of a value to a later step: not past a destroyer.
-        if !opts.profile && opts.checker.is_none() && barriers.is_empty() {
-            link_argmins(fg, &mut order, &mut steps);
-            link_variances(fg, &mut order, &mut steps);
-        }
         prepare_constants(&mut steps, &mut constants);
         let lazy = steps.iter().any(|st| st.thunk.is_lazy());
         let before = if lazy && !barriers.is_empty() {

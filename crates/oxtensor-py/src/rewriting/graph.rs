@@ -12,7 +12,7 @@ use oxtensor_core::graph::FunctionGraph;
 use oxtensor_core::rewrite::{
     Equilibrium, GraphRewriter, MergeRewriter, RunContext, Sequence, WalkOrder, Walking,
 };
-use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -79,9 +79,24 @@ impl PyGraphRewriter {
         PyGraphRewriter::default()
     }
 
-    /// Makes this object run a core pass.
-    fn _set_core(&mut self, pass: &Bound<'_, PyCorePass>) {
-        self.inner = Some(pass.get().inner.clone());
+    /// Makes this object run a core pass, or the pass another built-in
+    /// graph rewriter runs (a class naming one of `optdb`'s passes).
+    fn _set_core(&mut self, pass: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(p) = pass.cast::<PyCorePass>() {
+            self.inner = Some(p.get().inner.clone());
+            return Ok(());
+        }
+        let other = pass.cast::<PyGraphRewriter>()?.borrow();
+        match &other.inner {
+            Some(inner) => self.inner = Some(inner.clone()),
+            None => {
+                return Err(PyTypeError::new_err(format!(
+                    "{} is a graph rewriter written in Python, not a core pass",
+                    pass.repr()?
+                )))
+            }
+        }
+        Ok(())
     }
 
     /// Attaches what the pass needs to `fgraph` (nothing by default).

@@ -5,16 +5,22 @@ The pass is built into the core and registered in ``optdb``'s
 ``local_useless_composite_outputs``, ``local_careduce_fusion`` and
 ``local_inline_composite_constants``."""
 
-from typing import Any
+from oxtensor.graph.rewriting.basic import GraphRewriter
 
 
-def FusionOptimizer() -> Any:
+class FusionOptimizer(GraphRewriter):
     """The fusion pass (PyTensor's ``FusionOptimizer``): groups of
-    elementwise nodes become one ``Elemwise(Composite)`` node. Returns the
-    core pass registered in ``optdb`` (a ``GraphRewriter``)."""
-    from oxtensor.compile.mode import optdb
+    elementwise nodes become one ``Elemwise(Composite)`` node. It runs the
+    core pass registered in ``optdb`` as ``composite_elemwise_fusion``."""
 
-    return optdb["elemwise_fusion"]["composite_elemwise_fusion"]
+    def __init__(self) -> None:
+        from oxtensor.compile.mode import optdb
+
+        super().__init__()
+        self._set_core(optdb["elemwise_fusion"]["composite_elemwise_fusion"])
+
+    def __str__(self) -> str:
+        return "FusionOptimizer"
 
 
 __all__ = ["FusionOptimizer"]

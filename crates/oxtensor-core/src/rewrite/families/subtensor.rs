@@ -324,6 +324,14 @@ fn local_subtensor_make_vector(fg: &mut FunctionGraph, node: NodeId) -> Result<O
     Ok(Some(Rewrite::one(new)))
 }
 
+/// Whether index `i` is a constant inside `-n..n` for a constant length `n`.
+fn known_in_bounds(fg: &FunctionGraph, i: VarId, n: VarId) -> bool {
+    match (constant_int(fg, i), constant_int(fg, n)) {
+        (Some(i), Some(n)) => (-n..n).contains(&i),
+        _ => false,
+    }
+}
+
 fn local_subtensor_of_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
     let Some((a, entries)) = subtensor_entries(fg, node) else {
         return Ok(None);
@@ -339,6 +347,17 @@ fn local_subtensor_of_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Opti
         return Ok(None);
     };
     let pad = entries.len() - vty.ndim();
+    // An integer on an axis the value does not have (added or broadcast by
+    // the `Alloc`) is checked against nothing once the `Alloc` is gone:
+    // only one that is known to be in bounds may go.
+    let dims = inputs(fg, alloc)[1..].to_vec();
+    let unchecked = entries.iter().zip(&dims).enumerate().any(|(k, (&e, &d))| {
+        let own = k >= pad && vty.shape[k - pad] != Some(1);
+        matches!(e, Idx::Int(i) if !own && !known_in_bounds(fg, i, d))
+    });
+    if unchecked {
+        return Ok(None);
+    }
     // The value's own axes take the same index, except where it is
     // broadcast (static 1): there any integer is its element 0, and a
     // slice keeps its one element for the `Alloc` to stretch.
@@ -496,10 +515,9 @@ mod tests {
             &[two],
         );
         let v = input(&mut g, DType::Float32, &[None], "v");
-        let rows = input(&mut g, DType::Int64, &[], "rows");
         let n = g.apply_out(Arc::new(ShapeI { i: 0 }), &[v]).unwrap();
         let filled =
-            crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, rows, n])
+            crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, two, n])
                 .unwrap();
         let row = index(
             &mut g,
@@ -516,7 +534,7 @@ mod tests {
         );
         let case = Case {
             g,
-            inputs: vec![a, b, c, v, rows],
+            inputs: vec![a, b, c, v],
             outputs: vec![second, odd, row],
         };
         let args = [
@@ -524,12 +542,33 @@ mod tests {
             Tensor::scalar(-8i64),
             Tensor::scalar(9i64),
             Tensor::from_vec(vec![3], vec![0.5f32, 1.5, 2.5]).unwrap(),
-            Tensor::scalar(2i64),
         ];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(
             printed(&fg),
             "c [id A]\nMakeVector{dtype='int64'} [id B]\n ├─ a [id C]\n └─ c [id A]\nSubtensor{start:} [id D]\n ├─ v [id E]\n └─ 1 [id F]\n"
         );
+    }
+
+    /// An index into an axis the `Alloc` made, of a length not known to
+    /// hold it, stays: without the `Alloc` nothing would check it.
+    #[test]
+    fn an_index_into_an_alloc_of_unknown_length_stays() {
+        let mut g = Graph::new();
+        let v = input(&mut g, DType::Float64, &[], "v");
+        let rows = input(&mut g, DType::Int64, &[], "rows");
+        let zero = int(&mut g, 0);
+        let filled =
+            crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, rows])
+                .unwrap();
+        let first = index(&mut g, filled, vec![Index(0)], &[zero]);
+        let case = Case {
+            g,
+            inputs: vec![v, rows],
+            outputs: vec![first],
+        };
+        let args = [Tensor::scalar(1.5f64), Tensor::scalar(3i64)];
+        let fg = check(&case, &["canonicalize"], &args, 0.0);
+        assert!(printed(&fg).contains("Alloc"), "{}", printed(&fg));
     }
 }

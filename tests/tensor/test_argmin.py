@@ -1,5 +1,6 @@
 """``argmin`` is ``Argmax(Neg(x))`` (``Invert`` for integers and bools) in
-the graph, as in PyTensor; the linker runs the pair as the ``argmin``
+the graph, as in PyTensor; the specialize rewrite
+``local_argmax_of_reversed`` makes the pair one ``Argmin``, the ``argmin``
 kernel. Answers must be NumPy's whatever the path: first minimum, first
 NaN, every dtype, axis and layout."""
 

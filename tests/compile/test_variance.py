@@ -1,6 +1,7 @@
-"""`var` and `std` run their sum of squared deviations as one step (the
-linker's `variance_link`, one pass over memory with blocks combined by
-Chan's rule) on calls over 2048 elements. Answers must be NumPy's two-pass
+"""`var` and `std` run their sum of squared deviations as one op (the
+specialize rewrite `local_sum_sqr_deviations` makes `CentredSquares`, one
+pass over memory with blocks combined by Chan's rule, on calls over 2048
+elements). Answers must be NumPy's two-pass
 answers for every axis choice and layout, stay accurate far from zero,
 and graphs that only look like `var` must keep their own answers."""
 

@@ -1,0 +1,1 @@
+"""Tests of the linkers outside the native VM."""

@@ -1756,6 +1756,9 @@ class DestroyHandler:
     def unpickle(self, fgraph: t.Any) -> None:
         """Serve an unpickled graph: attach the core handler again."""
 
+def debug_tolerance(dtype: str) -> tuple[float, float]:
+    """``(atol, rtol)`` DebugMode compares results of ``dtype`` with."""
+
 def inplace_candidates(
     fgraph: t.Any, inputs: t.Any, protected_inputs: t.Any = None
 ) -> list[t.Any]:
@@ -1807,11 +1810,21 @@ class Mode:
     database, by PyTensor's optimizer names) and the linker."""
 
     def __new__(
-        cls, linker: str | None = None, optimizer: str | None = ...
+        cls,
+        linker: str | None = None,
+        optimizer: str | None = ...,
+        *,
+        checks: str | None = None,
     ) -> Mode: ...
     @property
     def linker(self) -> str:
         """The linker's name."""
+    @property
+    def checks(self) -> str | None:
+        """The checks every node runs under: ``"debug"`` (DebugMode),
+        ``"view_maps"`` (``config.check_view_maps``) or None."""
+    def with_view_map_checks(self) -> Mode:
+        """This mode with the view-map check (DebugMode stays as it is)."""
     @property
     def provided_optimizer(self) -> str:
         """The optimizer's name, as given."""
@@ -1843,6 +1856,7 @@ class FunctionRecipe:
         name: str | None = None,
         profile: bool = False,
         mode: t.Any = None,
+        reference: FunctionRecipe | None = None,
     ) -> Self: ...
     def compile(self, trust_input: bool = False) -> Function:
         """Link the graph for the VM and return a new ``Function``."""

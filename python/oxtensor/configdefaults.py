@@ -4,7 +4,8 @@
 The options oxtensor honours change what it does (``floatX``, ``mode``,
 ``linker``, ``optimizer``, ``optimizer_including``/``excluding``/
 ``requiring``, ``on_unused_input``, ``on_opt_error``,
-``optdb__max_use_ratio``, ``profile``, ``allow_gc``, ``cast_policy``). The
+``optdb__max_use_ratio``, ``profile``, ``allow_gc``, ``check_view_maps``,
+``cast_policy``). The
 others exist so PyTensor code that reads or sets them runs; they change
 nothing here, and their ``doc`` says so (``docs/for-pytensor-users.md``
 lists them).
@@ -105,6 +106,14 @@ def _honoured(config: OxtensorConfigParser) -> None:
         "allow_gc",
         "Free intermediate results once read (False: the '_nogc' linkers).",
         BoolParam(True),
+    )
+    config.add(
+        "check_view_maps",
+        "After each node, compare the memory of its outputs and inputs with "
+        "the op's view_map and destroy_map, and raise BadViewMap for an output "
+        "that shares memory with an input it does not declare (cheap: nothing "
+        "is re-run or copied; DebugMode checks this and more).",
+        BoolParam(False),
     )
     config.add(
         "cast_policy",

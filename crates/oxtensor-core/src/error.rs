@@ -55,6 +55,10 @@ pub enum Error {
     /// carried unchanged so the host can re-raise the same exception.
     #[error("{0}")]
     Host(Box<dyn HostError>),
+    /// A check of DebugMode (or of the view-map check) failed: an op did
+    /// not do what it declares (`BadDestroyMap`, `BadViewMap`, ...).
+    #[error("{0}")]
+    DebugMode(Box<crate::compile::debug::DebugModeError>),
     /// Another error, with the node it happened in.
     #[error("{source}\nApply node that caused the error: {node}")]
     Node {

@@ -468,6 +468,21 @@ fn compile_function<'py>(
 ) -> PyResult<Bound<'py, FunctionRecipe>> {
     let _ = rebuild_strict;
     let core = core_mode(mode.as_ref())?;
+    // DebugMode compares every call with the same function in FAST_COMPILE.
+    let reference_args = core
+        .link
+        .checker
+        .as_ref()
+        .is_some_and(|c| c.wants_reference())
+        .then(|| {
+            (
+                inputs.clone(),
+                outputs.clone(),
+                updates.clone(),
+                givens.clone(),
+                no_default_updates.clone(),
+            )
+        });
     let items: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
     let specs: Vec<InputSpec> = items
         .iter()
@@ -525,6 +540,28 @@ fn compile_function<'py>(
         .iter()
         .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast))
         .collect::<PyResult<Vec<_>>>()?;
+    let reference = match reference_args {
+        Some((inputs, outputs, updates, givens, no_default)) => {
+            let fast_compile = pyo3::types::PyString::new(py, "FAST_COMPILE").into_any();
+            let f = compile_function(
+                py,
+                inputs,
+                outputs,
+                Some(fast_compile),
+                updates,
+                givens,
+                no_default,
+                accept_inplace,
+                None,
+                rebuild_strict,
+                allow_input_downcast,
+                None,
+                Some("ignore".to_owned()),
+            )?;
+            Some(f.unbind())
+        }
+        None => None,
+    };
     let recipe = FunctionRecipe::new(
         fg.unbind(),
         PyList::new(py, entries)?.into_any(),
@@ -537,6 +574,7 @@ fn compile_function<'py>(
         name,
         profile,
         mode.map(Bound::unbind),
+        reference,
     )?;
     Bound::new(py, recipe)
 }

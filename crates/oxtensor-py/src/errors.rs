@@ -43,6 +43,7 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::Disconnected(_) => DisconnectedInputError::new_err(msg),
         Error::OutOfScope(_) | Error::NotImplemented(_) => PyNotImplementedError::new_err(msg),
         Error::NullGradient(_) => NullTypeGradError::new_err(msg),
+        Error::DebugMode(e) => crate::debug_mode::debugmode_pyerr(e, msg),
         Error::Node { .. } | Error::Rewrite { .. } => PyException::new_err(msg),
     }
 }

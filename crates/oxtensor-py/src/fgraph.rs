@@ -1119,6 +1119,7 @@ impl PyFunctionGraph {
         opts: &oxtensor_core::vm::LinkOptions,
     ) -> PyResult<oxtensor_core::vm::Program> {
         let fg = self.core()?;
+        let debug = opts.checker.as_ref().is_some_and(|c| c.debug_host());
         let mut thunks: std::collections::HashMap<NodeId, Box<dyn oxtensor_core::vm::Thunk>> =
             std::collections::HashMap::new();
         for n in fg.apply_nodes() {
@@ -1129,7 +1130,10 @@ impl PyFunctionGraph {
                 .as_any()
                 .is::<crate::host_op::HostOp>()
             {
-                thunks.insert(n, crate::host_thunk::host_thunk(&self.memo.node(py, n)?)?);
+                thunks.insert(
+                    n,
+                    crate::host_thunk::host_thunk(&self.memo.node(py, n)?, debug)?,
+                );
             }
         }
         crate::panics::guard(|| oxtensor_core::vm::Program::link(fg, thunks, opts).py())

@@ -37,8 +37,12 @@ pub struct FunctionRecipe {
     borrow: Vec<bool>,
     name: Option<String>,
     profile: bool,
-    /// The mode as given: every mode runs the native VM, it is kept for the record.
+    /// The mode as given: every mode runs the native VM; its checks
+    /// (DebugMode's, the view-map check) are linked in.
     mode: Option<Py<PyAny>>,
+    /// DebugMode's reference: the same function compiled in `FAST_COMPILE`,
+    /// whose results every call is compared with.
+    reference: Option<Py<FunctionRecipe>>,
 }
 
 fn list<'py>(py: Python<'py>, l: &Option<Py<PyList>>) -> Bound<'py, PyList> {
@@ -49,7 +53,7 @@ fn list<'py>(py: Python<'py>, l: &Option<Py<PyList>>) -> Bound<'py, PyList> {
 #[pymethods]
 impl FunctionRecipe {
     #[new]
-    #[pyo3(signature = (fgraph, inputs, shared, updates, outputs, n_outputs, single, borrow, name = None, profile = false, mode = None))]
+    #[pyo3(signature = (fgraph, inputs, shared, updates, outputs, n_outputs, single, borrow, name = None, profile = false, mode = None, reference = None))]
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         fgraph: Py<PyFunctionGraph>,
@@ -63,6 +67,7 @@ impl FunctionRecipe {
         name: Option<String>,
         profile: bool,
         mode: Option<Py<PyAny>>,
+        reference: Option<Py<FunctionRecipe>>,
     ) -> PyResult<Self> {
         let py = inputs.py();
         let as_list = |s: Bound<'_, PyAny>| -> PyResult<Py<PyList>> {
@@ -80,6 +85,7 @@ impl FunctionRecipe {
             name,
             profile,
             mode: mode.filter(|m| !m.is_none(py)),
+            reference,
         })
     }
 
@@ -156,6 +162,7 @@ impl FunctionRecipe {
             r.name.clone(),
             r.profile,
             r.mode(py),
+            r.reference.as_ref().map(|f| f.clone_ref(py)),
         );
         (slf.get_type(), fields).into_pyobject(py)
     }
@@ -165,7 +172,8 @@ impl FunctionRecipe {
         visit.call(&self.inputs)?;
         visit.call(&self.shared)?;
         visit.call(&self.outputs)?;
-        visit.call(&self.mode)
+        visit.call(&self.mode)?;
+        visit.call(&self.reference)
     }
 }
 
@@ -186,13 +194,7 @@ impl FunctionRecipe {
             .bind(py);
         let program = match program {
             Some(p) => p,
-            None => Arc::new(fg.borrow().link(
-                py,
-                &LinkOptions {
-                    profile: r.profile,
-                    ..LinkOptions::default()
-                },
-            )?),
+            None => Arc::new(r.link(py, fg, trust_input)?),
         };
         let specs = list(py, &r.inputs)
             .iter()
@@ -258,7 +260,35 @@ impl FunctionRecipe {
             name,
             profile: profile.unwrap_or(self.profile),
             mode: self.mode.as_ref().map(|m| m.clone_ref(py)),
+            reference: self.reference.as_ref().map(|f| f.clone_ref(py)),
         })
+    }
+
+    /// Links the graph, with the mode's checks (and DebugMode's reference
+    /// program) when it has them.
+    fn link(
+        &self,
+        py: Python<'_>,
+        fg: &Bound<'_, PyFunctionGraph>,
+        trust_input: bool,
+    ) -> PyResult<Program> {
+        let checker = match &self.mode {
+            Some(m) => crate::mode::core_mode(Some(m.bind(py)))?.link.checker,
+            None => None,
+        };
+        let mut program = fg.borrow().link(
+            py,
+            &LinkOptions {
+                profile: self.profile,
+                checker,
+                ..LinkOptions::default()
+            },
+        )?;
+        if let Some(r) = &self.reference {
+            let f = FunctionRecipe::build(r.bind(py), trust_input, None)?;
+            program.set_reference(f.program.clone());
+        }
+        Ok(program)
     }
 }
 

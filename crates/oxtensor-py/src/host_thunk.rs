@@ -3,6 +3,12 @@
 //! destroys) and one-element output cells, and checks what it stores with
 //! the output type's `filter`. Ops that define `make_thunk` get the seeds'
 //! `storage_map`/`compute_map` and their thunk is called as is.
+//!
+//! Under DebugMode (`debug`), the core hands each node copies of its
+//! inputs: the op gets them writable (so a write it does not declare is
+//! seen, as a `BadDestroyMap`, not refused by NumPy), runs `debug_perform`
+//! when it has one, and an ndarray it stores for a tensor output is passed
+//! on unfiltered, for the core to judge (`InvalidValueError`).
 
 use crate::array::{array_from_tensor, tensor_from_array};
 use crate::errors::from_pyerr;
@@ -51,10 +57,12 @@ struct NodeInfo {
     op: String,
     out_types: Vec<Py<PyAny>>,
     destroyed: Vec<bool>,
+    /// DebugMode's form (see the module docs).
+    debug: bool,
 }
 
 impl NodeInfo {
-    fn new(node: &Bound<'_, PyAny>) -> PyResult<NodeInfo> {
+    fn new(node: &Bound<'_, PyAny>, debug: bool) -> PyResult<NodeInfo> {
         let op = node.getattr("op")?;
         let n_in = node.getattr("inputs")?.len()?;
         let mut destroyed = vec![false; n_in];
@@ -77,6 +85,7 @@ impl NodeInfo {
             op: op_str(&op)?,
             out_types,
             destroyed,
+            debug,
         })
     }
 
@@ -84,8 +93,9 @@ impl NodeInfo {
     fn py_inputs<'py>(&self, py: Python<'py>, inputs: &[&Value]) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
         for (v, &destroyed) in inputs.iter().zip(&self.destroyed) {
-            let obj = value_to_py(py, v, false)?;
-            list.append(if destroyed {
+            // DebugMode's inputs are copies already, the op's to write to.
+            let obj = value_to_py(py, v, self.debug)?;
+            list.append(if destroyed && !self.debug {
                 obj.call_method0("copy")?
             } else {
                 obj
@@ -103,6 +113,12 @@ impl NodeInfo {
                 self.op,
                 ty.str()?
             )));
+        }
+        if self.debug && ty.is_instance_of::<PyTensorType>() {
+            return Ok(match tensor_from_array(&stored) {
+                Ok(t) => Value::Tensor(t),
+                Err(_) => Value::Host(Arc::new(PyHostValue::new(stored.unbind()))),
+            });
         }
         // Strict: an op must store exactly its output type (no silent casts).
         let kwargs = PyDict::new(py);
@@ -160,7 +176,7 @@ impl PerformThunk {
             ))
         })?;
         Ok(PerformThunk {
-            info: NodeInfo::new(node)?,
+            info: NodeInfo::new(node, debug)?,
             perform: perform.unbind(),
         })
     }
@@ -217,7 +233,7 @@ pub struct MakeThunk {
 
 impl MakeThunk {
     /// Calls `op.make_thunk(node, storage_map, compute_map, no_recycling)`.
-    pub fn new(node: &Bound<'_, PyAny>) -> PyResult<MakeThunk> {
+    pub fn new(node: &Bound<'_, PyAny>, debug: bool) -> PyResult<MakeThunk> {
         let py = node.py();
         let (storage_map, compute_map) = (PyDict::new(py), PyDict::new(py));
         let cells = |vars: Bound<'_, PyAny>, computed: bool| -> PyResult<Cells> {
@@ -250,7 +266,7 @@ impl MakeThunk {
             )));
         }
         Ok(MakeThunk {
-            info: NodeInfo::new(node)?,
+            info: NodeInfo::new(node, debug)?,
             thunk: thunk.unbind(),
             input_cells,
             output_cells,
@@ -307,13 +323,13 @@ impl Thunk for MakeThunk {
 }
 
 /// The thunk for a node of a Python op: its `make_thunk` when it overrides
-/// the base one, else its `perform`.
-pub fn host_thunk(node: &Bound<'_, PyAny>) -> PyResult<Box<dyn Thunk>> {
+/// the base one, else its `perform` (DebugMode's form when `debug`).
+pub fn host_thunk(node: &Bound<'_, PyAny>, debug: bool) -> PyResult<Box<dyn Thunk>> {
     let py = node.py();
     let op = node.getattr("op")?;
     let base = py.get_type::<crate::op::PyOp>().getattr("make_thunk")?;
     if !op.get_type().getattr("make_thunk")?.is(&base) {
-        return Ok(Box::new(MakeThunk::new(node)?));
+        return Ok(Box::new(MakeThunk::new(node, debug)?));
     }
-    Ok(Box::new(PerformThunk::new(node, false)?))
+    Ok(Box::new(PerformThunk::new(node, debug)?))
 }

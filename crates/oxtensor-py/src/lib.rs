@@ -12,6 +12,7 @@ mod composite_pickle;
 mod constant;
 mod construct;
 mod cpu;
+mod debug_mode;
 mod describe;
 mod destroyhandler;
 mod errors;
@@ -82,6 +83,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<destroyhandler::PyDestroyHandler>()?;
     m.add_function(wrap_pyfunction!(destroyhandler::inplace_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(destroyhandler::fast_inplace_check, m)?)?;
+    m.add_function(wrap_pyfunction!(debug_mode::debug_tolerance, m)?)?;
     m.add_class::<function::PyFunction>()?;
     m.add_class::<function_recipe::FunctionRecipe>()?;
     m.add_class::<profile::PyProfile>()?;

@@ -9,14 +9,44 @@ use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-/// `Mode(linker=None, optimizer="default")`.
-#[pyclass(module = "oxtensor.compile.mode", name = "Mode", subclass, frozen)]
+/// `Mode(linker=None, optimizer="default")`. Instances take attributes of
+/// the caller's (`dict`), as PyTensor's Python modes do: its tests set
+/// `mode.check_isfinite` on a copy of the default mode.
+#[pyclass(
+    module = "oxtensor.compile.mode",
+    name = "Mode",
+    subclass,
+    frozen,
+    dict
+)]
 #[derive(Clone)]
 pub struct PyMode {
     /// The core mode.
     pub inner: Mode,
     linker: String,
     optimizer: String,
+    /// The checks every node runs under: `"debug"` (DebugMode),
+    /// `"view_maps"` (`config.check_view_maps`) or none.
+    checks: Option<String>,
+}
+
+/// Sets the checks named `checks` on `mode` (see `compile/debug/`).
+fn set_checks(checks: Option<&str>, mode: &mut Mode) -> PyResult<()> {
+    match checks {
+        None => {}
+        Some("debug") => {
+            let debug = Mode::debug_mode();
+            mode.link.checker = debug.link.checker;
+            mode.name = debug.name;
+        }
+        Some("view_maps") => *mode = mode.with_view_map_checks(),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown checks {other:?}; expected 'debug', 'view_maps' or None"
+            )))
+        }
+    }
+    Ok(())
 }
 
 /// PyTensor's named optimizers (`mode.py`'s `OPT_*` queries).
@@ -77,6 +107,7 @@ impl PyMode {
             inner,
             linker: self.linker.clone(),
             optimizer: self.optimizer.clone(),
+            checks: self.checks.clone(),
         }
     }
 }
@@ -88,18 +119,24 @@ fn tag_list(args: &Bound<'_, PyTuple>) -> PyResult<Vec<String>> {
 #[pymethods]
 impl PyMode {
     #[new]
-    #[pyo3(signature = (linker = None, optimizer = Some("default".to_owned())))]
-    fn new(linker: Option<String>, optimizer: Option<String>) -> PyResult<Self> {
+    #[pyo3(signature = (linker = None, optimizer = Some("default".to_owned()), *, checks = None))]
+    fn new(
+        linker: Option<String>,
+        optimizer: Option<String>,
+        checks: Option<String>,
+    ) -> PyResult<Self> {
         let (linker_name, optimizer_name) = (linker, optimizer);
         let linker_name = linker_name.unwrap_or_else(|| "auto".to_owned());
         let mut inner = Mode::fast_run();
         inner.optimizer = named_optimizer(optimizer_name.as_deref())?;
         inner.name = "Mode".to_owned();
         set_linker(&linker_name, &mut inner)?;
+        set_checks(checks.as_deref(), &mut inner)?;
         Ok(PyMode {
             inner,
             linker: linker_name,
             optimizer: optimizer_name.unwrap_or_else(|| "None".to_owned()),
+            checks,
         })
     }
 
@@ -131,6 +168,22 @@ impl PyMode {
     #[getter]
     fn linker(&self) -> &str {
         &self.linker
+    }
+
+    /// The checks every node runs under (`"debug"`, `"view_maps"`, None).
+    #[getter]
+    fn checks(&self) -> Option<&str> {
+        self.checks.as_deref()
+    }
+
+    /// This mode with `config.check_view_maps`'s check (DebugMode already
+    /// checks more and stays as it is).
+    fn with_view_map_checks(&self) -> PyMode {
+        let mut m = self.derived(self.inner.with_view_map_checks());
+        if m.checks.is_none() {
+            m.checks = Some("view_maps".to_owned());
+        }
+        m
     }
 
     /// The optimizer's name (as given).
@@ -178,7 +231,19 @@ impl PyMode {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let m = slf.get();
-        (slf.get_type(), (m.linker.clone(), m.optimizer.clone())).into_pyobject(slf.py())
+        if m.checks.is_none() {
+            return (slf.get_type(), (m.linker.clone(), m.optimizer.clone()))
+                .into_pyobject(slf.py());
+        }
+        // `checks` is keyword-only: a partial of the class carries it.
+        let kwargs = pyo3::types::PyDict::new(slf.py());
+        kwargs.set_item("checks", m.checks.clone())?;
+        let new = slf
+            .py()
+            .import("functools")?
+            .getattr("partial")?
+            .call((slf.get_type(),), Some(&kwargs))?;
+        (new, (m.linker.clone(), m.optimizer.clone())).into_pyobject(slf.py())
     }
 }
 

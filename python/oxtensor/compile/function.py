@@ -85,6 +85,8 @@ def function(
     mode = get_mode(mode).with_rewrite_settings(
         config.on_opt_error, config.optdb__max_use_ratio
     )
+    if config.check_view_maps:
+        mode = mode.with_view_map_checks()
     if on_unused_input is None:
         on_unused_input = config.on_unused_input
     if profile is None and config.profile:

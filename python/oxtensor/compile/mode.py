@@ -53,8 +53,13 @@ def get_mode(mode: Any) -> Any:
         raise TypeError(f"mode must be a string or a Mode, got {mode!r}")
     if mode == "Mode":
         return _with_config_tags(_config_mode())
+    if mode in ("DebugMode", "DEBUG_MODE"):
+        # Imported here: the debug package builds on this module.
+        from oxtensor.compile.debug.debugmode import DebugMode
+
+        return _with_config_tags(DebugMode(optimizer=config.optimizer))
     if mode not in predefined_modes:
-        names = ", ".join(["Mode", *predefined_modes])
+        names = ", ".join(["Mode", "DebugMode", *predefined_modes])
         raise ValueError(f"unknown mode {mode!r}; expected one of {names}")
     return _with_config_tags(predefined_modes[mode])
 

@@ -196,6 +196,31 @@ def std(
     return out
 
 
+def _allclose(a: _Any, b: _Any, rtol: _Any = None, atol: _Any = None) -> bool:
+    """PyTensor's test helper: ``np.allclose`` with DebugMode's tolerances
+    for the narrower float dtype of ``a`` and ``b`` (float64's when neither
+    is a float); an ``rtol`` or ``atol`` given wins."""
+    import builtins
+
+    import numpy as np
+
+    a, b = np.asarray(a), np.asarray(b)
+    floats = [x.dtype for x in (a, b) if x.dtype.kind in "fc"]
+    # `min` here is the tensor reduction.
+    dtype = builtins.min(floats, key=lambda d: d.itemsize, default=np.dtype("float64"))
+    if dtype.kind == "c":
+        dtype = np.dtype(f"float{dtype.itemsize * 4}")
+    default_atol, default_rtol = _core.debug_tolerance(dtype.name)
+    return bool(
+        np.allclose(
+            a,
+            b,
+            rtol=default_rtol if rtol is None else rtol,
+            atol=default_atol if atol is None else atol,
+        )
+    )
+
+
 __all__ = [
     "All",
     "Any",

@@ -214,7 +214,17 @@ impl FunctionMaker {
 /// Builds and links a function whose ops are all native (a Rust program's).
 pub fn compile(graph: Graph, spec: FunctionSpec, mode: &Mode) -> Result<Compiled> {
     let link = mode.link.clone();
+    // DebugMode compares every call with the graph compiled in FAST_COMPILE.
+    let reference = match &link.checker {
+        Some(c) if c.wants_reference() => {
+            Some(compile(graph.clone(), spec.clone(), &Mode::fast_compile())?.program)
+        }
+        _ => None,
+    };
     let built = FunctionMaker::new(graph, spec, mode.clone()).build()?;
-    let program = Program::link(&built.fgraph, HashMap::new(), &link)?;
+    let mut program = Program::link(&built.fgraph, HashMap::new(), &link)?;
+    if let Some(r) = reference {
+        program.set_reference(std::sync::Arc::new(r));
+    }
     Ok(Compiled { built, program })
 }

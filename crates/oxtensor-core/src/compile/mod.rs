@@ -4,6 +4,7 @@
 //! and the Python layer compile through the same code.
 
 pub mod aliasing;
+pub mod debug;
 mod maker;
 mod mode;
 

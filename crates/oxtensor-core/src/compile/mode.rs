@@ -73,8 +73,9 @@ impl Mode {
         match name {
             "FAST_RUN" | "NUMBA" | "CVM" | "VM" | "C" | "Mode" => Ok(Mode::fast_run()),
             "FAST_COMPILE" | "py" => Ok(Mode::fast_compile()),
+            "DebugMode" | "DEBUG_MODE" => Ok(Mode::debug_mode()),
             other => Err(Error::Value(format!(
-                "unknown mode '{other}'; expected one of FAST_RUN, FAST_COMPILE, NUMBA, CVM, VM, C, py"
+                "unknown mode '{other}'; expected one of FAST_RUN, FAST_COMPILE, DebugMode, NUMBA, CVM, VM, C, py"
             ))),
         }
     }

@@ -1,8 +1,10 @@
 //! Runs on demand, for programs with a lazy step (`IfElse`): from each
 //! output, depth first, only the steps the chosen branches need.
 
-use super::program::{check_outputs, Program, Src, Workspace};
+use super::checked::{NodeView, StepChecker};
+use super::program::{check_outputs, Program, Src, Step, Workspace};
 use crate::error::{Error, Result};
+use crate::kernels::alloc::Pool;
 use crate::ops::ifelse::LazyStep;
 use crate::value::Value;
 use std::time::{Duration, Instant};
@@ -40,7 +42,19 @@ impl Program {
                     .map(|&src| self.value(src, inputs, storage))
                     .collect();
                 let t0 = Instant::now();
-                let ran = step.thunk.run_lazy(&ins, &mut outs, &mut ws.pool);
+                let ran = match &self.checker {
+                    // A checked strict step: run through the checker once
+                    // its inputs are there (a lazy one, `IfElse`, runs as is).
+                    Some(c) if !step.thunk.is_lazy() => checked_step(
+                        c.as_ref(),
+                        &step.view(k),
+                        step,
+                        &ins,
+                        &mut outs,
+                        &mut ws.pool,
+                    ),
+                    _ => step.thunk.run_lazy(&ins, &mut outs, &mut ws.pool),
+                };
                 if let Some(t) = times.as_mut().map(|t| &mut t[k]) {
                     *t = Some(t.unwrap_or_default() + t0.elapsed());
                 }
@@ -79,4 +93,24 @@ impl Program {
             Error::Value(format!("slot {slot} has no value and no node computes it"))
         })
     }
+}
+
+/// A strict step of a lazy program under a checker: the missing inputs
+/// first, then the checked run.
+fn checked_step(
+    checker: &dyn StepChecker,
+    node: &NodeView<'_>,
+    step: &Step,
+    ins: &[Option<&Value>],
+    outs: &mut [Option<Value>],
+    pool: &mut Pool,
+) -> Result<LazyStep> {
+    let missing: Vec<usize> = (0..ins.len()).filter(|&i| ins[i].is_none()).collect();
+    if !missing.is_empty() {
+        return Ok(LazyStep::Need(missing));
+    }
+    let values: Vec<&Value> = ins.iter().flatten().copied().collect();
+    checker
+        .run(node, step.thunk.as_ref(), &values, outs, pool)
+        .map(|()| LazyStep::Done)
 }

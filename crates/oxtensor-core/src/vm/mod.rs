@@ -4,6 +4,7 @@
 //! their own thunks for their ops. Fusion is a rewrite (`Composite`), not
 //! the VM's business.
 
+mod checked;
 mod destroy_order;
 mod donation;
 pub mod fork;
@@ -13,6 +14,7 @@ mod profile;
 mod program;
 mod thunk;
 
+pub use checked::{NodeView, StepChecker};
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};

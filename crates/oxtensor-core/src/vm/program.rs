@@ -3,6 +3,7 @@
 //! computed values; each call runs the steps, frees intermediates after
 //! their last use (recycling their buffers), and returns the outputs.
 
+use super::checked::{NodeView, StepChecker};
 use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::{lend, mark_donors};
 use super::profile::{NodeStats, Profile};
@@ -10,12 +11,13 @@ use super::thunk::{OpThunk, Thunk};
 use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::Pool;
+use crate::ops::OpRef;
 use crate::tensor::Tensor;
 use crate::types::Type;
 use crate::value::Value;
 use smallvec::SmallVec;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Linker options.
@@ -25,6 +27,9 @@ pub struct LinkOptions {
     pub allow_gc: bool,
     /// Record per-node call counts and times.
     pub profile: bool,
+    /// Runs every node through these checks (DebugMode, the view-map
+    /// check; see `checked.rs`), each node as its own step.
+    pub checker: Option<Arc<dyn StepChecker>>,
 }
 
 impl Default for LinkOptions {
@@ -32,6 +37,7 @@ impl Default for LinkOptions {
         LinkOptions {
             allow_gc: true,
             profile: false,
+            checker: None,
         }
     }
 }
@@ -50,6 +56,8 @@ pub(super) enum Src {
 
 pub(super) struct Step {
     pub(super) thunk: Box<dyn Thunk>,
+    /// The node's op (what a checker reads the declared maps from).
+    pub(super) op: OpRef,
     /// The node's inputs, as declared (what error messages and lazy runs see).
     pub(super) inputs: Vec<Src>,
     /// What the thunk is given: `inputs`, with constants replaced by the
@@ -63,6 +71,18 @@ pub(super) struct Step {
     /// `(input, slot)`: an input the step reads last, lent to the thunk to
     /// write its output into (see [`super::donation`]).
     pub(super) donor: Option<(usize, usize)>,
+}
+
+impl Step {
+    /// What a checker is told about step `k`.
+    pub(super) fn view(&self, k: usize) -> NodeView<'_> {
+        NodeView {
+            index: k,
+            label: &self.label,
+            op: &self.op,
+            output_types: &self.output_types,
+        }
+    }
 }
 
 /// What a call needs besides its inputs, kept between calls so that a call
@@ -106,6 +126,12 @@ pub struct Program {
     /// For each input, whether every step reading it reads bools as bytes
     /// (see [`Program::takes_bool_bytes`]).
     bool_bytes: Vec<bool>,
+    /// The checks every node runs under (see `checked.rs`).
+    pub(super) checker: Option<Arc<dyn StepChecker>>,
+    /// The program a checked call's outputs are compared with.
+    pub(super) reference: Option<Arc<Program>>,
+    /// The outputs, printed (for a checker's messages; empty unchecked).
+    pub(super) output_labels: Vec<String>,
 }
 
 /// Inputs plus constants up to this many elements make a run short enough
@@ -158,6 +184,7 @@ impl Program {
             let outputs = node.outputs.iter().map(|&v| slot_of(src(v))).collect();
             steps.push(Step {
                 thunk,
+                op: node.op.clone(),
                 run_inputs: inputs.clone(),
                 inputs,
                 outputs,
@@ -179,7 +206,9 @@ impl Program {
         // On-demand runs skip steps, so "last reader" is not known ahead.
         if opts.allow_gc && !lazy {
             schedule_frees(&mut steps, &outputs);
-            mark_donors(&mut steps);
+            if opts.checker.is_none() {
+                mark_donors(&mut steps);
+            }
         }
         let profile = opts
             .profile
@@ -201,7 +230,14 @@ impl Program {
         let bool_bytes = (0..fg.inputs().len())
             .map(|i| reads_only_bytes(&steps, &outputs, i))
             .collect();
+        let output_labels = match opts.checker {
+            Some(_) => fg.outputs().iter().map(|&v| g.describe_var(v)).collect(),
+            None => Vec::new(),
+        };
         Ok(Program {
+            checker: opts.checker.clone(),
+            reference: None,
+            output_labels,
             bool_bytes,
             single,
             producer,
@@ -251,8 +287,15 @@ impl Program {
     /// borrowed). Values are checked against the declared output types of
     /// each node; errors name the node.
     pub fn run(&self, inputs: impl AsRef<[Value]>) -> Result<Vec<Value>> {
-        super::fork::enter();
         let inputs = inputs.as_ref();
+        let outputs = self.run_own(inputs)?;
+        self.check_against_reference(inputs, &outputs)?;
+        Ok(outputs)
+    }
+
+    /// [`Program::run`] without the reference comparison.
+    fn run_own(&self, inputs: &[Value]) -> Result<Vec<Value>> {
+        super::fork::enter();
         if inputs.len() != self.n_inputs() {
             return Err(Error::Type(format!(
                 "expected {} inputs, got {}",
@@ -370,10 +413,11 @@ impl Program {
                 }
             }
         }
-        let result = step
-            .thunk
-            .run(&ins, outs, pool)
-            .and_then(|()| check_outputs(&step.output_types, outs));
+        let result = match &self.checker {
+            Some(checker) => checker.run(&step.view(k), step.thunk.as_ref(), &ins, outs, pool),
+            None => step.thunk.run(&ins, outs, pool),
+        }
+        .and_then(|()| check_outputs(&step.output_types, outs));
         match result {
             Ok(()) => Ok(()),
             Err(e) => Err(e.at_node(self.node_context(k, step, inputs, storage))),
@@ -676,6 +720,7 @@ mod tests {
             &LinkOptions {
                 allow_gc: true,
                 profile: true,
+                checker: None,
             },
         )
         .unwrap();
@@ -735,6 +780,7 @@ mod tests {
         let opts = LinkOptions {
             allow_gc: true,
             profile: true,
+            checker: None,
         };
         let prog = Program::link(&fg, HashMap::new(), &opts).unwrap();
         let xv = Tensor::from_vec(vec![1], vec![0.0]).unwrap();

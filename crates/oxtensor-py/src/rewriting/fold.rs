@@ -32,7 +32,7 @@ impl HostFolder for PyHostFolder {
                 {
                     return Ok(None);
                 }
-                host_thunk(&node_obj).map(Some)
+                host_thunk(&node_obj, false).map(Some)
             })
         })?;
         let Some(thunk) = thunk else {

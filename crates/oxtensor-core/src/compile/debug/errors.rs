@@ -1,0 +1,149 @@
+//! What DebugMode (and the cheap view-map check) reports, with PyTensor's
+//! names: `BadDestroyMap`, `BadViewMap`, `BadThunkOutput` and
+//! `InvalidValueError`. Each is a typed error the host maps to the
+//! exception class of that name (`oxtensor.compile.debug.debugmode`),
+//! keeping the fields a caller inspects (the node, the input or output).
+
+use std::fmt;
+
+/// One of DebugMode's findings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DebugModeError {
+    /// An op changed an input its `destroy_map` does not declare.
+    BadDestroyMap {
+        /// The node, printed (`MyOp(x, y)`).
+        node: String,
+        /// The op, printed.
+        op: String,
+        /// The input that changed.
+        input: usize,
+        /// What changed, for the message (how many elements, largest change).
+        detail: String,
+    },
+    /// An output shares memory with an input (or another output) that
+    /// neither `view_map` nor `destroy_map` declares.
+    BadViewMap {
+        /// The node, printed.
+        node: String,
+        /// The op, printed.
+        op: String,
+        /// The output that aliases.
+        output: usize,
+        /// The inputs it aliases without declaring them.
+        inputs: Vec<usize>,
+        /// The other output it aliases, when it is an output.
+        other_output: Option<usize>,
+        /// The op's declared maps, printed.
+        maps: String,
+    },
+    /// A result differs from the same graph's `FAST_COMPILE` result.
+    BadThunkOutput {
+        /// The output's position.
+        output: usize,
+        /// The output variable, printed.
+        variable: String,
+        /// What differs (shapes, dtypes, or the largest differences).
+        detail: String,
+    },
+    /// An op produced a value that is not of its output's type.
+    InvalidValue {
+        /// The node, printed.
+        node: String,
+        /// The op, printed.
+        op: String,
+        /// The output.
+        output: usize,
+        /// The declared type and what came instead.
+        detail: String,
+    },
+}
+
+impl DebugModeError {
+    /// PyTensor's class name for this finding.
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            DebugModeError::BadDestroyMap { .. } => "BadDestroyMap",
+            DebugModeError::BadViewMap { .. } => "BadViewMap",
+            DebugModeError::BadThunkOutput { .. } => "BadThunkOutput",
+            DebugModeError::InvalidValue { .. } => "InvalidValueError",
+        }
+    }
+}
+
+impl fmt::Display for DebugModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DebugModeError::BadDestroyMap {
+                node,
+                op,
+                input,
+                detail,
+            } => write!(
+                f,
+                "BadDestroyMap: {op} modified input {input} of node {node}, which its \
+                 destroy_map does not declare ({detail})"
+            ),
+            DebugModeError::BadViewMap {
+                node,
+                op,
+                output,
+                inputs,
+                other_output,
+                maps,
+            } => {
+                write!(f, "BadViewMap: output {output} of node {node} ({op}) ")?;
+                match other_output {
+                    Some(o) => write!(f, "shares memory with output {o}")?,
+                    None => write!(f, "shares memory with input(s) {inputs:?}")?,
+                }
+                write!(f, ", which its maps do not declare ({maps})")
+            }
+            DebugModeError::BadThunkOutput {
+                output,
+                variable,
+                detail,
+            } => write!(
+                f,
+                "BadThunkOutput: output {output} ({variable}) differs from the FAST_COMPILE \
+                 result: {detail}"
+            ),
+            DebugModeError::InvalidValue {
+                node,
+                op,
+                output,
+                detail,
+            } => write!(
+                f,
+                "InvalidValueError: output {output} of node {node} ({op}) is not a valid value \
+                 of its type: {detail}"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_class_node_and_index() {
+        let e = DebugModeError::BadDestroyMap {
+            node: "Liar(x)".into(),
+            op: "Liar".into(),
+            input: 0,
+            detail: "3 of 3 elements changed".into(),
+        };
+        assert_eq!(e.class_name(), "BadDestroyMap");
+        let s = e.to_string();
+        assert!(s.contains("Liar") && s.contains("input 0"), "{s}");
+        let v = DebugModeError::BadViewMap {
+            node: "V(x)".into(),
+            op: "V".into(),
+            output: 1,
+            inputs: vec![],
+            other_output: Some(0),
+            maps: "view_map={}".into(),
+        };
+        assert!(v.to_string().contains("output 1") && v.to_string().contains("with output 0"));
+    }
+}

@@ -1,0 +1,66 @@
+//! DebugMode's side of the extension: its findings raised as the Python
+//! classes of their names (`oxtensor.compile.debug.debugmode`), and the
+//! comparison tolerances, which `oxtensor.tensor.math._allclose` shares.
+
+use oxtensor_core::compile::debug::{tolerance, DebugModeError};
+use oxtensor_core::dtype::DType;
+use pyo3::prelude::*;
+
+/// A DebugMode finding as the exception class of its name
+/// (`oxtensor.compile.debug.debugmode.BadViewMap`, ...), with the node, op
+/// and indices as attributes (`idx` is the input of a `BadDestroyMap`, as
+/// in PyTensor).
+pub fn debugmode_pyerr(e: &DebugModeError, msg: String) -> PyErr {
+    Python::attach(|py| {
+        let made = (|| -> PyResult<PyErr> {
+            let module = py.import("oxtensor.compile.debug.debugmode")?;
+            let kwargs = pyo3::types::PyDict::new(py);
+            match e {
+                DebugModeError::BadDestroyMap {
+                    node, op, input, ..
+                } => {
+                    kwargs.set_item("node", node)?;
+                    kwargs.set_item("op", op)?;
+                    kwargs.set_item("idx", input)?;
+                }
+                DebugModeError::BadViewMap {
+                    node,
+                    op,
+                    output,
+                    inputs,
+                    other_output,
+                    ..
+                } => {
+                    kwargs.set_item("node", node)?;
+                    kwargs.set_item("op", op)?;
+                    kwargs.set_item("output_idx", output)?;
+                    kwargs.set_item("in_alias_idx", inputs)?;
+                    kwargs.set_item("out_alias_idx", other_output)?;
+                }
+                DebugModeError::BadThunkOutput {
+                    output, variable, ..
+                } => {
+                    kwargs.set_item("output_idx", output)?;
+                    kwargs.set_item("r", variable)?;
+                }
+                DebugModeError::InvalidValue {
+                    node, op, output, ..
+                } => {
+                    kwargs.set_item("node", node)?;
+                    kwargs.set_item("op", op)?;
+                    kwargs.set_item("output_idx", output)?;
+                }
+            }
+            let cls = module.getattr(e.class_name())?;
+            Ok(PyErr::from_value(cls.call((msg.clone(),), Some(&kwargs))?))
+        })();
+        made.unwrap_or_else(|err| err)
+    })
+}
+
+/// `(atol, rtol)` DebugMode compares results of `dtype` with.
+#[pyfunction]
+pub fn debug_tolerance(dtype: &str) -> PyResult<(f64, f64)> {
+    let d: DType = dtype.parse().map_err(crate::errors::to_pyerr)?;
+    Ok(tolerance(d))
+}

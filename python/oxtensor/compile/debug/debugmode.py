@@ -1,0 +1,125 @@
+"""DebugMode: every node checked against what its op declares, every result
+against the same graph compiled in ``FAST_COMPILE``.
+
+The checks run in the core (``crates/oxtensor-core/src/compile/debug``):
+each node runs on copies of its inputs (``debug_perform`` for Python ops
+that define one), then
+
+* an input changed that ``destroy_map`` does not declare raises
+  `BadDestroyMap`;
+* an output sharing memory with an input (or another output) that
+  ``view_map``/``destroy_map`` do not declare raises `BadViewMap`;
+* an output that is not a value of its type (dtype, rank, static shape)
+  raises `InvalidValueError`;
+* a final output that differs from ``FAST_COMPILE``'s beyond the dtype's
+  tolerance raises `BadThunkOutput`.
+
+``config.check_view_maps`` switches on the `BadViewMap` check alone in any
+mode, without copies or a second run.
+"""
+
+from typing import Any
+
+import numpy as np
+
+from oxtensor.compile.mode import Mode
+
+
+class DebugModeError(Exception):
+    """Base of DebugMode's findings. Keyword arguments become attributes
+    (``node``, ``op``, ``idx``, ...) so handlers can read what was found."""
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        super().__init__(*args)
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+class BadThunkOutput(DebugModeError):
+    """A result differs from the same graph's ``FAST_COMPILE`` result."""
+
+
+class BadOptimization(DebugModeError):
+    """A rewrite changed what a graph computes (not raised yet: oxtensor
+    compares whole results, see `BadThunkOutput`)."""
+
+
+class BadDestroyMap(DebugModeError):
+    """An op changed an input its ``destroy_map`` does not declare."""
+
+
+class BadViewMap(DebugModeError):
+    """An output shares memory with an input, or another output, that the
+    op's ``view_map``/``destroy_map`` do not declare."""
+
+
+class StochasticOrder(DebugModeError):
+    """PyTensor raises this when a graph's schedule differs between two
+    compilations; oxtensor's schedule is deterministic, so never here."""
+
+
+class InvalidValueError(DebugModeError):
+    """An op produced a value that is not of its output's type."""
+
+
+def str_diagnostic(expected: Any, value: Any, rtol: Any, atol: Any) -> str:
+    """A report of how ``value`` differs from ``expected``: their shapes and
+    dtypes, the largest absolute and relative differences and where they
+    are, and the tolerances."""
+    lines = []
+    for name, v in (("Expected", expected), ("Observed", value)):
+        a = np.asarray(v)
+        lines.append(f"  {name} value: dtype={a.dtype}, shape={a.shape}")
+        if a.size:
+            lines.append(f"    min={a.min()}, max={a.max()}, mean={np.mean(a)}")
+    try:
+        e = np.asarray(expected, dtype="float64")
+        o = np.asarray(value, dtype="float64")
+        diff = np.abs(e - o)
+        if diff.size:
+            at = (
+                np.unravel_index(np.nanargmax(diff), diff.shape)
+                if np.any(diff == diff)
+                else ()
+            )
+            rel = diff / np.maximum(np.abs(e), np.finfo("float64").tiny)
+            lines.append(f"  Max abs diff: {np.nanmax(diff)} (at {at})")
+            lines.append(f"  Max rel diff: {np.nanmax(rel)}")
+    except (TypeError, ValueError) as exc:
+        lines.append(f"  (no elementwise difference: {exc})")
+    lines.append(f"  rtol={rtol}, atol={atol}")
+    return "\n".join(lines) + "\n"
+
+
+class DebugMode(Mode):
+    """``mode="DebugMode"``: the ``optimizer``'s rewrites, every node run
+    under DebugMode's checks, every call compared with ``FAST_COMPILE``.
+
+    PyTensor's other arguments (``check_c_code``, ``stability_patience``,
+    ...) are accepted and ignored: there is one native implementation of
+    each op to check, and the schedule is deterministic.
+    """
+
+    def __new__(
+        cls, optimizer: Any = "fast_run", *args: Any, **kwargs: Any
+    ) -> "DebugMode":
+        return super().__new__(cls, "vm", optimizer, checks="debug")
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.provided_optimizer,))
+
+    def __repr__(self) -> str:
+        return f"DebugMode(optimizer={self.provided_optimizer})"
+
+
+__all__ = [
+    "BadDestroyMap",
+    "BadOptimization",
+    "BadThunkOutput",
+    "BadViewMap",
+    "DebugMode",
+    "DebugModeError",
+    "InvalidValueError",
+    "StochasticOrder",
+    "str_diagnostic",
+]

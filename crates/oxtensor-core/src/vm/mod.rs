@@ -6,6 +6,7 @@
 
 mod argmin_link;
 mod chain;
+mod destroy_grant;
 mod destroy_order;
 mod donation;
 pub mod fork;

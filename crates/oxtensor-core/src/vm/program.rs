@@ -4,6 +4,7 @@
 //! their last use (recycling their buffers), and returns the outputs.
 
 use super::argmin_link::link_argmins;
+use super::destroy_grant::{destroyed_input, grant_destroyed};
 use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::{lend, mark_donors};
 use super::profile::{NodeStats, Profile};
@@ -67,6 +68,9 @@ pub(super) struct Step {
     /// `(input, slot)`: an input the step reads last, lent to the thunk to
     /// write its output into (see [`super::donation`]).
     pub(super) donor: Option<(usize, usize)>,
+    /// The input the node destroys (its op's `destroy_map`), offered to a
+    /// native thunk to write its output into (see [`super::destroy_grant`]).
+    pub(super) destroys: Option<usize>,
 }
 
 impl Step {
@@ -119,6 +123,9 @@ pub struct Program {
     /// For each input, whether every step reading it reads bools as bytes
     /// (see [`Program::takes_bool_bytes`]).
     bool_bytes: Vec<bool>,
+    /// For each input, whether a step destroys it (see
+    /// [`Program::destroys_input`]).
+    destroyed: Vec<bool>,
 }
 
 /// Inputs plus constants up to this many elements make a run short enough
@@ -163,9 +170,9 @@ impl Program {
         let mut steps = Vec::with_capacity(order.len());
         for &n in &order {
             let node = g.node(n);
-            let thunk = match host_thunks.remove(&n) {
-                Some(t) => t,
-                None => native_thunk(fg, n),
+            let (thunk, destroys) = match host_thunks.remove(&n) {
+                Some(t) => (t, None),
+                None => (native_thunk(fg, n), destroyed_input(fg, n)),
             };
             let inputs: Vec<Src> = node.inputs.iter().map(|&v| src(v)).collect();
             let outputs = node.outputs.iter().map(|&v| slot_of(src(v))).collect();
@@ -178,6 +185,7 @@ impl Program {
                 label: g.describe_node(n),
                 frees: Vec::new(),
                 donor: None,
+                destroys,
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
@@ -219,7 +227,14 @@ impl Program {
         let bool_bytes = (0..fg.inputs().len())
             .map(|i| reads_only_bytes(&steps, &outputs, i))
             .collect();
+        let mut destroyed = vec![false; fg.inputs().len()];
+        for st in &steps {
+            if let Some(&Src::Input(i)) = st.destroys.and_then(|d| st.run_inputs.get(d)) {
+                destroyed[i] = true;
+            }
+        }
         Ok(Program {
+            destroyed,
             bool_bytes,
             single,
             producer,
@@ -240,6 +255,13 @@ impl Program {
     /// Number of inputs the program takes.
     pub fn n_inputs(&self) -> usize {
         self.input_types.len()
+    }
+
+    /// Whether some step destroys input `i` (an input the caller marked
+    /// mutable, or an updated shared variable): a host may then pass the
+    /// caller's writable memory for it (see `vm/destroy_grant.rs`).
+    pub fn destroys_input(&self, i: usize) -> bool {
+        self.destroyed.get(i).copied().unwrap_or(false)
     }
 
     /// Whether input `i`, a bool tensor, may hold bytes other than 0 and 1
@@ -339,7 +361,10 @@ impl Program {
         };
         ws.pool.trim();
         let mut outs = StepOutputs::new();
-        self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs)?;
+        grant_destroyed(&self.steps[0], inputs, &[], &mut ws.pool);
+        let result = self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs);
+        ws.pool.end_grant();
+        result?;
         // `compute` checked that every output is there. Taken one by one:
         // moving the inline vector whole cost a copy of all its slots.
         Ok(outs.iter_mut().filter_map(Option::take).collect())
@@ -350,8 +375,10 @@ impl Program {
         if let Some((_, slot)) = step.donor {
             lend(ws, slot);
         }
+        grant_destroyed(step, inputs, &ws.storage, &mut ws.pool);
         let result = self.compute(k, step, inputs, &ws.storage, &mut ws.pool, &mut outs);
         ws.pool.end_loan();
+        ws.pool.end_grant();
         result?;
         for (&s, v) in step.outputs.iter().zip(outs) {
             ws.storage[s] = v;

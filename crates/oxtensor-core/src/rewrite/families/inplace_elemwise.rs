@@ -105,12 +105,14 @@ impl GraphRewriter for InplaceElemwise {
     }
 }
 
-/// Registers the pass at PyTensor's position, tagged `inplace`.
+/// Registers the pass at PyTensor's position, in `fast_run` (never in
+/// `fast_compile`), tagged `inplace` (which `o3` and `excluding("inplace")`
+/// leave out).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     db.register(
         "inplace_elemwise_opt",
         Entry::Graph(Arc::new(InplaceElemwise)),
-        &["inplace", "inplace_elemwise_opt"],
+        &["fast_run", "inplace", "inplace_elemwise_opt"],
         75.0,
         Role::Global,
     )

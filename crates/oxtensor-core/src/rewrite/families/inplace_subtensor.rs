@@ -9,14 +9,16 @@
 //! 70.6, before the elementwise pass (as PyTensor's do), so a value both
 //! could overwrite goes to the increment, whose copy costs a whole pass.
 
+use super::inplace_elemwise::keep_protected;
 use crate::compile::protected_vars;
 use crate::error::{Error, Result};
 use crate::graph::destroy::inplace_candidates;
-use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId};
+use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
 use crate::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use crate::ops::subtensor::IncSubtensor;
 use crate::ops::OpRef;
 use crate::rewrite::{Entry, GraphRewriter, RewriteDb, Role, RunContext};
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// The pass; see the module docs.
@@ -53,7 +55,7 @@ fn inplace_version(fg: &FunctionGraph, n: NodeId) -> Option<OpRef> {
 }
 
 /// Tries to make `n` write into its `x`; whether it did.
-fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
+fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>) -> Result<bool> {
     let Some(op) = inplace_version(fg, n) else {
         return Ok(false);
     };
@@ -64,8 +66,7 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
         let node = fg.graph().node(n);
         (node.inputs.clone(), node.outputs[0])
     };
-    let protected = protected_vars(fg);
-    if inplace_candidates(fg, dh, &inputs[..1], &protected).is_empty() {
+    if inplace_candidates(fg, dh, &inputs[..1], protected).is_empty() {
         return Ok(false);
     }
     let new_node = fg.graph_mut().apply(op, &inputs)?;
@@ -76,7 +77,10 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
     let result = fg.replace_all_validate(&[(old, new)], "inplace_subtensor_opt");
     fg.set_cycle_check(before);
     match result {
-        Ok(()) => Ok(true),
+        Ok(()) => {
+            keep_protected(protected, old, new);
+            Ok(true)
+        }
         Err(Error::Inconsistency(_)) => Ok(false),
         Err(e) => Err(e),
     }
@@ -95,10 +99,13 @@ impl GraphRewriter for InplaceSubtensor {
         if fg.feature::<DestroyHandler>().is_none() {
             self.add_requirements(fg)?;
         }
+        // Computed once: a replaced output's replacement is an output too,
+        // so `keep_protected` adds it as it goes.
+        let mut protected = protected_vars(fg);
         let mut changed = false;
         for n in fg.toposort()? {
             if fg.has_node(n) {
-                changed |= try_node(fg, n)?;
+                changed |= try_node(fg, n, &mut protected)?;
             }
         }
         Ok(changed)

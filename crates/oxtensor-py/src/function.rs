@@ -322,7 +322,9 @@ impl PyFunction {
         value: &Bound<'_, PyAny>,
         ty: &Bound<'_, PyAny>,
     ) -> PyResult<Value> {
-        if self.program.destroys_input(self.inputs.len() + k) {
+        // Only when this function applies the update (a copy made with
+        // `delete_updates` runs the same program and must leave it alone).
+        if self.updates.contains(&k) && self.program.destroys_input(self.inputs.len() + k) {
             if let Ok(tt) = ty.cast::<PyTensorType>() {
                 let tt = &tt.get().inner;
                 if let Some(t) = writable_view(value, tt.dtype, |shape| tt.fits(shape))? {

@@ -12,6 +12,7 @@
 //! another argument is not granted (PyTensor copies such a mutable input).
 
 use super::program::{Src, Step};
+use crate::compile::Supervisor;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::kernels::alloc::Pool;
 use crate::kernels::granted::buffers_overlap;
@@ -23,12 +24,30 @@ pub(super) fn destroyed_input(fg: &FunctionGraph, n: NodeId) -> Option<usize> {
     map.iter().find_map(|(_, ins)| ins.first().copied())
 }
 
+/// For each input of `fg`, whether a step destroys it and the caller
+/// marked it mutable (the graph's `Supervisor` knows; without one, none).
+pub(super) fn destroyed_mutable_inputs(fg: &FunctionGraph, steps: &[Step]) -> Vec<bool> {
+    let mutable = fg
+        .feature::<Supervisor>()
+        .map(Supervisor::mutable)
+        .unwrap_or(&[]);
+    let mut out = vec![false; fg.inputs().len()];
+    for st in steps {
+        if let Some(&Src::Input(i)) = st.destroys.and_then(|d| st.run_inputs.get(d)) {
+            out[i] = fg.inputs().get(i).is_some_and(|v| mutable.contains(v));
+        }
+    }
+    out
+}
+
 /// Offers `step`'s destroyed input to its thunk through `pool`: a storage
-/// slot's value, or an argument sharing no memory with another argument.
+/// slot's value, or an argument the caller marked mutable (`mutable`, per
+/// input) sharing no memory with another argument.
 pub(super) fn grant_destroyed(
     step: &Step,
     inputs: &[Value],
     storage: &[Option<Value>],
+    mutable: &[bool],
     pool: &mut Pool,
 ) {
     let Some(src) = step.destroys.and_then(|i| step.run_inputs.get(i)) else {
@@ -36,7 +55,10 @@ pub(super) fn grant_destroyed(
     };
     let value = match *src {
         Src::Slot(s) => storage.get(s).and_then(Option::as_ref),
-        Src::Input(i) => inputs.get(i).filter(|v| !overlaps_another(inputs, i, v)),
+        Src::Input(i) if mutable.get(i).copied().unwrap_or(false) => {
+            inputs.get(i).filter(|v| !overlaps_another(inputs, i, v))
+        }
+        Src::Input(_) => None,
         Src::Const(_) => None,
     };
     if let Some(Value::Tensor(t)) = value {
@@ -59,6 +81,7 @@ fn overlaps_another(inputs: &[Value], i: usize, v: &Value) -> bool {
 mod tests {
     use super::super::program::{LinkOptions, Program};
     use crate::build;
+    use crate::compile::Supervisor;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::ops::elemwise::Elemwise;
@@ -107,16 +130,24 @@ mod tests {
         }
     }
 
-    /// A destroyed argument is overwritten when the caller's is its only
-    /// other handle and it shares no memory with another argument, and
-    /// left alone otherwise.
+    /// A destroyed argument is overwritten when the caller marked it
+    /// mutable, the caller's is its only other handle and it shares no
+    /// memory with another argument, and left alone otherwise.
     #[test]
     fn arguments_are_granted_unless_aliased() {
         let mut g = Graph::new();
         let ty = TensorType::with_ndim(DType::Float64, 1);
         let (x, y) = (g.input(ty.clone(), Some("x")), g.input(ty, Some("y")));
         let s = add_inplace(&mut g, x, y);
-        let fg = FunctionGraph::new(g, vec![x, y], vec![s]).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x, y], vec![s]).unwrap();
+        // Not marked mutable: never written.
+        let prog = link(&fg);
+        let xv = vector(4, 1.0);
+        let got = prog.run(vec![xv.clone(), vector(4, 2.0)]).unwrap();
+        assert!(!got[0].tensor().unwrap().shares_buffer(xv.tensor().unwrap()));
+        assert_eq!(xv.tensor().unwrap().as_slice::<f64>().unwrap(), &[1.0; 4]);
+        let supervisor = Supervisor::new([]).with_mutable([x]);
+        fg.attach_feature(Box::new(supervisor)).unwrap();
         let prog = link(&fg);
         let xv = vector(4, 1.0);
         let ptr = xv.tensor().unwrap().as_ptr();

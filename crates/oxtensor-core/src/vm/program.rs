@@ -4,7 +4,7 @@
 //! their last use (recycling their buffers), and returns the outputs.
 
 use super::argmin_link::link_argmins;
-use super::destroy_grant::{destroyed_input, grant_destroyed};
+use super::destroy_grant::{destroyed_input, destroyed_mutable_inputs, grant_destroyed};
 use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::{lend, mark_donors};
 use super::profile::{NodeStats, Profile};
@@ -227,12 +227,7 @@ impl Program {
         let bool_bytes = (0..fg.inputs().len())
             .map(|i| reads_only_bytes(&steps, &outputs, i))
             .collect();
-        let mut destroyed = vec![false; fg.inputs().len()];
-        for st in &steps {
-            if let Some(&Src::Input(i)) = st.destroys.and_then(|d| st.run_inputs.get(d)) {
-                destroyed[i] = true;
-            }
-        }
+        let destroyed = destroyed_mutable_inputs(fg, &steps);
         Ok(Program {
             destroyed,
             bool_bytes,
@@ -257,9 +252,10 @@ impl Program {
         self.input_types.len()
     }
 
-    /// Whether some step destroys input `i` (an input the caller marked
-    /// mutable, or an updated shared variable): a host may then pass the
-    /// caller's writable memory for it (see `vm/destroy_grant.rs`).
+    /// Whether some step destroys input `i` and the caller marked it
+    /// mutable (an updated shared variable is): a host may then pass the
+    /// caller's writable memory for it (see `vm/destroy_grant.rs`); no
+    /// other argument is ever written.
     pub fn destroys_input(&self, i: usize) -> bool {
         self.destroyed.get(i).copied().unwrap_or(false)
     }
@@ -361,7 +357,7 @@ impl Program {
         };
         ws.pool.trim();
         let mut outs = StepOutputs::new();
-        grant_destroyed(&self.steps[0], inputs, &[], &mut ws.pool);
+        grant_destroyed(&self.steps[0], inputs, &[], &self.destroyed, &mut ws.pool);
         let result = self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs);
         ws.pool.end_grant();
         result?;
@@ -375,7 +371,7 @@ impl Program {
         if let Some((_, slot)) = step.donor {
             lend(ws, slot);
         }
-        grant_destroyed(step, inputs, &ws.storage, &mut ws.pool);
+        grant_destroyed(step, inputs, &ws.storage, &self.destroyed, &mut ws.pool);
         let result = self.compute(k, step, inputs, &ws.storage, &mut ws.pool, &mut outs);
         ws.pool.end_loan();
         ws.pool.end_grant();

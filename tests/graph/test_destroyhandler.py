@@ -318,8 +318,9 @@ def test_the_inplace_phase_overwrites_intermediates_and_mutable_inputs_only():
     g = function([In(x, mutable=True)], e, mode=mode)
     assert g.maker.fgraph.destroyers(g.maker.fgraph.inputs[0])
     assert np.allclose(g(np.zeros(2)), 1.0)
-    # Not in FAST_RUN by default.
-    assert not inplace_ops(function([In(x, mutable=True)], e))
+    # In FAST_RUN by default (never in FAST_COMPILE).
+    assert inplace_ops(function([In(x, mutable=True)], e))
+    assert not inplace_ops(function([In(x, mutable=True)], e, mode="FAST_COMPILE"))
 
 
 def test_a_graph_with_a_handler_pickles():

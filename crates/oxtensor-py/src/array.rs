@@ -177,9 +177,49 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     Ok(t)
 }
 
+/// A writable tensor over `obj`'s own memory when it is a writeable,
+/// aligned, native-order ndarray of exactly `dtype` (not bool: its bytes
+/// would need a check) whose shape passes `fits`; `None` otherwise. Only
+/// for an argument the compiled function destroys (an input the caller
+/// marked mutable, or a shared variable with an update): the inplace node
+/// then writes into the caller's array (`kernels/granted.rs`).
+pub fn writable_view(
+    obj: &Bound<'_, PyAny>,
+    dtype: DType,
+    fits: impl FnOnce(&[usize]) -> bool,
+) -> PyResult<Option<Tensor>> {
+    let Ok(arr) = obj.cast::<PyUntypedArray>() else {
+        return Ok(None);
+    };
+    let descr = arr.dtype();
+    // SAFETY: `as_array_ptr` is the live array object.
+    let flags = unsafe { (*arr.as_array_ptr()).fields.flags };
+    let usable = descr_dtype(&descr) == Some(dtype)
+        && dtype != DType::Bool
+        && fits(arr.shape())
+        && arr.is_aligned()
+        && descr.is_native_byteorder().unwrap_or(true)
+        && flags & npyffi::NPY_ARRAY_WRITEABLE != 0;
+    if !usable {
+        return Ok(None);
+    }
+    view_of(obj, arr, dtype, true).map(Some)
+}
+
 /// A read-only tensor over a well-behaved array's memory, kept alive by a
 /// reference to the array.
 fn view(obj: &Bound<'_, PyAny>, arr: &Bound<'_, PyUntypedArray>, dtype: DType) -> PyResult<Tensor> {
+    view_of(obj, arr, dtype, false)
+}
+
+/// A tensor over a well-behaved array's memory, kept alive by a reference
+/// to the array; `writable` only for arrays NumPy lets us write.
+fn view_of(
+    obj: &Bound<'_, PyAny>,
+    arr: &Bound<'_, PyUntypedArray>,
+    dtype: DType,
+    writable: bool,
+) -> PyResult<Tensor> {
     let shape = Dims::from_slice(arr.shape());
     let strides = Strides::from_slice(arr.strides());
     // SAFETY: `as_array_ptr` is the live array object; its `data` field is
@@ -196,8 +236,9 @@ fn view(obj: &Bound<'_, PyAny>, arr: &Bound<'_, PyUntypedArray>, dtype: DType) -
     let ptr = NonNull::new(base).unwrap_or(NonNull::dangling());
     // SAFETY: `ptr..ptr+len` covers every element of the array (its extent),
     // which stays valid while the array object — held by the buffer — lives.
-    // The view is read-only: the core never writes to host memory.
-    let buffer = unsafe { Buffer::from_handle(ptr, len, false, array_handle(obj)) };
+    // The view is read-only unless the array is writeable and the caller
+    // let the function destroy it (`writable_view`).
+    let buffer = unsafe { Buffer::from_handle(ptr, len, writable, array_handle(obj)) };
     let offset = if n == 0 { 0 } else { (-lo) as usize };
     // SAFETY: the layout is the array's own over the extent computed from
     // it, and the array is aligned (checked by every caller).

@@ -2,8 +2,9 @@
 //! program with the GIL released, copies any output that would alias an
 //! input, a constant or another output, and applies shared updates.
 
-use crate::array::{array_copied, copies_out, exact_view};
+use crate::array::{array_copied, copies_out, exact_view, writable_view};
 use crate::host_thunk::{value_from_py, value_to_py};
+use crate::types::PyTensorType;
 use oxtensor_core::kernels::copy::copy_contiguous;
 use oxtensor_core::types::TensorType;
 use oxtensor_core::value::Value;
@@ -180,6 +181,15 @@ impl PyFunction {
     fn convert(&self, i: usize, arg: &Bound<'_, PyAny>) -> PyResult<Value> {
         let spec = &self.inputs[i];
         let py = arg.py();
+        if let Some(tt) = spec
+            .tensor
+            .as_ref()
+            .filter(|_| self.program.destroys_input(i))
+        {
+            if let Some(t) = writable_view(arg, tt.dtype, |shape| tt.fits(shape))? {
+                return Ok(Value::Tensor(t));
+            }
+        }
         if let Some(tt) = &spec.tensor {
             let bytes = self.program.takes_bool_bytes(i);
             if let Some(t) = exact_view(arg, tt.dtype, |shape| tt.fits(shape), bytes)? {
@@ -224,8 +234,16 @@ impl PyFunction {
 
     /// Copies outputs that share memory with an input, a constant, an
     /// earlier output or a later borrowed one, unless that output is borrowed.
-    fn unalias(&self, inputs: &[Value], outputs: &mut [Value]) -> PyResult<()> {
-        let borrow = |j: usize| self.borrow.get(j).copied().unwrap_or(false);
+    /// An update computed in place in its shared variable (`in_place`) is
+    /// left as it is: nothing else sees it.
+    fn unalias(&self, inputs: &[Value], outputs: &mut [Value], in_place: &[bool]) -> PyResult<()> {
+        let borrow = |j: usize| {
+            self.borrow.get(j).copied().unwrap_or(false)
+                || j.checked_sub(self.n_outputs)
+                    .and_then(|u| in_place.get(u))
+                    .copied()
+                    .unwrap_or(false)
+        };
         for k in 0..outputs.len() {
             let Value::Tensor(t) = &outputs[k] else {
                 continue;
@@ -289,11 +307,53 @@ impl PyFunction {
 
     /// Appends the shared variables' current values.
     fn push_shared(&self, py: Python<'_>, values: &mut Values) -> PyResult<()> {
-        for s in &self.shared {
+        for (k, s) in self.shared.iter().enumerate() {
             let value = s.var.bind(py).call_method1("get_value", (true,))?;
-            values.push(value_from_py(&value, s.ty.bind(py))?);
+            values.push(self.shared_value(k, &value, s.ty.bind(py))?);
         }
         Ok(())
+    }
+
+    /// Shared variable `k`'s value for a call: a writable view of its own
+    /// array when the program destroys it (its update runs in place).
+    fn shared_value(
+        &self,
+        k: usize,
+        value: &Bound<'_, PyAny>,
+        ty: &Bound<'_, PyAny>,
+    ) -> PyResult<Value> {
+        // Only when this function applies the update (a copy made with
+        // `delete_updates` runs the same program and must leave it alone).
+        if self.updates.contains(&k) && self.program.destroys_input(self.inputs.len() + k) {
+            if let Ok(tt) = ty.cast::<PyTensorType>() {
+                let tt = &tt.get().inner;
+                if let Some(t) = writable_view(value, tt.dtype, |shape| tt.fits(shape))? {
+                    return Ok(Value::Tensor(t));
+                }
+            }
+        }
+        value_from_py(value, ty)
+    }
+
+    /// Whether update `u` (output `n_outputs + u`) was computed in place in
+    /// its shared variable's own array: the destroyed argument's buffer,
+    /// a view of that array (made by [`PyFunction::shared_value`]). The
+    /// variable then already holds the new value.
+    fn updated_in_place(&self, values: &[Value], outputs: &[Value], u: usize) -> bool {
+        let (Some(&k), Some(Value::Tensor(out))) =
+            (self.updates.get(u), outputs.get(self.n_outputs + u))
+        else {
+            return false;
+        };
+        let Some(Value::Tensor(arg)) = values.get(self.inputs.len() + k) else {
+            return false;
+        };
+        Arc::ptr_eq(arg.buffer(), out.buffer())
+            && !arg.buffer().is_rust_owned()
+            && arg.offset() == out.offset()
+            && arg.shape() == out.shape()
+            && arg.strides() == out.strides()
+            && arg.dtype() == out.dtype()
     }
 
     /// What every call does first: refuse a call nested so deep (a Python
@@ -353,8 +413,18 @@ impl PyFunction {
         } else {
             py.detach(run)
         }?;
-        self.unalias(values, &mut outputs)?;
-        for (value, &k) in outputs.drain(self.n_outputs..).zip(&self.updates) {
+        let in_place: SmallVec<[bool; 4]> = (0..self.updates.len())
+            .map(|u| self.updated_in_place(values, &outputs, u))
+            .collect();
+        self.unalias(values, &mut outputs, &in_place)?;
+        for (u, (value, &k)) in outputs
+            .drain(self.n_outputs..)
+            .zip(&self.updates)
+            .enumerate()
+        {
+            if in_place[u] {
+                continue;
+            }
             let obj = value_to_py(py, &value, true)?;
             self.shared[k]
                 .var

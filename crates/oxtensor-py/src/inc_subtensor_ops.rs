@@ -1,18 +1,28 @@
 //! The increment ops as Python classes: `IncSubtensor`,
 //! `AdvancedIncSubtensor1` and `AdvancedIncSubtensor`, with PyTensor's
-//! props (`inplace` is always `False`: there are no inplace versions yet).
+//! props; `inplace=True` gives the version that writes into `x` itself
+//! (`destroy_map = {0: [0]}`), which the inplace phase puts in graphs.
 
 use crate::apply::PyApply;
 use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::errors::IntoPyResult;
 use crate::op::PyOp;
-use crate::subtensor_ops::{core_ref, idx_list_tuple, indexing_node, no_inplace, parse_idx_list};
+use crate::subtensor_ops::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
 use pyo3::exceptions::PyNotImplementedError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
+
+/// An increment's `destroy_map`: `x` (input 0) is output 0 when inplace.
+fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    if inplace {
+        d.set_item(0, vec![0])?;
+    }
+    Ok(d)
+}
 
 /// `IncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ...)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "IncSubtensor")]
@@ -29,8 +39,8 @@ impl PyIncSubtensor {
         destroyhandler_tolerate_aliased: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
         let _ = destroyhandler_tolerate_aliased;
-        no_inplace(inplace, "IncSubtensor")?;
-        let core = IncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
+        let mut core = IncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
+        core.inplace = inplace;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyIncSubtensor))
     }
 
@@ -45,7 +55,11 @@ impl PyIncSubtensor {
     }
 
     fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["idx_list"], &["set_instead_of_inc"])
+        new_args(
+            slf.as_any(),
+            &["idx_list"],
+            &["inplace", "set_instead_of_inc"],
+        )
     }
 
     /// Input positions and slices of them, one entry per indexed axis.
@@ -54,10 +68,16 @@ impl PyIncSubtensor {
         idx_list_tuple(py, &core_of::<IncSubtensor>(slf.as_super())?.idx_list)
     }
 
-    /// Always `False`: there is no inplace version yet.
+    /// Whether it writes into `x` itself.
     #[getter]
-    fn inplace(&self) -> bool {
-        false
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<IncSubtensor>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(py, core_of::<IncSubtensor>(slf.as_super())?.inplace)
     }
 
     /// Set instead of increment.
@@ -90,8 +110,10 @@ impl PyAdvancedIncSubtensor1 {
     #[new]
     #[pyo3(signature = (inplace = false, set_instead_of_inc = false))]
     fn new(inplace: bool, set_instead_of_inc: bool) -> PyResult<PyClassInitializer<Self>> {
-        no_inplace(inplace, "AdvancedIncSubtensor1")?;
-        let core = AdvancedIncSubtensor1 { set_instead_of_inc };
+        let core = AdvancedIncSubtensor1 {
+            set_instead_of_inc,
+            inplace,
+        };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor1))
     }
 
@@ -101,13 +123,22 @@ impl PyAdvancedIncSubtensor1 {
     }
 
     fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["set_instead_of_inc"])
+        new_args(slf.as_any(), &[], &["inplace", "set_instead_of_inc"])
     }
 
-    /// Always `False`: there is no inplace version yet.
+    /// Whether it writes into `x` itself.
     #[getter]
-    fn inplace(&self) -> bool {
-        false
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<AdvancedIncSubtensor1>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(
+            py,
+            core_of::<AdvancedIncSubtensor1>(slf.as_super())?.inplace,
+        )
     }
 
     /// Set instead of increment.
@@ -131,14 +162,14 @@ impl PyAdvancedIncSubtensor {
         set_instead_of_inc: bool,
         ignore_duplicates: bool,
     ) -> PyResult<PyClassInitializer<Self>> {
-        no_inplace(inplace, "AdvancedIncSubtensor")?;
         if ignore_duplicates {
             return Err(PyNotImplementedError::new_err(
                 "not supported: AdvancedIncSubtensor(ignore_duplicates=True); duplicates accumulate",
             ));
         }
-        let core =
+        let mut core =
             AdvancedIncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
+        core.inplace = inplace;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor))
     }
 
@@ -153,7 +184,11 @@ impl PyAdvancedIncSubtensor {
     }
 
     fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["idx_list"], &["set_instead_of_inc"])
+        new_args(
+            slf.as_any(),
+            &["idx_list"],
+            &["inplace", "set_instead_of_inc"],
+        )
     }
 
     /// Input positions and slices of them, one entry per indexed axis.
@@ -165,10 +200,16 @@ impl PyAdvancedIncSubtensor {
         )
     }
 
-    /// Always `False`: there is no inplace version yet.
+    /// Whether it writes into `x` itself.
     #[getter]
-    fn inplace(&self) -> bool {
-        false
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<AdvancedIncSubtensor>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(py, core_of::<AdvancedIncSubtensor>(slf.as_super())?.inplace)
     }
 
     /// Set instead of increment.

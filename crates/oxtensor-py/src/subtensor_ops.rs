@@ -17,7 +17,7 @@ use oxtensor_core::ops::index_list::IdxEntry;
 use oxtensor_core::ops::subtensor::{IncSubtensor, Subtensor};
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::types::{TensorType, Type};
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySlice, PyTuple};
 use std::sync::Arc;
@@ -128,15 +128,6 @@ pub(crate) fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
         .core
         .clone()
         .ok_or_else(|| PyTypeError::new_err("built-in op without its core op"))
-}
-
-pub(crate) fn no_inplace(inplace: bool, what: &str) -> PyResult<()> {
-    if inplace {
-        return Err(PyNotImplementedError::new_err(format!(
-            "not supported: inplace {what} (a later inplace rewrite will make it)"
-        )));
-    }
-    Ok(())
 }
 
 fn view_map_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {

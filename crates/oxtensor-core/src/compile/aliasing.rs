@@ -16,6 +16,10 @@ use std::any::Any;
 #[derive(Clone, Debug, Default)]
 pub struct Supervisor {
     protected: Vec<VarId>,
+    /// The inputs the caller marked mutable: the only arguments whose own
+    /// memory the program may write (`vm/destroy_grant.rs`). An input the
+    /// caller's own graph destroys without it is overwritten in a copy.
+    mutable: Vec<VarId>,
 }
 
 impl Supervisor {
@@ -28,7 +32,21 @@ impl Supervisor {
                 list.push(v);
             }
         }
-        Supervisor { protected: list }
+        Supervisor {
+            protected: list,
+            mutable: Vec::new(),
+        }
+    }
+
+    /// This supervisor, knowing the inputs the caller marked mutable.
+    pub fn with_mutable(mut self, mutable: impl IntoIterator<Item = VarId>) -> Self {
+        self.mutable = mutable.into_iter().collect();
+        self
+    }
+
+    /// The inputs the caller marked mutable.
+    pub fn mutable(&self) -> &[VarId] {
+        &self.mutable
     }
 
     /// The protected variables, as given.
@@ -112,7 +130,8 @@ pub fn add_supervisor_to_fgraph(
         .filter(|i| !i.mutable && !dh.is_some_and(|dh| dh.has_destroyers(&[i.var])))
         .map(|i| i.var)
         .collect();
-    fg.attach_feature(Box::new(Supervisor::new(protected)))
+    let mutable = inputs.iter().filter(|i| i.mutable).map(|i| i.var);
+    fg.attach_feature(Box::new(Supervisor::new(protected).with_mutable(mutable)))
 }
 
 fn refuse_inplace(fg: &FunctionGraph) -> Error {

@@ -26,6 +26,10 @@ pub struct Pool {
     /// An input the running step is the last to read, which its op may
     /// write its output into (`vm/donation.rs`).
     loan: Option<Tensor>,
+    /// An input the running step destroys (its `destroy_map`, accepted by
+    /// the `DestroyHandler`), which its op may write its output into
+    /// (`kernels/granted.rs`).
+    pub(super) grant: Option<Tensor>,
 }
 
 /// The kept buffers of one byte length, and how many the runs ask for.
@@ -201,9 +205,14 @@ impl Pool {
 }
 
 /// A C-contiguous tensor holding `x`'s values for an op to modify and
-/// return (`inc_subtensor`'s output): `x` itself when the program lent it
-/// and nothing else can see it ([`Pool::take_loan`]), else a copy.
+/// return (`inc_subtensor`'s output): `x` itself when the op destroys it
+/// and the program granted it ([`Pool::take_grant`]), or lent it and
+/// nothing else can see it ([`Pool::take_loan`]); else a copy.
 pub fn modifiable_copy(pool: &mut Pool, x: &Tensor) -> Result<Tensor> {
+    if let Some(granted) = pool.take_grant(x) {
+        // The destroyed input itself (an inplace op's, `kernels/granted.rs`).
+        return Ok(granted.into_parts().0);
+    }
     if let Some(t) = pool.take_loan(x) {
         return Ok(t);
     }

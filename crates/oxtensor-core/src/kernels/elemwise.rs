@@ -202,32 +202,107 @@ fn elemwise_c(
         out_dtype
     };
     let mut out = super::alloc::output(pool, produced, &shape)?;
+    run_converted(k, compute, inputs, &mut out)?;
+    Ok(if produced == out_dtype {
+        out
+    } else {
+        cast::cast(&out, out_dtype)?
+    })
+}
+
+/// `k` over `inputs` into `out`, converting the inputs of another dtype
+/// than `compute` first (the rest are borrowed).
+fn run_converted(
+    k: ScalarKind,
+    compute: DType,
+    inputs: &[&Tensor],
+    out: &mut Tensor,
+) -> Result<()> {
     let casts = |i: usize, t: &Tensor| input_cast(k, i, t.dtype(), compute);
     if inputs
         .iter()
         .enumerate()
         .all(|(i, t)| casts(i, t).is_none())
     {
-        run(k, compute, inputs, &mut out)?;
-    } else {
-        // Only inputs of another dtype are converted; the rest are borrowed.
-        let converted: SmallVec<[Option<Tensor>; 4]> = inputs
-            .iter()
-            .enumerate()
-            .map(|(i, t)| casts(i, t).map(|to| cast::cast(t, to)).transpose())
-            .collect::<Result<_>>()?;
-        let ins: SmallVec<[&Tensor; 4]> = inputs
-            .iter()
-            .zip(&converted)
-            .map(|(&t, c)| c.as_ref().unwrap_or(t))
-            .collect();
-        run(k, compute, &ins, &mut out)?;
+        return run(k, compute, inputs, out);
     }
-    Ok(if produced == out_dtype {
-        out
-    } else {
-        cast::cast(&out, out_dtype)?
-    })
+    let converted: SmallVec<[Option<Tensor>; 4]> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| casts(i, t).map(|to| cast::cast(t, to)).transpose())
+        .collect::<Result<_>>()?;
+    let ins: SmallVec<[&Tensor; 4]> = inputs
+        .iter()
+        .zip(&converted)
+        .map(|(&t, c)| c.as_ref().unwrap_or(t))
+        .collect();
+    run(k, compute, &ins, out)
+}
+
+/// [`elemwise`] written into `out`, the buffer of an input the node
+/// destroys (`kernels/granted.rs`); whether it was (`false`: nothing was
+/// written, allocate instead). Only in C order at the output's own shape
+/// and dtype: there every kernel reads an element of each input before it
+/// writes the output at that position (one pass, in chunks, on threads by
+/// disjoint ranges), so an input sharing the output's memory is read
+/// before it is overwritten. Other orders and float16 (computed in
+/// float32, then converted) allocate.
+pub fn elemwise_into(
+    op: &ScalarOp,
+    inputs: &[&Tensor],
+    bcast: &[Vec<bool>],
+    out: &mut Tensor,
+) -> Result<bool> {
+    let ScalarOp::Kind(k) = *op else {
+        return Ok(false);
+    };
+    if !overwrites_in_one_pass(k) {
+        return Ok(false);
+    }
+    let shape = output_shape(inputs, bcast)?;
+    let c_order = order::k_order(&shape, inputs).is_none();
+    if shape.as_slice() != out.shape() || !c_order || out.dtype() == DType::Float16 {
+        return Ok(false);
+    }
+    let dtypes: SmallVec<[DType; 4]> = inputs.iter().map(|t| t.dtype()).collect();
+    let compute = compute_dtype(op, &dtypes, out.dtype())?;
+    run_converted(k, compute, inputs, out)?;
+    Ok(true)
+}
+
+/// Kinds whose kernels may read an input element again after writing the
+/// output there: the vectorised math that runs a branch-free fast path
+/// over a block, then redoes the block's edge elements from the input
+/// (`vmath/guarded.rs` and the like). Overwriting their input would feed
+/// the redo its own output, so they allocate. `kernels/granted_tests.rs`
+/// runs every kind into its own input against a fresh output, so a new
+/// two-pass kernel is caught there and belongs here.
+const TWO_PASS: [ScalarKind; 19] = [
+    ScalarKind::Pow,
+    ScalarKind::Log,
+    ScalarKind::Log1p,
+    ScalarKind::Log2,
+    ScalarKind::Log10,
+    ScalarKind::Log1mexp,
+    ScalarKind::Sin,
+    ScalarKind::Cos,
+    ScalarKind::Tan,
+    ScalarKind::ArcTan2,
+    ScalarKind::Sinh,
+    ScalarKind::Cosh,
+    ScalarKind::ArcSinh,
+    ScalarKind::ArcCosh,
+    ScalarKind::ArcTanh,
+    ScalarKind::Erfinv,
+    ScalarKind::Erfcinv,
+    ScalarKind::Gamma,
+    ScalarKind::Psi,
+];
+
+/// Whether `k`'s kernels read each input element before writing the
+/// output at its position, and never after (see [`TWO_PASS`]).
+pub fn overwrites_in_one_pass(k: ScalarKind) -> bool {
+    !TWO_PASS.contains(&k)
 }
 
 /// Dispatches on the compute dtype (inputs already in it; `out` fresh, of

@@ -85,7 +85,8 @@ impl Update<'_> {
             // No rows to write (and `y` may have no elements to read).
             return modifiable_copy(pool, x);
         }
-        if let Some(mut out) = pool.take_loan(x) {
+        let granted = pool.take_grant(x).map(|g| g.into_parts().0);
+        if let Some(mut out) = granted.or_else(|| pool.take_loan(x)) {
             self.in_place(&mut out, rows);
             return Ok(out);
         }
@@ -116,7 +117,8 @@ impl Update<'_> {
     /// write: a loan or a fresh copy, C-contiguous).
     fn in_place<T: Accumulate>(&self, out: &mut Tensor, rows: Rows<'_, T>) {
         // SAFETY: `out` is a loan only its storage slot also holds, which
-        // nothing reads while this op runs, or a fresh copy.
+        // nothing reads while this op runs, a grant of the input this op
+        // destroys (`kernels/granted.rs`: the same), or a fresh copy.
         let dst = unsafe { out.as_granted_mut_slice::<T>() }
             .expect("a C-contiguous, writable tensor of T")
             .as_mut_ptr() as usize;

@@ -21,6 +21,9 @@ mod float_ops;
 pub mod float_scalar;
 pub mod fused;
 pub mod gemm;
+pub mod granted;
+#[cfg(test)]
+mod granted_tests;
 mod inner;
 mod int_ops;
 pub mod iter;

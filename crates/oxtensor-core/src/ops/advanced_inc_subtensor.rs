@@ -16,7 +16,7 @@ use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list, IdxEntry};
 use crate::ops::subtensor::{check_value_rank, index_values, tensor_types, write_of};
 use crate::ops::subtensor_grad as grad;
-use crate::ops::{Op, PerformCtx};
+use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -55,6 +55,8 @@ fn perform_inc(
 pub struct AdvancedIncSubtensor1 {
     /// Set instead of increment.
     pub set_instead_of_inc: bool,
+    /// Writes into `x` itself (`destroy_map = {0: [0]}`).
+    pub inplace: bool,
 }
 
 impl Op for AdvancedIncSubtensor1 {
@@ -68,7 +70,12 @@ impl Op for AdvancedIncSubtensor1 {
         } else {
             "inc"
         };
-        format!("AdvancedIncSubtensor1{{no_inplace,{kind}}}")
+        let inplace = if self.inplace {
+            "inplace"
+        } else {
+            "no_inplace"
+        };
+        format!("AdvancedIncSubtensor1{{{inplace},{kind}}}")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -84,6 +91,14 @@ impl Op for AdvancedIncSubtensor1 {
 
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some(vec![vec![true], vec![true], vec![false]]))
+    }
+
+    fn destroy_map(&self) -> IoMap {
+        if self.inplace {
+            vec![(0, vec![0])]
+        } else {
+            Vec::new()
+        }
     }
 
     fn overwritable_input(&self) -> Option<usize> {
@@ -141,6 +156,8 @@ pub struct AdvancedIncSubtensor {
     pub idx_list: Vec<IdxEntry>,
     /// Set instead of increment.
     pub set_instead_of_inc: bool,
+    /// Writes into `x` itself (`destroy_map = {0: [0]}`).
+    pub inplace: bool,
 }
 
 impl AdvancedIncSubtensor {
@@ -150,6 +167,7 @@ impl AdvancedIncSubtensor {
         Ok(AdvancedIncSubtensor {
             idx_list,
             set_instead_of_inc,
+            inplace: false,
         })
     }
 
@@ -189,6 +207,14 @@ impl Op for AdvancedIncSubtensor {
 
     fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
+    }
+
+    fn destroy_map(&self) -> IoMap {
+        if self.inplace {
+            vec![(0, vec![0])]
+        } else {
+            Vec::new()
+        }
     }
 
     fn overwritable_input(&self) -> Option<usize> {

@@ -8,7 +8,7 @@
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::bool_ops;
-use crate::kernels::elemwise::elemwise;
+use crate::kernels::elemwise::{elemwise, elemwise_into};
 use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
@@ -111,6 +111,42 @@ impl Elemwise {
             .into_iter()
             .map(|d| TensorType::new(d, shape.clone()))
             .collect()
+    }
+}
+
+impl Elemwise {
+    /// The output written into the input `inplace_pattern` destroys, when
+    /// the program granted its buffer (`kernels/granted.rs`) and the
+    /// kernel can write it there; `None`: allocate, as a pure op.
+    fn write_destroyed(
+        &self,
+        ctx: &mut PerformCtx<'_>,
+        tensors: &[&crate::tensor::Tensor],
+    ) -> Result<Option<crate::tensor::Tensor>> {
+        let Some(&(0, i)) = self.inplace_pattern.first() else {
+            return Ok(None);
+        };
+        let Some(x) = tensors.get(i) else {
+            return Ok(None);
+        };
+        let Some(granted) = ctx.pool.take_grant(x) else {
+            return Ok(None);
+        };
+        let (target, mut writer) = granted.into_parts();
+        let written = match &self.scalar_op {
+            ScalarOp::Composite(c) => {
+                match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
+                    Some(k) => k.run_granted(tensors, ctx.pool, writer)?,
+                    None => false,
+                }
+            }
+            op => {
+                let done = elemwise_into(op, tensors, ctx.input_bcast, &mut writer)?;
+                drop(writer);
+                done
+            }
+        };
+        Ok(written.then_some(target))
     }
 }
 
@@ -244,6 +280,10 @@ impl Op for Elemwise {
             .iter()
             .map(|v| v.tensor())
             .collect::<Result<smallvec::SmallVec<[_; 4]>>>()?;
+        if let Some(out) = self.write_destroyed(ctx, &tensors)? {
+            outputs[0] = Some(out.into());
+            return Ok(());
+        }
         if let ScalarOp::Composite(c) = &self.scalar_op {
             let outs = match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
                 Some(k) => k.run(&tensors, ctx.pool)?,
@@ -291,7 +331,12 @@ impl Op for Elemwise {
             return None;
         };
         let kernel = FusedKernel::new(c, input_types, output_types)?;
-        Some(Box::new(FusedThunk::new(kernel)))
+        let destroys = self
+            .inplace_pattern
+            .first()
+            .filter(|p| p.0 == 0)
+            .map(|p| p.1);
+        Some(Box::new(FusedThunk::new(kernel).destroying(destroys)))
     }
 
     /// The logical kinds computing in bool: every input and the output are

@@ -1,6 +1,6 @@
 //! Basic indexing: `Subtensor` (`x[1, ::2]`, a view of `x`) and
 //! `IncSubtensor` (`set_subtensor`/`inc_subtensor` on such an index, which
-//! copies `x` first: no inplace version yet). Integer indices and slice
+//! copies `x` first unless `inplace`: see `kernels/granted.rs`). Integer indices and slice
 //! bounds are 0-d integer inputs named by `idx_list`. Mirrors
 //! `pytensor/tensor/subtensor.py`.
 
@@ -162,6 +162,9 @@ pub struct IncSubtensor {
     pub idx_list: Vec<IdxEntry>,
     /// Set instead of increment.
     pub set_instead_of_inc: bool,
+    /// Writes into `x` itself (`destroy_map = {0: [0]}`), put there by the
+    /// inplace phase (`rewrite/families/inplace_subtensor.rs`).
+    pub inplace: bool,
 }
 
 impl IncSubtensor {
@@ -171,6 +174,7 @@ impl IncSubtensor {
         Ok(IncSubtensor {
             idx_list,
             set_instead_of_inc,
+            inplace: false,
         })
     }
 
@@ -220,6 +224,14 @@ impl Op for IncSubtensor {
 
     fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
+    }
+
+    fn destroy_map(&self) -> IoMap {
+        if self.inplace {
+            vec![(0, vec![0])]
+        } else {
+            Vec::new()
+        }
     }
 
     fn overwritable_input(&self) -> Option<usize> {

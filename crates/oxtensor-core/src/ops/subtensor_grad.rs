@@ -30,10 +30,12 @@ fn basic(idx_list: &[crate::ops::index_list::IdxEntry]) -> Family {
         inc: Arc::new(IncSubtensor {
             idx_list: idx_list.to_vec(),
             set_instead_of_inc: false,
+            inplace: false,
         }),
         set: Arc::new(IncSubtensor {
             idx_list: idx_list.to_vec(),
             set_instead_of_inc: true,
+            inplace: false,
         }),
     }
 }
@@ -46,10 +48,12 @@ fn advanced(idx_list: &[crate::ops::index_list::IdxEntry]) -> Family {
         inc: Arc::new(AdvancedIncSubtensor {
             idx_list: idx_list.to_vec(),
             set_instead_of_inc: false,
+            inplace: false,
         }),
         set: Arc::new(AdvancedIncSubtensor {
             idx_list: idx_list.to_vec(),
             set_instead_of_inc: true,
+            inplace: false,
         }),
     }
 }
@@ -59,9 +63,11 @@ fn rows() -> Family {
         read: Arc::new(AdvancedSubtensor1),
         inc: Arc::new(AdvancedIncSubtensor1 {
             set_instead_of_inc: false,
+            inplace: false,
         }),
         set: Arc::new(AdvancedIncSubtensor1 {
             set_instead_of_inc: true,
+            inplace: false,
         }),
     }
 }

@@ -18,6 +18,10 @@ use crate::value::Value;
 /// would let the op read what it has already overwritten).
 pub(super) fn mark_donors(steps: &mut [Step]) {
     for step in steps.iter_mut() {
+        // A destroying step gets its input granted (`destroy_grant.rs`).
+        if step.destroys.is_some() {
+            continue;
+        }
         let Some(i) = step.thunk.overwritable_input() else {
             continue;
         };
@@ -60,6 +64,7 @@ mod tests {
         let idx = g.tensor_constant(Tensor::from_vec(vec![3], vec![0i64, 0, 2]).unwrap());
         let op = Arc::new(AdvancedIncSubtensor1 {
             set_instead_of_inc: false,
+            inplace: false,
         });
         g.apply_out(op, &[x, y, idx]).unwrap()
     }
@@ -114,6 +119,32 @@ mod tests {
         let got = run(&prog, &x_value());
         assert_eq!(values(&got[0]), vec![2.0, 4.0, 6.0]);
         assert_eq!(values(&got[1]), vec![32.0, 4.0, 36.0]);
+    }
+
+    /// In `FAST_RUN` the inplace phase makes the increment inplace, so the
+    /// program grants `2 * x` to it and lends nothing: donation has work
+    /// only in modes without the phase.
+    #[test]
+    fn fast_run_leaves_nothing_to_donate() {
+        use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
+        for (mode, donors) in [(Mode::fast_run(), 0), (Mode::fast_compile(), 1)] {
+            let mut g = Graph::new();
+            let (x, y) = vectors(&mut g);
+            let two = g.tensor_constant(Tensor::scalar(2.0f64));
+            let a = build::mul(&mut g, x, two).unwrap();
+            let out = increment(&mut g, a, y);
+            let spec = FunctionSpec {
+                inputs: vec![FunctionInput::new(x), FunctionInput::new(y)],
+                outputs: vec![(out, false)],
+                ..FunctionSpec::default()
+            };
+            let prog = compile(g, spec, &mode).unwrap().program;
+            let lent = prog.steps.iter().filter(|s| s.donor.is_some()).count();
+            assert_eq!(lent, donors, "{}", mode.name);
+            let got = run(&prog, &x_value());
+            assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
+            assert!(prog.workspace.lock().unwrap().pool.is_empty());
+        }
     }
 
     #[test]

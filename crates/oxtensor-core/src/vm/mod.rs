@@ -5,6 +5,7 @@
 //! the VM's business.
 
 mod checked;
+mod destroy_grant;
 mod destroy_order;
 mod donation;
 pub mod fork;

@@ -4,6 +4,7 @@
 //! their last use (recycling their buffers), and returns the outputs.
 
 use super::checked::{NodeView, StepChecker};
+use super::destroy_grant::{destroyed_input, destroyed_mutable_inputs, grant_destroyed};
 use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::{lend, mark_donors};
 use super::profile::{NodeStats, Profile};
@@ -71,6 +72,9 @@ pub(super) struct Step {
     /// `(input, slot)`: an input the step reads last, lent to the thunk to
     /// write its output into (see [`super::donation`]).
     pub(super) donor: Option<(usize, usize)>,
+    /// The input the node destroys (its op's `destroy_map`), offered to a
+    /// native thunk to write its output into (see [`super::destroy_grant`]).
+    pub(super) destroys: Option<usize>,
 }
 
 impl Step {
@@ -132,6 +136,9 @@ pub struct Program {
     pub(super) reference: Option<Arc<Program>>,
     /// The outputs, printed (for a checker's messages; empty unchecked).
     pub(super) output_labels: Vec<String>,
+    /// For each input, whether a step destroys it (see
+    /// [`Program::destroys_input`]).
+    destroyed: Vec<bool>,
 }
 
 /// Inputs plus constants up to this many elements make a run short enough
@@ -176,9 +183,9 @@ impl Program {
         let mut steps = Vec::with_capacity(order.len());
         for &n in &order {
             let node = g.node(n);
-            let thunk = match host_thunks.remove(&n) {
-                Some(t) => t,
-                None => native_thunk(fg, n),
+            let (thunk, destroys) = match host_thunks.remove(&n) {
+                Some(t) => (t, None),
+                None => (native_thunk(fg, n), destroyed_input(fg, n)),
             };
             let inputs: Vec<Src> = node.inputs.iter().map(|&v| src(v)).collect();
             let outputs = node.outputs.iter().map(|&v| slot_of(src(v))).collect();
@@ -192,6 +199,7 @@ impl Program {
                 label: g.describe_node(n),
                 frees: Vec::new(),
                 donor: None,
+                destroys,
             });
         }
         let outputs: Vec<Src> = fg.outputs().iter().map(|&v| src(v)).collect();
@@ -230,6 +238,7 @@ impl Program {
         let bool_bytes = (0..fg.inputs().len())
             .map(|i| reads_only_bytes(&steps, &outputs, i))
             .collect();
+        let destroyed = destroyed_mutable_inputs(fg, &steps);
         let output_labels = match opts.checker {
             Some(_) => fg.outputs().iter().map(|&v| g.describe_var(v)).collect(),
             None => Vec::new(),
@@ -238,6 +247,7 @@ impl Program {
             checker: opts.checker.clone(),
             reference: None,
             output_labels,
+            destroyed,
             bool_bytes,
             single,
             producer,
@@ -258,6 +268,14 @@ impl Program {
     /// Number of inputs the program takes.
     pub fn n_inputs(&self) -> usize {
         self.input_types.len()
+    }
+
+    /// Whether some step destroys input `i` and the caller marked it
+    /// mutable (an updated shared variable is): a host may then pass the
+    /// caller's writable memory for it (see `vm/destroy_grant.rs`); no
+    /// other argument is ever written.
+    pub fn destroys_input(&self, i: usize) -> bool {
+        self.destroyed.get(i).copied().unwrap_or(false)
     }
 
     /// Whether input `i`, a bool tensor, may hold bytes other than 0 and 1
@@ -364,7 +382,10 @@ impl Program {
         };
         ws.pool.trim();
         let mut outs = StepOutputs::new();
-        self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs)?;
+        grant_destroyed(&self.steps[0], inputs, &[], &self.destroyed, &mut ws.pool);
+        let result = self.compute(0, &self.steps[0], inputs, &[], &mut ws.pool, &mut outs);
+        ws.pool.end_grant();
+        result?;
         // `compute` checked that every output is there. Taken one by one:
         // moving the inline vector whole cost a copy of all its slots.
         Ok(outs.iter_mut().filter_map(Option::take).collect())
@@ -375,8 +396,10 @@ impl Program {
         if let Some((_, slot)) = step.donor {
             lend(ws, slot);
         }
+        grant_destroyed(step, inputs, &ws.storage, &self.destroyed, &mut ws.pool);
         let result = self.compute(k, step, inputs, &ws.storage, &mut ws.pool, &mut outs);
         ws.pool.end_loan();
+        ws.pool.end_grant();
         result?;
         for (&s, v) in step.outputs.iter().zip(outs) {
             ws.storage[s] = v;

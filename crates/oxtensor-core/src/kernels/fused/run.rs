@@ -139,7 +139,7 @@ impl FusedKernel {
 
     /// The hoisted instructions' results, each at the shape its operands
     /// broadcast to (smaller than the output's), computed whole.
-    fn hoist(&self, inputs: &[&Tensor], pool: &mut Pool) -> Result<Vec<Tensor>> {
+    pub(super) fn hoist(&self, inputs: &[&Tensor], pool: &mut Pool) -> Result<Vec<Tensor>> {
         let mut done: Vec<Tensor> = Vec::with_capacity(self.pre.len());
         for ins in &self.pre {
             let args: SmallVec<[&Tensor; 4]> = ins
@@ -218,7 +218,11 @@ impl FusedKernel {
 
     /// The whole outputs, in parallel tasks of consecutive blocks when
     /// large (each task writes its own stretch of every output).
-    fn run_blocks<T: Element>(&self, leaves: &[&Tensor], outs: &mut [Tensor]) -> Result<()> {
+    pub(super) fn run_blocks<T: Element>(
+        &self,
+        leaves: &[&Tensor],
+        outs: &mut [Tensor],
+    ) -> Result<()> {
         let shape: Dims = outs[0].shape().into();
         let walk = Walk::new(&shape, leaves);
         let total = outs[0].len();

@@ -14,12 +14,38 @@ use smallvec::SmallVec;
 /// A node's fused kernel.
 pub struct FusedThunk {
     kernel: FusedKernel,
+    /// The input the node destroys (its inplace pattern), whose buffer the
+    /// output goes into when the program grants it (`kernels/granted.rs`).
+    destroys: Option<usize>,
 }
 
 impl FusedThunk {
     /// The thunk running `kernel`.
     pub fn new(kernel: FusedKernel) -> FusedThunk {
-        FusedThunk { kernel }
+        FusedThunk {
+            kernel,
+            destroys: None,
+        }
+    }
+
+    /// The thunk of a node whose output overwrites input `i`.
+    pub fn destroying(mut self, i: Option<usize>) -> FusedThunk {
+        self.destroys = i;
+        self
+    }
+
+    /// The output written into the destroyed input's granted buffer, if
+    /// the program granted it and the kernel could.
+    fn run_destroying(&self, tensors: &[&Tensor], pool: &mut Pool) -> Result<Option<Tensor>> {
+        let Some(x) = self.destroys.and_then(|i| tensors.get(i)) else {
+            return Ok(None);
+        };
+        let Some(granted) = pool.take_grant(x) else {
+            return Ok(None);
+        };
+        let (target, writer) = granted.into_parts();
+        let written = self.kernel.run_granted(tensors, pool, writer)?;
+        Ok(written.then_some(target))
     }
 }
 
@@ -29,6 +55,10 @@ impl Thunk for FusedThunk {
             .iter()
             .map(|v| v.tensor())
             .collect::<Result<SmallVec<[&Tensor; 4]>>>()?;
+        if let Some(t) = self.run_destroying(&tensors, pool)? {
+            outputs[0] = Some(t.into());
+            return Ok(());
+        }
         let outs = self.kernel.run(&tensors, pool)?;
         for (slot, t) in outputs.iter_mut().zip(outs) {
             *slot = Some(t.into());

@@ -14,6 +14,7 @@ use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::OpRef;
 use crate::rewrite::{Entry, GraphRewriter, RewriteDb, Role, RunContext};
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// The pass; see the module docs.
@@ -41,8 +42,15 @@ fn same_type_inputs(fg: &FunctionGraph, n: NodeId) -> Vec<VarId> {
     out
 }
 
+/// Keeps `new`, which replaced `old`, protected if `old` was (an output).
+pub(super) fn keep_protected(protected: &mut FxHashSet<VarId>, old: VarId, new: VarId) {
+    if protected.contains(&old) {
+        protected.insert(new);
+    }
+}
+
 /// Tries to make `n` overwrite one of its inputs; whether it did.
-fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
+fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>) -> Result<bool> {
     let Some(e) = pure_elemwise(fg, n) else {
         return Ok(false);
     };
@@ -50,8 +58,7 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
     let Some(dh) = fg.feature::<DestroyHandler>() else {
         return Ok(false);
     };
-    let protected = protected_vars(fg);
-    let candidates = inplace_candidates(fg, dh, &same_type_inputs(fg, n), &protected);
+    let candidates = inplace_candidates(fg, dh, &same_type_inputs(fg, n), protected);
     let (inputs, old) = {
         let node = fg.graph().node(n);
         (node.inputs.clone(), node.outputs[0])
@@ -72,7 +79,10 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId) -> Result<bool> {
         let result = fg.replace_all_validate(&[(old, new)], "inplace_elemwise_opt");
         fg.set_cycle_check(before);
         match result {
-            Ok(()) => return Ok(true),
+            Ok(()) => {
+                keep_protected(protected, old, new);
+                return Ok(true);
+            }
             Err(Error::Inconsistency(_)) => continue,
             Err(e) => return Err(e),
         }
@@ -95,22 +105,27 @@ impl GraphRewriter for InplaceElemwise {
         if fg.feature::<DestroyHandler>().is_none() {
             self.add_requirements(fg)?;
         }
+        // Computed once: a replaced output's replacement is an output too,
+        // so `keep_protected` adds it as it goes.
+        let mut protected = protected_vars(fg);
         let mut changed = false;
         for n in fg.toposort()? {
             if fg.has_node(n) {
-                changed |= try_node(fg, n)?;
+                changed |= try_node(fg, n, &mut protected)?;
             }
         }
         Ok(changed)
     }
 }
 
-/// Registers the pass at PyTensor's position, tagged `inplace`.
+/// Registers the pass at PyTensor's position, in `fast_run` (never in
+/// `fast_compile`), tagged `inplace` (which `o3` and `excluding("inplace")`
+/// leave out).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     db.register(
         "inplace_elemwise_opt",
         Entry::Graph(Arc::new(InplaceElemwise)),
-        &["inplace", "inplace_elemwise_opt"],
+        &["fast_run", "inplace", "inplace_elemwise_opt"],
         75.0,
         Role::Global,
     )

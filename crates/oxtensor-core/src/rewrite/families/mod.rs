@@ -15,6 +15,7 @@ mod fill;
 mod fusion;
 mod inc_subtensor;
 mod inplace_elemwise;
+mod inplace_subtensor;
 mod inverse_functions;
 mod join;
 mod log_div;
@@ -80,5 +81,6 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     variance::register(db)?;
     uncanonicalize::register(db)?;
     inplace_elemwise::register(db)?;
+    inplace_subtensor::register(db)?;
     Ok(())
 }

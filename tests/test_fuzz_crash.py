@@ -266,7 +266,19 @@ def check(inputs: list[Any], values: list[Any], case: Case) -> None:
         except Exception:
             return
         raise AssertionError(f"NumPy raised {case.value!r}, got {got!r}")
-    assert same(got, case.value), f"got {got!r}, NumPy {case.value!r}"
+    if same(got, case.value):
+        return
+    # As in PyTensor, algebraic rewrites assume finite values (`x * 0` is 0):
+    # they may differ where NumPy's answer is not finite; the graph as
+    # written may not.
+    as_written = oxtensor.function(
+        inputs, case.var, on_unused_input="ignore", mode=UNREWRITTEN
+    )(*values)
+    assert same(as_written, case.value), f"got {as_written!r}, NumPy {case.value!r}"
+    assert np.shape(got) == case.value.shape
+    assert case.value.size <= CHEAP, f"got {got!r}, NumPy {case.value!r}"
+    finite = np.isfinite(case.value)
+    assert same(np.asarray(got)[finite], case.value[finite]), f"got {got!r}"
 
 
 @given(st.data())

@@ -18,10 +18,13 @@ N = 10**6
 # second); it is killed and the test fails.
 HANG_SECONDS = 120
 
-# Python 3.12 warns on forking a process with threads (ours has rayon's).
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:This process .* fork:DeprecationWarning"
-)
+# Python 3.12 warns on forking a process with threads (ours has rayon's);
+# JAX, once another test imported it, warns from its own fork handler.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:This process .* fork:DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 
 
 def _compiled():

@@ -23,6 +23,8 @@ pub(super) trait Deps {
 #[derive(Clone, Debug, Default)]
 pub(super) struct TopoOrder {
     labels: Labels,
+    /// Nodes relabelled since [`TopoOrder::take_moved`] last ran.
+    moved: Vec<NodeId>,
 }
 
 /// Adding the edge would close a cycle.
@@ -34,6 +36,7 @@ impl TopoOrder {
     pub(super) fn from_sequence(nodes: &[NodeId]) -> Self {
         TopoOrder {
             labels: Labels::from_sequence(nodes),
+            moved: Vec::new(),
         }
     }
 
@@ -63,6 +66,25 @@ impl TopoOrder {
             .max()
             .unwrap_or(0);
         self.labels.insert_after(n, after);
+    }
+
+    /// The nodes relabelled since the last call.
+    pub(super) fn take_moved(&mut self) -> Vec<NodeId> {
+        std::mem::take(&mut self.moved)
+    }
+
+    /// Whether every edge of `n` (both ways) runs in label order; nodes
+    /// without a place are not constrained.
+    pub(super) fn respects(&self, n: NodeId, deps: &impl Deps) -> bool {
+        let Some(ln) = self.labels.get(n) else {
+            return true;
+        };
+        let (mut succ, mut pred) = (Vec::new(), Vec::new());
+        deps.succ(n, &mut succ);
+        deps.pred(n, &mut pred);
+        let label = |m: &NodeId| self.labels.get(*m);
+        succ.iter().filter_map(label).all(|l| l > ln)
+            && pred.iter().filter_map(label).all(|l| l < ln)
     }
 
     /// Drops a node that left the graph.
@@ -128,6 +150,7 @@ impl TopoOrder {
         pool.sort_unstable();
         backward.extend(forward);
         self.labels.reassign(&backward, &pool);
+        self.moved.extend(backward);
     }
 }
 

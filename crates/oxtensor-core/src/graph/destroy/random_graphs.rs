@@ -269,3 +269,31 @@ proptest! {
         }
     }
 }
+
+/// A cycle through two destroyers, found by the property above: `g(d2, x1)`
+/// reads `x1` (so it runs before `inplace(x1, x0)`, which reads `x0`, so
+/// that runs before `d2 = inplace(x0, x2)`, which `g` reads).
+#[test]
+fn a_cycle_through_two_destroyers_is_refused() {
+    let r = Recipe {
+        n_inputs: 3,
+        indestructible: vec![false; 3],
+        with_constant: true,
+        nodes: vec![
+            (2, vec![22489, 0]),
+            (0, vec![0, 0]),
+            (4, vec![46909, 1140]),
+            (0, vec![0, 0]),
+            (4, vec![7184, 1018]),
+            (0, vec![0, 0]),
+            (1, vec![1728, 6931]),
+        ],
+        outputs: vec![62169, 7907],
+        edits: vec![],
+    };
+    let (g, inputs, outputs, _) = graph_of(&r);
+    let mut fg = FunctionGraph::new(g, inputs, outputs).unwrap();
+    fg.attach_feature(Box::new(DestroyHandler::new())).unwrap();
+    assert!(oracle(&fg).is_none());
+    assert!(fg.validate().is_err());
+}

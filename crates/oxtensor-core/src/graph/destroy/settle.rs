@@ -5,11 +5,11 @@
 //! by one and finds any cycle in the region between each edge's ends.
 //! Nothing else in the graph is looked at.
 
-use super::order::{Cycle, Deps};
+use super::order::{Cycle, Deps, TopoOrder};
 use super::views::Views;
 use super::DestroyHandler;
 use crate::error::{Error, Result};
-use crate::graph::{Client, FunctionGraph, NodeId, VarId};
+use crate::graph::{traversal, Client, FunctionGraph, NodeId, VarId};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
@@ -131,12 +131,37 @@ impl DestroyHandler {
             by_root: &self.by_root,
             destroyed: &self.destroyed,
         };
+        self.order.take_moved();
         for e in &edges {
             if let Err(Cycle) = self.order.add_edge(e.before, e.after, &deps) {
                 return Err(cycle_error(fg, e));
             }
         }
-        Ok(())
+        // The searches assume every edge but the one added holds; edges
+        // still waiting their turn may not, and a search bounded by labels
+        // can then miss a cycle through them. The nodes that moved show it.
+        let moved = self.order.take_moved();
+        if moved.iter().all(|&n| self.order.respects(n, &deps)) {
+            return Ok(());
+        }
+        self.reorder_from_scratch(fg)
+    }
+
+    /// Orders every node again over data edges and orderings, or names
+    /// the cycle they make.
+    fn reorder_from_scratch(&mut self, fg: &FunctionGraph) -> Result<()> {
+        let ords = self.orderings(fg)?;
+        match traversal::toposort_with_orderings(fg.graph(), fg.outputs(), fg.inputs(), &ords) {
+            Ok(order) => {
+                self.order = TopoOrder::from_sequence(&order);
+                Ok(())
+            }
+            Err(_) => Err(Error::Inconsistency(
+                "Dependency graph contains cycles: the nodes that read values before their \
+                 destroyers run depend on those destroyers' results"
+                    .into(),
+            )),
+        }
     }
 
     /// Checks each pending destroyer; its readers must run before it.

@@ -201,12 +201,12 @@ __all__ = [
     "composite_from_state",
     "composite_reduce_from_state",
     "constant",
+    "debug_tolerance",
     "debugprint",
     "elemwise_op",
     "equal_computations",
     "equilibrium_pass",
     "fast_inplace_check",
-    "function",
     "function_recipe",
     "graph_inputs",
     "inplace_candidates",
@@ -1508,7 +1508,9 @@ class TensorType(Type):
         name: str | None = None,
         broadcastable: Iterable[bool] | None = None,
     ) -> Self: ...
-    def __call__(self, name: str | None = None) -> TensorVariable: ...
+    def __call__(
+        self, name: str | None = None, shape: t.Any = None
+    ) -> TensorVariable: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[t.Any, tuple[str, tuple[int | None, ...]]]: ...
@@ -1950,23 +1952,6 @@ def matmul(x1: t.Any, x2: t.Any) -> TensorVariable:
 
     Vectors get ``ExpandDims`` before it and ``Squeeze`` after it.
     """
-
-def function(
-    inputs: t.Any,
-    outputs: t.Any = None,
-    mode: t.Any = None,
-    updates: t.Any = None,
-    givens: t.Any = None,
-    no_default_updates: t.Any = None,
-    accept_inplace: bool = False,
-    name: str | None = None,
-    rebuild_strict: bool = True,
-    allow_input_downcast: bool | None = None,
-    profile: t.Any = None,
-    on_unused_input: str | None = None,
-    trust_input: bool = False,
-) -> Function:
-    """Compile ``outputs`` as a function of ``inputs`` (``oxtensor.function``)."""
 
 def function_recipe(
     inputs: t.Any,

@@ -5,7 +5,7 @@
 
 use crate::errors::IntoPyResult;
 use crate::fgraph::PyFunctionGraph;
-use crate::function::{InputSpec, PyFunction};
+use crate::function::InputSpec;
 use crate::function_recipe::{input_entry, FunctionRecipe};
 use crate::import::Memo;
 use crate::mode::core_mode;
@@ -370,49 +370,10 @@ fn import_function<'py>(
     })
 }
 
-/// `oxtensor.function`: see the Python wrapper for the documentation. A
-/// panic while compiling is an `InternalError` (see `panics.rs`).
-#[pyfunction]
-#[pyo3(signature = (inputs, outputs = None, mode = None, updates = None, givens = None, no_default_updates = None, accept_inplace = false, name = None, rebuild_strict = true, allow_input_downcast = None, profile = None, on_unused_input = None, trust_input = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn function<'py>(
-    py: Python<'py>,
-    inputs: Bound<'py, PyAny>,
-    outputs: Option<Bound<'py, PyAny>>,
-    mode: Option<Bound<'py, PyAny>>,
-    updates: Option<Bound<'py, PyAny>>,
-    givens: Option<Bound<'py, PyAny>>,
-    no_default_updates: Option<Bound<'py, PyAny>>,
-    accept_inplace: bool,
-    name: Option<String>,
-    rebuild_strict: bool,
-    allow_input_downcast: Option<bool>,
-    profile: Option<Bound<'py, PyAny>>,
-    on_unused_input: Option<String>,
-    trust_input: bool,
-) -> PyResult<PyFunction> {
-    crate::panics::guard(|| {
-        let recipe = compile_function(
-            py,
-            inputs,
-            outputs,
-            mode,
-            updates,
-            givens,
-            no_default_updates,
-            accept_inplace,
-            name,
-            rebuild_strict,
-            allow_input_downcast,
-            profile,
-            on_unused_input,
-        )?;
-        FunctionRecipe::compile(&recipe, trust_input)
-    })
-}
-
 /// `oxtensor.function`'s work up to linking: the rewritten graph and what
-/// a call needs, for a linker outside the core (`oxtensor.link.jax`).
+/// a call needs. `oxtensor.function` links it (`FunctionRecipe.compile`);
+/// a linker outside the core (`oxtensor.link.jax`) takes the graph. A
+/// panic while compiling is an `InternalError` (see `panics.rs`).
 #[pyfunction]
 #[pyo3(signature = (inputs, outputs = None, mode = None, updates = None, givens = None, no_default_updates = None, accept_inplace = false, name = None, rebuild_strict = true, allow_input_downcast = None, profile = None, on_unused_input = None))]
 #[allow(clippy::too_many_arguments)]
@@ -432,151 +393,118 @@ pub fn function_recipe<'py>(
     on_unused_input: Option<String>,
 ) -> PyResult<Bound<'py, FunctionRecipe>> {
     crate::panics::guard(|| {
-        compile_function(
-            py,
-            inputs,
-            outputs,
-            mode,
-            updates,
-            givens,
-            no_default_updates,
-            accept_inplace,
+        let _ = rebuild_strict;
+        let core = core_mode(mode.as_ref())?;
+        // DebugMode compares every call with the same function in FAST_COMPILE.
+        let reference_args = core
+            .link
+            .checker
+            .as_ref()
+            .is_some_and(|c| c.wants_reference())
+            .then(|| {
+                (
+                    inputs.clone(),
+                    outputs.clone(),
+                    updates.clone(),
+                    givens.clone(),
+                    no_default_updates.clone(),
+                )
+            });
+        let items: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
+        let specs: Vec<InputSpec> = items
+            .iter()
+            .map(|i| input_spec(i, allow_input_downcast))
+            .collect::<PyResult<_>>()?;
+        let mutable = items
+            .iter()
+            .map(is_mutable)
+            .collect::<PyResult<Vec<bool>>>()?;
+        for (i, s) in specs.iter().enumerate() {
+            if specs[..i].iter().any(|o| o.var.is(&s.var)) {
+                return Err(PyValueError::new_err(format!(
+                    "Variable {} is used twice in inputs",
+                    s.var.bind(py).str()?
+                )));
+            }
+        }
+        let (out_vars, borrow, single) = output_specs(outputs)?;
+        let pairs = update_pairs(updates)?;
+        let mut givens = given_pairs(givens)?;
+        let fg_inputs = free_inputs(py, &specs, &mut givens)?;
+        let no_default =
+            no_default_updates.unwrap_or_else(|| PyBool::new(py, false).to_owned().into_any());
+        let outs: Vec<(Bound<'py, PyAny>, bool)> = out_vars
+            .iter()
+            .cloned()
+            .zip(borrow.iter().copied())
+            .collect();
+        let mut imported = import_function(&fg_inputs, &outs, pairs, &givens, &no_default)?;
+        imported.spec.on_unused_input = on_unused(on_unused_input.as_deref())?;
+        imported.spec.accept_inplace = accept_inplace;
+        for (input, m) in imported.spec.inputs.iter_mut().zip(mutable) {
+            input.mutable = m;
+        }
+        let (fg, log) = PyFunctionGraph::shell(py, imported.memo)?;
+        let bridge = crate::rewriting::bridge::HostBridge::new(&fg);
+        let built = FunctionMaker::new(imported.g, imported.spec, core)
+            .with_feature(log)
+            .with_feature(Box::new(bridge))
+            .with_feature(Box::new(HostFolding(Box::new(
+                crate::rewriting::fold::PyHostFolder,
+            ))))
+            .build()
+            .py()?;
+        warn_all(py, &built.warnings)?;
+        // PyTensor keeps a rewrite run's profile on the graph (`fgraph.profile`).
+        let profile_obj = crate::rewriting::profile::PyRewriteProfile::from(built.profile);
+        fg.setattr("rewrite_profile", profile_obj)?;
+        let mut core_fg = built.fgraph;
+        crate::rewriting::bridge::HostBridge::detach(&mut core_fg).py()?;
+        core_fg.remove_feature_of::<HostFolding>().py()?;
+        PyFunctionGraph::adopt(&fg, core_fg)?;
+        let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
+        let entries = specs
+            .iter()
+            .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast))
+            .collect::<PyResult<Vec<_>>>()?;
+        let reference = match reference_args {
+            Some((inputs, outputs, updates, givens, no_default)) => {
+                let fast_compile = pyo3::types::PyString::new(py, "FAST_COMPILE").into_any();
+                let f = function_recipe(
+                    py,
+                    inputs,
+                    outputs,
+                    Some(fast_compile),
+                    updates,
+                    givens,
+                    no_default,
+                    accept_inplace,
+                    None,
+                    rebuild_strict,
+                    allow_input_downcast,
+                    None,
+                    Some("ignore".to_owned()),
+                )?;
+                Some(f.unbind())
+            }
+            None => None,
+        };
+        let recipe = FunctionRecipe::new(
+            fg.unbind(),
+            PyList::new(py, entries)?.into_any(),
+            PyList::new(py, imported.shared)?.into_any(),
+            imported.updated,
+            PyList::new(py, &out_vars)?.into_any(),
+            out_vars.len(),
+            single,
+            borrow,
             name,
-            rebuild_strict,
-            allow_input_downcast,
             profile,
-            on_unused_input,
-        )
+            mode.map(Bound::unbind),
+            reference,
+        )?;
+        Bound::new(py, recipe)
     })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn compile_function<'py>(
-    py: Python<'py>,
-    inputs: Bound<'py, PyAny>,
-    outputs: Option<Bound<'py, PyAny>>,
-    mode: Option<Bound<'py, PyAny>>,
-    updates: Option<Bound<'py, PyAny>>,
-    givens: Option<Bound<'py, PyAny>>,
-    no_default_updates: Option<Bound<'py, PyAny>>,
-    accept_inplace: bool,
-    name: Option<String>,
-    rebuild_strict: bool,
-    allow_input_downcast: Option<bool>,
-    profile: Option<Bound<'py, PyAny>>,
-    on_unused_input: Option<String>,
-) -> PyResult<Bound<'py, FunctionRecipe>> {
-    let _ = rebuild_strict;
-    let core = core_mode(mode.as_ref())?;
-    // DebugMode compares every call with the same function in FAST_COMPILE.
-    let reference_args = core
-        .link
-        .checker
-        .as_ref()
-        .is_some_and(|c| c.wants_reference())
-        .then(|| {
-            (
-                inputs.clone(),
-                outputs.clone(),
-                updates.clone(),
-                givens.clone(),
-                no_default_updates.clone(),
-            )
-        });
-    let items: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
-    let specs: Vec<InputSpec> = items
-        .iter()
-        .map(|i| input_spec(i, allow_input_downcast))
-        .collect::<PyResult<_>>()?;
-    let mutable = items
-        .iter()
-        .map(is_mutable)
-        .collect::<PyResult<Vec<bool>>>()?;
-    for (i, s) in specs.iter().enumerate() {
-        if specs[..i].iter().any(|o| o.var.is(&s.var)) {
-            return Err(PyValueError::new_err(format!(
-                "Variable {} is used twice in inputs",
-                s.var.bind(py).str()?
-            )));
-        }
-    }
-    let (out_vars, borrow, single) = output_specs(outputs)?;
-    let pairs = update_pairs(updates)?;
-    let mut givens = given_pairs(givens)?;
-    let fg_inputs = free_inputs(py, &specs, &mut givens)?;
-    let no_default =
-        no_default_updates.unwrap_or_else(|| PyBool::new(py, false).to_owned().into_any());
-    let outs: Vec<(Bound<'py, PyAny>, bool)> = out_vars
-        .iter()
-        .cloned()
-        .zip(borrow.iter().copied())
-        .collect();
-    let mut imported = import_function(&fg_inputs, &outs, pairs, &givens, &no_default)?;
-    imported.spec.on_unused_input = on_unused(on_unused_input.as_deref())?;
-    imported.spec.accept_inplace = accept_inplace;
-    for (input, m) in imported.spec.inputs.iter_mut().zip(mutable) {
-        input.mutable = m;
-    }
-    let (fg, log) = PyFunctionGraph::shell(py, imported.memo)?;
-    let bridge = crate::rewriting::bridge::HostBridge::new(&fg);
-    let built = FunctionMaker::new(imported.g, imported.spec, core)
-        .with_feature(log)
-        .with_feature(Box::new(bridge))
-        .with_feature(Box::new(HostFolding(Box::new(
-            crate::rewriting::fold::PyHostFolder,
-        ))))
-        .build()
-        .py()?;
-    warn_all(py, &built.warnings)?;
-    // PyTensor keeps a rewrite run's profile on the graph (`fgraph.profile`).
-    let profile_obj = crate::rewriting::profile::PyRewriteProfile::from(built.profile);
-    fg.setattr("rewrite_profile", profile_obj)?;
-    let mut core_fg = built.fgraph;
-    crate::rewriting::bridge::HostBridge::detach(&mut core_fg).py()?;
-    core_fg.remove_feature_of::<HostFolding>().py()?;
-    PyFunctionGraph::adopt(&fg, core_fg)?;
-    let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
-    let entries = specs
-        .iter()
-        .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast))
-        .collect::<PyResult<Vec<_>>>()?;
-    let reference = match reference_args {
-        Some((inputs, outputs, updates, givens, no_default)) => {
-            let fast_compile = pyo3::types::PyString::new(py, "FAST_COMPILE").into_any();
-            let f = compile_function(
-                py,
-                inputs,
-                outputs,
-                Some(fast_compile),
-                updates,
-                givens,
-                no_default,
-                accept_inplace,
-                None,
-                rebuild_strict,
-                allow_input_downcast,
-                None,
-                Some("ignore".to_owned()),
-            )?;
-            Some(f.unbind())
-        }
-        None => None,
-    };
-    let recipe = FunctionRecipe::new(
-        fg.unbind(),
-        PyList::new(py, entries)?.into_any(),
-        PyList::new(py, imported.shared)?.into_any(),
-        imported.updated,
-        PyList::new(py, &out_vars)?.into_any(),
-        out_vars.len(),
-        single,
-        borrow,
-        name,
-        profile,
-        mode.map(Bound::unbind),
-        reference,
-    )?;
-    Bound::new(py, recipe)
 }
 
 /// `Function.maker`: the function graph and the inputs and outputs.

@@ -89,10 +89,11 @@ impl FunctionRecipe {
         })
     }
 
-    /// Links the graph and returns a new `Function` over it.
+    /// Links the graph and returns a new `Function` over it (a panic is
+    /// an `InternalError`, see `panics.rs`).
     #[pyo3(signature = (trust_input = false))]
     pub fn compile(slf: &Bound<'_, Self>, trust_input: bool) -> PyResult<PyFunction> {
-        Self::build(slf, trust_input, None)
+        crate::panics::guard(|| Self::build(slf, trust_input, None))
     }
 
     /// The mode the function was compiled with, as given (or `None`).

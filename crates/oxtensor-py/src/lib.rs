@@ -92,7 +92,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "UnusedInputError",
         py.get_type::<compile::UnusedInputError>(),
     )?;
-    m.add_function(wrap_pyfunction!(compile::function, m)?)?;
     m.add_function(wrap_pyfunction!(compile::function_recipe, m)?)?;
     m.add_class::<mode::PyMode>()?;
     m.add_class::<rewriting::node::PyNodeRewriter>()?;

@@ -92,21 +92,9 @@ def function(
     if profile is None and config.profile:
         profile = True
     if mode.linker == "jax":
-        return _jax_function(
-            explicit,
-            outputs,
-            mode=mode,
-            updates=pairs,
-            givens=givens,
-            no_default_updates=no_default_updates,
-            accept_inplace=accept_inplace,
-            name=name,
-            rebuild_strict=rebuild_strict,
-            allow_input_downcast=allow_input_downcast,
-            on_unused_input=on_unused_input,
-            trust_input=trust_input,
-        )
-    return _core.function(
+        # First, so that its ImportError (what to install) comes at once.
+        from oxtensor.link.jax import JAXFunction
+    recipe = _core.function_recipe(
         explicit,
         outputs,
         mode=mode,
@@ -117,19 +105,14 @@ def function(
         name=name,
         rebuild_strict=rebuild_strict,
         allow_input_downcast=allow_input_downcast,
-        profile=profile,
+        profile=None if mode.linker == "jax" else profile,
         on_unused_input=on_unused_input,
-        trust_input=trust_input,
     )
-
-
-def _jax_function(inputs: Any, outputs: Any, trust_input: bool, **kwargs: Any) -> Any:
-    """The graph rewritten for JAX by the core (no inplace, no fusion),
-    then linked by `oxtensor.link.jax` into one ``jax.jit``-ed function."""
-    from oxtensor.link.jax import JAXFunction  # ImportError says what to install
-
-    recipe = _core.function_recipe(inputs, outputs, **kwargs)
-    return JAXFunction(recipe, trust_input=trust_input)
+    if mode.linker == "jax":
+        # The graph rewritten for JAX by the core (no inplace, no fusion),
+        # linked by `oxtensor.link.jax` into one ``jax.jit``-ed function.
+        return JAXFunction(recipe, trust_input=trust_input)
+    return recipe.compile(trust_input)
 
 
 def _eval(self: Any, inputs_to_values: Any = None, **kwargs: Any) -> Any:

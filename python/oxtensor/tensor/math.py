@@ -8,7 +8,6 @@ from oxtensor.tensor.math_functions import *  # noqa: F403
 from oxtensor.tensor.math_functions import __all__ as _functions_all
 from oxtensor.tensor.products import *  # noqa: F403
 from oxtensor.tensor.products import __all__ as _products_all
-from oxtensor.tensor.tolerance import _allclose  # noqa: F401
 
 Sum = _core.Sum
 Prod = _core.Prod

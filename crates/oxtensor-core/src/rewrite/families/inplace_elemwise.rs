@@ -7,19 +7,15 @@
 //! validation per candidate; the handler's work per validation is local to
 //! what the change touches.
 
-use crate::compile::protected_vars;
+use super::inplace_pass::{self, keep_protected, InplacePass};
 use crate::error::{Error, Result};
 use crate::graph::destroy::inplace_candidates;
 use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::OpRef;
-use crate::rewrite::{Entry, GraphRewriter, RewriteDb, Role, RunContext};
+use crate::rewrite::RewriteDb;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
-
-/// The pass; see the module docs.
-#[derive(Debug, Default)]
-pub struct InplaceElemwise;
 
 /// The node's op, if it is a pure single-output `Elemwise`.
 fn pure_elemwise(fg: &FunctionGraph, n: NodeId) -> Option<&Elemwise> {
@@ -40,13 +36,6 @@ fn same_type_inputs(fg: &FunctionGraph, n: NodeId) -> Vec<VarId> {
         }
     }
     out
-}
-
-/// Keeps `new`, which replaced `old`, protected if `old` was (an output).
-pub(super) fn keep_protected(protected: &mut FxHashSet<VarId>, old: VarId, new: VarId) {
-    if protected.contains(&old) {
-        protected.insert(new);
-    }
 }
 
 /// Tries to make `n` overwrite one of its inputs; whether it did.
@@ -90,45 +79,17 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>)
     Ok(false)
 }
 
-impl GraphRewriter for InplaceElemwise {
-    fn name(&self) -> &str {
-        "inplace_elemwise_opt"
-    }
-
-    fn add_requirements(&self, fg: &mut FunctionGraph) -> Result<()> {
-        fg.attach_feature(Box::new(DestroyHandler::new()))
-    }
-
-    /// Nodes in dependency order, as PyTensor walks them: a destroyer
-    /// early in the graph leaves later readers to read the result.
-    fn apply(&self, fg: &mut FunctionGraph, _run: &mut RunContext) -> Result<bool> {
-        if fg.feature::<DestroyHandler>().is_none() {
-            self.add_requirements(fg)?;
-        }
-        // Computed once: a replaced output's replacement is an output too,
-        // so `keep_protected` adds it as it goes.
-        let mut protected = protected_vars(fg);
-        let mut changed = false;
-        for n in fg.toposort()? {
-            if fg.has_node(n) {
-                changed |= try_node(fg, n, &mut protected)?;
-            }
-        }
-        Ok(changed)
+/// The pass; see the module docs.
+pub(super) fn pass() -> InplacePass {
+    InplacePass {
+        name: "inplace_elemwise_opt",
+        try_node,
     }
 }
 
-/// Registers the pass at PyTensor's position, in `fast_run` (never in
-/// `fast_compile`), tagged `inplace` (which `o3` and `excluding("inplace")`
-/// leave out).
+/// Registers the pass at position 75.0 (see `inplace_pass.rs`).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    db.register(
-        "inplace_elemwise_opt",
-        Entry::Graph(Arc::new(InplaceElemwise)),
-        &["fast_run", "inplace", "inplace_elemwise_opt"],
-        75.0,
-        Role::Global,
-    )
+    inplace_pass::register(db, pass(), 75.0)
 }
 
 #[cfg(test)]
@@ -138,6 +99,7 @@ mod tests {
     use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
     use crate::dtype::DType;
     use crate::graph::Graph;
+    use crate::rewrite::{GraphRewriter, RunContext};
     use crate::tensor::{Scalar, Tensor};
     use crate::types::TensorType;
     use crate::value::Value;
@@ -244,7 +206,7 @@ mod tests {
             let mut fg = FunctionGraph::new(g, vec![x], vec![v]).unwrap();
             let t = std::time::Instant::now();
             let mut run = RunContext::new(Default::default());
-            InplaceElemwise.apply(&mut fg, &mut run).unwrap();
+            pass().apply(&mut fg, &mut run).unwrap();
             let took = t.elapsed();
             // The last node's output is protected; x is left alone too, as an
             // input (unprotected here: no Supervisor).

@@ -9,21 +9,16 @@
 //! 70.6, before the elementwise pass (as PyTensor's do), so a value both
 //! could overwrite goes to the increment, whose copy costs a whole pass.
 
-use super::inplace_elemwise::keep_protected;
-use crate::compile::protected_vars;
+use super::inplace_pass::{self, keep_protected, InplacePass};
 use crate::error::{Error, Result};
 use crate::graph::destroy::inplace_candidates;
 use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
 use crate::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use crate::ops::subtensor::IncSubtensor;
 use crate::ops::OpRef;
-use crate::rewrite::{Entry, GraphRewriter, RewriteDb, Role, RunContext};
+use crate::rewrite::RewriteDb;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
-
-/// The pass; see the module docs.
-#[derive(Debug, Default)]
-pub struct InplaceSubtensor;
 
 /// The inplace version of `n`'s op, when it is a pure increment.
 fn inplace_version(fg: &FunctionGraph, n: NodeId) -> Option<OpRef> {
@@ -86,41 +81,17 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>)
     }
 }
 
-impl GraphRewriter for InplaceSubtensor {
-    fn name(&self) -> &str {
-        "inplace_subtensor_opt"
-    }
-
-    fn add_requirements(&self, fg: &mut FunctionGraph) -> Result<()> {
-        fg.attach_feature(Box::new(DestroyHandler::new()))
-    }
-
-    fn apply(&self, fg: &mut FunctionGraph, _run: &mut RunContext) -> Result<bool> {
-        if fg.feature::<DestroyHandler>().is_none() {
-            self.add_requirements(fg)?;
-        }
-        // Computed once: a replaced output's replacement is an output too,
-        // so `keep_protected` adds it as it goes.
-        let mut protected = protected_vars(fg);
-        let mut changed = false;
-        for n in fg.toposort()? {
-            if fg.has_node(n) {
-                changed |= try_node(fg, n, &mut protected)?;
-            }
-        }
-        Ok(changed)
+/// The pass; see the module docs.
+pub(super) fn pass() -> InplacePass {
+    InplacePass {
+        name: "inplace_subtensor_opt",
+        try_node,
     }
 }
 
-/// Registers the pass in `fast_run`, tagged `inplace`.
+/// Registers the pass at position 70.6 (see `inplace_pass.rs`).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    db.register(
-        "inplace_subtensor_opt",
-        Entry::Graph(Arc::new(InplaceSubtensor)),
-        &["fast_run", "inplace", "inplace_subtensor_opt"],
-        70.6,
-        Role::Global,
-    )
+    inplace_pass::register(db, pass(), 70.6)
 }
 
 #[cfg(test)]

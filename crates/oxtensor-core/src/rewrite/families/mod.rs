@@ -15,6 +15,7 @@ mod fill;
 mod fusion;
 mod inc_subtensor;
 mod inplace_elemwise;
+mod inplace_pass;
 mod inplace_subtensor;
 mod inverse_functions;
 mod join;

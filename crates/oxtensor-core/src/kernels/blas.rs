@@ -322,6 +322,7 @@ unsafe fn call<T, I: TryFrom<usize> + Copy>(
     };
     // SAFETY: the caller's contract.
     let gemm: Gemm<T, I> = unsafe { std::mem::transmute(addr) };
+    // SAFETY: the caller's contract: `addr` is this library's ?gemm for `T` with integers `I`, and the pointers hold the operands' extents.
     unsafe {
         gemm(
             ROW_MAJOR, ta, tb, m, n, k, one, pa, lda, pb, ldb, zero, dst, n,

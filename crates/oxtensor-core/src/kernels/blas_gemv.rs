@@ -50,7 +50,9 @@ pub(super) unsafe fn try_matvec<T: Inner>(
         let args = (trans, dims, (m.ptr, px, y.as_mut_ptr()));
         match addr {
             0 => false,
+            // SAFETY: `addr` is the library's ?gemv for `T`, called with the integer width the library was opened with; `m` and `y` hold the extents `dims` names.
             _ if lib.ilp64() => unsafe { call::<T, i64>(addr, args) },
+            // SAFETY: `addr` is the library's ?gemv for `T`, called with the integer width the library was opened with; `m` and `y` hold the extents `dims` names.
             _ => unsafe { call::<T, i32>(addr, args) },
         }
     })
@@ -77,6 +79,7 @@ unsafe fn call<T: Inner, I: TryFrom<usize> + Copy>(
     // SAFETY: the caller's contract.
     let gemv: Gemv<T, I> = unsafe { std::mem::transmute(addr) };
     let (unit, zero) = (T::ONE, T::default());
+    // SAFETY: `addr` is the library's ?gemv for `T`, called with the integer width the library was opened with; `m` and `y` hold the extents `dims` names.
     unsafe {
         gemv(
             ROW_MAJOR, trans, rows, cols, unit, a, lda, x, incx, zero, y, one,

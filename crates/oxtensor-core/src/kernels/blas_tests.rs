@@ -22,6 +22,7 @@ fn layouts_cblas_can_read() {
 
 #[test]
 fn libraries_without_gemm_are_refused() {
+    // SAFETY: test-only: the pointers index arrays this test allocated, within their lengths.
     let open = |path: &str| unsafe { HostBlas::open("x", path.as_ref(), ("", ""), false) };
     let missing = open("/nonexistent/libblas.so").unwrap_err();
     assert!(
@@ -81,8 +82,10 @@ unsafe extern "C" fn plain_dgemm(
         for j in 0..n {
             let mut acc = 0.0;
             for p in 0..k {
+                // SAFETY: test-only: the pointers index arrays this test allocated, within their lengths.
                 acc += unsafe { *a.offset(at(i, p) as isize) * *b.offset(bt(p, j) as isize) };
             }
+            // SAFETY: test-only: the pointers index arrays this test allocated, within their lengths.
             let c = unsafe { &mut *c.offset((i * ldc + j) as isize) };
             // BLAS never reads C when beta is 0 (it may be garbage).
             *c = if beta == 0.0 {
@@ -121,6 +124,7 @@ fn products_go_to_the_library_that_serves_them() {
         // 2·3·4 = 24 multiply-adds.
         let routine = lib.product_routine::<f64>(24);
         let calls = host_products();
+        // SAFETY: test-only: the pointers index arrays this test allocated, within their lengths.
         let done = unsafe {
             product_with(
                 routine,

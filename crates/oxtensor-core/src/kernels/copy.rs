@@ -205,7 +205,7 @@ unsafe fn walk<T: Copy>(nest: &Nest<2>, ps: *const u8, pd: *mut u8) {
 #[inline(always)]
 pub(super) unsafe fn run<T: Copy>(ps: *const u8, pd: *mut u8, n: usize, ss: isize, sd: isize) {
     let size = std::mem::size_of::<T>() as isize;
-    // SAFETY (all branches): the caller's contract.
+    // SAFETY: (all branches) the caller's contract.
     unsafe {
         if ss == size && sd == size {
             return std::ptr::copy_nonoverlapping(ps, pd, n * size as usize);

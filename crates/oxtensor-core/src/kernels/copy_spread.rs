@@ -87,7 +87,7 @@ unsafe fn spread_runs<T: Copy>(nest: &Nest<2>, c: usize, ps: *const u8, pd: *mut
 #[inline(always)]
 unsafe fn spread<T: Copy, const C: usize>(ps: *const u8, pd: *mut T, m: usize, ss: isize) {
     let size = std::mem::size_of::<T>() as isize;
-    // SAFETY (both loops): the caller's contract.
+    // SAFETY: (both loops) the caller's contract.
     unsafe {
         if ss == size {
             // A separate loop for a contiguous source, which LLVM vectorizes.

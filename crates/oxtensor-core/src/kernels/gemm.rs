@@ -276,6 +276,7 @@ pub(super) unsafe fn product<T: Gemm>(
     let unit = (T::one(), T::zero());
     // SAFETY: the caller's contract, passed on unchanged.
     if threaded
+        // SAFETY: the caller's contract, passed on unchanged.
         && unsafe { blas::try_product(dst.as_mut_ptr(), (m, k, n), a.parts(), b.parts(), unit) }
     {
         return;

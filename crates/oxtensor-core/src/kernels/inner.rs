@@ -69,6 +69,7 @@ fn host_dot<T: Inner>(a: &[T], b: &[T]) -> Option<T> {
         // SAFETY: `open`'s caller vouched that the library's `cblas_?dot`
         // for `T` takes `I`; both slices hold `n` elements at unit stride.
         let dot: CblasDot<T, I> = unsafe { std::mem::transmute(addr) };
+        // SAFETY: as above.
         Some(unsafe { dot(n, a.as_ptr(), I::from(1), b.as_ptr(), I::from(1)) })
     }
     blas::serving(Family::Dot, |lib| match lib.cblas(T::CBLAS) {
@@ -90,6 +91,7 @@ pub(super) fn prefetch<T>(p: *const T) {
         // SAFETY: `prefetch` reads nothing and cannot fault (SSE is
         // part of every x86-64 CPU).
         unsafe { _mm_prefetch::<_MM_HINT_T0>(at) };
+        // SAFETY: as above.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(64)) };
     }
     #[cfg(not(target_arch = "x86_64"))]

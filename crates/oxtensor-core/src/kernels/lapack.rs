@@ -190,6 +190,7 @@ fn eigh_with<T: Real, I: Int>(
     let mut run = |work: &mut [T], lwork: I, iwork: &mut [I], liwork: I| {
         let mut info = I::default();
         let (pw, pi) = (work.as_mut_ptr(), iwork.as_mut_ptr());
+        // SAFETY: `with_routines` found the routine for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
         unsafe {
             syevd(
                 &jobz,

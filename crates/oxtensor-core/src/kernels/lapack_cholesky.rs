@@ -60,6 +60,7 @@ fn potrf<T: Real, I: Int>(
     // SAFETY: `with_routines` found `?potrf` for `T` in a library whose
     // integers are `I`; `data` holds n² elements.
     let potrf: Potrf<T, I> = unsafe { std::mem::transmute(addr) };
+    // SAFETY: as above.
     unsafe { potrf(&uplo, &ni, data.as_mut_ptr(), &ni, &mut info, 1) };
     // OpenBLAS's potrf passes NaNs through where faer (and reference
     // LAPACK) stop: a NaN on the diagonal fails here too.

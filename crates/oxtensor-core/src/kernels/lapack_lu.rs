@@ -59,6 +59,7 @@ fn getrf<T: Real, I: Int>(addr: usize, lu: &mut [T], n: usize) -> Option<(Vec<I>
     // SAFETY: `with_routines` found `?getrf` for `T` in a library whose
     // integers are `I`; `lu` holds n² elements and `ipiv` n.
     let getrf: Getrf<T, I> = unsafe { std::mem::transmute(addr) };
+    // SAFETY: `with_routines` found the routine for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
     unsafe { getrf(&ni, &ni, lu.as_mut_ptr(), &ni, ipiv.as_mut_ptr(), &mut info) };
     Some((ipiv, info))
 }
@@ -137,6 +138,7 @@ fn inv_with<T: Real, I: Int>(
     let info = with_workspace::<T, I>("getri", |work, lwork| {
         let mut info = I::default();
         let (pa, pw) = (lu.as_mut_ptr(), work.as_mut_ptr());
+        // SAFETY: `with_routines` found the routine for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
         unsafe { getri(&ni, pa, &ni, ipiv.as_ptr(), pw, &lwork, &mut info) };
         info
     })?;
@@ -192,6 +194,7 @@ fn solve_with<T: Real, I: Int>(
     // integers are `I`; `lu` holds n² elements, `ipiv` n, `x` n·nrhs.
     let getrs: Getrs<T, I> = unsafe { std::mem::transmute(rs) };
     let px = elements::<T>(&mut x).as_mut_ptr();
+    // SAFETY: `with_routines` found the routine for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
     unsafe {
         getrs(
             &trans,

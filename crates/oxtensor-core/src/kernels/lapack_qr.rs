@@ -82,6 +82,7 @@ fn qr_with<T: Real, I: Int>(
     let geqrf: Geqrf<T, I> = unsafe { std::mem::transmute(qf) };
     let info = with_workspace::<T, I>("geqrf", |work, lwork| {
         let (mut info, pa, pt) = (I::default(), af.as_mut_ptr(), tau.as_mut_ptr());
+        // SAFETY: `with_routines` found the routine for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
         unsafe { geqrf(&mi, &ni, pa, &mi, pt, work.as_mut_ptr(), &lwork, &mut info) };
         info
     })?;
@@ -122,6 +123,7 @@ fn orgqr<T: Real, I: Int>(
     let orgqr: Orgqr<T, I> = unsafe { std::mem::transmute(addr) };
     let info = with_workspace::<T, I>("orgqr", |work, lwork| {
         let (mut info, pq, pw) = (I::default(), q.as_mut_ptr(), work.as_mut_ptr());
+        // SAFETY: `with_routines` found the routine for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
         unsafe { orgqr(&mi, &ci, &ki, pq, &mi, tau.as_ptr(), pw, &lwork, &mut info) };
         info
     })?;

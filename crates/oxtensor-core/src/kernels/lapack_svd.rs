@@ -111,6 +111,7 @@ fn svd_with<T: Real, I: Int>(
             u.as_mut_ptr(),
             vt.as_mut_ptr(),
         );
+        // SAFETY: `with_routines` found ?gesdd for `T` in a library whose integers are `I`; the buffers hold the sizes the routine is told.
         unsafe {
             gesdd(
                 &plan.jobz,

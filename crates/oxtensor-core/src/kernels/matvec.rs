@@ -41,6 +41,7 @@ impl<T> Lhs<T> {
 // SAFETY: a read-only view handed to worker threads for one call, while
 // the caller keeps the memory alive and unchanged (`matvec`'s contract).
 unsafe impl<T: Sync> Sync for Lhs<T> {}
+// SAFETY: as for `Sync` above.
 unsafe impl<T: Sync> Send for Lhs<T> {}
 
 /// `y[o] = Σ_p m(o, p) · x[p·sx]` for `p < k`, when the layout suits one of
@@ -120,6 +121,7 @@ impl<T> Strided<T> {
 
 // SAFETY: as for `Lhs`.
 unsafe impl<T: Sync> Sync for Strided<T> {}
+// SAFETY: as for `Sync` above.
 unsafe impl<T: Sync> Send for Strided<T> {}
 
 /// Each block of outputs the sum of `x[p]` times its piece of column `p`,

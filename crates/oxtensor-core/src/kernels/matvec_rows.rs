@@ -72,6 +72,7 @@ pub(super) fn four_rows<T: Inner>(rows: [&[T]; 4], x: &[T]) -> [T; 4] {
     match level() {
         // SAFETY: `cpu::level` never names a build the CPU does not run.
         Level::Avx512 => return unsafe { four_avx512(rows, x) },
+        // SAFETY: as above.
         Level::Avx2 => return unsafe { four_avx2(rows, x) },
         Level::Base => {}
     }

@@ -390,6 +390,7 @@ fn split_kept<T: Element>(
             // SAFETY: block `k` of axis `d` maps to output elements no other
             // block touches; the output outlives the scope.
             let ptr = unsafe { out.offset(start as isize * strides[d]) };
+            // SAFETY: as above: `ptr` addresses this block's own output elements, alive for the scope.
             s.spawn(move |_| unsafe { reduce_into(&part, axes, ptr, strides, init, f) });
         }
     });

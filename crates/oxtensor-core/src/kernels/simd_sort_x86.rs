@@ -92,7 +92,7 @@ macro_rules! vector {
             }
         }
 
-        // SAFETY (every block below): a value of this type exists only
+        // SAFETY: (every block below) a value of this type exists only
         // after `detect` found that `cpu` lets the features run (never
         // more than the CPU has); the loads and stores touch the
         // first `min(len, N)` elements of the slice they are given only.
@@ -106,70 +106,87 @@ macro_rules! vector {
             }
             #[inline(always)]
             fn splat(self, k: $key) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $set1(k as $int) }
             }
             #[inline(always)]
             fn load(self, keys: &[$key]) -> Lanes {
                 if keys.len() >= $n {
+                    // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                     return unsafe { _mm512_loadu_si512(keys.as_ptr().cast()) };
                 }
                 let mask = first(keys.len()) as $kmask;
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $loadu(self.splat(<$key>::MAX), mask, keys.as_ptr().cast()) }
             }
             #[inline(always)]
             fn store(self, keys: &mut [$key], v: Lanes) {
                 if keys.len() >= $n {
+                    // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                     return unsafe { _mm512_storeu_si512(keys.as_mut_ptr().cast(), v) };
                 }
                 let mask = first(keys.len().min($n)) as $kmask;
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $storeu(keys.as_mut_ptr().cast(), mask, v) }
             }
             #[inline(always)]
             fn min(self, a: Lanes, b: Lanes) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $min(a, b) }
             }
             #[inline(always)]
             fn max(self, a: Lanes, b: Lanes) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $max(a, b) }
             }
             #[inline(always)]
             fn exchange(self, v: Lanes, j: usize) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $perm(_mm512_xor_si512($iota, $set1(j as $int)), v) }
             }
             #[inline(always)]
             fn min_max(self, mask: u32, a: Lanes, b: Lanes) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $mask_max($min(a, b), mask as $kmask, a, b) }
             }
             #[inline(always)]
             fn lt(self, a: Lanes, b: Lanes) -> u32 {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { u32::from($lt(a, b)) }
             }
             #[inline(always)]
             fn compress_store(self, keys: &mut [$key], mask: u32, v: Lanes) {
                 assert!(mask.count_ones() as usize <= keys.len());
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $cstore(keys.as_mut_ptr().cast(), mask as $kmask, v) }
             }
             #[inline(always)]
             fn store_all(self, keys: &mut [$key], v: Lanes) {
                 assert!(keys.len() >= $n);
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { _mm512_storeu_si512(keys.as_mut_ptr().cast(), v) }
             }
             #[inline(always)]
             fn reverse(self, v: Lanes) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $perm(_mm512_xor_si512($iota, $set1($n - 1)), v) }
             }
             #[inline(always)]
             fn tail(self, v: Lanes, count: usize) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 let idx = unsafe { $add($iota, $set1(($n - count) as $int)) };
                 let mask = first(count) as $kmask;
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $mperm(self.splat(<$key>::MAX), mask, idx, v) }
             }
             #[inline(always)]
             fn join(self, a: Lanes, b: Lanes, at: usize) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $perm2(a, $add($iota, $set1(at as $int)), b) }
             }
             #[inline(always)]
             fn compress(self, mask: u32, v: Lanes) -> Lanes {
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { $compress(mask as $kmask, v) }
             }
             #[inline(always)]
@@ -189,6 +206,7 @@ macro_rules! vector {
                 fn run(v: $name, keys: &mut [$key], dst: Option<&mut [$key]>) {
                     block(v, keys, dst)
                 }
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { run(self, keys, dst) }
             }
             fn pivot(self, keys: &[$key]) -> $key {
@@ -196,6 +214,7 @@ macro_rules! vector {
                 fn run(v: $name, keys: &[$key]) -> $key {
                     median(v, keys)
                 }
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { run(self, keys) }
             }
             fn partition(self, src: &[$key], dst: &mut [$key], pivot: $key) -> usize {
@@ -203,6 +222,7 @@ macro_rules! vector {
                 fn run(v: $name, src: &[$key], dst: &mut [$key], pivot: $key) -> usize {
                     partition(v, src, dst, pivot)
                 }
+                // SAFETY: features checked by `detect`; touches at most min(len, N) elements.
                 unsafe { run(self, src, dst, pivot) }
             }
         }

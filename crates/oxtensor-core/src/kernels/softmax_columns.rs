@@ -58,6 +58,7 @@ impl<T> Out<T> {
 
 // SAFETY: each task writes only the columns it owns (see `normalise`).
 unsafe impl<T: Send> Sync for Out<T> {}
+// SAFETY: as for `Sync` above.
 unsafe impl<T: Send> Send for Out<T> {}
 
 /// `kind` along the middle axis of `x` (outer × n × inner, C order) into

@@ -376,7 +376,7 @@ unsafe fn inc_dispatch(
     pd: *mut u8,
 ) {
     use DType::*;
-    // SAFETY (every arm): the caller's contract, with `T` of `dtype`.
+    // SAFETY: (every arm) the caller's contract, with `T` of `dtype`.
     unsafe {
         match dtype {
             Bool => inc_blocks::<bool>(nest, pairs, ps, pd),

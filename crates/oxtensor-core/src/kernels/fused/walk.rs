@@ -216,6 +216,7 @@ fn gather<T: Element>(t: &Tensor, strides: &[isize], shape: &[usize], at: usize,
         // SAFETY: `t` broadcasts to the 0-d `shape` (`broadcast_strides`
         // asserted it when the walk was made), so it has one element.
         dst.iter_mut()
+            // SAFETY: as above: `t` holds the one element a 0-d output reads.
             .for_each(|y| *y = unsafe { *(t.as_ptr() as *const T) });
         return;
     };

@@ -44,12 +44,14 @@ pub(super) unsafe fn run<T: Float + Element>(
         BoolOp::Eq => EQ,
         BoolOp::Neq => NEQ,
     };
-    // SAFETY (both arms): `T::DTYPE` names `T`, so `T` is that float type
+    // SAFETY: (both arms) `T::DTYPE` names `T`, so `T` is that float type
     // and the slices can be viewed as it; the CPU has AVX2 (caller).
     match T::DTYPE {
+        // SAFETY: as above: `T` is this float type and the CPU has AVX2.
         DType::Float64 => unsafe {
             by_code_pd(code, ys, retype(xs), b.map(|s| retype(s), |v| v.to_f64()))
         },
+        // SAFETY: as above: `T` is this float type and the CPU has AVX2.
         DType::Float32 => unsafe {
             by_code_ps(code, ys, retype(xs), b.map(|s| retype(s), |v| v.to_f32()))
         },

@@ -148,6 +148,7 @@ mod tests {
         // SAFETY: three float64s at `ptr`, alive in `res` when written in
         // place; read only when they were (the output is x's buffer).
         let x_after = if t.as_ptr() == ptr {
+            // SAFETY: as above.
             unsafe { std::slice::from_raw_parts(ptr as *const f64, 3) }.to_vec()
         } else {
             vec![1.0, 2.0, 3.0]

@@ -12,6 +12,7 @@ from oxtensor.graph.basic import (
 from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
 from oxtensor.graph.replace import clone_replace
+from oxtensor.graph.rewriting.utils import rewrite_graph
 from oxtensor.graph.type import Type
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "clone_replace",
     "equal_computations",
     "graph_inputs",
+    "rewrite_graph",
 ]

@@ -381,3 +381,19 @@ from oxtensor.tensor.conversions import _CONVERTERS, cast  # noqa: E402
 
 globals().update(_CONVERTERS)
 __all__ += ["cast"]
+
+
+def get_vector_length(v: _Any) -> int:
+    """The length of vector `v` when the graph knows it (its static shape,
+    which the ops' type inference fills for `shape(x)`, `MakeVector`,
+    `SpecifyShape`, constant slices, joins of known vectors, ...)."""
+    v = as_tensor_variable(v)
+    if v.type.ndim != 1:
+        raise TypeError(f"Argument must be a vector; got {v.type}")
+    length = v.type.shape[0]
+    if length is None:
+        raise ValueError(f"Length of {v} cannot be determined")
+    return int(length)
+
+
+__all__ += ["get_vector_length"]

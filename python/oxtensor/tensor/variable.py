@@ -59,4 +59,32 @@ class TensorConstant(TensorVariable, Constant):
 
 _core._register("TensorConstant", TensorConstant)
 
-__all__ = ["TensorConstant", "TensorConstantSignature", "TensorVariable"]
+
+class _ExactClass(type):
+    """`isinstance(x, DenseTensorVariable)` holds when `x`'s class is
+    exactly the class named, not a subclass (PyTensor 3.x's dense markers:
+    a constant is a `TensorVariable` but not a `DenseTensorVariable`)."""
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return type(obj) is cls._exact
+
+
+class DenseTensorVariable(metaclass=_ExactClass):
+    """Marker class: a `TensorVariable` that is not a constant or subclass."""
+
+    _exact = TensorVariable
+
+
+class DenseTensorConstant(metaclass=_ExactClass):
+    """Marker class: a `TensorConstant` of dense data."""
+
+    _exact = TensorConstant
+
+
+__all__ = [
+    "DenseTensorConstant",
+    "DenseTensorVariable",
+    "TensorConstant",
+    "TensorConstantSignature",
+    "TensorVariable",
+]

@@ -6,11 +6,11 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::advanced_index::{plan, scatter};
 use crate::kernels::alloc::modifiable_copy;
-use crate::kernels::mask_index::leading_mask;
-use crate::kernels::mask_update::mask_update;
-use crate::kernels::row_scatter::scatter_rows;
+use crate::kernels::index::advanced::{plan, scatter};
+use crate::kernels::index::mask_index::leading_mask;
+use crate::kernels::index::mask_update::mask_update;
+use crate::kernels::index::row_scatter::scatter_rows;
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list, IdxEntry};

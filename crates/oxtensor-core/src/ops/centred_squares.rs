@@ -13,7 +13,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::Pool;
 use crate::kernels::elemwise::elemwise;
 use crate::kernels::reduce::reduce;
-use crate::kernels::variance::centred_squares;
+use crate::kernels::reduce::variance::centred_squares;
 use crate::op_identity;
 use crate::ops::reduce::ReduceKind;
 use crate::ops::scalar::{ScalarKind, ScalarOp};

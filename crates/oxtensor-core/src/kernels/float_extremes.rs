@@ -21,7 +21,7 @@ use crate::kernels::argmax::beats;
 use crate::kernels::argmax::simd::{extreme_and_nan, width_for, Width};
 use crate::kernels::argmax::split::PIECE;
 use crate::kernels::reduce::trailing_lane;
-use crate::ops::reduce::ReduceKind;
+use crate::reduction::ReduceKind;
 use crate::tensor::Tensor;
 use num_traits::Float;
 use rayon::prelude::*;

@@ -12,7 +12,7 @@ use crate::kernels::index::mask_index::check_mask_shape;
 use crate::kernels::index::nonzero::nonzero_vecs;
 use crate::kernels::index::subtensor::{broadcast_value, gather_blocks, run_blocks, Blocks, Write};
 use crate::kernels::iter::broadcast_shapes;
-use crate::ops::index_list::{out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry};
+use crate::tensor::index::{out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry};
 use crate::tensor::{c_strides, layout, Tensor};
 
 /// An advanced index resolved against one tensor. Only [`plan`] makes

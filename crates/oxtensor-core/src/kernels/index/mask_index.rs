@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
 use crate::kernels::copy::to_contiguous;
 use crate::kernels::index::mask_bits::{for_each_set, run_parts, MaskBits, Sink};
-use crate::ops::index_list::IdxEntry;
+use crate::tensor::index::IdxEntry;
 use crate::tensor::Tensor;
 
 /// The mask of an index that is one boolean array on `x`'s leading axes,

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::kernels::copy::copy_into;
 use crate::kernels::index::advanced::{plan, scatter};
 use crate::kernels::random_mask;
-use crate::ops::index_list::IdxEntry;
+use crate::tensor::index::IdxEntry;
 
 fn arange(shape: &[usize]) -> Tensor {
     let n = shape.iter().product::<usize>();

@@ -11,7 +11,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::cast::cast;
 use crate::kernels::index::subtensor::{broadcast_value, Accumulate, Write};
-use crate::ops::index_list::wrap_index;
+use crate::tensor::index::wrap_index;
 use crate::tensor::Tensor;
 
 /// Where row `k` of the (broadcast) values starts, and how it is laid out.

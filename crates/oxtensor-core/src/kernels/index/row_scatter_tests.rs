@@ -1,6 +1,6 @@
 use super::*;
 use crate::kernels::index::advanced::{plan, scatter};
-use crate::ops::index_list::IdxEntry;
+use crate::tensor::index::IdxEntry;
 
 /// The general plan's answer, for comparison.
 fn planned(x: &Tensor, idx: &Tensor, y: &Tensor, bcast: &[bool], write: Write) -> Tensor {

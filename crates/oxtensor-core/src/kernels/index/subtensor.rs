@@ -9,7 +9,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::copy::{copy_nest, run, CHUNK_BYTES, PARALLEL_BYTES};
 use crate::kernels::iter::Nest;
-use crate::ops::index_list::{resolve_slice, scalar_index, wrap_index, IdxEntry};
+use crate::tensor::index::{resolve_slice, scalar_index, wrap_index, IdxEntry};
 use crate::tensor::{Element, Strides, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};

@@ -15,7 +15,7 @@
 
 use crate::dtype::DType;
 use crate::kernels::cpu::has_avx2;
-use crate::ops::reduce::ReduceKind;
+use crate::reduction::ReduceKind;
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 

@@ -23,7 +23,7 @@ use crate::kernels::reduce::byte_fold::{min_bytes, or_bytes};
 use crate::kernels::reduce::mapped::reduce_mapped;
 use crate::kernels::reduce::pieces::{reduce_slabs, worth_slabs};
 use crate::kernels::reduce::walk::{fill, reduce_typed, Fold};
-use crate::ops::reduce::ReduceKind;
+use crate::reduction::ReduceKind;
 use crate::tensor::{Element, Tensor};
 use num_complex::Complex;
 

@@ -11,7 +11,7 @@
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::cast;
-use crate::ops::reduce::ReduceKind;
+use crate::reduction::ReduceKind;
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 

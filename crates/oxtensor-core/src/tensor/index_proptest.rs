@@ -2,7 +2,7 @@
 //! `i64::MIN`, whose negation overflows) resolve to the indices Python's
 //! `range(*slice.indices(len))` takes, all inside the axis.
 
-use super::index_list::{resolve_slice, wrap_index};
+use super::index::{resolve_slice, wrap_index};
 use proptest::prelude::*;
 
 fn bound() -> impl Strategy<Value = Option<i64>> {

@@ -17,7 +17,7 @@ use super::float_vec::SimdFloat;
 use super::lanes::for_each_lane;
 use super::PARALLEL_BYTES;
 use crate::dtype::DType;
-use crate::kernels::argmax::beats;
+use crate::kernels::argmax::lane::beats;
 use crate::kernels::argmax::simd::{extreme_and_nan, width_for, Width};
 use crate::kernels::argmax::split::PIECE;
 use crate::kernels::reduce::trailing_lane;

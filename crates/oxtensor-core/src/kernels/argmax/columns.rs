@@ -27,9 +27,9 @@
 //! is NaN nothing beats it, and a NaN only replaces a non-NaN best), else
 //! the first strict maximum (minimum with `MIN`) in row order.
 
-use crate::kernels::argmax::beats;
+use super::lane::beats;
 #[cfg(target_arch = "x86_64")]
-use crate::kernels::argmax::simd::{run, width_for, Pass, Width};
+use super::simd::{run, width_for, Pass, Width};
 use crate::kernels::cpu::has_avx2;
 #[cfg(target_arch = "x86_64")]
 use crate::kernels::float_vec::{FloatVec, SimdFloat};

@@ -4,7 +4,7 @@
 //! generic pass gathered across blocks (3.3 ms where AVX2 took 0.9), so
 //! the span maximum is written with intrinsics.
 
-use crate::kernels::argmax::{argmax_body, argmax_lane};
+use super::lane::{argmax_body, argmax_lane};
 
 /// [`argmax_lane`] for int64: the AVX-512 span maximum where
 /// `cpu::level` names AVX-512, else the generic lane.

@@ -24,7 +24,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-use crate::kernels::argmax::beats;
+use super::lane::beats;
 use crate::kernels::cpu::{has_avx2, level, Level};
 use crate::kernels::float_vec::{FloatVec, SimdFloat, MAX_LANES};
 

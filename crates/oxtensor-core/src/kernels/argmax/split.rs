@@ -9,7 +9,7 @@
 //! piece whose maximum is strictly greater than every earlier piece's, at
 //! that piece's first maximum.
 
-use crate::kernels::argmax::beats;
+use super::lane::beats;
 use crate::tensor::Element;
 use rayon::prelude::*;
 
@@ -48,8 +48,8 @@ pub(super) fn argmax_split<T: Element + PartialOrd, const MIN: bool>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{reference, rows};
     use super::*;
-    use crate::kernels::argmax::tests::{reference, rows};
     use crate::tensor::Tensor;
 
     #[test]

@@ -3,7 +3,7 @@
 //! (through faer, or a host BLAS when one is installed).
 
 pub mod alloc;
-pub mod argmax;
+pub(crate) mod argmax;
 pub mod bool_ops;
 pub mod cast;
 mod complex_ops;
@@ -13,16 +13,16 @@ pub mod elemwise;
 mod float_ops;
 pub mod float_scalar;
 pub mod fused;
-pub mod index;
+pub(crate) mod index;
 mod int_ops;
-pub mod iter;
+pub(crate) mod iter;
 pub mod linalg;
 pub mod map;
 mod map_gather;
 mod map_reversed;
-pub mod reduce;
+pub(crate) mod reduce;
 pub mod softmax;
-pub mod sort;
+pub(crate) mod sort;
 mod special;
 pub mod vmath;
 

@@ -7,10 +7,10 @@
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::modifiable_copy;
-use crate::kernels::index::advanced::{plan, scatter};
-use crate::kernels::index::mask_index::leading_mask;
-use crate::kernels::index::mask_update::mask_update;
-use crate::kernels::index::row_scatter::scatter_rows;
+use crate::kernels::index::leading_mask;
+use crate::kernels::index::mask_update;
+use crate::kernels::index::scatter_rows;
+use crate::kernels::index::{plan, scatter};
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list};

@@ -5,8 +5,8 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::index::advanced::{gather, plan};
-use crate::kernels::index::mask_index::{leading_mask, mask_gather};
+use crate::kernels::index::{gather, plan};
+use crate::kernels::index::{leading_mask, mask_gather};
 use crate::op_identity;
 use crate::ops::index_list::{
     check_positions, check_scalar_index, n_index_inputs, repr_idx_list, static_slice_len,

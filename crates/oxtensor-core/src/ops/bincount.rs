@@ -7,7 +7,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::index::bincount::bincount;
+use crate::kernels::index::bincount;
 use crate::op_identity;
 use crate::ops::advanced_subtensor::AdvancedSubtensor1;
 use crate::ops::ifelse::IfElse;

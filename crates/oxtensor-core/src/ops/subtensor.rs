@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::modifiable_copy;
 use crate::kernels::cast::cast;
-use crate::kernels::index::subtensor::{basic_view, broadcast_value, run_blocks, Blocks, Write};
+use crate::kernels::index::{basic_view, broadcast_value, run_blocks, Blocks, Write};
 use crate::op_identity;
 use crate::ops::index_list::{
     check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len,

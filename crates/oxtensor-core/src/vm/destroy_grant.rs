@@ -14,7 +14,7 @@
 use super::program::{Src, Step};
 use crate::compile::Supervisor;
 use crate::graph::{FunctionGraph, NodeId};
-use crate::kernels::alloc::granted::buffers_overlap;
+use crate::kernels::alloc::buffers_overlap;
 use crate::kernels::alloc::Pool;
 use crate::value::Value;
 

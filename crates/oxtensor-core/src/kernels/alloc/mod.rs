@@ -2,11 +2,13 @@
 //! died earlier (a pool keyed by size), so long chains do not allocate;
 //! and fills of fresh outputs.
 
-pub mod granted;
+mod granted;
 #[cfg(test)]
 mod granted_tests;
 pub(crate) mod order;
 pub(crate) mod stream;
+
+pub use granted::buffers_overlap;
 
 use crate::dtype::DType;
 use crate::error::Result;

@@ -5,10 +5,12 @@
 //! element's copies together (`copy_spread`), and large copies are cut
 //! along their outermost dimension across threads.
 
-pub(crate) mod join;
+mod join;
 mod spread;
 mod tile;
 mod transpose_block;
+
+pub use join::{region, scalar_of, write_into};
 
 use crate::error::{Error, Result};
 use crate::kernels::copy::spread::copy_spread;

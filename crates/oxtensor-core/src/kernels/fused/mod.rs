@@ -11,7 +11,7 @@
 //! `walk.rs`'s blocks in `order.rs`'s memory order, `sum.rs` and
 //! `sqdiff.rs` reduce it, `interpret.rs` runs what the kernel does not.
 
-pub(crate) mod tiny;
+mod tiny;
 
 mod granted;
 pub mod interpret;

@@ -3,10 +3,9 @@
 
 pub mod blas;
 pub mod engine;
-pub(crate) mod faer;
+mod faer;
 mod lapack;
 
-pub use self::blas::gemm::dot;
-pub use self::blas::matmul::matmul;
-pub use self::faer::decompositions::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};
+pub use self::blas::{dot, matmul};
 pub use self::faer::{cholesky, cholesky_grad, det, inv, slogdet, solve};
+pub use self::faer::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};

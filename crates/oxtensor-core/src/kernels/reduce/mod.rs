@@ -4,11 +4,14 @@
 //! errors for empty reductions. The loops themselves are in `reduce_walk`.
 
 pub(crate) mod byte_fold;
-pub(crate) mod cumulative;
+mod cumulative;
 mod mapped;
 mod pieces;
-pub(crate) mod variance;
+mod variance;
 pub(crate) mod walk;
+
+pub use cumulative::{cumulative, CumMode};
+pub use variance::centred_squares;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};

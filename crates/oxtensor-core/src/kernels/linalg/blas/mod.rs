@@ -12,12 +12,15 @@
 //! Nothing is installed by default, so a Rust program gets faer unless it
 //! opts in.
 
-pub(crate) mod gemm;
+mod gemm;
 mod gemv;
 mod inner;
-pub(crate) mod matmul;
+mod matmul;
 mod matvec;
 mod matvec_rows;
+
+pub use gemm::dot;
+pub use matmul::matmul;
 
 use crate::kernels::linalg::engine::{Family, Routes};
 use std::any::TypeId;

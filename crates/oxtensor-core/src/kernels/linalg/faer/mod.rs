@@ -6,9 +6,9 @@
 //! answers through transposes: that skips a transposing copy of `a`.
 
 pub(super) mod cholesky;
-pub(crate) mod decompositions;
+mod decompositions;
 mod inverse;
-pub(crate) mod par;
+mod par;
 
 use self::par::{self as faer_par, Kind};
 use crate::dtype::DType;
@@ -26,11 +26,13 @@ use faer::perm::PermRef;
 use faer::traits::RealField;
 use faer::{Mat, MatMut, MatRef};
 
-/// `inv` lives beside the LU helpers it does not share (see [`crate::kernels::linalg::faer::inverse`]).
-pub use crate::kernels::linalg::faer::inverse::inv;
+/// `inv` lives beside the LU helpers it does not share (see [`inverse`]).
+pub use inverse::inv;
 
-/// Cholesky and its gradient have a file of their own ([`crate::kernels::linalg::faer::cholesky`]).
-pub use crate::kernels::linalg::faer::cholesky::{cholesky, cholesky_grad};
+/// Cholesky and its gradient have a file of their own ([`cholesky`]).
+pub use cholesky::{cholesky, cholesky_grad};
+
+pub use decompositions::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};
 
 /// The element type of a float tensor, as faer (and LAPACK) sees it.
 pub trait Real:

@@ -16,11 +16,11 @@
 //! than copy. Every argument goes by pointer; character arguments carry a
 //! hidden length (gfortran's `size_t`) after the last argument.
 
-pub(crate) mod cholesky;
-pub(crate) mod layout;
-pub(crate) mod lu;
-pub(crate) mod qr;
-pub(crate) mod svd;
+pub(super) mod cholesky;
+pub(super) mod layout;
+pub(super) mod lu;
+pub(super) mod qr;
+pub(super) mod svd;
 
 use crate::error::{Error, Result};
 use crate::kernels::linalg::blas;

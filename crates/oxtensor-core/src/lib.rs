@@ -40,6 +40,7 @@ pub mod graph;
 pub mod kernels;
 pub mod ops;
 pub mod print;
+pub mod reduction;
 pub mod rewrite;
 pub mod tensor;
 pub mod types;

@@ -2,8 +2,8 @@
 //! `_core._blas_machine` / `_core._blas_products`: the core's host-BLAS switch and its routing, for
 //! `oxtensor.tensor.blas`, which finds the BLAS NumPy loaded.
 
-use oxtensor_core::kernels::blas::{self, HostBlas};
-use oxtensor_core::kernels::engine::{self, Family, Machine, Routes};
+use oxtensor_core::kernels::linalg::blas::{self, HostBlas};
+use oxtensor_core::kernels::linalg::engine::{self, Family, Machine, Routes};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 

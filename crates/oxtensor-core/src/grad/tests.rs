@@ -137,7 +137,7 @@ fn pushforward_matches_by_both_routes() {
 fn prod_gradient_handles_zeros() {
     let mut g = Graph::new();
     let x = vector(&mut g, "x");
-    let p = build::reduce(&mut g, crate::ops::reduce::ReduceKind::Prod, x, None).unwrap();
+    let p = build::reduce(&mut g, crate::reduction::ReduceKind::Prod, x, None).unwrap();
     let gx = grad(&mut g, &GradRequest::new(p, &[x]), None)
         .unwrap()
         .grads[0]

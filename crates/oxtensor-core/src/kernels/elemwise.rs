@@ -2,11 +2,12 @@
 //! broadcastable dimensions may broadcast, as in PyTensor), casts inputs to
 //! the dtype the operation computes in, and dispatches to the typed loops.
 
-use super::alloc::{fill_chunks, Pool};
+use super::alloc::order;
 use super::map::{map1, map2, map3};
-use super::{bool_ops, cast, complex_ops, float_ops, int_ops, order, special};
+use super::{bool_ops, cast, complex_ops, float_ops, int_ops, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
+use crate::kernels::alloc::{fill_chunks, Pool};
 use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
@@ -184,7 +185,7 @@ fn elemwise_c(
     let k = match *op {
         ScalarOp::Kind(k) => k,
         ScalarOp::Cast(to) => {
-            let mut out = super::alloc::output(pool, to, &shape)?;
+            let mut out = crate::kernels::alloc::output(pool, to, &shape)?;
             cast::cast_into(inputs[0], &mut out);
             return Ok(out);
         }
@@ -201,7 +202,7 @@ fn elemwise_c(
     } else {
         out_dtype
     };
-    let mut out = super::alloc::output(pool, produced, &shape)?;
+    let mut out = crate::kernels::alloc::output(pool, produced, &shape)?;
     run_converted(k, compute, inputs, &mut out)?;
     Ok(if produced == out_dtype {
         out

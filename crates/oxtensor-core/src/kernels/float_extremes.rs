@@ -13,15 +13,15 @@
 
 #![cfg(target_arch = "x86_64")]
 
-use super::argmax::beats;
-use super::argmax_simd::{extreme_and_nan, width_for, Width};
-use super::argmax_split::PIECE;
 use super::float_vec::SimdFloat;
 use super::lanes::for_each_lane;
-use super::reduce::trailing_lane;
 use super::PARALLEL_BYTES;
 use crate::dtype::DType;
-use crate::ops::reduce::ReduceKind;
+use crate::kernels::argmax::lane::beats;
+use crate::kernels::argmax::simd::{extreme_and_nan, width_for, Width};
+use crate::kernels::argmax::split::PIECE;
+use crate::kernels::reduce::trailing_lane;
+use crate::reduction::ReduceKind;
 use crate::tensor::Tensor;
 use num_traits::Float;
 use rayon::prelude::*;

@@ -2,52 +2,28 @@
 //! casts, elementwise math for every dtype, reductions, and matrix products
 //! (through faer, or a host BLAS when one is installed).
 
-pub mod advanced_index;
 pub mod alloc;
-pub mod bincount;
-pub mod blas;
-mod blas_gemv;
+pub(crate) mod argmax;
 pub mod bool_ops;
-mod byte_fold;
 pub mod cast;
-mod cholesky;
 mod complex_ops;
 pub mod copy;
 pub mod cpu;
-pub mod decompositions;
 pub mod elemwise;
-pub mod engine;
 mod float_ops;
 pub mod float_scalar;
 pub mod fused;
-pub mod gemm;
-pub mod granted;
-#[cfg(test)]
-mod granted_tests;
-mod inner;
+pub(crate) mod index;
 mod int_ops;
-pub mod iter;
-#[cfg(test)]
-mod iter_proptest;
-pub mod join;
+pub(crate) mod iter;
 pub mod linalg;
 pub mod map;
 mod map_gather;
 mod map_reversed;
-pub mod mask_bits;
-pub mod mask_index;
-pub mod mask_update;
-pub mod matmul;
-mod matvec;
-mod matvec_rows;
-pub mod nonzero;
-pub mod reduce;
-mod reduce_mapped;
-mod reduce_pieces;
-mod reduce_walk;
-pub mod row_scatter;
+pub(crate) mod reduce;
+pub mod softmax;
+pub(crate) mod sort;
 mod special;
-pub mod subtensor;
 pub mod vmath;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
@@ -95,47 +71,13 @@ impl Work {
 pub fn threaded() -> bool {
     rayon::current_num_threads() > 1
 }
-pub mod argmax;
-mod argmax_columns;
-mod argmax_int64;
-mod argmax_simd;
-mod argmax_split;
-mod argsort_words;
-mod copy_spread;
-mod copy_tile;
-pub mod cumulative;
-pub mod faer_par;
 pub mod fast_exp;
 #[cfg(target_arch = "x86_64")]
 mod float_extremes;
 mod float_vec;
-pub mod inverse;
 mod lane_group;
 pub mod lanes;
-mod lapack;
-mod lapack_cholesky;
-mod lapack_layout;
-mod lapack_lu;
-mod lapack_qr;
-mod lapack_svd;
 mod map_bool;
-pub mod order;
-mod radix;
-#[cfg(target_arch = "x86_64")]
-mod simd_sort;
-#[cfg(target_arch = "x86_64")]
-mod simd_sort_net;
-#[cfg(target_arch = "x86_64")]
-mod simd_sort_x86;
-pub mod softmax;
-mod softmax_columns;
-pub mod sort;
-mod sort_key;
-mod stream;
-mod strided_lanes;
-pub mod tiny;
-mod transpose_block;
-pub mod variance;
 
 /// Pseudo-random values in [0, 1) from `seed` (xorshift), for tests that
 /// need many varied values without a crate.

@@ -6,17 +6,18 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::advanced_index::{plan, scatter};
 use crate::kernels::alloc::modifiable_copy;
-use crate::kernels::mask_index::leading_mask;
-use crate::kernels::mask_update::mask_update;
-use crate::kernels::row_scatter::scatter_rows;
+use crate::kernels::index::leading_mask;
+use crate::kernels::index::mask_update;
+use crate::kernels::index::scatter_rows;
+use crate::kernels::index::{plan, scatter};
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
-use crate::ops::index_list::{check_positions, repr_idx_list, IdxEntry};
+use crate::ops::index_list::{check_positions, repr_idx_list};
 use crate::ops::subtensor::{check_value_rank, index_values, tensor_types, write_of};
 use crate::ops::subtensor_grad as grad;
 use crate::ops::{IoMap, Op, PerformCtx};
+use crate::tensor::index::IdxEntry;
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;

@@ -5,16 +5,17 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::advanced_index::{gather, plan};
-use crate::kernels::mask_index::{leading_mask, mask_gather};
+use crate::kernels::index::{gather, plan};
+use crate::kernels::index::{leading_mask, mask_gather};
 use crate::op_identity;
 use crate::ops::index_list::{
-    check_positions, check_scalar_index, n_index_inputs, repr_idx_list, static_slice_len, IdxEntry,
+    check_positions, check_scalar_index, n_index_inputs, repr_idx_list, static_slice_len,
 };
 use crate::ops::subtensor::{index_values, tensor_types};
 use crate::ops::subtensor_grad as grad;
 use crate::ops::subtensor_shape;
 use crate::ops::{Op, PerformCtx};
+use crate::tensor::index::IdxEntry;
 use crate::types::{StaticShape, TensorType, Type};
 use crate::value::Value;
 

@@ -8,7 +8,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::{is_zero_bytes, output};
-use crate::kernels::join::write_into;
+use crate::kernels::copy::write_into;
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::{fill_chunks, output, zeros_written};
 use crate::kernels::cast::cast_into;
-use crate::kernels::join::{region, scalar_of, write_into};
+use crate::kernels::copy::{region, scalar_of, write_into};
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};

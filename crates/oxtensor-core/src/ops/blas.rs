@@ -4,7 +4,7 @@
 use crate::dtype::upcast;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::gemm::dot;
+use crate::kernels::linalg::dot;
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::{Op, PerformCtx};

@@ -9,7 +9,7 @@
 
 use super::composite::{Composite, Operand};
 use super::elemwise::Elemwise;
-use super::reduce::{CAReduce, ReduceKind};
+use super::reduce::CAReduce;
 use super::scalar::{ScalarKind, ScalarOp};
 use super::{Op, PerformCtx};
 use crate::error::{Error, Result};
@@ -17,6 +17,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::kernels::reduce::reduce;
 use crate::op_identity;
+use crate::reduction::ReduceKind;
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;

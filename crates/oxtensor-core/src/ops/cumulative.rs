@@ -5,8 +5,8 @@
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::cumulative::cumulative;
-pub use crate::kernels::cumulative::CumMode;
+use crate::kernels::reduce::cumulative;
+pub use crate::kernels::reduce::CumMode;
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};

@@ -9,8 +9,9 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::ops::dimshuffle::{Axis, DimShuffle};
 use crate::ops::ifelse::IfElse;
-use crate::ops::reduce::{CAReduce, ReduceKind};
+use crate::ops::reduce::CAReduce;
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
+use crate::reduction::ReduceKind;
 use crate::types::Type;
 use std::sync::Arc;
 

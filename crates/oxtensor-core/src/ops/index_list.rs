@@ -1,38 +1,15 @@
 //! `idx_list`, the prop shared by the indexing ops: one entry per indexed
 //! axis, naming by position which of the node's index inputs holds an
-//! integer (or index array) or a slice bound. Also the static and runtime
-//! arithmetic of slices (NumPy's rules) and of integer indices.
+//! integer (or index array) or a slice bound: its checks, its text forms
+//! and static slice lengths. The entries and the runtime arithmetic of
+//! slices and integer indices are in [`crate::tensor::index`], below ops
+//! and kernels (re-exported here for branches still on the old paths).
 
 use crate::error::{Error, Result};
-use crate::tensor::{Scalar, Tensor};
+pub use crate::tensor::index::{
+    out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry, Resolved,
+};
 use crate::types::TensorType;
-
-/// One entry of `idx_list`. Numbers are positions among the index inputs
-/// (the node's inputs after the indexed tensor, and after `y` for the
-/// increment ops), as in PyTensor's `Subtensor(idx_list=(slice(0, 1, None), 2))`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IdxEntry {
-    /// An integer (basic indexing) or an index array (advanced indexing).
-    Index(usize),
-    /// A slice whose bounds, when given, are scalar index inputs.
-    Slice {
-        /// Position of the start input.
-        start: Option<usize>,
-        /// Position of the stop input.
-        stop: Option<usize>,
-        /// Position of the step input.
-        step: Option<usize>,
-    },
-}
-
-impl IdxEntry {
-    /// The full slice `:`.
-    pub const FULL: IdxEntry = IdxEntry::Slice {
-        start: None,
-        stop: None,
-        step: None,
-    };
-}
 
 /// How many index inputs the list refers to (the highest position + 1).
 pub fn n_index_inputs(idx_list: &[IdxEntry]) -> usize {
@@ -112,97 +89,6 @@ pub fn repr_idx_list(idx_list: &[IdxEntry]) -> String {
     crate::types::fmt_tuple(items)
 }
 
-/// A slice resolved against a length: the first index, the count and the step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Resolved {
-    /// First index taken (0 when the slice is empty).
-    pub start: usize,
-    /// Number of indices taken.
-    pub count: usize,
-    /// Step between them.
-    pub step: isize,
-}
-
-/// NumPy's `slice.indices(len)` and the resulting count. Computed in
-/// `i128`: bounds and steps are any `i64` (`x[::-2**63]`), and `-step` or
-/// `last - first + step` would overflow `i64`.
-pub fn resolve_slice(
-    len: usize,
-    start: Option<i64>,
-    stop: Option<i64>,
-    step: Option<i64>,
-) -> Result<Resolved> {
-    let step = i128::from(step.unwrap_or(1));
-    if step == 0 {
-        return Err(Error::Value("slice step cannot be zero".into()));
-    }
-    let n = len as i128;
-    let clamp = |v: i64, lo: i128, hi: i128| {
-        let v = i128::from(v);
-        let v = if v < 0 { v + n } else { v };
-        v.clamp(lo, hi)
-    };
-    let (lo, hi) = if step > 0 { (0, n) } else { (-1, n - 1) };
-    let first = start.map_or(if step > 0 { 0 } else { n - 1 }, |s| clamp(s, lo, hi));
-    let last = stop.map_or(if step > 0 { n } else { -1 }, |s| clamp(s, lo, hi));
-    let count = if step > 0 {
-        (last - first + step - 1).div_euclid(step).max(0)
-    } else {
-        (first - last - step - 1).div_euclid(-step).max(0)
-    };
-    // `0 <= count <= len` and, when `count > 0`, `0 <= first < len`; a
-    // step past `isize` takes one element, so any stride stands for it.
-    Ok(Resolved {
-        start: if count == 0 { 0 } else { first as usize },
-        count: count as usize,
-        step: if count > 1 {
-            step as isize
-        } else {
-            step.signum() as isize
-        },
-    })
-}
-
-/// An integer index wrapped against `len` (NumPy's message when out of bounds).
-pub fn wrap_index(i: i64, len: usize, axis: usize) -> Result<usize> {
-    let n = len as i128;
-    let j = if i < 0 {
-        i128::from(i) + n
-    } else {
-        i128::from(i)
-    };
-    if j < 0 || j >= n {
-        return Err(out_of_bounds(i, len, axis));
-    }
-    Ok(j as usize)
-}
-
-/// NumPy's error for index `i` outside an axis of `len` elements.
-pub fn out_of_bounds(i: i64, len: usize, axis: usize) -> Error {
-    Error::Index(format!(
-        "index {i} is out of bounds for axis {axis} with size {len}"
-    ))
-}
-
-/// The value of a 0-d integer index input.
-pub fn scalar_index(t: &Tensor) -> Result<i64> {
-    if t.ndim() != 0 {
-        return Err(Error::Type(format!(
-            "a scalar index must be 0-d, got shape {:?}",
-            t.shape()
-        )));
-    }
-    match t.get(0) {
-        Scalar::Int(v) => Ok(v),
-        Scalar::UInt(v) => {
-            i64::try_from(v).map_err(|_| Error::Index(format!("index {v} is too large for int64")))
-        }
-        other => Err(Error::Type(format!(
-            "indices must be integers, got {other:?}"
-        ))),
-    }
-}
-
 /// Checks that a basic index input is a 0-d integer (PyTensor's message).
 pub fn check_scalar_index(ty: &TensorType) -> Result<()> {
     if !ty.dtype.is_integer() || ty.ndim() != 0 {
@@ -237,32 +123,6 @@ pub fn static_slice_len(len: Option<u64>, entry: IdxEntry, consts: &[Option<i64>
 mod tests {
     use super::*;
 
-    /// Length, start, stop, step, and the indices NumPy takes.
-    type SliceCase = (usize, Option<i64>, Option<i64>, Option<i64>, Vec<usize>);
-
-    #[test]
-    fn slices_follow_numpy() {
-        let cases: &[SliceCase] = &[
-            (5, None, None, None, vec![0, 1, 2, 3, 4]),
-            (5, Some(1), None, Some(2), vec![1, 3]),
-            (5, None, None, Some(-1), vec![4, 3, 2, 1, 0]),
-            (5, Some(-2), None, None, vec![3, 4]),
-            (5, Some(10), None, None, vec![]),
-            (5, Some(3), Some(1), Some(-1), vec![3, 2]),
-            (5, Some(-10), Some(-1), Some(2), vec![0, 2]),
-            (0, None, None, Some(-1), vec![]),
-            (5, Some(1), Some(-1), Some(-1), vec![]),
-        ];
-        for (len, a, b, c, want) in cases {
-            let r = resolve_slice(*len, *a, *b, *c).unwrap();
-            let got: Vec<usize> = (0..r.count)
-                .map(|k| (r.start as isize + k as isize * r.step) as usize)
-                .collect();
-            assert_eq!(&got, want, "{len} {a:?}:{b:?}:{c:?}");
-        }
-        assert!(resolve_slice(3, None, None, Some(0)).is_err());
-    }
-
     #[test]
     fn forms_and_indices() {
         let l = [
@@ -283,10 +143,5 @@ mod tests {
         assert_eq!(n_index_inputs(&l), 4);
         assert!(check_positions(&l).is_ok());
         assert!(check_positions(&[IdxEntry::Index(1)]).is_err());
-        assert_eq!(wrap_index(-1, 3, 0).unwrap(), 2);
-        assert_eq!(
-            wrap_index(3, 3, 1).unwrap_err().to_string(),
-            "index 3 is out of bounds for axis 1 with size 3"
-        );
     }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::output;
 use crate::kernels::cast::cast;
-use crate::kernels::join::{region, write_into};
+use crate::kernels::copy::{region, write_into};
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
 use crate::ops::make_vector::MakeVector;

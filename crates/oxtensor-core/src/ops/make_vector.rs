@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::output;
 use crate::kernels::cast::cast;
-use crate::kernels::join::{region, write_into};
+use crate::kernels::copy::{region, write_into};
 use crate::op_identity;
 use crate::ops::known;
 use crate::ops::scalar_grad::{grad_dtype, match_dtype, tensor};

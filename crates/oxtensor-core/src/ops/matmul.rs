@@ -7,7 +7,7 @@ use crate::build;
 use crate::dtype::upcast;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::matmul::matmul;
+use crate::kernels::linalg::matmul;
 use crate::op_identity;
 use crate::ops::dimshuffle::Axis;
 use crate::ops::scalar_grad::{match_dtype, tensor};

@@ -22,8 +22,6 @@ pub mod grad_ops;
 mod grad_rules;
 pub mod ifelse;
 pub mod index_list;
-#[cfg(test)]
-mod index_list_proptest;
 pub mod infer_shape;
 pub mod join;
 pub mod known;

@@ -6,7 +6,7 @@
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::nonzero::nonzero_coords;
+use crate::kernels::index::nonzero_coords;
 use crate::op_identity;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};

@@ -7,7 +7,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::output;
-use crate::kernels::join::{region, write_into};
+use crate::kernels::copy::{region, write_into};
 use crate::op_identity;
 use crate::ops::known;
 use crate::ops::make_vector::MakeVector;

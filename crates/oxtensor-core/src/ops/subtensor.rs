@@ -8,14 +8,15 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::modifiable_copy;
 use crate::kernels::cast::cast;
-use crate::kernels::subtensor::{basic_view, broadcast_value, run_blocks, Blocks, Write};
+use crate::kernels::index::{basic_view, broadcast_value, run_blocks, Blocks, Write};
 use crate::op_identity;
 use crate::ops::index_list::{
-    check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len, IdxEntry,
+    check_positions, check_scalar_index, describe_basic, n_index_inputs, static_slice_len,
 };
 use crate::ops::subtensor_grad as grad;
 use crate::ops::subtensor_shape;
 use crate::ops::{IoMap, Op, PerformCtx};
+use crate::tensor::index::IdxEntry;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 

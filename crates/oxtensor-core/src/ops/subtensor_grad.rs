@@ -22,7 +22,7 @@ struct Family {
     set: OpRef,
 }
 
-fn basic(idx_list: &[crate::ops::index_list::IdxEntry]) -> Family {
+fn basic(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
     Family {
         read: Arc::new(Subtensor {
             idx_list: idx_list.to_vec(),
@@ -40,7 +40,7 @@ fn basic(idx_list: &[crate::ops::index_list::IdxEntry]) -> Family {
     }
 }
 
-fn advanced(idx_list: &[crate::ops::index_list::IdxEntry]) -> Family {
+fn advanced(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
     Family {
         read: Arc::new(AdvancedSubtensor {
             idx_list: idx_list.to_vec(),

@@ -105,7 +105,8 @@ mod tests {
     use crate::error::Result;
     use crate::graph::{FunctionGraph, NodeId};
     use crate::ops::dimshuffle::DimShuffle;
-    use crate::ops::reduce::{CAReduce, ReduceKind};
+    use crate::ops::reduce::CAReduce;
+    use crate::reduction::ReduceKind;
     use crate::rewrite::rewriter::Rewrite;
 
     struct Named(&'static str, Tracks);

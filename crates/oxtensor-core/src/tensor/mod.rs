@@ -11,6 +11,9 @@
 mod buffer;
 mod element;
 mod format;
+pub mod index;
+#[cfg(test)]
+mod index_proptest;
 pub mod layout;
 #[cfg(test)]
 mod layout_proptest;

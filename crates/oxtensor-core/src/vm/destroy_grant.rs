@@ -14,8 +14,8 @@
 use super::program::{Src, Step};
 use crate::compile::Supervisor;
 use crate::graph::{FunctionGraph, NodeId};
+use crate::kernels::alloc::buffers_overlap;
 use crate::kernels::alloc::Pool;
-use crate::kernels::granted::buffers_overlap;
 use crate::value::Value;
 
 /// The input node `n` destroys, if any (the first of its `destroy_map`).

@@ -945,7 +945,7 @@ mod tests {
         let z = build::elemwise(&mut g, ScalarKind::And, &[x, y]).unwrap();
         let n = build::elemwise(&mut g, ScalarKind::Invert, &[z]).unwrap();
         let f = build::cast(&mut g, w, DType::Float64).unwrap();
-        let any = build::reduce(&mut g, crate::ops::reduce::ReduceKind::Any, v, None).unwrap();
+        let any = build::reduce(&mut g, crate::reduction::ReduceKind::Any, v, None).unwrap();
         let fg = FunctionGraph::new(g, vec![x, y, w, v], vec![n, f, y, any]).unwrap();
         let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();
         // `x` only feeds `and` and `v` `any`; `y` is also an output; `w` is

@@ -11,6 +11,8 @@
 //! `walk.rs`'s blocks in `order.rs`'s memory order, `sum.rs` and
 //! `sqdiff.rs` reduce it, `interpret.rs` runs what the kernel does not.
 
+mod tiny;
+
 mod granted;
 pub mod interpret;
 mod order;

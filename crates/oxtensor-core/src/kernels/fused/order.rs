@@ -9,8 +9,8 @@
 use super::plan::{Arg, FusedKernel};
 use super::run::Outputs;
 use crate::error::Result;
+use crate::kernels::alloc::order::{order_of, permuted, restored, strides_in, Axes, Layout};
 use crate::kernels::alloc::Pool;
-use crate::kernels::order::{order_of, permuted, restored, strides_in, Axes, Layout};
 use crate::tensor::{Dims, Strides, Tensor};
 use smallvec::SmallVec;
 
@@ -115,7 +115,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph};
-    use crate::kernels::order::permuted;
+    use crate::kernels::alloc::order::permuted;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;

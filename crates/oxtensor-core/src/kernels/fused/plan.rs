@@ -15,7 +15,7 @@ use super::support;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast::cast;
-use crate::kernels::tiny::{TinyArg, TinyProgram};
+use crate::kernels::fused::tiny::{TinyArg, TinyProgram};
 use crate::ops::composite::{Composite, Operand};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};

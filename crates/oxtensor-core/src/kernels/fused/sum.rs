@@ -22,7 +22,7 @@ use crate::kernels::alloc::Pool;
 use crate::kernels::cast::cast;
 use crate::kernels::reduce::reduce;
 use crate::kernels::PARALLEL_MIN;
-use crate::ops::reduce::ReduceKind;
+use crate::reduction::ReduceKind;
 use crate::tensor::{Dims, Element, Tensor};
 use num_traits::Float;
 use rayon::prelude::*;

@@ -10,8 +10,8 @@
 //! unfused nodes' to the bit.
 
 use crate::dtype::DType;
-use crate::ops::reduce::ReduceKind;
 use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::reduction::ReduceKind;
 
 /// Whether the kernel runs `kind` (in float32 and float64).
 pub fn runs_kind(kind: ScalarKind) -> bool {

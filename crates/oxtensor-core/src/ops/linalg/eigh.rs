@@ -7,7 +7,7 @@ use super::{square_float, tensor_inputs};
 use crate::build;
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::decompositions;
+use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
@@ -51,7 +51,7 @@ impl Op for Eigh {
         inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
-        let wv = decompositions::eigh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
+        let wv = linalg::eigh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
         for (slot, t) in outputs.iter_mut().zip(wv) {
             *slot = Some(t.into());
         }
@@ -123,7 +123,7 @@ impl Op for EighGrad {
     ) -> Result<()> {
         let t: Vec<_> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
         let dtype = ctx.output_dtype(0)?;
-        let out = decompositions::eigh_grad(t[0], t[1], t[2], t[3], dtype, self.lower)?;
+        let out = linalg::eigh_grad(t[0], t[1], t[2], t[3], dtype, self.lower)?;
         outputs[0] = Some(out.into());
         Ok(())
     }
@@ -170,7 +170,7 @@ impl Op for Eigvalsh {
         inputs: &[&Value],
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
-        let w = decompositions::eigvalsh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
+        let w = linalg::eigvalsh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
         outputs[0] = Some(w.into());
         Ok(())
     }

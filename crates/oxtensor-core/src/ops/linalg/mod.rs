@@ -3,8 +3,8 @@
 //! and the gradient ops of three of them. Each takes single matrices
 //! (PyTensor wraps them in `Blockwise` for stacks; here stacks are out of
 //! scope) and computes in float32 or float64 through `faer` or the host's
-//! LAPACK ([`crate::kernels::linalg`], [`crate::kernels::decompositions`],
-//! routed by [`crate::kernels::engine`]). This module holds the shared
+//! LAPACK ([`crate::kernels::linalg`], routed by
+//! [`crate::kernels::linalg::engine`]). This module holds the shared
 //! type rules.
 
 pub mod cholesky;

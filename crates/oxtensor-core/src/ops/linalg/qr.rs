@@ -8,7 +8,7 @@ use super::{check_matrix, float_dtype, tensor_inputs};
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::decompositions;
+use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::scalar::ScalarKind;
 use crate::ops::scalar_grad::{match_dtype, tensor};
@@ -82,7 +82,7 @@ impl Op for Qr {
     ) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let x = inputs[0].tensor()?;
-        let outs = decompositions::qr(x, dtype, self.complete(), self.with_q())?;
+        let outs = linalg::qr(x, dtype, self.complete(), self.with_q())?;
         for (slot, t) in outputs.iter_mut().zip(outs) {
             *slot = Some(t.into());
         }
@@ -163,7 +163,7 @@ impl Op for QrGrad {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let t: Vec<_> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
-        let out = decompositions::qr_grad(t[0], t[1], t[2], t[3], ctx.output_dtype(0)?)?;
+        let out = linalg::qr_grad(t[0], t[1], t[2], t[3], ctx.output_dtype(0)?)?;
         outputs[0] = Some(out.into());
         Ok(())
     }

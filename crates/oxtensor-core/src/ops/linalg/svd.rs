@@ -7,7 +7,7 @@ use super::{check_matrix, float_dtype, tensor_inputs};
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::decompositions;
+use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::scalar::ScalarKind;
 use crate::ops::scalar_grad::{match_dtype, tensor};
@@ -62,7 +62,7 @@ impl Op for Svd {
     ) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let x = inputs[0].tensor()?;
-        let outs = decompositions::svd(x, dtype, self.full_matrices, self.compute_uv)?;
+        let outs = linalg::svd(x, dtype, self.full_matrices, self.compute_uv)?;
         for (slot, t) in outputs.iter_mut().zip(outs) {
             *slot = Some(t.into());
         }

@@ -13,12 +13,12 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::advanced_inc_subtensor::AdvancedIncSubtensor;
 use crate::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
-use crate::ops::index_list::IdxEntry;
 use crate::ops::nonzero::Nonzero;
 use crate::rewrite::db::{Entry, RewriteDb, Role};
 use crate::rewrite::optdb::phase::SPECIALIZE;
 use crate::rewrite::optdb::register_in;
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::tensor::index::IdxEntry;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -127,7 +127,7 @@ mod tests {
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
     use crate::ops::advanced_subtensor::AdvancedSubtensor;
-    use crate::ops::index_list::IdxEntry;
+    use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use std::sync::Arc;

@@ -16,12 +16,12 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::alloc::Alloc;
 use crate::ops::dimshuffle::{Axis, DimShuffle};
 use crate::ops::elemwise::Elemwise;
-use crate::ops::index_list::IdxEntry;
 use crate::ops::infer_shape::dim_constant;
 use crate::ops::subtensor::Subtensor;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, UNCANONICALIZE};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::tensor::index::IdxEntry;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -222,8 +222,8 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
-    use crate::ops::index_list::IdxEntry;
     use crate::ops::subtensor::Subtensor;
+    use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use std::sync::Arc;

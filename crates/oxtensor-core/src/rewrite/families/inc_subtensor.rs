@@ -161,8 +161,8 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
-    use crate::ops::index_list::IdxEntry;
     use crate::ops::subtensor::IncSubtensor;
+    use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use std::sync::Arc;

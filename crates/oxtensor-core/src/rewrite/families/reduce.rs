@@ -19,8 +19,9 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::join::Join;
 use crate::ops::make_vector::MakeVector;
-use crate::ops::reduce::{CAReduce, ReduceKind};
+use crate::ops::reduce::CAReduce;
 use crate::ops::scalar::ScalarKind;
+use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, UNCANONICALIZE, USELESS};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
@@ -338,7 +339,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
-    use crate::ops::reduce::ReduceKind;
+    use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 

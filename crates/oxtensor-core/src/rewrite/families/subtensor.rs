@@ -16,13 +16,13 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::advanced_subtensor::AdvancedSubtensor1;
 use crate::ops::alloc::Alloc;
-use crate::ops::index_list::{resolve_slice, IdxEntry};
 use crate::ops::infer_shape::dim_constant;
 use crate::ops::make_vector::MakeVector;
 use crate::ops::subtensor::Subtensor;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, STABILIZE, USELESS};
 use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::tensor::index::{resolve_slice, IdxEntry};
 use crate::tensor::Tensor;
 use std::sync::Arc;
 
@@ -389,9 +389,9 @@ mod tests {
     use super::super::util::typed_apply;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
-    use crate::ops::index_list::IdxEntry::{self, Index, Slice};
     use crate::ops::shape::ShapeI;
     use crate::ops::subtensor::Subtensor;
+    use crate::tensor::index::IdxEntry::{self, Index, Slice};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use std::sync::Arc;

@@ -8,8 +8,9 @@
 use super::util::{dtype_of, inputs, like, negated, output, owner_as, read_once};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
-use crate::ops::reduce::{CAReduce, ReduceKind};
+use crate::ops::reduce::CAReduce;
 use crate::ops::scalar::ScalarKind::*;
+use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
@@ -54,7 +55,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::Graph;
-    use crate::ops::reduce::ReduceKind;
+    use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 

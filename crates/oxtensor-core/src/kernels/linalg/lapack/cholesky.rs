@@ -1,0 +1,85 @@
+//! Cholesky through the host's LAPACK (`?potrf`, NumPy's routine), when one
+//! is installed and serves the Cholesky family ([`crate::kernels::linalg::engine`]); `None`
+//! otherwise, or for an empty or oversized matrix, and the caller falls
+//! back to faer.
+//!
+//! No transposing copy: the C-ordered buffer read column-major is `aᵀ`,
+//! whose upper triangle is `a`'s lower one. `?potrf('U')` there gives `U`
+//! with `aᵀ = Uᵀ U`, and `U` stored column-major reads in C order as
+//! `Uᵀ = L`, `a`'s lower factor; `'L'` likewise gives the upper factor.
+
+use crate::error::{Error, Result};
+use crate::kernels::linalg::engine::Family;
+use crate::kernels::linalg::faer::cholesky::zero_other_triangle;
+use crate::kernels::linalg::faer::Real;
+use crate::kernels::linalg::lapack::layout::{elements, working_copy};
+use crate::kernels::linalg::lapack::{int, with_routines, Int};
+use crate::tensor::Tensor;
+
+/// `?potrf(uplo, n, a, lda, info)`, then the hidden length of `uplo`.
+type Potrf<T, I> = unsafe extern "C" fn(*const u8, *const I, *mut T, *const I, *mut I, usize);
+
+/// The Cholesky factor of the non-empty square `a` (lower `L` or upper
+/// `Lᵀ`, read from that triangle), all NaN when `a` is not positive
+/// definite and `nan_on_error`, else an error then; `None` without a
+/// host LAPACK serving Cholesky.
+pub(crate) fn cholesky<T: Real>(
+    a: &Tensor,
+    lower: bool,
+    nan_on_error: bool,
+) -> Option<Result<Tensor>> {
+    let n = a.shape()[0];
+    if n == 0 {
+        return None;
+    }
+    with_routines::<T, 1, _>(Family::Cholesky, ["potrf"], |[addr], ilp64| {
+        if ilp64 {
+            potrf::<T, i64>(addr, a, lower, nan_on_error)
+        } else {
+            potrf::<T, i32>(addr, a, lower, nan_on_error)
+        }
+    })
+    .flatten()
+}
+
+fn potrf<T: Real, I: Int>(
+    addr: usize,
+    a: &Tensor,
+    lower: bool,
+    nan_on_error: bool,
+) -> Option<Result<Tensor>> {
+    let n = a.shape()[0];
+    let ni = int::<I>(n)?;
+    let mut out = match working_copy::<T>(a, false) {
+        Ok(copy) => copy,
+        Err(e) => return Some(Err(e)),
+    };
+    let data = elements::<T>(&mut out);
+    let uplo = if lower { b'U' } else { b'L' };
+    let mut info = I::default();
+    // SAFETY: `with_routines` found `?potrf` for `T` in a library whose
+    // integers are `I`; `data` holds n² elements.
+    let potrf: Potrf<T, I> = unsafe { std::mem::transmute(addr) };
+    // SAFETY: as above.
+    unsafe { potrf(&uplo, &ni, data.as_mut_ptr(), &ni, &mut info, 1) };
+    // OpenBLAS's potrf passes NaNs through where faer (and reference
+    // LAPACK) stop: a NaN on the diagonal fails here too.
+    let nan = (0..n).any(|i| data[i * n + i].not_a_number());
+    match if nan { 1 } else { info.into() } {
+        0 => {
+            zero_other_triangle(data, n, lower);
+            Some(Ok(out))
+        }
+        i if i > 0 && nan_on_error => {
+            data.fill(T::nan_impl());
+            Some(Ok(out))
+        }
+        i if i > 0 => Some(Err(Error::Value(
+            "Matrix is not positive definite (Cholesky factorization failed)".into(),
+        ))),
+        i => Some(Err(Error::Value(format!(
+            "potrf rejected its argument {} (a bug in oxtensor's call)",
+            -i
+        )))),
+    }
+}

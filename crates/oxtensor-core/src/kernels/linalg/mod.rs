@@ -1,0 +1,11 @@
+//! Dense linear algebra: matrix products ([`blas`]) and decompositions
+//! (`faer`, or the host's LAPACK where [`engine`] routes a family to it).
+
+pub mod blas;
+pub mod engine;
+mod faer;
+mod lapack;
+
+pub use self::blas::{dot, matmul};
+pub use self::faer::{cholesky, cholesky_grad, det, inv, slogdet, solve};
+pub use self::faer::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};

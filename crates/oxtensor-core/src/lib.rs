@@ -41,6 +41,7 @@ pub mod kernels;
 pub mod ops;
 pub mod print;
 pub mod rewrite;
+pub mod scalar;
 pub mod tensor;
 pub mod types;
 pub mod value;

@@ -7,7 +7,7 @@ use super::map::{map1, map2, map3};
 use super::{bool_ops, cast, complex_ops, float_ops, int_ops, order, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
-use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
+use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
 use num_complex::Complex;

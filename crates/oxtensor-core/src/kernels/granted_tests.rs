@@ -7,7 +7,7 @@
 use super::alloc::Pool;
 use super::elemwise::{elemwise, elemwise_into};
 use crate::dtype::DType;
-use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::scalar::{ScalarKind, ScalarOp};
 use crate::tensor::Tensor;
 
 const EDGES: [f64; 24] = [

@@ -7,7 +7,7 @@
 
 use super::float_scalar::{scalar_fn, ScalarFn};
 use crate::dtype::DType;
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 use smallvec::SmallVec;

@@ -9,8 +9,8 @@ use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId, VarKind};
 use crate::ops::index_list::{scalar_index, IdxEntry};
 use crate::ops::infer_shape::dim_constant;
-use crate::ops::scalar::ScalarKind;
 use crate::ops::scalar_grad::tensor;
+use crate::scalar::ScalarKind;
 
 fn int64(g: &mut Graph, v: VarId) -> Result<VarId> {
     build::cast(g, v, DType::Int64)

@@ -11,7 +11,7 @@
 
 use crate::dtype::DType;
 use crate::ops::reduce::ReduceKind;
-use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::scalar::{ScalarKind, ScalarOp};
 
 /// Whether the kernel runs `kind` (in float32 and float64).
 pub fn runs_kind(kind: ScalarKind) -> bool {

@@ -14,12 +14,12 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::kernels::softmax::SoftmaxKind;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::reduce::{CAReduce, ReduceKind};
-use crate::ops::scalar::ScalarKind::*;
 use crate::ops::softmax::Softmax;
 use crate::ops::OpRef;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 /// Ops `local_logsoftmax` looks through: they only pick or move elements.

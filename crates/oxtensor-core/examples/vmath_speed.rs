@@ -9,7 +9,7 @@
 use oxtensor_core::kernels::cpu::{levels, Level};
 use oxtensor_core::kernels::map::Part;
 use oxtensor_core::kernels::vmath::{kind_slices, Elem, Func};
-use oxtensor_core::ops::scalar::ScalarKind;
+use oxtensor_core::scalar::ScalarKind;
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -9,9 +9,9 @@ use crate::ops::blas::Dot;
 use crate::ops::dimshuffle::{Axis, DimShuffle};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::shape::{Reshape, Shape};
 use crate::reduction::ReduceKind;
+use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::TensorType;
 use std::sync::Arc;
 

@@ -42,6 +42,7 @@ pub mod ops;
 pub mod print;
 pub mod reduction;
 pub mod rewrite;
+pub mod scalar;
 pub mod tensor;
 pub mod types;
 pub mod value;

@@ -4,7 +4,7 @@
 
 use crate::op::PyOp;
 use crate::types::parse_dtype;
-use oxtensor_core::ops::scalar::{ScalarKind, ScalarOp};
+use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple};

@@ -291,11 +291,7 @@ pub fn stack_list<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             .zip(&types)
             .map(|(v, t)| match t.dtype == dtype {
                 true => Ok(v),
-                false => elemwise(
-                    py,
-                    oxtensor_core::ops::scalar::ScalarOp::Cast(dtype),
-                    vec![v],
-                ),
+                false => elemwise(py, oxtensor_core::scalar::ScalarOp::Cast(dtype), vec![v]),
             })
             .collect::<PyResult<_>>()?;
         return apply_core(py, Arc::new(MakeVector { dtype }), cast);

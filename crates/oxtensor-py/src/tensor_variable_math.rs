@@ -4,7 +4,7 @@
 
 use crate::make_node::{elemwise, tensor_type_of};
 use crate::tensor_variable::PyTensorVariable;
-use oxtensor_core::ops::scalar::{ScalarKind, ScalarOp};
+use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

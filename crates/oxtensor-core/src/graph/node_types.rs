@@ -95,8 +95,8 @@ mod tests {
     use super::*;
     use crate::dtype::DType;
     use crate::ops::elemwise::Elemwise;
-    use crate::ops::scalar::ScalarKind;
     use crate::ops::OpRef;
+    use crate::scalar::ScalarKind;
     use crate::types::TensorType;
     use std::sync::Arc;
 

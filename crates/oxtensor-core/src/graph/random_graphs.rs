@@ -7,7 +7,7 @@
 use crate::build;
 use crate::dtype::DType;
 use crate::graph::{Graph, VarId};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::types::TensorType;
 use proptest::prelude::*;
 

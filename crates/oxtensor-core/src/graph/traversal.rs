@@ -240,7 +240,7 @@ mod tests {
     use super::*;
     use crate::dtype::DType;
     use crate::ops::elemwise::Elemwise;
-    use crate::ops::scalar::ScalarKind;
+    use crate::scalar::ScalarKind;
     use crate::types::TensorType;
     use std::sync::Arc;
 

@@ -7,7 +7,7 @@
 use super::map::{map1, map2, map3};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
 
 /// Whether `k` on bool inputs reads them as bytes (any nonzero byte is

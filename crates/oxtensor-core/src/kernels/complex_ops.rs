@@ -7,7 +7,7 @@ use super::map::{map1, map1_slices, map2};
 use super::vmath::{complex_parts, Lane};
 use super::Work;
 use crate::error::{Error, Result};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_complex::{Complex, ComplexFloat};
 use num_traits::{Float, One, Zero};

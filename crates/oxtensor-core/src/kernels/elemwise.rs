@@ -8,7 +8,7 @@ use super::{bool_ops, cast, complex_ops, float_ops, int_ops, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{fill_chunks, Pool};
-use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
+use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
 use num_complex::Complex;

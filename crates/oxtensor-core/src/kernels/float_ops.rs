@@ -9,7 +9,7 @@ use super::vmath::{self, Elem, Func};
 use super::Work;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Scalar, Tensor};
 use num_traits::Float;
 

@@ -7,7 +7,7 @@
 use super::vmath::kinds::{binary_loops, unary_loops};
 use super::vmath::{self, Func};
 use crate::dtype::DType;
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::Element;
 use num_traits::Float;
 

@@ -4,7 +4,7 @@
 
 use super::map::{map1, map2, map3};
 use crate::error::{Error, Result};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 
 /// The integer operations NumPy defines, per Rust integer type.

@@ -15,7 +15,7 @@ use super::vmath::psi::reflection;
 use super::Work;
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 

@@ -202,9 +202,9 @@ impl Op for ARange {
         let (start, stop, step) = (n.inputs[0], n.inputs[1], n.inputs[2]);
         let span = build::sub(g, stop, start)?;
         let steps = build::true_div(g, span, step)?;
-        let up = build::elemwise(g, crate::ops::scalar::ScalarKind::Ceil, &[steps])?;
+        let up = build::elemwise(g, crate::scalar::ScalarKind::Ceil, &[steps])?;
         let zero = build::scalar_constant(g, DType::Float64, 0.0);
-        let len = build::elemwise(g, crate::ops::scalar::ScalarKind::Maximum, &[up, zero])?;
+        let len = build::elemwise(g, crate::scalar::ScalarKind::Maximum, &[up, zero])?;
         Ok(Some(vec![vec![build::cast(g, len, DType::Int64)?]]))
     }
 

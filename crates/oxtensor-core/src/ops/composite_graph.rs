@@ -4,11 +4,11 @@
 //! "Inner graphs"), and spelled out as `Elemwise` nodes over tensors (the
 //! gradient of `Elemwise(Composite)` is that graph's).
 
-use super::composite::{Composite, Operand};
-use super::scalar::ScalarOp;
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Constant, FunctionGraph, Graph, VarId, VarKind};
+use crate::scalar::composite::{Composite, Operand};
+use crate::scalar::ScalarOp;
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::HashMap;
@@ -127,7 +127,7 @@ fn operand(
     g: &Graph,
     v: VarId,
     known: &mut HashMap<VarId, Operand>,
-    b: &mut super::composite::CompositeBuilder,
+    b: &mut crate::scalar::composite::CompositeBuilder,
 ) -> Result<Operand> {
     if let Some(&a) = known.get(&v) {
         return Ok(a);
@@ -155,8 +155,8 @@ fn operand(
 mod tests {
     use super::*;
     use crate::dtype::DType::*;
-    use crate::ops::scalar::ScalarKind as K;
     use crate::print::{debugprint, PrintOptions};
+    use crate::scalar::ScalarKind as K;
     use crate::tensor::Tensor;
 
     #[test]

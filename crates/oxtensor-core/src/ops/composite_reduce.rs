@@ -7,10 +7,8 @@
 //! Unlike PyTensor's, the pre-map may read several inputs (broadcast
 //! against each other as `Elemwise` does).
 
-use super::composite::{Composite, Operand};
 use super::elemwise::Elemwise;
 use super::reduce::CAReduce;
-use super::scalar::{ScalarKind, ScalarOp};
 use super::{Op, PerformCtx};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
@@ -18,6 +16,8 @@ use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::kernels::reduce::reduce;
 use crate::op_identity;
 use crate::reduction::ReduceKind;
+use crate::scalar::composite::{Composite, Operand};
+use crate::scalar::{ScalarKind, ScalarOp};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;

@@ -13,9 +13,9 @@ use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::infer_shape;
-use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::scalar_grad;
 use crate::ops::{IoMap, Op, PerformCtx};
+use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::{StaticShape, TensorType, Type};
 use crate::value::Value;
 use smallvec::SmallVec;
@@ -399,7 +399,7 @@ impl Op for Elemwise {
 /// spelled out as `Elemwise` nodes over the node's inputs (outputs whose
 /// gradient is disconnected are left out).
 fn composite_pullback(
-    c: &crate::ops::composite::Composite,
+    c: &crate::scalar::composite::Composite,
     g: &mut Graph,
     node: NodeId,
     output_grads: &[VarId],
@@ -469,7 +469,7 @@ pub fn capitalize(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::dtype::DType::*;
-    use crate::ops::scalar::ScalarKind;
+    use crate::scalar::ScalarKind;
 
     fn tt(dtype: crate::dtype::DType, shape: &[Option<u64>]) -> TensorType {
         TensorType::new(dtype, shape.iter().copied()).unwrap()

@@ -138,8 +138,8 @@ impl Op for GradOp {
                 let gdt = g.var(gz).ty.expect_tensor("A gradient")?.dtype;
                 let lo = build::scalar_constant(g, gdt, f64::from_bits(lo));
                 let hi = build::scalar_constant(g, gdt, f64::from_bits(hi));
-                let above = build::elemwise(g, crate::ops::scalar::ScalarKind::Maximum, &[gz, lo])?;
-                build::elemwise(g, crate::ops::scalar::ScalarKind::Minimum, &[above, hi])?
+                let above = build::elemwise(g, crate::scalar::ScalarKind::Maximum, &[gz, lo])?;
+                build::elemwise(g, crate::scalar::ScalarKind::Minimum, &[above, hi])?
             }
             GradKind::Scale(m) => {
                 let gdt = g.var(gz).ty.expect_tensor("A gradient")?.dtype;

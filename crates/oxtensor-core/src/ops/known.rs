@@ -170,6 +170,6 @@ pub fn pick_axis(
     let neg = crate::build::scalar_constant(g, DType::Int64, d as f64 - ndim as f64);
     let here = crate::build::eq(g, axis, pos)?;
     let here_neg = crate::build::eq(g, axis, neg)?;
-    let cond = crate::build::elemwise(g, crate::ops::scalar::ScalarKind::Or, &[here, here_neg])?;
+    let cond = crate::build::elemwise(g, crate::scalar::ScalarKind::Or, &[here, here_neg])?;
     crate::build::switch(g, cond, along, other)
 }

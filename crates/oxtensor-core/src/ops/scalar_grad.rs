@@ -9,7 +9,7 @@ use crate::build;
 use crate::dtype::{floatx, DType};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::{TensorType, Type};
 
 /// `∂ output / ∂ input` for one input.

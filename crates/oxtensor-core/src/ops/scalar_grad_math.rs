@@ -9,7 +9,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VarId};
-use crate::ops::scalar::ScalarKind as K;
+use crate::scalar::ScalarKind as K;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2, PI};
 
 /// The partials of `kind` applied to `x` with output `z`; `dt` is the

@@ -4,12 +4,12 @@
 //! built, printed and run. At run time a scalar is a 0-d tensor, and
 //! `perform` is the elementwise kernel's on it.
 
-use super::scalar::ScalarOp;
 use super::{Op, PerformCtx};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::fused::interpret;
 use crate::op_identity;
+use crate::scalar::ScalarOp;
 use crate::tensor::Tensor;
 use crate::types::Type;
 use crate::value::Value;
@@ -85,8 +85,8 @@ fn scalar_dtypes(op: &ScalarOp, inputs: &[&Type]) -> Result<SmallVec<[DType; 4]>
 mod tests {
     use crate::dtype::DType::*;
     use crate::graph::{FunctionGraph, Graph};
-    use crate::ops::scalar::{ScalarKind as K, ScalarOp};
     use crate::print::{debugprint, PrintOptions};
+    use crate::scalar::{ScalarKind as K, ScalarOp};
     use crate::tensor::Tensor;
     use crate::types::{TensorType, Type};
     use crate::value::Value;

@@ -8,8 +8,8 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId, VarKind};
 use crate::ops::infer_shape::dim_constant;
-use crate::ops::scalar::ScalarKind;
 use crate::ops::scalar_grad::tensor;
+use crate::scalar::ScalarKind;
 use crate::tensor::index::{scalar_index, IdxEntry};
 
 fn int64(g: &mut Graph, v: VarId) -> Result<VarId> {

@@ -8,8 +8,8 @@ use super::rewriter::{NodeRewriter, Rewrite, Track, Tracks};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, Value, VarId};
 use crate::ops::elemwise::Elemwise;
-use crate::ops::scalar::ScalarOp;
 use crate::ops::{known, ops_equal, OpRef};
+use crate::scalar::ScalarOp;
 use crate::tensor::{Scalar, Tensor};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -412,8 +412,8 @@ mod tests {
     use crate::dtype::DType;
     use crate::graph::Graph;
     use crate::ops::elemwise::Elemwise;
-    use crate::ops::scalar::ScalarKind;
     use crate::rewrite::{rewrite_graph, RunContext, WalkOrder, Walking};
+    use crate::scalar::ScalarKind;
     use crate::types::TensorType;
 
     fn op(k: ScalarKind) -> OpRef {

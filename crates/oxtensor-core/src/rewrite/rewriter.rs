@@ -7,8 +7,8 @@
 use super::run::RunContext;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind;
 use crate::ops::OpRef;
+use crate::scalar::ScalarKind;
 use std::fmt;
 use std::sync::Arc;
 

@@ -6,8 +6,8 @@
 
 use super::rewriter::{NodeRewriter, Track, Tracks};
 use crate::ops::elemwise::Elemwise;
-use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::ops::{ops_equal, Op, OpRef};
+use crate::scalar::{ScalarKind, ScalarOp};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -85,7 +85,7 @@ mod tests {
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::ops::elemwise::Elemwise;
-    use crate::ops::scalar::ScalarKind;
+    use crate::scalar::ScalarKind;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;

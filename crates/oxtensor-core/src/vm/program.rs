@@ -933,7 +933,7 @@ mod tests {
 
     #[test]
     fn bool_inputs_read_as_bytes_skip_the_check() {
-        use crate::ops::scalar::ScalarKind;
+        use crate::scalar::ScalarKind;
         let mut g = Graph::new();
         let ty = TensorType::with_ndim(DType::Bool, 1);
         let (x, y, w, v) = (

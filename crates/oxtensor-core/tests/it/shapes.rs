@@ -5,9 +5,9 @@
 
 use oxtensor_core::compile::{compile, FunctionInput, FunctionSpec, Mode};
 use oxtensor_core::grad::{grad, GradRequest};
-use oxtensor_core::ops::scalar::ScalarKind;
 use oxtensor_core::ops::shape::ShapeI;
 use oxtensor_core::prelude::*;
+use oxtensor_core::scalar::ScalarKind;
 use oxtensor_core::value::Value;
 use std::sync::Arc;
 

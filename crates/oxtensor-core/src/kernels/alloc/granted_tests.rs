@@ -7,7 +7,7 @@
 use crate::dtype::DType;
 use crate::kernels::alloc::Pool;
 use crate::kernels::elemwise::{elemwise, elemwise_into};
-use crate::ops::scalar::{ScalarKind, ScalarOp};
+use crate::scalar::{ScalarKind, ScalarOp};
 use crate::tensor::Tensor;
 
 const EDGES: [f64; 24] = [

@@ -7,8 +7,8 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
 use crate::kernels::elemwise::{elemwise, output_shape};
-use crate::ops::composite::{Composite, Operand};
-use crate::ops::scalar::ScalarOp;
+use crate::scalar::composite::{Composite, Operand};
+use crate::scalar::ScalarOp;
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
 

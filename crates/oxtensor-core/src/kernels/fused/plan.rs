@@ -16,7 +16,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast::cast;
 use crate::kernels::fused::tiny::{TinyArg, TinyProgram};
-use crate::ops::composite::{Composite, Operand};
+use crate::scalar::composite::{Composite, Operand};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use smallvec::SmallVec;
@@ -34,7 +34,7 @@ pub enum Arg {
 #[derive(Clone, Debug)]
 pub struct Instr {
     /// The kind the kernel computes.
-    pub kind: crate::ops::scalar::ScalarKind,
+    pub kind: crate::scalar::ScalarKind,
     /// Its operands.
     pub args: SmallVec<[Arg; 3]>,
 }
@@ -181,7 +181,7 @@ impl FusedKernel {
                 Place::Pre(p) => {
                     // An output broadcast from a smaller value: copied out.
                     self.instrs.push(Instr {
-                        kind: crate::ops::scalar::ScalarKind::Identity,
+                        kind: crate::scalar::ScalarKind::Identity,
                         args: smallvec::smallvec![Arg::Leaf(fixed + p)],
                     });
                     self.instrs.len() - 1

@@ -379,7 +379,7 @@ mod tests {
         let c = g.input(ty([None, Some(1)]), Some("c"));
         let xr = build::mul(&mut g, x, r).unwrap();
         let s = build::add(&mut g, xr, c).unwrap();
-        let t = build::elemwise(&mut g, crate::ops::scalar::ScalarKind::Tanh, &[s]).unwrap();
+        let t = build::elemwise(&mut g, crate::scalar::ScalarKind::Tanh, &[s]).unwrap();
         let d = build::sub(&mut g, t, x).unwrap();
         let out = build::mul(&mut g, d, c).unwrap();
         FunctionGraph::new(g, vec![x, r, c], vec![out]).unwrap()

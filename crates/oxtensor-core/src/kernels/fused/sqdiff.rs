@@ -19,7 +19,7 @@ use super::plan::{Arg, FusedKernel};
 use super::sum::{Target, LANES};
 use super::walk::Walk;
 use crate::error::{Error, Result};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 use smallvec::SmallVec;

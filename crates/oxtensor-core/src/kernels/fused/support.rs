@@ -10,8 +10,8 @@
 //! unfused nodes' to the bit.
 
 use crate::dtype::DType;
-use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::reduction::ReduceKind;
+use crate::scalar::{ScalarKind, ScalarOp};
 
 /// Whether the kernel runs `kind` (in float32 and float64).
 pub fn runs_kind(kind: ScalarKind) -> bool {

@@ -8,7 +8,7 @@ use super::testing::{fused, interpreted, link, programs};
 use crate::build;
 use crate::dtype::DType;
 use crate::graph::{FunctionGraph, Graph, VarId};
-use crate::ops::scalar::ScalarOp;
+use crate::scalar::ScalarOp;
 use crate::tensor::{Scalar, Tensor};
 use crate::types::TensorType;
 use crate::value::Value;

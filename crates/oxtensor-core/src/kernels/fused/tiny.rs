@@ -7,7 +7,7 @@
 
 use crate::dtype::DType;
 use crate::kernels::float_scalar::{scalar_fn, ScalarFn};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 use smallvec::SmallVec;

@@ -22,7 +22,7 @@ use super::trig::{Cos, Sin, Tan};
 use super::trig32::{Cos32, Sin32};
 use crate::kernels::cpu::level;
 use crate::kernels::map::Part;
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use std::marker::PhantomData;
 
 /// A unary kind's loops for float64 and float32.

@@ -58,7 +58,7 @@ pub(crate) use logistic::{sigmoid, softplus};
 
 use crate::kernels::cpu::{level, Level};
 use crate::kernels::map::Part;
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use simd::{unary_at, Unary};
 
 /// A function of one element computed here.

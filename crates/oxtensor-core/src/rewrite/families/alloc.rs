@@ -21,11 +21,11 @@ use crate::ops::alloc::Alloc;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::infer_shape::dim_constant;
-use crate::ops::scalar::ScalarKind;
 use crate::ops::specify_shape::SpecifyShape;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, STABILIZE, UNCANONICALIZE, USELESS};
 use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::scalar::ScalarKind;
 use crate::types::TensorType;
 use std::sync::Arc;
 

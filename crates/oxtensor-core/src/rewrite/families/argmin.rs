@@ -14,10 +14,10 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::argmax::Argmax;
 use crate::ops::argmin::Argmin;
-use crate::ops::scalar::ScalarKind::*;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -63,7 +63,7 @@ mod tests {
     use crate::dtype::DType;
     use crate::graph::Graph;
     use crate::ops::argmax::Argmax;
-    use crate::ops::scalar::ScalarKind::{self, *};
+    use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use std::sync::Arc;

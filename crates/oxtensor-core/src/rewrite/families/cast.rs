@@ -12,10 +12,10 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, Value, VarId};
 use crate::kernels::cast::cast_constant;
 use crate::ops::elemwise::Elemwise;
-use crate::ops::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Track, Tracks};
+use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -176,7 +176,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
-    use crate::ops::scalar::ScalarOp;
+    use crate::scalar::ScalarOp;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 

@@ -17,12 +17,12 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::join::Join;
 use crate::ops::make_vector::MakeVector;
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::ops::shape::{Shape, ShapeI};
 use crate::ops::subtensor::Subtensor;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -167,8 +167,8 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::Graph;
-    use crate::ops::scalar::ScalarKind::{Ge, Le, Lt, Maximum, Minimum};
     use crate::ops::shape::ShapeI;
+    use crate::scalar::ScalarKind::{Ge, Le, Lt, Maximum, Minimum};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use std::sync::Arc;

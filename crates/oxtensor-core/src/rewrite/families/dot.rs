@@ -14,11 +14,11 @@ use crate::graph::{Client, FunctionGraph, NodeId, VarId};
 use crate::ops::alloc::Alloc;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::infer_shape::dim_constant;
-use crate::ops::scalar::ScalarKind;
 use crate::ops::specify_shape::SpecifyShape;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, STABILIZE};
 use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::scalar::ScalarKind;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

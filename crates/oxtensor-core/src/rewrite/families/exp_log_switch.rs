@@ -11,10 +11,10 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -130,7 +130,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::Graph;
-    use crate::ops::scalar::ScalarKind::{self, *};
+    use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 

@@ -11,11 +11,11 @@ use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::elemwise::Elemwise;
-use crate::ops::scalar::ScalarKind::Second;
-use crate::ops::scalar::ScalarOp;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::Second;
+use crate::scalar::ScalarOp;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

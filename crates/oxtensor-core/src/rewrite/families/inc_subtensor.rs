@@ -16,11 +16,11 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use crate::ops::alloc::Alloc;
-use crate::ops::scalar::ScalarKind;
 use crate::ops::subtensor::IncSubtensor;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, STABILIZE};
 use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::scalar::ScalarKind;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

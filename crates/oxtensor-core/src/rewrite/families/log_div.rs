@@ -9,10 +9,10 @@ use super::util::{cast_to, constant_f64, dtype_of, elemwise, inputs, like, outpu
 use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
-use crate::ops::scalar::ScalarKind::*;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

@@ -15,11 +15,11 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::logsumexp::LogSumExp;
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::ScalarKind::*;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 const TAGS: [&str; 2] = ["symbolic_op_recognition", "fast_compile"];

@@ -9,10 +9,10 @@
 use super::util::{constant_in, dtype_of, elemwise, inputs, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
-use crate::ops::scalar::ScalarKind::{Add, Mul, Neg, Sub};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{Add, Mul, Neg, Sub};
 use crate::tensor::Tensor;
 use std::sync::Arc;
 

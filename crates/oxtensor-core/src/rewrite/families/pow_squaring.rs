@@ -12,10 +12,10 @@ use super::util::{cast_to, constant_f64, dtype_of, elemwise, inputs, like, outpu
 use crate::dtype::Kind;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::*;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 /// The largest exponent written out (PyTensor's "512 is too small for the

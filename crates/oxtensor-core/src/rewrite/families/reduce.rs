@@ -20,11 +20,11 @@ use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::join::Join;
 use crate::ops::make_vector::MakeVector;
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::ScalarKind;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, UNCANONICALIZE, USELESS};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind;
 use std::sync::Arc;
 
 type Transform = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;

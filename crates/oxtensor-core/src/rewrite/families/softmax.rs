@@ -14,13 +14,13 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::kernels::softmax::SoftmaxKind;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::ScalarKind::*;
 use crate::ops::softmax::Softmax;
 use crate::ops::OpRef;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 /// Ops `local_logsoftmax` looks through: they only pick or move elements.

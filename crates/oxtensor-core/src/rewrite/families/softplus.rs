@@ -14,10 +14,10 @@ use super::util::{
 };
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 type Transform = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;
@@ -228,7 +228,7 @@ mod tests {
         let c = case(DType::Float64, |g, x| {
             let e = build::exp(g, x).unwrap();
             let n = build::neg(g, e).unwrap();
-            build::elemwise(g, crate::ops::scalar::ScalarKind::Log1p, &[n]).unwrap()
+            build::elemwise(g, crate::scalar::ScalarKind::Log1p, &[n]).unwrap()
         });
         let x = Tensor::from_vec(vec![3], vec![-3.0f64, -0.5, -1e-3]).unwrap();
         let fg = check(&c, &PHASES, &[x], 1e-12);
@@ -270,7 +270,7 @@ mod tests {
         let c = case(DType::Float64, |g, x| {
             let s = build::sigmoid(g, x).unwrap();
             let n = build::neg(g, s).unwrap();
-            build::elemwise(g, crate::ops::scalar::ScalarKind::Log1p, &[n]).unwrap()
+            build::elemwise(g, crate::scalar::ScalarKind::Log1p, &[n]).unwrap()
         });
         let (p, extreme) = rewritten(&c, DType::Float64);
         assert_eq!(p, "Neg [id A]\n └─ Softplus [id B]\n    └─ x [id C]\n");
@@ -291,7 +291,7 @@ mod tests {
             let two = build::scalar_constant(g, DType::Float64, 2.0);
             let e = build::exp(g, x).unwrap();
             let m = build::mul(g, e, two).unwrap();
-            build::elemwise(g, crate::ops::scalar::ScalarKind::Log1p, &[m]).unwrap()
+            build::elemwise(g, crate::scalar::ScalarKind::Log1p, &[m]).unwrap()
         });
         assert!(!rewritten(&c, DType::Float64).0.contains("Softplus"));
         let mut fg = c.fgraph();

@@ -16,10 +16,10 @@ use crate::build;
 use crate::dtype::{DType, Kind};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 type Transform = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;

@@ -2,7 +2,7 @@ use super::super::testing::{check, printed, Case};
 use crate::build;
 use crate::dtype::DType;
 use crate::graph::{Graph, VarId};
-use crate::ops::scalar::ScalarKind;
+use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
 

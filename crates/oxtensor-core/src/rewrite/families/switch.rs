@@ -11,11 +11,11 @@
 use super::util::{elemwise, inputs, like, output, produced_by, tensor_is, unique_value};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{IntDiv, Le, Mul, Switch, TrueDiv};
 use crate::ops::shape::ShapeI;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{IntDiv, Le, Mul, Switch, TrueDiv};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

@@ -9,11 +9,11 @@ use super::util::{dtype_of, inputs, like, negated, output, owner_as, read_once};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::ScalarKind::*;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

@@ -13,10 +13,10 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -161,11 +161,9 @@ mod tests {
         let yes = g.tensor_constant(Tensor::scalar(true));
         let zero = g.tensor_constant(Tensor::scalar(0i32));
         let and_yes = build::and(&mut g, b, yes).unwrap();
-        let or_yes =
-            build::elemwise(&mut g, crate::ops::scalar::ScalarKind::Or, &[yes, b]).unwrap();
+        let or_yes = build::elemwise(&mut g, crate::scalar::ScalarKind::Or, &[yes, b]).unwrap();
         let and_zero = build::and(&mut g, i, zero).unwrap();
-        let or_zero =
-            build::elemwise(&mut g, crate::ops::scalar::ScalarKind::Or, &[i, zero]).unwrap();
+        let or_zero = build::elemwise(&mut g, crate::scalar::ScalarKind::Or, &[i, zero]).unwrap();
         let case = Case {
             g,
             inputs: vec![b, i],

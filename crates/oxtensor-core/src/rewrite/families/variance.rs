@@ -15,11 +15,11 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::centred_squares::CentredSquares;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

@@ -8,10 +8,10 @@ use super::util::{constant_f64, dtype_of, inputs, like, output, tensor_is, uniqu
 use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
-use crate::ops::scalar::ScalarKind::{IntDiv, Mul, TrueDiv};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{IntDiv, Mul, TrueDiv};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {

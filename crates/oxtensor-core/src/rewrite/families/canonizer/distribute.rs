@@ -12,9 +12,9 @@ use super::{Terms, ADD, MUL};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{Mul, Reciprocal, TrueDiv};
 use crate::rewrite::families::util::{dtype_of, elemwise_kind, output, tensor_type};
 use crate::rewrite::rewriter::Rewrite;
+use crate::scalar::ScalarKind::{Mul, Reciprocal, TrueDiv};
 
 /// What a division costs, in multiplications (PyTensor's informal 1.5).
 const DIV_COST: f64 = 1.5;

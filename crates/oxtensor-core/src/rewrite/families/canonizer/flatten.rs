@@ -10,8 +10,8 @@ use super::{Algebra, Terms};
 use crate::dtype::DType;
 use crate::graph::{Client, FunctionGraph, VarId};
 use crate::ops::dimshuffle::DimShuffle;
-use crate::ops::scalar::ScalarKind::Mul;
 use crate::rewrite::families::util::{dtype_of, elemwise_kind, tensor_is, unique_value};
+use crate::scalar::ScalarKind::Mul;
 use smallvec::SmallVec;
 
 /// Which nodes a reading may enter.

@@ -23,11 +23,11 @@ use super::util::{dtype_of, elemwise_kind, like, output, unique_value};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
-use crate::ops::scalar::ScalarKind::{self, *};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::merge::same_apply;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::scalar::ScalarKind::{self, *};
 use flatten::Mode;
 
 /// How deep a canonical form is compared with the tree it would replace.

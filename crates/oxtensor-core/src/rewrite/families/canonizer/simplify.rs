@@ -9,10 +9,10 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, VarId};
 use crate::kernels::cast::{cast, cast_constant};
-use crate::ops::scalar::ScalarKind::{Abs, Sign};
 use crate::rewrite::families::util::{
     constant_in, dtype_of, elemwise, fold, inputs, produced_by, tensor_is, unique_value,
 };
+use crate::scalar::ScalarKind::{Abs, Sign};
 use crate::tensor::Tensor;
 use std::collections::HashMap;
 

@@ -7,10 +7,10 @@
 use super::groups::{find, Group};
 use crate::error::{Error, Result};
 use crate::graph::{Client, CycleCheck, FunctionGraph, NodeId, VarId};
-use crate::ops::composite::{Composite, Operand};
 use crate::ops::elemwise::Elemwise;
-use crate::ops::scalar::ScalarOp;
 use crate::rewrite::{GraphRewriter, RewriterStats, RunContext};
+use crate::scalar::composite::{Composite, Operand};
+use crate::scalar::ScalarOp;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;

@@ -8,12 +8,12 @@
 use crate::error::Result;
 use crate::graph::{Client, FunctionGraph, NodeId, VarId};
 use crate::kernels::fused::support;
-use crate::ops::composite::{Composite, Operand};
 use crate::ops::composite_reduce::CompositeReduce;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::reduce::CAReduce;
-use crate::ops::scalar::ScalarOp;
 use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::scalar::composite::{Composite, Operand};
+use crate::scalar::ScalarOp;
 use crate::tensor::Tensor;
 use crate::value::Value;
 use smallvec::SmallVec;

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::graph::{Client, FunctionGraph, NodeId, VarId};
 use crate::kernels::fused::support;
 use crate::ops::elemwise::Elemwise;
-use crate::ops::scalar::ScalarOp;
+use crate::scalar::ScalarOp;
 use smallvec::SmallVec;
 use std::collections::HashMap;
 

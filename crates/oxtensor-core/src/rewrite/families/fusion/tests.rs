@@ -4,8 +4,8 @@
 use crate::build;
 use crate::dtype::DType::{self, *};
 use crate::graph::{FunctionGraph, Graph, VarId};
-use crate::ops::scalar::ScalarKind;
 use crate::rewrite::families::testing::{check, printed, rewrite, Case};
+use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
 

@@ -7,7 +7,7 @@
 //! otherwise print a line of kilobytes).
 
 use super::composite::{Composite, Operand};
-use super::scalar::{ScalarKind, ScalarOp};
+use super::{ScalarKind, ScalarOp};
 use crate::tensor::format_tensor;
 
 /// Inner graphs with more nodes than this print as `Composite{...}`.
@@ -62,7 +62,7 @@ fn expr(c: &Composite, a: Operand) -> String {
 mod tests {
     use super::super::composite::{Composite, Operand};
     use crate::dtype::DType::*;
-    use crate::ops::scalar::{ScalarKind as K, ScalarOp};
+    use crate::scalar::{ScalarKind as K, ScalarOp};
     use crate::tensor::Tensor;
 
     #[test]

@@ -7,9 +7,9 @@
 //! `Composite` in `pytensor/scalar/basic.py`; the graph views are in
 //! `composite_graph.rs`, the `str` in `composite_str.rs`.
 
+use super::{ScalarKind, ScalarOp};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::ops::scalar::{ScalarKind, ScalarOp};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
 use std::fmt;

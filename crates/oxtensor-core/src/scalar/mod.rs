@@ -1,0 +1,11 @@
+//! The scalar ops: the element-level operations `Elemwise` maps over
+//! tensors, with their names, output dtype rules and the `Composite` of
+//! several. They sit below both `ops` (which wraps them in graph ops) and
+//! `kernels` (which computes them), so neither needs the other for them.
+//! Mirrors `pytensor/scalar/basic.py`.
+
+pub mod composite;
+mod composite_str;
+mod op;
+
+pub use op::{OutputRule, ScalarKind, ScalarOp};

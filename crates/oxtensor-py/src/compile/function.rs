@@ -2,9 +2,9 @@
 //! program with the GIL released, copies any output that would alias an
 //! input, a constant or another output, and applies shared updates.
 
-use crate::array::{array_copied, copies_out, exact_view, writable_view};
-use crate::host_thunk::{value_from_py, value_to_py};
-use crate::types::PyTensorType;
+use crate::convert::array::{array_copied, copies_out, exact_view, writable_view};
+use crate::graph::types::PyTensorType;
+use crate::ops::host_thunk::{value_from_py, value_to_py};
 use oxtensor_core::kernels::copy::copy_contiguous;
 use oxtensor_core::types::TensorType;
 use oxtensor_core::value::Value;
@@ -41,7 +41,7 @@ pub struct SharedSpec {
 }
 
 /// `Function.__reduce__`'s arguments: the recipe and `trust_input`.
-type Recipe<'py> = (Bound<'py, crate::function_recipe::FunctionRecipe>, bool);
+type Recipe<'py> = (Bound<'py, crate::compile::recipe::FunctionRecipe>, bool);
 
 /// `oxtensor.compile.function.Function`.
 #[pyclass(module = "oxtensor.compile.function", name = "Function", weakref)]
@@ -49,7 +49,7 @@ pub struct PyFunction {
     pub(crate) program: Arc<Program>,
     pub(crate) inputs: Vec<InputSpec>,
     pub(crate) shared: Vec<SharedSpec>,
-    /// Where calls through vectorcall enter (`vectorcall.rs`); the same
+    /// Where calls through vectorcall enter (`compile/vectorcall.rs`); the same
     /// function in every instance, stored where CPython looks for it.
     pub(crate) vectorcall: pyo3::ffi::vectorcallfunc,
     /// For each extra output, the index into `shared` it updates.
@@ -61,7 +61,7 @@ pub struct PyFunction {
     pub(crate) trust_input: bool,
     pub(crate) maker: Py<PyAny>,
     /// What the function was compiled from, for pickling.
-    pub(crate) recipe: Py<crate::function_recipe::FunctionRecipe>,
+    pub(crate) recipe: Py<crate::compile::recipe::FunctionRecipe>,
 }
 
 impl PyFunction {
@@ -407,7 +407,9 @@ impl PyFunction {
         let program = &self.program;
         // Releasing the GIL costs more than a small run; a run that calls
         // back into Python always releases it (see `Program::is_small_run`).
-        let run = || crate::panics::guard(|| program.run(values).map_err(crate::errors::to_pyerr));
+        let run = || {
+            crate::errors::panics::guard(|| program.run(values).map_err(crate::errors::to_pyerr))
+        };
         let mut outputs = if program.is_small_run(values) {
             run()
         } else {
@@ -452,7 +454,7 @@ type Values = SmallVec<[Value; 4]>;
 #[pymethods]
 impl PyFunction {
     /// A call through `tp_call` (a tuple and a dict); most calls come through
-    /// `vectorcall.rs` instead, which this enables on the first one.
+    /// `compile/vectorcall.rs` instead, which this enables on the first one.
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(
         slf: &Bound<'_, Self>,
@@ -460,7 +462,7 @@ impl PyFunction {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let this = slf.try_borrow()?;
-        crate::vectorcall::install(slf, &this.vectorcall);
+        crate::compile::vectorcall::install(slf, &this.vectorcall);
         this.call(args, kwargs)
     }
 
@@ -491,9 +493,11 @@ impl PyFunction {
     #[getter]
     fn profile(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         match self.program.profile() {
-            Some(p) => {
-                Ok(Py::new(py, crate::profile::PyProfile::new(p, self.name.clone()))?.into_any())
-            }
+            Some(p) => Ok(Py::new(
+                py,
+                crate::compile::profile::PyProfile::new(p, self.name.clone()),
+            )?
+            .into_any()),
             None => Ok(py.None()),
         }
     }
@@ -527,7 +531,7 @@ impl PyFunction {
                 .variant(py, shared, delete_updates, name, profile)?;
         let recipe = Bound::new(py, recipe)?;
         let program = (share_memory && profile.is_none()).then(|| self.program.clone());
-        crate::function_recipe::FunctionRecipe::build(&recipe, self.trust_input, program)
+        crate::compile::recipe::FunctionRecipe::build(&recipe, self.trust_input, program)
     }
 
     fn __copy__(&self, py: Python<'_>) -> PyResult<PyFunction> {
@@ -544,7 +548,7 @@ impl PyFunction {
     }
 
     /// `FunctionRecipe.compile(recipe, trust_input)`: loading compiles the
-    /// pickled recipe (see `function_recipe.rs`). The recipe is an argument,
+    /// pickled recipe (see `compile/recipe.rs`). The recipe is an argument,
     /// not the receiver, so `deepcopy` copies it (and the shared variables).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Recipe<'py>)> {
         let compile = self.recipe.bind(py).get_type().getattr("compile")?;

@@ -3,15 +3,22 @@
 //! expressions extra outputs), links it for the VM, and wraps it in a
 //! `Function`.
 
+pub mod debug_mode;
+pub mod function;
+pub mod mode;
+pub mod profile;
+pub mod recipe;
+pub mod vectorcall;
+
+use crate::compile::function::InputSpec;
+use crate::compile::mode::core_mode;
+use crate::compile::recipe::{input_entry, FunctionRecipe};
+use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
-use crate::fgraph::PyFunctionGraph;
-use crate::function::InputSpec;
-use crate::function_recipe::{input_entry, FunctionRecipe};
-use crate::import::Memo;
-use crate::mode::core_mode;
+use crate::graph::fgraph::PyFunctionGraph;
+use crate::graph::types::PyTensorType;
+use crate::graph::variable::PyVariable;
 use crate::registry::registered;
-use crate::types::PyTensorType;
-use crate::variable::PyVariable;
 use oxtensor_core::compile::{FunctionInput, FunctionMaker, FunctionSpec, OnUnused};
 use oxtensor_core::graph::{traversal, Graph, VarId};
 use oxtensor_core::rewrite::HostFolding;
@@ -373,7 +380,7 @@ fn import_function<'py>(
 /// `oxtensor.function`'s work up to linking: the rewritten graph and what
 /// a call needs. `oxtensor.function` links it (`FunctionRecipe.compile`);
 /// a linker outside the core (`oxtensor.link.jax`) takes the graph. A
-/// panic while compiling is an `InternalError` (see `panics.rs`).
+/// panic while compiling is an `InternalError` (see `errors/panics.rs`).
 #[pyfunction]
 #[pyo3(signature = (inputs, outputs = None, mode = None, updates = None, givens = None, no_default_updates = None, accept_inplace = false, name = None, rebuild_strict = true, allow_input_downcast = None, profile = None, on_unused_input = None))]
 #[allow(clippy::too_many_arguments)]
@@ -392,7 +399,7 @@ pub fn function_recipe<'py>(
     profile: Option<Bound<'py, PyAny>>,
     on_unused_input: Option<String>,
 ) -> PyResult<Bound<'py, FunctionRecipe>> {
-    crate::panics::guard(|| {
+    crate::errors::panics::guard(|| {
         let _ = rebuild_strict;
         let core = core_mode(mode.as_ref())?;
         // DebugMode compares every call with the same function in FAST_COMPILE.

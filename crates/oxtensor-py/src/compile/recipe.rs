@@ -5,9 +5,9 @@
 //! builds one and compiles it; `Function.__reduce__` pickles it, and
 //! loading compiles it again (links the graph for the VM).
 
+use crate::compile::function::{PyFunction, SharedSpec};
 use crate::compile::{input_spec_of, make_maker};
-use crate::fgraph::PyFunctionGraph;
-use crate::function::{PyFunction, SharedSpec};
+use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::vm::{LinkOptions, Program};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -90,10 +90,10 @@ impl FunctionRecipe {
     }
 
     /// Links the graph and returns a new `Function` over it (a panic is
-    /// an `InternalError`, see `panics.rs`).
+    /// an `InternalError`, see `errors/panics.rs`).
     #[pyo3(signature = (trust_input = false))]
     pub fn compile(slf: &Bound<'_, Self>, trust_input: bool) -> PyResult<PyFunction> {
-        crate::panics::guard(|| Self::build(slf, trust_input, None))
+        crate::errors::panics::guard(|| Self::build(slf, trust_input, None))
     }
 
     /// The mode the function was compiled with, as given (or `None`).
@@ -219,7 +219,7 @@ impl FunctionRecipe {
             program,
             inputs: specs,
             shared,
-            vectorcall: crate::vectorcall::call,
+            vectorcall: crate::compile::vectorcall::call,
             updates: r.updates.clone(),
             n_outputs: r.n_outputs,
             single: r.single,
@@ -274,7 +274,11 @@ impl FunctionRecipe {
         trust_input: bool,
     ) -> PyResult<Program> {
         let checker = match &self.mode {
-            Some(m) => crate::mode::core_mode(Some(m.bind(py)))?.link.checker,
+            Some(m) => {
+                crate::compile::mode::core_mode(Some(m.bind(py)))?
+                    .link
+                    .checker
+            }
             None => None,
         };
         let mut program = fg.borrow().link(

@@ -11,7 +11,7 @@
 //! where that field is ([`install`]). Keyword calls and calls that do not
 //! give every input positionally fall back to the tuple path.
 
-use crate::function::PyFunction;
+use crate::compile::function::PyFunction;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn call(
     let err = match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(obj)) => return obj.into_ptr(),
         Ok(Err(e)) => e,
-        Err(payload) => crate::panics::internal_error(payload.as_ref()),
+        Err(payload) => crate::errors::panics::internal_error(payload.as_ref()),
     };
     // Raised through PyO3's own entry: it drops the Python objects queued
     // while this call ran (an error's own message, a Python op's exception),

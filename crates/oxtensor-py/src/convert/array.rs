@@ -260,7 +260,7 @@ fn array_handle(obj: &Bound<'_, PyAny>) -> HostHandle {
 /// Gives back the reference an [`array_handle`] holds: at once when this
 /// thread holds the GIL (a call's arguments, dropped at the end of the
 /// call, even where PyO3 does not know it holds the GIL: see
-/// `vectorcall.rs`), else through PyO3, which queues the decrement until a
+/// `compile/vectorcall.rs`), else through PyO3, which queues the decrement until a
 /// thread holds it.
 unsafe fn release_array(object: NonNull<()>) {
     // SAFETY: `object` is a strong reference leaked by `array_handle`;

@@ -1,11 +1,11 @@
 //! Turning Python values into graph constants (`as_tensor_variable`,
 //! `constant`) with PyTensor's autocasting, and `TensorType.filter`.
 
-use crate::apply::PyApply;
-use crate::construct;
 use crate::errors::IntoPyResult;
-use crate::types::{parse_dtype, PyTensorType};
-use crate::variable::PyVariable;
+use crate::graph::apply::PyApply;
+use crate::graph::construct;
+use crate::graph::types::{parse_dtype, PyTensorType};
+use crate::graph::variable::PyVariable;
 use oxtensor_core::dtype::{self, DType};
 use oxtensor_core::tensor::Tensor;
 use oxtensor_core::types::TensorType;
@@ -170,7 +170,7 @@ pub fn constant_from_array<'py>(
     arr: Bound<'py, PyAny>,
     name: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let t = crate::array::tensor_from_array(&arr)?;
+    let t = crate::convert::array::tensor_from_array(&arr)?;
     oxtensor_core::vm::fork::enter();
     let owned = oxtensor_core::kernels::copy::copy_contiguous(&t).py()?;
     constant_from_tensor(arr.py(), owned, name)
@@ -235,7 +235,7 @@ pub fn as_tensor_variable<'py>(
         ));
     }
     if (x.is_instance_of::<PyList>() || x.is_instance_of::<PyTuple>()) && contains_variable(&x)? {
-        return crate::shape_ops::stack_list(&x);
+        return crate::ops::shape::stack_list(&x);
     }
     if x.is_none() {
         return Err(PyTypeError::new_err(
@@ -288,7 +288,7 @@ fn tensor_variable_of(x: Bound<'_, PyAny>, ndim: Option<usize>) -> PyResult<Boun
         }
         (drop..have).map(Some).collect()
     };
-    crate::make_node::dimshuffle(&x, order)
+    crate::ops::make_node::dimshuffle(&x, order)
 }
 
 /// `TensorType.filter(data, strict, allow_downcast)`: the data as an ndarray

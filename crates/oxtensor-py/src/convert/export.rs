@@ -1,12 +1,12 @@
 //! Exporting arena variables the core created (gradient graphs) as Python
-//! graph objects: the reverse of `import.rs`. Variables and nodes that came
+//! graph objects: the reverse of `convert/import.rs`. Variables and nodes that came
 //! from Python map back to their own objects through the memo.
 
-use crate::apply::PyApply;
-use crate::builtin_ops::op_object;
-use crate::construct;
-use crate::import::Memo;
-use crate::types::py_type;
+use crate::convert::import::Memo;
+use crate::graph::apply::PyApply;
+use crate::graph::construct;
+use crate::graph::types::py_type;
+use crate::ops::builtin::op_object;
 use oxtensor_core::graph::{Graph, NodeId, VarId, VarKind};
 use oxtensor_core::types::Type;
 use oxtensor_core::value::Value;

@@ -24,7 +24,7 @@ impl PyHostValue {
 
 impl Drop for PyHostValue {
     /// Released at once when this thread holds the GIL, even where PyO3
-    /// does not know it (calls through `vectorcall.rs`): PyO3 would queue
+    /// does not know it (calls through `compile/vectorcall.rs`): PyO3 would queue
     /// the decrement until its next entry, and a loop of such calls never
     /// makes one, so the queue (and the objects) would grow per call.
     fn drop(&mut self) {

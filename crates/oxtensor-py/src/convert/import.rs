@@ -2,10 +2,10 @@
 //! Python objects. The memo keeps every imported object alive, so identity
 //! (`is`) holds for everything handed back to Python.
 
-use crate::host_op::HostOp;
-use crate::op::PyOp;
-use crate::types::core_type;
-use crate::variable::PyVariable;
+use crate::graph::types::core_type;
+use crate::graph::variable::PyVariable;
+use crate::ops::host_op::HostOp;
+use crate::ops::op::PyOp;
 
 use oxtensor_core::graph::{Constant, Graph, NodeId, Value, VarId};
 use oxtensor_core::ops::OpRef;
@@ -262,11 +262,13 @@ impl Memo {
 /// ndarray, printed by the core; other data stays a host value.
 fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
     if let Type::Tensor(_) = ty {
-        return Ok(Constant::tensor(crate::array::tensor_from_array(data)?));
+        return Ok(Constant::tensor(crate::convert::array::tensor_from_array(
+            data,
+        )?));
     }
     let display = data.str()?.to_string();
     Ok(Constant {
-        value: Value::Host(Arc::new(crate::host_value::PyHostValue::new(
+        value: Value::Host(Arc::new(crate::convert::host_value::PyHostValue::new(
             data.clone().unbind(),
         ))),
         display,

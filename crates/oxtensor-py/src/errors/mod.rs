@@ -1,6 +1,9 @@
 //! The one place where core errors become Python exceptions.
 
-use crate::exceptions::{
+pub mod exceptions;
+pub mod panics;
+
+use crate::errors::exceptions::{
     AlreadyThere, DisconnectedInputError, InconsistencyError, MissingInputError, NullTypeGradError,
 };
 use oxtensor_core::Error;
@@ -43,7 +46,7 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::Disconnected(_) => DisconnectedInputError::new_err(msg),
         Error::OutOfScope(_) | Error::NotImplemented(_) => PyNotImplementedError::new_err(msg),
         Error::NullGradient(_) => NullTypeGradError::new_err(msg),
-        Error::DebugMode(e) => crate::debug_mode::debugmode_pyerr(e, msg),
+        Error::DebugMode(e) => crate::compile::debug_mode::debugmode_pyerr(e, msg),
         Error::Node { .. } | Error::Rewrite { .. } => PyException::new_err(msg),
     }
 }

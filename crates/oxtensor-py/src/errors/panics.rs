@@ -4,7 +4,7 @@
 //! and escapes `except Exception`. The hook installed with the module
 //! keeps stderr quiet unless `RUST_BACKTRACE` asks for the trace.
 
-use crate::exceptions::InternalError;
+use crate::errors::exceptions::InternalError;
 use pyo3::prelude::*;
 use std::any::Any;
 use std::cell::RefCell;

@@ -4,11 +4,13 @@
 //! [`PyGradHost`], which calls their `L_op`/`R_op`/`connection_pattern`
 //! with Python variables and imports what they return.
 
+pub mod types;
+
+use crate::convert::export::{export_var, export_vars};
+use crate::convert::import::Memo;
 use crate::errors::{from_pyerr, to_pyerr};
-use crate::export::{export_var, export_vars};
-use crate::host_op::HostOp;
-use crate::import::Memo;
-use crate::variable::PyVariable;
+use crate::graph::variable::PyVariable;
+use crate::ops::host_op::HostOp;
 use oxtensor_core::error::{Error, Result};
 use oxtensor_core::grad::{
     self, GradHost, GradRequest, OnDisconnected, PushforwardRequest, ReturnDisconnected,
@@ -263,7 +265,9 @@ pub fn _grad<'py>(
             py,
             memo: &mut memo,
         };
-        crate::panics::guard(|| grad::grad(&mut g, &req, Some(&mut host)).map_err(to_pyerr))?
+        crate::errors::panics::guard(|| {
+            grad::grad(&mut g, &req, Some(&mut host)).map_err(to_pyerr)
+        })?
     };
     finish(py, &g, &mut memo, result)
 }
@@ -298,7 +302,9 @@ pub fn _pushforward<'py>(
             py,
             memo: &mut memo,
         };
-        crate::panics::guard(|| grad::pushforward(&mut g, &req, Some(&mut host)).map_err(to_pyerr))?
+        crate::errors::panics::guard(|| {
+            grad::pushforward(&mut g, &req, Some(&mut host)).map_err(to_pyerr)
+        })?
     };
     finish(py, &g, &mut memo, result)
 }
@@ -332,5 +338,5 @@ pub fn _grad_op<'py>(
             )))
         }
     };
-    crate::make_node::apply_core(x.py(), std::sync::Arc::new(op), vec![x])
+    crate::ops::make_node::apply_core(x.py(), std::sync::Arc::new(op), vec![x])
 }

@@ -1,7 +1,7 @@
 //! Placeholder variables of the gradient machinery's marker types.
 
-use crate::types::PyDisconnectedType;
-use crate::variable::PyVariable;
+use crate::graph::types::PyDisconnectedType;
+use crate::graph::variable::PyVariable;
 use pyo3::prelude::*;
 
 /// A fresh variable of `DisconnectedType` (`disconnected_type()`).

@@ -1,8 +1,8 @@
 //! `Apply`: an op applied to input variables, owning its outputs.
 
-use crate::apply_edits::check_types;
-use crate::scratchpad::{copy_tag, Scratchpad};
-use crate::variable::PyVariable;
+use crate::graph::apply_edits::check_types;
+use crate::graph::scratchpad::{copy_tag, Scratchpad};
+use crate::graph::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -202,7 +202,7 @@ impl PyApply {
     }
 
     /// Refused (`TypeError`) when a built-in op would not give the node's
-    /// outputs from these inputs (see `apply_edits.rs`).
+    /// outputs from these inputs (see `graph/apply_edits.rs`).
     #[setter]
     fn set_inputs(&mut self, inputs: Bound<'_, PyAny>) -> PyResult<()> {
         let py = inputs.py();
@@ -313,7 +313,7 @@ impl PyApply {
         inputs: Bound<'py, PyAny>,
         strict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::construct::clone_with_new_inputs(slf, inputs, strict)
+        crate::graph::construct::clone_with_new_inputs(slf, inputs, strict)
     }
 
     /// `debugprint(self, **kwargs)`.
@@ -322,21 +322,21 @@ impl PyApply {
         slf: &Bound<'py, Self>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::print::dprint_method(slf.as_any(), kwargs)
+        crate::graph::print::dprint_method(slf.as_any(), kwargs)
     }
 
     /// `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::describe::apply_str(slf)
+        crate::graph::describe::apply_str(slf)
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::describe::apply_str(slf)
+        crate::graph::describe::apply_str(slf)
     }
 
-    /// Pickled with the rest of its graph, flat (see `graph_pickle.rs`).
+    /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickle_session::reduce(slf.as_any())
+        crate::pickle::session::reduce(slf.as_any())
     }
 
     /// A new node with the same op, inputs, outputs and tag (new lists).
@@ -353,7 +353,7 @@ impl PyApply {
                 this.tag.as_ref().map(|t| t.clone_ref(py)),
             );
         }
-        crate::graph_pickle::copy_instance_dict(slf.as_any(), &copy)?;
+        crate::pickle::graph::copy_instance_dict(slf.as_any(), &copy)?;
         Ok(copy)
     }
 

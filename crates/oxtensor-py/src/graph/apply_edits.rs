@@ -8,9 +8,9 @@
 //! node (`oxtensor_core::graph::check_graph_types`).
 
 use crate::errors::to_pyerr;
-use crate::op::PyOp;
-use crate::types::core_type;
-use crate::variable::PyVariable;
+use crate::graph::types::core_type;
+use crate::graph::variable::PyVariable;
+use crate::ops::op::PyOp;
 use oxtensor_core::graph::check_op_types;
 use oxtensor_core::types::Type;
 use oxtensor_core::Error;
@@ -47,7 +47,7 @@ pub fn check_types(
     };
     let (ins, outs) = (types_of(inputs)?, types_of(outputs)?);
     let (ins, outs): (Vec<&Type>, Vec<&Type>) = (ins.iter().collect(), outs.iter().collect());
-    crate::panics::guard(|| {
+    crate::errors::panics::guard(|| {
         check_op_types(core.as_ref(), &ins, &outs).map_err(|e| {
             to_pyerr(Error::Type(format!(
                 "cannot set the {what} of a {} node: {e}",

@@ -1,11 +1,11 @@
 //! Creating graph objects from Rust: variables of any `Variable` subclass,
 //! tensor variables and constants, and `Apply.clone_with_new_inputs`.
 
-use crate::apply::PyApply;
+use crate::graph::apply::PyApply;
+use crate::graph::scratchpad::copy_tag;
+use crate::graph::tensor_variable::PyTensorVariable;
+use crate::graph::variable::PyVariable;
 use crate::registry;
-use crate::scratchpad::copy_tag;
-use crate::tensor_variable::PyTensorVariable;
-use crate::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};

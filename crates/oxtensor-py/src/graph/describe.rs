@@ -1,8 +1,8 @@
 //! The `str` forms of graph objects, as PyTensor prints them.
 
-use crate::apply::PyApply;
-use crate::op::op_str;
-use crate::variable::PyVariable;
+use crate::graph::apply::PyApply;
+use crate::graph::variable::PyVariable;
+use crate::ops::op::op_str;
 use pyo3::prelude::*;
 
 /// `str(variable)`: the name; else `op.out`/`op.k` for an owned variable;

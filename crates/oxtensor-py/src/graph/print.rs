@@ -1,8 +1,8 @@
 //! `debugprint` / `dprint`: options parsed here, text made by the core
 //! printer over the function graph, or over a scratch import of variables.
 
-use crate::fgraph::PyFunctionGraph;
-use crate::import::Memo;
+use crate::convert::import::Memo;
+use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::graph::{Graph, VarId};
 use oxtensor_core::print::{debugprint as core_debugprint, debugprint_vars, IdType, PrintOptions};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -35,9 +35,9 @@ fn fgraph_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyFunct
 
 /// The variables to print for a variable, an `Apply` (its outputs) or a list of them.
 fn roots<'py>(obj: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyResult<()> {
-    if obj.is_instance_of::<crate::variable::PyVariable>() {
+    if obj.is_instance_of::<crate::graph::variable::PyVariable>() {
         out.push(obj.clone());
-    } else if obj.is_instance_of::<crate::apply::PyApply>() {
+    } else if obj.is_instance_of::<crate::graph::apply::PyApply>() {
         out.extend(
             obj.getattr("outputs")?
                 .try_iter()?

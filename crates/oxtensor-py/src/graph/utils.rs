@@ -3,8 +3,8 @@
 //! ...). Each imports the Python graph into a scratch arena, runs the core
 //! algorithm and maps the ids back.
 
+use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
-use crate::import::Memo;
 use oxtensor_core::graph::{compare, traversal, Graph, NodeId, VarId};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -18,7 +18,7 @@ pub fn lookup<'py>(d: &Bound<'py, PyDict>, k: &Bound<'py, PyAny>) -> PyResult<Bo
 
 /// A list of variables from a variable or an iterable of them.
 fn as_list<'py>(graphs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    if graphs.is_instance_of::<crate::variable::PyVariable>() {
+    if graphs.is_instance_of::<crate::graph::variable::PyVariable>() {
         return PyList::new(graphs.py(), [graphs]);
     }
     PyList::new(
@@ -225,7 +225,7 @@ pub fn equal_computations(
 /// nothing else. `None` when both sides are variables (the core compares them).
 fn raw_pair_equal(x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
     let data = |v: &Bound<'_, PyAny>| -> Option<Py<PyAny>> {
-        let var = v.cast::<crate::variable::PyVariable>().ok()?;
+        let var = v.cast::<crate::graph::variable::PyVariable>().ok()?;
         let data = var
             .borrow_mut()
             .data_obj(v.py())
@@ -234,7 +234,7 @@ fn raw_pair_equal(x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<Option
             .map(Bound::unbind);
         data
     };
-    let is_var = |v: &Bound<'_, PyAny>| v.is_instance_of::<crate::variable::PyVariable>();
+    let is_var = |v: &Bound<'_, PyAny>| v.is_instance_of::<crate::graph::variable::PyVariable>();
     let np = x.py().import("numpy")?;
     let array_equal = |a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>| -> PyResult<bool> {
         np.call_method1("array_equal", (a, b))?.is_truthy()
@@ -374,7 +374,7 @@ pub fn clone_replace<'py>(
     _rebuild_kwds: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = output.py();
-    let single = output.is_instance_of::<crate::variable::PyVariable>();
+    let single = output.is_instance_of::<crate::graph::variable::PyVariable>();
     let outputs = as_list(&output)?;
     let memo = PyDict::new(py);
     if let Some(r) = replace.filter(|r| !r.is_none()) {

@@ -2,9 +2,9 @@
 //! with identity semantics. Python subclasses (`TensorVariable`, `Constant`,
 //! user classes) share this layout.
 
-use crate::apply::PyApply;
+use crate::graph::apply::PyApply;
+use crate::graph::scratchpad::{copy_tag, Scratchpad};
 use crate::registry;
-use crate::scratchpad::{copy_tag, Scratchpad};
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -97,7 +97,7 @@ impl PyVariable {
     pub fn data_obj<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         if self.data.is_none() {
             if let Some(t) = &self.tensor {
-                self.data = Some(crate::array::array_from_tensor(py, t, false)?.unbind());
+                self.data = Some(crate::convert::array::array_from_tensor(py, t, false)?.unbind());
             }
         }
         Ok(self.data.as_ref().map(|d| d.bind(py).clone()))
@@ -176,7 +176,7 @@ impl PyVariable {
         name: Option<Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let filtered = r#type.call_method1("filter", (&data,))?;
-        let filtered = crate::constant::freeze(filtered)?;
+        let filtered = crate::convert::constant::freeze(filtered)?;
         let mut v = slf.borrow_mut();
         v.name = check_name(&name)?;
         v.ty = Some(r#type.unbind());
@@ -234,10 +234,10 @@ impl PyVariable {
     }
 
     /// Refused (`ValueError`) unless it is a position of the owner's
-    /// outputs (see `apply_edits.rs`).
+    /// outputs (see `graph/apply_edits.rs`).
     #[setter]
     fn set_index(&mut self, index: Option<usize>) -> PyResult<()> {
-        crate::apply_edits::check_index(self.owner.as_ref(), index)?;
+        crate::graph::apply_edits::check_index(self.owner.as_ref(), index)?;
         self.index = index;
         Ok(())
     }
@@ -318,7 +318,7 @@ impl PyVariable {
         let mut copy = PyVariable::with(this.ty(py).unbind(), None, None, name);
         copy.tag = copy_tag(py, &this.tag)?;
         drop(this);
-        let obj = crate::construct::variable_of_class(py, &slf.get_type(), copy)?;
+        let obj = crate::graph::construct::variable_of_class(py, &slf.get_type(), copy)?;
         if let Ok(d) = slf.getattr("__dict__") {
             let dict = d.cast_into::<PyDict>()?;
             if !dict.is_empty() {
@@ -348,15 +348,15 @@ impl PyVariable {
         slf: &Bound<'py, Self>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::print::dprint_method(slf.as_any(), kwargs)
+        crate::graph::print::dprint_method(slf.as_any(), kwargs)
     }
 
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::describe::variable_str(slf)
+        crate::graph::describe::variable_str(slf)
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::describe::variable_str(slf)
+        crate::graph::describe::variable_str(slf)
     }
 
     fn __bool__(&self) -> PyResult<bool> {
@@ -365,9 +365,9 @@ impl PyVariable {
         ))
     }
 
-    /// Pickled with the rest of its graph, flat (see `graph_pickle.rs`).
+    /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickle_session::reduce(slf.as_any())
+        crate::pickle::session::reduce(slf.as_any())
     }
 
     /// A new variable of the same class with the same fields (owner, tag
@@ -389,8 +389,8 @@ impl PyVariable {
                 fgraph: None,
             }
         };
-        let copy = crate::construct::variable_of_class(py, &slf.get_type(), fields)?;
-        crate::graph_pickle::copy_instance_dict(slf.as_any(), &copy)?;
+        let copy = crate::graph::construct::variable_of_class(py, &slf.get_type(), fields)?;
+        crate::pickle::graph::copy_instance_dict(slf.as_any(), &copy)?;
         Ok(copy)
     }
 

@@ -1,7 +1,7 @@
 //! `Bincount` as a Python class (`oxtensor.tensor.extra_ops.Bincount`).
 
-use crate::builtin_ops::{core_of, new_args, NewArgs};
-use crate::op::PyOp;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyValueError;

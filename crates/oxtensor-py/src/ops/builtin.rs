@@ -3,9 +3,9 @@
 //! core op; props, `str` and equality come from the core.
 
 use crate::errors::IntoPyResult;
-use crate::op::PyOp;
+use crate::graph::types::parse_dtype;
+use crate::ops::op::PyOp;
 use crate::scalar_ops::{self, PyScalarOp};
-use crate::types::parse_dtype;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
@@ -364,8 +364,8 @@ impl PyCAReduce {
         input: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let input = crate::constant::as_tensor_variable(input, None, None, None)?;
-        let ty = crate::make_node::tensor_type_of(&input)?;
+        let input = crate::convert::constant::as_tensor_variable(input, None, None, None)?;
+        let ty = crate::ops::make_node::tensor_type_of(&input)?;
         let core: OpRef = Arc::new(slf.borrow().resolve(&ty)?);
         let same = slf
             .as_super()
@@ -378,7 +378,7 @@ impl PyCAReduce {
         } else {
             op_object(py, &core)?
         };
-        Ok(crate::make_node::builtin(op.bind(py), &core, vec![input])?.into_any())
+        Ok(crate::ops::make_node::builtin(op.bind(py), &core, vec![input])?.into_any())
     }
 
     /// The folded scalar op (`add`, `maximum`, ...).
@@ -498,7 +498,7 @@ fn reduce_object(py: Python<'_>, core: &CAReduce) -> PyResult<Py<PyAny>> {
     })
 }
 
-/// The base of a fused `Sum`'s Python object (`composite_pickle.rs`): a
+/// The base of a fused `Sum`'s Python object (`pickle/composite.rs`): a
 /// `CAReduce` whose core op is `core`, reducing as `r` does.
 pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitializer<PyCAReduce> {
     let template = PyCAReduce {
@@ -746,15 +746,15 @@ type FamilyObject = fn(Python<'_>, &OpRef) -> Option<PyResult<Py<PyAny>>>;
 /// Families of built-in ops whose Python classes live in their own files
 /// (one entry per file; each returns `None` for ops that are not its own).
 const FAMILY_OBJECTS: &[FamilyObject] = &[
-    crate::special_ops::special_object,
-    crate::sort_ops::sort_object,
-    crate::subtensor_ops::family_object,
-    crate::linalg_ops::linalg_object,
-    crate::nonzero_ops::family_object,
-    crate::bincount_ops::family_object,
-    crate::shape_ops::family_object,
-    crate::rewritten_ops::family_object,
-    crate::composite_pickle::PyCompositeReduce::object,
+    crate::ops::special::special_object,
+    crate::ops::sort::sort_object,
+    crate::ops::subtensor::family_object,
+    crate::ops::linalg::linalg_object,
+    crate::ops::nonzero::family_object,
+    crate::ops::bincount::family_object,
+    crate::ops::shape::family_object,
+    crate::ops::rewritten::family_object,
+    crate::pickle::composite::PyCompositeReduce::object,
 ];
 
 /// The Python object for a core op. Ops are immutable, so plain `Elemwise`
@@ -804,7 +804,7 @@ pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
     if any.is::<GradOp>() {
         return Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyGradOp))?.into_any());
     }
-    if let Some(host) = any.downcast_ref::<crate::host_op::HostOp>() {
+    if let Some(host) = any.downcast_ref::<crate::ops::host_op::HostOp>() {
         return Ok(host.obj.clone_ref(py));
     }
     for family in FAMILY_OBJECTS {

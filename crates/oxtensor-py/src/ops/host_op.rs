@@ -4,7 +4,7 @@
 //! imported; calls back into Python go through the GIL.
 
 use crate::errors::from_pyerr;
-use crate::op::op_str;
+use crate::ops::op::op_str;
 use oxtensor_core::error::Result;
 use oxtensor_core::ops::{IoMap, Op};
 use oxtensor_core::types::Type;
@@ -149,7 +149,7 @@ impl Op for HostOp {
         Python::attach(|py| -> PyResult<Vec<Type>> {
             let args = inputs
                 .iter()
-                .map(|t| crate::types::py_type(py, t)?.bind(py).call0())
+                .map(|t| crate::graph::types::py_type(py, t)?.bind(py).call0())
                 .collect::<PyResult<Vec<_>>>()?;
             let node = self
                 .obj
@@ -157,7 +157,7 @@ impl Op for HostOp {
                 .call_method1("make_node", PyTuple::new(py, args)?)?;
             let outs = node.getattr("outputs")?.cast_into::<PyList>()?;
             outs.iter()
-                .map(|o| crate::types::core_type(&o.getattr("type")?))
+                .map(|o| crate::graph::types::core_type(&o.getattr("type")?))
                 .collect()
         })
         .map_err(from_pyerr)

@@ -10,11 +10,11 @@
 //! when it has one, and an ndarray it stores for a tensor output is passed
 //! on unfiltered, for the core to judge (`InvalidValueError`).
 
-use crate::array::{array_from_tensor, tensor_from_array};
+use crate::convert::array::{array_from_tensor, tensor_from_array};
+use crate::convert::host_value::PyHostValue;
 use crate::errors::from_pyerr;
-use crate::host_value::PyHostValue;
-use crate::op::op_str;
-use crate::types::PyTensorType;
+use crate::graph::types::PyTensorType;
+use crate::ops::op::op_str;
 use oxtensor_core::error::Result;
 use oxtensor_core::kernels::alloc::Pool;
 use oxtensor_core::value::Value;
@@ -327,7 +327,9 @@ impl Thunk for MakeThunk {
 pub fn host_thunk(node: &Bound<'_, PyAny>, debug: bool) -> PyResult<Box<dyn Thunk>> {
     let py = node.py();
     let op = node.getattr("op")?;
-    let base = py.get_type::<crate::op::PyOp>().getattr("make_thunk")?;
+    let base = py
+        .get_type::<crate::ops::op::PyOp>()
+        .getattr("make_thunk")?;
     if !op.get_type().getattr("make_thunk")?.is(&base) {
         return Ok(Box::new(MakeThunk::new(node, debug)?));
     }

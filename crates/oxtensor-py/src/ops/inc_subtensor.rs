@@ -3,11 +3,11 @@
 //! props; `inplace=True` gives the version that writes into `x` itself
 //! (`destroy_map = {0: [0]}`), which the inplace phase puts in graphs.
 
-use crate::apply::PyApply;
-use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::errors::IntoPyResult;
-use crate::op::PyOp;
-use crate::subtensor_ops::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
+use crate::graph::apply::PyApply;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::op::PyOp;
+use crate::ops::subtensor::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
 use pyo3::exceptions::PyNotImplementedError;

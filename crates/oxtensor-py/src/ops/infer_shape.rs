@@ -3,9 +3,9 @@
 //! core op's rule builds the output shapes, and they come back as Python
 //! variables (int64 scalars).
 
+use crate::convert::export::export_var;
+use crate::convert::import::Memo;
 use crate::errors::to_pyerr;
-use crate::export::export_var;
-use crate::import::Memo;
 use oxtensor_core::graph::{Graph, VarId};
 use oxtensor_core::ops::infer_shape::{dim_constant, output_shapes};
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};

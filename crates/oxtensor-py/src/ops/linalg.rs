@@ -2,9 +2,9 @@
 //! `Solve`, `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
 //! `SVD`, `QR`, `QRGrad`) as Python classes holding their core ops.
 
-use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::errors::IntoPyResult;
-use crate::op::PyOp;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
 use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
@@ -361,6 +361,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySvd>()?;
     m.add_class::<PyQr>()?;
     m.add_class::<PyQrGrad>()?;
-    m.add_function(wrap_pyfunction!(crate::matmul::matmul, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::ops::matmul::matmul, m)?)?;
     Ok(())
 }

@@ -2,13 +2,13 @@
 //! `as_tensor_variable`, the core op infers output types, and `Elemwise`
 //! gets the broadcasting `ExpandDims` its core plan asks for.
 
-use crate::apply::PyApply;
-use crate::builtin_ops;
-use crate::constant::as_tensor_variable;
-use crate::construct;
+use crate::convert::constant::as_tensor_variable;
 use crate::errors::IntoPyResult;
-use crate::types::PyTensorType;
-use crate::variable::PyVariable;
+use crate::graph::apply::PyApply;
+use crate::graph::construct;
+use crate::graph::types::PyTensorType;
+use crate::graph::variable::PyVariable;
+use crate::ops::builtin;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::scalar::ScalarOp;
@@ -37,13 +37,13 @@ pub fn tensor_type_of(var: &Bound<'_, PyAny>) -> PyResult<TensorType> {
 }
 
 /// Builds a node of a built-in op (`op` is its Python object); a panic in
-/// the core's type inference is an `InternalError` (see `panics.rs`).
+/// the core's type inference is an `InternalError` (see `errors/panics.rs`).
 pub fn builtin<'py>(
     op: &Bound<'py, PyAny>,
     core: &OpRef,
     inputs: Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyApply>> {
-    crate::panics::guard(|| build_node(op, core, inputs))
+    crate::errors::panics::guard(|| build_node(op, core, inputs))
 }
 
 fn build_node<'py>(
@@ -66,7 +66,7 @@ fn build_node<'py>(
             if let (Some(ds), Some(ty)) = (expand, ty) {
                 // The plan already knows the ExpandDims output's type.
                 let ds: OpRef = Arc::new(ds);
-                let op = builtin_ops::op_object(py, &ds)?;
+                let op = builtin::op_object(py, &ds)?;
                 let node = node_of(op.bind(py), vec![inp.clone()], &[ty.into()])?;
                 *inp = node.borrow().outputs_list(py).get_item(0)?;
             }
@@ -75,7 +75,7 @@ fn build_node<'py>(
     } else if let Some(reshape) = core.as_any().downcast_ref::<Reshape>() {
         reshape_types(reshape, &inputs, &types)?
     } else if let Some(known) = oxtensor_core::ops::known::as_known(core.as_ref()) {
-        crate::shape_ops::known_types(known, &inputs, &types)?
+        crate::ops::shape::known_types(known, &inputs, &types)?
     } else {
         let tys: Vec<Type> = types.into_iter().map(Type::from).collect();
         core.output_types(&tys.iter().collect::<Vec<_>>()).py()?
@@ -106,7 +106,7 @@ fn node_of<'py>(
         });
         let ty = match same {
             Some(t) => t,
-            None => crate::types::py_type(py, ty)?,
+            None => crate::graph::types::py_type(py, ty)?,
         };
         outputs.append(construct::tensor_variable(py, ty, None)?)?;
     }
@@ -141,7 +141,7 @@ pub fn apply_core<'py>(
     core: OpRef,
     inputs: Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let op = builtin_ops::op_object(py, &core)?;
+    let op = builtin::op_object(py, &core)?;
     let node = builtin(op.bind(py), &core, inputs)?;
     let outputs = node.borrow().outputs_list(py);
     // Built-in ops know their default output without asking Python.

@@ -1,7 +1,7 @@
 //! `matmul`, NumPy's `@` built from `ExpandDims`, `Matmul` and `Squeeze`.
 
-use crate::constant::as_tensor_variable;
-use crate::make_node::{apply_core, dimshuffle, tensor_type_of};
+use crate::convert::constant::as_tensor_variable;
+use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
 use oxtensor_core::ops::dimshuffle::Axis;
 use oxtensor_core::ops::matmul::Matmul;
 use pyo3::exceptions::PyValueError;

@@ -1,7 +1,7 @@
 //! `Nonzero` as a Python class (`oxtensor.tensor.basic.Nonzero`).
 
-use crate::builtin_ops::{new_args, NewArgs};
-use crate::op::PyOp;
+use crate::ops::builtin::{new_args, NewArgs};
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::nonzero::Nonzero;
 use oxtensor_core::ops::OpRef;
 use pyo3::prelude::*;

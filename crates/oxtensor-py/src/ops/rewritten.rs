@@ -3,10 +3,10 @@
 //! `local_sum_sqr_deviations`), so a compiled function's graph comes back
 //! to Python with them. Each holds its core op.
 
-use crate::builtin_ops::{core_of, new_args, NewArgs};
-use crate::op::PyOp;
-use crate::special_ops::{axes_class, axes_tuple, constructor_axes};
-use crate::types::parse_dtype;
+use crate::graph::types::parse_dtype;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::op::PyOp;
+use crate::ops::special::{axes_class, axes_tuple, constructor_axes};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::argmin::Argmin;
 use oxtensor_core::ops::centred_squares::CentredSquares;

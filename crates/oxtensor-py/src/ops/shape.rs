@@ -3,10 +3,10 @@
 //! `Split`): each holds its core op; `make_node` types their outputs from
 //! constant inputs as PyTensor does (`known_types`).
 
-use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::errors::IntoPyResult;
-use crate::op::PyOp;
-use crate::types::parse_dtype;
+use crate::graph::types::parse_dtype;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::op::PyOp;
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -223,10 +223,10 @@ pub fn known_types(
 ) -> PyResult<Vec<Type>> {
     let mut values: Vec<Option<Tensor>> = Vec::with_capacity(inputs.len());
     for inp in inputs {
-        let var = inp.cast::<crate::variable::PyVariable>()?;
+        let var = inp.cast::<crate::graph::variable::PyVariable>()?;
         let data = var.borrow_mut().data_obj(inp.py())?;
         values.push(match data {
-            Some(d) => Some(crate::array::tensor_from_array(&d)?),
+            Some(d) => Some(crate::convert::array::tensor_from_array(&d)?),
             None => None,
         });
     }
@@ -271,11 +271,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// scalars become a `MakeVector` of their upcast dtype (each cast to it),
 /// anything else is stacked (`Join` of `ExpandDims` along a new axis 0).
 pub fn stack_list<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    use crate::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
+    use crate::ops::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
     let py = seq.py();
     let items: Vec<Bound<'py, PyAny>> = seq
         .try_iter()?
-        .map(|i| crate::constant::as_tensor_variable(i?, None, None, None))
+        .map(|i| crate::convert::constant::as_tensor_variable(i?, None, None, None))
         .collect::<PyResult<_>>()?;
     let types: Vec<TensorType> = items.iter().map(tensor_type_of).collect::<PyResult<_>>()?;
     if items.is_empty() {
@@ -300,7 +300,7 @@ pub fn stack_list<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             .collect::<PyResult<_>>()?;
         return apply_core(py, Arc::new(MakeVector { dtype }), cast);
     }
-    let mut args = vec![crate::constant::as_tensor_variable(
+    let mut args = vec![crate::convert::constant::as_tensor_variable(
         0i64.into_pyobject(py)?.into_any(),
         None,
         None,

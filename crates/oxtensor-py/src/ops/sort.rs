@@ -2,8 +2,8 @@
 //! (`oxtensor.tensor.sort`) and `CumOp` (`oxtensor.tensor.extra_ops`).
 //! The functions (`sort`, `cumsum`, ...) are plain Python over these.
 
-use crate::builtin_ops::{core_of, new_args, NewArgs};
-use crate::op::PyOp;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;

@@ -3,11 +3,11 @@
 //! the `_core` functions normalise axes against the input's rank (so
 //! negative axes work) and build the node.
 
-use crate::builtin_ops::{core_of, new_args, NewArgs};
 use crate::errors::IntoPyResult;
-use crate::make_node::{apply_core, dimshuffle, tensor_type_of};
-use crate::op::PyOp;
-use crate::tensor_variable::parse_axes;
+use crate::graph::tensor_variable::parse_axes;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
+use crate::ops::op::PyOp;
 use oxtensor_core::build::reinsert_axes;
 use oxtensor_core::kernels::softmax::SoftmaxKind;
 use oxtensor_core::ops::argmax::Argmax;
@@ -115,7 +115,7 @@ macro_rules! axes_class {
             #[new]
             #[pyo3(signature = (axis = None))]
             fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
-                let axis = $crate::special_ops::constructor_axes($pyname, axis)?;
+                let axis = $crate::ops::special::constructor_axes($pyname, axis)?;
                 Ok(PyOp::builtin(Arc::new($core { axis })).add_subclass($rs))
             }
 
@@ -126,15 +126,15 @@ macro_rules! axes_class {
 
             fn __getnewargs_ex__<'py>(
                 slf: &Bound<'py, Self>,
-            ) -> PyResult<$crate::builtin_ops::NewArgs<'py>> {
-                $crate::builtin_ops::new_args(slf.as_any(), &[], &["axis"])
+            ) -> PyResult<$crate::ops::builtin::NewArgs<'py>> {
+                $crate::ops::builtin::new_args(slf.as_any(), &[], &["axis"])
             }
 
             /// The reduced axes as a tuple, or `None` for all.
             #[getter]
             fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                let core = $crate::builtin_ops::core_of::<$core>(slf.as_super())?;
-                $crate::special_ops::axes_tuple(py, core.axis.clone())
+                let core = $crate::ops::builtin::core_of::<$core>(slf.as_super())?;
+                $crate::ops::special::axes_tuple(py, core.axis.clone())
             }
         }
     };
@@ -180,7 +180,7 @@ fn softmax_node<'py>(
     x: Bound<'py, PyAny>,
     axis: Option<Bound<'py, PyAny>>,
 ) -> Out<'py> {
-    let x = crate::constant::as_tensor_variable(x, None, None, None)?;
+    let x = crate::convert::constant::as_tensor_variable(x, None, None, None)?;
     let ndim = tensor_type_of(&x)?.ndim();
     let axis = match parse_axes(axis)?.as_deref() {
         None => None,
@@ -212,7 +212,7 @@ fn reducing<'py>(
     keepdims: bool,
     make: impl FnOnce(Option<&[i64]>, usize) -> oxtensor_core::Result<OpRef>,
 ) -> Out<'py> {
-    let x = crate::constant::as_tensor_variable(x, None, None, None)?;
+    let x = crate::convert::constant::as_tensor_variable(x, None, None, None)?;
     let ndim = tensor_type_of(&x)?.ndim();
     let axes = parse_axes(axis)?;
     let op = make(axes.as_deref(), ndim).py()?;

@@ -1,16 +1,16 @@
 //! The indexing ops as Python classes (`Subtensor`, `AdvancedSubtensor1`,
-//! `AdvancedSubtensor`; the increment ops are in `inc_subtensor_ops.rs`), with `idx_list` as PyTensor spells it (a tuple
+//! `AdvancedSubtensor`; the increment ops are in `ops/inc_subtensor.rs`), with `idx_list` as PyTensor spells it (a tuple
 //! of input positions and slices of positions). Their `make_node` reads
 //! constant index inputs so constant slices give static lengths.
 
-use crate::apply::PyApply;
-use crate::builtin_ops::{core_of, new_args, NewArgs};
-use crate::constant::as_tensor_variable;
+use crate::convert::constant::as_tensor_variable;
 use crate::errors::IntoPyResult;
-use crate::inc_subtensor_ops as inc;
-use crate::make_node::tensor_type_of;
-use crate::op::PyOp;
-use crate::variable::PyVariable;
+use crate::graph::apply::PyApply;
+use crate::graph::variable::PyVariable;
+use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::inc_subtensor as inc;
+use crate::ops::make_node::tensor_type_of;
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::index_list::IdxEntry;
@@ -114,9 +114,9 @@ pub(crate) fn indexing_node<'py>(
         outs.remove(0)
     };
     let outputs = PyList::empty(py);
-    outputs.append(crate::construct::tensor_variable(
+    outputs.append(crate::graph::construct::tensor_variable(
         py,
-        crate::types::py_type(py, &out)?,
+        crate::graph::types::py_type(py, &out)?,
         None,
     )?)?;
     PyApply::create(py, op.clone().unbind(), PyList::new(py, inputs)?, outputs)

@@ -4,11 +4,11 @@
 //! nodes) and are rebuilt from it, so a compiled function pickles with its
 //! fused graph.
 
-use crate::array::{array_from_tensor, tensor_from_array};
-use crate::builtin_ops::{composite_reduce_init, PyCAReduce};
+use crate::convert::array::{array_from_tensor, tensor_from_array};
 use crate::errors::IntoPyResult;
+use crate::graph::types::parse_dtype;
+use crate::ops::builtin::{composite_reduce_init, PyCAReduce};
 use crate::scalar_ops;
-use crate::types::parse_dtype;
 use oxtensor_core::ops::composite::{Composite, Operand};
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::reduce::{CAReduce, ReduceKind};

@@ -1,11 +1,11 @@
 //! Pickling a `FunctionGraph`: its inputs and outputs (the graph between
-//! them goes flat, see `graph_pickle.rs`), its Python features, its
+//! them goes flat, see `pickle/graph.rs`), its Python features, its
 //! `update_mapping` and instance attributes. Loading imports the same
 //! objects again (no clone) and, as PyTensor's `__setstate__` does, gives
 //! each feature the new graph through its `unpickle` hook instead of
 //! attaching it again.
 
-use crate::fgraph::PyFunctionGraph;
+use crate::graph::fgraph::PyFunctionGraph;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};

@@ -2,12 +2,12 @@
 //! `Apply` reduces to `operator.getitem(GraphPickle, k)`: the `GraphPickle`
 //! lists every object reachable through owners, inputs and outputs, its
 //! classes as arguments and its fields as state with integer references, so
-//! a 10,000-node chain pickles at constant depth. `pickle_session.rs`
+//! a 10,000-node chain pickles at constant depth. `pickle/session.rs`
 //! decides which objects each `GraphPickle` holds.
 
-use crate::apply::PyApply;
-use crate::pickle_session::{key, Session};
-use crate::variable::PyVariable;
+use crate::graph::apply::PyApply;
+use crate::graph::variable::PyVariable;
+use crate::pickle::session::{key, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict, PyList, PyTuple, PyType};

@@ -5,9 +5,9 @@
 //! holds after loading. The session ends when its snapshots do, which is when
 //! the pickler (or `deepcopy`) lets go of them: no hook into `pickle` needed.
 
-use crate::apply::PyApply;
-use crate::graph_pickle::GraphPickle;
-use crate::variable::PyVariable;
+use crate::graph::apply::PyApply;
+use crate::graph::variable::PyVariable;
+use crate::pickle::graph::GraphPickle;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyWeakrefReference};

@@ -3,9 +3,9 @@
 //! graph (which then validates and orders every change); this object only
 //! translates variables and nodes between the two sides.
 
+use crate::errors::exceptions::AlreadyThere;
 use crate::errors::IntoPyResult;
-use crate::exceptions::AlreadyThere;
-use crate::fgraph::PyFunctionGraph;
+use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::compile::protected_vars;
 use oxtensor_core::graph::destroy::{
     fast_inplace_check as core_fast, inplace_candidates as core_candidates,

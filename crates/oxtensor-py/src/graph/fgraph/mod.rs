@@ -3,11 +3,13 @@
 //! call the log updates the Python objects (`node.inputs`) and is delivered,
 //! in order, to the features written in Python.
 
-use crate::destroyhandler::PyDestroyHandler;
+pub mod destroyhandler;
+
+use crate::convert::import::Memo;
+use crate::errors::exceptions::AlreadyThere;
 use crate::errors::IntoPyResult;
-use crate::exceptions::AlreadyThere;
-use crate::import::Memo;
-use crate::variable::PyVariable;
+use crate::graph::fgraph::destroyhandler::PyDestroyHandler;
+use crate::graph::variable::PyVariable;
 use oxtensor_core::graph::{
     Client, DestroyHandler, Feature, FunctionGraph, Graph, NodeId, Orderings, VarId,
 };
@@ -165,7 +167,7 @@ impl PyFunctionGraph {
             return Ok(());
         };
         for &v in fg.outputs() {
-            crate::export::export_var(py, fg.graph(), &mut self.memo, v)?;
+            crate::convert::export::export_var(py, fg.graph(), &mut self.memo, v)?;
         }
         Ok(())
     }
@@ -190,7 +192,7 @@ impl PyFunctionGraph {
                 }
                 for &v in [old, new] {
                     if !self.memo.has_var(v) {
-                        crate::export::export_var(py, fg.graph(), &mut self.memo, v)?;
+                        crate::convert::export::export_var(py, fg.graph(), &mut self.memo, v)?;
                         exported = true;
                     }
                 }
@@ -279,7 +281,7 @@ impl PyFunctionGraph {
             let out = *fg.graph().node(n).outputs.first().ok_or_else(|| {
                 PyValueError::new_err(format!("{} has no output", fg.graph().describe_node(n)))
             })?;
-            crate::export::export_var(py, fg.graph(), &mut self.memo, out)?;
+            crate::convert::export::export_var(py, fg.graph(), &mut self.memo, out)?;
         }
         self.memo.node(py, n)
     }
@@ -294,7 +296,7 @@ impl PyFunctionGraph {
             .fg
             .as_ref()
             .ok_or_else(|| PyRuntimeError::new_err("FunctionGraph.__init__ was not called"))?;
-        crate::export::export_var(py, fg.graph(), &mut self.memo, v)
+        crate::convert::export::export_var(py, fg.graph(), &mut self.memo, v)
     }
 
     /// The id of a node of this graph.
@@ -421,7 +423,7 @@ impl PyFunctionGraph {
         slf: &Bound<'_, Self>,
         f: impl FnOnce(&mut PyFunctionGraph) -> PyResult<T>,
     ) -> PyResult<T> {
-        let out = crate::panics::guard(|| f(&mut slf.borrow_mut()));
+        let out = crate::errors::panics::guard(|| f(&mut slf.borrow_mut()));
         Self::flush(slf)?;
         out
     }
@@ -534,10 +536,10 @@ impl PyFunctionGraph {
         let outputs = PyList::new(py, outputs.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
         let inputs = match inputs.filter(|i| !i.is_none()) {
             Some(i) => PyList::new(py, i.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
-            None => crate::utils::explicit_inputs(&outputs)?,
+            None => crate::graph::utils::explicit_inputs(&outputs)?,
         };
         let (inputs, outputs) = if clone {
-            crate::utils::clone_io(&inputs, &outputs, clone_kwds)?
+            crate::graph::utils::clone_io(&inputs, &outputs, clone_kwds)?
         } else {
             (inputs, outputs)
         };
@@ -946,7 +948,9 @@ impl PyFunctionGraph {
     fn consistent(slf: &Bound<'_, Self>) -> PyResult<bool> {
         match Self::validate(slf) {
             Ok(()) => Ok(true),
-            Err(e) if e.is_instance_of::<crate::exceptions::InconsistencyError>(slf.py()) => {
+            Err(e)
+                if e.is_instance_of::<crate::errors::exceptions::InconsistencyError>(slf.py()) =>
+            {
                 Ok(false)
             }
             Err(e) => Err(e),
@@ -986,19 +990,19 @@ impl PyFunctionGraph {
             slf.getattr("inputs")?.cast_into::<PyList>()?,
             slf.getattr("outputs")?.cast_into::<PyList>()?,
         );
-        let equiv = crate::utils::clone_get_equiv(&inputs, &outputs, true, true, None)?;
+        let equiv = crate::graph::utils::clone_get_equiv(&inputs, &outputs, true, true, None)?;
         let new_in = PyList::new(
             py,
             inputs
                 .iter()
-                .map(|v| crate::utils::lookup(&equiv, &v))
+                .map(|v| crate::graph::utils::lookup(&equiv, &v))
                 .collect::<PyResult<Vec<_>>>()?,
         )?;
         let new_out = PyList::new(
             py,
             outputs
                 .iter()
-                .map(|v| crate::utils::lookup(&equiv, &v))
+                .map(|v| crate::graph::utils::lookup(&equiv, &v))
                 .collect::<PyResult<Vec<_>>>()?,
         )?;
         let kwargs = PyDict::new(py);
@@ -1039,7 +1043,7 @@ impl PyFunctionGraph {
         slf: &Bound<'py, Self>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::print::dprint_method(slf.as_any(), kwargs)
+        crate::graph::print::dprint_method(slf.as_any(), kwargs)
     }
 
     fn __contains__(&self, obj: Bound<'_, PyAny>) -> PyResult<bool> {
@@ -1128,14 +1132,14 @@ impl PyFunctionGraph {
                 .node(n)
                 .op
                 .as_any()
-                .is::<crate::host_op::HostOp>()
+                .is::<crate::ops::host_op::HostOp>()
             {
                 thunks.insert(
                     n,
-                    crate::host_thunk::host_thunk(&self.memo.node(py, n)?, debug)?,
+                    crate::ops::host_thunk::host_thunk(&self.memo.node(py, n)?, debug)?,
                 );
             }
         }
-        crate::panics::guard(|| oxtensor_core::vm::Program::link(fg, thunks, opts).py())
+        crate::errors::panics::guard(|| oxtensor_core::vm::Program::link(fg, thunks, opts).py())
     }
 }

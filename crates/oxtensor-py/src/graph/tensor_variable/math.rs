@@ -2,8 +2,8 @@
 //! complex numbers (`x.real`, `x.imag`, `x.conj()`), rounding and `clip`,
 //! as PyTensor's `_tensor_py_operators` has them.
 
-use crate::make_node::{elemwise, tensor_type_of};
-use crate::tensor_variable::PyTensorVariable;
+use crate::graph::tensor_variable::PyTensorVariable;
+use crate::ops::make_node::{elemwise, tensor_type_of};
 use oxtensor_core::ops::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

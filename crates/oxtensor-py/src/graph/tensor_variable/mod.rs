@@ -2,11 +2,14 @@
 //! tensors (`x * 2`, `x.T`, `x.sum(axis=1)`, `x @ y`, ...). Each builds
 //! nodes of built-in ops in Rust.
 
-use crate::builtin_ops::{axes_for, reduction};
-use crate::constant::{as_tensor_variable, constant};
-use crate::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
-use crate::types::parse_dtype;
-use crate::variable::PyVariable;
+pub mod math;
+pub mod shape;
+
+use crate::convert::constant::{as_tensor_variable, constant};
+use crate::graph::types::parse_dtype;
+use crate::graph::variable::PyVariable;
+use crate::ops::builtin::{axes_for, reduction};
+use crate::ops::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::dimshuffle::Axis;
@@ -340,10 +343,10 @@ impl PyTensorVariable {
         unary(ScalarKind::Invert, slf.as_any())
     }
     fn __matmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        crate::matmul::matmul(slf.clone().into_any(), other)
+        crate::ops::matmul::matmul(slf.clone().into_any(), other)
     }
     fn __rmatmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        crate::matmul::matmul(other, slf.clone().into_any())
+        crate::ops::matmul::matmul(other, slf.clone().into_any())
     }
 
     /// Number of dimensions.
@@ -380,7 +383,7 @@ impl PyTensorVariable {
     /// `x.dimshuffle(1, "x", 0)` or `x.dimshuffle([1, "x", 0])`.
     #[pyo3(signature = (*pattern))]
     fn dimshuffle<'py>(slf: &Bound<'py, Self>, pattern: &Bound<'py, PyTuple>) -> Out<'py> {
-        let order = crate::builtin_ops::parse_order(&order_from_args(pattern)?)?;
+        let order = crate::ops::builtin::parse_order(&order_from_args(pattern)?)?;
         dimshuffle(slf.as_any(), order)
     }
 
@@ -390,7 +393,7 @@ impl PyTensorVariable {
         if axes.is_empty() {
             return Self::transpose_property(slf);
         }
-        let order = crate::builtin_ops::parse_order(&order_from_args(axes)?)?;
+        let order = crate::ops::builtin::parse_order(&order_from_args(axes)?)?;
         dimshuffle(slf.as_any(), order)
     }
 
@@ -516,7 +519,7 @@ impl PyTensorVariable {
     #[pyo3(signature = (ndim = 1))]
     fn flatten<'py>(slf: &Bound<'py, Self>, ndim: usize) -> Out<'py> {
         if ndim != 1 {
-            return crate::tensor_variable_shape::flatten_to(slf, ndim);
+            return crate::graph::tensor_variable::shape::flatten_to(slf, ndim);
         }
         reshape(
             slf.as_any(),
@@ -535,21 +538,21 @@ impl PyTensorVariable {
 
     /// `x[...]`: basic indexing (`Subtensor`, a view) or advanced indexing.
     fn __getitem__<'py>(slf: &Bound<'py, Self>, args: Bound<'py, PyAny>) -> Out<'py> {
-        crate::subtensor_ops::call_python(slf.py(), "_getitem", (slf.clone(), args))
+        crate::ops::subtensor::call_python(slf.py(), "_getitem", (slf.clone(), args))
     }
 
     /// Iterates over `x[i]` when the length is static, else a `TypeError`.
     fn __iter__<'py>(slf: &Bound<'py, Self>) -> Out<'py> {
-        crate::subtensor_ops::call_python(slf.py(), "_iter", (slf.clone(),))
+        crate::ops::subtensor::call_python(slf.py(), "_iter", (slf.clone(),))
     }
 
     /// `x[i].set(y)`: `set_subtensor(x[i], y)`.
     fn set<'py>(slf: &Bound<'py, Self>, y: Bound<'py, PyAny>) -> Out<'py> {
-        crate::subtensor_ops::call_python(slf.py(), "set_subtensor", (slf.clone(), y))
+        crate::ops::subtensor::call_python(slf.py(), "set_subtensor", (slf.clone(), y))
     }
 
     /// `x[i].inc(y)`: `inc_subtensor(x[i], y)`.
     fn inc<'py>(slf: &Bound<'py, Self>, y: Bound<'py, PyAny>) -> Out<'py> {
-        crate::subtensor_ops::call_python(slf.py(), "inc_subtensor", (slf.clone(), y))
+        crate::ops::subtensor::call_python(slf.py(), "inc_subtensor", (slf.clone(), y))
     }
 }

@@ -3,7 +3,7 @@
 //! forwards to the Python function of the same name, which composes the
 //! built-in ops as PyTensor does.
 
-use crate::tensor_variable::PyTensorVariable;
+use crate::graph::tensor_variable::PyTensorVariable;
 use pyo3::prelude::*;
 
 type Out<'py> = PyResult<Bound<'py, PyAny>>;

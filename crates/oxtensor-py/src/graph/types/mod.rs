@@ -60,7 +60,7 @@ impl PyType_ {
     #[classattr]
     fn variable_type(py: Python<'_>) -> PyResult<Py<PyAny>> {
         Ok(py
-            .get_type::<crate::variable::PyVariable>()
+            .get_type::<crate::graph::variable::PyVariable>()
             .into_any()
             .unbind())
     }
@@ -102,7 +102,7 @@ impl PyType_ {
         allow_convert: bool,
     ) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let other = if other.is_instance_of::<crate::variable::PyVariable>() {
+        let other = if other.is_instance_of::<crate::graph::variable::PyVariable>() {
             other
         } else {
             slf.call_method1("make_constant", (other,))?
@@ -328,8 +328,12 @@ impl PyTensorType {
             None => None,
         };
         let cls = slf.getattr("variable_type")?;
-        if cls.is(py.get_type::<crate::tensor_variable::PyTensorVariable>()) {
-            return crate::construct::tensor_variable(py, slf.clone().into_any().unbind(), name);
+        if cls.is(py.get_type::<crate::graph::tensor_variable::PyTensorVariable>()) {
+            return crate::graph::construct::tensor_variable(
+                py,
+                slf.clone().into_any().unbind(),
+                name,
+            );
         }
         cls.call1((slf, py.None(), py.None(), name))
     }
@@ -347,7 +351,7 @@ impl PyTensorType {
     #[classattr]
     fn variable_type(py: Python<'_>) -> PyResult<Py<PyAny>> {
         Ok(py
-            .get_type::<crate::tensor_variable::PyTensorVariable>()
+            .get_type::<crate::graph::tensor_variable::PyTensorVariable>()
             .into_any()
             .unbind())
     }
@@ -366,7 +370,7 @@ impl PyTensorType {
         strict: bool,
         allow_downcast: Option<bool>,
     ) -> PyResult<Py<PyAny>> {
-        crate::constant::filter_tensor(slf, data, strict, allow_downcast.unwrap_or(false))
+        crate::convert::constant::filter_tensor(slf, data, strict, allow_downcast.unwrap_or(false))
     }
 
     /// Same shape (and dtype, unless `force_same_dtype=False`) and equal
@@ -378,7 +382,7 @@ impl PyTensorType {
         b: Bound<'_, PyAny>,
         force_same_dtype: bool,
     ) -> PyResult<bool> {
-        crate::constant::values_eq(&a, &b, force_same_dtype)
+        crate::convert::constant::values_eq(&a, &b, force_same_dtype)
     }
 
     /// `values_eq` up to the dtype's tolerance (see `constant::values_eq_approx`).
@@ -392,7 +396,13 @@ impl PyTensorType {
         rtol: Option<f64>,
         atol: Option<f64>,
     ) -> PyResult<bool> {
-        crate::constant::values_eq_approx(&a, &b, allow_remove_inf, allow_remove_nan, (rtol, atol))
+        crate::convert::constant::values_eq_approx(
+            &a,
+            &b,
+            allow_remove_inf,
+            allow_remove_nan,
+            (rtol, atol),
+        )
     }
 
     /// `TensorType`'s `in_same_class`: same dtype and broadcastable pattern.

@@ -1,9 +1,9 @@
 //! `Op`: the base class of every op. Built-in ops carry a core op and build
 //! their nodes in Rust; Python subclasses implement the seeds' contract and
-//! the core reaches them through the host adapter (`host_op.rs`).
+//! the core reaches them through the host adapter (`ops/host_op.rs`).
 
-use crate::apply::PyApply;
-use crate::thunk::PyThunk;
+use crate::graph::apply::PyApply;
+use crate::ops::thunk::PyThunk;
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -186,9 +186,12 @@ impl PyOp {
     ) -> PyResult<Bound<'py, PyAny>> {
         let core = slf.borrow().core.clone();
         if let Some(core) = core {
-            return Ok(
-                crate::make_node::builtin(slf.as_any(), &core, inputs.iter().collect())?.into_any(),
-            );
+            return Ok(crate::ops::make_node::builtin(
+                slf.as_any(),
+                &core,
+                inputs.iter().collect(),
+            )?
+            .into_any());
         }
         make_node_from_itypes(slf.as_any(), inputs)
     }
@@ -390,9 +393,9 @@ impl PyOp {
     #[getter]
     fn infer_shape<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         if slf.borrow().core.is_none() {
-            return Err(crate::infer_shape::missing(slf.as_any()));
+            return Err(crate::ops::infer_shape::missing(slf.as_any()));
         }
-        crate::infer_shape::bound_method(slf.as_any())
+        crate::ops::infer_shape::bound_method(slf.as_any())
     }
 
     /// The seeds' gradient method. Ops override it (or `L_op`/`pullback`);
@@ -459,7 +462,7 @@ impl PyOp {
         if overrides(slf.as_any(), "pushforward")? {
             let py = slf.py();
             let outputs = call_with_list(slf.as_any(), &inputs)?;
-            let disconnected = crate::gradient_types::disconnected_variable(py)?;
+            let disconnected = crate::gradient::types::disconnected_variable(py)?;
             let tangents = PyList::empty(py);
             for p in eval_points.try_iter()? {
                 let p = p?;
@@ -471,7 +474,7 @@ impl PyOp {
                 let r = r?;
                 let is_disc = r
                     .getattr("type")?
-                    .is_instance_of::<crate::types::PyDisconnectedType>();
+                    .is_instance_of::<crate::graph::types::PyDisconnectedType>();
                 out.append(if is_disc { py.None().into_bound(py) } else { r })?;
             }
             return Ok(out.into_any());
@@ -497,11 +500,11 @@ impl PyOp {
                 let t = t?;
                 let is_disc = t
                     .getattr("type")?
-                    .is_instance_of::<crate::types::PyDisconnectedType>();
+                    .is_instance_of::<crate::graph::types::PyDisconnectedType>();
                 points.append(if is_disc { py.None().into_bound(py) } else { t })?;
             }
             let result = slf.call_method1("R_op", (inputs, points))?;
-            let disconnected = crate::gradient_types::disconnected_variable(py)?;
+            let disconnected = crate::gradient::types::disconnected_variable(py)?;
             let out = PyList::empty(py);
             for r in result.try_iter()? {
                 let r = r?;

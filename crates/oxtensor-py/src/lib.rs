@@ -78,16 +78,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(config::cpu::_simd, m)?)?;
     scalar_ops::register(m)?;
     pickle::composite::register(m)?;
-    ops::builtin::register(m)?;
-    ops::linalg::register(m)?;
+    ops::classes::register(m)?;
+    m.add_function(wrap_pyfunction!(ops::elemwise::elemwise_op, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::matmul::matmul, m)?)?;
     ops::special::register(m)?;
-    ops::rewritten::register(m)?;
     config::settings::register(m)?;
-    ops::sort::register(m)?;
-    ops::shape::register(m)?;
-    ops::subtensor::register(m)?;
-    ops::nonzero::register(m)?;
-    ops::bincount::register(m)?;
     m.add(
         "InconsistencyError",
         py.get_type::<errors::exceptions::InconsistencyError>(),

@@ -6,7 +6,7 @@ use crate::convert::import::Memo;
 use crate::graph::apply::PyApply;
 use crate::graph::construct;
 use crate::graph::types::py_type;
-use crate::ops::builtin::op_object;
+use crate::ops::classes::op_object;
 use oxtensor_core::graph::{Graph, NodeId, VarId, VarKind};
 use oxtensor_core::types::Type;
 use oxtensor_core::value::Value;

@@ -4,6 +4,7 @@
 //! [`PyGradHost`], which calls their `L_op`/`R_op`/`connection_pattern`
 //! with Python variables and imports what they return.
 
+pub mod grad_op;
 pub mod types;
 
 use crate::convert::export::{export_var, export_vars};

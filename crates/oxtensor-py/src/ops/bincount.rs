@@ -1,9 +1,8 @@
 //! `Bincount` as a Python class (`oxtensor.tensor.extra_ops.Bincount`).
 
-use crate::ops::builtin::{core_of, new_args, NewArgs};
 use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
 use oxtensor_core::ops::bincount::Bincount;
-use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -40,18 +39,4 @@ impl PyBincount {
     fn minlength(slf: PyRef<'_, Self>) -> PyResult<usize> {
         Ok(core_of::<Bincount>(slf.as_super())?.minlength)
     }
-}
-
-/// The Python object of a `Bincount` core op; `None` for other ops.
-pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    if !core.as_any().is::<Bincount>() {
-        return None;
-    }
-    let obj = PyOp::builtin(core.clone()).add_subclass(PyBincount);
-    Some(Py::new(py, obj).map(Py::into_any))
-}
-
-/// Adds the class to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyBincount>()
 }

@@ -5,8 +5,8 @@
 
 use crate::errors::IntoPyResult;
 use crate::graph::apply::PyApply;
-use crate::ops::builtin::{core_of, new_args, NewArgs};
 use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
 use crate::ops::subtensor::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;

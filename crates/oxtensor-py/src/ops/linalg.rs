@@ -3,8 +3,10 @@
 //! `SVD`, `QR`, `QRGrad`) as Python classes holding their core ops.
 
 use crate::errors::IntoPyResult;
-use crate::ops::builtin::{core_of, new_args, NewArgs};
 use crate::ops::op::PyOp;
+use crate::ops::props::unit_op;
+use crate::ops::props::{core_of, new_args, NewArgs};
+use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
 use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
@@ -13,38 +15,16 @@ use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
 use oxtensor_core::ops::linalg::svd::Svd;
 use oxtensor_core::ops::matmul::Matmul;
-use oxtensor_core::ops::OpRef;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 use std::sync::Arc;
 
-/// Classes without props: `Matmul()`, `MatrixInverse()`, `Det()`.
-macro_rules! unit_op {
-    ($py:ident, $core:ident, $module:literal, $name:literal, $doc:literal) => {
-        #[doc = $doc]
-        #[pyclass(extends = PyOp, subclass, module = $module, name = $name)]
-        pub struct $py;
-
-        #[pymethods]
-        impl $py {
-            #[new]
-            fn new() -> PyClassInitializer<Self> {
-                PyOp::builtin(Arc::new($core)).add_subclass($py)
-            }
-
-            /// No arguments rebuild it.
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &[])
-            }
-
-            #[classattr]
-            fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
-                PyTuple::empty(py)
-            }
-        }
-    };
-}
-
+unit_op!(
+    PyDot,
+    Dot,
+    "oxtensor.tensor.math",
+    "Dot",
+    "`Dot`: vector and matrix products."
+);
 unit_op!(
     PyMatmul,
     Matmul,
@@ -307,60 +287,4 @@ impl PyQr {
     fn mode(slf: PyRef<'_, Self>) -> PyResult<String> {
         Ok(core_of::<Qr>(slf.as_super())?.mode.clone())
     }
-}
-
-/// The Python object of a core op of this file, `None` for other ops
-/// (an entry of `builtin_ops::FAMILY_OBJECTS`).
-pub fn linalg_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let any = core.as_any();
-    let base = || PyOp::builtin(core.clone());
-    let obj = if any.is::<Matmul>() {
-        Py::new(py, base().add_subclass(PyMatmul)).map(Py::into_any)
-    } else if any.is::<MatrixInverse>() {
-        Py::new(py, base().add_subclass(PyMatrixInverse)).map(Py::into_any)
-    } else if any.is::<Det>() {
-        Py::new(py, base().add_subclass(PyDet)).map(Py::into_any)
-    } else if any.is::<SLogDet>() {
-        Py::new(py, base().add_subclass(PySLogDet)).map(Py::into_any)
-    } else if any.is::<Solve>() {
-        Py::new(py, base().add_subclass(PySolve)).map(Py::into_any)
-    } else if any.is::<Cholesky>() {
-        Py::new(py, base().add_subclass(PyCholesky)).map(Py::into_any)
-    } else if any.is::<CholeskyGrad>() {
-        Py::new(py, base().add_subclass(PyCholeskyGrad)).map(Py::into_any)
-    } else if any.is::<Eigh>() {
-        Py::new(py, base().add_subclass(PyEigh)).map(Py::into_any)
-    } else if any.is::<Eigvalsh>() {
-        Py::new(py, base().add_subclass(PyEigvalsh)).map(Py::into_any)
-    } else if any.is::<EighGrad>() {
-        Py::new(py, base().add_subclass(PyEighGrad)).map(Py::into_any)
-    } else if any.is::<Svd>() {
-        Py::new(py, base().add_subclass(PySvd)).map(Py::into_any)
-    } else if any.is::<Qr>() {
-        Py::new(py, base().add_subclass(PyQr)).map(Py::into_any)
-    } else if any.is::<QrGrad>() {
-        Py::new(py, base().add_subclass(PyQrGrad)).map(Py::into_any)
-    } else {
-        return None;
-    };
-    Some(obj)
-}
-
-/// Adds the classes and `matmul` to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyMatmul>()?;
-    m.add_class::<PyMatrixInverse>()?;
-    m.add_class::<PyDet>()?;
-    m.add_class::<PySLogDet>()?;
-    m.add_class::<PySolve>()?;
-    m.add_class::<PyCholesky>()?;
-    m.add_class::<PyCholeskyGrad>()?;
-    m.add_class::<PyEigh>()?;
-    m.add_class::<PyEigvalsh>()?;
-    m.add_class::<PyEighGrad>()?;
-    m.add_class::<PySvd>()?;
-    m.add_class::<PyQr>()?;
-    m.add_class::<PyQrGrad>()?;
-    m.add_function(wrap_pyfunction!(crate::ops::matmul::matmul, m)?)?;
-    Ok(())
 }

@@ -8,7 +8,7 @@ use crate::graph::apply::PyApply;
 use crate::graph::construct;
 use crate::graph::types::PyTensorType;
 use crate::graph::variable::PyVariable;
-use crate::ops::builtin;
+use crate::ops::classes;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::scalar::ScalarOp;
@@ -66,7 +66,7 @@ fn build_node<'py>(
             if let (Some(ds), Some(ty)) = (expand, ty) {
                 // The plan already knows the ExpandDims output's type.
                 let ds: OpRef = Arc::new(ds);
-                let op = builtin::op_object(py, &ds)?;
+                let op = classes::op_object(py, &ds)?;
                 let node = node_of(op.bind(py), vec![inp.clone()], &[ty.into()])?;
                 *inp = node.borrow().outputs_list(py).get_item(0)?;
             }
@@ -141,7 +141,7 @@ pub fn apply_core<'py>(
     core: OpRef,
     inputs: Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let op = builtin::op_object(py, &core)?;
+    let op = classes::op_object(py, &core)?;
     let node = builtin(op.bind(py), &core, inputs)?;
     let outputs = node.borrow().outputs_list(py);
     // Built-in ops know their default output without asking Python.

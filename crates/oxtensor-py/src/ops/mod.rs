@@ -3,9 +3,12 @@
 //! family, and building their nodes (`make_node`, `infer_shape`).
 
 pub mod bincount;
-pub mod builtin;
+pub mod classes;
+pub mod dimshuffle;
+pub mod elemwise;
 pub mod host_op;
 pub mod host_thunk;
+pub mod ifelse;
 pub mod inc_subtensor;
 pub mod infer_shape;
 pub mod linalg;
@@ -13,6 +16,9 @@ pub mod make_node;
 pub mod matmul;
 pub mod nonzero;
 pub mod op;
+pub mod props;
+pub mod reduce;
+pub mod reshape;
 pub mod rewritten;
 pub mod shape;
 pub mod sort;

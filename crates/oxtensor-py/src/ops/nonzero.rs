@@ -1,9 +1,8 @@
 //! `Nonzero` as a Python class (`oxtensor.tensor.basic.Nonzero`).
 
-use crate::ops::builtin::{new_args, NewArgs};
 use crate::ops::op::PyOp;
+use crate::ops::props::{new_args, NewArgs};
 use oxtensor_core::ops::nonzero::Nonzero;
-use oxtensor_core::ops::OpRef;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
@@ -28,18 +27,4 @@ impl PyNonzero {
     fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
         PyTuple::empty(py)
     }
-}
-
-/// The Python object of a `Nonzero` core op; `None` for other ops.
-pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    if !core.as_any().is::<Nonzero>() {
-        return None;
-    }
-    let obj = PyOp::builtin(core.clone()).add_subclass(PyNonzero);
-    Some(Py::new(py, obj).map(Py::into_any))
-}
-
-/// Adds the class to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyNonzero>()
 }

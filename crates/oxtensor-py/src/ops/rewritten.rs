@@ -4,13 +4,12 @@
 //! to Python with them. Each holds its core op.
 
 use crate::graph::types::parse_dtype;
-use crate::ops::builtin::{core_of, new_args, NewArgs};
 use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
 use crate::ops::special::{axes_class, axes_tuple, constructor_axes};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::argmin::Argmin;
 use oxtensor_core::ops::centred_squares::CentredSquares;
-use oxtensor_core::ops::OpRef;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
@@ -72,23 +71,4 @@ impl PyCentredSquares {
     fn sum_acc(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
         Ok(core_of::<CentredSquares>(slf.as_super())?.sum_acc.name())
     }
-}
-
-/// The Python object of one of these ops, or `None` for other ops.
-pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let any = core.as_any();
-    let base = || PyOp::builtin(core.clone());
-    let obj = if any.is::<Argmin>() {
-        Py::new(py, base().add_subclass(PyArgmin)).map(Py::into_any)
-    } else if any.is::<CentredSquares>() {
-        Py::new(py, base().add_subclass(PyCentredSquares)).map(Py::into_any)
-    } else {
-        return None;
-    };
-    Some(obj)
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyArgmin>()?;
-    m.add_class::<PyCentredSquares>()
 }

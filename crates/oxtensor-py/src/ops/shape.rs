@@ -5,8 +5,8 @@
 
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
-use crate::ops::builtin::{core_of, new_args, NewArgs};
 use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -16,7 +16,6 @@ use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::repeat::Repeat;
 use oxtensor_core::ops::specify_shape::SpecifyShape;
 use oxtensor_core::ops::split::Split;
-use oxtensor_core::ops::OpRef;
 use oxtensor_core::tensor::Tensor;
 use oxtensor_core::types::{TensorType, Type};
 use pyo3::prelude::*;
@@ -234,37 +233,6 @@ pub fn known_types(
     let known: Vec<Option<&Tensor>> = values.iter().map(Option::as_ref).collect();
     op.known_output_types(&tys.iter().collect::<Vec<_>>(), &known)
         .py()
-}
-
-/// The Python object of one of these ops, or `None` for other ops.
-pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let any = core.as_any();
-    let base = || PyOp::builtin(core.clone());
-    macro_rules! object {
-        ($($core:ty => $py:ident),*) => {$(
-            if any.is::<$core>() {
-                return Some(Py::new(py, base().add_subclass($py)).map(Py::into_any));
-            }
-        )*};
-    }
-    object!(SpecifyShape => PySpecifyShape, Alloc => PyAlloc, AllocEmpty => PyAllocEmpty,
-            ARange => PyARange, Eye => PyEye, MakeVector => PyMakeVector, Repeat => PyRepeat,
-            Join => PyJoin, Split => PySplit);
-    None
-}
-
-/// Adds the classes to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySpecifyShape>()?;
-    m.add_class::<PyAlloc>()?;
-    m.add_class::<PyAllocEmpty>()?;
-    m.add_class::<PyARange>()?;
-    m.add_class::<PyEye>()?;
-    m.add_class::<PyMakeVector>()?;
-    m.add_class::<PyRepeat>()?;
-    m.add_class::<PyJoin>()?;
-    m.add_class::<PySplit>()?;
-    Ok(())
 }
 
 /// `as_tensor_variable` of a list holding symbolic variables, as PyTensor:

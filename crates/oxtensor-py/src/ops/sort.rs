@@ -2,8 +2,9 @@
 //! (`oxtensor.tensor.sort`) and `CumOp` (`oxtensor.tensor.extra_ops`).
 //! The functions (`sort`, `cumsum`, ...) are plain Python over these.
 
-use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::classes::core_op;
 use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
@@ -139,31 +140,12 @@ impl PyTakeAlongAxis {
     }
 }
 
-/// The Python object of a sort or running op, or `None` for other ops.
-pub fn sort_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let any = core.as_any();
-    let base = || PyOp::builtin(core.clone());
-    let obj = if let Some(s) = any.downcast_ref::<Sort>() {
-        if s.indices {
-            Py::new(py, base().add_subclass(PyArgSortOp)).map(Py::into_any)
-        } else {
-            Py::new(py, base().add_subclass(PySortOp)).map(Py::into_any)
-        }
-    } else if any.is::<TakeAlongAxis>() {
-        Py::new(py, base().add_subclass(PyTakeAlongAxis)).map(Py::into_any)
-    } else if any.is::<CumOp>() {
-        Py::new(py, base().add_subclass(PyCumOp)).map(Py::into_any)
+/// The Python object of a `Sort`: `SortOp` or `ArgSortOp` by what it returns.
+pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let base = PyOp::builtin(core.clone());
+    Ok(if core_op::<Sort>(core)?.indices {
+        Py::new(py, base.add_subclass(PyArgSortOp))?.into_any()
     } else {
-        return None;
-    };
-    Some(obj)
-}
-
-/// Adds the classes to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySortOp>()?;
-    m.add_class::<PyArgSortOp>()?;
-    m.add_class::<PyCumOp>()?;
-    m.add_class::<PyTakeAlongAxis>()?;
-    Ok(())
+        Py::new(py, base.add_subclass(PySortOp))?.into_any()
+    })
 }

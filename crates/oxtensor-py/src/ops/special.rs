@@ -5,9 +5,10 @@
 
 use crate::errors::IntoPyResult;
 use crate::graph::tensor_variable::parse_axes;
-use crate::ops::builtin::{core_of, new_args, NewArgs};
+use crate::ops::classes::core_op;
 use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
 use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
 use oxtensor_core::build::reinsert_axes;
 use oxtensor_core::kernels::softmax::SoftmaxKind;
 use oxtensor_core::ops::argmax::Argmax;
@@ -126,14 +127,14 @@ macro_rules! axes_class {
 
             fn __getnewargs_ex__<'py>(
                 slf: &Bound<'py, Self>,
-            ) -> PyResult<$crate::ops::builtin::NewArgs<'py>> {
-                $crate::ops::builtin::new_args(slf.as_any(), &[], &["axis"])
+            ) -> PyResult<$crate::ops::props::NewArgs<'py>> {
+                $crate::ops::props::new_args(slf.as_any(), &[], &["axis"])
             }
 
             /// The reduced axes as a tuple, or `None` for all.
             #[getter]
             fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                let core = $crate::ops::builtin::core_of::<$core>(slf.as_super())?;
+                let core = $crate::ops::props::core_of::<$core>(slf.as_super())?;
                 $crate::ops::special::axes_tuple(py, core.axis.clone())
             }
         }
@@ -154,25 +155,13 @@ axes_class!(
     "`Argmax(axis)`: int64 positions of the maxima."
 );
 
-/// The Python object of one of these ops, or `None` for other ops.
-pub fn special_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let any = core.as_any();
-    let base = || PyOp::builtin(core.clone());
-    let obj = if let Some(s) = any.downcast_ref::<Softmax>() {
-        match s.kind {
-            SoftmaxKind::Softmax => Py::new(py, base().add_subclass(PySoftmax)).map(Py::into_any),
-            SoftmaxKind::LogSoftmax => {
-                Py::new(py, base().add_subclass(PyLogSoftmax)).map(Py::into_any)
-            }
-        }
-    } else if any.is::<LogSumExp>() {
-        Py::new(py, base().add_subclass(PyLogSumExp)).map(Py::into_any)
-    } else if any.is::<Argmax>() {
-        Py::new(py, base().add_subclass(PyArgmax)).map(Py::into_any)
-    } else {
-        return None;
-    };
-    Some(obj)
+/// The Python object of a `Softmax`: `Softmax` or `LogSoftmax` by its kind.
+pub fn softmax_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let base = PyOp::builtin(core.clone());
+    Ok(match core_op::<Softmax>(core)?.kind {
+        SoftmaxKind::Softmax => Py::new(py, base.add_subclass(PySoftmax))?.into_any(),
+        SoftmaxKind::LogSoftmax => Py::new(py, base.add_subclass(PyLogSoftmax))?.into_any(),
+    })
 }
 
 fn softmax_node<'py>(
@@ -253,12 +242,8 @@ pub fn argmax<'py>(
     })
 }
 
-/// Adds the classes and functions to the module.
+/// Adds the functions to the module (the classes: `ops/classes.rs`).
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySoftmax>()?;
-    m.add_class::<PyLogSoftmax>()?;
-    m.add_class::<PyLogSumExp>()?;
-    m.add_class::<PyArgmax>()?;
     m.add_function(wrap_pyfunction!(softmax, m)?)?;
     m.add_function(wrap_pyfunction!(log_softmax, m)?)?;
     m.add_function(wrap_pyfunction!(logsumexp, m)?)?;

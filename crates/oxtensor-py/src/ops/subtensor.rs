@@ -7,14 +7,12 @@ use crate::convert::constant::as_tensor_variable;
 use crate::errors::IntoPyResult;
 use crate::graph::apply::PyApply;
 use crate::graph::variable::PyVariable;
-use crate::ops::builtin::{core_of, new_args, NewArgs};
-use crate::ops::inc_subtensor as inc;
 use crate::ops::make_node::tensor_type_of;
 use crate::ops::op::PyOp;
-use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
+use crate::ops::props::{core_of, new_args, view_of_input, NewArgs};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::index_list::IdxEntry;
-use oxtensor_core::ops::subtensor::{IncSubtensor, Subtensor};
+use oxtensor_core::ops::subtensor::Subtensor;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::types::{TensorType, Type};
 use pyo3::exceptions::PyTypeError;
@@ -130,12 +128,6 @@ pub(crate) fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
         .ok_or_else(|| PyTypeError::new_err("built-in op without its core op"))
 }
 
-fn view_map_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item(0, vec![0])?;
-    Ok(d)
-}
-
 /// `Subtensor(idx_list)`: basic indexing, a view of the input.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "Subtensor")]
 pub struct PySubtensor;
@@ -166,7 +158,7 @@ impl PySubtensor {
     /// The output is a view of the input.
     #[getter]
     fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        view_map_dict(py)
+        view_of_input(py)
     }
 
     #[pyo3(signature = (*inputs))]
@@ -235,29 +227,6 @@ impl PyAdvancedSubtensor {
     }
 }
 
-/// The Python object of an indexing core op (`None` for other ops); an
-/// entry of `builtin_ops::FAMILY_OBJECTS`.
-pub fn family_object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-    let any = core.as_any();
-    let base = || PyOp::builtin(core.clone());
-    let obj = if any.is::<Subtensor>() {
-        Py::new(py, base().add_subclass(PySubtensor)).map(Py::into_any)
-    } else if any.is::<IncSubtensor>() {
-        Py::new(py, base().add_subclass(inc::PyIncSubtensor)).map(Py::into_any)
-    } else if any.is::<AdvancedSubtensor1>() {
-        Py::new(py, base().add_subclass(PyAdvancedSubtensor1)).map(Py::into_any)
-    } else if any.is::<AdvancedIncSubtensor1>() {
-        Py::new(py, base().add_subclass(inc::PyAdvancedIncSubtensor1)).map(Py::into_any)
-    } else if any.is::<AdvancedSubtensor>() {
-        Py::new(py, base().add_subclass(PyAdvancedSubtensor)).map(Py::into_any)
-    } else if any.is::<AdvancedIncSubtensor>() {
-        Py::new(py, base().add_subclass(inc::PyAdvancedIncSubtensor)).map(Py::into_any)
-    } else {
-        return None;
-    };
-    Some(obj)
-}
-
 /// Calls `oxtensor.tensor.subtensor.<name>(*args)`: `x[...]`, `x[i].set(y)`
 /// and `x[i].inc(y)` are argument normalisation written in Python.
 pub fn call_python<'py>(
@@ -268,15 +237,4 @@ pub fn call_python<'py>(
     py.import("oxtensor.tensor.subtensor")?
         .getattr(name)?
         .call1(args)
-}
-
-/// Adds the classes to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySubtensor>()?;
-    m.add_class::<inc::PyIncSubtensor>()?;
-    m.add_class::<PyAdvancedSubtensor1>()?;
-    m.add_class::<inc::PyAdvancedIncSubtensor1>()?;
-    m.add_class::<PyAdvancedSubtensor>()?;
-    m.add_class::<inc::PyAdvancedIncSubtensor>()?;
-    Ok(())
 }

@@ -7,7 +7,8 @@
 use crate::convert::array::{array_from_tensor, tensor_from_array};
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
-use crate::ops::builtin::{composite_reduce_init, PyCAReduce};
+use crate::ops::classes::core_op;
+use crate::ops::reduce::{composite_reduce_init, PyCAReduce};
 use crate::scalar_ops;
 use oxtensor_core::ops::composite::{Composite, Operand};
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
@@ -128,14 +129,11 @@ pub fn composite_from_state(py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult
 #[pyclass(extends = PyCAReduce, module = "oxtensor.tensor.elemwise", name = "CAReduce")]
 pub struct PyCompositeReduce;
 
-impl PyCompositeReduce {
-    /// The Python object of a fused reduction.
-    pub fn object(py: Python<'_>, core: &OpRef) -> Option<PyResult<Py<PyAny>>> {
-        let fused = core.as_any().downcast_ref::<CompositeReduce>()?;
-        let init =
-            composite_reduce_init(core.clone(), &fused.reduce).add_subclass(PyCompositeReduce);
-        Some(Py::new(py, init).map(|o| o.into_any()))
-    }
+/// The Python object of a fused `Sum` (an entry of `ops/classes.rs`).
+pub fn reduce_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let fused = core_op::<CompositeReduce>(core)?;
+    let init = composite_reduce_init(core.clone(), &fused.reduce).add_subclass(PyCompositeReduce);
+    Ok(Py::new(py, init)?.into_any())
 }
 
 #[pymethods]
@@ -182,8 +180,7 @@ pub fn composite_reduce_from_state(
     };
     let op = CompositeReduce::new(reduce, Arc::new(composite_of(&state)?)).py()?;
     let core: OpRef = Arc::new(op);
-    PyCompositeReduce::object(py, &core)
-        .unwrap_or_else(|| Err(PyValueError::new_err("not a fused reduction")))
+    reduce_object(py, &core)
 }
 
 /// Adds the class and functions to the module.

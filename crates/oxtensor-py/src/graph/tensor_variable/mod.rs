@@ -8,8 +8,8 @@ pub mod shape;
 use crate::convert::constant::{as_tensor_variable, constant};
 use crate::graph::types::parse_dtype;
 use crate::graph::variable::PyVariable;
-use crate::ops::builtin::{axes_for, reduction};
 use crate::ops::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
+use crate::ops::reduce::{axes_for, reduction};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::dimshuffle::Axis;
@@ -383,7 +383,7 @@ impl PyTensorVariable {
     /// `x.dimshuffle(1, "x", 0)` or `x.dimshuffle([1, "x", 0])`.
     #[pyo3(signature = (*pattern))]
     fn dimshuffle<'py>(slf: &Bound<'py, Self>, pattern: &Bound<'py, PyTuple>) -> Out<'py> {
-        let order = crate::ops::builtin::parse_order(&order_from_args(pattern)?)?;
+        let order = crate::ops::dimshuffle::parse_order(&order_from_args(pattern)?)?;
         dimshuffle(slf.as_any(), order)
     }
 
@@ -393,7 +393,7 @@ impl PyTensorVariable {
         if axes.is_empty() {
             return Self::transpose_property(slf);
         }
-        let order = crate::ops::builtin::parse_order(&order_from_args(axes)?)?;
+        let order = crate::ops::dimshuffle::parse_order(&order_from_args(axes)?)?;
         dimshuffle(slf.as_any(), order)
     }
 

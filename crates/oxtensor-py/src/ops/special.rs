@@ -4,7 +4,7 @@
 //! negative axes work) and build the node.
 
 use crate::errors::IntoPyResult;
-use crate::graph::tensor_variable::parse_axes;
+use crate::graph::tensor_variable::reductions::parse_axes;
 use crate::ops::classes::core_op;
 use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
 use crate::ops::op::PyOp;

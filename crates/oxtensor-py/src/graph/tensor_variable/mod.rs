@@ -3,19 +3,18 @@
 //! nodes of built-in ops in Rust.
 
 pub mod math;
+mod operators;
+pub mod reductions;
 pub mod shape;
 
 use crate::convert::constant::{as_tensor_variable, constant};
 use crate::graph::types::parse_dtype;
 use crate::graph::variable::PyVariable;
 use crate::ops::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
-use crate::ops::reduce::{axes_for, reduction};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::blas::Dot;
-use oxtensor_core::ops::dimshuffle::Axis;
-use oxtensor_core::ops::reduce::ReduceKind;
 use oxtensor_core::ops::scalar::{ScalarKind, ScalarOp};
-use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
+use oxtensor_core::ops::shape::{Reshape, Shape};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -25,19 +24,7 @@ use std::sync::Arc;
 #[pyclass(extends = PyVariable, subclass, module = "oxtensor.tensor.variable", name = "TensorVariable")]
 pub struct PyTensorVariable;
 
-type Out<'py> = PyResult<Bound<'py, PyAny>>;
-
-fn binary<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>, b: Bound<'py, PyAny>) -> Out<'py> {
-    elemwise(a.py(), ScalarOp::Kind(kind), vec![a.clone(), b])
-}
-
-fn reflected<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>, b: Bound<'py, PyAny>) -> Out<'py> {
-    elemwise(a.py(), ScalarOp::Kind(kind), vec![b, a.clone()])
-}
-
-fn unary<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>) -> Out<'py> {
-    elemwise(a.py(), ScalarOp::Kind(kind), vec![a.clone()])
-}
+pub(crate) type Out<'py> = PyResult<Bound<'py, PyAny>>;
 
 /// `x.astype(dtype)`: `x` itself when the dtype already matches.
 pub fn cast<'py>(x: &Bound<'py, PyAny>, dtype: DType) -> Out<'py> {
@@ -52,113 +39,6 @@ pub fn cast<'py>(x: &Bound<'py, PyAny>, dtype: DType) -> Out<'py> {
         ));
     }
     elemwise(x.py(), ScalarOp::Cast(dtype), vec![x.clone()])
-}
-
-/// A reduction with optional `keepdims`, as `x.sum(...)` and friends build it.
-pub fn reduce<'py>(
-    x: &Bound<'py, PyAny>,
-    kind: ReduceKind,
-    axis: Option<Bound<'py, PyAny>>,
-    keepdims: bool,
-    dtype: Option<DType>,
-) -> Out<'py> {
-    reduce_acc(x, kind, axis, keepdims, dtype, None)
-}
-
-/// [`reduce`] with an accumulator dtype (`x.sum(acc_dtype=...)`).
-pub fn reduce_acc<'py>(
-    x: &Bound<'py, PyAny>,
-    kind: ReduceKind,
-    axis: Option<Bound<'py, PyAny>>,
-    keepdims: bool,
-    dtype: Option<DType>,
-    acc_dtype: Option<DType>,
-) -> Out<'py> {
-    let ty = tensor_type_of(x)?;
-    let axis = parse_axes(axis)?;
-    let op = reduction(kind, axis.clone(), &ty, dtype, acc_dtype)?;
-    let out = apply_core(x.py(), Arc::new(op), vec![x.clone()])?;
-    if !keepdims {
-        return Ok(out);
-    }
-    restore_axes(&out, &axes_for(axis, ty.ndim())?, ty.ndim())
-}
-
-/// Re-inserts reduced axes as length-1 axes (`keepdims=True`).
-pub(crate) fn restore_axes<'py>(
-    out: &Bound<'py, PyAny>,
-    reduced: &[usize],
-    ndim: usize,
-) -> Out<'py> {
-    let mut next = 0;
-    let order: Vec<Axis> = (0..ndim)
-        .map(|d| {
-            if reduced.contains(&d) {
-                None
-            } else {
-                next += 1;
-                Some(next - 1)
-            }
-        })
-        .collect();
-    dimshuffle(out, order)
-}
-
-pub(crate) fn parse_axes(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
-    match axis {
-        None => Ok(None),
-        Some(a) if a.is_none() => Ok(None),
-        Some(a) => match a.extract::<i64>() {
-            Ok(i) => Ok(Some(vec![i])),
-            Err(_) => a.extract::<Vec<i64>>().map(Some).map_err(|_| {
-                PyTypeError::new_err("axis must be None, an int or a sequence of ints")
-            }),
-        },
-    }
-}
-
-/// `mean`: the sum divided by the number of reduced elements.
-pub fn mean<'py>(
-    x: &Bound<'py, PyAny>,
-    axis: Option<Bound<'py, PyAny>>,
-    keepdims: bool,
-) -> Out<'py> {
-    let py = x.py();
-    let ty = tensor_type_of(x)?;
-    let axes = axes_for(parse_axes(axis.clone())?, ty.ndim())?;
-    let mut s = reduce(x, ReduceKind::Sum, axis, false, None)?;
-    let float = if matches!(
-        tensor_type_of(&s)?.dtype,
-        DType::Float16 | DType::Float32 | DType::Complex64
-    ) {
-        DType::Float32
-    } else {
-        DType::Float64
-    };
-    for &a in &axes {
-        let len = apply_core(py, Arc::new(ShapeI { i: a }), vec![x.clone()])?;
-        s = elemwise(
-            py,
-            ScalarOp::Kind(ScalarKind::TrueDiv),
-            vec![s, cast(&len, float)?],
-        )?;
-    }
-    // The float32 division is an accumulator, as in NumPy and PyTensor:
-    // the mean of float16 data is float16.
-    if ty.dtype == DType::Float16 {
-        s = cast(&s, DType::Float16)?;
-    }
-    let out = if keepdims {
-        restore_axes(&s, &axes, ty.ndim())?
-    } else {
-        s
-    };
-    // PyTensor names the mean `mean` (dprint shows it); with no axis to
-    // reduce, `out` may be `x` itself, whose name stays.
-    if !axes.is_empty() {
-        out.setattr("name", "mean")?;
-    }
-    Ok(out)
 }
 
 /// `x.reshape(shape)`: a constant shape gives a static output shape.
@@ -247,108 +127,6 @@ impl PyTensorVariable {
         (slf.as_ptr() as isize) >> 4
     }
 
-    fn __add__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Add, slf.as_any(), other)
-    }
-    fn __radd__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Add, slf.as_any(), other)
-    }
-    fn __sub__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Sub, slf.as_any(), other)
-    }
-    fn __rsub__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Sub, slf.as_any(), other)
-    }
-    fn __mul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Mul, slf.as_any(), other)
-    }
-    fn __rmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Mul, slf.as_any(), other)
-    }
-    fn __truediv__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::TrueDiv, slf.as_any(), other)
-    }
-    fn __rtruediv__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::TrueDiv, slf.as_any(), other)
-    }
-    fn __floordiv__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::IntDiv, slf.as_any(), other)
-    }
-    fn __rfloordiv__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::IntDiv, slf.as_any(), other)
-    }
-    fn __mod__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Mod, slf.as_any(), other)
-    }
-    fn __rmod__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Mod, slf.as_any(), other)
-    }
-    fn __pow__<'py>(
-        slf: &Bound<'py, Self>,
-        other: Bound<'py, PyAny>,
-        modulo: Option<Bound<'py, PyAny>>,
-    ) -> Out<'py> {
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Err(PyTypeError::new_err(
-                "pow() with a modulus is not supported for tensors",
-            ));
-        }
-        binary(ScalarKind::Pow, slf.as_any(), other)
-    }
-    fn __rpow__<'py>(
-        slf: &Bound<'py, Self>,
-        other: Bound<'py, PyAny>,
-        modulo: Option<Bound<'py, PyAny>>,
-    ) -> Out<'py> {
-        let _ = modulo;
-        reflected(ScalarKind::Pow, slf.as_any(), other)
-    }
-    fn __and__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::And, slf.as_any(), other)
-    }
-    fn __rand__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::And, slf.as_any(), other)
-    }
-    fn __or__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Or, slf.as_any(), other)
-    }
-    fn __ror__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Or, slf.as_any(), other)
-    }
-    fn __xor__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Xor, slf.as_any(), other)
-    }
-    fn __rxor__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Xor, slf.as_any(), other)
-    }
-    fn __lt__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Lt, slf.as_any(), other)
-    }
-    fn __le__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Le, slf.as_any(), other)
-    }
-    fn __gt__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Gt, slf.as_any(), other)
-    }
-    fn __ge__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Ge, slf.as_any(), other)
-    }
-    fn __neg__<'py>(slf: &Bound<'py, Self>) -> Out<'py> {
-        unary(ScalarKind::Neg, slf.as_any())
-    }
-    fn __abs__<'py>(slf: &Bound<'py, Self>) -> Out<'py> {
-        unary(ScalarKind::Abs, slf.as_any())
-    }
-    fn __invert__<'py>(slf: &Bound<'py, Self>) -> Out<'py> {
-        unary(ScalarKind::Invert, slf.as_any())
-    }
-    fn __matmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        crate::ops::matmul::matmul(slf.clone().into_any(), other)
-    }
-    fn __rmatmul__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        crate::ops::matmul::matmul(other, slf.clone().into_any())
-    }
-
     /// Number of dimensions.
     #[getter]
     fn ndim(slf: &Bound<'_, Self>) -> PyResult<usize> {
@@ -395,106 +173,6 @@ impl PyTensorVariable {
         }
         let order = crate::ops::dimshuffle::parse_order(&order_from_args(axes)?)?;
         dimshuffle(slf.as_any(), order)
-    }
-
-    #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
-    fn sum<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        dtype: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-        acc_dtype: Option<Bound<'py, PyAny>>,
-    ) -> Out<'py> {
-        let parse = |d: Option<Bound<'py, PyAny>>| {
-            d.filter(|d| !d.is_none())
-                .map(|d| parse_dtype(&d))
-                .transpose()
-        };
-        let (dtype, acc_dtype) = (parse(dtype)?, parse(acc_dtype)?);
-        reduce_acc(
-            slf.as_any(),
-            ReduceKind::Sum,
-            axis,
-            keepdims,
-            dtype,
-            acc_dtype,
-        )
-    }
-
-    #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
-    fn prod<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        dtype: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-        acc_dtype: Option<Bound<'py, PyAny>>,
-    ) -> Out<'py> {
-        let parse = |d: Option<Bound<'py, PyAny>>| {
-            d.filter(|d| !d.is_none())
-                .map(|d| parse_dtype(&d))
-                .transpose()
-        };
-        let (dtype, acc_dtype) = (parse(dtype)?, parse(acc_dtype)?);
-        reduce_acc(
-            slf.as_any(),
-            ReduceKind::Prod,
-            axis,
-            keepdims,
-            dtype,
-            acc_dtype,
-        )
-    }
-
-    #[pyo3(signature = (axis = None, keepdims = false))]
-    fn max<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-    ) -> Out<'py> {
-        reduce(slf.as_any(), ReduceKind::Max, axis, keepdims, None)
-    }
-
-    #[pyo3(signature = (axis = None, keepdims = false))]
-    fn min<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-    ) -> Out<'py> {
-        reduce(slf.as_any(), ReduceKind::Min, axis, keepdims, None)
-    }
-
-    #[pyo3(signature = (axis = None, keepdims = false))]
-    fn all<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-    ) -> Out<'py> {
-        reduce(slf.as_any(), ReduceKind::All, axis, keepdims, None)
-    }
-
-    #[pyo3(signature = (axis = None, keepdims = false))]
-    fn any<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-    ) -> Out<'py> {
-        reduce(slf.as_any(), ReduceKind::Any, axis, keepdims, None)
-    }
-
-    #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
-    fn mean<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<Bound<'py, PyAny>>,
-        dtype: Option<Bound<'py, PyAny>>,
-        keepdims: bool,
-        acc_dtype: Option<Bound<'py, PyAny>>,
-    ) -> Out<'py> {
-        let _ = acc_dtype;
-        let out = mean(slf.as_any(), axis, keepdims)?;
-        match dtype.filter(|d| !d.is_none()) {
-            Some(d) => cast(&out, parse_dtype(&d)?),
-            None => Ok(out),
-        }
     }
 
     /// `x.reshape(shape, ndim=None)`.

@@ -239,6 +239,9 @@ def own_members(obj: type) -> list[str]:
         for n, v in vars(obj).items()
         if n not in SKIPPED and n != "__new__" and not isinstance(v, SLOT)
     ]
+    # Sorted: the order of `vars()` follows link order under
+    # multiple-pymethods, which changes from build to build.
+    names.sort(key=lambda n: (inspect.isgetsetdescriptor(vars(obj)[n]), n))
     # A constructor taking anything (`Op`'s) is inherited, not declared.
     sig = class_signature(obj)
     if "__new__" in vars(obj) and not (sig and all(p.kind in VARIADIC for p in sig)):

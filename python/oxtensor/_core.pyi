@@ -1694,11 +1694,11 @@ class CumOp(Op):
     def __new__(cls, axis: _Axis, mode: str = "add") -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs: ...
     @property
-    def mode(self) -> str:
-        """``"add"`` or ``"mul"``."""
-    @property
     def axis(self) -> _Axis:
         """The axis."""
+    @property
+    def mode(self) -> str:
+        """``"add"`` or ``"mul"``."""
 
 class Repeat(Op):
     """``Repeat(axis)``: inputs are the tensor and the repeats."""
@@ -1759,11 +1759,11 @@ class Solve(Op):
     def assume_a(self) -> str:
         """The structure assumed of ``a``."""
     @property
-    def lower(self) -> bool:
-        """Which triangle a structured solve reads."""
-    @property
     def b_ndim(self) -> int:
         """The rank of ``b``."""
+    @property
+    def lower(self) -> bool:
+        """Which triangle a structured solve reads."""
 
 class Cholesky(Op):
     """``Cholesky(lower=True, on_error="nan")``."""
@@ -1831,11 +1831,11 @@ class SVD(Op):
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """``SVD(full_matrices=..., compute_uv=...)`` rebuilds it."""
     @property
-    def full_matrices(self) -> bool:
-        """Square ``U`` and ``Vh``."""
-    @property
     def compute_uv(self) -> bool:
         """Whether ``U`` and ``Vh`` are outputs."""
+    @property
+    def full_matrices(self) -> bool:
+        """Square ``U`` and ``Vh``."""
 
 class QR(Op):
     """``QR(mode="full")``."""
@@ -1916,14 +1916,14 @@ class CentredSquares(Op):
     ) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs: ...
     @property
-    def sum_acc(self) -> t.Any:
-        """The accumulator dtype of the squares' sum."""
-    @property
     def axis(self) -> _Axis:
         """The reduced axes as a tuple, or ``None`` for all."""
     @property
     def mean_acc(self) -> t.Any:
         """The accumulator dtype of the mean's sum."""
+    @property
+    def sum_acc(self) -> t.Any:
+        """The accumulator dtype of the squares' sum."""
 
 class Sum(CAReduce):
     """``Sum(axis=None, dtype=None, acc_dtype=None)``."""
@@ -2094,9 +2094,6 @@ class IncSubtensor(Op):
     def destroy_map(self) -> _IoMap:  # type: ignore[override]
         """``{0: [0]}`` when inplace, else empty."""
     @property
-    def set_instead_of_inc(self) -> bool:
-        """Set instead of increment."""
-    @property
     def destroyhandler_tolerate_aliased(self) -> tuple[t.Any, ...]:
         """Always empty (only meaningful for inplace versions)."""
     @property
@@ -2105,6 +2102,9 @@ class IncSubtensor(Op):
     @property
     def inplace(self) -> bool:
         """Whether it writes into ``x`` itself."""
+    @property
+    def set_instead_of_inc(self) -> bool:
+        """Set instead of increment."""
 
 class AdvancedSubtensor1(Op):
     """``AdvancedSubtensor1()``: ``x[ilist]`` for one integer vector on axis 0."""
@@ -2166,11 +2166,11 @@ class AdvancedIncSubtensor(Op):
     def idx_list(self) -> _IdxList:
         """Input positions and slices of them, one entry per indexed axis."""
     @property
-    def inplace(self) -> bool:
-        """Whether it writes into ``x`` itself."""
-    @property
     def ignore_duplicates(self) -> bool:
         """Always ``False``: repeated indices accumulate."""
+    @property
+    def inplace(self) -> bool:
+        """Whether it writes into ``x`` itself."""
     @property
     def set_instead_of_inc(self) -> bool:
         """Set instead of increment."""

@@ -17,7 +17,7 @@ FUZZ_MINUTES ?= 30
 FUZZ_CASES ?= 20000
 
 .PHONY: help venv build release example test test-rust test-python test-matrix test-ci-matrix \
-	lint fmt bench soak random-graphs fuzz ci all clean
+	lint fmt stubs bench soak random-graphs fuzz ci all clean
 
 # The configurations other machines run in (README, "Developing"): one and
 # two threads, each BLAS engine, the SIMD level capped at AVX2 and at the
@@ -85,6 +85,10 @@ lint: build ## rustfmt, clippy, ruff, stubtest (_core.pyi against the built exte
 	cargo clippy --workspace --all-targets -q -- -D warnings
 	$(VENV)/bin/ruff check python tests benches examples
 	$(VENV)/bin/ruff format --check python tests benches examples
+	$(PY) -m mypy.stubtest oxtensor._core
+
+stubs: build ## regenerate python/oxtensor/_core.pyi from the extension and the annotations.pyi files
+	$(PY) tools/stubgen.py
 	$(PY) -m mypy.stubtest oxtensor._core
 
 fmt: venv ## apply rustfmt and ruff format

@@ -2,7 +2,7 @@
 //! `oxtensor` package that Rust instantiates (`TensorConstant`, ...), and
 //! caches of immutable objects (tensor types, built-in op instances).
 
-use crate::types::PyTensorType;
+use crate::graph::types::PyTensorType;
 use oxtensor_core::types::TensorType;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;

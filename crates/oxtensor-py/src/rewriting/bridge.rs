@@ -7,7 +7,7 @@
 
 use super::fold::PyHostFolder;
 use crate::errors::{from_pyerr, IntoPyResult};
-use crate::fgraph::PyFunctionGraph;
+use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::error::{Error, Result as CoreResult};
 use oxtensor_core::graph::{Feature, FunctionGraph};
 use oxtensor_core::rewrite::{

@@ -3,7 +3,7 @@
 //! thunk (its `perform`) on the constant inputs, as PyTensor does.
 
 use super::bridge::with_python;
-use crate::host_thunk::host_thunk;
+use crate::ops::host_thunk::host_thunk;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::{FunctionGraph, NodeId};
 use oxtensor_core::kernels::alloc::Pool;

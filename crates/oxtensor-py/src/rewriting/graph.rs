@@ -6,7 +6,7 @@
 use super::bridge::{run_pass, with_python};
 use super::node;
 use super::profile::PyRewriteProfile;
-use crate::fgraph::PyFunctionGraph;
+use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::FunctionGraph;
 use oxtensor_core::rewrite::{

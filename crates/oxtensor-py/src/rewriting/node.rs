@@ -6,9 +6,9 @@
 
 use super::bridge::with_python;
 use crate::errors::{from_pyerr, IntoPyResult};
-use crate::fgraph::PyFunctionGraph;
-use crate::host_op::HostOp;
-use crate::op::PyOp;
+use crate::graph::fgraph::PyFunctionGraph;
+use crate::ops::host_op::HostOp;
+use crate::ops::op::PyOp;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::{FunctionGraph, NodeId, VarId};
 use oxtensor_core::rewrite::{NodeRewriter, Rewrite, SequentialNodeRewriter, Track, Tracks};

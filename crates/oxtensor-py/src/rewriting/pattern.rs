@@ -3,10 +3,10 @@
 //! constraints and callable output patterns call back into Python.
 
 use super::bridge::with_python;
-use crate::constant::as_tensor_variable;
-use crate::host_op::HostOp;
-use crate::op::PyOp;
-use crate::variable::PyVariable;
+use crate::convert::constant::as_tensor_variable;
+use crate::graph::variable::PyVariable;
+use crate::ops::host_op::HostOp;
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::rewrite::pattern::{Pattern, PatternRewriter, Template};
 use oxtensor_core::rewrite::NodeRewriter;
@@ -37,7 +37,7 @@ fn constant(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         return Ok(t.clone());
     }
     match &v.borrow().data {
-        Some(d) => crate::array::tensor_from_array(d.bind(obj.py())),
+        Some(d) => crate::convert::array::tensor_from_array(d.bind(obj.py())),
         None => Err(PyValueError::new_err(format!(
             "{} in a pattern is a variable, not a constant; name it with a string",
             obj.repr()?

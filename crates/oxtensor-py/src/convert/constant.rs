@@ -1,0 +1,464 @@
+//! Turning Python values into graph constants (`as_tensor_variable`,
+//! `constant`) with PyTensor's autocasting, and `TensorType.filter`.
+
+use crate::errors::IntoPyResult;
+use crate::graph::apply::PyApply;
+use crate::graph::construct;
+use crate::graph::types::{parse_dtype, PyTensorType};
+use crate::graph::variable::PyVariable;
+use oxtensor_core::dtype::{self, DType};
+use oxtensor_core::tensor::Tensor;
+use oxtensor_core::types::TensorType;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyTuple};
+
+fn numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("numpy")
+}
+
+/// The dtype PyTensor's autocaster gives a plain Python value, if it is one.
+fn autocast(value: &Bound<'_, PyAny>) -> PyResult<Option<DType>> {
+    if value.is_instance_of::<PyBool>() {
+        return Ok(Some(DType::Bool));
+    }
+    if value.is_instance_of::<PyInt>() {
+        let v: i128 = value.extract().map_err(|_| {
+            PyValueError::new_err("Python int too large to convert to a tensor constant")
+        })?;
+        return dtype::autocast_int(v).py().map(Some);
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(Some(dtype::autocast_float(value.extract()?)));
+    }
+    if let Ok(c) = value.cast::<PyComplex>() {
+        let exact = (c.real() as f32) as f64 == c.real() && (c.imag() as f32) as f64 == c.imag();
+        return Ok(Some(if exact {
+            DType::Complex64
+        } else {
+            DType::Complex128
+        }));
+    }
+    Ok(None)
+}
+
+/// `x` as an ndarray of the dtype `constant` would give it.
+fn to_array<'py>(x: &Bound<'py, PyAny>, dtype: Option<DType>) -> PyResult<Bound<'py, PyAny>> {
+    let np = numpy(x.py())?;
+    let target = match dtype {
+        Some(d) => Some(d),
+        None => autocast(x)?,
+    };
+    let arr = match target {
+        Some(d) => np.call_method1("asarray", (x, d.name()))?,
+        None => np.call_method1("asarray", (x,))?,
+    };
+    if dtype.is_some() && !x.is_instance_of::<PyFloat>() {
+        let back = np.call_method1("asarray", (x,))?;
+        if !np.call_method1("array_equal", (&arr, &back))?.is_truthy()? {
+            return Err(PyTypeError::new_err(format!(
+                "Value {} cannot be represented exactly as {}",
+                x.repr()?,
+                target.map(|d| d.name()).unwrap_or("?")
+            )));
+        }
+    }
+    let kind = arr.getattr("dtype")?.getattr("kind")?.to_string();
+    if matches!(kind.as_str(), "O" | "U" | "S" | "V" | "M" | "m") {
+        return Err(PyTypeError::new_err(format!(
+            "Cannot convert {} to a tensor constant (NumPy dtype kind '{kind}')",
+            x.repr()?
+        )));
+    }
+    Ok(arr)
+}
+
+/// `data` with `ndim` dimensions: leading length-1 axes dropped or added.
+fn fit_ndim<'py>(arr: Bound<'py, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+    let Some(want) = ndim else { return Ok(arr) };
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape.len() == want {
+        return Ok(arr);
+    }
+    if shape.len() > want && shape[..shape.len() - want].iter().all(|&d| d == 1) {
+        return arr.call_method1(
+            "reshape",
+            (PyTuple::new(arr.py(), &shape[shape.len() - want..])?,),
+        );
+    }
+    if shape.len() < want {
+        let padded: Vec<usize> = std::iter::repeat_n(1, want - shape.len())
+            .chain(shape)
+            .collect();
+        return arr.call_method1("reshape", (PyTuple::new(arr.py(), padded)?,));
+    }
+    Err(PyValueError::new_err(format!(
+        "ndarray could not be cast to constant with {want} dimensions"
+    )))
+}
+
+/// `oxtensor.tensor.constant(x, name=None, ndim=None, dtype=None)`.
+#[pyfunction]
+#[pyo3(signature = (x, name = None, ndim = None, dtype = None))]
+pub fn constant<'py>(
+    x: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+    ndim: Option<usize>,
+    dtype: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dtype = dtype.map(|d| parse_dtype(&d)).transpose()?;
+    if let Some(t) = scalar_tensor(&x, dtype)? {
+        let shape = vec![1; ndim.unwrap_or(0)];
+        let t = t
+            .view(&shape, &vec![0; shape.len()], 0)
+            .map_err(crate::errors::to_pyerr)?;
+        return constant_from_tensor(x.py(), t, name);
+    }
+    let arr = fit_ndim(to_array(&x, dtype)?, ndim)?;
+    constant_from_array(arr, name)
+}
+
+/// A plain Python number as a 0-d tensor of its autocast (or the given)
+/// dtype, built in Rust: the common case of `x * 2.0` needs no NumPy call.
+fn scalar_tensor(x: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Option<Tensor>> {
+    let value = if x.is_instance_of::<PyBool>() {
+        Tensor::scalar(x.extract::<bool>()?)
+    } else if x.is_instance_of::<PyFloat>() {
+        Tensor::scalar(x.extract::<f64>()?)
+    } else if x.is_instance_of::<PyInt>() {
+        match x.extract::<i64>() {
+            Ok(v) => Tensor::scalar(v),
+            Err(_) => Tensor::scalar(x.extract::<u64>().map_err(|_| {
+                PyValueError::new_err("Python int too large to convert to a tensor constant")
+            })?),
+        }
+    } else {
+        return Ok(None);
+    };
+    let Some(auto) = autocast(x)? else {
+        return Ok(None);
+    };
+    let target = dtype.unwrap_or(auto);
+    let cast = oxtensor_core::kernels::cast::cast(&value, target).py()?;
+    // An explicit dtype must hold the value exactly (floats may round).
+    let exact = || {
+        oxtensor_core::kernels::cast::cast(&cast, value.dtype())
+            .is_ok_and(|c| c.same_values(&value))
+    };
+    if dtype.is_some() && !x.is_instance_of::<PyFloat>() && !exact() {
+        return Err(PyTypeError::new_err(format!(
+            "Value {} cannot be represented exactly as {target}",
+            x.repr()?
+        )));
+    }
+    Ok(Some(cast))
+}
+
+/// A `TensorConstant` over a core tensor (exposed as a read-only ndarray view).
+fn constant_from_tensor<'py>(
+    py: Python<'py>,
+    t: Tensor,
+    name: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ty = TensorType::new(t.dtype(), t.shape().iter().map(|&d| Some(d as u64))).py()?;
+    let ty = PyTensorType::get(py, &ty)?;
+    construct::tensor_constant_of(py, ty.into_any(), t, name)
+}
+
+/// A `TensorConstant` holding an ndarray, typed with its full static shape.
+pub fn constant_from_array<'py>(
+    arr: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let t = crate::convert::array::tensor_from_array(&arr)?;
+    oxtensor_core::vm::fork::enter();
+    let owned = oxtensor_core::kernels::copy::copy_contiguous(&t).py()?;
+    constant_from_tensor(arr.py(), owned, name)
+}
+
+/// Constant data made read-only: an ndarray is copied unless it already is
+/// read-only (the caller's array keeps its flags); other data is kept.
+pub fn freeze(data: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
+    let np = numpy(data.py())?;
+    if data.is_instance(&np.getattr("ndarray")?)? {
+        return read_only(data);
+    }
+    Ok(data)
+}
+
+/// A read-only array: the given one if it is already, else a read-only copy
+/// (the caller's array keeps its flags).
+fn read_only(arr: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
+    if !arr.getattr("flags")?.getattr("writeable")?.is_truthy()? {
+        return Ok(arr);
+    }
+    let copy = arr.call_method0("copy")?;
+    copy.call_method(
+        "setflags",
+        (),
+        Some(&[("write", false)].into_py_dict(arr.py())?),
+    )?;
+    Ok(copy)
+}
+
+use pyo3::types::IntoPyDict;
+
+/// `oxtensor.tensor.as_tensor_variable(x, name=None, ndim=None)`.
+#[pyfunction]
+#[pyo3(signature = (x, name = None, ndim = None, dtype = None))]
+pub fn as_tensor_variable<'py>(
+    x: Bound<'py, PyAny>,
+    name: Option<Bound<'py, PyAny>>,
+    ndim: Option<usize>,
+    dtype: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // Variables first: they are nearly every input of every node built.
+    if x.is_instance_of::<PyVariable>() {
+        return tensor_variable_of(x, ndim);
+    }
+    if let Ok(node) = x.cast::<PyApply>() {
+        let out = node.borrow().default_output_obj(x.py()).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "Multi-output Op {} has no default output; pass one of its outputs",
+                node.borrow()
+                    .op_obj(x.py())
+                    .str()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        return as_tensor_variable(out.into_bound(x.py()), name, ndim, dtype);
+    }
+    if x.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(
+            "Cannot cast True or False as a tensor variable. Please use np.array(True) or np.array(False) if you need these constants. This error might be caused by using the == operator on Variables. v == w does not do what you think it does, use oxtensor.tensor.eq(v, w) instead.",
+        ));
+    }
+    if (x.is_instance_of::<PyList>() || x.is_instance_of::<PyTuple>()) && contains_variable(&x)? {
+        return crate::ops::shape::stack_list(&x);
+    }
+    if x.is_none() {
+        return Err(PyTypeError::new_err(
+            "Cannot convert None to a tensor variable",
+        ));
+    }
+    constant(x, name, ndim, dtype)
+}
+
+fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {
+    for item in seq.try_iter()? {
+        let item = item?;
+        if item.is_instance_of::<PyVariable>()
+            || ((item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>())
+                && contains_variable(&item)?)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// A tensor variable as is, or with `ndim` dimensions (dropping leading
+/// broadcastable axes or padding on the left).
+fn tensor_variable_of(x: Bound<'_, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'_, PyAny>> {
+    // The Rust field, not `getattr`: this runs for every operand of every op.
+    let ty = x.cast::<PyVariable>()?.borrow().ty(x.py());
+    let Ok(tt) = ty.cast::<PyTensorType>() else {
+        return Err(PyTypeError::new_err(format!(
+            "Variable type field must be a TensorType, got {} of type {}",
+            x.str()?,
+            ty.str()?
+        )));
+    };
+    let have = tt.get().inner.ndim();
+    let Some(want) = ndim.filter(|&w| w != have) else {
+        return Ok(x);
+    };
+    let order: Vec<Option<usize>> = if want > have {
+        std::iter::repeat_n(None, want - have)
+            .chain((0..have).map(Some))
+            .collect()
+    } else {
+        let drop = have - want;
+        if tt.get().inner.shape[..drop].iter().any(|d| *d != Some(1)) {
+            return Err(PyValueError::new_err(format!(
+                "Tensor of type {} could not be cast to have {want} dimensions",
+                ty.str()?
+            )));
+        }
+        (drop..have).map(Some).collect()
+    };
+    crate::ops::make_node::dimshuffle(&x, order)
+}
+
+/// `TensorType.filter(data, strict, allow_downcast)`: the data as an ndarray
+/// of this type, or a `TypeError` saying why not.
+pub fn filter_tensor(
+    ty: &Bound<'_, PyTensorType>,
+    data: Bound<'_, PyAny>,
+    strict: bool,
+    allow_downcast: bool,
+) -> PyResult<Py<PyAny>> {
+    let py = ty.py();
+    let np = numpy(py)?;
+    let inner = &ty.get().inner;
+    let want = inner.dtype;
+    let is_array = data.is_instance(&np.getattr("ndarray")?)?;
+    let arr = if is_array && parse_dtype(&data.getattr("dtype")?)? == want {
+        data
+    } else if strict {
+        return Err(PyTypeError::new_err(format!(
+            "{} expected an ndarray object with dtype = {want} (got {}).",
+            ty.str()?,
+            if is_array {
+                data.getattr("dtype")?.str()?.to_string()
+            } else {
+                data.get_type().name()?.to_string()
+            }
+        )));
+    } else if allow_downcast || (data.is_instance_of::<PyFloat>() && want == dtype::floatx()) {
+        np.call_method1("asarray", (&data, want.name()))?
+    } else {
+        convert_losslessly(ty, &np, data, want)?
+    };
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    inner.check_shape(&shape).py()?;
+    Ok(arr.unbind())
+}
+
+fn convert_losslessly<'py>(
+    ty: &Bound<'py, PyTensorType>,
+    np: &Bound<'py, PyModule>,
+    data: Bound<'py, PyAny>,
+    want: DType,
+) -> PyResult<Bound<'py, PyAny>> {
+    let arr = np.call_method1("asarray", (&data,))?;
+    let have = parse_dtype(&arr.getattr("dtype")?).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{} cannot store a value of type {}",
+            ty.str().map(|s| s.to_string()).unwrap_or_default(),
+            data.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let is_array = data.is_instance(&np.getattr("ndarray")?)?;
+    let converted = if have.can_cast_safely(want) {
+        Some(arr.call_method1("astype", (want.name(),))?)
+    } else if is_array {
+        None
+    } else {
+        exact_conversion(np, &arr, have, want)?
+    };
+    let Some(converted) = converted else {
+        return Err(PyTypeError::new_err(format!(
+            "{} cannot store a value of dtype {have} without risking loss of precision. If you do not mind this loss, you can: 1) explicitly cast your data to {want}, or 2) set \"allow_input_downcast=True\" when calling \"function\". Value: \"{}\"",
+            ty.str()?,
+            arr.repr()?
+        )));
+    };
+    Ok(converted)
+}
+
+/// Python data (numbers, lists) converted to `want` when no value changes.
+/// Complex data must have no imaginary part; its real part is converted, as
+/// a complex to real `astype` warns (ComplexWarning) even on exact values.
+fn exact_conversion<'py>(
+    np: &Bound<'py, PyModule>,
+    arr: &Bound<'py, PyAny>,
+    have: DType,
+    want: DType,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let source = if have.is_complex() && !want.is_complex() {
+        if arr.getattr("imag")?.call_method0("any")?.is_truthy()? {
+            return Ok(None);
+        }
+        arr.getattr("real")?
+    } else {
+        arr.clone()
+    };
+    let converted = source.call_method1("astype", (want.name(),))?;
+    let same = np
+        .call_method1("array_equal", (&converted, &source))?
+        .is_truthy()?;
+    Ok(same.then_some(converted))
+}
+
+/// Whether two values are ndarrays of the same shape (and, if `same_dtype`, dtype).
+fn same_layout(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, same_dtype: bool) -> PyResult<bool> {
+    let same_shape = a.getattr("shape")?.eq(b.getattr("shape")?)?;
+    Ok(same_shape && (!same_dtype || a.getattr("dtype")?.eq(b.getattr("dtype")?)?))
+}
+
+/// Whether an array holds floats or complex numbers (where NaN exists).
+fn is_inexact(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let kind = a.getattr("dtype")?.getattr("kind")?.to_string();
+    Ok(kind == "f" || kind == "c")
+}
+
+/// `TensorType.values_eq`: same shape (and dtype when forced) and equal
+/// values, NaN matching NaN (a value computed twice must compare equal).
+pub fn values_eq(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, same_dtype: bool) -> PyResult<bool> {
+    let np = numpy(a.py())?;
+    let (a, b) = (
+        np.call_method1("asarray", (a,))?,
+        np.call_method1("asarray", (b,))?,
+    );
+    if !same_layout(&a, &b, same_dtype)? {
+        return Ok(false);
+    }
+    let equal_nan = is_inexact(&a)? && is_inexact(&b)?;
+    let kwargs = [("equal_nan", equal_nan)].into_py_dict(a.py())?;
+    np.call_method("array_equal", (a, b), Some(&kwargs))?
+        .is_truthy()
+}
+
+/// PyTensor's default tolerances (`tensor/math.py:_get_atol_rtol`): the
+/// narrowest float dtype of the two decides.
+fn default_tolerances(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
+    let names = [a, b]
+        .iter()
+        .map(|x| Ok(x.getattr("dtype")?.str()?.to_string()))
+        .collect::<PyResult<Vec<_>>>()?;
+    let has = |set: &[&str]| names.iter().any(|n| set.contains(&n.as_str()));
+    Ok(if has(&["float16"]) {
+        (1e-3, 1e-3)
+    } else if has(&["float32", "complex64"]) {
+        (1e-5, 1e-5)
+    } else {
+        (1e-5, 1e-8)
+    })
+}
+
+/// `TensorType.values_eq_approx`: ndarrays of the same shape and dtype that
+/// are close (`rtol`/`atol` default by dtype), NaN matching NaN and infinities
+/// of the same sign matching; `allow_remove_nan`/`allow_remove_inf` also
+/// accept any value where `a` is NaN/infinite. Exact for discrete dtypes.
+pub fn values_eq_approx(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    allow_remove_inf: bool,
+    allow_remove_nan: bool,
+    tolerances: (Option<f64>, Option<f64>),
+) -> PyResult<bool> {
+    let np = numpy(a.py())?;
+    let ndarray = np.getattr("ndarray")?;
+    if !a.is_instance(&ndarray)? || !b.is_instance(&ndarray)? || !same_layout(a, b, true)? {
+        return Ok(false);
+    }
+    if !is_inexact(a)? {
+        return np.call_method1("array_equal", (a, b))?.is_truthy();
+    }
+    let (rtol, atol) = default_tolerances(a, b)?;
+    let (rtol, atol) = (tolerances.0.unwrap_or(rtol), tolerances.1.unwrap_or(atol));
+    let kwargs = [("equal_nan", true)].into_py_dict(a.py())?;
+    let mut close = np.call_method("isclose", (a, b, rtol, atol), Some(&kwargs))?;
+    if allow_remove_nan {
+        close = close.call_method1("__or__", (np.call_method1("isnan", (a,))?,))?;
+    }
+    if allow_remove_inf {
+        close = close.call_method1("__or__", (np.call_method1("isinf", (a,))?,))?;
+    }
+    close.call_method0("all")?.is_truthy()
+}

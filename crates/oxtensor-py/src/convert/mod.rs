@@ -1,0 +1,9 @@
+//! Values crossing the boundary: NumPy arrays and core tensors, Python
+//! values and graph constants, Python graphs and core arenas (import and
+//! export, identity kept through the memo), host objects as core values.
+
+pub mod array;
+pub mod constant;
+pub mod export;
+pub mod host_value;
+pub mod import;

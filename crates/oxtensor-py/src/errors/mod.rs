@@ -1,0 +1,110 @@
+//! The one place where core errors become Python exceptions.
+
+pub mod exceptions;
+pub mod panics;
+
+use crate::errors::exceptions::{
+    AlreadyThere, DisconnectedInputError, InconsistencyError, MissingInputError, NullTypeGradError,
+};
+use oxtensor_core::Error;
+use pyo3::exceptions::{
+    PyException, PyIndexError, PyMemoryError, PyNotImplementedError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use std::any::Any;
+use std::fmt;
+
+/// A core error on its way to Python (a newtype for the orphan rule).
+pub struct PyCoreError(pub Error);
+
+impl From<Error> for PyCoreError {
+    fn from(e: Error) -> Self {
+        PyCoreError(e)
+    }
+}
+
+impl From<PyCoreError> for PyErr {
+    fn from(e: PyCoreError) -> PyErr {
+        to_pyerr(e.0)
+    }
+}
+
+/// Maps a core error to the exception class Python code expects.
+pub fn to_pyerr(err: Error) -> PyErr {
+    let msg = err.to_string();
+    match err.root() {
+        Error::Host(h) => host_pyerr(h.as_any(), &msg),
+        Error::Type(_) => PyTypeError::new_err(msg),
+        Error::Value(_) | Error::Shape(_) => PyValueError::new_err(msg),
+        Error::Memory(_) => PyMemoryError::new_err(msg),
+        Error::Index(_) => PyIndexError::new_err(msg),
+        Error::Inconsistency(_) => InconsistencyError::new_err(msg),
+        Error::MissingInput(_) => MissingInputError::new_err(msg),
+        Error::UnusedInput(_) => crate::compile::UnusedInputError::new_err(msg),
+        Error::AlreadyThere(_) => AlreadyThere::new_err(msg),
+        Error::Integrity(_) => PyException::new_err(msg),
+        Error::Disconnected(_) => DisconnectedInputError::new_err(msg),
+        Error::OutOfScope(_) | Error::NotImplemented(_) => PyNotImplementedError::new_err(msg),
+        Error::NullGradient(_) => NullTypeGradError::new_err(msg),
+        Error::DebugMode(e) => crate::compile::debug_mode::debugmode_pyerr(e, msg),
+        Error::Node { .. } | Error::Rewrite { .. } => PyException::new_err(msg),
+    }
+}
+
+/// A Python exception re-raised unchanged; context added on the way is a note.
+fn host_pyerr(any: &dyn Any, msg: &str) -> PyErr {
+    let Some(host) = any.downcast_ref::<HostPyErr>() else {
+        return PyException::new_err(msg.to_owned());
+    };
+    Python::attach(|py| {
+        let err = host.0.clone_ref(py);
+        let own = err.to_string();
+        if msg != own {
+            let context = msg
+                .strip_prefix(&own)
+                .unwrap_or(msg)
+                .trim_start()
+                .to_owned();
+            let _ = err.value(py).call_method1("add_note", (context,));
+        }
+        err
+    })
+}
+
+/// A Python exception carried through the core.
+pub struct HostPyErr(pub PyErr);
+
+impl fmt::Debug for HostPyErr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl fmt::Display for HostPyErr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl oxtensor_core::error::HostError for HostPyErr {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Wraps a Python exception so it can travel through the core.
+pub fn from_pyerr(err: PyErr) -> Error {
+    Error::Host(Box::new(HostPyErr(err)))
+}
+
+/// `Result<T, Error>` → `PyResult<T>`.
+pub trait IntoPyResult<T> {
+    /// Maps the error with [`to_pyerr`].
+    fn py(self) -> PyResult<T>;
+}
+
+impl<T> IntoPyResult<T> for oxtensor_core::Result<T> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(to_pyerr)
+    }
+}

@@ -1,0 +1,31 @@
+"""Annotations of `oxtensor._core`: the autodiff entry points.
+
+Read by tools/stubgen.py (`make stubs`), which writes python/oxtensor/_core.pyi
+from these and the built extension. Names not written here are generated.
+"""
+
+def _grad(
+    cost: Variable | None,
+    wrt: list[Variable],
+    consider_constant: list[Variable],
+    known_grads: list[tuple[Variable, Variable]],
+    disconnected_inputs: str,
+    add_names: bool,
+    return_disconnected: str,
+    null_gradients: str,
+) -> list[t.Any]:
+    """The core of ``oxtensor.grad``."""
+
+def _pushforward(
+    f: list[Variable],
+    wrt: list[Variable],
+    tangents: list[Variable],
+    use_op_pushforward: bool,
+    disconnected_outputs: str,
+    return_disconnected: str,
+) -> list[t.Any]:
+    """The core of ``oxtensor.pushforward`` and ``Rop``."""
+
+def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
+    """``zero_grad``, ``disconnected_grad``, ``undefined_grad``, ``grad_clip``,
+    ``grad_scale``."""

@@ -1,0 +1,121 @@
+//! Features of a `FunctionGraph` written in Python (attached, removed,
+//! called back) and the checks they and the core run: `validate`,
+//! `consistent`, `check_integrity`, checkpoints.
+
+use super::PyFunctionGraph;
+use crate::errors::exceptions::AlreadyThere;
+use crate::errors::IntoPyResult;
+use pyo3::prelude::*;
+
+impl PyFunctionGraph {
+    /// The features written in Python, in attach order.
+    pub(crate) fn python_features(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.features.iter().map(|f| f.clone_ref(py)).collect()
+    }
+
+    /// Sets the feature list without calling `on_attach` (unpickling: the
+    /// features' own state already describes this graph).
+    pub(crate) fn set_python_features(&mut self, features: Vec<Py<PyAny>>) {
+        self.features = features;
+    }
+}
+
+#[pymethods]
+impl PyFunctionGraph {
+    /// Attaches a feature; one whose `on_attach` raises `AlreadyThere` is skipped.
+    pub(crate) fn attach_feature(slf: &Bound<'_, Self>, feature: Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        for f in &slf.borrow().features {
+            if f.bind(py).eq(&feature)? {
+                return Ok(());
+            }
+        }
+        if feature.hasattr("on_attach")? {
+            if let Err(e) = feature.call_method1("on_attach", (slf,)) {
+                if e.is_instance_of::<AlreadyThere>(py) {
+                    return Ok(());
+                }
+                return Err(e);
+            }
+        }
+        slf.borrow_mut().features.push(feature.unbind());
+        Ok(())
+    }
+
+    /// Detaches a feature, calling its `on_detach`.
+    pub(crate) fn remove_feature(slf: &Bound<'_, Self>, feature: Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let pos = slf
+            .borrow()
+            .features
+            .iter()
+            .position(|f| f.bind(py).is(&feature));
+        let Some(pos) = pos else { return Ok(()) };
+        slf.borrow_mut().features.remove(pos);
+        if feature.hasattr("on_detach")? {
+            feature.call_method1("on_detach", (slf,))?;
+        }
+        Ok(())
+    }
+
+    /// A token for `revert`.
+    pub(crate) fn checkpoint(&self) -> PyResult<usize> {
+        Ok(self.core()?.checkpoint())
+    }
+
+    /// Undoes the input changes made since `checkpoint`.
+    pub(crate) fn revert(slf: &Bound<'_, Self>, checkpoint: usize) -> PyResult<()> {
+        Self::mutate(slf, |this| this.core_mut()?.revert(checkpoint).py())
+    }
+
+    /// Asks every feature (core and Python) to accept the current graph.
+    pub(crate) fn validate(slf: &Bound<'_, Self>) -> PyResult<()> {
+        Self::mutate(slf, |this| this.core_mut()?.validate().py())?;
+        let py = slf.py();
+        let features: Vec<Py<PyAny>> = slf
+            .borrow()
+            .features
+            .iter()
+            .map(|f| f.clone_ref(py))
+            .collect();
+        for f in features {
+            if f.bind(py).hasattr("on_validate")? {
+                f.bind(py).call_method1("on_validate", (slf,))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `validate` passes.
+    pub(crate) fn consistent(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        match Self::validate(slf) {
+            Ok(()) => Ok(true),
+            Err(e)
+                if e.is_instance_of::<crate::errors::exceptions::InconsistencyError>(slf.py()) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Checks that clients, nodes and variables agree; raises `Exception` if not.
+    pub(crate) fn check_integrity(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let py = slf.py();
+        slf.borrow().core()?.check_integrity().py()?;
+        let this = slf.borrow();
+        let fg = this.core()?;
+        for n in fg.apply_nodes() {
+            let node = this.memo.node(py, n)?;
+            for (i, inp) in node.getattr("inputs")?.try_iter()?.enumerate() {
+                if this.memo.var_id(&inp?) != Some(fg.graph().node(n).inputs[i]) {
+                    return Err(pyo3::exceptions::PyException::new_err(format!(
+                        "Inconsistent clients list: input {i} of {} differs from the graph's",
+                        node.str()?
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,137 @@
+//! `debugprint` / `dprint`: options parsed here, text made by the core
+//! printer over the function graph, or over a scratch import of variables.
+
+use crate::convert::import::Memo;
+use crate::graph::fgraph::PyFunctionGraph;
+use oxtensor_core::graph::{Graph, VarId};
+use oxtensor_core::print::{debugprint as core_debugprint, debugprint_vars, IdType, PrintOptions};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+fn id_type(text: &str) -> PyResult<IdType> {
+    match text {
+        "CHAR" => Ok(IdType::Char),
+        "int" => Ok(IdType::Int),
+        "" => Ok(IdType::None),
+        other => Err(PyValueError::new_err(format!(
+            "id_type must be one of 'CHAR', 'int', ''; got '{other}'"
+        ))),
+    }
+}
+
+/// The function graph of a `FunctionGraph` or a compiled function, if `obj` is one.
+fn fgraph_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyFunctionGraph>>> {
+    if let Ok(fg) = obj.cast::<PyFunctionGraph>() {
+        return Ok(Some(fg.clone()));
+    }
+    if let Ok(maker) = obj.getattr("maker") {
+        if let Ok(fg) = maker.getattr("fgraph")?.cast_into::<PyFunctionGraph>() {
+            return Ok(Some(fg));
+        }
+    }
+    Ok(None)
+}
+
+/// The variables to print for a variable, an `Apply` (its outputs) or a list of them.
+fn roots<'py>(obj: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyResult<()> {
+    if obj.is_instance_of::<crate::graph::variable::PyVariable>() {
+        out.push(obj.clone());
+    } else if obj.is_instance_of::<crate::graph::apply::PyApply>() {
+        out.extend(
+            obj.getattr("outputs")?
+                .try_iter()?
+                .collect::<PyResult<Vec<_>>>()?,
+        );
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        for item in obj.try_iter()? {
+            roots(&item?, out)?;
+        }
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "debugprint cannot print an object type {}",
+            obj.get_type().repr()?
+        )));
+    }
+    Ok(())
+}
+
+fn render(graph_like: &Bound<'_, PyAny>, opts: &PrintOptions) -> PyResult<String> {
+    if let Some(fg) = fgraph_of(graph_like)? {
+        let fg = fg.borrow();
+        let (core, _) = fg.parts()?;
+        return Ok(core_debugprint(core, opts));
+    }
+    let items: Vec<Bound<'_, PyAny>> =
+        if graph_like.is_instance_of::<PyList>() || graph_like.is_instance_of::<PyTuple>() {
+            graph_like.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            vec![graph_like.clone()]
+        };
+    if items
+        .iter()
+        .any(|i| fgraph_of(i).is_ok_and(|f| f.is_some()))
+    {
+        return items.iter().map(|i| render(i, opts)).collect();
+    }
+    let mut vars = Vec::new();
+    roots(graph_like, &mut vars)?;
+    let (mut g, mut memo) = (Graph::new(), Memo::default());
+    let ids: Vec<VarId> = vars
+        .iter()
+        .map(|v| memo.import_var(&mut g, v))
+        .collect::<PyResult<_>>()?;
+    Ok(debugprint_vars(&g, &ids, opts))
+}
+
+/// `oxtensor.dprint(graph_like, depth=-1, print_type=False, file=None, ...)`:
+/// prints to stdout, returns the text with `file="str"`, or writes to `file`.
+#[pyfunction]
+#[pyo3(signature = (graph_like, depth = -1, print_type = false, print_shape = false, file = None, id_type = "CHAR", stop_on_name = false, print_destroy_map = false, print_view_map = false, **_kwargs))]
+#[allow(clippy::too_many_arguments)]
+pub fn debugprint<'py>(
+    graph_like: Bound<'py, PyAny>,
+    depth: i64,
+    print_type: bool,
+    print_shape: bool,
+    file: Option<Bound<'py, PyAny>>,
+    id_type: &str,
+    stop_on_name: bool,
+    print_destroy_map: bool,
+    print_view_map: bool,
+    _kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = graph_like.py();
+    let opts = PrintOptions {
+        print_type,
+        print_shape,
+        id_type: self::id_type(id_type)?,
+        depth: usize::try_from(depth).ok(),
+        stop_on_name,
+        print_destroy_map,
+        print_view_map,
+    };
+    let text = render(&graph_like, &opts)?;
+    match file {
+        Some(f) if f.extract::<String>().is_ok_and(|s| s == "str") => {
+            Ok(text.into_pyobject(py)?.into_any())
+        }
+        Some(f) if !f.is_none() => {
+            f.call_method1("write", (text,))?;
+            Ok(f)
+        }
+        _ => {
+            let stdout = py.import("sys")?.getattr("stdout")?;
+            stdout.call_method1("write", (text,))?;
+            Ok(stdout)
+        }
+    }
+}
+
+/// `x.dprint(**kwargs)` on variables, nodes and graphs: `debugprint(x, **kwargs)`.
+pub fn dprint_method<'py>(
+    obj: &Bound<'py, PyAny>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    wrap_pyfunction!(debugprint, obj.py())?.call((obj,), kwargs)
+}

@@ -1,0 +1,198 @@
+//! `TensorVariable`'s reductions (`x.sum()`, `x.max(axis=1)`, `x.mean()`,
+//! ...): `CAReduce` nodes with PyTensor's dtype rules and `keepdims`.
+
+use super::{cast, Out, PyTensorVariable};
+use crate::graph::types::parse_dtype;
+use crate::ops::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
+use crate::ops::reduce::{axes_for, reduction};
+use oxtensor_core::dtype::DType;
+use oxtensor_core::ops::dimshuffle::Axis;
+use oxtensor_core::ops::reduce::ReduceKind;
+use oxtensor_core::ops::shape::ShapeI;
+use oxtensor_core::scalar::{ScalarKind, ScalarOp};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// A reduction with optional `keepdims`, as `x.sum(...)` and friends build it.
+pub fn reduce<'py>(
+    x: &Bound<'py, PyAny>,
+    kind: ReduceKind,
+    axis: Option<Bound<'py, PyAny>>,
+    keepdims: bool,
+    dtype: Option<DType>,
+) -> Out<'py> {
+    reduce_acc(x, kind, axis, keepdims, dtype, None)
+}
+
+/// [`reduce`] with an accumulator dtype (`x.sum(acc_dtype=...)`).
+pub fn reduce_acc<'py>(
+    x: &Bound<'py, PyAny>,
+    kind: ReduceKind,
+    axis: Option<Bound<'py, PyAny>>,
+    keepdims: bool,
+    dtype: Option<DType>,
+    acc_dtype: Option<DType>,
+) -> Out<'py> {
+    let ty = tensor_type_of(x)?;
+    let axis = parse_axes(axis)?;
+    let op = reduction(kind, axis.clone(), &ty, dtype, acc_dtype)?;
+    let out = apply_core(x.py(), Arc::new(op), vec![x.clone()])?;
+    if !keepdims {
+        return Ok(out);
+    }
+    restore_axes(&out, &axes_for(axis, ty.ndim())?, ty.ndim())
+}
+
+/// Re-inserts reduced axes as length-1 axes (`keepdims=True`).
+pub(crate) fn restore_axes<'py>(
+    out: &Bound<'py, PyAny>,
+    reduced: &[usize],
+    ndim: usize,
+) -> Out<'py> {
+    let mut next = 0;
+    let order: Vec<Axis> = (0..ndim)
+        .map(|d| {
+            if reduced.contains(&d) {
+                None
+            } else {
+                next += 1;
+                Some(next - 1)
+            }
+        })
+        .collect();
+    dimshuffle(out, order)
+}
+
+pub(crate) fn parse_axes(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+    match axis {
+        None => Ok(None),
+        Some(a) if a.is_none() => Ok(None),
+        Some(a) => match a.extract::<i64>() {
+            Ok(i) => Ok(Some(vec![i])),
+            Err(_) => a.extract::<Vec<i64>>().map(Some).map_err(|_| {
+                PyTypeError::new_err("axis must be None, an int or a sequence of ints")
+            }),
+        },
+    }
+}
+
+/// `mean`: the sum divided by the number of reduced elements.
+pub fn mean<'py>(
+    x: &Bound<'py, PyAny>,
+    axis: Option<Bound<'py, PyAny>>,
+    keepdims: bool,
+) -> Out<'py> {
+    let py = x.py();
+    let ty = tensor_type_of(x)?;
+    let axes = axes_for(parse_axes(axis.clone())?, ty.ndim())?;
+    let mut s = reduce(x, ReduceKind::Sum, axis, false, None)?;
+    let float = if matches!(
+        tensor_type_of(&s)?.dtype,
+        DType::Float16 | DType::Float32 | DType::Complex64
+    ) {
+        DType::Float32
+    } else {
+        DType::Float64
+    };
+    for &a in &axes {
+        let len = apply_core(py, Arc::new(ShapeI { i: a }), vec![x.clone()])?;
+        s = elemwise(
+            py,
+            ScalarOp::Kind(ScalarKind::TrueDiv),
+            vec![s, cast(&len, float)?],
+        )?;
+    }
+    // The float32 division is an accumulator, as in NumPy and PyTensor:
+    // the mean of float16 data is float16.
+    if ty.dtype == DType::Float16 {
+        s = cast(&s, DType::Float16)?;
+    }
+    let out = if keepdims {
+        restore_axes(&s, &axes, ty.ndim())?
+    } else {
+        s
+    };
+    // PyTensor names the mean `mean` (dprint shows it); with no axis to
+    // reduce, `out` may be `x` itself, whose name stays.
+    if !axes.is_empty() {
+        out.setattr("name", "mean")?;
+    }
+    Ok(out)
+}
+
+/// `dtype=` / `acc_dtype=` arguments: `None` leaves them to the rules.
+fn optional_dtype(d: Option<Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
+    d.filter(|d| !d.is_none())
+        .map(|d| parse_dtype(&d))
+        .transpose()
+}
+
+/// One `#[pymethods]` block of reductions: `name => kind` for those that
+/// take dtypes (`sum`, `prod`), `name => kind` for those that do not.
+macro_rules! reductions {
+    (
+        with_dtypes { $($acc:ident => $akind:ident;)* }
+        plain { $($name:ident => $kind:ident;)* }
+    ) => {
+        #[pymethods]
+        impl PyTensorVariable {
+            $(
+                #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
+                fn $acc<'py>(
+                    slf: &Bound<'py, Self>,
+                    axis: Option<Bound<'py, PyAny>>,
+                    dtype: Option<Bound<'py, PyAny>>,
+                    keepdims: bool,
+                    acc_dtype: Option<Bound<'py, PyAny>>,
+                ) -> Out<'py> {
+                    let (dtype, acc_dtype) = (optional_dtype(dtype)?, optional_dtype(acc_dtype)?);
+                    let kind = ReduceKind::$akind;
+                    reduce_acc(slf.as_any(), kind, axis, keepdims, dtype, acc_dtype)
+                }
+            )*
+            $(
+                #[pyo3(signature = (axis = None, keepdims = false))]
+                fn $name<'py>(
+                    slf: &Bound<'py, Self>,
+                    axis: Option<Bound<'py, PyAny>>,
+                    keepdims: bool,
+                ) -> Out<'py> {
+                    reduce(slf.as_any(), ReduceKind::$kind, axis, keepdims, None)
+                }
+            )*
+        }
+    };
+}
+
+reductions! {
+    with_dtypes {
+        sum => Sum;
+        prod => Prod;
+    }
+    plain {
+        max => Max;
+        min => Min;
+        all => All;
+        any => Any;
+    }
+}
+
+#[pymethods]
+impl PyTensorVariable {
+    #[pyo3(signature = (axis = None, dtype = None, keepdims = false, acc_dtype = None))]
+    fn mean<'py>(
+        slf: &Bound<'py, Self>,
+        axis: Option<Bound<'py, PyAny>>,
+        dtype: Option<Bound<'py, PyAny>>,
+        keepdims: bool,
+        acc_dtype: Option<Bound<'py, PyAny>>,
+    ) -> Out<'py> {
+        let _ = acc_dtype;
+        let out = mean(slf.as_any(), axis, keepdims)?;
+        match optional_dtype(dtype)? {
+            Some(d) => cast(&out, d),
+            None => Ok(out),
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! `Bincount` as a Python class (`oxtensor.tensor.extra_ops.Bincount`).
+
+use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
+use oxtensor_core::ops::bincount::Bincount;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// `Bincount(minlength=0)`: inputs are the integer vector and optionally
+/// the weights.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Bincount")]
+pub struct PyBincount;
+
+#[pymethods]
+impl PyBincount {
+    #[new]
+    #[pyo3(signature = (minlength = 0))]
+    fn new(minlength: i64) -> PyResult<PyClassInitializer<Self>> {
+        let minlength = usize::try_from(minlength).map_err(|_| {
+            PyValueError::new_err(format!(
+                "bincount: minlength must be non-negative, got {minlength}"
+            ))
+        })?;
+        Ok(PyOp::builtin(Arc::new(Bincount { minlength })).add_subclass(PyBincount))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("minlength",)
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["minlength"], &[])
+    }
+
+    /// The least number of bins.
+    #[getter]
+    fn minlength(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<Bincount>(slf.as_super())?.minlength)
+    }
+}

@@ -1,0 +1,180 @@
+//! The Python object of any core op, from the one registration of built-in
+//! op classes below (`builtin_ops!`: core op type => Python class). A new
+//! op with a class of its own adds one line there; the table also adds
+//! every class to the module.
+
+use crate::gradient::grad_op::PyGradOp;
+use crate::ops::bincount::PyBincount;
+use crate::ops::dimshuffle::{self, PyDimShuffle};
+use crate::ops::elemwise::{self, PyElemwise};
+use crate::ops::host_op::HostOp;
+use crate::ops::ifelse::PyIfElse;
+use crate::ops::inc_subtensor::{PyAdvancedIncSubtensor, PyAdvancedIncSubtensor1, PyIncSubtensor};
+use crate::ops::linalg::{
+    PyCholesky, PyCholeskyGrad, PyDet, PyDot, PyEigh, PyEighGrad, PyEigvalsh, PyMatmul,
+    PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySolve, PySvd,
+};
+use crate::ops::nonzero::PyNonzero;
+use crate::ops::op::PyOp;
+use crate::ops::reduce::{self, PyAll, PyAny_, PyCAReduce, PyMax, PyMin, PyProd, PySum};
+use crate::ops::reshape::{PyReshape, PyShape, PyShapeI};
+use crate::ops::rewritten::{PyArgmin, PyCentredSquares};
+use crate::ops::shape::{
+    PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
+};
+use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
+use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
+use crate::ops::subtensor::{PyAdvancedSubtensor, PyAdvancedSubtensor1, PySubtensor};
+use crate::pickle::composite;
+use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
+use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
+use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
+use oxtensor_core::ops::arange::{ARange, Eye};
+use oxtensor_core::ops::argmax::Argmax;
+use oxtensor_core::ops::argmin::Argmin;
+use oxtensor_core::ops::bincount::Bincount;
+use oxtensor_core::ops::blas::Dot;
+use oxtensor_core::ops::centred_squares::CentredSquares;
+use oxtensor_core::ops::composite_reduce::CompositeReduce;
+use oxtensor_core::ops::cumulative::CumOp;
+use oxtensor_core::ops::dimshuffle::DimShuffle;
+use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::grad_ops::GradOp;
+use oxtensor_core::ops::ifelse::IfElse;
+use oxtensor_core::ops::join::Join;
+use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
+use oxtensor_core::ops::linalg::det::{Det, SLogDet};
+use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
+use oxtensor_core::ops::linalg::inverse::MatrixInverse;
+use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
+use oxtensor_core::ops::linalg::solve::Solve;
+use oxtensor_core::ops::linalg::svd::Svd;
+use oxtensor_core::ops::logsumexp::LogSumExp;
+use oxtensor_core::ops::make_vector::MakeVector;
+use oxtensor_core::ops::matmul::Matmul;
+use oxtensor_core::ops::nonzero::Nonzero;
+use oxtensor_core::ops::reduce::CAReduce;
+use oxtensor_core::ops::repeat::Repeat;
+use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
+use oxtensor_core::ops::softmax::Softmax;
+use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
+use oxtensor_core::ops::specify_shape::SpecifyShape;
+use oxtensor_core::ops::split::Split;
+use oxtensor_core::ops::subtensor::{IncSubtensor, Subtensor};
+use oxtensor_core::ops::OpRef;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use rustc_hash::FxHashMap;
+use std::any::TypeId;
+use std::sync::OnceLock;
+
+/// Makes the Python object of a core op of one type.
+type Make = fn(Python<'_>, &OpRef) -> PyResult<Py<PyAny>>;
+
+/// The registration: `Core => PyClass` for an op whose Python class holds
+/// nothing but the core op; `Core => maker [classes]` for one whose object
+/// depends on its fields (shared instances, one class per kind), with the
+/// classes the maker may choose, so they are added to the module too.
+macro_rules! builtin_ops {
+    (
+        $($core:ty => $class:ident,)*
+        ;
+        $($core2:ty => $make:path [$($class2:ident),*],)*
+    ) => {
+        fn table() -> FxHashMap<TypeId, Make> {
+            let mut t: FxHashMap<TypeId, Make> = FxHashMap::default();
+            $(t.insert(TypeId::of::<$core>(), |py, core| {
+                Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass($class))?.into_any())
+            });)*
+            $(t.insert(TypeId::of::<$core2>(), $make);)*
+            t
+        }
+
+        /// Adds every built-in op class to the module.
+        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_class::<$class>()?;)*
+            $($(m.add_class::<$class2>()?;)*)*
+            Ok(())
+        }
+    };
+}
+
+builtin_ops! {
+    Shape => PyShape,
+    ShapeI => PyShapeI,
+    Reshape => PyReshape,
+    IfElse => PyIfElse,
+    GradOp => PyGradOp,
+    Dot => PyDot,
+    Matmul => PyMatmul,
+    MatrixInverse => PyMatrixInverse,
+    Det => PyDet,
+    SLogDet => PySLogDet,
+    Solve => PySolve,
+    Cholesky => PyCholesky,
+    CholeskyGrad => PyCholeskyGrad,
+    Eigh => PyEigh,
+    Eigvalsh => PyEigvalsh,
+    EighGrad => PyEighGrad,
+    Svd => PySvd,
+    Qr => PyQr,
+    QrGrad => PyQrGrad,
+    LogSumExp => PyLogSumExp,
+    Argmax => PyArgmax,
+    Argmin => PyArgmin,
+    CentredSquares => PyCentredSquares,
+    TakeAlongAxis => PyTakeAlongAxis,
+    CumOp => PyCumOp,
+    Subtensor => PySubtensor,
+    IncSubtensor => PyIncSubtensor,
+    AdvancedSubtensor1 => PyAdvancedSubtensor1,
+    AdvancedIncSubtensor1 => PyAdvancedIncSubtensor1,
+    AdvancedSubtensor => PyAdvancedSubtensor,
+    AdvancedIncSubtensor => PyAdvancedIncSubtensor,
+    SpecifyShape => PySpecifyShape,
+    Alloc => PyAlloc,
+    AllocEmpty => PyAllocEmpty,
+    ARange => PyARange,
+    Eye => PyEye,
+    MakeVector => PyMakeVector,
+    Repeat => PyRepeat,
+    Join => PyJoin,
+    Split => PySplit,
+    Nonzero => PyNonzero,
+    Bincount => PyBincount,
+    ;
+    Elemwise => elemwise::object [PyElemwise],
+    DimShuffle => dimshuffle::object [PyDimShuffle],
+    CAReduce => reduce::object [PyCAReduce, PySum, PyProd, PyMax, PyMin, PyAll, PyAny_],
+    Sort => sort::object [PySortOp, PyArgSortOp],
+    Softmax => special::softmax_object [PySoftmax, PyLogSoftmax],
+    // Its class is named `CAReduce` too: `pickle/composite.rs` adds it
+    // before this table, which then binds the name to `PyCAReduce`.
+    CompositeReduce => composite::reduce_object [],
+    HostOp => host_object [],
+}
+
+/// An op written in Python is its own object.
+fn host_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    Ok(core_op::<HostOp>(core)?.obj.clone_ref(py))
+}
+
+/// `core` as the op type its table entry was chosen by.
+pub(crate) fn core_op<T: 'static>(core: &OpRef) -> PyResult<&T> {
+    core.as_any().downcast_ref::<T>().ok_or_else(|| {
+        PyTypeError::new_err(format!("op {} is not the expected type", core.describe()))
+    })
+}
+
+/// The Python object for a core op: one lookup by the op's type.
+pub fn op_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    static TABLE: OnceLock<FxHashMap<TypeId, Make>> = OnceLock::new();
+    let make = TABLE.get_or_init(table).get(&core.as_any().type_id());
+    match make {
+        Some(make) => make(py, core),
+        None => Err(PyTypeError::new_err(format!(
+            "op {} has no Python class",
+            core.describe()
+        ))),
+    }
+}

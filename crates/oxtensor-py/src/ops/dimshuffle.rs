@@ -1,0 +1,121 @@
+//! `DimShuffle` (`oxtensor.tensor.elemwise`): reorder, drop and insert
+//! axes; instances are shared, one per `(input_ndim, new_order)`.
+
+use crate::errors::IntoPyResult;
+use crate::ops::classes::core_op;
+use crate::ops::op::PyOp;
+use crate::ops::props::{cached, view_of_input, InstanceCache};
+use crate::ops::props::{core_of, new_args, NewArgs};
+use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
+use oxtensor_core::ops::OpRef;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString, PyTuple};
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+/// `DimShuffle(input_ndim=..., new_order=...)`, with `"x"` for new axes.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.elemwise", name = "DimShuffle")]
+pub struct PyDimShuffle;
+
+/// Reads a `new_order` of ints and `"x"`.
+pub fn parse_order(order: &Bound<'_, PyAny>) -> PyResult<Vec<Axis>> {
+    order
+        .try_iter()?
+        .map(|a| {
+            let a = a?;
+            if a.cast::<PyString>()
+                .is_ok_and(|s| s.to_str().is_ok_and(|s| s == "x"))
+            {
+                return Ok(None);
+            }
+            let i: i64 = a.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "DimShuffle indices must be Python ints or 'x'; got {}",
+                    a.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
+            usize::try_from(i).map(Some).map_err(|_| {
+                PyTypeError::new_err(format!("DimShuffle indices must be non-negative, got {i}"))
+            })
+        })
+        .collect()
+}
+
+#[pymethods]
+impl PyDimShuffle {
+    #[new]
+    #[pyo3(signature = (*, input_ndim, new_order))]
+    fn new(input_ndim: usize, new_order: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let core = DimShuffle::new(input_ndim, parse_order(&new_order)?).py()?;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyDimShuffle))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("input_ndim", "new_order")
+    }
+
+    /// `DimShuffle(input_ndim=..., new_order=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["input_ndim", "new_order"])
+    }
+
+    /// The input's rank.
+    #[getter]
+    fn input_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<DimShuffle>(slf.as_super())?.input_ndim)
+    }
+
+    /// The order, `"x"` for new axes.
+    #[getter]
+    fn new_order<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let order = &core_of::<DimShuffle>(slf.as_super())?.new_order;
+        let items: Vec<Bound<'py, PyAny>> = order
+            .iter()
+            .map(|a| match a {
+                Some(i) => Ok(i.into_pyobject(py)?.into_any()),
+                None => Ok(PyString::new(py, "x").into_any()),
+            })
+            .collect::<PyResult<_>>()?;
+        PyTuple::new(py, items)
+    }
+
+    /// Kept input axes, in output order.
+    #[getter]
+    fn shuffle(slf: PyRef<'_, Self>) -> PyResult<Vec<usize>> {
+        Ok(core_of::<DimShuffle>(slf.as_super())?.shuffle())
+    }
+
+    /// Dropped input axes.
+    #[getter]
+    fn drop(slf: PyRef<'_, Self>) -> PyResult<Vec<usize>> {
+        Ok(core_of::<DimShuffle>(slf.as_super())?.drop())
+    }
+
+    /// Output positions of new axes.
+    #[getter]
+    fn augment(slf: PyRef<'_, Self>) -> PyResult<Vec<usize>> {
+        Ok(core_of::<DimShuffle>(slf.as_super())?.augment())
+    }
+
+    /// The output is a view of the input.
+    #[getter]
+    fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        view_of_input(py)
+    }
+}
+
+/// `DimShuffle` instances by `(input_ndim, new_order)`; the order inline,
+/// so a lookup allocates nothing.
+static SHARED: InstanceCache<(usize, SmallVec<[Axis; 6]>)> = PyOnceLock::new();
+
+/// The shared Python object of a `DimShuffle` (the op is immutable).
+pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let d = core_op::<DimShuffle>(core)?;
+    let key = (d.input_ndim, SmallVec::from_slice(&d.new_order));
+    cached(py, &SHARED, &key, || {
+        Ok(Py::new(py, PyOp::builtin(core.clone()).add_subclass(PyDimShuffle))?.into_any())
+    })
+}

@@ -1,0 +1,127 @@
+//! `Elemwise` (`oxtensor.tensor.elemwise`): a scalar op mapped over
+//! broadcast tensors; plain instances are shared, one per scalar op.
+
+use crate::ops::classes::{core_op, op_object};
+use crate::ops::op::PyOp;
+use crate::ops::props::{cached, InstanceCache};
+use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::scalar_ops::{self, PyScalarOp};
+use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::OpRef;
+use oxtensor_core::scalar::ScalarOp;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyDict;
+use std::sync::Arc;
+
+/// `Elemwise(scalar_op, inplace_pattern=None, name=None)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.elemwise", name = "Elemwise")]
+pub struct PyElemwise {
+    name: Option<String>,
+}
+
+#[pymethods]
+impl PyElemwise {
+    #[new]
+    #[pyo3(signature = (scalar_op, inplace_pattern = None, name = None, nfunc_spec = None))]
+    fn new(
+        scalar_op: Bound<'_, PyScalarOp>,
+        inplace_pattern: Option<Bound<'_, PyDict>>,
+        name: Option<String>,
+        nfunc_spec: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let _ = nfunc_spec;
+        let mut pattern: Vec<(usize, usize)> = match inplace_pattern {
+            Some(d) => d
+                .iter()
+                .map(|(k, v)| Ok((k.extract()?, v.extract()?)))
+                .collect::<PyResult<_>>()?,
+            None => Vec::new(),
+        };
+        pattern.sort_unstable();
+        let core = Elemwise {
+            scalar_op: scalar_op.borrow().op.clone(),
+            inplace_pattern: pattern,
+        };
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyElemwise { name }))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("scalar_op", "inplace_pattern")
+    }
+
+    /// `Elemwise(scalar_op, inplace_pattern=..., name=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["scalar_op"], &["inplace_pattern", "name"])
+    }
+
+    /// The scalar op mapped over the tensors.
+    #[getter]
+    fn scalar_op(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        scalar_ops::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op.clone())
+    }
+
+    /// `{output: input}` pairs computed in place.
+    #[getter]
+    fn inplace_pattern<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (o, i) in &core_of::<Elemwise>(slf.as_super())?.inplace_pattern {
+            d.set_item(o, i)?;
+        }
+        Ok(d)
+    }
+
+    /// `{output: [input]}`, from the inplace pattern.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (o, i) in &core_of::<Elemwise>(slf.as_super())?.inplace_pattern {
+            d.set_item(o, vec![*i])?;
+        }
+        Ok(d)
+    }
+
+    /// The name given at construction, if any.
+    #[getter]
+    fn name(&self) -> Option<String> {
+        self.name.clone()
+    }
+
+    fn __str__(slf: PyRef<'_, Self>) -> PyResult<String> {
+        match &slf.name {
+            Some(n) => Ok(n.clone()),
+            None => Ok(oxtensor_core::ops::Op::describe(core_of::<Elemwise>(
+                slf.as_super(),
+            )?)),
+        }
+    }
+}
+
+/// Plain `Elemwise` instances, one per scalar op. FxHash: consulted for
+/// every node a user builds.
+static SHARED: InstanceCache<ScalarOp> = PyOnceLock::new();
+
+/// The Python object of an `Elemwise`; plain ones are shared (the op is
+/// immutable).
+pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let e = core_op::<Elemwise>(core)?;
+    let make = || {
+        let init = PyOp::builtin(core.clone()).add_subclass(PyElemwise { name: None });
+        Ok(Py::new(py, init)?.into_any())
+    };
+    // A composite is one fused node's: cached, it would outlive it.
+    let composite = matches!(e.scalar_op, ScalarOp::Composite(_));
+    if e.inplace_pattern.is_empty() && !composite {
+        cached(py, &SHARED, &e.scalar_op, make)
+    } else {
+        make()
+    }
+}
+
+/// `oxtensor._core.elemwise_op(scalar_op)`: the shared `Elemwise` of a scalar op.
+#[pyfunction]
+pub fn elemwise_op(py: Python<'_>, scalar_op: Bound<'_, PyScalarOp>) -> PyResult<Py<PyAny>> {
+    let core: OpRef = Arc::new(Elemwise::new(scalar_op.borrow().op.clone()));
+    op_object(py, &core)
+}

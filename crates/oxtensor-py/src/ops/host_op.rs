@@ -1,0 +1,186 @@
+//! `HostOp`: the core's view of an op written in Python. Identity (`str`,
+//! `==`, `hash`) and the attributes the core reads (`view_map`,
+//! `destroy_map`, `default_output`) are taken once, when the op is first
+//! imported; calls back into Python go through the GIL.
+
+use crate::errors::from_pyerr;
+use crate::ops::op::op_str;
+use oxtensor_core::error::Result;
+use oxtensor_core::ops::{IoMap, Op};
+use oxtensor_core::types::Type;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use std::any::Any;
+
+/// A Python op, seen from the core.
+#[derive(Debug)]
+pub struct HostOp {
+    /// The Python op object.
+    pub obj: Py<PyAny>,
+    text: String,
+    class: String,
+    /// The class names of the op's type's `__mro__` (without `object`),
+    /// for rewriters that track a base class.
+    classes: Vec<String>,
+    hash: u64,
+    view_map: IoMap,
+    destroy_map: IoMap,
+    default_output: Option<usize>,
+}
+
+/// Reads a `view_map`/`destroy_map` dict as `(output, [inputs])` pairs.
+fn io_map(op: &Bound<'_, PyAny>, attr: &str) -> PyResult<IoMap> {
+    let Ok(map) = op.getattr(attr) else {
+        return Ok(Vec::new());
+    };
+    let dict = map.cast::<PyDict>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{attr} of {} must be a dict, got {}",
+            op_str(op).unwrap_or_default(),
+            map.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    let mut out: IoMap = Vec::new();
+    for (k, v) in dict.iter() {
+        let o: usize = k.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{attr} of {} has a key that is not an output index: {}",
+                op_str(op).unwrap_or_default(),
+                k.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+        let ins: Vec<usize> = v.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{attr} of {} maps output {o} to {}, which is not a list of input indices",
+                op_str(op).unwrap_or_default(),
+                v.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+        out.push((o, ins));
+    }
+    out.sort();
+    Ok(out)
+}
+
+impl HostOp {
+    /// Reads a Python op's identity and declared maps.
+    pub fn new(op: &Bound<'_, PyAny>) -> PyResult<HostOp> {
+        let default_output = match op.getattr("default_output") {
+            Ok(d) if !d.is_none() => Some(d.extract()?),
+            _ => None,
+        };
+        Ok(HostOp {
+            obj: op.clone().unbind(),
+            text: op_str(op)?,
+            class: op.get_type().name()?.to_string(),
+            classes: mro_names(op)?,
+            hash: op.hash()? as u64,
+            view_map: io_map(op, "view_map")?,
+            destroy_map: io_map(op, "destroy_map")?,
+            default_output,
+        })
+    }
+
+    /// Checks the maps against a node's arity, naming the op on error.
+    pub fn check_maps(&self, n_inputs: usize, n_outputs: usize) -> PyResult<()> {
+        for (attr, map) in [
+            ("view_map", &self.view_map),
+            ("destroy_map", &self.destroy_map),
+        ] {
+            for (o, ins) in map {
+                if *o >= n_outputs || ins.iter().any(|&i| i >= n_inputs) {
+                    return Err(PyValueError::new_err(format!(
+                        "{attr} of {} refers to output {o} and inputs {ins:?}, but its node has {n_outputs} outputs and {n_inputs} inputs",
+                        self.text
+                    )));
+                }
+                if attr == "view_map" && ins.len() != 1 {
+                    return Err(PyValueError::new_err(format!(
+                        "view_map of {} maps output {o} to {} inputs; an output may view exactly one input",
+                        self.text,
+                        ins.len()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The names of the classes in `type(op).__mro__`, `object` left out.
+fn mro_names(op: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let mut names = Vec::new();
+    for cls in op.get_type().getattr("__mro__")?.try_iter()? {
+        let name: String = cls?.getattr("__name__")?.extract()?;
+        if name != "object" {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+impl Op for HostOp {
+    fn name(&self) -> &str {
+        &self.class
+    }
+
+    fn class_path(&self) -> smallvec::SmallVec<[&str; 2]> {
+        self.classes.iter().map(String::as_str).collect()
+    }
+
+    fn describe(&self) -> String {
+        self.text.clone()
+    }
+
+    fn op_eq(&self, other: &dyn Op) -> bool {
+        let Some(other) = other.as_any().downcast_ref::<HostOp>() else {
+            return false;
+        };
+        Python::attach(|py| self.obj.bind(py).eq(other.obj.bind(py)).unwrap_or(false))
+    }
+
+    fn op_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Calls the Python `make_node` on fresh variables of these types.
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        Python::attach(|py| -> PyResult<Vec<Type>> {
+            let args = inputs
+                .iter()
+                .map(|t| crate::graph::types::py_type(py, t)?.bind(py).call0())
+                .collect::<PyResult<Vec<_>>>()?;
+            let node = self
+                .obj
+                .bind(py)
+                .call_method1("make_node", PyTuple::new(py, args)?)?;
+            let outs = node.getattr("outputs")?.cast_into::<PyList>()?;
+            outs.iter()
+                .map(|o| crate::graph::types::core_type(&o.getattr("type")?))
+                .collect()
+        })
+        .map_err(from_pyerr)
+    }
+
+    fn default_output(&self) -> Option<usize> {
+        self.default_output
+    }
+
+    fn view_map(&self) -> IoMap {
+        self.view_map.clone()
+    }
+
+    fn destroy_map(&self) -> IoMap {
+        self.destroy_map.clone()
+    }
+
+    /// Gradients of Python ops are the Python methods, called by the host.
+    fn is_host(&self) -> bool {
+        true
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

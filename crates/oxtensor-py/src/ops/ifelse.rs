@@ -1,0 +1,37 @@
+//! `IfElse` (`oxtensor.ifelse`): the lazy choice between two branches.
+
+use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
+use oxtensor_core::ops::ifelse::IfElse;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// `IfElse(n_outs)`: lazy choice between two branches (`if{}`).
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.ifelse", name = "IfElse")]
+pub struct PyIfElse;
+
+#[pymethods]
+impl PyIfElse {
+    #[new]
+    #[pyo3(signature = (n_outs, as_view = false, name = None))]
+    fn new(n_outs: usize, as_view: bool, name: Option<String>) -> PyClassInitializer<Self> {
+        let _ = (as_view, name);
+        PyOp::builtin(Arc::new(IfElse { n_outs })).add_subclass(PyIfElse)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("n_outs",)
+    }
+
+    /// `IfElse(n_outs)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["n_outs"], &[])
+    }
+
+    /// Number of outputs.
+    #[getter]
+    fn n_outs(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<IfElse>(slf.as_super())?.n_outs)
+    }
+}

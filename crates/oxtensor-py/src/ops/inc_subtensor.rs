@@ -1,0 +1,234 @@
+//! The increment ops as Python classes: `IncSubtensor`,
+//! `AdvancedIncSubtensor1` and `AdvancedIncSubtensor`, with PyTensor's
+//! props; `inplace=True` gives the version that writes into `x` itself
+//! (`destroy_map = {0: [0]}`), which the inplace phase puts in graphs.
+
+use crate::errors::IntoPyResult;
+use crate::graph::apply::PyApply;
+use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::subtensor::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
+use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
+use oxtensor_core::ops::subtensor::IncSubtensor;
+use pyo3::exceptions::PyNotImplementedError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::Arc;
+
+/// An increment's `destroy_map`: `x` (input 0) is output 0 when inplace.
+fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    if inplace {
+        d.set_item(0, vec![0])?;
+    }
+    Ok(d)
+}
+
+/// `IncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ...)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "IncSubtensor")]
+pub struct PyIncSubtensor;
+
+#[pymethods]
+impl PyIncSubtensor {
+    #[new]
+    #[pyo3(signature = (idx_list, inplace = false, set_instead_of_inc = false, destroyhandler_tolerate_aliased = None))]
+    fn new(
+        idx_list: Bound<'_, PyAny>,
+        inplace: bool,
+        set_instead_of_inc: bool,
+        destroyhandler_tolerate_aliased: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let _ = destroyhandler_tolerate_aliased;
+        let mut core = IncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
+        core.inplace = inplace;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyIncSubtensor))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
+        (
+            "idx_list",
+            "inplace",
+            "set_instead_of_inc",
+            "destroyhandler_tolerate_aliased",
+        )
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(
+            slf.as_any(),
+            &["idx_list"],
+            &["inplace", "set_instead_of_inc"],
+        )
+    }
+
+    /// Input positions and slices of them, one entry per indexed axis.
+    #[getter]
+    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        idx_list_tuple(py, &core_of::<IncSubtensor>(slf.as_super())?.idx_list)
+    }
+
+    /// Whether it writes into `x` itself.
+    #[getter]
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<IncSubtensor>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(py, core_of::<IncSubtensor>(slf.as_super())?.inplace)
+    }
+
+    /// Set instead of increment.
+    #[getter]
+    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<IncSubtensor>(slf.as_super())?.set_instead_of_inc)
+    }
+
+    /// Always empty (only meaningful for inplace versions).
+    #[getter]
+    fn destroyhandler_tolerate_aliased<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::empty(py)
+    }
+
+    #[pyo3(signature = (*inputs))]
+    fn make_node<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyApply>> {
+        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
+    }
+}
+
+/// `AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedIncSubtensor1")]
+pub struct PyAdvancedIncSubtensor1;
+
+#[pymethods]
+impl PyAdvancedIncSubtensor1 {
+    #[new]
+    #[pyo3(signature = (inplace = false, set_instead_of_inc = false))]
+    fn new(inplace: bool, set_instead_of_inc: bool) -> PyResult<PyClassInitializer<Self>> {
+        let core = AdvancedIncSubtensor1 {
+            set_instead_of_inc,
+            inplace,
+        };
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor1))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("inplace", "set_instead_of_inc")
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["inplace", "set_instead_of_inc"])
+    }
+
+    /// Whether it writes into `x` itself.
+    #[getter]
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<AdvancedIncSubtensor1>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(
+            py,
+            core_of::<AdvancedIncSubtensor1>(slf.as_super())?.inplace,
+        )
+    }
+
+    /// Set instead of increment.
+    #[getter]
+    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<AdvancedIncSubtensor1>(slf.as_super())?.set_instead_of_inc)
+    }
+}
+
+/// `AdvancedIncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ignore_duplicates=False)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedIncSubtensor")]
+pub struct PyAdvancedIncSubtensor;
+
+#[pymethods]
+impl PyAdvancedIncSubtensor {
+    #[new]
+    #[pyo3(signature = (idx_list, inplace = false, set_instead_of_inc = false, ignore_duplicates = false))]
+    fn new(
+        idx_list: Bound<'_, PyAny>,
+        inplace: bool,
+        set_instead_of_inc: bool,
+        ignore_duplicates: bool,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        if ignore_duplicates {
+            return Err(PyNotImplementedError::new_err(
+                "not supported: AdvancedIncSubtensor(ignore_duplicates=True); duplicates accumulate",
+            ));
+        }
+        let mut core =
+            AdvancedIncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
+        core.inplace = inplace;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
+        (
+            "idx_list",
+            "inplace",
+            "set_instead_of_inc",
+            "ignore_duplicates",
+        )
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(
+            slf.as_any(),
+            &["idx_list"],
+            &["inplace", "set_instead_of_inc"],
+        )
+    }
+
+    /// Input positions and slices of them, one entry per indexed axis.
+    #[getter]
+    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        idx_list_tuple(
+            py,
+            &core_of::<AdvancedIncSubtensor>(slf.as_super())?.idx_list,
+        )
+    }
+
+    /// Whether it writes into `x` itself.
+    #[getter]
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<AdvancedIncSubtensor>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(py, core_of::<AdvancedIncSubtensor>(slf.as_super())?.inplace)
+    }
+
+    /// Set instead of increment.
+    #[getter]
+    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<AdvancedIncSubtensor>(slf.as_super())?.set_instead_of_inc)
+    }
+
+    /// Always `False`: repeated indices accumulate.
+    #[getter]
+    fn ignore_duplicates(&self) -> bool {
+        false
+    }
+
+    #[pyo3(signature = (*inputs))]
+    fn make_node<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyApply>> {
+        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
+    }
+}

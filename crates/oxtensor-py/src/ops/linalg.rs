@@ -1,0 +1,290 @@
+//! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `SLogDet`,
+//! `Solve`, `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
+//! `SVD`, `QR`, `QRGrad`) as Python classes holding their core ops.
+
+use crate::errors::IntoPyResult;
+use crate::ops::op::PyOp;
+use crate::ops::props::unit_op;
+use crate::ops::props::{core_of, new_args, NewArgs};
+use oxtensor_core::ops::blas::Dot;
+use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
+use oxtensor_core::ops::linalg::det::{Det, SLogDet};
+use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
+use oxtensor_core::ops::linalg::inverse::MatrixInverse;
+use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
+use oxtensor_core::ops::linalg::solve::Solve;
+use oxtensor_core::ops::linalg::svd::Svd;
+use oxtensor_core::ops::matmul::Matmul;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+unit_op!(
+    PyDot,
+    Dot,
+    "oxtensor.tensor.math",
+    "Dot",
+    "`Dot`: vector and matrix products."
+);
+unit_op!(
+    PyMatmul,
+    Matmul,
+    "oxtensor.tensor.math",
+    "Matmul",
+    "`Matmul`: stacked matrix products."
+);
+unit_op!(
+    PyMatrixInverse,
+    MatrixInverse,
+    "oxtensor.tensor.linalg",
+    "MatrixInverse",
+    "`MatrixInverse`: the inverse of a square matrix."
+);
+unit_op!(
+    PyDet,
+    Det,
+    "oxtensor.tensor.linalg",
+    "Det",
+    "`Det`: the determinant."
+);
+unit_op!(
+    PySLogDet,
+    SLogDet,
+    "oxtensor.tensor.linalg",
+    "SLogDet",
+    "`SLogDet`: the sign and log absolute value of the determinant."
+);
+unit_op!(
+    PyQrGrad,
+    QrGrad,
+    "oxtensor.tensor.linalg",
+    "QRGrad",
+    "`QRGrad`: the gradient of `QR` (inputs: Q, R, gQ, gR)."
+);
+
+/// `Solve(assume_a="gen", lower=False, b_ndim=1)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Solve")]
+pub struct PySolve;
+
+#[pymethods]
+impl PySolve {
+    #[new]
+    #[pyo3(signature = (assume_a = "gen", lower = false, b_ndim = 1))]
+    fn new(assume_a: &str, lower: bool, b_ndim: usize) -> PyResult<PyClassInitializer<Self>> {
+        let core = Solve::new(assume_a, lower, b_ndim).py()?;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySolve))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str, &'static str) {
+        ("assume_a", "lower", "b_ndim")
+    }
+
+    /// `Solve(assume_a=..., lower=..., b_ndim=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["assume_a", "lower", "b_ndim"])
+    }
+
+    /// The structure assumed of `a`.
+    #[getter]
+    fn assume_a(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Solve>(slf.as_super())?.assume_a.clone())
+    }
+
+    /// Which triangle a structured solve reads.
+    #[getter]
+    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Solve>(slf.as_super())?.lower)
+    }
+
+    /// The rank of `b`.
+    #[getter]
+    fn b_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<Solve>(slf.as_super())?.b_ndim)
+    }
+}
+
+/// `Cholesky(lower=True, on_error="nan")`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Cholesky")]
+pub struct PyCholesky;
+
+#[pymethods]
+impl PyCholesky {
+    #[new]
+    #[pyo3(signature = (lower = true, on_error = "nan"))]
+    fn new(lower: bool, on_error: &str) -> PyResult<PyClassInitializer<Self>> {
+        let core = Cholesky::new(lower, on_error).py()?;
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyCholesky))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("lower", "on_error")
+    }
+
+    /// `Cholesky(lower=..., on_error=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["lower", "on_error"])
+    }
+
+    /// Lower or upper factor.
+    #[getter]
+    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Cholesky>(slf.as_super())?.lower)
+    }
+
+    /// `"nan"` or `"raise"` for a matrix that is not positive definite.
+    #[getter]
+    fn on_error(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Cholesky>(slf.as_super())?.on_error.clone())
+    }
+}
+
+/// `CholeskyGrad(lower=True)`: inputs are the factor and its gradient.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "CholeskyGrad")]
+pub struct PyCholeskyGrad;
+
+#[pymethods]
+impl PyCholeskyGrad {
+    #[new]
+    #[pyo3(signature = (lower = true))]
+    fn new(lower: bool) -> PyClassInitializer<Self> {
+        PyOp::builtin(Arc::new(CholeskyGrad { lower })).add_subclass(PyCholeskyGrad)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("lower",)
+    }
+
+    /// `CholeskyGrad(lower=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["lower"])
+    }
+
+    /// Whether the factor is lower triangular.
+    #[getter]
+    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<CholeskyGrad>(slf.as_super())?.lower)
+    }
+}
+
+/// Classes whose only prop is `lower`: `Eigh(lower=True)`, `EighGrad(lower=True)`.
+macro_rules! lower_op {
+    ($py:ident, $core:ident, $name:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = $name)]
+        pub struct $py;
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            #[pyo3(signature = (lower = true))]
+            fn new(lower: bool) -> PyClassInitializer<Self> {
+                PyOp::builtin(Arc::new($core { lower })).add_subclass($py)
+            }
+
+            #[classattr]
+            fn __props__() -> (&'static str,) {
+                ("lower",)
+            }
+
+            /// `(lower=...)` rebuilds it.
+            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+                new_args(slf.as_any(), &[], &["lower"])
+            }
+
+            /// Which triangle of the input is read.
+            #[getter]
+            fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
+                Ok(core_of::<$core>(slf.as_super())?.lower)
+            }
+        }
+    };
+}
+
+lower_op!(
+    PyEigh,
+    Eigh,
+    "Eigh",
+    "`Eigh(lower=True)`: eigenvalues and eigenvectors."
+);
+lower_op!(
+    PyEigvalsh,
+    Eigvalsh,
+    "Eigvalsh",
+    "`Eigvalsh(lower=True)`: eigenvalues alone."
+);
+lower_op!(
+    PyEighGrad,
+    EighGrad,
+    "EighGrad",
+    "`EighGrad(lower=True)`: the gradient of `Eigh`."
+);
+
+/// `SVD(full_matrices=True, compute_uv=True)`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "SVD")]
+pub struct PySvd;
+
+#[pymethods]
+impl PySvd {
+    #[new]
+    #[pyo3(signature = (full_matrices = true, compute_uv = true))]
+    fn new(full_matrices: bool, compute_uv: bool) -> PyClassInitializer<Self> {
+        let core = Svd {
+            full_matrices,
+            compute_uv,
+        };
+        PyOp::builtin(Arc::new(core)).add_subclass(PySvd)
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("full_matrices", "compute_uv")
+    }
+
+    /// `SVD(full_matrices=..., compute_uv=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["full_matrices", "compute_uv"])
+    }
+
+    /// Square `U` and `Vh`.
+    #[getter]
+    fn full_matrices(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Svd>(slf.as_super())?.full_matrices)
+    }
+
+    /// Whether `U` and `Vh` are outputs.
+    #[getter]
+    fn compute_uv(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Svd>(slf.as_super())?.compute_uv)
+    }
+}
+
+/// `QR(mode="full")`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "QR")]
+pub struct PyQr;
+
+#[pymethods]
+impl PyQr {
+    #[new]
+    #[pyo3(signature = (mode = "full"))]
+    fn new(mode: &str) -> PyResult<PyClassInitializer<Self>> {
+        Ok(PyOp::builtin(Arc::new(Qr::new(mode).py()?)).add_subclass(PyQr))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str,) {
+        ("mode",)
+    }
+
+    /// `QR(mode=...)` rebuilds it.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["mode"])
+    }
+
+    /// The decomposition's mode.
+    #[getter]
+    fn mode(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<Qr>(slf.as_super())?.mode.clone())
+    }
+}

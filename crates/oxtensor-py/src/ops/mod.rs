@@ -1,0 +1,27 @@
+//! Ops as Python classes: the `Op` base (Python subclasses reach the core
+//! through `ops/host_op.rs` and `ops/host_thunk.rs`), the built-in op classes by
+//! family, and building their nodes (`make_node`, `infer_shape`).
+
+pub mod bincount;
+pub mod classes;
+pub mod dimshuffle;
+pub mod elemwise;
+pub mod host_op;
+pub mod host_thunk;
+pub mod ifelse;
+pub mod inc_subtensor;
+pub mod infer_shape;
+pub mod linalg;
+pub mod make_node;
+pub mod matmul;
+pub mod nonzero;
+pub mod op;
+pub mod props;
+pub mod reduce;
+pub mod reshape;
+pub mod rewritten;
+pub mod shape;
+pub mod sort;
+pub mod special;
+pub mod subtensor;
+pub mod thunk;

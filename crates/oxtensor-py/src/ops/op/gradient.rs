@@ -1,0 +1,142 @@
+//! An op's derivatives as the seeds define them: `grad`, `L_op` and
+//! `pullback` forward to whichever a subclass overrides; `R_op` and
+//! `pushforward` likewise; `inplace_on_inputs`.
+
+use super::call::call_with_list;
+use super::props::{op_str, overrides};
+use super::PyOp;
+use pyo3::exceptions::PyNotImplementedError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+#[pymethods]
+impl PyOp {
+    /// The seeds' gradient method. Ops override it (or `L_op`/`pullback`);
+    /// the base forwards to an overridden `pullback`/`L_op`, else raises
+    /// `NotImplementedError`: a missing gradient is taken as forgotten.
+    pub(crate) fn grad<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: Bound<'py, PyAny>,
+        output_grads: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        for method in ["pullback", "L_op"] {
+            if overrides(slf.as_any(), method)? {
+                let outputs = call_with_list(slf.as_any(), &inputs)?;
+                return slf.call_method1(method, (inputs, outputs, output_grads));
+            }
+        }
+        Err(PyNotImplementedError::new_err(format!(
+            "grad not implemented for Op {}",
+            op_str(slf.as_any())?
+        )))
+    }
+
+    /// `L_op(inputs, outputs, output_grads)`: `pullback` if overridden, else `grad`.
+    #[allow(non_snake_case)]
+    pub(crate) fn L_op<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: Bound<'py, PyAny>,
+        outputs: Bound<'py, PyAny>,
+        output_grads: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if overrides(slf.as_any(), "pullback")? {
+            return slf.call_method1("pullback", (inputs, outputs, output_grads));
+        }
+        slf.call_method1("grad", (inputs, output_grads))
+    }
+
+    /// PyTensor 3.x's name for the vector-Jacobian product: forwards to an
+    /// overridden `L_op` or `grad`.
+    pub(crate) fn pullback<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: Bound<'py, PyAny>,
+        outputs: Bound<'py, PyAny>,
+        cotangents: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if overrides(slf.as_any(), "L_op")? {
+            return slf.call_method1("L_op", (inputs, outputs, cotangents));
+        }
+        if overrides(slf.as_any(), "grad")? {
+            return slf.call_method1("grad", (inputs, cotangents));
+        }
+        Err(PyNotImplementedError::new_err(format!(
+            "pullback not implemented for {}",
+            op_str(slf.as_any())?
+        )))
+    }
+
+    /// The seeds' R-operator. The base forwards to an overridden `pushforward`.
+    #[allow(non_snake_case)]
+    pub(crate) fn R_op<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: Bound<'py, PyAny>,
+        eval_points: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if overrides(slf.as_any(), "pushforward")? {
+            let py = slf.py();
+            let outputs = call_with_list(slf.as_any(), &inputs)?;
+            let disconnected = crate::gradient::types::disconnected_variable(py)?;
+            let tangents = PyList::empty(py);
+            for p in eval_points.try_iter()? {
+                let p = p?;
+                tangents.append(if p.is_none() { disconnected.clone() } else { p })?;
+            }
+            let result = slf.call_method1("pushforward", (inputs, outputs, tangents))?;
+            let out = PyList::empty(py);
+            for r in result.try_iter()? {
+                let r = r?;
+                let is_disc = r
+                    .getattr("type")?
+                    .is_instance_of::<crate::graph::types::PyDisconnectedType>();
+                out.append(if is_disc { py.None().into_bound(py) } else { r })?;
+            }
+            return Ok(out.into_any());
+        }
+        Err(PyNotImplementedError::new_err(format!(
+            "R_op not implemented for Op {}",
+            op_str(slf.as_any())?
+        )))
+    }
+
+    /// PyTensor 3.x's name for the Jacobian-vector product: forwards to an overridden `R_op`.
+    pub(crate) fn pushforward<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: Bound<'py, PyAny>,
+        outputs: Bound<'py, PyAny>,
+        tangents: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = outputs;
+        if overrides(slf.as_any(), "R_op")? {
+            let py = slf.py();
+            let points = PyList::empty(py);
+            for t in tangents.try_iter()? {
+                let t = t?;
+                let is_disc = t
+                    .getattr("type")?
+                    .is_instance_of::<crate::graph::types::PyDisconnectedType>();
+                points.append(if is_disc { py.None().into_bound(py) } else { t })?;
+            }
+            let result = slf.call_method1("R_op", (inputs, points))?;
+            let disconnected = crate::gradient::types::disconnected_variable(py)?;
+            let out = PyList::empty(py);
+            for r in result.try_iter()? {
+                let r = r?;
+                out.append(if r.is_none() { disconnected.clone() } else { r })?;
+            }
+            return Ok(out.into_any());
+        }
+        Err(PyNotImplementedError::new_err(format!(
+            "pushforward not implemented for {}",
+            op_str(slf.as_any())?
+        )))
+    }
+
+    /// An inplace version of this op on some of the allowed inputs; the base returns the op itself.
+    pub(crate) fn inplace_on_inputs(
+        slf: &Bound<'_, Self>,
+        allowed_inplace_inputs: Bound<'_, PyAny>,
+    ) -> Py<PyAny> {
+        let _ = allowed_inplace_inputs;
+        slf.clone().into_any().unbind()
+    }
+}

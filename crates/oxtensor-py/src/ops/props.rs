@@ -1,0 +1,100 @@
+//! What every built-in op class shares: its core op (`core_of`) and the
+//! constructor arguments `copy` and `pickle` rebuild it from (`new_args`).
+
+use crate::ops::op::PyOp;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple};
+use rustc_hash::FxHashMap;
+use std::sync::Mutex;
+
+pub(crate) fn core_of<'a, T: 'static>(op: &'a PyRef<'_, PyOp>) -> PyResult<&'a T> {
+    op.core
+        .as_ref()
+        .and_then(|c| c.as_any().downcast_ref::<T>())
+        .ok_or_else(|| PyRuntimeError::new_err("built-in op without its core op"))
+}
+
+/// `(args, kwargs)` of `__getnewargs_ex__`.
+pub(crate) type NewArgs<'py> = (Bound<'py, PyTuple>, Bound<'py, PyDict>);
+
+/// `__getnewargs_ex__` from the op's own attributes, so that `copy` and
+/// `pickle` call the constructor again (`Shape_i(i)`, `DimShuffle(
+/// input_ndim=..., new_order=...)`) and the core op is rebuilt from them.
+pub(crate) fn new_args<'py>(
+    op: &Bound<'py, PyAny>,
+    args: &[&str],
+    kwargs: &[&str],
+) -> PyResult<NewArgs<'py>> {
+    let py = op.py();
+    let values = args
+        .iter()
+        .map(|a| op.getattr(*a))
+        .collect::<PyResult<Vec<_>>>()?;
+    let named = PyDict::new(py);
+    for k in kwargs {
+        named.set_item(k, op.getattr(*k)?)?;
+    }
+    Ok((PyTuple::new(py, values)?, named))
+}
+
+/// The Python class of a core op without props (`Matmul()`, `Det()`):
+/// `unit_op!(PyDet, Det, "oxtensor.tensor.linalg", "Det", "doc")`.
+macro_rules! unit_op {
+    ($py:ident, $core:ident, $module:literal, $name:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = $crate::ops::op::PyOp, subclass, module = $module, name = $name)]
+        pub struct $py;
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            fn new() -> PyClassInitializer<Self> {
+                $crate::ops::op::PyOp::builtin(std::sync::Arc::new($core)).add_subclass($py)
+            }
+
+            /// No arguments rebuild it.
+            fn __getnewargs_ex__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<$crate::ops::props::NewArgs<'py>> {
+                $crate::ops::props::new_args(slf.as_any(), &[], &[])
+            }
+
+            #[classattr]
+            fn __props__<'py>(py: Python<'py>) -> Bound<'py, pyo3::types::PyTuple> {
+                pyo3::types::PyTuple::empty(py)
+            }
+        }
+    };
+}
+pub(crate) use unit_op;
+
+/// `{0: [0]}`: the output is a view of the input (`view_map`).
+pub(crate) fn view_of_input<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(0, vec![0])?;
+    Ok(d)
+}
+
+/// Shared instances of immutable ops, by a key of their fields.
+pub(crate) type InstanceCache<K> = PyOnceLock<Mutex<FxHashMap<K, Py<PyAny>>>>;
+
+/// The cached instance for `key`, made by `make` the first time.
+pub(crate) fn cached<K: std::hash::Hash + Eq + Clone>(
+    py: Python<'_>,
+    cell: &'static InstanceCache<K>,
+    key: &K,
+    make: impl FnOnce() -> PyResult<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let map = cell.get_or_init(py, || Mutex::new(FxHashMap::default()));
+    let poisoned = |_| PyRuntimeError::new_err("op cache poisoned");
+    if let Some(o) = map.lock().map_err(poisoned)?.get(key) {
+        return Ok(o.clone_ref(py));
+    }
+    let obj = make()?;
+    map.lock()
+        .map_err(poisoned)?
+        .insert(key.clone(), obj.clone_ref(py));
+    Ok(obj)
+}

@@ -1,0 +1,306 @@
+//! `CAReduce` and its subclasses `Sum`, `Prod`, `Max`, `Min`, `All`, `Any`
+//! (`oxtensor.tensor.math`): the dtypes not given are resolved per input.
+
+use crate::errors::IntoPyResult;
+use crate::graph::types::parse_dtype;
+use crate::ops::classes::{core_op, op_object};
+use crate::ops::op::PyOp;
+use crate::ops::props::{new_args, NewArgs};
+use crate::scalar_ops::{self};
+use oxtensor_core::ops::reduce::{normalize_axes, CAReduce, ReduceKind};
+use oxtensor_core::ops::OpRef;
+use oxtensor_core::types::TensorType;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::sync::Arc;
+
+/// `CAReduce`: a reduction. Constructed with `axis`, and optionally `dtype`
+/// and `acc_dtype`; the dtypes not given are resolved per input in `make_node`.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.elemwise", name = "CAReduce")]
+pub struct PyCAReduce {
+    kind: ReduceKind,
+    axis: Option<Vec<i64>>,
+    dtype: Option<oxtensor_core::dtype::DType>,
+    acc_dtype: Option<oxtensor_core::dtype::DType>,
+}
+
+fn parse_axis(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+    match axis {
+        None => Ok(None),
+        Some(a) if a.is_none() => Ok(None),
+        Some(a) => match a.extract::<i64>() {
+            Ok(i) => Ok(Some(vec![i])),
+            Err(_) => Ok(Some(a.extract::<Vec<i64>>().map_err(|_| {
+                PyTypeError::new_err("axis must be None, an int or a sequence of ints")
+            })?)),
+        },
+    }
+}
+
+impl PyCAReduce {
+    fn template(
+        kind: ReduceKind,
+        axis: Option<Bound<'_, PyAny>>,
+        dtype: Option<Bound<'_, PyAny>>,
+        acc_dtype: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let this = PyCAReduce {
+            kind,
+            axis: parse_axis(axis)?,
+            dtype: dtype
+                .filter(|d| !d.is_none())
+                .map(|d| parse_dtype(&d))
+                .transpose()?,
+            acc_dtype: acc_dtype
+                .filter(|d| !d.is_none())
+                .map(|d| parse_dtype(&d))
+                .transpose()?,
+        };
+        let core = this.resolved_if_possible();
+        Ok(PyClassInitializer::from(PyOp { core }).add_subclass(this))
+    }
+
+    /// A core op is known up front only when nothing depends on the input.
+    fn resolved_if_possible(&self) -> Option<OpRef> {
+        let axis = self
+            .axis
+            .as_ref()
+            .map(|a| a.iter().map(|&i| i as usize).collect::<Vec<_>>());
+        let all_non_negative = self.axis.as_ref().is_none_or(|a| a.iter().all(|&i| i >= 0));
+        match (self.dtype, self.acc_dtype, all_non_negative) {
+            (Some(dtype), Some(acc_dtype), true) => {
+                let mut axis = axis;
+                if let Some(a) = axis.as_mut() {
+                    a.sort_unstable();
+                }
+                Some(Arc::new(CAReduce {
+                    kind: self.kind,
+                    axis,
+                    dtype,
+                    acc_dtype,
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// The core op for an input of this type.
+    pub fn resolve(&self, input: &TensorType) -> PyResult<CAReduce> {
+        let mut op = CAReduce::new(self.kind, self.axis.as_deref(), input).py()?;
+        if let Some(d) = self.dtype {
+            op.dtype = d;
+        }
+        if let Some(d) = self.acc_dtype {
+            // All/Any accumulate truth values: a bool accumulator loses nothing.
+            let truth = matches!(self.kind, ReduceKind::All | ReduceKind::Any);
+            if !truth && !input.dtype.can_cast_safely(d) {
+                return Err(PyTypeError::new_err(format!(
+                    "Cannot build {} node with input dtype {} and acc_dtype {d}, as \
+                     precision would be lost: give an acc_dtype at least as precise as \
+                     {}, or dtype instead of acc_dtype",
+                    oxtensor_core::ops::Op::describe(&op),
+                    input.dtype,
+                    input.dtype
+                )));
+            }
+            op.acc_dtype = d;
+        }
+        Ok(op)
+    }
+}
+
+#[pymethods]
+impl PyCAReduce {
+    #[classattr]
+    fn __props__() -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    ) {
+        (
+            "scalar_op",
+            "axis",
+            "dtype",
+            "acc_dtype",
+            "upcast_discrete_output",
+        )
+    }
+
+    /// `Sum(axis=..., dtype=..., acc_dtype=...)` (the class of the op)
+    /// rebuilds it; a template keeps its unresolved dtypes as `None`.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &["axis", "dtype", "acc_dtype"])
+    }
+
+    /// Reduces `input`; unresolved dtypes follow PyTensor's defaults.
+    fn make_node<'py>(
+        slf: &Bound<'py, Self>,
+        input: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let input = crate::convert::constant::as_tensor_variable(input, None, None, None)?;
+        let ty = crate::ops::make_node::tensor_type_of(&input)?;
+        let core: OpRef = Arc::new(slf.borrow().resolve(&ty)?);
+        let same = slf
+            .as_super()
+            .borrow()
+            .core
+            .as_ref()
+            .is_some_and(|c| oxtensor_core::ops::ops_equal(c, &core));
+        let op = if same {
+            slf.clone().into_any().unbind()
+        } else {
+            op_object(py, &core)?
+        };
+        Ok(crate::ops::make_node::builtin(op.bind(py), &core, vec![input])?.into_any())
+    }
+
+    /// The folded scalar op (`add`, `maximum`, ...).
+    #[getter]
+    fn scalar_op(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        scalar_ops::scalar_op(py, self.kind.scalar_name())
+    }
+
+    /// Axes as a tuple, or `None` for all.
+    #[getter]
+    fn axis<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Py<PyAny>> {
+        let resolved = slf.as_super().core.as_ref().and_then(|c| {
+            c.as_any()
+                .downcast_ref::<CAReduce>()
+                .map(|c| c.axis.clone())
+        });
+        let axis: Option<Vec<i64>> = match resolved {
+            Some(a) => a.map(|a| a.into_iter().map(|i| i as i64).collect()),
+            None => slf.axis.clone(),
+        };
+        Ok(match axis {
+            Some(a) => PyTuple::new(py, a)?.into_any().unbind(),
+            None => py.None(),
+        })
+    }
+
+    /// Output dtype (`None` until resolved for an input).
+    #[getter]
+    fn dtype(slf: PyRef<'_, Self>) -> Option<String> {
+        let resolved = slf
+            .as_super()
+            .core
+            .as_ref()
+            .and_then(|c| c.as_any().downcast_ref::<CAReduce>().map(|c| c.dtype));
+        resolved.or(slf.dtype).map(|d| d.to_string())
+    }
+
+    /// Accumulator dtype (`None` until resolved for an input).
+    #[getter]
+    fn acc_dtype(slf: PyRef<'_, Self>) -> Option<String> {
+        let resolved = slf
+            .as_super()
+            .core
+            .as_ref()
+            .and_then(|c| c.as_any().downcast_ref::<CAReduce>().map(|c| c.acc_dtype));
+        resolved.or(slf.acc_dtype).map(|d| d.to_string())
+    }
+
+    /// Sums of small integers widen their output dtype.
+    #[getter]
+    fn upcast_discrete_output(&self) -> bool {
+        true
+    }
+
+    fn __str__(slf: PyRef<'_, Self>) -> String {
+        match &slf.as_super().core {
+            Some(c) => c.describe(),
+            None => {
+                let axis = match &slf.axis {
+                    None => "axes=None".to_string(),
+                    Some(a) if a.len() == 1 => format!("axis={}", a[0]),
+                    Some(a) => format!("axes={a:?}"),
+                };
+                format!("{}{{{axis}}}", slf.kind.class_name())
+            }
+        }
+    }
+}
+
+macro_rules! reductions {
+    ($($rs:ident => $kind:ident, $pyname:literal;)*) => {$(
+        #[doc = concat!("`", $pyname, "(axis=None, dtype=None, acc_dtype=None)`.")]
+        #[pyclass(extends = PyCAReduce, subclass, module = "oxtensor.tensor.math", name = $pyname)]
+        pub struct $rs;
+
+        #[pymethods]
+        impl $rs {
+            #[new]
+            #[pyo3(signature = (axis = None, dtype = None, acc_dtype = None))]
+            fn new(axis: Option<Bound<'_, PyAny>>, dtype: Option<Bound<'_, PyAny>>, acc_dtype: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+                Ok(PyCAReduce::template(ReduceKind::$kind, axis, dtype, acc_dtype)?.add_subclass($rs))
+            }
+        }
+    )*};
+}
+
+reductions! {
+    PySum => Sum, "Sum";
+    PyProd => Prod, "Prod";
+    PyMax => Max, "Max";
+    PyMin => Min, "Min";
+    PyAll => All, "All";
+    PyAny_ => Any, "Any";
+}
+
+/// The Python object of a `CAReduce`: `Sum`, `Prod`, ... by its kind.
+pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let base = composite_reduce_init(core.clone(), core_op::<CAReduce>(core)?);
+    Ok(match core_op::<CAReduce>(core)?.kind {
+        ReduceKind::Sum => Py::new(py, base.add_subclass(PySum))?.into_any(),
+        ReduceKind::Prod => Py::new(py, base.add_subclass(PyProd))?.into_any(),
+        ReduceKind::Max => Py::new(py, base.add_subclass(PyMax))?.into_any(),
+        ReduceKind::Min => Py::new(py, base.add_subclass(PyMin))?.into_any(),
+        ReduceKind::All => Py::new(py, base.add_subclass(PyAll))?.into_any(),
+        ReduceKind::Any => Py::new(py, base.add_subclass(PyAny_))?.into_any(),
+    })
+}
+
+/// The base of a reduction's Python object: a `CAReduce` whose core op is
+/// `core` (a `CAReduce`, or a fused `Sum` in `pickle/composite.rs`),
+/// reducing as `r` does.
+pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitializer<PyCAReduce> {
+    let template = PyCAReduce {
+        kind: r.kind,
+        axis: r
+            .axis
+            .as_ref()
+            .map(|a| a.iter().map(|&i| i as i64).collect()),
+        dtype: Some(r.dtype),
+        acc_dtype: Some(r.acc_dtype),
+    };
+    PyClassInitializer::from(PyOp { core: Some(core) }).add_subclass(template)
+}
+
+/// Builds the core `CAReduce` for `x.sum(axis)` and friends.
+pub fn reduction(
+    kind: ReduceKind,
+    axis: Option<Vec<i64>>,
+    input: &TensorType,
+    dtype: Option<oxtensor_core::dtype::DType>,
+    acc_dtype: Option<oxtensor_core::dtype::DType>,
+) -> PyResult<CAReduce> {
+    let template = PyCAReduce {
+        kind,
+        axis,
+        dtype,
+        acc_dtype,
+    };
+    template.resolve(input)
+}
+
+/// Axes normalised against a rank, as reductions use them.
+pub fn axes_for(axis: Option<Vec<i64>>, ndim: usize) -> PyResult<Vec<usize>> {
+    match axis {
+        None => Ok((0..ndim).collect()),
+        Some(a) => normalize_axes(&a, ndim).py(),
+    }
+}

@@ -1,0 +1,151 @@
+//! Python classes of the sorting and running ops: `SortOp`, `ArgSortOp`
+//! (`oxtensor.tensor.sort`) and `CumOp` (`oxtensor.tensor.extra_ops`).
+//! The functions (`sort`, `cumsum`, ...) are plain Python over these.
+
+use crate::ops::classes::core_op;
+use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, new_args, NewArgs};
+use oxtensor_core::ops::cumulative::{CumMode, CumOp};
+use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
+use oxtensor_core::ops::OpRef;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+macro_rules! sort_class {
+    ($rs:ident, $indices:literal, $pyname:literal) => {
+        #[doc = concat!("`", $pyname, "(kind='quicksort')`: inputs are the tensor and the axis.")]
+        #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = $pyname)]
+        pub struct $rs;
+
+        #[pymethods]
+        impl $rs {
+            #[new]
+            #[pyo3(signature = (kind = "quicksort", order = None))]
+            fn new(
+                kind: &str,
+                order: Option<Bound<'_, PyAny>>,
+            ) -> PyResult<PyClassInitializer<Self>> {
+                if order.is_some_and(|o| !o.is_none()) {
+                    return Err(PyValueError::new_err(concat!(
+                        $pyname,
+                        ": order (sorting structured arrays by field) is not supported"
+                    )));
+                }
+                let core = Sort {
+                    indices: $indices,
+                    kind: kind.to_string(),
+                };
+                Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
+            }
+
+            #[classattr]
+            fn __props__() -> (&'static str,) {
+                ("kind",)
+            }
+
+            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+                new_args(slf.as_any(), &[], &["kind"])
+            }
+
+            /// NumPy's sorting algorithm name (kept; every kind sorts alike).
+            #[getter]
+            fn kind(slf: PyRef<'_, Self>) -> PyResult<String> {
+                Ok(core_of::<Sort>(slf.as_super())?.kind.clone())
+            }
+        }
+    };
+}
+
+sort_class!(PySortOp, false, "SortOp");
+sort_class!(PyArgSortOp, true, "ArgSortOp");
+
+/// `CumOp(axis, mode='add')`: running sum (`add`) or product (`mul`).
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "CumOp")]
+pub struct PyCumOp;
+
+#[pymethods]
+impl PyCumOp {
+    #[new]
+    #[pyo3(signature = (axis, mode = "add"))]
+    fn new(axis: Bound<'_, PyAny>, mode: &str) -> PyResult<PyClassInitializer<Self>> {
+        let a: i64 = axis.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "axis must be an integer, got {}",
+                axis.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+        let axis = usize::try_from(a).map_err(|_| {
+            PyValueError::new_err(format!(
+                "CumOp(axis={a}): a constructed op needs a non-negative axis; \
+                 cumsum(x, axis=-1) accepts negative ones"
+            ))
+        })?;
+        let mode = match mode {
+            "add" => CumMode::Add,
+            "mul" => CumMode::Mul,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "CumOp: mode must be 'add' or 'mul', got '{other}'"
+                )))
+            }
+        };
+        Ok(PyOp::builtin(Arc::new(CumOp { axis, mode })).add_subclass(PyCumOp))
+    }
+
+    #[classattr]
+    fn __props__() -> (&'static str, &'static str) {
+        ("axis", "mode")
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &["axis", "mode"], &[])
+    }
+
+    /// The axis.
+    #[getter]
+    fn axis(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(core_of::<CumOp>(slf.as_super())?.axis)
+    }
+
+    /// `"add"` or `"mul"`.
+    #[getter]
+    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        Ok(match core_of::<CumOp>(slf.as_super())?.mode {
+            CumMode::Add => "add",
+            CumMode::Mul => "mul",
+        })
+    }
+}
+
+/// `TakeAlongAxis()`: values picked along an axis by int64 indices shaped
+/// like them (inputs: values, indices, axis); `sort`'s gradient uses it.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = "TakeAlongAxis")]
+pub struct PyTakeAlongAxis;
+
+#[pymethods]
+impl PyTakeAlongAxis {
+    #[new]
+    fn new() -> PyClassInitializer<Self> {
+        PyOp::builtin(Arc::new(TakeAlongAxis)).add_subclass(PyTakeAlongAxis)
+    }
+
+    #[classattr]
+    fn __props__<'py>(py: Python<'py>) -> Bound<'py, pyo3::types::PyTuple> {
+        pyo3::types::PyTuple::empty(py)
+    }
+
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        new_args(slf.as_any(), &[], &[])
+    }
+}
+
+/// The Python object of a `Sort`: `SortOp` or `ArgSortOp` by what it returns.
+pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let base = PyOp::builtin(core.clone());
+    Ok(if core_op::<Sort>(core)?.indices {
+        Py::new(py, base.add_subclass(PyArgSortOp))?.into_any()
+    } else {
+        Py::new(py, base.add_subclass(PySortOp))?.into_any()
+    })
+}

@@ -314,19 +314,8 @@ impl Op for Eye {
         Ok(())
     }
 
-    /// `(n, m)`.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let _ = input_shapes;
-        let inputs = g.node(node).inputs.clone();
-        let n = known::len_var(g, inputs[0])?;
-        let m = known::len_var(g, inputs[1])?;
-        Ok(Some(vec![vec![n, m]]))
-    }
+    // `(n, m)`: the first two inputs.
+    super::shape_rules::shape_from_lengths!(..2);
 
     /// PyTensor leaves all three gradients undefined.
     fn pullback(

@@ -8,7 +8,6 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::infer_shape;
-use crate::ops::scalar_grad::disconnected;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, layout, Tensor};
 use crate::types::{TensorType, Type};
@@ -72,23 +71,7 @@ impl Op for Shape {
         Ok(Some(vec![vec![rank]]))
     }
 
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![disconnected(g)])
-    }
-
-    fn pushforward(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        Ok(Some(vec![None]))
-    }
+    super::constant_grads::disconnected_grads!();
 
     op_identity!();
 }
@@ -158,23 +141,7 @@ impl Op for ShapeI {
         Ok(Some(vec![Vec::new()]))
     }
 
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![disconnected(g)])
-    }
-
-    fn pushforward(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        Ok(Some(vec![None]))
-    }
+    super::constant_grads::disconnected_grads!();
 
     op_identity!();
 }

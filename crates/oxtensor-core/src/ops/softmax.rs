@@ -96,15 +96,7 @@ impl Op for Softmax {
         Ok(vec![self.output_type(t)?.into()])
     }
 
-    /// The output has the shape of input 0.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
     fn perform(
         &self,

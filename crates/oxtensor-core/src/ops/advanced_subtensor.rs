@@ -138,10 +138,6 @@ impl Op for AdvancedSubtensor1 {
         "AdvancedSubtensor1"
     }
 
-    fn describe(&self) -> String {
-        "AdvancedSubtensor1".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, ilist] = tensor_types("AdvancedSubtensor1", inputs)?[..] else {
             return Err(Error::Type("AdvancedSubtensor1 takes x and ilist".into()));

@@ -107,10 +107,6 @@ impl Op for Alloc {
         "Alloc"
     }
 
-    fn describe(&self) -> String {
-        "Alloc".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
     }

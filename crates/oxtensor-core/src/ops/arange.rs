@@ -94,13 +94,7 @@ impl ARange {
 
 impl KnownInputs for ARange {
     fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
-        if inputs.len() != 3 {
-            return Err(Error::Type(format!(
-                "ARange takes 3 inputs, got {}",
-                inputs.len()
-            )));
-        }
-        for ty in inputs {
+        for ty in super::arity::exactly::<3>("ARange", inputs)? {
             let t = ty.expect_tensor("An input of ARange")?;
             if t.ndim() != 0 || t.dtype.is_complex() {
                 return Err(Error::Type(format!(
@@ -251,13 +245,7 @@ pub struct Eye {
 
 impl KnownInputs for Eye {
     fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
-        if inputs.len() != 3 {
-            return Err(Error::Type(format!(
-                "Eye takes 3 inputs, got {}",
-                inputs.len()
-            )));
-        }
-        for ty in inputs {
+        for ty in super::arity::exactly::<3>("Eye", inputs)? {
             expect_int_scalar(ty, "An input of Eye")?;
         }
         Ok(vec![TensorType::new(

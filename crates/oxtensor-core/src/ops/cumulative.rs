@@ -65,13 +65,7 @@ impl Op for CumOp {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         let t = input.expect_tensor("The input of CumOp")?;
         if self.axis >= t.ndim() {
             return Err(Error::Value(format!(

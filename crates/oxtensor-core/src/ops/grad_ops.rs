@@ -79,14 +79,7 @@ impl Op for GradOp {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        match inputs {
-            [t] => Ok(vec![(*t).clone()]),
-            _ => Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            ))),
-        }
+        Ok(vec![super::arity::single_input(self, inputs)?.clone()])
     }
 
     fn view_map(&self) -> IoMap {

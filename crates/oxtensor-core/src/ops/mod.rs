@@ -108,7 +108,10 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     fn name(&self) -> &str;
 
     /// PyTensor's `str(op)`, what `dprint` shows (`Add`, `ExpandDims{axis=0}`).
-    fn describe(&self) -> String;
+    /// The default is the class name, as for an op without props.
+    fn describe(&self) -> String {
+        self.name().to_owned()
+    }
 
     /// The classes this op is an instance of, most specific first, as
     /// rewriters track them: PyTensor dispatches a rewriter that tracks a

@@ -22,17 +22,8 @@ impl Op for Shape {
         "Shape"
     }
 
-    fn describe(&self) -> String {
-        "Shape".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "Shape takes 1 input, got {}",
-                inputs.len()
-            )));
-        };
+        let [input] = super::arity::exactly("Shape", inputs)?;
         let ndim = input.expect_tensor("The input of Shape")?.ndim();
         Ok(vec![
             TensorType::new(DType::Int64, [Some(ndim as u64)])?.into()
@@ -93,12 +84,7 @@ impl Op for ShapeI {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "Shape_i takes 1 input, got {}",
-                inputs.len()
-            )));
-        };
+        let [input] = super::arity::exactly("Shape_i", inputs)?;
         let ndim = input.expect_tensor("The input of Shape_i")?.ndim();
         if self.i >= ndim {
             return Err(Error::Type(format!(
@@ -236,12 +222,7 @@ impl Op for Reshape {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input, shape] = inputs else {
-            return Err(Error::Type(format!(
-                "Reshape takes 2 inputs, got {}",
-                inputs.len()
-            )));
-        };
+        let [input, shape] = super::arity::exactly("Reshape", inputs)?;
         let shape = shape.expect_tensor("The shape of Reshape")?;
         if !shape.dtype.is_integer() || shape.ndim() != 1 {
             return Err(Error::Type(format!(

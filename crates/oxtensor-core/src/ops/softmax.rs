@@ -85,13 +85,7 @@ impl Op for Softmax {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         let t = input.expect_tensor(&format!("The input of {}", self.describe()))?;
         Ok(vec![self.output_type(t)?.into()])
     }

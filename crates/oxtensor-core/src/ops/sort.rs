@@ -144,10 +144,6 @@ impl Op for TakeAlongAxis {
         "TakeAlongAxis"
     }
 
-    fn describe(&self) -> String {
-        "TakeAlongAxis".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [values, indices, axis] = inputs else {
             return Err(Error::Type(format!(

@@ -64,10 +64,6 @@ impl Op for SpecifyShape {
         "SpecifyShape"
     }
 
-    fn describe(&self) -> String {
-        "SpecifyShape".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
     }

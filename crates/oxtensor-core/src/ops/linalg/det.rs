@@ -32,10 +32,6 @@ impl Op for Det {
         "Det"
     }
 
-    fn describe(&self) -> String {
-        "Det".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let dtype = square_float("Det", inputs)?.dtype;
         Ok(vec![TensorType::new(dtype, [])?.into()])
@@ -82,10 +78,6 @@ pub struct SLogDet;
 impl Op for SLogDet {
     fn name(&self) -> &str {
         "SLogDet"
-    }
-
-    fn describe(&self) -> String {
-        "SLogDet".into()
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

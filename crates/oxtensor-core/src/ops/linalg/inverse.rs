@@ -31,10 +31,6 @@ impl Op for MatrixInverse {
         "MatrixInverse"
     }
 
-    fn describe(&self) -> String {
-        "MatrixInverse".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         Ok(vec![square_float("MatrixInverse", inputs)?.into()])
     }

@@ -129,10 +129,6 @@ impl Op for QrGrad {
         "QRGrad"
     }
 
-    fn describe(&self) -> String {
-        "QRGrad".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let t = tensor_inputs("QRGrad", inputs, 4)?;
         let dtype = crate::dtype::upcast(&[t[0].dtype, t[2].dtype, t[3].dtype])?;

@@ -152,3 +152,20 @@ pub fn sum_exp_2d(
     }
     (x, e, s)
 }
+
+/// A named input of `dtype` with this static shape (`None`: unknown).
+pub fn input(
+    g: &mut Graph,
+    dtype: crate::dtype::DType,
+    shape: &[Option<u64>],
+    name: &str,
+) -> VarId {
+    let ty = crate::types::TensorType::new(dtype, shape.iter().copied()).expect("a tensor type");
+    g.input(ty, Some(name))
+}
+
+/// Float64 vector inputs with these names.
+pub fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
+    let ty = crate::types::TensorType::with_ndim(crate::dtype::DType::Float64, 1);
+    names.iter().map(|n| g.input(ty.clone(), Some(n))).collect()
+}

@@ -1,5 +1,6 @@
 use super::*;
 use crate::dtype::DType;
+use crate::error::Error;
 use crate::ops::elemwise::Elemwise;
 use crate::scalar::ScalarKind;
 use crate::types::TensorType;

@@ -5,7 +5,6 @@
 //! last one wins when setting.
 
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::modifiable_copy;
 use crate::kernels::index::leading_mask;
 use crate::kernels::index::mask_update;
@@ -16,7 +15,7 @@ use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list};
 use crate::ops::subtensor::{check_value_rank, index_values, tensor_types, write_of};
 use crate::ops::subtensor_grad as grad;
-use crate::ops::{IoMap, Op, PerformCtx};
+use crate::ops::{Op, PerformCtx};
 use crate::tensor::index::IdxEntry;
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
@@ -90,21 +89,7 @@ impl Op for AdvancedIncSubtensor1 {
         Ok(vec![x.clone().into()])
     }
 
-    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
-        Ok(Some(vec![vec![true], vec![true], vec![false]]))
-    }
-
-    fn destroy_map(&self) -> IoMap {
-        if self.inplace {
-            vec![(0, vec![0])]
-        } else {
-            Vec::new()
-        }
-    }
-
-    fn overwritable_input(&self) -> Option<usize> {
-        Some(0)
-    }
+    crate::ops::subtensor::write_in_place!();
 
     fn perform(
         &self,
@@ -124,28 +109,9 @@ impl Op for AdvancedIncSubtensor1 {
         Ok(())
     }
 
-    /// The output is shaped like `x`.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        grad::linear_pushforward(g, node, tangents, 2)
-    }
+    grad::write_grads!();
 
     op_identity!();
 }
@@ -174,15 +140,8 @@ impl AdvancedIncSubtensor {
 
     /// The output type (that of `x`), after checking `y` against `x[idx]`.
     pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
-        let [x, y, idx @ ..] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes x, y and the index inputs",
-                self.describe()
-            )));
-        };
-        let region = advanced_output_type(x, &self.idx_list, idx, &[])?;
-        check_value_rank(region.ndim(), y)?;
-        Ok((*x).clone())
+        let rule = advanced_output_type;
+        super::subtensor::write_type(self, rule, &self.idx_list, inputs)
     }
 }
 
@@ -206,21 +165,7 @@ impl Op for AdvancedIncSubtensor {
         Ok(vec![self.output_type(&types)?.into()])
     }
 
-    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
-        Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
-    }
-
-    fn destroy_map(&self) -> IoMap {
-        if self.inplace {
-            vec![(0, vec![0])]
-        } else {
-            Vec::new()
-        }
-    }
-
-    fn overwritable_input(&self) -> Option<usize> {
-        Some(0)
-    }
+    crate::ops::subtensor::write_in_place!();
 
     fn perform(
         &self,
@@ -238,28 +183,9 @@ impl Op for AdvancedIncSubtensor {
         Ok(())
     }
 
-    /// The output is shaped like `x`.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        grad::linear_pushforward(g, node, tangents, 2)
-    }
+    grad::write_grads!();
 
     op_identity!();
 }

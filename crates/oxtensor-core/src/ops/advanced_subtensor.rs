@@ -139,19 +139,11 @@ impl Op for AdvancedSubtensor1 {
         "AdvancedSubtensor1"
     }
 
-    fn describe(&self) -> String {
-        "AdvancedSubtensor1".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, ilist] = tensor_types("AdvancedSubtensor1", inputs)?[..] else {
             return Err(Error::Type("AdvancedSubtensor1 takes x and ilist".into()));
         };
         Ok(vec![take_rows_type(x, ilist)?.into()])
-    }
-
-    fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
-        Ok(Some(vec![vec![true], vec![false]]))
     }
 
     fn perform(
@@ -180,18 +172,7 @@ impl Op for AdvancedSubtensor1 {
         Ok(Some(vec![shape]))
     }
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        grad::subtensor_pullback(g, node, output_grads[0])
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        grad::linear_pushforward(g, node, tangents, 1)
-    }
+    grad::read_grads!();
 
     op_identity!();
 }
@@ -216,10 +197,8 @@ impl AdvancedSubtensor {
         inputs: &[&TensorType],
         consts: &[Option<i64>],
     ) -> Result<TensorType> {
-        let (x, idx) = inputs
-            .split_first()
-            .ok_or_else(|| Error::Type("AdvancedSubtensor needs an input".into()))?;
-        advanced_output_type(x, &self.idx_list, idx, consts)
+        let rule = advanced_output_type;
+        super::subtensor::read_type("AdvancedSubtensor", rule, &self.idx_list, inputs, consts)
     }
 }
 
@@ -238,10 +217,6 @@ impl Op for AdvancedSubtensor {
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let types = tensor_types("AdvancedSubtensor", inputs)?;
         Ok(vec![self.output_type(&types, &[])?.into()])
-    }
-
-    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
-        Ok(Some((0..n_inputs).map(|i| vec![i == 0]).collect()))
     }
 
     fn perform(
@@ -274,18 +249,7 @@ impl Op for AdvancedSubtensor {
         Ok(Some(vec![shape]))
     }
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        grad::subtensor_pullback(g, node, output_grads[0])
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        grad::linear_pushforward(g, node, tangents, 1)
-    }
+    grad::read_grads!();
 
     op_identity!();
 }

@@ -11,7 +11,7 @@ use crate::kernels::alloc::{is_zero_bytes, output};
 use crate::kernels::copy::write_into;
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
-use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
+use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
@@ -107,10 +107,6 @@ impl Op for Alloc {
         "Alloc"
     }
 
-    fn describe(&self) -> String {
-        "Alloc".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
     }
@@ -150,21 +146,7 @@ impl Op for Alloc {
         Ok(())
     }
 
-    /// The length inputs.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let _ = input_shapes;
-        let inputs = g.node(node).inputs.clone();
-        let shape = inputs[1..]
-            .iter()
-            .map(|&v| known::len_var(g, v))
-            .collect::<Result<_>>()?;
-        Ok(Some(vec![shape]))
-    }
+    super::shape_rules::shape_from_lengths!(1..);
 
     /// The value's gradient sums the output gradient over the axes it was
     /// broadcast along; the lengths are disconnected.
@@ -181,9 +163,7 @@ impl Op for Alloc {
         };
         let summed = build::sum_to(g, trimmed, &value_ty)?;
         let gv = match_dtype(g, summed, value_ty.dtype)?;
-        let mut grads = vec![gv];
-        grads.extend((1..inputs.len()).map(|_| disconnected(g)));
-        Ok(grads)
+        Ok(super::grad_rules::value_grad_only(g, node, gv))
     }
 
     fn pushforward(
@@ -192,16 +172,7 @@ impl Op for Alloc {
         node: NodeId,
         tangents: &[Option<VarId>],
     ) -> Result<Option<Vec<Option<VarId>>>> {
-        let Some(t) = tangents[0] else {
-            return Ok(Some(vec![None]));
-        };
-        let mut inputs = g.node(node).inputs.clone();
-        inputs[0] = t;
-        Ok(Some(vec![Some(known::apply_out(
-            g,
-            Arc::new(Alloc),
-            &inputs,
-        )?)]))
+        super::grad_rules::value_pushforward(g, node, tangents)
     }
 
     op_identity!();
@@ -254,35 +225,9 @@ impl Op for AllocEmpty {
         Ok(())
     }
 
-    /// The length inputs.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let _ = input_shapes;
-        let inputs = g.node(node).inputs.clone();
-        let shape = inputs
-            .iter()
-            .map(|&v| known::len_var(g, v))
-            .collect::<Result<_>>()?;
-        Ok(Some(vec![shape]))
-    }
+    super::shape_rules::shape_from_lengths!(..);
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, _output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        let n = g.node(node).inputs.len();
-        Ok((0..n).map(|_| disconnected(g)).collect())
-    }
-
-    fn pushforward(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        Ok(Some(vec![None]))
-    }
+    super::constant_grads::disconnected_grads!();
 
     op_identity!();
 }

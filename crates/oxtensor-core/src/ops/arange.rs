@@ -94,13 +94,7 @@ impl ARange {
 
 impl KnownInputs for ARange {
     fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
-        if inputs.len() != 3 {
-            return Err(Error::Type(format!(
-                "ARange takes 3 inputs, got {}",
-                inputs.len()
-            )));
-        }
-        for ty in inputs {
+        for ty in super::arity::exactly::<3>("ARange", inputs)? {
             let t = ty.expect_tensor("An input of ARange")?;
             if t.ndim() != 0 || t.dtype.is_complex() {
                 return Err(Error::Type(format!(
@@ -251,13 +245,7 @@ pub struct Eye {
 
 impl KnownInputs for Eye {
     fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
-        if inputs.len() != 3 {
-            return Err(Error::Type(format!(
-                "Eye takes 3 inputs, got {}",
-                inputs.len()
-            )));
-        }
-        for ty in inputs {
+        for ty in super::arity::exactly::<3>("Eye", inputs)? {
             expect_int_scalar(ty, "An input of Eye")?;
         }
         Ok(vec![TensorType::new(
@@ -314,19 +302,8 @@ impl Op for Eye {
         Ok(())
     }
 
-    /// `(n, m)`.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let _ = input_shapes;
-        let inputs = g.node(node).inputs.clone();
-        let n = known::len_var(g, inputs[0])?;
-        let m = known::len_var(g, inputs[1])?;
-        Ok(Some(vec![vec![n, m]]))
-    }
+    // `(n, m)`: the first two inputs.
+    super::shape_rules::shape_from_lengths!(..2);
 
     /// PyTensor leaves all three gradients undefined.
     fn pullback(

@@ -61,13 +61,7 @@ impl Op for Argmin {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         let t = input.expect_tensor("The input of Argmin")?;
         Ok(vec![self.output_type(t)?.into()])
     }
@@ -94,19 +88,7 @@ impl Op for Argmin {
         Ok(())
     }
 
-    /// Zeros, as `Argmax`'s: a position does not move under small changes.
-    fn pullback(&self, g: &mut Graph, node: NodeId, grads: &[VarId]) -> Result<Vec<VarId>> {
-        self.argmax().pullback(g, node, grads)
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        self.argmax().pushforward(g, node, tangents)
-    }
+    super::constant_grads::piecewise_constant_grads!();
 
     op_identity!();
 }

@@ -45,17 +45,8 @@ impl Op for Dot {
         "Dot"
     }
 
-    fn describe(&self) -> String {
-        "Dot".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [x, y] = inputs else {
-            return Err(Error::Type(format!(
-                "Dot takes 2 inputs, got {}",
-                inputs.len()
-            )));
-        };
+        let [x, y] = super::arity::exactly("Dot", inputs)?;
         let (x, y) = (
             x.expect_tensor("The first input of Dot")?,
             y.expect_tensor("The second input of Dot")?,

@@ -9,7 +9,6 @@
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::Pool;
 use crate::kernels::elemwise::elemwise;
 use crate::kernels::reduce::centred_squares;
@@ -42,7 +41,7 @@ pub struct CentredSquares {
 impl CentredSquares {
     /// The reduced axes of a rank-`ndim` input.
     pub fn axes(&self, ndim: usize) -> Vec<usize> {
-        self.axis.clone().unwrap_or_else(|| (0..ndim).collect())
+        super::reduced_axes::reduced_axes(self.axis.as_deref(), ndim)
     }
 
     /// The output type: `x` (float32 or float64) without the reduced axes.
@@ -54,23 +53,14 @@ impl CentredSquares {
                 x.dtype
             )));
         }
-        let axes = self.axes(x.ndim());
-        if let Some(&bad) = axes.iter().find(|&&a| a >= x.ndim()) {
-            return Err(Error::Value(format!(
-                "{}: axis {bad} is out of bounds for array of dimension {}",
-                self.describe(),
-                x.ndim()
-            )));
-        }
+        let shape =
+            super::reduced_axes::kept_static_shape(&self.describe(), self.axis.as_deref(), x)?;
         if let Some(d) = divisors.iter().find(|d| !single_value(d)) {
             return Err(Error::Type(format!(
                 "{}: a divisor must be one real value (every static length 1), not {d}",
                 self.describe()
             )));
         }
-        let shape = (0..x.ndim())
-            .filter(|d| !axes.contains(d))
-            .map(|d| x.shape[d]);
         TensorType::new(x.dtype, shape)
     }
 
@@ -162,11 +152,8 @@ impl Op for CentredSquares {
 
     /// `CentredSquares{axis=1}`, `CentredSquares{axes=None}`, as `Sum` prints.
     fn describe(&self) -> String {
-        match &self.axis {
-            None => "CentredSquares{axes=None}".into(),
-            Some(a) if a.len() == 1 => format!("CentredSquares{{axis={}}}", a[0]),
-            Some(a) => format!("CentredSquares{{axes={a:?}}}"),
-        }
+        let axes = super::reduced_axes::axes_prop(self.axis.as_deref());
+        format!("CentredSquares{{{axes}}}")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -184,18 +171,7 @@ impl Op for CentredSquares {
         Ok(vec![self.output_type(x, &divisors)?.into()])
     }
 
-    /// The data's shape without the reduced axes.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let input = &input_shapes[0];
-        let axes = self.axes(input.len());
-        let kept = (0..input.len()).filter(|d| !axes.contains(d));
-        Ok(Some(vec![kept.map(|d| input[d]).collect()]))
-    }
+    super::shape_rules::shape_without_axes!();
 
     fn perform(
         &self,
@@ -222,6 +198,7 @@ impl Op for CentredSquares {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::Graph;
     use crate::ops::infer_shape::node_output_shapes;
     use std::sync::Arc;
 

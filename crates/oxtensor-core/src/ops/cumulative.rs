@@ -65,13 +65,7 @@ impl Op for CumOp {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         let t = input.expect_tensor("The input of CumOp")?;
         if self.axis >= t.ndim() {
             return Err(Error::Value(format!(
@@ -84,15 +78,7 @@ impl Op for CumOp {
         Ok(vec![t.clone().into()])
     }
 
-    /// The output has the shape of input 0.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
     fn perform(
         &self,

@@ -169,12 +169,7 @@ impl Op for DimShuffle {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "DimShuffle takes 1 input, got {}",
-                inputs.len()
-            )));
-        };
+        let [input] = super::arity::exactly("DimShuffle", inputs)?;
         Ok(vec![self
             .output_type(input.expect_tensor("The input of DimShuffle")?)?
             .into()])

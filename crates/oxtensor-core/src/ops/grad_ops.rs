@@ -79,14 +79,7 @@ impl Op for GradOp {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        match inputs {
-            [t] => Ok(vec![(*t).clone()]),
-            _ => Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            ))),
-        }
+        Ok(vec![super::arity::single_input(self, inputs)?.clone()])
     }
 
     fn view_map(&self) -> IoMap {
@@ -107,14 +100,7 @@ impl Op for GradOp {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let x = g.node(node).inputs[0];

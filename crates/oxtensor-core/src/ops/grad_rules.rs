@@ -257,3 +257,31 @@ pub fn ifelse_pushforward(
     let node = g.apply(Arc::new(op.clone()), &args)?;
     Ok(g.node(node).outputs.iter().map(|&v| Some(v)).collect())
 }
+
+/// The gradients of an op whose input 0 is the value and whose other
+/// inputs are parameters (lengths, shapes): `gv` for the value, the others
+/// disconnected.
+pub fn value_grad_only(g: &mut Graph, node: NodeId, gv: VarId) -> Vec<VarId> {
+    let n = g.node(node).inputs.len();
+    let mut grads = vec![gv];
+    grads.extend((1..n).map(|_| disconnected(g)));
+    grads
+}
+
+/// The tangent of an op linear in its value (input 0) for fixed
+/// parameters (`Alloc`, `SpecifyShape`): the op applied to the value's
+/// tangent with the same parameters; none when the value has none.
+pub fn value_pushforward(
+    g: &mut Graph,
+    node: NodeId,
+    tangents: &[Option<VarId>],
+) -> Result<Option<Vec<Option<VarId>>>> {
+    let Some(t) = tangents[0] else {
+        return Ok(Some(vec![None]));
+    };
+    let (op, mut inputs) = (g.node(node).op.clone(), g.node(node).inputs.clone());
+    inputs[0] = t;
+    Ok(Some(vec![Some(crate::ops::known::apply_out(
+        g, op, &inputs,
+    )?)]))
+}

@@ -111,10 +111,6 @@ impl Op for Join {
         "Join"
     }
 
-    fn describe(&self) -> String {
-        "Join".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
     }

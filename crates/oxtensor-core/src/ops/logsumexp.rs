@@ -30,7 +30,7 @@ impl LogSumExp {
 
     /// The reduced axes of a rank-`ndim` input.
     pub fn axes(&self, ndim: usize) -> Vec<usize> {
-        self.axis.clone().unwrap_or_else(|| (0..ndim).collect())
+        super::reduced_axes::reduced_axes(self.axis.as_deref(), ndim)
     }
 
     /// The output type: the input without the reduced axes, in a float dtype.
@@ -42,17 +42,8 @@ impl LogSumExp {
                 input.dtype
             )));
         }
-        let axes = self.axes(input.ndim());
-        if let Some(&bad) = axes.iter().find(|&&a| a >= input.ndim()) {
-            return Err(Error::Value(format!(
-                "{}: axis {bad} is out of bounds for array of dimension {}",
-                self.describe(),
-                input.ndim()
-            )));
-        }
-        let shape = (0..input.ndim())
-            .filter(|d| !axes.contains(d))
-            .map(|d| input.shape[d]);
+        let shape =
+            super::reduced_axes::kept_static_shape(&self.describe(), self.axis.as_deref(), input)?;
         TensorType::new(input.dtype.upgrade_to_float(), shape)
     }
 
@@ -78,37 +69,17 @@ impl Op for LogSumExp {
 
     /// `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
     fn describe(&self) -> String {
-        match &self.axis {
-            None => "LogSumExp{axes=None}".into(),
-            Some(a) if a.len() == 1 => format!("LogSumExp{{axis={}}}", a[0]),
-            Some(a) => format!("LogSumExp{{axes={a:?}}}"),
-        }
+        let axes = super::reduced_axes::axes_prop(self.axis.as_deref());
+        format!("LogSumExp{{{axes}}}")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         let t = input.expect_tensor("The input of LogSumExp")?;
         Ok(vec![self.output_type(t)?.into()])
     }
 
-    /// The input's shape without the reduced axes.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let input = &input_shapes[0];
-        let axes = self.axes(input.len());
-        let kept = (0..input.len()).filter(|d| !axes.contains(d));
-        Ok(Some(vec![kept.map(|d| input[d]).collect()]))
-    }
+    super::shape_rules::shape_without_axes!();
 
     fn perform(
         &self,

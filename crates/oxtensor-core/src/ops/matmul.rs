@@ -69,17 +69,8 @@ impl Op for Matmul {
         "Matmul"
     }
 
-    fn describe(&self) -> String {
-        "Matmul".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [x, y] = inputs else {
-            return Err(Error::Type(format!(
-                "Matmul takes 2 inputs, got {}",
-                inputs.len()
-            )));
-        };
+        let [x, y] = super::arity::exactly("Matmul", inputs)?;
         let x = x.expect_tensor("The first input of Matmul")?;
         let y = y.expect_tensor("The second input of Matmul")?;
         Ok(vec![self.output_type(x, y)?.into()])

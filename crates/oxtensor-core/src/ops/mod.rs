@@ -8,11 +8,13 @@ pub mod alloc;
 pub mod arange;
 pub mod argmax;
 pub mod argmin;
+mod arity;
 pub mod bincount;
 pub mod blas;
 pub mod centred_squares;
 mod composite_graph;
 pub mod composite_reduce;
+mod constant_grads;
 pub mod cumulative;
 pub mod dimshuffle;
 pub mod elemwise;
@@ -29,11 +31,13 @@ pub mod make_vector;
 pub mod matmul;
 pub mod nonzero;
 pub mod reduce;
+pub mod reduced_axes;
 pub mod repeat;
 pub(crate) mod scalar_grad;
 mod scalar_grad_math;
 mod scalar_graph;
 pub mod shape;
+mod shape_rules;
 pub mod softmax;
 pub mod sort;
 pub mod specify_shape;
@@ -104,7 +108,10 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     fn name(&self) -> &str;
 
     /// PyTensor's `str(op)`, what `dprint` shows (`Add`, `ExpandDims{axis=0}`).
-    fn describe(&self) -> String;
+    /// The default is the class name, as for an op without props.
+    fn describe(&self) -> String {
+        self.name().to_owned()
+    }
 
     /// The classes this op is an instance of, most specific first, as
     /// rewriters track them: PyTensor dispatches a rewriter that tracks a

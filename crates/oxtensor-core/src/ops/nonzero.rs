@@ -21,17 +21,8 @@ impl Op for Nonzero {
         "Nonzero"
     }
 
-    fn describe(&self) -> String {
-        "Nonzero".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "Nonzero takes 1 input, got {}",
-                inputs.len()
-            )));
-        };
+        let [input] = super::arity::exactly("Nonzero", inputs)?;
         let ndim = input.expect_tensor("The input of Nonzero")?.ndim();
         if ndim == 0 {
             return Err(Error::Value(

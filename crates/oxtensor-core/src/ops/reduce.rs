@@ -44,31 +44,18 @@ impl CAReduce {
 
     /// The reduced axes of a rank-`ndim` input.
     pub fn axes(&self, ndim: usize) -> Vec<usize> {
-        self.axis.clone().unwrap_or_else(|| (0..ndim).collect())
+        super::reduced_axes::reduced_axes(self.axis.as_deref(), ndim)
     }
 
     /// The output type: the input without the reduced axes.
     pub fn output_type(&self, input: &TensorType) -> Result<TensorType> {
-        let axes = self.axes(input.ndim());
-        if let Some(&bad) = axes.iter().find(|&&a| a >= input.ndim()) {
-            return Err(Error::Value(format!(
-                "Axis {bad} is out of bounds for a {}-d input of {}",
-                input.ndim(),
-                self.describe()
-            )));
-        }
-        let shape = (0..input.ndim())
-            .filter(|d| !axes.contains(d))
-            .map(|d| input.shape[d]);
+        let shape =
+            super::reduced_axes::kept_static_shape(&self.describe(), self.axis.as_deref(), input)?;
         TensorType::new(self.dtype, shape)
     }
 
     pub(crate) fn axis_str(&self) -> String {
-        match &self.axis {
-            None => "axes=None".into(),
-            Some(a) if a.len() == 1 => format!("axis={}", a[0]),
-            Some(a) => format!("axes={a:?}"),
-        }
+        super::reduced_axes::axes_prop(self.axis.as_deref())
     }
 }
 
@@ -107,13 +94,7 @@ impl Op for CAReduce {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         Ok(vec![self
             .output_type(input.expect_tensor("The input of a reduction")?)?
             .into()])
@@ -147,18 +128,7 @@ impl Op for CAReduce {
             && input_types.get(input).is_some_and(Type::is_bool_tensor)
     }
 
-    /// The input's shape without the reduced axes.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        let input = &input_shapes[0];
-        let axes = self.axes(input.len());
-        let kept = (0..input.len()).filter(|d| !axes.contains(d));
-        Ok(Some(vec![kept.map(|d| input[d]).collect()]))
-    }
+    super::shape_rules::shape_without_axes!();
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         Ok(vec![grad_rules::reduce_pullback(

@@ -95,12 +95,7 @@ impl Op for Repeat {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [x, repeats] = inputs else {
-            return Err(Error::Type(format!(
-                "Repeat takes 2 inputs, got {}",
-                inputs.len()
-            )));
-        };
+        let [x, repeats] = super::arity::exactly("Repeat", inputs)?;
         let x = x.expect_tensor("The input of Repeat")?;
         let r = repeats.expect_tensor("The repeats of Repeat")?;
         if !r.dtype.is_integer() || r.ndim() > 1 {

@@ -8,7 +8,6 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::infer_shape;
-use crate::ops::scalar_grad::disconnected;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, layout, Tensor};
 use crate::types::{TensorType, Type};
@@ -23,17 +22,8 @@ impl Op for Shape {
         "Shape"
     }
 
-    fn describe(&self) -> String {
-        "Shape".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "Shape takes 1 input, got {}",
-                inputs.len()
-            )));
-        };
+        let [input] = super::arity::exactly("Shape", inputs)?;
         let ndim = input.expect_tensor("The input of Shape")?.ndim();
         Ok(vec![
             TensorType::new(DType::Int64, [Some(ndim as u64)])?.into()
@@ -72,23 +62,7 @@ impl Op for Shape {
         Ok(Some(vec![vec![rank]]))
     }
 
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![disconnected(g)])
-    }
-
-    fn pushforward(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        Ok(Some(vec![None]))
-    }
+    super::constant_grads::disconnected_grads!();
 
     op_identity!();
 }
@@ -110,12 +84,7 @@ impl Op for ShapeI {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "Shape_i takes 1 input, got {}",
-                inputs.len()
-            )));
-        };
+        let [input] = super::arity::exactly("Shape_i", inputs)?;
         let ndim = input.expect_tensor("The input of Shape_i")?.ndim();
         if self.i >= ndim {
             return Err(Error::Type(format!(
@@ -158,23 +127,7 @@ impl Op for ShapeI {
         Ok(Some(vec![Vec::new()]))
     }
 
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![disconnected(g)])
-    }
-
-    fn pushforward(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        Ok(Some(vec![None]))
-    }
+    super::constant_grads::disconnected_grads!();
 
     op_identity!();
 }
@@ -269,12 +222,7 @@ impl Op for Reshape {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input, shape] = inputs else {
-            return Err(Error::Type(format!(
-                "Reshape takes 2 inputs, got {}",
-                inputs.len()
-            )));
-        };
+        let [input, shape] = super::arity::exactly("Reshape", inputs)?;
         let shape = shape.expect_tensor("The shape of Reshape")?;
         if !shape.dtype.is_integer() || shape.ndim() != 1 {
             return Err(Error::Type(format!(

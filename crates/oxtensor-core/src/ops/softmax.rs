@@ -85,26 +85,12 @@ impl Op for Softmax {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes 1 input, got {}",
-                self.describe(),
-                inputs.len()
-            )));
-        };
+        let input = super::arity::single_input(self, inputs)?;
         let t = input.expect_tensor(&format!("The input of {}", self.describe()))?;
         Ok(vec![self.output_type(t)?.into()])
     }
 
-    /// The output has the shape of input 0.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
     fn perform(
         &self,

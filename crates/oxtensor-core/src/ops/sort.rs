@@ -86,15 +86,7 @@ impl Op for Sort {
         Ok(vec![TensorType::new(dtype, x.shape.iter().copied())?.into()])
     }
 
-    /// The output has the shape of input 0.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
     fn perform(
         &self,
@@ -152,10 +144,6 @@ impl Op for TakeAlongAxis {
         "TakeAlongAxis"
     }
 
-    fn describe(&self) -> String {
-        "TakeAlongAxis".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [values, indices, axis] = inputs else {
             return Err(Error::Type(format!(
@@ -179,15 +167,7 @@ impl Op for TakeAlongAxis {
         .into()])
     }
 
-    /// The output has the shape of input 1.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[1].clone()]))
-    }
+    super::shape_rules::shape_of_input!(1);
 
     fn perform(
         &self,

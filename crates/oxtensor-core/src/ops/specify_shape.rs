@@ -7,12 +7,10 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
-use crate::ops::scalar_grad::disconnected;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
-use std::sync::Arc;
 
 /// `SpecifyShape`: inputs are the tensor and one integer scalar per axis
 /// (negative: not specified).
@@ -64,10 +62,6 @@ impl KnownInputs for SpecifyShape {
 impl Op for SpecifyShape {
     fn name(&self) -> &str {
         "SpecifyShape"
-    }
-
-    fn describe(&self) -> String {
-        "SpecifyShape".into()
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -130,10 +124,7 @@ impl Op for SpecifyShape {
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        let n = g.node(node).inputs.len();
-        let mut grads = vec![output_grads[0]];
-        grads.extend((1..n).map(|_| disconnected(g)));
-        Ok(grads)
+        Ok(super::grad_rules::value_grad_only(g, node, output_grads[0]))
     }
 
     fn pushforward(
@@ -142,16 +133,7 @@ impl Op for SpecifyShape {
         node: NodeId,
         tangents: &[Option<VarId>],
     ) -> Result<Option<Vec<Option<VarId>>>> {
-        let Some(t) = tangents[0] else {
-            return Ok(Some(vec![None]));
-        };
-        let mut inputs = g.node(node).inputs.clone();
-        inputs[0] = t;
-        Ok(Some(vec![Some(known::apply_out(
-            g,
-            Arc::new(SpecifyShape),
-            &inputs,
-        )?)]))
+        super::grad_rules::value_pushforward(g, node, tangents)
     }
 
     op_identity!();

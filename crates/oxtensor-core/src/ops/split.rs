@@ -25,12 +25,7 @@ pub struct Split {
 
 impl KnownInputs for Split {
     fn known_output_types(&self, inputs: &[&Type], known: &[Option<&Tensor>]) -> Result<Vec<Type>> {
-        let [x, axis, splits] = inputs else {
-            return Err(Error::Type(format!(
-                "Split takes 3 inputs, got {}",
-                inputs.len()
-            )));
-        };
+        let [x, axis, splits] = super::arity::exactly("Split", inputs)?;
         let x = x.expect_tensor("The input of Split")?;
         expect_int_scalar(axis, "The axis of Split")?;
         let s = splits.expect_tensor("The splits of Split")?;

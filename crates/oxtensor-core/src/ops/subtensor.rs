@@ -82,10 +82,13 @@ impl Subtensor {
         inputs: &[&TensorType],
         consts: &[Option<i64>],
     ) -> Result<TensorType> {
-        let (x, idx) = inputs
-            .split_first()
-            .ok_or_else(|| Error::Type("Subtensor needs an input".into()))?;
-        basic_output_type(x, &self.idx_list, idx, consts)
+        read_type(
+            "Subtensor",
+            basic_output_type,
+            &self.idx_list,
+            inputs,
+            consts,
+        )
     }
 }
 
@@ -105,10 +108,6 @@ impl Op for Subtensor {
 
     fn view_map(&self) -> IoMap {
         vec![(0, vec![0])]
-    }
-
-    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
-        Ok(Some((0..n_inputs).map(|i| vec![i == 0]).collect()))
     }
 
     fn perform(
@@ -134,18 +133,7 @@ impl Op for Subtensor {
         Ok(Some(vec![shape]))
     }
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        grad::subtensor_pullback(g, node, output_grads[0])
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        grad::linear_pushforward(g, node, tangents, 1)
-    }
+    grad::read_grads!();
 
     op_identity!();
 }
@@ -181,16 +169,47 @@ impl IncSubtensor {
 
     /// The output type (that of `x`), after checking `y` against `x[idx]`.
     pub fn output_type(&self, inputs: &[&TensorType]) -> Result<TensorType> {
-        let [x, y, idx @ ..] = inputs else {
-            return Err(Error::Type(format!(
-                "{} takes x, y and the index inputs",
-                self.describe()
-            )));
-        };
-        let region = basic_output_type(x, &self.idx_list, idx, &[])?;
-        check_value_rank(region.ndim(), y)?;
-        Ok((*x).clone())
+        write_type(self, basic_output_type, &self.idx_list, inputs)
     }
+}
+
+/// A rule giving `x[idx_list]`'s type from `x`, the index inputs' types
+/// and their constant values: [`basic_output_type`] or
+/// [`super::advanced_subtensor::advanced_output_type`].
+pub(crate) type RegionType =
+    fn(&TensorType, &[IdxEntry], &[&TensorType], &[Option<i64>]) -> Result<TensorType>;
+
+/// A reading op's output type: `x[idx_list]`'s, by `rule`.
+pub(crate) fn read_type(
+    op: &str,
+    rule: RegionType,
+    idx_list: &[IdxEntry],
+    inputs: &[&TensorType],
+    consts: &[Option<i64>],
+) -> Result<TensorType> {
+    let (x, idx) = inputs
+        .split_first()
+        .ok_or_else(|| Error::Type(format!("{op} needs an input")))?;
+    rule(x, idx_list, idx, consts)
+}
+
+/// A writing op's output type, `x`'s, after checking `y` against
+/// `x[idx_list]` (whose type `rule` gives).
+pub(crate) fn write_type(
+    op: &dyn Op,
+    rule: RegionType,
+    idx_list: &[IdxEntry],
+    inputs: &[&TensorType],
+) -> Result<TensorType> {
+    let [x, y, idx @ ..] = inputs else {
+        return Err(Error::Type(format!(
+            "{} takes x, y and the index inputs",
+            op.describe()
+        )));
+    };
+    let region = rule(x, idx_list, idx, &[])?;
+    check_value_rank(region.ndim(), y)?;
+    Ok((*x).clone())
 }
 
 /// PyTensor's check that `y` does not have more dimensions than `x[idx]`.
@@ -223,21 +242,7 @@ impl Op for IncSubtensor {
         Ok(vec![self.output_type(&types)?.into()])
     }
 
-    fn connection_pattern(&self, n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
-        Ok(Some((0..n_inputs).map(|i| vec![i < 2]).collect()))
-    }
-
-    fn destroy_map(&self) -> IoMap {
-        if self.inplace {
-            vec![(0, vec![0])]
-        } else {
-            Vec::new()
-        }
-    }
-
-    fn overwritable_input(&self) -> Option<usize> {
-        Some(0)
-    }
+    write_in_place!();
 
     fn perform(
         &self,
@@ -270,31 +275,33 @@ impl Op for IncSubtensor {
         Ok(())
     }
 
-    /// The output is shaped like `x`.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    super::shape_rules::shape_of_input!(0);
 
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        grad::inc_pullback(g, node, output_grads[0], self.set_instead_of_inc)
-    }
-
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
-        grad::linear_pushforward(g, node, tangents, 2)
-    }
+    grad::write_grads!();
 
     op_identity!();
 }
+
+/// The methods of a writing op with an `inplace` field: it writes into
+/// `x` itself when `inplace` (`destroy_map = {0: [0]}`, put there by the
+/// inplace phase), and otherwise into a copy, which may be `x`'s buffer
+/// when the program lends it.
+macro_rules! write_in_place {
+    () => {
+        fn destroy_map(&self) -> $crate::ops::IoMap {
+            if self.inplace {
+                vec![(0, vec![0])]
+            } else {
+                Vec::new()
+            }
+        }
+
+        fn overwritable_input(&self) -> Option<usize> {
+            Some(0)
+        }
+    };
+}
+pub(crate) use write_in_place;
 
 /// The block write of an increment op.
 pub(crate) fn write_of(set_instead_of_inc: bool) -> Write {

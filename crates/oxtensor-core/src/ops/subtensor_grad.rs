@@ -22,54 +22,46 @@ struct Family {
     set: OpRef,
 }
 
-fn basic(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
-    Family {
-        read: Arc::new(Subtensor {
-            idx_list: idx_list.to_vec(),
-        }),
-        inc: Arc::new(IncSubtensor {
-            idx_list: idx_list.to_vec(),
-            set_instead_of_inc: false,
-            inplace: false,
-        }),
-        set: Arc::new(IncSubtensor {
-            idx_list: idx_list.to_vec(),
-            set_instead_of_inc: true,
-            inplace: false,
-        }),
+impl Family {
+    /// The reading op and the writing op built for each mode.
+    fn of<R: Op, W: Op>(read: R, write: impl Fn(bool) -> W) -> Family {
+        Family {
+            read: Arc::new(read),
+            inc: Arc::new(write(false)),
+            set: Arc::new(write(true)),
+        }
     }
+}
+
+fn basic(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
+    let read = Subtensor {
+        idx_list: idx_list.to_vec(),
+    };
+    Family::of(read, |set_instead_of_inc| IncSubtensor {
+        idx_list: idx_list.to_vec(),
+        set_instead_of_inc,
+        inplace: false,
+    })
 }
 
 fn advanced(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
-    Family {
-        read: Arc::new(AdvancedSubtensor {
-            idx_list: idx_list.to_vec(),
-        }),
-        inc: Arc::new(AdvancedIncSubtensor {
-            idx_list: idx_list.to_vec(),
-            set_instead_of_inc: false,
-            inplace: false,
-        }),
-        set: Arc::new(AdvancedIncSubtensor {
-            idx_list: idx_list.to_vec(),
-            set_instead_of_inc: true,
-            inplace: false,
-        }),
-    }
+    let read = AdvancedSubtensor {
+        idx_list: idx_list.to_vec(),
+    };
+    Family::of(read, |set_instead_of_inc| AdvancedIncSubtensor {
+        idx_list: idx_list.to_vec(),
+        set_instead_of_inc,
+        inplace: false,
+    })
 }
 
 fn rows() -> Family {
-    Family {
-        read: Arc::new(AdvancedSubtensor1),
-        inc: Arc::new(AdvancedIncSubtensor1 {
-            set_instead_of_inc: false,
+    Family::of(AdvancedSubtensor1, |set_instead_of_inc| {
+        AdvancedIncSubtensor1 {
+            set_instead_of_inc,
             inplace: false,
-        }),
-        set: Arc::new(AdvancedIncSubtensor1 {
-            set_instead_of_inc: true,
-            inplace: false,
-        }),
-    }
+        }
+    })
 }
 
 /// The family of an indexing op.
@@ -186,3 +178,60 @@ pub fn linear_pushforward(
     }
     Ok(Some(vec![Some(g.apply_out(op, &args)?)]))
 }
+
+/// Writes the gradient methods of an indexing op whose first `$n_values`
+/// inputs are values (connected, and linear: the pushforward applies the
+/// op to their tangents) and whose other inputs are indices; `$pullback`
+/// sees the graph, the node and the output gradient under the names given.
+macro_rules! index_grads {
+    ($self:ident, $n_values:expr, $g:ident, $node:ident, $gz:ident => $pullback:expr) => {
+        fn connection_pattern(
+            &$self,
+            n_inputs: usize,
+        ) -> $crate::error::Result<Option<Vec<Vec<bool>>>> {
+            Ok(Some((0..n_inputs).map(|i| vec![i < $n_values]).collect()))
+        }
+
+        fn pullback(
+            &$self,
+            $g: &mut $crate::graph::Graph,
+            $node: $crate::graph::NodeId,
+            output_grads: &[$crate::graph::VarId],
+        ) -> $crate::error::Result<Vec<$crate::graph::VarId>> {
+            let $gz = output_grads[0];
+            $pullback
+        }
+
+        fn pushforward(
+            &$self,
+            g: &mut $crate::graph::Graph,
+            node: $crate::graph::NodeId,
+            tangents: &[Option<$crate::graph::VarId>],
+        ) -> $crate::error::Result<Option<Vec<Option<$crate::graph::VarId>>>> {
+            $crate::ops::subtensor_grad::linear_pushforward(g, node, tangents, $n_values)
+        }
+    };
+}
+pub(crate) use index_grads;
+
+/// The gradient methods of a reading op (`x[idx]`): only `x` is connected.
+macro_rules! read_grads {
+    () => {
+        $crate::ops::subtensor_grad::index_grads!(self, 1, g, node, gz => {
+            $crate::ops::subtensor_grad::subtensor_pullback(g, node, gz)
+        });
+    };
+}
+pub(crate) use read_grads;
+
+/// The gradient methods of a writing op (`set_subtensor`/`inc_subtensor`
+/// with a `set_instead_of_inc` field): `x` and `y` are connected.
+macro_rules! write_grads {
+    () => {
+        $crate::ops::subtensor_grad::index_grads!(self, 2, g, node, gz => {
+            let set = self.set_instead_of_inc;
+            $crate::ops::subtensor_grad::inc_pullback(g, node, gz, set)
+        });
+    };
+}
+pub(crate) use write_grads;

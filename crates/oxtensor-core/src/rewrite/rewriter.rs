@@ -134,6 +134,8 @@ pub struct FnRewriter<F> {
     name: &'static str,
     tracks: fn() -> Tracks,
     f: F,
+    /// What [`NodeRewriter::add_requirements`] runs (none by default).
+    requires: Option<fn(&mut FunctionGraph) -> Result<()>>,
 }
 
 impl<F> FnRewriter<F>
@@ -142,7 +144,20 @@ where
 {
     /// A rewriter called `name` that tracks `tracks()` and runs `f`.
     pub fn new(name: &'static str, tracks: fn() -> Tracks, f: F) -> Self {
-        FnRewriter { name, tracks, f }
+        FnRewriter {
+            name,
+            tracks,
+            f,
+            requires: None,
+        }
+    }
+
+    /// The rewriter, needing what `requires` attaches to a graph first.
+    pub fn with_requirement(self, requires: fn(&mut FunctionGraph) -> Result<()>) -> Self {
+        FnRewriter {
+            requires: Some(requires),
+            ..self
+        }
     }
 }
 
@@ -160,5 +175,9 @@ where
 
     fn transform(&self, fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
         (self.f)(fg, node)
+    }
+
+    fn add_requirements(&self, fg: &mut FunctionGraph) -> Result<()> {
+        self.requires.map_or(Ok(()), |requires| requires(fg))
     }
 }

@@ -10,9 +10,12 @@ mod destroy_order;
 mod donation;
 pub mod fork;
 mod lazy;
+mod link;
 pub mod native_stack;
+mod node_check;
 mod profile;
 mod program;
+mod step;
 mod thunk;
 
 pub use checked::{NodeView, StepChecker};

@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -65,21 +64,13 @@ impl Op for Cholesky {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    crate::ops::shape_rules::shape_of_input!(0);
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let (x, l) = (g.node(node).inputs[0], g.node(node).outputs[0]);
         let op = CholeskyGrad { lower: self.lower };
         let gx = g.apply_out(Arc::new(op), &[l, output_grads[0]])?;
-        let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
 
     op_identity!();
@@ -121,14 +112,7 @@ impl Op for CholeskyGrad {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    crate::ops::shape_rules::shape_of_input!(0);
 
     op_identity!();
 }

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::scalar_grad::tensor;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -20,8 +20,7 @@ fn scaled_inv_t(g: &mut Graph, x: VarId, scale: VarId) -> Result<VarId> {
     let xi = inv(g, x)?;
     let xi_t = transpose(g, xi)?;
     let gx = build::mul(g, scale, xi_t)?;
-    let dtype = tensor(g, x)?.dtype;
-    match_dtype(g, gx, dtype)
+    super::in_dtype_of(g, gx, x)
 }
 
 /// `Det`: a 0-d output.
@@ -31,10 +30,6 @@ pub struct Det;
 impl Op for Det {
     fn name(&self) -> &str {
         "Det"
-    }
-
-    fn describe(&self) -> String {
-        "Det".into()
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -85,10 +80,6 @@ impl Op for SLogDet {
         "SLogDet"
     }
 
-    fn describe(&self) -> String {
-        "SLogDet".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let dtype = square_float("SLogDet", inputs)?.dtype;
         let scalar: Type = TensorType::new(dtype, [])?.into();
@@ -102,9 +93,7 @@ impl Op for SLogDet {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let pair = linalg::slogdet(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
-        for (slot, t) in outputs.iter_mut().zip(pair) {
-            *slot = Some(t.into());
-        }
+        super::set_outputs(outputs, pair);
         Ok(())
     }
 

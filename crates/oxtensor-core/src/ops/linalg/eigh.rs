@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::scalar_grad::tensor;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -52,9 +52,7 @@ impl Op for Eigh {
         outputs: &mut [Option<Value>],
     ) -> Result<()> {
         let wv = linalg::eigh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
-        for (slot, t) in outputs.iter_mut().zip(wv) {
-            *slot = Some(t.into());
-        }
+        super::set_outputs(outputs, wv);
         Ok(())
     }
 
@@ -72,19 +70,10 @@ impl Op for Eigh {
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let x = g.node(node).inputs[0];
         let outs = g.node(node).outputs.clone();
-        let mut grads = Vec::with_capacity(2);
-        for (&out, &gz) in outs.iter().zip(output_grads) {
-            grads.push(if matches!(g.var(gz).ty, Type::Disconnected) {
-                let dtype = tensor(g, out)?.dtype;
-                build::zeros_like(g, out, dtype)?
-            } else {
-                gz
-            });
-        }
+        let grads = super::zeros_if_disconnected(g, &outs, output_grads)?;
         let op = EighGrad { lower: self.lower };
         let gx = g.apply_out(Arc::new(op), &[outs[0], outs[1], grads[0], grads[1]])?;
-        let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
 
     op_identity!();
@@ -128,14 +117,7 @@ impl Op for EighGrad {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[1].clone()]))
-    }
+    crate::ops::shape_rules::shape_of_input!(1);
 
     op_identity!();
 }
@@ -196,8 +178,7 @@ impl Op for Eigvalsh {
         let gv = build::zeros_like(g, v, dtype)?;
         let op = EighGrad { lower: self.lower };
         let gx = g.apply_out(Arc::new(op), &[w, v, output_grads[0], gv])?;
-        let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
 
     op_identity!();

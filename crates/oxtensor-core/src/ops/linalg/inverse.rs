@@ -7,7 +7,6 @@ use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -32,10 +31,6 @@ impl Op for MatrixInverse {
         "MatrixInverse"
     }
 
-    fn describe(&self) -> String {
-        "MatrixInverse".into()
-    }
-
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         Ok(vec![square_float("MatrixInverse", inputs)?.into()])
     }
@@ -51,14 +46,7 @@ impl Op for MatrixInverse {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[0].clone()]))
-    }
+    crate::ops::shape_rules::shape_of_input!(0);
 
     /// `-(Xᵀ · gz · Xᵀ)` with `X = inv(x)`.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
@@ -67,8 +55,7 @@ impl Op for MatrixInverse {
         let left = build::dot(g, xi_t, output_grads[0])?;
         let prod = build::dot(g, left, xi_t)?;
         let gx = build::neg(g, prod)?;
-        let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
 
     op_identity!();

@@ -78,3 +78,49 @@ pub fn square_float(op: &str, inputs: &[&Type]) -> Result<TensorType> {
     let n = x.shape[0].or(x.shape[1]);
     TensorType::new(float_dtype(op, x)?, [n, n])
 }
+
+/// A float matrix input (of any shape) and the dtype `op` computes it in.
+pub fn float_matrix<'a>(op: &str, inputs: &[&'a Type]) -> Result<(&'a TensorType, DType)> {
+    let x = tensor_inputs(op, inputs, 1)?[0];
+    check_matrix(op, 0, x, false)?;
+    Ok((x, float_dtype(op, x)?))
+}
+
+/// A decomposition's factors, one per output, in order.
+pub(crate) fn set_outputs(
+    outputs: &mut [Option<crate::value::Value>],
+    factors: impl IntoIterator<Item = crate::tensor::Tensor>,
+) {
+    for (slot, t) in outputs.iter_mut().zip(factors) {
+        *slot = Some(t.into());
+    }
+}
+
+/// A gradient term `gx` cast to the dtype of the input `x` it is for.
+pub(crate) fn in_dtype_of(
+    g: &mut crate::graph::Graph,
+    gx: crate::graph::VarId,
+    x: crate::graph::VarId,
+) -> Result<crate::graph::VarId> {
+    let dtype = crate::ops::scalar_grad::tensor(g, x)?.dtype;
+    crate::ops::scalar_grad::match_dtype(g, gx, dtype)
+}
+
+/// The output gradients of a decomposition, zeros in place of those the
+/// cost does not depend on: its gradient op reads them all.
+pub(crate) fn zeros_if_disconnected(
+    g: &mut crate::graph::Graph,
+    outs: &[crate::graph::VarId],
+    output_grads: &[crate::graph::VarId],
+) -> Result<Vec<crate::graph::VarId>> {
+    let mut grads = Vec::with_capacity(outs.len());
+    for (&out, &gz) in outs.iter().zip(output_grads) {
+        grads.push(if matches!(g.var(gz).ty, Type::Disconnected) {
+            let dtype = crate::ops::scalar_grad::tensor(g, out)?.dtype;
+            crate::build::zeros_like(g, out, dtype)?
+        } else {
+            gz
+        });
+    }
+    Ok(grads)
+}

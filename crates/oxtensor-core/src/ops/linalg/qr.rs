@@ -4,13 +4,12 @@
 //! of the input's shape), and `QRGrad`, the native op its gradient builds
 //! (for a square `R`: a reduced QR of a matrix with `m >= n`).
 
-use super::{check_matrix, float_dtype, tensor_inputs};
+use super::tensor_inputs;
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::scalar::ScalarKind;
 use crate::types::{TensorType, Type};
@@ -58,9 +57,7 @@ impl Op for Qr {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let x = tensor_inputs("QR", inputs, 1)?[0];
-        check_matrix("QR", 0, x, false)?;
-        let dtype = float_dtype("QR", x)?;
+        let (x, dtype) = super::float_matrix("QR", inputs)?;
         let (m, n) = (x.shape[0], x.shape[1]);
         let k = if self.complete() {
             m
@@ -83,9 +80,7 @@ impl Op for Qr {
         let dtype = ctx.output_dtype(0)?;
         let x = inputs[0].tensor()?;
         let outs = linalg::qr(x, dtype, self.complete(), self.with_q())?;
-        for (slot, t) in outputs.iter_mut().zip(outs) {
-            *slot = Some(t.into());
-        }
+        super::set_outputs(outputs, outs);
         Ok(())
     }
 
@@ -117,17 +112,9 @@ impl Op for Qr {
         let x = g.node(node).inputs[0];
         let outs = g.node(node).outputs.clone();
         let mut args = outs.clone();
-        for (&out, &gz) in outs.iter().zip(output_grads) {
-            args.push(if matches!(g.var(gz).ty, Type::Disconnected) {
-                let dtype = tensor(g, out)?.dtype;
-                build::zeros_like(g, out, dtype)?
-            } else {
-                gz
-            });
-        }
+        args.extend(super::zeros_if_disconnected(g, &outs, output_grads)?);
         let gx = g.apply_out(Arc::new(QrGrad), &args)?;
-        let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
 
     op_identity!();
@@ -140,10 +127,6 @@ pub struct QrGrad;
 impl Op for QrGrad {
     fn name(&self) -> &str {
         "QRGrad"
-    }
-
-    fn describe(&self) -> String {
-        "QRGrad".into()
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

@@ -112,14 +112,7 @@ impl Op for Solve {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
-        Ok(Some(vec![input_shapes[1].clone()]))
-    }
+    crate::ops::shape_rules::shape_of_input!(1);
 
     /// `gb = solve(aᵀ, gz)` and `ga = -gb ⊗ x` (`-gb · xᵀ` for a matrix `b`).
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

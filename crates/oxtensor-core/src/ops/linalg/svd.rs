@@ -3,13 +3,11 @@
 //! the singular values; gradients through `U` or `Vh` are out of scope.
 
 use super::eigh::py_bool;
-use super::{check_matrix, float_dtype, tensor_inputs};
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::{Op, PerformCtx};
 use crate::scalar::ScalarKind;
 use crate::types::{TensorType, Type};
@@ -39,9 +37,7 @@ impl Op for Svd {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let x = tensor_inputs("SVD", inputs, 1)?[0];
-        check_matrix("SVD", 0, x, false)?;
-        let dtype = float_dtype("SVD", x)?;
+        let (x, dtype) = super::float_matrix("SVD", inputs)?;
         let (m, n) = (x.shape[0], x.shape[1]);
         let k = m.zip(n).map(|(m, n)| m.min(n));
         let s = TensorType::new(dtype, [k])?.into();
@@ -63,9 +59,7 @@ impl Op for Svd {
         let dtype = ctx.output_dtype(0)?;
         let x = inputs[0].tensor()?;
         let outs = linalg::svd(x, dtype, self.full_matrices, self.compute_uv)?;
-        for (slot, t) in outputs.iter_mut().zip(outs) {
-            *slot = Some(t.into());
-        }
+        super::set_outputs(outputs, outs);
         Ok(())
     }
 
@@ -108,8 +102,7 @@ impl Op for Svd {
         let parts = g.node(thin_node).outputs.clone();
         let scaled = build::mul(g, parts[0], gs)?;
         let gx = build::dot(g, scaled, parts[2])?;
-        let dtype = tensor(g, x)?.dtype;
-        Ok(vec![match_dtype(g, gx, dtype)?])
+        Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
 
     op_identity!();

@@ -251,7 +251,7 @@ fn local_elemwise_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
@@ -259,15 +259,8 @@ mod tests {
     use crate::ops::known::apply_out;
     use crate::ops::shape::ShapeI;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
-    use std::sync::Arc;
 
-    fn input(g: &mut Graph, dtype: DType, shape: &[Option<u64>], name: &str) -> VarId {
-        g.input(
-            TensorType::new(dtype, shape.iter().copied()).unwrap(),
-            Some(name),
-        )
-    }
+    use std::sync::Arc;
 
     fn alloc(g: &mut Graph, args: &[VarId]) -> VarId {
         apply_out(g, Arc::new(Alloc), args).unwrap()

@@ -218,22 +218,15 @@ fn index_dropped(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::{Graph, VarId};
+    use crate::graph::Graph;
     use crate::ops::subtensor::Subtensor;
     use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
-    use std::sync::Arc;
 
-    fn input(g: &mut Graph, dtype: DType, shape: &[Option<u64>], name: &str) -> VarId {
-        g.input(
-            TensorType::new(dtype, shape.iter().copied()).unwrap(),
-            Some(name),
-        )
-    }
+    use std::sync::Arc;
 
     fn m(f: fn(usize) -> f64) -> Tensor {
         Tensor::from_vec(vec![2, 3], (0..6).map(f).collect()).unwrap()

@@ -97,19 +97,13 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
-    use crate::dtype::DType;
+
     use crate::graph::Graph;
+    use crate::rewrite::families::testing::vectors;
     use crate::rewrite::{GraphRewriter, RunContext};
     use crate::tensor::{Scalar, Tensor};
-    use crate::types::TensorType;
-    use crate::value::Value;
 
-    fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
-        names
-            .iter()
-            .map(|n| g.input(TensorType::with_ndim(DType::Float64, 1), Some(n)))
-            .collect()
-    }
+    use crate::value::Value;
 
     fn inplace_nodes(fg: &FunctionGraph) -> usize {
         fg.apply_nodes()

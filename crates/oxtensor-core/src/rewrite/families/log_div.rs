@@ -64,8 +64,6 @@ mod tests {
     use crate::graph::{FunctionGraph, Graph};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::{LinkOptions, Program};
 
     /// `log(x / c)` (or `log(c / x)` when `c_first`) of a 1-d `x`.
     fn case(dtype: DType, c: f64, c_first: bool) -> Case {
@@ -86,11 +84,7 @@ mod tests {
 
     fn run(fg: &FunctionGraph, x: &[f64]) -> Vec<f64> {
         let x = Tensor::from_vec(vec![x.len()], x.to_vec()).unwrap();
-        let out = Program::link(fg, Default::default(), &LinkOptions::default())
-            .unwrap()
-            .run(&[Value::from(x)])
-            .unwrap();
-        out[0].tensor().unwrap().as_slice::<f64>().unwrap().to_vec()
+        super::super::testing::output_f64(fg, &[x]).1
     }
 
     #[test]

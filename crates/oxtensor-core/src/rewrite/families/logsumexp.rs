@@ -117,8 +117,7 @@ mod tests {
     use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::{LinkOptions, Program};
+
     use std::sync::Arc;
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
@@ -126,14 +125,7 @@ mod tests {
     /// `log(sum(exp(x), axis))` of a 2-d `x`, with the axis kept when `keep`.
     fn lse_case(dtype: DType, axis: Option<&[i64]>, keep: bool) -> Case {
         let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
-        let e = build::exp(&mut g, x).unwrap();
-        let mut s = build::sum(&mut g, e, axis).unwrap();
-        if keep {
-            let removed: Vec<usize> =
-                axis.map_or(vec![0, 1], |a| a.iter().map(|&i| i as usize).collect());
-            s = build::dimshuffle(&mut g, s, build::reinsert_axes(2, &removed)).unwrap();
-        }
+        let (x, _, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
         let l = build::log(&mut g, s).unwrap();
         Case {
             g,
@@ -143,13 +135,7 @@ mod tests {
     }
 
     fn run(fg: &crate::graph::FunctionGraph, args: &[Tensor]) -> Vec<f64> {
-        let args: Vec<Value> = args.iter().cloned().map(Value::from).collect();
-        let out = Program::link(fg, Default::default(), &LinkOptions::default())
-            .unwrap()
-            .run(&args)
-            .unwrap();
-        let t = crate::kernels::cast::cast(out[0].tensor().unwrap(), DType::Float64).unwrap();
-        t.as_slice::<f64>().unwrap().to_vec()
+        super::super::testing::output_f64(fg, args).1
     }
 
     #[test]

@@ -335,20 +335,12 @@ fn local_sum_of_neg_to_neg_of_sum(fg: &mut FunctionGraph, node: NodeId) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::{Graph, VarId};
+    use crate::graph::Graph;
     use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
-
-    fn input(g: &mut Graph, dtype: DType, shape: &[Option<u64>], name: &str) -> VarId {
-        g.input(
-            TensorType::new(dtype, shape.iter().copied()).unwrap(),
-            Some(name),
-        )
-    }
 
     fn arange<T: crate::tensor::Element>(shape: Vec<usize>, f: impl Fn(usize) -> T) -> Tensor {
         let n = shape.iter().product();

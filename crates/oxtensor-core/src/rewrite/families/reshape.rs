@@ -140,7 +140,7 @@ fn local_reshape_dimshuffle(fg: &mut FunctionGraph, node: NodeId) -> Result<Opti
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check, input, printed, Case};
     use super::super::util::typed_apply;
     use crate::build;
     use crate::dtype::DType;
@@ -148,15 +148,8 @@ mod tests {
     use crate::ops::make_vector::MakeVector;
     use crate::ops::shape::{Reshape, ShapeI};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
-    use std::sync::Arc;
 
-    fn input(g: &mut Graph, dtype: DType, shape: &[Option<u64>], name: &str) -> VarId {
-        g.input(
-            TensorType::new(dtype, shape.iter().copied()).unwrap(),
-            Some(name),
-        )
-    }
+    use std::sync::Arc;
 
     /// `x.reshape(dims)` typed as Python types it.
     fn reshape(g: &mut Graph, x: VarId, dims: &[i64]) -> VarId {

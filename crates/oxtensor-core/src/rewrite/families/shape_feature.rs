@@ -314,40 +314,15 @@ pub fn is_length_of(fg: &mut FunctionGraph, len: VarId, x: VarId, i: usize) -> R
 
 type TransformFn = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;
 
-/// A node rewriter that asks shapes: a function, whose `add_requirements`
-/// attaches the [`ShapeFeature`] (PyTensor attaches it with `ShapeOpt`).
-pub struct ShapeRewriter {
-    name: &'static str,
-    tracks: fn() -> Tracks,
-    f: TransformFn,
-}
-
-/// A rewriter called `name` that tracks `tracks()`, runs `f`, and needs
-/// the [`ShapeFeature`].
+/// A node rewriter that asks shapes: a rewriter called `name` that tracks
+/// `tracks()` and runs `f`, whose `add_requirements` attaches the
+/// [`ShapeFeature`] (PyTensor attaches it with `ShapeOpt`).
 pub fn shape_rewriter(
     name: &'static str,
     tracks: fn() -> Tracks,
     f: TransformFn,
 ) -> Arc<dyn NodeRewriter> {
-    Arc::new(ShapeRewriter { name, tracks, f })
-}
-
-impl NodeRewriter for ShapeRewriter {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn tracks(&self) -> Tracks {
-        (self.tracks)()
-    }
-
-    fn transform(&self, fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-        (self.f)(fg, node)
-    }
-
-    fn add_requirements(&self, fg: &mut FunctionGraph) -> Result<()> {
-        require(fg)
-    }
+    Arc::new(crate::rewrite::FnRewriter::new(name, tracks, f).with_requirement(require))
 }
 
 #[cfg(test)]

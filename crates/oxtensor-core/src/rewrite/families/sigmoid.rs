@@ -220,14 +220,12 @@ fn local_sigm_times_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check, printed, vector, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph, VarId};
-    use crate::tensor::Tensor;
+
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::{LinkOptions, Program};
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
 
@@ -244,20 +242,11 @@ mod tests {
         }
     }
 
-    fn vector(v: &[f64], dtype: DType) -> Tensor {
-        crate::kernels::cast::cast(&Tensor::from_vec(vec![v.len()], v.to_vec()).unwrap(), dtype)
-            .unwrap()
-    }
-
     fn run(fg: &FunctionGraph, x: &[f64], y: &[f64], dtype: DType) -> Vec<f64> {
-        let args = [Value::from(vector(x, dtype)), Value::from(vector(y, dtype))];
-        let out = Program::link(fg, Default::default(), &LinkOptions::default())
-            .unwrap()
-            .run(&args)
-            .unwrap();
-        assert_eq!(out[0].tensor().unwrap().dtype(), dtype, "the dtype is kept");
-        let t = crate::kernels::cast::cast(out[0].tensor().unwrap(), DType::Float64).unwrap();
-        t.as_slice::<f64>().unwrap().to_vec()
+        let args = [vector(x, dtype), vector(y, dtype)];
+        let (got, values) = super::super::testing::output_f64(fg, &args);
+        assert_eq!(got, dtype, "the dtype is kept");
+        values
     }
 
     /// Checks `case` against the plain graph on moderate values; returns

@@ -149,8 +149,7 @@ mod tests {
     use crate::ops::softmax::Softmax;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::{LinkOptions, Program};
+
     use std::sync::Arc;
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
@@ -158,14 +157,7 @@ mod tests {
     /// `exp(x) / sum(exp(x), axis, keepdims)` of a 2-d `x`.
     fn softmax_case(dtype: DType, axis: Option<&[i64]>, keep: bool) -> Case {
         let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
-        let e = build::exp(&mut g, x).unwrap();
-        let mut s = build::sum(&mut g, e, axis).unwrap();
-        if keep {
-            let removed: Vec<usize> =
-                axis.map_or(vec![0, 1], |a| a.iter().map(|&i| i as usize).collect());
-            s = build::dimshuffle(&mut g, s, build::reinsert_axes(2, &removed)).unwrap();
-        }
+        let (x, e, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
         let y = build::true_div(&mut g, e, s).unwrap();
         Case {
             g,
@@ -175,12 +167,7 @@ mod tests {
     }
 
     fn run(fg: &FunctionGraph, x: &Tensor) -> Vec<f64> {
-        let out = Program::link(fg, Default::default(), &LinkOptions::default())
-            .unwrap()
-            .run(&[Value::from(x.clone())])
-            .unwrap();
-        let t = crate::kernels::cast::cast(out[0].tensor().unwrap(), DType::Float64).unwrap();
-        t.as_slice::<f64>().unwrap().to_vec()
+        super::super::testing::output_f64(fg, std::slice::from_ref(x)).1
     }
 
     fn matrix() -> Tensor {

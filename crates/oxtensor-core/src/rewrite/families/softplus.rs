@@ -162,8 +162,6 @@ mod tests {
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::{LinkOptions, Program};
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
 
@@ -180,18 +178,10 @@ mod tests {
     }
 
     fn run(fg: &FunctionGraph, x: &[f64], dtype: DType) -> Vec<f64> {
-        let x = crate::kernels::cast::cast(
-            &Tensor::from_vec(vec![x.len()], x.to_vec()).unwrap(),
-            dtype,
-        )
-        .unwrap();
-        let out = Program::link(fg, Default::default(), &LinkOptions::default())
-            .unwrap()
-            .run(&[Value::from(x)])
-            .unwrap();
-        assert_eq!(out[0].tensor().unwrap().dtype(), dtype, "the dtype is kept");
-        let t = crate::kernels::cast::cast(out[0].tensor().unwrap(), DType::Float64).unwrap();
-        t.as_slice::<f64>().unwrap().to_vec()
+        let x = super::super::testing::vector(x, dtype);
+        let (got, values) = super::super::testing::output_f64(fg, &[x]);
+        assert_eq!(got, dtype, "the dtype is kept");
+        values
     }
 
     /// Rewrites `case`, checks it against the plain graph on moderate

@@ -385,7 +385,7 @@ fn local_subtensor_of_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Opti
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check, input, printed, Case};
     use super::super::util::typed_apply;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
@@ -393,15 +393,8 @@ mod tests {
     use crate::ops::subtensor::Subtensor;
     use crate::tensor::index::IdxEntry::{self, Index, Slice};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
-    use std::sync::Arc;
 
-    fn input(g: &mut Graph, dtype: DType, shape: &[Option<u64>], name: &str) -> VarId {
-        g.input(
-            TensorType::new(dtype, shape.iter().copied()).unwrap(),
-            Some(name),
-        )
-    }
+    use std::sync::Arc;
 
     fn index(g: &mut Graph, x: VarId, list: Vec<IdxEntry>, idx: &[VarId]) -> VarId {
         let mut args = vec![x];

@@ -113,3 +113,59 @@ pub fn assert_unchanged(case: &Case, include: &[&str]) {
         "rewriting with {include:?} changed the graph"
     );
 }
+
+/// Runs `fg` on `args` (unrewritten, unprofiled): output 0's dtype, and
+/// its values as float64.
+pub fn output_f64(fg: &FunctionGraph, args: &[Tensor]) -> (crate::dtype::DType, Vec<f64>) {
+    let args: Vec<Value> = args.iter().cloned().map(Value::from).collect();
+    let out = Program::link(fg, HashMap::new(), &LinkOptions::default())
+        .and_then(|p| p.run(&args))
+        .expect("runs");
+    let t = out[0].tensor().expect("a tensor output");
+    let f = crate::kernels::cast::cast(t, crate::dtype::DType::Float64).expect("a cast");
+    (t.dtype(), f.as_slice::<f64>().expect("float64").to_vec())
+}
+
+/// A vector of `values` in `dtype`.
+pub fn vector(values: &[f64], dtype: crate::dtype::DType) -> Tensor {
+    let t = Tensor::from_vec(vec![values.len()], values.to_vec()).expect("a vector");
+    crate::kernels::cast::cast(&t, dtype).expect("a cast")
+}
+
+/// A 2-d input `x` in `g`, `exp(x)`, and `sum(exp(x), axis)` with the
+/// summed axes put back (length 1) when `keep`: what the softmax and
+/// log-sum-exp rewrites look for.
+pub fn sum_exp_2d(
+    g: &mut Graph,
+    dtype: crate::dtype::DType,
+    axis: Option<&[i64]>,
+    keep: bool,
+) -> (VarId, VarId, VarId) {
+    let x = g.input(crate::types::TensorType::with_ndim(dtype, 2), Some("x"));
+    let e = crate::build::exp(g, x).expect("exp");
+    let mut s = crate::build::sum(g, e, axis).expect("sum");
+    if keep {
+        let removed: Vec<usize> =
+            axis.map_or(vec![0, 1], |a| a.iter().map(|&i| i as usize).collect());
+        let order = crate::build::reinsert_axes(2, &removed);
+        s = crate::build::dimshuffle(g, s, order).expect("dimshuffle");
+    }
+    (x, e, s)
+}
+
+/// A named input of `dtype` with this static shape (`None`: unknown).
+pub fn input(
+    g: &mut Graph,
+    dtype: crate::dtype::DType,
+    shape: &[Option<u64>],
+    name: &str,
+) -> VarId {
+    let ty = crate::types::TensorType::new(dtype, shape.iter().copied()).expect("a tensor type");
+    g.input(ty, Some(name))
+}
+
+/// Float64 vector inputs with these names.
+pub fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
+    let ty = crate::types::TensorType::with_ndim(crate::dtype::DType::Float64, 1);
+    names.iter().map(|n| g.input(ty.clone(), Some(n))).collect()
+}

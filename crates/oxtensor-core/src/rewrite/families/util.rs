@@ -20,16 +20,17 @@ use crate::tensor::{Scalar, Tensor};
 use crate::types::{TensorType, Type};
 use std::sync::Arc;
 
+/// The scalar op of a plain (not inplace) `Elemwise` node.
+pub fn plain_scalar_op(fg: &FunctionGraph, node: NodeId) -> Option<&ScalarOp> {
+    let op = fg.graph().node(node).op.as_any();
+    let e = op.downcast_ref::<Elemwise>()?;
+    e.inplace_pattern.is_empty().then_some(&e.scalar_op)
+}
+
 /// The scalar kind of a plain (not inplace) `Elemwise` node.
 pub fn elemwise_kind(fg: &FunctionGraph, node: NodeId) -> Option<ScalarKind> {
-    let e = fg
-        .graph()
-        .node(node)
-        .op
-        .as_any()
-        .downcast_ref::<Elemwise>()?;
-    match e.scalar_op {
-        ScalarOp::Kind(k) if e.inplace_pattern.is_empty() => Some(k),
+    match plain_scalar_op(fg, node)? {
+        ScalarOp::Kind(k) => Some(*k),
         _ => None,
     }
 }

@@ -166,18 +166,10 @@ fn distribute(
 #[cfg(test)]
 mod tests {
     use crate::build;
-    use crate::dtype::DType;
-    use crate::graph::{Graph, VarId};
-    use crate::rewrite::families::testing::{assert_unchanged, check, printed, Case};
-    use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
-    fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
-        names
-            .iter()
-            .map(|n| g.input(TensorType::with_ndim(DType::Float64, 1), Some(n)))
-            .collect()
-    }
+    use crate::graph::Graph;
+    use crate::rewrite::families::testing::{assert_unchanged, check, printed, vectors, Case};
+    use crate::tensor::Tensor;
 
     fn args(n: usize) -> Vec<Tensor> {
         (0..n)

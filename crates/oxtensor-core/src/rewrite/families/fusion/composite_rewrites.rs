@@ -36,14 +36,8 @@ pub(super) fn tracks_fused() -> Tracks {
 
 /// The composite of a plain `Elemwise(Composite)` node.
 fn composite_of(fg: &FunctionGraph, node: NodeId) -> Option<Arc<Composite>> {
-    let e = fg
-        .graph()
-        .node(node)
-        .op
-        .as_any()
-        .downcast_ref::<Elemwise>()?;
-    match &e.scalar_op {
-        ScalarOp::Composite(c) if e.inplace_pattern.is_empty() => Some(c.clone()),
+    match crate::rewrite::families::util::plain_scalar_op(fg, node)? {
+        ScalarOp::Composite(c) => Some(c.clone()),
         _ => None,
     }
 }

@@ -1,0 +1,39 @@
+//! How an op checks the number of inputs a node gives it, with the message
+//! PyTensor's `make_node` gives ("Sum{axes=None} takes 1 input, got 2").
+
+use super::Op;
+use crate::error::{Error, Result};
+use crate::types::Type;
+use std::fmt::Display;
+
+/// The `N` inputs of an `N`-input op, or a `TypeError` naming `op`.
+pub fn exactly<'a, const N: usize>(op: impl Display, inputs: &[&'a Type]) -> Result<[&'a Type; N]> {
+    <[&Type; N]>::try_from(inputs).map_err(|_| {
+        let s = if N == 1 { "" } else { "s" };
+        Error::Type(format!("{op} takes {N} input{s}, got {}", inputs.len()))
+    })
+}
+
+/// The one input of a one-input op, or a `TypeError` naming the op as it
+/// prints.
+pub fn single_input<'a>(op: &dyn Op, inputs: &[&'a Type]) -> Result<&'a Type> {
+    let [input] = exactly(op, inputs)?;
+    Ok(input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+
+    #[test]
+    fn counts_and_names() {
+        let t = Type::from(crate::types::TensorType::scalar(DType::Int8));
+        let [a, b] = exactly::<2>("Dot", &[&t, &t]).unwrap();
+        assert_eq!((a, b), (&t, &t));
+        let err = exactly::<2>("Dot", &[&t]).unwrap_err().to_string();
+        assert!(err.contains("Dot takes 2 inputs, got 1"), "{err}");
+        let err = exactly::<1>("Shape", &[]).unwrap_err().to_string();
+        assert!(err.contains("Shape takes 1 input, got 0"), "{err}");
+    }
+}

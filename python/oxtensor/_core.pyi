@@ -220,7 +220,9 @@ __all__ = [
     "scalar_op",
     "sequential_pass",
     "softmax",
+    "std",
     "toposort",
+    "var",
     "vars_between",
     "walking_pass",
 ]
@@ -2035,6 +2037,24 @@ def as_tensor_variable(
     x: t.Any, name: str | None = None, ndim: int | None = None, dtype: t.Any = None
 ) -> TensorVariable:
     """``x`` as a tensor variable: variables as they are, data as constants."""
+
+def var(
+    x: t.Any,
+    axis: t.Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    corrected: bool = False,
+) -> TensorVariable:
+    """Variance over ``axis`` (NumPy's ``ddof``), built by the core."""
+
+def std(
+    x: t.Any,
+    axis: t.Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    corrected: bool = False,
+) -> TensorVariable:
+    """Standard deviation over ``axis``: the square root of ``var``."""
 
 def debugprint(
     graph_like: t.Any,

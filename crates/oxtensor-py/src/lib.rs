@@ -45,6 +45,7 @@ mod registry;
 mod rewriting;
 mod rewritten_ops;
 mod scalar_ops;
+mod scratch_graph;
 mod scratchpad;
 mod settings;
 mod shape_ops;
@@ -58,6 +59,7 @@ mod thunk;
 mod types;
 mod utils;
 mod variable;
+mod variance;
 mod vectorcall;
 
 use pyo3::prelude::*;
@@ -168,5 +170,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
+    m.add_function(wrap_pyfunction!(variance::var, m)?)?;
+    m.add_function(wrap_pyfunction!(variance::std, m)?)?;
     Ok(())
 }

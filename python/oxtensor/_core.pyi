@@ -222,7 +222,9 @@ __all__ = [
     "scalar_op",
     "sequential_pass",
     "softmax",
+    "std",
     "toposort",
+    "var",
     "vars_between",
     "walking_pass",
 ]

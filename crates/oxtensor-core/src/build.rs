@@ -15,6 +15,8 @@ use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::TensorType;
 use std::sync::Arc;
 
+pub mod variance;
+
 fn tensor_type(g: &Graph, v: VarId) -> Result<TensorType> {
     Ok(g.try_var(v)?.ty.expect_tensor("An input")?.clone())
 }
@@ -108,6 +110,13 @@ pub fn switch(g: &mut Graph, cond: VarId, a: VarId, b: VarId) -> Result<VarId> {
 pub fn scalar_constant(g: &mut Graph, dtype: DType, value: f64) -> VarId {
     let t = crate::kernels::cast::scalar_as(value, dtype);
     g.tensor_constant(t)
+}
+
+/// A 0-d integer constant of the dtype a Python int gets (the narrowest
+/// of int8 … int64 that holds it, PyTensor's autocast).
+pub fn int_constant(g: &mut Graph, value: i64) -> Result<VarId> {
+    let dtype = crate::dtype::autocast_int(value.into())?;
+    Ok(g.tensor_constant(crate::kernels::cast::scalar_as(value, dtype)))
 }
 
 /// `zeros_like(like, dtype)`: `fill(like, 0)`.

@@ -12,6 +12,8 @@ mod pickle;
 mod registry;
 mod rewriting;
 mod scalar_ops;
+mod scratch_graph;
+mod variance;
 
 // The paths `scalar_ops.rs` still imports by (its owner's file, left as
 // it is; it moves into `ops/` at merge, and these go with it).
@@ -134,5 +136,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
+    m.add_function(wrap_pyfunction!(variance::var, m)?)?;
+    m.add_function(wrap_pyfunction!(variance::std, m)?)?;
     Ok(())
 }

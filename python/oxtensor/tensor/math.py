@@ -145,20 +145,6 @@ def ptp(a: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     return max(a, axis=axis, keepdims=keepdims) - min(a, axis=axis, keepdims=keepdims)
 
 
-def _count(x: _Any, axis: _Any, dtype: str) -> _Any:
-    """The number of elements ``axis`` covers, as a ``dtype`` scalar."""
-    from oxtensor.tensor.shape import shape_i
-
-    if axis is None:
-        axes = list(range(x.ndim))
-    else:
-        axes = [axis] if isinstance(axis, int) else list(axis)
-    n = cast(_core.constant(1), dtype)
-    for a in axes:
-        n = n * cast(shape_i(x, a % x.ndim if x.ndim else a), dtype)
-    return n
-
-
 def var(
     input: _Any,
     axis: _Any = None,
@@ -168,18 +154,7 @@ def var(
 ) -> _Any:
     """Variance over ``axis`` with ``ddof`` delta degrees of freedom; with
     ``corrected`` the two-pass algorithm's rounding correction is applied."""
-    x = as_tensor_variable(input)
-    centred = x - mean(x, axis=axis, keepdims=True)
-    n = _count(x, axis, centred.dtype)
-    # sqr, not ** 2: without fusion a float power runs powf per element.
-    ss = sum(globals()["sqr"](centred), axis=axis, keepdims=keepdims)
-    if corrected:
-        ss = ss - sum(centred, axis=axis, keepdims=keepdims) ** 2 / n
-    # As NumPy: fewer than ``ddof + 1`` elements divide by zero (NaN or
-    # inf), never by a negative count.
-    out = ss / globals()["maximum"](n - ddof, 0) if ddof else ss / n
-    out.name = "var"
-    return out
+    return _core.var(input, axis, ddof, keepdims, corrected)
 
 
 def std(
@@ -190,9 +165,7 @@ def std(
     corrected: bool = False,
 ) -> _Any:
     """Standard deviation: the square root of :func:`var`."""
-    out = globals()["sqrt"](var(input, axis, ddof, keepdims, corrected))
-    out.name = "std"
-    return out
+    return _core.std(input, axis, ddof, keepdims, corrected)
 
 
 def _allclose(a: _Any, b: _Any, rtol: _Any = None, atol: _Any = None) -> bool:

@@ -1390,6 +1390,24 @@ def logsumexp(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVar
 def argmax(x: t.Any, axis: _Axis = None, keepdims: bool = False) -> TensorVariable:
     """``Argmax`` over ``axis``, the axes kept as length 1 with ``keepdims``."""
 
+def var(
+    x: t.Any,
+    axis: t.Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    corrected: bool = False,
+) -> TensorVariable:
+    """Variance over ``axis`` (NumPy's ``ddof``), built by the core."""
+
+def std(
+    x: t.Any,
+    axis: t.Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    corrected: bool = False,
+) -> TensorVariable:
+    """Standard deviation over ``axis`` (NumPy's ``ddof``), built by the core."""
+
 # ---- from crates/oxtensor-py/src/pickle/ -------------------------------------
 
 @t.final

@@ -208,7 +208,9 @@ __all__ = [
     "equilibrium_pass",
     "fast_inplace_check",
     "function_recipe",
+    "getitem",
     "graph_inputs",
+    "inc_subtensor",
     "inplace_candidates",
     "io_toposort",
     "log_softmax",
@@ -221,6 +223,7 @@ __all__ = [
     "sequential_pass",
     "softmax",
     "std",
+    "take",
     "toposort",
     "var",
     "vars_between",
@@ -2055,6 +2058,22 @@ def std(
     corrected: bool = False,
 ) -> TensorVariable:
     """Standard deviation over ``axis``: the square root of ``var``."""
+
+def getitem(x: t.Any, args: t.Any, kind: str | None = None) -> TensorVariable:
+    """``x[args]`` by NumPy's rules; ``kind`` ``"basic"`` or ``"advanced"``
+    forces the op."""
+
+def inc_subtensor(
+    x: t.Any,
+    y: t.Any,
+    inplace: bool = False,
+    set_instead_of_inc: bool = False,
+    ignore_duplicates: bool = False,
+) -> TensorVariable:
+    """``x``'s indexed tensor with ``x``'s region incremented by (or set to) ``y``."""
+
+def take(a: t.Any, indices: t.Any, axis: int | None = None) -> TensorVariable:
+    """``a``'s elements at ``indices`` along ``axis`` (of ``a`` flattened if None)."""
 
 def debugprint(
     graph_like: t.Any,

@@ -14,6 +14,7 @@ use crate::ops::shape::{Reshape, Shape};
 use crate::types::TensorType;
 use std::sync::Arc;
 
+pub mod numpy_index;
 pub mod variance;
 
 fn tensor_type(g: &Graph, v: VarId) -> Result<TensorType> {

@@ -30,6 +30,7 @@ mod host_thunk;
 mod host_value;
 mod import;
 mod inc_subtensor_ops;
+mod index_args;
 mod infer_shape;
 mod linalg_ops;
 mod make_node;
@@ -172,5 +173,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add_function(wrap_pyfunction!(variance::var, m)?)?;
     m.add_function(wrap_pyfunction!(variance::std, m)?)?;
+    m.add_function(wrap_pyfunction!(index_args::getitem, m)?)?;
+    m.add_function(wrap_pyfunction!(index_args::inc_subtensor, m)?)?;
+    m.add_function(wrap_pyfunction!(index_args::take, m)?)?;
     Ok(())
 }

@@ -15,6 +15,7 @@ use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::TensorType;
 use std::sync::Arc;
 
+pub mod numpy_index;
 pub mod variance;
 
 fn tensor_type(g: &Graph, v: VarId) -> Result<TensorType> {

@@ -6,6 +6,7 @@ mod config;
 mod convert;
 mod errors;
 mod gradient;
+mod index_args;
 mod graph;
 mod ops;
 mod pickle;
@@ -138,5 +139,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add_function(wrap_pyfunction!(variance::var, m)?)?;
     m.add_function(wrap_pyfunction!(variance::std, m)?)?;
+    m.add_function(wrap_pyfunction!(index_args::getitem, m)?)?;
+    m.add_function(wrap_pyfunction!(index_args::inc_subtensor, m)?)?;
+    m.add_function(wrap_pyfunction!(index_args::take, m)?)?;
     Ok(())
 }

@@ -5,10 +5,13 @@
 
 use crate::convert::export::export_var;
 use crate::convert::import::Memo;
+use crate::errors::IntoPyResult;
 use crate::graph::types::core_type;
 use crate::graph::variable::PyVariable;
+use crate::ops::op::PyOp;
 use oxtensor_core::graph::{Graph, VarId};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 /// An arena and the memo tying its leaves to Python objects.
 #[derive(Default)]
@@ -38,6 +41,45 @@ impl ScratchGraph {
         let id = self.g.input(ty, name.as_deref());
         self.memo.adopt_var(var, id);
         Ok(id)
+    }
+
+    /// `var` with the node that made it (one level deep: the node's inputs
+    /// are leaves), so the core can read that node's op; a variable no
+    /// built-in op made is a [`leaf`](Self::leaf).
+    pub fn with_owner(&mut self, var: &Bound<'_, PyAny>) -> PyResult<VarId> {
+        if let Some(id) = self.memo.var_id(var) {
+            return Ok(id);
+        }
+        let py = var.py();
+        let owner = var
+            .cast::<PyVariable>()?
+            .borrow()
+            .owner
+            .as_ref()
+            .map(|o| o.bind(py).clone());
+        let Some(node) = owner else {
+            return self.leaf(var);
+        };
+        let op = node.getattr("op")?;
+        let Some(core) = op.cast::<PyOp>().ok().and_then(|o| o.borrow().core.clone()) else {
+            return self.leaf(var);
+        };
+        let inputs = node.getattr("inputs")?.cast_into::<PyList>()?;
+        let inputs = inputs
+            .iter()
+            .map(|i| self.leaf(&i))
+            .collect::<PyResult<Vec<_>>>()?;
+        let outputs = node.getattr("outputs")?.cast_into::<PyList>()?;
+        let types = outputs
+            .iter()
+            .map(|o| core_type(&o.cast::<PyVariable>()?.borrow().ty(py)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let id = self.g.add_node(core, inputs, types).py()?;
+        self.memo.adopt_node(&node, id);
+        for (o, &out) in outputs.iter().zip(&self.g.node(id).outputs) {
+            self.memo.adopt_var(&o, out);
+        }
+        self.leaf(var)
     }
 
     /// The Python object of `v`, creating the nodes it needs.

@@ -1,6 +1,11 @@
 //! Output allocation: fresh buffers, or buffers recycled from values that
 //! died earlier (a pool keyed by size), so long chains do not allocate;
 //! and fills of fresh outputs.
+//!
+//! # Zeros on all threads
+//!
+//! `alloc::zeros_written`: zeros written on all threads, for outputs whose
+//! every page is touched anyway (`eye`).
 
 mod granted;
 #[cfg(test)]

@@ -31,19 +31,9 @@ impl FusedKernel {
         if shape.as_slice() != out.shape() {
             return Ok(false);
         }
-        let mut per_call = SmallVec::new();
-        let converted = self.in_dtype(inputs, &mut per_call)?;
-        let hoisted = self.hoist(&converted, pool)?;
-        let leaves: SmallVec<[&Tensor; 6]> = converted
-            .iter()
-            .copied()
-            .chain(&self.consts)
-            .chain(&hoisted)
-            .collect();
-        let done = self.write_granted(&leaves, &shape, pool, out);
-        drop(leaves);
-        hoisted.into_iter().for_each(|t| pool.recycle(t));
-        done
+        self.with_leaves(inputs, pool, |leaves, pool| {
+            self.write_granted(leaves, &shape, pool, out)
+        })?
     }
 
     fn write_granted(

@@ -7,8 +7,8 @@
 //! kept bits tie are put in order by full key afterwards (rare in real
 //! data: values a few ulps apart; equal values are ties already in order).
 
-use crate::kernels::sort::key::{as_keys, RadixKey, SortKey};
-use crate::kernels::sort::radix::map_indexed;
+use super::key::{as_keys, RadixKey, SortKey};
+use super::radix::map_indexed;
 use rayon::prelude::*;
 
 /// The positions that sort `x`, into `out`, with `words` as scratch (both

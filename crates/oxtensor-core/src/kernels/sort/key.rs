@@ -40,7 +40,7 @@ macro_rules! radix_key {
             $(
                 #[cfg(target_arch = "x86_64")]
                 fn sort_vectorised(data: &mut [$u], out: &mut [$u]) -> bool {
-                    crate::kernels::sort::simd::$simd(data, out)
+                    super::simd::$simd(data, out)
                 }
                 #[cfg(target_arch = "x86_64")]
                 fn has_vector_sort() -> bool {
@@ -52,9 +52,9 @@ macro_rules! radix_key {
 }
 radix_key!(
     u8,
-    u16 => sort_u16, crate::kernels::sort::simd_x86::U16x32::detect,
-    u32 => sort_u32, crate::kernels::sort::simd_x86::U32x16::detect,
-    u64 => sort_u64, crate::kernels::sort::simd_x86::U64x8::detect
+    u16 => sort_u16, super::simd_x86::U16x32::detect,
+    u32 => sort_u32, super::simd_x86::U32x16::detect,
+    u64 => sort_u64, super::simd_x86::U64x8::detect
 );
 
 /// An element with an order-preserving integer key.

@@ -4,10 +4,10 @@
 //! each element's index beside its key; LSD passes are stable, so ties keep
 //! their input order. Short lanes are sorted by comparison instead.
 
-use crate::kernels::sort::argsort_words::argsort_words;
-use crate::kernels::sort::key::{as_keys, RadixKey, SortKey};
+use super::argsort_words::argsort_words;
+use super::key::{as_keys, RadixKey, SortKey};
 #[cfg(target_arch = "x86_64")]
-use crate::kernels::sort::simd::with_avx512;
+use super::simd::with_avx512;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 

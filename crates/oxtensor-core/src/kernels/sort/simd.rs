@@ -6,7 +6,7 @@
 //! `kernels/radix.rs` calls it for `sort` and keeps its radix passes where
 //! the CPU lacks the instructions.
 
-use crate::kernels::sort::simd_x86::{U16x32, U32x16, U64x8, Vector};
+use super::simd_x86::{U16x32, U32x16, U64x8, Vector};
 use rayon::join;
 
 /// Ranges at least this long sort their two sides on two threads.

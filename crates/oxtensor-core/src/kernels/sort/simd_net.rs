@@ -4,7 +4,7 @@
 //! into the vector type's entry points, which are compiled for its
 //! AVX-512 subsets.
 
-use crate::kernels::sort::simd_x86::{first, Lanes, Vector};
+use super::simd_x86::{first, Lanes, Vector};
 
 /// `UPPER[b]`: the lanes `i` with bit `b` set, the upper element of each
 /// pair a network step at distance `1 << b` compares (32 lanes; the low

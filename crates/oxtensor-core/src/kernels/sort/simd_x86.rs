@@ -4,8 +4,8 @@
 //! safe to call), and its entry points into the algorithms of
 //! `kernels/simd_sort_net.rs`, compiled for those subsets.
 
+use super::simd_net::{block, median, partition};
 use crate::kernels::cpu;
-use crate::kernels::sort::simd_net::{block, median, partition};
 use std::arch::x86_64::*;
 
 /// One 512-bit register of keys.

@@ -6,8 +6,8 @@
 //! ahead. One row at a
 //! time (`inner::piece`) ran 2000² float64 at 0.63x NumPy's `dgemv`.
 
+use super::inner::{prefetch, Inner};
 use crate::kernels::cpu::{level, Level};
-use crate::kernels::linalg::blas::inner::{prefetch, Inner};
 
 /// `[Σ rows[r][i] · x[i]]` for the four rows (each as long as `x`), in `L`
 /// lanes per row, the lanes folded pairwise and the tail added last.

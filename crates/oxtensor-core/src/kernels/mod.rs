@@ -4,7 +4,7 @@
 //!
 //! # Rayon only where it pays
 //!
-//! Rayon only where it pays. Elementwise loops say what they cost
+//! Elementwise loops say what they cost
 //! (`kernels::Work`): vmath's functions (`Heavy`) split across threads from
 //! `PARALLEL_MIN` = 2^16 elements; arithmetic, comparisons, casts and bool ops
 //! (`Light`, memory-bound) from `PARALLEL_BYTES` = 12 MiB read and written,
@@ -16,7 +16,8 @@
 //! elements. On a one-thread pool (`RAYON_NUM_THREADS=1`) `Work::splits`,
 //! `for_each_lane` and `copy_strided` stay on the calling thread
 //! (`kernels::threaded`): handing work to the pool's one thread and waiting
-//! cost about 0.05 ms a call. 2^18 multiply-adds (reductions: see `reduce`).
+//! cost about 0.05 ms a call. Matrix products go parallel from 2^18
+//! multiply-adds; reductions split as `reduce`'s docs say.
 
 pub mod alloc;
 pub(crate) mod argmax;

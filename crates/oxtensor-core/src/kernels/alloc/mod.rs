@@ -41,7 +41,7 @@ pub struct Pool {
     loan: Option<Tensor>,
     /// An input the running step destroys (its `destroy_map`, accepted by
     /// the `DestroyHandler`), which its op may write its output into
-    /// (`kernels/granted.rs`).
+    /// (`kernels/alloc/granted.rs`).
     pub(super) grant: Option<Tensor>,
 }
 
@@ -223,7 +223,7 @@ impl Pool {
 /// nothing else can see it ([`Pool::take_loan`]); else a copy.
 pub fn modifiable_copy(pool: &mut Pool, x: &Tensor) -> Result<Tensor> {
     if let Some(granted) = pool.take_grant(x) {
-        // The destroyed input itself (an inplace op's, `kernels/granted.rs`).
+        // The destroyed input itself (an inplace op's, `kernels/alloc/granted.rs`).
         return Ok(granted.into_parts().0);
     }
     if let Some(t) = pool.take_loan(x) {

@@ -1,12 +1,12 @@
 //! A fused node that destroys an input (`Elemwise(Composite)` with an
 //! inplace pattern) writing its one output into that input's buffer
-//! (`kernels/granted.rs`). Block by block (outputs of more than a block),
+//! (`kernels/alloc/granted.rs`). Block by block (outputs of more than a block),
 //! each block's operands are read, and the block computed in scratch,
 //! before the block is copied into the output: the input is read at each
 //! position before that position is overwritten. In one pass (a block or
 //! less), only when the output is the last instruction, so that every
 //! other instruction has read the input already; the per-element path
-//! (`kernels/tiny.rs`) runs chains in place in its output and is not used.
+//! (`kernels/fused/tiny.rs`) runs chains in place in its output and is not used.
 
 use super::plan::FusedKernel;
 use super::walk::{compact, BLOCK};

@@ -4,7 +4,7 @@
 //! block-sized scratch the same elementwise kernels the separate nodes
 //! would run, so results are bit-identical and no intermediate exists at
 //! full size; large outputs run in parallel chunks of blocks, small ones
-//! element by element (`kernels/tiny.rs`).
+//! element by element (`tiny.rs`).
 //!
 //! `support.rs` says what it runs (the fusion rewrite reads it too),
 //! `plan.rs` makes a node's program at link time, `run.rs` runs it along
@@ -38,21 +38,20 @@
 //! above one block (fixed per shape, not per thread count; see
 //! `sum.rs`); float32 accumulates in float64 as the kernel does.
 
-mod tiny;
-
 mod granted;
-pub mod interpret;
+pub(crate) mod interpret;
 mod order;
 mod plan;
 mod run;
 mod sqdiff;
 mod sum;
-pub mod support;
+pub(crate) mod support;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
 mod thunk;
+mod tiny;
 mod walk;
 
 pub use plan::{Arg, FusedKernel, Instr};

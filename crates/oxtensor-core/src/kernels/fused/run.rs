@@ -122,7 +122,7 @@ impl FusedKernel {
         }
     }
 
-    /// The program element by element (`kernels/tiny.rs`) when its output
+    /// The program element by element (`kernels/fused/tiny.rs`) when its output
     /// has at most [`TINY_MAX`] elements and every input is of the
     /// program's dtype, C-contiguous at the output's shape or a single
     /// element; `None` when that does not apply (a call on large arrays is

@@ -118,7 +118,7 @@ impl Update<'_> {
     fn in_place<T: Accumulate>(&self, out: &mut Tensor, rows: Rows<'_, T>) {
         // SAFETY: `out` is a loan only its storage slot also holds, which
         // nothing reads while this op runs, a grant of the input this op
-        // destroys (`kernels/granted.rs`: the same), or a fresh copy.
+        // destroys (`kernels/alloc/granted.rs`: the same), or a fresh copy.
         let dst = unsafe { out.as_granted_mut_slice::<T>() }
             .expect("a C-contiguous, writable tensor of T")
             .as_mut_ptr() as usize;

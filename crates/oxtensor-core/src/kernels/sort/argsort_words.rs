@@ -1,6 +1,6 @@
 //! `argsort` as a sort of packed words: each element's rank key (less the
 //! smallest) in the high bits of a `u64` and its position in the low bits,
-//! so the vector sort of plain integers (`kernels/simd_sort.rs`) orders
+//! so the vector sort of plain integers (`kernels/sort/simd.rs`) orders
 //! elements by key with ties in input order (a stable argsort). When the
 //! keys span too many bits to leave room for the position (floats of both
 //! signs, wide integers), their low bits give way, and runs of words whose

@@ -1,6 +1,6 @@
 //! Sort keys: every sortable dtype mapped to an unsigned integer of its
 //! width whose integer order is NumPy's order (NaN last), so one radix sort
-//! on integers sorts every dtype (`kernels/radix.rs`).
+//! on integers sorts every dtype (`kernels/sort/radix.rs`).
 
 use crate::tensor::Element;
 use half::f16;
@@ -14,7 +14,7 @@ pub trait RadixKey: Element + Ord {
     /// The key as a `u64` (same value).
     fn widen(self) -> u64;
     /// Sorts the keys in `data` into `out` with the CPU's vector sort when
-    /// there is one for this width (`kernels/simd_sort.rs`); `false`, both
+    /// there is one for this width (`kernels/sort/simd.rs`); `false`, both
     /// untouched, if not.
     fn sort_vectorised(_data: &mut [Self], _out: &mut [Self]) -> bool {
         false

@@ -1,5 +1,5 @@
 //! Sorting along one axis (`sort`, `argsort`): each lane sorted on its own
-//! (`kernels/radix.rs`), lanes in parallel, read in place when they are
+//! (`kernels/sort/radix.rs`), lanes in parallel, read in place when they are
 //! rows and gathered in cached blocks when they cross rows. NaNs sort
 //! last, as in NumPy; `argsort` is stable.
 

@@ -1,5 +1,5 @@
 //! Four inner products with one vector at a time, for a matrix × vector
-//! over contiguous rows (`kernels/matvec.rs`): each load of the vector
+//! over contiguous rows (`kernels/linalg/blas/matvec.rs`): each load of the vector
 //! serves four rows, so a multiply-add needs 1.25 loads instead of 2, and
 //! the four rows' independent lanes hide the latency of the multiply-adds
 //! (fused where the CPU has FMA, as BLAS does); the rows are prefetched

@@ -8,8 +8,8 @@
   float64 matrices;
 * ``inv``, ``det``, ``solve`` and ``qr`` (complete, reduced, R only) at
   2000x2000 float64 and 1000x1000 float32, against NumPy only (its LAPACK runs
-  multithreaded; the host LAPACK paths of ``kernels/lapack_lu.rs`` and
-  ``kernels/lapack_qr.rs``).
+  multithreaded; the host LAPACK paths of ``kernels/linalg/lapack/lu.rs`` and
+  ``kernels/linalg/lapack/qr.rs``).
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster), with the
 harness of ``bench_execution.py``.

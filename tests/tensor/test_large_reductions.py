@@ -1,5 +1,5 @@
 """Reductions of arrays large enough (2^20 elements and more) for the paths
-that read lanes or rows without a cast copy (`kernels/reduce_mapped.rs`:
+that read lanes or rows without a cast copy (`kernels/reduce/mapped.rs`:
 float32 sums into float64, `all`/`any` of non-bools), float32 `argmax`
 through the AVX2 pass, and `logsumexp` of one long lane in pieces.
 Answers must be NumPy's (float32 sums: NumPy's float64 sum of the float32

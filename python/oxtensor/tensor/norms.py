@@ -26,7 +26,7 @@ def _squares(x: Any) -> Any:
 
 def _flat_norm(x: Any) -> Any:
     """The 2-norm of all of ``x``: one inner product ``dot(x, x)`` of real
-    inputs (NumPy's route; a threaded kernel, ``kernels/inner.rs``)."""
+    inputs (NumPy's route; a threaded kernel, ``kernels/linalg/blas/inner.rs``)."""
     from oxtensor.tensor.math import sqrt
 
     flat = x.reshape((-1,))

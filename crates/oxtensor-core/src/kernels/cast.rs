@@ -3,11 +3,11 @@
 //! to real keeps the real part.
 
 use super::cpu::{level, Level};
+use super::iter::Nest;
 use super::map::map1_slices;
 use super::Work;
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::kernels::iter::Nest;
 use crate::tensor::{Element, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};

@@ -3,11 +3,11 @@
 //! the dtype the operation computes in, and dispatches to the typed loops.
 
 use super::alloc::order;
+use super::alloc::{fill_chunks, Pool};
 use super::map::{map1, map2, map3};
 use super::{bool_ops, cast, complex_ops, float_ops, int_ops, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
-use crate::kernels::alloc::{fill_chunks, Pool};
 use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
@@ -155,7 +155,7 @@ pub fn prepare_input(
 
 /// `op` (one output: not a composite, see `kernels/fused/`) applied
 /// elementwise; `bcast` holds each input's static broadcastable flags. The
-/// output is laid out in NumPy's `order='K'` (`kernels/order.rs`).
+/// output is laid out in NumPy's `order='K'` (`kernels/alloc/order.rs`).
 pub fn elemwise(
     op: &ScalarOp,
     inputs: &[&Tensor],
@@ -185,7 +185,7 @@ fn elemwise_c(
     let k = match *op {
         ScalarOp::Kind(k) => k,
         ScalarOp::Cast(to) => {
-            let mut out = crate::kernels::alloc::output(pool, to, &shape)?;
+            let mut out = super::alloc::output(pool, to, &shape)?;
             cast::cast_into(inputs[0], &mut out);
             return Ok(out);
         }
@@ -202,7 +202,7 @@ fn elemwise_c(
     } else {
         out_dtype
     };
-    let mut out = crate::kernels::alloc::output(pool, produced, &shape)?;
+    let mut out = super::alloc::output(pool, produced, &shape)?;
     run_converted(k, compute, inputs, &mut out)?;
     Ok(if produced == out_dtype {
         out
@@ -241,7 +241,7 @@ fn run_converted(
 }
 
 /// [`elemwise`] written into `out`, the buffer of an input the node
-/// destroys (`kernels/granted.rs`); whether it was (`false`: nothing was
+/// destroys (`kernels/alloc/granted.rs`); whether it was (`false`: nothing was
 /// written, allocate instead). Only in C order at the output's own shape
 /// and dtype: there every kernel reads an element of each input before it
 /// writes the output at that position (one pass, in chunks, on threads by
@@ -275,7 +275,7 @@ pub fn elemwise_into(
 /// output there: the vectorised math that runs a branch-free fast path
 /// over a block, then redoes the block's edge elements from the input
 /// (`vmath/guarded.rs` and the like). Overwriting their input would feed
-/// the redo its own output, so they allocate. `kernels/granted_tests.rs`
+/// the redo its own output, so they allocate. `kernels/alloc/granted_tests.rs`
 /// runs every kind into its own input against a fresh output, so a new
 /// two-pass kernel is caught there and belongs here.
 const TWO_PASS: [ScalarKind; 19] = [

@@ -2,10 +2,10 @@
 //! output: a slice fast path (auto-vectorised, split across threads when
 //! large) when operands are contiguous, and a strided path otherwise.
 
+use super::iter::{broadcast_strides, Nest};
 use super::map_gather::{gathered1, gathered2};
 use super::map_reversed::{map_reversed, reversed_slice};
 use super::Work;
-use crate::kernels::iter::{broadcast_strides, Nest};
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 use rayon::prelude::*;
 

@@ -5,8 +5,8 @@
 //! to 16x slower than NumPy on strided float inputs (its one-element entry
 //! cannot use the vector code).
 
+use super::iter::{broadcast_strides, Nest};
 use super::map::{nest2, slice_mut, Part};
-use crate::kernels::iter::{broadcast_strides, Nest};
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 
 /// Elements gathered per call of the slice loop (2 KiB of float64 on the

@@ -1,6 +1,6 @@
 //! `Bincount{minlength}`: how often each non-negative integer occurs in a
 //! vector, or the sum of the matching weights (NumPy's `bincount`), as one
-//! op with a one-pass kernel (`kernels/bincount.rs`). PyTensor composes
+//! op with a one-pass kernel (`kernels/index/bincount.rs`). PyTensor composes
 //! `bincount` in `pytensor/tensor/extra_ops.py` from `inc_subtensor`.
 
 use crate::build;

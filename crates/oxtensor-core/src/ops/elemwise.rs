@@ -116,7 +116,7 @@ impl Elemwise {
 
 impl Elemwise {
     /// The output written into the input `inplace_pattern` destroys, when
-    /// the program granted its buffer (`kernels/granted.rs`) and the
+    /// the program granted its buffer (`kernels/alloc/granted.rs`) and the
     /// kernel can write it there; `None`: allocate, as a pure op.
     fn write_destroyed(
         &self,

@@ -122,7 +122,7 @@ impl Op for CAReduce {
         Ok(())
     }
 
-    /// `all` and `any` of bools read them as bytes (`kernels/reduce.rs`).
+    /// `all` and `any` of bools read them as bytes (`kernels/reduce/mod.rs`).
     fn reads_bool_bytes(&self, input: usize, input_types: &[Type], _: &[Type]) -> bool {
         matches!(self.kind, ReduceKind::All | ReduceKind::Any)
             && input_types.get(input).is_some_and(Type::is_bool_tensor)

@@ -1,5 +1,5 @@
 //! `Softmax` and `LogSoftmax` along one axis (or over all elements), as in
-//! `pytensor/tensor/special.py`, with fused kernels (`kernels/softmax.rs`).
+//! `pytensor/tensor/special.py`, with fused kernels (`kernels/softmax/mod.rs`).
 //! Both are their own derivatives' building blocks: the pullbacks and
 //! pushforwards below are small graphs over the op's own output.
 

@@ -1,6 +1,6 @@
 //! Basic indexing: `Subtensor` (`x[1, ::2]`, a view of `x`) and
 //! `IncSubtensor` (`set_subtensor`/`inc_subtensor` on such an index, which
-//! copies `x` first unless `inplace`: see `kernels/granted.rs`). Integer indices and slice
+//! copies `x` first unless `inplace`: see `kernels/alloc/granted.rs`). Integer indices and slice
 //! bounds are 0-d integer inputs named by `idx_list`. Mirrors
 //! `pytensor/tensor/subtensor.py`.
 

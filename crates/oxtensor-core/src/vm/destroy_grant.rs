@@ -5,7 +5,7 @@
 //! its views, first; the Supervisor let it destroy only intermediates and
 //! inputs marked mutable. So when the step runs, the value is dead to
 //! everyone else, and the program offers it to the native thunk
-//! (`kernels/granted.rs` says what the thunk checks before writing).
+//! (`kernels/alloc/granted.rs` says what the thunk checks before writing).
 //!
 //! One alias the graph cannot see is checked here: a caller passing the
 //! same memory as two arguments. A destroyed argument that overlaps

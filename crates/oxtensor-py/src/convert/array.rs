@@ -182,7 +182,7 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 /// would need a check) whose shape passes `fits`; `None` otherwise. Only
 /// for an argument the compiled function destroys (an input the caller
 /// marked mutable, or a shared variable with an update): the inplace node
-/// then writes into the caller's array (`kernels/granted.rs`).
+/// then writes into the caller's array (`kernels/alloc/granted.rs`).
 pub fn writable_view(
     obj: &Bound<'_, PyAny>,
     dtype: DType,

@@ -18,7 +18,7 @@
 //! at the same position, which is what makes the overwrite correct
 //! (`kernels/elemwise.rs`, `kernels/fused/granted.rs` say where).
 
-use crate::kernels::alloc::Pool;
+use super::Pool;
 use crate::tensor::{layout, Buffer, Tensor};
 use std::any::Any;
 use std::ptr::NonNull;

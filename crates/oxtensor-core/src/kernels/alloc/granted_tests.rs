@@ -4,8 +4,8 @@
 //! Values cover each kernel's fast path and its edges (huge, tiny,
 //! infinities, NaN, domain limits), over more than a guarded block.
 
+use super::Pool;
 use crate::dtype::DType;
-use crate::kernels::alloc::Pool;
 use crate::kernels::elemwise::{elemwise, elemwise_into};
 use crate::scalar::{ScalarKind, ScalarOp};
 use crate::tensor::Tensor;

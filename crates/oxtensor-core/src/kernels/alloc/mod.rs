@@ -1,6 +1,11 @@
 //! Output allocation: fresh buffers, or buffers recycled from values that
 //! died earlier (a pool keyed by size), so long chains do not allocate;
 //! and fills of fresh outputs.
+//!
+//! # Zeros on all threads
+//!
+//! `alloc::zeros_written`: zeros written on all threads, for outputs whose
+//! every page is touched anyway (`eye`).
 
 mod granted;
 #[cfg(test)]
@@ -36,7 +41,7 @@ pub struct Pool {
     loan: Option<Tensor>,
     /// An input the running step destroys (its `destroy_map`, accepted by
     /// the `DestroyHandler`), which its op may write its output into
-    /// (`kernels/granted.rs`).
+    /// (`kernels/alloc/granted.rs`).
     pub(super) grant: Option<Tensor>,
 }
 
@@ -218,7 +223,7 @@ impl Pool {
 /// nothing else can see it ([`Pool::take_loan`]); else a copy.
 pub fn modifiable_copy(pool: &mut Pool, x: &Tensor) -> Result<Tensor> {
     if let Some(granted) = pool.take_grant(x) {
-        // The destroyed input itself (an inplace op's, `kernels/granted.rs`).
+        // The destroyed input itself (an inplace op's, `kernels/alloc/granted.rs`).
         return Ok(granted.into_parts().0);
     }
     if let Some(t) = pool.take_loan(x) {

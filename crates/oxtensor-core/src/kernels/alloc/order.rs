@@ -4,6 +4,18 @@
 //! order; an output in another order is computed over the inputs seen with
 //! their axes permuted (views, no copies) into a C-ordered buffer, which is
 //! then seen with the axes put back.
+//!
+//! # Measured
+//!
+//! Elementwise outputs (single `Elemwise` steps and fused groups) are laid out
+//! in NumPy's `order='K'` (this module): a pooled C buffer of the
+//! permuted shape, seen with the axes restored; the pool keeps buffers by byte
+//! length only, so a recycled buffer is always re-laid out by its taker. Empty
+//! outputs stay C-ordered (NumPy gives them zero strides); the tiny path takes
+//! only C-contiguous leaves, whose order is C anyway. Measured (release, 2
+//! cores, load 5–6, NumPy in the same process): `x.T * 2 + 1` on 4000² went
+//! from 0.41–0.48x to 1.04–1.17x NumPy, `x.T * 2` and an F-ordered `x * 2` from
+//! 0.20–0.24x to 1.4–1.6x.
 
 use crate::dtype::DType;
 use crate::error::Result;

@@ -4,6 +4,11 @@
 //! bus twice; a non-temporal store writes whole lines without reading them.
 //! Only worth it when the output will not fit in the last-level cache
 //! anyway: see [`worth_streaming`].
+//!
+//! # Where it is used
+//!
+//! Non-temporal stores for outputs of 16 MiB and more
+//! (softmax), which skip reading the output's lines before writing them.
 
 /// Outputs of at least this many bytes are streamed: half the L3 of the
 /// machines we measure on (32 MiB), above which the output would have

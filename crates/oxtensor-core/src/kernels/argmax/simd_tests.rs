@@ -1,4 +1,4 @@
-//! Tests of `argmax_simd.rs`, each run in every build the CPU has (AVX2,
+//! Tests of `simd.rs`, each run in every build the CPU has (AVX2,
 //! and AVX-512 where present), at lengths around both widths' blocks and
 //! spans (AVX2: blocks of 32 float32 / 16 float64, spans 4x that;
 //! AVX-512: twice each).

@@ -3,9 +3,9 @@
 //! as strided views of the output; `copy_strided` copies a (possibly
 //! broadcast) source into such a view, on several threads when large.
 
+use super::copy_strided;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernels::copy::copy_strided;
 use crate::kernels::iter::broadcast_strides;
 use crate::tensor::Tensor;
 

@@ -13,12 +13,12 @@ mod transpose_block;
 pub use join::{region, scalar_of, write_into};
 
 use crate::error::{Error, Result};
-use crate::kernels::copy::spread::copy_spread;
-use crate::kernels::copy::tile::{copy_tiled, transpose_dims};
 use crate::kernels::iter::Nest;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{c_strides, Strides, Tensor};
 use rayon::prelude::*;
+use spread::copy_spread;
+use tile::{copy_tiled, transpose_dims};
 
 /// Copies of at least this many bytes are split across threads (a copy
 /// moves several bytes per nanosecond, so this is ~50 µs of work).

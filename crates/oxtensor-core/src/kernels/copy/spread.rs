@@ -36,7 +36,7 @@ fn spread_copies(nest: &Nest<2>, size: usize) -> Option<usize> {
 /// written).
 ///
 /// # Safety
-/// As [`crate::kernels::copy::copy_strided`], for the nest's layouts, with elements
+/// As [`super::copy_strided`], for the nest's layouts, with elements
 /// of `size` bytes.
 pub(super) unsafe fn copy_spread(nest: &Nest<2>, size: usize, ps: *const u8, pd: *mut u8) -> bool {
     let Some(c) = spread_copies(nest, size) else {
@@ -111,8 +111,8 @@ unsafe fn spread<T: Copy, const C: usize>(ps: *const u8, pd: *mut T, m: usize, s
 
 #[cfg(test)]
 mod tests {
+    use super::super::copy_strided;
     use super::*;
-    use crate::kernels::copy::copy_strided;
 
     /// `repeat(x, c, axis=-1)` of `x` read with element step `step`,
     /// through `copy_strided`, against the direct definition.

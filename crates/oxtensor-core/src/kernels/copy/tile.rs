@@ -4,8 +4,8 @@
 //! side for every element. Walking square tiles instead keeps the tile's
 //! lines of both sides in L1 until every element in them has been used.
 
-use crate::kernels::copy::run;
-use crate::kernels::copy::transpose_block::{block_for, Block};
+use super::run;
+use super::transpose_block::{block_for, Block};
 use crate::kernels::iter::Nest;
 use crate::tensor::Strides;
 
@@ -45,7 +45,7 @@ fn tile_len(size: usize) -> usize {
 /// [`transpose_dims`]), walking the other dimensions outside.
 ///
 /// # Safety
-/// As [`crate::kernels::copy::copy_strided`], for the nest's layouts.
+/// As [`super::copy_strided`], for the nest's layouts.
 pub(super) unsafe fn copy_tiled(
     nest: &Nest<2>,
     (a, b): (usize, usize),

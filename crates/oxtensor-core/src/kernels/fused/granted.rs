@@ -1,12 +1,12 @@
 //! A fused node that destroys an input (`Elemwise(Composite)` with an
 //! inplace pattern) writing its one output into that input's buffer
-//! (`kernels/granted.rs`). Block by block (outputs of more than a block),
+//! (`kernels/alloc/granted.rs`). Block by block (outputs of more than a block),
 //! each block's operands are read, and the block computed in scratch,
 //! before the block is copied into the output: the input is read at each
 //! position before that position is overwritten. In one pass (a block or
 //! less), only when the output is the last instruction, so that every
 //! other instruction has read the input already; the per-element path
-//! (`kernels/tiny.rs`) runs chains in place in its output and is not used.
+//! (`kernels/fused/tiny.rs`) runs chains in place in its output and is not used.
 
 use super::plan::FusedKernel;
 use super::walk::{compact, BLOCK};
@@ -31,19 +31,9 @@ impl FusedKernel {
         if shape.as_slice() != out.shape() {
             return Ok(false);
         }
-        let mut per_call = SmallVec::new();
-        let converted = self.in_dtype(inputs, &mut per_call)?;
-        let hoisted = self.hoist(&converted, pool)?;
-        let leaves: SmallVec<[&Tensor; 6]> = converted
-            .iter()
-            .copied()
-            .chain(&self.consts)
-            .chain(&hoisted)
-            .collect();
-        let done = self.write_granted(&leaves, &shape, pool, out);
-        drop(leaves);
-        hoisted.into_iter().for_each(|t| pool.recycle(t));
-        done
+        self.with_leaves(inputs, pool, |leaves, pool| {
+            self.write_granted(leaves, &shape, pool, out)
+        })?
     }
 
     fn write_granted(

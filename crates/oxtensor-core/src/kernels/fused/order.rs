@@ -1,6 +1,6 @@
 //! The memory order of a fused node's outputs: the order its nodes, run
 //! one by one, would have given them (each node's output ordered from its
-//! own operands, `kernels/order.rs`), worked out from the layouts alone. A
+//! own operands, `kernels/alloc/order.rs`), worked out from the layouts alone. A
 //! group order from all its leaves at once could differ where leaves
 //! disagree (NumPy's `a * b + c` orders `a * b` first, then that with `c`).
 //! Several outputs are computed in one pass, so in one order: the first

@@ -12,10 +12,10 @@
 
 use super::sum::SumSpec;
 use super::support;
+use super::tiny::{TinyArg, TinyProgram};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast::cast;
-use crate::kernels::fused::tiny::{TinyArg, TinyProgram};
 use crate::scalar::composite::{Composite, Operand};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};

@@ -5,13 +5,13 @@
 //! unfused nodes' to the bit.
 
 use super::plan::{Arg, FusedKernel, Instr};
+use super::tiny::TINY_MAX;
 use super::walk::{compact, resized, Block, Walk, BLOCK};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::order::cast_in_order;
 use crate::kernels::alloc::{output, Pool};
 use crate::kernels::elemwise::{output_shape, run_kind};
-use crate::kernels::fused::tiny::TINY_MAX;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{Dims, Element, Tensor};
 use rayon::prelude::*;
@@ -34,6 +34,20 @@ impl FusedKernel {
         let shape = self
             .out_shape(inputs)
             .ok_or_else(|| self.shape_error(inputs))?;
+        self.with_leaves(inputs, pool, |leaves, pool| {
+            self.run_leaves(leaves, &shape, pool)
+        })?
+    }
+
+    /// Runs `f` over the program's leaves for these inputs: the inputs in
+    /// the computation dtype, the constants, then the values hoisted out of
+    /// the block loop, which go back to the pool afterwards.
+    pub(super) fn with_leaves<R>(
+        &self,
+        inputs: &[&Tensor],
+        pool: &mut Pool,
+        f: impl FnOnce(&[&Tensor], &mut Pool) -> R,
+    ) -> Result<R> {
         let mut per_call = SmallVec::new();
         let converted = self.in_dtype(inputs, &mut per_call)?;
         let hoisted = self.hoist(&converted, pool)?;
@@ -43,10 +57,10 @@ impl FusedKernel {
             .chain(&self.consts)
             .chain(&hoisted)
             .collect();
-        let out = self.run_leaves(&leaves, &shape, pool);
+        let out = f(&leaves, pool);
         drop(leaves);
         hoisted.into_iter().for_each(|t| pool.recycle(t));
-        out
+        Ok(out)
     }
 
     /// The outputs (or the sum) from every leaf, at `shape`.
@@ -108,7 +122,7 @@ impl FusedKernel {
         }
     }
 
-    /// The program element by element (`kernels/tiny.rs`) when its output
+    /// The program element by element (`kernels/fused/tiny.rs`) when its output
     /// has at most [`TINY_MAX`] elements and every input is of the
     /// program's dtype, C-contiguous at the output's shape or a single
     /// element; `None` when that does not apply (a call on large arrays is

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 pub struct FusedThunk {
     kernel: FusedKernel,
     /// The input the node destroys (its inplace pattern), whose buffer the
-    /// output goes into when the program grants it (`kernels/granted.rs`).
+    /// output goes into when the program grants it (`kernels/alloc/granted.rs`).
     destroys: Option<usize>,
 }
 

@@ -5,12 +5,12 @@
 //! scatter into. The block of array dimensions goes where the arrays were
 //! when they are adjacent in the index, and first otherwise.
 
+use super::mask_index::check_mask_shape;
+use super::nonzero::nonzero_vecs;
+use super::subtensor::{broadcast_value, gather_blocks, run_blocks, Blocks, Write};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast::cast;
-use crate::kernels::index::mask_index::check_mask_shape;
-use crate::kernels::index::nonzero::nonzero_vecs;
-use crate::kernels::index::subtensor::{broadcast_value, gather_blocks, run_blocks, Blocks, Write};
 use crate::kernels::iter::broadcast_shapes;
 use crate::tensor::index::{out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry};
 use crate::tensor::{c_strides, layout, Tensor};

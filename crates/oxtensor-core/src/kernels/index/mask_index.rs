@@ -7,11 +7,11 @@
 //! position: 3x NumPy's time for `x[x > 0]`. Both passes here run over the
 //! packed mask ([`MaskBits`]).
 
+use super::mask_bits::{for_each_set, run_parts, MaskBits, Sink};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
 use crate::kernels::copy::to_contiguous;
-use crate::kernels::index::mask_bits::{for_each_set, run_parts, MaskBits, Sink};
 use crate::tensor::index::IdxEntry;
 use crate::tensor::Tensor;
 

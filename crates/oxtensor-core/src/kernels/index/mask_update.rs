@@ -6,15 +6,15 @@
 //! copy of `x` and then a pass over the set positions read and wrote the
 //! whole tensor twice (0.4x `np.where(m, 0.0, x)` on a full mask).
 
+use super::mask_bits::{for_each_set, run_parts, MaskBits, Sink};
+use super::mask_index::check_mask_shape;
+use super::row_scatter::Rows;
+use super::subtensor::{broadcast_value, Accumulate, Write};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::{modifiable_copy, Pool};
 use crate::kernels::cast::cast;
 use crate::kernels::copy::to_contiguous;
-use crate::kernels::index::mask_bits::{for_each_set, run_parts, MaskBits, Sink};
-use crate::kernels::index::mask_index::check_mask_shape;
-use crate::kernels::index::row_scatter::Rows;
-use crate::kernels::index::subtensor::{broadcast_value, Accumulate, Write};
 use crate::tensor::Tensor;
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};
@@ -118,7 +118,7 @@ impl Update<'_> {
     fn in_place<T: Accumulate>(&self, out: &mut Tensor, rows: Rows<'_, T>) {
         // SAFETY: `out` is a loan only its storage slot also holds, which
         // nothing reads while this op runs, a grant of the input this op
-        // destroys (`kernels/granted.rs`: the same), or a fresh copy.
+        // destroys (`kernels/alloc/granted.rs`: the same), or a fresh copy.
         let dst = unsafe { out.as_granted_mut_slice::<T>() }
             .expect("a C-contiguous, writable tensor of T")
             .as_mut_ptr() as usize;

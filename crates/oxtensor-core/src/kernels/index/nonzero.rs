@@ -6,12 +6,10 @@
 //! coordinate is the offset in the row, the others change only when a
 //! position leaves the current row.
 
+use super::mask_bits::{for_each_set, output_ranges, run_parts, split_mut, MaskBits, Sink};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::{output, Pool};
-use crate::kernels::index::mask_bits::{
-    for_each_set, output_ranges, run_parts, split_mut, MaskBits, Sink,
-};
 use crate::tensor::{layout, Tensor};
 
 /// One int64 vector per axis of `t` (at least 1-d), listing its nonzero

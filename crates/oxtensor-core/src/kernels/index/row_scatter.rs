@@ -7,10 +7,10 @@
 //! indices, and 7x NumPy's time for `bincount` (then built this way; now
 //! the `Bincount` op).
 
+use super::subtensor::{broadcast_value, Accumulate, Write};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::cast::cast;
-use crate::kernels::index::subtensor::{broadcast_value, Accumulate, Write};
 use crate::tensor::index::wrap_index;
 use crate::tensor::Tensor;
 

@@ -3,8 +3,8 @@
 //! NumPy's rule says, or are refused as incompatible (`Shape`) or as too
 //! big to exist (`Memory`), never by a wrapped-around size.
 
+use super::broadcast_shapes;
 use crate::error::Error;
-use crate::kernels::iter::broadcast_shapes;
 use proptest::prelude::*;
 
 fn length() -> impl Strategy<Value = usize> {

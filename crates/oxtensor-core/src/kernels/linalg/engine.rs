@@ -9,6 +9,64 @@
 //! (AVX2) kernels, while faer runs AVX-512 there. The routing reads the
 //! CPU through `cpu::level`, so `OXTENSOR_SIMD=avx2` routes as an AVX2
 //! machine does (faer's own kernels still run what the CPU has).
+//!
+//! # The rule and the numbers behind it
+//!
+//! Which engine runs each family is a fact of the machine, not a fixed
+//! preference (this module). faer picks its product kernel by
+//! `is_x86_feature_detected!("avx512f")`; OpenBLAS picks one per CPU model and
+//! names it (`openblas_get_corename`). NumPy's scipy-openblas64 0.3.31 on this
+//! AMD EPYC Zen 5 says `Haswell`: AVX2 kernels, while faer runs AVX-512 here,
+//! and OpenBLAS's threads degrade far more than faer's when the two cores are
+//! shared. `Machine::routes` reads those two facts (`auto`, the default): where
+//! the CPU has AVX-512F and the host's core name is not an AVX-512 one
+//! (`SkylakeX`, `Cooperlake`, `SapphireRapids`), products, LU (`inv`, `det`,
+//! `slogdet`, `solve`), Cholesky and QR run on faer, whose time is mostly its
+//! AVX-512 matrix product; `eigh`/`eigvalsh` and the SVD stay on LAPACK, whose
+//! divide-and-conquer algorithms hold their own whatever the kernel width;
+//! inner products (`dot` of vectors, `norm`) go to the host's `?dot` whenever
+//! there is one (see below). On any other machine every family goes to the
+//! host, as measured on the earlier AVX2 machine. A one-time calibration was
+//! the alternative; it was left out because timings on a shared 2-core machine
+//! swing 2–10x from one second to the next (NumPy's 2000² Cholesky: 0.17–2 s
+//! within a minute at load 7), so a start-up measurement would route at random
+//! and cost seconds of import time. `OXTENSOR_BLAS=numpy` (every family on the
+//! host), `OXTENSOR_BLAS=faer` (none) and `use_blas(...)` override it;
+//! `blas.engines()` and the bench headers say which engine runs each family and
+//! why. The numbers behind the rule (`benches/bench_engines.py`, one thread
+//! each, `OPENBLAS_NUM_THREADS=1 RAYON_NUM_THREADS=1`, so that the load of
+//! other jobs on the machine (4–8 here) does not decide; NumPy/ours, ranges of
+//! 3 rounds of best-of-3, host = NumPy's OpenBLAS and LAPACK, faer = faer;
+//! float64 500² / 2000², float32 1000² (NumPy computes float32 in float64,
+//! hence its slow float32 column)):
+//!
+//! | op | host | faer |
+//! |---|---|---|
+//! | matmul 2000² | 1.00–1.02 | 1.29–1.81 |
+//! | inv | 1.05–1.16 / 1.30–1.76 / 1.60–2.15 | 2.00–2.02 / 1.98–2.80 / 2.23–3.33 |
+//! | det | 1.03–1.25 / 0.97–1.41 / 1.84–2.64 | 1.81–3.36 / 1.31–2.42 / 4.24–6.09 |
+//! | slogdet | 0.64–0.97 / 0.64–1.04 / 1.39–2.54 | 1.59–2.43 / 1.15–1.81 / 3.07–4.07 |
+//! | solve | 0.96–1.28 / 1.02–1.08 / 2.31–4.77 | 1.60–2.34 / 1.23–2.06 / 1.99–3.85 |
+//! | cholesky | 0.73–1.73 / 1.06–1.10 / 1.83–3.22 | 1.65–4.07 / 0.89–1.60 / 5.41–9.90 |
+//! | qr full | 1.05–1.14 / 0.89–1.23 / 2.08–2.78 | 1.61–1.66 / 0.99–2.01 / 1.98–3.12 |
+//! | qr reduced | 0.49–1.15 / 1.03–1.27 / 1.78–2.58 | 1.54–1.67 / 1.15–1.85 / 1.66–3.49 |
+//! | qr r | 0.80–0.96 / 0.83–0.98 / 0.95–2.91 | 1.64–1.82 / 1.33–1.95 / 1.65–3.24 |
+//! | eigh | 1.03–1.05 / 0.73–1.03 / 1.52–2.44 | 1.00–1.05 / 0.59–1.02 / 1.99–2.16 |
+//! | eigvalsh | 1.02–1.10 / 1.07–1.13 / 1.24–2.62 | 0.64–0.68 / 0.56–0.58 / 0.90–1.74 |
+//! | svd full | 0.99–1.01 / 0.96–1.46 / 1.95–3.29 | 1.10–1.13 / 0.72–1.17 / 1.70–3.04 |
+//! | svd thin | 0.95–1.06 / 0.86–1.06 / 1.33–2.56 | 1.12–1.17 / 0.71–0.89 / 2.19–3.21 |
+//! | svd values | 0.98–1.03 / 0.80–1.10 / 1.29–1.91 | 0.73–0.75 / 0.39–0.71 / 1.15–1.54 |
+//!
+//! With both engines threaded (the default; load 3–8 from other jobs) the
+//! picture is the same, only noisier, 2000² float64 host / faer: matmul
+//! 0.99–1.07 / 1.69–1.84, inv 1.26–1.30 / 1.40–1.53, slogdet 0.96–1.05 /
+//! 1.15–1.17, solve 0.92–1.05 / 1.28–1.33, Cholesky 1.12–1.19 / 1.34–1.79, eigh
+//! 0.64–1.00 / 0.95–1.10, eigvalsh 0.30–1.32 / 0.51–0.75. OpenBLAS's threaded
+//! calls (NumPy's own included) slowed down far more than faer's: NumPy's 500²
+//! `svd` values took 26 ms on one thread and 0.94 s threaded at load 7. `eigh`
+//! with eigenvectors is a tie on one thread and faer leads under load; it stays
+//! on the host with `eigvalsh` (one family), which LAPACK wins clearly, and
+//! keeps NumPy's values.
 
 /// A family of operations routed together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -117,8 +117,8 @@ fn join<T: Element>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::reduce;
     use super::*;
-    use crate::kernels::reduce::reduce;
 
     /// The reduction with the whole input cast first (the plain path).
     fn whole(kind: ReduceKind, t: &Tensor, axes: &[usize], acc: DType) -> Vec<f64> {

@@ -144,7 +144,17 @@ unsafe fn reduce_into<T: Element>(
             rows.for_each_run(|[oi, oo], m, [ri, ro]| {
                 // SAFETY: as below; `m` rows of `n` elements `ri` bytes
                 // apart, into output rows `ro` bytes apart (0: the same row).
-                unsafe { combine_rows(pi.offset(oi), m, ri, n, po.offset(oo), ro, f) }
+                unsafe {
+                    let run = RowRun {
+                        src: pi.offset(oi),
+                        m,
+                        row_step: ri,
+                        n,
+                        dst: po.offset(oo),
+                        out_step: ro,
+                    };
+                    combine_rows(run, f)
+                }
             });
             return;
         }
@@ -172,33 +182,36 @@ unsafe fn reduce_into<T: Element>(
     });
 }
 
-/// Combines `m` contiguous rows of `n` elements (`row_step` bytes apart)
-/// into output rows `out_step` bytes apart. When they all go into one row
-/// (`out_step == 0`, a reduced axis), four rows are combined per pass over
-/// the output row, in the same order as one at a time (so the results are
-/// identical), loading and storing the accumulator once instead of four
-/// times: for a sum over the rows of a matrix that traffic, not the input,
-/// was the cost.
-///
-/// # Safety
-/// Every row must hold `n` valid `T`s, and every output row `n` valid,
-/// exclusively owned `T`s.
-unsafe fn combine_rows<T: Element>(
+/// `m` contiguous rows of `n` elements (`row_step` bytes apart) and the
+/// output rows they combine into (`out_step` bytes apart; 0: all into one).
+#[derive(Clone, Copy)]
+struct RowRun {
     src: *const u8,
     m: usize,
     row_step: isize,
     n: usize,
     dst: *mut u8,
     out_step: isize,
-    f: impl Fold<T>,
-) {
+}
+
+/// Combines the rows of `run` into its output rows. When they all go into
+/// one row (`out_step == 0`, a reduced axis), four rows are combined per
+/// pass over the output row, in the same order as one at a time (so the
+/// results are identical), loading and storing the accumulator once
+/// instead of four times: for a sum over the rows of a matrix that
+/// traffic, not the input, was the cost.
+///
+/// # Safety
+/// Every row must hold `n` valid `T`s, and every output row `n` valid,
+/// exclusively owned `T`s.
+unsafe fn combine_rows<T: Element>(run: RowRun, f: impl Fold<T>) {
     #[cfg(target_arch = "x86_64")]
     if crate::kernels::cpu::has_avx2() {
         // SAFETY: the caller's contract; the CPU has AVX2, checked above.
-        return unsafe { combine_rows_avx2(src, m, row_step, n, dst, out_step, f) };
+        return unsafe { combine_rows_avx2(run, f) };
     }
     // SAFETY: the caller's contract.
-    unsafe { combine_rows_body(src, m, row_step, n, dst, out_step, f) }
+    unsafe { combine_rows_body(run, f) }
 }
 
 /// [`combine_rows_body`] in AVX2 code: the SSE2 build of `max` down the
@@ -209,31 +222,23 @@ unsafe fn combine_rows<T: Element>(
 /// As [`combine_rows`], on a CPU with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn combine_rows_avx2<T: Element>(
-    src: *const u8,
-    m: usize,
-    row_step: isize,
-    n: usize,
-    dst: *mut u8,
-    out_step: isize,
-    f: impl Fold<T>,
-) {
+unsafe fn combine_rows_avx2<T: Element>(run: RowRun, f: impl Fold<T>) {
     // SAFETY: the caller's contract.
-    unsafe { combine_rows_body(src, m, row_step, n, dst, out_step, f) }
+    unsafe { combine_rows_body(run, f) }
 }
 
 /// # Safety
 /// As [`combine_rows`].
 #[inline(always)]
-unsafe fn combine_rows_body<T: Element>(
-    src: *const u8,
-    m: usize,
-    row_step: isize,
-    n: usize,
-    dst: *mut u8,
-    out_step: isize,
-    f: impl Fold<T>,
-) {
+unsafe fn combine_rows_body<T: Element>(run: RowRun, f: impl Fold<T>) {
+    let RowRun {
+        src,
+        m,
+        row_step,
+        n,
+        dst,
+        out_step,
+    } = run;
     // SAFETY: the caller's contract, row by row.
     let row = |r: usize| unsafe {
         std::slice::from_raw_parts(src.offset(r as isize * row_step) as *const T, n)

@@ -14,9 +14,9 @@ use crate::kernels::cast::cast;
 use crate::kernels::cpu::has_avx2;
 use crate::kernels::fast_exp::{exp_shifted, sum_exp};
 use crate::kernels::lanes::{for_each_lane, for_each_lane_init, Lanes};
-use crate::kernels::softmax::columns::softmax_columns;
 use crate::kernels::vmath::{self, Func};
 use crate::tensor::{Element, Tensor};
+use columns::softmax_columns;
 use rayon::prelude::*;
 
 /// Which normalisation a softmax-like kernel computes per lane.

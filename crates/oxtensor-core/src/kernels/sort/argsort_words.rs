@@ -1,14 +1,14 @@
 //! `argsort` as a sort of packed words: each element's rank key (less the
 //! smallest) in the high bits of a `u64` and its position in the low bits,
-//! so the vector sort of plain integers (`kernels/simd_sort.rs`) orders
+//! so the vector sort of plain integers (`kernels/sort/simd.rs`) orders
 //! elements by key with ties in input order (a stable argsort). When the
 //! keys span too many bits to leave room for the position (floats of both
 //! signs, wide integers), their low bits give way, and runs of words whose
 //! kept bits tie are put in order by full key afterwards (rare in real
 //! data: values a few ulps apart; equal values are ties already in order).
 
-use crate::kernels::sort::key::{as_keys, RadixKey, SortKey};
-use crate::kernels::sort::radix::map_indexed;
+use super::key::{as_keys, RadixKey, SortKey};
+use super::radix::map_indexed;
 use rayon::prelude::*;
 
 /// The positions that sort `x`, into `out`, with `words` as scratch (both

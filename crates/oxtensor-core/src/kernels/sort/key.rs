@@ -1,6 +1,6 @@
 //! Sort keys: every sortable dtype mapped to an unsigned integer of its
 //! width whose integer order is NumPy's order (NaN last), so one radix sort
-//! on integers sorts every dtype (`kernels/radix.rs`).
+//! on integers sorts every dtype (`kernels/sort/radix.rs`).
 
 use crate::tensor::Element;
 use half::f16;
@@ -14,7 +14,7 @@ pub trait RadixKey: Element + Ord {
     /// The key as a `u64` (same value).
     fn widen(self) -> u64;
     /// Sorts the keys in `data` into `out` with the CPU's vector sort when
-    /// there is one for this width (`kernels/simd_sort.rs`); `false`, both
+    /// there is one for this width (`kernels/sort/simd.rs`); `false`, both
     /// untouched, if not.
     fn sort_vectorised(_data: &mut [Self], _out: &mut [Self]) -> bool {
         false
@@ -40,7 +40,7 @@ macro_rules! radix_key {
             $(
                 #[cfg(target_arch = "x86_64")]
                 fn sort_vectorised(data: &mut [$u], out: &mut [$u]) -> bool {
-                    crate::kernels::sort::simd::$simd(data, out)
+                    super::simd::$simd(data, out)
                 }
                 #[cfg(target_arch = "x86_64")]
                 fn has_vector_sort() -> bool {
@@ -52,9 +52,9 @@ macro_rules! radix_key {
 }
 radix_key!(
     u8,
-    u16 => sort_u16, crate::kernels::sort::simd_x86::U16x32::detect,
-    u32 => sort_u32, crate::kernels::sort::simd_x86::U32x16::detect,
-    u64 => sort_u64, crate::kernels::sort::simd_x86::U64x8::detect
+    u16 => sort_u16, super::simd_x86::U16x32::detect,
+    u32 => sort_u32, super::simd_x86::U32x16::detect,
+    u64 => sort_u64, super::simd_x86::U64x8::detect
 );
 
 /// An element with an order-preserving integer key.

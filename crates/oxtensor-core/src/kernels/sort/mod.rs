@@ -1,5 +1,5 @@
 //! Sorting along one axis (`sort`, `argsort`): each lane sorted on its own
-//! (`kernels/radix.rs`), lanes in parallel, read in place when they are
+//! (`kernels/sort/radix.rs`), lanes in parallel, read in place when they are
 //! rows and gathered in cached blocks when they cross rows. NaNs sort
 //! last, as in NumPy; `argsort` is stable.
 
@@ -18,12 +18,12 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{output, Pool};
 use crate::kernels::lanes::{for_each_lane_init, Lanes};
-use crate::kernels::sort::argsort_words::argsort_words;
-use crate::kernels::sort::key::SortKey;
-use crate::kernels::sort::radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
-use crate::kernels::sort::strided_lanes::StridedLanes;
 use crate::tensor::{Element, Tensor};
+use argsort_words::argsort_words;
 use half::f16;
+use key::SortKey;
+use radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
+use strided_lanes::StridedLanes;
 
 /// `f(scratch, lane, result)` over every lane of `x` along `axis`, into a
 /// fresh output of `x`'s shape and `U`'s dtype: rows of a C-contiguous

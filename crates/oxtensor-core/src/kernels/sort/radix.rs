@@ -1,13 +1,13 @@
 //! Sorting one lane: an LSD radix sort on the order-preserving integer keys
-//! of `kernels/sort_key.rs`, one byte per pass. All byte histograms come
+//! of `kernels/sort/key.rs`, one byte per pass. All byte histograms come
 //! from one read; a byte equal in every key is skipped. `argsort` carries
 //! each element's index beside its key; LSD passes are stable, so ties keep
 //! their input order. Short lanes are sorted by comparison instead.
 
-use crate::kernels::sort::argsort_words::argsort_words;
-use crate::kernels::sort::key::{as_keys, RadixKey, SortKey};
+use super::argsort_words::argsort_words;
+use super::key::{as_keys, RadixKey, SortKey};
 #[cfg(target_arch = "x86_64")]
-use crate::kernels::sort::simd::with_avx512;
+use super::simd::with_avx512;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -20,7 +20,7 @@ type Counts = [u32; 256];
 
 /// Buffers one thread reuses from lane to lane: two ping-pong arrays of
 /// items (keys, or key and index pairs), the histograms, and the packed
-/// words of `kernels/argsort_words.rs`.
+/// words of `kernels/sort/argsort_words.rs`.
 pub struct Scratch<I> {
     a: Vec<I>,
     b: Vec<I>,

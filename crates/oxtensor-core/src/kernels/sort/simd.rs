@@ -1,12 +1,12 @@
 //! A vectorised quicksort of 16-, 32- and 64-bit unsigned keys with
 //! AVX-512: each partition compresses a vector's lanes to the two sides,
 //! and ranges of at most 16 vectors are sorted in registers by a bitonic
-//! network (`kernels/simd_sort_net.rs` over `kernels/simd_sort_x86.rs`).
+//! network (`kernels/sort/simd_net.rs` over `kernels/sort/simd_x86.rs`).
 //! NumPy sorts such dtypes the same way on these CPUs (x86-simd-sort).
-//! `kernels/radix.rs` calls it for `sort` and keeps its radix passes where
+//! `kernels/sort/radix.rs` calls it for `sort` and keeps its radix passes where
 //! the CPU lacks the instructions.
 
-use crate::kernels::sort::simd_x86::{U16x32, U32x16, U64x8, Vector};
+use super::simd_x86::{U16x32, U32x16, U64x8, Vector};
 use rayon::join;
 
 /// Ranges at least this long sort their two sides on two threads.

@@ -1,10 +1,10 @@
-//! The algorithms of the vectorised quicksort (`kernels/simd_sort.rs`) over
-//! a [`Vector`] of keys (`kernels/simd_sort_x86.rs`): the bitonic network
+//! The algorithms of the vectorised quicksort (`kernels/sort/simd.rs`) over
+//! a [`Vector`] of keys (`kernels/sort/simd_x86.rs`): the bitonic network
 //! over up to 16 registers, the pivot, and the partition. All are inlined
 //! into the vector type's entry points, which are compiled for its
 //! AVX-512 subsets.
 
-use crate::kernels::sort::simd_x86::{first, Lanes, Vector};
+use super::simd_x86::{first, Lanes, Vector};
 
 /// `UPPER[b]`: the lanes `i` with bit `b` set, the upper element of each
 /// pair a network step at distance `1 << b` compares (32 lanes; the low

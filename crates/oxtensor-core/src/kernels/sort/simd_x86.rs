@@ -1,11 +1,11 @@
-//! The registers of the vectorised quicksort (`kernels/simd_sort.rs`): a
+//! The registers of the vectorised quicksort (`kernels/sort/simd.rs`): a
 //! [`Vector`] of `u64`, `u32` or `u16` keys, a zero-sized proof that the
 //! CPU runs the AVX-512 subsets its instructions need (so its methods are
 //! safe to call), and its entry points into the algorithms of
-//! `kernels/simd_sort_net.rs`, compiled for those subsets.
+//! `kernels/sort/simd_net.rs`, compiled for those subsets.
 
+use super::simd_net::{block, median, partition};
 use crate::kernels::cpu;
-use crate::kernels::sort::simd_net::{block, median, partition};
 use std::arch::x86_64::*;
 
 /// One 512-bit register of keys.

@@ -57,7 +57,7 @@ fn matrix(rows: usize, cols: usize, dtype: DType) -> Tensor {
     crate::kernels::cast::cast(&Tensor::from_vec(vec![rows, cols], v).unwrap(), dtype).unwrap()
 }
 
-/// The kernel's tolerance against the two-pass chain (`kernels/variance.rs`:
+/// The kernel's tolerance against the two-pass chain (`kernels/reduce/variance.rs`:
 /// as accurate as the two-pass formula).
 fn rtol(dtype: DType) -> f64 {
     if dtype == DType::Float32 {

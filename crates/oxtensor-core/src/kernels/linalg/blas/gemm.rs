@@ -2,7 +2,7 @@
 //! and complex numbers go to faer's matrix product (packed, SIMD,
 //! multi-threaded), or large real ones to a host BLAS when one serves them
 //! ([`crate::kernels::linalg::blas`]), shared with `Matmul` as [`product`]; a real row times
-//! a column is an inner product ([`crate::kernels::linalg::blas::inner`]); other dtypes use a
+//! a column is an inner product ([`super::inner`]); other dtypes use a
 //! plain triple loop, as NumPy does for them.
 
 use crate::dtype::DType;
@@ -108,18 +108,13 @@ fn run(dtype: DType, a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Ma
 }
 
 /// A row times a column, both with unit strides (or of length 1): an
-/// inner product of two slices, for [`crate::kernels::linalg::blas::inner`].
+/// inner product of two slices, for [`super::inner`].
 fn is_inner(ma: &Mat, mb: &Mat) -> bool {
     let unit = |stride: isize, len: usize| stride == 1 || len <= 1;
     ma.rows == 1 && mb.cols == 1 && unit(ma.cs, ma.cols) && unit(mb.rs, mb.rows)
 }
 
-fn inner_into<T: Gemm + crate::kernels::linalg::blas::inner::Inner>(
-    a: &Tensor,
-    b: &Tensor,
-    out: &mut Tensor,
-    k: usize,
-) {
+fn inner_into<T: Gemm + super::inner::Inner>(a: &Tensor, b: &Tensor, out: &mut Tensor, k: usize) {
     let dst = out.as_mut_slice::<T>().expect("dot outputs are fresh");
     if k == 0 {
         dst[0] = T::zero();
@@ -134,7 +129,7 @@ fn inner_into<T: Gemm + crate::kernels::linalg::blas::inner::Inner>(
             std::slice::from_raw_parts(pb, k),
         )
     };
-    dst[0] = crate::kernels::linalg::blas::inner::dot(xa, xb);
+    dst[0] = super::inner::dot(xa, xb);
 }
 
 fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &Mat) {
@@ -159,7 +154,7 @@ fn with_gemm<T: Gemm>(a: &Tensor, b: &Tensor, out: &mut Tensor, ma: &Mat, mb: &M
 
 /// The element types with a packed, SIMD matrix product.
 pub(super) trait Gemm: Element + faer::traits::ComplexField + Zero + One + Copy {
-    /// `dst = a · b` by [`crate::kernels::linalg::blas::matvec`] when `a` is one row or `b` one
+    /// `dst = a · b` by [`super::matvec`] when `a` is one row or `b` one
     /// column (in layouts it reads in one pass); `false` otherwise.
     ///
     /// # Safety
@@ -200,14 +195,14 @@ impl Gemm for Complex<f64> {}
 ///
 /// # Safety
 /// As for [`product`], with every dimension non-zero.
-unsafe fn real_matvec<T: crate::kernels::linalg::blas::inner::Inner>(
+unsafe fn real_matvec<T: super::inner::Inner>(
     dst: &mut [T],
     (m, k, n): (usize, usize, usize),
     a: Operand<T>,
     b: Operand<T>,
     threaded: bool,
 ) -> bool {
-    use crate::kernels::linalg::blas::matvec::{matvec, Lhs};
+    use super::matvec::{matvec, Lhs};
     let (lhs, x, outs) = match (m, n) {
         (_, 1) if m > 1 => (
             Lhs {

@@ -5,9 +5,9 @@
 //! take 10–20 µs to wake. Our four-row kernel reached 0.6x NumPy's
 //! `dgemv` on 2000² float64 (1.6x its time on one thread).
 
-use crate::kernels::linalg::blas::inner::Inner;
-use crate::kernels::linalg::blas::matvec::Lhs;
-use crate::kernels::linalg::blas::{layout, serving, TRANS};
+use super::inner::Inner;
+use super::matvec::Lhs;
+use super::{layout, serving, TRANS};
 use crate::kernels::linalg::engine::Family;
 use std::ffi::c_int;
 
@@ -24,7 +24,7 @@ type Gemv<T, I> =
 /// routine, or the strides or sizes do not fit it.
 ///
 /// # Safety
-/// As [`crate::kernels::linalg::blas::matvec::matvec`]: `m` addresses `y.len()` × `k` elements
+/// As [`super::matvec::matvec`]: `m` addresses `y.len()` × `k` elements
 /// with its strides and `x` holds `k` elements at stride `sx`.
 pub(super) unsafe fn try_matvec<T: Inner>(
     y: &mut [T],

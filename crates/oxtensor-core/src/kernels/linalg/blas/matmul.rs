@@ -1,15 +1,15 @@
 //! `Matmul` over stacks of matrices: batch axes broadcast, then one product
 //! per matrix pair into a C-contiguous output. Floats and complex numbers go
-//! straight to [`crate::kernels::linalg::blas::gemm::product`] at each pair's offset: a stack times
+//! straight to [`super::gemm::product`] at each pair's offset: a stack times
 //! one broadcast matrix folds into a single tall product, and small pairs
 //! run side by side on rayon threads, each single-threaded. Other dtypes go
-//! through [`crate::kernels::linalg::blas::gemm::dot`] per pair, as NumPy loops for them.
+//! through [`super::gemm::dot`] per pair, as NumPy loops for them.
 
+use super::gemm::{dot, product, Gemm, Operand};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{self, Pool};
 use crate::kernels::cast;
-use crate::kernels::linalg::blas::gemm::{dot, product, Gemm, Operand};
 use crate::tensor::{layout as sizes, Tensor};
 use num_complex::Complex;
 use rayon::prelude::*;

@@ -5,9 +5,9 @@
 //! added up scaled, a block of outputs at a time. faer's product with one
 //! column ran at 0.28x NumPy (OpenBLAS `dgemv`) on 2000² float64.
 
-use crate::kernels::linalg::blas::gemv::try_matvec;
-use crate::kernels::linalg::blas::inner::{piece, Inner};
-use crate::kernels::linalg::blas::matvec_rows::four_rows;
+use super::gemv::try_matvec;
+use super::inner::{piece, Inner};
+use super::matvec_rows::four_rows;
 use rayon::prelude::*;
 use std::ops::{Add, Mul};
 

@@ -1,13 +1,13 @@
 //! Four inner products with one vector at a time, for a matrix × vector
-//! over contiguous rows (`kernels/matvec.rs`): each load of the vector
+//! over contiguous rows (`kernels/linalg/blas/matvec.rs`): each load of the vector
 //! serves four rows, so a multiply-add needs 1.25 loads instead of 2, and
 //! the four rows' independent lanes hide the latency of the multiply-adds
 //! (fused where the CPU has FMA, as BLAS does); the rows are prefetched
 //! ahead. One row at a
 //! time (`inner::piece`) ran 2000² float64 at 0.63x NumPy's `dgemv`.
 
+use super::inner::{prefetch, Inner};
 use crate::kernels::cpu::{level, Level};
-use crate::kernels::linalg::blas::inner::{prefetch, Inner};
 
 /// `[Σ rows[r][i] · x[i]]` for the four rows (each as long as `x`), in `L`
 /// lanes per row, the lanes folded pairwise and the tail added last.

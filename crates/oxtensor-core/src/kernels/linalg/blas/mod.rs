@@ -11,6 +11,39 @@
 //! of [`crate::kernels::linalg::lapack`] and its siblings. Everything else stays on faer.
 //! Nothing is installed by default, so a Rust program gets faer unless it
 //! opts in.
+//!
+//! # Why faer, and when the host's BLAS
+//!
+//! Matrix products use faer's `matmul`, or the OpenBLAS NumPy loaded,
+//! whichever has the wider kernels on the machine (see [`super::engine`] for
+//! how that is decided). faer (its x86 kernels: packed AVX2/AVX-512, threaded
+//! over rayon's pool; unrolled kernels for tiny products) is the engine a Rust
+//! program gets; integer dtypes use a plain loop, as NumPy does.
+//! Single-threaded at 2048² float64 on an earlier EPYC without AVX-512, faer's
+//! kernel did ~31–32 GFLOP/s where OpenBLAS's Haswell kernel did 38–39
+//! (measured both ways on one core), so no threading change could reach NumPy;
+//! the `gemm` crate (29.8–31.5) and `matrixmultiply` were slower still. Linking
+//! a BLAS through a `-sys` crate would need a system library (or a long
+//! OpenBLAS build) on every install. But from Python, NumPy has already loaded
+//! its OpenBLAS (scipy-openblas64 in every Linux/Windows wheel):
+//! this module holds an optional host CBLAS (`HostBlas::open` on a path +
+//! the symbols' prefix/suffix, through `libloading`, `install`), and
+//! `oxtensor.tensor.blas` finds NumPy's library in the process
+//! (`/proc/self/maps`, or the wheel's `numpy.libs`/`.dylibs`), asks it for its
+//! build config (`openblas_get_config`: `USE64BITINT` decides the integer
+//! width, never the file name) and installs its `cblas_?gemm`. float32/float64
+//! products of at least 2^27 multiply-adds (`MIN_WORK`, 512³) whose operands
+//! each have a unit stride go there; others (smaller, strided, complex,
+//! products run side by side in a batch) stay on faer. The threshold is
+//! measured: the 784-256-256-10 MLP step (products of ≤ 2.6e7 multiply-adds)
+//! took 5.3 ms (float64) / 2.1 ms (float32) with every product on faer and 7.6
+//! / 2.6 ms with every threaded one on OpenBLAS, whose worker threads and
+//! rayon's spin against each other on two cores between short products; at
+//! 1024² faer and OpenBLAS were even, at 2048² float64 OpenBLAS gave 0.87–1.11x
+//! NumPy and faer 0.70–0.80x (that machine). `OXTENSOR_BLAS=faer` or
+//! `use_blas("faer")` turns it off. Same library, same call: C-ordered results
+//! are bit-identical to NumPy's. The `gemm` crate was also A/B'd as the engine
+//! twice (row- and column-major destinations): no better than faer overall.
 
 mod gemm;
 mod gemv;
@@ -246,7 +279,7 @@ pub(super) fn layout(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(
 /// installed for `T`, or the operands' strides or sizes do not fit it.
 ///
 /// # Safety
-/// As [`crate::kernels::linalg::blas::gemm::product`]: `a` and `b` address m×k and k×n matrices
+/// As [`gemm::product`]: `a` and `b` address m×k and k×n matrices
 /// with their element strides and `dst` holds m·n elements.
 pub(super) unsafe fn try_product<T: 'static + Copy>(
     dst: *mut T,

@@ -2,11 +2,11 @@
 //! `?potrf` where it serves the family ([`crate::kernels::linalg::lapack::cholesky`]), in
 //! float32/float64.
 
+use super::par::{self as faer_par, Kind};
+use super::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::order::permuted;
-use crate::kernels::linalg::faer::par::{self as faer_par, Kind};
-use crate::kernels::linalg::faer::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
 use crate::kernels::linalg::lapack::layout::{elements, working_copy};
 use crate::tensor::Tensor;
 use faer::dyn_stack::{MemBuffer, MemStack};

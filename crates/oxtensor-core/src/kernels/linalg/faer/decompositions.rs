@@ -3,12 +3,12 @@
 //! (the shared conversions and dtype dispatch are in [`crate::kernels::linalg::faer`]),
 //! or through the host's LAPACK where [`crate::kernels::linalg::lapack`] has one.
 
+use super::par::{for_shape, scoped, Kind};
+use super::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast;
 use crate::kernels::copy::to_contiguous;
-use crate::kernels::linalg::faer::par::{for_shape, scoped, Kind};
-use crate::kernels::linalg::faer::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
 use crate::kernels::linalg::lapack::{self, svd as lapack_svd};
 use crate::tensor::Tensor;
 use faer::diag::Diag;

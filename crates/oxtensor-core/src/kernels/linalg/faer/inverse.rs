@@ -6,12 +6,12 @@
 //! 500: 13.8/13.0, 1000: 90.8/81.3 (best of 12, sequential). The result is
 //! written straight out in C order, with no transposing copy.
 
+use super::par::{self as faer_par, Kind};
+use super::{by_float, check_square, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::cast;
 use crate::kernels::copy::to_contiguous;
-use crate::kernels::linalg::faer::par::{self as faer_par, Kind};
-use crate::kernels::linalg::faer::{by_float, check_square, Real};
 use crate::tensor::Tensor;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};

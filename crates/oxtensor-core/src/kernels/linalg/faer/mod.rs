@@ -1,9 +1,30 @@
 //! Dense linear algebra for the `linalg` ops, through the `faer` crate:
 //! LU with partial pivoting (determinant, solve; `inv` is in
-//! [`crate::kernels::linalg::faer::inverse`]), Cholesky and its gradient. Inputs are copied into faer's column-major matrices and the
+//! [`inverse`]), Cholesky and its gradient. Inputs are copied into faer's column-major matrices and the
 //! results back into C-ordered tensors; only float32 and float64 run here.
 //! The LU family factors the C-ordered buffer read column-major, `aᵀ`, and
 //! answers through transposes: that skips a transposing copy of `a`.
+//!
+//! # Why faer
+//!
+//! Dense factorisations use `faer` (pure Rust, maintained, LU/Cholesky/
+//! eigen/SVD/QR in one crate, no system LAPACK to install), with its `std`,
+//! `linalg` and `rayon` features (no sparse, npy or rand): `rayon` gives the
+//! threaded matrix product (it brings `spindle`, faer's author's barrier-based
+//! job splitter on rayon's pool).
+//!
+//! # `slogdet` from the LU diagonal
+//!
+//! `slogdet` is one op, summed from the LU diagonal. PyTensor builds
+//! `sign(det(x))` and `log(abs(det(x)))` and its `slogdet_specialization`
+//! rewrite turns them into `SLogDet` when compiling; with no rewrite phases
+//! yet, `slogdet` builds `SLogDet` directly. The sign comes from the pivots and
+//! the diagonal's signs, the log is `Σ log|uᵢᵢ|` (NumPy's reduction, no product
+//! to overflow: a 400² float64 matrix whose `det` is inf has a finite log), and
+//! `det` is `sign · exp(log)`. Likewise `eigvalsh` is its own `Eigvalsh` op
+//! computing no eigenvectors (LAPACK's `jobz = 'N'`, faer's
+//! `ComputeEigenvectors::No`): 2.4x less time than `eigh` at 500², NumPy's own
+//! ratio; its gradient builds the `Eigh` it needs.
 
 pub(super) mod cholesky;
 mod decompositions;

@@ -21,6 +21,21 @@
 //! take no `Par` argument: they read one process-wide setting, so
 //! [`scoped`] sets it just before each call; the low-level calls take
 //! [`for_shape`] directly.
+//!
+//! # One thread below ~1000³
+//!
+//! Decompositions run on one thread below ~1000³ work (`faer_par`): at
+//! 500×500 on 2 cores, sequential LU, Cholesky, eigh, SVD and QR ran 1.2–2×
+//! faster than threaded (Cholesky again on this Zen 5 at load ~6: 0.52 ms
+//! sequential against 0.78 threaded at 500², 3.6 against 4.4 at 1000²). The LU
+//! family (`solve`, `inv`, `det`, `slogdet`) factors the C-ordered buffer read
+//! column-major (`aᵀ`) and answers through a transposed solve or a transposed
+//! copy-out, saving a transposing copy in (`det(aᵀ) = det(a)`: one plain copy).
+//! Cholesky factors a column-major matrix too: through a row-major view faer
+//! took 0.91 ms at 500² against 0.52, so the lower factor takes a transposing
+//! copy in and comes out as a column-major view. The host's `det`/`slogdet`
+//! keep NumPy's transposing copy, so their values stay NumPy's bit for bit: it
+//! costs 0.03 ms of ~2 ms at 500² and ~5 ms of ~100 ms at 2000².
 
 use faer::Par;
 

@@ -8,12 +8,12 @@
 //! with `aᵀ = Uᵀ U`, and `U` stored column-major reads in C order as
 //! `Uᵀ = L`, `a`'s lower factor; `'L'` likewise gives the upper factor.
 
+use super::layout::{elements, working_copy};
+use super::{int, with_routines, Int};
 use crate::error::{Error, Result};
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::cholesky::zero_other_triangle;
 use crate::kernels::linalg::faer::Real;
-use crate::kernels::linalg::lapack::layout::{elements, working_copy};
-use crate::kernels::linalg::lapack::{int, with_routines, Int};
 use crate::tensor::Tensor;
 
 /// `?potrf(uplo, n, a, lda, info)`, then the hidden length of `uplo`.

@@ -1,5 +1,5 @@
-//! Column-major storage for the LAPACK calls in [`crate::kernels::linalg::lapack::lu`] and
-//! [`crate::kernels::linalg::lapack::qr`]: working copies LAPACK may overwrite, and
+//! Column-major storage for the LAPACK calls in [`super::lu`] and
+//! [`super::qr`]: working copies LAPACK may overwrite, and
 //! column-major results handed back as tensors without a copy.
 
 use crate::error::Result;

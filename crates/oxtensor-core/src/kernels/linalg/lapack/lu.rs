@@ -17,11 +17,11 @@
 //! C-ordered buffer as it is, `aᵀ`: `inv(aᵀ)` written column-major is
 //! `inv(a)` in C order, and `aᵀ`'s factors solve `(aᵀ)ᵀ x = b`.
 
+use super::layout::{elements, leading_columns, working_copy};
+use super::{check, int, with_routines, with_workspace, Int};
 use crate::error::{Error, Result};
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::{slogdet_from_diagonal, Real};
-use crate::kernels::linalg::lapack::layout::{elements, leading_columns, working_copy};
-use crate::kernels::linalg::lapack::{check, int, with_routines, with_workspace, Int};
 use crate::tensor::Tensor;
 
 /// `?getrf(m, n, a, lda, ipiv, info)`.

@@ -9,13 +9,11 @@
 //! column-major and are returned as tensors with column-major strides:
 //! no copy out.
 
+use super::layout::{column_major, elements, leading_columns, working_copy};
+use super::{check, int, with_routines, with_workspace, Int};
 use crate::error::Result;
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::Real;
-use crate::kernels::linalg::lapack::layout::{
-    column_major, elements, leading_columns, working_copy,
-};
-use crate::kernels::linalg::lapack::{check, int, with_routines, with_workspace, Int};
 use crate::tensor::Tensor;
 
 /// `?geqrf(m, n, a, lda, tau, work, lwork, info)`.

@@ -2,10 +2,10 @@
 //! NumPy's routine), when one is installed and serves SVDs (see
 //! [`crate::kernels::linalg::engine`]); `None` otherwise, and the caller falls back to faer.
 
+use super::{check, int, with_routines, Int};
 use crate::error::{Error, Result};
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::Real;
-use crate::kernels::linalg::lapack::{check, int, with_routines, Int};
 use crate::tensor::Tensor;
 
 /// `?gesdd(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork,

@@ -17,7 +17,8 @@ def test_a_panic_is_an_internal_error_that_says_it_is_a_bug(capfd, monkeypatch):
     with pytest.raises(oxtensor.InternalError, match="a bug in oxtensor") as e:
         _core._panic("an invariant failed")
     assert isinstance(e.value, Exception)
-    assert "an invariant failed at crates/oxtensor-py/src/panics.rs:" in str(e.value)
+    where = "an invariant failed at crates/oxtensor-py/src/errors/panics.rs:"
+    assert where in str(e.value)
     assert capfd.readouterr().err == ""
 
 

@@ -1808,10 +1808,10 @@ class CholeskyGrad(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``CholeskyGrad(lower=...)`` rebuilds it."""
+        """``(lower=...)`` rebuilds it."""
     @property
     def lower(self) -> bool:
-        """Whether the factor is lower triangular."""
+        """Which triangle of the input is read."""
 
 class Eigh(Op):
     """``Eigh(lower=True)``: eigenvalues and eigenvectors."""

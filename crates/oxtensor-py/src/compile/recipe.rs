@@ -6,7 +6,8 @@
 //! loading compiles it again (links the graph for the VM).
 
 use crate::compile::function::{PyFunction, SharedSpec};
-use crate::compile::{input_spec_of, make_maker};
+use crate::compile::make_maker;
+use crate::compile::specs::input_spec_of;
 use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::vm::{LinkOptions, Program};
 use pyo3::exceptions::PyValueError;

@@ -5,5 +5,6 @@
 pub mod array;
 pub mod constant;
 pub mod export;
+pub mod filter;
 pub mod host_value;
 pub mod import;

@@ -1,7 +1,7 @@
 //! `Apply`: an op applied to input variables, owning its outputs.
 
 use crate::graph::apply_edits::check_types;
-use crate::graph::scratchpad::{copy_tag, Scratchpad};
+use crate::graph::scratchpad::{copy_tag, lazy_tag};
 use crate::graph::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -238,14 +238,7 @@ impl PyApply {
     /// An attribute bag.
     #[getter]
     fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if self.tag.is_none() {
-            self.tag = Some(Py::new(py, Scratchpad)?.into_any());
-        }
-        Ok(self
-            .tag
-            .as_ref()
-            .map(|t| t.clone_ref(py))
-            .unwrap_or_else(|| py.None()))
+        lazy_tag(py, &mut self.tag)
     }
 
     #[setter]

@@ -8,6 +8,16 @@ use pyo3::types::{PyDict, PyTuple};
 #[derive(Default)]
 pub struct Scratchpad;
 
+/// A graph object's `tag`, made (empty) the first time it is read.
+pub(crate) fn lazy_tag(py: Python<'_>, tag: &mut Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+    if let Some(t) = tag {
+        return Ok(t.clone_ref(py));
+    }
+    let t = Py::new(py, Scratchpad)?.into_any();
+    *tag = Some(t.clone_ref(py));
+    Ok(t)
+}
+
 #[pymethods]
 impl Scratchpad {
     #[new]

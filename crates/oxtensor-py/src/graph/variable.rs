@@ -3,7 +3,7 @@
 //! user classes) share this layout.
 
 use crate::graph::apply::PyApply;
-use crate::graph::scratchpad::{copy_tag, Scratchpad};
+use crate::graph::scratchpad::{copy_tag, lazy_tag};
 use crate::registry;
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -259,14 +259,7 @@ impl PyVariable {
     /// An attribute bag for anything users or rewrites want to attach.
     #[getter]
     fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if self.tag.is_none() {
-            self.tag = Some(Py::new(py, Scratchpad)?.into_any());
-        }
-        Ok(self
-            .tag
-            .as_ref()
-            .map(|t| t.clone_ref(py))
-            .unwrap_or_else(|| py.None()))
+        lazy_tag(py, &mut self.tag)
     }
 
     #[setter]

@@ -139,36 +139,7 @@ impl PyCholesky {
     }
 }
 
-/// `CholeskyGrad(lower=True)`: inputs are the factor and its gradient.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "CholeskyGrad")]
-pub struct PyCholeskyGrad;
-
-#[pymethods]
-impl PyCholeskyGrad {
-    #[new]
-    #[pyo3(signature = (lower = true))]
-    fn new(lower: bool) -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(CholeskyGrad { lower })).add_subclass(PyCholeskyGrad)
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("lower",)
-    }
-
-    /// `CholeskyGrad(lower=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["lower"])
-    }
-
-    /// Whether the factor is lower triangular.
-    #[getter]
-    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<CholeskyGrad>(slf.as_super())?.lower)
-    }
-}
-
-/// Classes whose only prop is `lower`: `Eigh(lower=True)`, `EighGrad(lower=True)`.
+/// Classes whose only prop is `lower`: `Eigh(lower=True)`, `CholeskyGrad(lower=True)`.
 macro_rules! lower_op {
     ($py:ident, $core:ident, $name:literal, $doc:literal) => {
         #[doc = $doc]
@@ -202,6 +173,12 @@ macro_rules! lower_op {
     };
 }
 
+lower_op!(
+    PyCholeskyGrad,
+    CholeskyGrad,
+    "CholeskyGrad",
+    "`CholeskyGrad(lower=True)`: inputs are the factor and its gradient."
+);
 lower_op!(
     PyEigh,
     Eigh,

@@ -1,5 +1,6 @@
-//! What every built-in op class shares: its core op (`core_of`) and the
-//! constructor arguments `copy` and `pickle` rebuild it from (`new_args`).
+//! What every built-in op class shares: its core op (`core_of`), the
+//! constructor arguments `copy` and `pickle` rebuild it from (`new_args`),
+//! classes without props (`unit_op!`), `view_map`s and shared instances.
 
 use crate::ops::op::PyOp;
 use pyo3::exceptions::PyRuntimeError;

@@ -135,12 +135,7 @@ impl PyFunctionGraph {
         slf.borrow_mut().export_graph(py)?;
         slf.borrow_mut().export_changed(py, &events)?;
         let weak = PyWeakrefReference::new(slf)?;
-        let features: Vec<Py<PyAny>> = slf
-            .borrow()
-            .features
-            .iter()
-            .map(|f| f.clone_ref(py))
-            .collect();
+        let features = slf.borrow().python_features(py);
         let mut first_error = None;
         for ev in &events {
             let Some(call) = slf.borrow().mirror(py, ev, &weak)? else {

@@ -72,12 +72,7 @@ impl PyFunctionGraph {
     pub(crate) fn validate(slf: &Bound<'_, Self>) -> PyResult<()> {
         Self::mutate(slf, |this| this.core_mut()?.validate().py())?;
         let py = slf.py();
-        let features: Vec<Py<PyAny>> = slf
-            .borrow()
-            .features
-            .iter()
-            .map(|f| f.clone_ref(py))
-            .collect();
+        let features = slf.borrow().python_features(py);
         for f in features {
             if f.bind(py).hasattr("on_validate")? {
                 f.bind(py).call_method1("on_validate", (slf,))?;

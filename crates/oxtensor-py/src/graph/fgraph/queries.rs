@@ -46,12 +46,7 @@ impl PyFunctionGraph {
     pub(crate) fn python_orderings(slf: &Bound<'_, Self>) -> PyResult<Orderings> {
         let py = slf.py();
         let mut all = Orderings::new();
-        let features: Vec<Py<PyAny>> = slf
-            .borrow()
-            .features
-            .iter()
-            .map(|f| f.clone_ref(py))
-            .collect();
+        let features = slf.borrow().python_features(py);
         for f in features {
             let f = f.bind(py);
             // The destroy handler's orderings come from its core feature.

@@ -193,7 +193,7 @@ impl PyTensorType {
         strict: bool,
         allow_downcast: Option<bool>,
     ) -> PyResult<Py<PyAny>> {
-        crate::convert::constant::filter_tensor(slf, data, strict, allow_downcast.unwrap_or(false))
+        crate::convert::filter::filter_tensor(slf, data, strict, allow_downcast.unwrap_or(false))
     }
 
     /// Same shape (and dtype, unless `force_same_dtype=False`) and equal
@@ -205,7 +205,7 @@ impl PyTensorType {
         b: Bound<'_, PyAny>,
         force_same_dtype: bool,
     ) -> PyResult<bool> {
-        crate::convert::constant::values_eq(&a, &b, force_same_dtype)
+        crate::convert::filter::values_eq(&a, &b, force_same_dtype)
     }
 
     /// `values_eq` up to the dtype's tolerance (see `constant::values_eq_approx`).
@@ -219,7 +219,7 @@ impl PyTensorType {
         rtol: Option<f64>,
         atol: Option<f64>,
     ) -> PyResult<bool> {
-        crate::convert::constant::values_eq_approx(
+        crate::convert::filter::values_eq_approx(
             &a,
             &b,
             allow_remove_inf,

@@ -73,24 +73,10 @@ impl PyOp {
         eval_points: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         if overrides(slf.as_any(), "pushforward")? {
-            let py = slf.py();
             let outputs = call_with_list(slf.as_any(), &inputs)?;
-            let disconnected = crate::gradient::types::disconnected_variable(py)?;
-            let tangents = PyList::empty(py);
-            for p in eval_points.try_iter()? {
-                let p = p?;
-                tangents.append(if p.is_none() { disconnected.clone() } else { p })?;
-            }
+            let tangents = none_to_disconnected(&eval_points)?;
             let result = slf.call_method1("pushforward", (inputs, outputs, tangents))?;
-            let out = PyList::empty(py);
-            for r in result.try_iter()? {
-                let r = r?;
-                let is_disc = r
-                    .getattr("type")?
-                    .is_instance_of::<crate::graph::types::PyDisconnectedType>();
-                out.append(if is_disc { py.None().into_bound(py) } else { r })?;
-            }
-            return Ok(out.into_any());
+            return Ok(disconnected_to_none(&result)?.into_any());
         }
         Err(PyNotImplementedError::new_err(format!(
             "R_op not implemented for Op {}",
@@ -107,23 +93,9 @@ impl PyOp {
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = outputs;
         if overrides(slf.as_any(), "R_op")? {
-            let py = slf.py();
-            let points = PyList::empty(py);
-            for t in tangents.try_iter()? {
-                let t = t?;
-                let is_disc = t
-                    .getattr("type")?
-                    .is_instance_of::<crate::graph::types::PyDisconnectedType>();
-                points.append(if is_disc { py.None().into_bound(py) } else { t })?;
-            }
+            let points = disconnected_to_none(&tangents)?;
             let result = slf.call_method1("R_op", (inputs, points))?;
-            let disconnected = crate::gradient::types::disconnected_variable(py)?;
-            let out = PyList::empty(py);
-            for r in result.try_iter()? {
-                let r = r?;
-                out.append(if r.is_none() { disconnected.clone() } else { r })?;
-            }
-            return Ok(out.into_any());
+            return Ok(none_to_disconnected(&result)?.into_any());
         }
         Err(PyNotImplementedError::new_err(format!(
             "pushforward not implemented for {}",
@@ -139,4 +111,39 @@ impl PyOp {
         let _ = allowed_inplace_inputs;
         slf.clone().into_any().unbind()
     }
+}
+
+/// `None` entries as disconnected variables: `R_op`'s missing eval points
+/// as `pushforward`'s tangents, and back.
+fn none_to_disconnected<'py>(items: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let disconnected = crate::gradient::types::disconnected_variable(items.py())?;
+    let out = PyList::empty(items.py());
+    for item in items.try_iter()? {
+        let item = item?;
+        out.append(if item.is_none() {
+            disconnected.clone()
+        } else {
+            item
+        })?;
+    }
+    Ok(out)
+}
+
+/// Entries of `DisconnectedType` as `None`: the inverse of
+/// [`none_to_disconnected`].
+fn disconnected_to_none<'py>(items: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let py = items.py();
+    let out = PyList::empty(py);
+    for item in items.try_iter()? {
+        let item = item?;
+        let disconnected = item
+            .getattr("type")?
+            .is_instance_of::<crate::graph::types::PyDisconnectedType>();
+        out.append(if disconnected {
+            py.None().into_bound(py)
+        } else {
+            item
+        })?;
+    }
+    Ok(out)
 }

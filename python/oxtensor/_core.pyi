@@ -1411,6 +1411,22 @@ def std(
 ) -> TensorVariable:
     """Standard deviation over ``axis`` (NumPy's ``ddof``), built by the core."""
 
+def getitem(x: t.Any, args: t.Any, kind: str | None = None) -> TensorVariable:
+    """``x[args]`` by NumPy's rules; ``kind`` ``"basic"`` or ``"advanced"``
+    forces the op."""
+
+def inc_subtensor(
+    x: t.Any,
+    y: t.Any,
+    inplace: bool = False,
+    set_instead_of_inc: bool = False,
+    ignore_duplicates: bool = False,
+) -> TensorVariable:
+    """``x``'s indexed tensor with ``x``'s region incremented by (or set to) ``y``."""
+
+def take(a: t.Any, indices: t.Any, axis: int | None = None) -> TensorVariable:
+    """``a``'s elements at ``indices`` along ``axis`` (of ``a`` flattened if None)."""
+
 # ---- from crates/oxtensor-py/src/pickle/ -------------------------------------
 
 @t.final

@@ -16,20 +16,9 @@ from typing_extensions import Self, disjoint_base
 # PyO3 generates the runtime __all__; stubtest checks this copy of it.
 # fmt: off
 __all__ = [
-    "AND",
-    "EQ",
-    "GE",
-    "GT",
-    "LE",
-    "LT",
-    "NEQ",
-    "OR",
     "QR",
     "SVD",
-    "XOR",
     "ARange",
-    "Abs",
-    "Add",
     "AdvancedIncSubtensor",
     "AdvancedIncSubtensor1",
     "AdvancedSubtensor",
@@ -38,34 +27,20 @@ __all__ = [
     "Alloc",
     "AllocEmpty",
     "AlreadyThere",
-    "Angle",
     "Any",
     "Apply",
-    "ArcCos",
-    "ArcCosh",
-    "ArcSin",
-    "ArcSinh",
-    "ArcTan",
-    "ArcTan2",
-    "ArcTanh",
     "ArgSortOp",
     "Argmax",
     "Argmin",
     "Bincount",
     "CAReduce",
     "Cast",
-    "Ceil",
     "CentredSquares",
     "Cholesky",
     "CholeskyGrad",
-    "Clip",
     "Composite",
-    "Conj",
     "CorePass",
-    "Cos",
-    "Cosh",
     "CumOp",
-    "Deg2Rad",
     "DestroyHandler",
     "Det",
     "DimShuffle",
@@ -76,106 +51,57 @@ __all__ = [
     "EighGrad",
     "Eigvalsh",
     "Elemwise",
-    "Erf",
-    "Erfc",
-    "Erfcinv",
-    "Erfcx",
-    "Erfinv",
-    "Exp",
-    "Exp2",
-    "Expm1",
     "Eye",
-    "Floor",
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
-    "Gamma",
-    "GammaLn",
     "GradOp",
     "GraphPickle",
     "GraphRewriter",
-    "Identity",
     "IfElse",
-    "Imag",
     "IncSubtensor",
     "InconsistencyError",
-    "IntDiv",
     "InternalError",
-    "Invert",
-    "IsInf",
-    "IsNan",
     "Join",
-    "Log",
-    "Log1mexp",
-    "Log1p",
-    "Log2",
-    "Log10",
     "LogSoftmax",
     "LogSumExp",
     "MakeVector",
     "Matmul",
     "MatrixInverse",
     "Max",
-    "Maximum",
     "MethodNotDefined",
     "Min",
-    "Minimum",
     "MissingInputError",
-    "Mod",
     "Mode",
-    "Mul",
-    "Neg",
     "NodeRewriter",
     "Nonzero",
     "NullType",
     "NullTypeGradError",
     "Op",
-    "Pow",
     "Prod",
     "ProfileStats",
-    "Psi",
     "QRGrad",
-    "Rad2Deg",
-    "Real",
-    "Reciprocal",
     "Repeat",
     "Reshape",
     "RewriteDatabase",
     "RewriteDatabaseQuery",
     "RewriteProfile",
-    "RoundHalfAwayFromZero",
-    "RoundHalfToEven",
     "SLogDet",
     "ScalarOp",
     "Scratchpad",
-    "Second",
     "Shape",
     "Shape_i",
-    "Sigmoid",
-    "Sign",
-    "Sin",
-    "Sinh",
     "Softmax",
-    "Softplus",
     "Solve",
     "SortOp",
     "SpecifyShape",
     "Split",
-    "Sqr",
-    "Sqrt",
-    "Sub",
     "Subtensor",
     "Sum",
-    "Switch",
     "TakeAlongAxis",
-    "Tan",
-    "Tanh",
     "TensorType",
     "TensorVariable",
     "Thunk",
-    "TriGamma",
-    "TrueDiv",
-    "Trunc",
     "Type",
     "UnusedInputError",
     "Variable",
@@ -217,6 +143,7 @@ __all__ = [
     "merge_pass",
     "optdb_object",
     "orphans_between",
+    "scalar_kinds",
     "scalar_op",
     "sequential_pass",
     "softmax",
@@ -1204,6 +1131,7 @@ class Repeat(Op):
 class ScalarOp(Op):
     """The base of the scalar op classes; ``Elemwise.scalar_op`` is one."""
 
+    def __new__(cls, *_args: t.Any, **_kwargs: t.Any) -> Self: ...
     @property
     def name(self) -> str:
         """The instance name, e.g. ``add``."""
@@ -1222,228 +1150,6 @@ class ScalarOp(Op):
     def output_dtype(self, *dtypes: t.Any) -> str:
         """The output dtype for these input dtypes."""
     def __reduce__(self) -> tuple[t.Any, tuple[str]]: ...
-
-class Add(ScalarOp):
-    """The ``Add`` scalar op (``add``)."""
-
-class Sub(ScalarOp):
-    """The ``Sub`` scalar op (``sub``)."""
-
-class Mul(ScalarOp):
-    """The ``Mul`` scalar op (``mul``)."""
-
-class TrueDiv(ScalarOp):
-    """The ``TrueDiv`` scalar op (``true_div``)."""
-
-class IntDiv(ScalarOp):
-    """The ``IntDiv`` scalar op (``int_div``)."""
-
-class Mod(ScalarOp):
-    """The ``Mod`` scalar op (``mod``)."""
-
-class Pow(ScalarOp):
-    """The ``Pow`` scalar op (``pow``)."""
-
-class Maximum(ScalarOp):
-    """The ``Maximum`` scalar op (``maximum``)."""
-
-class Minimum(ScalarOp):
-    """The ``Minimum`` scalar op (``minimum``)."""
-
-class Neg(ScalarOp):
-    """The ``Neg`` scalar op (``neg``)."""
-
-class Abs(ScalarOp):
-    """The ``Abs`` scalar op (``abs``)."""
-
-class Sign(ScalarOp):
-    """The ``Sign`` scalar op (``sign``)."""
-
-class Sqr(ScalarOp):
-    """The ``Sqr`` scalar op (``sqr``)."""
-
-class Sqrt(ScalarOp):
-    """The ``Sqrt`` scalar op (``sqrt``)."""
-
-class Exp(ScalarOp):
-    """The ``Exp`` scalar op (``exp``)."""
-
-class Log(ScalarOp):
-    """The ``Log`` scalar op (``log``)."""
-
-class Log1p(ScalarOp):
-    """The ``Log1p`` scalar op (``log1p``)."""
-
-class Expm1(ScalarOp):
-    """The ``Expm1`` scalar op (``expm1``)."""
-
-class Sin(ScalarOp):
-    """The ``Sin`` scalar op (``sin``)."""
-
-class Cos(ScalarOp):
-    """The ``Cos`` scalar op (``cos``)."""
-
-class Tan(ScalarOp):
-    """The ``Tan`` scalar op (``tan``)."""
-
-class Tanh(ScalarOp):
-    """The ``Tanh`` scalar op (``tanh``)."""
-
-class Sigmoid(ScalarOp):
-    """The ``Sigmoid`` scalar op (``sigmoid``)."""
-
-class Softplus(ScalarOp):
-    """The ``Softplus`` scalar op (``softplus``)."""
-
-class Reciprocal(ScalarOp):
-    """The ``Reciprocal`` scalar op (``reciprocal``)."""
-
-class Floor(ScalarOp):
-    """The ``Floor`` scalar op (``floor``)."""
-
-class Ceil(ScalarOp):
-    """The ``Ceil`` scalar op (``ceil``)."""
-
-class LT(ScalarOp):
-    """The ``LT`` scalar op (``lt``)."""
-
-class GT(ScalarOp):
-    """The ``GT`` scalar op (``gt``)."""
-
-class LE(ScalarOp):
-    """The ``LE`` scalar op (``le``)."""
-
-class GE(ScalarOp):
-    """The ``GE`` scalar op (``ge``)."""
-
-class EQ(ScalarOp):
-    """The ``EQ`` scalar op (``eq``)."""
-
-class NEQ(ScalarOp):
-    """The ``NEQ`` scalar op (``neq``)."""
-
-class IsNan(ScalarOp):
-    """The ``IsNan`` scalar op (``isnan``)."""
-
-class IsInf(ScalarOp):
-    """The ``IsInf`` scalar op (``isinf``)."""
-
-class AND(ScalarOp):
-    """The ``AND`` scalar op (``and_``)."""
-
-class OR(ScalarOp):
-    """The ``OR`` scalar op (``or_``)."""
-
-class XOR(ScalarOp):
-    """The ``XOR`` scalar op (``xor``)."""
-
-class Invert(ScalarOp):
-    """The ``Invert`` scalar op (``invert``)."""
-
-class Identity(ScalarOp):
-    """The ``Identity`` scalar op (``identity``)."""
-
-class Second(ScalarOp):
-    """The ``Second`` scalar op (``second``)."""
-
-class Switch(ScalarOp):
-    """The ``Switch`` scalar op (``switch``)."""
-
-class Exp2(ScalarOp):
-    """The ``Exp2`` scalar op (``exp2``)."""
-
-class Log2(ScalarOp):
-    """The ``Log2`` scalar op (``log2``)."""
-
-class Log10(ScalarOp):
-    """The ``Log10`` scalar op (``log10``)."""
-
-class RoundHalfToEven(ScalarOp):
-    """The ``RoundHalfToEven`` scalar op (``RoundHalfToEven``)."""
-
-class RoundHalfAwayFromZero(ScalarOp):
-    """The ``RoundHalfAwayFromZero`` scalar op (``RoundHalfAwayFromZero``)."""
-
-class Trunc(ScalarOp):
-    """The ``Trunc`` scalar op (``trunc``)."""
-
-class ArcSin(ScalarOp):
-    """The ``ArcSin`` scalar op (``arcsin``)."""
-
-class ArcCos(ScalarOp):
-    """The ``ArcCos`` scalar op (``arccos``)."""
-
-class ArcTan(ScalarOp):
-    """The ``ArcTan`` scalar op (``arctan``)."""
-
-class ArcTan2(ScalarOp):
-    """The ``ArcTan2`` scalar op (``arctan2``)."""
-
-class Sinh(ScalarOp):
-    """The ``Sinh`` scalar op (``sinh``)."""
-
-class Cosh(ScalarOp):
-    """The ``Cosh`` scalar op (``cosh``)."""
-
-class ArcSinh(ScalarOp):
-    """The ``ArcSinh`` scalar op (``arcsinh``)."""
-
-class ArcCosh(ScalarOp):
-    """The ``ArcCosh`` scalar op (``arccosh``)."""
-
-class ArcTanh(ScalarOp):
-    """The ``ArcTanh`` scalar op (``arctanh``)."""
-
-class Deg2Rad(ScalarOp):
-    """The ``Deg2Rad`` scalar op (``deg2rad``)."""
-
-class Rad2Deg(ScalarOp):
-    """The ``Rad2Deg`` scalar op (``rad2deg``)."""
-
-class Log1mexp(ScalarOp):
-    """The ``Log1mexp`` scalar op (``Log1mexp``)."""
-
-class Erf(ScalarOp):
-    """The ``Erf`` scalar op (``erf``)."""
-
-class Erfc(ScalarOp):
-    """The ``Erfc`` scalar op (``erfc``)."""
-
-class Erfcx(ScalarOp):
-    """The ``Erfcx`` scalar op (``erfcx``)."""
-
-class Erfinv(ScalarOp):
-    """The ``Erfinv`` scalar op (``erfinv``)."""
-
-class Erfcinv(ScalarOp):
-    """The ``Erfcinv`` scalar op (``erfcinv``)."""
-
-class Gamma(ScalarOp):
-    """The ``Gamma`` scalar op (``gamma``)."""
-
-class GammaLn(ScalarOp):
-    """The ``GammaLn`` scalar op (``gammaln``)."""
-
-class Psi(ScalarOp):
-    """The ``Psi`` scalar op (``psi``)."""
-
-class TriGamma(ScalarOp):
-    """The ``TriGamma`` scalar op (``tri_gamma``)."""
-
-class Clip(ScalarOp):
-    """The ``Clip`` scalar op (``clip``)."""
-
-class Real(ScalarOp):
-    """The ``Real`` scalar op (``real``)."""
-
-class Imag(ScalarOp):
-    """The ``Imag`` scalar op (``imag``)."""
-
-class Conj(ScalarOp):
-    """The ``Conj`` scalar op (``conj``)."""
-
-class Angle(ScalarOp):
-    """The ``Angle`` scalar op (``angle``)."""
 
 class Cast(ScalarOp):
     """``Cast(dtype)``: conversion to a dtype; prints as ``Cast{float64}``."""
@@ -2022,6 +1728,11 @@ def _register(name: str, obj: t.Any) -> None:
 
 def scalar_op(name: str) -> ScalarOp:
     """The shared scalar op instance named ``add``, ``mul``, ..."""
+
+def scalar_kinds() -> list[tuple[type[ScalarOp], ScalarOp, str, bool, bool, bool]]:
+    """The scalar table, one tuple per kind: ``(class, shared instance, module
+    attribute name, special, method, fused)``; the classes (``Add``, ``Exp``,
+    ...) live in ``oxtensor.scalar``."""
 
 def elemwise_op(scalar_op: ScalarOp) -> Elemwise:
     """The shared ``Elemwise`` of a scalar op."""

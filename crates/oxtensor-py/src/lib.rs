@@ -151,6 +151,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;
     m.add_function(wrap_pyfunction!(scalar_ops::scalar_op, m)?)?;
+    m.add_function(wrap_pyfunction!(scalar_ops::scalar_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(constant::as_tensor_variable, m)?)?;
     m.add_function(wrap_pyfunction!(print::debugprint, m)?)?;

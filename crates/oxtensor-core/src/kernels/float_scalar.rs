@@ -11,33 +11,18 @@ use crate::scalar::ScalarKind;
 use crate::tensor::Element;
 use num_traits::Float;
 
-/// A kind's function of one element.
-#[derive(Clone, Copy, Debug)]
-pub enum ScalarFn<T> {
-    /// A function of one element.
-    Unary(fn(T) -> T),
-    /// Applied left to right over more than two operands (`add` and `mul`
-    /// take any number), as the tensor kernel folds them.
-    Binary(fn(T, T) -> T),
-}
+pub use crate::scalar::ScalarFn;
 
 /// `k`'s function on `T`, when it is one of the plain kinds (not kinds
-/// with integer or boolean results).
+/// with integer or boolean results): the vector loops' one-element forms,
+/// else the scalar table's element function.
 pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
     use ScalarFn::*;
     use ScalarKind::*;
     Some(match k {
-        Add => Binary(add::<T>),
-        Sub => Binary(sub::<T>),
-        Mul => Binary(mul::<T>),
-        TrueDiv => Binary(div::<T>),
         Pow => Binary(pow::<T>),
         Maximum => Binary(nan_max::<T>),
         Minimum => Binary(nan_min::<T>),
-        Neg => Unary(neg::<T>),
-        Abs => Unary(abs::<T>),
-        Sqr => Unary(sqr::<T>),
-        Sqrt => Unary(sqrt::<T>),
         Exp => Unary(exp::<T>),
         Exp2 => Unary(exp2::<T>),
         Expm1 => Unary(expm1::<T>),
@@ -60,23 +45,11 @@ pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
         ArcTanh => Unary(arctanh::<T>),
         Sigmoid => Unary(sigmoid::<T>),
         Softplus => Unary(softplus::<T>),
-        Reciprocal => Unary(recip::<T>),
-        _ => return None,
+        // The rest: the table's element function, if it has one.
+        other => return other.float_fn(),
     })
 }
 
-pub(super) fn add<T: Float>(x: T, y: T) -> T {
-    x + y
-}
-pub(super) fn sub<T: Float>(x: T, y: T) -> T {
-    x - y
-}
-pub(super) fn mul<T: Float>(x: T, y: T) -> T {
-    x * y
-}
-pub(super) fn div<T: Float>(x: T, y: T) -> T {
-    x / y
-}
 /// `func` as the float32 and float64 kernels compute it (vmath's loops, so
 /// both give the same bits), libm's `other` for other types.
 fn vm<T: Float + Element>(func: Func, x: T, other: fn(T) -> T) -> T {
@@ -98,18 +71,6 @@ pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
         _ => Some(x.powf(y)),
     }
     .unwrap_or_else(T::nan)
-}
-pub(super) fn neg<T: Float>(x: T) -> T {
-    -x
-}
-pub(super) fn abs<T: Float>(x: T) -> T {
-    x.abs()
-}
-pub(super) fn sqr<T: Float>(x: T) -> T {
-    x * x
-}
-pub(super) fn sqrt<T: Float>(x: T) -> T {
-    x.sqrt()
 }
 pub(super) fn exp<T: Float + Element>(x: T) -> T {
     vm(Func::Exp, x, |x| x.exp())
@@ -180,9 +141,6 @@ fn arctan2<T: Float + Element>(y: T, x: T) -> T {
 }
 pub(super) fn sigmoid<T: Float + Element>(x: T) -> T {
     vm(Func::Sigmoid, x, |x| T::one() / (T::one() + (-x).exp()))
-}
-pub(super) fn recip<T: Float>(x: T) -> T {
-    x.recip()
 }
 
 /// `log(1 + exp(x))` without overflow (vmath's `max(x, 0) + log1p(e^-|x|)`

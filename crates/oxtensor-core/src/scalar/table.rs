@@ -209,6 +209,7 @@ scalar_ops! {
     Imag => "Imag", "imag", Some(1), ComplexToReal, [];
     Conj => "Conj", "conj", Some(1), UpcastMin8, [];
     Angle => "Angle", "angle", Some(1), Float64, [];
+    Hypot => "Hypot", "hypot", Some(2), UpgradeToFloatNoComplex, [fused], |x, y| x.hypot(y);
 }
 
 impl ScalarKind {

@@ -7,33 +7,28 @@ pub mod alloc;
 pub mod bincount;
 pub mod blas;
 mod blas_gemv;
-pub mod bool_ops;
 mod byte_fold;
-pub mod cast;
 mod cholesky;
-mod complex_ops;
 pub mod copy;
 pub mod cpu;
 pub mod decompositions;
 pub mod elemwise;
+// The elementwise family's shared loops under their old paths
+// (`kernels::map`, `kernels::cast`, ...), which the other families use.
+pub use elemwise::{bool_ops, cast, fast_exp, float_scalar, lanes, map};
+use elemwise::{complex_ops, float_extremes, float_vec, lane_group};
 pub mod engine;
-mod float_ops;
-pub mod float_scalar;
 pub mod fused;
 pub mod gemm;
 pub mod granted;
 #[cfg(test)]
 mod granted_tests;
 mod inner;
-mod int_ops;
 pub mod iter;
 #[cfg(test)]
 mod iter_proptest;
 pub mod join;
 pub mod linalg;
-pub mod map;
-mod map_gather;
-mod map_reversed;
 pub mod mask_bits;
 pub mod mask_index;
 pub mod mask_update;
@@ -46,7 +41,6 @@ mod reduce_mapped;
 mod reduce_pieces;
 mod reduce_walk;
 pub mod row_scatter;
-mod special;
 pub mod subtensor;
 pub mod vmath;
 
@@ -105,20 +99,14 @@ mod copy_spread;
 mod copy_tile;
 pub mod cumulative;
 pub mod faer_par;
-pub mod fast_exp;
 #[cfg(target_arch = "x86_64")]
-mod float_extremes;
-mod float_vec;
 pub mod inverse;
-mod lane_group;
-pub mod lanes;
 mod lapack;
 mod lapack_cholesky;
 mod lapack_layout;
 mod lapack_lu;
 mod lapack_qr;
 mod lapack_svd;
-mod map_bool;
 pub mod order;
 mod radix;
 #[cfg(target_arch = "x86_64")]

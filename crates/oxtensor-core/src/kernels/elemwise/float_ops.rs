@@ -4,11 +4,11 @@
 use super::float_scalar::*;
 use super::map::{map1, map1_slices, map2, map2_slices, map3};
 use super::map_bool::{compare, test, BoolOp};
-use super::vmath::kinds::{binary_loops, unary_loops};
-use super::vmath::{self, Elem, Func};
-use super::Work;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::vmath::kinds::{binary_loops, unary_loops};
+use crate::kernels::vmath::{self, Elem, Func};
+use crate::kernels::Work;
 use crate::scalar::{ElemVisitor, ScalarKind};
 use crate::tensor::{Element, Scalar, Tensor};
 use num_traits::Float;
@@ -157,7 +157,7 @@ fn is_one_half(y: &Tensor) -> bool {
 }
 
 /// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).
-pub(super) fn clip<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
+pub(crate) fn clip<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
     // `lo` below `lo`, else `hi` above `hi`, else `x` (NaN stays), as two
     // selects rather than branches, so the loop vectorises (the branches
     // cost 2.5x NumPy's time on random data).
@@ -230,14 +230,14 @@ impl<T: Float + Element> ElemVisitor<T> for Generic<'_, '_> {
         Ok(())
     }
     fn binary(self, f: impl Fn(T, T) -> T + Sync + Copy) -> Result<()> {
-        super::elemwise::fold(self.ins, self.out, f)
+        super::fold(self.ins, self.out, f)
     }
 }
 
 /// Runs `k` on float inputs of type `T` into `out`: the kinds with a
 /// kernel of their own (vmath's vector loops, NumPy's edge cases), else
 /// the table's element function ([`Generic`]).
-pub(super) fn apply<T: Float + Element>(
+pub(crate) fn apply<T: Float + Element>(
     k: ScalarKind,
     ins: &[&Tensor],
     out: &mut Tensor,

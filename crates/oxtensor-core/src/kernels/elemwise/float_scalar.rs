@@ -4,9 +4,9 @@
 //! over tensors, so both give the same bits; a test below checks every
 //! kind listed here against the tensor kernel on edge values.
 
-use super::vmath::kinds::{binary_loops, unary_loops};
-use super::vmath::{self, Func};
 use crate::dtype::DType;
+use crate::kernels::vmath::kinds::{binary_loops, unary_loops};
+use crate::kernels::vmath::{self, Func};
 use crate::scalar::ScalarKind;
 use crate::tensor::Element;
 use num_traits::Float;
@@ -61,7 +61,7 @@ fn vm<T: Float + Element>(func: Func, x: T, other: fn(T) -> T) -> T {
     .unwrap_or_else(T::nan)
 }
 
-pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
+pub(crate) fn pow<T: Float + Element>(x: T, y: T) -> T {
     let (a, b) = (x.to_f64(), y.to_f64());
     match T::DTYPE {
         DType::Float64 => a.zip(b).and_then(|(a, b)| T::from(vmath::pow_one(a, b))),
@@ -72,25 +72,25 @@ pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
     }
     .unwrap_or_else(T::nan)
 }
-pub(super) fn exp<T: Float + Element>(x: T) -> T {
+pub(crate) fn exp<T: Float + Element>(x: T) -> T {
     vm(Func::Exp, x, |x| x.exp())
 }
-pub(super) fn exp2<T: Float + Element>(x: T) -> T {
+pub(crate) fn exp2<T: Float + Element>(x: T) -> T {
     vm(Func::Exp2, x, |x| x.exp2())
 }
-pub(super) fn expm1<T: Float + Element>(x: T) -> T {
+pub(crate) fn expm1<T: Float + Element>(x: T) -> T {
     vm(Func::Expm1, x, |x| x.exp_m1())
 }
-pub(super) fn ln<T: Float + Element>(x: T) -> T {
+pub(crate) fn ln<T: Float + Element>(x: T) -> T {
     vm(Func::Log, x, |x| x.ln())
 }
-pub(super) fn log2<T: Float + Element>(x: T) -> T {
+pub(crate) fn log2<T: Float + Element>(x: T) -> T {
     vm(Func::Log2, x, |x| x.log2())
 }
-pub(super) fn log10<T: Float + Element>(x: T) -> T {
+pub(crate) fn log10<T: Float + Element>(x: T) -> T {
     vm(Func::Log10, x, |x| x.log10())
 }
-pub(super) fn ln_1p<T: Float + Element>(x: T) -> T {
+pub(crate) fn ln_1p<T: Float + Element>(x: T) -> T {
     vm(Func::Log1p, x, |x| x.ln_1p())
 }
 
@@ -139,13 +139,13 @@ vector_fns!(
 fn arctan2<T: Float + Element>(y: T, x: T) -> T {
     vector_two(ScalarKind::ArcTan2, y, x)
 }
-pub(super) fn sigmoid<T: Float + Element>(x: T) -> T {
+pub(crate) fn sigmoid<T: Float + Element>(x: T) -> T {
     vm(Func::Sigmoid, x, |x| T::one() / (T::one() + (-x).exp()))
 }
 
 /// `log(1 + exp(x))` without overflow (vmath's `max(x, 0) + log1p(e^-|x|)`
 /// for float32 and float64, PyTensor's cut-offs for other types).
-pub(super) fn softplus<T: Float + Element>(x: T) -> T {
+pub(crate) fn softplus<T: Float + Element>(x: T) -> T {
     vm(Func::Softplus, x, |x| {
         let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
         if x < c(-37.0) {
@@ -161,7 +161,7 @@ pub(super) fn softplus<T: Float + Element>(x: T) -> T {
 }
 
 /// NumPy's `maximum`: NaN if either is NaN.
-pub(super) fn nan_max<T: Float>(x: T, y: T) -> T {
+pub(crate) fn nan_max<T: Float>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         T::nan()
     } else if x >= y {
@@ -172,7 +172,7 @@ pub(super) fn nan_max<T: Float>(x: T, y: T) -> T {
 }
 
 /// NumPy's `minimum`: NaN if either is NaN.
-pub(super) fn nan_min<T: Float>(x: T, y: T) -> T {
+pub(crate) fn nan_min<T: Float>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         T::nan()
     } else if x <= y {
@@ -184,9 +184,9 @@ pub(super) fn nan_min<T: Float>(x: T, y: T) -> T {
 
 #[cfg(test)]
 mod tests {
+    use super::super::run_kind;
     use super::*;
     use crate::dtype::DType;
-    use crate::kernels::elemwise::run_kind;
     use crate::tensor::{Element, Tensor};
 
     const EDGES: [f64; 14] = [

@@ -2,12 +2,12 @@
 //! with `as` (floats to ints truncate), anything to bool is `!= 0`, complex
 //! to real keeps the real part.
 
-use super::cpu::{level, Level};
-use super::iter::Nest;
 use super::map::map1_slices;
-use super::Work;
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::kernels::cpu::{level, Level};
+use crate::kernels::iter::Nest;
+use crate::kernels::Work;
 use crate::tensor::{Element, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};
@@ -260,7 +260,7 @@ pub fn bools_are_canonical(t: &Tensor) -> bool {
             // own shape and strides, inside the extent `Tensor::check_layout`
             // bounded by the buffer (`layout::extent`); read as plain bytes.
             let run = unsafe { std::slice::from_raw_parts(base.offset(off), n) };
-            super::byte_fold::or_bytes(run)
+            crate::kernels::byte_fold::or_bytes(run)
         } else {
             // SAFETY: as above, element by element; plain bytes.
             (0..n as isize).fold(0, |m, i| m | unsafe { *base.offset(off + i * step) })

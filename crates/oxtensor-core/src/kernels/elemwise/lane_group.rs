@@ -6,9 +6,9 @@
 //! many memory streams in flight on each thread; one 32 KiB lane at a time
 //! (4000x4000 rows) left a thread 1.3x to 1.5x slower than memory allows.
 
-use super::cpu::has_avx2;
 use super::lanes::for_each_lane;
-use super::reduce_walk::LANES;
+use crate::kernels::cpu::has_avx2;
+use crate::kernels::reduce_walk::LANES;
 use crate::tensor::Element;
 
 /// Lanes read together (four memory streams).
@@ -281,10 +281,14 @@ mod tests {
             let t = crate::tensor::Tensor::from_vec(vec![rows, n], x.clone()).unwrap();
             let mut want =
                 crate::tensor::Tensor::zeros(crate::dtype::DType::Float64, &[rows]).unwrap();
-            super::super::reduce_walk::fill(&mut want, 0.0f64);
-            super::super::reduce_walk::reduce_typed(&t, &[1], &mut want, 0.0, |a: f64, b: f64| {
-                a + b
-            });
+            crate::kernels::reduce_walk::fill(&mut want, 0.0f64);
+            crate::kernels::reduce_walk::reduce_typed(
+                &t,
+                &[1],
+                &mut want,
+                0.0,
+                |a: f64, b: f64| a + b,
+            );
             let mut got = vec![0.0; rows];
             folds(&x, n, &mut got, 0.0, |a, b| a + b);
             let want = want.as_slice::<f64>().unwrap();

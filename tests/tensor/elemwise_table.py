@@ -173,6 +173,7 @@ CASES: dict[str, Case] = {
     "imag": Case("Imag", np.imag, (R,), "smooth", "Imag", "imag", "in"),
     "conj": Case("Conj", np.conj, (R,), "smooth", "Conj", "conj"),
     "angle": Case("Angle", _angle, (R,), "smooth", "Angle", "angle", "in"),
+    "hypot": Case("Hypot", np.hypot, (R, R), "smooth", "Hypot", "hypot"),
 }
 
 # The ops whose gradient PyTensor leaves undefined for complex inputs and

@@ -10,13 +10,15 @@ import oxtensor
 import oxtensor.scalar as S
 import oxtensor.tensor as ot
 import pytest
-from oxtensor.compile.mode import Mode
+from oxtensor.compile.mode import Mode, get_mode
 from oxtensor.gradient import verify_grad
 
 from tests.helpers import assert_matches, check_infer_shape
 from tests.tensor.elemwise_table import CASES, REAL_PARTS, base_dtype, values
 
 NAMES = sorted(CASES)
+#: Each kind of the scalar table (`_core.scalar_kinds()`): whether it fuses.
+FUSED = {attr: fused for _, _, attr, *_, fused in S.basic.KINDS}
 
 
 def op_dtype(name):
@@ -155,3 +157,27 @@ def test_runtime_shape_mismatch_names_the_node(name):
     args = [values(dt, d, 2 + i, rng) for i, d in enumerate(CASES[name].domains)]
     with pytest.raises(ValueError, match=CASES[name].elemwise_str):
         f(*args)
+
+
+def test_the_table_covers_every_scalar_kind():
+    """A kind of the scalar table without a case here would go untested."""
+    assert set(FUSED) == set(CASES)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if FUSED[n]])
+def test_fusible_kinds_fuse_and_match_unfused(name):
+    """``op(...) * 2 + 1`` is one ``Composite``, computing what the unfused
+    nodes compute, on the small-call path and the block kernel."""
+    rng = np.random.default_rng(2)
+    domains = CASES[name].domains
+    variables = [ot.dvector() for _ in domains]
+    y = getattr(ot, name)(*variables) * 2.0 + 1.0
+    fused = oxtensor.function(variables, y)
+    plain = oxtensor.function(
+        variables, y, mode=get_mode("FAST_RUN").excluding("fusion")
+    )
+    [node] = fused.maker.fgraph.toposort()
+    assert isinstance(node.op.scalar_op, S.Composite)
+    for n in (5, 5000):
+        args = [values("float64", d, (n,), rng) for d in domains]
+        np.testing.assert_array_equal(fused(*args), plain(*args))

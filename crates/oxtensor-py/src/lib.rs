@@ -6,8 +6,8 @@ mod config;
 mod convert;
 mod errors;
 mod gradient;
-mod index_args;
 mod graph;
+mod index_args;
 mod ops;
 mod pickle;
 mod registry;
@@ -120,6 +120,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;
     m.add_function(wrap_pyfunction!(scalar_ops::scalar_op, m)?)?;
+    m.add_function(wrap_pyfunction!(scalar_ops::scalar_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::as_tensor_variable, m)?)?;
     m.add_function(wrap_pyfunction!(graph::print::debugprint, m)?)?;

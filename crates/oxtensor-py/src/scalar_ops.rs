@@ -1,13 +1,16 @@
 //! Scalar ops as Python classes named as in PyTensor (`Add`, `Mul`,
 //! `TrueDiv`, `Exp`, ..., `Cast`), one shared instance per kind, as
-//! `Elemwise.scalar_op` exposes them.
+//! `Elemwise.scalar_op` exposes them. The kinds' classes are made from the
+//! scalar table (`oxtensor_core::scalar`) when the module loads, so a new
+//! kind needs nothing here.
 
 use crate::op::PyOp;
 use crate::types::parse_dtype;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyTuple, PyType};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -26,6 +29,19 @@ impl PyScalarOp {
 
 #[pymethods]
 impl PyScalarOp {
+    /// The op of the class's kind (`Add()` is `add`'s op); `ScalarOp`
+    /// itself has no constructor.
+    #[new]
+    #[classmethod]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        cls: &Bound<'_, PyType>,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        from_class(cls)
+    }
+
     /// The instance name, e.g. `add` or `maximum` (the `str` may be the
     /// class name instead, as in PyTensor: `Maximum`).
     #[getter]
@@ -122,122 +138,98 @@ impl PyScalarOp {
     }
 }
 
-macro_rules! scalar_classes {
-    ($($rs:ident => $kind:ident, $pyname:literal;)*) => {
-        $(
-            #[doc = concat!("The `", $pyname, "` scalar op.")]
-            #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.basic", name = $pyname)]
-            pub struct $rs;
-
-            #[pymethods]
-            impl $rs {
-                #[new]
-                #[pyo3(signature = (*_args, **_kwargs))]
-                fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyClassInitializer<Self> {
-                    PyScalarOp::init(ScalarOp::Kind(ScalarKind::$kind)).add_subclass($rs)
-                }
-            }
-        )*
-
-        /// A new Python object for a scalar op.
-        fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
-            Ok(match op {
-                $(ScalarOp::Kind(ScalarKind::$kind) => {
-                    Py::new(py, PyScalarOp::init(op).add_subclass($rs))?.into_any()
-                })*
-                ScalarOp::Cast(_) => Py::new(py, PyScalarOp::init(op).add_subclass(PyCast))?.into_any(),
-                ScalarOp::Composite(_) => {
-                    Py::new(py, PyScalarOp::init(op).add_subclass(PyComposite))?.into_any()
-                }
-            })
-        }
-
-        /// Adds every scalar op class to the module.
-        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-            m.add_class::<PyScalarOp>()?;
-            m.add_class::<PyCast>()?;
-            m.add_class::<PyComposite>()?;
-            $(m.add_class::<$rs>()?;)*
-            Ok(())
-        }
-    };
+/// A scalar op of the table made from its class (`Add()`): the class
+/// names its kind in `_scalar_kind`, set when the class was made from the
+/// table ([`register`]), and inherited by Python subclasses.
+fn from_class(cls: &Bound<'_, PyType>) -> PyResult<PyClassInitializer<PyScalarOp>> {
+    let name: Option<String> = cls
+        .getattr("_scalar_kind")
+        .ok()
+        .map(|n| n.extract())
+        .transpose()?;
+    let kind = name.and_then(|n| ScalarKind::ALL.iter().find(|k| k.name() == n));
+    match kind {
+        Some(k) => Ok(PyScalarOp::init(ScalarOp::Kind(*k))),
+        None => Err(PyTypeError::new_err(format!(
+            "No constructor defined for {}",
+            cls.name()?
+        ))),
+    }
 }
 
-scalar_classes! {
-    Add => Add, "Add";
-    Sub => Sub, "Sub";
-    Mul => Mul, "Mul";
-    TrueDiv => TrueDiv, "TrueDiv";
-    IntDiv => IntDiv, "IntDiv";
-    Mod => Mod, "Mod";
-    Pow => Pow, "Pow";
-    Maximum => Maximum, "Maximum";
-    Minimum => Minimum, "Minimum";
-    Neg => Neg, "Neg";
-    Abs => Abs, "Abs";
-    Sign => Sign, "Sign";
-    Sqr => Sqr, "Sqr";
-    Sqrt => Sqrt, "Sqrt";
-    Exp => Exp, "Exp";
-    Log => Log, "Log";
-    Log1p => Log1p, "Log1p";
-    Expm1 => Expm1, "Expm1";
-    Sin => Sin, "Sin";
-    Cos => Cos, "Cos";
-    Tan => Tan, "Tan";
-    Tanh => Tanh, "Tanh";
-    Sigmoid => Sigmoid, "Sigmoid";
-    Softplus => Softplus, "Softplus";
-    Reciprocal => Reciprocal, "Reciprocal";
-    Floor => Floor, "Floor";
-    Ceil => Ceil, "Ceil";
-    Lt => Lt, "LT";
-    Gt => Gt, "GT";
-    Le => Le, "LE";
-    Ge => Ge, "GE";
-    Eq => Eq, "EQ";
-    Neq => Neq, "NEQ";
-    IsNan => IsNan, "IsNan";
-    IsInf => IsInf, "IsInf";
-    And => And, "AND";
-    Or => Or, "OR";
-    Xor => Xor, "XOR";
-    Invert => Invert, "Invert";
-    Identity => Identity, "Identity";
-    Second => Second, "Second";
-    Switch => Switch, "Switch";
-    Exp2 => Exp2, "Exp2";
-    Log2 => Log2, "Log2";
-    Log10 => Log10, "Log10";
-    RoundHalfToEven => RoundHalfToEven, "RoundHalfToEven";
-    RoundHalfAwayFromZero => RoundHalfAwayFromZero, "RoundHalfAwayFromZero";
-    Trunc => Trunc, "Trunc";
-    ArcSin => ArcSin, "ArcSin";
-    ArcCos => ArcCos, "ArcCos";
-    ArcTan => ArcTan, "ArcTan";
-    ArcTan2 => ArcTan2, "ArcTan2";
-    Sinh => Sinh, "Sinh";
-    Cosh => Cosh, "Cosh";
-    ArcSinh => ArcSinh, "ArcSinh";
-    ArcCosh => ArcCosh, "ArcCosh";
-    ArcTanh => ArcTanh, "ArcTanh";
-    Deg2Rad => Deg2Rad, "Deg2Rad";
-    Rad2Deg => Rad2Deg, "Rad2Deg";
-    Log1mexp => Log1mexp, "Log1mexp";
-    Erf => Erf, "Erf";
-    Erfc => Erfc, "Erfc";
-    Erfcx => Erfcx, "Erfcx";
-    Erfinv => Erfinv, "Erfinv";
-    Erfcinv => Erfcinv, "Erfcinv";
-    Gamma => Gamma, "Gamma";
-    GammaLn => GammaLn, "GammaLn";
-    Psi => Psi, "Psi";
-    TriGamma => TriGamma, "TriGamma";
-    Clip => Clip, "Clip";
-    Real => Real, "Real";
-    Imag => Imag, "Imag";
-    Conj => Conj, "Conj";
-    Angle => Angle, "Angle";
+/// One Python class per kind of the scalar table (`Add`, `Log1p`, ...),
+/// subclasses of `ScalarOp` made when the module loads.
+static CLASSES: PyOnceLock<HashMap<ScalarKind, Py<PyType>>> = PyOnceLock::new();
+
+/// The class of `kind`, made with the others on first use.
+fn class_of(py: Python<'_>, kind: ScalarKind) -> PyResult<Bound<'_, PyType>> {
+    let classes = CLASSES.get_or_try_init(py, || make_classes(py))?;
+    classes
+        .get(&kind)
+        .map(|c| c.bind(py).clone())
+        .ok_or_else(|| PyRuntimeError::new_err(format!("no class for {}", kind.name())))
+}
+
+/// `type(class_name, (ScalarOp,), {...})` for every kind, under PyTensor's
+/// module path (`oxtensor.scalar.basic`, where pickle finds them).
+fn make_classes(py: Python<'_>) -> PyResult<HashMap<ScalarKind, Py<PyType>>> {
+    let base = py.get_type::<PyScalarOp>();
+    let make = py.import("builtins")?.getattr("type")?;
+    let mut classes = HashMap::new();
+    for &kind in ScalarKind::ALL {
+        let attrs = PyDict::new(py);
+        attrs.set_item("_scalar_kind", kind.name())?;
+        attrs.set_item("__module__", "oxtensor.scalar.basic")?;
+        attrs.set_item("__doc__", format!("The `{}` scalar op.", kind.class_name()))?;
+        attrs.set_item("__slots__", PyTuple::empty(py))?;
+        let bases = PyTuple::new(py, [&base])?;
+        let cls = make.call1((kind.class_name(), bases, attrs))?;
+        classes.insert(kind, cls.cast_into::<PyType>()?.unbind());
+    }
+    Ok(classes)
+}
+
+/// A new Python object for a scalar op.
+fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
+    Ok(match op {
+        ScalarOp::Kind(k) => class_of(py, k)?.call0()?.unbind(),
+        ScalarOp::Cast(_) => Py::new(py, PyScalarOp::init(op).add_subclass(PyCast))?.into_any(),
+        ScalarOp::Composite(_) => {
+            Py::new(py, PyScalarOp::init(op).add_subclass(PyComposite))?.into_any()
+        }
+    })
+}
+
+/// Adds the scalar op base classes to the module and makes the classes of
+/// the table's kinds (reached through [`scalar_kinds`], not module
+/// attributes: `oxtensor.scalar` holds them).
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyScalarOp>()?;
+    m.add_class::<PyCast>()?;
+    m.add_class::<PyComposite>()?;
+    class_of(m.py(), ScalarKind::Add)?;
+    Ok(())
+}
+
+/// `oxtensor._core.scalar_kinds()`: the scalar table, one tuple per kind:
+/// `(class, shared instance, module attribute name, special, method,
+/// fused)`; `special` marks PyTensor's `scalar/math.py` ops, `method` the
+/// one-argument `TensorVariable` methods (`x.exp()`), `fused` the kinds
+/// elementwise fusion puts in a `Composite`.
+#[pyfunction]
+pub fn scalar_kinds(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyTuple>>> {
+    ScalarKind::ALL
+        .iter()
+        .map(|&k| {
+            let cls = class_of(py, k)?.into_any();
+            let op = instance(py, ScalarOp::Kind(k))?.into_bound(py);
+            let attr = k.attr_name().into_pyobject(py)?.into_any();
+            let special = k.is_special().into_pyobject(py)?.to_owned().into_any();
+            let method = k.is_method().into_pyobject(py)?.to_owned().into_any();
+            let fused = k.fused().into_pyobject(py)?.to_owned().into_any();
+            PyTuple::new(py, [cls, op, attr, special, method, fused])
+        })
+        .collect()
 }
 
 /// `Cast{dtype}`: conversion to a dtype.

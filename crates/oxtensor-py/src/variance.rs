@@ -2,9 +2,9 @@
 
 use crate::convert::constant::as_tensor_variable;
 use crate::errors::IntoPyResult;
+use crate::graph::tensor_variable::reductions::parse_axes;
 use crate::ops::make_node::tensor_type_of;
 use crate::scratch_graph::ScratchGraph;
-use crate::graph::tensor_variable::reductions::parse_axes;
 use oxtensor_core::build::variance::{self, Moments};
 use pyo3::prelude::*;
 

@@ -2,7 +2,7 @@
 
 from typing import Any as _Any
 
-from oxtensor import _core, scalar
+from oxtensor import _core
 from oxtensor.tensor.basic import as_tensor_variable
 from oxtensor.tensor.math_functions import *  # noqa: F403
 from oxtensor.tensor.math_functions import __all__ as _functions_all
@@ -23,12 +23,6 @@ Argmin = _core.Argmin
 CentredSquares = _core.CentredSquares
 LogSumExp = _core.LogSumExp
 
-_ELEMWISE = (
-    "add sub mul true_div int_div mod pow maximum minimum neg abs sign sqr sqrt exp "
-    "log log1p expm1 sin cos tan tanh sigmoid softplus reciprocal floor ceil lt gt le "
-    "ge eq neq isnan isinf and_ or_ xor invert identity second switch"
-).split()
-globals().update({n: _core.elemwise_op(getattr(scalar, n)) for n in _ELEMWISE})
 floor_div = globals()["int_div"]
 expit = globals()["sigmoid"]
 bitwise_and, bitwise_or, bitwise_xor = (globals()[n] for n in ("and_", "or_", "xor"))
@@ -229,7 +223,6 @@ __all__ = [
     "ptp",
     "std",
     "var",
-    *_ELEMWISE,
     *_products_all,
     *_functions_all,
 ]

@@ -1,8 +1,8 @@
-"""Elementwise functions beyond arithmetic: other exponential and logarithm
-bases, rounding, inverse and hyperbolic trigonometry, special functions,
-``clip``, ``where``, the parts of complex numbers, and PyTensor's aliases.
-Each is an ``Elemwise`` over one scalar op (or a small graph of them, like
-``isfinite``), as in PyTensor; ``oxtensor.tensor.math`` re-exports them."""
+"""Elementwise functions: one per scalar op of the scalar table (``add``,
+``exp``, ``erf``, ``clip``, ...), then ``where``, ``round``, the parts of
+complex numbers, and PyTensor's aliases. Each is an ``Elemwise`` over one
+scalar op (or a small graph of them, like ``isfinite``), as in PyTensor;
+``oxtensor.tensor.math`` re-exports them."""
 
 import warnings
 from typing import Any as _Any
@@ -12,11 +12,9 @@ import numpy as np
 from oxtensor import _core, scalar
 from oxtensor.tensor.basic import as_tensor_variable
 
-_NEW = (
-    "exp2 log2 log10 round_half_to_even round_half_away_from_zero trunc arcsin arccos "
-    "arctan arctan2 sinh cosh arcsinh arccosh arctanh deg2rad rad2deg log1mexp erf "
-    "erfc erfcx erfinv erfcinv gamma gammaln psi tri_gamma clip real imag angle"
-).split()
+# One ``Elemwise`` per kind of the scalar table, named as the scalar op's
+# module attribute (``exp``, ``log1mexp``); ``conj`` is wrapped below.
+_NEW = [attr for _, _, attr, *_ in scalar.basic.KINDS if attr != "conj"]
 globals().update({n: _core.elemwise_op(getattr(scalar, n)) for n in _NEW})
 _conj = _core.elemwise_op(scalar.conj)
 

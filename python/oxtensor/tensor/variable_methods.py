@@ -13,15 +13,13 @@ from typing import Any
 import numpy as np
 
 import oxtensor.tensor as ot
-from oxtensor import _core
+from oxtensor import _core, scalar
 from oxtensor.tensor.norms import _vector_norm
 from oxtensor.tensor.variable import TensorVariable
 
-# One-argument elementwise functions offered as methods (`x.exp()`).
-_UNARY = (
-    "arccos arccosh arcsin arcsinh arctan arctanh ceil cos cosh deg2rad exp exp2 "
-    "expm1 floor log log10 log1p log2 rad2deg sin sinh sqrt tan tanh"
-).split()
+# One-argument elementwise functions offered as methods (`x.exp()`): the
+# kinds the scalar table marks ``method``.
+_UNARY = sorted(attr for _, _, attr, _, method, _ in scalar.basic.KINDS if method)
 
 
 def _unary(name: str) -> Any:

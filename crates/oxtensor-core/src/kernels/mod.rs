@@ -21,26 +21,20 @@
 
 pub mod alloc;
 pub(crate) mod argmax;
-pub mod bool_ops;
-pub mod cast;
-mod complex_ops;
 pub mod copy;
 pub mod cpu;
 pub mod elemwise;
-mod float_ops;
-pub mod float_scalar;
+// The elementwise family's shared loops under their old paths
+// (`kernels::map`, `kernels::cast`, ...), which the other families use.
+pub use elemwise::{bool_ops, cast, fast_exp, float_scalar, lanes, map};
+use elemwise::{complex_ops, float_extremes, float_vec, lane_group};
 pub mod fused;
 pub(crate) mod index;
-mod int_ops;
 pub(crate) mod iter;
 pub mod linalg;
-pub mod map;
-mod map_gather;
-mod map_reversed;
 pub(crate) mod reduce;
 pub mod softmax;
 pub(crate) mod sort;
-mod special;
 pub mod vmath;
 
 /// Below this many elements a loop runs on one thread: splitting costs more
@@ -88,13 +82,6 @@ impl Work {
 pub fn threaded() -> bool {
     rayon::current_num_threads() > 1
 }
-pub mod fast_exp;
-#[cfg(target_arch = "x86_64")]
-mod float_extremes;
-mod float_vec;
-mod lane_group;
-pub mod lanes;
-mod map_bool;
 
 /// Pseudo-random values in [0, 1) from `seed` (xorshift), for tests that
 /// need many varied values without a crate.

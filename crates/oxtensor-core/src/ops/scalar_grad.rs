@@ -271,3 +271,33 @@ pub fn elemwise_pushforward(
     };
     Ok(vec![Some(match_dtype(g, total, z_ty.dtype)?)])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::ScalarKind as K;
+
+    /// Every kind of the scalar table has partials here or in
+    /// `scalar_grad_math.rs` (zero for the piecewise-constant ones): a new
+    /// kind fails this test until its gradient is written.
+    #[test]
+    fn every_kind_has_a_gradient() {
+        // Knowingly missing, raising `NotImplemented` (documented).
+        const MISSING: [K; 1] = [K::TriGamma];
+        for &k in K::ALL {
+            let mut g = Graph::new();
+            let n = k.nin().unwrap_or(3);
+            let x: Vec<VarId> = (0..n)
+                .map(|_| g.input(TensorType::scalar(DType::Float64), None))
+                .collect();
+            let z = g.input(TensorType::scalar(DType::Float64), None);
+            let got = partials(&mut g, &ScalarOp::Kind(k), &x, z);
+            if MISSING.contains(&k) {
+                assert!(matches!(got, Err(Error::NotImplemented(_))), "{k:?}");
+            } else {
+                let count = got.map(|p| p.len()).map_err(|e| e.to_string());
+                assert_eq!(count, Ok(n), "{k:?}: add its partials to scalar_grad*.rs");
+            }
+        }
+    }
+}

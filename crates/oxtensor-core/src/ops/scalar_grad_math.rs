@@ -108,6 +108,11 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
             "the gradient of tri_gamma needs polygamma, which oxtensor does not have".into(),
         )),
         K::Clip => clip_masks(g, x),
+        // x / hypot(x, y) and y / hypot(x, y), as PyTensor's.
+        K::Hypot => Ok(vec![
+            Times(build::true_div(g, xs[0], z)?),
+            Times(build::true_div(g, xs[1], z)?),
+        ]),
         other => Err(Error::NotImplemented(format!(
             "no gradient is defined for the scalar op {}",
             other.name()

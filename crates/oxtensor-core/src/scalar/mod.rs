@@ -7,5 +7,7 @@
 pub mod composite;
 mod composite_str;
 mod op;
+mod table;
 
-pub use op::{OutputRule, ScalarKind, ScalarOp};
+pub use op::{OutputRule, ScalarOp};
+pub use table::{ElemVisitor, ScalarFn, ScalarKind};

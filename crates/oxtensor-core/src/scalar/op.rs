@@ -1,9 +1,10 @@
-//! Scalar ops: the element-level operations that `Elemwise` maps over
-//! tensors, with PyTensor's class names, `str` forms and output dtype rules.
-//! On scalar variables they are graph ops of their own (`scalar_graph.rs`).
-//! Mirrors `pytensor/scalar/basic.py` and `scalar/math.py`.
+//! `ScalarOp`, a scalar op instance (a kind of the table in `table.rs`, a
+//! cast, or a composite), and its output dtype rules (PyTensor's
+//! `output_types_preference`). On scalar variables scalar ops are graph ops
+//! of their own (`ops/scalar_graph.rs`). Mirrors `pytensor/scalar/basic.py`.
 
 use super::composite::Composite;
+use super::table::ScalarKind;
 use crate::dtype::{floatx, upcast, DType};
 use crate::error::{Error, Result};
 use smallvec::{smallvec, SmallVec};
@@ -44,125 +45,6 @@ pub enum OutputRule {
     UpcastMin8,
     /// Same dtype, refusing bool and complex inputs (`sign`).
     SameReal,
-}
-
-macro_rules! scalar_ops {
-    ($($variant:ident => $class:literal, $name:literal, $nin:expr, $rule:ident, $commut:expr;)*) => {
-        /// A built-in scalar operation.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)]
-        pub enum ScalarKind { $($variant,)* }
-
-        impl ScalarKind {
-            /// Every built-in scalar op.
-            pub const ALL: &'static [ScalarKind] = &[$(ScalarKind::$variant,)*];
-
-            /// The Python class name (`Add`, `TrueDiv`).
-            pub fn class_name(self) -> &'static str {
-                match self { $(ScalarKind::$variant => $class,)* }
-            }
-
-            /// The instance name, which is its `str` (`add`, `true_div`).
-            pub fn name(self) -> &'static str {
-                match self { $(ScalarKind::$variant => $name,)* }
-            }
-
-            /// Number of inputs (`None`: any number, like `add`).
-            pub fn nin(self) -> Option<usize> {
-                match self { $(ScalarKind::$variant => $nin,)* }
-            }
-
-            /// The output dtype rule.
-            pub fn rule(self) -> OutputRule {
-                match self { $(ScalarKind::$variant => OutputRule::$rule,)* }
-            }
-
-            /// Whether inputs may be swapped (`commutative`).
-            pub fn commutative(self) -> bool {
-                match self { $(ScalarKind::$variant => $commut,)* }
-            }
-        }
-    };
-}
-
-scalar_ops! {
-    Add => "Add", "add", None, Upcast, true;
-    Sub => "Sub", "sub", Some(2), UpcastNoBool, false;
-    Mul => "Mul", "mul", None, Upcast, true;
-    TrueDiv => "TrueDiv", "true_div", Some(2), TrueDiv, false;
-    IntDiv => "IntDiv", "int_div", Some(2), Upcast, false;
-    Mod => "Mod", "mod", Some(2), Upcast, false;
-    Pow => "Pow", "pow", Some(2), UpcastMin8, false;
-    Maximum => "Maximum", "maximum", Some(2), Upcast, true;
-    Minimum => "Minimum", "minimum", Some(2), Upcast, true;
-    Neg => "Neg", "neg", Some(1), SameNoBool, false;
-    Abs => "Abs", "abs", Some(1), ComplexToReal, false;
-    Sign => "Sign", "sign", Some(1), SameReal, false;
-    Sqr => "Sqr", "sqr", Some(1), Upcast, false;
-    Sqrt => "Sqrt", "sqrt", Some(1), UpgradeToFloat, false;
-    Exp => "Exp", "exp", Some(1), UpgradeToFloat, false;
-    Log => "Log", "log", Some(1), UpgradeToFloat, false;
-    Log1p => "Log1p", "log1p", Some(1), UpgradeToFloat, false;
-    Expm1 => "Expm1", "expm1", Some(1), UpgradeToFloat, false;
-    Sin => "Sin", "sin", Some(1), UpgradeToFloat, false;
-    Cos => "Cos", "cos", Some(1), UpgradeToFloat, false;
-    Tan => "Tan", "tan", Some(1), UpgradeToFloat, false;
-    Tanh => "Tanh", "tanh", Some(1), UpgradeToFloat, false;
-    Sigmoid => "Sigmoid", "sigmoid", Some(1), UpgradeToFloatNoComplex, false;
-    Softplus => "Softplus", "softplus", Some(1), UpgradeToFloatNoComplex, false;
-    Reciprocal => "Reciprocal", "reciprocal", Some(1), UpgradeToFloat, false;
-    Floor => "Floor", "floor", Some(1), UpgradeToFloatNoComplex, false;
-    Ceil => "Ceil", "ceil", Some(1), UpgradeToFloatNoComplex, false;
-    Lt => "LT", "lt", Some(2), Bool, false;
-    Gt => "GT", "gt", Some(2), Bool, false;
-    Le => "LE", "le", Some(2), Bool, false;
-    Ge => "GE", "ge", Some(2), Bool, false;
-    Eq => "EQ", "eq", Some(2), Bool, true;
-    Neq => "NEQ", "neq", Some(2), Bool, true;
-    IsNan => "IsNan", "isnan", Some(1), Bool, false;
-    IsInf => "IsInf", "isinf", Some(1), Bool, false;
-    And => "AND", "and_", Some(2), Bitwise, true;
-    Or => "OR", "or_", Some(2), Bitwise, true;
-    Xor => "XOR", "xor", Some(2), Bitwise, true;
-    Invert => "Invert", "invert", Some(1), Bitwise, false;
-    Identity => "Identity", "identity", Some(1), Upcast, false;
-    Second => "Second", "second", Some(2), UpcastSkipFirst, false;
-    Switch => "Switch", "switch", Some(3), UpcastSkipFirst, false;
-    Exp2 => "Exp2", "exp2", Some(1), UpgradeToFloat, false;
-    Log2 => "Log2", "log2", Some(1), UpgradeToFloat, false;
-    Log10 => "Log10", "log10", Some(1), UpgradeToFloat, false;
-    RoundHalfToEven => "RoundHalfToEven", "RoundHalfToEven", Some(1), SameFloatOnly, false;
-    RoundHalfAwayFromZero => "RoundHalfAwayFromZero", "RoundHalfAwayFromZero", Some(1), SameFloatOnly, false;
-    Trunc => "Trunc", "trunc", Some(1), UpgradeToFloatNoComplex, false;
-    ArcSin => "ArcSin", "arcsin", Some(1), UpgradeToFloat, false;
-    ArcCos => "ArcCos", "arccos", Some(1), UpgradeToFloat, false;
-    ArcTan => "ArcTan", "arctan", Some(1), UpgradeToFloat, false;
-    // The rules below refuse complex inputs where PyTensor's types accept
-    // them (its kernels then fail for most): oxtensor has no complex kernels
-    // for these and says so when the graph is built.
-    ArcTan2 => "ArcTan2", "arctan2", Some(2), UpgradeToFloatNoComplex, false;
-    Sinh => "Sinh", "sinh", Some(1), UpgradeToFloat, false;
-    Cosh => "Cosh", "cosh", Some(1), UpgradeToFloat, false;
-    ArcSinh => "ArcSinh", "arcsinh", Some(1), UpgradeToFloat, false;
-    ArcCosh => "ArcCosh", "arccosh", Some(1), UpgradeToFloat, false;
-    ArcTanh => "ArcTanh", "arctanh", Some(1), UpgradeToFloat, false;
-    Deg2Rad => "Deg2Rad", "deg2rad", Some(1), UpgradeToFloatNoComplex, false;
-    Rad2Deg => "Rad2Deg", "rad2deg", Some(1), UpgradeToFloatNoComplex, false;
-    Log1mexp => "Log1mexp", "Log1mexp", Some(1), UpgradeToFloatNoComplex, false;
-    Erf => "Erf", "erf", Some(1), UpgradeToFloatNoComplex, false;
-    Erfc => "Erfc", "erfc", Some(1), UpgradeToFloatNoComplex, false;
-    Erfcx => "Erfcx", "erfcx", Some(1), UpgradeToFloatNoComplex, false;
-    Erfinv => "Erfinv", "erfinv", Some(1), UpgradeToFloatNoComplex, false;
-    Erfcinv => "Erfcinv", "erfcinv", Some(1), UpgradeToFloatNoComplex, false;
-    Gamma => "Gamma", "gamma", Some(1), UpgradeToFloatNoComplex, false;
-    GammaLn => "GammaLn", "gammaln", Some(1), UpgradeToFloatNoComplex, false;
-    Psi => "Psi", "psi", Some(1), UpgradeToFloatNoComplex, false;
-    TriGamma => "TriGamma", "tri_gamma", Some(1), UpgradeToFloatNoComplex, false;
-    Clip => "Clip", "clip", Some(3), UpcastNoComplex, false;
-    Real => "Real", "real", Some(1), ComplexToReal, false;
-    Imag => "Imag", "imag", Some(1), ComplexToReal, false;
-    Conj => "Conj", "conj", Some(1), UpcastMin8, false;
-    Angle => "Angle", "angle", Some(1), Float64, false;
 }
 
 impl ScalarKind {

@@ -13,39 +13,10 @@ use crate::dtype::DType;
 use crate::reduction::ReduceKind;
 use crate::scalar::{ScalarKind, ScalarOp};
 
-/// Whether the kernel runs `kind` (in float32 and float64).
+/// Whether the kernel runs `kind` (in float32 and float64): the scalar
+/// table's `fused` flag (`scalar/table.rs`).
 pub fn runs_kind(kind: ScalarKind) -> bool {
-    use ScalarKind::*;
-    matches!(
-        kind,
-        Add | Sub
-            | Mul
-            | TrueDiv
-            | Pow
-            | Maximum
-            | Minimum
-            | Neg
-            | Abs
-            | Sqr
-            | Sqrt
-            | Exp
-            | Exp2
-            | Expm1
-            | Log
-            | Log2
-            | Log10
-            | Log1p
-            | Sin
-            | Cos
-            | Tan
-            | Tanh
-            | Sinh
-            | Cosh
-            | Sigmoid
-            | Softplus
-            | Reciprocal
-            | Identity
-    )
+    kind.fused()
 }
 
 /// Whether the kernel computes in `dtype`.

@@ -33,51 +33,21 @@ def _erfcx(x: Any) -> Any:
     return jnp.exp(x * x) * jsp.erfc(x)
 
 
-#: Scalar op class name -> JAX function of its inputs.
+#: Scalar op class name -> JAX function of its inputs, for the kinds of the
+#: scalar table whose function is not ``jax.numpy.<instance name>``
+#: (``exp`` is ``jnp.exp``, ``arctan2`` is ``jnp.arctan2``).
 SCALAR_FUNCS: dict[str, Callable[..., Any]] = {
     "Add": lambda *xs: reduce(jnp.add, xs),
     "Mul": lambda *xs: reduce(jnp.multiply, xs),
     "Sub": jnp.subtract,
     "TrueDiv": jnp.true_divide,
     "IntDiv": jnp.floor_divide,
-    "Mod": jnp.mod,
     "Pow": jnp.power,
-    "Maximum": jnp.maximum,
-    "Minimum": jnp.minimum,
     "Neg": jnp.negative,
-    "Abs": jnp.abs,
-    "Sign": jnp.sign,
     "Sqr": lambda x: x * x,
-    "Sqrt": jnp.sqrt,
-    "Exp": jnp.exp,
-    "Exp2": jnp.exp2,
-    "Expm1": jnp.expm1,
-    "Log": jnp.log,
-    "Log1p": jnp.log1p,
-    "Log2": jnp.log2,
-    "Log10": jnp.log10,
     "Log1mexp": _log1mexp,
-    "Sin": jnp.sin,
-    "Cos": jnp.cos,
-    "Tan": jnp.tan,
-    "ArcSin": jnp.arcsin,
-    "ArcCos": jnp.arccos,
-    "ArcTan": jnp.arctan,
-    "ArcTan2": jnp.arctan2,
-    "Sinh": jnp.sinh,
-    "Cosh": jnp.cosh,
-    "Tanh": jnp.tanh,
-    "ArcSinh": jnp.arcsinh,
-    "ArcCosh": jnp.arccosh,
-    "ArcTanh": jnp.arctanh,
-    "Deg2Rad": jnp.deg2rad,
-    "Rad2Deg": jnp.rad2deg,
     "Sigmoid": jax.nn.sigmoid,
     "Softplus": jax.nn.softplus,
-    "Reciprocal": jnp.reciprocal,
-    "Floor": jnp.floor,
-    "Ceil": jnp.ceil,
-    "Trunc": jnp.trunc,
     "RoundHalfToEven": jnp.round,
     "RoundHalfAwayFromZero": _round_half_away,
     "LT": jnp.less,
@@ -86,16 +56,12 @@ SCALAR_FUNCS: dict[str, Callable[..., Any]] = {
     "GE": jnp.greater_equal,
     "EQ": jnp.equal,
     "NEQ": jnp.not_equal,
-    "IsNan": jnp.isnan,
-    "IsInf": jnp.isinf,
     "AND": jnp.bitwise_and,
     "OR": jnp.bitwise_or,
     "XOR": jnp.bitwise_xor,
-    "Invert": jnp.invert,
     "Identity": lambda x: x,
     "Second": _second,
     "Switch": jnp.where,
-    "Clip": jnp.clip,
     "Erf": jsp.erf,
     "Erfc": jsp.erfc,
     "Erfcx": _erfcx,
@@ -105,11 +71,11 @@ SCALAR_FUNCS: dict[str, Callable[..., Any]] = {
     "GammaLn": jsp.gammaln,
     "Psi": jsp.digamma,
     "TriGamma": lambda x: jsp.polygamma(1, x),
-    "Real": jnp.real,
-    "Imag": jnp.imag,
-    "Conj": jnp.conj,
-    "Angle": jnp.angle,
 }
+
+
+#: The classes of the scalar table's kinds (``Add``, ``Exp``, ...).
+_TABLE_CLASSES = frozenset(cls for cls, *_ in _core.scalar_kinds())
 
 
 def scalar_func(scalar_op: Any) -> Callable[..., Any]:
@@ -120,13 +86,16 @@ def scalar_func(scalar_op: Any) -> Callable[..., Any]:
     if isinstance(scalar_op, _core.Composite):
         return _composite_func(scalar_op)
     name = type(scalar_op).__name__
-    if name not in SCALAR_FUNCS:
-        raise JAXUnsupportedError(
-            f"No JAX implementation for the scalar op {scalar_op} (class {name}); add "
-            "one to oxtensor.link.jax.dispatch.scalar.SCALAR_FUNCS or register its "
-            "Elemwise with jax_funcify"
-        )
-    return SCALAR_FUNCS[name]
+    if name in SCALAR_FUNCS:
+        return SCALAR_FUNCS[name]
+    by_name = getattr(jnp, scalar_op.name, None)
+    if type(scalar_op) in _TABLE_CLASSES and callable(by_name):
+        return by_name
+    raise JAXUnsupportedError(
+        f"No JAX implementation for the scalar op {scalar_op} (class {name}); add "
+        "one to oxtensor.link.jax.dispatch.scalar.SCALAR_FUNCS or register its "
+        "Elemwise with jax_funcify"
+    )
 
 
 def _composite_func(op: Any) -> Callable[..., Any]:

@@ -8,12 +8,12 @@
 //! The softmax-like kernels get the shift and the sum fused in
 //! ([`exp_shifted`], [`sum_exp`]): one pass over a lane instead of three.
 
-pub(super) const LOG2E: f64 = std::f64::consts::LOG2_E;
+pub(crate) const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split in two (Cody–Waite): `k * LN2_HI` is exact for |k| < 2^11.
 const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
 const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 // Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits.
-pub(super) const SHIFTER: f64 = 6_755_399_441_055_744.0;
+pub(crate) const SHIFTER: f64 = 6_755_399_441_055_744.0;
 // Outside this range 2^k leaves the normal exponents (or the input is NaN).
 const LO: f64 = -708.0;
 const HI: f64 = 709.0;
@@ -42,7 +42,7 @@ pub(crate) const INV_FACTORIALS: [f64; 14] = [
 /// `a * b + c`, fused when the caller was compiled with FMA (unfused
 /// `mul_add` would call libm's software `fma`, far slower than two ops).
 #[inline(always)]
-pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+pub(crate) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
     if F {
         a.mul_add(b, c)
     } else {
@@ -130,7 +130,7 @@ fn exp_sum_avx2(x: &[f64], shift: f64, y: &mut [f64]) -> f64 {
 pub fn exp_shifted(x: &[f64], shift: f64, y: &mut [f64]) -> f64 {
     assert!(y.len() >= x.len(), "exp_shifted: output shorter than input");
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: `cpu::has_avx2` (AVX2 and FMA) is never true on a CPU
         // without them.
         return unsafe { exp_sum_avx2(x, shift, y) };

@@ -11,17 +11,17 @@
 //! loops do.
 
 use super::map::map1_slices;
-use super::vmath::psi::reflection;
-use super::Work;
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::kernels::vmath::psi::reflection;
+use crate::kernels::Work;
 use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 
 /// Runs a special-function kind on a float compute dtype; `None` for the
 /// kinds this file does not hold.
-pub(super) fn apply(
+pub(crate) fn apply(
     k: ScalarKind,
     dtype: DType,
     ins: &[&Tensor],

@@ -5,8 +5,8 @@
 //! to 16x slower than NumPy on strided float inputs (its one-element entry
 //! cannot use the vector code).
 
-use super::iter::{broadcast_strides, Nest};
 use super::map::{nest2, slice_mut, Part};
+use crate::kernels::iter::{broadcast_strides, Nest};
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 
 /// Elements gathered per call of the slice loop (2 KiB of float64 on the
@@ -19,7 +19,7 @@ const MIN_RUN: usize = 8;
 
 /// `out[i] = f(a[i])` over a strided or broadcast `a`, runs of at least
 /// [`MIN_RUN`] through `slices`.
-pub(super) fn gathered1<A: Element, O: Element>(
+pub(crate) fn gathered1<A: Element, O: Element>(
     a: &Tensor,
     out: &mut Tensor,
     f: impl Fn(A) -> O,
@@ -53,7 +53,7 @@ pub(super) fn gathered1<A: Element, O: Element>(
 /// `out[i] = f(a[i], b[i])` over operands that are not each contiguous
 /// or one element, runs of at least [`MIN_RUN`] through `slices` (an
 /// operand broadcast along a run goes as `Part::One`).
-pub(super) fn gathered2<A: Element, B: Element, O: Element>(
+pub(crate) fn gathered2<A: Element, B: Element, O: Element>(
     a: &Tensor,
     b: &Tensor,
     out: &mut Tensor,

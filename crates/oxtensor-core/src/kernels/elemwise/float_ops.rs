@@ -4,12 +4,12 @@
 use super::float_scalar::*;
 use super::map::{map1, map1_slices, map2, map2_slices, map3};
 use super::map_bool::{compare, test, BoolOp};
-use super::vmath::kinds::{binary_loops, unary_loops};
-use super::vmath::{self, Elem, Func};
-use super::Work;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::scalar::ScalarKind;
+use crate::kernels::vmath::kinds::{binary_loops, unary_loops};
+use crate::kernels::vmath::{self, Elem, Func};
+use crate::kernels::Work;
+use crate::scalar::{ElemVisitor, ScalarKind};
 use crate::tensor::{Element, Scalar, Tensor};
 use num_traits::Float;
 
@@ -157,7 +157,7 @@ fn is_one_half(y: &Tensor) -> bool {
 }
 
 /// PyTensor's `clip`: the bound that `x` passes, else `x` (a NaN `x` stays).
-pub(super) fn clip<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
+pub(crate) fn clip<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
     // `lo` below `lo`, else `hi` above `hi`, else `x` (NaN stays), as two
     // selects rather than branches, so the loop vectorises (the branches
     // cost 2.5x NumPy's time on random data).
@@ -181,7 +181,6 @@ fn apply_elementary<T: Float + Element>(
     match k {
         RoundHalfToEven => round_even::<T>(a, out),
         RoundHalfAwayFromZero => map1(a, out, |x: T| x.round()),
-        Trunc => map1(a, out, |x: T| x.trunc()),
         Deg2Rad => map1(a, out, |x: T| x * degree),
         Rad2Deg => map1(a, out, |x: T| x / degree),
         Clip => map3(a, *ins.get(1)?, *ins.get(2)?, out, clip::<T>),
@@ -212,8 +211,33 @@ fn apply_vmath<T: Element>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> 
     Some(())
 }
 
-/// Runs `k` on float inputs of type `T` into `out`.
-pub(super) fn apply<T: Float + Element>(
+/// The generic float path: a kind's element function from the scalar
+/// table (`scalar/table.rs`), mapped over the inputs (folded over more
+/// than two for `add` and `mul`).
+struct Generic<'a, 'o> {
+    ins: &'a [&'a Tensor],
+    out: &'o mut Tensor,
+}
+
+impl<T: Float + Element> ElemVisitor<T> for Generic<'_, '_> {
+    type Out = Result<()>;
+    fn unary(self, f: impl Fn(T) -> T + Sync + Copy) -> Result<()> {
+        let a = self
+            .ins
+            .first()
+            .ok_or_else(|| Error::Type("no input".into()))?;
+        map1(a, self.out, f);
+        Ok(())
+    }
+    fn binary(self, f: impl Fn(T, T) -> T + Sync + Copy) -> Result<()> {
+        super::fold(self.ins, self.out, f)
+    }
+}
+
+/// Runs `k` on float inputs of type `T` into `out`: the kinds with a
+/// kernel of their own (vmath's vector loops, NumPy's edge cases), else
+/// the table's element function ([`Generic`]).
+pub(crate) fn apply<T: Float + Element>(
     k: ScalarKind,
     ins: &[&Tensor],
     out: &mut Tensor,
@@ -222,8 +246,6 @@ pub(super) fn apply<T: Float + Element>(
     let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
-        Sub => map2(a, two()?, out, sub::<T>),
-        TrueDiv => map2(a, two()?, out, div::<T>),
         IntDiv => map2(a, two()?, out, floor_div::<T>),
         Mod => map2(a, two()?, out, floor_mod::<T>),
         Pow => pow_kernel::<T>(a, two()?, out),
@@ -235,11 +257,7 @@ pub(super) fn apply<T: Float + Element>(
         Ge => compare::<T>(BoolOp::Ge, a, two()?, out),
         Eq => compare::<T>(BoolOp::Eq, a, two()?, out),
         Neq => compare::<T>(BoolOp::Neq, a, two()?, out),
-        Neg => map1(a, out, neg::<T>),
-        Abs => map1(a, out, abs::<T>),
         Sign => map1(a, out, sign::<T>),
-        Sqr => map1(a, out, sqr::<T>),
-        Sqrt => map1(a, out, sqrt::<T>),
         Exp => vectorised::<T>(Func::Exp, a, out),
         Exp2 => vectorised::<T>(Func::Exp2, a, out),
         Expm1 => vectorised::<T>(Func::Expm1, a, out),
@@ -249,14 +267,12 @@ pub(super) fn apply<T: Float + Element>(
         Log1p => vectorised::<T>(Func::Log1p, a, out),
         Sigmoid => vectorised::<T>(Func::Sigmoid, a, out),
         Softplus => vectorised::<T>(Func::Softplus, a, out),
-        Reciprocal => map1(a, out, recip::<T>),
-        Floor => map1(a, out, |x: T| x.floor()),
-        Ceil => map1(a, out, |x: T| x.ceil()),
         IsNan => test::<T>(BoolOp::IsNan, a, out),
         IsInf => test::<T>(BoolOp::IsInf, a, out),
-        Add => super::elemwise::fold(ins, out, add::<T>)?,
-        Mul => super::elemwise::fold(ins, out, mul::<T>)?,
         other => {
+            if let Some(done) = other.visit_float::<T, _>(Generic { ins, out }) {
+                return done;
+            }
             if apply_vmath::<T>(other, ins, out).is_none()
                 && apply_elementary::<T>(other, ins, out).is_none()
             {

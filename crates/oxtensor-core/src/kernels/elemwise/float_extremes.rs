@@ -15,12 +15,12 @@
 
 use super::float_vec::SimdFloat;
 use super::lanes::for_each_lane;
-use super::PARALLEL_BYTES;
 use crate::dtype::DType;
 use crate::kernels::argmax::lane::beats;
 use crate::kernels::argmax::simd::{extreme_and_nan, width_for, Width};
 use crate::kernels::argmax::split::PIECE;
 use crate::kernels::reduce::trailing_lane;
+use crate::kernels::PARALLEL_BYTES;
 use crate::reduction::ReduceKind;
 use crate::tensor::Tensor;
 use num_traits::Float;
@@ -29,7 +29,7 @@ use rayon::prelude::*;
 /// `max`/`min` of `t` over `axes` into `out` when they are trailing axes
 /// of a C-contiguous float input and the CPU has AVX2; returns whether it
 /// ran. (`reduce.rs` tries this before `lane_group`.)
-pub(super) fn trailing_extremes(
+pub(crate) fn trailing_extremes(
     kind: ReduceKind,
     t: &Tensor,
     axes: &[usize],
@@ -61,7 +61,7 @@ fn lanes<T: SimdFloat + Float, const MIN: bool>(t: &Tensor, n: usize, out: &mut 
     };
     // One thread: no rayon job (handing it to the pool's thread and
     // waiting cost more than the split saves).
-    let big = std::mem::size_of_val(x) >= PARALLEL_BYTES && super::threaded();
+    let big = std::mem::size_of_val(x) >= PARALLEL_BYTES && crate::kernels::threaded();
     match y {
         [one] if big && n >= 2 * PIECE => *one = long_lane::<T, MIN>(x, w),
         _ if big => for_each_lane(x, n, y, 1, |a, b| b[0] = lane::<T, MIN>(a, w)),

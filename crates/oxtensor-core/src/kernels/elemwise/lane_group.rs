@@ -6,8 +6,8 @@
 //! many memory streams in flight on each thread; one 32 KiB lane at a time
 //! (4000x4000 rows) left a thread 1.3x to 1.5x slower than memory allows.
 
-use super::cpu::has_avx2;
 use super::lanes::for_each_lane;
+use crate::kernels::cpu::has_avx2;
 use crate::kernels::reduce::walk::LANES;
 use crate::tensor::Element;
 

@@ -8,7 +8,7 @@ use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 
 /// The integer operations NumPy defines, per Rust integer type.
-pub(super) trait Int: Element + Ord {
+pub(crate) trait Int: Element + Ord {
     fn wadd(self, o: Self) -> Self;
     fn wsub(self, o: Self) -> Self;
     fn wmul(self, o: Self) -> Self;
@@ -69,13 +69,13 @@ macro_rules! int_impl {
 int_impl!(i8: true, i16: true, i32: true, i64: true, u8: false, u16: false, u32: false, u64: false);
 
 /// Runs `k` on integer inputs of type `T` into `out`.
-pub(super) fn apply<T: Int>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
+pub(crate) fn apply<T: Int>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     use ScalarKind::*;
     let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
-        Add => super::elemwise::fold(ins, out, T::wadd)?,
-        Mul => super::elemwise::fold(ins, out, T::wmul)?,
+        Add => super::fold(ins, out, T::wadd)?,
+        Mul => super::fold(ins, out, T::wmul)?,
         Sub => map2(a, two()?, out, T::wsub),
         IntDiv => map2(a, two()?, out, T::floor_div),
         Mod => map2(a, two()?, out, T::floor_mod),

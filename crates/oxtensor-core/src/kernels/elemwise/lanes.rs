@@ -5,9 +5,9 @@
 //! other inputs cost one copy. Results in lane order are put back with
 //! [`Lanes::restore`].
 
-use super::copy::to_contiguous;
-use super::{threaded, PARALLEL_MIN};
 use crate::error::Result;
+use crate::kernels::copy::to_contiguous;
+use crate::kernels::{threaded, PARALLEL_MIN};
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;
 

@@ -4,40 +4,25 @@
 //! over tensors, so both give the same bits; a test below checks every
 //! kind listed here against the tensor kernel on edge values.
 
-use super::vmath::kinds::{binary_loops, unary_loops};
-use super::vmath::{self, Func};
 use crate::dtype::DType;
+use crate::kernels::vmath::kinds::{binary_loops, unary_loops};
+use crate::kernels::vmath::{self, Func};
 use crate::scalar::ScalarKind;
 use crate::tensor::Element;
 use num_traits::Float;
 
-/// A kind's function of one element.
-#[derive(Clone, Copy, Debug)]
-pub enum ScalarFn<T> {
-    /// A function of one element.
-    Unary(fn(T) -> T),
-    /// Applied left to right over more than two operands (`add` and `mul`
-    /// take any number), as the tensor kernel folds them.
-    Binary(fn(T, T) -> T),
-}
+pub use crate::scalar::ScalarFn;
 
 /// `k`'s function on `T`, when it is one of the plain kinds (not kinds
-/// with integer or boolean results).
+/// with integer or boolean results): the vector loops' one-element forms,
+/// else the scalar table's element function.
 pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
     use ScalarFn::*;
     use ScalarKind::*;
     Some(match k {
-        Add => Binary(add::<T>),
-        Sub => Binary(sub::<T>),
-        Mul => Binary(mul::<T>),
-        TrueDiv => Binary(div::<T>),
         Pow => Binary(pow::<T>),
         Maximum => Binary(nan_max::<T>),
         Minimum => Binary(nan_min::<T>),
-        Neg => Unary(neg::<T>),
-        Abs => Unary(abs::<T>),
-        Sqr => Unary(sqr::<T>),
-        Sqrt => Unary(sqrt::<T>),
         Exp => Unary(exp::<T>),
         Exp2 => Unary(exp2::<T>),
         Expm1 => Unary(expm1::<T>),
@@ -60,23 +45,11 @@ pub fn scalar_fn<T: Float + Element>(k: ScalarKind) -> Option<ScalarFn<T>> {
         ArcTanh => Unary(arctanh::<T>),
         Sigmoid => Unary(sigmoid::<T>),
         Softplus => Unary(softplus::<T>),
-        Reciprocal => Unary(recip::<T>),
-        _ => return None,
+        // The rest: the table's element function, if it has one.
+        other => return other.float_fn(),
     })
 }
 
-pub(super) fn add<T: Float>(x: T, y: T) -> T {
-    x + y
-}
-pub(super) fn sub<T: Float>(x: T, y: T) -> T {
-    x - y
-}
-pub(super) fn mul<T: Float>(x: T, y: T) -> T {
-    x * y
-}
-pub(super) fn div<T: Float>(x: T, y: T) -> T {
-    x / y
-}
 /// `func` as the float32 and float64 kernels compute it (vmath's loops, so
 /// both give the same bits), libm's `other` for other types.
 fn vm<T: Float + Element>(func: Func, x: T, other: fn(T) -> T) -> T {
@@ -88,7 +61,7 @@ fn vm<T: Float + Element>(func: Func, x: T, other: fn(T) -> T) -> T {
     .unwrap_or_else(T::nan)
 }
 
-pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
+pub(crate) fn pow<T: Float + Element>(x: T, y: T) -> T {
     let (a, b) = (x.to_f64(), y.to_f64());
     match T::DTYPE {
         DType::Float64 => a.zip(b).and_then(|(a, b)| T::from(vmath::pow_one(a, b))),
@@ -99,37 +72,25 @@ pub(super) fn pow<T: Float + Element>(x: T, y: T) -> T {
     }
     .unwrap_or_else(T::nan)
 }
-pub(super) fn neg<T: Float>(x: T) -> T {
-    -x
-}
-pub(super) fn abs<T: Float>(x: T) -> T {
-    x.abs()
-}
-pub(super) fn sqr<T: Float>(x: T) -> T {
-    x * x
-}
-pub(super) fn sqrt<T: Float>(x: T) -> T {
-    x.sqrt()
-}
-pub(super) fn exp<T: Float + Element>(x: T) -> T {
+pub(crate) fn exp<T: Float + Element>(x: T) -> T {
     vm(Func::Exp, x, |x| x.exp())
 }
-pub(super) fn exp2<T: Float + Element>(x: T) -> T {
+pub(crate) fn exp2<T: Float + Element>(x: T) -> T {
     vm(Func::Exp2, x, |x| x.exp2())
 }
-pub(super) fn expm1<T: Float + Element>(x: T) -> T {
+pub(crate) fn expm1<T: Float + Element>(x: T) -> T {
     vm(Func::Expm1, x, |x| x.exp_m1())
 }
-pub(super) fn ln<T: Float + Element>(x: T) -> T {
+pub(crate) fn ln<T: Float + Element>(x: T) -> T {
     vm(Func::Log, x, |x| x.ln())
 }
-pub(super) fn log2<T: Float + Element>(x: T) -> T {
+pub(crate) fn log2<T: Float + Element>(x: T) -> T {
     vm(Func::Log2, x, |x| x.log2())
 }
-pub(super) fn log10<T: Float + Element>(x: T) -> T {
+pub(crate) fn log10<T: Float + Element>(x: T) -> T {
     vm(Func::Log10, x, |x| x.log10())
 }
-pub(super) fn ln_1p<T: Float + Element>(x: T) -> T {
+pub(crate) fn ln_1p<T: Float + Element>(x: T) -> T {
     vm(Func::Log1p, x, |x| x.ln_1p())
 }
 
@@ -178,16 +139,13 @@ vector_fns!(
 fn arctan2<T: Float + Element>(y: T, x: T) -> T {
     vector_two(ScalarKind::ArcTan2, y, x)
 }
-pub(super) fn sigmoid<T: Float + Element>(x: T) -> T {
+pub(crate) fn sigmoid<T: Float + Element>(x: T) -> T {
     vm(Func::Sigmoid, x, |x| T::one() / (T::one() + (-x).exp()))
-}
-pub(super) fn recip<T: Float>(x: T) -> T {
-    x.recip()
 }
 
 /// `log(1 + exp(x))` without overflow (vmath's `max(x, 0) + log1p(e^-|x|)`
 /// for float32 and float64, PyTensor's cut-offs for other types).
-pub(super) fn softplus<T: Float + Element>(x: T) -> T {
+pub(crate) fn softplus<T: Float + Element>(x: T) -> T {
     vm(Func::Softplus, x, |x| {
         let c = |v: f64| T::from(v).unwrap_or_else(T::zero);
         if x < c(-37.0) {
@@ -203,7 +161,7 @@ pub(super) fn softplus<T: Float + Element>(x: T) -> T {
 }
 
 /// NumPy's `maximum`: NaN if either is NaN.
-pub(super) fn nan_max<T: Float>(x: T, y: T) -> T {
+pub(crate) fn nan_max<T: Float>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         T::nan()
     } else if x >= y {
@@ -214,7 +172,7 @@ pub(super) fn nan_max<T: Float>(x: T, y: T) -> T {
 }
 
 /// NumPy's `minimum`: NaN if either is NaN.
-pub(super) fn nan_min<T: Float>(x: T, y: T) -> T {
+pub(crate) fn nan_min<T: Float>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         T::nan()
     } else if x <= y {
@@ -226,9 +184,9 @@ pub(super) fn nan_min<T: Float>(x: T, y: T) -> T {
 
 #[cfg(test)]
 mod tests {
+    use super::super::run_kind;
     use super::*;
     use crate::dtype::DType;
-    use crate::kernels::elemwise::run_kind;
     use crate::tensor::{Element, Tensor};
 
     const EDGES: [f64; 14] = [

@@ -21,7 +21,7 @@ pub fn reads_bytes(k: ScalarKind) -> bool {
 }
 
 /// Runs `k` on bool inputs into `out`.
-pub(super) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
+pub(crate) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Result<()> {
     if reads_bytes(k) {
         let bytes: smallvec::SmallVec<[Tensor; 4]> = ins.iter().map(|t| t.bool_bytes()).collect();
         return logical(k, &bytes, out);

@@ -1,13 +1,33 @@
 //! The elementwise kernel: checks runtime shapes (only statically
 //! broadcastable dimensions may broadcast, as in PyTensor), casts inputs to
-//! the dtype the operation computes in, and dispatches to the typed loops.
+//! the dtype the operation computes in, and dispatches to the typed loops:
+//! per dtype family (`float_ops`, `int_ops`, `complex_ops`, `bool_ops`,
+//! `special`), the float kinds without a loop of their own through the
+//! scalar table's element functions (`crate::scalar`). The maps (`map*`,
+//! `lanes`) are the strided loops they run on.
 
-use super::alloc::order;
-use super::alloc::{fill_chunks, Pool};
+pub mod bool_ops;
+pub mod cast;
+pub(crate) mod complex_ops;
+pub mod fast_exp;
+pub(crate) mod float_extremes;
+mod float_ops;
+pub mod float_scalar;
+pub(crate) mod float_vec;
+mod int_ops;
+pub(crate) mod lane_group;
+pub mod lanes;
+pub mod map;
+mod map_bool;
+mod map_gather;
+mod map_reversed;
+mod special;
+
 use super::map::{map1, map2, map3};
-use super::{bool_ops, cast, complex_ops, float_ops, int_ops, special};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
+use crate::kernels::alloc::order;
+use crate::kernels::alloc::{fill_chunks, Pool};
 use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
@@ -15,7 +35,7 @@ use num_complex::Complex;
 use smallvec::SmallVec;
 
 /// Folds a binary operation over one or more inputs (`add(a, b, c)`).
-pub(super) fn fold<T: Element>(
+pub(crate) fn fold<T: Element>(
     ins: &[&Tensor],
     out: &mut Tensor,
     f: impl Fn(T, T) -> T + Sync + Copy,
@@ -185,7 +205,7 @@ fn elemwise_c(
     let k = match *op {
         ScalarOp::Kind(k) => k,
         ScalarOp::Cast(to) => {
-            let mut out = super::alloc::output(pool, to, &shape)?;
+            let mut out = crate::kernels::alloc::output(pool, to, &shape)?;
             cast::cast_into(inputs[0], &mut out);
             return Ok(out);
         }
@@ -202,7 +222,7 @@ fn elemwise_c(
     } else {
         out_dtype
     };
-    let mut out = super::alloc::output(pool, produced, &shape)?;
+    let mut out = crate::kernels::alloc::output(pool, produced, &shape)?;
     run_converted(k, compute, inputs, &mut out)?;
     Ok(if produced == out_dtype {
         out

@@ -6,8 +6,8 @@
 //! Strided and broadcast operands go through `map1`/`map2` as before.
 
 use super::map::{map1_slices, map2};
-use super::Work;
 use crate::dtype::DType;
+use crate::kernels::Work;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
 use rayon::prelude::*;
@@ -122,7 +122,7 @@ enum Operand<'a, T> {
 /// float32 when the CPU has it, else element by element.
 fn slices<T: Float + Element>(op: BoolOp, ys: &mut [bool], xs: &[T], b: Operand<'_, T>) {
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_avx2() && matches!(T::DTYPE, DType::Float64 | DType::Float32) {
+    if crate::kernels::cpu::has_avx2() && matches!(T::DTYPE, DType::Float64 | DType::Float32) {
         // SAFETY: the CPU has AVX2 (checked just above).
         return unsafe { avx2::run(op, ys, xs, b) };
     }

@@ -2,10 +2,10 @@
 //! output: a slice fast path (auto-vectorised, split across threads when
 //! large) when operands are contiguous, and a strided path otherwise.
 
-use super::iter::{broadcast_strides, Nest};
 use super::map_gather::{gathered1, gathered2};
 use super::map_reversed::{map_reversed, reversed_slice};
-use super::Work;
+use crate::kernels::iter::{broadcast_strides, Nest};
+use crate::kernels::Work;
 use crate::tensor::{c_strides, Dims, Element, Tensor};
 use rayon::prelude::*;
 
@@ -24,7 +24,7 @@ fn typed<T: Element>(t: &Tensor) {
     );
 }
 
-pub(super) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
+pub(crate) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
     out.as_mut_slice::<O>()
         .expect("outputs are fresh, contiguous and of the output dtype")
 }
@@ -37,7 +37,7 @@ pub(super) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
 /// contracts into FMA and the SSE4.1 rounding instructions are exact.
 fn map_slice<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
         return unsafe { map_slice_avx2(ys, xs, f) };
     }
@@ -68,7 +68,7 @@ fn zip_slice<A: Element, B: Element, O: Element>(
     f: &impl Fn(A, B) -> O,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
         return unsafe { zip_slice_avx2(zs, xs, ys, f) };
     }
@@ -157,7 +157,7 @@ pub fn map1_slices<A: Element, O: Element>(
 }
 
 /// The walk over two operands broadcast to `out`'s shape and `out`.
-pub(super) fn nest2(a: &Tensor, b: &Tensor, out: &Tensor) -> Nest<3> {
+pub(crate) fn nest2(a: &Tensor, b: &Tensor, out: &Tensor) -> Nest<3> {
     let shape = Dims::from(out.shape());
     let strides = [
         broadcast_strides(a, &shape),
@@ -443,7 +443,7 @@ fn zip3<A: Element, B: Element, C: Element, O: Element>(
     f: &impl Fn(A, B, C) -> O,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_avx2() {
+    if crate::kernels::cpu::has_avx2() {
         // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
         return unsafe { zip3_avx2(z, a, b, c, f) };
     }

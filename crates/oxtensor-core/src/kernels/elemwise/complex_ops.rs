@@ -4,9 +4,9 @@
 //! powers.
 
 use super::map::{map1, map1_slices, map2};
-use super::vmath::{complex_parts, Lane};
-use super::Work;
 use crate::error::{Error, Result};
+use crate::kernels::vmath::{complex_parts, Lane};
+use crate::kernels::Work;
 use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_complex::{Complex, ComplexFloat};
@@ -29,7 +29,7 @@ fn has_nan<T: Float>(x: C<T>) -> bool {
 }
 
 /// `np.maximum`: the first operand when it has a NaN or is not smaller.
-pub(super) fn maximum<T: Float>(x: C<T>, y: C<T>) -> C<T> {
+pub(crate) fn maximum<T: Float>(x: C<T>, y: C<T>) -> C<T> {
     if has_nan(x) || le(y, x) {
         x
     } else {
@@ -38,7 +38,7 @@ pub(super) fn maximum<T: Float>(x: C<T>, y: C<T>) -> C<T> {
 }
 
 /// `np.minimum`: the first operand when it has a NaN or is not larger.
-pub(super) fn minimum<T: Float>(x: C<T>, y: C<T>) -> C<T> {
+pub(crate) fn minimum<T: Float>(x: C<T>, y: C<T>) -> C<T> {
     if has_nan(x) || le(x, y) {
         x
     } else {
@@ -137,7 +137,7 @@ fn pow<T: Float>(x: C<T>, y: C<T>) -> C<T> {
 }
 
 /// Runs `k` on complex inputs with parts of type `T` into `out`.
-pub(super) fn apply<T: Float + Element + Lane>(
+pub(crate) fn apply<T: Float + Element + Lane>(
     k: ScalarKind,
     ins: &[&Tensor],
     out: &mut Tensor,
@@ -149,8 +149,8 @@ where
     let (a, b) = (ins[0], ins.get(1).copied());
     let two = || b.ok_or_else(|| Error::Type(format!("{} needs two inputs", k.name())));
     match k {
-        Add => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x + y)?,
-        Mul => super::elemwise::fold(ins, out, |x: C<T>, y: C<T>| x * y)?,
+        Add => super::fold(ins, out, |x: C<T>, y: C<T>| x + y)?,
+        Mul => super::fold(ins, out, |x: C<T>, y: C<T>| x * y)?,
         Sub => map2(a, two()?, out, |x: C<T>, y: C<T>| x - y),
         TrueDiv => map2(a, two()?, out, div::<T>),
         Pow => map2(a, two()?, out, pow::<T>),

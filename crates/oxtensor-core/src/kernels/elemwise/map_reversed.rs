@@ -4,7 +4,7 @@
 //! and threads share. The strided walk took 1.3x NumPy's time on 2000²
 //! float64, one element and one thread at a time.
 
-use super::PARALLEL_MIN;
+use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{c_strides, Element, Tensor};
 use rayon::prelude::*;
 
@@ -14,7 +14,7 @@ const CHUNK: usize = 1 << 15;
 /// `t`'s elements in memory order when `t` has `shape` and its C order is
 /// exactly its memory order reversed (every axis of a C-contiguous array
 /// flipped; axes of length 1 may have any stride).
-pub(super) fn reversed_slice<'a, T: Element>(t: &'a Tensor, shape: &[usize]) -> Option<&'a [T]> {
+pub(crate) fn reversed_slice<'a, T: Element>(t: &'a Tensor, shape: &[usize]) -> Option<&'a [T]> {
     if t.dtype() != T::DTYPE || t.shape() != shape || t.is_empty() {
         return None;
     }
@@ -33,7 +33,7 @@ pub(super) fn reversed_slice<'a, T: Element>(t: &'a Tensor, shape: &[usize]) -> 
 
 /// `zs[i] = g(xs[len - 1 - i])`: `zs` in C order from a flipped operand's
 /// memory-order elements `xs`.
-pub(super) fn map_reversed<A: Element, O: Element>(
+pub(crate) fn map_reversed<A: Element, O: Element>(
     zs: &mut [O],
     xs: &[A],
     g: impl Fn(A) -> O + Sync,
@@ -55,8 +55,8 @@ pub(super) fn map_reversed<A: Element, O: Element>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::map::map2;
     use super::*;
-    use crate::kernels::map::map2;
 
     #[test]
     fn flipped_operands_map_in_c_order() {

@@ -11,10 +11,10 @@ use crate::tensor::Element;
 use std::arch::x86_64::*;
 
 /// Most elements a vector holds (sixteen float32 in AVX-512).
-pub(super) const MAX_LANES: usize = 16;
+pub(crate) const MAX_LANES: usize = 16;
 
 /// float32 or float64, with its vector in each build.
-pub(super) trait SimdFloat: Element + PartialOrd {
+pub(crate) trait SimdFloat: Element + PartialOrd {
     /// The AVX2 vector of this type.
     type W256: FloatVec<T = Self>;
     /// The AVX-512 vector of this type.
@@ -30,7 +30,7 @@ pub(super) trait SimdFloat: Element + PartialOrd {
 /// A vector of [`FloatVec::T`] and its lane test. Every method needs the
 /// vector's instruction set: they are only called, inlined, from code
 /// built with it (`#[target_feature]`, see `argmax_simd::Width`).
-pub(super) trait FloatVec: Copy {
+pub(crate) trait FloatVec: Copy {
     type T: SimdFloat;
     /// A test per lane: the vector itself (AVX2) or a mask register.
     type Mask: Copy;

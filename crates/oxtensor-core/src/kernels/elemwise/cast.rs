@@ -2,12 +2,12 @@
 //! with `as` (floats to ints truncate), anything to bool is `!= 0`, complex
 //! to real keeps the real part.
 
-use super::cpu::{level, Level};
-use super::iter::Nest;
 use super::map::map1_slices;
-use super::Work;
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::kernels::cpu::{level, Level};
+use crate::kernels::iter::Nest;
+use crate::kernels::Work;
 use crate::tensor::{Element, Tensor};
 use half::f16;
 use num_complex::{Complex32, Complex64 as C64};

@@ -80,12 +80,13 @@ test-ci-matrix: build ## CI's short runs of the tests in two other configuration
 		$(call in_config,$$cfg,$(PY) -m pytest -q $(CI_MATRIX_TESTS)) || exit 1; \
 	done
 
-lint: build ## rustfmt, clippy, ruff, stubtest (_core.pyi against the built extension)
+lint: build ## rustfmt, clippy, ruff, stubtest (_core.pyi against the built extension), layout rules
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -q -- -D warnings
 	$(VENV)/bin/ruff check python tests benches examples
 	$(VENV)/bin/ruff format --check python tests benches examples
 	$(PY) -m mypy.stubtest oxtensor._core
+	$(PY) tools/check_layout.py
 
 stubs: build ## regenerate python/oxtensor/_core.pyi from the extension and the annotations.pyi files
 	$(PY) tools/stubgen.py

@@ -7,20 +7,10 @@ mod convert;
 mod errors;
 mod gradient;
 mod graph;
-mod index_args;
 mod ops;
 mod pickle;
 mod registry;
 mod rewriting;
-mod scalar_ops;
-mod scratch_graph;
-mod variance;
-
-// The paths `scalar_ops.rs` still imports by (its owner's file, left as
-// it is; it moves into `ops/` at merge, and these go with it).
-use graph::types;
-use ops::op;
-use pickle::composite as composite_pickle;
 
 use pyo3::prelude::*;
 
@@ -79,7 +69,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(config::blas::_blas_machine, m)?)?;
     m.add_function(wrap_pyfunction!(config::blas::_blas_products, m)?)?;
     m.add_function(wrap_pyfunction!(config::cpu::_simd, m)?)?;
-    scalar_ops::register(m)?;
+    ops::scalar::register(m)?;
     pickle::composite::register(m)?;
     ops::classes::register(m)?;
     m.add_function(wrap_pyfunction!(ops::elemwise::elemwise_op, m)?)?;
@@ -119,8 +109,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gradient::_grad, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;
-    m.add_function(wrap_pyfunction!(scalar_ops::scalar_op, m)?)?;
-    m.add_function(wrap_pyfunction!(scalar_ops::scalar_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::scalar::scalar_op, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::scalar::scalar_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::as_tensor_variable, m)?)?;
     m.add_function(wrap_pyfunction!(graph::print::debugprint, m)?)?;
@@ -138,10 +128,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
-    m.add_function(wrap_pyfunction!(variance::var, m)?)?;
-    m.add_function(wrap_pyfunction!(variance::std, m)?)?;
-    m.add_function(wrap_pyfunction!(index_args::getitem, m)?)?;
-    m.add_function(wrap_pyfunction!(index_args::inc_subtensor, m)?)?;
-    m.add_function(wrap_pyfunction!(index_args::take, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::variance::var, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::variance::std, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::index_args::getitem, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::index_args::inc_subtensor, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::index_args::take, m)?)?;
     Ok(())
 }

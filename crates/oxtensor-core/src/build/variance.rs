@@ -9,8 +9,8 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{Graph, VarId};
 use crate::ops::reduce::normalize_axes;
-use crate::ops::scalar::ScalarKind;
 use crate::ops::shape::ShapeI;
+use crate::scalar::ScalarKind;
 use crate::types::TensorType;
 use std::sync::Arc;
 

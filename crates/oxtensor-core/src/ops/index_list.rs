@@ -3,12 +3,10 @@
 //! integer (or index array) or a slice bound: its checks, its text forms
 //! and static slice lengths. The entries and the runtime arithmetic of
 //! slices and integer indices are in [`crate::tensor::index`], below ops
-//! and kernels (re-exported here for branches still on the old paths).
+//! and kernels.
 
 use crate::error::{Error, Result};
-pub use crate::tensor::index::{
-    out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry, Resolved,
-};
+use crate::tensor::index::{resolve_slice, IdxEntry};
 use crate::types::TensorType;
 
 /// How many index inputs the list refers to (the highest position + 1).

@@ -46,11 +46,6 @@ pub mod subtensor;
 mod subtensor_grad;
 mod subtensor_shape;
 
-// The scalar table and `Composite` moved below `ops` (`crate::scalar`);
-// these keep the old paths working while other branches move over.
-pub use crate::scalar;
-pub use crate::scalar::composite;
-
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::Pool;

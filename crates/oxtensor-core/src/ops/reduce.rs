@@ -11,10 +11,9 @@ use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::scalar_grad::grad_dtype;
 use crate::ops::{Op, PerformCtx};
+use crate::reduction::ReduceKind;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
-
-pub use crate::reduction::ReduceKind;
 
 /// A reduction over `axis` (`None`: all axes).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -8,3 +8,5 @@ pub mod export;
 pub mod filter;
 pub mod host_value;
 pub mod import;
+pub mod index_args;
+pub mod scratch_graph;

@@ -5,7 +5,7 @@ use crate::ops::classes::{core_op, op_object};
 use crate::ops::op::PyOp;
 use crate::ops::props::{cached, InstanceCache};
 use crate::ops::props::{core_of, new_args, NewArgs};
-use crate::scalar_ops::{self, PyScalarOp};
+use crate::ops::scalar::{self, PyScalarOp};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::ScalarOp;
@@ -59,7 +59,7 @@ impl PyElemwise {
     /// The scalar op mapped over the tensors.
     #[getter]
     fn scalar_op(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        scalar_ops::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op.clone())
+        scalar::instance(py, core_of::<Elemwise>(slf.as_super())?.scalar_op.clone())
     }
 
     /// `{output: input}` pairs computed in place.

@@ -6,9 +6,10 @@ use crate::graph::types::parse_dtype;
 use crate::ops::classes::{core_op, op_object};
 use crate::ops::op::PyOp;
 use crate::ops::props::{new_args, NewArgs};
-use crate::scalar_ops::{self};
-use oxtensor_core::ops::reduce::{normalize_axes, CAReduce, ReduceKind};
+use crate::ops::scalar::{self};
+use oxtensor_core::ops::reduce::{normalize_axes, CAReduce};
 use oxtensor_core::ops::OpRef;
+use oxtensor_core::reduction::ReduceKind;
 use oxtensor_core::types::TensorType;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -161,7 +162,7 @@ impl PyCAReduce {
     /// The folded scalar op (`add`, `maximum`, ...).
     #[getter]
     fn scalar_op(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        scalar_ops::scalar_op(py, self.kind.scalar_name())
+        scalar::scalar_op(py, self.kind.scalar_name())
     }
 
     /// Axes as a tuple, or `None` for all.

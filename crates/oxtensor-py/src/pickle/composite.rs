@@ -9,7 +9,7 @@ use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::classes::core_op;
 use crate::ops::reduce::{composite_reduce_init, PyCAReduce};
-use crate::scalar_ops;
+use crate::ops::scalar;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::OpRef;
@@ -123,7 +123,7 @@ fn operand(
 #[pyfunction]
 pub fn composite_from_state(py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let c = composite_of(&state)?;
-    scalar_ops::instance(py, ScalarOp::Composite(Arc::new(c)))
+    scalar::instance(py, ScalarOp::Composite(Arc::new(c)))
 }
 
 /// A fused `Sum` (`CAReduce{Composite{...}}`), pickled by its state.

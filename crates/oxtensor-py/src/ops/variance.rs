@@ -1,10 +1,10 @@
 //! `var` and `std`: argument translation for `oxtensor_core::build::variance`.
 
 use crate::convert::constant::as_tensor_variable;
+use crate::convert::scratch_graph::ScratchGraph;
 use crate::errors::IntoPyResult;
 use crate::graph::tensor_variable::reductions::parse_axes;
 use crate::ops::make_node::tensor_type_of;
-use crate::scratch_graph::ScratchGraph;
 use oxtensor_core::build::variance::{self, Moments};
 use pyo3::prelude::*;
 

@@ -4,10 +4,10 @@
 //! `x[...]`, `inc_subtensor`/`set_subtensor` and `take`.
 
 use crate::convert::constant::{as_tensor_variable, constant};
+use crate::convert::scratch_graph::ScratchGraph;
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::graph::variable::PyVariable;
-use crate::scratch_graph::ScratchGraph;
 use oxtensor_core::build::numpy_index::{self as parser, IncOptions, IndexBound, IndexItem};
 use oxtensor_core::dtype::{autocast_int, DType};
 use pyo3::exceptions::PyValueError;

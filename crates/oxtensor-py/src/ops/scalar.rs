@@ -4,8 +4,8 @@
 //! scalar table (`oxtensor_core::scalar`) when the module loads, so a new
 //! kind needs nothing here.
 
-use crate::op::PyOp;
-use crate::types::parse_dtype;
+use crate::graph::types::parse_dtype;
+use crate::ops::op::PyOp;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -126,7 +126,7 @@ impl PyScalarOp {
             ScalarOp::Composite(c) => (
                 py.import("oxtensor._core")?
                     .getattr("composite_from_state")?,
-                PyTuple::new(py, [crate::composite_pickle::composite_state(py, &c)?])?,
+                PyTuple::new(py, [crate::pickle::composite::composite_state(py, &c)?])?,
             ),
         };
         let state = slf

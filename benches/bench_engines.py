@@ -1,6 +1,6 @@
 """faer against the host's BLAS/LAPACK (NumPy's OpenBLAS), per operation and
 size, in one process: the measurements behind ``oxtensor.tensor.blas``'s
-routing (see docs/architecture.md, "Decisions").
+routing (see the docs of `kernels/linalg/engine.rs`).
 
 Each case is compiled once and timed in interleaved rounds: NumPy, then the
 function with the host library for everything (``use_blas("numpy")``), then

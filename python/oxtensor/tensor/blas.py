@@ -11,7 +11,7 @@ multiply-adds; ``dot``: inner products of vectors, ``norm``; ``lu``:
 OpenBLAS runs non-AVX-512 kernels (its core name, e.g. ``Haswell`` on an
 AMD Zen 5), faer's AVX-512 kernels are the faster ones for products, LU,
 Cholesky and QR; elsewhere NumPy's library is (see ``engines()`` and
-docs/architecture.md, "Decisions"). Complex, integer, smaller or oddly
+crates/oxtensor-core/src/kernels/linalg/engine.rs). Complex, integer, smaller or oddly
 strided products always stay on faer.
 
 The choice is made when oxtensor is imported: ``OXTENSOR_BLAS=auto`` (the

@@ -71,7 +71,7 @@ impl Buffer {
     /// `empty`), or `None` when the system cannot give that much memory.
     /// `calloc` cannot hand out recycled heap memory without clearing it
     /// first: for a 1e6-element float64 `floor` that memset was a third of
-    /// the call (measured, see `docs/architecture.md`).
+    /// the call (measured, see `docs/decisions.md`, "Output memory").
     pub fn uninit(len: usize) -> Option<Arc<Buffer>> {
         Buffer::rust_owned(len, false)
     }

@@ -184,7 +184,7 @@ impl Machine {
     /// is one: our kernel matches OpenBLAS's `ddot` on one thread, but
     /// OpenBLAS's spinning threads answer a 0.2 ms call at once where
     /// rayon's sleeping ones took 0.3–0.6 ms on two busy cores.
-    /// docs/architecture.md has the numbers.
+    /// This module's docs have the numbers.
     pub fn routes(self) -> Routes {
         let wider = self.faer_wider();
         [Family::Product, Family::Lu, Family::Cholesky, Family::Qr]

@@ -9,7 +9,6 @@
 pub mod bool_ops;
 pub mod cast;
 pub(crate) mod complex_ops;
-pub mod fast_exp;
 pub(crate) mod float_extremes;
 mod float_ops;
 pub mod float_scalar;

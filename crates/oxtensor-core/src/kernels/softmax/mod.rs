@@ -1,10 +1,11 @@
 //! Softmax, log-softmax and logsumexp along lanes (see `lanes.rs`), each
 //! lane numerically stable: the lane's maximum is subtracted before
 //! exponentiating, the exponentials (shift and sum fused in) come from the
-//! vectorised `fast_exp`, and lanes run in parallel. `float32` lanes are
+//! vectorised exponential (`exp_sum.rs`), and lanes run in parallel. `float32` lanes are
 //! computed in `float64` and rounded once; `float16` goes through `float32`.
 
 mod columns;
+mod exp_sum;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -12,11 +13,11 @@ use crate::kernels::alloc::stream::{store_map, worth_streaming};
 use crate::kernels::alloc::{output, Pool};
 use crate::kernels::cast::cast;
 use crate::kernels::cpu::has_avx2;
-use crate::kernels::fast_exp::{exp_shifted, sum_exp};
 use crate::kernels::lanes::{for_each_lane, for_each_lane_init, Lanes};
 use crate::kernels::vmath::{self, Func};
 use crate::tensor::{Element, Tensor};
 use columns::softmax_columns;
+use exp_sum::{exp_shifted, sum_exp};
 use rayon::prelude::*;
 
 /// Which normalisation a softmax-like kernel computes per lane.

@@ -2,7 +2,7 @@
 //! as an unevaluated sum `hi + lo`): the extra precision `pow`, `log1p` and
 //! the base-2 and base-10 logarithms need, in branch-free code.
 
-use crate::kernels::fast_exp::fma;
+use super::exp::fma;
 
 /// Veltkamp's splitting constant `2^27 + 1`: `a * SPLIT` cuts `a` into two
 /// halves of 26 bits whose products are exact.

@@ -7,10 +7,10 @@
 //! Measured against mpmath: erf within 1 ulp, erfc within 3 (tests below).
 
 use super::dd::{fast_two_sum, residual, two_prod, two_sum};
+use super::exp::fma;
 use super::exp::{clamp, exp_dd};
 use super::poly::estrin;
 use super::simd::Unary;
-use crate::kernels::fast_exp::fma;
 
 /// 2/sqrt(pi) as a double-double: `erf(x)/x` at 0.
 const C0: f64 = std::f64::consts::FRAC_2_SQRT_PI;

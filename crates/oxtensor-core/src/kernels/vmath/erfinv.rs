@@ -6,10 +6,10 @@
 //! which keeps full relative precision there. Measured against mpmath:
 //! both within 2 ulp.
 
+use super::exp::fma;
 use super::guarded::Guarded;
 use super::log::log_normal;
 use super::poly::estrin;
-use crate::kernels::fast_exp::fma;
 use std::f64::consts::FRAC_2_SQRT_PI;
 
 /// sqrt(pi)/2 as a double-double: `erfinv(p)/p` at 0.

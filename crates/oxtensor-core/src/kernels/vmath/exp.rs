@@ -5,7 +5,39 @@
 //! its argument as a double-double, for `pow`.
 
 use super::dd::{fast_two_sum, two_prod, two_sum};
-use crate::kernels::fast_exp::{fma, INV_FACTORIALS, LOG2E, SHIFTER};
+
+pub(crate) const LOG2E: f64 = std::f64::consts::LOG2_E;
+/// Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits.
+pub(crate) const SHIFTER: f64 = 6_755_399_441_055_744.0;
+/// 1/k! for k = 0..=13: the Taylor series of exp(r) to r^13, whose
+/// truncation error is below 1e-17 for |r| <= ln2/2.
+pub(crate) const INV_FACTORIALS: [f64; 14] = [
+    1.0,
+    1.0,
+    0.5,
+    1.0 / 6.0,
+    1.0 / 24.0,
+    1.0 / 120.0,
+    1.0 / 720.0,
+    1.0 / 5_040.0,
+    1.0 / 40_320.0,
+    1.0 / 362_880.0,
+    1.0 / 3_628_800.0,
+    1.0 / 39_916_800.0,
+    1.0 / 479_001_600.0,
+    1.0 / 6_227_020_800.0,
+];
+
+/// `a * b + c`, fused when the caller was compiled with FMA (unfused
+/// `mul_add` would call libm's software `fma`, far slower than two ops).
+#[inline(always)]
+pub(crate) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if F {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
 
 /// ln 2 in two parts (Cody–Waite): `LN2_HI` has 21 trailing zero bits, so
 /// `k * LN2_HI` is exact for every `|k| < 2^21`.
@@ -111,6 +143,18 @@ pub(super) fn scale(p: f64, t: f64) -> f64 {
 pub(crate) fn exp<const F: bool>(x: f64) -> f64 {
     let (t, r) = reduce::<F>(clamp(x, EXP_LO, EXP_HI));
     scale(1.0 + expm1_poly::<F>(r), t)
+}
+
+/// `e^x` for `x` in [-708, 709], where `2^k` is a normal number: [`exp`]
+/// without its clamp and with one scaling factor, so the same bits there
+/// at a little less work (softmax's blocks check the range themselves).
+#[inline(always)]
+pub(crate) fn exp_normal<const F: bool>(x: f64) -> f64 {
+    let (t, r) = reduce::<F>(x);
+    // The low bits of `t` hold k + 2^51; adding the bias and shifting puts
+    // k + 1023 in the exponent field (valid for k in [-1022, 1023]).
+    let scale = f64::from_bits(t.to_bits().wrapping_add(1023) << 52);
+    (1.0 + expm1_poly::<F>(r)) * scale
 }
 
 /// `x + lo = k ln2 + r + r_lo`: `(t, r, r_lo)` as [`reduce`] gives, with

@@ -9,10 +9,10 @@
 
 use super::dd::{two_prod, two_sum};
 use super::exp::exp_dd;
+use super::exp::{fma, SHIFTER};
 use super::guarded::Guarded;
 use super::log::{add_e_ln2, log1p_dd, split_normal};
 use super::poly::estrin;
-use crate::kernels::fast_exp::{fma, SHIFTER};
 
 /// The shift `g - 1/2` of Lanczos' `x + g - 1/2`, `g = 6`.
 const SHIFT: f64 = 5.5;

@@ -6,11 +6,11 @@
 //! inverse functions take `log(x) + ln2` past 2^28).
 
 use super::dd::{residual, two_sum};
+use super::exp::fma;
 use super::exp::{clamp, exp, expm1};
 use super::guarded::Guarded;
 use super::log::log1p_inside;
 use super::simd::Unary;
-use crate::kernels::fast_exp::fma;
 
 const LN2: f64 = std::f64::consts::LN_2;
 /// Past this `e^|x|` (or `expm1`) overflows before sinh and cosh do

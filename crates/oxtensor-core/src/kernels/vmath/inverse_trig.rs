@@ -5,10 +5,10 @@
 //! with |w| <= tan(π/16), which takes the ratio without dividing first
 //! (arctan2 needs no `y/x`). Within 2 ulp of the correctly rounded result.
 
+use super::exp::fma;
 use super::guarded::Guarded2;
 use super::poly::estrin;
 use super::simd::Unary;
-use crate::kernels::fast_exp::fma;
 
 const PIO2_HI: f64 = f64::from_bits(0x3ff9_21fb_5444_2d18);
 const PIO2_LO: f64 = f64::from_bits(0x3c91_a626_3314_5c07);

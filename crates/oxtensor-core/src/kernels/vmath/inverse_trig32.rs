@@ -7,8 +7,8 @@
 //! 1.5x NumPy's time. Outside [-1, 1] the square root's NaN carries
 //! through, as does a NaN argument.
 
+use super::exp::fma;
 use super::simd::Unary;
-use crate::kernels::fast_exp::fma;
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// `P(z)` of `asin w = w + w z P(z)` for `z <= 1/4` (least squares

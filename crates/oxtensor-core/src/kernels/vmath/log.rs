@@ -7,9 +7,9 @@
 //! `pow` uses a more precise core (2^-64), since `y` multiplies the error.
 
 use super::dd::{fast_two_sum, residual, two_prod, two_sum};
+use super::exp::{fma, SHIFTER};
 use super::exp::{pair, LN2_HI, LN2_LO};
 use super::guarded::Guarded;
-use crate::kernels::fast_exp::{fma, SHIFTER};
 
 /// The bits of sqrt(1/2): `x` is split so that `1 + f` starts here.
 const SQRT_HALF_BITS: u64 = 0x3fe6_a09e_667f_3bcd;

@@ -9,13 +9,13 @@
 //! value by selects (within 3 ulp).
 
 use super::dd::two_sum;
+use super::exp::fma;
 use super::exp::{clamp, expm1_poly, reduce, scale};
 use super::exp32;
 use super::guarded::Guarded;
 use super::log::{add_e_ln2, log1p_fast, split_normal};
 use super::log32::{decompose, fma32, log1p_m, LN2_HI, LN2_LO};
 use super::simd::Unary;
-use crate::kernels::fast_exp::fma;
 use std::f64::consts::LN_2;
 
 /// `log1p(-y)` rounds to `-y` below this.

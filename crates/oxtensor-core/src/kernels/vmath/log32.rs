@@ -4,7 +4,7 @@
 //! took 2-3x NumPy's time). Within 2 ulp; exact at powers of two for
 //! `log2`, and at 1.
 
-/// `a * b + c`, fused when compiled with FMA (as `fast_exp::fma`).
+/// `a * b + c`, fused when compiled with FMA (as `exp::fma`).
 #[inline(always)]
 pub(super) fn fma32<const F: bool>(a: f32, b: f32, c: f32) -> f32 {
     if F {

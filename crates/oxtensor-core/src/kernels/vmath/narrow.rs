@@ -6,8 +6,8 @@
 //! and double-double paths.
 
 use super::exp::{clamp, pair, LN2_HI, LN2_LO};
+use super::exp::{fma, LOG2E, SHIFTER};
 use super::pow::pow_with;
-use crate::kernels::fast_exp::{fma, LOG2E, SHIFTER};
 
 const LN2: f64 = std::f64::consts::LN_2;
 /// float32's `exp` is +inf above 88.73 and 0 below -103.98: with the clamp

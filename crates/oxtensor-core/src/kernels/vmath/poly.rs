@@ -2,7 +2,7 @@
 //! dependency chain is log2(n) multiply-adds long instead of Horner's n
 //! (the loops are latency-bound with Horner: measured 1.3x on float32 tanh).
 
-use crate::kernels::fast_exp::fma;
+use super::exp::fma;
 
 /// One level of Estrin's scheme: the first `n` entries of `v` paired into
 /// `v[i] = v[2i] + v[2i + 1] p` (an odd last one moved down); the new count.

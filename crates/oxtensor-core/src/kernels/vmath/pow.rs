@@ -6,10 +6,10 @@
 
 use super::dd::two_prod;
 use super::exp::exp_dd;
+use super::exp::fma;
 use super::guarded::Guarded2;
 use super::log::{add_e_ln2, log1p_dd, split_normal};
 use super::pow_small::{fits, pow_small_scalar};
-use crate::kernels::fast_exp::fma;
 
 const TWO52: f64 = 4_503_599_627_370_496.0;
 const TWO53: f64 = 9_007_199_254_740_992.0;

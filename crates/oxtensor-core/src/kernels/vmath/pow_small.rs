@@ -10,8 +10,8 @@
 //! and NaN take the C library's `pow`.
 
 use super::dd::{fast_two_sum, two_prod};
+use super::exp::SHIFTER;
 use super::guarded::Guarded2;
-use crate::kernels::fast_exp::SHIFTER;
 
 /// The largest `|y|` taken here: five squarings.
 const Y_MAX: f64 = 16.0;

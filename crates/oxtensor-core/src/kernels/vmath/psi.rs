@@ -8,10 +8,10 @@
 //! Measured against mpmath: within 4 ulp for positive `x`.
 
 use super::exp::clamp;
+use super::exp::{fma, SHIFTER};
 use super::guarded::Guarded;
 use super::log::log_normal;
 use super::poly::estrin;
-use crate::kernels::fast_exp::{fma, SHIFTER};
 use std::f64::consts::PI;
 
 /// The positive root of ψ, minus 1, as a double-double.

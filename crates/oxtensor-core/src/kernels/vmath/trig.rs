@@ -6,11 +6,11 @@
 //! the correctly rounded result (tests).
 
 use super::dd::two_sum;
+use super::exp::fma;
 use super::guarded::Guarded;
 use super::poly::estrin;
-use crate::kernels::fast_exp::fma;
 
-use crate::kernels::fast_exp::SHIFTER;
+use super::exp::SHIFTER;
 /// π/2 = C1 + C2 + T3 + T4 (+ 1.5e-43). C1 has 27 significant bits and C2
 /// ends at 2^-53, so for k < 2^20 `k C1`, `k C2` and `k T3` (33 bits) are
 /// exact, and `x - k C1 - k C2` is too (a multiple of 2^-53 below 1).

@@ -1,83 +1,19 @@
-//! A vectorisable `exp` for `f64` slices. `f64::exp` calls libm one element
-//! at a time (~5 ns each), which alone would take softmax over 2000×2000
-//! past its budget; this one is branch-free arithmetic that LLVM turns
-//! into SIMD code (AVX2 with FMA when the CPU has them, chosen at run
-//! time), within 2 ulp of libm. Elements outside the range where the fast
-//! path is exact (huge, tiny or NaN) are redone with `f64::exp`.
-//!
-//! The softmax-like kernels get the shift and the sum fused in
-//! ([`exp_shifted`], [`sum_exp`]): one pass over a lane instead of three.
+//! `exp(x - shift)` over `f64` slices with the sum fused in ([`exp_shifted`],
+//! [`sum_exp`]): one pass over a softmax lane instead of three. The
+//! exponential is vmath's ([`exp_normal`], branch-free arithmetic that LLVM
+//! turns into SIMD code, AVX2 with FMA when the CPU has them, chosen at run
+//! time); a block with an element outside its range (huge, tiny or NaN) is
+//! redone with `f64::exp`.
 
-pub(crate) const LOG2E: f64 = std::f64::consts::LOG2_E;
-// ln 2 split in two (Cody–Waite): `k * LN2_HI` is exact for |k| < 2^11.
-const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
-const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
-// Adding 1.5 * 2^52 rounds to an integer held in the low mantissa bits.
-pub(crate) const SHIFTER: f64 = 6_755_399_441_055_744.0;
+use crate::kernels::vmath::exp::exp_normal;
+
 // Outside this range 2^k leaves the normal exponents (or the input is NaN).
 const LO: f64 = -708.0;
 const HI: f64 = 709.0;
+
 /// Elements per block: 32 gives the out-of-order core eight independent
 /// 4-wide polynomial chains (measured: 1.5x faster than blocks of 8).
 const CHUNK: usize = 32;
-/// 1/k! for k = 0..=13: the Taylor series of exp(r) to r^13, whose
-/// truncation error is below 1e-17 for |r| <= ln2/2.
-pub(crate) const INV_FACTORIALS: [f64; 14] = [
-    1.0,
-    1.0,
-    0.5,
-    1.0 / 6.0,
-    1.0 / 24.0,
-    1.0 / 120.0,
-    1.0 / 720.0,
-    1.0 / 5_040.0,
-    1.0 / 40_320.0,
-    1.0 / 362_880.0,
-    1.0 / 3_628_800.0,
-    1.0 / 39_916_800.0,
-    1.0 / 479_001_600.0,
-    1.0 / 6_227_020_800.0,
-];
-
-/// `a * b + c`, fused when the caller was compiled with FMA (unfused
-/// `mul_add` would call libm's software `fma`, far slower than two ops).
-#[inline(always)]
-pub(crate) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
-    if F {
-        a.mul_add(b, c)
-    } else {
-        a * b + c
-    }
-}
-
-/// `INV_FACTORIALS[i] + INV_FACTORIALS[i + 1] r`, a leaf of Estrin's scheme.
-#[inline(always)]
-fn pair<const F: bool>(r: f64, i: usize) -> f64 {
-    fma::<F>(INV_FACTORIALS[i + 1], r, INV_FACTORIALS[i])
-}
-
-/// `exp(x)` for x within [`LO`, `HI`]: x = k ln2 + r with |r| <= ln2/2,
-/// exp(r) by its Taylor series, times 2^k built in the exponent bits.
-/// The series is `1 + (r + r^2 q(r))`: q in Estrin's scheme (a dependency
-/// chain of 4 steps instead of Horner's 11) and the leading terms added
-/// last, smallest first, which keeps the result within 2 ulp.
-#[inline(always)]
-fn exp_in_range<const F: bool>(x: f64) -> f64 {
-    let t = fma::<F>(x, LOG2E, SHIFTER);
-    let k = t - SHIFTER;
-    let r = fma::<F>(-k, LN2_LO, fma::<F>(-k, LN2_HI, x));
-    let r2 = r * r;
-    let r4 = r2 * r2;
-    let q0 = fma::<F>(pair::<F>(r, 4), r2, pair::<F>(r, 2));
-    let q1 = fma::<F>(pair::<F>(r, 8), r2, pair::<F>(r, 6));
-    let q2 = fma::<F>(pair::<F>(r, 12), r2, pair::<F>(r, 10));
-    let q = fma::<F>(fma::<F>(q2, r4, q1), r4, q0);
-    let p = 1.0 + fma::<F>(r2, q, r);
-    // The low bits of `t` hold k + 2^51; adding the bias and shifting puts
-    // k + 1023 in the exponent field (valid for k in [-1022, 1023]).
-    let scale = f64::from_bits(t.to_bits().wrapping_add(1023) << 52);
-    p * scale
-}
 
 /// `exp(x - shift)` of one block into `out`, falling back to libm for the
 /// whole block when an element is out of the fast range.
@@ -91,7 +27,7 @@ fn exp_block<const F: bool>(x: &[f64], shift: f64, out: &mut [f64; CHUNK]) {
     if outside {
         out.iter_mut().for_each(|o| *o = o.exp());
     } else {
-        out.iter_mut().for_each(|o| *o = exp_in_range::<F>(*o));
+        out.iter_mut().for_each(|o| *o = exp_normal::<F>(*o));
     }
 }
 

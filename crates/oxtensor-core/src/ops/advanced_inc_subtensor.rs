@@ -15,6 +15,7 @@ use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list};
 use crate::ops::subtensor::{check_value_rank, index_values, tensor_types, write_of};
 use crate::ops::subtensor_grad as grad;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::index::IdxEntry;
 use crate::tensor::Tensor;
@@ -91,12 +92,7 @@ impl Op for AdvancedIncSubtensor1 {
 
     crate::ops::subtensor::write_in_place!();
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let list = [IdxEntry::Index(0)];
         let out = perform_inc(
             ctx,
@@ -167,12 +163,7 @@ impl Op for AdvancedIncSubtensor {
 
     crate::ops::subtensor::write_in_place!();
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let what = format!(
             "{}{{idx_list={}}}",
             self.describe(),

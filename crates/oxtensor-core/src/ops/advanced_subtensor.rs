@@ -4,7 +4,7 @@
 //! ops of `pytensor/tensor/subtensor.py`.
 
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId, VarId};
+use crate::graph::{Graph, NodeId};
 use crate::kernels::index::{gather, plan};
 use crate::kernels::index::{leading_mask, mask_gather};
 use crate::op_identity;
@@ -14,6 +14,7 @@ use crate::ops::index_list::{
 use crate::ops::subtensor::{index_values, tensor_types};
 use crate::ops::subtensor_grad as grad;
 use crate::ops::subtensor_shape;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::index::IdxEntry;
 use crate::types::{StaticShape, TensorType, Type};
@@ -146,12 +147,7 @@ impl Op for AdvancedSubtensor1 {
         Ok(vec![take_rows_type(x, ilist)?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let p = plan(x, &[IdxEntry::Index(0)], &[inputs[1].tensor()?])?;
         let mut out = ctx.pool.take(x.dtype(), &p.out_shape())?;
@@ -161,12 +157,7 @@ impl Op for AdvancedSubtensor1 {
     }
 
     /// The index vector's length, then `x`'s other axes.
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let mut shape = vec![input_shapes[1][0]];
         shape.extend_from_slice(&input_shapes[0][1..]);
         Ok(Some(vec![shape]))
@@ -219,12 +210,7 @@ impl Op for AdvancedSubtensor {
         Ok(vec![self.output_type(&types, &[])?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let indices = index_values(&inputs[1..])?;
         if let Some(mask) = leading_mask(&self.idx_list, &indices, x.ndim()) {
@@ -239,12 +225,7 @@ impl Op for AdvancedSubtensor {
     }
 
     /// NumPy's result shape over the inputs' shapes.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let shape = subtensor_shape::advanced_shape(g, node, &self.idx_list, input_shapes)?;
         Ok(Some(vec![shape]))
     }

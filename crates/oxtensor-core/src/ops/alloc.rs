@@ -12,6 +12,7 @@ use crate::kernels::copy::write_into;
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
@@ -115,12 +116,7 @@ impl Op for Alloc {
         Ok(Some((0..n_inputs).map(|i| vec![i == 0]).collect()))
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let value = inputs[0].tensor()?;
         let shape = runtime_shape("Alloc", &inputs[1..])?;
         let pad = shape.len().checked_sub(value.ndim());
@@ -214,12 +210,7 @@ impl Op for AllocEmpty {
         Ok(false)
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let shape = runtime_shape("AllocEmpty", inputs)?;
         outputs[0] = Some(ctx.pool.take_defined(self.dtype, &shape)?.into());
         Ok(())

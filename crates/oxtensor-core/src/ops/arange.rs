@@ -12,6 +12,7 @@ use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
 use crate::ops::shape::ShapeI;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{layout, Scalar, Tensor};
 use crate::types::{TensorType, Type};
@@ -129,12 +130,7 @@ impl Op for ARange {
 
     /// Integers are computed exactly in `i64`, floats in `f64` (as NumPy,
     /// `start + i * step`), then converted to the output dtype.
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let [a, b, c] = [0, 1, 2].map(|i| inputs[i].tensor());
         let (a, b, c) = (a?, b?, c?);
         let (start, step) = (real_scalar(a, "start")?, real_scalar(c, "step")?);
@@ -182,12 +178,7 @@ impl Op for ARange {
     }
 
     /// `max(ceil((stop - start) / step), 0)`, or the static length.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let _ = input_shapes;
         let n = g.node(node).clone();
         if let Some(dims) = known::static_dims(g, n.outputs[0])? {
@@ -269,12 +260,7 @@ impl Op for Eye {
         self.known_output_types(inputs, &[None, None, None])
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dims: Vec<i64> = (0..3)
             .map(|i| known::int_scalar(inputs[i].tensor()?, "An input of Eye"))
             .collect::<Result<_>>()?;

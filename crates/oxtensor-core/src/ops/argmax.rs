@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::kernels::argmax::argmax;
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -64,12 +65,7 @@ impl Op for Argmax {
 
     super::shape_rules::shape_without_axes!();
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axes = self.axes(x.ndim());
         outputs[0] = Some(argmax(x, &axes, Some(ctx.pool))?.into());

@@ -6,9 +6,10 @@
 
 use super::argmax::Argmax;
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId, VarId};
+use crate::graph::{Graph, NodeId};
 use crate::kernels::argmax::argmin;
 use crate::op_identity;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -67,21 +68,11 @@ impl Op for Argmin {
     }
 
     /// The input's shape without the reduced axes.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         self.argmax().infer_shape(g, node, input_shapes)
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axes = self.axes(x.ndim());
         outputs[0] = Some(argmin(x, &axes, Some(ctx.pool))?.into());

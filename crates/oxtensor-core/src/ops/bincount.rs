@@ -12,6 +12,7 @@ use crate::op_identity;
 use crate::ops::advanced_subtensor::AdvancedSubtensor1;
 use crate::ops::ifelse::IfElse;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::reduction::ReduceKind;
 use crate::scalar::ScalarKind;
@@ -98,12 +99,7 @@ impl Op for Bincount {
         Ok(Some((0..n_inputs).map(|i| vec![i == 1]).collect()))
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let w = inputs.get(1).map(|w| w.tensor()).transpose()?;
         outputs[0] = Some(bincount(ctx.pool, x, w, self.minlength)?.into());
@@ -112,12 +108,7 @@ impl Op for Bincount {
 
     /// `max(x) + 1` (0 for an empty `x`, through a lazy `if`: `max` of
     /// nothing raises), at least `minlength`.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let x = g.node(node).inputs[0];
         let x_ty = tensor(g, x)?;
         if let Some(len) = self.static_length(&x_ty) {

@@ -7,6 +7,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg::dot;
 use crate::op_identity;
 use crate::ops::grad_rules;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -54,12 +55,7 @@ impl Op for Dot {
         Ok(vec![self.output_type(x, y)?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let out = dot(
             inputs[0].tensor()?,
             inputs[1].tensor()?,
@@ -71,12 +67,7 @@ impl Op for Dot {
     }
 
     /// The rows of `x` (if a matrix) then the columns of `y` (if a matrix).
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let (x, y) = (&input_shapes[0], &input_shapes[1]);
         let rows = (x.len() == 2).then(|| x[0]);
         let cols = (y.len() == 2).then(|| y[1]);

@@ -14,6 +14,7 @@ use crate::kernels::elemwise::elemwise;
 use crate::kernels::reduce::centred_squares;
 use crate::kernels::reduce::reduce;
 use crate::op_identity;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::reduction::ReduceKind;
 use crate::scalar::{ScalarKind, ScalarOp};
@@ -173,12 +174,7 @@ impl Op for CentredSquares {
 
     super::shape_rules::shape_without_axes!();
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axes = self.axes(x.ndim());
         let count: usize = axes.iter().map(|&a| x.shape()[a]).product();

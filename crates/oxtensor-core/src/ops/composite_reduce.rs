@@ -15,6 +15,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::kernels::reduce::reduce;
 use crate::op_identity;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::reduction::ReduceKind;
 use crate::scalar::composite::{Composite, Operand};
 use crate::scalar::{ScalarKind, ScalarOp};
@@ -104,12 +105,7 @@ impl Op for CompositeReduce {
         Ok(vec![self.reduce.output_type(&values)?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let tensors = inputs
             .iter()
             .map(|v| v.tensor())
@@ -147,12 +143,7 @@ impl Op for CompositeReduce {
     }
 
     /// The composite's values' shape without the reduced axes.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let inputs = g.node(node).inputs.clone();
         let types: Vec<TensorType> = inputs
             .iter()

@@ -10,6 +10,7 @@ pub use crate::kernels::reduce::CumMode;
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -80,12 +81,7 @@ impl Op for CumOp {
 
     super::shape_rules::shape_of_input!(0);
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         outputs[0] = Some(cumulative(x, self.axis, self.mode, Some(ctx.pool))?.into());
         Ok(())

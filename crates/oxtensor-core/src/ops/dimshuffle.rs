@@ -7,6 +7,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::infer_shape;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{fmt_tuple, TensorType, Type};
 use crate::value::Value;
@@ -180,12 +181,7 @@ impl Op for DimShuffle {
     }
 
     /// A view: kept axes keep their strides, new axes get stride 0.
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         if let Some(d) = self.drop().into_iter().find(|&d| x.shape()[d] != 1) {
             return Err(Error::Shape(format!(
@@ -208,12 +204,7 @@ impl Op for DimShuffle {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let shape = self
             .new_order
             .iter()

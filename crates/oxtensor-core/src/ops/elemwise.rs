@@ -14,6 +14,7 @@ use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::infer_shape;
 use crate::ops::scalar_grad;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::{StaticShape, TensorType, Type};
@@ -270,12 +271,7 @@ impl Op for Elemwise {
         .map(Value::Tensor)
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let tensors = inputs
             .iter()
             .map(|v| v.tensor())
@@ -360,12 +356,7 @@ impl Op for Elemwise {
 
     /// Each axis: the output's static length, else the first input that
     /// does not broadcast along it (inputs already share one rank).
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let n = g.node(node).clone();
         let out = g.var(n.outputs[0]).ty.expect_tensor("The output")?.clone();
         let shape = broadcast_dims(g, &n.inputs, &out, input_shapes)?;

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype};
+use crate::ops::Outs;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -90,12 +91,7 @@ impl Op for GradOp {
         Ok((self.kind == GradKind::Disconnected).then(|| vec![vec![false]]))
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         outputs[0] = Some((*inputs[0]).clone());
         Ok(())
     }

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Scalar;
 use crate::types::{TensorType, Type};
@@ -103,12 +104,7 @@ impl Op for IfElse {
     }
 
     /// Used when every input is already computed (e.g. constant folding).
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let all: Vec<Option<&Value>> = inputs.iter().copied().map(Some).collect();
         match self.step(&all, outputs)? {
             LazyStep::Done => Ok(()),

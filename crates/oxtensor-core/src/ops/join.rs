@@ -16,6 +16,7 @@ use crate::ops::make_vector::MakeVector;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
 use crate::ops::shape::ShapeI;
 use crate::ops::split::split;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{layout, Tensor};
 use crate::types::{TensorType, Type};
@@ -119,12 +120,7 @@ impl Op for Join {
         Ok(Some((0..n_inputs).map(|i| vec![i != 0]).collect()))
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let tensors: Vec<&Tensor> = inputs[1..]
             .iter()
@@ -148,12 +144,7 @@ impl Op for Join {
     }
 
     /// The lengths along the axis summed, the others the first input's.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let axis = g.node(node).inputs[0];
         let shapes = &input_shapes[1..];
         let ndim = shapes[0].len();

@@ -10,6 +10,7 @@ use crate::kernels::softmax::logsumexp;
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -81,12 +82,7 @@ impl Op for LogSumExp {
 
     super::shape_rules::shape_without_axes!();
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let dtype: DType = ctx.output_dtype(0)?;
         let axes = self.axes(x.ndim());

@@ -12,6 +12,7 @@ use crate::op_identity;
 use crate::ops::known;
 use crate::ops::scalar_grad::{grad_dtype, match_dtype, tensor};
 use crate::ops::split::split;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -57,12 +58,7 @@ impl Op for MakeVector {
         .into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let out = output(Some(ctx.pool), self.dtype, &[inputs.len()])?;
         let size = self.dtype.itemsize();
         for (i, v) in inputs.iter().enumerate() {
@@ -74,12 +70,7 @@ impl Op for MakeVector {
     }
 
     /// As many elements as inputs.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let _ = (node, input_shapes.len());
         let n = crate::ops::infer_shape::dim_constant(g, input_shapes.len() as i64);
         Ok(Some(vec![vec![n]]))

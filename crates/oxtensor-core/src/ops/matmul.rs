@@ -11,6 +11,7 @@ use crate::kernels::linalg::matmul;
 use crate::op_identity;
 use crate::ops::dimshuffle::Axis;
 use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -76,12 +77,7 @@ impl Op for Matmul {
         Ok(vec![self.output_type(x, y)?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let bcast = [ctx.input_bcast[0].as_slice(), ctx.input_bcast[1].as_slice()];
         let out = matmul(
@@ -97,12 +93,7 @@ impl Op for Matmul {
 
     /// Batch axes from whichever input is not statically broadcastable there,
     /// then the rows of `x` and the columns of `y`.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let x_ty = tensor(g, g.node(node).inputs[0])?;
         let (x, y) = (&input_shapes[0], &input_shapes[1]);
         let nd = x.len();

@@ -62,6 +62,17 @@ pub type OpRef = Arc<dyn Op>;
 /// `view_map` / `destroy_map`: `(output index, [input indices])` pairs.
 pub type IoMap = Vec<(usize, Vec<usize>)>;
 
+/// The output slots [`Op::perform`] fills, one per output.
+pub type Outs = [Option<Value>];
+
+/// One variable's symbolic shape (its dims): an int64 scalar variable per
+/// axis.
+pub type Dims = Vec<VarId>;
+
+/// What [`Op::infer_shape`] gives: each output's [`Dims`], or `None`
+/// when the op cannot tell without running.
+pub type InferredShapes = Result<Option<Vec<Dims>>>;
+
 /// What `perform` knows of its node besides the values.
 pub struct PerformCtx<'a> {
     /// The node's input types.
@@ -177,12 +188,7 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     /// Computes the outputs from the inputs. `outputs[i]` may hold a value
     /// from an earlier call, which the op may reuse or replace; every output
     /// must be set on success.
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let _ = (ctx, inputs, outputs);
         Err(Error::OutOfScope(format!(
             "{} has no implementation to run (no perform)",
@@ -221,12 +227,7 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     /// non-tensor inputs), as new nodes in `g`. `Ok(None)`: the op cannot
     /// tell without running; callers fall back to `Shape_i` of the output
     /// ([`infer_shape::output_shapes`]).
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let _ = (g, node, input_shapes);
         Ok(None)
     }

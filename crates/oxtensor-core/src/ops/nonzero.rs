@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::index::nonzero_coords;
 use crate::op_identity;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -33,12 +34,7 @@ impl Op for Nonzero {
         Ok(vec![coords; ndim])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let a = inputs[0].tensor()?;
         if a.ndim() == 0 {
             return Err(Error::Value(

@@ -10,6 +10,7 @@ use crate::kernels::reduce::reduce;
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::scalar_grad::grad_dtype;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::reduction::ReduceKind;
 use crate::types::{TensorType, Type};
@@ -99,12 +100,7 @@ impl Op for CAReduce {
             .into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axes = self.axes(x.ndim());
         outputs[0] = Some(

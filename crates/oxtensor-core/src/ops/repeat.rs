@@ -13,6 +13,7 @@ use crate::ops::known;
 use crate::ops::make_vector::MakeVector;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
 use crate::ops::shape::ShapeI;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{layout, Tensor};
 use crate::types::{TensorType, Type};
@@ -120,12 +121,7 @@ impl Op for Repeat {
         Ok(Some(vec![vec![true], vec![false]]))
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axis = self.axis;
         let counts = self.counts(inputs[1].tensor()?, x.shape()[axis])?;
@@ -141,12 +137,7 @@ impl Op for Repeat {
     }
 
     /// The axis' length times the count, or the sum of the counts.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let repeats = g.node(node).inputs[1];
         let r_ty = tensor(g, repeats)?;
         let r = build::cast(g, repeats, DType::Int64)?;

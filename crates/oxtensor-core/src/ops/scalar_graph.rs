@@ -9,6 +9,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::fused::interpret;
 use crate::op_identity;
+use crate::ops::Outs;
 use crate::scalar::ScalarOp;
 use crate::tensor::Tensor;
 use crate::types::Type;
@@ -38,12 +39,7 @@ impl Op for ScalarOp {
             .collect())
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let tensors = inputs
             .iter()
             .map(|v| v.tensor())

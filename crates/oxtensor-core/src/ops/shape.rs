@@ -8,6 +8,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::infer_shape;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, layout, Tensor};
 use crate::types::{TensorType, Type};
@@ -35,12 +36,7 @@ impl Op for Shape {
         Ok(Some(vec![vec![false]]))
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dims: Vec<i64> = inputs[0]
             .tensor()?
             .shape()
@@ -52,12 +48,7 @@ impl Op for Shape {
     }
 
     /// A vector as long as the input's rank.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let rank = infer_shape::dim_constant(g, input_shapes[0].len() as i64);
         Ok(Some(vec![vec![rank]]))
     }
@@ -96,12 +87,7 @@ impl Op for ShapeI {
         Ok(vec![TensorType::scalar(DType::Int64).into()])
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let len = *x.shape().get(self.i).ok_or_else(|| {
             Error::Shape(format!(
@@ -118,12 +104,7 @@ impl Op for ShapeI {
         Ok(Some(vec![vec![false]]))
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, _input_shapes: &[Dims]) -> InferredShapes {
         Ok(Some(vec![Vec::new()]))
     }
 
@@ -246,12 +227,7 @@ impl Op for Reshape {
     }
 
     /// A view when the input is contiguous, else a reshaped copy.
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let shape = runtime_shape(x.len(), inputs[1].tensor()?)?;
         if shape.len() != self.ndim {
@@ -269,12 +245,7 @@ impl Op for Reshape {
 
     /// Known from a constant shape input (its `-1` is the input's size over
     /// the other lengths); otherwise only if the output type knows it all.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let n = g.node(node).clone();
         if let VarKind::Constant(c) = &g.var(n.inputs[1]).kind {
             let dims = int_entries(c.value.tensor()?)?;

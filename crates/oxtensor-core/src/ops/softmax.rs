@@ -11,6 +11,7 @@ use crate::kernels::softmax::{softmax, SoftmaxKind};
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -92,12 +93,7 @@ impl Op for Softmax {
 
     super::shape_rules::shape_of_input!(0);
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let dtype = ctx.output_dtype(0)?;
         outputs[0] = Some(softmax(self.kind, x, self.axis, dtype, Some(ctx.pool))?.into());

@@ -9,6 +9,7 @@ use crate::kernels::sort::{argsort, sort, take_along_axis};
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Scalar;
 use crate::types::{TensorType, Type};
@@ -88,12 +89,7 @@ impl Op for Sort {
 
     super::shape_rules::shape_of_input!(0);
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axis = self.axis(inputs[1], x.ndim())?;
         let out = if self.indices {
@@ -169,12 +165,7 @@ impl Op for TakeAlongAxis {
 
     super::shape_rules::shape_of_input!(1);
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let (a, idx) = (inputs[0].tensor()?, inputs[1].tensor()?);
         let axis = Sort {
             indices: false,

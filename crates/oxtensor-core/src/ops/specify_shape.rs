@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
@@ -76,12 +77,7 @@ impl Op for SpecifyShape {
         Ok(Some((0..n_inputs).map(|i| vec![i == 0]).collect()))
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         if inputs.len() - 1 != x.ndim() {
             return Err(Error::Shape(format!(
@@ -104,12 +100,7 @@ impl Op for SpecifyShape {
     }
 
     /// The specified lengths where given (-1 keeps the input's).
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let inputs = g.node(node).inputs.clone();
         let mut shape = Vec::with_capacity(inputs.len() - 1);
         for (i, &dim) in inputs[1..].iter().enumerate() {

@@ -9,6 +9,7 @@ use crate::op_identity;
 use crate::ops::join::{join, normalize_axis};
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::{layout, Tensor};
 use crate::types::{TensorType, Type};
@@ -136,12 +137,7 @@ impl Op for Split {
         ]))
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axis = known::int_scalar(inputs[1].tensor()?, "The axis of Split")?;
         let axis = normalize_axis(axis, x.ndim(), "Split")?;
@@ -170,12 +166,7 @@ impl Op for Split {
     }
 
     /// The input's shape with the axis' length replaced by each piece's.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let inputs = g.node(node).inputs.clone();
         let (axis, splits) = (inputs[1], inputs[2]);
         let x_shape = &input_shapes[0];

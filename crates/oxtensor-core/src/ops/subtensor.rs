@@ -5,7 +5,7 @@
 //! `pytensor/tensor/subtensor.py`.
 
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId, VarId};
+use crate::graph::{Graph, NodeId};
 use crate::kernels::alloc::modifiable_copy;
 use crate::kernels::cast::cast;
 use crate::kernels::index::{basic_view, broadcast_value, run_blocks, Blocks, Write};
@@ -15,6 +15,7 @@ use crate::ops::index_list::{
 };
 use crate::ops::subtensor_grad as grad;
 use crate::ops::subtensor_shape;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::index::IdxEntry;
 use crate::types::{TensorType, Type};
@@ -110,12 +111,7 @@ impl Op for Subtensor {
         vec![(0, vec![0])]
     }
 
-    fn perform(
-        &self,
-        _ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let idx = index_values(&inputs[1..])?;
         outputs[0] = Some(basic_view(x, &self.idx_list, &idx)?.into());
@@ -123,12 +119,7 @@ impl Op for Subtensor {
     }
 
     /// NumPy's slice lengths over the input's shape.
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let shape = subtensor_shape::basic_shape(g, node, &self.idx_list, input_shapes)?;
         Ok(Some(vec![shape]))
     }
@@ -244,12 +235,7 @@ impl Op for IncSubtensor {
 
     write_in_place!();
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let y = cast(inputs[1].tensor()?, x.dtype())?;
         let out = modifiable_copy(ctx.pool, x)?;

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -51,12 +52,7 @@ impl Op for Cholesky {
         Ok(vec![square_float("Cholesky", inputs)?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let nan = self.on_error == "nan";
         let out = linalg::cholesky(inputs[0].tensor()?, dtype, self.lower, nan)?;
@@ -100,12 +96,7 @@ impl Op for CholeskyGrad {
             .into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let (l, gl) = (inputs[0].tensor()?, inputs[1].tensor()?);
         let out = linalg::cholesky_grad(l, gl, ctx.output_dtype(0)?, self.lower)?;
         outputs[0] = Some(out.into());

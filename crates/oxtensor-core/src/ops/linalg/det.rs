@@ -10,6 +10,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::scalar_grad::tensor;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -37,23 +38,13 @@ impl Op for Det {
         Ok(vec![TensorType::new(dtype, [])?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let out = linalg::det(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
         outputs[0] = Some(out.into());
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, _input_shapes: &[Dims]) -> InferredShapes {
         Ok(Some(vec![Vec::new()]))
     }
 
@@ -86,23 +77,13 @@ impl Op for SLogDet {
         Ok(vec![scalar.clone(), scalar])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let pair = linalg::slogdet(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
         super::set_outputs(outputs, pair);
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, _input_shapes: &[Dims]) -> InferredShapes {
         Ok(Some(vec![Vec::new(), Vec::new()]))
     }
 

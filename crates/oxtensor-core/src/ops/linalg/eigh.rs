@@ -10,6 +10,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::scalar_grad::tensor;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -45,23 +46,13 @@ impl Op for Eigh {
         Ok(vec![w.into(), v.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let wv = linalg::eigh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
         super::set_outputs(outputs, wv);
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let n = input_shapes[0][0];
         Ok(Some(vec![vec![n], vec![n, n]]))
     }
@@ -104,12 +95,7 @@ impl Op for EighGrad {
             .into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let t: Vec<_> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
         let dtype = ctx.output_dtype(0)?;
         let out = linalg::eigh_grad(t[0], t[1], t[2], t[3], dtype, self.lower)?;
@@ -146,23 +132,13 @@ impl Op for Eigvalsh {
         Ok(vec![TensorType::new(v.dtype, [v.shape[0]])?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let w = linalg::eigvalsh(inputs[0].tensor()?, ctx.output_dtype(0)?, self.lower)?;
         outputs[0] = Some(w.into());
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         Ok(Some(vec![vec![input_shapes[0][0]]]))
     }
 

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -35,12 +36,7 @@ impl Op for MatrixInverse {
         Ok(vec![square_float("MatrixInverse", inputs)?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let out = linalg::inv(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
         outputs[0] = Some(out.into());
         Ok(())

@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::scalar::ScalarKind;
 use crate::types::{TensorType, Type};
@@ -71,12 +72,7 @@ impl Op for Qr {
         Ok(vec![TensorType::new(dtype, [m, k])?.into(), r])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let x = inputs[0].tensor()?;
         let outs = linalg::qr(x, dtype, self.complete(), self.with_q())?;
@@ -84,12 +80,7 @@ impl Op for Qr {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let (m, n) = (input_shapes[0][0], input_shapes[0][1]);
         let k = if self.complete() {
             m
@@ -139,24 +130,14 @@ impl Op for QrGrad {
         .into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let t: Vec<_> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
         let out = linalg::qr_grad(t[0], t[1], t[2], t[3], ctx.output_dtype(0)?)?;
         outputs[0] = Some(out.into());
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         Ok(Some(vec![vec![input_shapes[0][0], input_shapes[1][1]]]))
     }
 

@@ -11,6 +11,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::scalar_grad::{match_dtype, tensor};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -94,12 +95,7 @@ impl Op for Solve {
         Ok(vec![self.output_type(t[0], t[1])?.into()])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let (a, b) = (inputs[0].tensor()?, inputs[1].tensor()?);
         if a.shape()[0] != b.shape()[0] {
             return Err(Error::Shape(format!(

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::scalar::ScalarKind;
 use crate::types::{TensorType, Type};
@@ -50,12 +51,7 @@ impl Op for Svd {
         Ok(vec![u, s, vh])
     }
 
-    fn perform(
-        &self,
-        ctx: &mut PerformCtx<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> Result<()> {
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let dtype = ctx.output_dtype(0)?;
         let x = inputs[0].tensor()?;
         let outs = linalg::svd(x, dtype, self.full_matrices, self.compute_uv)?;
@@ -63,12 +59,7 @@ impl Op for Svd {
         Ok(())
     }
 
-    fn infer_shape(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        input_shapes: &[Vec<VarId>],
-    ) -> Result<Option<Vec<Vec<VarId>>>> {
+    fn infer_shape(&self, g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let (m, n) = (input_shapes[0][0], input_shapes[0][1]);
         let k = build::elemwise(g, ScalarKind::Minimum, &[m, n])?;
         if !self.compute_uv {

@@ -186,15 +186,8 @@ DTYPES += ["complex128"]
 
 # PyTensor's `upgrade_to_float`, input by input.
 TO_FLOAT = {
-    "bool": "float32",
-    "int8": "float32",
-    "uint8": "float32",
-    "int16": "float32",
-    "uint16": "float32",
-    "int32": "float64",
-    "uint32": "float64",
-    "int64": "float64",
-    "uint64": "float64",
+    d: "float32" if np.dtype(d).itemsize <= 2 else "float64"
+    for d in "bool int8 uint8 int16 uint16 int32 uint32 int64 uint64".split()
 }
 
 

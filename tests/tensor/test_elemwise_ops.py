@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from oxtensor.gradient import Rop, verify_grad
 
 from tests.helpers import DTYPES, assert_matches, check_infer_shape
+from tests.tensor.elemwise_table import TO_FLOAT
 
 
 def log1mexp(x):
@@ -61,19 +62,6 @@ UNARY = {
 }
 ZERO_GRAD = {"trunc", "round_half_to_even", "round_half_away_from_zero"}
 NO_GRAD = {"tri_gamma"}  # needs polygamma, which oxtensor does not have
-
-# PyTensor's upgrade_to_float, input by input.
-TO_FLOAT = {
-    "bool": "float32",
-    "int8": "float32",
-    "uint8": "float32",
-    "int16": "float32",
-    "uint16": "float32",
-    "int32": "float64",
-    "uint32": "float64",
-    "int64": "float64",
-    "uint64": "float64",
-}
 
 
 def run(outputs, *pairs):

@@ -22,6 +22,7 @@ from oxtensor.tensor.basic import (
     flatten,
 )
 from oxtensor.tensor.counting import Bincount, bincount
+from oxtensor.tensor.type import integer_dtypes
 
 Repeat = _core.Repeat
 CumOp = _core.CumOp
@@ -39,16 +40,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
         a, axis = flatten(a), 0
     axis = _normalize_axis(axis, a.ndim)
     repeats_arg, repeats = repeats, as_tensor_variable(repeats)
-    if repeats.dtype not in (
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-    ):
+    if repeats.dtype not in integer_dtypes:
         raise TypeError(f"repeats must be integers, got {repeats.type}")
     if repeats.ndim != 0:
         return Repeat(axis)(a, repeats)

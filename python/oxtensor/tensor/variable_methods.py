@@ -20,77 +20,31 @@ from oxtensor.tensor.variable import TensorVariable
 # One-argument elementwise functions offered as methods (`x.exp()`): the
 # kinds the scalar table marks ``method``.
 _UNARY = sorted(attr for _, _, attr, _, method, _ in scalar.basic.KINDS if method)
+_CALLS = """argmax argmin sort argsort cumsum cumprod var std ptp take nonzero
+    nonzero_values fill zeros_like ones_like diagonal trace compress"""
 
 
-def _unary(name: str) -> Any:
-    fn = getattr(ot, name)
+# Methods that call an `oxtensor.tensor` function with the variable first
+# (`x.var(0)` is `var(x, 0)`): method name -> function name.
+_FORWARDED = {
+    **{name: name for name in _UNARY},
+    **{name: name for name in _CALLS.split()},
+    "ravel": "flatten",
+    "get_underlying_scalar_constant": "get_underlying_scalar_constant_value",
+}
 
-    def method(self: Any) -> Any:
-        return fn(self)
+
+def _forward(name: str) -> Any:
+    target = _FORWARDED[name]
+
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        # Looked up per call: `oxtensor.tensor` is still importing now.
+        return getattr(ot, target)(self, *args, **kwargs)
 
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"``{name}(x)``, elementwise."
+    kind = "elementwise" if name in _UNARY else "with ``x`` first"
+    method.__doc__ = f"``{target}(x, ...)``, {kind}."
     return method
-
-
-def argmax(self: Any, axis: Any = None, keepdims: bool = False) -> Any:
-    """Int64 positions of the maxima over ``axis``."""
-    return ot.argmax(self, axis=axis, keepdims=keepdims)
-
-
-def argmin(self: Any, axis: Any = None, keepdims: bool = False) -> Any:
-    """Int64 positions of the minima over ``axis``."""
-    return ot.argmin(self, axis=axis, keepdims=keepdims)
-
-
-def sort_(self: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> Any:
-    """Sorted along ``axis`` (the last by default; ``None`` sorts the
-    flattened tensor)."""
-    return ot.sort(self, axis, kind, order)
-
-
-def argsort(
-    self: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None
-) -> Any:
-    """Positions that sort ``x`` along ``axis``."""
-    return ot.argsort(self, axis, kind, order)
-
-
-def cumsum(self: Any, axis: Any = None) -> Any:
-    """Running sum along ``axis`` (of the flattened tensor by default)."""
-    return ot.cumsum(self, axis)
-
-
-def cumprod(self: Any, axis: Any = None) -> Any:
-    """Running product along ``axis`` (of the flattened tensor by default)."""
-    return ot.cumprod(self, axis)
-
-
-def var(
-    self: Any,
-    axis: Any = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-    corrected: bool = False,
-) -> Any:
-    """Variance over ``axis`` (NumPy's ``ddof``)."""
-    return ot.var(self, axis=axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
-
-
-def std(
-    self: Any,
-    axis: Any = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-    corrected: bool = False,
-) -> Any:
-    """Standard deviation over ``axis`` (NumPy's ``ddof``)."""
-    return ot.std(self, axis=axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
-
-
-def ptp(self: Any, axis: Any = None) -> Any:
-    """Maximum minus minimum over ``axis``."""
-    return ot.ptp(self, axis=axis)
 
 
 def norm(self: Any, L: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -106,47 +60,11 @@ def norm(self: Any, L: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return _vector_norm(x, L, axis, keepdims)
 
 
-def take(self: Any, indices: Any, axis: Any = None, mode: str = "raise") -> Any:
-    """Elements (or slices along ``axis``) at ``indices``."""
-    return ot.take(self, indices, axis, mode)
-
-
-def nonzero(self: Any, return_matrix: bool = False) -> Any:
-    """Positions of the nonzero elements, one vector per axis (or one
-    matrix with ``return_matrix``)."""
-    return ot.nonzero(self, return_matrix=return_matrix)
-
-
-def nonzero_values(self: Any) -> Any:
-    """The nonzero elements, flattened."""
-    return ot.nonzero_values(self)
-
-
-def fill(self: Any, value: Any) -> Any:
-    """A tensor like ``x`` filled with ``value`` (``second(x, value)``)."""
-    return ot.fill(self, value)
-
-
 def copy(self: Any, name: str | None = None) -> Any:
     """A copy of ``x`` (an ``Identity`` node) named ``name``."""
     out = ot.tensor_copy(self)
     out.name = name
     return out
-
-
-def zeros_like(model: Any, dtype: Any = None) -> Any:
-    """Zeros of ``x``'s shape (and dtype unless given)."""
-    return ot.zeros_like(model, dtype=dtype)
-
-
-def ones_like(model: Any, dtype: Any = None) -> Any:
-    """Ones of ``x``'s shape (and dtype unless given)."""
-    return ot.ones_like(model, dtype=dtype)
-
-
-def ravel(self: Any) -> Any:
-    """The tensor flattened to one dimension."""
-    return ot.flatten(self)
 
 
 def transfer(self: Any, target: Any) -> Any:
@@ -156,26 +74,6 @@ def transfer(self: Any, target: Any) -> Any:
             f"Can't transfer to target {target}: oxtensor runs on the cpu only"
         )
     return self
-
-
-def diagonal(self: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
-    """The diagonal of the ``axis1``/``axis2`` planes, ``offset`` above."""
-    return ot.diagonal(self, offset, axis1, axis2)
-
-
-def trace(self: Any) -> Any:
-    """The sum of the main diagonal."""
-    return ot.trace(self)
-
-
-def compress(self: Any, a: Any, axis: Any = None) -> Any:
-    """The slices of ``a`` along ``axis`` where this condition holds."""
-    return ot.compress(self, a, axis=axis)
-
-
-def get_underlying_scalar_constant(self: Any) -> Any:
-    """The constant scalar value behind ``x``, else ``NotScalarConstantError``."""
-    return ot.get_underlying_scalar_constant_value(self)
 
 
 def _size(self: Any) -> Any:
@@ -197,30 +95,10 @@ def _owner_op_and_inputs(self: Any) -> tuple[Any, ...]:
 
 
 _METHODS = {
-    **{name: _unary(name) for name in _UNARY},
-    "argmax": argmax,
-    "argmin": argmin,
-    "sort": sort_,
-    "argsort": argsort,
-    "cumsum": cumsum,
-    "cumprod": cumprod,
-    "var": var,
-    "std": std,
-    "ptp": ptp,
+    **{name: _forward(name) for name in _FORWARDED},
     "norm": norm,
-    "take": take,
-    "nonzero": nonzero,
-    "nonzero_values": nonzero_values,
-    "fill": fill,
     "copy": copy,
-    "zeros_like": zeros_like,
-    "ones_like": ones_like,
-    "ravel": ravel,
     "transfer": transfer,
-    "diagonal": diagonal,
-    "trace": trace,
-    "compress": compress,
-    "get_underlying_scalar_constant": get_underlying_scalar_constant,
     "size": property(_size),
     "mT": property(_m_t),
     "owner_op_and_inputs": property(_owner_op_and_inputs),

@@ -13,6 +13,7 @@ use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::Outs;
+use crate::ops::Tangents;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
@@ -162,12 +163,7 @@ impl Op for Alloc {
         Ok(super::grad_rules::value_grad_only(g, node, gv))
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         super::grad_rules::value_pushforward(g, node, tangents)
     }
 

@@ -12,6 +12,7 @@ use crate::op_identity;
 use crate::ops::advanced_subtensor::AdvancedSubtensor1;
 use crate::ops::ifelse::IfElse;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::reduction::ReduceKind;
@@ -145,12 +146,7 @@ impl Op for Bincount {
     }
 
     /// Linear in the weights: the same op on their tangent.
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let Some(&Some(t)) = tangents.get(1) else {
             return Ok(Some(vec![None]));
         };

@@ -7,6 +7,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg::dot;
 use crate::op_identity;
 use crate::ops::grad_rules;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
@@ -78,12 +79,7 @@ impl Op for Dot {
         grad_rules::dot_pullback(g, node, output_grads[0])
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         if tangents.iter().all(Option::is_none) {
             return Ok(Some(vec![None]));
         }

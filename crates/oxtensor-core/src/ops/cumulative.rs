@@ -11,6 +11,7 @@ use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::Outs;
+use crate::ops::Tangents;
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -104,12 +105,7 @@ impl Op for CumOp {
     }
 
     /// A running sum is linear; a product's tangent comes from its pullback.
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         match (self.mode, tangents[0]) {
             (CumMode::Add, Some(dx)) => Ok(Some(vec![Some(
                 g.apply_out(Arc::new(self.clone()), &[dx])?,

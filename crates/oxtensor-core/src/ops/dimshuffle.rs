@@ -7,6 +7,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::infer_shape;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::{fmt_tuple, TensorType, Type};
@@ -226,12 +227,7 @@ impl Op for DimShuffle {
         )?])
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let out = match tangents[0] {
             Some(v) => Some(g.apply_out(std::sync::Arc::new(self.clone()), &[v])?),
             None => None,

@@ -14,6 +14,7 @@ use crate::op_identity;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::infer_shape;
 use crate::ops::scalar_grad;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::scalar::{ScalarKind, ScalarOp};
@@ -370,12 +371,7 @@ impl Op for Elemwise {
         scalar_grad::elemwise_pullback(g, &self.scalar_op, node, output_grads)
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         if let ScalarOp::Composite(_) = &self.scalar_op {
             // The driver derives it from the pullback (the double pullback).
             return Ok(None);

@@ -9,6 +9,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype};
 use crate::ops::Outs;
+use crate::ops::Tangents;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::types::Type;
 use crate::value::Value;
@@ -138,12 +139,7 @@ impl Op for GradOp {
 
     /// In the forward direction each is the identity; only the
     /// undefined gradient stays undefined.
-    fn pushforward(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, _g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         match self.kind {
             GradKind::Undefined => Err(Error::NullGradient(
                 "`pushforward` encountered a NaN: the tangent through undefined_grad is undefined"

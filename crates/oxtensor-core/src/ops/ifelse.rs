@@ -8,6 +8,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::Outs;
+use crate::ops::Tangents;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Scalar;
 use crate::types::{TensorType, Type};
@@ -117,12 +118,7 @@ impl Op for IfElse {
         grad_rules::ifelse_pullback(self, g, node, output_grads)
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         grad_rules::ifelse_pushforward(self, g, node, tangents).map(Some)
     }
 

@@ -16,6 +16,7 @@ use crate::ops::make_vector::MakeVector;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
 use crate::ops::shape::ShapeI;
 use crate::ops::split::split;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{layout, Tensor};
@@ -194,12 +195,7 @@ impl Op for Join {
         Ok(grads)
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let inputs = g.node(node).inputs.clone();
         if tangents[1..].iter().all(Option::is_none) {
             return Ok(Some(vec![None]));

@@ -12,6 +12,7 @@ use crate::op_identity;
 use crate::ops::known;
 use crate::ops::scalar_grad::{grad_dtype, match_dtype, tensor};
 use crate::ops::split::split;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
@@ -93,12 +94,7 @@ impl Op for MakeVector {
         Ok(grads)
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         if tangents.iter().all(Option::is_none) || !self.dtype.is_continuous() {
             return Ok(Some(vec![None]));
         }

@@ -73,6 +73,10 @@ pub type Dims = Vec<VarId>;
 /// when the op cannot tell without running.
 pub type InferredShapes = Result<Option<Vec<Dims>>>;
 
+/// What [`Op::pushforward`] gives: each output's tangent (`None`: zero), or
+/// `None` when the op has no rule of its own.
+pub type Tangents = Result<Option<Vec<Option<VarId>>>>;
+
 /// What `perform` knows of its node besides the values.
 pub struct PerformCtx<'a> {
     /// The node's input types.
@@ -212,12 +216,7 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     /// tangents (`None`: zero). `Ok(None)` means the op has no rule of its
     /// own, and the driver derives one from [`Op::pullback`] (the double
     /// pullback trick).
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let _ = (g, node, tangents);
         Ok(None)
     }

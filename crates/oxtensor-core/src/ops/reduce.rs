@@ -11,6 +11,7 @@ use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::scalar_grad::grad_dtype;
 use crate::ops::Outs;
+use crate::ops::Tangents;
 use crate::ops::{Op, PerformCtx};
 use crate::reduction::ReduceKind;
 use crate::types::{TensorType, Type};
@@ -136,12 +137,7 @@ impl Op for CAReduce {
 
     /// A sum is linear: its tangent is the sum of the input's tangent. The
     /// others derive theirs from the pullback.
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         match (self.kind, tangents[0]) {
             (ReduceKind::Sum, Some(v)) => {
                 let op = CAReduce {

@@ -13,6 +13,7 @@ use crate::ops::known;
 use crate::ops::make_vector::MakeVector;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
 use crate::ops::shape::ShapeI;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{layout, Tensor};
@@ -196,12 +197,7 @@ impl Op for Repeat {
     }
 
     /// PyTensor's `R_op`: the tangent repeated the same way.
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let Some(t) = tangents[0] else {
             return Ok(Some(vec![None]));
         };

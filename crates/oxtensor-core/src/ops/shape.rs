@@ -8,6 +8,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::grad_rules;
 use crate::ops::infer_shape;
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, layout, Tensor};
@@ -269,12 +270,7 @@ impl Op for Reshape {
         grad_rules::reshape_pullback(g, node, output_grads[0])
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let out = match tangents[0] {
             Some(v) => {
                 let shape = g.node(node).inputs[1];

@@ -12,6 +12,7 @@ use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::Outs;
+use crate::ops::Tangents;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
@@ -123,12 +124,7 @@ impl Op for Softmax {
     }
 
     /// Softmax: `y * (dx - sum(y * dx))`; log-softmax: `dx - sum(exp(y) * dx)`.
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let Some(dx) = tangents[0] else {
             return Ok(Some(vec![None]));
         };

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::Tensor;
@@ -118,12 +119,7 @@ impl Op for SpecifyShape {
         Ok(super::grad_rules::value_grad_only(g, node, output_grads[0]))
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         super::grad_rules::value_pushforward(g, node, tangents)
     }
 

@@ -9,6 +9,7 @@ use crate::op_identity;
 use crate::ops::join::{join, normalize_axis};
 use crate::ops::known::{self, expect_int_scalar, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
+use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::{layout, Tensor};
@@ -203,12 +204,7 @@ impl Op for Split {
         Ok(vec![gx, disconnected(g), disconnected(g)])
     }
 
-    fn pushforward(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        tangents: &[Option<VarId>],
-    ) -> Result<Option<Vec<Option<VarId>>>> {
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let Some(t) = tangents[0] else {
             return Ok(Some(vec![None; self.len_splits]));
         };

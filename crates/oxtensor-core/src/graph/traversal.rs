@@ -238,6 +238,7 @@ pub fn kahn<T: Copy + Eq + Hash>(start: &[T], deps: impl Fn(T) -> Vec<T>) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::build;
     use crate::dtype::DType;
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
@@ -304,15 +305,9 @@ mod tests {
     fn independent_subgraphs_come_out_reversed() {
         let mut g = Graph::new();
         let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
-        let exp = g
-            .apply_out(Arc::new(Elemwise::new(ScalarKind::Exp)), &[x])
-            .unwrap();
-        let log = g
-            .apply_out(Arc::new(Elemwise::new(ScalarKind::Log)), &[x])
-            .unwrap();
-        let sin = g
-            .apply_out(Arc::new(Elemwise::new(ScalarKind::Sin)), &[x])
-            .unwrap();
+        let exp = build::exp(&mut g, x).unwrap();
+        let log = build::log(&mut g, x).unwrap();
+        let sin = build::sin(&mut g, x).unwrap();
         let add = g
             .apply_out(Arc::new(Elemwise::new(ScalarKind::Add)), &[exp, log, sin])
             .unwrap();
@@ -334,12 +329,8 @@ mod tests {
     fn cycles_are_errors_not_endless_loops() {
         let mut g = Graph::new();
         let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
-        let exp = g
-            .apply_out(Arc::new(Elemwise::new(ScalarKind::Exp)), &[x])
-            .unwrap();
-        let log = g
-            .apply_out(Arc::new(Elemwise::new(ScalarKind::Log)), &[exp])
-            .unwrap();
+        let exp = build::exp(&mut g, x).unwrap();
+        let log = build::log(&mut g, exp).unwrap();
         let exp_node = g.var(exp).owner().unwrap();
         g.node_mut(exp_node).inputs[0] = log;
         for outputs in [vec![log], vec![exp], vec![log, exp]] {

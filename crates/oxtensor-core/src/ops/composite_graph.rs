@@ -71,16 +71,9 @@ impl Composite {
             .iter()
             .map(|t| g.constant(Type::Scalar(t.dtype()), Constant::tensor(t.clone()), None))
             .collect();
-        let mut made = Vec::with_capacity(self.nodes().len());
-        for n in self.nodes() {
-            let args: Vec<VarId> = n
-                .args
-                .iter()
-                .map(|&a| pick(a, &inputs, &made, &consts))
-                .collect();
-            made.push(g.apply_out(Arc::new(n.op.clone()), &args)?);
-        }
-        let outputs = self.outputs().iter().map(|&o| made[o]).collect();
+        let outputs = self.apply_nodes(&mut g, &inputs, &consts, |g, op, args| {
+            g.apply_out(Arc::new(op.clone()), args)
+        })?;
         FunctionGraph::new(g, inputs, outputs)
     }
 
@@ -91,14 +84,28 @@ impl Composite {
             .iter()
             .map(|t| g.tensor_constant(t.clone()))
             .collect();
+        self.apply_nodes(g, inputs, &consts, |g, op, args| {
+            build::elemwise(g, op.clone(), args)
+        })
+    }
+
+    /// The outputs of the inner nodes applied in order by `apply` (a scalar
+    /// node or its `Elemwise`) over `inputs` and `consts`.
+    fn apply_nodes(
+        &self,
+        g: &mut Graph,
+        inputs: &[VarId],
+        consts: &[VarId],
+        apply: impl Fn(&mut Graph, &ScalarOp, &[VarId]) -> Result<VarId>,
+    ) -> Result<Vec<VarId>> {
         let mut made = Vec::with_capacity(self.nodes().len());
         for n in self.nodes() {
             let args: Vec<VarId> = n
                 .args
                 .iter()
-                .map(|&a| pick(a, inputs, &made, &consts))
+                .map(|&a| pick(a, inputs, &made, consts))
                 .collect();
-            made.push(build::elemwise(g, n.op.clone(), &args)?);
+            made.push(apply(g, &n.op, &args)?);
         }
         Ok(self.outputs().iter().map(|&o| made[o]).collect())
     }

@@ -227,12 +227,8 @@ impl Op for DimShuffle {
         )?])
     }
 
-    fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
-        let out = match tangents[0] {
-            Some(v) => Some(g.apply_out(std::sync::Arc::new(self.clone()), &[v])?),
-            None => None,
-        };
-        Ok(Some(vec![out]))
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
+        grad_rules::value_pushforward(g, node, tangents)
     }
 
     op_identity!();

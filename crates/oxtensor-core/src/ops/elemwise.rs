@@ -419,7 +419,7 @@ pub(crate) fn broadcast_dims(
     g: &mut Graph,
     inputs: &[VarId],
     out: &TensorType,
-    input_shapes: &[Vec<VarId>],
+    input_shapes: &[Dims],
 ) -> Result<Vec<VarId>> {
     let bcast: Vec<Vec<bool>> = inputs
         .iter()

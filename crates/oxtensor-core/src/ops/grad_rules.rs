@@ -11,6 +11,7 @@ use crate::ops::dimshuffle::{Axis, DimShuffle};
 use crate::ops::ifelse::IfElse;
 use crate::ops::reduce::CAReduce;
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
+use crate::ops::Tangents;
 use crate::reduction::ReduceKind;
 use crate::types::Type;
 use std::sync::Arc;
@@ -269,13 +270,9 @@ pub fn value_grad_only(g: &mut Graph, node: NodeId, gv: VarId) -> Vec<VarId> {
 }
 
 /// The tangent of an op linear in its value (input 0) for fixed
-/// parameters (`Alloc`, `SpecifyShape`): the op applied to the value's
+/// parameters (`Alloc`, `SpecifyShape`, `Repeat`, `DimShuffle`): the op applied to the value's
 /// tangent with the same parameters; none when the value has none.
-pub fn value_pushforward(
-    g: &mut Graph,
-    node: NodeId,
-    tangents: &[Option<VarId>],
-) -> Result<Option<Vec<Option<VarId>>>> {
+pub fn value_pushforward(g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
     let Some(t) = tangents[0] else {
         return Ok(Some(vec![None]));
     };

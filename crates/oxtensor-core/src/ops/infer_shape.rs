@@ -6,6 +6,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::ops::shape::ShapeI;
+use crate::ops::Dims;
 use std::sync::Arc;
 
 /// Each output's (or input's) shape: one int64 scalar per axis.
@@ -35,7 +36,7 @@ pub fn shape_vars(g: &mut Graph, x: VarId) -> Result<Vec<VarId>> {
 /// The output shapes of `node` from its op's `infer_shape`, given the
 /// input shapes; outputs the op cannot tell about get `Shape_i` of
 /// themselves (the op then runs to answer, as in PyTensor).
-pub fn output_shapes(g: &mut Graph, node: NodeId, input_shapes: &[Vec<VarId>]) -> Result<Shapes> {
+pub fn output_shapes(g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> Result<Shapes> {
     let op = g.node(node).op.clone();
     if let Some(shapes) = op.infer_shape(g, node, input_shapes)? {
         return Ok(shapes);

@@ -198,12 +198,7 @@ impl Op for Repeat {
 
     /// PyTensor's `R_op`: the tangent repeated the same way.
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
-        let Some(t) = tangents[0] else {
-            return Ok(Some(vec![None]));
-        };
-        let repeats = g.node(node).inputs[1];
-        let out = g.apply_out(Arc::new(self.clone()), &[t, repeats])?;
-        Ok(Some(vec![Some(out)]))
+        super::grad_rules::value_pushforward(g, node, tangents)
     }
 
     op_identity!();

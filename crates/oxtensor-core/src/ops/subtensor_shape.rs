@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId, VarKind};
 use crate::ops::infer_shape::dim_constant;
 use crate::ops::scalar_grad::tensor;
+use crate::ops::Dims;
 use crate::scalar::ScalarKind;
 use crate::tensor::index::{scalar_index, IdxEntry};
 
@@ -128,8 +129,8 @@ pub fn basic_shape(
     g: &mut Graph,
     node: NodeId,
     idx_list: &[IdxEntry],
-    input_shapes: &[Vec<VarId>],
-) -> Result<Vec<VarId>> {
+    input_shapes: &[Dims],
+) -> Result<Dims> {
     let n = g.node(node).clone();
     let out = tensor(g, n.outputs[0])?;
     let x_shape = &input_shapes[0];
@@ -154,7 +155,7 @@ fn broadcast_len(g: &mut Graph, a: VarId, b: VarId) -> Result<VarId> {
 
 /// The lengths an index input contributes to the broadcast: its shape, or
 /// a mask's number of `True`s.
-fn array_shape(g: &mut Graph, v: VarId, shape: &[VarId]) -> Result<Vec<VarId>> {
+fn array_shape(g: &mut Graph, v: VarId, shape: &[VarId]) -> Result<Dims> {
     if tensor(g, v)?.dtype != DType::Bool {
         return Ok(shape.to_vec());
     }
@@ -168,8 +169,8 @@ pub fn advanced_shape(
     g: &mut Graph,
     node: NodeId,
     idx_list: &[IdxEntry],
-    input_shapes: &[Vec<VarId>],
-) -> Result<Vec<VarId>> {
+    input_shapes: &[Dims],
+) -> Result<Dims> {
     let n = g.node(node).clone();
     let idx = &n.inputs[1..];
     let x_shape = input_shapes[0].clone();

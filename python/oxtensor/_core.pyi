@@ -625,10 +625,19 @@ class TensorVariable(Variable):
     def argmax(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable: ...
     def argmin(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable: ...
     def sort(
-        self, axis: int | None = -1, kind: str = "quicksort", order: t.Any = None
+        self,
+        axis: int | None = -1,
+        kind: str | None = None,
+        order: t.Any = None,
+        *,
+        stable: bool | None = None,
     ) -> TensorVariable: ...
     def argsort(
-        self, axis: int | None = -1, kind: str = "quicksort", order: t.Any = None
+        self,
+        axis: int | None = -1,
+        kind: str | None = None,
+        order: t.Any = None,
+        stable: bool | None = None,
     ) -> TensorVariable: ...
     def cumsum(self, axis: int | None = None) -> TensorVariable: ...
     def cumprod(self, axis: int | None = None) -> TensorVariable: ...
@@ -646,7 +655,7 @@ class TensorVariable(Variable):
         keepdims: bool = False,
         corrected: bool = False,
     ) -> TensorVariable: ...
-    def ptp(self, axis: _Axis = None) -> TensorVariable: ...
+    def ptp(self, axis: _Axis = None, keepdims: bool = False) -> TensorVariable: ...
     def norm(
         self, L: float, axis: _Axis = None, keepdims: bool = False
     ) -> TensorVariable: ...
@@ -657,16 +666,25 @@ class TensorVariable(Variable):
     def nonzero_values(self) -> TensorVariable: ...
     def fill(self, value: t.Any) -> TensorVariable: ...
     def copy(self, name: str | None = None) -> TensorVariable: ...
-    def zeros_like(model, dtype: t.Any = None) -> TensorVariable: ...
-    def ones_like(model, dtype: t.Any = None) -> TensorVariable: ...
-    def ravel(self) -> TensorVariable: ...
+    def zeros_like(self, dtype: t.Any = None) -> TensorVariable: ...
+    def ones_like(self, dtype: t.Any = None) -> TensorVariable: ...
+    def ravel(self, ndim: int = 1) -> TensorVariable: ...
     def transfer(self, target: t.Any) -> TensorVariable: ...
     def diagonal(
         self, offset: int = 0, axis1: int = 0, axis2: int = 1
     ) -> TensorVariable: ...
-    def trace(self) -> TensorVariable: ...
-    def compress(self, a: t.Any, axis: int | None = None) -> TensorVariable: ...
-    def get_underlying_scalar_constant(self) -> t.Any: ...
+    def trace(
+        self, offset: int = 0, axis1: int = 0, axis2: int = 1
+    ) -> TensorVariable: ...
+    def compress(self, x: t.Any, axis: int | None = None) -> TensorVariable: ...
+    def get_underlying_scalar_constant(
+        self,
+        *,
+        elemwise: bool = True,
+        only_process_constants: bool = False,
+        max_recur: int = 10,
+        raise_not_constant: bool = True,
+    ) -> t.Any: ...
     @property
     def size(self) -> TensorVariable:
         """The number of elements, as a symbolic int64 scalar."""
@@ -1566,7 +1584,7 @@ class IfElse(Op):
         cls, n_outs: int, as_view: bool = False, name: str | None = None
     ) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``IfElse(n_outs)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def n_outs(self) -> int:
         """Number of outputs."""
@@ -1637,7 +1655,8 @@ class Split(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, len_splits: int) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def len_splits(self) -> int:
         """The number of outputs."""
@@ -1651,14 +1670,15 @@ class Nonzero(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``Nonzero()`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class CumOp(Op):
     """``CumOp(axis, mode='add')``: running sum (``add``) or product (``mul``)."""
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis, mode: str = "add") -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The axis."""
@@ -1671,7 +1691,8 @@ class Repeat(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The axis."""
@@ -1683,7 +1704,8 @@ class Bincount(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, minlength: int = 0) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def minlength(self) -> int:
         """The least number of bins."""
@@ -1720,7 +1742,7 @@ class Solve(Op):
         cls, assume_a: str = "gen", lower: bool = False, b_ndim: int = 1
     ) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``Solve(assume_a=..., lower=..., b_ndim=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def assume_a(self) -> str:
         """The structure assumed of ``a``."""
@@ -1737,7 +1759,7 @@ class Cholesky(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True, on_error: str = "nan") -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``Cholesky(lower=..., on_error=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def lower(self) -> bool:
         """Lower or upper factor."""
@@ -1795,7 +1817,7 @@ class SVD(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, full_matrices: bool = True, compute_uv: bool = True) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``SVD(full_matrices=..., compute_uv=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def compute_uv(self) -> bool:
         """Whether ``U`` and ``Vh`` are outputs."""
@@ -1809,7 +1831,7 @@ class QR(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, mode: str = "full") -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``QR(mode=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def mode(self) -> str:
         """The decomposition's mode."""
@@ -1880,7 +1902,8 @@ class CentredSquares(Op):
     def __new__(
         cls, axis: _Axis = None, mean_acc: t.Any = None, sum_acc: t.Any = None
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The reduced axes as a tuple, or ``None`` for all."""
@@ -1939,7 +1962,7 @@ class Shape(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``Shape()`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def connection_pattern(self, /, node: Apply) -> list[list[bool]]:
         """Only the input's shape matters, not its elements."""
 
@@ -1949,7 +1972,7 @@ class Shape_i(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, i: int) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``Shape_i(i)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def connection_pattern(self, /, node: Apply) -> list[list[bool]]:
         """Only the input's shape matters, not its elements."""
     @property
@@ -1962,7 +1985,7 @@ class Reshape(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, ndim: int) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``Reshape(ndim)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def connection_pattern(self, /, node: Apply) -> list[list[bool]]:
         """The shape input changes the output's shape, not its elements."""
     @property
@@ -1987,7 +2010,8 @@ class TakeAlongAxis(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class SortOp(Op):
     """``SortOp(kind='quicksort')``: inputs are the tensor and the axis."""
@@ -2034,7 +2058,8 @@ class Subtensor(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, idx_list: t.Any) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def make_node(self, /, *inputs: t.Any) -> Apply: ...
     @property
     def idx_list(self) -> _IdxList:
@@ -2054,7 +2079,8 @@ class IncSubtensor(Op):
         set_instead_of_inc: bool = False,
         destroyhandler_tolerate_aliased: t.Any = None,
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def make_node(self, /, *inputs: t.Any) -> Apply: ...
     @property
     def destroy_map(self) -> _IoMap:  # type: ignore[override]
@@ -2077,7 +2103,8 @@ class AdvancedSubtensor1(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class AdvancedIncSubtensor1(Op):
     """``AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)``."""
@@ -2086,7 +2113,8 @@ class AdvancedIncSubtensor1(Op):
     def __new__(
         cls, inplace: bool = False, set_instead_of_inc: bool = False
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def destroy_map(self) -> _IoMap:  # type: ignore[override]
         """``{0: [0]}`` when inplace, else empty."""
@@ -2104,7 +2132,8 @@ class AdvancedSubtensor(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, idx_list: t.Any) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def make_node(self, /, *inputs: t.Any) -> Apply: ...
     @property
     def idx_list(self) -> _IdxList:
@@ -2123,7 +2152,8 @@ class AdvancedIncSubtensor(Op):
         set_instead_of_inc: bool = False,
         ignore_duplicates: bool = False,
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def make_node(self, /, *inputs: t.Any) -> Apply: ...
     @property
     def destroy_map(self) -> _IoMap:  # type: ignore[override]

@@ -7,7 +7,7 @@
 //! `cargo run -p oxtensor-core --release --example vmath_speed [filter]`
 
 use oxtensor_core::kernels::cpu::{levels, Level};
-use oxtensor_core::kernels::map::Part;
+use oxtensor_core::kernels::elemwise::map::Part;
 use oxtensor_core::kernels::vmath::{kind_slices, Elem, Func};
 use oxtensor_core::scalar::ScalarKind;
 use std::hint::black_box;

@@ -109,7 +109,7 @@ pub fn switch(g: &mut Graph, cond: VarId, a: VarId, b: VarId) -> Result<VarId> {
 
 /// A 0-d constant of `dtype` holding `value`.
 pub fn scalar_constant(g: &mut Graph, dtype: DType, value: f64) -> VarId {
-    let t = crate::kernels::cast::scalar_as(value, dtype);
+    let t = crate::kernels::elemwise::cast::scalar_as(value, dtype);
     g.tensor_constant(t)
 }
 
@@ -117,7 +117,7 @@ pub fn scalar_constant(g: &mut Graph, dtype: DType, value: f64) -> VarId {
 /// of int8 … int64 that holds it, PyTensor's autocast).
 pub fn int_constant(g: &mut Graph, value: i64) -> Result<VarId> {
     let dtype = crate::dtype::autocast_int(value.into())?;
-    Ok(g.tensor_constant(crate::kernels::cast::scalar_as(value, dtype)))
+    Ok(g.tensor_constant(crate::kernels::elemwise::cast::scalar_as(value, dtype)))
 }
 
 /// `zeros_like(like, dtype)`: `fill(like, 0)`.

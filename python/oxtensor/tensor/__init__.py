@@ -39,11 +39,12 @@ blas._configure_from_environment()
 
 from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
 
-_variable_methods._attach()
-
 # The everyday NumPy-style composites (diag, tril, roll, linspace, ...).
 from oxtensor.tensor._everyday import *  # noqa: E402, F403
 from oxtensor.tensor._everyday import __all__ as _everyday_all  # noqa: E402
+
+# Last: the forwarded methods take their signatures from the functions.
+_variable_methods._attach()
 
 __all__ = [
     "Apply",

@@ -10,10 +10,9 @@ from typing import Any
 from oxtensor import scalar
 from oxtensor.tensor.elemwise import Elemwise
 
-_NAMES = (
-    "add sub mul true_div int_div mod pow maximum minimum neg abs sign sqr sqrt exp "
-    "log log1p expm1 sin cos tan tanh sigmoid softplus reciprocal floor ceil"
-).split()
+# Every elementwise kind of the scalar table, as in PyTensor (one whose
+# output cannot be stored in its first input's dtype is refused when applied).
+_NAMES = [attr for _, _, attr, *_ in scalar.basic.KINDS]
 
 
 def _inplace(name: str) -> Any:

@@ -42,11 +42,6 @@ def advanced_subtensor(x: Any, *args: Any) -> Any:
     return _core.getitem(x, args, "advanced")
 
 
-def _getitem(x: Any, args: Any) -> Any:
-    """``x[args]``, what ``TensorVariable.__getitem__`` calls."""
-    return _core.getitem(x, args)
-
-
 def _iter(x: Any) -> Iterator[Any]:
     """Iteration over a tensor whose first length is static."""
     length = x.type.shape[0] if x.ndim > 0 else None

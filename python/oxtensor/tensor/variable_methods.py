@@ -8,6 +8,7 @@ functions, so they are attached to the Rust class when `oxtensor.tensor`
 is imported. `_core.pyi` declares them with the rest of the class.
 """
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from oxtensor.tensor.variable import TensorVariable
 # kinds the scalar table marks ``method``.
 _UNARY = sorted(attr for _, _, attr, _, method, _ in scalar.basic.KINDS if method)
 _CALLS = """argmax argmin sort argsort cumsum cumprod var std ptp take nonzero
-    nonzero_values fill zeros_like ones_like diagonal trace compress"""
+    nonzero_values zeros_like ones_like diagonal trace compress"""
 
 
 # Methods that call an `oxtensor.tensor` function with the variable first
@@ -58,6 +59,11 @@ def norm(self: Any, L: Any, axis: Any = None, keepdims: bool = False) -> Any:
         raise ValueError("norm: L must not be NaN")
     x = self if self.dtype.startswith(("float", "complex")) else self.astype("float64")
     return _vector_norm(x, L, axis, keepdims)
+
+
+def fill(self: Any, value: Any) -> Any:
+    """A tensor like ``x`` filled with ``value`` (``second(x, value)``)."""
+    return ot.fill(self, value)
 
 
 def copy(self: Any, name: str | None = None) -> Any:
@@ -97,6 +103,7 @@ def _owner_op_and_inputs(self: Any) -> tuple[Any, ...]:
 _METHODS = {
     **{name: _forward(name) for name in _FORWARDED},
     "norm": norm,
+    "fill": fill,
     "copy": copy,
     "transfer": transfer,
     "size": property(_size),
@@ -105,10 +112,24 @@ _METHODS = {
 }
 
 
+def _signature(name: str) -> inspect.Signature:
+    """A forwarded method's signature: its function's, ``self`` first
+    (``(self)`` for the elementwise ones, which are ops)."""
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    try:
+        sig = inspect.signature(getattr(ot, _FORWARDED[name]))
+    except (TypeError, ValueError):
+        return inspect.Signature([self_param])
+    _, *rest = sig.parameters.values()
+    return sig.replace(parameters=[self_param, *rest])
+
+
 def _attach() -> None:
     """Adds the methods to the Rust `TensorVariable` class (and so to
     `TensorConstant` and every subclass); a name the class already has is
     never replaced."""
+    for name in _FORWARDED:
+        _METHODS[name].__signature__ = _signature(name)
     for name, method in _METHODS.items():
         if name in vars(_core.TensorVariable):
             raise RuntimeError(f"TensorVariable.{name} is defined in Rust already")

@@ -246,7 +246,7 @@ impl IndexInputs {
             }
             IndexItem::Var(v) if basic => Ok(IdxEntry::Index(self.scalar(g, IndexBound::Var(v))?)),
             IndexItem::Int { value, dtype } => {
-                let c = g.tensor_constant(crate::kernels::cast::scalar_as(value, dtype));
+                let c = g.tensor_constant(crate::kernels::elemwise::cast::scalar_as(value, dtype));
                 Ok(IdxEntry::Index(self.push(c)))
             }
             IndexItem::Var(v) => {

@@ -18,7 +18,8 @@ fn run(g: &Graph, inputs: &[VarId], outputs: &[VarId], values: Vec<Tensor>) -> V
         .unwrap();
     out.iter()
         .map(|v| {
-            let t = crate::kernels::cast::cast(v.tensor().unwrap(), DType::Float64).unwrap();
+            let t =
+                crate::kernels::elemwise::cast::cast(v.tensor().unwrap(), DType::Float64).unwrap();
             let t = crate::kernels::copy::to_contiguous(&t).unwrap();
             t.as_slice::<f64>().unwrap().to_vec()
         })

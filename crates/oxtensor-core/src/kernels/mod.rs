@@ -24,9 +24,6 @@ pub(crate) mod argmax;
 pub mod copy;
 pub mod cpu;
 pub mod elemwise;
-// The elementwise family's shared loops under their old paths
-// (`kernels::map`, `kernels::cast`, ...), which the other families use.
-pub use elemwise::{bool_ops, cast, float_scalar, lanes, map};
 use elemwise::{complex_ops, float_extremes, float_vec, lane_group};
 pub mod fused;
 pub(crate) mod index;

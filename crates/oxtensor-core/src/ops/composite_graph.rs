@@ -151,7 +151,7 @@ fn operand(
     let dtype = scalar_dtype(g, v).or_else(|_| Ok::<_, Error>(t.dtype()))?;
     let t = match t.dtype() == dtype {
         true => t.clone(),
-        false => crate::kernels::cast::cast(t, dtype)?,
+        false => crate::kernels::elemwise::cast::cast(t, dtype)?,
     };
     let a = b.constant(t)?;
     known.insert(v, a);

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::bool_ops;
+use crate::kernels::elemwise::bool_ops;
 use crate::kernels::elemwise::{elemwise, elemwise_into};
 use crate::kernels::fused::{interpret, FusedKernel, FusedThunk};
 use crate::op_identity;

@@ -7,7 +7,7 @@
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId};
 use crate::kernels::alloc::modifiable_copy;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::kernels::index::{basic_view, broadcast_value, run_blocks, Blocks, Write};
 use crate::op_identity;
 use crate::ops::index_list::{

@@ -8,7 +8,7 @@
 use numpy::npyffi::{self, NpyTypes, NPY_TYPES, PY_ARRAY_API};
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use oxtensor_core::dtype::DType;
-use oxtensor_core::kernels::cast::bools_are_canonical;
+use oxtensor_core::kernels::elemwise::cast::bools_are_canonical;
 use oxtensor_core::tensor::{Buffer, Dims, HostHandle, Strides, Tensor};
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;

@@ -139,10 +139,10 @@ fn scalar_tensor(x: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Option<
         return Ok(None);
     };
     let target = dtype.unwrap_or(auto);
-    let cast = oxtensor_core::kernels::cast::cast(&value, target).py()?;
+    let cast = oxtensor_core::kernels::elemwise::cast::cast(&value, target).py()?;
     // An explicit dtype must hold the value exactly (floats may round).
     let exact = || {
-        oxtensor_core::kernels::cast::cast(&cast, value.dtype())
+        oxtensor_core::kernels::elemwise::cast::cast(&cast, value.dtype())
             .is_ok_and(|c| c.same_values(&value))
     };
     if dtype.is_some() && !x.is_instance_of::<PyFloat>() && !exact() {

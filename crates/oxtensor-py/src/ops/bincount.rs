@@ -1,7 +1,7 @@
 //! `Bincount` as a Python class (`oxtensor.tensor.extra_ops.Bincount`).
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use oxtensor_core::ops::bincount::Bincount;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -11,6 +11,8 @@ use std::sync::Arc;
 /// the weights.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Bincount")]
 pub struct PyBincount;
+
+op_args!(PyBincount, ["minlength"], []);
 
 #[pymethods]
 impl PyBincount {
@@ -23,15 +25,6 @@ impl PyBincount {
             ))
         })?;
         Ok(PyOp::builtin(Arc::new(Bincount { minlength })).add_subclass(PyBincount))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("minlength",)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["minlength"], &[])
     }
 
     /// The least number of bins.

@@ -4,8 +4,8 @@
 use crate::errors::IntoPyResult;
 use crate::ops::classes::core_op;
 use crate::ops::op::PyOp;
-use crate::ops::props::{cached, view_of_input, InstanceCache};
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::core_of;
+use crate::ops::props::{cached, op_args, view_of_input, InstanceCache};
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyTypeError;
@@ -43,6 +43,8 @@ pub fn parse_order(order: &Bound<'_, PyAny>) -> PyResult<Vec<Axis>> {
         .collect()
 }
 
+op_args!(PyDimShuffle, [], ["input_ndim", "new_order"]);
+
 #[pymethods]
 impl PyDimShuffle {
     #[new]
@@ -50,16 +52,6 @@ impl PyDimShuffle {
     fn new(input_ndim: usize, new_order: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         let core = DimShuffle::new(input_ndim, parse_order(&new_order)?).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyDimShuffle))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("input_ndim", "new_order")
-    }
-
-    /// `DimShuffle(input_ndim=..., new_order=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["input_ndim", "new_order"])
     }
 
     /// The input's rank.

@@ -3,8 +3,8 @@
 
 use crate::ops::classes::{core_op, op_object};
 use crate::ops::op::PyOp;
-use crate::ops::props::{cached, InstanceCache};
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::core_of;
+use crate::ops::props::{cached, op_args, InstanceCache};
 use crate::ops::scalar::{self, PyScalarOp};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::OpRef;
@@ -19,6 +19,8 @@ use std::sync::Arc;
 pub struct PyElemwise {
     name: Option<String>,
 }
+
+op_args!(PyElemwise, props ["scalar_op", "inplace_pattern"], ["scalar_op"], ["inplace_pattern", "name"]);
 
 #[pymethods]
 impl PyElemwise {
@@ -44,16 +46,6 @@ impl PyElemwise {
             inplace_pattern: pattern,
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyElemwise { name }))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("scalar_op", "inplace_pattern")
-    }
-
-    /// `Elemwise(scalar_op, inplace_pattern=..., name=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["scalar_op"], &["inplace_pattern", "name"])
     }
 
     /// The scalar op mapped over the tensors.

@@ -1,7 +1,7 @@
 //! `IfElse` (`oxtensor.ifelse`): the lazy choice between two branches.
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use oxtensor_core::ops::ifelse::IfElse;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -10,6 +10,8 @@ use std::sync::Arc;
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.ifelse", name = "IfElse")]
 pub struct PyIfElse;
 
+op_args!(PyIfElse, ["n_outs"], []);
+
 #[pymethods]
 impl PyIfElse {
     #[new]
@@ -17,16 +19,6 @@ impl PyIfElse {
     fn new(n_outs: usize, as_view: bool, name: Option<String>) -> PyClassInitializer<Self> {
         let _ = (as_view, name);
         PyOp::builtin(Arc::new(IfElse { n_outs })).add_subclass(PyIfElse)
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("n_outs",)
-    }
-
-    /// `IfElse(n_outs)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["n_outs"], &[])
     }
 
     /// Number of outputs.

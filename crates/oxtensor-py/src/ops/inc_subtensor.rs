@@ -6,7 +6,7 @@
 use crate::errors::IntoPyResult;
 use crate::graph::apply::PyApply;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use crate::ops::subtensor::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
@@ -28,6 +28,8 @@ fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> 
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "IncSubtensor")]
 pub struct PyIncSubtensor;
 
+op_args!(PyIncSubtensor, props ["idx_list", "inplace", "set_instead_of_inc", "destroyhandler_tolerate_aliased"], ["idx_list"], ["inplace", "set_instead_of_inc"]);
+
 #[pymethods]
 impl PyIncSubtensor {
     #[new]
@@ -42,24 +44,6 @@ impl PyIncSubtensor {
         let mut core = IncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
         core.inplace = inplace;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyIncSubtensor))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
-        (
-            "idx_list",
-            "inplace",
-            "set_instead_of_inc",
-            "destroyhandler_tolerate_aliased",
-        )
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(
-            slf.as_any(),
-            &["idx_list"],
-            &["inplace", "set_instead_of_inc"],
-        )
     }
 
     /// Input positions and slices of them, one entry per indexed axis.
@@ -105,6 +89,12 @@ impl PyIncSubtensor {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedIncSubtensor1")]
 pub struct PyAdvancedIncSubtensor1;
 
+op_args!(
+    PyAdvancedIncSubtensor1,
+    [],
+    ["inplace", "set_instead_of_inc"]
+);
+
 #[pymethods]
 impl PyAdvancedIncSubtensor1 {
     #[new]
@@ -115,15 +105,6 @@ impl PyAdvancedIncSubtensor1 {
             inplace,
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor1))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("inplace", "set_instead_of_inc")
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["inplace", "set_instead_of_inc"])
     }
 
     /// Whether it writes into `x` itself.
@@ -152,6 +133,8 @@ impl PyAdvancedIncSubtensor1 {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedIncSubtensor")]
 pub struct PyAdvancedIncSubtensor;
 
+op_args!(PyAdvancedIncSubtensor, props ["idx_list", "inplace", "set_instead_of_inc", "ignore_duplicates"], ["idx_list"], ["inplace", "set_instead_of_inc"]);
+
 #[pymethods]
 impl PyAdvancedIncSubtensor {
     #[new]
@@ -171,24 +154,6 @@ impl PyAdvancedIncSubtensor {
             AdvancedIncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
         core.inplace = inplace;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str, &'static str, &'static str) {
-        (
-            "idx_list",
-            "inplace",
-            "set_instead_of_inc",
-            "ignore_duplicates",
-        )
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(
-            slf.as_any(),
-            &["idx_list"],
-            &["inplace", "set_instead_of_inc"],
-        )
     }
 
     /// Input positions and slices of them, one entry per indexed axis.

@@ -5,7 +5,7 @@
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
 use crate::ops::props::unit_op;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, new_args, op_args, NewArgs};
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
@@ -65,6 +65,8 @@ unit_op!(
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Solve")]
 pub struct PySolve;
 
+op_args!(PySolve, [], ["assume_a", "lower", "b_ndim"]);
+
 #[pymethods]
 impl PySolve {
     #[new]
@@ -72,16 +74,6 @@ impl PySolve {
     fn new(assume_a: &str, lower: bool, b_ndim: usize) -> PyResult<PyClassInitializer<Self>> {
         let core = Solve::new(assume_a, lower, b_ndim).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySolve))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str, &'static str) {
-        ("assume_a", "lower", "b_ndim")
-    }
-
-    /// `Solve(assume_a=..., lower=..., b_ndim=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["assume_a", "lower", "b_ndim"])
     }
 
     /// The structure assumed of `a`.
@@ -107,6 +99,8 @@ impl PySolve {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Cholesky")]
 pub struct PyCholesky;
 
+op_args!(PyCholesky, [], ["lower", "on_error"]);
+
 #[pymethods]
 impl PyCholesky {
     #[new]
@@ -114,16 +108,6 @@ impl PyCholesky {
     fn new(lower: bool, on_error: &str) -> PyResult<PyClassInitializer<Self>> {
         let core = Cholesky::new(lower, on_error).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyCholesky))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("lower", "on_error")
-    }
-
-    /// `Cholesky(lower=..., on_error=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["lower", "on_error"])
     }
 
     /// Lower or upper factor.
@@ -202,6 +186,8 @@ lower_op!(
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "SVD")]
 pub struct PySvd;
 
+op_args!(PySvd, [], ["full_matrices", "compute_uv"]);
+
 #[pymethods]
 impl PySvd {
     #[new]
@@ -212,16 +198,6 @@ impl PySvd {
             compute_uv,
         };
         PyOp::builtin(Arc::new(core)).add_subclass(PySvd)
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("full_matrices", "compute_uv")
-    }
-
-    /// `SVD(full_matrices=..., compute_uv=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["full_matrices", "compute_uv"])
     }
 
     /// Square `U` and `Vh`.
@@ -241,22 +217,14 @@ impl PySvd {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "QR")]
 pub struct PyQr;
 
+op_args!(PyQr, [], ["mode"]);
+
 #[pymethods]
 impl PyQr {
     #[new]
     #[pyo3(signature = (mode = "full"))]
     fn new(mode: &str) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyOp::builtin(Arc::new(Qr::new(mode).py()?)).add_subclass(PyQr))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("mode",)
-    }
-
-    /// `QR(mode=...)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["mode"])
     }
 
     /// The decomposition's mode.

@@ -40,6 +40,35 @@ pub(crate) fn new_args<'py>(
     Ok((PyTuple::new(py, values)?, named))
 }
 
+/// `__props__` and `__getnewargs_ex__` of a built-in op class, in a
+/// `#[pymethods]` block of their own: `op_args!(PyRepeat, ["axis"], [])`
+/// passes `axis` to the constructor by position (the second list: by
+/// name), and the props are both lists; `op_args!(PyX, props [...], [...],
+/// [...])` names props of its own.
+macro_rules! op_args {
+    ($py:ty, [$($a:literal),*], [$($k:literal),*]) => {
+        $crate::ops::props::op_args!($py, props [$($a,)* $($k),*], [$($a),*], [$($k),*]);
+    };
+    ($py:ty, props [$($p:literal),* $(,)?], [$($a:literal),*], [$($k:literal),*]) => {
+        #[pymethods]
+        impl $py {
+            #[classattr]
+            fn __props__<'py>(py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                let names: &[&str] = &[$($p),*];
+                pyo3::types::PyTuple::new(py, names)
+            }
+
+            /// The constructor's arguments (`copy` and `pickle` call it).
+            fn __getnewargs_ex__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<$crate::ops::props::NewArgs<'py>> {
+                $crate::ops::props::new_args(slf.as_any(), &[$($a),*], &[$($k),*])
+            }
+        }
+    };
+}
+pub(crate) use op_args;
+
 /// The Python class of a core op without props (`Matmul()`, `Det()`):
 /// `unit_op!(PyDet, Det, "oxtensor.tensor.linalg", "Det", "doc")`.
 macro_rules! unit_op {

@@ -5,7 +5,7 @@ use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::classes::{core_op, op_object};
 use crate::ops::op::PyOp;
-use crate::ops::props::{new_args, NewArgs};
+use crate::ops::props::op_args;
 use crate::ops::scalar::{self};
 use oxtensor_core::ops::reduce::{normalize_axes, CAReduce};
 use oxtensor_core::ops::OpRef;
@@ -111,31 +111,10 @@ impl PyCAReduce {
     }
 }
 
+op_args!(PyCAReduce, props ["scalar_op", "axis", "dtype", "acc_dtype", "upcast_discrete_output"], [], ["axis", "dtype", "acc_dtype"]);
+
 #[pymethods]
 impl PyCAReduce {
-    #[classattr]
-    fn __props__() -> (
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static str,
-    ) {
-        (
-            "scalar_op",
-            "axis",
-            "dtype",
-            "acc_dtype",
-            "upcast_discrete_output",
-        )
-    }
-
-    /// `Sum(axis=..., dtype=..., acc_dtype=...)` (the class of the op)
-    /// rebuilds it; a template keeps its unresolved dtypes as `None`.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["axis", "dtype", "acc_dtype"])
-    }
-
     /// Reduces `input`; unresolved dtypes follow PyTensor's defaults.
     fn make_node<'py>(
         slf: &Bound<'py, Self>,

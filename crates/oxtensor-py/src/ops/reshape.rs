@@ -2,31 +2,22 @@
 //! shape as a graph value, and its reshaping.
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 use std::sync::Arc;
 
 /// `Shape`: the shape as an int64 vector.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Shape")]
 pub struct PyShape;
 
+op_args!(PyShape, [], []);
+
 #[pymethods]
 impl PyShape {
     #[new]
     fn new() -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(Shape)).add_subclass(PyShape)
-    }
-
-    /// `Shape()` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &[])
-    }
-
-    #[classattr]
-    fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
-        PyTuple::empty(py)
     }
 
     /// Only the input's shape matters, not its elements.
@@ -40,21 +31,13 @@ impl PyShape {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Shape_i")]
 pub struct PyShapeI;
 
+op_args!(PyShapeI, ["i"], []);
+
 #[pymethods]
 impl PyShapeI {
     #[new]
     fn new(i: usize) -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(ShapeI { i })).add_subclass(PyShapeI)
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("i",)
-    }
-
-    /// `Shape_i(i)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["i"], &[])
     }
 
     /// The axis.
@@ -74,21 +57,13 @@ impl PyShapeI {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Reshape")]
 pub struct PyReshape;
 
+op_args!(PyReshape, ["ndim"], []);
+
 #[pymethods]
 impl PyReshape {
     #[new]
     fn new(ndim: usize) -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(Reshape { ndim })).add_subclass(PyReshape)
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("ndim",)
-    }
-
-    /// `Reshape(ndim)` rebuilds it.
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["ndim"], &[])
     }
 
     /// The output rank.

@@ -5,7 +5,7 @@
 
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use crate::ops::special::{axes_class, axes_tuple, constructor_axes};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::argmin::Argmin;
@@ -27,6 +27,8 @@ axes_class!(
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.math", name = "CentredSquares")]
 pub struct PyCentredSquares;
 
+op_args!(PyCentredSquares, [], ["axis", "mean_acc", "sum_acc"]);
+
 #[pymethods]
 impl PyCentredSquares {
     #[new]
@@ -43,15 +45,6 @@ impl PyCentredSquares {
             sum_acc: acc(sum_acc)?,
         };
         Ok(PyOp::builtin(Arc::new(op)).add_subclass(PyCentredSquares))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str, &'static str) {
-        ("axis", "mean_acc", "sum_acc")
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &["axis", "mean_acc", "sum_acc"])
     }
 
     /// The reduced axes as a tuple, or `None` for all.

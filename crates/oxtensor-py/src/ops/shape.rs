@@ -6,7 +6,7 @@
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, new_args, op_args, NewArgs};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -146,6 +146,8 @@ impl PySpecifyShape {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "Split")]
 pub struct PySplit;
 
+op_args!(PySplit, ["len_splits"], []);
+
 #[pymethods]
 impl PySplit {
     #[new]
@@ -154,17 +156,8 @@ impl PySplit {
     }
 
     #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("len_splits",)
-    }
-
-    #[classattr]
     fn _output_type_depends_on_input_value() -> bool {
         true
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["len_splits"], &[])
     }
 
     /// The number of outputs.
@@ -185,6 +178,8 @@ impl PySplit {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Repeat")]
 pub struct PyRepeat;
 
+op_args!(PyRepeat, ["axis"], []);
+
 #[pymethods]
 impl PyRepeat {
     #[new]
@@ -195,15 +190,6 @@ impl PyRepeat {
             )
         })?;
         Ok(PyOp::builtin(Arc::new(Repeat { axis })).add_subclass(PyRepeat))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("axis",)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["axis"], &[])
     }
 
     /// The axis.

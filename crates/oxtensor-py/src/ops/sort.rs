@@ -4,7 +4,7 @@
 
 use crate::ops::classes::core_op;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, new_args, op_args, NewArgs};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
@@ -64,6 +64,8 @@ sort_class!(PyArgSortOp, true, "ArgSortOp");
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "CumOp")]
 pub struct PyCumOp;
 
+op_args!(PyCumOp, ["axis", "mode"], []);
+
 #[pymethods]
 impl PyCumOp {
     #[new]
@@ -93,15 +95,6 @@ impl PyCumOp {
         Ok(PyOp::builtin(Arc::new(CumOp { axis, mode })).add_subclass(PyCumOp))
     }
 
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("axis", "mode")
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["axis", "mode"], &[])
-    }
-
     /// The axis.
     #[getter]
     fn axis(slf: PyRef<'_, Self>) -> PyResult<usize> {
@@ -123,20 +116,13 @@ impl PyCumOp {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = "TakeAlongAxis")]
 pub struct PyTakeAlongAxis;
 
+op_args!(PyTakeAlongAxis, [], []);
+
 #[pymethods]
 impl PyTakeAlongAxis {
     #[new]
     fn new() -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(TakeAlongAxis)).add_subclass(PyTakeAlongAxis)
-    }
-
-    #[classattr]
-    fn __props__<'py>(py: Python<'py>) -> Bound<'py, pyo3::types::PyTuple> {
-        pyo3::types::PyTuple::empty(py)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &[])
     }
 }
 

@@ -9,7 +9,7 @@ use crate::graph::apply::PyApply;
 use crate::graph::variable::PyVariable;
 use crate::ops::make_node::tensor_type_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, view_of_input, NewArgs};
+use crate::ops::props::{core_of, op_args, view_of_input};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::subtensor::Subtensor;
 use oxtensor_core::ops::OpRef;
@@ -132,21 +132,14 @@ pub(crate) fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "Subtensor")]
 pub struct PySubtensor;
 
+op_args!(PySubtensor, ["idx_list"], []);
+
 #[pymethods]
 impl PySubtensor {
     #[new]
     fn new(idx_list: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         let core = Subtensor::new(parse_idx_list(&idx_list)?).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySubtensor))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("idx_list",)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["idx_list"], &[])
     }
 
     /// Input positions and slices of them, one entry per indexed axis.
@@ -174,20 +167,13 @@ impl PySubtensor {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor1")]
 pub struct PyAdvancedSubtensor1;
 
+op_args!(PyAdvancedSubtensor1, [], []);
+
 #[pymethods]
 impl PyAdvancedSubtensor1 {
     #[new]
     fn new() -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(AdvancedSubtensor1)).add_subclass(PyAdvancedSubtensor1)
-    }
-
-    #[classattr]
-    fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
-        PyTuple::empty(py)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &[], &[])
     }
 }
 
@@ -195,21 +181,14 @@ impl PyAdvancedSubtensor1 {
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor")]
 pub struct PyAdvancedSubtensor;
 
+op_args!(PyAdvancedSubtensor, ["idx_list"], []);
+
 #[pymethods]
 impl PyAdvancedSubtensor {
     #[new]
     fn new(idx_list: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         let core = AdvancedSubtensor::new(parse_idx_list(&idx_list)?).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedSubtensor))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str,) {
-        ("idx_list",)
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["idx_list"], &[])
     }
 
     /// Input positions and slices of them, one entry per indexed axis.

@@ -49,7 +49,7 @@ fn values(dtype: DType, n: usize, salt: usize) -> Tensor {
         })
         .collect();
     let t = Tensor::from_vec(vec![n], xs).unwrap();
-    crate::kernels::cast::cast(&t, dtype).unwrap()
+    crate::kernels::elemwise::cast::cast(&t, dtype).unwrap()
 }
 
 fn same_bits(a: &Tensor, b: &Tensor) -> bool {

@@ -19,7 +19,7 @@
 
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::tensor::{Dims, Strides, Tensor};
 use smallvec::SmallVec;
 

@@ -15,9 +15,9 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{output, Pool};
 use crate::kernels::cpu::has_avx2;
+use crate::kernels::elemwise::lanes::{for_each_lane, Lanes};
 #[cfg(target_arch = "x86_64")]
 use crate::kernels::float_vec::SimdFloat;
-use crate::kernels::lanes::{for_each_lane, Lanes};
 use crate::tensor::{Element, Tensor};
 use columns::{argmax_columns, argmax_float_columns, leading_columns};
 use half::f16;

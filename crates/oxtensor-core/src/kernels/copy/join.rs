@@ -52,7 +52,7 @@ pub fn write_into(src: &Tensor, dst: &Tensor) -> Result<()> {
 
 /// A 0-d tensor of `dtype` holding `value` (NumPy's `astype` rules).
 pub fn scalar_of(dtype: DType, value: f64) -> Tensor {
-    crate::kernels::cast::scalar_as(value, dtype)
+    crate::kernels::elemwise::cast::scalar_as(value, dtype)
 }
 
 #[cfg(test)]

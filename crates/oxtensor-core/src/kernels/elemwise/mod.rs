@@ -22,7 +22,6 @@ mod map_gather;
 mod map_reversed;
 mod special;
 
-use super::map::{map1, map2, map3};
 use crate::dtype::{upcast, DType};
 use crate::error::{Error, Result};
 use crate::kernels::alloc::order;
@@ -30,6 +29,7 @@ use crate::kernels::alloc::{fill_chunks, Pool};
 use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use crate::tensor::{layout, Dims, Element, Tensor};
 use half::f16;
+use map::{map1, map2, map3};
 use num_complex::Complex;
 use smallvec::SmallVec;
 

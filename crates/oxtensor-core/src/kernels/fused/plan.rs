@@ -15,7 +15,7 @@ use super::support;
 use super::tiny::{TinyArg, TinyProgram};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::scalar::composite::{Composite, Operand};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};

@@ -378,7 +378,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph};
-    use crate::kernels::cast::cast;
+    use crate::kernels::elemwise::cast::cast;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;

@@ -3,7 +3,7 @@ use super::*;
 use crate::build;
 use crate::dtype::DType;
 use crate::graph::{FunctionGraph, Graph, VarId};
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::tensor::Scalar;
 use crate::types::TensorType;
 use crate::vm::Program;

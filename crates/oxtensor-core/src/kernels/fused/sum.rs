@@ -19,7 +19,7 @@ use super::walk::{Walk, BLOCK};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::kernels::reduce::reduce;
 use crate::kernels::PARALLEL_MIN;
 use crate::reduction::ReduceKind;
@@ -251,7 +251,7 @@ impl Target {
 }
 
 /// `ys[i] += xs[i]`, with a second build of the loop for AVX2 chosen at
-/// run time, as `kernels::map` has (the crate targets baseline x86-64):
+/// run time, as `kernels::elemwise::map` has (the crate targets baseline x86-64):
 /// after the kernels, these adds are most of a summed group's work.
 fn add_into<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
     #[cfg(target_arch = "x86_64")]
@@ -375,15 +375,20 @@ mod tests {
         if let Some(first) = xs.first_mut() {
             *first = f64::NAN;
         }
-        let x = crate::kernels::cast::cast(&Tensor::from_vec(shape.to_vec(), xs).unwrap(), dtype)
-            .unwrap();
+        let x = crate::kernels::elemwise::cast::cast(
+            &Tensor::from_vec(shape.to_vec(), xs).unwrap(),
+            dtype,
+        )
+        .unwrap();
         let mut rs = shape.to_vec();
         rs[0] = 1;
         let m: usize = rs.iter().product();
         let rv = Tensor::from_vec(rs, (0..m).map(|i| (i as f64).cos()).collect()).unwrap();
         let args = [
             x.into(),
-            crate::kernels::cast::cast(&rv, dtype).unwrap().into(),
+            crate::kernels::elemwise::cast::cast(&rv, dtype)
+                .unwrap()
+                .into(),
         ];
         let f = fused(&fg);
         assert_eq!(f.num_apply_nodes(), 1, "sub, sqr and sum are one node");

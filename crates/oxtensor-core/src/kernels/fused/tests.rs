@@ -52,7 +52,9 @@ fn floats(v: &Value) -> Vec<f64> {
 fn input(dtype: DType, n: usize, seed: f64) -> Value {
     let xs: Vec<f64> = (0..n).map(|i| ((i as f64 + seed) * 0.37).sin()).collect();
     let t = Tensor::from_vec(vec![n], xs).unwrap();
-    crate::kernels::cast::cast(&t, dtype).unwrap().into()
+    crate::kernels::elemwise::cast::cast(&t, dtype)
+        .unwrap()
+        .into()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use super::plan::FusedKernel;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::tensor::Tensor;
 use crate::value::Value;
 use crate::vm::Thunk;

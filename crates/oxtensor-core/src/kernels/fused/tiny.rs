@@ -6,7 +6,7 @@
 //! are the tensor kernels' own ([`scalar_fn`]), so results are identical.
 
 use crate::dtype::DType;
-use crate::kernels::float_scalar::{scalar_fn, ScalarFn};
+use crate::kernels::elemwise::float_scalar::{scalar_fn, ScalarFn};
 use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;

@@ -10,7 +10,7 @@ use super::nonzero::nonzero_vecs;
 use super::subtensor::{broadcast_value, gather_blocks, run_blocks, Blocks, Write};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::kernels::iter::broadcast_shapes;
 use crate::tensor::index::{out_of_bounds, resolve_slice, scalar_index, wrap_index, IdxEntry};
 use crate::tensor::{c_strides, layout, Tensor};
@@ -440,11 +440,11 @@ mod tests {
             .flat_map(|r| idx.iter().map(move |&j| r * cols as i64 + wrap(j)))
             .collect();
         assert_eq!(values(&out), want);
-        let z = crate::kernels::cast::cast(&x, DType::Complex128).unwrap();
+        let z = crate::kernels::elemwise::cast::cast(&x, DType::Complex128).unwrap();
         let p = plan(&z, &[IdxEntry::FULL, IdxEntry::Index(0)], &[&t]).unwrap();
         let mut out = Tensor::zeros(DType::Complex128, &p.out_shape()).unwrap();
         gather(&p, &mut out).unwrap();
-        let back = crate::kernels::cast::cast(&out, DType::Int64).unwrap();
+        let back = crate::kernels::elemwise::cast::cast(&out, DType::Int64).unwrap();
         assert_eq!(values(&back), want);
     }
 

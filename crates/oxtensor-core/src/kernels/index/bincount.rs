@@ -11,8 +11,8 @@
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
-use crate::kernels::cast::cast_into;
 use crate::kernels::copy::to_contiguous;
+use crate::kernels::elemwise::cast::cast_into;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{Element, Tensor};
 use half::f16;

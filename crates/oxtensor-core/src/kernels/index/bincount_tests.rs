@@ -1,5 +1,5 @@
 use super::*;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::kernels::pseudo_random;
 
 /// The bins by the definition, one value at a time, in float64.

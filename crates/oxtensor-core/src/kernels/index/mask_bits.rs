@@ -7,8 +7,8 @@
 //! ([`for_each_set`]), skipping empty words and taking full ones whole.
 
 use crate::dtype::DType;
-use crate::kernels::cast::cast;
 use crate::kernels::copy::to_contiguous;
+use crate::kernels::elemwise::cast::cast;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::Tensor;
 use rayon::prelude::*;

@@ -1,7 +1,7 @@
 //! Tests of the mask gather against the general plan (`advanced_index`).
 
 use super::*;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::kernels::index::advanced::{gather, plan};
 use crate::kernels::random_mask;
 

@@ -10,7 +10,7 @@
 use super::subtensor::{broadcast_value, Accumulate, Write};
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::kernels::cast::cast;
+use crate::kernels::elemwise::cast::cast;
 use crate::tensor::index::wrap_index;
 use crate::tensor::Tensor;
 

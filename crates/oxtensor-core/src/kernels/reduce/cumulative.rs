@@ -6,7 +6,7 @@
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::{output, Pool};
-use crate::kernels::lanes::{for_each_lane, Lanes};
+use crate::kernels::elemwise::lanes::{for_each_lane, Lanes};
 use crate::tensor::{Element, Tensor};
 use half::f16;
 use num_complex::Complex;

@@ -26,12 +26,12 @@ pub use variance::centred_squares;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
-use crate::kernels::cast;
 use crate::kernels::complex_ops::{maximum, minimum};
+use crate::kernels::elemwise::cast;
+use crate::kernels::elemwise::lanes::for_each_lane;
 #[cfg(target_arch = "x86_64")]
 use crate::kernels::float_extremes::trailing_extremes;
 use crate::kernels::lane_group::{extremes, folds, Extreme};
-use crate::kernels::lanes::for_each_lane;
 use crate::reduction::ReduceKind;
 use crate::tensor::{Element, Tensor};
 use byte_fold::{min_bytes, or_bytes};

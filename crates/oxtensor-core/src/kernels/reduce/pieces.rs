@@ -10,7 +10,7 @@
 
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::kernels::cast;
+use crate::kernels::elemwise::cast;
 use crate::reduction::ReduceKind;
 use crate::tensor::{Element, Tensor};
 use rayon::prelude::*;

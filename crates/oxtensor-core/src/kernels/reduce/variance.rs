@@ -23,7 +23,7 @@
 use crate::dtype::DType;
 use crate::kernels::alloc::{output, Pool};
 use crate::kernels::cpu::has_avx2;
-use crate::kernels::lanes::Lanes;
+use crate::kernels::elemwise::lanes::Lanes;
 use crate::tensor::{Element, Tensor};
 use num_traits::AsPrimitive;
 use rayon::prelude::*;

@@ -17,7 +17,7 @@ mod strided_lanes;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{output, Pool};
-use crate::kernels::lanes::{for_each_lane_init, Lanes};
+use crate::kernels::elemwise::lanes::{for_each_lane_init, Lanes};
 use crate::tensor::{Element, Tensor};
 use argsort_words::argsort_words;
 use half::f16;

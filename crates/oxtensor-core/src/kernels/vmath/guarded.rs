@@ -5,7 +5,7 @@
 //! [`simd`](super::simd)'s loops are, at the same [`Level`]s.
 
 use crate::kernels::cpu::{level, Level};
-use crate::kernels::map::Part;
+use crate::kernels::elemwise::map::Part;
 use num_complex::Complex;
 use std::marker::PhantomData;
 

@@ -21,7 +21,7 @@ use super::tanh_f32::Tanh32;
 use super::trig::{Cos, Sin, Tan};
 use super::trig32::{Cos32, Sin32};
 use crate::kernels::cpu::level;
-use crate::kernels::map::Part;
+use crate::kernels::elemwise::map::Part;
 use crate::scalar::ScalarKind;
 use std::marker::PhantomData;
 

@@ -57,7 +57,7 @@ pub(crate) use guarded::Lane;
 pub(crate) use logistic::{sigmoid, softplus};
 
 use crate::kernels::cpu::{level, Level};
-use crate::kernels::map::Part;
+use crate::kernels::elemwise::map::Part;
 use crate::scalar::ScalarKind;
 use simd::{unary_at, Unary};
 

@@ -189,7 +189,7 @@ impl<const K: u32, const DD: bool> Guarded2 for PowSmall<K, DD> {
 mod tests {
     use super::*;
     use crate::kernels::cpu::levels;
-    use crate::kernels::map::Part;
+    use crate::kernels::elemwise::map::Part;
     use crate::kernels::vmath::test_support::{ulps, ulps32, Rng};
     use crate::kernels::vmath::Elem;
 

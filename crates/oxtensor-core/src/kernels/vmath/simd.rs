@@ -7,7 +7,7 @@
 //! [`crate::kernels::cpu::level`]'s choice (`OXTENSOR_SIMD` caps it).
 
 use crate::kernels::cpu::{level as cpu_level, Level};
-use crate::kernels::map::Part;
+use crate::kernels::elemwise::map::Part;
 
 /// A function of one element, generic over whether FMA is available.
 pub trait Unary {

@@ -195,7 +195,7 @@ pub(super) fn guarded<K: super::guarded::Guarded + 'static>() -> (Box<Run64>, Bo
 /// The runs of a [`Guarded2`](super::guarded::Guarded2) kernel.
 pub(super) fn guarded2<K: super::guarded::Guarded2 + 'static>() -> (Box<Run64>, Box<Run32>) {
     use super::guarded::binary_at;
-    use crate::kernels::map::Part::Full;
+    use crate::kernels::elemwise::map::Part::Full;
     (
         Box::new(|l, out, xs, ys| binary_at::<K, f64>(l, out, Full(xs), Full(ys))),
         Box::new(|l, out, xs, ys| binary_at::<K, f32>(l, out, Full(xs), Full(ys))),

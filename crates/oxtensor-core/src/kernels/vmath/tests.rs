@@ -6,7 +6,7 @@
 use super::test_support::{ulps, ulps32, Rng};
 use super::{Elem, Func};
 use crate::kernels::cpu::{levels, Level};
-use crate::kernels::map::Part;
+use crate::kernels::elemwise::map::Part;
 
 /// Values every function is tried on: zeros, infinities, NaN, the ends of
 /// the normal and subnormal ranges, and the exp and log thresholds.

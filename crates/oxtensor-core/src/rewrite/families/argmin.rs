@@ -92,7 +92,8 @@ mod tests {
         v[2 * 50 + 7] = f64::NAN;
         v[4 * 50 + 3] = -0.0;
         v[5 * 50 + 49] = f64::NEG_INFINITY;
-        crate::kernels::cast::cast(&Tensor::from_vec(vec![6, 50], v).unwrap(), dtype).unwrap()
+        crate::kernels::elemwise::cast::cast(&Tensor::from_vec(vec![6, 50], v).unwrap(), dtype)
+            .unwrap()
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, Value, VarId};
-use crate::kernels::cast::cast_constant;
+use crate::kernels::elemwise::cast::cast_constant;
 use crate::ops::elemwise::Elemwise;
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};

@@ -148,7 +148,7 @@ mod tests {
         };
         let v = vec![-3.0f64, -0.5, -0.25, 0.0, 0.5, 2.0, f64::NAN];
         let x = Tensor::from_vec(vec![v.len()], v).unwrap();
-        let x = crate::kernels::cast::cast(&x, dtype).unwrap();
+        let x = crate::kernels::elemwise::cast::cast(&x, dtype).unwrap();
         let rtol = if dtype == DType::Float32 { 1e-6 } else { 1e-14 };
         printed(&check(&case, &["specialize"], &[x], rtol))
     }

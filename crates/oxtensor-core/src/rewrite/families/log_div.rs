@@ -108,7 +108,7 @@ mod tests {
             1e-14,
         );
         assert!(printed(&fg).contains("Log [id"));
-        let a32 = crate::kernels::cast::cast(&args[0], DType::Float32).unwrap();
+        let a32 = crate::kernels::elemwise::cast::cast(&args[0], DType::Float32).unwrap();
         check(
             &case(DType::Float32, 7.0, false),
             &["stabilize"],

@@ -151,7 +151,7 @@ mod tests {
             "ExpandDims{axes=(0, 1)} [id A]\n └─ LogSumExp{axes=None} [id B]\n    └─ x [id C]\n"
         );
         // float32 stays float32.
-        let x32 = crate::kernels::cast::cast(&x, DType::Float32).unwrap();
+        let x32 = crate::kernels::elemwise::cast::cast(&x, DType::Float32).unwrap();
         check(
             &lse_case(DType::Float32, Some(&[0]), true),
             &PHASES,

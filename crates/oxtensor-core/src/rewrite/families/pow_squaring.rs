@@ -114,7 +114,7 @@ mod tests {
 
     fn values(dtype: DType) -> [Tensor; 1] {
         let t = Tensor::from_vec(vec![4], vec![1.5f64, -2.0, 0.75, 3.0]).unwrap();
-        [crate::kernels::cast::cast(&t, dtype).unwrap()]
+        [crate::kernels::elemwise::cast::cast(&t, dtype).unwrap()]
     }
 
     #[test]

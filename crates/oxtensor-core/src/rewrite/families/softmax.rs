@@ -190,7 +190,7 @@ mod tests {
             1e-15,
         );
         assert_eq!(printed(&fg), "Softmax{axis=None} [id A]\n └─ x [id B]\n");
-        let x32 = crate::kernels::cast::cast(&matrix(), DType::Float32).unwrap();
+        let x32 = crate::kernels::elemwise::cast::cast(&matrix(), DType::Float32).unwrap();
         let fg = check(
             &softmax_case(DType::Float32, Some(&[0]), true),
             &PHASES,
@@ -248,7 +248,7 @@ mod tests {
             printed(&fg),
             "MatrixTranspose [id A]\n └─ LogSoftmax{axis=(1,)} [id B]\n    └─ x [id C]\n"
         );
-        let x32 = crate::kernels::cast::cast(&matrix(), DType::Float32).unwrap();
+        let x32 = crate::kernels::elemwise::cast::cast(&matrix(), DType::Float32).unwrap();
         check(&log_softmax_case(DType::Float32), &PHASES, &[x32], 1e-6);
         // Large logits: log(0) = -inf before, the exact values after.
         let mut fg = log_softmax_case(DType::Float64).fgraph();

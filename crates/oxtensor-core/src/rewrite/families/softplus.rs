@@ -188,7 +188,7 @@ mod tests {
     /// values, and returns its printed form and its values at ±800.
     fn rewritten(case: &Case, dtype: DType) -> (String, Vec<f64>) {
         let moderate = Tensor::from_vec(vec![4], vec![-3.0f64, -0.5, 0.25, 2.0]).unwrap();
-        let moderate = crate::kernels::cast::cast(&moderate, dtype).unwrap();
+        let moderate = crate::kernels::elemwise::cast::cast(&moderate, dtype).unwrap();
         let rtol = if dtype == DType::Float32 { 1e-5 } else { 1e-13 };
         let fg = check(case, &PHASES, &[moderate], rtol);
         (printed(&fg), run(&fg, &[-800.0, 800.0], dtype))

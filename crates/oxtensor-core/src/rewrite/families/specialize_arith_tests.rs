@@ -24,7 +24,7 @@ fn specialized(dtype: DType, f: impl Fn(&mut Graph, VarId, VarId) -> VarId) -> S
     let vy = vec![3.0f64, 0.25, -7.0, 100.0, 0.0, 1.0, 0.0];
     let args = [vx, vy].map(|v| {
         let t = Tensor::from_vec(vec![v.len()], v).unwrap();
-        crate::kernels::cast::cast(&t, dtype).unwrap()
+        crate::kernels::elemwise::cast::cast(&t, dtype).unwrap()
     });
     printed(&check(&case, &["specialize"], &args, 0.0))
 }

@@ -264,8 +264,10 @@ fn pick(fg: &mut FunctionGraph, mv: NodeId, chosen: &[usize]) -> Result<VarId> {
     };
     let elements = inputs(fg, mv);
     if chosen.is_empty() {
-        let empty =
-            crate::kernels::cast::cast(&Tensor::from_vec(vec![0], Vec::<i64>::new())?, op.dtype)?;
+        let empty = crate::kernels::elemwise::cast::cast(
+            &Tensor::from_vec(vec![0], Vec::<i64>::new())?,
+            op.dtype,
+        )?;
         return Ok(fg.graph_mut().tensor_constant(empty));
     }
     let args: Vec<VarId> = chosen.iter().map(|&i| elements[i]).collect();

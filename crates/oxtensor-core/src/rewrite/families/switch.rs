@@ -77,8 +77,13 @@ fn same_branches(fg: &FunctionGraph, a: VarId, b: VarId) -> bool {
     }
     match (value(a), value(b)) {
         (Some(x), Some(y)) if x.shape() == y.shape() => {
-            x.same_values(&crate::kernels::cast::cast_constant(&y, x.dtype()))
-                && y.same_values(&crate::kernels::cast::cast_constant(&x, y.dtype()))
+            x.same_values(&crate::kernels::elemwise::cast::cast_constant(
+                &y,
+                x.dtype(),
+            )) && y.same_values(&crate::kernels::elemwise::cast::cast_constant(
+                &x,
+                y.dtype(),
+            ))
         }
         _ => false,
     }

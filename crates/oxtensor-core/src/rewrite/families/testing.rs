@@ -122,14 +122,14 @@ pub fn output_f64(fg: &FunctionGraph, args: &[Tensor]) -> (crate::dtype::DType, 
         .and_then(|p| p.run(&args))
         .expect("runs");
     let t = out[0].tensor().expect("a tensor output");
-    let f = crate::kernels::cast::cast(t, crate::dtype::DType::Float64).expect("a cast");
+    let f = crate::kernels::elemwise::cast::cast(t, crate::dtype::DType::Float64).expect("a cast");
     (t.dtype(), f.as_slice::<f64>().expect("float64").to_vec())
 }
 
 /// A vector of `values` in `dtype`.
 pub fn vector(values: &[f64], dtype: crate::dtype::DType) -> Tensor {
     let t = Tensor::from_vec(vec![values.len()], values.to_vec()).expect("a vector");
-    crate::kernels::cast::cast(&t, dtype).expect("a cast")
+    crate::kernels::elemwise::cast::cast(&t, dtype).expect("a cast")
 }
 
 /// A 2-d input `x` in `g`, `exp(x)`, and `sum(exp(x), axis)` with the

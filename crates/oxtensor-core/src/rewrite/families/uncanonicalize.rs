@@ -76,7 +76,8 @@ mod tests {
 
     fn matrix(dtype: DType) -> Tensor {
         let v = vec![3.0f64, f64::NAN, -1.0, 2.0, -5.0, f64::NEG_INFINITY];
-        crate::kernels::cast::cast(&Tensor::from_vec(vec![2, 3], v).unwrap(), dtype).unwrap()
+        crate::kernels::elemwise::cast::cast(&Tensor::from_vec(vec![2, 3], v).unwrap(), dtype)
+            .unwrap()
     }
 
     #[test]

@@ -407,6 +407,6 @@ pub fn tensor_is(t: &Tensor, x: f64) -> bool {
 
 /// A new 0-d constant holding `t`'s first element in `dtype`.
 pub fn constant_in(fg: &mut FunctionGraph, t: &Tensor, dtype: DType) -> VarId {
-    let t = crate::kernels::cast::cast_constant(t, dtype);
+    let t = crate::kernels::elemwise::cast::cast_constant(t, dtype);
     fg.graph_mut().tensor_constant(t)
 }

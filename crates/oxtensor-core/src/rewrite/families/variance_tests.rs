@@ -54,7 +54,8 @@ fn matrix(rows: usize, cols: usize, dtype: DType) -> Tensor {
     let v: Vec<f64> = (0..rows * cols)
         .map(|i| ((i * 37) % 101) as f64 * 0.25 + 1e3)
         .collect();
-    crate::kernels::cast::cast(&Tensor::from_vec(vec![rows, cols], v).unwrap(), dtype).unwrap()
+    crate::kernels::elemwise::cast::cast(&Tensor::from_vec(vec![rows, cols], v).unwrap(), dtype)
+        .unwrap()
 }
 
 /// The kernel's tolerance against the two-pass chain (`kernels/reduce/variance.rs`:

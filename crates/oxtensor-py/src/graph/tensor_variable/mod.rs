@@ -216,7 +216,7 @@ impl PyTensorVariable {
 
     /// `x[...]`: basic indexing (`Subtensor`, a view) or advanced indexing.
     fn __getitem__<'py>(slf: &Bound<'py, Self>, args: Bound<'py, PyAny>) -> Out<'py> {
-        crate::ops::subtensor::call_python(slf.py(), "_getitem", (slf.clone(), args))
+        crate::convert::index_args::getitem(slf.clone().into_any(), args, None)
     }
 
     /// Iterates over `x[i]` when the length is static, else a `TypeError`.

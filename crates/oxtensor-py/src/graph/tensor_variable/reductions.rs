@@ -2,14 +2,15 @@
 //! ...): `CAReduce` nodes with PyTensor's dtype rules and `keepdims`.
 
 use super::{cast, Out, PyTensorVariable};
+use crate::convert::scratch_graph::ScratchGraph;
+use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
-use crate::ops::make_node::{apply_core, dimshuffle, elemwise, tensor_type_of};
+use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
 use crate::ops::reduce::{axes_for, reduction};
+use oxtensor_core::build::variance;
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::dimshuffle::Axis;
-use oxtensor_core::ops::shape::ShapeI;
 use oxtensor_core::reduction::ReduceKind;
-use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -77,48 +78,18 @@ pub(crate) fn parse_axes(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<
     }
 }
 
-/// `mean`: the sum divided by the number of reduced elements.
+/// `mean`: the sum divided by the number of reduced elements
+/// (`oxtensor_core::build::variance::mean` builds it).
 pub fn mean<'py>(
     x: &Bound<'py, PyAny>,
     axis: Option<Bound<'py, PyAny>>,
     keepdims: bool,
 ) -> Out<'py> {
-    let py = x.py();
-    let ty = tensor_type_of(x)?;
-    let axes = axes_for(parse_axes(axis.clone())?, ty.ndim())?;
-    let mut s = reduce(x, ReduceKind::Sum, axis, false, None)?;
-    let float = if matches!(
-        tensor_type_of(&s)?.dtype,
-        DType::Float16 | DType::Float32 | DType::Complex64
-    ) {
-        DType::Float32
-    } else {
-        DType::Float64
-    };
-    for &a in &axes {
-        let len = apply_core(py, Arc::new(ShapeI { i: a }), vec![x.clone()])?;
-        s = elemwise(
-            py,
-            ScalarOp::Kind(ScalarKind::TrueDiv),
-            vec![s, cast(&len, float)?],
-        )?;
-    }
-    // The float32 division is an accumulator, as in NumPy and PyTensor:
-    // the mean of float16 data is float16.
-    if ty.dtype == DType::Float16 {
-        s = cast(&s, DType::Float16)?;
-    }
-    let out = if keepdims {
-        restore_axes(&s, &axes, ty.ndim())?
-    } else {
-        s
-    };
-    // PyTensor names the mean `mean` (dprint shows it); with no axis to
-    // reduce, `out` may be `x` itself, whose name stays.
-    if !axes.is_empty() {
-        out.setattr("name", "mean")?;
-    }
-    Ok(out)
+    let axes = parse_axes(axis)?;
+    let mut scratch = ScratchGraph::default();
+    let id = scratch.leaf(x)?;
+    let out = variance::mean(&mut scratch.g, id, axes.as_deref(), keepdims).py()?;
+    scratch.export(x.py(), out)
 }
 
 /// `dtype=` / `acc_dtype=` arguments: `None` leaves them to the rules.

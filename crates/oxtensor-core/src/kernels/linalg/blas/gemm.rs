@@ -8,7 +8,7 @@
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
-use crate::kernels::cast;
+use crate::kernels::elemwise::cast;
 use crate::kernels::linalg::blas;
 use crate::tensor::{Element, Tensor};
 use num_complex::Complex;

@@ -9,7 +9,7 @@ use super::gemm::{dot, product, Gemm, Operand};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::{self, Pool};
-use crate::kernels::cast;
+use crate::kernels::elemwise::cast;
 use crate::tensor::{layout as sizes, Tensor};
 use num_complex::Complex;
 use rayon::prelude::*;

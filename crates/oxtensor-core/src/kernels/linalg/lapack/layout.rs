@@ -4,8 +4,8 @@
 
 use crate::error::Result;
 use crate::kernels::alloc::order::permuted;
-use crate::kernels::cast;
 use crate::kernels::copy::copy_contiguous;
+use crate::kernels::elemwise::cast;
 use crate::kernels::linalg::faer::Real;
 use crate::tensor::Tensor;
 

@@ -8,7 +8,7 @@ use super::Algebra;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, VarId};
-use crate::kernels::cast::cast_constant;
+use crate::kernels::elemwise::cast::cast_constant;
 use crate::rewrite::families::util::{constant_in, elemwise};
 use crate::tensor::Tensor;
 

@@ -8,7 +8,7 @@ use super::{Algebra, Terms};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, VarId};
-use crate::kernels::cast::{cast, cast_constant};
+use crate::kernels::elemwise::cast::{cast, cast_constant};
 use crate::rewrite::families::util::{
     constant_in, dtype_of, elemwise, fold, inputs, produced_by, tensor_is, unique_value,
 };

@@ -33,7 +33,7 @@ pub use equilibrium::Equilibrium;
 pub use merge::{MergeFeature, MergeRewriter};
 pub use profile::{PassRecord, RewriteProfile, RewriterStats};
 pub use rewriter::{
-    rewrite_graph, FnRewriter, GraphRewriter, NodeRewriter, Rewrite, Track, Tracks,
+    node_rw, rewrite_graph, FnRewriter, GraphRewriter, NodeRewriter, Rewrite, Track, Tracks,
 };
 pub use run::{OnError, RewriteSettings, RunContext};
 pub use sequence::Sequence;

@@ -161,6 +161,14 @@ where
     }
 }
 
+/// [`FnRewriter::new`] as a shared [`NodeRewriter`], ready to register.
+pub fn node_rw<F>(name: &'static str, tracks: fn() -> Tracks, f: F) -> Arc<dyn NodeRewriter>
+where
+    F: Fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>> + Send + Sync + 'static,
+{
+    Arc::new(FnRewriter::new(name, tracks, f))
+}
+
 impl<F> NodeRewriter for FnRewriter<F>
 where
     F: Fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>> + Send + Sync,

@@ -15,26 +15,23 @@ use crate::ops::advanced_inc_subtensor::AdvancedIncSubtensor;
 use crate::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use crate::ops::nonzero::Nonzero;
 use crate::rewrite::db::{Entry, RewriteDb, Role};
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::phase::SPECIALIZE;
 use crate::rewrite::optdb::register_in;
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::tensor::index::IdxEntry;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let adv = || Tracks::classes(&["AdvancedSubtensor"]);
-    let take: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let take = node_rw(
         "local_replace_AdvancedSubtensor",
         adv,
         local_replace_advanced_subtensor,
-    ));
+    );
     register_in(db, SPECIALIZE, take, &[])?;
     let both = || Tracks::classes(&["AdvancedSubtensor", "AdvancedIncSubtensor"]);
-    let mask: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "bool_idx_to_nonzero",
-        both,
-        bool_idx_to_nonzero,
-    ));
+    let mask = node_rw("bool_idx_to_nonzero", both, bool_idx_to_nonzero);
     db.sub_db(SPECIALIZE)?.register(
         "bool_idx_to_nonzero",
         Entry::Node(mask),

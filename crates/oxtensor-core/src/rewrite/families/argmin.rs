@@ -15,17 +15,18 @@ use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::argmax::Argmax;
 use crate::ops::argmin::Argmin;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let rw = node_rw(
         "local_argmax_of_reversed",
         || Tracks::classes(&["Argmax"]),
         local_argmax_of_reversed,
-    ));
+    );
     register_in(db, phase::SPECIALIZE, rw, &[])
 }
 

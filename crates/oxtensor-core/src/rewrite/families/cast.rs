@@ -13,25 +13,22 @@ use crate::graph::{FunctionGraph, NodeId, Value, VarId};
 use crate::kernels::elemwise::cast::cast_constant;
 use crate::ops::elemwise::Elemwise;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Track, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Track, Tracks};
 use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let cast_cast: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-            "local_cast_cast",
-            cast_tracks,
-            local_cast_cast,
-        ));
+        let cast_cast = node_rw("local_cast_cast", cast_tracks, local_cast_cast);
         register_in(db, p, cast_cast, &[])?;
     }
-    let upcast: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let upcast = node_rw(
         "local_upcast_elemwise_constant_inputs",
         upcasting_kinds,
         local_upcast_elemwise_constant_inputs,
-    ));
+    );
     register_in(db, phase::CANONICALIZE, upcast, &[])
 }
 

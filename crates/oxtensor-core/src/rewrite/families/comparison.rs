@@ -20,10 +20,10 @@ use crate::ops::make_vector::MakeVector;
 use crate::ops::shape::{Shape, ShapeI};
 use crate::ops::subtensor::Subtensor;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     for p in [
@@ -32,11 +32,11 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         phase::STABILIZE,
         phase::SPECIALIZE,
     ] {
-        let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let rw = node_rw(
             "local_useless_elemwise_comparison",
             || Tracks::scalars(&[Lt, Gt, Le, Ge, Eq, Minimum, Maximum]),
             local_useless_elemwise_comparison,
-        ));
+        );
         register_in(db, p, rw, &[])?;
     }
     Ok(())

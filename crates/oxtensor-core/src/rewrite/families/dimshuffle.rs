@@ -19,30 +19,19 @@ use crate::ops::elemwise::Elemwise;
 use crate::ops::infer_shape::dim_constant;
 use crate::ops::subtensor::Subtensor;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::phase::{CANONICALIZE, SPECIALIZE, UNCANONICALIZE};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::tensor::index::IdxEntry;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     let ds = || Tracks::classes(&["DimShuffle"]);
-    let lift: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_dimshuffle_lift",
-        ds,
-        local_dimshuffle_lift,
-    ));
+    let lift = node_rw("local_dimshuffle_lift", ds, local_dimshuffle_lift);
     register_phases(db, &[CANONICALIZE, SPECIALIZE], lift, &[])?;
-    let alloc: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_dimshuffle_alloc",
-        ds,
-        local_dimshuffle_alloc,
-    ));
+    let alloc = node_rw("local_dimshuffle_alloc", ds, local_dimshuffle_alloc);
     register_phases(db, &[UNCANONICALIZE], alloc, &[])?;
-    let sub: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_dimshuffle_subtensor",
-        ds,
-        local_dimshuffle_subtensor,
-    ));
+    let sub = node_rw("local_dimshuffle_subtensor", ds, local_dimshuffle_subtensor);
     register_phases(db, &[UNCANONICALIZE], sub, &[])
 }
 

@@ -12,17 +12,17 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let rw = node_rw(
         "local_exp_log_nan_switch",
         || Tracks::scalars(&[Exp, Expm1, Softplus, Log1mexp]),
         local_exp_log_nan_switch,
-    ));
+    );
     register_in(db, phase::SPECIALIZE, rw, &[])
 }
 

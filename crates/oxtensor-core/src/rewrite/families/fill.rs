@@ -12,29 +12,29 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::elemwise::Elemwise;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::Second;
 use crate::scalar::ScalarOp;
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     for (p, tags) in [
         (phase::CANONICALIZE, &["fast_compile", "shape_unsafe"][..]),
         (phase::USELESS, &["shape_unsafe"][..]),
     ] {
-        let useless: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let useless = node_rw(
             "local_useless_fill",
             || Tracks::scalars(&[Second]),
             local_useless_fill,
-        ));
+        );
         register_in(db, p, useless, tags)?;
     }
-    let sink: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let sink = node_rw(
         "local_second_sink",
         || Tracks::classes(&["Elemwise"]),
         local_second_sink,
-    ));
+    );
     register_in(db, phase::CANONICALIZE, sink, &["shape_unsafe"])
 }
 

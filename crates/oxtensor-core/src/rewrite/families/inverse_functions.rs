@@ -12,25 +12,25 @@ use super::util::{constant_in, dtype_of, elemwise, like, output};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
 use crate::tensor::Tensor;
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let exp_log: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let exp_log = node_rw(
             "local_exp_log",
             || Tracks::scalars(&[Log, Log1p, Exp, Expm1]),
             local_exp_log,
-        ));
+        );
         register_in(db, p, exp_log, &[])?;
-        let sqrt_sqr: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let sqrt_sqr = node_rw(
             "local_sqrt_sqr",
             || Tracks::scalars(&[Sqrt, Sqr]),
             local_sqrt_sqr,
-        ));
+        );
         register_in(db, p, sqrt_sqr, &[])?;
     }
     Ok(())

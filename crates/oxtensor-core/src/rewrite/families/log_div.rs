@@ -10,17 +10,13 @@ use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_log_div",
-        || Tracks::scalars(&[Log]),
-        local_log_div,
-    ));
+    let rw = node_rw("local_log_div", || Tracks::scalars(&[Log]), local_log_div);
     register_in(db, phase::STABILIZE, rw, &[])
 }
 

@@ -17,25 +17,26 @@ use crate::ops::logsumexp::LogSumExp;
 use crate::ops::reduce::CAReduce;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 const TAGS: [&str; 2] = ["symbolic_op_recognition", "fast_compile"];
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let lse: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let lse = node_rw(
         "local_log_sum_exp",
         || Tracks::scalars(&[Log]),
         local_log_sum_exp,
-    ));
+    );
     register_in(db, phase::STABILIZE, lse, &TAGS)?;
-    let lae: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let lae = node_rw(
         "local_log_add_exp",
         || Tracks::scalars(&[Log]),
         local_log_add_exp,
-    ));
+    );
     register_in(db, phase::STABILIZE, lae, &TAGS)
 }
 

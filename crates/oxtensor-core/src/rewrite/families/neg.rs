@@ -10,25 +10,25 @@ use super::util::{constant_in, dtype_of, elemwise, inputs, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{Add, Mul, Neg, Sub};
 use crate::tensor::Tensor;
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let neg_to_mul: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let neg_to_mul = node_rw(
         "local_neg_to_mul",
         || Tracks::scalars(&[Neg]),
         local_neg_to_mul,
-    ));
+    );
     register_in(db, phase::CANONICALIZE, neg_to_mul, &[])?;
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let sub_neg: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let sub_neg = node_rw(
             "local_sub_neg_to_add",
             || Tracks::scalars(&[Sub]),
             local_sub_neg_to_add,
-        ));
+        );
         register_in(db, p, sub_neg, &[])?;
     }
     Ok(())

@@ -13,21 +13,21 @@ use crate::dtype::Kind;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
-use std::sync::Arc;
 
 /// The largest exponent written out (PyTensor's "512 is too small for the
 /// cpu and too big for some gpu").
 const MAX_POWER: u32 = 512;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let rw = node_rw(
         "local_pow_to_nested_squaring",
         || Tracks::scalars(&[Pow]),
         local_pow_to_nested_squaring,
-    ));
+    );
     register_in(db, phase::SPECIALIZE, rw, &[])
 }
 

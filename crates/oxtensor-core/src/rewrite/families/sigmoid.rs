@@ -16,30 +16,30 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let over: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let over = node_rw(
         "local_exp_over_1_plus_exp",
         || Tracks::scalars(&[TrueDiv]),
         local_exp_over_1_plus_exp,
-    ));
+    );
     register_in(db, phase::STABILIZE, over, &[])?;
-    let one_minus: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let one_minus = node_rw(
         "local_1msigmoid",
         || Tracks::scalars(&[Sub]),
         local_1msigmoid,
-    ));
+    );
     register_in(db, phase::STABILIZE, one_minus.clone(), &[])?;
     register_in(db, phase::SPECIALIZE, one_minus, &[])?;
-    let times: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let times = node_rw(
         "local_sigm_times_exp",
         || Tracks::scalars(&[Mul]),
         local_sigm_times_exp,
-    ));
+    );
     register_in(db, phase::STABILIZE, times, &[])
 }
 

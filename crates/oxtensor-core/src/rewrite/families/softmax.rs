@@ -18,8 +18,9 @@ use crate::ops::softmax::Softmax;
 use crate::ops::OpRef;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
@@ -35,18 +36,18 @@ const LIFTABLE: [&str; 4] = [
 const MAX_LIFTED: usize = 8;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let stab: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let stab = node_rw(
         "local_softmax_stabilize",
         || Tracks::scalars(&[TrueDiv]),
         local_softmax_stabilize,
-    ));
+    );
     let tags = ["symbolic_op_recognition", "fast_compile"];
     register_in(db, phase::STABILIZE, stab, &tags)?;
-    let log: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let log = node_rw(
         "local_logsoftmax",
         || Tracks::scalars(&[Log]),
         local_logsoftmax,
-    ));
+    );
     register_in(db, phase::STABILIZE, log, &[])
 }
 

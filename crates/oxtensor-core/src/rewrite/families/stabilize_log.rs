@@ -7,23 +7,15 @@ use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let log1p: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_log1p",
-        || Tracks::scalars(&[Log]),
-        local_log1p,
-    ));
+    let log1p = node_rw("local_log1p", || Tracks::scalars(&[Log]), local_log1p);
     register_in(db, phase::STABILIZE, log1p, &["stable"])?;
-    let expm1: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_expm1",
-        || Tracks::scalars(&[Sub, Add]),
-        local_expm1,
-    ));
+    let expm1 = node_rw("local_expm1", || Tracks::scalars(&[Sub, Add]), local_expm1);
     register_in(db, phase::STABILIZE, expm1, &["stable"])
 }
 

@@ -11,17 +11,18 @@ use crate::graph::{FunctionGraph, NodeId};
 use crate::ops::reduce::CAReduce;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let rw = node_rw(
         "local_max_to_min",
         || Tracks::scalars(&[Neg]),
         local_max_to_min,
-    ));
+    );
     register_in(db, phase::UNCANONICALIZE, rw, &[])
 }
 

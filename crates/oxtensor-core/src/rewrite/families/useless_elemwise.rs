@@ -14,10 +14,10 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     for (p, tags) in [
@@ -25,18 +25,14 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         (phase::CANONICALIZE, &["fast_compile"][..]),
         (phase::SPECIALIZE, &[][..]),
     ] {
-        let useless: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let useless = node_rw(
             "local_useless_elemwise",
             || Tracks::scalars(&[Add, Mul, Identity, Eq, Neq, And, Or, Xor]),
             local_useless_elemwise,
-        ));
+        );
         register_in(db, p, useless, tags)?;
     }
-    let neg_neg: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_neg_neg",
-        || Tracks::scalars(&[Neg]),
-        local_neg_neg,
-    ));
+    let neg_neg = node_rw("local_neg_neg", || Tracks::scalars(&[Neg]), local_neg_neg);
     register_in(db, phase::CANONICALIZE, neg_neg, &[])
 }
 

@@ -17,17 +17,18 @@ use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::reduce::CAReduce;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let rw = node_rw(
         "local_sum_sqr_deviations",
         || Tracks::classes(&["Sum"]),
         local_sum_sqr_deviations,
-    ));
+    );
     register_in(db, phase::SPECIALIZE, rw, &[])
 }
 

@@ -9,30 +9,26 @@ use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::scalar::ScalarKind::{IntDiv, Mul, TrueDiv};
-use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let mul_zero: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
-        "local_mul_zero",
-        || Tracks::scalars(&[Mul]),
-        local_mul_zero,
-    ));
+    let mul_zero = node_rw("local_mul_zero", || Tracks::scalars(&[Mul]), local_mul_zero);
     register_in(db, phase::CANONICALIZE, mul_zero, &[])?;
-    let by_one: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+    let by_one = node_rw(
         "local_div_by_one",
         || Tracks::scalars(&[TrueDiv, IntDiv]),
         local_div_by_one,
-    ));
+    );
     register_in(db, phase::CANONICALIZE, by_one, &[])?;
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let zero_div: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let zero_div = node_rw(
             "local_zero_div",
             || Tracks::scalars(&[TrueDiv, IntDiv]),
             local_zero_div,
-        ));
+        );
         register_in(db, p, zero_div, &[])?;
     }
     Ok(())

@@ -25,8 +25,9 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::merge::same_apply;
+use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::{NodeRewriter, Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
 use flatten::Mode;
 
@@ -83,11 +84,11 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         register_in(db, phase::CANONICALIZE, rw, &["shape_unsafe"])?;
     }
     for p in [phase::CANONICALIZE, phase::STABILIZE] {
-        let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(
+        let rw = node_rw(
             "local_greedy_distributor",
             || Tracks::scalars(&[Mul, TrueDiv, Reciprocal]),
             distribute::local_greedy_distributor,
-        ));
+        );
         register_in(db, p, rw, &[])?;
     }
     Ok(())

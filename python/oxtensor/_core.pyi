@@ -64,6 +64,7 @@ __all__ = [
     "IncSubtensor",
     "InconsistencyError",
     "InternalError",
+    "Jacobian",
     "Join",
     "LogSoftmax",
     "LogSumExp",
@@ -115,6 +116,8 @@ __all__ = [
     "_grad",
     "_grad_op",
     "_install_blas",
+    "_jacobian",
+    "_jacobian_op",
     "_panic",
     "_pushforward",
     "_register",
@@ -406,6 +409,26 @@ def _pushforward(
 def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
     """``zero_grad``, ``disconnected_grad``, ``undefined_grad``, ``grad_clip``,
     ``grad_scale``."""
+
+def _jacobian(
+    expression: Variable,
+    wrt: list[Variable],
+    consider_constant: list[Variable],
+    disconnected_inputs: str,
+    hessian: bool,
+) -> list[t.Any]:
+    """The core of ``oxtensor.gradient.jacobian`` (and of ``hessian`` when
+    ``hessian``)."""
+
+def _jacobian_op(
+    inputs: list[Variable],
+    u: Variable,
+    y: Variable,
+    wrt: list[Variable],
+    rows: list[Variable],
+) -> Op:
+    """The ``Jacobian`` op over an inner graph given as variables (how a
+    pickled one comes back)."""
 
 # ---- from crates/oxtensor-py/src/graph/ --------------------------------------
 
@@ -1575,6 +1598,14 @@ class GradOp(Op):
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """A view of the input."""
+
+class Jacobian(Op):
+    """The Jacobian of an expression, computed by a loop over its rows (see
+    ``oxtensor_core::grad::jacobian``); instances compare by identity.
+    """
+
+    def __reduce__(self, /) -> tuple[t.Any, ...]:
+        """``_jacobian_op(inputs, u, y, wrt, rows)`` rebuilds it."""
 
 class IfElse(Op):
     """``IfElse(n_outs)``: lazy choice between two branches (``if{}``)."""

@@ -1,23 +1,25 @@
 """`oxtensor.gradient`: symbolic differentiation, as `pytensor.gradient`.
 
-The driver runs in the Rust core (`_core._grad`, `_core._pushforward`); this
-module gives it PyTensor's signatures and return shapes, and adds what is
-Python by nature: `jacobian`/`hessian` (a loop over a compiled inner
-function), `verify_grad` and the markers ops' gradients use.
+The driver runs in the Rust core (`_core._grad`, `_core._pushforward`,
+`_core._jacobian`: a `Jacobian` node looping over its rows); this module
+gives it PyTensor's signatures and return shapes, and adds what is Python by
+nature: `verify_grad` and the markers ops' gradients use.
 """
 
+import functools
+import operator
 from collections.abc import Iterable
 from typing import Any
 
 from oxtensor import _core
 from oxtensor.gradient_check import GradientError, numeric_grad, verify_grad
-from oxtensor.gradient_jacobian import hessian, hessian_vector_product, jacobian
 from oxtensor.graph.null_type import NullType
 
 DisconnectedType = _core.DisconnectedType
 DisconnectedInputError = _core.DisconnectedInputError
 NullTypeGradError = _core.NullTypeGradError
 GradOp = _core.GradOp
+Jacobian = _core.Jacobian
 disconnected_type = DisconnectedType()
 
 
@@ -189,6 +191,59 @@ def Rop(
     )
 
 
+def _second_order(
+    y: Any, wrt: Any, consider_constant: Any, disconnected_inputs: str, hessian: bool
+) -> Any:
+    """`_core._jacobian` with PyTensor's argument forms."""
+    from oxtensor.tensor import as_tensor_variable
+
+    wrt_list, single = _as_list(wrt, "wrt")
+    constants = _variables(consider_constant, "consider_constant")
+    y = as_tensor_variable(y)
+    results = _core._jacobian(y, wrt_list, constants, disconnected_inputs, hessian)
+    return _shaped(results, wrt, single)
+
+
+def jacobian(
+    expression: Any,
+    wrt: Any,
+    consider_constant: Any = None,
+    disconnected_inputs: str = "raise",
+    vectorize: bool = False,
+) -> Any:
+    """``∂expression/∂wrt``: shape ``expression.shape + wrt.shape`` for each
+    ``wrt`` entry (a variable, a list or a tuple; the result has the same
+    form). ``vectorize`` chooses PyTensor's strategy and gives the same values
+    here, where every Jacobian is built by the row loop."""
+    del vectorize
+    return _second_order(
+        expression, wrt, consider_constant, disconnected_inputs, hessian=False
+    )
+
+
+def hessian(
+    cost: Any,
+    wrt: Any,
+    consider_constant: Any = None,
+    disconnected_inputs: str = "raise",
+) -> Any:
+    """The matrix of second derivatives of the scalar ``cost`` for each
+    ``wrt`` entry."""
+    return _second_order(
+        cost, wrt, consider_constant, disconnected_inputs, hessian=True
+    )
+
+
+def hessian_vector_product(cost: Any, wrt: Any, p: Any, **grad_kwargs: Any) -> Any:
+    """``H · p`` without forming the Hessian: the gradient of ``grad(cost) · p``."""
+    wrt_list, single = _as_list(wrt, "wrt")
+    p_list = [p] if single else list(p)
+    grads = grad(cost, wrt_list, **grad_kwargs)
+    terms = [(g * v).sum() for g, v in zip(grads, p_list, strict=True)]
+    result = grad(functools.reduce(operator.add, terms), wrt_list, **grad_kwargs)
+    return result[0] if single else result
+
+
 def zero_grad(x: Any) -> Any:
     """``x``, whose gradient is zero."""
     return _core._grad_op(x, "zero")
@@ -224,6 +279,7 @@ __all__ = [
     "DisconnectedType",
     "GradOp",
     "GradientError",
+    "Jacobian",
     "Lop",
     "NullType",
     "NullTypeGradError",

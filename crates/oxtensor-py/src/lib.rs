@@ -109,6 +109,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gradient::_grad, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad_op, m)?)?;
+    m.add_function(wrap_pyfunction!(gradient::jacobian::_jacobian, m)?)?;
+    m.add_function(wrap_pyfunction!(gradient::jacobian::_jacobian_op, m)?)?;
     m.add_function(wrap_pyfunction!(ops::scalar::scalar_op, m)?)?;
     m.add_function(wrap_pyfunction!(ops::scalar::scalar_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::constant, m)?)?;

@@ -5,10 +5,12 @@
 //! Mirrors `pytensor/gradient.py`.
 
 mod forward;
+pub mod jacobian;
 mod reverse;
 mod substitute;
 
 pub use forward::{pushforward, PushforwardRequest};
+pub use jacobian::{hessian, jacobian, JacobianRequest};
 pub use reverse::grad;
 use reverse::grad_with;
 pub use substitute::substitute;

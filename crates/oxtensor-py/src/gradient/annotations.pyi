@@ -29,3 +29,23 @@ def _pushforward(
 def _grad_op(x: t.Any, kind: str, a: float = 0.0, b: float = 0.0) -> t.Any:
     """``zero_grad``, ``disconnected_grad``, ``undefined_grad``, ``grad_clip``,
     ``grad_scale``."""
+
+def _jacobian(
+    expression: Variable,
+    wrt: list[Variable],
+    consider_constant: list[Variable],
+    disconnected_inputs: str,
+    hessian: bool,
+) -> list[t.Any]:
+    """The core of ``oxtensor.gradient.jacobian`` (and of ``hessian`` when
+    ``hessian``)."""
+
+def _jacobian_op(
+    inputs: list[Variable],
+    u: Variable,
+    y: Variable,
+    wrt: list[Variable],
+    rows: list[Variable],
+) -> Op:
+    """The ``Jacobian`` op over an inner graph given as variables (how a
+    pickled one comes back)."""

@@ -5,6 +5,7 @@
 //! with Python variables and imports what they return.
 
 pub mod grad_op;
+pub mod jacobian;
 pub mod types;
 
 use crate::convert::export::{export_var, export_vars};

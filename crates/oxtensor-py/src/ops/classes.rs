@@ -4,6 +4,7 @@
 //! every class to the module.
 
 use crate::gradient::grad_op::PyGradOp;
+use crate::gradient::jacobian::PyJacobian;
 use crate::ops::bincount::PyBincount;
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
@@ -26,6 +27,7 @@ use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
 use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
 use crate::ops::subtensor::{PyAdvancedSubtensor, PyAdvancedSubtensor1, PySubtensor};
 use crate::pickle::composite;
+use oxtensor_core::grad::jacobian::Jacobian;
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
@@ -142,6 +144,7 @@ builtin_ops! {
     Split => PySplit,
     Nonzero => PyNonzero,
     Bincount => PyBincount,
+    Jacobian => PyJacobian,
     ;
     Elemwise => elemwise::object [PyElemwise],
     DimShuffle => dimshuffle::object [PyDimShuffle],

@@ -6,8 +6,11 @@
 use crate::errors::from_pyerr;
 use crate::ops::op::op_str;
 use oxtensor_core::error::Result;
+use oxtensor_core::kernels::alloc::Pool;
 use oxtensor_core::ops::{IoMap, Op};
 use oxtensor_core::types::Type;
+use oxtensor_core::value::Value;
+use oxtensor_core::vm::Thunk;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -82,6 +85,21 @@ impl HostOp {
         })
     }
 
+    /// The Python `make_node` on fresh variables of these types.
+    fn fresh_node<'py, 'a>(
+        &self,
+        py: Python<'py>,
+        types: impl IntoIterator<Item = &'a Type>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let args = types
+            .into_iter()
+            .map(|t| crate::graph::types::py_type(py, t)?.bind(py).call0())
+            .collect::<PyResult<Vec<_>>>()?;
+        self.obj
+            .bind(py)
+            .call_method1("make_node", PyTuple::new(py, args)?)
+    }
+
     /// Checks the maps against a node's arity, naming the op on error.
     pub fn check_maps(&self, n_inputs: usize, n_outputs: usize) -> PyResult<()> {
         for (attr, map) in [
@@ -105,6 +123,20 @@ impl HostOp {
             }
         }
         Ok(())
+    }
+}
+
+/// The thunk of a Python op whose node could not be made: each call
+/// fails with the reason.
+struct Unlinkable(String);
+
+impl Thunk for Unlinkable {
+    fn run(&self, _: &[&Value], _: &mut [Option<Value>], _: &mut Pool) -> Result<()> {
+        Err(oxtensor_core::Error::Value(self.0.clone()))
+    }
+
+    fn is_host(&self) -> bool {
+        true
     }
 }
 
@@ -147,14 +179,7 @@ impl Op for HostOp {
     /// Calls the Python `make_node` on fresh variables of these types.
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         Python::attach(|py| -> PyResult<Vec<Type>> {
-            let args = inputs
-                .iter()
-                .map(|t| crate::graph::types::py_type(py, t)?.bind(py).call0())
-                .collect::<PyResult<Vec<_>>>()?;
-            let node = self
-                .obj
-                .bind(py)
-                .call_method1("make_node", PyTuple::new(py, args)?)?;
+            let node = self.fresh_node(py, inputs.iter().copied())?;
             let outs = node.getattr("outputs")?.cast_into::<PyList>()?;
             outs.iter()
                 .map(|o| crate::graph::types::core_type(&o.getattr("type")?))
@@ -178,6 +203,17 @@ impl Op for HostOp {
     /// Gradients of Python ops are the Python methods, called by the host.
     fn is_host(&self) -> bool {
         true
+    }
+
+    /// The thunk for a node the host did not link itself (one in a core
+    /// op's inner graph, such as a `Jacobian`'s): the Python `make_node`
+    /// on fresh variables of the node's input types gives the node that
+    /// `perform` (or `make_thunk`) is called with.
+    fn make_thunk(&self, input_types: &[Type], _: &[Type]) -> Option<Box<dyn Thunk>> {
+        let made = Python::attach(|py| -> PyResult<Box<dyn Thunk>> {
+            crate::ops::host_thunk::host_thunk(&self.fresh_node(py, input_types)?, false)
+        });
+        Some(made.unwrap_or_else(|e| Box::new(Unlinkable(from_pyerr(e).to_string()))))
     }
 
     fn as_any(&self) -> &dyn Any {

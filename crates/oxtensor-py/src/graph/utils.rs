@@ -70,34 +70,59 @@ impl Scratch {
     }
 }
 
-/// Every variable the graphs depend on (graphs included), depth first.
-#[pyfunction]
-#[pyo3(signature = (graphs, blockers = None))]
-pub fn ancestors<'py>(
-    graphs: Bound<'py, PyAny>,
-    blockers: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let outs = s.import(&graphs)?;
-    let blockers = s.optional(blockers)?;
-    s.vars(graphs.py(), &traversal::ancestors(&s.g, &outs, &blockers))
+/// A `#[pyfunction]` running a traversal of the core on a scratch copy of
+/// the graphs: `(graphs, blockers=None)` for the ancestor walks,
+/// `(ins, outs)` for what lies between; `vars` or `nodes` maps the result
+/// back.
+macro_rules! scratch_walk {
+    ($(#[$doc:meta])* $name:ident(graphs, blockers) -> $back:ident) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (graphs, blockers = None))]
+        pub fn $name<'py>(
+            graphs: Bound<'py, PyAny>,
+            blockers: Option<Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyList>> {
+            let mut s = Scratch::new();
+            let outs = s.import(&graphs)?;
+            let blockers = s.optional(blockers)?;
+            s.$back(graphs.py(), &traversal::$name(&s.g, &outs, &blockers))
+        }
+    };
+    ($(#[$doc:meta])* $name:ident(ins, outs) -> $back:ident) => {
+        $(#[$doc])*
+        #[pyfunction]
+        pub fn $name<'py>(
+            ins: Bound<'py, PyAny>,
+            outs: Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyList>> {
+            let mut s = Scratch::new();
+            let (o, i) = (s.import(&outs)?, s.import(&ins)?);
+            s.$back(ins.py(), &traversal::$name(&s.g, &i, &o))
+        }
+    };
 }
 
-/// The owner-less ancestors (roots and constants).
-#[pyfunction]
-#[pyo3(signature = (graphs, blockers = None))]
-pub fn graph_inputs<'py>(
-    graphs: Bound<'py, PyAny>,
-    blockers: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let outs = s.import(&graphs)?;
-    let blockers = s.optional(blockers)?;
-    s.vars(
-        graphs.py(),
-        &traversal::graph_inputs(&s.g, &outs, &blockers),
-    )
-}
+scratch_walk!(
+    /// Every variable the graphs depend on (graphs included), depth first.
+    ancestors(graphs, blockers) -> vars
+);
+scratch_walk!(
+    /// The owner-less ancestors (roots and constants).
+    graph_inputs(graphs, blockers) -> vars
+);
+scratch_walk!(
+    /// The variables between `ins` and `outs`.
+    vars_between(ins, outs) -> vars
+);
+scratch_walk!(
+    /// Owner-less variables between `ins` and `outs` that are not in `ins`.
+    orphans_between(ins, outs) -> vars
+);
+scratch_walk!(
+    /// The nodes between `ins` and `outs`.
+    applys_between(ins, outs) -> nodes
+);
 
 /// The owner-less, non-constant ancestors: what a function of `graphs` needs.
 pub fn explicit_inputs<'py>(outputs: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
@@ -108,39 +133,6 @@ pub fn explicit_inputs<'py>(outputs: &Bound<'py, PyList>) -> PyResult<Bound<'py,
         .filter(|v| !s.g.var(*v).is_constant())
         .collect();
     s.vars(outputs.py(), &ids)
-}
-
-/// The variables between `ins` and `outs`.
-#[pyfunction]
-pub fn vars_between<'py>(
-    ins: Bound<'py, PyAny>,
-    outs: Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let (o, i) = (s.import(&outs)?, s.import(&ins)?);
-    s.vars(ins.py(), &traversal::vars_between(&s.g, &i, &o))
-}
-
-/// Owner-less variables between `ins` and `outs` that are not in `ins`.
-#[pyfunction]
-pub fn orphans_between<'py>(
-    ins: Bound<'py, PyAny>,
-    outs: Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let (o, i) = (s.import(&outs)?, s.import(&ins)?);
-    s.vars(ins.py(), &traversal::orphans_between(&s.g, &i, &o))
-}
-
-/// The nodes between `ins` and `outs`.
-#[pyfunction]
-pub fn applys_between<'py>(
-    ins: Bound<'py, PyAny>,
-    outs: Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let (o, i) = (s.import(&outs)?, s.import(&ins)?);
-    s.nodes(ins.py(), &traversal::applys_between(&s.g, &i, &o))
 }
 
 /// Nodes between `inputs` and `outputs` in dependency order.

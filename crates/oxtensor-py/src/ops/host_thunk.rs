@@ -17,6 +17,7 @@ use crate::graph::types::PyTensorType;
 use crate::ops::op::op_str;
 use oxtensor_core::error::Result;
 use oxtensor_core::kernels::alloc::Pool;
+use oxtensor_core::ops::Outs;
 use oxtensor_core::value::Value;
 use oxtensor_core::vm::Thunk;
 use pyo3::exceptions::PyTypeError;
@@ -203,12 +204,7 @@ impl PerformThunk {
 }
 
 impl Thunk for PerformThunk {
-    fn run(
-        &self,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-        _pool: &mut Pool,
-    ) -> Result<()> {
+    fn run(&self, inputs: &[&Value], outputs: &mut Outs, _pool: &mut Pool) -> Result<()> {
         Python::attach(|py| self.run_py(py, inputs, outputs)).map_err(from_pyerr)
     }
 
@@ -305,12 +301,7 @@ impl MakeThunk {
 }
 
 impl Thunk for MakeThunk {
-    fn run(
-        &self,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-        _pool: &mut Pool,
-    ) -> Result<()> {
+    fn run(&self, inputs: &[&Value], outputs: &mut Outs, _pool: &mut Pool) -> Result<()> {
         let _guard = self.lock.lock().map_err(|_| {
             oxtensor_core::Error::Value("a previous call of this thunk panicked".into())
         })?;

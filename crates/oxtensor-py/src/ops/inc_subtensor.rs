@@ -24,11 +24,47 @@ fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> 
     Ok(d)
 }
 
+/// The getters every increment op has: `inplace`, its `destroy_map` and
+/// `set_instead_of_inc`, read from the core op.
+macro_rules! inc_flags {
+    ($py:ty, $core:ty) => {
+        #[pymethods]
+        impl $py {
+            /// Whether it writes into `x` itself.
+            #[getter]
+            fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+                Ok(core_of::<$core>(slf.as_super())?.inplace)
+            }
+
+            /// `{0: [0]}` when inplace, else empty.
+            #[getter]
+            fn destroy_map<'py>(
+                slf: PyRef<'_, Self>,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, PyDict>> {
+                destroy_map_of(py, core_of::<$core>(slf.as_super())?.inplace)
+            }
+
+            /// Set instead of increment.
+            #[getter]
+            fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
+                Ok(core_of::<$core>(slf.as_super())?.set_instead_of_inc)
+            }
+        }
+    };
+}
+
 /// `IncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ...)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "IncSubtensor")]
 pub struct PyIncSubtensor;
 
-op_args!(PyIncSubtensor, props ["idx_list", "inplace", "set_instead_of_inc", "destroyhandler_tolerate_aliased"], ["idx_list"], ["inplace", "set_instead_of_inc"]);
+op_args!(
+    PyIncSubtensor,
+    props ["idx_list", "inplace", "set_instead_of_inc", "destroyhandler_tolerate_aliased"],
+    ["idx_list"],
+    ["inplace", "set_instead_of_inc"]
+);
+inc_flags!(PyIncSubtensor, IncSubtensor);
 
 #[pymethods]
 impl PyIncSubtensor {
@@ -50,24 +86,6 @@ impl PyIncSubtensor {
     #[getter]
     fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         idx_list_tuple(py, &core_of::<IncSubtensor>(slf.as_super())?.idx_list)
-    }
-
-    /// Whether it writes into `x` itself.
-    #[getter]
-    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<IncSubtensor>(slf.as_super())?.inplace)
-    }
-
-    /// `{0: [0]}` when inplace, else empty.
-    #[getter]
-    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        destroy_map_of(py, core_of::<IncSubtensor>(slf.as_super())?.inplace)
-    }
-
-    /// Set instead of increment.
-    #[getter]
-    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<IncSubtensor>(slf.as_super())?.set_instead_of_inc)
     }
 
     /// Always empty (only meaningful for inplace versions).
@@ -94,6 +112,7 @@ op_args!(
     [],
     ["inplace", "set_instead_of_inc"]
 );
+inc_flags!(PyAdvancedIncSubtensor1, AdvancedIncSubtensor1);
 
 #[pymethods]
 impl PyAdvancedIncSubtensor1 {
@@ -106,27 +125,6 @@ impl PyAdvancedIncSubtensor1 {
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor1))
     }
-
-    /// Whether it writes into `x` itself.
-    #[getter]
-    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<AdvancedIncSubtensor1>(slf.as_super())?.inplace)
-    }
-
-    /// `{0: [0]}` when inplace, else empty.
-    #[getter]
-    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        destroy_map_of(
-            py,
-            core_of::<AdvancedIncSubtensor1>(slf.as_super())?.inplace,
-        )
-    }
-
-    /// Set instead of increment.
-    #[getter]
-    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<AdvancedIncSubtensor1>(slf.as_super())?.set_instead_of_inc)
-    }
 }
 
 /// `AdvancedIncSubtensor(idx_list, inplace=False, set_instead_of_inc=False, ignore_duplicates=False)`.
@@ -134,6 +132,7 @@ impl PyAdvancedIncSubtensor1 {
 pub struct PyAdvancedIncSubtensor;
 
 op_args!(PyAdvancedIncSubtensor, props ["idx_list", "inplace", "set_instead_of_inc", "ignore_duplicates"], ["idx_list"], ["inplace", "set_instead_of_inc"]);
+inc_flags!(PyAdvancedIncSubtensor, AdvancedIncSubtensor);
 
 #[pymethods]
 impl PyAdvancedIncSubtensor {
@@ -163,24 +162,6 @@ impl PyAdvancedIncSubtensor {
             py,
             &core_of::<AdvancedIncSubtensor>(slf.as_super())?.idx_list,
         )
-    }
-
-    /// Whether it writes into `x` itself.
-    #[getter]
-    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<AdvancedIncSubtensor>(slf.as_super())?.inplace)
-    }
-
-    /// `{0: [0]}` when inplace, else empty.
-    #[getter]
-    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        destroy_map_of(py, core_of::<AdvancedIncSubtensor>(slf.as_super())?.inplace)
-    }
-
-    /// Set instead of increment.
-    #[getter]
-    fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<AdvancedIncSubtensor>(slf.as_super())?.set_instead_of_inc)
     }
 
     /// Always `False`: repeated indices accumulate.

@@ -1,13 +1,16 @@
 //! What the inplace passes (`inplace_elemwise_opt`,
-//! `inplace_subtensor_opt`) share: a graph pass that attaches a
-//! `DestroyHandler`, computes the protected variables once, and offers
-//! every node, in dependency order as PyTensor walks them (a destroyer
-//! early in the graph leaves later readers to read the result), to its
-//! own `try_node`.
+//! `inplace_subtensor_opt`, `inplace_running_opt`) share: a graph pass
+//! that attaches a `DestroyHandler`, computes the protected variables
+//! once, and offers every node, in dependency order as PyTensor walks them
+//! (a destroyer early in the graph leaves later readers to read the
+//! result), to its own `try_node`; and the one validated replacement each
+//! candidate costs ([`replace_validated`]).
 
 use crate::compile::protected_vars;
-use crate::error::Result;
-use crate::graph::{DestroyHandler, FunctionGraph, NodeId, VarId};
+use crate::error::{Error, Result};
+use crate::graph::destroy::inplace_candidates;
+use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
+use crate::ops::OpRef;
 use crate::rewrite::{Entry, GraphRewriter, RewriteDb, Role, RunContext};
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -27,6 +30,61 @@ pub(super) fn keep_protected(protected: &mut FxHashSet<VarId>, old: VarId, new: 
     if protected.contains(&old) {
         protected.insert(new);
     }
+}
+
+/// Replaces `n` by a node of `op` (its inplace version) on the same
+/// inputs, every output by the new node's, if the `DestroyHandler` and the
+/// `Supervisor` accept it: one validation. The new node if they did; a
+/// refusal leaves the graph as it was.
+pub(super) fn replace_validated(
+    fg: &mut FunctionGraph,
+    n: NodeId,
+    op: OpRef,
+    protected: &mut FxHashSet<VarId>,
+    reason: &str,
+) -> Result<Option<NodeId>> {
+    let (inputs, old) = {
+        let node = fg.graph().node(n);
+        (node.inputs.clone(), node.outputs.clone())
+    };
+    let new_node = fg.graph_mut().apply(op, &inputs)?;
+    let new = fg.graph().node(new_node).outputs.clone();
+    let pairs: Vec<(VarId, VarId)> = old.iter().copied().zip(new.iter().copied()).collect();
+    // The replacement reads what the node read: no new data edge can close
+    // a cycle, and the handler orders (and checks) the new ones.
+    let before = fg.set_cycle_check(CycleCheck::Shallow);
+    let result = fg.replace_all_validate(&pairs, reason);
+    fg.set_cycle_check(before);
+    match result {
+        Ok(()) => {
+            for (o, v) in pairs {
+                keep_protected(protected, o, v);
+            }
+            Ok(Some(new_node))
+        }
+        Err(Error::Inconsistency(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Makes `n` destroy its input 0 with `op` when that input is a candidate
+/// ([`inplace_candidates`]: not protected, not destroyed already, no alias
+/// among the other inputs) and the change validates; whether it did.
+pub(super) fn try_destroying_first_input(
+    fg: &mut FunctionGraph,
+    n: NodeId,
+    op: OpRef,
+    protected: &mut FxHashSet<VarId>,
+    reason: &str,
+) -> Result<bool> {
+    let Some(dh) = fg.feature::<DestroyHandler>() else {
+        return Ok(false);
+    };
+    let first = fg.graph().node(n).inputs[..1].to_vec();
+    if inplace_candidates(fg, dh, &first, protected).is_empty() {
+        return Ok(false);
+    }
+    Ok(replace_validated(fg, n, op, protected, reason)?.is_some())
 }
 
 impl GraphRewriter for InplacePass {

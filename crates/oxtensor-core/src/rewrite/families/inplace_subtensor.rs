@@ -9,10 +9,9 @@
 //! 70.6, before the elementwise pass (as PyTensor's do), so a value both
 //! could overwrite goes to the increment, whose copy costs a whole pass.
 
-use super::inplace_pass::{self, keep_protected, InplacePass};
-use crate::error::{Error, Result};
-use crate::graph::destroy::inplace_candidates;
-use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
+use super::inplace_pass::{self, try_destroying_first_input, InplacePass};
+use crate::error::Result;
+use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use crate::ops::subtensor::IncSubtensor;
 use crate::ops::OpRef;
@@ -51,33 +50,9 @@ fn inplace_version(fg: &FunctionGraph, n: NodeId) -> Option<OpRef> {
 
 /// Tries to make `n` write into its `x`; whether it did.
 fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>) -> Result<bool> {
-    let Some(op) = inplace_version(fg, n) else {
-        return Ok(false);
-    };
-    let Some(dh) = fg.feature::<DestroyHandler>() else {
-        return Ok(false);
-    };
-    let (inputs, old) = {
-        let node = fg.graph().node(n);
-        (node.inputs.clone(), node.outputs[0])
-    };
-    if inplace_candidates(fg, dh, &inputs[..1], protected).is_empty() {
-        return Ok(false);
-    }
-    let new_node = fg.graph_mut().apply(op, &inputs)?;
-    let new = fg.graph().node(new_node).outputs[0];
-    // Same inputs as the node replaced: no new data edge, so no cycle but
-    // through the handler's orderings, which it checks itself.
-    let before = fg.set_cycle_check(CycleCheck::Shallow);
-    let result = fg.replace_all_validate(&[(old, new)], "inplace_subtensor_opt");
-    fg.set_cycle_check(before);
-    match result {
-        Ok(()) => {
-            keep_protected(protected, old, new);
-            Ok(true)
-        }
-        Err(Error::Inconsistency(_)) => Ok(false),
-        Err(e) => Err(e),
+    match inplace_version(fg, n) {
+        Some(op) => try_destroying_first_input(fg, n, op, protected, "inplace_subtensor_opt"),
+        None => Ok(false),
     }
 }
 

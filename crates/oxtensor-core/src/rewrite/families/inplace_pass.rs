@@ -26,7 +26,7 @@ pub(super) struct InplacePass {
 }
 
 /// Keeps `new`, which replaced `old`, protected if `old` was (an output).
-pub(super) fn keep_protected(protected: &mut FxHashSet<VarId>, old: VarId, new: VarId) {
+fn keep_protected(protected: &mut FxHashSet<VarId>, old: VarId, new: VarId) {
     if protected.contains(&old) {
         protected.insert(new);
     }

@@ -10,56 +10,29 @@
 //!
 //! [`inplace_candidates`]: crate::graph::destroy::inplace_candidates
 
-use super::inplace_pass::{self, try_destroying_first_input, InplacePass};
+use super::inplace_pass::{self, inplace_copy, InplacePass, Offer};
 use crate::error::Result;
-use crate::graph::{FunctionGraph, NodeId, VarId};
+use crate::graph::{FunctionGraph, NodeId};
 use crate::ops::cumulative::CumOp;
 use crate::ops::sort::Sort;
 use crate::ops::OpRef;
 use crate::rewrite::RewriteDb;
-use rustc_hash::FxHashSet;
-use std::sync::Arc;
 
 /// The inplace version of `n`'s op, when it is a pure `CumOp` or `SortOp`
 /// (`ArgSortOp`'s int64 indices cannot live in its input).
 fn inplace_version(fg: &FunctionGraph, n: NodeId) -> Option<OpRef> {
     let any = fg.graph().node(n).op.as_any();
-    if let Some(o) = any.downcast_ref::<CumOp>() {
-        return (!o.inplace).then(|| {
-            Arc::new(CumOp {
-                inplace: true,
-                ..o.clone()
-            }) as OpRef
-        });
-    }
-    let o = any.downcast_ref::<Sort>()?;
-    (!o.inplace && !o.indices).then(|| {
-        Arc::new(Sort {
-            inplace: true,
-            ..o.clone()
-        }) as OpRef
-    })
-}
-
-/// Tries to make `n` overwrite its input; whether it did.
-fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>) -> Result<bool> {
-    match inplace_version(fg, n) {
-        Some(op) => try_destroying_first_input(fg, n, op, protected, "inplace_cumop_sort_opt"),
-        None => Ok(false),
-    }
-}
-
-/// The pass; see the module docs.
-pub(super) fn pass() -> InplacePass {
-    InplacePass {
-        name: "inplace_cumop_sort_opt",
-        try_node,
-    }
+    let argsort = any.downcast_ref::<Sort>().is_some_and(|o| o.indices);
+    inplace_copy!(any, CumOp).or_else(|| inplace_copy!(any, Sort).filter(|_| !argsort))
 }
 
 /// Registers the pass at position 70.7 (see `inplace_pass.rs`).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    inplace_pass::register(db, pass(), 70.7)
+    let pass = InplacePass {
+        name: "inplace_cumop_sort_opt",
+        offer: Offer::FirstInput(inplace_version),
+    };
+    inplace_pass::register(db, pass, 70.7)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! try; the handler's work per validation is local to what the change
 //! touches.
 
-use super::inplace_pass::{self, replace_validated, InplacePass};
+use super::inplace_pass::{self, replace_validated, InplacePass, Offer};
 use crate::error::Result;
 use crate::graph::destroy::inplace_candidates;
 use crate::graph::{DestroyHandler, FunctionGraph, NodeId, VarId};
@@ -99,7 +99,7 @@ fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>)
 pub(super) fn pass() -> InplacePass {
     InplacePass {
         name: "inplace_elemwise_opt",
-        try_node,
+        offer: Offer::Node(try_node),
     }
 }
 

@@ -1,9 +1,10 @@
 //! What the inplace passes (`inplace_elemwise_opt`,
-//! `inplace_subtensor_opt`, `inplace_running_opt`) share: a graph pass
+//! `inplace_subtensor_opt`, `inplace_cumop_sort_opt`) share: a graph pass
 //! that attaches a `DestroyHandler`, computes the protected variables
 //! once, and offers every node, in dependency order as PyTensor walks them
 //! (a destroyer early in the graph leaves later readers to read the
-//! result), to its own `try_node`; and the one validated replacement each
+//! result), to what it [`Offer`]s: its own try, or the node's inplace
+//! version destroying input 0; and the one validated replacement each
 //! candidate costs ([`replace_validated`]).
 
 use crate::compile::protected_vars;
@@ -19,11 +20,52 @@ use std::sync::Arc;
 /// protected set up to date ([`keep_protected`]).
 pub(super) type TryNode = fn(&mut FunctionGraph, NodeId, &mut FxHashSet<VarId>) -> Result<bool>;
 
+/// What an inplace pass offers each node.
+pub(super) enum Offer {
+    /// Its own try.
+    Node(TryNode),
+    /// The node's inplace version, destroying its input 0, if it has one
+    /// ([`try_destroying_first_input`]).
+    FirstInput(fn(&FunctionGraph, NodeId) -> Option<OpRef>),
+}
+
 /// An inplace pass: its name and what it tries on each node.
 pub(super) struct InplacePass {
     pub(super) name: &'static str,
-    pub(super) try_node: TryNode,
+    pub(super) offer: Offer,
 }
+
+impl InplacePass {
+    /// Tries to make `n` destroy an input; whether it did.
+    fn try_node(
+        &self,
+        fg: &mut FunctionGraph,
+        n: NodeId,
+        protected: &mut FxHashSet<VarId>,
+    ) -> Result<bool> {
+        match self.offer {
+            Offer::Node(f) => f(fg, n, protected),
+            Offer::FirstInput(version) => match version(fg, n) {
+                Some(op) => try_destroying_first_input(fg, n, op, protected, self.name),
+                None => Ok(false),
+            },
+        }
+    }
+}
+
+/// `Some(op)` with `inplace: true` when `$any` (an op's `as_any`) is a
+/// pure `$ty`: the inplace version an `Offer::FirstInput` pass offers.
+macro_rules! inplace_copy {
+    ($any:expr, $ty:ident) => {
+        $any.downcast_ref::<$ty>().filter(|o| !o.inplace).map(|o| {
+            std::sync::Arc::new($ty {
+                inplace: true,
+                ..o.clone()
+            }) as crate::ops::OpRef
+        })
+    };
+}
+pub(super) use inplace_copy;
 
 /// Keeps `new`, which replaced `old`, protected if `old` was (an output).
 fn keep_protected(protected: &mut FxHashSet<VarId>, old: VarId, new: VarId) {
@@ -70,7 +112,7 @@ pub(super) fn replace_validated(
 /// Makes `n` destroy its input 0 with `op` when that input is a candidate
 /// ([`inplace_candidates`]: not protected, not destroyed already, no alias
 /// among the other inputs) and the change validates; whether it did.
-pub(super) fn try_destroying_first_input(
+fn try_destroying_first_input(
     fg: &mut FunctionGraph,
     n: NodeId,
     op: OpRef,
@@ -106,7 +148,7 @@ impl GraphRewriter for InplacePass {
         let mut changed = false;
         for n in fg.toposort()? {
             if fg.has_node(n) {
-                changed |= (self.try_node)(fg, n, &mut protected)?;
+                changed |= self.try_node(fg, n, &mut protected)?;
             }
         }
         Ok(changed)

@@ -108,6 +108,7 @@ __all__ = [
     "Type",
     "UnusedInputError",
     "Variable",
+    "_alloc_stats",
     "_blas",
     "_blas_engines",
     "_blas_machine",
@@ -369,6 +370,10 @@ def _floatx() -> str:
 def _simd() -> tuple[str, str, str | None]:
     """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
     was ignored or None); levels are "baseline", "avx2", "avx512"."""
+
+def _alloc_stats(reset_largest: bool = False) -> tuple[int, int, int, int]:
+    """(buffers, bytes, fresh_bytes, largest) the core has made for tensors
+    since the process started (largest: since the last reset)."""
 
 # ---- from crates/oxtensor-py/src/convert/ ------------------------------------
 

@@ -13,7 +13,7 @@ import oxtensor.tensor as ot
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from oxtensor import In, function, shared
+from oxtensor import In, _core, function, shared
 from oxtensor.graph.basic import Apply
 from oxtensor.graph.op import Op
 from oxtensor.graph.utils import InconsistencyError
@@ -184,6 +184,26 @@ def test_sgd_update_keeps_the_weight_array():
     assert w.get_value(borrow=True) is array
     want = start - 0.01 * (2 * xv.T @ (xv @ start))
     np.testing.assert_allclose(array, want, rtol=1e-10)
+
+
+def test_a_warm_sgd_step_makes_no_weight_sized_buffer():
+    """Once the pool is warm, a step makes no array of the weight's size:
+    the gradient product and the update go into the weight itself
+    (``_core._alloc_stats`` counts the buffers the engine makes)."""
+    rng = np.random.default_rng(3)
+    w = shared(rng.normal(size=(300, 200)), name="w")
+    x = ot.dmatrix("x")
+    g = oxtensor.grad((ot.tanh(ot.dot(x, w)) ** 2).sum(), w)
+    f = function([x], [], updates={w: w - 0.01 * g}, mode="FAST_RUN")
+    xv = rng.normal(size=(10, 300))
+    f(xv)
+    f(xv)
+    before = _core._alloc_stats(reset_largest=True)
+    f(xv)
+    buffers, made, _, largest = _core._alloc_stats()
+    assert buffers > before[0], "the step makes its small intermediates"
+    assert made > before[1]
+    assert largest < w.get_value(borrow=True).nbytes, largest
 
 
 def test_set_subtensor_of_an_intermediate_is_inplace():

@@ -9,10 +9,17 @@ Every system starts from the same weights and batch; after one step the
 first layer's weights are compared with NumPy's, so a wrong step shows.
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster).
+
+Memory: for oxtensor's step, the bytes allocated per call, on the engine's
+side (its count of tensor buffers made, ``_core._alloc_stats``) and on
+NumPy's (``tracemalloc``'s peak over one call), and whether any array of a
+weight's size (the first layer's, the largest) is made per call: with the
+inplace phase the SGD update writes into the weights' own storage.
 """
 
 import importlib
 import itertools
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +27,7 @@ import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
 from bench_execution import best, jax_mod, jax_why, pt_mod, pt_why, row
+from oxtensor import _core
 from oxtensor.tensor import blas
 
 SIZES = (784, 256, 256, 10)
@@ -107,6 +115,30 @@ def jax_step(params: Params) -> tuple[Callable[..., Any], list[Any]]:
     return step, flat
 
 
+def memory_per_call(f: Callable[[], Any], weight_bytes: int, calls: int = 10) -> str:
+    """What one call of ``f`` (already called once, so its pool is warm)
+    allocates, as a line to print."""
+    f()
+    before = _core._alloc_stats(reset_largest=True)
+    for _ in range(calls):
+        f()
+    after = _core._alloc_stats()
+    tracemalloc.start()
+    start, _ = tracemalloc.get_traced_memory()
+    f()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    buffers = (after[0] - before[0]) / calls
+    kib = (after[1] - before[1]) / calls / 1024
+    largest, numpy_kib = after[3] / 1024, (peak - start) / 1024
+    weight_sized = "yes" if after[3] >= weight_bytes else "no"
+    return (
+        f"  memory per call: engine {kib:.1f} KiB in {buffers:.1f} buffers "
+        f"(largest {largest:.1f} KiB), NumPy side {numpy_kib:.1f} KiB; weight-sized "
+        f"({weight_bytes / 1024:.0f} KiB) arrays made per call: {weight_sized}"
+    )
+
+
 def compare(dtype: str) -> None:
     params, x, y = initial(dtype)
     reference = [(w.copy(), b.copy()) for w, b in params]
@@ -150,6 +182,7 @@ def compare(dtype: str) -> None:
 
         others["jax"] = best(jax_call, 20)
     row(f"MLP step {dtype}", ours, others)
+    print(memory_per_call(lambda: f(x, y), params[0][0].nbytes))
 
 
 def main() -> None:

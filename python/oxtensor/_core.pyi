@@ -108,6 +108,7 @@ __all__ = [
     "Type",
     "UnusedInputError",
     "Variable",
+    "_alloc_stats",
     "_blas",
     "_blas_engines",
     "_blas_machine",
@@ -369,6 +370,10 @@ def _floatx() -> str:
 def _simd() -> tuple[str, str, str | None]:
     """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
     was ignored or None); levels are "baseline", "avx2", "avx512"."""
+
+def _alloc_stats(reset_largest: bool = False) -> tuple[int, int, int, int]:
+    """(buffers, bytes, fresh_bytes, largest) the core has made for tensors
+    since the process started (largest: since the last reset)."""
 
 # ---- from crates/oxtensor-py/src/convert/ ------------------------------------
 
@@ -1707,12 +1712,20 @@ class CumOp(Op):
     """``CumOp(axis, mode='add')``: running sum (``add``) or product (``mul``)."""
 
     __props__: ClassVar[tuple[str, ...]]
-    def __new__(cls, axis: _Axis, mode: str = "add") -> Self: ...
+    def __new__(
+        cls, axis: _Axis, mode: str = "add", *, inplace: bool = False
+    ) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The axis."""
+    @property
+    def destroy_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}`` when inplace, else empty."""
+    @property
+    def inplace(self) -> bool:
+        """Whether the output overwrites the input."""
     @property
     def mode(self) -> str:
         """``"add"`` or ``"mul"``."""
@@ -2048,8 +2061,18 @@ class SortOp(Op):
     """``SortOp(kind='quicksort')``: inputs are the tensor and the axis."""
 
     __props__: ClassVar[tuple[str, ...]]
-    def __new__(cls, kind: str = "quicksort", order: t.Any = None) -> Self: ...
+    def __new__(
+        cls, kind: str = "quicksort", order: t.Any = None, *, inplace: bool = False
+    ) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    @property
+    def destroy_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}`` when inplace, else empty."""
+    @property
+    def inplace(self) -> bool:
+        """Whether the sorted values overwrite the input (always ``False`` for
+        ``ArgSortOp``).
+        """
     @property
     def kind(self) -> str:
         """NumPy's sorting algorithm name (kept; every kind sorts alike)."""
@@ -2058,8 +2081,18 @@ class ArgSortOp(Op):
     """``ArgSortOp(kind='quicksort')``: inputs are the tensor and the axis."""
 
     __props__: ClassVar[tuple[str, ...]]
-    def __new__(cls, kind: str = "quicksort", order: t.Any = None) -> Self: ...
+    def __new__(
+        cls, kind: str = "quicksort", order: t.Any = None, *, inplace: bool = False
+    ) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    @property
+    def destroy_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}`` when inplace, else empty."""
+    @property
+    def inplace(self) -> bool:
+        """Whether the sorted values overwrite the input (always ``False`` for
+        ``ArgSortOp``).
+        """
     @property
     def kind(self) -> str:
         """NumPy's sorting algorithm name (kept; every kind sorts alike)."""

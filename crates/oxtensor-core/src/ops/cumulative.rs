@@ -1,12 +1,15 @@
 //! `CumOp` (`pytensor/tensor/extra_ops.py`): the running sum (`Cumsum`) or
 //! product (`Cumprod`) along one axis. Gradients use the reversed running
-//! sum, written as `total - cumsum + g` so no reversal op is needed.
+//! sum, written as `total - cumsum + g` so no reversal op is needed. The
+//! inplace phase (`rewrite/families/inplace_running.rs`) makes it
+//! `inplace` (`destroy_map = {0: [0]}`): it then runs over its input's
+//! own buffer when the program grants it.
 
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::reduce::cumulative;
 pub use crate::kernels::reduce::CumMode;
+use crate::kernels::reduce::{cumulative, cumulative_in_place};
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
@@ -24,6 +27,8 @@ pub struct CumOp {
     pub axis: usize,
     /// Sum or product.
     pub mode: CumMode,
+    /// Whether the output overwrites the input (`destroy_map = {0: [0]}`).
+    pub inplace: bool,
 }
 
 impl CumOp {
@@ -32,6 +37,7 @@ impl CumOp {
         Ok(CumOp {
             axis: normalize_axes(&[axis], ndim)?[0],
             mode,
+            inplace: false,
         })
     }
 
@@ -50,6 +56,7 @@ impl CumOp {
         let op = CumOp {
             axis: self.axis,
             mode: CumMode::Add,
+            inplace: false,
         };
         let run = g.apply_out(Arc::new(op), &[v])?;
         let before = build::sub(g, total, run)?;
@@ -82,9 +89,26 @@ impl Op for CumOp {
 
     super::shape_rules::shape_of_input!(0);
 
+    fn destroy_map(&self) -> crate::ops::IoMap {
+        match self.inplace {
+            true => vec![(0, vec![0])],
+            false => Vec::new(),
+        }
+    }
+
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
-        outputs[0] = Some(cumulative(x, self.axis, self.mode, Some(ctx.pool))?.into());
+        let (axis, mode) = (self.axis, self.mode);
+        if self.inplace {
+            let written = ctx
+                .pool
+                .overwrite_granted(x, |y| cumulative_in_place(y, axis, mode))?;
+            if let Some(y) = written {
+                outputs[0] = Some(y.into());
+                return Ok(());
+            }
+        }
+        outputs[0] = Some(cumulative(x, axis, mode, Some(ctx.pool))?.into());
         Ok(())
     }
 
@@ -107,9 +131,13 @@ impl Op for CumOp {
     /// A running sum is linear; a product's tangent comes from its pullback.
     fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         match (self.mode, tangents[0]) {
-            (CumMode::Add, Some(dx)) => Ok(Some(vec![Some(
-                g.apply_out(Arc::new(self.clone()), &[dx])?,
-            )])),
+            (CumMode::Add, Some(dx)) => {
+                let pure = CumOp {
+                    inplace: false,
+                    ..self.clone()
+                };
+                Ok(Some(vec![Some(g.apply_out(Arc::new(pure), &[dx])?)]))
+            }
             (CumMode::Add, None) => Ok(Some(vec![None])),
             (CumMode::Mul, _) => Ok(None),
         }

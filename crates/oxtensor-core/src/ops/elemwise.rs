@@ -117,15 +117,16 @@ impl Elemwise {
 }
 
 impl Elemwise {
-    /// The output written into the input `inplace_pattern` destroys, when
-    /// the program granted its buffer (`kernels/alloc/granted.rs`) and the
-    /// kernel can write it there; `None`: allocate, as a pure op.
+    /// The outputs, the first of `inplace_pattern` written into the input
+    /// it destroys, when the program granted its buffer
+    /// (`kernels/alloc/granted.rs`) and the kernel can write it there;
+    /// `None`: allocate, as a pure op.
     fn write_destroyed(
         &self,
         ctx: &mut PerformCtx<'_>,
         tensors: &[&crate::tensor::Tensor],
-    ) -> Result<Option<crate::tensor::Tensor>> {
-        let Some(&(0, i)) = self.inplace_pattern.first() else {
+    ) -> Result<Option<smallvec::SmallVec<[crate::tensor::Tensor; 2]>>> {
+        let Some(&(at, i)) = self.inplace_pattern.first() else {
             return Ok(None);
         };
         let Some(x) = tensors.get(i) else {
@@ -138,17 +139,25 @@ impl Elemwise {
         let written = match &self.scalar_op {
             ScalarOp::Composite(c) => {
                 match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
-                    Some(k) => k.run_granted(tensors, ctx.pool, writer)?,
-                    None => false,
+                    Some(k) => k.run_granted(tensors, ctx.pool, writer, at)?,
+                    None => None,
                 }
             }
             op => {
                 let done = elemwise_into(op, tensors, ctx.input_bcast, &mut writer)?;
                 drop(writer);
-                done
+                done.then(smallvec::SmallVec::new)
             }
         };
-        Ok(written.then_some(target))
+        Ok(written.map(|mut outs| {
+            // A composite's writer (dropped here) and the target are one
+            // memory; a single-output kernel's list is empty.
+            match outs.get_mut(at) {
+                Some(slot) => *slot = target,
+                None => outs.push(target),
+            }
+            outs
+        }))
     }
 }
 
@@ -277,8 +286,10 @@ impl Op for Elemwise {
             .iter()
             .map(|v| v.tensor())
             .collect::<Result<smallvec::SmallVec<[_; 4]>>>()?;
-        if let Some(out) = self.write_destroyed(ctx, &tensors)? {
-            outputs[0] = Some(out.into());
+        if let Some(outs) = self.write_destroyed(ctx, &tensors)? {
+            for (slot, t) in outputs.iter_mut().zip(outs) {
+                *slot = Some(t.into());
+            }
             return Ok(());
         }
         if let ScalarOp::Composite(c) = &self.scalar_op {
@@ -328,11 +339,7 @@ impl Op for Elemwise {
             return None;
         };
         let kernel = FusedKernel::new(c, input_types, output_types)?;
-        let destroys = self
-            .inplace_pattern
-            .first()
-            .filter(|p| p.0 == 0)
-            .map(|p| p.1);
+        let destroys = self.inplace_pattern.first().copied();
         Some(Box::new(FusedThunk::new(kernel).destroying(destroys)))
     }
 

@@ -1,11 +1,14 @@
 //! `SortOp` and `ArgSortOp` (`pytensor/tensor/sort.py`): inputs are the
 //! tensor and the axis as a 0-d integer tensor; `kind` is kept for
-//! printing and equality only (every kind sorts the same here).
+//! printing and equality only (every kind sorts the same here). The
+//! inplace phase (`rewrite/families/inplace_running.rs`) makes `SortOp`
+//! `inplace` (`destroy_map = {0: [0]}`): it then sorts its input's own
+//! buffer when the program grants it.
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::sort::{argsort, sort, take_along_axis};
+use crate::kernels::sort::{argsort, sort, sort_in_place, take_along_axis};
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
@@ -23,6 +26,9 @@ pub struct Sort {
     pub indices: bool,
     /// NumPy's `kind` argument (`quicksort`, `mergesort`, ...).
     pub kind: String,
+    /// Whether the sorted values overwrite the input (`destroy_map =
+    /// {0: [0]}`; never for `ArgSortOp`).
+    pub inplace: bool,
 }
 
 impl Sort {
@@ -89,9 +95,22 @@ impl Op for Sort {
 
     super::shape_rules::shape_of_input!(0);
 
+    fn destroy_map(&self) -> crate::ops::IoMap {
+        match self.inplace && !self.indices {
+            true => vec![(0, vec![0])],
+            false => Vec::new(),
+        }
+    }
+
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let axis = self.axis(inputs[1], x.ndim())?;
+        if self.inplace && !self.indices {
+            if let Some(y) = ctx.pool.overwrite_granted(x, |y| sort_in_place(y, axis))? {
+                outputs[0] = Some(y.into());
+                return Ok(());
+            }
+        }
         let out = if self.indices {
             argsort(x, axis, Some(ctx.pool))?
         } else {
@@ -117,6 +136,7 @@ impl Op for Sort {
             let argsort = Arc::new(Sort {
                 indices: true,
                 kind: self.kind.clone(),
+                inplace: false,
             });
             let perm = g.apply_out(argsort.clone(), &[x, axis])?;
             let inverse = g.apply_out(argsort, &[perm, axis])?;
@@ -170,6 +190,7 @@ impl Op for TakeAlongAxis {
         let axis = Sort {
             indices: false,
             kind: String::new(),
+            inplace: false,
         }
         .axis(inputs[2], a.ndim())?;
         outputs[0] = Some(take_along_axis(a, idx, axis, Some(ctx.pool))?.into());

@@ -79,6 +79,7 @@ impl Buffer {
     fn rust_owned(len: usize, zeroed: bool) -> Option<Arc<Buffer>> {
         let n = len.div_ceil(8).max(1);
         let kept = if zeroed { None } else { spare::take(n) };
+        let from_allocator = kept.is_none();
         let mut words = match kept {
             Some(words) => words,
             None => {
@@ -87,6 +88,7 @@ impl Buffer {
                 fresh
             }
         };
+        super::alloc_stats::record(len, from_allocator);
         let ptr = NonNull::new(words.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
         Some(Arc::new(Buffer {
             ptr,

@@ -8,6 +8,7 @@
 //! size fit `isize` ([`layout`], which does all size arithmetic on
 //! lengths from user data). Kernels rely on it.
 
+pub mod alloc_stats;
 mod buffer;
 mod element;
 mod format;

@@ -38,3 +38,7 @@ def _floatx() -> str:
 def _simd() -> tuple[str, str, str | None]:
     """(SIMD level the kernels run, widest the CPU runs, why OXTENSOR_SIMD
     was ignored or None); levels are "baseline", "avx2", "avx512"."""
+
+def _alloc_stats(reset_largest: bool = False) -> tuple[int, int, int, int]:
+    """(buffers, bytes, fresh_bytes, largest) the core has made for tensors
+    since the process started (largest: since the last reset)."""

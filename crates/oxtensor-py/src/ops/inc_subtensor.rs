@@ -16,7 +16,7 @@ use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
 
 /// An increment's `destroy_map`: `x` (input 0) is output 0 when inplace.
-fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
+pub(crate) fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     if inplace {
         d.set_item(0, vec![0])?;

@@ -1,8 +1,11 @@
 //! Python classes of the sorting and running ops: `SortOp`, `ArgSortOp`
 //! (`oxtensor.tensor.sort`) and `CumOp` (`oxtensor.tensor.extra_ops`).
 //! The functions (`sort`, `cumsum`, ...) are plain Python over these.
+//! `inplace=True` (not among PyTensor's props, which have no such
+//! variant) is the version the inplace phase puts in graphs.
 
 use crate::ops::classes::core_op;
+use crate::ops::inc_subtensor::destroy_map_of;
 use crate::ops::op::PyOp;
 use crate::ops::props::{core_of, new_args, op_args, NewArgs};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
@@ -10,6 +13,7 @@ use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::sync::Arc;
 
 macro_rules! sort_class {
@@ -21,10 +25,11 @@ macro_rules! sort_class {
         #[pymethods]
         impl $rs {
             #[new]
-            #[pyo3(signature = (kind = "quicksort", order = None))]
+            #[pyo3(signature = (kind = "quicksort", order = None, *, inplace = false))]
             fn new(
                 kind: &str,
                 order: Option<Bound<'_, PyAny>>,
+                inplace: bool,
             ) -> PyResult<PyClassInitializer<Self>> {
                 if order.is_some_and(|o| !o.is_none()) {
                     return Err(PyValueError::new_err(concat!(
@@ -35,6 +40,7 @@ macro_rules! sort_class {
                 let core = Sort {
                     indices: $indices,
                     kind: kind.to_string(),
+                    inplace: inplace && !$indices,
                 };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
             }
@@ -45,7 +51,23 @@ macro_rules! sort_class {
             }
 
             fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &["kind"])
+                new_args(slf.as_any(), &[], &["kind", "inplace"])
+            }
+
+            /// Whether the sorted values overwrite the input (always
+            /// `False` for `ArgSortOp`).
+            #[getter]
+            fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+                Ok(core_of::<Sort>(slf.as_super())?.inplace)
+            }
+
+            /// `{0: [0]}` when inplace, else empty.
+            #[getter]
+            fn destroy_map<'py>(
+                slf: PyRef<'_, Self>,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, PyDict>> {
+                destroy_map_of(py, core_of::<Sort>(slf.as_super())?.inplace)
             }
 
             /// NumPy's sorting algorithm name (kept; every kind sorts alike).
@@ -64,13 +86,18 @@ sort_class!(PyArgSortOp, true, "ArgSortOp");
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "CumOp")]
 pub struct PyCumOp;
 
-op_args!(PyCumOp, ["axis", "mode"], []);
+// `inplace` is passed by name and is not among PyTensor's props.
+op_args!(PyCumOp, props ["axis", "mode"], ["axis", "mode"], ["inplace"]);
 
 #[pymethods]
 impl PyCumOp {
     #[new]
-    #[pyo3(signature = (axis, mode = "add"))]
-    fn new(axis: Bound<'_, PyAny>, mode: &str) -> PyResult<PyClassInitializer<Self>> {
+    #[pyo3(signature = (axis, mode = "add", *, inplace = false))]
+    fn new(
+        axis: Bound<'_, PyAny>,
+        mode: &str,
+        inplace: bool,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let a: i64 = axis.extract().map_err(|_| {
             PyTypeError::new_err(format!(
                 "axis must be an integer, got {}",
@@ -92,7 +119,24 @@ impl PyCumOp {
                 )))
             }
         };
-        Ok(PyOp::builtin(Arc::new(CumOp { axis, mode })).add_subclass(PyCumOp))
+        let core = CumOp {
+            axis,
+            mode,
+            inplace,
+        };
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyCumOp))
+    }
+
+    /// Whether the output overwrites the input.
+    #[getter]
+    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<CumOp>(slf.as_super())?.inplace)
+    }
+
+    /// `{0: [0]}` when inplace, else empty.
+    #[getter]
+    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        destroy_map_of(py, core_of::<CumOp>(slf.as_super())?.inplace)
     }
 
     /// The axis.

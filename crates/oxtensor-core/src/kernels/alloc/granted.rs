@@ -86,6 +86,25 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// The granted input `x`, once `write` has turned it into the output
+    /// over its own memory (the inplace `CumOp` and `SortOp`, whose
+    /// kernels work on the one array); `None` when the program did not
+    /// grant it, and the op then allocates as a pure op would.
+    pub fn overwrite_granted(
+        &mut self,
+        x: &Tensor,
+        write: impl FnOnce(&mut Tensor) -> crate::error::Result<()>,
+    ) -> crate::error::Result<Option<Tensor>> {
+        let Some(granted) = self.take_grant(x) else {
+            return Ok(None);
+        };
+        let (target, mut writer) = granted.into_parts();
+        write(&mut writer)?;
+        Ok(Some(target))
+    }
+}
+
 /// Whether two tensors' buffers overlap in memory (whole buffers: a
 /// conservative answer for strided views).
 pub fn buffers_overlap(a: &Tensor, b: &Tensor) -> bool {

@@ -14,9 +14,10 @@ use smallvec::SmallVec;
 /// A node's fused kernel.
 pub struct FusedThunk {
     kernel: FusedKernel,
-    /// The input the node destroys (its inplace pattern), whose buffer the
-    /// output goes into when the program grants it (`kernels/alloc/granted.rs`).
-    destroys: Option<usize>,
+    /// The output and the input it destroys (the first pair of the
+    /// inplace pattern): the output goes into the input's buffer when the
+    /// program grants it (`kernels/alloc/granted.rs`).
+    destroys: Option<(usize, usize)>,
 }
 
 impl FusedThunk {
@@ -28,24 +29,35 @@ impl FusedThunk {
         }
     }
 
-    /// The thunk of a node whose output overwrites input `i`.
-    pub fn destroying(mut self, i: Option<usize>) -> FusedThunk {
-        self.destroys = i;
+    /// The thunk of a node whose output `pair.0` overwrites input `pair.1`.
+    pub fn destroying(mut self, pair: Option<(usize, usize)>) -> FusedThunk {
+        self.destroys = pair;
         self
     }
 
-    /// The output written into the destroyed input's granted buffer, if
-    /// the program granted it and the kernel could.
-    fn run_destroying(&self, tensors: &[&Tensor], pool: &mut Pool) -> Result<Option<Tensor>> {
-        let Some(x) = self.destroys.and_then(|i| tensors.get(i)) else {
+    /// The outputs, the destroying one written into the destroyed input's
+    /// granted buffer, if the program granted it and the kernel could.
+    fn run_destroying(
+        &self,
+        tensors: &[&Tensor],
+        pool: &mut Pool,
+    ) -> Result<Option<SmallVec<[Tensor; 2]>>> {
+        let Some((at, x)) = self
+            .destroys
+            .and_then(|(at, i)| Some((at, tensors.get(i)?)))
+        else {
             return Ok(None);
         };
         let Some(granted) = pool.take_grant(x) else {
             return Ok(None);
         };
         let (target, writer) = granted.into_parts();
-        let written = self.kernel.run_granted(tensors, pool, writer)?;
-        Ok(written.then_some(target))
+        let written = self.kernel.run_granted(tensors, pool, writer, at)?;
+        Ok(written.map(|mut outs| {
+            // The writer (dropped here) and the target are one memory.
+            outs[at] = target;
+            outs
+        }))
     }
 }
 
@@ -55,11 +67,10 @@ impl Thunk for FusedThunk {
             .iter()
             .map(|v| v.tensor())
             .collect::<Result<SmallVec<[&Tensor; 4]>>>()?;
-        if let Some(t) = self.run_destroying(&tensors, pool)? {
-            outputs[0] = Some(t.into());
-            return Ok(());
-        }
-        let outs = self.kernel.run(&tensors, pool)?;
+        let outs = match self.run_destroying(&tensors, pool)? {
+            Some(outs) => outs,
+            None => self.kernel.run(&tensors, pool)?,
+        };
         for (slot, t) in outputs.iter_mut().zip(outs) {
             *slot = Some(t.into());
         }

@@ -95,22 +95,64 @@ fn scan_rows<T: Element>(
     }
 }
 
+/// A running pass over one element type: what [`by_dtype`] calls with
+/// the dtype's combining function.
+trait Scanner {
+    fn scan<T: Element>(&mut self, f: impl Fn(T, T) -> T + Sync + Send);
+}
+
 macro_rules! wrapping {
-    ($mode:expr, $lanes:expr, $out:expr, $T:ty) => {
+    ($mode:expr, $s:expr, $T:ty) => {
         match $mode {
-            CumMode::Add => scan::<$T>($lanes, $out, |a, b| a.wrapping_add(b)),
-            CumMode::Mul => scan::<$T>($lanes, $out, |a, b| a.wrapping_mul(b)),
+            CumMode::Add => $s.scan::<$T>(|a, b| a.wrapping_add(b)),
+            CumMode::Mul => $s.scan::<$T>(|a, b| a.wrapping_mul(b)),
         }
     };
 }
 
 macro_rules! arith {
-    ($mode:expr, $lanes:expr, $out:expr, $T:ty) => {
+    ($mode:expr, $s:expr, $T:ty) => {
         match $mode {
-            CumMode::Add => scan::<$T>($lanes, $out, |a, b| a + b),
-            CumMode::Mul => scan::<$T>($lanes, $out, |a, b| a * b),
+            CumMode::Add => $s.scan::<$T>(|a, b| a + b),
+            CumMode::Mul => $s.scan::<$T>(|a, b| a * b),
         }
     };
+}
+
+/// Runs `s` with `dtype`'s element type and `mode`'s combining function.
+fn by_dtype(dtype: DType, mode: CumMode, s: &mut impl Scanner) {
+    use DType::*;
+    match dtype {
+        Bool => match mode {
+            CumMode::Add => s.scan::<bool>(|a, b| a | b),
+            CumMode::Mul => s.scan::<bool>(|a, b| a & b),
+        },
+        Int8 => wrapping!(mode, s, i8),
+        Int16 => wrapping!(mode, s, i16),
+        Int32 => wrapping!(mode, s, i32),
+        Int64 => wrapping!(mode, s, i64),
+        UInt8 => wrapping!(mode, s, u8),
+        UInt16 => wrapping!(mode, s, u16),
+        UInt32 => wrapping!(mode, s, u32),
+        UInt64 => wrapping!(mode, s, u64),
+        Float16 => arith!(mode, s, f16),
+        Float32 => arith!(mode, s, f32),
+        Float64 => arith!(mode, s, f64),
+        Complex64 => arith!(mode, s, Complex<f32>),
+        Complex128 => arith!(mode, s, Complex<f64>),
+    }
+}
+
+/// A scan of `walk` into a fresh `out`.
+struct IntoOutput<'a> {
+    walk: &'a Walk<'a>,
+    out: &'a mut Tensor,
+}
+
+impl Scanner for IntoOutput<'_> {
+    fn scan<T: Element>(&mut self, f: impl Fn(T, T) -> T + Sync + Send) {
+        scan(self.walk, self.out, f)
+    }
 }
 
 /// The running sum or product of `x` along `axis`.
@@ -133,30 +175,87 @@ pub fn cumulative(
         Walk::Rows { .. } => x.shape().to_vec(),
     };
     let mut out = output(pool, x.dtype(), &shape)?;
-    let (out_ref, walk_ref) = (&mut out, &walk);
-    use DType::*;
-    match x.dtype() {
-        Bool => match mode {
-            CumMode::Add => scan::<bool>(walk_ref, out_ref, |a, b| a | b),
-            CumMode::Mul => scan::<bool>(walk_ref, out_ref, |a, b| a & b),
+    let dtype = x.dtype();
+    by_dtype(
+        dtype,
+        mode,
+        &mut IntoOutput {
+            walk: &walk,
+            out: &mut out,
         },
-        Int8 => wrapping!(mode, walk_ref, out_ref, i8),
-        Int16 => wrapping!(mode, walk_ref, out_ref, i16),
-        Int32 => wrapping!(mode, walk_ref, out_ref, i32),
-        Int64 => wrapping!(mode, walk_ref, out_ref, i64),
-        UInt8 => wrapping!(mode, walk_ref, out_ref, u8),
-        UInt16 => wrapping!(mode, walk_ref, out_ref, u16),
-        UInt32 => wrapping!(mode, walk_ref, out_ref, u32),
-        UInt64 => wrapping!(mode, walk_ref, out_ref, u64),
-        Float16 => arith!(mode, walk_ref, out_ref, f16),
-        Float32 => arith!(mode, walk_ref, out_ref, f32),
-        Float64 => arith!(mode, walk_ref, out_ref, f64),
-        Complex64 => arith!(mode, walk_ref, out_ref, Complex<f32>),
-        Complex128 => arith!(mode, walk_ref, out_ref, Complex<f64>),
-    }
+    );
     match walk {
         Walk::Lanes(lanes) => lanes.restore(out),
         Walk::Rows { .. } => Ok(out),
+    }
+}
+
+/// A scan of a C-contiguous array over its own memory, seen as blocks of
+/// `n` rows of `inner` elements; `written` once it was (the array must be
+/// its memory's only handle).
+struct InPlace<'a> {
+    y: &'a mut Tensor,
+    n: usize,
+    inner: usize,
+    written: bool,
+}
+
+impl Scanner for InPlace<'_> {
+    fn scan<T: Element>(&mut self, f: impl Fn(T, T) -> T + Sync + Send) {
+        let (n, inner) = (self.n, self.inner);
+        let Some(y) = self.y.as_mut_slice::<T>() else {
+            return;
+        };
+        self.written = true;
+        let block = n * inner;
+        if block == 0 {
+            return;
+        }
+        // Each row becomes the previous row's results combined with its
+        // own values, element by element: the same operands in the same
+        // order as `scan_rows`, so the same bits.
+        let body = |yb: &mut [T]| {
+            for j in 1..n {
+                let (done, rest) = yb.split_at_mut(j * inner);
+                let prev = &done[(j - 1) * inner..];
+                for (o, &p) in rest[..inner].iter_mut().zip(prev) {
+                    *o = f(p, *o);
+                }
+            }
+        };
+        if y.len() >= crate::kernels::PARALLEL_MIN && y.len() > block {
+            y.par_chunks_mut(block).for_each(body);
+        } else {
+            y.chunks_mut(block).for_each(body);
+        }
+    }
+}
+
+/// The running sum or product of `y` along `axis`, written over `y`
+/// itself (the inplace `CumOp`'s writer on the buffer it destroys; it
+/// must be C-contiguous and `y`'s only handle).
+pub fn cumulative_in_place(y: &mut Tensor, axis: usize, mode: CumMode) -> Result<()> {
+    let shape = y.shape().to_vec();
+    let refused = || {
+        crate::error::Error::Value(format!(
+            "a running {mode:?} in place needs a C-contiguous array of its own with axis \
+             {axis}, got shape {shape:?}"
+        ))
+    };
+    let n = *shape.get(axis).ok_or_else(refused)?;
+    let inner = shape[axis + 1..].iter().product();
+    let dtype = y.dtype();
+    let mut scan = InPlace {
+        y,
+        n,
+        inner,
+        written: false,
+    };
+    by_dtype(dtype, mode, &mut scan);
+    if scan.written {
+        Ok(())
+    } else {
+        Err(refused())
     }
 }
 
@@ -201,6 +300,11 @@ mod tests {
         assert_eq!(got.shape(), &[5, 4, 3]);
         let want: f64 = [0, 20, 40].iter().map(|&i| xs[i]).product();
         assert_eq!(got.as_slice::<f64>().unwrap()[2], want);
+        for axis in 0..3 {
+            let mut y = Tensor::from_vec(vec![3, 4, 5], xs.clone()).unwrap();
+            cumulative_in_place(&mut y, axis, CumMode::Add).unwrap();
+            assert_eq!(y.as_slice::<f64>().unwrap(), &reference(&xs, axis)[..]);
+        }
         let empty = Tensor::zeros(DType::Float64, &[0, 3]).unwrap();
         assert_eq!(
             cumulative(&empty, 0, CumMode::Add, None).unwrap().shape(),

@@ -20,7 +20,7 @@ mod pieces;
 mod variance;
 pub(crate) mod walk;
 
-pub use cumulative::{cumulative, CumMode};
+pub use cumulative::{cumulative, cumulative_in_place, CumMode};
 pub use variance::centred_squares;
 
 use crate::dtype::DType;

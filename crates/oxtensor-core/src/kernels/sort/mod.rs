@@ -4,6 +4,7 @@
 //! last, as in NumPy; `argsort` is stable.
 
 mod argsort_words;
+mod in_place;
 mod key;
 mod radix;
 #[cfg(target_arch = "x86_64")]
@@ -21,6 +22,7 @@ use crate::kernels::elemwise::lanes::{for_each_lane_init, Lanes};
 use crate::tensor::{Element, Tensor};
 use argsort_words::argsort_words;
 use half::f16;
+use in_place::sort_in_place_typed;
 use key::SortKey;
 use radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
 use strided_lanes::StridedLanes;
@@ -131,6 +133,26 @@ macro_rules! by_dtype {
 /// `x` sorted along `axis`.
 pub fn sort(x: &Tensor, axis: usize, pool: Option<&mut Pool>) -> Result<Tensor> {
     by_dtype!(sort_typed, x, axis, pool, "sort")
+}
+
+/// `y` (C-contiguous, its only handle: the inplace `SortOp`'s writer on
+/// the buffer it destroys) sorted along `axis` in its own memory.
+pub fn sort_in_place(y: &mut Tensor, axis: usize) -> Result<()> {
+    by_dtype!(sort_own_memory, y, axis, (), "sort")
+}
+
+/// [`sort_in_place`] for one element type (the `()` fills `by_dtype!`'s
+/// pool slot: nothing is allocated but a lane per thread).
+fn sort_own_memory<T: SortKey>(y: &mut Tensor, axis: usize, _: ()) -> Result<()> {
+    let shape = y.shape().to_vec();
+    let ys = y.as_mut_slice::<T>().ok_or_else(|| {
+        Error::Value(format!(
+            "sort in place needs a C-contiguous {} array of its own, got shape {shape:?}",
+            T::DTYPE
+        ))
+    })?;
+    sort_in_place_typed(ys, &shape, axis);
+    Ok(())
 }
 
 /// The int64 indices that sort `x` along `axis`.

@@ -1,89 +1,105 @@
 //! `inplace_elemwise_opt` (PyTensor's `InplaceElemwiseOptimizer`, optdb
-//! position 75, after fusion): each `Elemwise` node is offered the inputs
-//! it could overwrite (same type as its output, not protected, not
-//! destroyed already, sharing memory with no other input:
-//! [`inplace_candidates`]) and becomes `Elemwise{inplace_pattern}` on the
-//! first one the `DestroyHandler` and the `Supervisor` accept. One
-//! validation per candidate; the handler's work per validation is local to
-//! what the change touches.
+//! position 75, after fusion): each `Elemwise` node, multi-output
+//! `Composite`s included, is offered the inputs it could overwrite (not
+//! protected, not destroyed already, sharing memory with no other input:
+//! [`inplace_candidates`]), each output paired with the first unpaired
+//! candidate of its type. As PyTensor tries the pairs, all of them are
+//! tried at once, then (when that is refused) one at a time, each
+//! accepted pair kept: `Elemwise{inplace_pattern}` wherever the
+//! `DestroyHandler` and the `Supervisor` accept it. One validation per
+//! try; the handler's work per validation is local to what the change
+//! touches.
 
-use super::inplace_pass::{self, keep_protected, InplacePass};
-use crate::error::{Error, Result};
+use super::inplace_pass::{self, replace_validated, InplacePass, Offer};
+use crate::error::Result;
 use crate::graph::destroy::inplace_candidates;
-use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
+use crate::graph::{DestroyHandler, FunctionGraph, NodeId, VarId};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::OpRef;
 use crate::rewrite::RewriteDb;
+use crate::scalar::ScalarOp;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
-/// The node's op, if it is a pure single-output `Elemwise`.
-fn pure_elemwise(fg: &FunctionGraph, n: NodeId) -> Option<&Elemwise> {
-    let node = fg.graph().node(n);
-    let e = node.op.as_any().downcast_ref::<Elemwise>()?;
-    (e.inplace_pattern.is_empty() && node.outputs.len() == 1).then_some(e)
+/// The node's scalar op, if it is a pure `Elemwise` (no inplace pattern).
+fn pure_elemwise(fg: &FunctionGraph, n: NodeId) -> Option<ScalarOp> {
+    let e = fg.graph().node(n).op.as_any().downcast_ref::<Elemwise>()?;
+    e.inplace_pattern.is_empty().then(|| e.scalar_op.clone())
 }
 
-/// The inputs of `n` whose type is its output's: only those can hold it.
-fn same_type_inputs(fg: &FunctionGraph, n: NodeId) -> Vec<VarId> {
+/// `(output, input)` pairs: each output with the first candidate input of
+/// its type not paired yet (an input holds one output).
+fn candidate_pairs(
+    fg: &FunctionGraph,
+    n: NodeId,
+    protected: &FxHashSet<VarId>,
+) -> Vec<(usize, usize)> {
+    let Some(dh) = fg.feature::<DestroyHandler>() else {
+        return Vec::new();
+    };
     let g = fg.graph();
     let node = g.node(n);
-    let out_ty = &g.var(node.outputs[0]).ty;
-    let mut out: Vec<VarId> = Vec::new();
+    let mut distinct: Vec<VarId> = Vec::new();
     for &v in &node.inputs {
-        if g.var(v).ty == *out_ty && !out.contains(&v) {
-            out.push(v);
+        if !distinct.contains(&v) {
+            distinct.push(v);
         }
     }
-    out
+    let candidates = inplace_candidates(fg, dh, &distinct, protected);
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for (o, &out) in node.outputs.iter().enumerate() {
+        let fits = |&c: &&VarId| g.var(*c).ty == g.var(out).ty;
+        let free = |c: &&VarId| !pairs.iter().any(|&(_, i)| node.inputs[i] == **c);
+        if let Some(&c) = candidates.iter().filter(fits).find(free) {
+            if let Some(i) = node.inputs.iter().position(|&v| v == c) {
+                pairs.push((o, i));
+            }
+        }
+    }
+    pairs
 }
 
-/// Tries to make `n` overwrite one of its inputs; whether it did.
+/// Replaces the node by its version with `pattern`; the new node if the
+/// handler and the Supervisor accepted it.
+fn try_pattern(
+    fg: &mut FunctionGraph,
+    n: NodeId,
+    scalar_op: &ScalarOp,
+    pattern: Vec<(usize, usize)>,
+    protected: &mut FxHashSet<VarId>,
+) -> Result<Option<NodeId>> {
+    let op: OpRef = Arc::new(Elemwise {
+        scalar_op: scalar_op.clone(),
+        inplace_pattern: pattern,
+    });
+    replace_validated(fg, n, op, protected, "inplace_elemwise_opt")
+}
+
+/// Tries to make `n` overwrite its inputs; whether it did.
 fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>) -> Result<bool> {
-    let Some(e) = pure_elemwise(fg, n) else {
+    let Some(scalar_op) = pure_elemwise(fg, n) else {
         return Ok(false);
     };
-    let scalar_op = e.scalar_op.clone();
-    let Some(dh) = fg.feature::<DestroyHandler>() else {
-        return Ok(false);
-    };
-    let candidates = inplace_candidates(fg, dh, &same_type_inputs(fg, n), protected);
-    let (inputs, old) = {
-        let node = fg.graph().node(n);
-        (node.inputs.clone(), node.outputs[0])
-    };
-    for c in candidates {
-        let Some(pos) = inputs.iter().position(|&v| v == c) else {
-            continue;
-        };
-        let op: OpRef = Arc::new(Elemwise {
-            scalar_op: scalar_op.clone(),
-            inplace_pattern: vec![(0, pos)],
-        });
-        let new_node = fg.graph_mut().apply(op, &inputs)?;
-        let new = fg.graph().node(new_node).outputs[0];
-        // The replacement reads what the node read: no new data edge can
-        // close a cycle, and the handler orders (and checks) the new ones.
-        let before = fg.set_cycle_check(CycleCheck::Shallow);
-        let result = fg.replace_all_validate(&[(old, new)], "inplace_elemwise_opt");
-        fg.set_cycle_check(before);
-        match result {
-            Ok(()) => {
-                keep_protected(protected, old, new);
-                return Ok(true);
-            }
-            Err(Error::Inconsistency(_)) => continue,
-            Err(e) => return Err(e),
+    let pairs = candidate_pairs(fg, n, protected);
+    if pairs.len() > 1 && try_pattern(fg, n, &scalar_op, pairs.clone(), protected)?.is_some() {
+        return Ok(true);
+    }
+    let (mut node, mut kept) = (n, Vec::new());
+    for pair in pairs {
+        let mut pattern = kept.clone();
+        pattern.push(pair);
+        if let Some(new) = try_pattern(fg, node, &scalar_op, pattern.clone(), protected)? {
+            (node, kept) = (new, pattern);
         }
     }
-    Ok(false)
+    Ok(!kept.is_empty())
 }
 
 /// The pass; see the module docs.
 pub(super) fn pass() -> InplacePass {
     InplacePass {
         name: "inplace_elemwise_opt",
-        try_node,
+        offer: Offer::Node(try_node),
     }
 }
 
@@ -179,6 +195,59 @@ mod tests {
         let (n, out) = run(vec![input], g, e, &[vec![0.0]]);
         assert_eq!(n, 1);
         assert_eq!(out, vec![1.0]);
+    }
+
+    /// `a = exp(x) * y` and `a - sin(y)` fuse into one node of two
+    /// outputs; with both inputs mutable each output takes one of them,
+    /// and the first output's values land in the first pair's input.
+    #[test]
+    fn each_output_of_a_fused_node_may_take_an_input() {
+        let mut g = Graph::new();
+        let [x, y] = vectors(&mut g, &["x", "y"])[..] else {
+            unreachable!()
+        };
+        let e = build::exp(&mut g, x).unwrap();
+        let a = build::mul(&mut g, e, y).unwrap();
+        let s = build::sin(&mut g, y).unwrap();
+        let b = build::sub(&mut g, a, s).unwrap();
+        let inputs = [x, y].map(|v| {
+            let mut i = FunctionInput::new(v);
+            i.mutable = true;
+            i
+        });
+        let spec = FunctionSpec {
+            inputs: inputs.to_vec(),
+            outputs: vec![(a, false), (b, false)],
+            ..FunctionSpec::default()
+        };
+        let compiled = compile(g, spec, &Mode::fast_run()).unwrap();
+        let fg = &compiled.built.fgraph;
+        let maps: Vec<_> = fg
+            .apply_nodes()
+            .map(|n| fg.graph().node(n).op.destroy_map())
+            .filter(|m| m.len() == 2)
+            .collect();
+        assert_eq!(maps.len(), 1, "one node destroying two inputs");
+        let n = 3000;
+        let xs: Vec<f64> = (0..n).map(|i| i as f64 / n as f64).collect();
+        let xv = Tensor::from_vec(vec![n], xs.clone()).unwrap();
+        let yv = Tensor::from_vec(vec![n], vec![2.0f64; n]).unwrap();
+        let (xp, yp) = (xv.as_ptr(), yv.as_ptr());
+        let res = compiled.program.run(vec![xv.into(), yv.into()]).unwrap();
+        let got: Vec<&[f64]> = res
+            .iter()
+            .map(|v| v.tensor().unwrap().as_slice::<f64>().unwrap())
+            .collect();
+        for (i, &xi) in xs.iter().enumerate() {
+            let want = xi.exp() * 2.0;
+            assert!((got[0][i] - want).abs() < 1e-12);
+            assert!((got[1][i] - (want - 2f64.sin())).abs() < 1e-12);
+        }
+        let ptrs: Vec<_> = res.iter().map(|v| v.tensor().unwrap().as_ptr()).collect();
+        assert!(
+            ptrs.contains(&xp) || ptrs.contains(&yp),
+            "no output was written into a mutable input"
+        );
     }
 
     /// The pass over a chain of `n` elementwise nodes: every node but the

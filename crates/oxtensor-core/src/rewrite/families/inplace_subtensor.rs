@@ -9,89 +9,29 @@
 //! 70.6, before the elementwise pass (as PyTensor's do), so a value both
 //! could overwrite goes to the increment, whose copy costs a whole pass.
 
-use super::inplace_pass::{self, keep_protected, InplacePass};
-use crate::error::{Error, Result};
-use crate::graph::destroy::inplace_candidates;
-use crate::graph::{CycleCheck, DestroyHandler, FunctionGraph, NodeId, VarId};
+use super::inplace_pass::{self, inplace_copy, InplacePass, Offer};
+use crate::error::Result;
+use crate::graph::{FunctionGraph, NodeId};
 use crate::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use crate::ops::subtensor::IncSubtensor;
 use crate::ops::OpRef;
 use crate::rewrite::RewriteDb;
-use rustc_hash::FxHashSet;
-use std::sync::Arc;
 
 /// The inplace version of `n`'s op, when it is a pure increment.
 fn inplace_version(fg: &FunctionGraph, n: NodeId) -> Option<OpRef> {
-    let op = &fg.graph().node(n).op;
-    let any = op.as_any();
-    if let Some(o) = any.downcast_ref::<IncSubtensor>() {
-        return (!o.inplace).then(|| {
-            Arc::new(IncSubtensor {
-                inplace: true,
-                ..o.clone()
-            }) as OpRef
-        });
-    }
-    if let Some(o) = any.downcast_ref::<AdvancedIncSubtensor1>() {
-        return (!o.inplace).then(|| {
-            Arc::new(AdvancedIncSubtensor1 {
-                inplace: true,
-                ..o.clone()
-            }) as OpRef
-        });
-    }
-    let o = any.downcast_ref::<AdvancedIncSubtensor>()?;
-    (!o.inplace).then(|| {
-        Arc::new(AdvancedIncSubtensor {
-            inplace: true,
-            ..o.clone()
-        }) as OpRef
-    })
-}
-
-/// Tries to make `n` write into its `x`; whether it did.
-fn try_node(fg: &mut FunctionGraph, n: NodeId, protected: &mut FxHashSet<VarId>) -> Result<bool> {
-    let Some(op) = inplace_version(fg, n) else {
-        return Ok(false);
-    };
-    let Some(dh) = fg.feature::<DestroyHandler>() else {
-        return Ok(false);
-    };
-    let (inputs, old) = {
-        let node = fg.graph().node(n);
-        (node.inputs.clone(), node.outputs[0])
-    };
-    if inplace_candidates(fg, dh, &inputs[..1], protected).is_empty() {
-        return Ok(false);
-    }
-    let new_node = fg.graph_mut().apply(op, &inputs)?;
-    let new = fg.graph().node(new_node).outputs[0];
-    // Same inputs as the node replaced: no new data edge, so no cycle but
-    // through the handler's orderings, which it checks itself.
-    let before = fg.set_cycle_check(CycleCheck::Shallow);
-    let result = fg.replace_all_validate(&[(old, new)], "inplace_subtensor_opt");
-    fg.set_cycle_check(before);
-    match result {
-        Ok(()) => {
-            keep_protected(protected, old, new);
-            Ok(true)
-        }
-        Err(Error::Inconsistency(_)) => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-/// The pass; see the module docs.
-pub(super) fn pass() -> InplacePass {
-    InplacePass {
-        name: "inplace_subtensor_opt",
-        try_node,
-    }
+    let any = fg.graph().node(n).op.as_any();
+    inplace_copy!(any, IncSubtensor)
+        .or_else(|| inplace_copy!(any, AdvancedIncSubtensor1))
+        .or_else(|| inplace_copy!(any, AdvancedIncSubtensor))
 }
 
 /// Registers the pass at position 70.6 (see `inplace_pass.rs`).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    inplace_pass::register(db, pass(), 70.6)
+    let pass = InplacePass {
+        name: "inplace_subtensor_opt",
+        offer: Offer::FirstInput(inplace_version),
+    };
+    inplace_pass::register(db, pass, 70.6)
 }
 
 #[cfg(test)]
@@ -104,6 +44,7 @@ mod tests {
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;
+    use std::sync::Arc;
 
     /// `inc_subtensor(a[[0, 0, 2]], y)` for `a = 2 * x` (an intermediate)
     /// or `a = x`, compiled in `FAST_RUN` with `x` mutable or not: the

@@ -14,6 +14,7 @@ mod exp_log_switch;
 mod fill;
 mod fusion;
 mod inc_subtensor;
+mod inplace_cumop_sort;
 mod inplace_elemwise;
 mod inplace_pass;
 mod inplace_subtensor;
@@ -83,5 +84,6 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     uncanonicalize::register(db)?;
     inplace_elemwise::register(db)?;
     inplace_subtensor::register(db)?;
+    inplace_cumop_sort::register(db)?;
     Ok(())
 }

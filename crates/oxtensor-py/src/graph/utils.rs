@@ -16,6 +16,20 @@ pub fn lookup<'py>(d: &Bound<'py, PyDict>, k: &Bound<'py, PyAny>) -> PyResult<Bo
     })
 }
 
+/// Maps `v` to a clone of itself (`copy`) or to itself, unless `equiv`
+/// maps it already.
+fn map_once(equiv: &Bound<'_, PyDict>, v: &Bound<'_, PyAny>, copy: bool) -> PyResult<()> {
+    if !equiv.contains(v)? {
+        let new = if copy {
+            v.call_method0("clone")?
+        } else {
+            v.clone()
+        };
+        equiv.set_item(v, new)?;
+    }
+    Ok(())
+}
+
 /// A list of variables from a variable or an iterable of them.
 fn as_list<'py>(graphs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     if graphs.is_instance_of::<crate::graph::variable::PyVariable>() {
@@ -259,32 +273,14 @@ pub fn clone_get_equiv<'py>(
     let py = inputs.py();
     let equiv = memo.unwrap_or_else(|| PyDict::new(py));
     for inp in inputs.iter() {
-        if !equiv.contains(&inp)? {
-            equiv.set_item(
-                &inp,
-                if copy_inputs {
-                    inp.call_method0("clone")?
-                } else {
-                    inp.clone()
-                },
-            )?;
-        }
+        map_once(&equiv, &inp, copy_inputs)?;
     }
     let blockers = PyList::new(py, equiv.keys().iter())?;
     for node in io_toposort(blockers.into_any(), outputs.clone().into_any(), None)?.iter() {
         let old_inputs = node.getattr("inputs")?.cast_into::<PyList>()?;
         let mut new_inputs = Vec::with_capacity(old_inputs.len());
         for inp in old_inputs.iter() {
-            if !equiv.contains(&inp)? {
-                equiv.set_item(
-                    &inp,
-                    if copy_orphans {
-                        inp.call_method0("clone")?
-                    } else {
-                        inp.clone()
-                    },
-                )?;
-            }
+            map_once(&equiv, &inp, copy_orphans)?;
             new_inputs.push(lookup(&equiv, &inp)?);
         }
         let new_node =

@@ -5,6 +5,7 @@
 
 use crate::gradient::grad_op::PyGradOp;
 use crate::ops::bincount::PyBincount;
+use crate::ops::blockwise::PyBlockwise;
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
 use crate::ops::host_op::HostOp;
@@ -34,6 +35,7 @@ use oxtensor_core::ops::argmax::Argmax;
 use oxtensor_core::ops::argmin::Argmin;
 use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::blas::Dot;
+use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::cumulative::CumOp;
@@ -142,6 +144,7 @@ builtin_ops! {
     Split => PySplit,
     Nonzero => PyNonzero,
     Bincount => PyBincount,
+    Blockwise => PyBlockwise,
     ;
     Elemwise => elemwise::object [PyElemwise],
     DimShuffle => dimshuffle::object [PyDimShuffle],

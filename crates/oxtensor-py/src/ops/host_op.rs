@@ -175,6 +175,17 @@ impl Op for HostOp {
         self.destroy_map.clone()
     }
 
+    /// Its `perform` on a node of these types: the linker gives Python
+    /// nodes host thunks of their own, so only a `Blockwise` of the op
+    /// asks, for its core types.
+    fn make_thunk(
+        &self,
+        input_types: &[Type],
+        _output_types: &[Type],
+    ) -> Option<Box<dyn oxtensor_core::vm::Thunk>> {
+        crate::ops::blockwise::host_thunk(&self.obj, input_types)
+    }
+
     /// Gradients of Python ops are the Python methods, called by the host.
     fn is_host(&self) -> bool {
         true

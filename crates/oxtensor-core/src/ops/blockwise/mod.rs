@@ -8,6 +8,7 @@
 mod perform;
 mod shape;
 pub mod signature;
+mod thunk;
 
 pub use signature::Signature;
 
@@ -193,7 +194,15 @@ impl Op for Blockwise {
     }
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        perform::perform(self, ctx, inputs, outputs)
+        perform::perform(self, ctx, inputs, outputs, perform::Runner::Perform)
+    }
+
+    fn make_thunk(
+        &self,
+        input_types: &[Type],
+        output_types: &[Type],
+    ) -> Option<Box<dyn crate::vm::Thunk>> {
+        thunk::make_thunk(self, input_types, output_types)
     }
 
     fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {

@@ -10,6 +10,17 @@ use crate::ops::{Op, Outs, PerformCtx};
 use crate::tensor::{layout, Tensor};
 use crate::types::Type;
 use crate::value::Value;
+use crate::vm::Thunk;
+
+/// How each batch entry runs the core op: its `perform`, or the thunk it
+/// made for the core types at link time (a host op's, say).
+#[derive(Clone, Copy)]
+pub(super) enum Runner<'a> {
+    /// `core_op.perform`.
+    Perform,
+    /// The core op's own thunk.
+    Thunk(&'a dyn Thunk),
+}
 
 /// What the core op sees on every entry: its types and flags.
 struct Core {
@@ -31,6 +42,7 @@ pub(super) fn perform(
     ctx: &mut PerformCtx,
     inputs: &[&Value],
     outputs: &mut Outs,
+    runner: Runner,
 ) -> Result<()> {
     let types: Vec<&Type> = ctx.input_types.iter().collect();
     let batch_nd = op.batch_ndims(&types)?;
@@ -45,7 +57,7 @@ pub(super) fn perform(
         inputs: core_inputs,
     };
     let tensors: Vec<&Tensor> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
-    let shape = batch_shape(op, &tensors, &batch_nd)?;
+    let shape = batch_shape(op, ctx, &tensors, &batch_nd)?;
     let mut stacks = core
         .outputs
         .iter()
@@ -61,14 +73,14 @@ pub(super) fn perform(
     let mut index = vec![0usize; shape.len()];
     for _ in 0..layout::size(&shape)? {
         let views = views_at(&tensors, &batch_nd, &index)?;
-        let outs = run_core(op, ctx, &core, &views)?;
+        let outs = run_core(op, ctx, &core, &views, runner)?;
         for (stack, out) in stacks.iter_mut().zip(outs) {
             push(op, stack, &out)?;
         }
         advance(&mut index, &shape);
     }
     if stacks.iter().any(|s| s.core_shape.is_none()) {
-        learn_core_shapes(op, ctx, &core, &tensors, &batch_nd, &mut stacks)?;
+        learn_core_shapes(op, ctx, &core, (&tensors, &batch_nd), &mut stacks, runner)?;
     }
     for (slot, stack) in outputs.iter_mut().zip(stacks) {
         let mut full = shape.clone();
@@ -78,27 +90,39 @@ pub(super) fn perform(
     Ok(())
 }
 
-/// The runtime batch shape: each input's batch axes aligned on the right,
-/// lengths of 1 broadcast, any other disagreement a `ValueError`.
-fn batch_shape(op: &Blockwise, tensors: &[&Tensor], batch_nd: &[usize]) -> Result<Vec<usize>> {
+/// The runtime batch shape: each input's batch axes aligned on the right.
+/// Only axes the static type marks as length 1 broadcast (PyTensor refuses
+/// broadcasting that only the runtime lengths allow); any other
+/// disagreement is a `ValueError` naming the shapes.
+fn batch_shape(
+    op: &Blockwise,
+    ctx: &PerformCtx,
+    tensors: &[&Tensor],
+    batch_nd: &[usize],
+) -> Result<Vec<usize>> {
     let nb = batch_nd.iter().copied().max().unwrap_or(0);
-    let mut shape = vec![1usize; nb];
-    for (t, &b) in tensors.iter().zip(batch_nd) {
+    let mut shape: Vec<Option<usize>> = vec![None; nb];
+    for (j, (t, &b)) in tensors.iter().zip(batch_nd).enumerate() {
+        let bcast = ctx.input_bcast.get(j).map_or(&[][..], Vec::as_slice);
         for (k, &len) in t.shape()[..b].iter().enumerate() {
+            if bcast.get(k).copied().unwrap_or(false) {
+                continue;
+            }
             let axis = nb - b + k;
-            if shape[axis] == 1 {
-                shape[axis] = len;
-            } else if len != 1 && len != shape[axis] {
-                let shapes: Vec<String> = tensors
-                    .iter()
-                    .map(|t| layout::fmt_shape(t.shape()))
-                    .collect();
-                bail!(Value: "{}: batch dims of the inputs do not broadcast: shapes {}",
-                      op.describe(), shapes.join(", "));
+            match shape[axis] {
+                Some(l) if l != len => {
+                    let shapes: Vec<String> = tensors
+                        .iter()
+                        .map(|t| layout::fmt_shape(t.shape()))
+                        .collect();
+                    bail!(Value: "{}: batch dims of the inputs do not match (only dims of static \
+                           length 1 broadcast): shapes {}", op.describe(), shapes.join(", "));
+                }
+                _ => shape[axis] = Some(len),
             }
         }
     }
-    Ok(shape)
+    Ok(shape.into_iter().map(|l| l.unwrap_or(1)).collect())
 }
 
 /// Each input's core dims at batch entry `index` (length-1 batch axes
@@ -130,6 +154,7 @@ fn run_core(
     ctx: &mut PerformCtx,
     core: &Core,
     views: &[Value],
+    runner: Runner,
 ) -> Result<Vec<Tensor>> {
     let mut sub = PerformCtx {
         input_types: &core.inputs,
@@ -139,9 +164,11 @@ fn run_core(
     };
     let refs: Vec<&Value> = views.iter().collect();
     let mut outs: Vec<Option<Value>> = vec![None; core.outputs.len()];
-    op.core_op
-        .perform(&mut sub, &refs, &mut outs)
-        .map_err(|e| e.at_node(op.describe()))?;
+    match runner {
+        Runner::Perform => op.core_op.perform(&mut sub, &refs, &mut outs),
+        Runner::Thunk(t) => t.run(&refs, &mut outs, sub.pool),
+    }
+    .map_err(|e| e.at_node(op.describe()))?;
     outs.into_iter()
         .enumerate()
         .map(|(i, o)| match o {
@@ -177,16 +204,19 @@ fn learn_core_shapes(
     op: &Blockwise,
     ctx: &mut PerformCtx,
     core: &Core,
-    tensors: &[&Tensor],
-    batch_nd: &[usize],
+    (tensors, batch_nd): (&[&Tensor], &[usize]),
     stacks: &mut [Stack],
+    runner: Runner,
 ) -> Result<()> {
     let zeros = tensors
         .iter()
         .zip(batch_nd)
         .map(|(t, &b)| Ok(Tensor::zeros(t.dtype(), &t.shape()[b..])?.into()))
         .collect::<Result<Vec<Value>>>()?;
-    for (stack, out) in stacks.iter_mut().zip(run_core(op, ctx, core, &zeros)?) {
+    for (stack, out) in stacks
+        .iter_mut()
+        .zip(run_core(op, ctx, core, &zeros, runner)?)
+    {
         stack.core_shape = Some(out.shape().to_vec());
     }
     Ok(())

@@ -6,7 +6,9 @@ import oxtensor.tensor as ot
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oxtensor.gradient import verify_grad
 from oxtensor.graph.op import Op
+from oxtensor.graph.replace import vectorize_graph
 from oxtensor.tensor.blockwise import Blockwise
 
 from tests.helpers import check_infer_shape
@@ -98,11 +100,22 @@ def test_errors():
         f(np.ones((2, 2, 3)), np.ones((3, 3)))
 
 
-def test_grad_is_out_of_scope():
-    x = ot.tensor3("x")
-    out = Blockwise(det_op())(x).sum()
-    with pytest.raises(NotImplementedError, match="Blockwise gradients"):
-        oxtensor.grad(out, x)
+def test_grad_against_finite_differences():
+    rng = np.random.default_rng(4)
+    matvec = Blockwise(dot_op(), "(m,n),(n)->(m)")
+    a, b = rng.normal(size=(2, 2, 3)), rng.normal(size=3)
+    verify_grad(lambda x, y: matvec(x, y), [a, b], rng=rng)
+    mats = rng.normal(size=(3, 2, 2)) + 3 * np.eye(2)
+    verify_grad(lambda x: Blockwise(det_op())(x), [mats], rng=rng)
+
+
+def test_grad_through_vectorized_graph_matches_the_loop():
+    x, bx = ot.matrix("x"), ot.tensor3("bx")
+    out = vectorize_graph(ot.linalg.det(x), {x: bx})
+    g = oxtensor.grad(out.sum(), bx)
+    a = np.random.default_rng(6).normal(size=(4, 2, 2))
+    want = np.linalg.det(a)[:, None, None] * np.linalg.inv(a).transpose(0, 2, 1)
+    np.testing.assert_allclose(oxtensor.function([bx], g)(a), want, rtol=1e-10)
 
 
 class Double(Op):
@@ -134,3 +147,9 @@ def test_python_op_errors_come_out_unchanged():
     f = oxtensor.function([x], Blockwise(Fails(), "(n)->(n)")(x))
     with pytest.raises(ZeroDivisionError, match="the op's own error"):
         f(np.ones((2, 3)))
+
+
+def test_grad_of_a_python_op_in_a_blockwise_is_not_implemented():
+    x = ot.matrix("x")
+    with pytest.raises(NotImplementedError, match="Double"):
+        oxtensor.grad(Blockwise(Double(), "(n)->(n)")(x).sum(), x)

@@ -5,6 +5,7 @@
 //! `vectorize_graph` (`graph/vectorize.rs`) makes these for ops that have no
 //! batched form of their own.
 
+mod grad;
 mod perform;
 mod shape;
 pub mod signature;
@@ -210,11 +211,7 @@ impl Op for Blockwise {
     }
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        let _ = (g, node, output_grads);
-        Err(Error::NotImplemented(format!(
-            "grad of {} is out of scope: Blockwise gradients are not implemented yet",
-            self.describe()
-        )))
+        grad::pullback(self, g, node, output_grads)
     }
 
     fn do_constant_folding(&self) -> Result<bool> {

@@ -153,3 +153,16 @@ def test_vectorize_function_matches_np_vectorize():
     )
     with pytest.raises(TypeError, match="names 2 inputs, got 1"):
         f(x)
+
+
+def test_subtensor_of_a_batched_tensor_stays_a_subtensor():
+    def core(x, start):
+        return x[:, start, :]
+
+    x = ot.tensor("x", shape=(4, 7, 5, 3))
+    start = ot.scalar("start", dtype="int64")
+    out = ot.vectorize(core, signature="(a,b,c),()->(a,c)")(x, start)
+    assert not isinstance(out.owner.op, Blockwise)
+    a = np.random.default_rng(8).normal(size=(4, 7, 5, 3))
+    want = np.vectorize(core, signature="(a,b,c),()->(a,c)")(a, 2)
+    np.testing.assert_allclose(oxtensor.function([x, start], out)(a, 2), want)

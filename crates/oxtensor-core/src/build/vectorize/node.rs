@@ -1,7 +1,8 @@
 //! `vectorize_node`: one node rebuilt for batched inputs, by its op's rule
 //! (PyTensor's `_vectorize_node` dispatch). Ops that broadcast or take axes
 //! keep their class with the batch axes added (`Elemwise`, `DimShuffle`,
-//! `CAReduce`, `Argmax`, `Softmax`, `Matmul`, `Blockwise`); a host op asks
+//! `CAReduce`, `Argmax`, `Softmax`, `Matmul`, `Blockwise`, `Subtensor` of a
+//! batched tensor); a host op asks
 //! the host first; every other op becomes a `Blockwise` of itself.
 
 use super::VectorizeHost;
@@ -15,7 +16,9 @@ use crate::ops::elemwise::Elemwise;
 use crate::ops::matmul::Matmul;
 use crate::ops::reduce::CAReduce;
 use crate::ops::softmax::Softmax;
+use crate::ops::subtensor::Subtensor;
 use crate::ops::OpRef;
+use crate::tensor::index::IdxEntry;
 use crate::types::Type;
 use std::sync::Arc;
 
@@ -109,6 +112,13 @@ fn same_class(
             .map(|a| a + nb)
             .collect();
         Arc::new(Argmax { axis: Some(axes) })
+    } else if let Some(s) = any
+        .downcast_ref::<Subtensor>()
+        .filter(|_| batch[1..].iter().all(|&b| b == 0))
+    {
+        // Only the indexed tensor is batched: full slices over the batch.
+        let entries = std::iter::repeat_n(IdxEntry::FULL, nb).chain(s.idx_list.iter().copied());
+        Arc::new(Subtensor::new(entries.collect())?)
     } else if let Some(s) = any.downcast_ref::<Softmax>().filter(|s| s.axis.is_some()) {
         Arc::new(Softmax {
             axis: s.axis.map(|a| a + nb),

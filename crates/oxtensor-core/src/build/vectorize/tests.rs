@@ -122,3 +122,24 @@ fn unbatched_parts_are_kept_and_bad_replacements_refused() {
         .to_string();
     assert!(err.contains("has fewer dims (0) than it (1)"), "{err}");
 }
+
+#[test]
+fn subtensor_of_a_batched_tensor_gets_full_slices() {
+    use crate::ops::subtensor::Subtensor;
+    use crate::tensor::index::IdxEntry;
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let i = g.input(TensorType::scalar(DType::Int64), Some("i"));
+    let op = Subtensor::new(vec![IdxEntry::FULL, IdxEntry::Index(0)]).unwrap();
+    let y = g.apply_out(Arc::new(op), &[x, i]).unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let new = vectorize_graph(&mut g, &[y], &[(x, bx)], None).unwrap()[0];
+    let s = op_of(&g, new).as_any().downcast_ref::<Subtensor>().unwrap();
+    assert_eq!(
+        s.idx_list,
+        vec![IdxEntry::FULL, IdxEntry::FULL, IdxEntry::Index(0)]
+    );
+    let xs = Tensor::from_vec(vec![2, 2, 3], (0..12).map(f64::from).collect()).unwrap();
+    let got = run(&g, &[bx, i], new, vec![xs, Tensor::scalar(2i64)]);
+    assert_eq!(got.as_slice::<f64>().unwrap(), &[2.0, 5.0, 8.0, 11.0]);
+}

@@ -2,7 +2,7 @@
 //! generalized ufuncs are (PyTensor's `tensor/blockwise.py`). The op's
 //! signature names the core dims of each operand; every axis to their left
 //! is a batch axis, broadcast across inputs (left-padded with length 1).
-//! `vectorize_graph` (`graph/vectorize.rs`) makes these for ops that have no
+//! `vectorize_graph` (`build/vectorize/`) makes these for ops that have no
 //! batched form of their own.
 
 mod grad;
@@ -35,7 +35,8 @@ pub struct Blockwise {
 }
 
 impl Blockwise {
-    /// Wraps `core_op`; `signature` must not be empty on both sides.
+    /// Wraps `core_op`, which must not be a `Blockwise` itself (a
+    /// `Blockwise` already takes any number of batch axes).
     pub fn new(core_op: OpRef, signature: Signature) -> Result<Self> {
         if core_op.as_any().is::<Blockwise>() {
             bail!(Type: "Blockwise cannot wrap another Blockwise ({})", core_op.describe());

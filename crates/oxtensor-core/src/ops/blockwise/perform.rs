@@ -188,12 +188,10 @@ fn push(op: &Blockwise, stack: &mut Stack, out: &Tensor) -> Result<()> {
             layout::fmt_shape(s), layout::fmt_shape(out.shape())),
         Some(_) => {}
     }
-    let out = if out.dtype() == stack.dtype {
-        out.clone()
-    } else {
+    if out.dtype() != stack.dtype {
         bail!(Value: "{}: the core op gave {} where {} was expected", op.describe(),
-              out.dtype(), stack.dtype)
-    };
+              out.dtype(), stack.dtype);
+    }
     stack.bytes.extend(out.to_c_bytes()?);
     Ok(())
 }

@@ -35,6 +35,7 @@ __all__ = [
     "Argmax",
     "Argmin",
     "Bincount",
+    "Blockwise",
     "CAReduce",
     "Cast",
     "CentredSquares",
@@ -120,10 +121,13 @@ __all__ = [
     "_jacobian",
     "_jacobian_op",
     "_panic",
+    "_parse_gufunc_signature",
     "_pushforward",
     "_register",
     "_set_floatx",
     "_simd",
+    "_vectorize_graph",
+    "_vectorize_node",
     "ancestors",
     "applys_between",
     "argmax",
@@ -822,6 +826,22 @@ def clone_replace(
 ) -> t.Any:
     """A copy of ``output``'s graph with the keys of ``replace`` substituted."""
 
+def _vectorize_graph(
+    outputs: list[t.Any],
+    replace: list[tuple[t.Any, t.Any]],
+    host_rule: Callable[..., list[t.Any] | None] | None = None,
+) -> list[t.Any]:
+    """The core of ``vectorize_graph``: the outputs rebuilt for the batched
+    replacements; Python ops are offered to ``host_rule`` first."""
+
+def _vectorize_node(
+    node: t.Any,
+    inputs: list[t.Any],
+    host_rule: Callable[..., list[t.Any] | None] | None = None,
+) -> list[t.Any]:
+    """The core of ``vectorize_node``: the outputs of ``node`` rebuilt on the
+    batched ``inputs``."""
+
 # ---- from crates/oxtensor-py/src/graph/fgraph/ -------------------------------
 
 @disjoint_base
@@ -1400,6 +1420,11 @@ def inc_subtensor(
 def take(a: t.Any, indices: t.Any, axis: int | None = None) -> TensorVariable:
     """``a``'s elements at ``indices`` along ``axis`` (of ``a`` flattened if None)."""
 
+def _parse_gufunc_signature(
+    signature: str,
+) -> tuple[list[list[str]], list[list[str]]]:
+    """The core dim names of each input and output of ``"(m,n),(n)->(m)"``."""
+
 # ---- from crates/oxtensor-py/src/pickle/ -------------------------------------
 
 @t.final
@@ -1707,6 +1732,24 @@ class Nonzero(Op):
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+
+class Blockwise(Op):
+    """``Blockwise(core_op, signature=None)``: ``core_op`` over the leading batch
+    axes its signature leaves (``"(m,n),(n)->(m)"``); without a signature, the
+    op's ``gufunc_signature``.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls, core_op: t.Any, signature: t.Any = None, **_kwargs: t.Any
+    ) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    @property
+    def core_op(self) -> t.Any:
+        """The op computed on each batch entry."""
+    @property
+    def signature(self) -> t.Any:
+        """The gufunc signature, NumPy's spelling."""
 
 class CumOp(Op):
     """``CumOp(axis, mode='add')``: running sum (``add``) or product (``mul``)."""

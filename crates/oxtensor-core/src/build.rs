@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 pub mod numpy_index;
 pub mod variance;
+pub mod vectorize;
 
 fn tensor_type(g: &Graph, v: VarId) -> Result<TensorType> {
     Ok(g.try_var(v)?.ty.expect_tensor("An input")?.clone())

@@ -128,6 +128,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(graph::utils::equal_computations, m)?,
         wrap_pyfunction!(graph::utils::clone_get_equiv, m)?,
         wrap_pyfunction!(graph::utils::clone_replace, m)?,
+        wrap_pyfunction!(graph::vectorize::_vectorize_graph, m)?,
+        wrap_pyfunction!(graph::vectorize::_vectorize_node, m)?,
+        wrap_pyfunction!(ops::blockwise::_parse_gufunc_signature, m)?,
     ] {
         m.add_function(f)?;
     }

@@ -11,7 +11,7 @@ from oxtensor.graph.basic import (
 )
 from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
-from oxtensor.graph.replace import clone_replace
+from oxtensor.graph.replace import clone_replace, graph_replace, vectorize_graph
 from oxtensor.graph.rewriting.utils import rewrite_graph
 from oxtensor.graph.type import Type
 
@@ -27,5 +27,7 @@ __all__ = [
     "clone_replace",
     "equal_computations",
     "graph_inputs",
+    "graph_replace",
     "rewrite_graph",
+    "vectorize_graph",
 ]

@@ -1,7 +1,11 @@
-"""`clone_replace` (a copy of a graph with some variables substituted) and
+"""`clone_replace` (a copy of a graph with some variables substituted),
 `graph_replace` (the graph rebuilt only where a substitution reaches, every
-other variable kept)."""
+other variable kept) and `vectorize_graph` (the graph rebuilt for batched
+replacements, the core's rules per op; `_vectorize_node` holds the rules
+users register for their own ops)."""
 
+from collections.abc import Sequence
+from functools import singledispatch
 from typing import Any
 
 from oxtensor import _core
@@ -50,4 +54,69 @@ def graph_replace(outputs: Any, replace: Any, *, strict: bool = True) -> Any:
     return result[0] if single else result
 
 
-__all__ = ["clone_replace", "graph_replace"]
+def _replacements(replace: Any) -> list[tuple[Any, Any]]:
+    pairs = _pairs(replace)
+    bad = [
+        (old, new)
+        for old, new in pairs
+        if not (isinstance(old, Variable) and isinstance(new, Variable))
+    ]
+    if bad:
+        raise ValueError(f"Some of the replaced items are not Variables: {bad}")
+    return pairs
+
+
+@singledispatch
+def _vectorize_node(op: Any, node: Any, *batched_inputs: Any) -> Any:
+    """``node`` rebuilt on ``batched_inputs``, inputs with extra leading
+    (batch) axes; returns the new ``Apply``.
+
+    Register a rule for an op class with ``_vectorize_node.register``; ops
+    without one follow the core's rules (``Elemwise`` broadcasts, axes
+    shift, any other op becomes a ``Blockwise`` of itself).
+    """
+    outputs = _core._vectorize_node(node, list(batched_inputs), _host_rule)
+    return outputs[0].owner
+
+
+def _host_rule(op: Any, node: Any, *batched_inputs: Any) -> list[Any] | None:
+    """The outputs of a rule registered for ``op``'s class, or ``None``
+    when only the default applies (the core then makes a ``Blockwise``)."""
+    rule = _vectorize_node.dispatch(type(op))
+    if rule is _vectorize_node.dispatch(object):
+        return None
+    return list(rule(op, node, *batched_inputs).outputs)
+
+
+def vectorize_node(node: Any, *batched_inputs: Any) -> Any:
+    """``node`` rebuilt on ``batched_inputs`` (see ``_vectorize_node``)."""
+    return _vectorize_node(node.op, node, *batched_inputs)
+
+
+def vectorize_graph(outputs: Any, replace: Any) -> Any:
+    """``outputs`` rebuilt with the keys of ``replace`` (a dict or pairs)
+    substituted by batched variables: each replacement may have extra
+    leading axes, and every node that depends on one is vectorized over
+    them. Returns a list when given a sequence.
+
+    Examples
+    --------
+    >>> import oxtensor.tensor as ot
+    >>> x = ot.vector("x")
+    >>> y = ot.exp(x) / ot.exp(x).sum()
+    >>> new_x = ot.matrix("new_x")
+    >>> vectorize_graph(y, {x: new_x}).type.ndim
+    2
+    """
+    single = not isinstance(outputs, Sequence)
+    outs = [outputs] if single else list(outputs)
+    result = _core._vectorize_graph(outs, _replacements(replace), _host_rule)
+    return result[0] if single else result
+
+
+__all__ = [
+    "clone_replace",
+    "graph_replace",
+    "vectorize_graph",
+    "vectorize_node",
+]

@@ -13,6 +13,7 @@ from oxtensor.tensor.basic import __all__ as _basic_all
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
 from oxtensor.tensor.extra_ops import *  # noqa: F403
 from oxtensor.tensor.extra_ops import __all__ as _extra_all
+from oxtensor.tensor.functional import vectorize
 from oxtensor.tensor.math import *  # noqa: F403
 from oxtensor.tensor.math import __all__ as _math_all
 from oxtensor.tensor.shape import (
@@ -65,6 +66,7 @@ __all__ = [
     "inc_subtensor",
     "set_subtensor",
     "take",
+    "vectorize",
     "reshape",
     "shape",
     "shape_i",

@@ -70,6 +70,10 @@ impl Op for Matmul {
         "Matmul"
     }
 
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,k),(k,n)->(m,n)")
+    }
+
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, y] = super::arity::exactly("Matmul", inputs)?;
         let x = x.expect_tensor("The first input of Matmul")?;

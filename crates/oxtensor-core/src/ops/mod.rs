@@ -11,6 +11,7 @@ pub mod argmin;
 mod arity;
 pub mod bincount;
 pub mod blas;
+pub mod blockwise;
 pub mod centred_squares;
 mod composite_graph;
 pub mod composite_reduce;
@@ -229,6 +230,14 @@ pub trait Op: fmt::Debug + Send + Sync + Any {
     fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         let _ = (g, node, input_shapes);
         Ok(None)
+    }
+
+    /// The gufunc signature of the op's computation (`"(m,m)->()"`) when
+    /// one holds for every node of it: `vectorize_graph` names the
+    /// `Blockwise` it makes with it. `None`: the signature is read off the
+    /// node's ranks.
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        None
     }
 
     /// Whether this op lives in the host language (a Python op): the

@@ -387,3 +387,19 @@ def clone_replace(
     output: t.Any, replace: t.Any = None, **_rebuild_kwds: t.Any
 ) -> t.Any:
     """A copy of ``output``'s graph with the keys of ``replace`` substituted."""
+
+def _vectorize_graph(
+    outputs: list[t.Any],
+    replace: list[tuple[t.Any, t.Any]],
+    host_rule: Callable[..., list[t.Any] | None] | None = None,
+) -> list[t.Any]:
+    """The core of ``vectorize_graph``: the outputs rebuilt for the batched
+    replacements; Python ops are offered to ``host_rule`` first."""
+
+def _vectorize_node(
+    node: t.Any,
+    inputs: list[t.Any],
+    host_rule: Callable[..., list[t.Any] | None] | None = None,
+) -> list[t.Any]:
+    """The core of ``vectorize_node``: the outputs of ``node`` rebuilt on the
+    batched ``inputs``."""

@@ -13,3 +13,4 @@ pub mod tensor_variable;
 pub mod types;
 pub mod utils;
 pub mod variable;
+pub mod vectorize;

@@ -266,3 +266,8 @@ def inc_subtensor(
 def take(a: t.Any, indices: t.Any, axis: int | None = None) -> TensorVariable:
     """``a``'s elements at ``indices`` along ``axis`` (of ``a`` flattened if None)."""
 
+
+def _parse_gufunc_signature(
+    signature: str,
+) -> tuple[list[list[str]], list[list[str]]]:
+    """The core dim names of each input and output of ``"(m,n),(n)->(m)"``."""

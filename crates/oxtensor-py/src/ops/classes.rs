@@ -6,6 +6,7 @@
 use crate::gradient::grad_op::PyGradOp;
 use crate::gradient::jacobian::PyJacobian;
 use crate::ops::bincount::PyBincount;
+use crate::ops::blockwise::PyBlockwise;
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
 use crate::ops::host_op::HostOp;
@@ -36,6 +37,7 @@ use oxtensor_core::ops::argmax::Argmax;
 use oxtensor_core::ops::argmin::Argmin;
 use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::blas::Dot;
+use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::cumulative::CumOp;
@@ -145,6 +147,7 @@ builtin_ops! {
     Nonzero => PyNonzero,
     Bincount => PyBincount,
     Jacobian => PyJacobian,
+    Blockwise => PyBlockwise,
     ;
     Elemwise => elemwise::object [PyElemwise],
     DimShuffle => dimshuffle::object [PyDimShuffle],

@@ -206,7 +206,8 @@ impl Op for HostOp {
     }
 
     /// The thunk for a node the host did not link itself (one in a core
-    /// op's inner graph, such as a `Jacobian`'s): the Python `make_node`
+    /// op's inner graph, such as a `Jacobian`'s, or the core node a
+    /// `Blockwise` runs per batch entry): the Python `make_node`
     /// on fresh variables of the node's input types gives the node that
     /// `perform` (or `make_thunk`) is called with.
     fn make_thunk(&self, input_types: &[Type], _: &[Type]) -> Option<Box<dyn Thunk>> {

@@ -44,6 +44,10 @@ impl Op for Cholesky {
         "Cholesky"
     }
 
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,m)->(m,m)")
+    }
+
     fn describe(&self) -> String {
         format!("Cholesky{{lower={}}}", py_bool(self.lower))
     }

@@ -33,6 +33,10 @@ impl Op for Det {
         "Det"
     }
 
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,m)->()")
+    }
+
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let dtype = square_float("Det", inputs)?.dtype;
         Ok(vec![TensorType::new(dtype, [])?.into()])
@@ -69,6 +73,10 @@ pub struct SLogDet;
 impl Op for SLogDet {
     fn name(&self) -> &str {
         "SLogDet"
+    }
+
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,m)->(),()")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

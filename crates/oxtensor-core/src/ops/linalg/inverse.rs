@@ -32,6 +32,10 @@ impl Op for MatrixInverse {
         "MatrixInverse"
     }
 
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,m)->(m,m)")
+    }
+
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         Ok(vec![square_float("MatrixInverse", inputs)?.into()])
     }

@@ -1,0 +1,145 @@
+//! `vectorize_graph`: which op each rule gives, and values against the
+//! unbatched graph run per batch entry.
+
+use super::*;
+use crate::build;
+use crate::dtype::DType;
+use crate::graph::FunctionGraph;
+use crate::ops::blockwise::Blockwise;
+use crate::ops::dimshuffle::DimShuffle;
+use crate::ops::linalg::det::Det;
+use crate::ops::reduce::CAReduce;
+use crate::ops::softmax::Softmax;
+use crate::ops::Op;
+use crate::tensor::Tensor;
+use crate::types::TensorType;
+use crate::value::Value;
+use crate::vm::Program;
+use std::sync::Arc;
+
+fn input(g: &mut Graph, ndim: usize, name: &str) -> VarId {
+    g.input(TensorType::with_ndim(DType::Float64, ndim), Some(name))
+}
+
+fn op_of(g: &Graph, v: VarId) -> &dyn Op {
+    g.node(g.var(v).owner().unwrap()).op.as_ref()
+}
+
+fn run(g: &Graph, ins: &[VarId], out: VarId, values: Vec<Tensor>) -> Tensor {
+    let fg = FunctionGraph::new(g.clone(), ins.to_vec(), vec![out]).unwrap();
+    let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
+    let out = p
+        .run(values.into_iter().map(Value::from).collect::<Vec<_>>())
+        .unwrap();
+    crate::kernels::copy::to_contiguous(out[0].tensor().unwrap()).unwrap()
+}
+
+#[test]
+fn elemwise_and_reduction_keep_their_class() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 1, "x");
+    let e = build::exp(&mut g, x).unwrap();
+    let y = build::sum(&mut g, e, None).unwrap();
+    let out = build::true_div(&mut g, e, y).unwrap();
+    let bx = input(&mut g, 2, "bx");
+    let [new] = vectorize_graph(&mut g, &[out], &[(x, bx)], None).unwrap()[..] else {
+        panic!()
+    };
+    assert_eq!(g.var(new).ty.as_tensor().unwrap().ndim(), 2);
+    let sum_node = g.node(g.var(new).owner().unwrap()).inputs[1];
+    let sum_node = g.node(g.var(sum_node).owner().unwrap()).inputs[0];
+    let r = op_of(&g, sum_node)
+        .as_any()
+        .downcast_ref::<CAReduce>()
+        .unwrap();
+    assert_eq!(r.axis, Some(vec![1]));
+    let xs = Tensor::from_vec(vec![2, 3], vec![0.0, 1.0, 2.0, 2.0, 1.0, 0.0]).unwrap();
+    let got = run(&g, &[bx], new, vec![xs]);
+    let row = |r: [f64; 3]| {
+        let s: f64 = r.iter().map(|v| v.exp()).sum();
+        r.map(|v| v.exp() / s)
+    };
+    let want: Vec<f64> = [row([0.0, 1.0, 2.0]), row([2.0, 1.0, 0.0])].concat();
+    for (a, b) in got.as_slice::<f64>().unwrap().iter().zip(want) {
+        assert!((a - b).abs() < 1e-12, "{a} {b}");
+    }
+}
+
+#[test]
+fn dimshuffle_and_softmax_shift_their_axes() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let t = build::dimshuffle(&mut g, x, vec![Some(1), None, Some(0)]).unwrap();
+    let s = g
+        .apply_out(
+            Arc::new(
+                Softmax::new(crate::kernels::softmax::SoftmaxKind::Softmax, Some(-1), 3).unwrap(),
+            ),
+            &[t],
+        )
+        .unwrap();
+    let bx = input(&mut g, 4, "bx");
+    let new = vectorize_graph(&mut g, &[s], &[(x, bx)], None).unwrap()[0];
+    let sm = op_of(&g, new).as_any().downcast_ref::<Softmax>().unwrap();
+    assert_eq!(sm.axis, Some(4));
+    let ds = g.node(g.var(new).owner().unwrap()).inputs[0];
+    let d = op_of(&g, ds).as_any().downcast_ref::<DimShuffle>().unwrap();
+    assert_eq!(d.new_order, vec![Some(0), Some(1), Some(3), None, Some(2)]);
+}
+
+#[test]
+fn other_ops_become_blockwise() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let d = g.apply_out(Arc::new(Det), &[x]).unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let new = vectorize_graph(&mut g, &[d], &[(x, bx)], None).unwrap()[0];
+    assert_eq!(op_of(&g, new).describe(), "Blockwise{Det, (m,m)->()}");
+    assert!(op_of(&g, new).as_any().is::<Blockwise>());
+    let xs = Tensor::from_vec(vec![2, 2, 2], vec![1.0, 2.0, 3.0, 4.0, 2.0, 0.0, 0.0, 2.0]).unwrap();
+    let got = run(&g, &[bx], new, vec![xs]);
+    let got = got.as_slice::<f64>().unwrap();
+    assert!(
+        (got[0] + 2.0).abs() < 1e-12 && (got[1] - 4.0).abs() < 1e-12,
+        "{got:?}"
+    );
+}
+
+#[test]
+fn unbatched_parts_are_kept_and_bad_replacements_refused() {
+    let mut g = Graph::new();
+    let (x, y) = (input(&mut g, 1, "x"), input(&mut g, 1, "y"));
+    let ey = build::exp(&mut g, y).unwrap();
+    let out = build::add(&mut g, x, ey).unwrap();
+    let bx = input(&mut g, 2, "bx");
+    let new = vectorize_graph(&mut g, &[out, ey], &[(x, bx)], None).unwrap();
+    assert_eq!(new[1], ey);
+    let add_inputs = &g.node(g.var(new[0]).owner().unwrap()).inputs;
+    assert_eq!(add_inputs[0], bx);
+    let s = input(&mut g, 0, "s");
+    let err = vectorize_graph(&mut g, &[out], &[(x, s)], None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("has fewer dims (0) than it (1)"), "{err}");
+}
+
+#[test]
+fn subtensor_of_a_batched_tensor_gets_full_slices() {
+    use crate::ops::subtensor::Subtensor;
+    use crate::tensor::index::IdxEntry;
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let i = g.input(TensorType::scalar(DType::Int64), Some("i"));
+    let op = Subtensor::new(vec![IdxEntry::FULL, IdxEntry::Index(0)]).unwrap();
+    let y = g.apply_out(Arc::new(op), &[x, i]).unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let new = vectorize_graph(&mut g, &[y], &[(x, bx)], None).unwrap()[0];
+    let s = op_of(&g, new).as_any().downcast_ref::<Subtensor>().unwrap();
+    assert_eq!(
+        s.idx_list,
+        vec![IdxEntry::FULL, IdxEntry::FULL, IdxEntry::Index(0)]
+    );
+    let xs = Tensor::from_vec(vec![2, 2, 3], (0..12).map(f64::from).collect()).unwrap();
+    let got = run(&g, &[bx, i], new, vec![xs, Tensor::scalar(2i64)]);
+    assert_eq!(got.as_slice::<f64>().unwrap(), &[2.0, 5.0, 8.0, 11.0]);
+}

@@ -10,6 +10,7 @@ import numpy as _np
 
 from oxtensor import _core
 from oxtensor.configdefaults import config as _config
+from oxtensor.tensor import _layout
 
 as_tensor_variable = _core.as_tensor_variable
 as_tensor = as_tensor_variable
@@ -397,3 +398,13 @@ def get_vector_length(v: _Any) -> int:
 
 
 __all__ += ["get_vector_length"]
+
+# PyTensor's names for functions defined elsewhere in `oxtensor.tensor`.
+__getattr__ = _layout.forwarder(
+    __name__,
+    {
+        *"atleast_Nd diag fill get_underlying_scalar_constant_value".split(),
+        *"ones_like roll second switch tensor_copy trace tri tril triu".split(),
+        *"where zeros_like".split(),
+    },
+)

@@ -11,6 +11,7 @@ import numpy as np
 
 from oxtensor import _core
 from oxtensor.configdefaults import config as _config
+from oxtensor.tensor import _layout
 from oxtensor.tensor._axis import normalize_axis
 from oxtensor.tensor.basic import (
     _dim,
@@ -138,3 +139,6 @@ __all__ = [
     "squeeze",
     "to_one_hot",
 ]
+
+# PyTensor's names for functions defined elsewhere in `oxtensor.tensor`.
+__getattr__ = _layout.forwarder(__name__, {"broadcast_arrays", "compress"})

@@ -28,6 +28,7 @@ expit = globals()["sigmoid"]
 bitwise_and, bitwise_or, bitwise_xor = (globals()[n] for n in ("and_", "or_", "xor"))
 
 
+from oxtensor.tensor import _layout  # noqa: E402
 from oxtensor.tensor.conversions import cast  # noqa: E402
 
 
@@ -226,3 +227,9 @@ __all__ = [
     *_products_all,
     *_functions_all,
 ]
+
+# PyTensor's names for functions defined elsewhere in `oxtensor.tensor`.
+__getattr__ = _layout.forwarder(
+    __name__,
+    {*"allclose isclose isneginf isposinf logaddexp nan_to_num power".split()},
+)

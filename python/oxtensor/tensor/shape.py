@@ -3,6 +3,7 @@
 from typing import Any
 
 from oxtensor import _core
+from oxtensor.tensor import _layout
 from oxtensor.tensor.basic import as_tensor_variable
 
 Shape = _core.Shape
@@ -62,3 +63,6 @@ __all__ = [
     "shape_i",
     "specify_shape",
 ]
+
+# PyTensor's names for functions defined elsewhere in `oxtensor.tensor`.
+__getattr__ = _layout.forwarder(__name__, {"shape_padright"})

@@ -119,6 +119,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(graph::print::debugprint, m)?)?;
     for f in [
         wrap_pyfunction!(graph::utils::ancestors, m)?,
+        wrap_pyfunction!(graph::utils::apply_ancestors, m)?,
         wrap_pyfunction!(graph::utils::graph_inputs, m)?,
         wrap_pyfunction!(graph::utils::vars_between, m)?,
         wrap_pyfunction!(graph::utils::orphans_between, m)?,

@@ -4,6 +4,7 @@ the Rust core."""
 from oxtensor import _core
 
 ancestors = _core.ancestors
+apply_ancestors = _core.apply_ancestors
 graph_inputs = _core.graph_inputs
 vars_between = _core.vars_between
 orphans_between = _core.orphans_between
@@ -13,6 +14,7 @@ toposort = _core.toposort
 
 __all__ = [
     "ancestors",
+    "apply_ancestors",
     "applys_between",
     "graph_inputs",
     "io_toposort",

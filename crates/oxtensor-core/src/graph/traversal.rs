@@ -69,6 +69,18 @@ pub fn graph_inputs(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<Var
         .collect()
 }
 
+/// The nodes computing the ancestors, each once, in the ancestors' order,
+/// not the blockers' own (`apply_ancestors`).
+pub fn apply_ancestors(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<NodeId> {
+    let mut seen = HashSet::new();
+    ancestors(g, outputs, blockers)
+        .into_iter()
+        .filter(|v| !blockers.contains(v))
+        .filter_map(|v| g.var(v).owner())
+        .filter(|n| seen.insert(*n))
+        .collect()
+}
+
 /// Variables between `ins` and `outs`, both ends included (`vars_between`).
 pub fn vars_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<VarId> {
     ancestors(g, outs, ins)
@@ -299,6 +311,18 @@ mod tests {
         let mut ord = NodeOrderings::new();
         ord.insert(n1, vec![n2]);
         assert!(toposort_with_orderings(&g, &[o2], &[], &ord).is_err());
+    }
+
+    #[test]
+    fn apply_ancestors_lists_each_node_once_and_stops_at_blockers() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let e = build::exp(&mut g, x).unwrap();
+        let y = build::add(&mut g, e, e).unwrap();
+        let (add, exp) = (g.var(y).owner().unwrap(), g.var(e).owner().unwrap());
+        assert_eq!(apply_ancestors(&g, &[y], &[]), vec![add, exp]);
+        assert_eq!(apply_ancestors(&g, &[y], &[e]), vec![add]);
+        assert!(apply_ancestors(&g, &[x], &[]).is_empty());
     }
 
     #[test]

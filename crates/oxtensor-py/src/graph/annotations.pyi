@@ -345,6 +345,9 @@ def debugprint(
 def ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
     """Every variable the graphs depend on (graphs included), depth first."""
 
+def apply_ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Apply]:
+    """The nodes computing the ancestors, each once."""
+
 def graph_inputs(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
     """The owner-less ancestors (roots and constants)."""
 

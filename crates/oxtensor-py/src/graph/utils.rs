@@ -122,6 +122,10 @@ scratch_walk!(
     ancestors(graphs, blockers) -> vars
 );
 scratch_walk!(
+    /// The nodes computing the ancestors, each once.
+    apply_ancestors(graphs, blockers) -> nodes
+);
+scratch_walk!(
     /// The owner-less ancestors (roots and constants).
     graph_inputs(graphs, blockers) -> vars
 );

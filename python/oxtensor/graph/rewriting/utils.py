@@ -1,8 +1,10 @@
-"""`rewrite_graph`: run rewrites of the database on some variables."""
+"""`rewrite_graph` (run rewrites of the database on some variables) and
+`is_same_graph`."""
 
 from collections.abc import Sequence
 from typing import Any
 
+from oxtensor.graph.basic import equal_computations
 from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.rewriting.db import RewriteDatabaseQuery
 
@@ -35,4 +37,17 @@ def rewrite_graph(
     return fgraph.outputs[0]
 
 
-__all__ = ["rewrite_graph"]
+def is_same_graph(var1: Any, var2: Any, givens: Any = None) -> bool:
+    """Whether ``var1`` and ``var2`` compute the same thing, each key of
+    ``givens`` (a dict or pairs) in ``var1``'s graph standing for its value
+    in ``var2``'s (`equal_computations` with those inputs paired)."""
+    pairs = list(dict(givens or {}).items())
+    return equal_computations(
+        [var1],
+        [var2],
+        in_xs=[x for x, _ in pairs],
+        in_ys=[y for _, y in pairs],
+    )
+
+
+__all__ = ["is_same_graph", "rewrite_graph"]

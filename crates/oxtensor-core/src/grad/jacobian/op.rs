@@ -129,7 +129,7 @@ impl Jacobian {
 
 /// The lengths in a shape vector computed by the inner graph.
 fn dims(v: &Value) -> Result<Vec<usize>> {
-    let t = crate::kernels::cast::cast(v.tensor()?, DType::Int64)?;
+    let t = crate::kernels::elemwise::cast::cast(v.tensor()?, DType::Int64)?;
     let s = t
         .as_slice::<i64>()
         .ok_or_else(|| Error::Value("a Jacobian's shape vector is not contiguous".into()))?;
@@ -145,7 +145,7 @@ fn unit(n: usize, i: usize, dtype: DType) -> Result<Tensor> {
     let t = Tensor::from_vec(vec![n], e)?;
     match dtype {
         DType::Float64 => Ok(t),
-        _ => crate::kernels::cast::cast(&t, dtype),
+        _ => crate::kernels::elemwise::cast::cast(&t, dtype),
     }
 }
 

@@ -875,7 +875,11 @@ class FunctionGraph:
     ) -> None:
         """Replace every use of ``var``; a cycle raises ``InconsistencyError``."""
     def replace_all(
-        self, pairs: Iterable[t.Any], reason: t.Any = None, **_kwargs: t.Any
+        self,
+        pairs: Iterable[t.Any],
+        reason: t.Any = None,
+        verbose: bool | None = None,
+        **_kwargs: t.Any,
     ) -> None:
         """``replace`` for each ``(var, new_var)`` pair."""
     def replace_all_validate(
@@ -923,6 +927,11 @@ class FunctionGraph:
         """Attach a feature; ``AlreadyThere`` from ``on_attach`` skips it."""
     def remove_feature(self, feature: t.Any) -> None:
         """Detach a feature, calling its ``on_detach``."""
+    def execute_callbacks(self, name: str, *args: t.Any) -> None:
+        """Call ``name(self, *args)`` on every feature that has it, timed."""
+    @property
+    def execute_callbacks_times(self) -> dict[t.Any, float]:
+        """``{feature: seconds}`` spent in ``execute_callbacks``."""
     def checkpoint(self) -> int:
         """A token for ``revert``."""
     def revert(self, checkpoint: int) -> None:

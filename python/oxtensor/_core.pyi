@@ -921,6 +921,11 @@ class FunctionGraph:
         self, var: Variable, reason: t.Any = None, import_missing: bool = False
     ) -> None:
         """Append an output."""
+    def remove_node(self, node: Apply, reason: t.Any = None) -> None:
+        """Remove ``node``, the nodes and outputs depending on it, then the
+        producers left unused."""
+    def remove_input(self, idx: int, reason: t.Any = None) -> None:
+        """Remove input ``idx`` and everything that uses it."""
     def remove_output(self, idx: int, reason: t.Any = None) -> None:
         """Remove output ``idx``; later outputs shift down."""
     def attach_feature(self, feature: t.Any) -> None:

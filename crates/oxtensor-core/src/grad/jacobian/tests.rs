@@ -41,7 +41,8 @@ fn run_in(
         .unwrap()
         .iter()
         .map(|v| {
-            let t = crate::kernels::cast::cast(v.tensor().unwrap(), DType::Float64).unwrap();
+            let t =
+                crate::kernels::elemwise::cast::cast(v.tensor().unwrap(), DType::Float64).unwrap();
             (t.shape().to_vec(), t.as_slice::<f64>().unwrap().to_vec())
         })
         .collect()

@@ -1,5 +1,5 @@
 //! Changing a `FunctionGraph` from Python: replacing variables, changing
-//! a node's input, importing, adding and removing inputs and outputs,
+//! a node's input, importing, adding and removing nodes, inputs and outputs,
 //! constant folding. Each runs in the core, then flushes the change log.
 
 use super::events::reason_str;
@@ -218,6 +218,32 @@ impl PyFunctionGraph {
             let id = this.arena_var(&var)?;
             this.core_mut()?.add_output(id, &reason).py()
         })
+    }
+
+    /// Removes `node`, the nodes and outputs depending on it, then the
+    /// producers left unused.
+    #[pyo3(signature = (node, reason = None))]
+    pub(crate) fn remove_node(
+        slf: &Bound<'_, Self>,
+        node: Bound<'_, PyAny>,
+        reason: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let reason = reason_str(&reason)?;
+        Self::mutate(slf, |this| {
+            let n = this.node_id(&node)?;
+            this.core_mut()?.remove_node(n, &reason).py()
+        })
+    }
+
+    /// Removes input `idx` and everything that uses it.
+    #[pyo3(signature = (idx, reason = None))]
+    pub(crate) fn remove_input(
+        slf: &Bound<'_, Self>,
+        idx: usize,
+        reason: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let reason = reason_str(&reason)?;
+        Self::mutate(slf, |this| this.core_mut()?.remove_input(idx, &reason).py())
     }
 
     /// Removes output `idx`.

@@ -6,6 +6,7 @@ import logging
 
 import oxtensor.tensor as ot
 import pytest
+from oxtensor.compile.mode import AddFeatureOptimizer
 from oxtensor.configdefaults import config
 from oxtensor.graph.basic import Apply
 from oxtensor.graph.features import (
@@ -222,3 +223,15 @@ def test_failure_callbacks(caplog):
     with config.change_flags(on_opt_error="raise"):
         with pytest.raises(ValueError, match="boom"):
             NodeProcessingGraphRewriter.warn(ValueError("boom"), *args)
+
+
+def test_add_feature_optimizer_attaches_its_feature():
+    x = ot.dvector("x")
+    fg = FunctionGraph([x], [ot.exp(x)], clone=False)
+    feature = NoOutputFromInplace()
+    rewriter = AddFeatureOptimizer(feature)
+    rewriter.rewrite(fg)
+    assert feature in fg._features
+    assert str(rewriter).startswith("AddFeatureOptimizer(")
+    with pytest.raises(InconsistencyError, match="in-place"):
+        fg.replace_validate(fg.outputs[0], DoubleInPlace()(fg.outputs[0]))

@@ -34,6 +34,8 @@ def test_remove_node_takes_its_dependents_and_their_outputs():
     fg.check_integrity()
     assert fg.outputs == [a]
     assert fg.apply_nodes == {a.owner}
+    assert b not in fg.clients
+    assert c not in fg.clients
     assert [p[0] for p in pruned.pruned] == ["Log", "Mul"]
     assert all(reason == "test" for _, reason in pruned.pruned)
 
@@ -63,5 +65,6 @@ def test_remove_input_takes_what_uses_it():
     assert fg.inputs == [x]
     assert fg.outputs == [a]
     assert y not in fg.variables
+    assert y not in fg.clients
     with pytest.raises(IndexError, match="no input 3"):
         fg.remove_input(3)

@@ -36,6 +36,7 @@ impl FunctionGraph {
         self.inputs.remove(idx);
         self.is_input[v.index()] = false;
         self.in_vars[v.index()] = false;
+        self.forget_clients(v);
         Ok(())
     }
 
@@ -108,14 +109,26 @@ impl FunctionGraph {
             self.remove_uses(out, reason)?;
         }
         // Removing its last output may have pruned it already.
-        if !self.has_node(n) {
-            return Ok(());
+        if self.has_node(n) {
+            self.prune_node(n, reason)?;
+            for (i, inp) in self.graph.node(n).inputs.clone().into_iter().enumerate() {
+                self.remove_client(inp, Client::Node(n, i), reason)?;
+            }
         }
-        self.prune_node(n, reason)?;
-        for (i, inp) in self.graph.node(n).inputs.clone().into_iter().enumerate() {
-            self.remove_client(inp, Client::Node(n, i), reason)?;
+        for out in self.graph.node(n).outputs.clone() {
+            self.forget_clients(out);
         }
         Ok(())
+    }
+
+    /// Drops the (empty) clients entry of a removed variable, so it is no
+    /// longer a key of `clients` (PyTensor's `remove_if_empty`).
+    fn forget_clients(&mut self, v: VarId) {
+        if let Some(entry) = self.clients.get_mut(v.index()) {
+            if entry.as_ref().is_some_and(Vec::is_empty) {
+                *entry = None;
+            }
+        }
     }
 }
 
@@ -164,6 +177,7 @@ mod tests {
         assert_eq!(fg.outputs(), &[a]);
         assert_eq!(fg.apply_nodes().count(), 1);
         assert!(!fg.has_var(c));
+        assert!(fg.client_keys().all(|v| v != b && v != c));
         let again = fg.remove_node(node, "test").unwrap_err().to_string();
         assert!(again.contains("is not in the graph"), "{again}");
     }
@@ -176,6 +190,7 @@ mod tests {
         assert_eq!(fg.inputs(), &[x]);
         assert_eq!(fg.outputs(), &[a]);
         assert!(!fg.has_var(y));
+        assert!(fg.client_keys().all(|v| v != y));
         assert!(fg.remove_input(5, "test").is_err());
     }
 }

@@ -900,7 +900,11 @@ class FunctionGraph:
     ) -> None:
         """Replace every use of ``var``; a cycle raises ``InconsistencyError``."""
     def replace_all(
-        self, pairs: Iterable[t.Any], reason: t.Any = None, **_kwargs: t.Any
+        self,
+        pairs: Iterable[t.Any],
+        reason: t.Any = None,
+        verbose: bool | None = None,
+        **_kwargs: t.Any,
     ) -> None:
         """``replace`` for each ``(var, new_var)`` pair."""
     def replace_all_validate(
@@ -942,12 +946,22 @@ class FunctionGraph:
         self, var: Variable, reason: t.Any = None, import_missing: bool = False
     ) -> None:
         """Append an output."""
+    def remove_node(self, node: Apply, reason: t.Any = None) -> None:
+        """Remove ``node``, the nodes and outputs depending on it, then the
+        producers left unused."""
+    def remove_input(self, idx: int, reason: t.Any = None) -> None:
+        """Remove input ``idx`` and everything that uses it."""
     def remove_output(self, idx: int, reason: t.Any = None) -> None:
         """Remove output ``idx``; later outputs shift down."""
     def attach_feature(self, feature: t.Any) -> None:
         """Attach a feature; ``AlreadyThere`` from ``on_attach`` skips it."""
     def remove_feature(self, feature: t.Any) -> None:
         """Detach a feature, calling its ``on_detach``."""
+    def execute_callbacks(self, name: str, *args: t.Any) -> None:
+        """Call ``name(self, *args)`` on every feature that has it, timed."""
+    @property
+    def execute_callbacks_times(self) -> dict[t.Any, float]:
+        """``{feature: seconds}`` spent in ``execute_callbacks``."""
     def checkpoint(self) -> int:
         """A token for ``revert``."""
     def revert(self, checkpoint: int) -> None:

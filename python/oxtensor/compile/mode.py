@@ -6,6 +6,7 @@ from typing import Any
 
 from oxtensor import _core
 from oxtensor.configdefaults import config
+from oxtensor.graph.rewriting.basic import GraphRewriter
 
 Mode = _core.Mode
 
@@ -23,6 +24,24 @@ predefined_modes: dict[str, Any] = {
     "py": Mode("py", "fast_compile"),
     "JAX": Mode("jax", "fast_run"),
 }
+
+
+class AddFeatureOptimizer(GraphRewriter):
+    """A graph rewriter that only attaches ``feature`` to the graph (in
+    ``add_requirements``), so the feature can veto later rewrites."""
+
+    def __init__(self, feature: Any) -> None:
+        super().__init__()
+        self.feature = feature
+
+    def add_requirements(self, fgraph: Any) -> None:
+        fgraph.attach_feature(self.feature)
+
+    def apply(self, fgraph: Any) -> None:
+        """Nothing: the feature is attached by ``add_requirements``."""
+
+    def __str__(self) -> str:
+        return f"AddFeatureOptimizer({self.feature})"
 
 
 def _config_mode() -> Any:
@@ -69,4 +88,11 @@ def get_default_mode() -> Any:
     return get_mode(None)
 
 
-__all__ = ["Mode", "get_default_mode", "get_mode", "optdb", "predefined_modes"]
+__all__ = [
+    "AddFeatureOptimizer",
+    "Mode",
+    "get_default_mode",
+    "get_mode",
+    "optdb",
+    "predefined_modes",
+]

@@ -7,6 +7,7 @@
 mod attached;
 mod import;
 mod integrity;
+mod remove;
 mod replace;
 
 use super::arena::Graph;

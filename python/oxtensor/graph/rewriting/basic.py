@@ -7,11 +7,15 @@ rewriter written in Python is called back by them on the nodes it tracks,
 its replacements checked and validated like any other.
 """
 
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from oxtensor import _core
 from oxtensor.graph.op import Op
+from oxtensor.graph.utils import InconsistencyError
+
+_log = logging.getLogger("oxtensor.graph.rewriting.basic")
 
 NodeRewriter = _core.NodeRewriter
 GraphRewriter = _core.GraphRewriter
@@ -110,7 +114,42 @@ def graph_rewriter(fn: Callable[..., Any]) -> FromFunctionGraphRewriter:
     return FromFunctionGraphRewriter(fn)
 
 
-class WalkingGraphRewriter(GraphRewriter):
+class NodeProcessingGraphRewriter(GraphRewriter):
+    """The base of the graph rewriters that apply node rewriters node by
+    node. Its static methods are PyTensor's failure callbacks, called as
+    ``callback(exc, rewriter, repl_pairs, node_rewriter, node)`` when a
+    node rewriter raises or its replacement is refused."""
+
+    @staticmethod
+    def warn(
+        exc: BaseException, nav: Any, repl_pairs: Any, node_rewriter: Any, node: Any
+    ) -> None:
+        """Log the failure, or raise it when ``config.on_opt_error`` is ``"raise"``."""
+        from oxtensor.configdefaults import config
+
+        if config.on_opt_error == "raise":
+            raise exc
+        _log.error("Rewrite failure due to: %s", node_rewriter)
+        _log.error("node: %s", node)
+        _log.error("TRACEBACK:", exc_info=exc)
+
+    @staticmethod
+    def warn_inplace(
+        exc: BaseException, nav: Any, repl_pairs: Any, node_rewriter: Any, node: Any
+    ) -> None:
+        """`warn`, but an `InconsistencyError` (a refused inplace) is ignored."""
+        if isinstance(exc, InconsistencyError):
+            return
+        NodeProcessingGraphRewriter.warn(exc, nav, repl_pairs, node_rewriter, node)
+
+    @staticmethod
+    def warn_ignore(
+        exc: BaseException, nav: Any, repl_pairs: Any, node_rewriter: Any, node: Any
+    ) -> None:
+        """Ignore every failure."""
+
+
+class WalkingGraphRewriter(NodeProcessingGraphRewriter):
     """Applies node rewriters while walking the graph once (``in_to_out``,
     ``out_to_in``; ``dfs`` walks as ``in_to_out``)."""
 
@@ -334,6 +373,7 @@ __all__ = [
     "FromFunctionNodeRewriter",
     "GraphRewriter",
     "MergeOptimizer",
+    "NodeProcessingGraphRewriter",
     "NodeRewriter",
     "PatternNodeRewriter",
     "RewriteProfile",

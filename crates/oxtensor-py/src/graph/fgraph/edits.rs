@@ -1,5 +1,5 @@
 //! Changing a `FunctionGraph` from Python: replacing variables, changing
-//! a node's input, importing, adding and removing inputs and outputs,
+//! a node's input, importing, adding and removing nodes, inputs and outputs,
 //! constant folding. Each runs in the core, then flushes the change log.
 
 use super::events::reason_str;
@@ -44,8 +44,7 @@ impl PyFunctionGraph {
                 new_var.str()?,
                 new_var.getattr("owner")?.str()?
             );
-            let stdout = slf.py().import("sys")?.getattr("stdout")?;
-            stdout.call_method1("write", (line,))?;
+            write_stdout(slf.py(), &line)?;
         }
         Self::mutate(slf, |this| {
             let Some(old) = this
@@ -63,21 +62,24 @@ impl PyFunctionGraph {
     }
 
     /// `replace` for each `(var, new_var)` pair.
-    #[pyo3(signature = (pairs, reason = None, **_kwargs))]
+    #[pyo3(signature = (pairs, reason = None, verbose = None, **_kwargs))]
     pub(crate) fn replace_all(
         slf: &Bound<'_, Self>,
         pairs: Bound<'_, PyAny>,
         reason: Option<Bound<'_, PyAny>>,
+        verbose: Option<bool>,
         _kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         for pair in pairs.try_iter()? {
             let (v, n): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair?.extract()?;
-            Self::replace(slf, v, n, reason.clone(), None, false)?;
+            Self::replace(slf, v, n, reason.clone(), verbose, false)?;
         }
         Ok(())
     }
 
-    /// `replace_all`, then `validate`; everything is reverted if either fails.
+    /// `replace_all`, then `validate`; everything is reverted if either
+    /// fails. With `verbose`, each replacement and a failed validation are
+    /// printed.
     #[pyo3(signature = (replacements, reason = None, verbose = None, **_kwargs))]
     pub(crate) fn replace_all_validate(
         slf: &Bound<'_, Self>,
@@ -86,11 +88,21 @@ impl PyFunctionGraph {
         verbose: Option<bool>,
         _kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<usize> {
-        let _ = verbose;
+        let pairs = PyList::new(
+            slf.py(),
+            replacements.try_iter()?.collect::<PyResult<Vec<_>>>()?,
+        )?;
         let chk = Self::checkpoint(&slf.borrow())?;
-        let result =
-            Self::replace_all(slf, replacements, reason, None).and_then(|()| Self::validate(slf));
-        if let Err(err) = result {
+        if let Err(err) =
+            Self::replace_all(slf, pairs.clone().into_any(), reason.clone(), verbose, None)
+        {
+            Self::revert(slf, chk)?;
+            return Err(err);
+        }
+        if let Err(err) = Self::validate(slf) {
+            if verbose.unwrap_or(false) {
+                print_validate_failure(slf.py(), &pairs, &reason, &err)?;
+            }
             Self::revert(slf, chk)?;
             return Err(err);
         }
@@ -208,6 +220,32 @@ impl PyFunctionGraph {
         })
     }
 
+    /// Removes `node`, the nodes and outputs depending on it, then the
+    /// producers left unused.
+    #[pyo3(signature = (node, reason = None))]
+    pub(crate) fn remove_node(
+        slf: &Bound<'_, Self>,
+        node: Bound<'_, PyAny>,
+        reason: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let reason = reason_str(&reason)?;
+        Self::mutate(slf, |this| {
+            let n = this.node_id(&node)?;
+            this.core_mut()?.remove_node(n, &reason).py()
+        })
+    }
+
+    /// Removes input `idx` and everything that uses it.
+    #[pyo3(signature = (idx, reason = None))]
+    pub(crate) fn remove_input(
+        slf: &Bound<'_, Self>,
+        idx: usize,
+        reason: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let reason = reason_str(&reason)?;
+        Self::mutate(slf, |this| this.core_mut()?.remove_input(idx, &reason).py())
+    }
+
     /// Removes output `idx`.
     #[pyo3(signature = (idx, reason = None))]
     pub(crate) fn remove_output(
@@ -220,4 +258,33 @@ impl PyFunctionGraph {
             this.core_mut()?.remove_output(idx, &reason).py()
         })
     }
+}
+
+/// Writes through `sys.stdout`, as `print` would, so redirection works.
+fn write_stdout(py: Python<'_>, line: &str) -> PyResult<()> {
+    py.import("sys")?
+        .getattr("stdout")?
+        .call_method1("write", (line,))?;
+    Ok(())
+}
+
+/// PyTensor's verbose line for a replacement that validation refused,
+/// naming the first replaced variable.
+fn print_validate_failure(
+    py: Python<'_>,
+    pairs: &Bound<'_, PyList>,
+    reason: &Option<Bound<'_, PyAny>>,
+    err: &PyErr,
+) -> PyResult<()> {
+    let Ok(first) = pairs.get_item(0) else {
+        return Ok(());
+    };
+    let var = first.get_item(0)?;
+    let line = format!(
+        "rewriting: validate failed on node {}.\n Reason: {}, {}\n",
+        var.str()?,
+        reason_str(reason)?,
+        err.value(py).str()?
+    );
+    write_stdout(py, &line)
 }

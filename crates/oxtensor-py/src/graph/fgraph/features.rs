@@ -1,11 +1,13 @@
 //! Features of a `FunctionGraph` written in Python (attached, removed,
 //! called back) and the checks they and the core run: `validate`,
-//! `consistent`, `check_integrity`, checkpoints.
+//! `consistent`, `check_integrity`, checkpoints, `execute_callbacks`.
 
 use super::PyFunctionGraph;
 use crate::errors::exceptions::AlreadyThere;
 use crate::errors::IntoPyResult;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::time::Instant;
 
 impl PyFunctionGraph {
     /// The features written in Python, in attach order.
@@ -56,6 +58,51 @@ impl PyFunctionGraph {
             feature.call_method1("on_detach", (slf,))?;
         }
         Ok(())
+    }
+
+    /// Calls `name(self, *args)` on every feature that has it, in attach
+    /// order, adding each call's seconds to `execute_callbacks_times`
+    /// (`{feature: seconds}`).
+    #[pyo3(signature = (name, *args))]
+    pub(crate) fn execute_callbacks(
+        slf: &Bound<'_, Self>,
+        name: &str,
+        args: &Bound<'_, PyTuple>,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let times = Self::execute_callbacks_times(slf)?;
+        let mut all = vec![slf.clone().into_any()];
+        all.extend(args.iter());
+        let all = PyTuple::new(py, all)?;
+        for f in slf.borrow().python_features(py) {
+            let f = f.bind(py);
+            if !f.hasattr(name)? {
+                continue;
+            }
+            let start = Instant::now();
+            f.call_method1(name, &all)?;
+            let spent = start.elapsed().as_secs_f64();
+            let before: f64 = match times.get_item(f)? {
+                Some(t) => t.extract()?,
+                None => 0.0,
+            };
+            times.set_item(f, before + spent)?;
+        }
+        Ok(())
+    }
+
+    /// `{feature: seconds}` spent in `execute_callbacks` (kept in the
+    /// instance dict, so it survives pickling).
+    #[getter]
+    pub(crate) fn execute_callbacks_times<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let dict = slf.getattr("__dict__")?;
+        let times = dict.call_method1(
+            "setdefault",
+            ("_execute_callbacks_times", PyDict::new(slf.py())),
+        )?;
+        Ok(times.cast_into::<PyDict>()?)
     }
 
     /// A token for `revert`.

@@ -133,7 +133,13 @@ impl PyFunctionGraph {
                 Self::attach_feature(slf, f?)?;
             }
         }
-        Ok(())
+        // As in PyTensor, every graph has one: it provides the validated
+        // replacements (`replace_all_validate_remove`, ...) to rewriters.
+        let rv = py
+            .import("oxtensor.graph.features")?
+            .getattr("ReplaceValidate")?
+            .call0()?;
+        Self::attach_feature(slf, rv)
     }
 
     fn __str__(&self) -> PyResult<String> {

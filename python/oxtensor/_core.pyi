@@ -129,6 +129,7 @@ __all__ = [
     "_vectorize_graph",
     "_vectorize_node",
     "ancestors",
+    "apply_ancestors",
     "applys_between",
     "argmax",
     "as_tensor_variable",
@@ -782,6 +783,9 @@ def debugprint(
 
 def ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
     """Every variable the graphs depend on (graphs included), depth first."""
+
+def apply_ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Apply]:
+    """The nodes computing the ancestors, each once."""
 
 def graph_inputs(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
     """The owner-less ancestors (roots and constants)."""

@@ -168,3 +168,25 @@ def test_non_variables_are_refused():
         ancestors([3])
     with pytest.raises(TypeError, match="Expected a Variable"):
         io_toposort([], ["x"])
+
+
+def test_apply_ancestors_gives_each_node_once_and_stops_at_blockers():
+    from oxtensor.graph.traversal import apply_ancestors
+
+    x = T.dvector("x")
+    e = T.exp(x)
+    z = e + e
+    assert apply_ancestors([z]) == [z.owner, e.owner]
+    assert apply_ancestors([z], blockers=[e]) == [z.owner]
+    assert apply_ancestors([x]) == []
+
+
+def test_is_same_graph_pairs_the_givens():
+    from oxtensor.graph.rewriting.utils import is_same_graph
+
+    x, y = T.dvector("x"), T.dvector("y")
+    assert is_same_graph(T.exp(x), T.exp(x))
+    assert not is_same_graph(T.exp(x), T.exp(y))
+    assert is_same_graph(T.exp(x), T.exp(y), givens={x: y})
+    assert is_same_graph(T.exp(x) + 1, T.exp(y) + 1, givens=[(x, y)])
+    assert not is_same_graph(T.exp(x), T.log(y), givens={x: y})

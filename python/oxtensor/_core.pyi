@@ -130,6 +130,7 @@ __all__ = [
     "_vectorize_node",
     "ancestors",
     "apply_ancestors",
+    "apply_depends_on",
     "applys_between",
     "argmax",
     "as_tensor_variable",
@@ -145,6 +146,7 @@ __all__ = [
     "equilibrium_pass",
     "fast_inplace_check",
     "function_recipe",
+    "general_toposort",
     "getitem",
     "graph_inputs",
     "inc_subtensor",
@@ -163,8 +165,11 @@ __all__ = [
     "std",
     "take",
     "toposort",
+    "truncated_graph_inputs",
     "var",
+    "variable_depends_on",
     "vars_between",
+    "walk",
     "walking_pass",
 ]
 # fmt: on
@@ -223,6 +228,8 @@ class Function:
         """Release the buffers kept between calls."""
     def __reduce__(self) -> tuple[t.Any, tuple[FunctionRecipe, bool]]:
         """``FunctionRecipe.compile(recipe, trust_input)``: recompiled on load."""
+    def dprint(self, **kwargs: t.Any) -> t.Any:
+        """``f.dprint(...)`` is ``debugprint(f, ...)``: the compiled program."""
 
 @disjoint_base
 class Mode:
@@ -807,6 +814,37 @@ def io_toposort(
 def toposort(graphs: t.Any, blockers: t.Any = None) -> list[Apply]:
     """Nodes computing ``graphs`` in dependency order, not past ``blockers``."""
 
+def variable_depends_on(
+    variable: t.Any, depends_on_vars: t.Any, stop_at_vars: t.Any = None
+) -> bool:
+    """Whether ``variable`` or an ancestor is one of ``depends_on_vars``."""
+
+def apply_depends_on(apply: t.Any, depends_on: t.Any) -> bool:
+    """Whether ``apply`` is one of ``depends_on`` or computed from one."""
+
+def truncated_graph_inputs(
+    outputs: t.Any, ancestors_to_include: t.Any = None
+) -> list[Variable]:
+    """The variables closest to ``outputs`` that the rest is computed from."""
+
+def walk(
+    nodes: t.Any,
+    expand: t.Callable[[t.Any], t.Any],
+    bfs: bool = True,
+    return_children: bool = False,
+    hash_fn: t.Callable[[t.Any], t.Any] | None = None,
+) -> t.Iterator[t.Any]:
+    """Every object reachable from ``nodes`` through ``expand``, each once."""
+
+def general_toposort(
+    outputs: t.Any,
+    deps: t.Callable[[t.Any], t.Any] | None = None,
+    compute_deps_cache: t.Callable[[t.Any], t.Any] | None = None,
+    deps_cache: t.Any = None,
+    clients: dict[t.Any, list[t.Any]] | None = None,
+) -> list[t.Any]:
+    """``outputs`` and what they depend on through ``deps``, dependencies first."""
+
 def equal_computations(
     xs: t.Any,
     ys: t.Any,
@@ -1124,7 +1162,9 @@ class TensorType(Type):
     def convert_variable(self, var: Variable) -> Variable | None:
         """``var`` if this type is a supertype of its type, else ``None``
         (no ``SpecifyShape`` yet)."""
-    def clone(self, dtype: t.Any = None, shape: t.Any = None) -> TensorType:  # type: ignore[override]
+    def clone(  # type: ignore[override]
+        self, dtype: t.Any = None, shape: t.Any = None, broadcastable: t.Any = None
+    ) -> TensorType:
         """A copy with another dtype and/or shape."""
     def values_eq(  # type: ignore[override]
         self, a: t.Any, b: t.Any, force_same_dtype: bool = True

@@ -55,7 +55,8 @@ def test_out_must_wrap_a_variable():
 def test_borrowed_output_may_be_the_input_itself():
     x = ot.dvector("x")
     a = np.arange(3.0)
-    assert np.shares_memory(function([x], Out(x, borrow=True))(a), a)
+    assert np.shares_memory(function([In(x, borrow=True)], Out(x, borrow=True))(a), a)
+    assert not np.shares_memory(function([x], Out(x, borrow=True))(a), a)
     assert not np.shares_memory(function([x], Out(x))(a), a)
 
 

@@ -152,10 +152,33 @@ def test_shared_of_every_kind_of_value():
         s = shared(value)
         out = function([], s * 1)()
         assert_matches(out, np.asarray(value) * 1, (s * 1).dtype)
-    with pytest.raises(TypeError, match="shared"):
-        shared([1, 2, 3])
     with pytest.raises(TypeError, match="SharedVariable"):
         shared(shared(np.ones(1)))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        shared(7, bad_kw=False)
+    with pytest.raises(TypeError, match="symbolic variable"):
+        shared(ot.ones((2, 3)))
+
+
+def test_shared_of_other_objects_is_generic():
+    from oxtensor.link.c.type import generic
+
+    s = shared([1, 2, 3], strict=True)
+    assert s.type == generic
+    s.set_value("anything")
+    assert s.get_value() == "anything"
+
+
+def test_set_value_keeps_strict_and_allow_downcast():
+    strict = shared(np.int64(7), strict=True)
+    with pytest.raises(TypeError):
+        strict.set_value(8.23)
+    loose = shared(np.int32([7]), allow_downcast=True)
+    loose.set_value([8.23])
+    assert loose.get_value().dtype == np.int32
+    assert loose.get_value()[0] == 8
+    with pytest.raises(ValueError, match="could not convert"):
+        shared(np.zeros(2)).set_value("abc")
 
 
 def test_shared_variables_in_several_functions():

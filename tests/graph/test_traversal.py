@@ -1,9 +1,11 @@
 """Graph walks in PyTensor 3.x's exact orders (``tests/graph/test_traversal.py``
 and anatomy §3.5): a stack-based DFS that pops the last pending item first."""
 
+import oxtensor
 import oxtensor.tensor as T
 import pytest
 from oxtensor.graph.basic import (
+    Apply,
     ancestors,
     applys_between,
     graph_inputs,
@@ -11,7 +13,16 @@ from oxtensor.graph.basic import (
     orphans_between,
     vars_between,
 )
-from oxtensor.graph.traversal import toposort
+from oxtensor.graph.traversal import (
+    apply_depends_on,
+    explicit_graph_inputs,
+    general_toposort,
+    get_var_by_name,
+    toposort,
+    truncated_graph_inputs,
+    variable_depends_on,
+    walk,
+)
 
 from tests.graph.utils import MyOp, MyVariable
 
@@ -27,39 +38,39 @@ def two_level():
 
 def test_ancestors():
     r1, r2, r3, o1, o2 = two_level()
-    assert ancestors([o2]) == [o2, o1, r2, r1, r3]
-    assert ancestors([o2], blockers=None) == [o2, o1, r2, r1, r3]
-    assert ancestors([o2], blockers=[o1]) == [o2, o1, r3]
+    assert list(ancestors([o2])) == [o2, o1, r2, r1, r3]
+    assert list(ancestors([o2], blockers=None)) == [o2, o1, r2, r1, r3]
+    assert list(ancestors([o2], blockers=[o1])) == [o2, o1, r3]
     # A single variable is accepted as well as a list.
-    assert ancestors(o2) == [o2, o1, r2, r1, r3]
+    assert list(ancestors(o2)) == [o2, o1, r2, r1, r3]
 
 
 def test_graph_inputs():
     r1, r2, r3, _o1, o2 = two_level()
-    assert graph_inputs([o2]) == [r2, r1, r3]
-    assert graph_inputs([o2], blockers=None) == [r2, r1, r3]
+    assert list(graph_inputs([o2])) == [r2, r1, r3]
+    assert list(graph_inputs([o2], blockers=None)) == [r2, r1, r3]
 
 
 def test_graph_inputs_with_blockers():
     r1, r2, r3, o1, o2 = two_level()
     # Blocked variables are not inputs unless they have no owner.
-    assert graph_inputs([o2], blockers=[o1]) == [r3]
-    assert graph_inputs([o2], blockers=[r1]) == [r2, r1, r3]
-    assert graph_inputs([o1, o2]) == [r2, r1, r3]
+    assert list(graph_inputs([o2], blockers=[o1])) == [r3]
+    assert list(graph_inputs([o2], blockers=[r1])) == [r2, r1, r3]
+    assert list(graph_inputs([o1, o2])) == [r2, r1, r3]
 
 
 def test_graph_inputs_include_constants():
     x = T.dscalar("x")
     c = T.constant(2.0)
-    assert graph_inputs([x * c]) == [c, x]
+    assert list(graph_inputs([x * c])) == [c, x]
 
 
 def test_vars_between_and_orphans():
     r1, r2, r3, o1, o2 = two_level()
-    assert vars_between([r1, r2], [o2]) == [o2, o1, r2, r1, r3]
-    assert orphans_between([r1, r2], [o2]) == [r3]
-    assert vars_between([o1], [o2]) == [o2, o1, r3]
-    assert orphans_between([o1], [o2]) == [r3]
+    assert list(vars_between([r1, r2], [o2])) == [o2, o1, r2, r1, r3]
+    assert list(orphans_between([r1, r2], [o2])) == [r3]
+    assert list(vars_between([o1], [o2])) == [o2, o1, r3]
+    assert list(orphans_between([o1], [o2])) == [r3]
 
 
 def test_applys_between():
@@ -152,8 +163,8 @@ def test_deep_graphs_do_not_overflow():
     order = toposort([out])
     assert len(order) == 3000
     assert order[0].inputs[0] is x
-    assert graph_inputs([out]) == [x]
-    assert len(ancestors([out])) == 3001
+    assert list(graph_inputs([out])) == [x]
+    assert len(list(ancestors([out]))) == 3001
 
 
 def test_results_are_the_callers_objects():
@@ -190,3 +201,78 @@ def test_is_same_graph_pairs_the_givens():
     assert is_same_graph(T.exp(x), T.exp(y), givens={x: y})
     assert is_same_graph(T.exp(x) + 1, T.exp(y) + 1, givens=[(x, y)])
     assert not is_same_graph(T.exp(x), T.log(y), givens={x: y})
+
+
+def test_ancestors_is_an_iterator_as_in_pytensor():
+    r1, r2, r3, o1, o2 = two_level()
+    walk_ = ancestors([o2])
+    assert o1 in walk_
+    assert list(walk_) == [r2, r1, r3]
+
+
+def test_walk_orders_and_children():
+    r1, r2, r3, o1, o2 = two_level()
+
+    def expand(r):
+        return r.owner.inputs if r.owner else None
+
+    assert list(walk([o2], expand, bfs=True)) == [o2, r3, o1, r1, r2]
+    assert list(walk([o2], expand, bfs=False)) == [o2, o1, r2, r1, r3]
+    pairs = list(walk([o2], expand, return_children=True))
+    assert pairs[0] == (o2, [r3, o1])
+    assert pairs[1] == (r3, None)
+
+
+def test_walk_passes_on_the_callbacks_error():
+    *_, o2 = two_level()
+
+    def expand(r):
+        raise KeyError("from expand")
+
+    with pytest.raises(KeyError, match="from expand"):
+        list(walk([o2], expand))
+
+
+def test_general_toposort_puts_dependencies_first_and_finds_cycles():
+    r1, r2, r3, o1, o2 = two_level()
+
+    def deps(obj):
+        if isinstance(obj, Apply):
+            return obj.inputs
+        return [obj.owner] if obj.owner else []
+
+    order = general_toposort([o2], deps)
+    assert order == [r2, r1, r3, o1.owner, o1, o2.owner, o2]
+
+    def cyclic(obj):
+        return [o2, *deps(obj)] if obj is o1 else deps(obj)
+
+    with pytest.raises(ValueError, match="graph contains cycles"):
+        general_toposort([o2], cyclic)
+
+
+def test_depends_on_and_truncated_inputs():
+    x, y = T.dscalar("x"), T.dscalar("y")
+    x2 = T.exp(x)
+    y2 = y + x2
+    o = T.exp(y2)
+    assert variable_depends_on(o, x)
+    assert variable_depends_on(o, [x])
+    assert not variable_depends_on(o, [x], stop_at_vars=[x2])
+    assert apply_depends_on(o.owner, x2.owner)
+    assert apply_depends_on(o.owner, [o.owner])
+    assert not apply_depends_on(x2.owner, [y2.owner])
+    assert truncated_graph_inputs([o], [y]) == [x2, y]
+    assert truncated_graph_inputs([o], [y2, o]) == [o, y2]
+    assert truncated_graph_inputs([o]) == [o]
+
+
+def test_explicit_inputs_and_names():
+    x = T.dscalar("x")
+    s = oxtensor.shared(1.0, name="s")
+    out = T.exp(x + 2 + s)
+    out.name = "out"
+    assert list(explicit_graph_inputs(out)) == [x]
+    assert get_var_by_name([out], "out") == (out,)
+    assert get_var_by_name([out], "nothing") == ()
+    assert get_var_by_name([out], x.auto_name) == (x,)

@@ -54,7 +54,8 @@ def test_dtype_spellings():
 
 def test_legacy_bool_shapes_and_broadcastable():
     assert TensorType("float64", shape=(True, False)).shape == (1, None)
-    assert TensorType("float64", broadcastable=(True, False)).shape == (1, None)
+    with pytest.warns(DeprecationWarning, match="broadcastable"):
+        assert TensorType("float64", broadcastable=(True, False)).shape == (1, None)
 
 
 @pytest.mark.parametrize(
@@ -199,10 +200,15 @@ def test_filter_static_shape():
         T.drow.filter(np.ones((2, 3)))
 
 
-@pytest.mark.parametrize("data", ["abc", None, object()])
+@pytest.mark.parametrize("data", [None, object()])
 def test_filter_non_numeric(data):
     with pytest.raises(TypeError, match="cannot store a value of type"):
         T.dvector.filter(data)
+
+
+def test_filter_text_fails_as_numpy_conversion_does():
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        T.dvector.filter("abc")
 
 
 def test_is_valid_value():
@@ -357,8 +363,43 @@ def test_unsigned_scalars():
 def test_constructor_shape_argument():
     assert T.matrix(shape=(1, None)).type == T.drow
     assert T.vector(shape=(3,)).type.shape == (3,)
-    with pytest.raises(ValueError, match="matrix needs a shape of length 2"):
+    with pytest.raises(ValueError, match="Shape must be a tuple of length 2"):
         T.matrix(shape=(1,))
+    with pytest.raises(TypeError, match="Shape must be a tuple"):
+        T.matrix(shape=[1, None])
+    with pytest.raises(TypeError, match="Shape entries must be None or integer"):
+        T.vector(shape=(1.0,))
+    with pytest.raises(ValueError, match="first dimension of a `row` must have"):
+        T.row(shape=(2, 5))
+    assert T.col(shape=(5, None)).type.shape == (5, 1)
+
+
+@pytest.mark.parametrize("name", ["float64", "floatX", bool, np.int64])
+def test_dtype_name_is_refused_as_a_variable_name(name):
+    with pytest.raises(ValueError, match="looks like a dtype"):
+        T.tensor(name, shape=(None,))
+    assert T.tensor("a", shape=(None,)).name == "a"
+
+
+def test_broadcastable_keyword_is_deprecated():
+    with pytest.warns(DeprecationWarning, match="broadcastable"):
+        t = TensorType("float64", broadcastable=(True, False))
+    assert t.shape == (1, None)
+    with pytest.warns(DeprecationWarning, match="broadcastable"):
+        assert t.clone(broadcastable=(False, True)).shape == (None, 1)
+    flags = np.array([True, False])
+    with pytest.warns(DeprecationWarning, match="broadcastable"):
+        assert TensorType("int8", broadcastable=flags).shape == (1, None)
+    with pytest.warns(DeprecationWarning, match="broadcastable"):
+        v = T.tensor(dtype="int64", broadcastable=(True, False))
+    assert v.type.shape == (1, None)
+
+
+def test_unaligned_arrays_are_refused():
+    raw = np.zeros(17, dtype=np.uint8)[1:].view(np.float64)
+    assert not raw.flags.aligned
+    with pytest.raises(TypeError, match="not aligned"):
+        TensorType("float64", (None,)).filter(raw)
 
 
 def test_tensor_constructor():

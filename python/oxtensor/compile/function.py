@@ -159,7 +159,15 @@ def _resolve(var: Any, key: Any, lenient: bool) -> Any:
     return found[0]
 
 
+def _dprint(self: Any, **kwargs: Any) -> Any:
+    """``f.dprint(...)`` is ``debugprint(f, ...)``: the compiled program."""
+    from oxtensor.printing import debugprint
+
+    return debugprint(self, **kwargs)
+
+
 _core.Variable.eval = _eval
+Function.dprint = _dprint
 _core._register("function", function)
 
 __all__ = ["Function", "UnusedInputError", "function"]

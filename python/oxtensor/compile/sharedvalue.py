@@ -30,7 +30,13 @@ class SharedVariable(Variable):
         if container is None:
             value = type.filter(value, strict=strict, allow_downcast=allow_downcast)
             # The slot a shared variable and its clones have in common.
-            container = Container(self, storage=[value], name=name)
+            container = Container(
+                self,
+                storage=[value],
+                strict=strict,
+                allow_downcast=allow_downcast,
+                name=name,
+            )
         self.container = container
         self.default_update = None
 
@@ -42,8 +48,13 @@ class SharedVariable(Variable):
         return value if borrow else copy.deepcopy(value)
 
     def set_value(self, new_value: Any, borrow: bool = False) -> None:
-        """Sets the value (checked by the type); copied unless ``borrow``."""
-        value = self.type.filter(new_value)
+        """Sets the value, checked by the type with the variable's
+        ``strict`` and ``allow_downcast``; copied unless ``borrow``."""
+        value = self.type.filter(
+            new_value,
+            strict=self.container.strict,
+            allow_downcast=self.container.allow_downcast,
+        )
         if not borrow and value is new_value:
             value = copy.deepcopy(value)
         self.container.storage[0] = value
@@ -69,18 +80,27 @@ def shared(
     borrow: bool = False,
     shape: Any = None,
     **kwargs: Any,
-) -> TensorSharedVariable:
+) -> SharedVariable:
     """A shared tensor holding ``value`` (copied unless ``borrow``).
 
     Its static shape is unknown (so ``set_value`` may change it) unless
-    ``shape`` is given.
+    ``shape`` is given. Any other value (a list, a string, ...) gives, as in
+    PyTensor, a shared variable of the `Generic` type, which holds any object.
     """
+    unknown = set(kwargs) - {"broadcastable"}
+    if unknown:
+        raise TypeError(f"shared() got unexpected keyword arguments {sorted(unknown)}")
     if isinstance(value, SharedVariable):
         raise TypeError("shared() was given a SharedVariable; pass its value instead")
-    if not isinstance(value, np.ndarray | np.generic | int | float | complex | bool):
+    if isinstance(value, Variable):
         raise TypeError(
-            f"shared() supports NumPy arrays and numbers, got {type(value).__name__}"
+            f"shared() was given the symbolic variable {value}; pass a value "
+            "(evaluate it first with .eval())"
         )
+    if not isinstance(value, np.ndarray | np.generic | int | float | complex | bool):
+        from oxtensor.link.c.type import generic
+
+        return SharedVariable(generic, value, strict, allow_downcast, name=name)
     array = np.asarray(value) if borrow else np.array(value, copy=True)
     static = (None,) * array.ndim if shape is None else tuple(shape)
     ty = TensorType(array.dtype, static)

@@ -1,7 +1,10 @@
 """`TensorType` and the variable constructors (`dmatrix`, `vector`, `tensor`, ...)."""
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from oxtensor import _core
 from oxtensor.configdefaults import config as _config
@@ -67,16 +70,71 @@ _SHAPES: dict[str, tuple[int | None, ...]] = {
 }
 
 
+def _looks_like_dtype(name: Any) -> bool:
+    """A full dtype name (``"float64"``, ``"floatX"``) or a dtype object
+    (``bool``, ``np.int64``) given where a variable name goes."""
+    if isinstance(name, str):
+        return name in _DTYPE_NAMES
+    return isinstance(name, type | np.dtype)
+
+
 def tensor(
     name: str | None = None,
     *,
     dtype: Any = None,
     shape: Sequence[int | None] | None = None,
+    broadcastable: Sequence[bool] | None = None,
 ) -> Any:
-    """A tensor variable of the given dtype (floatX by default) and static shape."""
+    """A tensor variable of the given dtype (floatX by default) and static
+    shape (``broadcastable=`` is PyTensor's deprecated form of it)."""
+    if broadcastable is not None:
+        warnings.warn(
+            "The `broadcastable` keyword is deprecated; use `shape` "
+            "(1 for a broadcastable dimension, None otherwise).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        shape = tuple(1 if b else None for b in broadcastable)
+    if _looks_like_dtype(name):
+        raise ValueError(
+            f"tensor({name!r}): This name looks like a dtype, which you should "
+            "pass as a keyword argument only (dtype=...)"
+        )
     if shape is None:
         raise TypeError("tensor() needs a shape, e.g. shape=(None, 3)")
     return TensorType(_config.floatX if dtype is None else dtype, shape)(name)
+
+
+# Full dtype names, which `tensor("float64")` refuses as a variable name.
+_DTYPE_NAMES = frozenset([*all_dtypes, "floatX"])
+_ORDINALS = ("first", "second")
+
+
+def _static_shape(
+    kind: str, shape: Any, default: tuple[int | None, ...]
+) -> tuple[int | None, ...]:
+    """The ``shape=`` of a ``vector(...)``-style constructor, checked as
+    PyTensor checks it: a tuple of the kind's length, of None or integers,
+    keeping the kind's length-1 axes (an unknown length there is 1)."""
+    if not isinstance(shape, tuple):
+        raise TypeError(f"Shape must be a tuple, got {type(shape).__name__}")
+    if len(shape) != len(default):
+        raise ValueError(
+            f"Shape must be a tuple of length {len(default)}, got length {len(shape)}"
+        )
+    if not all(
+        s is None or (isinstance(s, int | np.integer) and not isinstance(s, bool))
+        for s in shape
+    ):
+        raise TypeError(f"Shape entries must be None or integer, got {shape}")
+    for axis, (want, got) in enumerate(zip(default, shape, strict=True)):
+        if want == 1 and got is not None and got != 1:
+            raise ValueError(
+                f"The {_ORDINALS[axis]} dimension of a `{kind}` must have "
+                f"shape 1, got {got}"
+            )
+    pairs = zip(default, shape, strict=True)
+    return tuple(1 if want == 1 else got for want, got in pairs)
 
 
 def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
@@ -86,11 +144,7 @@ def _constructor(kind: str, default: tuple[int | None, ...]) -> Any:
         dtype: Any = None,
         shape: Sequence[int | None] | None = None,
     ) -> Any:
-        shape = default if shape is None else tuple(shape)
-        if len(shape) != len(default):
-            raise ValueError(
-                f"{kind} needs a shape of length {len(default)}, got {shape}"
-            )
+        shape = default if shape is None else _static_shape(kind, shape, default)
         return TensorType(_config.floatX if dtype is None else dtype, shape)(name)
 
     make.__name__ = make.__qualname__ = kind

@@ -5,6 +5,7 @@
 mod arena;
 pub mod clone;
 pub mod compare;
+pub mod dependence;
 pub mod destroy;
 mod features;
 mod fgraph;

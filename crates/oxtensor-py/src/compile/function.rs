@@ -26,6 +26,8 @@ pub struct InputSpec {
     pub strict: bool,
     /// `filter(allow_downcast=...)`.
     pub allow_downcast: Option<bool>,
+    /// `In(borrow=True)`: a borrowed output may alias the argument.
+    pub borrow: bool,
 }
 
 /// A shared variable the function reads (and maybe updates).

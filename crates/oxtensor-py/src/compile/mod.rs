@@ -207,7 +207,7 @@ pub fn function_recipe<'py>(
         let profile = profile.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
         let entries = specs
             .iter()
-            .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast))
+            .map(|s| input_entry(py, &s.var, &s.name, s.strict, s.allow_downcast, s.borrow))
             .collect::<PyResult<Vec<_>>>()?;
         let reference = match reference_args {
             Some((inputs, outputs, updates, givens, no_default)) => {

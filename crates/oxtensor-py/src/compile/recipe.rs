@@ -17,7 +17,7 @@ use pyo3::{PyTraverseError, PyVisit};
 use std::sync::Arc;
 
 /// One explicit input: `(variable, name, strict, allow_downcast)`.
-type InputEntry<'py> = (Bound<'py, PyAny>, Option<String>, bool, Option<bool>);
+type InputEntry<'py> = (Bound<'py, PyAny>, Option<String>, bool, Option<bool>, bool);
 
 /// `FunctionRecipe(fgraph, inputs, shared, updates, outputs, n_outputs,
 /// single, borrow, name, profile, mode)`; see the module docs.
@@ -201,8 +201,10 @@ impl FunctionRecipe {
         let specs = list(py, &r.inputs)
             .iter()
             .map(|e| {
-                let (var, name, strict, allow_downcast): InputEntry<'_> = e.extract()?;
-                input_spec_of(var, name, strict, allow_downcast)
+                let (var, name, strict, allow_downcast, borrow): InputEntry<'_> = e.extract()?;
+                let mut spec = input_spec_of(var, name, strict, allow_downcast)?;
+                spec.borrow = borrow;
+                Ok(spec)
             })
             .collect::<PyResult<Vec<_>>>()?;
         let shared = list(py, &r.shared)
@@ -305,6 +307,14 @@ pub fn input_entry<'py>(
     name: &Option<String>,
     strict: bool,
     allow_downcast: Option<bool>,
+    borrow: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    (var.clone_ref(py), name.clone(), strict, allow_downcast).into_pyobject(py)
+    (
+        var.clone_ref(py),
+        name.clone(),
+        strict,
+        allow_downcast,
+        borrow,
+    )
+        .into_pyobject(py)
 }

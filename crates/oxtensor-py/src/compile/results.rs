@@ -41,13 +41,19 @@ impl PyFunction {
                 (j < k || (j > k && borrow(j)))
                     && matches!(v, Value::Tensor(o) if o.shares_buffer(t))
             });
+            let same_buffer =
+                |v: &Value| matches!(v, Value::Tensor(i) if Arc::ptr_eq(i.buffer(), t.buffer()));
             let aliased = !t.buffer().is_rust_owned()
                 || self.program.aliases_constant(t)
-                || inputs
-                    .iter()
-                    .any(|v| matches!(v, Value::Tensor(i) if Arc::ptr_eq(i.buffer(), t.buffer())))
+                || inputs.iter().any(same_buffer)
                 || shares_output;
-            if aliased && !borrowed {
+            // As in PyTensor, an output may alias a caller's argument only
+            // when both the output and the input (`In(borrow=True)`) say so.
+            let pins_argument = inputs
+                .iter()
+                .zip(&self.inputs)
+                .any(|(v, spec)| !spec.borrow && same_buffer(v));
+            if (aliased && !borrowed) || pins_argument {
                 outputs[k] = Value::Tensor(copy_contiguous(t).map_err(crate::errors::to_pyerr)?);
             }
         }

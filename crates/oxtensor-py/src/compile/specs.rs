@@ -69,7 +69,9 @@ pub(crate) fn input_spec(
     } else {
         (false, None)
     };
-    input_spec_of(var, name, strict, own_downcast.or(allow_downcast))
+    let mut spec = input_spec_of(var, name, strict, own_downcast.or(allow_downcast))?;
+    spec.borrow = is_in && item.getattr("borrow")?.is_truthy()?;
+    Ok(spec)
 }
 
 /// An input spec from its settled options (also how an unpickled
@@ -92,6 +94,7 @@ pub fn input_spec_of(
         tensor,
         strict,
         allow_downcast,
+        borrow: false,
     })
 }
 

@@ -24,6 +24,19 @@ pub fn filter_tensor(
     let inner = &ty.get().inner;
     let want = inner.dtype;
     let is_array = data.is_instance(&np.getattr("ndarray")?)?;
+    // The kernels read elements through typed pointers, which need
+    // alignment; PyTensor refuses such arrays the same way.
+    if is_array
+        && !data
+            .getattr("flags")?
+            .getattr("aligned")?
+            .extract::<bool>()?
+    {
+        return Err(PyTypeError::new_err(format!(
+            "{}: the numpy.ndarray given is not aligned; pass a copy (numpy.require(x, requirements='A'))",
+            ty.str()?
+        )));
+    }
     let arr = if is_array && parse_dtype(&data.getattr("dtype")?)? == want {
         data
     } else if strict {
@@ -53,6 +66,10 @@ pub(crate) fn convert_losslessly<'py>(
     want: DType,
 ) -> PyResult<Bound<'py, PyAny>> {
     let arr = np.call_method1("asarray", (&data,))?;
+    if data.is_instance_of::<pyo3::types::PyString>() {
+        // Text: NumPy's own conversion (`ValueError` for "abc"), as in PyTensor.
+        np.call_method1("asarray", (&data, want.name()))?;
+    }
     let have = parse_dtype(&arr.getattr("dtype")?).map_err(|_| {
         PyTypeError::new_err(format!(
             "{} cannot store a value of type {}",

@@ -368,6 +368,37 @@ def io_toposort(
 def toposort(graphs: t.Any, blockers: t.Any = None) -> list[Apply]:
     """Nodes computing ``graphs`` in dependency order, not past ``blockers``."""
 
+def variable_depends_on(
+    variable: t.Any, depends_on_vars: t.Any, stop_at_vars: t.Any = None
+) -> bool:
+    """Whether ``variable`` or an ancestor is one of ``depends_on_vars``."""
+
+def apply_depends_on(apply: t.Any, depends_on: t.Any) -> bool:
+    """Whether ``apply`` is one of ``depends_on`` or computed from one."""
+
+def truncated_graph_inputs(
+    outputs: t.Any, ancestors_to_include: t.Any = None
+) -> list[Variable]:
+    """The variables closest to ``outputs`` that the rest is computed from."""
+
+def walk(
+    nodes: t.Any,
+    expand: t.Callable[[t.Any], t.Any],
+    bfs: bool = True,
+    return_children: bool = False,
+    hash_fn: t.Callable[[t.Any], t.Any] | None = None,
+) -> t.Iterator[t.Any]:
+    """Every object reachable from ``nodes`` through ``expand``, each once."""
+
+def general_toposort(
+    outputs: t.Any,
+    deps: t.Callable[[t.Any], t.Any] | None = None,
+    compute_deps_cache: t.Callable[[t.Any], t.Any] | None = None,
+    deps_cache: t.Any = None,
+    clients: dict[t.Any, list[t.Any]] | None = None,
+) -> list[t.Any]:
+    """``outputs`` and what they depend on through ``deps``, dependencies first."""
+
 def equal_computations(
     xs: t.Any,
     ys: t.Any,

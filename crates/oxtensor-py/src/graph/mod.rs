@@ -14,3 +14,4 @@ pub mod types;
 pub mod utils;
 pub mod variable;
 pub mod vectorize;
+pub mod walks;

@@ -5,7 +5,7 @@
 
 use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
-use oxtensor_core::graph::{compare, traversal, Graph, NodeId, VarId};
+use oxtensor_core::graph::{compare, dependence, traversal, Graph, NodeId, VarId};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -398,4 +398,59 @@ pub fn clone_replace<'py>(
     } else {
         PyList::new(py, cloned)?.into_any()
     })
+}
+
+/// Whether `variable` or one of its ancestors (not past `stop_at_vars`) is
+/// one of `depends_on_vars`.
+#[pyfunction]
+#[pyo3(signature = (variable, depends_on_vars, stop_at_vars = None))]
+pub fn variable_depends_on(
+    variable: Bound<'_, PyAny>,
+    depends_on_vars: Bound<'_, PyAny>,
+    stop_at_vars: Option<Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    let mut s = Scratch::new();
+    let v = s.import(&variable)?;
+    let targets = s.import(&depends_on_vars)?;
+    let stop = s.optional(stop_at_vars)?;
+    Ok(v.iter()
+        .any(|&v| dependence::variable_depends_on(&s.g, v, &targets, &stop)))
+}
+
+/// Whether the node `apply` is one of `depends_on` (a node or a list of
+/// them) or computed from one of them.
+#[pyfunction]
+pub fn apply_depends_on(apply: Bound<'_, PyAny>, depends_on: Bound<'_, PyAny>) -> PyResult<bool> {
+    let mut s = Scratch::new();
+    let depends_on = match depends_on.is_instance_of::<crate::graph::apply::PyApply>() {
+        true => vec![depends_on],
+        false => depends_on.try_iter()?.collect::<PyResult<Vec<_>>>()?,
+    };
+    let mut node_of = |node: &Bound<'_, PyAny>| -> PyResult<NodeId> {
+        s.import(&node.getattr("outputs")?)?;
+        s.memo
+            .node_id(node)
+            .ok_or_else(|| pyo3::exceptions::PyTypeError::new_err("expected an Apply node"))
+    };
+    let node = node_of(&apply)?;
+    let targets = depends_on
+        .iter()
+        .map(&mut node_of)
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(dependence::apply_depends_on(&s.g, node, &targets))
+}
+
+/// The variables closest to `outputs` from which everything depending on
+/// `ancestors_to_include` is computed, those ancestors included.
+#[pyfunction]
+#[pyo3(signature = (outputs, ancestors_to_include = None))]
+pub fn truncated_graph_inputs<'py>(
+    outputs: Bound<'py, PyAny>,
+    ancestors_to_include: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let mut s = Scratch::new();
+    let outs = s.import(&outputs)?;
+    let include = s.optional(ancestors_to_include)?;
+    let found = dependence::truncated_graph_inputs(&s.g, &outs, &include).py()?;
+    s.vars(outputs.py(), &found)
 }

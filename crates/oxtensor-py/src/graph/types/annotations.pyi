@@ -88,7 +88,9 @@ class TensorType(Type):
     def convert_variable(self, var: Variable) -> Variable | None:
         """``var`` if this type is a supertype of its type, else ``None``
         (no ``SpecifyShape`` yet)."""
-    def clone(self, dtype: t.Any = None, shape: t.Any = None) -> TensorType:  # type: ignore[override]
+    def clone(  # type: ignore[override]
+        self, dtype: t.Any = None, shape: t.Any = None, broadcastable: t.Any = None
+    ) -> TensorType:
         """A copy with another dtype and/or shape."""
     def values_eq(  # type: ignore[override]
         self, a: t.Any, b: t.Any, force_same_dtype: bool = True

@@ -80,6 +80,21 @@ pub fn parse_dtype(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
     })
 }
 
+/// The static shape a deprecated `broadcastable=` pattern stands for (1
+/// where true, unknown elsewhere), with PyTensor's `DeprecationWarning`.
+fn shape_from_broadcastable(b: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u64>>> {
+    let py = b.py();
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
+        c"The `broadcastable` keyword is deprecated; use `shape` (1 for a broadcastable dimension, None otherwise).",
+        1,
+    )?;
+    b.try_iter()?
+        .map(|flag| Ok(flag?.is_truthy()?.then_some(1)))
+        .collect()
+}
+
 #[pymethods]
 impl PyTensorType {
     #[new]
@@ -93,10 +108,7 @@ impl PyTensorType {
         let dtype = parse_dtype(&dtype)?;
         let dims = match (shape, broadcastable) {
             (Some(s), _) => parse_shape(&s)?,
-            (None, Some(b)) => parse_shape(&b)?
-                .into_iter()
-                .map(|d| d.filter(|&v| v == 1))
-                .collect(),
+            (None, Some(b)) => shape_from_broadcastable(&b)?,
             (None, None) => Vec::new(),
         };
         let inner = TensorType::new(dtype, dims).py()?;
@@ -270,21 +282,23 @@ impl PyTensorType {
     }
 
     /// A copy with another dtype and/or shape.
-    #[pyo3(signature = (dtype = None, shape = None))]
+    #[pyo3(signature = (dtype = None, shape = None, broadcastable = None))]
     fn clone(
         &self,
         py: Python<'_>,
         dtype: Option<Bound<'_, PyAny>>,
         shape: Option<Bound<'_, PyAny>>,
+        broadcastable: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyTensorType>> {
         let dtype = dtype
             .map(|d| parse_dtype(&d))
             .transpose()?
             .unwrap_or(self.inner.dtype);
-        let shape = shape
-            .map(|s| parse_shape(&s))
-            .transpose()?
-            .unwrap_or_else(|| self.inner.shape.to_vec());
+        let shape = match (shape, broadcastable) {
+            (Some(s), _) => parse_shape(&s)?,
+            (None, Some(b)) => shape_from_broadcastable(&b)?,
+            (None, None) => self.inner.shape.to_vec(),
+        };
         Self::get(py, &TensorType::new(dtype, shape).py()?)
     }
 

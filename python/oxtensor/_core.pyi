@@ -109,6 +109,7 @@ __all__ = [
     "Type",
     "UnusedInputError",
     "Variable",
+    "_AutoIds",
     "_alloc_stats",
     "_blas",
     "_blas_engines",
@@ -459,6 +460,13 @@ class Scratchpad:
     def info(self) -> None:
         """Print the attributes, one per line."""
 
+@t.final
+class _AutoIds:
+    """The iterator of ``auto_N`` numbers (``Variable.__count__``)."""
+
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> int: ...
+
 @disjoint_base
 class Variable:
     """A value in a graph: a root, a constant or a node's output.
@@ -467,6 +475,7 @@ class Variable:
     are identity; subclasses (``TensorVariable``, ``Constant``) share the layout.
     """
 
+    __count__: t.ClassVar[t.Iterator[int]]
     type: t.Any
     owner: Apply | None
     index: int | None

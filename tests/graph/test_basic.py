@@ -117,6 +117,23 @@ def test_auto_names_are_consecutive():
     assert numbers == list(range(numbers[0], numbers[0] + len(made)))
 
 
+def test_auto_names_come_from_variable_count():
+    # PyTensor's tests restart the numbering: `Variable.__count__ = count(n)`.
+    from itertools import count
+
+    from oxtensor.graph.basic import Variable
+
+    ours = Variable.__count__
+    try:
+        Variable.__count__ = count(10_000_000)
+        assert MyVariable(1).auto_name == "auto_10000000"
+        assert T.constant(2.5).auto_name == "auto_10000001"
+    finally:
+        Variable.__count__ = ours
+    later = next(Variable.__count__)
+    assert _auto_number(MyVariable(1)) == later + 1
+
+
 def test_clone():
     x = T.dscalar("x")
     x.tag.note = "kept"
@@ -298,7 +315,9 @@ def test_constant_basics():
 
 
 def test_constant_filters_its_data():
-    with pytest.raises(TypeError, match="cannot store a value of type str"):
+    with pytest.raises(TypeError, match="cannot store a value of type object"):
+        Constant(T.dscalar, object())
+    with pytest.raises(ValueError, match="could not convert string to float"):
         Constant(T.dscalar, "a")
 
 

@@ -26,6 +26,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<graph::types::PyNullType>()?;
     m.add_class::<graph::types::PyDisconnectedType>()?;
     m.add_class::<graph::variable::PyVariable>()?;
+    m.py()
+        .get_type::<graph::variable::PyVariable>()
+        .setattr("__count__", registry::auto_ids(m.py())?)?;
     m.add_class::<graph::tensor_variable::PyTensorVariable>()?;
     m.add_class::<graph::apply::PyApply>()?;
     m.add_class::<ops::op::PyOp>()?;
@@ -106,6 +109,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::exceptions::InternalError>(),
     )?;
     m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
+    m.add_class::<registry::AutoIds>()?;
     m.add_function(wrap_pyfunction!(errors::panics::_panic, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_grad, m)?)?;
     m.add_function(wrap_pyfunction!(gradient::_pushforward, m)?)?;

@@ -18,9 +18,46 @@ static CLASSES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
 static TENSOR_TYPES: Mutex<Option<FxHashMap<TensorType, Py<PyTensorType>>>> = Mutex::new(None);
 static AUTO_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// The next `auto_N` number, shared by every variable (as in PyTensor).
+static AUTO_IDS: PyOnceLock<Py<AutoIds>> = PyOnceLock::new();
+
+/// `Variable.__count__`: the iterator the `auto_N` numbers come from, as in
+/// PyTensor, where tests replace it (`Variable.__count__ = count(n)`).
+#[pyclass(module = "oxtensor.graph.basic", name = "_AutoIds")]
+pub struct AutoIds;
+
+#[pymethods]
+impl AutoIds {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self) -> u64 {
+        AUTO_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Our counter, the initial `Variable.__count__`.
+pub fn auto_ids(py: Python<'_>) -> PyResult<&Py<AutoIds>> {
+    AUTO_IDS.get_or_try_init(py, || Py::new(py, AutoIds))
+}
+
+/// The next `auto_N` number, shared by every variable (as in PyTensor):
+/// from the atomic counter, unless `Variable.__count__` was replaced by
+/// another iterator, which then numbers the variables.
 pub fn next_auto_id() -> u64 {
-    AUTO_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    Python::attach(|py| {
+        let counter = py
+            .get_type::<crate::graph::variable::PyVariable>()
+            .getattr(pyo3::intern!(py, "__count__"));
+        match counter {
+            Ok(c) if auto_ids(py).is_ok_and(|ours| !c.is(ours)) => c
+                .call_method0(pyo3::intern!(py, "__next__"))
+                .and_then(|n| n.extract())
+                .ok(),
+            _ => None,
+        }
+    })
+    .unwrap_or_else(|| AUTO_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
 }
 
 fn classes(py: Python<'_>) -> &Bound<'_, PyDict> {

@@ -205,3 +205,36 @@ def test_old_np_unique_and_bitwidth():
     from oxtensor.utils import LOCAL_BITWIDTH
 
     assert LOCAL_BITWIDTH == np.dtype(np.intp).itemsize * 8
+
+
+def test_repeat_one_count_forms_and_static_shape():
+    x = ot.tensor(dtype="float64", shape=(None, 1, 3))
+    assert ot.repeat(x, 2, axis=1).type.shape == (None, 2, 3)
+    assert ot.repeat(x, [2, 2, 2], axis=2).type.shape == (None, 1, 6)
+    assert ot.repeat(x, [1, 2, 4], axis=2).type.shape == (None, 1, None)
+    r = ot.tensor(dtype="int8", shape=(1,))
+    out = ot.repeat(x, r, axis=0)
+    f = oxtensor.function([x, r], out)
+    assert not any(isinstance(n.op, eo.Repeat) for n in f.maker.fgraph.toposort())
+    a = RNG.random((2, 1, 3))
+    np.testing.assert_array_equal(f(a, np.array([3], "int8")), np.repeat(a, 3, axis=0))
+    with pytest.raises(TypeError, match="uint64"):
+        ot.repeat(x, ot.scalar(dtype="uint64"))
+
+
+def test_repeat_grad_with_a_vector_of_counts():
+    counts = np.array([2, 0, 3])
+    verify_grad(lambda m: ot.repeat(m, counts, axis=1), [RNG.random((2, 3))], rng=RNG)
+    verify_grad(lambda m: ot.repeat(m, counts, axis=0), [RNG.random((3, 2))], rng=RNG)
+
+
+def test_squeeze_of_a_scalar_and_bincount_assert_nonneg():
+    s = ot.dscalar()
+    assert ot.squeeze(s, axis=(0,)) is s
+    with pytest.raises(np.exceptions.AxisError, match=r"axis \(1,\) is out of bounds"):
+        ot.squeeze(s, axis=1)
+    x = ot.ivector()
+    f = oxtensor.function([x], ot.bincount(x, assert_nonneg=True))
+    np.testing.assert_array_equal(f(np.array([0, 2], "int32")), [1, 0, 1])
+    with pytest.raises(AssertionError, match="negative"):
+        f(np.array([-1, 2], "int32"))

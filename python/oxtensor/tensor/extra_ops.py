@@ -14,6 +14,7 @@ import numpy as np
 
 from oxtensor import _core
 from oxtensor.configdefaults import config as _config
+from oxtensor.graph.basic import Constant
 from oxtensor.tensor import _layout
 from oxtensor.tensor._axis import normalize_axis
 from oxtensor.tensor.basic import (
@@ -27,6 +28,7 @@ from oxtensor.tensor.basic import (
 )
 from oxtensor.tensor.broadcast_shape import broadcast_shape
 from oxtensor.tensor.counting import Bincount, bincount
+from oxtensor.tensor.shape import specify_shape
 from oxtensor.tensor.type import integer_dtypes
 
 Repeat = _core.Repeat
@@ -39,6 +41,22 @@ SearchsortedOp = _core.SearchsortedOp
 Unique = _core.Unique
 UnravelIndex = _core.UnravelIndex
 RavelMultiIndex = _core.RavelMultiIndex
+
+
+def _one_count(repeats_arg: Any, repeats: Any) -> Any:
+    """The single count a vector of repeats amounts to, or None: a constant
+    whose entries are all equal (a Python int when known), or the entry of
+    a vector of static length 1."""
+    if isinstance(repeats, Constant) or not isinstance(repeats_arg, _core.Variable):
+        values = np.asarray(
+            repeats.data if isinstance(repeats, Constant) else repeats_arg
+        )
+        if values.size > 0 and (values == values.flat[0]).all():
+            return int(values.flat[0])
+        return None
+    if repeats.type.shape == (1,):
+        return repeats[0]
+    return None
 
 
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
@@ -55,8 +73,18 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
     repeats_arg, repeats = repeats, as_tensor_variable(repeats)
     if repeats.dtype not in integer_dtypes:
         raise TypeError(f"repeats must be integers, got {repeats.type}")
-    if repeats.ndim != 0:
-        return Repeat(axis)(a, repeats)
+    if repeats.dtype == "uint64":
+        # NumPy counts in intp: uint64 counts do not convert without loss.
+        raise TypeError(
+            f"repeats of dtype uint64 cannot be cast to int64, got {repeats.type}"
+        )
+    if repeats.ndim > 1:
+        raise ValueError(f"repeats must be a scalar or a vector, got {repeats.type}")
+    if repeats.ndim == 1:
+        one = _one_count(repeats_arg, repeats)
+        if one is None:
+            return Repeat(axis)(a, repeats)
+        repeats_arg, repeats = one, as_tensor_variable(one)
     if isinstance(repeats_arg, int | np.integer):
         # A Python count keeps static lengths static, as PyTensor's shape
         # inference sees through its constant.
@@ -65,7 +93,11 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Any:
     expanded = a.dimshuffle(*range(axis + 1), "x", *range(axis + 1, a.ndim))
     tiled = alloc(expanded, *dims[: axis + 1], repeats, *dims[axis + 1 :])
     merged = [*dims[:axis], dims[axis] * repeats, *dims[axis + 1 :]]
-    return _reshape_to(tiled, merged)
+    out = _reshape_to(tiled, merged)
+    static = tuple(d if isinstance(d, int) else None for d in merged)
+    if static != out.type.shape:
+        out = specify_shape(out, static)
+    return out
 
 
 def squeeze(x: Any, axis: Any = None) -> Any:
@@ -76,6 +108,13 @@ def squeeze(x: Any, axis: Any = None) -> Any:
         drop = [i for i, n in enumerate(x.type.shape) if n == 1]
     else:
         axes = [axis] if isinstance(axis, int | np.integer) else list(axis)
+        if x.ndim == 0:
+            # NumPy lets a 0-d array "squeeze" axis 0 (or -1), and nothing else.
+            if any(int(a) not in (0, -1) for a in axes):
+                raise np.exceptions.AxisError(
+                    f"axis {tuple(axes)} is out of bounds for array of dimension 0"
+                )
+            return x
         drop = sorted(_normalize_axis(int(a), x.ndim) for a in axes)
     if not drop:
         return x

@@ -54,6 +54,23 @@ fn zero_of(g: &mut Graph, like: VarId) -> Result<VarId> {
     Ok(build::scalar_constant(g, dtype, 0.0))
 }
 
+/// A fill's gradients: `x`'s is the output's with the diagonal zeroed (the
+/// same fill of it with 0), the value's the sum over the diagonal; the
+/// offset, when there is one, only picks positions (disconnected).
+fn fill_pullback(g: &mut Graph, op: Arc<dyn Op>, node: NodeId, gz: VarId) -> Result<Vec<VarId>> {
+    let inputs = g.node(node).inputs.clone();
+    let zero = zero_of(g, gz)?;
+    let mut args = vec![gz, zero];
+    args.extend(inputs.get(2));
+    let gx = g.apply_out(op, &args)?;
+    let gv = value_grad(g, gz, gx, inputs[1])?;
+    let mut out = vec![gx, gv];
+    if inputs.len() == 3 {
+        out.push(crate::ops::scalar_grad::disconnected(g));
+    }
+    Ok(out)
+}
+
 /// The tangent of a fill, linear in `x` and the value: the same fill of
 /// their tangents (zeros for those without one).
 fn fill_tangent(
@@ -105,15 +122,8 @@ impl Op for FillDiagonal {
 
     super::shape_rules::shape_of_input!(0);
 
-    /// `x`'s gradient is the output's with a zero diagonal; the value's is
-    /// the sum of the output's diagonal.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        let inputs = g.node(node).inputs.clone();
-        let gz = output_grads[0];
-        let zero = zero_of(g, gz)?;
-        let gx = g.apply_out(Arc::new(FillDiagonal), &[gz, zero])?;
-        let gv = value_grad(g, gz, gx, inputs[1])?;
-        Ok(vec![gx, gv])
+        fill_pullback(g, Arc::new(FillDiagonal), node, output_grads[0])
     }
 
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
@@ -160,15 +170,8 @@ impl Op for FillDiagonalOffset {
 
     super::shape_rules::shape_of_input!(0);
 
-    /// As `FillDiagonal`'s, on the offset diagonal; the offset only picks
-    /// positions (disconnected).
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        let inputs = g.node(node).inputs.clone();
-        let gz = output_grads[0];
-        let zero = zero_of(g, gz)?;
-        let gx = g.apply_out(Arc::new(FillDiagonalOffset), &[gz, zero, inputs[2]])?;
-        let gv = value_grad(g, gz, gx, inputs[1])?;
-        Ok(vec![gx, gv, crate::ops::scalar_grad::disconnected(g)])
+        fill_pullback(g, Arc::new(FillDiagonalOffset), node, output_grads[0])
     }
 
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {

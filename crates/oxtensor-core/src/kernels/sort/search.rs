@@ -64,24 +64,44 @@ pub fn values<T: Element>(t: &Tensor) -> Result<Vec<T>> {
         .to_vec())
 }
 
-/// The insertion point of `v` in `sorted(i)` for `i < n`: the first `i`
-/// whose element is not before `v` (`right`: that `v` is before).
-fn insertion<T: Ordered>(n: usize, sorted: impl Fn(usize) -> T, v: T, right: bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let go_right = if right {
-            !v.before(sorted(mid))
+/// The insertion points of `vs` in `sorted(i)` for `i < n`: the first `i`
+/// whose element is not before the value (`right`: that the value is
+/// before). Each search starts from the bounds the previous value's left,
+/// as NumPy's `binsearch` does, so that an unsorted `x` gives NumPy's
+/// answers too.
+fn insertions<T: Ordered>(
+    n: usize,
+    sorted: impl Fn(usize) -> T,
+    vs: &[T],
+    right: bool,
+) -> Vec<i64> {
+    let (mut lo, mut hi) = (0usize, n);
+    let mut last = vs.first().copied();
+    let mut out = Vec::with_capacity(vs.len());
+    for &v in vs {
+        if last.is_some_and(|l| l.before(v)) {
+            hi = n;
         } else {
-            sorted(mid).before(v)
-        };
-        if go_right {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+            lo = 0;
+            hi = if hi < n { hi + 1 } else { n };
         }
+        last = Some(v);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let go_right = if right {
+                !v.before(sorted(mid))
+            } else {
+                sorted(mid).before(v)
+            };
+            if go_right {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        out.push(lo as i64);
     }
-    lo
+    out
 }
 
 /// The sorter's entries as positions of `x` (length `n`), checked.
@@ -108,20 +128,13 @@ fn search_typed<T: Ordered>(
 ) -> Result<Vec<i64>> {
     let xs = values::<T>(x)?;
     let vs = values::<T>(v)?;
-    let out = match sorter {
+    Ok(match sorter {
         Some(s) => {
             let order = permutation(s, xs.len())?;
-            let at = |i: usize| xs[order[i]];
-            vs.iter()
-                .map(|&v| insertion(xs.len(), at, v, right))
-                .collect::<Vec<_>>()
+            insertions(xs.len(), |i| xs[order[i]], &vs, right)
         }
-        None => vs
-            .iter()
-            .map(|&v| insertion(xs.len(), |i| xs[i], v, right))
-            .collect(),
-    };
-    Ok(out.into_iter().map(|i| i as i64).collect())
+        None => insertions(xs.len(), |i| xs[i], &vs, right),
+    })
 }
 
 /// NumPy's `searchsorted(x, v, side, sorter)` of a vector `x`: int64
@@ -180,5 +193,10 @@ mod tests {
         let bad = Tensor::from_vec(vec![3], vec![1i8, 2, 3]).unwrap();
         assert!(searchsorted(&x, &v, Some(&bad), false).is_err());
         assert!(searchsorted(&v.view(&[1, 3], &[3, 1], 0).unwrap(), &v, None, false).is_err());
+        // An unsorted x: numpy.searchsorted([3, 1, 2], [2, 0, 3], side="right")
+        // gives [3, 0, 3] with its search order.
+        let x = Tensor::from_vec(vec![3], vec![3i64, 1, 2]).unwrap();
+        let v = Tensor::from_vec(vec![3], vec![2i64, 0, 3]).unwrap();
+        assert_eq!(ints(&searchsorted(&x, &v, None, true).unwrap()), [3, 0, 3]);
     }
 }

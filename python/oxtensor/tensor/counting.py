@@ -25,7 +25,8 @@ def bincount(
     """
     if assert_nonneg:
         from oxtensor.raise_op import Assert
-        from oxtensor.tensor import all as all_, ge
+        from oxtensor.tensor import all as all_
+        from oxtensor.tensor import ge
 
         x = _core.as_tensor_variable(x)
         x = Assert("Input to bincount has negative values!")(x, all_(ge(x, 0)))

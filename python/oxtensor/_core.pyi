@@ -34,6 +34,7 @@ __all__ = [
     "ArgSortOp",
     "Argmax",
     "Argmin",
+    "Bartlett",
     "Bincount",
     "Blockwise",
     "CAReduce",
@@ -43,6 +44,7 @@ __all__ = [
     "CholeskyGrad",
     "Composite",
     "CorePass",
+    "CpuContiguous",
     "CumOp",
     "DestroyHandler",
     "Det",
@@ -55,6 +57,8 @@ __all__ = [
     "Eigvalsh",
     "Elemwise",
     "Eye",
+    "FillDiagonal",
+    "FillDiagonalOffset",
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
@@ -85,6 +89,7 @@ __all__ = [
     "Prod",
     "ProfileStats",
     "QRGrad",
+    "RavelMultiIndex",
     "Repeat",
     "Reshape",
     "RewriteDatabase",
@@ -93,6 +98,7 @@ __all__ = [
     "SLogDet",
     "ScalarOp",
     "Scratchpad",
+    "SearchsortedOp",
     "Shape",
     "Shape_i",
     "Softmax",
@@ -107,6 +113,8 @@ __all__ = [
     "TensorVariable",
     "Thunk",
     "Type",
+    "Unique",
+    "UnravelIndex",
     "UnusedInputError",
     "Variable",
     "_AutoIds",
@@ -726,6 +734,9 @@ class TensorVariable(Variable):
         self, offset: int = 0, axis1: int = 0, axis2: int = 1
     ) -> TensorVariable: ...
     def compress(self, x: t.Any, axis: int | None = None) -> TensorVariable: ...
+    def searchsorted(
+        self, v: t.Any, side: str = "left", sorter: t.Any = None
+    ) -> TensorVariable: ...
     def get_underlying_scalar_constant(
         self,
         *,
@@ -1863,6 +1874,109 @@ class Bincount(Op):
     @property
     def minlength(self) -> int:
         """The least number of bins."""
+
+class Bartlett(Op):
+    """``Bartlett``: the Bartlett window of ``M`` points."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+
+class CpuContiguous(Op):
+    """``CpuContiguous``: the input as a C-contiguous array."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """The output is the input when it is already C-contiguous."""
+
+class FillDiagonal(Op):
+    """``FillDiagonal``: inputs are the tensor and the scalar for its diagonal."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+
+class FillDiagonalOffset(Op):
+    """``FillDiagonalOffset``: inputs are the matrix, the scalar and the offset."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+
+class SearchsortedOp(Op):
+    """``SearchsortedOp(side='left')``: inputs are the sorted vector, the values and
+    optionally the sorter.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, side: str = "left") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def side(self) -> str:
+        """``'left'`` or ``'right'``."""
+
+class Unique(Op):
+    """``Unique(return_index=False, return_inverse=False, return_counts=False,
+    axis=None)``: one input; the distinct values, then the outputs asked for.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        return_index: bool = False,
+        return_inverse: bool = False,
+        return_counts: bool = False,
+        axis: _Axis = None,
+    ) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def axis(self) -> _Axis:
+        """The axis slices are compared along (``None``: elements)."""
+    @property
+    def return_counts(self) -> bool:
+        """Whether the counts are an output."""
+    @property
+    def return_index(self) -> bool:
+        """Whether the first occurrences are an output."""
+    @property
+    def return_inverse(self) -> bool:
+        """Whether the inverse is an output."""
+
+class UnravelIndex(Op):
+    """``UnravelIndex(order='C')``: inputs are the flat indices and the dims."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, order: str = "C") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def order(self) -> str:
+        """``'C'`` or ``'F'``."""
+
+class RavelMultiIndex(Op):
+    """``RavelMultiIndex(mode='raise', order='C')``: inputs are the coordinate
+    arrays and the dims.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, mode: str = "raise", order: str = "C") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def mode(self) -> str:
+        """``'raise'``, ``'wrap'`` or ``'clip'``."""
+    @property
+    def order(self) -> str:
+        """``'C'`` or ``'F'``."""
 
 class MatrixInverse(Op):
     """``MatrixInverse``: the inverse of a square matrix."""

@@ -9,6 +9,8 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::alloc::output;
 use crate::kernels::copy::{region, write_into};
 use crate::op_identity;
+use crate::ops::advanced_inc_subtensor::AdvancedIncSubtensor1;
+use crate::ops::arange::ARange;
 use crate::ops::known;
 use crate::ops::make_vector::MakeVector;
 use crate::ops::scalar_grad::{disconnected, match_dtype, tensor};
@@ -85,6 +87,44 @@ fn repeat_each(x: &Tensor, axis: usize, counts: &[usize], out: &Tensor) -> Resul
         at += c;
     }
     Ok(())
+}
+
+impl Repeat {
+    /// `x`'s gradient for a vector of counts: with the axis moved first,
+    /// the output gradient's rows added into rows `repeat(arange(n),
+    /// counts)` of zeros shaped like `x` (an `AdvancedIncSubtensor1`).
+    fn segment_sums(&self, g: &mut Graph, x: VarId, repeats: VarId, gz: VarId) -> Result<VarId> {
+        let ndim = tensor(g, x)?.ndim();
+        let mut order: Vec<Option<usize>> = vec![Some(self.axis)];
+        order.extend((0..ndim).filter(|&i| i != self.axis).map(Some));
+        let back: Vec<Option<usize>> = (0..ndim)
+            .map(|i| {
+                Some(if i == self.axis {
+                    0
+                } else {
+                    i + usize::from(i < self.axis)
+                })
+            })
+            .collect();
+        let n = g.apply_out(Arc::new(ShapeI { i: self.axis }), &[x])?;
+        let zero = build::scalar_constant(g, DType::Int64, 0.0);
+        let one = build::scalar_constant(g, DType::Int64, 1.0);
+        let arange = ARange {
+            dtype: DType::Int64,
+        };
+        let sources = g.apply_out(Arc::new(arange), &[zero, n, one])?;
+        let rows = g.apply_out(Arc::new(Repeat { axis: 0 }), &[sources, repeats])?;
+        let gz_first = build::dimshuffle(g, gz, order.clone())?;
+        let x_first = build::dimshuffle(g, x, order)?;
+        let gz_dtype = tensor(g, gz)?.dtype;
+        let zeros = build::zeros_like(g, x_first, gz_dtype)?;
+        let inc = AdvancedIncSubtensor1 {
+            set_instead_of_inc: false,
+            inplace: false,
+        };
+        let summed = g.apply_out(Arc::new(inc), &[zeros, gz_first, rows])?;
+        build::dimshuffle(g, summed, back)
+    }
 }
 
 impl Op for Repeat {
@@ -165,18 +205,16 @@ impl Op for Repeat {
     }
 
     /// For one count `r`: the gradient reshaped to `(..., n, r, ...)` and
-    /// summed over the `r` axis. PyTensor has no gradient for a vector of
-    /// counts either.
+    /// summed over the `r` axis; for a vector of counts, each output
+    /// slice's gradient added into its source slice ([`segment_sums`]).
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let inputs = g.node(node).inputs.clone();
         let (x, repeats) = (inputs[0], inputs[1]);
-        if tensor(g, repeats)?.ndim() != 0 {
-            return Err(Error::NotImplemented(format!(
-                "grad of {} with a vector of repeats is not implemented",
-                self.describe()
-            )));
-        }
         let x_ty = tensor(g, x)?;
+        if tensor(g, repeats)?.ndim() != 0 {
+            let summed = self.segment_sums(g, x, repeats, output_grads[0])?;
+            return Ok(vec![match_dtype(g, summed, x_ty.dtype)?, disconnected(g)]);
+        }
         let mut dims = Vec::with_capacity(x_ty.ndim() + 1);
         for i in 0..x_ty.ndim() {
             dims.push(g.apply_out(Arc::new(ShapeI { i }), &[x])?);

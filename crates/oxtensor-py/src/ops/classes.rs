@@ -9,6 +9,10 @@ use crate::ops::bincount::PyBincount;
 use crate::ops::blockwise::PyBlockwise;
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
+use crate::ops::extra::{
+    PyBartlett, PyCpuContiguous, PyFillDiagonal, PyFillDiagonalOffset, PyRavelMultiIndex,
+    PySearchsortedOp, PyUnique, PyUnravelIndex,
+};
 use crate::ops::host_op::HostOp;
 use crate::ops::ifelse::PyIfElse;
 use crate::ops::inc_subtensor::{PyAdvancedIncSubtensor, PyAdvancedIncSubtensor1, PyIncSubtensor};
@@ -35,14 +39,17 @@ use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
 use oxtensor_core::ops::argmax::Argmax;
 use oxtensor_core::ops::argmin::Argmin;
+use oxtensor_core::ops::bartlett::Bartlett;
 use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
+use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::cumulative::CumOp;
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
 use oxtensor_core::ops::grad_ops::GradOp;
 use oxtensor_core::ops::ifelse::IfElse;
 use oxtensor_core::ops::join::Join;
@@ -57,14 +64,17 @@ use oxtensor_core::ops::logsumexp::LogSumExp;
 use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::matmul::Matmul;
 use oxtensor_core::ops::nonzero::Nonzero;
+use oxtensor_core::ops::ravel_index::{RavelMultiIndex, UnravelIndex};
 use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::repeat::Repeat;
+use oxtensor_core::ops::searchsorted::SearchsortedOp;
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
 use oxtensor_core::ops::softmax::Softmax;
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::specify_shape::SpecifyShape;
 use oxtensor_core::ops::split::Split;
 use oxtensor_core::ops::subtensor::{IncSubtensor, Subtensor};
+use oxtensor_core::ops::unique::Unique;
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -146,6 +156,14 @@ builtin_ops! {
     Split => PySplit,
     Nonzero => PyNonzero,
     Bincount => PyBincount,
+    Bartlett => PyBartlett,
+    CpuContiguous => PyCpuContiguous,
+    FillDiagonal => PyFillDiagonal,
+    FillDiagonalOffset => PyFillDiagonalOffset,
+    SearchsortedOp => PySearchsortedOp,
+    Unique => PyUnique,
+    UnravelIndex => PyUnravelIndex,
+    RavelMultiIndex => PyRavelMultiIndex,
     Jacobian => PyJacobian,
     Blockwise => PyBlockwise,
     ;

@@ -7,6 +7,7 @@ pub mod blockwise;
 pub mod classes;
 pub mod dimshuffle;
 pub mod elemwise;
+pub mod extra;
 pub mod host_op;
 pub mod host_thunk;
 pub mod ifelse;

@@ -7,6 +7,7 @@ mod argsort_words;
 mod in_place;
 mod key;
 mod radix;
+mod search;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 #[cfg(target_arch = "x86_64")]
@@ -14,6 +15,7 @@ mod simd_net;
 #[cfg(target_arch = "x86_64")]
 mod simd_x86;
 mod strided_lanes;
+mod unique;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -26,6 +28,9 @@ use in_place::sort_in_place_typed;
 use key::SortKey;
 use radix::{argsort_lane, sort_lane, sort_vectorised, Scratch};
 use strided_lanes::StridedLanes;
+
+pub use search::{compare_dtype, searchsorted};
+pub use unique::unique;
 
 /// `f(scratch, lane, result)` over every lane of `x` along `axis`, into a
 /// fresh output of `x`'s shape and `U`'s dtype: rows of a C-contiguous

@@ -1,0 +1,90 @@
+//! `CpuContiguous`: its input as a C-contiguous array (NumPy's
+//! `ascontiguousarray`): the input itself when it already is, else a copy;
+//! so the output is a view of the input. Mirrors `CpuContiguous` in
+//! `pytensor/tensor/extra_ops.py`.
+
+use crate::error::Result;
+use crate::graph::{Graph, NodeId, VarId};
+use crate::kernels::copy::to_contiguous;
+use crate::op_identity;
+use crate::ops::{IoMap, Op, Outs, PerformCtx, Tangents};
+use crate::types::Type;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// `CpuContiguous`: one tensor in, the same values in C order out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CpuContiguous;
+
+impl Op for CpuContiguous {
+    fn name(&self) -> &str {
+        "CpuContiguous"
+    }
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let x = super::arity::single_input(self, inputs)?;
+        Ok(vec![x
+            .expect_tensor("The input of CpuContiguous")?
+            .clone()
+            .into()])
+    }
+
+    fn view_map(&self) -> IoMap {
+        vec![(0, vec![0])]
+    }
+
+    fn perform(&self, _ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
+        outputs[0] = Some(to_contiguous(inputs[0].tensor()?)?.into());
+        Ok(())
+    }
+
+    super::shape_rules::shape_of_input!(0);
+
+    /// The identity's: the output's gradient unchanged.
+    fn pullback(
+        &self,
+        _g: &mut Graph,
+        _node: NodeId,
+        output_grads: &[VarId],
+    ) -> Result<Vec<VarId>> {
+        Ok(vec![output_grads[0]])
+    }
+
+    fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
+        let Some(t) = tangents[0] else {
+            return Ok(Some(vec![None]));
+        };
+        Ok(Some(vec![Some(
+            g.apply_out(Arc::new(CpuContiguous), &[t])?,
+        )]))
+    }
+
+    op_identity!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::alloc::Pool;
+    use crate::tensor::Tensor;
+
+    #[test]
+    fn transposed_input_comes_out_c_ordered() {
+        let t = Tensor::from_vec(vec![2, 3], (0..6).map(f64::from).collect()).unwrap();
+        let tr: Value = t.view(&[3, 2], &[8, 24], 0).unwrap().into();
+        let mut pool = Pool::default();
+        let (it, ot, bcast) = (vec![], vec![], vec![]);
+        let mut ctx = PerformCtx {
+            input_types: &it,
+            output_types: &ot,
+            input_bcast: &bcast,
+            pool: &mut pool,
+        };
+        let mut out = vec![None];
+        CpuContiguous.perform(&mut ctx, &[&tr], &mut out).unwrap();
+        let got = out[0].as_ref().unwrap().tensor().unwrap();
+        assert!(got.is_c_contiguous());
+        let want = Tensor::from_vec(vec![3, 2], vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]).unwrap();
+        assert!(got.same_values(&want));
+    }
+}

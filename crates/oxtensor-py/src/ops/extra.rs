@@ -1,0 +1,233 @@
+//! The `extra_ops` op classes without a family of their own
+//! (`oxtensor.tensor.extra_ops`): `Bartlett`, `CpuContiguous`,
+//! `FillDiagonal`, `FillDiagonalOffset`, `SearchsortedOp`, `Unique`,
+//! `UnravelIndex` and `RavelMultiIndex`. The functions users call are
+//! plain Python over these.
+
+use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
+use oxtensor_core::ops::bartlett::Bartlett;
+use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
+use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
+use oxtensor_core::ops::ravel_index::{OutOfRange, RavelMultiIndex, UnravelIndex};
+use oxtensor_core::ops::searchsorted::SearchsortedOp;
+use oxtensor_core::ops::unique::Unique;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Arc;
+
+unit_op!(
+    PyBartlett,
+    Bartlett,
+    "oxtensor.tensor.extra_ops",
+    "Bartlett",
+    "`Bartlett`: the Bartlett window of `M` points."
+);
+unit_op!(
+    PyCpuContiguous,
+    CpuContiguous,
+    "oxtensor.tensor.extra_ops",
+    "CpuContiguous",
+    "`CpuContiguous`: the input as a C-contiguous array."
+);
+unit_op!(
+    PyFillDiagonal,
+    FillDiagonal,
+    "oxtensor.tensor.extra_ops",
+    "FillDiagonal",
+    "`FillDiagonal`: inputs are the tensor and the scalar for its diagonal."
+);
+unit_op!(
+    PyFillDiagonalOffset,
+    FillDiagonalOffset,
+    "oxtensor.tensor.extra_ops",
+    "FillDiagonalOffset",
+    "`FillDiagonalOffset`: inputs are the matrix, the scalar and the offset."
+);
+
+#[pymethods]
+impl PyCpuContiguous {
+    /// The output is the input when it is already C-contiguous.
+    #[getter]
+    fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        view_of_input(py)
+    }
+}
+
+/// `order` as Fortran (`'F'`) or C (`'C'`) order.
+fn fortran_order(order: &str, op: &str) -> PyResult<bool> {
+    match order {
+        "C" => Ok(false),
+        "F" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "{op}: order must be 'C' or 'F', got '{other}'"
+        ))),
+    }
+}
+
+/// `SearchsortedOp(side='left')`: inputs are the sorted vector, the values
+/// and optionally the sorter.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "SearchsortedOp")]
+pub struct PySearchsortedOp;
+
+op_args!(PySearchsortedOp, ["side"], []);
+
+#[pymethods]
+impl PySearchsortedOp {
+    #[new]
+    #[pyo3(signature = (side = "left"))]
+    fn new(side: &str) -> PyResult<PyClassInitializer<Self>> {
+        let right = match side {
+            "left" => false,
+            "right" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "'{other}' is an invalid value for keyword 'side'"
+                )))
+            }
+        };
+        Ok(PyOp::builtin(Arc::new(SearchsortedOp { right })).add_subclass(PySearchsortedOp))
+    }
+
+    /// `'left'` or `'right'`.
+    #[getter]
+    fn side(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        Ok(core_of::<SearchsortedOp>(slf.as_super())?.side())
+    }
+}
+
+/// `Unique(return_index=False, return_inverse=False, return_counts=False,
+/// axis=None)`: one input; the distinct values, then the outputs asked for.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Unique")]
+pub struct PyUnique;
+
+op_args!(
+    PyUnique,
+    ["return_index", "return_inverse", "return_counts", "axis"],
+    []
+);
+
+#[pymethods]
+impl PyUnique {
+    #[new]
+    #[pyo3(signature = (return_index = false, return_inverse = false, return_counts = false, axis = None))]
+    fn new(
+        return_index: bool,
+        return_inverse: bool,
+        return_counts: bool,
+        axis: Option<i64>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let axis = axis
+            .map(|a| {
+                usize::try_from(a).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "Unique(axis={a}): a constructed op needs a non-negative axis; \
+                         unique(x, axis=-1) accepts negative ones"
+                    ))
+                })
+            })
+            .transpose()?;
+        let core = Unique {
+            return_index,
+            return_inverse,
+            return_counts,
+            axis,
+        };
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyUnique))
+    }
+
+    /// Whether the first occurrences are an output.
+    #[getter]
+    fn return_index(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Unique>(slf.as_super())?.return_index)
+    }
+
+    /// Whether the inverse is an output.
+    #[getter]
+    fn return_inverse(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Unique>(slf.as_super())?.return_inverse)
+    }
+
+    /// Whether the counts are an output.
+    #[getter]
+    fn return_counts(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<Unique>(slf.as_super())?.return_counts)
+    }
+
+    /// The axis slices are compared along (`None`: elements).
+    #[getter]
+    fn axis(slf: PyRef<'_, Self>) -> PyResult<Option<usize>> {
+        Ok(core_of::<Unique>(slf.as_super())?.axis)
+    }
+}
+
+/// `UnravelIndex(order='C')`: inputs are the flat indices and the dims.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "UnravelIndex")]
+pub struct PyUnravelIndex;
+
+op_args!(PyUnravelIndex, ["order"], []);
+
+#[pymethods]
+impl PyUnravelIndex {
+    #[new]
+    #[pyo3(signature = (order = "C"))]
+    fn new(order: &str) -> PyResult<PyClassInitializer<Self>> {
+        let fortran = fortran_order(order, "UnravelIndex")?;
+        Ok(PyOp::builtin(Arc::new(UnravelIndex { fortran })).add_subclass(PyUnravelIndex))
+    }
+
+    /// `'C'` or `'F'`.
+    #[getter]
+    fn order(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        Ok(if core_of::<UnravelIndex>(slf.as_super())?.fortran {
+            "F"
+        } else {
+            "C"
+        })
+    }
+}
+
+/// `RavelMultiIndex(mode='raise', order='C')`: inputs are the coordinate
+/// arrays and the dims.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "RavelMultiIndex")]
+pub struct PyRavelMultiIndex;
+
+op_args!(PyRavelMultiIndex, ["mode", "order"], []);
+
+#[pymethods]
+impl PyRavelMultiIndex {
+    #[new]
+    #[pyo3(signature = (mode = "raise", order = "C"))]
+    fn new(mode: &str, order: &str) -> PyResult<PyClassInitializer<Self>> {
+        let mode = match mode {
+            "raise" => OutOfRange::Raise,
+            "wrap" => OutOfRange::Wrap,
+            "clip" => OutOfRange::Clip,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "RavelMultiIndex: mode must be 'raise', 'wrap' or 'clip', got '{other}'"
+                )))
+            }
+        };
+        let fortran = fortran_order(order, "RavelMultiIndex")?;
+        let core = RavelMultiIndex { mode, fortran };
+        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyRavelMultiIndex))
+    }
+
+    /// `'raise'`, `'wrap'` or `'clip'`.
+    #[getter]
+    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        Ok(core_of::<RavelMultiIndex>(slf.as_super())?.mode_name())
+    }
+
+    /// `'C'` or `'F'`.
+    #[getter]
+    fn order(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        Ok(if core_of::<RavelMultiIndex>(slf.as_super())?.fortran {
+            "F"
+        } else {
+            "C"
+        })
+    }
+}

@@ -37,6 +37,8 @@ pub mod repeat;
 pub(crate) mod scalar_grad;
 mod scalar_grad_math;
 mod scalar_graph;
+mod scalar_graph_grad;
+pub mod scalar_tensor;
 pub mod shape;
 mod shape_rules;
 pub mod softmax;

@@ -68,15 +68,6 @@ impl Op for ScalarFromTensor {
         )?])
     }
 
-    fn infer_shape(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        _shapes: &[super::Dims],
-    ) -> InferredShapes {
-        Ok(Some(vec![Vec::new()]))
-    }
-
     op_identity!();
 }
 

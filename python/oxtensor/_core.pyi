@@ -96,7 +96,9 @@ __all__ = [
     "RewriteDatabaseQuery",
     "RewriteProfile",
     "SLogDet",
+    "ScalarFromTensor",
     "ScalarOp",
+    "ScalarType",
     "Scratchpad",
     "SearchsortedOp",
     "Shape",
@@ -109,6 +111,7 @@ __all__ = [
     "Subtensor",
     "Sum",
     "TakeAlongAxis",
+    "TensorFromScalar",
     "TensorType",
     "TensorVariable",
     "Thunk",
@@ -119,6 +122,7 @@ __all__ = [
     "Variable",
     "_AutoIds",
     "_alloc_stats",
+    "_autocast_float_dtypes",
     "_blas",
     "_blas_engines",
     "_blas_machine",
@@ -133,6 +137,7 @@ __all__ = [
     "_parse_gufunc_signature",
     "_pushforward",
     "_register",
+    "_set_autocast_float_dtypes",
     "_set_floatx",
     "_simd",
     "_vectorize_graph",
@@ -142,6 +147,7 @@ __all__ = [
     "apply_depends_on",
     "applys_between",
     "argmax",
+    "as_scalar",
     "as_tensor_variable",
     "clone_get_equiv",
     "clone_replace",
@@ -167,6 +173,7 @@ __all__ = [
     "merge_pass",
     "optdb_object",
     "orphans_between",
+    "scalar_from_tensor_op",
     "scalar_kinds",
     "scalar_op",
     "sequential_pass",
@@ -1054,6 +1061,8 @@ class FunctionGraph:
         """Runs constant folding on the graph (what compiling does); returns the number
         of nodes folded.
         """
+    def freeze(self, /) -> t.Any:
+        """An immutable, hashable copy of this graph over nominal inputs."""
 
 @t.final
 class DestroyHandler:
@@ -1233,6 +1242,42 @@ class DisconnectedType(Type):
         """Always raises ``AssertionError``."""
     def filter_variable(self, other: t.Any, allow_convert: bool = True) -> t.Any:
         """Always raises ``AssertionError``."""
+
+@disjoint_base
+class ScalarType(Type):
+    """``ScalarType(dtype)``: one number of a dtype; its values are NumPy scalars."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, dtype: t.Any) -> Self: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs__(self) -> tuple[str]:
+        """``ScalarType(dtype)`` rebuilds it (pickle, copy)."""
+    @property
+    def dtype(self) -> str:
+        """The dtype, as a string (``"float64"``)."""
+    @property
+    def ndim(self) -> int:
+        """A scalar has no dimensions."""
+    @property
+    def shape(self) -> tuple[()]:
+        """The empty static shape."""
+    @property
+    def variable_type(self) -> type[Variable]:  # type: ignore[override]
+        """Variables of this type are ``ScalarVariable`` s (defined in Python)."""
+    @property
+    def constant_type(self) -> type[Variable]:
+        """Constants of this type are ``ScalarConstant`` s."""
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """The value as a NumPy scalar of the dtype (``strict``: it must be one)."""
+    def is_super(self, otype: t.Any) -> bool | None:
+        """``True`` when ``otype`` is a scalar type of the same dtype."""
+    def values_eq(  # type: ignore[override]
+        self, a: t.Any, b: t.Any, force_same_dtype: bool = False
+    ) -> bool:
+        """Equal values, NaN matching NaN (and dtypes, if forced)."""
 
 # ---- from crates/oxtensor-py/src/ops/ ----------------------------------------
 
@@ -1439,6 +1484,10 @@ class ScalarOp(Op):
     def output_dtype(self, *dtypes: t.Any) -> str:
         """The output dtype for these input dtypes."""
     def __reduce__(self) -> tuple[t.Any, tuple[str]]: ...
+    def make_node(self, /, *inputs: t.Any) -> Apply:
+        """The node of this op on scalars (numbers and 0-d tensors converted by
+        ``as_scalar``).
+        """
 
 def matmul(x1: t.Any, x2: t.Any) -> TensorVariable:
     """NumPy's ``matmul`` (``x1 @ x2``): one ``Matmul`` node.
@@ -1810,6 +1859,26 @@ class Nonzero(Op):
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+
+class ScalarFromTensor(Op):
+    """``ScalarFromTensor()``: a 0-d tensor as a scalar."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, x: t.Any) -> Apply:
+        """The node reading ``x``, a 0-d tensor (or data made one)."""
+
+class TensorFromScalar(Op):
+    """``TensorFromScalar()``: a scalar as a 0-d tensor."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, s: t.Any) -> Apply:
+        """The node reading ``s``, a scalar (or data made a scalar constant)."""
 
 class Blockwise(Op):
     """``Blockwise(core_op, signature=None)``: ``core_op`` over the leading batch
@@ -2469,8 +2538,13 @@ class Cast(ScalarOp):
 
 class Composite(ScalarOp):
     """``Composite{...}``: a scalar graph run as one op, made by the fusion rewrite
-    (``oxtensor.scalar.basic.Composite``; it has no Python constructor yet).
+    or from Python: ``Composite([x, y], [x + y])`` of scalar variables.
     """
+
+    def __new__(cls, inputs: t.Any, outputs: t.Any) -> Self: ...
+    @property
+    def fgraph(self) -> t.Any:
+        """The inner scalar graph: inputs ``i0, i1, ...``, as ``dprint`` shows it."""
 
 def scalar_kinds() -> t.Any:
     """``oxtensor._core.scalar_kinds()``: the scalar table, one tuple per kind:
@@ -2479,3 +2553,20 @@ def scalar_kinds() -> t.Any:
     argument ``TensorVariable`` methods (``x.exp()``), ``fused`` the kinds
     elementwise fusion puts in a ``Composite``.
     """
+
+def as_scalar(x: t.Any) -> t.Any:
+    """``oxtensor.scalar.as_scalar(x)``: a scalar variable as it is, a 0-d tensor
+    through ``scalar_from_tensor``, a number as a ``ScalarConstant`` of the dtype
+    it gets as a tensor constant.
+    """
+
+def scalar_from_tensor_op() -> t.Any:
+    """``oxtensor._core.scalar_from_tensor_op()``: the shared instance, which
+    ``oxtensor.tensor.basic.scalar_from_tensor`` is.
+    """
+
+def _autocast_float_dtypes() -> t.Any:
+    """``_core._autocast_float_dtypes()``: the dtypes tried, as strings."""
+
+def _set_autocast_float_dtypes(dtypes: t.Any) -> t.Any:
+    """``_core._set_autocast_float_dtypes(dtypes)``: sets them (float dtypes)."""

@@ -284,17 +284,10 @@ pub fn autocast_int(value: i128) -> Result<DType> {
 /// The dtype PyTensor's autocaster gives a Python `float` constant: float32
 /// when that represents it exactly (or it is not finite), else float64;
 /// float32 always when `floatX` is float32 (the autocaster tries dtypes up
-/// to floatX only, keeping the last).
+/// to floatX only, keeping the last). The dtypes tried are a setting
+/// (`scalar::autocast`).
 pub fn autocast_float(value: f64) -> DType {
-    autocast_float_up_to(value, floatx())
-}
-
-fn autocast_float_up_to(value: f64, floatx: DType) -> DType {
-    if floatx == DType::Float32 || !value.is_finite() || (value as f32) as f64 == value {
-        DType::Float32
-    } else {
-        DType::Float64
-    }
+    crate::scalar::autocast::autocast_float(value)
 }
 
 impl fmt::Display for DType {
@@ -469,8 +462,6 @@ mod tests {
         assert_eq!(autocast_float(0.1), Float64);
         assert_eq!(autocast_float(1e300), Float64);
         assert_eq!(autocast_float(f64::INFINITY), Float32);
-        assert_eq!(autocast_float_up_to(0.1, Float32), Float32);
-        assert_eq!(autocast_float_up_to(1e300, Float32), Float32);
         assert!(set_floatx(Int32).is_err());
     }
 

@@ -23,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     oxtensor_core::vm::fork::watch();
     m.add_class::<graph::types::PyType_>()?;
     m.add_class::<graph::types::PyTensorType>()?;
+    m.add_class::<graph::types::PyScalarType>()?;
     m.add_class::<graph::types::PyNullType>()?;
     m.add_class::<graph::types::PyDisconnectedType>()?;
     m.add_class::<graph::variable::PyVariable>()?;
@@ -118,6 +119,19 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gradient::jacobian::_jacobian_op, m)?)?;
     m.add_function(wrap_pyfunction!(ops::scalar::scalar_op, m)?)?;
     m.add_function(wrap_pyfunction!(ops::scalar::scalar_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::scalar_node::as_scalar, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        ops::scalar_node::scalar_from_tensor_op,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        graph::types::autocast::_autocast_float_dtypes,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        graph::types::autocast::_set_autocast_float_dtypes,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(convert::constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::as_tensor_variable, m)?)?;
     m.add_function(wrap_pyfunction!(graph::print::debugprint, m)?)?;

@@ -69,12 +69,14 @@ class Constant(Variable):
 
 _core._register("Constant", Constant)
 
+from oxtensor.graph.frozen_apply import FrozenApply  # noqa: E402
 from oxtensor.graph.nominal import NominalVariable  # noqa: E402 (needs Constant's module)
 from oxtensor.graph.strings import as_string  # noqa: E402
 
 __all__ = [
     "Apply",
     "Constant",
+    "FrozenApply",
     "NominalVariable",
     "Variable",
     "ancestors",

@@ -408,3 +408,17 @@ __getattr__ = _layout.forwarder(
         *"where zeros_like".split(),
     },
 )
+
+from oxtensor.scalar.conversion import (  # noqa: E402
+    ScalarFromTensor,
+    TensorFromScalar,
+    scalar_from_tensor,
+    tensor_from_scalar,
+)
+
+__all__ += [
+    "ScalarFromTensor",
+    "TensorFromScalar",
+    "scalar_from_tensor",
+    "tensor_from_scalar",
+]

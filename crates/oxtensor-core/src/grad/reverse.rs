@@ -167,10 +167,20 @@ fn kind(g: &Graph, v: VarId) -> Kind {
 }
 
 fn is_discrete(g: &Graph, v: VarId) -> bool {
-    g.var(v)
-        .ty
-        .as_tensor()
-        .is_some_and(|t| t.dtype.is_discrete())
+    let ty = &g.var(v).ty;
+    let dtype = ty.as_tensor().map(|t| t.dtype).or_else(|| ty.as_scalar());
+    dtype.is_some_and(|d| d.is_discrete())
+}
+
+/// A zero scalar constant of the float dtype a gradient of `d` takes.
+fn scalar_float_zero(g: &mut Graph, d: crate::dtype::DType) -> VarId {
+    let dtype = grad_dtype(d);
+    let zero = crate::kernels::elemwise::cast::scalar_as(0.0, dtype);
+    g.constant(
+        Type::Scalar(dtype),
+        crate::graph::Constant::tensor(zero),
+        None,
+    )
 }
 
 struct Driver<'h> {
@@ -377,6 +387,9 @@ impl<'h> Driver<'h> {
                 if kind(g, og) != Kind::Value {
                     return Ok(og);
                 }
+                if let Some(d) = g.var(o).ty.as_scalar().filter(|d| d.is_discrete()) {
+                    return Ok(scalar_float_zero(g, d));
+                }
                 match g.var(o).ty.as_tensor().map(|t| t.dtype) {
                     Some(d) if d.is_discrete() => build::zeros_like(g, o, grad_dtype(d)),
                     Some(d) => match_dtype(g, og, d),
@@ -410,8 +423,12 @@ fn add_term(g: &mut Graph, v: VarId, sum: Option<VarId>, t: VarId) -> Result<Var
     build::add(g, s, t)
 }
 
-/// Zeros shaped like `x` in a float dtype (disconnected for non-tensors).
+/// Zeros shaped like `x` in a float dtype (a zero scalar for a scalar,
+/// disconnected for other non-tensors).
 fn float_zeros(g: &mut Graph, x: VarId) -> Result<VarId> {
+    if let Some(d) = g.var(x).ty.as_scalar() {
+        return Ok(scalar_float_zero(g, d));
+    }
     match g.var(x).ty.as_tensor().map(|t| t.dtype) {
         Some(d) => build::zeros_like(g, x, grad_dtype(d)),
         None => Ok(disconnected(g)),

@@ -41,6 +41,8 @@ pub mod repeat;
 pub(crate) mod scalar_grad;
 mod scalar_grad_math;
 mod scalar_graph;
+mod scalar_graph_grad;
+pub mod scalar_tensor;
 pub mod searchsorted;
 pub mod shape;
 mod shape_rules;

@@ -53,6 +53,16 @@ impl Op for ScalarOp {
         Ok(())
     }
 
+    /// The `Elemwise` rule on the inputs' 0-d tensor forms.
+    fn pullback(
+        &self,
+        g: &mut crate::graph::Graph,
+        node: crate::graph::NodeId,
+        output_grads: &[crate::graph::VarId],
+    ) -> Result<Vec<crate::graph::VarId>> {
+        super::scalar_graph_grad::scalar_op_pullback(self, g, node, output_grads)
+    }
+
     fn inner_fgraph(&self) -> Option<Result<crate::graph::FunctionGraph>> {
         match self {
             ScalarOp::Composite(c) => Some(c.fgraph()),

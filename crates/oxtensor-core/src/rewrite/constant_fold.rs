@@ -152,6 +152,8 @@ fn new_constants(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<V
         .map(|(out, value)| {
             let declared = fg.graph().var(out).ty.clone();
             let ty = match &value {
+                // A scalar's value is a 0-d tensor; the constant stays a scalar.
+                Value::Tensor(_) if matches!(declared, Type::Scalar(_)) => declared,
                 Value::Tensor(t) => {
                     TensorType::new(t.dtype(), t.shape().iter().map(|&d| Some(d as u64)))
                         .map(Type::Tensor)

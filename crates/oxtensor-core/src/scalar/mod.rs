@@ -4,6 +4,7 @@
 //! `kernels` (which computes them), so neither needs the other for them.
 //! Mirrors `pytensor/scalar/basic.py`.
 
+pub mod autocast;
 pub mod composite;
 mod composite_str;
 mod op;

@@ -55,6 +55,8 @@ pub struct PyFunction {
     pub(crate) n_outputs: usize,
     pub(crate) single: bool,
     pub(crate) borrow: Vec<bool>,
+    /// For each output, whether its type is a `ScalarType` (see `output_to_py`).
+    pub(crate) scalar_outputs: Vec<bool>,
     pub(crate) name: Option<String>,
     pub(crate) trust_input: bool,
     pub(crate) maker: Py<PyAny>,

@@ -218,6 +218,13 @@ impl FunctionRecipe {
             .collect::<PyResult<Vec<_>>>()?;
         let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
         let maker = make_maker(py, fg, &specs, &outputs)?;
+        let scalar_outputs = outputs
+            .iter()
+            .map(|o| {
+                Ok(o.getattr("type")?
+                    .is_instance_of::<crate::graph::types::PyScalarType>())
+            })
+            .collect::<PyResult<Vec<bool>>>()?;
         Ok(PyFunction {
             program,
             inputs: specs,
@@ -227,6 +234,7 @@ impl FunctionRecipe {
             n_outputs: r.n_outputs,
             single: r.single,
             borrow: r.borrow.clone(),
+            scalar_outputs,
             name: r.name.clone(),
             trust_input,
             maker,

@@ -63,11 +63,17 @@ impl PyFunction {
     /// An output as a Python object: a small tensor is copied into an array
     /// NumPy owns and its buffer goes back to the program for the next call
     /// (see `array::copies_out`); anything else is handed over as it is.
+    /// Output `k` of a scalar type becomes a NumPy scalar, as PyTensor's.
     pub(crate) fn output_to_py<'py>(
         &self,
         py: Python<'py>,
         v: Value,
+        k: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if self.scalar_outputs.get(k).copied().unwrap_or(false) {
+            let arr = value_to_py(py, &v, true)?;
+            return arr.get_item(pyo3::types::PyTuple::empty(py));
+        }
         match v {
             Value::Tensor(t) if copies_out(&t) => {
                 let arr = array_copied(py, &t)?;
@@ -134,13 +140,14 @@ impl PyFunction {
         }
         if self.single {
             return match outputs.into_iter().next() {
-                Some(v) => Ok(self.output_to_py(py, v)?.unbind()),
+                Some(v) => Ok(self.output_to_py(py, v, 0)?.unbind()),
                 None => Ok(py.None()),
             };
         }
         let results = outputs
             .into_iter()
-            .map(|v| self.output_to_py(py, v))
+            .enumerate()
+            .map(|(k, v)| self.output_to_py(py, v, k))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(PyList::new(py, results)?.into_any().unbind())
     }

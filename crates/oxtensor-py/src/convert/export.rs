@@ -88,6 +88,9 @@ fn export_leaf<'py>(
     let ty = py_type(py, &data.ty)?;
     let obj = match &data.kind {
         VarKind::Constant(c) => match &c.value {
+            Value::Tensor(t) if matches!(data.ty, Type::Scalar(_)) => {
+                construct::scalar_constant_of(py, ty, t, name_obj(py, g, v))?
+            }
             Value::Tensor(t) => {
                 construct::tensor_constant_of(py, ty, t.clone(), name_obj(py, g, v))?
             }

@@ -266,6 +266,13 @@ fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
             data,
         )?));
     }
+    if let Type::Scalar(_) = ty {
+        // A scalar constant's NumPy scalar, as the 0-d tensor the core runs.
+        let arr = crate::convert::constant::numpy(data.py())?.call_method1("asarray", (data,))?;
+        return Ok(Constant::tensor(crate::convert::array::tensor_from_array(
+            &arr,
+        )?));
+    }
     let display = data.str()?.to_string();
     Ok(Constant {
         value: Value::Host(Arc::new(crate::convert::host_value::PyHostValue::new(

@@ -94,6 +94,20 @@ pub fn tensor_constant_of<'py>(
     variable_of_class(py, &cls, fields)
 }
 
+/// A `ScalarConstant` of scalar type `ty` holding a core 0-d tensor's
+/// value as a NumPy scalar.
+pub fn scalar_constant_of<'py>(
+    py: Python<'py>,
+    ty: Py<PyAny>,
+    tensor: &oxtensor_core::tensor::Tensor,
+    name: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let arr = crate::convert::array::array_from_tensor(py, tensor, false)?;
+    let value = arr.get_item(PyTuple::empty(py))?;
+    let cls = registry::registered(py, "ScalarConstant")?;
+    cls.call1((ty, value, name))
+}
+
 /// `Apply.clone_with_new_inputs`: the same op on new inputs. An input of a
 /// different type goes through the old type's `filter_variable` (`strict`)
 /// and, if the type still differs, the node is rebuilt by `make_node`.

@@ -25,6 +25,7 @@ use crate::ops::op::PyOp;
 use crate::ops::reduce::{self, PyAll, PyAny_, PyCAReduce, PyMax, PyMin, PyProd, PySum};
 use crate::ops::reshape::{PyReshape, PyShape, PyShapeI};
 use crate::ops::rewritten::{PyArgmin, PyCentredSquares};
+use crate::ops::scalar_node::{PyScalarFromTensor, PyTensorFromScalar};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
 };
@@ -67,6 +68,7 @@ use oxtensor_core::ops::nonzero::Nonzero;
 use oxtensor_core::ops::ravel_index::{RavelMultiIndex, UnravelIndex};
 use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::repeat::Repeat;
+use oxtensor_core::ops::scalar_tensor::{ScalarFromTensor, TensorFromScalar};
 use oxtensor_core::ops::searchsorted::SearchsortedOp;
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
 use oxtensor_core::ops::softmax::Softmax;
@@ -76,6 +78,7 @@ use oxtensor_core::ops::split::Split;
 use oxtensor_core::ops::subtensor::{IncSubtensor, Subtensor};
 use oxtensor_core::ops::unique::Unique;
 use oxtensor_core::ops::OpRef;
+use oxtensor_core::scalar::ScalarOp;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rustc_hash::FxHashMap;
@@ -166,6 +169,8 @@ builtin_ops! {
     RavelMultiIndex => PyRavelMultiIndex,
     Jacobian => PyJacobian,
     Blockwise => PyBlockwise,
+    ScalarFromTensor => PyScalarFromTensor,
+    TensorFromScalar => PyTensorFromScalar,
     ;
     Elemwise => elemwise::object [PyElemwise],
     DimShuffle => dimshuffle::object [PyDimShuffle],
@@ -176,6 +181,7 @@ builtin_ops! {
     // before this table, which then binds the name to `PyCAReduce`.
     CompositeReduce => composite::reduce_object [],
     HostOp => host_object [],
+    ScalarOp => super::scalar::object [],
 }
 
 /// An op written in Python is its own object.

@@ -30,6 +30,11 @@ pub fn value_from_py(obj: &Bound<'_, PyAny>, ty: &Bound<'_, PyAny>) -> PyResult<
     if ty.is_instance_of::<PyTensorType>() {
         return Ok(Value::Tensor(tensor_from_array(obj)?));
     }
+    if ty.is_instance_of::<crate::graph::types::PyScalarType>() {
+        // A scalar is a 0-d tensor at run time.
+        let arr = crate::convert::constant::numpy(obj.py())?.call_method1("asarray", (obj,))?;
+        return Ok(Value::Tensor(tensor_from_array(&arr)?));
+    }
     Ok(Value::Host(Arc::new(PyHostValue::new(
         obj.clone().unbind(),
     ))))

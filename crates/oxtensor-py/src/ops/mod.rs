@@ -23,6 +23,7 @@ pub mod reduce;
 pub mod reshape;
 pub mod rewritten;
 pub mod scalar;
+pub mod scalar_node;
 pub mod shape;
 pub mod sort;
 pub mod special;

@@ -4,15 +4,19 @@
 //! scalar table (`oxtensor_core::scalar`) when the module loads, so a new
 //! kind needs nothing here.
 
+use crate::errors::IntoPyResult;
+use crate::graph::fgraph::PyFunctionGraph;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
+use oxtensor_core::ops::OpRef;
+use oxtensor_core::scalar::composite::Composite;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// `oxtensor.scalar.basic.ScalarOp`: the base of the scalar op classes.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.scalar.basic", name = "ScalarOp")]
@@ -22,8 +26,10 @@ pub struct PyScalarOp {
 }
 
 impl PyScalarOp {
+    /// The core scalar op is also the Python op's core op: on scalar
+    /// variables a scalar op is a graph op (`add(x, y)`).
     fn init(op: ScalarOp) -> PyClassInitializer<PyScalarOp> {
-        PyClassInitializer::from(PyOp { core: None }).add_subclass(PyScalarOp { op })
+        PyOp::builtin(Arc::new(op.clone())).add_subclass(PyScalarOp { op })
     }
 }
 
@@ -50,6 +56,17 @@ impl PyScalarOp {
             ScalarOp::Kind(k) => k.name().to_string(),
             ScalarOp::Cast(_) | ScalarOp::Composite(_) => self.op.to_string(),
         }
+    }
+
+    /// The node of this op on scalars (numbers and 0-d tensors converted
+    /// by `as_scalar`).
+    #[pyo3(signature = (*inputs))]
+    fn make_node<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let core: OpRef = Arc::new(slf.borrow().op.clone());
+        crate::ops::scalar_node::scalar_op_node(slf.as_any(), &core, inputs)
     }
 
     /// Number of inputs (`-1`: any number).
@@ -255,10 +272,41 @@ impl PyCast {
 }
 
 /// `Composite{...}`: a scalar graph run as one op, made by the fusion
-/// rewrite (`oxtensor.scalar.basic.Composite`; it has no Python
-/// constructor yet).
+/// rewrite or from Python: `Composite([x, y], [x + y])` of scalar variables.
 #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.basic", name = "Composite")]
 pub struct PyComposite;
+
+#[pymethods]
+impl PyComposite {
+    /// The composite computing `outputs` (scalar variables) from `inputs`.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        inputs: Bound<'_, PyAny>,
+        outputs: Bound<'_, PyAny>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let fg = py
+            .get_type::<PyFunctionGraph>()
+            .call1((inputs, outputs))?
+            .cast_into::<PyFunctionGraph>()?;
+        let c = Composite::from_fgraph(fg.borrow().core()?).py()?;
+        Ok(PyScalarOp::init(ScalarOp::Composite(Arc::new(c))).add_subclass(PyComposite))
+    }
+
+    /// The inner scalar graph: inputs `i0, i1, ...`, as `dprint` shows it.
+    #[getter]
+    fn fgraph<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyFunctionGraph>> {
+        let py = slf.py();
+        let ScalarOp::Composite(c) = &slf.as_super().borrow().op else {
+            return Err(PyTypeError::new_err("not a Composite"));
+        };
+        let mut core = c.fgraph().py()?;
+        let (fg, log) = PyFunctionGraph::shell(py, Default::default())?;
+        core.attach_feature(log).py()?;
+        PyFunctionGraph::adopt(&fg, core)?;
+        Ok(fg)
+    }
+}
 
 static INSTANCES: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::new();
 
@@ -278,6 +326,11 @@ pub fn instance(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
     let obj = create(py, op.clone())?;
     map.insert(op, obj.clone_ref(py));
     Ok(obj)
+}
+
+/// The Python object of a core scalar op (an entry of `ops/classes.rs`).
+pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    instance(py, crate::ops::classes::core_op::<ScalarOp>(core)?.clone())
 }
 
 /// `oxtensor._core.scalar_op(name)`: the shared instance named `add`, `mul`, ...

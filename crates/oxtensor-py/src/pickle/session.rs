@@ -108,6 +108,17 @@ fn neighbours<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> 
     Ok(Vec::new())
 }
 
+/// Whether `obj` is a variable whose class defines its own `__reduce__`
+/// (`NominalVariable`, interned: it must unpickle to the same object), so
+/// a snapshot refers to it instead of holding it.
+fn pickles_itself(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if !obj.is_instance_of::<PyVariable>() {
+        return Ok(false);
+    }
+    let base = obj.py().get_type::<PyVariable>().getattr("__reduce__")?;
+    Ok(!obj.get_type().getattr("__reduce__")?.is(&base))
+}
+
 /// `start` and everything reachable from it that no live snapshot holds yet.
 fn walk<'py>(start: &Bound<'py, PyAny>, session: &Session) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let live = session.live(start.py());
@@ -117,7 +128,8 @@ fn walk<'py>(start: &Bound<'py, PyAny>, session: &Session) -> PyResult<Vec<Bound
     let mut order = Vec::new();
     let mut stack = vec![start.clone()];
     while let Some(obj) = stack.pop() {
-        if !seen.insert(key(&obj)) || (!obj.is(start) && elsewhere(&obj)) {
+        if !seen.insert(key(&obj)) || (!obj.is(start) && (elsewhere(&obj) || pickles_itself(&obj)?))
+        {
             continue;
         }
         stack.extend(neighbours(&obj)?);

@@ -8,6 +8,7 @@ pub mod destroyhandler;
 mod edits;
 mod events;
 mod features;
+mod freeze;
 mod objects;
 mod queries;
 

@@ -139,3 +139,39 @@ class DisconnectedType(Type):
         """Always raises ``AssertionError``."""
     def filter_variable(self, other: t.Any, allow_convert: bool = True) -> t.Any:
         """Always raises ``AssertionError``."""
+
+@disjoint_base
+class ScalarType(Type):
+    """``ScalarType(dtype)``: one number of a dtype; its values are NumPy scalars."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, dtype: t.Any) -> Self: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs__(self) -> tuple[str]:
+        """``ScalarType(dtype)`` rebuilds it (pickle, copy)."""
+    @property
+    def dtype(self) -> str:
+        """The dtype, as a string (``"float64"``)."""
+    @property
+    def ndim(self) -> int:
+        """A scalar has no dimensions."""
+    @property
+    def shape(self) -> tuple[()]:
+        """The empty static shape."""
+    @property
+    def variable_type(self) -> type[Variable]:  # type: ignore[override]
+        """Variables of this type are ``ScalarVariable`` s (defined in Python)."""
+    @property
+    def constant_type(self) -> type[Variable]:
+        """Constants of this type are ``ScalarConstant`` s."""
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """The value as a NumPy scalar of the dtype (``strict``: it must be one)."""
+    def is_super(self, otype: t.Any) -> bool | None:
+        """``True`` when ``otype`` is a scalar type of the same dtype."""
+    def values_eq(  # type: ignore[override]
+        self, a: t.Any, b: t.Any, force_same_dtype: bool = False
+    ) -> bool:
+        """Equal values, NaN matching NaN (and dtypes, if forced)."""

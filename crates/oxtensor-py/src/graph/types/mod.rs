@@ -1,10 +1,13 @@
 //! `Type`, `TensorType`, `NullType`, `DisconnectedType` as Python classes,
 //! and the conversion between Python type objects and core [`Type`]s.
 
+pub mod autocast;
 mod marker_types;
+mod scalar_type;
 mod tensor_type;
 
 pub use self::marker_types::{PyDisconnectedType, PyNullType};
+pub use self::scalar_type::PyScalarType;
 pub use self::tensor_type::{parse_dtype, PyTensorType};
 
 use crate::registry;
@@ -230,6 +233,9 @@ pub fn core_type(ty: &Bound<'_, PyAny>) -> PyResult<Type> {
     if let Ok(t) = ty.cast::<PyTensorType>() {
         return Ok(Type::Tensor(t.get().inner.clone()));
     }
+    if let Ok(t) = ty.cast::<PyScalarType>() {
+        return Ok(Type::Scalar(t.get().dtype));
+    }
     if let Ok(t) = ty.cast::<PyNullType>() {
         return Ok(Type::Null(Arc::from(t.get().why.as_str())));
     }
@@ -251,12 +257,7 @@ pub fn py_type(py: Python<'_>, ty: &Type) -> PyResult<Py<PyAny>> {
         Type::Tensor(t) => PyTensorType::get(py, t)?.into_any(),
         Type::Null(why) => Py::new(py, PyNullType::new(why.to_string()))?.into_any(),
         Type::Disconnected => Py::new(py, PyDisconnectedType::new())?.into_any(),
-        // Only a composite's inner graph has scalar variables.
-        Type::Scalar(_) => {
-            return Err(PyTypeError::new_err(format!(
-                "scalar type {ty} has no Python form"
-            )))
-        }
+        Type::Scalar(d) => PyScalarType::create(py, *d)?.into_any(),
         Type::Host(h) => match h.as_any().downcast_ref::<HostTypeAdapter>() {
             Some(a) => a.obj.clone_ref(py),
             None => {

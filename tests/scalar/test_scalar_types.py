@@ -195,3 +195,12 @@ class TestAutocast:
     def test_refuses_non_floats(self):
         with pytest.raises(ValueError, match="only takes float dtypes"):
             ps.autocast_float.dtypes = ("int8",)
+
+
+def test_cast_output_types_preference_names_the_target_type():
+    from oxtensor.scalar.basic import Cast, specific_out
+
+    pref = Cast("int32").output_types_preference
+    assert isinstance(pref, specific_out)
+    assert pref.spec[0] == ps.int32
+    assert pref.spec[0].dtype == "int32"

@@ -45,7 +45,7 @@ pub mod specify_shape;
 pub mod split;
 pub mod subtensor;
 mod subtensor_grad;
-mod subtensor_shape;
+pub(crate) mod subtensor_shape;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

@@ -2,16 +2,18 @@
 //! `_is_provably_positive` / `_is_provably_non_negative`, which indexing
 //! code uses to skip wrapping negative indices): constants by their
 //! values, unsigned dtypes and shapes as non-negative, and `minimum`,
-//! `maximum`, `add`, `mul`, `exp`, `abs`, `sqr`, casts and dimshuffles by
-//! their inputs. Anything else proves nothing.
+//! `maximum`, `add`, `mul`, `exp`, `abs`, `sqr`, casts, dimshuffles and
+//! indexing (`shape(x)[0]`) by their inputs. Anything else proves nothing.
 
 use std::collections::HashMap;
 
 use crate::dtype::DType;
 use crate::graph::{Graph, VarId, VarKind};
+use crate::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::shape::{Shape, ShapeI};
+use crate::ops::subtensor::Subtensor;
 use crate::scalar::{ScalarKind, ScalarOp};
 use crate::tensor::{Scalar, Tensor};
 
@@ -54,7 +56,7 @@ fn sign_inputs(g: &Graph, var: VarId) -> Vec<VarId> {
     };
     let node = g.node(node);
     let op = node.op.as_any();
-    if op.is::<Elemwise>() || op.is::<DimShuffle>() {
+    if op.is::<Elemwise>() || op.is::<DimShuffle>() || selects(op) {
         node.inputs.clone()
     } else {
         Vec::new()
@@ -115,6 +117,11 @@ fn sign_of(x: f64) -> Sign {
     }
 }
 
+/// Indexing: the output's elements are some of the first input's.
+fn selects(op: &dyn std::any::Any) -> bool {
+    op.is::<Subtensor>() || op.is::<AdvancedSubtensor1>() || op.is::<AdvancedSubtensor>()
+}
+
 /// The sign an op's output has given its inputs' signs.
 fn op_sign(op: &dyn std::any::Any, ins: &[Sign]) -> Sign {
     let weakest = ins.iter().copied().min().unwrap_or(Sign::Unknown);
@@ -123,6 +130,9 @@ fn op_sign(op: &dyn std::any::Any, ins: &[Sign]) -> Sign {
     }
     if op.is::<DimShuffle>() {
         return weakest;
+    }
+    if selects(op) {
+        return ins.first().copied().unwrap_or(Sign::Unknown);
     }
     let Some(e) = op.downcast_ref::<Elemwise>() else {
         return Sign::Unknown;
@@ -174,6 +184,12 @@ mod tests {
         let m = g.input(TensorType::with_ndim(DType::Float64, 2), Some("m"));
         let shape = build::shape(&mut g, m).unwrap();
         assert_eq!(proven_sign(&g, shape), Sign::NonNegative);
+        let zero = g.tensor_constant(Tensor::scalar(0i64));
+        let op = Subtensor::new(vec![crate::tensor::index::IdxEntry::Index(0)]).unwrap();
+        let first = g
+            .apply_out(std::sync::Arc::new(op), &[shape, zero])
+            .unwrap();
+        assert_eq!(proven_sign(&g, first), Sign::NonNegative);
         let half = constant(&mut g, vec![0.5]);
         let cast = build::cast(&mut g, half, DType::Int64).unwrap();
         assert_eq!(proven_sign(&g, cast), Sign::NonNegative);

@@ -60,6 +60,17 @@ pub fn canonical_slice(
     }
 }
 
+/// A given bound wrapped against `n` and clipped to `[off, n + off]`, or `default`.
+fn bound(g: &mut Graph, b: Option<VarId>, n: VarId, off: i64, default: VarId) -> Result<VarId> {
+    match b {
+        Some(b) => {
+            let b = int64(g, b)?;
+            normalize(g, b, n, off, off)
+        }
+        None => Ok(default),
+    }
+}
+
 /// A positive step: the bounds clipped to `[0, n]`.
 fn ascending(
     g: &mut Graph,
@@ -67,17 +78,10 @@ fn ascending(
     bounds: [Option<VarId>; 3],
     step: VarId,
 ) -> Result<CanonicalSlice> {
-    let bound = |g: &mut Graph, b: Option<VarId>, default: VarId| match b {
-        Some(b) => {
-            let b = int64(g, b)?;
-            normalize(g, b, n, 0, 0)
-        }
-        None => Ok(default),
-    };
     let zero = dim_constant(g, 0);
     Ok(CanonicalSlice {
-        start: bound(g, bounds[0], zero)?,
-        stop: bound(g, bounds[1], n)?,
+        start: bound(g, bounds[0], n, 0, zero)?,
+        stop: bound(g, bounds[1], n, 0, n)?,
         step,
         direction: Direction::Known(1),
     })
@@ -92,16 +96,9 @@ fn descending(
     step: VarId,
 ) -> Result<CanonicalSlice> {
     let minus_one = dim_constant(g, -1);
-    let bound = |g: &mut Graph, b: Option<VarId>, default: VarId| match b {
-        Some(b) => {
-            let b = int64(g, b)?;
-            normalize(g, b, n, -1, -1)
-        }
-        None => Ok(default),
-    };
     let last_index = build::add(g, n, minus_one)?;
-    let first = bound(g, bounds[0], last_index)?;
-    let last = bound(g, bounds[1], minus_one)?;
+    let first = bound(g, bounds[0], n, -1, last_index)?;
+    let last = bound(g, bounds[1], n, -1, minus_one)?;
     let taken = count(g, first, last, step, false)?;
     // With nothing taken, `first - step > first` gives an empty slice that
     // is still non-negative (`first >= -1`, `-step >= 1`).

@@ -97,7 +97,8 @@ fn constant_sign(t: &Tensor) -> Sign {
     }
     (0..t.len())
         .map(|i| match t.get(i) {
-            Scalar::Bool(b) => b.then_some(Sign::Positive).unwrap_or(Sign::NonNegative),
+            Scalar::Bool(true) => Sign::Positive,
+            Scalar::Bool(false) => Sign::NonNegative,
             Scalar::Int(x) => sign_of(x as f64),
             Scalar::UInt(x) => sign_of(x as f64),
             Scalar::Float(x, _) => sign_of(x),

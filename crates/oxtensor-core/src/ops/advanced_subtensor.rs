@@ -39,7 +39,7 @@ fn static_broadcast(shapes: &[StaticShape]) -> Result<Vec<Option<u64>>> {
                 (Some(1), n) | (n, Some(1)) => n,
                 (Some(a), Some(b)) if a != b => {
                     // PyTensor's message, the static shapes as Python tuples.
-                    let list: Vec<String> = shapes.iter().map(|s| py_tuple(s)).collect();
+                    let list: Vec<String> = shapes.iter().map(py_tuple).collect();
                     return Err(Error::Index(format!(
                         "shape mismatch: indexing tensors could not be broadcast together with shapes [{}]",
                         list.join(", ")

@@ -1,10 +1,25 @@
-"""`debugprint` / `dprint` in PyTensor 3.x's format, and `char_from_number`,
-the letters it labels nodes with."""
+"""`debugprint` / `dprint` in PyTensor 3.x's format, `char_from_number`,
+the letters it labels nodes with, and `pprint`, the expression printer."""
+
+from typing import Any
 
 from oxtensor import _core
 
 debugprint = _core.debugprint
 dprint = debugprint
+
+
+def pprint(var: Any) -> str:
+    """``var``'s graph as the expression a user would type: inputs by name,
+    constants by value, infix arithmetic, ``x[0:2, idx]``,
+    ``set_subtensor(x[0], z)``, ``sum(x, axis=(0,))``; other ops as calls.
+
+    >>> import oxtensor.tensor as ot
+    >>> x = ot.dmatrix("x")
+    >>> pprint(x[0:2].sum(axis=0))
+    'sum(x[0:2], axis=(0,))'
+    """
+    return _core.pprint(var)
 
 
 def char_from_number(number: int) -> str:
@@ -20,4 +35,4 @@ def char_from_number(number: int) -> str:
             return letters
 
 
-__all__ = ["char_from_number", "debugprint", "dprint"]
+__all__ = ["char_from_number", "debugprint", "dprint", "pprint"]

@@ -248,8 +248,15 @@ def test_advanced_subtensor1_and_take():
     assert_matches(run([x], ot.take(x, 1, axis=-1), a), np.take(a, 1, axis=-1))
     assert_matches(run([x], ot.take(x, [[0, 1]], axis=0), a), a[[[0, 1]]])
     assert isinstance(ot.take(x, 1, axis=1).owner.op, Subtensor)
-    with pytest.raises(NotImplementedError, match="mode='wrap'"):
-        ot.take(x, v, mode="wrap")
+    far = np.array([5, -7, 1])
+    for mode in ("wrap", "clip"):
+        got = run([x, v], ot.take(x, v, axis=0, mode=mode), a, far)
+        assert_matches(got, np.take(a, far, axis=0, mode=mode))
+        assert_matches(
+            run([x, v], ot.take(x, v, mode=mode), a, far), np.take(a, far, mode=mode)
+        )
+    with pytest.raises(ValueError, match="mode must be 'raise', 'wrap' or 'clip'"):
+        ot.take(x, v, mode="bad")
     with pytest.raises(ValueError, match="axis 2 is out of bounds"):
         ot.take(x, v, axis=2)
 

@@ -15,7 +15,9 @@ use crate::scalar::{ScalarKind, ScalarOp};
 use crate::types::TensorType;
 use std::sync::Arc;
 
+pub mod canonical_slice;
 pub mod numpy_index;
+pub mod sign;
 pub mod variance;
 pub mod vectorize;
 

@@ -39,6 +39,7 @@ pub mod grad;
 pub mod graph;
 pub mod kernels;
 pub mod ops;
+pub mod pprint;
 pub mod print;
 pub mod reduction;
 pub mod rewrite;

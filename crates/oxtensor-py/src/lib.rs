@@ -135,6 +135,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::as_tensor_variable, m)?)?;
     m.add_function(wrap_pyfunction!(graph::print::debugprint, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::pprint::pprint, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::pprint::proven_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::pprint::canonical_slice, m)?)?;
     for f in [
         wrap_pyfunction!(graph::utils::ancestors, m)?,
         wrap_pyfunction!(graph::utils::apply_ancestors, m)?,

@@ -1,6 +1,10 @@
 """`Container`: one value slot with the type its contents must have, as
-shared variables and PyTensor's linkers keep them."""
+shared variables and PyTensor's linkers keep them; and the linker classes
+users name (`Linker`, `LocalLinker`, `PerformLinker`). Every linker runs
+oxtensor's native VM (docs/for-pytensor-users.md): the classes differ in
+the linker name they compile with, which the VM treats alike."""
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -34,8 +38,12 @@ class Container:
 
     @property
     def data(self) -> Any:
-        """The value in the slot."""
+        """The value in the slot (setting it checks it as ``value`` does)."""
         return self.storage[0]
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self.value = value
 
     @property
     def value(self) -> Any:
@@ -59,4 +67,100 @@ class Container:
         return f"<{self.storage[0]!r}>"
 
 
-__all__ = ["Container"]
+class Linker:
+    """Turns a `FunctionGraph` into a callable: `accept` the graph, then
+    `make_thunk` gives PyTensor's ``(thunk, input_containers,
+    output_containers)``: set the inputs' ``data``, call ``thunk()``, read
+    the outputs' ``data``. The graph is compiled by the native VM as it is
+    (no rewrites run: the graph is taken to be rewritten already)."""
+
+    #: The linker name the VM compiles with.
+    mode_linker = "vm"
+
+    def __init__(self, *, allow_gc: bool | None = None, **_: Any) -> None:
+        self.fgraph: Any = None
+        self.allow_gc = allow_gc
+        self.no_recycling: list[Any] = []
+
+    def clone(self, allow_gc: bool | None = None) -> "Linker":
+        """A linker of the same class with no graph."""
+        return type(self)(allow_gc=self.allow_gc if allow_gc is None else allow_gc)
+
+    def accept(
+        self, fgraph: Any, no_recycling: Any = None, profile: Any = None
+    ) -> "Linker":
+        """This linker bound to ``fgraph`` (a fresh one if bound to another)."""
+        if self.fgraph is not None and self.fgraph is not fgraph:
+            return self.clone().accept(fgraph, no_recycling, profile)
+        self.fgraph = fgraph
+        self.no_recycling = list(no_recycling or [])
+        return self
+
+    def _compiled(self) -> Callable[..., list[Any]]:
+        """The graph as a function of its inputs' values, returning the outputs."""
+        if self.fgraph is None:
+            raise ValueError(
+                f"{type(self).__name__} has no graph: call accept(fgraph) first"
+            )
+        # Imported here: compiling builds on the link package.
+        from oxtensor.compile.function import function
+        from oxtensor.compile.mode import Mode
+
+        fn = function(
+            list(self.fgraph.inputs),
+            list(self.fgraph.outputs),
+            mode=Mode(self.mode_linker, None),
+            accept_inplace=True,
+            on_unused_input="ignore",
+        )
+        # Outputs given as a list: the function returns a list.
+        return fn  # type: ignore[no-any-return]
+
+    def make_thunk(self, **_: Any) -> tuple[Callable[[], None], list[Any], list[Any]]:
+        """``(thunk, inputs, outputs)``: `Container` lists over the graph's
+        inputs and outputs; ``thunk()`` runs the graph from the inputs' values."""
+        run = self._compiled()
+        ins = [Container(v, [None]) for v in self.fgraph.inputs]
+        outs = [Container(v, [None], readonly=True) for v in self.fgraph.outputs]
+
+        def thunk() -> None:
+            values = run(*[c.storage[0] for c in ins])
+            for c, value in zip(outs, values, strict=True):
+                c.storage[0] = value
+
+        return thunk, ins, outs
+
+    def make_function(
+        self, unpack_single: bool = True, **kwargs: Any
+    ) -> Callable[..., Any]:
+        """The graph as a plain function of its inputs' values."""
+        thunk, ins, outs = self.make_thunk(**kwargs)
+
+        def f(*args: Any) -> Any:
+            if len(args) != len(ins):
+                raise TypeError(
+                    f"Function call takes exactly {len(ins)} args ({len(args)} given)"
+                )
+            for c, arg in zip(ins, args, strict=True):
+                c.data = arg
+            thunk()
+            values = [c.data for c in outs]
+            return values[0] if unpack_single and len(values) == 1 else values
+
+        return f
+
+    def __str__(self) -> str:
+        return type(self).__name__
+
+
+class LocalLinker(Linker):
+    """A linker giving one thunk per node in PyTensor; here the native VM's program."""
+
+
+class PerformLinker(LocalLinker):
+    """PyTensor's Python linker (``linker="py"``)."""
+
+    mode_linker = "py"
+
+
+__all__ = ["Container", "Linker", "LocalLinker", "PerformLinker"]

@@ -53,6 +53,47 @@ def specify_shape(x: Any, shape: Any) -> Any:
     return SpecifyShape()(x, *[-1 if s is None else s for s in shape])
 
 
+def _specify_shape(x: Any, *shape: Any) -> Any:
+    """The `SpecifyShape` op applied as given (PyTensor's raw op): one
+    length per axis, ``None`` or ``NoneConst`` where unknown; no shortcut
+    when nothing is specified."""
+    x = as_tensor_variable(x)
+    lengths = [-1 if _unknown(s) else s for s in shape]
+    return SpecifyShape()(x, *lengths)
+
+
+def _unknown(length: Any) -> bool:
+    return length is None or getattr(length, "data", 0) is None
+
+
+def specify_broadcastable(x: Any, *axes: int) -> Any:
+    """``x`` with length 1 specified on ``axes`` (checked when the graph runs).
+
+    >>> import oxtensor.tensor as ot
+    >>> specify_broadcastable(ot.dmatrix("x"), 0).type
+    TensorType(float64, shape=(1, None))
+    """
+    x = as_tensor_variable(x)
+    if not axes:
+        return x
+    if max(axes) >= x.ndim:
+        raise ValueError("Trying to specify broadcastable of non-existent dimension")
+    shape = [1 if i in axes else s for i, s in enumerate(x.type.shape)]
+    return specify_shape(x, shape)
+
+
+def shape_tuple(x: Any) -> tuple[Any, ...]:
+    """``x``'s lengths as a tuple of int64 scalars: constants where the
+    static shape knows them, ``x.shape[i]`` elsewhere."""
+    from oxtensor.tensor.basic import constant
+
+    x = as_tensor_variable(x)
+    return tuple(
+        constant(s, dtype="int64") if s is not None else x.shape[i]
+        for i, s in enumerate(x.type.shape)
+    )
+
+
 __all__ = [
     "Reshape",
     "Shape",
@@ -61,6 +102,8 @@ __all__ = [
     "reshape",
     "shape",
     "shape_i",
+    "shape_tuple",
+    "specify_broadcastable",
     "specify_shape",
 ]
 

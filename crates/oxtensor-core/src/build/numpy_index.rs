@@ -314,7 +314,9 @@ pub struct IncOptions {
     pub inplace: bool,
     /// Set instead of increment (`set_subtensor`).
     pub set_instead_of_inc: bool,
-    /// PyTensor's `ignore_duplicates` (not supported: duplicates accumulate).
+    /// PyTensor's `ignore_duplicates`: an increment by an advanced index
+    /// is NumPy's `t[idx] += y` (a repeated index gets one increment, the
+    /// last write winning), built as `set_subtensor(t[idx], t[idx] + y)`.
     pub ignore_duplicates: bool,
 }
 
@@ -328,8 +330,21 @@ pub fn inc_subtensor(g: &mut Graph, x: VarId, y: VarId, opts: IncOptions) -> Res
         )));
     }
     let not_indexing = || Error::Type("x must be the result of a subtensor operation".into());
-    let node = g.var(x).owner().ok_or_else(not_indexing)?;
-    let node = g.node(node);
+    let owner = g.var(x).owner().ok_or_else(not_indexing)?;
+    let advanced = {
+        let any = g.node(owner).op.as_any();
+        any.is::<AdvancedSubtensor1>() || any.is::<AdvancedSubtensor>()
+    };
+    if opts.ignore_duplicates && advanced && !opts.set_instead_of_inc {
+        let sum = crate::build::add(g, x, y)?;
+        let opts = IncOptions {
+            set_instead_of_inc: true,
+            ignore_duplicates: false,
+            ..opts
+        };
+        return inc_subtensor(g, x, sum, opts);
+    }
+    let node = g.node(owner);
     let any = node.op.as_any();
     let set = opts.set_instead_of_inc;
     let op: OpRef = if let Some(s) = any.downcast_ref::<Subtensor>() {
@@ -342,11 +357,6 @@ pub fn inc_subtensor(g: &mut Graph, x: VarId, y: VarId, opts: IncOptions) -> Res
             inplace: opts.inplace,
         })
     } else if let Some(s) = any.downcast_ref::<AdvancedSubtensor>() {
-        if opts.ignore_duplicates {
-            return Err(Error::OutOfScope(
-                "AdvancedIncSubtensor(ignore_duplicates=True); duplicates accumulate".into(),
-            ));
-        }
         let mut op = AdvancedIncSubtensor::new(s.idx_list.clone(), set)?;
         op.inplace = opts.inplace;
         Arc::new(op)

@@ -165,10 +165,12 @@ fn inc_subtensor_picks_the_increment_of_the_indexing_op() {
         ignore_duplicates: true,
         ..Default::default()
     };
-    assert!(matches!(
-        inc_subtensor(&mut g, adv, y, dup),
-        Err(Error::OutOfScope(_))
-    ));
+    // NumPy's `t[v] += y`: the gathered values plus `y`, set back.
+    let out = inc_subtensor(&mut g, adv, y, dup).unwrap();
+    let node = g.node(g.var(out).owner().unwrap());
+    assert_eq!(node.op.to_string(), "AdvancedSetSubtensor");
+    let value = g.node(g.var(node.inputs[1]).owner().unwrap());
+    assert_eq!(value.op.to_string(), "Add");
     let err = inc_subtensor(&mut g, x, y, set).unwrap_err();
     assert_eq!(
         err.to_string(),

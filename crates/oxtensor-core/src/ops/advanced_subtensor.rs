@@ -20,6 +20,14 @@ use crate::tensor::index::IdxEntry;
 use crate::types::{StaticShape, TensorType, Type};
 use crate::value::Value;
 
+/// A static shape as Python writes the tuple: `(10,)`, `(3, None)`.
+fn py_tuple(shape: &StaticShape) -> String {
+    let dims = shape
+        .iter()
+        .map(|d| d.map_or("None".to_string(), |d| d.to_string()));
+    crate::types::fmt_tuple(dims)
+}
+
 /// NumPy's broadcast of the index arrays' static shapes.
 fn static_broadcast(shapes: &[StaticShape]) -> Result<Vec<Option<u64>>> {
     let ndim = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
@@ -30,10 +38,11 @@ fn static_broadcast(shapes: &[StaticShape]) -> Result<Vec<Option<u64>>> {
             out[pad + d] = match (out[pad + d], n) {
                 (Some(1), n) | (n, Some(1)) => n,
                 (Some(a), Some(b)) if a != b => {
-                    let list: Vec<String> = shapes.iter().map(|s| format!("{s:?}")).collect();
+                    // PyTensor's message, the static shapes as Python tuples.
+                    let list: Vec<String> = shapes.iter().map(py_tuple).collect();
                     return Err(Error::Index(format!(
-                        "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
-                        list.join(" ")
+                        "shape mismatch: indexing tensors could not be broadcast together with shapes [{}]",
+                        list.join(", ")
                     )));
                 }
                 (Some(a), _) | (_, Some(a)) => Some(a),
@@ -242,6 +251,23 @@ mod tests {
 
     fn ty(dtype: DType, shape: &[Option<u64>]) -> TensorType {
         TensorType::new(dtype, shape.iter().copied()).unwrap()
+    }
+
+    #[test]
+    fn unbroadcastable_index_arrays_name_their_shapes() {
+        let x = ty(DType::Float64, &[None, None]);
+        let (a, b) = (
+            ty(DType::Int64, &[Some(10)]),
+            ty(DType::Int64, &[None, Some(9)]),
+        );
+        let op = AdvancedSubtensor::new(vec![IdxEntry::Index(0), IdxEntry::Index(1)]).unwrap();
+        let err = op.output_type(&[&x, &a, &b], &[]).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "indexing tensors could not be broadcast together with shapes [(10,), (None, 9)]"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -113,13 +113,57 @@ pub fn static_slice_len(len: Option<u64>, entry: IdxEntry, consts: &[Option<i64>
     if start.is_none() && stop.is_none() && step.is_none_or(|s| s == 1) {
         return len;
     }
-    let r = resolve_slice(len? as usize, start, stop, step).ok()?;
+    let Some(len) = len else {
+        return empty_for_any_length(start, stop, step).then_some(0);
+    };
+    let r = resolve_slice(len as usize, start, stop, step).ok()?;
     Some(r.count as u64)
+}
+
+/// Whether `x[start:stop:step]` is empty whatever the axis' length:
+/// bounds of the same sign wrap and clip alike, so a stop not past the
+/// start in the step's direction takes nothing (`x[1:1]`, `x[-1:-1:3]`).
+fn empty_for_any_length(start: Option<i64>, stop: Option<i64>, step: Option<i64>) -> bool {
+    let (Some(start), Some(stop)) = (start, stop) else {
+        return false;
+    };
+    if (start < 0) != (stop < 0) {
+        return false;
+    }
+    match step.unwrap_or(1) {
+        s if s > 0 => stop <= start,
+        s if s < 0 => stop >= start,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_slices_have_length_zero_for_any_length() {
+        let entry = IdxEntry::Slice {
+            start: Some(0),
+            stop: Some(1),
+            step: Some(2),
+        };
+        let len = |c: [i64; 3]| static_slice_len(None, entry, &c.map(Some));
+        assert_eq!(len([1, 1, 1]), Some(0));
+        assert_eq!(len([-1, -1, 3]), Some(0));
+        assert_eq!(len([3, 5, -1]), Some(0));
+        assert_eq!(len([1, 4, 1]), None);
+        assert_eq!(len([-1, 1, 1]), None);
+        // Against NumPy's arithmetic for every length.
+        for c in [[1, 1, 1], [-1, -1, 3], [3, 5, -1], [-4, -2, -2], [5, 2, 1]] {
+            for n in 0..8usize {
+                let r = resolve_slice(n, Some(c[0]), Some(c[1]), Some(c[2])).unwrap();
+                if len(c) == Some(0) {
+                    assert_eq!(r.count, 0, "{c:?} n={n}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn forms_and_indices() {

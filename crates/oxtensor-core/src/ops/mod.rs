@@ -52,7 +52,7 @@ pub mod specify_shape;
 pub mod split;
 pub mod subtensor;
 mod subtensor_grad;
-mod subtensor_shape;
+pub(crate) mod subtensor_shape;
 pub mod unique;
 
 use crate::error::{Error, Result};

@@ -13,16 +13,16 @@ use crate::ops::Dims;
 use crate::scalar::ScalarKind;
 use crate::tensor::index::{scalar_index, IdxEntry};
 
-fn int64(g: &mut Graph, v: VarId) -> Result<VarId> {
+pub(crate) fn int64(g: &mut Graph, v: VarId) -> Result<VarId> {
     build::cast(g, v, DType::Int64)
 }
 
-fn op2(g: &mut Graph, kind: ScalarKind, a: VarId, b: VarId) -> Result<VarId> {
+pub(crate) fn op2(g: &mut Graph, kind: ScalarKind, a: VarId, b: VarId) -> Result<VarId> {
     build::elemwise(g, kind, &[a, b])
 }
 
 /// The value of a constant 0-d integer input.
-fn constant_of(g: &Graph, v: VarId) -> Option<i64> {
+pub(crate) fn constant_of(g: &Graph, v: VarId) -> Option<i64> {
     match &g.var(v).kind {
         VarKind::Constant(c) => c.value.tensor().ok().and_then(|t| scalar_index(t).ok()),
         _ => None,
@@ -30,7 +30,7 @@ fn constant_of(g: &Graph, v: VarId) -> Option<i64> {
 }
 
 /// `v` made non-negative against `n` and clipped to `[lo, n + hi_off]`.
-fn normalize(g: &mut Graph, v: VarId, n: VarId, lo: i64, hi_off: i64) -> Result<VarId> {
+pub(crate) fn normalize(g: &mut Graph, v: VarId, n: VarId, lo: i64, hi_off: i64) -> Result<VarId> {
     let zero = dim_constant(g, 0);
     let neg = op2(g, ScalarKind::Lt, v, zero)?;
     let wrapped = build::add(g, v, n)?;
@@ -43,7 +43,13 @@ fn normalize(g: &mut Graph, v: VarId, n: VarId, lo: i64, hi_off: i64) -> Result<
 }
 
 /// The count of one step direction: `max(0, ceil((to - from) / step))`.
-fn count(g: &mut Graph, first: VarId, last: VarId, step: VarId, up: bool) -> Result<VarId> {
+pub(crate) fn count(
+    g: &mut Graph,
+    first: VarId,
+    last: VarId,
+    step: VarId,
+    up: bool,
+) -> Result<VarId> {
     let (span, step) = if up {
         (build::sub(g, last, first)?, step)
     } else {

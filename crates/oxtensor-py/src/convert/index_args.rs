@@ -20,19 +20,30 @@ fn numpy_attr<'py>(py: Python<'py>, name: &str) -> Out<'py> {
     py.import("numpy")?.getattr(name)
 }
 
-/// Whether `obj` is a Python or NumPy bool, or a list or tuple holding one.
+/// Whether `obj` is a Python or NumPy bool, or a list or tuple holding one
+/// (or holding a boolean variable, which PyTensor refuses there too).
 fn has_python_bool(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     if obj.is_instance_of::<PyBool>() || obj.is_instance(&numpy_attr(obj.py(), "bool_")?)? {
         return Ok(true);
     }
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
         for e in obj.try_iter()? {
-            if has_python_bool(&e?)? {
+            let e = e?;
+            if has_python_bool(&e)? || is_bool_variable(&e)? {
                 return Ok(true);
             }
         }
     }
     Ok(false)
+}
+
+/// A symbolic variable of dtype bool.
+fn is_bool_variable(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if !obj.is_instance_of::<PyVariable>() {
+        return Ok(false);
+    }
+    let dtype = obj.getattr("type")?.getattr("dtype").ok();
+    Ok(dtype.is_some_and(|d| d.extract::<String>().is_ok_and(|d| d == "bool")))
 }
 
 /// A NumPy integer or 0-d integer array as `(value, dtype)`; `None` for

@@ -353,6 +353,26 @@ def debugprint(
 ) -> t.Any:
     """PyTensor's ``debugprint``: to stdout, to ``file``, or as text (``"str"``)."""
 
+def pprint(var: t.Any) -> str:
+    """The expression of ``var`` as a user would type it.
+
+    ``x[0:2]``, ``set_subtensor(x[0], z)``, ``sum(x, axis=(0,))``.
+    """
+
+def proven_sign(var: t.Any) -> str:
+    """What the graph proves of ``var``'s elements.
+
+    ``"positive"``, ``"non_negative"`` or ``"unknown"``.
+    """
+
+def canonical_slice(
+    length: t.Any, start: t.Any = None, stop: t.Any = None, step: t.Any = None
+) -> tuple[t.Any, t.Any, t.Any, t.Any]:
+    """``slice(start, stop, step)`` over ``length`` in canonical form.
+
+    Non-negative bounds, a positive step, and the direction to read in.
+    """
+
 def ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
     """Every variable the graphs depend on (graphs included), depth first."""
 

@@ -7,6 +7,7 @@ pub mod apply_edits;
 pub mod construct;
 pub mod describe;
 pub mod fgraph;
+pub mod pprint;
 pub mod print;
 pub mod scratchpad;
 pub mod tensor_variable;

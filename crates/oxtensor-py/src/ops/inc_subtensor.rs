@@ -146,7 +146,8 @@ impl PyAdvancedIncSubtensor {
     ) -> PyResult<PyClassInitializer<Self>> {
         if ignore_duplicates {
             return Err(PyNotImplementedError::new_err(
-                "not supported: AdvancedIncSubtensor(ignore_duplicates=True); duplicates accumulate",
+                "not supported: the op AdvancedIncSubtensor(ignore_duplicates=True); \
+                 inc_subtensor(..., ignore_duplicates=True) builds NumPy's `x[idx] += y`",
             ));
         }
         let mut core =

@@ -22,10 +22,11 @@ jax.config.update("jax_enable_x64", True)
 from oxtensor.link.jax.dispatch import JAXUnsupportedError, jax_funcify  # noqa: E402
 from oxtensor.link.jax.export import as_jax_function  # noqa: E402
 from oxtensor.link.jax.function import JAXFunction  # noqa: E402
-from oxtensor.link.jax.linker import fgraph_to_jax  # noqa: E402
+from oxtensor.link.jax.linker import JAXLinker, fgraph_to_jax  # noqa: E402
 
 __all__ = [
     "JAXFunction",
+    "JAXLinker",
     "JAXUnsupportedError",
     "as_jax_function",
     "fgraph_to_jax",

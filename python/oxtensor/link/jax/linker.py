@@ -15,6 +15,7 @@ import jax
 import numpy as np
 
 from oxtensor.graph.basic import Constant
+from oxtensor.link.basic import Linker
 from oxtensor.link.jax.dispatch import jax_funcify
 from oxtensor.link.jax.dispatch.basic import is_static
 
@@ -88,3 +89,16 @@ def _lookup(env: dict[Any, Any], var: Any, node: Any) -> Any:
         return np.asarray(var.data)
     where = f" (an input of {node})" if node is not None else ""
     raise ValueError(f"variable {var}{where} has no value: it is no input of the graph")
+
+
+class JAXLinker(Linker):
+    """The linker of mode ``"JAX"``: the graph as one ``jax.jit``-ed
+    function (`fgraph_to_jax`); outputs come back as NumPy arrays."""
+
+    mode_linker = "jax"
+
+    def _compiled(self) -> Callable[..., list[Any]]:
+        if self.fgraph is None:
+            raise ValueError("JAXLinker has no graph: call accept(fgraph) first")
+        jitted = jax.jit(fgraph_to_jax(self.fgraph))
+        return lambda *args: [np.asarray(o) for o in jitted(*args)]

@@ -2,13 +2,14 @@
 //! (PyTensor's `_vectorize_node` dispatch). Ops that broadcast or take axes
 //! keep their class with the batch axes added (`Elemwise`, `DimShuffle`,
 //! `CAReduce`, `Argmax`, `Softmax`, `Matmul`, `Blockwise`, `Subtensor` of a
-//! batched tensor); a host op asks
+//! batched tensor, `AdvancedSubtensor` of one with adjacent index arrays); a host op asks
 //! the host first; every other op becomes a `Blockwise` of itself.
 
 use super::VectorizeHost;
 use crate::bail;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Node, NodeId, VarId};
+use crate::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use crate::ops::argmax::Argmax;
 use crate::ops::blockwise::{self, pad_left, Blockwise, Signature};
 use crate::ops::dimshuffle::DimShuffle;
@@ -119,6 +120,12 @@ fn same_class(
         // Only the indexed tensor is batched: full slices over the batch.
         let entries = std::iter::repeat_n(IdxEntry::FULL, nb).chain(s.idx_list.iter().copied());
         Arc::new(Subtensor::new(entries.collect())?)
+    } else if let Some(entries) = advanced_entries(n, batch) {
+        // Only the indexed tensor is batched and the index arrays are
+        // adjacent: full slices over the batch keep NumPy's placement of
+        // the arrays' axes (separated arrays would move to the front).
+        let entries = std::iter::repeat_n(IdxEntry::FULL, nb).chain(entries);
+        Arc::new(AdvancedSubtensor::new(entries.collect())?)
     } else if let Some(s) = any.downcast_ref::<Softmax>().filter(|s| s.axis.is_some()) {
         Arc::new(Softmax {
             axis: s.axis.map(|a| a + nb),
@@ -128,6 +135,28 @@ fn same_class(
         return Ok(None);
     };
     apply(g, op, inputs).map(Some)
+}
+
+/// The index entries of an advanced indexing node whose indices are not
+/// batched and whose arrays are adjacent (`x[:, v, w]`, not `x[v, :, w]`).
+fn advanced_entries(n: &Node, batch: &[usize]) -> Option<Vec<IdxEntry>> {
+    if batch[1..].iter().any(|&b| b != 0) {
+        return None;
+    }
+    let any = n.op.as_any();
+    let entries = if any.is::<AdvancedSubtensor1>() {
+        vec![IdxEntry::Index(0)]
+    } else {
+        any.downcast_ref::<AdvancedSubtensor>()?.idx_list.clone()
+    };
+    let arrays: Vec<usize> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, IdxEntry::Index(_)))
+        .map(|(k, _)| k)
+        .collect();
+    let adjacent = arrays.windows(2).all(|w| w[1] == w[0] + 1);
+    adjacent.then_some(entries)
 }
 
 /// The rank of a one-input node's input.

@@ -143,3 +143,40 @@ fn subtensor_of_a_batched_tensor_gets_full_slices() {
     let got = run(&g, &[bx, i], new, vec![xs, Tensor::scalar(2i64)]);
     assert_eq!(got.as_slice::<f64>().unwrap(), &[2.0, 5.0, 8.0, 11.0]);
 }
+
+#[test]
+fn advanced_subtensor_of_a_batched_tensor_keeps_adjacent_arrays() {
+    use crate::ops::advanced_subtensor::AdvancedSubtensor;
+    use crate::ops::blockwise::Blockwise;
+    use crate::tensor::index::IdxEntry;
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let v = g.input(TensorType::with_ndim(DType::Int64, 1), Some("v"));
+    let full = IdxEntry::FULL;
+    let adjacent = AdvancedSubtensor::new(vec![full, IdxEntry::Index(0)]).unwrap();
+    let y = g.apply_out(Arc::new(adjacent), &[x, v]).unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let new = vectorize_graph(&mut g, &[y], &[(x, bx)], None).unwrap()[0];
+    let s = op_of(&g, new)
+        .as_any()
+        .downcast_ref::<AdvancedSubtensor>()
+        .unwrap();
+    assert_eq!(s.idx_list, vec![full, full, IdxEntry::Index(0)]);
+    // x[:, 2] of each batch entry: [[2, 5], [8, 11]] gathered by v = [2, 0].
+    let xs = Tensor::from_vec(vec![2, 2, 3], (0..12).map(f64::from).collect()).unwrap();
+    let vs = Tensor::from_vec(vec![2], vec![2i64, 0]).unwrap();
+    let got = run(&g, &[bx, v], new, vec![xs, vs]);
+    assert_eq!(
+        got.as_slice::<f64>().unwrap(),
+        &[2.0, 0.0, 5.0, 3.0, 8.0, 6.0, 11.0, 9.0]
+    );
+    // Separated arrays move to the front in NumPy: a Blockwise keeps them per batch.
+    let x3 = input(&mut g, 3, "x3");
+    let separated = AdvancedSubtensor::new(vec![IdxEntry::Index(0), full, IdxEntry::Index(1)]);
+    let y = g
+        .apply_out(Arc::new(separated.unwrap()), &[x3, v, v])
+        .unwrap();
+    let bx3 = input(&mut g, 4, "bx3");
+    let new = vectorize_graph(&mut g, &[y], &[(x3, bx3)], None).unwrap()[0];
+    assert!(op_of(&g, new).as_any().is::<Blockwise>());
+}

@@ -27,6 +27,7 @@ __all__ = [
     "AdvancedSubtensor1",
     "All",
     "Alloc",
+    "AllocDiag",
     "AllocEmpty",
     "AlreadyThere",
     "Any",
@@ -41,6 +42,7 @@ __all__ = [
     "CentredSquares",
     "Cholesky",
     "CholeskyGrad",
+    "Choose",
     "Composite",
     "CorePass",
     "CumOp",
@@ -54,6 +56,7 @@ __all__ = [
     "EighGrad",
     "Eigvalsh",
     "Elemwise",
+    "ExtractDiag",
     "Eye",
     "Function",
     "FunctionGraph",
@@ -82,6 +85,7 @@ __all__ = [
     "NullType",
     "NullTypeGradError",
     "Op",
+    "PermuteRowElements",
     "Prod",
     "ProfileStats",
     "QRGrad",
@@ -710,6 +714,7 @@ class TensorVariable(Variable):
         self, offset: int = 0, axis1: int = 0, axis2: int = 1
     ) -> TensorVariable: ...
     def compress(self, x: t.Any, axis: int | None = None) -> TensorVariable: ...
+    def choose(self, choices: t.Any, mode: str = "raise") -> TensorVariable: ...
     def get_underlying_scalar_constant(
         self,
         *,
@@ -1750,6 +1755,75 @@ class Nonzero(Op):
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+
+class ExtractDiag(Op):
+    """``ExtractDiag(offset=0, axis1=0, axis2=1, view=False)``: diagonal ``offset``
+    of the blocks spanned by ``axis1`` and ``axis2``, as a last axis.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls, offset: int = 0, axis1: int = 0, axis2: int = 1, view: bool = False
+    ) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def axis1(self) -> int:
+        """The blocks' row axis."""
+    @property
+    def axis2(self) -> int:
+        """The blocks' column axis."""
+    @property
+    def offset(self) -> int:
+        """Which diagonal (``> 0``: above the main one)."""
+    @property
+    def view(self) -> bool:
+        """Whether the output is a view of the input."""
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}`` with ``view``, else empty."""
+
+class AllocDiag(Op):
+    """``AllocDiag(offset=0, axis1=0, axis2=1)``: zeros with the input's last axis
+    on diagonal ``offset``; optional inputs give the two block lengths.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def axis1(self) -> int:
+        """The output's block row axis."""
+    @property
+    def axis2(self) -> int:
+        """The output's block column axis."""
+    @property
+    def offset(self) -> int:
+        """Which diagonal (``> 0``: above the main one)."""
+
+class Choose(Op):
+    """``Choose(mode='raise')``: inputs are the integer array and the stacked
+    choices.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, mode: str = "raise") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def mode(self) -> str:
+        """What an out-of-range index does: ``raise``, ``wrap`` or ``clip``."""
+
+class PermuteRowElements(Op):
+    """``PermuteRowElements``: inputs are ``x``, the permutations ``y`` and
+    ``inverse``.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
 
 class Blockwise(Op):
     """``Blockwise(core_op, signature=None)``: ``core_op`` over the leading batch

@@ -7,6 +7,7 @@ use crate::gradient::grad_op::PyGradOp;
 use crate::gradient::jacobian::PyJacobian;
 use crate::ops::bincount::PyBincount;
 use crate::ops::blockwise::PyBlockwise;
+use crate::ops::diagonal::{PyAllocDiag, PyExtractDiag};
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
 use crate::ops::host_op::HostOp;
@@ -21,6 +22,7 @@ use crate::ops::op::PyOp;
 use crate::ops::reduce::{self, PyAll, PyAny_, PyCAReduce, PyMax, PyMin, PyProd, PySum};
 use crate::ops::reshape::{PyReshape, PyShape, PyShapeI};
 use crate::ops::rewritten::{PyArgmin, PyCentredSquares};
+use crate::ops::selection::{PyChoose, PyPermuteRowElements};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
 };
@@ -39,8 +41,10 @@ use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
+use oxtensor_core::ops::choose::Choose;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::cumulative::CumOp;
+use oxtensor_core::ops::diagonal::{AllocDiag, ExtractDiag};
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::grad_ops::GradOp;
@@ -57,6 +61,7 @@ use oxtensor_core::ops::logsumexp::LogSumExp;
 use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::matmul::Matmul;
 use oxtensor_core::ops::nonzero::Nonzero;
+use oxtensor_core::ops::permute_rows::PermuteRowElements;
 use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::repeat::Repeat;
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
@@ -146,6 +151,10 @@ builtin_ops! {
     Split => PySplit,
     Nonzero => PyNonzero,
     Bincount => PyBincount,
+    ExtractDiag => PyExtractDiag,
+    AllocDiag => PyAllocDiag,
+    Choose => PyChoose,
+    PermuteRowElements => PyPermuteRowElements,
     Jacobian => PyJacobian,
     Blockwise => PyBlockwise,
     ;

@@ -5,6 +5,7 @@
 pub mod bincount;
 pub mod blockwise;
 pub mod classes;
+pub mod diagonal;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod host_op;
@@ -22,6 +23,7 @@ pub mod reduce;
 pub mod reshape;
 pub mod rewritten;
 pub mod scalar;
+pub mod selection;
 pub mod shape;
 pub mod sort;
 pub mod special;

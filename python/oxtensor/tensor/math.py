@@ -247,3 +247,8 @@ __getattr__ = _layout.forwarder(
     __name__,
     {*"allclose isclose isneginf isposinf logaddexp nan_to_num power".split()},
 )
+
+from oxtensor.tensor.math_composites import *  # noqa: E402, F403
+from oxtensor.tensor.math_composites import __all__ as _composites_all  # noqa: E402
+
+__all__ += _composites_all

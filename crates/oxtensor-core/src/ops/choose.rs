@@ -225,20 +225,9 @@ impl Op for Choose {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::kernels::alloc::Pool;
 
     fn run(op: &Choose, a: &Value, c: &Value) -> Result<Tensor> {
-        let mut pool = Pool::default();
-        let (it, ot, bcast) = (vec![], vec![], vec![]);
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        op.perform(&mut ctx, &[a, c], &mut out)?;
-        Ok(out[0].take().unwrap().tensor().unwrap().clone())
+        crate::ops::test_support::perform_first(op, &[a, c])
     }
 
     #[test]
@@ -311,18 +300,7 @@ mod tests {
         let op = Choose {
             mode: ChooseMode::Raise,
         };
-        let mut pool = Pool::default();
-        let (it, ot, bcast) = (vec![], vec![], vec![]);
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        op.perform(&mut ctx, &[&a, &b, &c], &mut out).unwrap();
-        let got = out[0].take().unwrap();
-        let got = got.tensor().unwrap();
+        let got = crate::ops::test_support::perform_first(&op, &[&a, &b, &c]).unwrap();
         assert_eq!(got.shape(), &[2, 3]);
         assert_eq!(got.as_slice::<f64>().unwrap(), &[1., 2., 3., 7., 7., 7.]);
         let types: Vec<Type> = [

@@ -392,7 +392,6 @@ fn advance(index: &mut [usize], shape: &[usize]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::alloc::Pool;
 
     fn spec(offset: i64, axis1: i64, axis2: i64) -> DiagSpec {
         DiagSpec {
@@ -403,17 +402,7 @@ mod tests {
     }
 
     fn run(op: &dyn Op, inputs: &[&Value]) -> Result<Tensor> {
-        let mut pool = Pool::default();
-        let (it, ot, bcast) = (vec![], vec![], vec![]);
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        op.perform(&mut ctx, inputs, &mut out)?;
-        Ok(out[0].take().unwrap().tensor().unwrap().clone())
+        crate::ops::test_support::perform_first(op, inputs)
     }
 
     fn values(t: &Tensor) -> Vec<f64> {

@@ -49,6 +49,8 @@ pub mod split;
 pub mod subtensor;
 mod subtensor_grad;
 mod subtensor_shape;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};

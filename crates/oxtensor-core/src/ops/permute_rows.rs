@@ -191,20 +191,9 @@ impl Op for PermuteRowElements {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::alloc::Pool;
 
     fn run(inputs: &[&Value]) -> Result<Tensor> {
-        let mut pool = Pool::default();
-        let (it, ot, bcast) = (vec![], vec![], vec![]);
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        PermuteRowElements.perform(&mut ctx, inputs, &mut out)?;
-        Ok(out[0].take().unwrap().tensor().unwrap().clone())
+        crate::ops::test_support::perform_first(&PermuteRowElements, inputs)
     }
 
     fn floats(t: &Tensor) -> Vec<f64> {

@@ -43,6 +43,7 @@ from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
 # The everyday NumPy-style composites (diag, tril, roll, linspace, ...).
 from oxtensor.tensor._everyday import *  # noqa: E402, F403
 from oxtensor.tensor._everyday import __all__ as _everyday_all  # noqa: E402
+from oxtensor.tensor.type_other import NoneConst  # noqa: E402
 
 # Last: the forwarded methods take their signatures from the functions.
 _variable_methods._attach()
@@ -53,6 +54,7 @@ __all__ = [
     "Constant",
     "DimShuffle",
     "Elemwise",
+    "NoneConst",
     "Reshape",
     "Shape",
     "Shape_i",

@@ -13,8 +13,17 @@ from oxtensor.tensor.constants import (
     pi,
 )
 from oxtensor.tensor.counting import bincount
-from oxtensor.tensor.diagonal import diag, diagonal, trace
+from oxtensor.tensor.diagonal import (
+    AllocDiag,
+    ExtractDiag,
+    alloc_diag,
+    diag,
+    diagonal,
+    trace,
+)
 from oxtensor.tensor.gathering import compress, take_along_axis
+from oxtensor.tensor.grids import *  # noqa: F403
+from oxtensor.tensor.grids import __all__ as _grids_all
 from oxtensor.tensor.logaddexp import logaddexp
 from oxtensor.tensor.nonfinite import isneginf, isposinf, nan_to_num
 from oxtensor.tensor.numpy_names import divmod, iround, power
@@ -28,11 +37,16 @@ from oxtensor.tensor.padding import (
     shape_padright,
 )
 from oxtensor.tensor.rearrange import flip, matrix_transpose, roll
+from oxtensor.tensor.selection import *  # noqa: F403
+from oxtensor.tensor.selection import __all__ as _selection_all
 from oxtensor.tensor.spacing import geomspace, linspace, logspace
 from oxtensor.tensor.triangular import tri, tril, triu
 
 __all__ = [
+    "AllocDiag",
+    "ExtractDiag",
     "allclose",
+    "alloc_diag",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
@@ -72,3 +86,4 @@ __all__ = [
     "tril",
     "triu",
 ]
+__all__ += _grids_all + _selection_all

@@ -406,6 +406,11 @@ __getattr__ = _layout.forwarder(
         *"atleast_Nd diag fill get_underlying_scalar_constant_value".split(),
         *"ones_like roll second switch tensor_copy trace tri tril triu".split(),
         *"where zeros_like".split(),
+        *"AllocDiag ExtractDiag alloc_diag diagonal tensor TensorVariable".split(),
+        *"mgrid ogrid tril_indices tril_indices_from".split(),
+        *"triu_indices triu_indices_from".split(),
+        *"Choose PermuteRowElements choose inverse_permutation".split(),
+        *"permute_row_elements".split(),
     },
 )
 
@@ -421,4 +426,85 @@ __all__ += [
     "TensorFromScalar",
     "scalar_from_tensor",
     "tensor_from_scalar",
+]
+
+# ---- constants, shapes and lists (PyTensor's tensor.basic helpers) ----------
+
+#: ``make_vector(a, b, ...)``: integer scalars as an int64 vector (``MakeVector``).
+make_vector = MakeVector()
+
+
+def get_scalar_constant_value(
+    v: _Any,
+    elemwise: bool = True,
+    only_process_constants: bool = False,
+    max_recur: int = 10,
+    raise_not_constant: bool = True,
+) -> _Any:
+    """``get_underlying_scalar_constant_value`` for a scalar ``v`` only: a
+    non-scalar raises ``NotScalarConstantError`` even when it holds one
+    repeated value."""
+    from oxtensor.tensor.constants import get_underlying_scalar_constant_value
+    from oxtensor.tensor.exceptions import NotScalarConstantError
+
+    ndim = v.ndim if _is_var(v) else _np.ndim(v)
+    if ndim != 0:
+        if raise_not_constant:
+            raise NotScalarConstantError(f"{v!r} is not a scalar (ndim={ndim})")
+        return v
+    return get_underlying_scalar_constant_value(
+        v,
+        elemwise=elemwise,
+        only_process_constants=only_process_constants,
+        max_recur=max_recur,
+        raise_not_constant=raise_not_constant,
+    )
+
+
+def _static_entries(shape: _Any) -> list[_Any] | None:
+    """The entries of a shape vector that is a constant (possibly behind
+    ``SpecifyShape``), else None."""
+    if not _is_var(shape) or shape.ndim != 1:
+        return None
+    from oxtensor.graph.basic import Constant
+
+    while shape.owner is not None and isinstance(shape.owner.op, _core.SpecifyShape):
+        shape = shape.owner.inputs[0]
+    if isinstance(shape, Constant):
+        return [int(d) for d in shape.data]
+    return None
+
+
+def infer_static_shape(shape: _Any) -> tuple[list[_Any], tuple[int | None, ...]]:
+    """A shape argument as int64 scalar variables and the static lengths it
+    gives (``None`` where not constant), as ``Alloc`` reads its lengths;
+    non-integer entries raise ``TypeError``."""
+    from oxtensor.tensor.constants import get_underlying_scalar_constant_value
+
+    known = _static_entries(shape)
+    entries = known if known is not None else _shape_entries(shape)
+    out, static = [], []
+    for e in entries:
+        v = as_tensor_variable(e, ndim=0)
+        if v.dtype[:3] not in ("int", "uin"):
+            raise TypeError(f"Shapes must be scalar integers; got {v.type}: {v}")
+        out.append(v if v.dtype == "int64" else v.astype("int64"))
+        value = get_underlying_scalar_constant_value(v, raise_not_constant=False)
+        static.append(None if _is_var(value) else int(value))
+    return out, tuple(static)
+
+
+def stacklists(arg: _Any) -> _Any:
+    """Nested lists of scalars or tensors stacked into one tensor (their
+    nesting gives the leading axes)."""
+    if isinstance(arg, tuple | list):
+        return stack([stacklists(a) for a in arg])
+    return arg
+
+
+__all__ += [
+    "get_scalar_constant_value",
+    "infer_static_shape",
+    "make_vector",
+    "stacklists",
 ]

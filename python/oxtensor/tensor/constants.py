@@ -81,13 +81,16 @@ def _value(v: Any, elemwise: bool, depth: int) -> np.ndarray:
 
     if depth < 0:
         raise NotScalarConstantError(f"{v} is more than max_recur ops from a constant")
+    if v is None:
+        raise NotScalarConstantError("None is not a constant scalar")
     if not isinstance(v, Variable):
         data = np.asarray(v)
         if data.ndim != 0:
             raise NotScalarConstantError(f"{v!r} is not a scalar")
         return data
     if isinstance(v, Constant):
-        return _unique(v.data)
+        # `NoneConst` stands for the value None (PyTensor gives None back).
+        return None if v.data is None else _unique(v.data)
     if v.owner is None:
         raise NotScalarConstantError(f"{v} is an input, not a constant")
     return _from_node(v, elemwise, depth)

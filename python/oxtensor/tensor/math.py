@@ -110,6 +110,19 @@ def dot(a: _Any, b: _Any) -> _Any:
     return as_tensor_variable(a).dot(b)
 
 
+#: The ``Dot`` op itself (PyTensor's ``_dot``), for callers that want the
+#: node without ``dot``'s handling of scalars.
+_dot = Dot()
+
+
+def dense_dot(a: _Any, b: _Any) -> _Any:
+    """``dot`` of dense tensors; a scalar operand multiplies elementwise."""
+    a, b = as_tensor_variable(a), as_tensor_variable(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return dot(a, b)
+
+
 def argmax(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Int64 positions of the maxima over ``axis`` (the first one; NaN wins)."""
     out = _core.argmax(x, axis, keepdims)
@@ -203,6 +216,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_xor",
     "cast",
+    "dense_dot",
     "dot",
     "expit",
     "floor_div",
@@ -233,3 +247,8 @@ __getattr__ = _layout.forwarder(
     __name__,
     {*"allclose isclose isneginf isposinf logaddexp nan_to_num power".split()},
 )
+
+from oxtensor.tensor.math_composites import *  # noqa: E402, F403
+from oxtensor.tensor.math_composites import __all__ as _composites_all  # noqa: E402
+
+__all__ += _composites_all

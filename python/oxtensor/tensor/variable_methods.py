@@ -22,7 +22,7 @@ from oxtensor.tensor.variable import TensorVariable
 # kinds the scalar table marks ``method``.
 _UNARY = sorted(attr for _, _, attr, _, method, _ in scalar.basic.KINDS if method)
 _CALLS = """argmax argmin sort argsort cumsum cumprod var std ptp take nonzero
-    nonzero_values zeros_like ones_like diagonal trace compress searchsorted"""
+    nonzero_values zeros_like ones_like diagonal trace compress searchsorted choose"""
 
 
 # Methods that call an `oxtensor.tensor` function with the variable first

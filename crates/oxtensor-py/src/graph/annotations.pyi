@@ -281,6 +281,7 @@ class TensorVariable(Variable):
     def searchsorted(
         self, v: t.Any, side: str = "left", sorter: t.Any = None
     ) -> TensorVariable: ...
+    def choose(self, choices: t.Any, mode: str = 'raise') -> TensorVariable: ...
     def get_underlying_scalar_constant(
         self,
         *,

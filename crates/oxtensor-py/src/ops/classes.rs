@@ -7,6 +7,7 @@ use crate::gradient::grad_op::PyGradOp;
 use crate::gradient::jacobian::PyJacobian;
 use crate::ops::bincount::PyBincount;
 use crate::ops::blockwise::PyBlockwise;
+use crate::ops::diagonal::{PyAllocDiag, PyExtractDiag};
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
 use crate::ops::extra::{
@@ -26,6 +27,7 @@ use crate::ops::reduce::{self, PyAll, PyAny_, PyCAReduce, PyMax, PyMin, PyProd, 
 use crate::ops::reshape::{PyReshape, PyShape, PyShapeI};
 use crate::ops::rewritten::{PyArgmin, PyCentredSquares};
 use crate::ops::scalar_node::{PyScalarFromTensor, PyTensorFromScalar};
+use crate::ops::selection::{PyChoose, PyPermuteRowElements};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
 };
@@ -45,9 +47,11 @@ use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
+use oxtensor_core::ops::choose::Choose;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::cumulative::CumOp;
+use oxtensor_core::ops::diagonal::{AllocDiag, ExtractDiag};
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
@@ -65,6 +69,7 @@ use oxtensor_core::ops::logsumexp::LogSumExp;
 use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::matmul::Matmul;
 use oxtensor_core::ops::nonzero::Nonzero;
+use oxtensor_core::ops::permute_rows::PermuteRowElements;
 use oxtensor_core::ops::ravel_index::{RavelMultiIndex, UnravelIndex};
 use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::repeat::Repeat;
@@ -167,6 +172,10 @@ builtin_ops! {
     Unique => PyUnique,
     UnravelIndex => PyUnravelIndex,
     RavelMultiIndex => PyRavelMultiIndex,
+    ExtractDiag => PyExtractDiag,
+    AllocDiag => PyAllocDiag,
+    Choose => PyChoose,
+    PermuteRowElements => PyPermuteRowElements,
     Jacobian => PyJacobian,
     Blockwise => PyBlockwise,
     ScalarFromTensor => PyScalarFromTensor,

@@ -5,6 +5,7 @@
 pub mod bincount;
 pub mod blockwise;
 pub mod classes;
+pub mod diagonal;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod extra;
@@ -24,6 +25,7 @@ pub mod reshape;
 pub mod rewritten;
 pub mod scalar;
 pub mod scalar_node;
+pub mod selection;
 pub mod shape;
 pub mod sort;
 pub mod special;

@@ -1,0 +1,26 @@
+//! Test-only helpers for op unit tests: running `perform` outside a graph.
+
+use crate::error::Result;
+use crate::kernels::alloc::Pool;
+use crate::ops::{Op, PerformCtx};
+use crate::tensor::Tensor;
+use crate::value::Value;
+
+/// `op.perform` on `inputs` with an empty context; the first output.
+pub fn perform_first(op: &dyn Op, inputs: &[&Value]) -> Result<Tensor> {
+    let mut pool = Pool::default();
+    let (it, ot, bcast) = (vec![], vec![], vec![]);
+    let mut ctx = PerformCtx {
+        input_types: &it,
+        output_types: &ot,
+        input_bcast: &bcast,
+        pool: &mut pool,
+    };
+    let mut out = vec![None];
+    op.perform(&mut ctx, inputs, &mut out)?;
+    Ok(out[0]
+        .take()
+        .expect("perform sets every output")
+        .tensor()?
+        .clone())
+}

@@ -1,0 +1,104 @@
+//! `ExtractDiag` and `AllocDiag` as Python classes
+//! (`oxtensor.tensor.basic.ExtractDiag`, `oxtensor.tensor.basic.AllocDiag`).
+
+use crate::ops::op::PyOp;
+use crate::ops::props::{core_of, op_args, view_of_input};
+use oxtensor_core::ops::diagonal::{AllocDiag, DiagSpec, ExtractDiag};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Arc;
+
+/// `ExtractDiag(offset=0, axis1=0, axis2=1, view=False)`: diagonal `offset`
+/// of the blocks spanned by `axis1` and `axis2`, as a last axis.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "ExtractDiag")]
+pub struct PyExtractDiag;
+
+op_args!(PyExtractDiag, ["offset", "axis1", "axis2", "view"], []);
+
+#[pymethods]
+impl PyExtractDiag {
+    #[new]
+    #[pyo3(signature = (offset = 0, axis1 = 0, axis2 = 1, view = false))]
+    fn new(offset: i64, axis1: i64, axis2: i64, view: bool) -> PyClassInitializer<Self> {
+        let spec = DiagSpec {
+            offset,
+            axis1,
+            axis2,
+        };
+        PyOp::builtin(Arc::new(ExtractDiag { spec, view })).add_subclass(PyExtractDiag)
+    }
+
+    /// Which diagonal (`> 0`: above the main one).
+    #[getter]
+    fn offset(slf: PyRef<'_, Self>) -> PyResult<i64> {
+        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.offset)
+    }
+
+    /// The blocks' row axis.
+    #[getter]
+    fn axis1(slf: PyRef<'_, Self>) -> PyResult<i64> {
+        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.axis1)
+    }
+
+    /// The blocks' column axis.
+    #[getter]
+    fn axis2(slf: PyRef<'_, Self>) -> PyResult<i64> {
+        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.axis2)
+    }
+
+    /// Whether the output is a view of the input.
+    #[getter]
+    fn view(slf: PyRef<'_, Self>) -> PyResult<bool> {
+        Ok(core_of::<ExtractDiag>(slf.as_super())?.view)
+    }
+
+    /// `{0: [0]}` with `view`, else empty.
+    #[getter]
+    fn view_map<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        if core_of::<ExtractDiag>(slf.as_super())?.view {
+            view_of_input(py)
+        } else {
+            Ok(PyDict::new(py))
+        }
+    }
+}
+
+/// `AllocDiag(offset=0, axis1=0, axis2=1)`: zeros with the input's last
+/// axis on diagonal `offset`; optional inputs give the two block lengths.
+#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "AllocDiag")]
+pub struct PyAllocDiag;
+
+op_args!(PyAllocDiag, ["offset", "axis1", "axis2"], []);
+
+#[pymethods]
+impl PyAllocDiag {
+    #[new]
+    #[pyo3(signature = (offset = 0, axis1 = 0, axis2 = 1))]
+    fn new(offset: i64, axis1: i64, axis2: i64) -> PyClassInitializer<Self> {
+        let spec = DiagSpec {
+            offset,
+            axis1,
+            axis2,
+        };
+        PyOp::builtin(Arc::new(AllocDiag { spec })).add_subclass(PyAllocDiag)
+    }
+
+    /// Which diagonal (`> 0`: above the main one).
+    #[getter]
+    fn offset(slf: PyRef<'_, Self>) -> PyResult<i64> {
+        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.offset)
+    }
+
+    /// The output's block row axis.
+    #[getter]
+    fn axis1(slf: PyRef<'_, Self>) -> PyResult<i64> {
+        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.axis1)
+    }
+
+    /// The output's block column axis.
+    #[getter]
+    fn axis2(slf: PyRef<'_, Self>) -> PyResult<i64> {
+        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.axis2)
+    }
+}

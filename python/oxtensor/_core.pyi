@@ -35,6 +35,7 @@ __all__ = [
     "ArgSortOp",
     "Argmax",
     "Argmin",
+    "Bartlett",
     "Bincount",
     "Blockwise",
     "CAReduce",
@@ -45,6 +46,7 @@ __all__ = [
     "Choose",
     "Composite",
     "CorePass",
+    "CpuContiguous",
     "CumOp",
     "DestroyHandler",
     "Det",
@@ -58,6 +60,8 @@ __all__ = [
     "Elemwise",
     "ExtractDiag",
     "Eye",
+    "FillDiagonal",
+    "FillDiagonalOffset",
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
@@ -89,14 +93,18 @@ __all__ = [
     "Prod",
     "ProfileStats",
     "QRGrad",
+    "RavelMultiIndex",
     "Repeat",
     "Reshape",
     "RewriteDatabase",
     "RewriteDatabaseQuery",
     "RewriteProfile",
     "SLogDet",
+    "ScalarFromTensor",
     "ScalarOp",
+    "ScalarType",
     "Scratchpad",
+    "SearchsortedOp",
     "Shape",
     "Shape_i",
     "Softmax",
@@ -107,13 +115,18 @@ __all__ = [
     "Subtensor",
     "Sum",
     "TakeAlongAxis",
+    "TensorFromScalar",
     "TensorType",
     "TensorVariable",
     "Thunk",
     "Type",
+    "Unique",
+    "UnravelIndex",
     "UnusedInputError",
     "Variable",
+    "_AutoIds",
     "_alloc_stats",
+    "_autocast_float_dtypes",
     "_blas",
     "_blas_engines",
     "_blas_machine",
@@ -128,15 +141,19 @@ __all__ = [
     "_parse_gufunc_signature",
     "_pushforward",
     "_register",
+    "_set_autocast_float_dtypes",
     "_set_floatx",
     "_simd",
     "_vectorize_graph",
     "_vectorize_node",
     "ancestors",
     "apply_ancestors",
+    "apply_depends_on",
     "applys_between",
     "argmax",
+    "as_scalar",
     "as_tensor_variable",
+    "canonical_slice",
     "clone_get_equiv",
     "clone_replace",
     "composite_from_state",
@@ -149,6 +166,7 @@ __all__ = [
     "equilibrium_pass",
     "fast_inplace_check",
     "function_recipe",
+    "general_toposort",
     "getitem",
     "graph_inputs",
     "inc_subtensor",
@@ -160,6 +178,9 @@ __all__ = [
     "merge_pass",
     "optdb_object",
     "orphans_between",
+    "pprint",
+    "proven_sign",
+    "scalar_from_tensor_op",
     "scalar_kinds",
     "scalar_op",
     "sequential_pass",
@@ -167,8 +188,11 @@ __all__ = [
     "std",
     "take",
     "toposort",
+    "truncated_graph_inputs",
     "var",
+    "variable_depends_on",
     "vars_between",
+    "walk",
     "walking_pass",
 ]
 # fmt: on
@@ -227,6 +251,8 @@ class Function:
         """Release the buffers kept between calls."""
     def __reduce__(self) -> tuple[t.Any, tuple[FunctionRecipe, bool]]:
         """``FunctionRecipe.compile(recipe, trust_input)``: recompiled on load."""
+    def dprint(self, **kwargs: t.Any) -> t.Any:
+        """``f.dprint(...)`` is ``debugprint(f, ...)``: the compiled program."""
 
 @disjoint_base
 class Mode:
@@ -456,6 +482,13 @@ class Scratchpad:
     def info(self) -> None:
         """Print the attributes, one per line."""
 
+@t.final
+class _AutoIds:
+    """The iterator of ``auto_N`` numbers (``Variable.__count__``)."""
+
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> int: ...
+
 @disjoint_base
 class Variable:
     """A value in a graph: a root, a constant or a node's output.
@@ -464,6 +497,7 @@ class Variable:
     are identity; subclasses (``TensorVariable``, ``Constant``) share the layout.
     """
 
+    __count__: t.ClassVar[t.Iterator[int]]
     type: t.Any
     owner: Apply | None
     index: int | None
@@ -714,6 +748,9 @@ class TensorVariable(Variable):
         self, offset: int = 0, axis1: int = 0, axis2: int = 1
     ) -> TensorVariable: ...
     def compress(self, x: t.Any, axis: int | None = None) -> TensorVariable: ...
+    def searchsorted(
+        self, v: t.Any, side: str = "left", sorter: t.Any = None
+    ) -> TensorVariable: ...
     def choose(self, choices: t.Any, mode: str = "raise") -> TensorVariable: ...
     def get_underlying_scalar_constant(
         self,
@@ -786,6 +823,26 @@ def debugprint(
 ) -> t.Any:
     """PyTensor's ``debugprint``: to stdout, to ``file``, or as text (``"str"``)."""
 
+def pprint(var: t.Any) -> str:
+    """The expression of ``var`` as a user would type it.
+
+    ``x[0:2]``, ``set_subtensor(x[0], z)``, ``sum(x, axis=(0,))``.
+    """
+
+def proven_sign(var: t.Any) -> str:
+    """What the graph proves of ``var``'s elements.
+
+    ``"positive"``, ``"non_negative"`` or ``"unknown"``.
+    """
+
+def canonical_slice(
+    length: t.Any, start: t.Any = None, stop: t.Any = None, step: t.Any = None
+) -> tuple[t.Any, t.Any, t.Any, t.Any]:
+    """``slice(start, stop, step)`` over ``length`` in canonical form.
+
+    Non-negative bounds, a positive step, and the direction to read in.
+    """
+
 def ancestors(graphs: t.Any, blockers: t.Any = None) -> list[Variable]:
     """Every variable the graphs depend on (graphs included), depth first."""
 
@@ -811,6 +868,37 @@ def io_toposort(
 
 def toposort(graphs: t.Any, blockers: t.Any = None) -> list[Apply]:
     """Nodes computing ``graphs`` in dependency order, not past ``blockers``."""
+
+def variable_depends_on(
+    variable: t.Any, depends_on_vars: t.Any, stop_at_vars: t.Any = None
+) -> bool:
+    """Whether ``variable`` or an ancestor is one of ``depends_on_vars``."""
+
+def apply_depends_on(apply: t.Any, depends_on: t.Any) -> bool:
+    """Whether ``apply`` is one of ``depends_on`` or computed from one."""
+
+def truncated_graph_inputs(
+    outputs: t.Any, ancestors_to_include: t.Any = None
+) -> list[Variable]:
+    """The variables closest to ``outputs`` that the rest is computed from."""
+
+def walk(
+    nodes: t.Any,
+    expand: t.Callable[[t.Any], t.Any],
+    bfs: bool = True,
+    return_children: bool = False,
+    hash_fn: t.Callable[[t.Any], t.Any] | None = None,
+) -> t.Iterator[t.Any]:
+    """Every object reachable from ``nodes`` through ``expand``, each once."""
+
+def general_toposort(
+    outputs: t.Any,
+    deps: t.Callable[[t.Any], t.Any] | None = None,
+    compute_deps_cache: t.Callable[[t.Any], t.Any] | None = None,
+    deps_cache: t.Any = None,
+    clients: dict[t.Any, list[t.Any]] | None = None,
+) -> list[t.Any]:
+    """``outputs`` and what they depend on through ``deps``, dependencies first."""
 
 def equal_computations(
     xs: t.Any,
@@ -1001,6 +1089,8 @@ class FunctionGraph:
         """Runs constant folding on the graph (what compiling does); returns the number
         of nodes folded.
         """
+    def freeze(self, /) -> t.Any:
+        """An immutable, hashable copy of this graph over nominal inputs."""
 
 @t.final
 class DestroyHandler:
@@ -1129,7 +1219,9 @@ class TensorType(Type):
     def convert_variable(self, var: Variable) -> Variable | None:
         """``var`` if this type is a supertype of its type, else ``None``
         (no ``SpecifyShape`` yet)."""
-    def clone(self, dtype: t.Any = None, shape: t.Any = None) -> TensorType:  # type: ignore[override]
+    def clone(  # type: ignore[override]
+        self, dtype: t.Any = None, shape: t.Any = None, broadcastable: t.Any = None
+    ) -> TensorType:
         """A copy with another dtype and/or shape."""
     def values_eq(  # type: ignore[override]
         self, a: t.Any, b: t.Any, force_same_dtype: bool = True
@@ -1178,6 +1270,42 @@ class DisconnectedType(Type):
         """Always raises ``AssertionError``."""
     def filter_variable(self, other: t.Any, allow_convert: bool = True) -> t.Any:
         """Always raises ``AssertionError``."""
+
+@disjoint_base
+class ScalarType(Type):
+    """``ScalarType(dtype)``: one number of a dtype; its values are NumPy scalars."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, dtype: t.Any) -> Self: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs__(self) -> tuple[str]:
+        """``ScalarType(dtype)`` rebuilds it (pickle, copy)."""
+    @property
+    def dtype(self) -> str:
+        """The dtype, as a string (``"float64"``)."""
+    @property
+    def ndim(self) -> int:
+        """A scalar has no dimensions."""
+    @property
+    def shape(self) -> tuple[()]:
+        """The empty static shape."""
+    @property
+    def variable_type(self) -> type[Variable]:  # type: ignore[override]
+        """Variables of this type are ``ScalarVariable`` s (defined in Python)."""
+    @property
+    def constant_type(self) -> type[Variable]:
+        """Constants of this type are ``ScalarConstant`` s."""
+    def filter(
+        self, data: t.Any, strict: bool = False, allow_downcast: bool | None = None
+    ) -> t.Any:
+        """The value as a NumPy scalar of the dtype (``strict``: it must be one)."""
+    def is_super(self, otype: t.Any) -> bool | None:
+        """``True`` when ``otype`` is a scalar type of the same dtype."""
+    def values_eq(  # type: ignore[override]
+        self, a: t.Any, b: t.Any, force_same_dtype: bool = False
+    ) -> bool:
+        """Equal values, NaN matching NaN (and dtypes, if forced)."""
 
 # ---- from crates/oxtensor-py/src/ops/ ----------------------------------------
 
@@ -1384,6 +1512,10 @@ class ScalarOp(Op):
     def output_dtype(self, *dtypes: t.Any) -> str:
         """The output dtype for these input dtypes."""
     def __reduce__(self) -> tuple[t.Any, tuple[str]]: ...
+    def make_node(self, /, *inputs: t.Any) -> Apply:
+        """The node of this op on scalars (numbers and 0-d tensors converted by
+        ``as_scalar``).
+        """
 
 def matmul(x1: t.Any, x2: t.Any) -> TensorVariable:
     """NumPy's ``matmul`` (``x1 @ x2``): one ``Matmul`` node.
@@ -1825,6 +1957,26 @@ class PermuteRowElements(Op):
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """No arguments rebuild it."""
 
+class ScalarFromTensor(Op):
+    """``ScalarFromTensor()``: a 0-d tensor as a scalar."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, x: t.Any) -> Apply:
+        """The node reading ``x``, a 0-d tensor (or data made one)."""
+
+class TensorFromScalar(Op):
+    """``TensorFromScalar()``: a scalar as a 0-d tensor."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, s: t.Any) -> Apply:
+        """The node reading ``s``, a scalar (or data made a scalar constant)."""
+
 class Blockwise(Op):
     """``Blockwise(core_op, signature=None)``: ``core_op`` over the leading batch
     axes its signature leaves (``"(m,n),(n)->(m)"``); without a signature, the
@@ -1888,6 +2040,109 @@ class Bincount(Op):
     @property
     def minlength(self) -> int:
         """The least number of bins."""
+
+class Bartlett(Op):
+    """``Bartlett``: the Bartlett window of ``M`` points."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+
+class CpuContiguous(Op):
+    """``CpuContiguous``: the input as a C-contiguous array."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+    @property
+    def view_map(self) -> _IoMap:  # type: ignore[override]
+        """The output is the input when it is already C-contiguous."""
+
+class FillDiagonal(Op):
+    """``FillDiagonal``: inputs are the tensor and the scalar for its diagonal."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+
+class FillDiagonalOffset(Op):
+    """``FillDiagonalOffset``: inputs are the matrix, the scalar and the offset."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """No arguments rebuild it."""
+
+class SearchsortedOp(Op):
+    """``SearchsortedOp(side='left')``: inputs are the sorted vector, the values and
+    optionally the sorter.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, side: str = "left") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def side(self) -> str:
+        """``'left'`` or ``'right'``."""
+
+class Unique(Op):
+    """``Unique(return_index=False, return_inverse=False, return_counts=False,
+    axis=None)``: one input; the distinct values, then the outputs asked for.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        return_index: bool = False,
+        return_inverse: bool = False,
+        return_counts: bool = False,
+        axis: _Axis = None,
+    ) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def axis(self) -> _Axis:
+        """The axis slices are compared along (``None``: elements)."""
+    @property
+    def return_counts(self) -> bool:
+        """Whether the counts are an output."""
+    @property
+    def return_index(self) -> bool:
+        """Whether the first occurrences are an output."""
+    @property
+    def return_inverse(self) -> bool:
+        """Whether the inverse is an output."""
+
+class UnravelIndex(Op):
+    """``UnravelIndex(order='C')``: inputs are the flat indices and the dims."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, order: str = "C") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def order(self) -> str:
+        """``'C'`` or ``'F'``."""
+
+class RavelMultiIndex(Op):
+    """``RavelMultiIndex(mode='raise', order='C')``: inputs are the coordinate
+    arrays and the dims.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, mode: str = "raise", order: str = "C") -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def mode(self) -> str:
+        """``'raise'``, ``'wrap'`` or ``'clip'``."""
+    @property
+    def order(self) -> str:
+        """``'C'`` or ``'F'``."""
 
 class MatrixInverse(Op):
     """``MatrixInverse``: the inverse of a square matrix."""
@@ -2375,13 +2630,21 @@ class Cast(ScalarOp):
 
     def __new__(cls, dtype: t.Any) -> Self: ...
     @property
+    def output_types_preference(self) -> t.Any:
+        """A cast's output type is its target's scalar type."""
+    @property
     def o_dtype(self) -> str:
         """The target dtype."""
 
 class Composite(ScalarOp):
     """``Composite{...}``: a scalar graph run as one op, made by the fusion rewrite
-    (``oxtensor.scalar.basic.Composite``; it has no Python constructor yet).
+    or from Python: ``Composite([x, y], [x + y])`` of scalar variables.
     """
+
+    def __new__(cls, inputs: t.Any, outputs: t.Any) -> Self: ...
+    @property
+    def fgraph(self) -> t.Any:
+        """The inner scalar graph: inputs ``i0, i1, ...``, as ``dprint`` shows it."""
 
 def scalar_kinds() -> t.Any:
     """``oxtensor._core.scalar_kinds()``: the scalar table, one tuple per kind:
@@ -2390,3 +2653,20 @@ def scalar_kinds() -> t.Any:
     argument ``TensorVariable`` methods (``x.exp()``), ``fused`` the kinds
     elementwise fusion puts in a ``Composite``.
     """
+
+def as_scalar(x: t.Any) -> t.Any:
+    """``oxtensor.scalar.as_scalar(x)``: a scalar variable as it is, a 0-d tensor
+    through ``scalar_from_tensor``, a number as a ``ScalarConstant`` of the dtype
+    it gets as a tensor constant.
+    """
+
+def scalar_from_tensor_op() -> t.Any:
+    """``oxtensor._core.scalar_from_tensor_op()``: the shared instance, which
+    ``oxtensor.tensor.basic.scalar_from_tensor`` is.
+    """
+
+def _autocast_float_dtypes() -> t.Any:
+    """``_core._autocast_float_dtypes()``: the dtypes tried, as strings."""
+
+def _set_autocast_float_dtypes(dtypes: t.Any) -> t.Any:
+    """``_core._set_autocast_float_dtypes(dtypes)``: sets them (float dtypes)."""

@@ -18,7 +18,6 @@ Cast = _core.Cast
 Composite = _core.Composite
 
 
-
 class specific_out:
     """The output-type rule of a scalar op whose output types are fixed:
     ``spec`` lists them (PyTensor's ``output_types_preference``)."""

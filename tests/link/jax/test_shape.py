@@ -102,3 +102,18 @@ def test_values_known_while_tracing() -> None:
         ot.specify_shape(x, (4,)) * 2,
     ]
     compare([x], outs, [rng().normal(size=4)])
+
+
+def test_diagonals() -> None:
+    x, t, v = ot.dmatrix("x"), ot.dtensor3("t"), ot.dvector("v")
+    outs = [
+        ot.diagonal(x),
+        ot.diagonal(x, 1),
+        ot.diagonal(t, -1, 0, 2),
+        ot.diag(v),
+        ot.diag(v, -2),
+        ot.alloc_diag(v, 1),
+    ]
+    data = rng()
+    args = [data.normal(size=(3, 4)), data.normal(size=(2, 3, 4)), data.normal(size=3)]
+    compare([x, t, v], outs, args)

@@ -64,7 +64,7 @@ class JAXFunction:
         return [self._filter(i, v) for i, v in enumerate(values)]
 
     def _filter(self, i: int, value: Any) -> Any:
-        var, _, strict, allow_downcast = self._inputs[i]
+        var, _, strict, allow_downcast, *_ = self._inputs[i]
         ty = var.type
         if isinstance(value, jax.Array):
             if str(value.dtype) != ty.dtype or value.ndim != ty.ndim:

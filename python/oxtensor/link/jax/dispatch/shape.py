@@ -12,6 +12,7 @@ import numpy as np
 
 from oxtensor import _core
 from oxtensor.link.jax.dispatch.basic import (
+    JAXUnsupportedError,
     jax_funcify,
     out_dtype,
     static_int,
@@ -129,3 +130,30 @@ def _split(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
         return tuple(jnp.split(x, cuts, axis=static_int(axis, node, 1)))
 
     return split
+
+
+@jax_funcify.register(_core.ExtractDiag)
+def _extract_diag(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
+    offset, axis1, axis2 = op.offset, op.axis1, op.axis2
+    return lambda x: jnp.diagonal(x, offset=offset, axis1=axis1, axis2=axis2)
+
+
+@jax_funcify.register(_core.AllocDiag)
+def _alloc_diag(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
+    offset, axis1, axis2 = op.offset, op.axis1, op.axis2
+    ndim = node.outputs[0].ndim if node is not None else None
+
+    def alloc_diag(d: Any, *lengths: Any) -> Any:
+        if lengths:
+            raise JAXUnsupportedError(
+                f"{node}: AllocDiag with explicit block lengths has no JAX form"
+            )
+        k = d.shape[-1]
+        n = k + abs(offset)
+        i = jnp.arange(k)
+        out = jnp.zeros((*d.shape[:-1], n, n), d.dtype)
+        out = out.at[..., i + max(-offset, 0), i + max(offset, 0)].set(d)
+        out_ndim = ndim if ndim is not None else out.ndim
+        return jnp.moveaxis(out, (-2, -1), (axis1 % out_ndim, axis2 % out_ndim))
+
+    return alloc_diag

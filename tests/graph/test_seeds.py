@@ -15,6 +15,12 @@ from oxtensor.graph.basic import Apply
 from oxtensor.graph.fg import FunctionGraph
 from oxtensor.tensor import DimShuffle, Elemwise, TensorConstant, TensorVariable
 
+# The seeds write `TensorType(..., broadcastable=...)`, which works and, as in
+# PyTensor 3.x, warns that `shape=` is the current spelling.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:The `broadcastable` keyword is deprecated:DeprecationWarning"
+)
+
 # --- Theano's version ---
 
 

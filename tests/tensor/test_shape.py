@@ -86,7 +86,9 @@ def test_empty_reshape_with_a_free_length_is_ambiguous_as_in_numpy():
 def test_dimshuffle_is_a_view_of_its_input(make, numpy, path):
     x = ot.dmatrix("x")
     a = np.arange(6.0).reshape(2, 3)
-    borrowed = oxtensor.function([x], oxtensor.Out(make(x), borrow=True))
+    borrowed = oxtensor.function(
+        [oxtensor.In(x, borrow=True)], oxtensor.Out(make(x), borrow=True)
+    )
     copied = oxtensor.function([x], make(x))
     view = borrowed(a)
     assert_matches(view, numpy(a))

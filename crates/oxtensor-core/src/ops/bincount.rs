@@ -161,7 +161,7 @@ impl Op for Bincount {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::alloc::Pool;
+    use crate::ops::test_support::perform_first;
     use crate::tensor::Tensor;
 
     fn vector(dtype: DType, n: Option<u64>) -> Type {
@@ -214,31 +214,9 @@ mod tests {
         let w: Value = Tensor::from_vec(vec![4], vec![0.5f32, 1.0, 2.0, 4.0])
             .unwrap()
             .into();
-        let mut pool = Pool::default();
-        let (it, ot) = (vec![], vec![]);
-        let bcast = vec![];
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        op.perform(&mut ctx, &[&x], &mut out).unwrap();
         let counts = Tensor::from_vec(vec![4], vec![1i64, 0, 2, 1]).unwrap();
-        assert!(out[0]
-            .as_ref()
-            .unwrap()
-            .tensor()
-            .unwrap()
-            .same_values(&counts));
-        op.perform(&mut ctx, &[&x, &w], &mut out).unwrap();
+        assert!(perform_first(&op, &[&x]).unwrap().same_values(&counts));
         let sums = Tensor::from_vec(vec![4], vec![1.0f32, 0.0, 2.5, 4.0]).unwrap();
-        assert!(out[0]
-            .as_ref()
-            .unwrap()
-            .tensor()
-            .unwrap()
-            .same_values(&sums));
+        assert!(perform_first(&op, &[&x, &w]).unwrap().same_values(&sums));
     }
 }

@@ -65,24 +65,14 @@ impl Op for CpuContiguous {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::alloc::Pool;
+    use crate::ops::test_support::perform_first;
     use crate::tensor::Tensor;
 
     #[test]
     fn transposed_input_comes_out_c_ordered() {
         let t = Tensor::from_vec(vec![2, 3], (0..6).map(f64::from).collect()).unwrap();
         let tr: Value = t.view(&[3, 2], &[8, 24], 0).unwrap().into();
-        let mut pool = Pool::default();
-        let (it, ot, bcast) = (vec![], vec![], vec![]);
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        CpuContiguous.perform(&mut ctx, &[&tr], &mut out).unwrap();
-        let got = out[0].as_ref().unwrap().tensor().unwrap();
+        let got = perform_first(&CpuContiguous, &[&tr]).unwrap();
         assert!(got.is_c_contiguous());
         let want = Tensor::from_vec(vec![3, 2], vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]).unwrap();
         assert!(got.same_values(&want));

@@ -185,7 +185,7 @@ impl Op for FillDiagonalOffset {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::kernels::alloc::Pool;
+    use crate::ops::test_support::perform_first;
     use crate::tensor::Tensor;
 
     fn ty(dtype: DType, ndim: usize) -> Type {
@@ -219,32 +219,11 @@ mod tests {
             .into();
         let v: Value = Tensor::scalar(5.0f64).into();
         let k: Value = Tensor::scalar(-1i32).into();
-        let mut pool = Pool::default();
-        let (it, ot, bcast) = (vec![], vec![], vec![]);
-        let mut ctx = PerformCtx {
-            input_types: &it,
-            output_types: &ot,
-            input_bcast: &bcast,
-            pool: &mut pool,
-        };
-        let mut out = vec![None];
-        FillDiagonalOffset
-            .perform(&mut ctx, &[&x, &v, &k], &mut out)
-            .unwrap();
+        let got = perform_first(&FillDiagonalOffset, &[&x, &v, &k]).unwrap();
         let want = Tensor::from_vec(vec![2, 3], vec![0.0f64, 0.0, 0.0, 5.0, 0.0, 0.0]).unwrap();
-        assert!(out[0]
-            .as_ref()
-            .unwrap()
-            .tensor()
-            .unwrap()
-            .same_values(&want));
-        FillDiagonal.perform(&mut ctx, &[&x, &v], &mut out).unwrap();
+        assert!(got.same_values(&want));
+        let got = perform_first(&FillDiagonal, &[&x, &v]).unwrap();
         let want = Tensor::from_vec(vec![2, 3], vec![5.0f64, 0.0, 0.0, 0.0, 5.0, 0.0]).unwrap();
-        assert!(out[0]
-            .as_ref()
-            .unwrap()
-            .tensor()
-            .unwrap()
-            .same_values(&want));
+        assert!(got.same_values(&want));
     }
 }

@@ -33,6 +33,11 @@ from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
 
+# isort: split
+# `oxtensor.tensor.random` (`pt.random.normal(...)`) needs shared variables,
+# so it is loaded after `compile`, not by `oxtensor.tensor` itself.
+import oxtensor.tensor.random  # noqa: F401
+
 InternalError = _core.InternalError
 
 __version__ = "0.1.0"

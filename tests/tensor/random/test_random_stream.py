@@ -387,3 +387,12 @@ def test_bad_size_at_run_time_names_the_node():
 def test_signature_errors(bad):
     with pytest.raises(ValueError, match="Signature"):
         parse_signature(bad)
+
+
+def test_explicit_stream_updates_advance_once_per_call():
+    srng = RandomStream(seed=11)
+    x = srng.uniform(size=(3,))
+    f = oxtensor.function([], x, updates=srng.updates())
+    g = np.random.default_rng(np.random.SeedSequence(11).spawn(1)[0])
+    np.testing.assert_array_equal(f(), g.uniform(size=3))
+    np.testing.assert_array_equal(f(), g.uniform(size=3))

@@ -25,14 +25,12 @@ class _Float2(RandomVariable):
 
 class NormalRV(_Float2):
     name = "normal"
-    _print_name = ("N", "\\operatorname{N}")
     param_names = ("loc", "scale")
     param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
 
 
 class UniformRV(_Float2):
     name = "uniform"
-    _print_name = ("U", "\\operatorname{U}")
     param_names = ("low", "high")
     param_defaults: ClassVar[dict[str, Any]] = {"low": 0.0, "high": 1.0}
 

@@ -41,7 +41,6 @@ class RandomVariable(Op):
     #: The parameters' keyword names and defaults, for ``__call__``.
     param_names: tuple[str, ...] = ()
     param_defaults: ClassVar[dict[str, Any]] = {}
-    _print_name: tuple[str, str] = ("RandomVariable", "\\operatorname{RandomVariable}")
 
     def __init__(
         self,

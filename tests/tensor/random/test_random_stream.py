@@ -396,3 +396,19 @@ def test_explicit_stream_updates_advance_once_per_call():
     g = np.random.default_rng(np.random.SeedSequence(11).spawn(1)[0])
     np.testing.assert_array_equal(f(), g.uniform(size=3))
     np.testing.assert_array_equal(f(), g.uniform(size=3))
+
+
+def test_ops_print_and_pickle():
+    import pickle
+
+    assert str(rb.normal) == "NormalRV(normal)"
+    no_replace = rb.choice(5, replace=False).owner.op
+    assert str(no_replace) == "ChoiceRV(choice, replace=False)"
+    for op in (rb.normal, rb.multinomial, rb.ChoiceRV(replace=False)):
+        again = pickle.loads(pickle.dumps(op))
+        assert again == op
+        assert again.ndims_params == op.ndims_params
+    x = RandomStream(seed=5).normal(size=(2,))
+    y = pickle.loads(pickle.dumps(x))
+    assert isinstance(y.owner.op, rb.NormalRV)
+    assert y.owner.inputs[0].type == random_generator_type

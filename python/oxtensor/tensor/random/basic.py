@@ -196,6 +196,9 @@ class ChoiceRV(RandomVariable):
         super().__init__(**kwargs)
         self.replace = bool(replace)
 
+    def __str__(self) -> str:
+        return f"ChoiceRV(choice, replace={self.replace})"
+
     def make_node(self, rng: Any, size: Any, *dist_params: Any) -> Any:
         node = super().make_node(rng, size, *dist_params)
         batched = [p for p in self.dist_params(node) if p.ndim != 1]

@@ -412,3 +412,40 @@ def test_ops_print_and_pickle():
     y = pickle.loads(pickle.dumps(x))
     assert isinstance(y.owner.op, rb.NormalRV)
     assert y.owner.inputs[0].type == random_generator_type
+
+
+def test_rng_as_function_input_and_output():
+    from oxtensor.tensor.random import random_generator_type as rgt
+
+    r = rgt("r")
+    x = rb.normal(size=(2,), rng=r)
+    f = oxtensor.function([r], [x.owner.outputs[0], x])
+    g = np.random.default_rng(1)
+    state = g.bit_generator.state
+    next_g, draw = f(g)
+    assert g.bit_generator.state == state
+    want = np.random.default_rng(1)
+    np.testing.assert_array_equal(draw, want.normal(size=2))
+    np.testing.assert_array_equal(f(next_g)[1], want.normal(size=2))
+    with pytest.raises(TypeError, match="not a valid value of RandomGeneratorType"):
+        f(3)
+
+
+class ShiftedExponentialRV(RandomVariable):
+    """A user-defined random variable, as PyMC writes them."""
+
+    name = "shifted_exponential"
+    signature = "(),()->()"
+    dtype = "floatX"
+
+    @classmethod
+    def rng_fn(cls, rng, shift, scale, size):
+        return shift + rng.exponential(scale, size=size)
+
+
+def test_user_defined_random_variable():
+    rng = oxtensor.shared(np.random.default_rng(SEED))
+    x = ShiftedExponentialRV()(10.0, [1.0, 2.0], rng=rng)
+    assert x.type.shape == (2,)
+    want = 10.0 + np.random.default_rng(SEED).exponential([1.0, 2.0])
+    np.testing.assert_allclose(x.eval(), want)

@@ -193,3 +193,11 @@ def test_deprecated_override_names_warn():
         OpFromGraph([x], [x + 1], lop_overrides=lambda i, o, g: [g[0]])
     with pytest.warns(FutureWarning, match="rop_overrides is deprecated"):
         OpFromGraph([x], [x + 1], rop_overrides=lambda i, e: [e[0]])
+
+
+def test_unsupported_overrides_raise():
+    x = pt.dscalar("x")
+    with pytest.raises(NotImplementedError, match="list of pushforward"):
+        OpFromGraph([x], [x + 1], pushforward=[None])
+    with pytest.raises(TypeError, match="pullback must be a callable"):
+        OpFromGraph([x], [x + 1], pullback="default")

@@ -73,6 +73,8 @@ class OpFromGraph(Op, HasInnerGraph):
         renamed = _renamed_overrides(kwargs)
         pullback = renamed.get("pullback", pullback)
         pushforward = renamed.get("pushforward", pushforward)
+        _check_override("pullback", pullback, allow_list=True)
+        _check_override("pushforward", pushforward, allow_list=False)
         if "updates" in kwargs or "givens" in kwargs:
             raise NotImplementedError("OpFromGraph does not accept updates or givens")
         check_inputs(inputs, outputs, kwargs.get("on_unused_input"))
@@ -232,6 +234,23 @@ class OpFromGraph(Op, HasInnerGraph):
 
     def R_op(self, inputs: Any, eval_points: Any) -> list[Any]:
         return derivatives.pushforward(self, list(inputs), list(eval_points))
+
+
+def _check_override(what: str, value: Any, allow_list: bool) -> None:
+    """A callable (an `OpFromGraph` is one), or for ``pullback`` a list of
+    per-input entries."""
+    if value is None or callable(value):
+        return
+    if isinstance(value, list) and not allow_list:
+        raise NotImplementedError(
+            f"OpFromGraph: a list of {what} overrides is not supported; "
+            "pass a callable or an OpFromGraph"
+        )
+    if not isinstance(value, list):
+        raise TypeError(
+            f"OpFromGraph: {what} must be a callable, an OpFromGraph or a list, "
+            f"got {value!r}"
+        )
 
 
 def _filtered(op: OpFromGraph, i: int, typ: Any, value: Any) -> Any:

@@ -201,3 +201,66 @@ def test_unsupported_overrides_raise():
         OpFromGraph([x], [x + 1], pushforward=[None])
     with pytest.raises(TypeError, match="pullback must be a callable"):
         OpFromGraph([x], [x + 1], pullback="default")
+
+
+@pytest.mark.parametrize("inline", [False, True])
+def test_nested_ops_invert_each_other(inline):
+    x, y = pt.dvectors("x", "y")
+    forward = OpFromGraph([x, y], [x + y, x - y], inline=inline)
+    back = OpFromGraph([x, y], [(x + y) / 2, (x - y) / 2], inline=inline)
+    a, b = pt.dvectors("a", "b")
+    f = ox.function([a, b], back(*forward(a, b)))
+    av, bv = RNG.normal(size=6), RNG.normal(size=6)
+    got = f(av, bv)
+    np.testing.assert_allclose(got[0], av)
+    np.testing.assert_allclose(got[1], bv)
+    verify_grad(lambda p, q: back(*forward(p, q))[0] * 3, [av, bv], rng=RNG)
+
+
+@pytest.mark.parametrize("inline", [False, True])
+def test_gradient_with_respect_to_the_shared_variable(inline):
+    x = pt.dvector("x")
+    s = shared(np.array([1.0, 2.0, 3.0]), name="s")
+    op = OpFromGraph([x], [(x * s) ** 2], inline=inline)
+    g = ox.function([x], ox.grad(op(x).sum(), s))
+    xv = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(g(xv), 2 * xv**2 * s.get_value())
+
+
+def test_pullback_list_with_a_variable_entry():
+    from oxtensor.gradient import disconnected_type
+
+    x, y = pt.dscalars("x", "y")
+    op = OpFromGraph(
+        [x, y],
+        [x * y],
+        pullback=[None, disconnected_type()],
+        connection_pattern=[[True], [False]],
+    )
+    a, b = pt.dscalars("a", "b")
+    ga = ox.grad(op(a, b), a)
+    np.testing.assert_allclose(ox.function([a, b], ga)(3.0, 5.0), 5.0)
+    gb = ox.grad(
+        op(a, b), b, disconnected_inputs="ignore", return_disconnected="disconnected"
+    )
+    assert isinstance(gb.type, DisconnectedType)
+
+
+def test_merge_collapses_equal_ops():
+    from oxtensor.graph.rewriting.basic import MergeOptimizer
+
+    x, y = pt.dscalars("x", "y")
+    op1 = OpFromGraph([x, y], [x + y * x])
+    op2 = OpFromGraph([x, y], [x + y * x])
+    a, b = pt.dscalars("a", "b")
+    fg = FunctionGraph([a, b], [op1(a, b), op2(a, b)])
+    MergeOptimizer().rewrite(fg)
+    assert sum(isinstance(n.op, OpFromGraph) for n in fg.toposort()) == 1
+
+
+def test_compiled_inner_graph_leaves_inner_outputs_alone():
+    x = pt.dscalar("x")
+    op = OpFromGraph([x], [x**2 / x], mode="FAST_RUN")
+    before = op.inner_outputs
+    assert op.fn(3.0) == [3.0]
+    assert all(a is b for a, b in zip(op.inner_outputs, before, strict=True))

@@ -264,3 +264,26 @@ def test_compiled_inner_graph_leaves_inner_outputs_alone():
     before = op.inner_outputs
     assert op.fn(3.0) == [3.0]
     assert all(a is b for a, b in zip(op.inner_outputs, before, strict=True))
+
+
+def test_an_unused_input_is_legal():
+    x, y = pt.dvectors("x", "y")
+    op = OpFromGraph([x, y], [x * 2])
+    a, b = pt.dvectors("a", "b")
+    f = ox.function([a, b], op(a, b), on_unused_input="ignore")
+    np.testing.assert_allclose(f(np.ones(2), np.zeros(2)), [2.0, 2.0])
+    assert op.connection_pattern(None) == [[True], [False]]
+
+
+def test_connection_pattern_through_an_inner_op():
+    x, y, z = pt.dmatrices("x", "y", "z")
+    inner = OpFromGraph([x, y, z], [x * y, y * z])
+    m, n, p, q = pt.dmatrices("m", "n", "p", "q")
+    o1, o2 = inner(m, n, p)
+    outer = OpFromGraph([m, n, p, q], inner(o1, q, o2))
+    assert outer.connection_pattern(None) == [
+        [True, False],
+        [True, True],
+        [False, True],
+        [True, True],
+    ]

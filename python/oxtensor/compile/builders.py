@@ -104,6 +104,8 @@ class OpFromGraph(Op, HasInnerGraph):
         if self._fn is None:
             from oxtensor.compile.function import function
 
+            # An input the outputs do not read is legal (PyTensor compiles
+            # inner graphs the same way); the user's kwargs may say otherwise.
             kwargs = {"on_unused_input": "ignore", **self.kwargs}
             self._fn = function(self.inner_inputs, self.inner_outputs, **kwargs)
         return self._fn

@@ -170,16 +170,16 @@ class OpFromGraph(Op, HasInnerGraph):
             raise ValueError(
                 f"Expected {len(inner)} input(s) for {self}, got {len(inputs)}"
             )
-        inputs = [
+        checked = [
             _filtered(self, i, t.type, v)
             for i, (t, v) in enumerate(zip(inner, inputs, strict=True))
         ]
         explicit = len(inner) - len(self.shared_inputs)
-        given = inputs[explicit:]
+        given = checked[explicit:]
         if any(g is not s for g, s in zip(given, self.shared_inputs, strict=True)):
-            return self._with_new_shared(inputs[:explicit], given)
+            return self._with_new_shared(checked[:explicit], given)
         outputs = [o.type() for o in self.fgraph.outputs]
-        return Apply(self, inputs, outputs)
+        return Apply(self, checked, outputs)
 
     def _with_new_shared(self, explicit: list[Any], given: list[Any]) -> Apply:
         """The node of a new op whose implicit inputs are the shared

@@ -10,7 +10,7 @@ a callable: that input's gradient).
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from oxtensor.graph.basic import Variable, equal_computations
 from oxtensor.graph.nominal import NominalVariable
@@ -43,7 +43,7 @@ def _call_pullback(
             zeros_like(o) if _disconnected(g) else g
             for o, g in zip(outputs, grads, strict=True)
         ]
-        return ov(*inputs, *outputs, *grads)
+        return cast(Any, ov)(*inputs, *outputs, *grads)
     return ov(inputs, outputs, grads)
 
 
@@ -192,7 +192,7 @@ def pushforward(op: Any, inputs: list[Any], points: list[Any]) -> list[Any]:
             zeros_like(i) if p is None else p
             for i, p in zip(inputs, points, strict=True)
         ]
-        return _as_list(ov(*inputs, *points))
+        return _as_list(cast(Any, ov)(*inputs, *points))
     given = tuple(p is not None for p in points)
     if not any(given):
         return [None for _ in op.fgraph.outputs]

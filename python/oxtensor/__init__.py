@@ -32,6 +32,8 @@ from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
+from oxtensor.scan.basic import scan
+from oxtensor.scan.views import foldl, foldr, map, reduce
 
 InternalError = _core.InternalError
 
@@ -58,12 +60,17 @@ __all__ = [
     "config",
     "debugprint",
     "dprint",
+    "foldl",
+    "foldr",
     "function",
     "grad",
     "hessian",
     "jacobian",
+    "map",
     "pullback",
     "pushforward",
+    "reduce",
+    "scan",
     "shared",
     "verify_grad",
 ]

@@ -1,0 +1,230 @@
+"""The `Scan` op: a loop whose body is an inner graph, run by ``perform``.
+
+Inputs, in order: ``n_steps`` (an int64 scalar), the sequences (one per
+sequence tap, iterated along their first axis), the initial states (the
+recurrent outputs, tap ``-1``), then the non-sequences (passed unchanged
+to every step). The inner graph takes the same groups minus ``n_steps``
+and gives the next states, then the per-step (non-recurrent) outputs.
+
+Outputs: one trace per state, ``(n_steps + 1, *state_shape)`` with the
+initial state in row 0 (the gradient reads the stored states from it;
+`oxtensor.scan.scan` hands users ``trace[1:]``), then one
+``(n_steps, *out_shape)`` array per per-step output.
+"""
+
+from typing import Any
+
+import numpy as np
+
+from oxtensor.graph.basic import Apply
+from oxtensor.graph.op import HasInnerGraph, Op
+from oxtensor.tensor.basic import as_tensor_variable
+from oxtensor.tensor.type import TensorType
+
+
+class Scan(Op, HasInnerGraph):
+    """A loop over ``n_steps`` steps of an inner graph (see the module doc).
+
+    The inner graph is compiled with `oxtensor.function` the first time the
+    op runs, and reused for every later step and call.
+    """
+
+    def __init__(
+        self,
+        inner_inputs: list[Any],
+        inner_outputs: list[Any],
+        n_seqs: int,
+        n_states: int,
+        name: str | None = None,
+        mode: Any = None,
+    ) -> None:
+        self._inner_inputs = list(inner_inputs)
+        self._inner_outputs = list(inner_outputs)
+        self.n_seqs = n_seqs
+        self.n_states = n_states
+        self.n_nit = len(self._inner_outputs) - n_states
+        self.n_non_seqs = len(self._inner_inputs) - n_seqs - n_states
+        self.name = name or "scan_fn"
+        self.mode = mode
+        self._fn: Any = None
+
+    # --- HasInnerGraph -------------------------------------------------
+    @property
+    def inner_inputs(self) -> list[Any]:
+        return self._inner_inputs
+
+    @property
+    def inner_outputs(self) -> list[Any]:
+        return self._inner_outputs
+
+    @property
+    def fn(self) -> Any:
+        """The inner graph compiled with `oxtensor.function` (once)."""
+        if self._fn is None:
+            from oxtensor.compile.function import function
+
+            self._fn = function(
+                self._inner_inputs,
+                self._inner_outputs,
+                mode=self.mode,
+                on_unused_input="ignore",
+            )
+        return self._fn
+
+    def clone(self) -> "Scan":
+        from oxtensor.graph.replace import clone_replace
+
+        inputs = [v.type() for v in self._inner_inputs]
+        outputs = clone_replace(
+            self._inner_outputs, dict(zip(self._inner_inputs, inputs, strict=True))
+        )
+        return Scan(inputs, outputs, self.n_seqs, self.n_states, self.name, self.mode)
+
+    def __str__(self) -> str:
+        return f"Scan{{{self.name}, while_loop=False, inplace=none}}"
+
+    # --- graph ---------------------------------------------------------
+    def _groups(self, values: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
+        """``values`` (inner-input order) as sequences, states, non-sequences."""
+        s, k = self.n_seqs, self.n_seqs + self.n_states
+        return list(values[:s]), list(values[s:k]), list(values[k:])
+
+    def make_node(self, n_steps: Any, *outer: Any) -> Apply:
+        n_steps = as_tensor_variable(n_steps)
+        if n_steps.ndim != 0 or not n_steps.dtype.startswith(("int", "uint")):
+            raise TypeError(
+                f"{self}: n_steps must be an integer scalar, got {n_steps.type}"
+            )
+        outer = [as_tensor_variable(v) for v in outer]
+        if len(outer) != len(self._inner_inputs):
+            raise ValueError(
+                f"{self}: expected {len(self._inner_inputs)} inputs after n_steps "
+                f"({self.n_seqs} sequences, {self.n_states} initial states, "
+                f"{self.n_non_seqs} non-sequences), got {len(outer)}"
+            )
+        for i, (out_v, in_v) in enumerate(zip(outer, self._inner_inputs, strict=True)):
+            self._check_outer(i, out_v, in_v)
+        outputs = [_stacked(v.type) for v in self._inner_outputs]
+        return Apply(self, [n_steps, *outer], outputs)
+
+    def _check_outer(self, i: int, outer: Any, inner: Any) -> None:
+        """An outer input must have the inner input's dtype, with one more
+        axis for a sequence."""
+        extra = 1 if i < self.n_seqs else 0
+        if outer.dtype != inner.dtype or outer.ndim != inner.ndim + extra:
+            what = "sequence" if extra else "input"
+            raise TypeError(
+                f"{self}: {what} {i} ({outer}) has type {outer.type}; the inner "
+                f"graph expects {inner.type}" + (" per step" if extra else "")
+            )
+
+    def connection_pattern(self, node: Any) -> list[list[bool]]:
+        # n_steps and integer inputs carry no gradient; every other input
+        # may reach every output through the loop.
+        n_out = len(node.outputs)
+        return [[False] * n_out] + [
+            [_differentiable(v)] * n_out for v in node.inputs[1:]
+        ]
+
+    def infer_shape(self, fgraph: Any, node: Any, shapes: Any) -> list[Any]:
+        from oxtensor.scan.inner_shape import inner_output_shapes
+
+        n = node.inputs[0]
+        seqs, inits, non_seqs = self._groups(list(shapes[1:]))
+        inner = inner_output_shapes(
+            self._inner_inputs,
+            self._inner_outputs,
+            [s[1:] for s in seqs] + inits + non_seqs,
+        )
+        traced = [(n + 1, *shape) for shape in inits]
+        per_step = []
+        for k, out in enumerate(node.outputs[self.n_states :], start=self.n_states):
+            # A length that depends on values inside the loop is only known
+            # once the loop has run: it is read from the output itself.
+            dims = [
+                d if d is not None else out.shape[i + 1] for i, d in enumerate(inner[k])
+            ]
+            per_step.append((n, *dims))
+        return traced + per_step
+
+    # --- run -----------------------------------------------------------
+    def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
+        n = int(inputs[0])
+        seqs, inits, non_seqs = self._groups(list(inputs[1:]))
+        self._check_lengths(n, seqs)
+        traces = [_trace(n, init) for init in inits]
+        per_step: list[Any] = [None] * self.n_nit
+        fn = self.fn
+        for t in range(n):
+            outs = fn(*[s[t] for s in seqs], *[tr[t] for tr in traces], *non_seqs)
+            for k, trace in enumerate(traces):
+                self._store(trace, t + 1, outs[k], f"state {k}", t)
+            for j in range(self.n_nit):
+                value = np.asarray(outs[self.n_states + j])
+                if per_step[j] is None:
+                    dtype = node.outputs[self.n_states + j].dtype
+                    per_step[j] = np.empty((n, *value.shape), dtype=dtype)
+                self._store(per_step[j], t, value, f"output {self.n_states + j}", t)
+        for k, trace in enumerate(traces):
+            output_storage[k][0] = trace
+        for j, values in enumerate(per_step):
+            out = node.outputs[self.n_states + j]
+            output_storage[self.n_states + j][0] = (
+                values if values is not None else _empty_steps(out)
+            )
+
+    def _check_lengths(self, n: int, seqs: list[Any]) -> None:
+        if n < 0:
+            raise ValueError(f"{self}: n_steps must be non-negative, got {n}")
+        for i, s in enumerate(seqs):
+            if s.shape[0] < n:
+                raise ValueError(
+                    f"{self}: sequence {i} has {s.shape[0]} entries (shape "
+                    f"{s.shape}) but the loop runs {n} steps"
+                )
+
+    def _store(
+        self, buf: np.ndarray, row: int, value: Any, what: str, step: int
+    ) -> None:
+        value = np.asarray(value)
+        if value.shape != buf.shape[1:]:
+            raise ValueError(
+                f"{self}: {what} has shape {value.shape} at step {step}, but "
+                f"shape {buf.shape[1:]} before; a scan output keeps its shape "
+                "across steps"
+            )
+        buf[row] = value
+
+    # --- gradient ------------------------------------------------------
+    def L_op(self, inputs: Any, outputs: Any, output_grads: Any) -> list[Any]:
+        from oxtensor.scan.backprop import backprop_through_time
+
+        return backprop_through_time(
+            self, list(inputs), list(outputs), list(output_grads)
+        )
+
+
+def _stacked(t: Any) -> Any:
+    """The type of ``t`` values stacked along a new leading axis."""
+    return TensorType(t.dtype, shape=(None, *t.shape))()
+
+
+def _differentiable(v: Any) -> bool:
+    return str(v.dtype).startswith("float")
+
+
+def _trace(n: int, init: Any) -> np.ndarray:
+    init = np.asarray(init)
+    trace = np.empty((n + 1, *init.shape), dtype=init.dtype)
+    trace[0] = init
+    return trace
+
+
+def _empty_steps(out: Any) -> np.ndarray:
+    """A zero-step per-step output: its shape is the static one where known
+    (there is no step to take the rest from), with 0 elsewhere."""
+    dims = [d if d is not None else 0 for d in out.type.shape[1:]]
+    return np.empty((0, *dims), dtype=out.dtype)
+
+
+__all__ = ["Scan"]

@@ -181,3 +181,14 @@ def test_dtypes_are_kept(dtype):
     got = function([x], out)(v)
     assert got.dtype == dtype
     assert_matches(got, np.cumsum(v).astype(dtype))
+
+
+def test_a_non_tensor_non_sequence_is_passed_through():
+    from oxtensor.tensor.type_other import none_type_t
+
+    x, n = ot.dvector("x"), none_type_t("n")
+    y = scan(lambda xt, n: xt * 2, sequences=x, non_sequences=[n])
+    assert_matches(function([x, n], y)(np.arange(3.0), None), [0.0, 2.0, 4.0])
+    g = oxtensor.grad(y.sum(), x)
+    got = function([x, n], g, on_unused_input="ignore")(np.arange(3.0), None)
+    assert_matches(got, [2.0, 2.0, 2.0])

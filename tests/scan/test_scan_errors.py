@@ -120,3 +120,21 @@ def test_a_state_that_changes_shape_fails_at_run_time():
         ValueError, match=r"state 0 has shape \(4,\) at step 0, but shape \(2,\) before"
     ):
         function([x0], grow)(np.zeros(2))
+
+
+def test_an_untraced_outputs_info_entry_is_refused():
+    from oxtensor.tensor.type_other import none_type_t
+
+    with pytest.raises(ScanNotSupportedError, match="untraced outputs_info entry"):
+        scan(lambda n: n, outputs_info=[none_type_t("n")], n_steps=2)
+
+
+def test_the_op_checks_its_inputs():
+    x = ot.dvector("x")
+    op = scan(lambda xt: xt * 2, sequences=x).owner.op
+    with pytest.raises(TypeError, match=r"sequence 0 \(m\) has type Matrix"):
+        op.make_node(3, ot.dmatrix("m"))
+    with pytest.raises(ValueError, match="expected 1 inputs after n_steps"):
+        op.make_node(3, x, x)
+    with pytest.raises(TypeError, match="n_steps must be an integer scalar"):
+        op.make_node(1.5, x)

@@ -20,7 +20,7 @@ from oxtensor.tensor.subtensor import set_subtensor
 
 
 def _float(v: Any) -> bool:
-    return str(v.dtype).startswith("float")
+    return str(getattr(v.type, "dtype", "")).startswith("float")
 
 
 def _or_zeros(g: Any, out: Any) -> Any:

@@ -99,6 +99,10 @@ def _initial(entry: Any) -> Any:
                 f"a recurrent output with taps {taps} (only [-1] is)"
             )
         entry = entry["initial"]
+    if isinstance(entry, Variable) and not isinstance(entry.type, TensorType):
+        raise ScanNotSupportedError(
+            f"an untraced outputs_info entry ({entry} of type {entry.type})"
+        )
     if not isinstance(entry, Variable):
         # NumPy's dtype for a plain number (np.float64(0) stays float64):
         # the recurrent output must match it exactly.

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from oxtensor.graph.basic import Apply
+from oxtensor.graph.basic import Apply, Variable
 from oxtensor.graph.op import HasInnerGraph, Op
 from oxtensor.tensor.basic import as_tensor_variable
 from oxtensor.tensor.type import TensorType
@@ -95,7 +95,7 @@ class Scan(Op, HasInnerGraph):
             raise TypeError(
                 f"{self}: n_steps must be an integer scalar, got {n_steps.type}"
             )
-        outer = [as_tensor_variable(v) for v in outer]
+        outer = [v if isinstance(v, Variable) else as_tensor_variable(v) for v in outer]
         if len(outer) != len(self._inner_inputs):
             raise ValueError(
                 f"{self}: expected {len(self._inner_inputs)} inputs after n_steps "
@@ -109,8 +109,15 @@ class Scan(Op, HasInnerGraph):
 
     def _check_outer(self, i: int, outer: Any, inner: Any) -> None:
         """An outer input must have the inner input's dtype, with one more
-        axis for a sequence."""
+        axis for a sequence; a non-tensor input (a generator, say), its type."""
         extra = 1 if i < self.n_seqs else 0
+        if not isinstance(inner.type, TensorType) and not extra:
+            if outer.type != inner.type:
+                raise TypeError(
+                    f"{self}: input {i} ({outer}) has type {outer.type}; the inner "
+                    f"graph expects {inner.type}"
+                )
+            return
         if outer.dtype != inner.dtype or outer.ndim != inner.ndim + extra:
             what = "sequence" if extra else "input"
             raise TypeError(
@@ -210,7 +217,7 @@ def _stacked(t: Any) -> Any:
 
 
 def _differentiable(v: Any) -> bool:
-    return str(v.dtype).startswith("float")
+    return str(getattr(v.type, "dtype", "")).startswith("float")
 
 
 def _trace(n: int, init: Any) -> np.ndarray:

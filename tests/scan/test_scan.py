@@ -192,3 +192,17 @@ def test_a_non_tensor_non_sequence_is_passed_through():
     g = oxtensor.grad(y.sum(), x)
     got = function([x, n], g, on_unused_input="ignore")(np.arange(3.0), None)
     assert_matches(got, [2.0, 2.0, 2.0])
+
+
+def test_equal_loops_merge():
+    x = ot.dvector("x")
+    a = scan(lambda xt: xt * 2, sequences=x)
+    b = scan(lambda xt: xt * 2, sequences=x)
+    c = scan(lambda xt: xt * 3, sequences=x)
+    assert a.owner.op == b.owner.op
+    assert hash(a.owner.op) == hash(b.owner.op)
+    assert a.owner.op != c.owner.op
+    f = function([x], a + b + c)
+    loops = [n for n in f.maker.fgraph.apply_nodes if isinstance(n.op, Scan)]
+    assert len(loops) == 2
+    assert_matches(f(np.arange(3.0)), np.arange(3.0) * 7)

@@ -125,7 +125,7 @@ def backprop_through_time(
         zeros_like(non_seqs[j]) for j in bw.d_non_seqs
     ]
     loop = Scan(bw.inputs, bw.outputs, bw.n_seqs, bw.n_states, f"grad_of_{op.name}")
-    results = loop.make_node(n, *outer_seqs, *outer_inits, *non_seqs).outputs
+    results: list[Any] = loop.make_node(n, *outer_seqs, *outer_inits, *non_seqs).outputs
     n_a = len(bw.d_states)
     result: list[Any] = [disconnected_type() for _ in inputs]
     for i, dx in zip(bw.d_seqs, results[bw.n_states :], strict=True):

@@ -215,7 +215,7 @@ def scan(
         seq_args + state_args + ns_args, ordered, strict
     )
     op = Scan(inner_in, inner_out, len(seq_args), len(state_args), name, mode)
-    node_outs = op.make_node(n, *seqs, *inits, *non_seqs, *free).outputs
+    node_outs: list[Any] = op.make_node(n, *seqs, *inits, *non_seqs, *free).outputs
     traces, per_step = iter(node_outs[: len(inits)]), iter(node_outs[len(inits) :])
     results = [next(traces)[1:] if i is not None else next(per_step) for i in infos]
     out = results[0] if len(results) == 1 and not return_list else results

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from oxtensor.graph.basic import Apply, Variable
+from oxtensor.graph.basic import Apply, Variable, equal_computations
 from oxtensor.graph.op import HasInnerGraph, Op
 from oxtensor.tensor.basic import as_tensor_variable
 from oxtensor.tensor.type import TensorType
@@ -83,6 +83,38 @@ class Scan(Op, HasInnerGraph):
     def __str__(self) -> str:
         return f"Scan{{{self.name}, while_loop=False, inplace=none}}"
 
+    # Two loops are equal when their inner graphs compute the same thing
+    # (so the merge pass folds repeated scans into one node).
+    def __eq__(self, other: object) -> bool:
+        if type(self) is not type(other):
+            return False
+        assert isinstance(other, Scan)
+        same_shape = (self.n_seqs, self.n_states, self.name, self.mode) == (
+            other.n_seqs,
+            other.n_states,
+            other.name,
+            other.mode,
+        ) and [v.type for v in self._inner_inputs] == [
+            v.type for v in other._inner_inputs
+        ]
+        return same_shape and equal_computations(
+            self._inner_outputs,
+            other._inner_outputs,
+            self._inner_inputs,
+            other._inner_inputs,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                type(self),
+                self.n_seqs,
+                self.n_states,
+                self.name,
+                len(self._inner_outputs),
+            )
+        )
+
     # --- graph ---------------------------------------------------------
     def _groups(self, values: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
         """``values`` (inner-input order) as sequences, states, non-sequences."""
@@ -95,17 +127,19 @@ class Scan(Op, HasInnerGraph):
             raise TypeError(
                 f"{self}: n_steps must be an integer scalar, got {n_steps.type}"
             )
-        outer = [v if isinstance(v, Variable) else as_tensor_variable(v) for v in outer]
-        if len(outer) != len(self._inner_inputs):
+        inputs: list[Any] = [
+            v if isinstance(v, Variable) else as_tensor_variable(v) for v in outer
+        ]
+        if len(inputs) != len(self._inner_inputs):
             raise ValueError(
                 f"{self}: expected {len(self._inner_inputs)} inputs after n_steps "
                 f"({self.n_seqs} sequences, {self.n_states} initial states, "
-                f"{self.n_non_seqs} non-sequences), got {len(outer)}"
+                f"{self.n_non_seqs} non-sequences), got {len(inputs)}"
             )
-        for i, (out_v, in_v) in enumerate(zip(outer, self._inner_inputs, strict=True)):
+        for i, (out_v, in_v) in enumerate(zip(inputs, self._inner_inputs, strict=True)):
             self._check_outer(i, out_v, in_v)
         outputs = [_stacked(v.type) for v in self._inner_outputs]
-        return Apply(self, [n_steps, *outer], outputs)
+        return Apply(self, [n_steps, *inputs], outputs)
 
     def _check_outer(self, i: int, outer: Any, inner: Any) -> None:
         """An outer input must have the inner input's dtype, with one more

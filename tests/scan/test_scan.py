@@ -206,3 +206,18 @@ def test_equal_loops_merge():
     loops = [n for n in f.maker.fgraph.apply_nodes if isinstance(n.op, Scan)]
     assert len(loops) == 2
     assert_matches(f(np.arange(3.0)), np.arange(3.0) * 7)
+
+
+@pytest.mark.parametrize(
+    ("taps", "window"),
+    [
+        ([-1], lambda v: v[:-1]),
+        ([1], lambda v: v[1:]),
+        ([-2, 1], lambda v: v[:-3] + v[3:]),
+    ],
+)
+def test_one_sided_sequence_taps(taps, window):
+    x = ot.dvector("x")
+    out = scan(lambda *a: sum(a[1:], a[0]), sequences=[{"input": x, "taps": taps}])
+    v = np.arange(1.0, 8.0)
+    assert_matches(function([x], out)(v), window(v))

@@ -52,9 +52,12 @@ def _sequences(sequences: Any, go_backwards: bool) -> tuple[list[Any], list[Any]
             )
         if go_backwards:
             seq = seq[::-1]
-        low = min(taps)
+        # Step t reads seq[t - low + tap]: tap 0 is always inside the window,
+        # so the loop has len(seq) - (high - low) steps.
+        low, high = min(*taps, 0), max(*taps, 0)
         for tap in taps:
-            outer.append(seq[tap - low :] if tap != low else seq)
+            start, stop = tap - low, (tap - high) or None
+            outer.append(seq if (start, stop) == (0, None) else seq[start:stop])
             label = f"{seq.name}[t{tap:+d}]" if tap else f"{seq.name}[t]"
             steps.append(
                 TensorType(seq.dtype, shape=seq.type.shape[1:])(

@@ -221,3 +221,12 @@ def test_one_sided_sequence_taps(taps, window):
     out = scan(lambda *a: sum(a[1:], a[0]), sequences=[{"input": x, "taps": taps}])
     v = np.arange(1.0, 8.0)
     assert_matches(function([x], out)(v), window(v))
+
+
+def test_plain_numbers_from_fn_keep_numpy_dtypes():
+    x = ot.dvector("x")
+    c = scan(lambda xt: np.float64(5.0), sequences=x)
+    assert c.dtype == "float64"
+    assert_matches(
+        function([x], c, on_unused_input="ignore")(np.arange(3.0)), [5.0] * 3
+    )

@@ -141,3 +141,17 @@ def test_pushforward_through_the_gradient():
     a, b, eps = np.array([0.5, 1.5, -0.7]), np.array([1.0, 2.0, 3.0]), 1e-6
     want = (fx(a + eps * b) - fx(a - eps * b)) / (2 * eps)
     np.testing.assert_allclose(jv(a, b), want, rtol=1e-6)
+
+
+def test_nested_loops():
+    def nested(m: object) -> object:
+        def row_product(row: object, acc: object) -> object:
+            prods = scan(lambda e, a: a * e, sequences=row, outputs_info=np.float64(1))
+            return acc + prods[-1]
+
+        return scan(row_product, sequences=m, outputs_info=np.float64(0))
+
+    m = ot.dmatrix("m")
+    v = rng().normal(size=(3, 4))
+    assert_matches(function([m], nested(m))(v), np.cumsum(np.prod(v, axis=1)))
+    verify_grad(nested, [v], rng=rng())

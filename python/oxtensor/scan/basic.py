@@ -126,7 +126,11 @@ def _step_outputs(raw: Any) -> list[Any]:
     items = [i for i in items if not isinstance(i, dict)]
     if len(items) == 1 and isinstance(items[0], list | tuple):
         items = list(items[0])  # the (outputs, updates) form
-    return [as_tensor_variable(i) for i in items]
+    # A plain number keeps NumPy's dtype, as an initial value does.
+    return [
+        as_tensor_variable(i if isinstance(i, Variable) else np.asarray(i))
+        for i in items
+    ]
 
 
 def _check_states(outs: list[Any], inits: list[Any]) -> None:

@@ -35,6 +35,11 @@ from oxtensor.printing import debugprint, dprint
 from oxtensor.scan.basic import scan
 from oxtensor.scan.views import foldl, foldr, map, reduce
 
+# isort: split
+# `oxtensor.tensor.random` (`pt.random.normal(...)`) needs shared variables,
+# so it is loaded after `compile`, not by `oxtensor.tensor` itself.
+import oxtensor.tensor.random  # noqa: F401
+
 InternalError = _core.InternalError
 
 __version__ = "0.1.0"

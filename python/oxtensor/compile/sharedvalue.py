@@ -97,6 +97,10 @@ def shared(
             f"shared() was given the symbolic variable {value}; pass a value "
             "(evaluate it first with .eval())"
         )
+    if isinstance(value, np.random.Generator):
+        from oxtensor.tensor.random.var import randomgen_constructor
+
+        return randomgen_constructor(value, name, strict, allow_downcast, borrow)
     if not isinstance(value, np.ndarray | np.generic | int | float | complex | bool):
         from oxtensor.link.c.type import generic
 

@@ -230,3 +230,17 @@ def test_plain_numbers_from_fn_keep_numpy_dtypes():
     assert_matches(
         function([x], c, on_unused_input="ignore")(np.arange(3.0)), [5.0] * 3
     )
+
+
+def test_a_generator_non_sequence_draws_the_same_values_each_step():
+    # The generator is an input of every step and nothing advances it, so
+    # every step draws what its first draw gives (as in PyTensor).
+    import oxtensor.tensor.random as ora
+
+    rng, x = ora.random_generator_type("rng"), ot.dvector("x")
+    y = scan(
+        lambda xt, g: xt + ora.normal(0, 1, rng=g), sequences=x, non_sequences=[rng]
+    )
+    got = function([x, rng], y)(np.arange(3.0), np.random.default_rng(0))
+    first = np.random.default_rng(0).normal()
+    assert_matches(got, np.arange(3.0) + first)

@@ -138,3 +138,12 @@ def test_the_op_checks_its_inputs():
         op.make_node(3, x, x)
     with pytest.raises(TypeError, match="n_steps must be an integer scalar"):
         op.make_node(1.5, x)
+
+
+def test_a_random_stream_inside_the_loop_is_refused():
+    from oxtensor.tensor.random import RandomStream
+
+    srng = RandomStream(1)
+    x = ot.dvector("x")
+    with pytest.raises(ScanNotSupportedError, match="random stream's generator"):
+        scan(lambda xt: xt + srng.normal(), sequences=x)

@@ -244,3 +244,14 @@ def test_a_generator_non_sequence_draws_the_same_values_each_step():
     got = function([x, rng], y)(np.arange(3.0), np.random.default_rng(0))
     first = np.random.default_rng(0).normal()
     assert_matches(got, np.arange(3.0) + first)
+
+
+def test_step_variables_are_named_after_the_sequence():
+    x = ot.dvector("x")
+    seen = []
+    scan(
+        lambda a, b: seen.extend([a.name, b.name]) or a + b,
+        sequences=[{"input": x, "taps": [-1, 0]}],
+        go_backwards=True,
+    )
+    assert seen == ["x[t-1]", "x[t]"]

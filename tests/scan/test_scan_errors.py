@@ -147,3 +147,13 @@ def test_a_random_stream_inside_the_loop_is_refused():
     x = ot.dvector("x")
     with pytest.raises(ScanNotSupportedError, match="random stream's generator"):
         scan(lambda xt: xt + srng.normal(), sequences=x)
+
+
+def test_sequence_specs_are_checked():
+    x = ot.dvector("x")
+    with pytest.raises(ValueError, match="has no 'input' entry"):
+        scan(lambda xt: xt, sequences=[{"taps": [0]}])
+    with pytest.raises(
+        TypeError, match=r"taps of sequence x must be integers, got \[0.5\]"
+    ):
+        scan(lambda xt: xt, sequences=[{"input": x, "taps": [0.5]}])

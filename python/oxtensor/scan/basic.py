@@ -31,39 +31,43 @@ def _as_list(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
 
 
+def _sequence_spec(spec: Any) -> tuple[Any, list[int]]:
+    """A ``sequences`` entry as (tensor, taps)."""
+    if isinstance(spec, dict):
+        if spec.get("input") is None:
+            raise ValueError(f"scan: the sequence {spec} has no 'input' entry")
+        seq, taps = spec["input"], _as_list(spec.get("taps", [0]))
+    else:
+        seq, taps = spec, [0]
+    seq = as_tensor_variable(seq)
+    if seq.ndim == 0:
+        raise ValueError(
+            f"scan: sequence {seq} is a scalar; a sequence needs an axis to iterate"
+        )
+    if not taps or not all(isinstance(t, int | np.integer) for t in taps):
+        raise TypeError(
+            f"scan: the taps of sequence {seq} must be integers, got {taps}"
+        )
+    return seq, [int(t) for t in taps]
+
+
 def _sequences(sequences: Any, go_backwards: bool) -> tuple[list[Any], list[Any]]:
     """The op's sequence inputs (one per tap) and ``fn``'s step variables."""
     outer, steps = [], []
     for spec in _as_list(sequences):
-        seq, taps = (
-            (spec.get("input"), spec.get("taps", [0]))
-            if isinstance(spec, dict)
-            else (spec, [0])
-        )
-        seq = as_tensor_variable(seq)
-        if seq.ndim == 0:
-            raise ValueError(
-                f"scan: sequence {seq} is a scalar; a sequence needs an axis to iterate"
-            )
-        taps = _as_list(taps)
-        if not taps or not all(isinstance(t, int) for t in taps):
-            raise TypeError(
-                f"scan: the taps of sequence {seq} must be integers, got {taps}"
-            )
+        seq, taps = _sequence_spec(spec)
+        name = seq.name
         if go_backwards:
             seq = seq[::-1]
         # Step t reads seq[t - low + tap]: tap 0 is always inside the window,
         # so the loop has len(seq) - (high - low) steps.
         low, high = min(*taps, 0), max(*taps, 0)
+        step_type = TensorType(seq.dtype, shape=seq.type.shape[1:])
         for tap in taps:
             start, stop = tap - low, (tap - high) or None
             outer.append(seq if (start, stop) == (0, None) else seq[start:stop])
-            label = f"{seq.name}[t{tap:+d}]" if tap else f"{seq.name}[t]"
-            steps.append(
-                TensorType(seq.dtype, shape=seq.type.shape[1:])(
-                    label if seq.name else None
-                )
-            )
+            label = f"{name}[t{tap:+d}]" if tap else f"{name}[t]"
+            steps.append(step_type(label if name else None))
     return outer, steps
 
 

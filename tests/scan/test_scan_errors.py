@@ -157,3 +157,16 @@ def test_sequence_specs_are_checked():
         TypeError, match=r"taps of sequence x must be integers, got \[0.5\]"
     ):
         scan(lambda xt: xt, sequences=[{"input": x, "taps": [0.5]}])
+
+
+def test_a_summed_output_keeps_its_shape():
+    from oxtensor.scan.op import Scan
+
+    xt, s0 = ot.dvector("xt"), ot.dvector("s0")
+    op = Scan([xt], [xt], n_seqs=1, n_states=0, n_sums=1)
+    x = ot.dmatrix("x")
+    f = function([x, s0], op(x.shape[0], x, s0))
+    with pytest.raises(
+        ValueError, match=r"output 0 \(summed\) has shape \(3,\) at step 0"
+    ):
+        f(np.zeros((2, 3)), np.zeros(2))

@@ -9,7 +9,7 @@ from oxtensor.gradient import verify_grad
 from oxtensor.scan import scan
 from oxtensor.scan.op import Scan
 
-from tests.helpers import assert_matches
+from tests.helpers import assert_matches, check_infer_shape
 
 
 def rng() -> np.random.Generator:
@@ -155,3 +155,33 @@ def test_nested_loops():
     v = rng().normal(size=(3, 4))
     assert_matches(function([m], nested(m))(v), np.cumsum(np.prod(v, axis=1)))
     verify_grad(nested, [v], rng=rng())
+
+
+def summed_loop(x: object, s0: object, w: object) -> object:
+    """A hand-built `Scan` with one summed output: ``s0 + Σ tanh(x[t] * w)``."""
+    xt, wt = ot.dscalar("xt"), ot.dvector("wt")
+    op = Scan([xt, wt], [ot.tanh(xt * wt)], n_seqs=1, n_states=0, n_sums=1)
+    return op(x.shape[0], x, s0, w)
+
+
+def test_a_summed_output():
+    x, s0, w = ot.dvector("x"), ot.dvector("s0"), ot.dvector("w")
+    a, b, c = np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0]), np.array([0.3, -0.2])
+    got = function([x, s0, w], summed_loop(x, s0, w))(a, b, c)
+    assert_matches(got, b + np.tanh(a[:, None] * c).sum(axis=0))
+    empty = function([x, s0, w], summed_loop(x, s0, w))(np.zeros(0), b, c)
+    assert_matches(empty, b)
+    verify_grad(summed_loop, [a, b, c], rng=rng())
+    check_infer_shape([x, s0, w], [summed_loop(x, s0, w)], [a, b, c], Scan)
+
+
+def test_a_non_sequence_gradient_is_one_summed_value():
+    # The backward loop adds up the weight matrix's terms as it goes: its
+    # output for them is one matrix, not one per step.
+    xs, w, h0 = ot.dmatrix("xs"), ot.dmatrix("w"), ot.dvector("h0")
+    gw = oxtensor.grad(rnn(xs, w, h0).sum(), w)
+    f = function([xs, w, h0], gw)
+    back = [n for n in f.maker.fgraph.apply_nodes if isinstance(n.op, Scan)]
+    back = [n for n in back if n.op.name == "grad_of_scan_fn"]
+    assert [o.ndim for o in back[0].outputs][-1] == 2
+    assert back[0].op.n_sums == 1

@@ -2,14 +2,19 @@
 
 Inputs, in order: ``n_steps`` (an int64 scalar), the sequences (one per
 sequence tap, iterated along their first axis), the initial states (the
-recurrent outputs, tap ``-1``), then the non-sequences (passed unchanged
-to every step). The inner graph takes the same groups minus ``n_steps``
-and gives the next states, then the per-step (non-recurrent) outputs.
+recurrent outputs, tap ``-1``), the initial values of the summed outputs,
+then the non-sequences (passed unchanged to every step). The inner graph
+takes the sequences' entries, the states and the non-sequences, and gives
+the next states, the per-step (non-recurrent) outputs, then the summed
+outputs' terms.
 
 Outputs: one trace per state, ``(n_steps + 1, *state_shape)`` with the
 initial state in row 0 (the gradient reads the stored states from it;
-`oxtensor.scan.scan` hands users ``trace[1:]``), then one
-``(n_steps, *out_shape)`` array per per-step output.
+`oxtensor.scan.scan` hands users ``trace[1:]``), one
+``(n_steps, *out_shape)`` array per per-step output, and per summed
+output its initial value plus the sum of its terms over the steps. Summed
+outputs are how the gradient adds up a non-sequence's terms without
+keeping one per step; `scan` itself does not make them.
 """
 
 from typing import Any
@@ -37,12 +42,14 @@ class Scan(Op, HasInnerGraph):
         n_states: int,
         name: str | None = None,
         mode: Any = None,
+        n_sums: int = 0,
     ) -> None:
         self._inner_inputs = list(inner_inputs)
         self._inner_outputs = list(inner_outputs)
         self.n_seqs = n_seqs
         self.n_states = n_states
-        self.n_nit = len(self._inner_outputs) - n_states
+        self.n_sums = n_sums
+        self.n_nit = len(self._inner_outputs) - n_states - n_sums
         self.n_non_seqs = len(self._inner_inputs) - n_seqs - n_states
         self.name = name or "scan_fn"
         self.mode = mode
@@ -78,26 +85,34 @@ class Scan(Op, HasInnerGraph):
         outputs = clone_replace(
             self._inner_outputs, dict(zip(self._inner_inputs, inputs, strict=True))
         )
-        return Scan(inputs, outputs, self.n_seqs, self.n_states, self.name, self.mode)
+        return Scan(
+            inputs,
+            outputs,
+            self.n_seqs,
+            self.n_states,
+            self.name,
+            self.mode,
+            self.n_sums,
+        )
 
     def __str__(self) -> str:
         return f"Scan{{{self.name}, while_loop=False, inplace=none}}"
 
+    def _key(self) -> tuple[Any, ...]:
+        return (self.n_seqs, self.n_states, self.n_sums, self.name, self.mode)
+
     # Two loops are equal when their inner graphs compute the same thing
     # (so the merge pass folds repeated scans into one node).
     def __eq__(self, other: object) -> bool:
-        if type(self) is not type(other):
+        if not isinstance(other, Scan) or type(self) is not type(other):
             return False
-        assert isinstance(other, Scan)
-        same_shape = (self.n_seqs, self.n_states, self.name, self.mode) == (
-            other.n_seqs,
-            other.n_states,
-            other.name,
-            other.mode,
-        ) and [v.type for v in self._inner_inputs] == [
+        if self._key() != other._key():
+            return False
+        if [v.type for v in self._inner_inputs] != [
             v.type for v in other._inner_inputs
-        ]
-        return same_shape and equal_computations(
+        ]:
+            return False
+        return equal_computations(
             self._inner_outputs,
             other._inner_outputs,
             self._inner_inputs,
@@ -105,21 +120,31 @@ class Scan(Op, HasInnerGraph):
         )
 
     def __hash__(self) -> int:
-        return hash(
-            (
-                type(self),
-                self.n_seqs,
-                self.n_states,
-                self.name,
-                len(self._inner_outputs),
-            )
-        )
+        return hash((type(self), *self._key()[:4], len(self._inner_outputs)))
 
     # --- graph ---------------------------------------------------------
     def _groups(self, values: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
-        """``values`` (inner-input order) as sequences, states, non-sequences."""
+        """Inner inputs (or values in their order) as sequences, states,
+        non-sequences."""
         s, k = self.n_seqs, self.n_seqs + self.n_states
         return list(values[:s]), list(values[s:k]), list(values[k:])
+
+    def outer_groups(self, values: list[Any]) -> tuple[list[Any], ...]:
+        """The node's inputs after ``n_steps`` as sequences, initial states,
+        initial sums, non-sequences."""
+        k = self.n_seqs + self.n_states
+        seqs, inits = list(values[: self.n_seqs]), list(values[self.n_seqs : k])
+        sums, non_seqs = (
+            list(values[k : k + self.n_sums]),
+            list(values[k + self.n_sums :]),
+        )
+        return seqs, inits, sums, non_seqs
+
+    def _expected_inputs(self) -> list[Any]:
+        """What each outer input (after ``n_steps``) must match."""
+        seqs, states, non_seqs = self._groups(self._inner_inputs)
+        sums = self._inner_outputs[len(self._inner_outputs) - self.n_sums :]
+        return seqs + states + sums + non_seqs
 
     def make_node(self, n_steps: Any, *outer: Any) -> Apply:
         n_steps = as_tensor_variable(n_steps)
@@ -130,15 +155,19 @@ class Scan(Op, HasInnerGraph):
         inputs: list[Any] = [
             v if isinstance(v, Variable) else as_tensor_variable(v) for v in outer
         ]
-        if len(inputs) != len(self._inner_inputs):
+        expected = self._expected_inputs()
+        if len(inputs) != len(expected):
             raise ValueError(
-                f"{self}: expected {len(self._inner_inputs)} inputs after n_steps "
+                f"{self}: expected {len(expected)} inputs after n_steps "
                 f"({self.n_seqs} sequences, {self.n_states} initial states, "
-                f"{self.n_non_seqs} non-sequences), got {len(inputs)}"
+                f"{self.n_sums} initial sums, {self.n_non_seqs} non-sequences), "
+                f"got {len(inputs)}"
             )
-        for i, (out_v, in_v) in enumerate(zip(inputs, self._inner_inputs, strict=True)):
+        for i, (out_v, in_v) in enumerate(zip(inputs, expected, strict=True)):
             self._check_outer(i, out_v, in_v)
-        outputs = [_stacked(v.type) for v in self._inner_outputs]
+        n_stacked = len(self._inner_outputs) - self.n_sums
+        outputs = [_stacked(v.type) for v in self._inner_outputs[:n_stacked]]
+        outputs += [v.type() for v in self.outer_groups(inputs)[2]]
         return Apply(self, [n_steps, *inputs], outputs)
 
     def _check_outer(self, i: int, outer: Any, inner: Any) -> None:
@@ -171,7 +200,7 @@ class Scan(Op, HasInnerGraph):
         from oxtensor.scan.inner_shape import inner_output_shapes
 
         n = node.inputs[0]
-        seqs, inits, non_seqs = self._groups(list(shapes[1:]))
+        seqs, inits, sums, non_seqs = self.outer_groups(list(shapes[1:]))
         inner = inner_output_shapes(
             self._inner_inputs,
             self._inner_outputs,
@@ -179,40 +208,61 @@ class Scan(Op, HasInnerGraph):
         )
         traced = [(n + 1, *shape) for shape in inits]
         per_step = []
-        for k, out in enumerate(node.outputs[self.n_states :], start=self.n_states):
+        for k in range(self.n_states, self.n_states + self.n_nit):
+            out = node.outputs[k]
             # A length that depends on values inside the loop is only known
             # once the loop has run: it is read from the output itself.
             dims = [
                 d if d is not None else out.shape[i + 1] for i, d in enumerate(inner[k])
             ]
             per_step.append((n, *dims))
-        return traced + per_step
+        return traced + per_step + [tuple(shape) for shape in sums]
 
     # --- run -----------------------------------------------------------
     def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
         n = int(inputs[0])
-        seqs, inits, non_seqs = self._groups(list(inputs[1:]))
+        seqs, inits, sums, non_seqs = self.outer_groups(list(inputs[1:]))
         self._check_lengths(n, seqs)
         traces = [_trace(n, init) for init in inits]
+        totals = [np.array(init, dtype=init.dtype, copy=True) for init in sums]
         per_step: list[Any] = [None] * self.n_nit
-        fn = self.fn
+        fn, first_sum = self.fn, self.n_states + self.n_nit
         for t in range(n):
             outs = fn(*[s[t] for s in seqs], *[tr[t] for tr in traces], *non_seqs)
             for k, trace in enumerate(traces):
                 self._store(trace, t + 1, outs[k], f"state {k}", t)
             for j in range(self.n_nit):
-                value = np.asarray(outs[self.n_states + j])
-                if per_step[j] is None:
-                    dtype = node.outputs[self.n_states + j].dtype
-                    per_step[j] = np.empty((n, *value.shape), dtype=dtype)
-                self._store(per_step[j], t, value, f"output {self.n_states + j}", t)
-        for k, trace in enumerate(traces):
-            output_storage[k][0] = trace
-        for j, values in enumerate(per_step):
-            out = node.outputs[self.n_states + j]
-            output_storage[self.n_states + j][0] = (
-                values if values is not None else _empty_steps(out)
+                per_step[j] = self._step_output(node, per_step[j], n, t, j, outs)
+            for j, total in enumerate(totals):
+                self._add(total, outs[first_sum + j], first_sum + j, t)
+        results = traces + [
+            values
+            if values is not None
+            else _empty_steps(node.outputs[self.n_states + j])
+            for j, values in enumerate(per_step)
+        ]
+        for k, value in enumerate(results + totals):
+            output_storage[k][0] = value
+
+    def _step_output(
+        self, node: Any, buf: Any, n: int, t: int, j: int, outs: list[Any]
+    ) -> np.ndarray:
+        """Per-step output ``j``'s buffer with step ``t``'s value in it."""
+        k = self.n_states + j
+        value = np.asarray(outs[k])
+        if buf is None:
+            buf = np.empty((n, *value.shape), dtype=node.outputs[k].dtype)
+        self._store(buf, t, value, f"output {k}", t)
+        return buf
+
+    def _add(self, total: np.ndarray, value: Any, k: int, step: int) -> None:
+        value = np.asarray(value)
+        if value.shape != total.shape:
+            raise ValueError(
+                f"{self}: output {k} (summed) has shape {value.shape} at step {step}, "
+                f"but its initial value has shape {total.shape}"
             )
+        total += value
 
     def _check_lengths(self, n: int, seqs: list[Any]) -> None:
         if n < 0:

@@ -16,6 +16,7 @@ import warnings
 
 from oxtensor import _core  # loads the extension first
 from oxtensor.compile import In, Mode, Out, function, shared
+from oxtensor.compile.builders import OpFromGraph
 from oxtensor.configdefaults import config
 from oxtensor.gradient import (
     Lop,
@@ -58,6 +59,7 @@ __all__ = [
     "Lop",
     "Mode",
     "Op",
+    "OpFromGraph",
     "Out",
     "Rop",
     "Type",

@@ -33,6 +33,8 @@ from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
+from oxtensor.scan.basic import scan
+from oxtensor.scan.views import foldl, foldr, map, reduce
 
 # isort: split
 # `oxtensor.tensor.random` (`pt.random.normal(...)`) needs shared variables,
@@ -65,12 +67,17 @@ __all__ = [
     "config",
     "debugprint",
     "dprint",
+    "foldl",
+    "foldr",
     "function",
     "grad",
     "hessian",
     "jacobian",
+    "map",
     "pullback",
     "pushforward",
+    "reduce",
+    "scan",
     "shared",
     "verify_grad",
 ]

@@ -122,7 +122,7 @@ def _arange_dtype(dtypes: list[str]) -> str:
     ``cast_policy="numpy+floatX"``, NumPy's own ``arange`` dtype, except that
     a float64 result is floatX when no input is float64."""
     if _config.cast_policy == "numpy+floatX":
-        probes = [_np.array(v, dtype=d) for v, d in zip((0, 1, 1), dtypes)]
+        probes = [_np.array(v, dtype=d) for v, d in zip((0, 1, 1), dtypes, strict=True)]
         found = _np.arange(*probes).dtype
         if found == _np.float64 and "float64" not in dtypes:
             return str(_config.floatX)
@@ -386,7 +386,9 @@ __all__ += [
     "full_like",
     "horizontal_stack",
     "identity_like",
+    "is_flat",
     "join",
+    "matrix_transpose",
     "moveaxis",
     "ones",
     "split",
@@ -394,8 +396,6 @@ __all__ += [
     "swapaxes",
     "tile",
     "transpose",
-    "matrix_transpose",
-    "is_flat",
     "vertical_stack",
     "zeros",
 ]

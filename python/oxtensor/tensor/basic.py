@@ -12,7 +12,23 @@ from oxtensor import _core
 from oxtensor.configdefaults import config as _config
 from oxtensor.tensor import _layout
 
-as_tensor_variable = _core.as_tensor_variable
+def as_tensor_variable(
+    x: _Any, name: str | None = None, ndim: int | None = None, dtype: _Any = None
+) -> _Any:
+    """``x`` as a tensor variable: variables as they are, data as constants,
+    a ``range`` as an ``arange`` node (as PyTensor builds it)."""
+    if isinstance(x, range):
+        if ndim is not None and ndim != 1:
+            raise ValueError(f"ndim for range must be 1, got {ndim}")
+        out = arange(x.start, x.stop, x.step, dtype=dtype)
+        if name is not None:
+            out.name = name
+        return out
+    if isinstance(x, _np.ma.MaskedArray):
+        raise NotImplementedError("MaskedArrays are not supported")
+    return _core.as_tensor_variable(x, name=name, ndim=ndim, dtype=dtype)
+
+
 as_tensor = as_tensor_variable
 constant = _core.constant
 

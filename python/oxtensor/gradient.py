@@ -295,6 +295,12 @@ def subgraph_grad(
     return wrt_grads, end_grads
 
 
+#: PyTensor's shared instances of the gradient-shaping ops.
+zero_grad_ = ZeroGrad()
+disconnected_grad_ = DisconnectedGrad()
+undefined_grad_ = UndefinedGrad()
+
+
 def zero_grad(x: Any) -> Any:
     """``x``, whose gradient is zero."""
     return _core._grad_op(x, "zero")
@@ -342,6 +348,7 @@ __all__ = [
     "ZeroGrad",
     "consider_constant",
     "disconnected_grad",
+    "disconnected_grad_",
     "disconnected_type",
     "grad",
     "grad_clip",
@@ -356,6 +363,8 @@ __all__ = [
     "pushforward",
     "subgraph_grad",
     "undefined_grad",
+    "undefined_grad_",
     "verify_grad",
     "zero_grad",
+    "zero_grad_",
 ]

@@ -12,6 +12,7 @@ from oxtensor import _core
 from oxtensor.configdefaults import config as _config
 from oxtensor.tensor import _layout
 
+
 def as_tensor_variable(
     x: _Any, name: str | None = None, ndim: int | None = None, dtype: _Any = None
 ) -> _Any:

@@ -170,3 +170,15 @@ def test_jacobian_runs_python_registered_rewriters():
     x = ot.dvector("x")
     j = oxtensor.gradient.jacobian(x * 2, x)
     np.testing.assert_array_equal(oxtensor.function([x], j)(np.zeros(3)), 2 * np.eye(3))
+
+
+def test_verify_grad_inputs_keep_the_values_broadcast_pattern():
+    # A (1, 3) value makes a (1, ?) input, as in PyTensor, so an Alloc that
+    # broadcasts it is allowed (runtime broadcasting is refused).
+    rng = np.random.default_rng(3)
+    oxtensor.gradient.verify_grad(
+        lambda x: ot.alloc(x, 4, 3), [rng.random((1, 3))], rng=rng
+    )
+    oxtensor.gradient.verify_grad(
+        lambda x: ot.alloc(x, 4, 3), [rng.random((4, 1))], rng=rng
+    )

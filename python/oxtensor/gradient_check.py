@@ -142,8 +142,13 @@ def verify_grad(
     )
     abs_tol = abs_tol if abs_tol is not None else _TOLERANCE[worst_dtype]
     rel_tol = rel_tol if rel_tol is not None else _TOLERANCE[worst_dtype]
+    # As PyTensor: an input's length-1 axes are static (broadcastable), the
+    # others unknown, so ops that refuse runtime broadcasting see the values'
+    # broadcast pattern.
     inputs = [
-        TensorType(p.dtype, shape=(None,) * p.ndim)(f"input {i}")
+        TensorType(p.dtype, shape=tuple(1 if n == 1 else None for n in p.shape))(
+            f"input {i}"
+        )
         for i, p in enumerate(pt)
     ]
     out = fun(*inputs)

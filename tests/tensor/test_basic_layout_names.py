@@ -82,3 +82,34 @@ def test_masked_array_is_refused():
 def test_moveaxis_length_mismatch_message():
     with pytest.raises(ValueError, match="must have the same number of elements"):
         otb.moveaxis(ot.zeros((3, 4, 5)), [0, 1], 0)
+
+
+@pytest.mark.parametrize("floatx", ["float32", "float64"])
+def test_empty_sequence_is_floatx(floatx):
+    with oxtensor.config.change_flags(floatX=floatx):
+        assert otb.as_tensor_variable(()).dtype == floatx
+        assert otb.as_tensor_variable([]).dtype == floatx
+
+
+def test_tile_reps_checks():
+    a = ot.arange(3)
+    with pytest.raises(ValueError, match="Use specify_shape to set the length"):
+        ot.tile(a, ot.ivector())
+    for reps in (2.5, ot.fscalar(), ot.dvector(shape=(3,)), [2, ot.fscalar()]):
+        with pytest.raises(ValueError, match="integers"):
+            ot.tile(a, reps)
+    for reps in (ot.lmatrix(shape=(3, 1)), [2, ot.lvector(shape=(2,))]):
+        with pytest.raises(ValueError, match="scalar"):
+            ot.tile(a, reps)
+    reps = ot.ivector()
+    out = ot.tile(a, ot.specify_shape(reps, 2))
+    np.testing.assert_array_equal(
+        out.eval({reps: [2, 3]}), np.tile(np.arange(3), [2, 3])
+    )
+
+
+def test_join_ndim_mismatch_message():
+    with pytest.raises(TypeError, match="same number of dimensions"):
+        ot.join(0, ot.dvector(), ot.dmatrix())
+    with pytest.raises(TypeError, match="cannot join scalars"):
+        ot.join(0, ot.dscalar(), ot.dscalar())

@@ -27,6 +27,9 @@ def as_tensor_variable(
         return out
     if isinstance(x, _np.ma.MaskedArray):
         raise NotImplementedError("MaskedArrays are not supported")
+    if dtype is None and isinstance(x, list | tuple) and len(x) == 0:
+        # An empty sequence has no elements to take a dtype from: floatX.
+        dtype = _config.floatX
     return _core.as_tensor_variable(x, name=name, ndim=ndim, dtype=dtype)
 
 
@@ -203,13 +206,46 @@ def _int64(d: _Any) -> _Any:
     return d if d.dtype == "int64" else d.astype("int64")
 
 
+def _tile_reps(reps: _Any) -> list[_Any]:
+    """``tile``'s repetitions as a list of integer scalars, checked as
+    PyTensor checks them (integers, at most one axis, a known count)."""
+    if isinstance(reps, int | _np.integer):
+        return [reps]
+    if not isinstance(reps, list | tuple):
+        reps = as_tensor_variable(reps)
+        if reps.ndim > 1:
+            raise ValueError(
+                f"tile: reps must be a scalar or a vector, got {reps.type}"
+            )
+        if not reps.dtype.startswith(("int", "uint")):
+            raise ValueError(f"tile: reps must be integers, got {reps.type}")
+        if reps.ndim == 0:
+            return [reps]
+        if reps.type.shape[0] is None:
+            raise ValueError(
+                f"tile: the number of repetitions of {reps.type} is unknown. "
+                "Use specify_shape to set the length of reps."
+            )
+        return list(_shape_entries(reps))
+    # Python ints stay ints: the result's static shape uses them.
+    out = [
+        r if isinstance(r, int | _np.integer) else as_tensor_variable(r) for r in reps
+    ]
+    for r in out:
+        if isinstance(r, int | _np.integer):
+            continue
+        if r.ndim != 0:
+            raise ValueError(f"tile: each entry of reps must be a scalar, got {r.type}")
+        if not r.dtype.startswith(("int", "uint")):
+            raise ValueError(f"tile: reps must be integers, got {r.type}")
+    return out
+
+
 def tile(A: _Any, reps: _Any) -> _Any:
     """``A`` repeated ``reps[i]`` times along each axis, as NumPy's ``tile``:
     an ``Alloc`` of ``A`` with interleaved new axes, reshaped."""
     A = as_tensor_variable(A)
-    if isinstance(reps, int | _np.integer) or (_is_var(reps) and reps.ndim == 0):
-        reps = [reps]
-    reps = list(_shape_entries(reps)) if _is_var(reps) else list(reps)
+    reps = _tile_reps(reps)
     ndim = _builtins.max(A.ndim, len(reps))
     reps = [1] * (ndim - len(reps)) + reps
     if A.ndim < ndim:

@@ -60,11 +60,16 @@ impl KnownInputs for Join {
             return Err(Error::Value("Cannot join an empty list of tensors".into()));
         };
         let ndim = first.ndim();
-        if tys.iter().any(|t| t.ndim() != ndim) || ndim == 0 {
-            let ndims: Vec<usize> = tys.iter().map(|t| t.ndim()).collect();
+        let ndims: Vec<usize> = tys.iter().map(|t| t.ndim()).collect();
+        if ndims.iter().any(|&n| n != ndim) {
             return Err(Error::Type(format!(
-                "Only tensors with the same number (> 0) of dimensions can be joined. Input ndims were: {ndims:?}"
+                "Only tensors with the same number of dimensions can be joined. Input ndims were: {ndims:?}"
             )));
+        }
+        if ndim == 0 {
+            return Err(Error::Type(
+                "Join cannot join scalars (0-d tensors); stack them instead".into(),
+            ));
         }
         let dtype = upcast(&tys.iter().map(|t| t.dtype).collect::<Vec<_>>())?;
         let shape = match known_axis(known[0], ndim, "Join")? {

@@ -26,7 +26,6 @@ use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::compile::{FunctionInput, FunctionMaker, FunctionSpec};
 use oxtensor_core::graph::{Graph, VarId};
 use oxtensor_core::rewrite::HostFolding;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
@@ -163,7 +162,8 @@ pub fn function_recipe<'py>(
             .collect::<PyResult<Vec<bool>>>()?;
         for (i, s) in specs.iter().enumerate() {
             if specs[..i].iter().any(|o| o.var.is(&s.var)) {
-                return Err(PyValueError::new_err(format!(
+                // PyTensor's class for it, which its users catch.
+                return Err(UnusedInputError::new_err(format!(
                     "Variable {} is used twice in inputs",
                     s.var.bind(py).str()?
                 )));

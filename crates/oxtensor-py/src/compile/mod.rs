@@ -24,7 +24,7 @@ use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
 use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::compile::{FunctionInput, FunctionMaker, FunctionSpec};
-use oxtensor_core::graph::{Graph, VarId};
+use oxtensor_core::graph::{traversal, Graph, VarId};
 use oxtensor_core::rewrite::HostFolding;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
@@ -82,8 +82,17 @@ fn import_function<'py>(
     for (_, e) in &pairs {
         roots.push(memo.import_var(&mut g, e)?);
     }
-    roots.extend(spec.givens.iter().map(|&(_, v)| v));
-    let keys: Vec<VarId> = spec.givens.iter().map(|&(k, _)| k).collect();
+    let replacements: Vec<VarId> = spec.givens.iter().map(|&(_, v)| v).collect();
+    roots.extend(&replacements);
+    // A given's key is not read, unless a replacement reads it
+    // (`givens={a: a + 10}`: the replacement's `a` is the original).
+    let read = traversal::graph_inputs(&g, &replacements, &[]);
+    let keys: Vec<VarId> = spec
+        .givens
+        .iter()
+        .map(|&(k, _)| k)
+        .filter(|k| !read.contains(k))
+        .collect();
     let shared = collect_shared(&mut memo, &mut g, &roots, &keys, &mut pairs, no_default)?;
     let updated: Vec<usize> = pairs
         .iter()

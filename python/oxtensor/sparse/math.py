@@ -26,7 +26,25 @@ def _merged_shape(op: Op, x: Any, y: Any) -> tuple[Any, ...]:
     return tuple(shape)
 
 
-class AddSS(Op):
+class _Add(Op):
+    """What both additions share: equal runtime shapes, and the result's;
+    each subclass's ``combine`` adds the two values."""
+
+    __props__ = ()
+
+    def perform(
+        self, node: Apply, inputs: list[Any], output_storage: list[Any]
+    ) -> None:
+        x, y = inputs
+        if x.shape != y.shape:
+            raise ValueError(f"{self}: shapes {x.shape} and {y.shape} differ")
+        output_storage[0][0] = self.combine(x, y, node.outputs[0].type)  # type: ignore[attr-defined]
+
+    def infer_shape(self, fgraph: Any, node: Apply, shapes: list[Any]) -> list[Any]:
+        return [shapes[0]]
+
+
+class AddSS(_Add):
     """Sparse + sparse (same shape), a sparse matrix in the format of the
     first; the dtype is NumPy's promotion of both."""
 
@@ -38,25 +56,16 @@ class AddSS(Op):
         out = SparseTensorType(x.type.format, dtype, _merged_shape(self, x, y))()
         return Apply(self, [x, y], [out])
 
-    def perform(
-        self, node: Apply, inputs: list[Any], output_storage: list[Any]
-    ) -> None:
-        x, y = inputs
-        if x.shape != y.shape:
-            raise ValueError(f"{self}: shapes {x.shape} and {y.shape} differ")
-        out_type = node.outputs[0].type
+    def combine(self, x: Any, y: Any, out_type: Any) -> Any:
         result = (x + y).asformat(out_type.format)
-        output_storage[0][0] = result.astype(out_type.dtype, copy=False)
+        return result.astype(out_type.dtype, copy=False)
 
     def grad(self, inputs: list[Any], output_grads: list[Any]) -> list[Any]:
         (gz,) = output_grads
         return [gz, gz]
 
-    def infer_shape(self, fgraph: Any, node: Apply, shapes: list[Any]) -> list[Any]:
-        return [shapes[0]]
 
-
-class AddSD(Op):
+class AddSD(_Add):
     """Sparse + dense matrix (same shape), a dense matrix."""
 
     __props__ = ()
@@ -69,23 +78,14 @@ class AddSD(Op):
         out = TensorType(dtype, shape=_merged_shape(self, x, y))()
         return Apply(self, [x, y], [out])
 
-    def perform(
-        self, node: Apply, inputs: list[Any], output_storage: list[Any]
-    ) -> None:
-        x, y = inputs
-        if x.shape != y.shape:
-            raise ValueError(f"{self}: shapes {x.shape} and {y.shape} differ")
-        dtype = node.outputs[0].type.dtype
-        output_storage[0][0] = np.asarray(x + y, dtype=dtype)
+    def combine(self, x: Any, y: Any, out_type: Any) -> Any:
+        return np.asarray(x + y, dtype=out_type.dtype)
 
     def grad(self, inputs: list[Any], output_grads: list[Any]) -> list[Any]:
         from oxtensor.sparse.basic import SparseFromDense
 
         (gz,) = output_grads
         return [SparseFromDense(inputs[0].type.format)(gz), gz]
-
-    def infer_shape(self, fgraph: Any, node: Apply, shapes: list[Any]) -> list[Any]:
-        return [shapes[1]]
 
 
 add_s_s = AddSS()

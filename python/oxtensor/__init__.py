@@ -16,6 +16,7 @@ import warnings
 
 from oxtensor import _core  # loads the extension first
 from oxtensor.compile import In, Mode, Out, function, shared
+from oxtensor.compile.builders import OpFromGraph
 from oxtensor.configdefaults import config
 from oxtensor.gradient import (
     Lop,
@@ -32,6 +33,13 @@ from oxtensor.graph.fg import FunctionGraph
 from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.printing import debugprint, dprint
+from oxtensor.scan.basic import scan
+from oxtensor.scan.views import foldl, foldr, map, reduce
+
+# isort: split
+# `oxtensor.tensor.random` (`pt.random.normal(...)`) needs shared variables,
+# so it is loaded after `compile`, not by `oxtensor.tensor` itself.
+import oxtensor.tensor.random  # noqa: F401
 
 InternalError = _core.InternalError
 
@@ -51,6 +59,7 @@ __all__ = [
     "Lop",
     "Mode",
     "Op",
+    "OpFromGraph",
     "Out",
     "Rop",
     "Type",
@@ -58,12 +67,17 @@ __all__ = [
     "config",
     "debugprint",
     "dprint",
+    "foldl",
+    "foldr",
     "function",
     "grad",
     "hessian",
     "jacobian",
+    "map",
     "pullback",
     "pushforward",
+    "reduce",
+    "scan",
     "shared",
     "verify_grad",
 ]

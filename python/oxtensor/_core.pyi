@@ -142,6 +142,7 @@ __all__ = [
     "_pushforward",
     "_register",
     "_set_autocast_float_dtypes",
+    "_set_cast_policy",
     "_set_floatx",
     "_simd",
     "_vectorize_graph",
@@ -398,6 +399,9 @@ def _blas_products() -> int:
 
 def _set_floatx(name: str) -> None:
     """Sets the core's ``floatX`` (``"float32"`` or ``"float64"``)."""
+
+def _set_cast_policy(name: str) -> None:
+    """Sets the core's ``cast_policy`` (``"custom"`` or ``"numpy+floatX"``)."""
 
 def _floatx() -> str:
     """The core's ``floatX``."""
@@ -1780,6 +1784,15 @@ class GradOp(Op):
     """
 
     __props__: ClassVar[tuple[str, ...]]
+    def connection_pattern(self, /, node: Apply) -> list[list[bool]]:
+        """Whether the output's gradient reaches the input: not for
+        ``disconnected_grad``, always for the others.
+        """
+    @property
+    def kind(self) -> t.Any:
+        """The kind's class name in PyTensor (``GradClip``, ``ZeroGrad``, ...), which
+        ``isinstance(op, oxtensor.gradient.GradClip)`` reads.
+        """
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """A view of the input."""

@@ -117,9 +117,11 @@ def _honoured(config: OxtensorConfigParser) -> None:
     )
     config.add(
         "cast_policy",
-        "How Python numbers become constants: PyTensor's 'custom' autocasting "
-        "(the only policy PyTensor 3.x has).",
-        EnumStr("custom"),
+        "How Python numbers become constants: 'custom' (PyTensor's "
+        "autocaster: the narrowest int dtype holding the value, float32 when "
+        "exact) or 'numpy+floatX' (NumPy's defaults: int64, and floatX for "
+        "floats; arange's dtype as NumPy's).",
+        EnumStr("custom", ["numpy+floatX"], apply=_core._set_cast_policy),
     )
 
 

@@ -13,6 +13,13 @@ from typing import Any
 
 from oxtensor import _core
 from oxtensor.gradient_check import GradientError, numeric_grad, verify_grad
+from oxtensor.gradient_shaping import (
+    DisconnectedGrad,
+    GradClip,
+    GradScale,
+    UndefinedGrad,
+    ZeroGrad,
+)
 from oxtensor.graph.null_type import NullType
 
 DisconnectedType = _core.DisconnectedType
@@ -244,6 +251,50 @@ def hessian_vector_product(cost: Any, wrt: Any, p: Any, **grad_kwargs: Any) -> A
     return result[0] if single else result
 
 
+def subgraph_grad(
+    wrt: Any,
+    end: Any,
+    start: Any = None,
+    cost: Any = None,
+    details: bool = False,
+) -> Any:
+    """Backpropagate through one piece of a graph, as PyTensor's
+    ``subgraph_grad``: the gradients of ``cost`` plus the known gradients
+    ``start`` (a dict) with respect to ``wrt`` and to ``end``, the variables
+    where this piece stops (treated as constants, so nothing flows past them).
+
+    Returns ``(wrt_grads, end_grads)``; with ``details=True`` also the parts
+    of ``wrt_grads`` that come from ``start`` and from ``cost`` alone.
+    """
+    wrt, end = list(wrt), list(end)
+    start = dict(start or {})
+    if cost is None and not start:
+        raise ValueError("subgraph_grad needs a cost or known gradients in start.")
+    params = wrt + end
+
+    def part(cost_part: Any, known: Any) -> list[Any]:
+        if cost_part is None and not known:
+            return [None] * len(params)
+        return grad(
+            cost_part,
+            params,
+            consider_constant=end,
+            known_grads=known or None,
+            disconnected_inputs="ignore",
+        )
+
+    from_start = part(None, start)
+    from_cost = part(cost, {})
+    totals = [
+        a if b is None else b if a is None else a + b
+        for a, b in zip(from_start, from_cost, strict=True)
+    ]
+    wrt_grads, end_grads = totals[: len(wrt)], totals[len(wrt) :]
+    if details:
+        return wrt_grads, end_grads, from_start[: len(wrt)], from_cost[: len(wrt)]
+    return wrt_grads, end_grads
+
+
 def zero_grad(x: Any) -> Any:
     """``x``, whose gradient is zero."""
     return _core._grad_op(x, "zero")
@@ -275,15 +326,20 @@ def grad_scale(x: Any, multiplier: float) -> Any:
 
 
 __all__ = [
+    "DisconnectedGrad",
     "DisconnectedInputError",
     "DisconnectedType",
+    "GradClip",
     "GradOp",
+    "GradScale",
     "GradientError",
     "Jacobian",
     "Lop",
     "NullType",
     "NullTypeGradError",
     "Rop",
+    "UndefinedGrad",
+    "ZeroGrad",
     "consider_constant",
     "disconnected_grad",
     "disconnected_type",
@@ -298,6 +354,7 @@ __all__ = [
     "numeric_grad",
     "pullback",
     "pushforward",
+    "subgraph_grad",
     "undefined_grad",
     "verify_grad",
     "zero_grad",

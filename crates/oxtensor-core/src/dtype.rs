@@ -258,9 +258,37 @@ pub fn upcast(dtypes: &[DType]) -> Result<DType> {
     Ok(rest.iter().fold(*first, |acc, &d| acc.promote(d)))
 }
 
+/// Whether PyTensor's `cast_policy` is "numpy+floatX" (Python numbers take
+/// NumPy's default dtypes) rather than "custom" (the autocaster's).
+static NUMPY_CASTS: AtomicBool = AtomicBool::new(false);
+
+/// Sets PyTensor's `cast_policy`: "custom" or "numpy+floatX".
+pub fn set_cast_policy(name: &str) -> Result<()> {
+    let numpy = match name {
+        "custom" => false,
+        "numpy+floatX" => true,
+        other => {
+            return Err(Error::Value(format!(
+                "cast_policy must be 'custom' or 'numpy+floatX', got {other:?}"
+            )))
+        }
+    };
+    NUMPY_CASTS.store(numpy, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Whether Python numbers take NumPy's default dtypes (int64, floatX).
+pub fn numpy_casts() -> bool {
+    NUMPY_CASTS.load(Ordering::Relaxed)
+}
+
 /// The dtype PyTensor's autocaster gives a Python `int` constant: the first of
-/// int8, int16, int32, int64 that holds it, else uint64.
+/// int8, int16, int32, int64 that holds it, else uint64; int64 whenever it
+/// holds it under the "numpy+floatX" cast policy (NumPy's default).
 pub fn autocast_int(value: i128) -> Result<DType> {
+    if numpy_casts() && (i64::MIN as i128..=i64::MAX as i128).contains(&value) {
+        return Ok(DType::Int64);
+    }
     const CANDIDATES: [(DType, i128, i128); 4] = [
         (DType::Int8, i8::MIN as i128, i8::MAX as i128),
         (DType::Int16, i16::MIN as i128, i16::MAX as i128),
@@ -287,6 +315,9 @@ pub fn autocast_int(value: i128) -> Result<DType> {
 /// to floatX only, keeping the last). The dtypes tried are a setting
 /// (`scalar::autocast`).
 pub fn autocast_float(value: f64) -> DType {
+    if numpy_casts() {
+        return floatx();
+    }
     crate::scalar::autocast::autocast_float(value)
 }
 
@@ -463,6 +494,15 @@ mod tests {
         assert_eq!(autocast_float(1e300), Float64);
         assert_eq!(autocast_float(f64::INFINITY), Float32);
         assert!(set_floatx(Int32).is_err());
+    }
+
+    #[test]
+    fn cast_policy_names() {
+        // Only the refusal: switching the process-wide policy here would race
+        // the other tests' autocasts.
+        let err = set_cast_policy("numpy").unwrap_err().to_string();
+        assert!(err.contains("'custom' or 'numpy+floatX'"), "{err}");
+        assert!(!numpy_casts());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 """Compiling graphs into callable functions."""
 
+from oxtensor.compile.builders import OpFromGraph
 from oxtensor.compile.debug import DebugMode
 from oxtensor.compile.function import Function, function
 from oxtensor.compile.io import In, Out
@@ -13,6 +14,7 @@ __all__ = [
     "FunctionMaker",
     "In",
     "Mode",
+    "OpFromGraph",
     "Out",
     "SharedVariable",
     "function",

@@ -117,6 +117,10 @@ def shared(
         return sparse_constructor(
             value, name, strict, allow_downcast, borrow, shape=shape
         )
+    if isinstance(value, np.random.Generator):
+        from oxtensor.tensor.random.var import randomgen_constructor
+
+        return randomgen_constructor(value, name, strict, allow_downcast, borrow)
     if not isinstance(value, np.ndarray | np.generic | int | float | complex | bool):
         from oxtensor.link.c.type import generic
 

@@ -12,7 +12,23 @@ from oxtensor import _core
 from oxtensor.configdefaults import config as _config
 from oxtensor.tensor import _layout
 
-as_tensor_variable = _core.as_tensor_variable
+def as_tensor_variable(
+    x: _Any, name: str | None = None, ndim: int | None = None, dtype: _Any = None
+) -> _Any:
+    """``x`` as a tensor variable: variables as they are, data as constants,
+    a ``range`` as an ``arange`` node (as PyTensor builds it)."""
+    if isinstance(x, range):
+        if ndim is not None and ndim != 1:
+            raise ValueError(f"ndim for range must be 1, got {ndim}")
+        out = arange(x.start, x.stop, x.step, dtype=dtype)
+        if name is not None:
+            out.name = name
+        return out
+    if isinstance(x, _np.ma.MaskedArray):
+        raise NotImplementedError("MaskedArrays are not supported")
+    return _core.as_tensor_variable(x, name=name, ndim=ndim, dtype=dtype)
+
+
 as_tensor = as_tensor_variable
 constant = _core.constant
 
@@ -118,7 +134,15 @@ def empty_like(a: _Any, dtype: _Any = None) -> _Any:
 
 
 def _arange_dtype(dtypes: list[str]) -> str:
-    """PyTensor's rule: the inputs' upcast, integers widened to int64."""
+    """PyTensor's rule: the inputs' upcast, integers widened to int64. Under
+    ``cast_policy="numpy+floatX"``, NumPy's own ``arange`` dtype, except that
+    a float64 result is floatX when no input is float64."""
+    if _config.cast_policy == "numpy+floatX":
+        probes = [_np.array(v, dtype=d) for v, d in zip((0, 1, 1), dtypes, strict=True)]
+        found = _np.arange(*probes).dtype
+        if found == _np.float64 and "float64" not in dtypes:
+            return str(_config.floatX)
+        return str(found)
     up = _np.result_type(*[_np.dtype(d) for d in dtypes])
     if up.kind in "biu" and up != _np.uint64:
         return "int64"
@@ -236,11 +260,33 @@ def swapaxes(y: _Any, axis1: int, axis2: int) -> _Any:
 
 
 def transpose(x: _Any, axes: _Any = None) -> _Any:
-    """``x`` with its axes permuted (reversed when ``axes`` is None)."""
+    """``x`` with its axes permuted (reversed when ``axes`` is None); ``x``
+    itself when the order changes nothing. A full reversal of a named ``x``
+    is named ``x.T``, as PyTensor names it."""
     x = as_tensor_variable(x)
-    if axes is None:
-        return x.dimshuffle(*range(x.ndim)[::-1])
-    return x.dimshuffle(*[_normalize_axis(int(a), x.ndim) for a in axes])
+    reverse = list(range(x.ndim))[::-1]
+    order = reverse if axes is None else [_normalize_axis(int(a), x.ndim) for a in axes]
+    if order == list(range(x.ndim)):
+        return x
+    out = x.dimshuffle(*order)
+    if x.name and order == reverse:
+        out.name = f"{x.name}.T"
+    return out
+
+
+def matrix_transpose(x: _Any) -> _Any:
+    """``x`` with its last two axes exchanged (NumPy's ``matrix_transpose``)."""
+    x = as_tensor_variable(x)
+    if x.ndim < 2:
+        raise ValueError(
+            f"Input array must be at least 2-dimensional, but it is {x.ndim}"
+        )
+    return swapaxes(x, -1, -2)
+
+
+def is_flat(var: _Any, ndim: int = 1) -> bool:
+    """Whether ``var`` has exactly ``ndim`` axes."""
+    return as_tensor_variable(var).ndim == ndim
 
 
 def moveaxis(a: _Any, source: _Any, destination: _Any) -> _Any:
@@ -253,7 +299,9 @@ def moveaxis(a: _Any, source: _Any, destination: _Any) -> _Any:
         else list(destination)
     )
     if len(src) != len(dst):
-        raise ValueError("source and destination must have the same number of elements")
+        raise ValueError(
+            "`source` and `destination` arguments must have the same number of elements"
+        )
     src = [_normalize_axis(int(s), a.ndim) for s in src]
     dst = [_normalize_axis(int(d), a.ndim) for d in dst]
     order = [i for i in range(a.ndim) if i not in src]
@@ -354,7 +402,9 @@ __all__ += [
     "full_like",
     "horizontal_stack",
     "identity_like",
+    "is_flat",
     "join",
+    "matrix_transpose",
     "moveaxis",
     "ones",
     "split",
@@ -508,3 +558,8 @@ __all__ += [
     "make_vector",
     "stacklists",
 ]
+
+# Built from `arange` and `flatten` above, so imported once they exist.
+from oxtensor.tensor.gathering import take_along_axis  # noqa: E402
+
+__all__ += ["take_along_axis"]

@@ -49,6 +49,8 @@ def atleast_Nd(arry: Any, *, n: int = 1, left: bool = True) -> Any:
     until it has at least ``n`` axes."""
     arry = as_tensor_variable(arry)
     missing = max(n - arry.ndim, 0)
+    if missing == 0:
+        return arry
     return shape_padleft(arry, missing) if left else shape_padright(arry, missing)
 
 

@@ -37,7 +37,10 @@ pub(super) fn grad_with(
     let seeds = seeds(g, req)?;
     let sources: Vec<VarId> = seeds.iter().map(|s| s.0).collect();
     let order = toposort(g, &sources, &req.consider_constant)?;
-    let active = d.active(g, &order, &sources, &req.consider_constant)?;
+    // `consider_constant` stops the walk at those variables (their owners
+    // are not in `order`), yet they still receive gradients themselves, as
+    // in PyTensor: `grad(x + y, x, consider_constant=[x])` is 1.
+    let active = d.active(g, &order, &sources)?;
     let depends = d.depends(g, &order, &active, &req.wrt)?;
     for (v, s) in seeds {
         d.terms.entry(v).or_default().push(s);
@@ -116,38 +119,54 @@ fn seeds(g: &mut Graph, req: &GradRequest) -> Result<Vec<(VarId, VarId)>> {
     let mut out = Vec::new();
     for &(v, gv) in &req.known_grads {
         g.try_var(v)?;
-        let gv = match &g.try_var(gv)?.ty {
-            Type::Null(_) | Type::Disconnected => gv,
-            Type::Tensor(t) if t.dtype.is_continuous() => {
-                let want = g.var(v).ty.as_tensor().map(|t| (t.ndim(), t.dtype));
-                match want {
-                    Some((ndim, _)) if ndim != t.ndim() => {
-                        return Err(Error::Value(format!(
-                            "known_grads gives {} a gradient with {} dimensions, but the variable has {ndim}",
-                            g.describe_var(v),
-                            t.ndim()
-                        )))
-                    }
-                    Some((_, dtype)) => match_dtype(g, gv, dtype)?,
-                    None => gv,
-                }
-            }
-            other => {
-                return Err(Error::Type(format!(
-                    "Gradients must always be NullType, DisconnectedType, or continuous, but grad was given a known_grad of type {other}"
-                )))
-            }
-        };
-        out.push((v, gv));
+        out.push((v, known_seed(g, v, gv)?));
     }
     if let Some(cost) = req.cost {
         if !req.known_grads.iter().any(|(v, _)| *v == cost) {
             let dtype = g.var(cost).ty.expect_tensor("The cost")?.dtype;
+            // `fill(cost, 1)` as PyTensor seeds it: the gradient graph keeps
+            // the cost as an ancestor, so `grad(x, x)` still reads `x` (its
+            // inputs are used) and the rewrites drop the fill.
             let one = build::scalar_constant(g, grad_dtype(dtype), 1.0);
-            out.push((cost, one));
+            out.push((cost, build::fill(g, cost, one)?));
         }
     }
     Ok(out)
+}
+
+/// One known gradient, checked and brought to its variable's dtype. A 0-d
+/// tensor gradient of a tensor with dimensions is filled to its shape (as
+/// PyTensor's `grad_sources_inputs([(out, one)])` callers rely on); other
+/// rank mismatches are an error.
+fn known_seed(g: &mut Graph, v: VarId, gv: VarId) -> Result<VarId> {
+    let given = g.try_var(gv)?.ty.clone();
+    let continuous = match &given {
+        Type::Null(_) | Type::Disconnected => return Ok(gv),
+        Type::Tensor(t) => t.dtype.is_continuous(),
+        Type::Scalar(d) => d.is_continuous(),
+        _ => false,
+    };
+    if !continuous {
+        return Err(Error::Type(format!(
+            "Gradients must always be NullType, DisconnectedType, or continuous, but grad was given a known_grad of type {given}"
+        )));
+    }
+    let (Some(want), Some(have)) = (g.var(v).ty.as_tensor().cloned(), given.as_tensor()) else {
+        return Ok(gv);
+    };
+    let gv = match_dtype(g, gv, want.dtype)?;
+    if have.ndim() == want.ndim() {
+        return Ok(gv);
+    }
+    if have.ndim() == 0 {
+        return build::fill(g, v, gv);
+    }
+    Err(Error::Value(format!(
+        "known_grads gives {} a gradient with {} dimensions, but the variable has {}",
+        g.describe_var(v),
+        have.ndim(),
+        want.ndim()
+    )))
 }
 
 /// What a gradient variable stands for.
@@ -227,15 +246,9 @@ impl<'h> Driver<'h> {
         }
     }
 
-    /// Variables through which the sources' gradients flow (connected edges,
-    /// not through `consider_constant`).
-    fn active(
-        &mut self,
-        g: &Graph,
-        order: &[NodeId],
-        sources: &[VarId],
-        constant: &[VarId],
-    ) -> Result<HashSet<VarId>> {
+    /// Variables through which the sources' gradients flow (connected edges
+    /// of the nodes in `order`).
+    fn active(&mut self, g: &Graph, order: &[NodeId], sources: &[VarId]) -> Result<HashSet<VarId>> {
         let mut active: HashSet<VarId> = sources.iter().copied().collect();
         for &node in order.iter().rev() {
             let n = g.node(node);
@@ -247,7 +260,7 @@ impl<'h> Driver<'h> {
             let inputs = g.node(node).inputs.clone();
             for (i, x) in inputs.into_iter().enumerate() {
                 let linked = live.iter().zip(&p[i]).any(|(l, c)| *l && *c);
-                if linked && !constant.contains(&x) {
+                if linked {
                     active.insert(x);
                 }
             }

@@ -32,6 +32,9 @@ def _blas_products() -> int:
 def _set_floatx(name: str) -> None:
     """Sets the core's ``floatX`` (``"float32"`` or ``"float64"``)."""
 
+def _set_cast_policy(name: str) -> None:
+    """Sets the core's ``cast_policy`` (``"custom"`` or ``"numpy+floatX"``)."""
+
 def _floatx() -> str:
     """The core's ``floatX``."""
 

@@ -28,7 +28,8 @@ fn autocast(value: &Bound<'_, PyAny>) -> PyResult<Option<DType>> {
         })?;
         return dtype::autocast_int(v).py().map(Some);
     }
-    if value.is_instance_of::<PyFloat>() {
+    // `np.float64` subclasses `float` but has a dtype of its own to keep.
+    if value.is_instance_of::<PyFloat>() && !value.hasattr("dtype")? {
         return Ok(Some(dtype::autocast_float(value.extract()?)));
     }
     if let Ok(c) = value.cast::<PyComplex>() {

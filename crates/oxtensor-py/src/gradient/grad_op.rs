@@ -1,8 +1,11 @@
 //! `GradOp` (`oxtensor.gradient`): the gradient-shaping identities
 //! (`zero_grad`, `grad_clip`, ...) as one class.
 
+use crate::errors::to_pyerr;
 use crate::ops::op::PyOp;
-use crate::ops::props::view_of_input;
+use crate::ops::props::{core_of, view_of_input};
+use oxtensor_core::ops::grad_ops::GradOp;
+use oxtensor_core::ops::Op;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -22,5 +25,24 @@ impl PyGradOp {
     #[getter]
     fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         view_of_input(py)
+    }
+
+    /// The kind's class name in PyTensor (`GradClip`, `ZeroGrad`, ...), which
+    /// `isinstance(op, oxtensor.gradient.GradClip)` reads.
+    #[getter]
+    fn kind(slf: PyRef<'_, Self>) -> PyResult<String> {
+        Ok(core_of::<GradOp>(slf.as_super())?.name().to_string())
+    }
+
+    /// Whether the output's gradient reaches the input: not for
+    /// `disconnected_grad`, always for the others.
+    fn connection_pattern(
+        slf: PyRef<'_, Self>,
+        node: Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Vec<bool>>> {
+        let _ = node;
+        let op = core_of::<GradOp>(slf.as_super())?;
+        let pattern = op.connection_pattern(1).map_err(to_pyerr)?;
+        Ok(pattern.unwrap_or_else(|| vec![vec![true]]))
     }
 }

@@ -7,8 +7,9 @@
 
 use super::fold::PyHostFolder;
 use crate::errors::{from_pyerr, IntoPyResult};
+use crate::graph::fgraph::events::EventLog;
 use crate::graph::fgraph::PyFunctionGraph;
-use oxtensor_core::error::{Error, Result as CoreResult};
+use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::{Feature, FunctionGraph};
 use oxtensor_core::rewrite::{
     rewrite_graph, GraphRewriter, HostFolding, RewriteProfile, RunContext,
@@ -57,19 +58,32 @@ pub fn with_python<T>(
     fg: &mut FunctionGraph,
     f: impl FnOnce(&Bound<'_, PyFunctionGraph>) -> PyResult<T>,
 ) -> CoreResult<T> {
-    let shell = fg
-        .feature::<HostBridge>()
-        .map(|b| b.shell.clone_ref(py))
-        .ok_or_else(|| {
-            Error::Value(
-                "a rewriter written in Python ran on a graph that has no Python FunctionGraph"
-                    .into(),
-            )
-        })?;
+    let Some(shell) = fg.feature::<HostBridge>().map(|b| b.shell.clone_ref(py)) else {
+        return with_new_shell(py, fg, f);
+    };
     let shell = shell.bind(py);
     let owned = std::mem::take(fg);
     let result = PyFunctionGraph::put_core(shell, owned).and_then(|()| f(shell));
     *fg = shell.borrow_mut().take_core().map_err(from_pyerr)?;
+    result.map_err(from_pyerr)
+}
+
+/// [`with_python`] for a graph the core built and compiles on its own (a
+/// `Jacobian`'s inner graph, say): it gets a Python graph object for the
+/// length of `f`, so rewriters registered from Python run there too.
+fn with_new_shell<T>(
+    py: Python<'_>,
+    fg: &mut FunctionGraph,
+    f: impl FnOnce(&Bound<'_, PyFunctionGraph>) -> PyResult<T>,
+) -> CoreResult<T> {
+    let (shell, log) = PyFunctionGraph::shell(py, Default::default()).map_err(from_pyerr)?;
+    fg.attach_feature(log)?;
+    fg.attach_feature(Box::new(HostBridge::new(&shell)))?;
+    let owned = std::mem::take(fg);
+    let result = PyFunctionGraph::adopt(&shell, owned).and_then(|()| f(&shell));
+    *fg = shell.borrow_mut().take_core().map_err(from_pyerr)?;
+    HostBridge::detach(fg)?;
+    fg.remove_feature_of::<EventLog>()?;
     result.map_err(from_pyerr)
 }
 

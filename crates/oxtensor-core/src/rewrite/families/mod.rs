@@ -13,6 +13,7 @@ mod dot;
 mod exp_log_switch;
 mod fill;
 mod fusion;
+mod grad_ops;
 mod inc_subtensor;
 mod inplace_cumop_sort;
 mod inplace_elemwise;
@@ -52,6 +53,7 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     useless_elemwise::register(db)?;
     fill::register(db)?;
     cast::register(db)?;
+    grad_ops::register(db)?;
     switch::register(db)?;
     comparison::register(db)?;
     inverse_functions::register(db)?;

@@ -6,7 +6,7 @@
 mod clone;
 pub mod destroyhandler;
 mod edits;
-mod events;
+pub(crate) mod events;
 mod features;
 mod freeze;
 mod objects;

@@ -1,0 +1,318 @@
+"""The distributions: one `RandomVariable` subclass each, and the module
+functions users call (``normal(loc, scale, size=..., rng=...)``), which
+are the ops themselves or thin wrappers (``gamma``'s ``rate``,
+``standard_normal``, ``choice``, ``permutation``).
+
+Each draw is the ``numpy.random.Generator`` method of the same name
+(``bernoulli``, ``categorical``, ``choice``, ``permutation`` compose
+NumPy's), so a function seeded like a NumPy generator draws the same
+numbers NumPy does.
+"""
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from oxtensor.tensor.random.op import RandomVariable
+
+
+class _Float2(RandomVariable):
+    """A two-parameter continuous distribution drawn by NumPy's method."""
+
+    signature = "(),()->()"
+    dtype = "floatX"
+
+
+class NormalRV(_Float2):
+    name = "normal"
+    param_names = ("loc", "scale")
+    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
+
+
+class UniformRV(_Float2):
+    name = "uniform"
+    param_names = ("low", "high")
+    param_defaults: ClassVar[dict[str, Any]] = {"low": 0.0, "high": 1.0}
+
+
+class BetaRV(_Float2):
+    name = "beta"
+    param_names = ("alpha", "beta")
+
+
+class GammaRV(_Float2):
+    """Parametrised by ``shape`` and ``scale``, as NumPy's ``gamma``."""
+
+    name = "gamma"
+    param_names = ("shape", "scale")
+
+
+class LogNormalRV(_Float2):
+    name = "lognormal"
+    param_names = ("mean", "sigma")
+    param_defaults: ClassVar[dict[str, Any]] = {"mean": 0.0, "sigma": 1.0}
+
+
+class _LocScale(_Float2):
+    param_names = ("loc", "scale")
+    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
+
+
+class LaplaceRV(_LocScale):
+    name = "laplace"
+
+
+class LogisticRV(_LocScale):
+    name = "logistic"
+
+
+class GumbelRV(_LocScale):
+    name = "gumbel"
+
+
+class _Float1(RandomVariable):
+    """A one-parameter continuous distribution drawn by NumPy's method."""
+
+    signature = "()->()"
+    dtype = "floatX"
+
+
+class _Int1(RandomVariable):
+    """A one-parameter discrete distribution drawn by NumPy's method."""
+
+    signature = "()->()"
+    dtype = "int64"
+
+
+class _Int2(RandomVariable):
+    """A two-parameter discrete distribution drawn by NumPy's method."""
+
+    signature = "(),()->()"
+    dtype = "int64"
+
+
+class ExponentialRV(_Float1):
+    name = "exponential"
+    param_names = ("scale",)
+    param_defaults: ClassVar[dict[str, Any]] = {"scale": 1.0}
+
+
+class ChiSquareRV(_Float1):
+    name = "chisquare"
+    param_names = ("df",)
+
+
+class IntegersRV(_Int2):
+    """Integers in ``[low, high)``."""
+
+    name = "integers"
+    param_names = ("low", "high")
+
+    def __call__(self, low: Any, high: Any = None, **kwargs: Any) -> Any:
+        if high is None:  # NumPy's integers(n): [0, n)
+            low, high = 0, low
+        return super().__call__(low, high, **kwargs)
+
+
+class BinomialRV(_Int2):
+    name = "binomial"
+    param_names = ("n", "p")
+
+
+class BernoulliRV(_Int1):
+    name = "bernoulli"
+    param_names = ("p",)
+
+    def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
+        p, size = args
+        return rng.binomial(1, p, size=size)
+
+
+class PoissonRV(_Int1):
+    name = "poisson"
+    param_names = ("lam",)
+    param_defaults: ClassVar[dict[str, Any]] = {"lam": 1.0}
+
+
+class GeometricRV(_Int1):
+    name = "geometric"
+    param_names = ("p",)
+
+
+class CategoricalRV(RandomVariable):
+    """Index ``i`` with probability ``p[..., i]`` (the last axis need not
+    sum to one: it is normalised)."""
+
+    name = "categorical"
+    signature = "(p)->()"
+    dtype = "int64"
+    param_names = ("p",)
+
+    def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
+        p, size = args
+        p = np.asarray(p)
+        batch = p.shape[:-1] if size is None else size
+        cdf = np.cumsum(np.broadcast_to(p, (*batch, p.shape[-1])), axis=-1)
+        u = rng.random((*batch, 1)) * cdf[..., -1:]
+        return np.minimum((cdf <= u).sum(axis=-1), p.shape[-1] - 1)
+
+
+class MultinomialRV(RandomVariable):
+    name = "multinomial"
+    signature = "(),(p)->(p)"
+    dtype = "int64"
+    param_names = ("n", "p")
+
+
+class PermutationRV(RandomVariable):
+    """A shuffled copy of ``x`` along its last axis; each batch row is
+    shuffled independently."""
+
+    name = "permutation"
+    signature = "(x)->(x)"
+    dtype = None
+    param_names = ("x",)
+
+    def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
+        x, size = args
+        x = np.asarray(x)
+        if size is None and x.ndim == 1:
+            return rng.permutation(x)
+        if size is not None:
+            x = np.broadcast_to(x, (*size, x.shape[-1]))
+        return rng.permuted(x, axis=-1)
+
+
+class ChoiceRV(RandomVariable):
+    """Draws from the vector ``a`` (with probabilities ``p`` when the
+    signature has them), with or without replacement."""
+
+    __props__ = (*RandomVariable.__props__, "replace")
+    name = "choice"
+    signature = "(x)->()"
+    dtype = None
+
+    def __init__(self, replace: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.replace = bool(replace)
+
+    def __str__(self) -> str:
+        return f"ChoiceRV(choice, replace={self.replace})"
+
+    def make_node(self, rng: Any, size: Any, *dist_params: Any) -> Any:
+        node = super().make_node(rng, size, *dist_params)
+        batched = [p for p in self.dist_params(node) if p.ndim != 1]
+        if batched:
+            raise NotImplementedError(
+                f"{self}: a and p must be vectors (batched choice is not "
+                f"supported), got {[p.type for p in batched]}"
+            )
+        return node
+
+    def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
+        *params, size = args
+        p = params[1] if len(params) > 1 else None
+        return rng.choice(params[0], size=size, replace=self.replace, p=p)
+
+
+normal = NormalRV()
+uniform = UniformRV()
+beta = BetaRV()
+_gamma = GammaRV()
+lognormal = LogNormalRV()
+laplace = LaplaceRV()
+logistic = LogisticRV()
+gumbel = GumbelRV()
+exponential = ExponentialRV()
+chisquare = ChiSquareRV()
+integers = IntegersRV()
+binomial = BinomialRV()
+bernoulli = BernoulliRV()
+poisson = PoissonRV()
+geometric = GeometricRV()
+categorical = CategoricalRV()
+multinomial = MultinomialRV()
+_permutation = PermutationRV()
+
+
+def standard_normal(**kwargs: Any) -> Any:
+    """``normal(0, 1, ...)``."""
+    return normal(0.0, 1.0, **kwargs)
+
+
+def gamma(shape: Any, rate: Any = None, scale: Any = None, **kwargs: Any) -> Any:
+    """Gamma draws with ``rate`` or ``scale`` (``1 / rate``), not both."""
+    if rate is not None and scale is not None:
+        raise ValueError("gamma: give either rate or scale, not both")
+    if rate is not None:
+        from oxtensor.tensor import as_tensor_variable
+
+        scale = 1.0 / as_tensor_variable(rate)
+    return _gamma(shape, 1.0 if scale is None else scale, **kwargs)
+
+
+def _range_if_int(x: Any) -> Any:
+    """NumPy reads an integer ``n`` as ``arange(n)`` in choice and permutation."""
+    from oxtensor.tensor import arange, as_tensor_variable
+
+    x = as_tensor_variable(x)
+    if x.ndim == 0 and x.dtype.startswith(("int", "uint")):
+        return arange(x)
+    return x
+
+
+def permutation(x: Any, **kwargs: Any) -> Any:
+    """A shuffled copy of ``x`` (``arange(x)`` for an integer)."""
+    return _permutation(_range_if_int(x), **kwargs)
+
+
+def choice(
+    a: Any, size: Any = None, replace: bool = True, p: Any = None, **kwargs: Any
+) -> Any:
+    """Draws from ``a`` (``arange(a)`` for an integer), as NumPy's ``choice``."""
+    params = [_range_if_int(a)] if p is None else [_range_if_int(a), p]
+    signature = "(x)->()" if p is None else "(x),(x)->()"
+    return ChoiceRV(replace=replace, signature=signature)(*params, size=size, **kwargs)
+
+
+__all__ = [
+    "BernoulliRV",
+    "BetaRV",
+    "BinomialRV",
+    "CategoricalRV",
+    "ChiSquareRV",
+    "ChoiceRV",
+    "ExponentialRV",
+    "GammaRV",
+    "GeometricRV",
+    "GumbelRV",
+    "IntegersRV",
+    "LaplaceRV",
+    "LogNormalRV",
+    "LogisticRV",
+    "MultinomialRV",
+    "NormalRV",
+    "PermutationRV",
+    "PoissonRV",
+    "UniformRV",
+    "bernoulli",
+    "beta",
+    "binomial",
+    "categorical",
+    "chisquare",
+    "choice",
+    "exponential",
+    "gamma",
+    "geometric",
+    "gumbel",
+    "integers",
+    "laplace",
+    "logistic",
+    "lognormal",
+    "multinomial",
+    "normal",
+    "permutation",
+    "poisson",
+    "standard_normal",
+    "uniform",
+]

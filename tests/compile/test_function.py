@@ -167,7 +167,7 @@ def test_shared_variables_are_refused_as_explicit_inputs():
 
 def test_an_input_given_twice_is_refused():
     x = ot.dvector("x")
-    with pytest.raises(ValueError, match="used twice"):
+    with pytest.raises(UnusedInputError, match="is used twice in inputs"):
         function([x, x], x * 2)
 
 

@@ -23,9 +23,10 @@ def test_in_defaults():
     assert In(x, mutable=True).borrow
 
 
-def test_in_refuses_default_values():
-    with pytest.raises(ValueError, match="default values"):
-        In(ot.dvector("x"), value=np.ones(2))
+def test_default_values_of_explicit_inputs_are_refused():
+    x = ot.dvector("x")
+    with pytest.raises(NotImplementedError, match="default values"):
+        function([In(x, value=np.ones(2))], x * 2)
 
 
 def test_in_and_plain_variables_mix():

@@ -137,12 +137,13 @@ def test_explicit_update_overrides_default_update():
     assert s.get_value() == -5.0
 
 
-def test_in_with_an_update_updates_the_shared_variable():
+def test_in_of_a_shared_variable_is_refused():
+    # As in PyTensor: a shared variable is never an explicit input, even
+    # wrapped in `In` with an update (give that as `updates=`).
     s = shared(np.array(3.0), name="s")
     x = ot.dscalar("x")
-    f = function([x, In(s, update=s * x)], s + 0)
-    assert f(2.0) == 3.0
-    assert s.get_value() == 6.0
+    with pytest.raises(TypeError, match=r"shared variable.*explicit input"):
+        function([x, In(s, update=s * x)], s + 0)
     with pytest.raises(ValueError, match="needs a shared variable"):
         function([In(x, update=x + 1)], x)
 

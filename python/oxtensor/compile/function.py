@@ -8,26 +8,62 @@ from oxtensor.compile.io import In
 from oxtensor.compile.mode import get_mode
 from oxtensor.compile.sharedvalue import SharedVariable
 from oxtensor.configdefaults import config
+from oxtensor.link.basic import Container
 
 Function = _core.Function
 UnusedInputError = _core.UnusedInputError
 
 
-def _split_shared_updates(inputs: Any, updates: Any) -> tuple[list[Any], list[Any]]:
-    """``In(shared, update=e)`` means ``updates=[(shared, e)]``, not an input."""
-    pairs = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
-    explicit = []
+def _check_no_default_updates(value: Any) -> None:
+    if not isinstance(value, bool | list):
+        raise TypeError(
+            "no_default_updates must be a bool or a list of shared variables, "
+            f"got {type(value).__name__} {value!r}"
+        )
+
+
+def _split_inputs(inputs: Any, pairs: list[Any], givens: Any) -> tuple[list[Any], Any]:
+    """The explicit inputs; each implicit ``In(x, value=container,
+    update=e)`` becomes a shared variable over the container, substituted
+    for ``x`` by ``givens``, updated with ``e``."""
+    explicit, implicit = [], []
     for item in inputs:
-        if isinstance(item, In) and item.update is not None:
-            if not isinstance(item.variable, SharedVariable):
-                raise ValueError(
-                    f"In({item.variable}, update=...) needs a shared variable; "
-                    "explicit inputs cannot carry state"
-                )
-            pairs.append((item.variable, item.update))
-        else:
+        # `In(shared)` is an explicit input too, refused by the compiler.
+        plain = not isinstance(item, In) or isinstance(item.variable, SharedVariable)
+        if plain or (item.value is None and item.update is None):
             explicit.append(item)
-    return explicit, pairs
+            continue
+        if item.value is None:
+            raise ValueError(
+                f"In({item.variable}, update=...) needs a shared variable or a "
+                "value=Container: explicit inputs cannot carry state"
+            )
+        if not item.implicit:
+            raise NotImplementedError(
+                f"In({item.variable}, value=...): default values of explicit "
+                "inputs are not supported; pass the value, or give a Container "
+                "(implicit=True)"
+            )
+        implicit.append(item)
+    if not implicit:
+        return explicit, givens
+    givens = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
+    for item in implicit:
+        slot = _slot_of(item)
+        givens.append((item.variable, slot))
+        if item.update is not None:
+            pairs.append((slot, item.update))
+    return explicit, givens
+
+
+def _slot_of(item: In) -> SharedVariable:
+    value = item.value
+    if not isinstance(value, Container):
+        stored = item.variable.type.filter(value, allow_downcast=item.allow_downcast)
+        value = Container(item.variable, storage=[stored])
+    return SharedVariable(
+        item.variable.type, None, container=value, name=item.variable.name
+    )
 
 
 def function(
@@ -81,7 +117,9 @@ def function(
             "Input variables of an oxtensor function should be contained in a "
             "list, even when there is a single input."
         )
-    explicit, pairs = _split_shared_updates(inputs, updates)
+    pairs = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
+    _check_no_default_updates(no_default_updates)
+    explicit, givens = _split_inputs(inputs, pairs, givens)
     mode = get_mode(mode).with_rewrite_settings(
         config.on_opt_error, config.optdb__max_use_ratio
     )

@@ -3,6 +3,7 @@
 from typing import Any
 
 from oxtensor import _core
+from oxtensor.link.basic import Container
 
 
 class In:
@@ -14,9 +15,12 @@ class In:
         The input variable.
     name
         The keyword argument name (defaults to the variable's name).
+    value
+        A `Container` whose value the input takes at each call (then the
+        input is ``implicit``: not an argument), and where its ``update``
+        is stored: a shared variable by another name.
     update
-        For a shared variable: its value after each call (same as passing
-        ``updates=[(variable, update)]``).
+        With a ``value``: the input's value after each call.
     mutable
         Whether the function may overwrite the argument's memory.
     strict
@@ -41,8 +45,6 @@ class In:
         borrow: bool | None = None,
         shared: bool = False,
     ) -> None:
-        if value is not None:
-            raise ValueError("Inputs with default values are deprecated")
         # An update of another rank can never be the variable's next value
         # (dtypes are converted, or refused, where the update is applied).
         ndim = getattr(getattr(update, "type", None), "ndim", None)
@@ -52,12 +54,15 @@ class In:
                 f"of another rank than {variable.type}"
             )
         self.variable = variable
+        self.value = value
+        # A container (a shared slot) is read and updated by the function;
+        # it is not an argument.
+        self.implicit = isinstance(value, Container) if implicit is None else implicit
         self.name = name if name is not None or not autoname else variable.name
         self.update = update
         self.mutable = bool(mutable)
         self.strict = strict
         self.allow_downcast = allow_downcast
-        self.implicit = implicit
         self.borrow = bool(borrow) or self.mutable
         self.shared = shared
 

@@ -2,6 +2,7 @@
 that compiled functions read (and update) without being passed it."""
 
 import copy
+import sys
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,15 @@ class TensorSharedVariable(TensorVariable, SharedVariable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         SharedVariable.__init__(self, *args, **kwargs)
 
+    def zero(self, borrow: bool = False) -> None:
+        """Sets every element to 0: in the array itself with ``borrow``,
+        else in a new array (so arrays handed out keep their values)."""
+        value = self.container.storage[0]
+        if borrow:
+            value[...] = 0
+        else:
+            self.container.storage[0] = np.zeros_like(value)
+
 
 def shared(
     value: Any,
@@ -97,6 +107,16 @@ def shared(
             f"shared() was given the symbolic variable {value}; pass a value "
             "(evaluate it first with .eval())"
         )
+    if isinstance(value, np.ma.MaskedArray):
+        raise NotImplementedError(
+            "MaskedArrays are not supported; pass value.filled() or value.data"
+        )
+    if _is_sparse(value):
+        from oxtensor.sparse.sharedvar import sparse_constructor
+
+        return sparse_constructor(
+            value, name, strict, allow_downcast, borrow, shape=shape
+        )
     if isinstance(value, np.random.Generator):
         from oxtensor.tensor.random.var import randomgen_constructor
 
@@ -109,6 +129,13 @@ def shared(
     static = (None,) * array.ndim if shape is None else tuple(shape)
     ty = TensorType(array.dtype, static)
     return TensorSharedVariable(ty, array, strict, allow_downcast, name=name)
+
+
+def _is_sparse(value: Any) -> bool:
+    # scipy.sparse is imported only if the caller has imported it: a value
+    # cannot be a sparse matrix otherwise.
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and bool(sparse.issparse(value))
 
 
 _core._register("SharedVariable", SharedVariable)

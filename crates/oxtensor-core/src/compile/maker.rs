@@ -172,7 +172,9 @@ impl FunctionMaker {
                     self.graph.describe_var(inp.var)
                 )));
             }
-            if self.spec.givens.iter().any(|&(k, _)| k == inp.var) {
+            // A shared variable may be a key (`givens={a: a + 10}`): its
+            // value is still read, by the replacement.
+            if !inp.implicit && self.spec.givens.iter().any(|&(k, _)| k == inp.var) {
                 return Err(Error::Value(format!(
                     "You are trying to replace variable '{}' through the `givens` parameter, but \
                      this variable is an input to your function. Replacing inputs is currently \

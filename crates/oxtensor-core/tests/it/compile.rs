@@ -120,3 +120,29 @@ fn unused_inputs_and_givens() {
         .unwrap();
     assert_eq!(values(&out[0]), [1.0]);
 }
+
+#[test]
+fn a_given_may_replace_an_implicit_input_it_reads() {
+    // `givens={s: exp(s)}` for a shared `s`: the replacement reads the
+    // original `s`, so the function computes exp(exp(s)).
+    let mut g = Graph::new();
+    let s = vector(&mut g, "s");
+    let e = build::exp(&mut g, s).unwrap();
+    let mut explicit = spec(&[s], &[e]);
+    explicit.givens = vec![(s, e)];
+    let err = compile(g.clone(), explicit.clone(), &Mode::fast_run())
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("through the `givens` parameter"),
+        "{err}"
+    );
+    let mut implicit = explicit;
+    implicit.inputs[0].implicit = true;
+    let c = compile(g, implicit, &Mode::fast_run()).unwrap();
+    let out = c
+        .program
+        .run(vec![Tensor::from_vec(vec![1], vec![0.0]).unwrap().into()])
+        .unwrap();
+    assert!((values(&out[0])[0] - std::f64::consts::E).abs() < 1e-12);
+}

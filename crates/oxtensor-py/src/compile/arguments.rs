@@ -7,7 +7,7 @@ use crate::convert::array::{exact_view, writable_view};
 use crate::graph::types::PyTensorType;
 use crate::ops::host_thunk::value_from_py;
 use oxtensor_core::value::Value;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -174,6 +174,8 @@ impl PyFunction {
         );
         if e.is_instance_of::<PyValueError>(py) {
             PyValueError::new_err(msg)
+        } else if e.is_instance_of::<PyOverflowError>(py) {
+            PyOverflowError::new_err(msg)
         } else {
             PyTypeError::new_err(msg)
         }

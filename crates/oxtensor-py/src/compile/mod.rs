@@ -24,9 +24,8 @@ use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
 use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::compile::{FunctionInput, FunctionMaker, FunctionSpec};
-use oxtensor_core::graph::{Graph, VarId};
+use oxtensor_core::graph::{traversal, Graph, VarId};
 use oxtensor_core::rewrite::HostFolding;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
@@ -83,8 +82,17 @@ fn import_function<'py>(
     for (_, e) in &pairs {
         roots.push(memo.import_var(&mut g, e)?);
     }
-    roots.extend(spec.givens.iter().map(|&(_, v)| v));
-    let keys: Vec<VarId> = spec.givens.iter().map(|&(k, _)| k).collect();
+    let replacements: Vec<VarId> = spec.givens.iter().map(|&(_, v)| v).collect();
+    roots.extend(&replacements);
+    // A given's key is not read, unless a replacement reads it
+    // (`givens={a: a + 10}`: the replacement's `a` is the original).
+    let read = traversal::graph_inputs(&g, &replacements, &[]);
+    let keys: Vec<VarId> = spec
+        .givens
+        .iter()
+        .map(|&(k, _)| k)
+        .filter(|k| !read.contains(k))
+        .collect();
     let shared = collect_shared(&mut memo, &mut g, &roots, &keys, &mut pairs, no_default)?;
     let updated: Vec<usize> = pairs
         .iter()
@@ -163,7 +171,8 @@ pub fn function_recipe<'py>(
             .collect::<PyResult<Vec<bool>>>()?;
         for (i, s) in specs.iter().enumerate() {
             if specs[..i].iter().any(|o| o.var.is(&s.var)) {
-                return Err(PyValueError::new_err(format!(
+                // PyTensor's class for it, which its users catch.
+                return Err(UnusedInputError::new_err(format!(
                     "Variable {} is used twice in inputs",
                     s.var.bind(py).str()?
                 )));

@@ -15,18 +15,18 @@ use std::sync::Arc;
 impl PyFunction {
     /// Copies outputs that share memory with an input, a constant, an
     /// earlier output or a later borrowed one, unless that output is borrowed.
-    /// An update computed in place in its shared variable (`in_place`) is
-    /// left as it is: nothing else sees it.
+    /// An update computed in place in its shared variable, or taking over
+    /// another's released array (`kept`), is left as it is.
     pub(crate) fn unalias(
         &self,
         inputs: &[Value],
         outputs: &mut [Value],
-        in_place: &[bool],
+        kept: &[bool],
     ) -> PyResult<()> {
         let borrow = |j: usize| {
             self.borrow.get(j).copied().unwrap_or(false)
                 || j.checked_sub(self.n_outputs)
-                    .and_then(|u| in_place.get(u))
+                    .and_then(|u| kept.get(u))
                     .copied()
                     .unwrap_or(false)
         };
@@ -105,6 +105,39 @@ impl PyFunction {
             && arg.dtype() == out.dtype()
     }
 
+    /// Which updates may keep the memory of another shared variable's
+    /// array (PyTensor's `updates=[(a, b), (b, a)]` swaps without copies):
+    /// update `u`'s value lies in the array of a shared variable that is
+    /// itself updated, so that array is released to `u`, and no other
+    /// update's value lies in that array (shared variables never alias).
+    pub(crate) fn takes_released_array(&self, values: &[Value], outputs: &[Value]) -> Vec<bool> {
+        let n_in = self.inputs.len();
+        let update_value = |u: usize| match outputs.get(self.n_outputs + u) {
+            Some(Value::Tensor(t)) => Some(t),
+            _ => None,
+        };
+        let released = |u: usize| {
+            let t = update_value(u)?;
+            self.updates.iter().position(|&j| {
+                j != self.updates[u]
+                    && matches!(values.get(n_in + j), Some(Value::Tensor(a))
+                        if !a.buffer().is_rust_owned() && Arc::ptr_eq(a.buffer(), t.buffer()))
+            })
+        };
+        (0..self.updates.len())
+            .map(|u| {
+                released(u).is_some_and(|_| {
+                    let t = update_value(u).map(|t| t.buffer());
+                    (0..self.updates.len()).all(|o| {
+                        o == u
+                            || update_value(o)
+                                .is_none_or(|v| t.is_none_or(|b| !Arc::ptr_eq(b, v.buffer())))
+                    })
+                })
+            })
+            .collect()
+    }
+
     /// Runs the program on the argument `values` (inputs, then shared
     /// variables) and returns the outputs, applying the updates.
     /// (`values` by reference: moving the inline vector copies all its slots.)
@@ -123,7 +156,13 @@ impl PyFunction {
         let in_place: SmallVec<[bool; 4]> = (0..self.updates.len())
             .map(|u| self.updated_in_place(values, &outputs, u))
             .collect();
-        self.unalias(values, &mut outputs, &in_place)?;
+        let kept: SmallVec<[bool; 4]> = self
+            .takes_released_array(values, &outputs)
+            .into_iter()
+            .zip(&in_place)
+            .map(|(swapped, &own)| swapped || own)
+            .collect();
+        self.unalias(values, &mut outputs, &kept)?;
         for (u, (value, &k)) in outputs
             .drain(self.n_outputs..)
             .zip(&self.updates)

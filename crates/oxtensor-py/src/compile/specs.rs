@@ -161,7 +161,11 @@ pub(crate) fn update_pairs<'py>(
             )));
         }
         let ty = var.getattr("type")?;
-        let expr = ty.call_method1("filter_variable", (&expr,)).map_err(|_| {
+        // As in PyTensor, an update expression must have the variable's
+        // type exactly (a broadcastable or known length where the variable
+        // has none is refused); a raw value is made a constant of it.
+        let allow_convert = !expr.is_instance_of::<PyVariable>();
+        let expr = ty.call_method1("filter_variable", (&expr, allow_convert)).map_err(|_| {
             let got = expr.getattr("type").map(|t| t.str().map(|s| s.to_string()).unwrap_or_default()).unwrap_or_else(|_| "?".into());
             PyTypeError::new_err(format!(
                 "An update must have the same type as the original shared variable (shared_var={}, shared_var.type={}, update_val={}, update_val.type={got}).",

@@ -10,7 +10,6 @@ use crate::ops::classes::op_object;
 use oxtensor_core::graph::{Graph, NodeId, VarId, VarKind};
 use oxtensor_core::types::Type;
 use oxtensor_core::value::Value;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use std::collections::BTreeSet;
@@ -94,11 +93,11 @@ fn export_leaf<'py>(
             Value::Tensor(t) => {
                 construct::tensor_constant_of(py, ty, t.clone(), name_obj(py, g, v))?
             }
+            // A folded Python op's result: a constant of its Python type.
             Value::Host(_) => {
-                return Err(PyValueError::new_err(format!(
-                    "constant {} made by the core has no Python form",
-                    g.describe_var(v)
-                )))
+                let value = crate::ops::host_thunk::value_to_py(py, &c.value, false)?;
+                ty.bind(py)
+                    .call_method1("make_constant", (value, name_obj(py, g, v)))?
             }
         },
         _ => new_variable(py, ty, &data.ty, name_obj(py, g, v))?,

@@ -50,7 +50,10 @@ pub fn filter_tensor(
             }
         )));
     } else if allow_downcast || (data.is_instance_of::<PyFloat>() && want == dtype::floatx()) {
-        np.call_method1("asarray", (&data, want.name()))?
+        // Converted, then cast: a downcast wraps out-of-range integers as
+        // NumPy's `astype` does, which is what PyTensor's users rely on.
+        let arr = np.call_method1("asarray", (&data,))?;
+        arr.call_method1("astype", (want.name(),))?
     } else {
         convert_losslessly(ty, &np, data, want)?
     };
@@ -85,6 +88,9 @@ pub(crate) fn convert_losslessly<'py>(
         Some(arr.call_method1("astype", (want.name(),))?)
     } else if is_array {
         None
+    } else if have.is_integer() && want.is_integer() {
+        // NumPy's conversion: `OverflowError` for an integer out of range.
+        Some(np.call_method1("asarray", (&data, want.name()))?)
     } else {
         exact_conversion(np, &arr, have, want)?
     };

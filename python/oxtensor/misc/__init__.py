@@ -1,0 +1,1 @@
+"""PyTensor's ``misc`` helpers that users import (`may_share_memory`)."""

@@ -89,8 +89,23 @@ class FromFunctionNodeRewriter(NodeRewriter):
 
 
 def _tracks_op(rewriter: Any, op: Any) -> bool:
-    """Whether a driver would ask ``rewriter`` about a node of ``op``."""
-    return rewriter.tracks() is None or bool(_core.rewriters_for_op([rewriter], op))
+    """Whether a driver would ask ``rewriter`` about a node of ``op`` (the
+    core's answer, remembered per op: drivers call ``transform`` often)."""
+    if rewriter.tracks() is None:
+        return True
+    seen = rewriter.__dict__.setdefault("_tracked_ops", {})
+    try:
+        return bool(seen[op])
+    except (KeyError, TypeError):
+        pass
+    answer = bool(_core.rewriters_for_op([rewriter], op))
+    if len(seen) > 256:
+        seen.clear()
+    try:
+        seen[op] = answer
+    except TypeError:  # an unhashable op is asked every time
+        pass
+    return answer
 
 
 def node_rewriter(

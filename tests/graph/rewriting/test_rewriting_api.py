@@ -5,8 +5,6 @@ the equilibrium's ``max_use_ratio``, `pre_constant_merge`,
 `pre_greedy_node_rewriter`, enforced ``tracks`` and the
 ``values_eq_approx_*`` functions."""
 
-import logging
-
 import numpy as np
 import oxtensor.tensor as ot
 import pytest
@@ -238,7 +236,6 @@ def test_equilibrium_stops_after_the_application_that_goes_over_the_bound():
     x, y = var("x"), var("y")
     e = h(g(x, y))
     fg = FunctionGraph([x, y], [e])
-    logging.getLogger("oxtensor.graph.rewriting.basic").setLevel(logging.CRITICAL)
     rws = [
         PatternNodeRewriter((f, "x", "y"), (Named("J"), "x", "y")),
         PatternNodeRewriter((g, "x", "y"), (f, "x", "y")),
@@ -309,3 +306,33 @@ def test_values_eq_approx_functions():
     a, b = np.array([1.0, inf, nan]), np.array([1.0 + 1e-12, 5.0, 7.0])
     assert values_eq_approx_remove_inf_nan(a, b)
     assert not values_eq_approx_remove_inf_nan(a, b + 1)
+
+
+def test_rewrite_from_python_follows_on_opt_error():
+    x = var("x")
+
+    @node_rewriter([f])
+    def local_boom(fgraph, node):
+        raise RuntimeError("local_boom exploded")
+
+    def run():
+        fg = FunctionGraph([x], [f(x)], clone=False)
+        WalkingGraphRewriter(local_boom).rewrite(fg)
+        return fg
+
+    with pytest.warns(UserWarning, match="local_boom exploded"):
+        assert run().outputs[0].owner.op is f
+    with config.change_flags(on_opt_error="raise"):
+        with pytest.raises(RuntimeError, match="local_boom exploded"):
+            run()
+    with config.change_flags(on_opt_error="ignore"):
+        assert run().outputs[0].owner.op is f
+
+
+def test_going_over_the_bound_raises_under_on_opt_error_raise():
+    x, y = var("x"), var("y")
+    fg = FunctionGraph([x, y], [g(x, y)])
+    rws = [PatternNodeRewriter((g, "x", "y"), (f, "x", "y"))]
+    with config.change_flags(on_opt_error="raise"):
+        with pytest.raises(ValueError, match="stopped before reaching equilibrium"):
+            EquilibriumGraphRewriter(rws, max_use_ratio=0.5).rewrite(fg)

@@ -14,9 +14,9 @@ use super::apply::{apply_node_rewriter, Outcome};
 use super::change_tracker::Channel;
 use super::profile::RewriterStats;
 use super::rewriter::{GraphRewriter, NodeRewriter};
-use super::run::RunContext;
+use super::run::{OnError, RunContext};
 use super::tracker::OpTracker;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId};
 use std::sync::Arc;
 
@@ -230,14 +230,19 @@ impl GraphRewriter for Equilibrium {
                 .iter()
                 .map(|&i| self.tracker.rewriters()[i].name())
                 .collect();
-            run.warn(format!(
+            let message = format!(
                 "{} stopped before reaching equilibrium: {} kept applying (more than {} times \
                  the number of nodes). Raise the bound with the option `optdb__max_use_ratio` \
                  if the graph is simply large, else one of these rewriters undoes another.",
                 self.name,
                 names.join(", "),
                 self.max_use_ratio(run)
-            ));
+            );
+            // As PyTensor: an error under `on_opt_error="raise"`, else reported.
+            if run.settings.on_error == OnError::Raise {
+                return result.and(Err(Error::Value(message)));
+            }
+            run.warn(message);
         }
         result
     }
@@ -304,5 +309,23 @@ mod tests {
             "{}",
             run.warnings[0]
         );
+    }
+
+    #[test]
+    fn going_over_the_bound_is_an_error_when_failures_raise() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let e = build::exp(&mut g, x).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
+        let eq = Equilibrium::new("eq", flip_flop()).with_max_use_ratio(Some(1.0));
+        let mut run = RunContext::new(crate::rewrite::RewriteSettings {
+            on_error: OnError::Raise,
+            max_use_ratio: 8.0,
+        });
+        let err = rewrite_graph(&eq, &mut fg, &mut run)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.is_some_and(|e| e.contains("stopped before reaching equilibrium")));
+        assert!(run.warnings.is_empty());
     }
 }

@@ -11,7 +11,7 @@ use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::error::{Error, Result as CoreResult};
 use oxtensor_core::graph::{Feature, FunctionGraph};
 use oxtensor_core::rewrite::{
-    rewrite_graph, GraphRewriter, HostFolding, RewriteProfile, RunContext,
+    rewrite_graph, GraphRewriter, HostFolding, OnError, RewriteProfile, RewriteSettings, RunContext,
 };
 use pyo3::prelude::*;
 use std::any::Any;
@@ -100,13 +100,24 @@ pub fn with_core<T>(
     Ok(out)
 }
 
-/// Runs a core pass on a Python graph (see [`with_core`]); the run's
-/// warnings become Python warnings.
+/// The run settings `oxtensor.config` gives (`on_opt_error`,
+/// `optdb__max_use_ratio`), as `function` passes them to a compilation.
+fn settings_from_config(py: Python<'_>) -> PyResult<RewriteSettings> {
+    let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
+    let on_error: String = config.getattr("on_opt_error")?.extract()?;
+    Ok(RewriteSettings {
+        on_error: on_error.parse::<OnError>().py()?,
+        max_use_ratio: config.getattr("optdb__max_use_ratio")?.extract()?,
+    })
+}
+
+/// Runs a core pass on a Python graph (see [`with_core`]) with the
+/// settings of `oxtensor.config`; the run's warnings become Python warnings.
 pub fn run_pass(
     pass: &dyn GraphRewriter,
     fgraph: &Bound<'_, PyFunctionGraph>,
 ) -> PyResult<RewriteProfile> {
-    let mut run = RunContext::default();
+    let mut run = RunContext::new(settings_from_config(fgraph.py())?);
     with_core(fgraph, |fg| rewrite_graph(pass, fg, &mut run))?;
     crate::compile::warn_all(fgraph.py(), &run.warnings)?;
     Ok(run.profile)

@@ -160,6 +160,7 @@ __all__ = [
     "composite_from_state",
     "composite_reduce_from_state",
     "constant",
+    "constant_folding_rewriter",
     "debug_tolerance",
     "debugprint",
     "elemwise_op",
@@ -181,6 +182,7 @@ __all__ = [
     "orphans_between",
     "pprint",
     "proven_sign",
+    "rewriters_for_op",
     "scalar_from_tensor_op",
     "scalar_kinds",
     "scalar_op",
@@ -1731,6 +1733,7 @@ def equilibrium_pass(
     final_rewriters: t.Any,
     cleanup_rewriters: t.Any,
     name: str,
+    max_use_ratio: float | None = None,
 ) -> CorePass:
     """An equilibrium over node rewriters with global, final and cleanup passes."""
 
@@ -1739,6 +1742,12 @@ def sequential_pass(rewriters: t.Any, name: str) -> CorePass:
 
 def merge_pass() -> CorePass:
     """Merging of equal constants and twin nodes."""
+
+def rewriters_for_op(rewriters: t.Any, op: Op) -> list[int]:
+    """The positions of the rewriters that track ``op``, in dispatch order."""
+
+def constant_folding_rewriter() -> NodeRewriter:
+    """The core's ``constant_folding`` node rewriter."""
 
 def optdb_object() -> RewriteDatabase:
     """The process-wide database of compilation phases."""

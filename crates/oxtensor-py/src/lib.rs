@@ -66,6 +66,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rewriting::graph::equilibrium_pass, m)?)?;
     m.add_function(wrap_pyfunction!(rewriting::graph::sequential_pass, m)?)?;
     m.add_function(wrap_pyfunction!(rewriting::graph::merge_pass, m)?)?;
+    m.add_function(wrap_pyfunction!(rewriting::node::rewriters_for_op, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        rewriting::node::constant_folding_rewriter,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(rewriting::db::optdb_object, m)?)?;
     m.add_function(wrap_pyfunction!(config::blas::_install_blas, m)?)?;
     m.add_function(wrap_pyfunction!(config::blas::_blas, m)?)?;

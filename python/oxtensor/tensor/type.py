@@ -199,8 +199,41 @@ _PLURALS = {
 }
 globals().update(_PLURALS)
 
+
+def _values_eq_approx(a: Any, b: Any, **flags: bool) -> bool:
+    """`TensorType.values_eq_approx` with the type of ``a``."""
+    a = np.asarray(a)
+    ty = TensorType(str(a.dtype), shape=(None,) * a.ndim)
+    return bool(ty.values_eq_approx(a, b, **flags))
+
+
+def values_eq_approx_remove_inf(a: Any, b: Any) -> bool:
+    """Approximately equal where neither holds an infinity."""
+    return _values_eq_approx(a, b, allow_remove_inf=True)
+
+
+def values_eq_approx_remove_nan(a: Any, b: Any) -> bool:
+    """Approximately equal where neither holds a NaN."""
+    return _values_eq_approx(a, b, allow_remove_nan=True)
+
+
+def values_eq_approx_remove_inf_nan(a: Any, b: Any) -> bool:
+    """Approximately equal where neither holds an infinity or a NaN."""
+    return _values_eq_approx(a, b, allow_remove_inf=True, allow_remove_nan=True)
+
+
+def values_eq_approx_always_true(a: Any, b: Any) -> bool:
+    """Always equal: for a rewrite whose result may differ anywhere (set
+    as a replacement's ``tag.values_eq_approx``, which DebugMode reads)."""
+    return True
+
+
 __all__ = [
     "TensorType",
+    "values_eq_approx_always_true",
+    "values_eq_approx_remove_inf",
+    "values_eq_approx_remove_inf_nan",
+    "values_eq_approx_remove_nan",
     "all_dtypes",
     "complex_dtypes",
     "continuous_dtypes",

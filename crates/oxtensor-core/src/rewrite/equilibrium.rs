@@ -7,15 +7,16 @@
 //! cleanup rewriters (merging) after each applied change, and the final
 //! rewriters (constant folding) at the end of each round. A rewriter
 //! applied more than `max_use_ratio` times the largest node count stops
-//! the run with a warning naming it.
+//! the run with a warning naming it (the application that goes over the
+//! bound stays, as in PyTensor).
 
 use super::apply::{apply_node_rewriter, Outcome};
 use super::change_tracker::Channel;
 use super::profile::RewriterStats;
 use super::rewriter::{GraphRewriter, NodeRewriter};
-use super::run::RunContext;
+use super::run::{OnError, RunContext};
 use super::tracker::OpTracker;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::{FunctionGraph, NodeId};
 use std::sync::Arc;
 
@@ -26,6 +27,8 @@ pub struct Equilibrium {
     global: Vec<Arc<dyn GraphRewriter>>,
     finals: Vec<Arc<dyn GraphRewriter>>,
     cleanup: Vec<Arc<dyn GraphRewriter>>,
+    /// This driver's own bound, else the run's `max_use_ratio`.
+    max_use_ratio: Option<f64>,
 }
 
 impl Equilibrium {
@@ -37,7 +40,19 @@ impl Equilibrium {
             global: Vec::new(),
             finals: Vec::new(),
             cleanup: Vec::new(),
+            max_use_ratio: None,
         }
+    }
+
+    /// Its own bound on applications per rewriter, as a multiple of the
+    /// largest node count (PyTensor's `max_use_ratio` argument).
+    pub fn with_max_use_ratio(mut self, ratio: Option<f64>) -> Self {
+        self.max_use_ratio = ratio;
+        self
+    }
+
+    fn max_use_ratio(&self, run: &RunContext) -> f64 {
+        self.max_use_ratio.unwrap_or(run.settings.max_use_ratio)
     }
 
     /// Graph rewriters run at the start of each round.
@@ -120,15 +135,8 @@ impl Equilibrium {
         run: &mut RunContext,
     ) -> Result<bool> {
         let op = fg.graph().node(node).op.clone();
-        let max_use = (st.max_nodes as f64 * run.settings.max_use_ratio).max(1.0);
         let mut changed = false;
         for i in self.tracker.candidates(&op) {
-            if st.stats[i].applied as f64 >= max_use {
-                if !st.maxed.contains(&i) {
-                    st.maxed.push(i);
-                }
-                continue;
-            }
             let rw = self.tracker.rewriters()[i].as_ref();
             if apply_node_rewriter(fg, node, rw, &mut st.stats[i], run)? != Outcome::Applied {
                 continue;
@@ -137,6 +145,12 @@ impl Equilibrium {
             Self::run_passes(&self.cleanup, fg, run)?;
             ch.take(fg).into_iter().for_each(|n| work.push(n));
             st.max_nodes = st.max_nodes.max(fg.num_apply_nodes());
+            // Going over the bound stops the run once this change is in.
+            let max_use = st.max_nodes as f64 * self.max_use_ratio(run);
+            if st.stats[i].applied as f64 > max_use {
+                st.maxed.push(i);
+                break;
+            }
             if !fg.has_node(node) {
                 break;
             }
@@ -216,19 +230,102 @@ impl GraphRewriter for Equilibrium {
                 .iter()
                 .map(|&i| self.tracker.rewriters()[i].name())
                 .collect();
-            run.warn(format!(
+            let message = format!(
                 "{} stopped before reaching equilibrium: {} kept applying (more than {} times \
                  the number of nodes). Raise the bound with the option `optdb__max_use_ratio` \
                  if the graph is simply large, else one of these rewriters undoes another.",
                 self.name,
                 names.join(", "),
-                run.settings.max_use_ratio
-            ));
+                self.max_use_ratio(run)
+            );
+            // As PyTensor: an error under `on_opt_error="raise"`, else reported.
+            if run.settings.on_error == OnError::Raise {
+                return result.and(Err(Error::Value(message)));
+            }
+            run.warn(message);
         }
         result
     }
 
     fn node_rewriters(&self) -> Vec<Arc<dyn NodeRewriter>> {
         self.tracker.rewriters().to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build;
+    use crate::dtype::DType;
+    use crate::graph::Graph;
+    use crate::rewrite::rewrite_graph;
+    use crate::rewrite::rewriter::{node_rw, Rewrite, Tracks};
+    use crate::scalar::ScalarKind;
+    use crate::types::TensorType;
+
+    /// `exp(a) -> log(a)` and `log(a) -> exp(a)`: a pair that never settles.
+    fn flip_flop() -> Vec<Arc<dyn NodeRewriter>> {
+        let to_log = node_rw(
+            "exp_to_log",
+            || Tracks::scalars(&[ScalarKind::Exp]),
+            |fg, n| {
+                let a = fg.graph().node(n).inputs[0];
+                Ok(Some(Rewrite::one(build::log(fg.graph_mut(), a)?)))
+            },
+        );
+        let to_exp = node_rw(
+            "log_to_exp",
+            || Tracks::scalars(&[ScalarKind::Log]),
+            |fg, n| {
+                let a = fg.graph().node(n).inputs[0];
+                Ok(Some(Rewrite::one(build::exp(fg.graph_mut(), a)?)))
+            },
+        );
+        vec![to_log, to_exp]
+    }
+
+    #[test]
+    fn going_over_the_bound_keeps_that_change_and_stops_with_a_warning() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let e = build::exp(&mut g, x).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
+        // One node, ratio 1: `exp_to_log` may apply once; its second
+        // application goes over and is the last.
+        let eq = Equilibrium::new("eq", flip_flop()).with_max_use_ratio(Some(1.0));
+        let mut run = RunContext::default();
+        rewrite_graph(&eq, &mut fg, &mut run).unwrap();
+        let out = fg.outputs()[0];
+        let node = fg.graph().var(out).owner().unwrap();
+        assert_eq!(fg.graph().node(node).op.describe(), "Log");
+        assert_eq!(run.warnings.len(), 1);
+        assert!(
+            run.warnings[0].contains("exp_to_log"),
+            "{}",
+            run.warnings[0]
+        );
+        assert!(
+            run.warnings[0].contains("more than 1 times"),
+            "{}",
+            run.warnings[0]
+        );
+    }
+
+    #[test]
+    fn going_over_the_bound_is_an_error_when_failures_raise() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let e = build::exp(&mut g, x).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
+        let eq = Equilibrium::new("eq", flip_flop()).with_max_use_ratio(Some(1.0));
+        let mut run = RunContext::new(crate::rewrite::RewriteSettings {
+            on_error: OnError::Raise,
+            max_use_ratio: 8.0,
+        });
+        let err = rewrite_graph(&eq, &mut fg, &mut run)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.is_some_and(|e| e.contains("stopped before reaching equilibrium")));
+        assert!(run.warnings.is_empty());
     }
 }

@@ -38,5 +38,5 @@ pub use rewriter::{
 pub use run::{OnError, RewriteSettings, RunContext};
 pub use sequence::Sequence;
 pub use sequential_node::SequentialNodeRewriter;
-pub use tracker::OpTracker;
+pub use tracker::{OpTracker, BASE_CLASS};
 pub use walk::{WalkOrder, Walking};

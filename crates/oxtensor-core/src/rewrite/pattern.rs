@@ -2,7 +2,10 @@
 //! pattern language): an input pattern (an op applied to sub-patterns,
 //! named variables that must bind consistently, constants compared by
 //! value) is matched at a node, retrying the inputs of commutative ops in
-//! every order, and an output template is built from the bindings.
+//! every order, and an output template is built from the bindings. A head
+//! may also be a test of the node's op that binds the op's parameters
+//! (PyTensor's `OpPattern`); the core carries those bindings, opaque, to
+//! the later tests and to the output builder.
 
 use super::rewriter::{NodeRewriter, Rewrite, Track, Tracks};
 use crate::error::Result;
@@ -11,18 +14,51 @@ use crate::ops::elemwise::Elemwise;
 use crate::ops::{known, ops_equal, OpRef};
 use crate::scalar::ScalarOp;
 use crate::tensor::{Scalar, Tensor};
+use crate::value::HostValue;
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// An op parameter bound by a head test, opaque to the core.
+pub type Param = Arc<dyn Any + Send + Sync>;
+
+/// The op parameters bound so far, by name.
+pub type Params = HashMap<String, Param>;
+
+/// Tests the op of a node against a head that is not one op (PyTensor's
+/// `OpPattern`): it reads the bindings so far and may add to them.
+pub type OpTest =
+    Arc<dyn Fn(&mut FunctionGraph, NodeId, &mut Params) -> Result<bool> + Send + Sync>;
 
 /// A test a bound variable must pass (`{"pattern": name, "constraint": f}`).
 pub type Constraint = Arc<dyn Fn(&mut FunctionGraph, VarId) -> Result<bool> + Send + Sync>;
 
 /// Builds an output from the bindings (a callable `out_pattern`).
 pub type Builder = Arc<
-    dyn Fn(&mut FunctionGraph, NodeId, &HashMap<String, VarId>) -> Result<Option<VarId>>
+    dyn Fn(&mut FunctionGraph, NodeId, &HashMap<String, VarId>, &Params) -> Result<Option<VarId>>
         + Send
         + Sync,
 >;
+
+/// What the op of a matched node must be.
+#[derive(Clone)]
+pub enum Head {
+    /// An op equal to this one.
+    Op(OpRef),
+    /// An op of class `class` (what the rewriter tracks) passing `test`.
+    Test {
+        /// The class name, as in [`crate::ops::Op::class_path`].
+        class: String,
+        /// The test, which may bind the op's parameters.
+        test: OpTest,
+    },
+}
+
+impl From<OpRef> for Head {
+    fn from(op: OpRef) -> Self {
+        Head::Op(op)
+    }
+}
 
 /// What an input pattern matches.
 #[derive(Clone)]
@@ -37,11 +73,13 @@ pub enum Pattern {
     },
     /// A constant whose values equal these (broadcasting, as `np.array_equiv`).
     Const(Tensor),
-    /// A node of an op equal to `op` on inputs matching `args`; `rest`
+    /// A constant holding a host value equal to this one.
+    HostConst(Arc<dyn HostValue>),
+    /// A node whose op fits `op` on inputs matching `args`; `rest`
     /// binds the inputs past `args` (PyTensor's `Asterisk`).
     Apply {
-        /// The op the node must apply.
-        op: OpRef,
+        /// What the node's op must be.
+        op: Head,
         /// Its inputs' patterns.
         args: Vec<Pattern>,
         /// A name for the remaining inputs, if any.
@@ -67,6 +105,7 @@ pub enum Template {
 struct Bindings {
     vars: HashMap<String, VarId>,
     rests: HashMap<String, Vec<VarId>>,
+    params: Params,
 }
 
 /// The pattern rewriter.
@@ -83,7 +122,13 @@ impl PatternRewriter {
     /// `in_pattern -> out_pattern`; it tracks the pattern's head op.
     pub fn new(name: impl Into<String>, pattern: Pattern, template: Template) -> Self {
         let tracks = match &pattern {
-            Pattern::Apply { op, .. } => Tracks::Some(vec![Track::Op(op.clone())]),
+            Pattern::Apply {
+                op: Head::Op(op), ..
+            } => Tracks::Some(vec![Track::Op(op.clone())]),
+            Pattern::Apply {
+                op: Head::Test { class, .. },
+                ..
+            } => Tracks::Some(vec![Track::Class(class.clone())]),
             _ => Tracks::All,
         };
         PatternRewriter {
@@ -179,16 +224,30 @@ impl PatternRewriter {
                 }
                 self.solve(fg, rest, found)
             }
+            Pattern::HostConst(h) => {
+                let same = match fg.graph().var(*var).constant().map(|c| &c.value) {
+                    Some(Value::Host(v)) => h.host_eq(v.as_ref()),
+                    _ => false,
+                };
+                if !same {
+                    return Ok(None);
+                }
+                self.solve(fg, rest, found)
+            }
             Pattern::Apply {
                 op,
                 args,
                 rest: rest_name,
             } => {
-                let Some(inputs) =
-                    self.node_inputs(fg, op, *var, *root, args.len(), rest_name.is_some())
+                let Some((node, inputs)) =
+                    self.node_inputs(fg, *var, *root, args.len(), rest_name.is_some())
                 else {
                     return Ok(None);
                 };
+                let mut found = found.clone();
+                if !head_fits(fg, op, node, &mut found.params)? {
+                    return Ok(None);
+                }
                 for order in orders(op, inputs.len()) {
                     let mut goals: Vec<Goal<'_>> = args
                         .iter()
@@ -210,17 +269,16 @@ impl PatternRewriter {
         }
     }
 
-    /// The inputs of `var`'s node when it applies `op` with a fitting
-    /// number of inputs and (unless allowed, or it is the root) no other reader.
+    /// `var`'s node and its inputs when it has a fitting number of inputs
+    /// and (unless allowed, or it is the root) `var` has no other reader.
     fn node_inputs(
         &self,
         fg: &FunctionGraph,
-        op: &OpRef,
         var: VarId,
         root: bool,
         n_args: usize,
         rest: bool,
-    ) -> Option<Vec<VarId>> {
+    ) -> Option<(NodeId, Vec<VarId>)> {
         let node = fg.graph().var(var).owner()?;
         if !root && !self.allow_multiple_clients && fg.clients(var).len() > 1 {
             return None;
@@ -231,13 +289,26 @@ impl PatternRewriter {
         } else {
             n.inputs.len() == n_args
         };
-        (fits && ops_equal(&n.op, op)).then(|| n.inputs.clone())
+        fits.then(|| (node, n.inputs.clone()))
     }
 }
 
-/// The input orders a node of `op` is tried in.
-fn orders(op: &OpRef, n: usize) -> Vec<Vec<usize>> {
-    if commutative(op) {
+/// Whether `node`'s op fits the head (a test may bind parameters).
+fn head_fits(
+    fg: &mut FunctionGraph,
+    head: &Head,
+    node: NodeId,
+    params: &mut Params,
+) -> Result<bool> {
+    match head {
+        Head::Op(op) => Ok(ops_equal(&fg.graph().node(node).op, op)),
+        Head::Test { test, .. } => test(fg, node, params),
+    }
+}
+
+/// The input orders a node matched by `head` is tried in.
+fn orders(head: &Head, n: usize) -> Vec<Vec<usize>> {
+    if matches!(head, Head::Op(op) if commutative(op)) {
         permutations(n)
     } else {
         vec![(0..n).collect()]
@@ -385,7 +456,7 @@ fn build(
             None => return Ok(None),
         },
         Template::Const(c) => fg.graph_mut().tensor_constant(c.clone()),
-        Template::Build(f) => return f(fg, node, &found.vars),
+        Template::Build(f) => return f(fg, node, &found.vars, &found.params),
         Template::Apply(op, args) => {
             let mut ins = Vec::with_capacity(args.len());
             for a in args {
@@ -406,119 +477,5 @@ fn build(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::build;
-    use crate::dtype::DType;
-    use crate::graph::Graph;
-    use crate::ops::elemwise::Elemwise;
-    use crate::rewrite::{rewrite_graph, RunContext, WalkOrder, Walking};
-    use crate::scalar::ScalarKind;
-    use crate::types::TensorType;
-
-    fn op(k: ScalarKind) -> OpRef {
-        Arc::new(Elemwise::new(k))
-    }
-
-    fn var(name: &str) -> Pattern {
-        Pattern::Var {
-            name: name.into(),
-            constraint: None,
-        }
-    }
-
-    fn run(fg: &mut FunctionGraph, rw: PatternRewriter) {
-        let walk = Walking::new(
-            "test",
-            vec![Arc::new(rw) as Arc<dyn NodeRewriter>],
-            WalkOrder::InToOut,
-        );
-        let mut run = RunContext::default();
-        rewrite_graph(&walk, fg, &mut run).unwrap();
-        assert!(run.warnings.is_empty(), "{:?}", run.warnings);
-    }
-
-    #[test]
-    fn commutative_matching_repeated_names_and_templates() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
-        let e = build::exp(&mut g, y).unwrap();
-        let prod = build::mul(&mut g, e, x).unwrap(); // exp(y) * x
-        let div = build::true_div(&mut g, prod, x).unwrap();
-        let mut fg = FunctionGraph::new(g, vec![x, y], vec![div]).unwrap();
-        // (x * z) / x -> z, with mul's inputs in either order.
-        let pattern = Pattern::Apply {
-            op: op(ScalarKind::TrueDiv),
-            args: vec![
-                Pattern::Apply {
-                    op: op(ScalarKind::Mul),
-                    args: vec![var("x"), var("z")],
-                    rest: None,
-                },
-                var("x"),
-            ],
-            rest: None,
-        };
-        run(
-            &mut fg,
-            PatternRewriter::new("cancel", pattern, Template::Var("z".into())),
-        );
-        assert_eq!(fg.outputs()[0], e);
-    }
-
-    #[test]
-    fn intermediates_with_other_readers_block_the_match_unless_allowed() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let e = build::exp(&mut g, x).unwrap();
-        let l = build::log(&mut g, e).unwrap();
-        let mut fg = FunctionGraph::new(g.clone(), vec![x], vec![l, e]).unwrap();
-        let pattern = || Pattern::Apply {
-            op: op(ScalarKind::Log),
-            args: vec![Pattern::Apply {
-                op: op(ScalarKind::Exp),
-                args: vec![var("x")],
-                rest: None,
-            }],
-            rest: None,
-        };
-        run(
-            &mut fg,
-            PatternRewriter::new("log_exp", pattern(), Template::Var("x".into())),
-        );
-        assert_eq!(fg.outputs()[0], l, "exp(x) is also an output");
-        let rw = PatternRewriter::new("log_exp", pattern(), Template::Var("x".into()))
-            .allow_multiple_clients(true);
-        run(&mut fg, rw);
-        assert_eq!(fg.outputs()[0], x);
-    }
-
-    #[test]
-    fn constants_match_by_value_and_templates_build_nodes() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let two = g.tensor_constant(Tensor::scalar(2.0f64));
-        let sq = build::pow(&mut g, x, two).unwrap();
-        let mut fg = FunctionGraph::new(g, vec![x], vec![sq]).unwrap();
-        // pow(x, [2.]) (the constant is expanded) -> sqr(x)
-        let pattern = Pattern::Apply {
-            op: op(ScalarKind::Pow),
-            args: vec![var("x"), Pattern::Const(Tensor::scalar(2.0f64))],
-            rest: None,
-        };
-        let template = Template::Apply(op(ScalarKind::Sqr), vec![Template::Var("x".into())]);
-        run(&mut fg, PatternRewriter::new("pow2", pattern, template));
-        let out = fg.outputs()[0];
-        let node = fg.graph().var(out).owner().unwrap();
-        assert_eq!(fg.graph().node(node).op.describe(), "Sqr");
-        assert!(array_equiv(
-            &Tensor::from_vec(vec![1, 3], vec![2.0f64; 3]).unwrap(),
-            &Tensor::scalar(2.0f64)
-        ));
-        assert!(!array_equiv(
-            &Tensor::from_vec(vec![2], vec![2.0f64, 3.0]).unwrap(),
-            &Tensor::scalar(2.0f64)
-        ));
-    }
-}
+#[path = "pattern_tests.rs"]
+mod tests;

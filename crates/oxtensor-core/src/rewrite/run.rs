@@ -18,6 +18,22 @@ pub enum OnError {
     Ignore,
 }
 
+impl std::str::FromStr for OnError {
+    type Err = Error;
+
+    /// PyTensor's `on_opt_error` values: `"warn"`, `"raise"`, `"ignore"`.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "warn" => Ok(OnError::Warn),
+            "raise" => Ok(OnError::Raise),
+            "ignore" => Ok(OnError::Ignore),
+            other => Err(Error::Value(format!(
+                "on_opt_error must be 'warn', 'raise' or 'ignore', got {other:?}"
+            ))),
+        }
+    }
+}
+
 /// Settings of a rewrite run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RewriteSettings {
@@ -78,5 +94,19 @@ impl RunContext {
     /// Adds a warning.
     pub fn warn(&mut self, message: String) {
         self.warnings.push(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_error_parses_pytensor_values_and_names_a_bad_one() {
+        assert_eq!("raise".parse::<OnError>().ok(), Some(OnError::Raise));
+        assert_eq!("ignore".parse::<OnError>().ok(), Some(OnError::Ignore));
+        assert_eq!("warn".parse::<OnError>().ok(), Some(OnError::Warn));
+        let err = "loud".parse::<OnError>().err().map(|e| e.to_string());
+        assert!(err.is_some_and(|e| e.contains("\"loud\"")));
     }
 }

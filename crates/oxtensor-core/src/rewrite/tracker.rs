@@ -2,7 +2,10 @@
 //! `OpToRewriterTracker`): rewriters are indexed once by what they track,
 //! so a node is offered only to the rewriters of its op's classes, of its
 //! scalar kind, or of an equal op, plus those that track every node. The
-//! candidates come back in registration order.
+//! candidates come back in PyTensor's order: those of the op's classes,
+//! most specific class first (the base `Op` class last), then those of an
+//! equal op or scalar kind, then those that track every node; registration
+//! order within each group.
 
 use super::rewriter::{NodeRewriter, Track, Tracks};
 use crate::ops::elemwise::Elemwise;
@@ -11,6 +14,9 @@ use crate::scalar::{ScalarKind, ScalarOp};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// The class every op is an instance of (`tracks=[Op]`).
+pub const BASE_CLASS: &str = "Op";
 
 /// Node rewriters indexed by what they track.
 pub struct OpTracker {
@@ -63,30 +69,37 @@ impl OpTracker {
         self.rewriters.is_empty()
     }
 
-    /// The indices of the rewriters to ask about a node of `op`, in
-    /// registration order, each once.
+    /// The indices of the rewriters to ask about a node of `op`, each once,
+    /// in PyTensor's order (see the module docs).
     pub fn candidates(&self, op: &OpRef) -> SmallVec<[usize; 8]> {
         let mut out: SmallVec<[usize; 8]> = SmallVec::new();
-        for class in op.class_path() {
-            if let Some(list) = self.by_class.get(class) {
-                out.extend_from_slice(list);
-            }
-            if let Some(list) = self.by_op.get(class) {
-                out.extend(
-                    list.iter()
-                        .filter(|(o, _)| ops_equal(o, op))
-                        .map(|&(_, i)| i),
-                );
+        let classes = op.class_path();
+        for class in &classes {
+            out.extend_from_slice(self.by_class.get(*class).map_or(&[][..], Vec::as_slice));
+        }
+        // Every op is an `Op`, whether or not its class path says so.
+        if !classes.contains(&BASE_CLASS) {
+            out.extend_from_slice(self.by_class.get(BASE_CLASS).map_or(&[][..], Vec::as_slice));
+        }
+        let mut instances: SmallVec<[usize; 8]> = SmallVec::new();
+        for class in &classes {
+            if let Some(list) = self.by_op.get(*class) {
+                let equal = list.iter().filter(|(o, _)| ops_equal(o, op));
+                instances.extend(equal.map(|&(_, i)| i));
             }
         }
         if let Some(kind) = scalar_kind(op.as_ref()) {
-            if let Some(list) = self.by_scalar.get(&kind) {
-                out.extend_from_slice(list);
-            }
+            instances.extend_from_slice(self.by_scalar.get(&kind).map_or(&[][..], Vec::as_slice));
         }
+        instances.sort_unstable();
+        out.extend(instances);
         out.extend_from_slice(&self.untracked);
-        out.sort_unstable();
-        out.dedup();
+        let mut seen = Vec::with_capacity(out.len());
+        out.retain(|i| {
+            let first = !seen.contains(i);
+            seen.push(*i);
+            first
+        });
         out
     }
 }
@@ -148,5 +161,31 @@ mod tests {
         assert_eq!(names(&t, sum), ["careduce", "all"]);
         let ds: OpRef = Arc::new(DimShuffle::expand_left(0, 1));
         assert_eq!(names(&t, ds), ["all"]);
+    }
+
+    #[test]
+    fn classes_come_before_instances_and_the_base_class_after_the_others() {
+        let add: OpRef = Arc::new(Elemwise::new(ScalarKind::Add));
+        let t = OpTracker::new(vec![
+            Arc::new(Named("all", Tracks::All)),
+            Arc::new(Named("the_add", Tracks::Some(vec![Track::Op(add.clone())]))),
+            Arc::new(Named("any_op", Tracks::classes(&[BASE_CLASS]))),
+            Arc::new(Named("add_kind", Tracks::scalars(&[ScalarKind::Add]))),
+            Arc::new(Named("elemwise", Tracks::classes(&["Elemwise"]))),
+            Arc::new(Named("elemwise_too", Tracks::classes(&["Elemwise"]))),
+        ]);
+        assert_eq!(
+            names(&t, add),
+            [
+                "elemwise",
+                "elemwise_too",
+                "any_op",
+                "the_add",
+                "add_kind",
+                "all"
+            ]
+        );
+        let ds: OpRef = Arc::new(DimShuffle::expand_left(0, 1));
+        assert_eq!(names(&t, ds), ["any_op", "all"]);
     }
 }

@@ -260,7 +260,7 @@ impl Memo {
 
 /// A constant's value for the core: a tensor viewing the (read-only)
 /// ndarray, printed by the core; other data stays a host value.
-fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
+pub(crate) fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Constant> {
     if let Type::Tensor(_) = ty {
         return Ok(Constant::tensor(crate::convert::array::tensor_from_array(
             data,

@@ -114,6 +114,7 @@ def equilibrium_pass(
     final_rewriters: t.Any,
     cleanup_rewriters: t.Any,
     name: str,
+    max_use_ratio: float | None = None,
 ) -> CorePass:
     """An equilibrium over node rewriters with global, final and cleanup passes."""
 
@@ -122,6 +123,12 @@ def sequential_pass(rewriters: t.Any, name: str) -> CorePass:
 
 def merge_pass() -> CorePass:
     """Merging of equal constants and twin nodes."""
+
+def rewriters_for_op(rewriters: t.Any, op: Op) -> list[int]:
+    """The positions of the rewriters that track ``op``, in dispatch order."""
+
+def constant_folding_rewriter() -> NodeRewriter:
+    """The core's ``constant_folding`` node rewriter."""
 
 def optdb_object() -> RewriteDatabase:
     """The process-wide database of compilation phases."""

@@ -12,7 +12,7 @@ use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::{Feature, FunctionGraph};
 use oxtensor_core::rewrite::{
-    rewrite_graph, GraphRewriter, HostFolding, RewriteProfile, RunContext,
+    rewrite_graph, GraphRewriter, HostFolding, OnError, RewriteProfile, RewriteSettings, RunContext,
 };
 use pyo3::prelude::*;
 use std::any::Any;
@@ -87,14 +87,13 @@ fn with_new_shell<T>(
     result.map_err(from_pyerr)
 }
 
-/// Runs a core pass on a Python graph: the core graph is taken out of it,
-/// bridged back to it for Python rewriters, and put back; the run's
-/// warnings become Python warnings.
-pub fn run_pass(
-    pass: &dyn GraphRewriter,
+/// Runs `f` on the core graph of `fgraph`, taken out of it and bridged
+/// back to it for rewriters written in Python (unless already bridged),
+/// then put back whatever `f` did.
+pub fn with_core<T>(
     fgraph: &Bound<'_, PyFunctionGraph>,
-) -> PyResult<RewriteProfile> {
-    let py = fgraph.py();
+    f: impl FnOnce(&mut FunctionGraph) -> CoreResult<T>,
+) -> PyResult<T> {
     let mut fg = fgraph.borrow_mut().take_core()?;
     let attached = fg.feature::<HostBridge>().is_none();
     let mut result = Ok(());
@@ -103,15 +102,37 @@ pub fn run_pass(
             .attach_feature(Box::new(HostBridge::new(fgraph)))
             .and_then(|()| fg.attach_feature(Box::new(HostFolding(Box::new(PyHostFolder)))));
     }
-    let mut run = RunContext::default();
-    let result = result.and_then(|()| rewrite_graph(pass, &mut fg, &mut run));
+    let result = result.and_then(|()| f(&mut fg));
     let detached = if attached {
         HostBridge::detach(&mut fg).and_then(|()| fg.remove_feature_of::<HostFolding>().map(|_| ()))
     } else {
         Ok(())
     };
     PyFunctionGraph::put_core(fgraph, fg)?;
-    result.and(detached).py()?;
-    crate::compile::warn_all(py, &run.warnings)?;
+    let out = result.py()?;
+    detached.py()?;
+    Ok(out)
+}
+
+/// The run settings `oxtensor.config` gives (`on_opt_error`,
+/// `optdb__max_use_ratio`), as `function` passes them to a compilation.
+fn settings_from_config(py: Python<'_>) -> PyResult<RewriteSettings> {
+    let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
+    let on_error: String = config.getattr("on_opt_error")?.extract()?;
+    Ok(RewriteSettings {
+        on_error: on_error.parse::<OnError>().py()?,
+        max_use_ratio: config.getattr("optdb__max_use_ratio")?.extract()?,
+    })
+}
+
+/// Runs a core pass on a Python graph (see [`with_core`]) with the
+/// settings of `oxtensor.config`; the run's warnings become Python warnings.
+pub fn run_pass(
+    pass: &dyn GraphRewriter,
+    fgraph: &Bound<'_, PyFunctionGraph>,
+) -> PyResult<RewriteProfile> {
+    let mut run = RunContext::new(settings_from_config(fgraph.py())?);
+    with_core(fgraph, |fg| rewrite_graph(pass, fg, &mut run))?;
+    crate::compile::warn_all(fgraph.py(), &run.warnings)?;
     Ok(run.profile)
 }

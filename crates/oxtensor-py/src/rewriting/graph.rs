@@ -192,20 +192,26 @@ pub fn walking_pass(
 }
 
 /// An equilibrium (`EquilibriumGraphRewriter`): node rewriters, and graph
-/// rewriters run at the start of each round, at its end, or after each change.
+/// rewriters run at the start of each round, at its end, or after each
+/// change; `max_use_ratio` overrides `optdb__max_use_ratio`'s bound.
 #[pyfunction]
-#[pyo3(signature = (node_rewriters, global_rewriters, final_rewriters, cleanup_rewriters, name))]
+#[pyo3(signature = (
+    node_rewriters, global_rewriters, final_rewriters, cleanup_rewriters, name,
+    max_use_ratio=None
+))]
 pub fn equilibrium_pass(
     node_rewriters: &Bound<'_, PyAny>,
     global_rewriters: Option<&Bound<'_, PyAny>>,
     final_rewriters: Option<&Bound<'_, PyAny>>,
     cleanup_rewriters: Option<&Bound<'_, PyAny>>,
     name: String,
+    max_use_ratio: Option<f64>,
 ) -> PyResult<PyCorePass> {
     let eq = Equilibrium::new(name, node_list(node_rewriters)?)
         .with_global(graph_list(global_rewriters)?)
         .with_final(graph_list(final_rewriters)?)
-        .with_cleanup(graph_list(cleanup_rewriters)?);
+        .with_cleanup(graph_list(cleanup_rewriters)?)
+        .with_max_use_ratio(max_use_ratio);
     Ok(pass(eq))
 }
 

@@ -4,14 +4,16 @@
 //! driver asks it about the nodes it tracks, and it calls the Python
 //! `transform(fgraph, node)` and brings the answer back into the arena.
 
-use super::bridge::with_python;
-use crate::errors::{from_pyerr, IntoPyResult};
+use super::bridge::{with_core, with_python};
+use crate::errors::from_pyerr;
 use crate::graph::fgraph::PyFunctionGraph;
 use crate::ops::host_op::HostOp;
 use crate::ops::op::PyOp;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::{FunctionGraph, NodeId, VarId};
-use oxtensor_core::rewrite::{NodeRewriter, Rewrite, SequentialNodeRewriter, Track, Tracks};
+use oxtensor_core::rewrite::{
+    NodeRewriter, OpTracker, Rewrite, SequentialNodeRewriter, Track, Tracks, BASE_CLASS,
+};
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
@@ -45,17 +47,17 @@ pub fn tracks_of(tracks: &Bound<'_, PyAny>) -> PyResult<Tracks> {
     for item in tracks.try_iter()? {
         let item = item?;
         if let Ok(cls) = item.cast::<PyType>() {
-            // Tracking the base `Op` class means every node.
+            // The base `Op` class is every op's, the core's ops included.
             if cls.is(item.py().get_type::<PyOp>()) {
-                return Ok(Tracks::All);
+                out.push(Track::Class(BASE_CLASS.to_owned()));
+            } else {
+                out.push(Track::Class(cls.name()?.to_string()));
             }
-            out.push(Track::Class(cls.name()?.to_string()));
-        } else if let Ok(op) = item.cast::<PyOp>() {
-            let core = op.borrow().core.clone();
-            out.push(Track::Op(match core {
-                Some(c) => c,
-                None => Arc::new(HostOp::new(&item)?),
-            }));
+        } else if item.is_instance_of::<PyOp>() {
+            out.push(Track::Op(op_ref(&item)?));
+        } else if let Ok(class) = item.getattr("op_type") {
+            // An `OpPattern` tracks the class it tests for.
+            out.push(Track::Class(class.cast::<PyType>()?.name()?.to_string()));
         } else {
             return Err(PyTypeError::new_err(format!(
                 "tracks must hold Op instances or Op subclasses, got {}",
@@ -236,10 +238,8 @@ fn core_transform(
 ) -> PyResult<Py<PyAny>> {
     let py = fgraph.py();
     let n = fgraph.borrow().node_id_of(node)?;
-    let mut fg = fgraph.borrow_mut().take_core()?;
-    let proposal = rw.transform(&mut fg, n);
-    PyFunctionGraph::put_core(fgraph, fg)?;
-    let Some(rewrite) = proposal.py()? else {
+    let proposal = with_core(fgraph, |fg| rw.transform(fg, n));
+    let Some(rewrite) = proposal? else {
         return Ok(py.None());
     };
     let mut this = fgraph.borrow_mut();
@@ -266,4 +266,42 @@ pub fn to_core(obj: &Bound<'_, PyAny>) -> PyResult<Arc<dyn NodeRewriter>> {
         }
     }
     Ok(Arc::new(HostNodeRewriter::new(obj)?))
+}
+
+/// The core form of a Python op (its own core op, else a host op).
+fn op_ref(op: &Bound<'_, PyAny>) -> PyResult<oxtensor_core::ops::OpRef> {
+    let Ok(o) = op.cast::<PyOp>() else {
+        return Err(PyTypeError::new_err(format!(
+            "expected an Op instance, got {}",
+            op.repr()?
+        )));
+    };
+    let core = o.borrow().core.clone();
+    match core {
+        Some(c) => Ok(c),
+        None => Ok(Arc::new(HostOp::new(op)?)),
+    }
+}
+
+/// The positions in `rewriters` of those that track `op`, in the order a
+/// driver asks them (PyTensor's `OpToRewriterTracker.get_trackers`).
+#[pyfunction]
+pub fn rewriters_for_op(
+    rewriters: &Bound<'_, PyAny>,
+    op: &Bound<'_, PyAny>,
+) -> PyResult<Vec<usize>> {
+    let members = rewriters
+        .try_iter()?
+        .map(|r| to_core(&r?))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(OpTracker::new(members).candidates(&op_ref(op)?).to_vec())
+}
+
+/// PyTensor's `constant_folding` node rewriter (the core's): a node whose
+/// inputs are all constants, and whose op allows it, becomes its value.
+#[pyfunction]
+pub fn constant_folding_rewriter() -> PyNodeRewriter {
+    PyNodeRewriter {
+        inner: Some(Arc::new(oxtensor_core::rewrite::ConstantFolding)),
+    }
 }

@@ -1,19 +1,23 @@
 //! `PatternNodeRewriter` from Python: PyTensor's tuple patterns translated
 //! into the core's [`Pattern`]/[`Template`] (the matcher is the core's);
-//! constraints and callable output patterns call back into Python.
+//! constraints, `OpPattern` heads (`OpPattern.match_op`, which reads the
+//! op's Python attributes) and callable output patterns call back into Python.
 
 use super::bridge::with_python;
 use crate::convert::constant::as_tensor_variable;
 use crate::graph::variable::PyVariable;
 use crate::ops::host_op::HostOp;
 use crate::ops::op::PyOp;
+use oxtensor_core::graph::Value;
 use oxtensor_core::ops::OpRef;
-use oxtensor_core::rewrite::pattern::{Pattern, PatternRewriter, Template};
+use oxtensor_core::rewrite::pattern::{
+    Head, OpTest, Param, Params, Pattern, PatternRewriter, Template,
+};
 use oxtensor_core::rewrite::NodeRewriter;
 use oxtensor_core::tensor::Tensor;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::sync::Arc;
 
 fn core_op(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
@@ -26,6 +30,69 @@ fn core_op(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
     Ok(match &o.borrow().core {
         Some(c) => c.clone(),
         None => Arc::new(HostOp::new(op)?),
+    })
+}
+
+/// A pattern's head: an op, or an `OpPattern` (an object with `op_type`
+/// and `match_op(op, params)`), tested on the node's Python op.
+fn head(obj: &Bound<'_, PyAny>) -> PyResult<Head> {
+    if obj.is_instance_of::<PyOp>() || !obj.hasattr("match_op")? {
+        return Ok(Head::Op(core_op(obj)?));
+    }
+    let class = obj
+        .getattr("op_type")?
+        .cast_into::<PyType>()?
+        .name()?
+        .to_string();
+    let matcher = obj.clone().unbind();
+    let test: OpTest = Arc::new(move |fg, node, params| {
+        Python::attach(|py| {
+            with_python(py, fg, |shell| {
+                let op = shell.borrow_mut().node_object(py, node)?.getattr("op")?;
+                let subs = params_dict(py, params)?;
+                if !matcher
+                    .bind(py)
+                    .call_method1("match_op", (op, &subs))?
+                    .is_truthy()?
+                {
+                    return Ok(false);
+                }
+                for (k, v) in subs.iter() {
+                    let value: Param = Arc::new(v.unbind());
+                    params.insert(k.extract()?, value);
+                }
+                Ok(true)
+            })
+        })
+    });
+    Ok(Head::Test { class, test })
+}
+
+/// The bound op parameters as a Python dict.
+fn params_dict<'py>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in params {
+        if let Some(obj) = v.downcast_ref::<Py<PyAny>>() {
+            d.set_item(k, obj.bind(py))?;
+        }
+    }
+    Ok(d)
+}
+
+/// A constant `Variable` (of any type) as the core's constant.
+fn graph_constant(obj: &Bound<'_, PyAny>) -> PyResult<Option<oxtensor_core::graph::Constant>> {
+    let Ok(v) = obj.cast::<PyVariable>() else {
+        return Ok(None);
+    };
+    let py = obj.py();
+    let this = v.borrow();
+    Ok(match (&this.tensor, &this.data) {
+        (Some(t), _) => Some(oxtensor_core::graph::Constant::tensor(t.clone())),
+        (None, Some(data)) => {
+            let ty = crate::graph::types::core_type(&this.ty(py))?;
+            Some(crate::convert::import::constant_value(data.bind(py), &ty)?)
+        }
+        (None, None) => None,
     })
 }
 
@@ -67,7 +134,7 @@ pub fn to_pattern(obj: &Bound<'_, PyAny>) -> PyResult<Pattern> {
             }
         }
         return Ok(Pattern::Apply {
-            op: core_op(head)?,
+            op: self::head(head)?,
             args: args.iter().map(to_pattern).collect::<PyResult<_>>()?,
             rest,
         });
@@ -85,6 +152,12 @@ pub fn to_pattern(obj: &Bound<'_, PyAny>) -> PyResult<Pattern> {
             .extract()?;
         let constraint = d.get_item("constraint")?.map(|c| constraint_of(c.unbind()));
         return Ok(Pattern::Var { name, constraint });
+    }
+    if let Some(c) = graph_constant(obj)? {
+        return Ok(match c.value {
+            Value::Tensor(t) => Pattern::Const(t),
+            Value::Host(h) => Pattern::HostConst(h),
+        });
     }
     Ok(Pattern::Const(constant(obj)?))
 }
@@ -115,14 +188,28 @@ pub fn to_template(obj: &Bound<'_, PyAny>) -> PyResult<Template> {
     if obj.is_callable() && !obj.is_instance_of::<PyVariable>() {
         return Ok(Template::Build(builder_of(obj.clone().unbind())));
     }
+    if graph_constant(obj)?.is_some() {
+        return Ok(Template::Build(existing(obj.clone().unbind())));
+    }
     Ok(Template::Const(constant(obj)?))
 }
 
-fn builder_of(f: Py<PyAny>) -> oxtensor_core::rewrite::pattern::Builder {
-    Arc::new(move |fg, node, vars| {
+/// A template that is a given Python constant: it joins the graph as it is.
+fn existing(obj: Py<PyAny>) -> oxtensor_core::rewrite::pattern::Builder {
+    Arc::new(move |fg, _, _, _| {
         Python::attach(|py| {
             with_python(py, fg, |shell| {
-                let subs = PyDict::new(py);
+                shell.borrow_mut().arena_id(obj.bind(py)).map(Some)
+            })
+        })
+    })
+}
+
+fn builder_of(f: Py<PyAny>) -> oxtensor_core::rewrite::pattern::Builder {
+    Arc::new(move |fg, node, vars, params| {
+        Python::attach(|py| {
+            with_python(py, fg, |shell| {
+                let subs = params_dict(py, params)?;
                 let node_obj = {
                     let mut this = shell.borrow_mut();
                     for (name, &v) in vars {

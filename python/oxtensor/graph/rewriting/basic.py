@@ -13,6 +13,14 @@ from typing import Any
 
 from oxtensor import _core
 from oxtensor.graph.op import Op
+from oxtensor.graph.rewriting.eager import pre_constant_merge, pre_greedy_node_rewriter
+from oxtensor.graph.rewriting.pattern import (
+    Asterisk,
+    PatternNodeRewriter,
+    SubstitutionNodeRewriter,
+)
+from oxtensor.graph.rewriting.tracker import OpToRewriterTracker
+from oxtensor.graph.rewriting.unify import OpPattern
 from oxtensor.graph.utils import InconsistencyError
 
 _log = logging.getLogger("oxtensor.graph.rewriting.basic")
@@ -30,9 +38,12 @@ def _check_tracks(tracks: Any) -> None:
             "Use None instead of an empty list to make a rewriter track every node"
         )
     for t in tracks:
-        if not (isinstance(t, Op) or (isinstance(t, type) and issubclass(t, Op))):
+        if not (
+            isinstance(t, Op | OpPattern) or (isinstance(t, type) and issubclass(t, Op))
+        ):
             raise TypeError(
-                f"tracks must hold Op instances or Op subclasses, got {t!r}"
+                "tracks must hold Op instances or Op subclasses (or OpPatterns), "
+                f"got {t!r}"
             )
 
 
@@ -51,7 +62,13 @@ class FromFunctionNodeRewriter(NodeRewriter):
     def tracks(self) -> Any:
         return self._tracks
 
-    def transform(self, fgraph: Any, node: Any, *args: Any, **kwargs: Any) -> Any:
+    def transform(
+        self, fgraph: Any, node: Any, enforce_tracks: bool = True, **kwargs: Any
+    ) -> Any:
+        """``fn(fgraph, node)``; ``False`` for a node whose op the rewriter
+        does not track (unless ``enforce_tracks=False``)."""
+        if enforce_tracks and not _tracks_op(self, node.op):
+            return False
         return self.fn(fgraph, node)
 
     def add_requirements(self, fgraph: Any) -> None:
@@ -63,6 +80,32 @@ class FromFunctionNodeRewriter(NodeRewriter):
 
     def __str__(self) -> str:
         return self.__name__
+
+    def __repr__(self) -> str:
+        return (
+            f"FromFunctionNodeRewriter({self.fn!r}, {self._tracks!r}, "
+            f"{self.requirements!r})"
+        )
+
+
+def _tracks_op(rewriter: Any, op: Any) -> bool:
+    """Whether a driver would ask ``rewriter`` about a node of ``op`` (the
+    core's answer, remembered per op: drivers call ``transform`` often)."""
+    if rewriter.tracks() is None:
+        return True
+    seen = rewriter.__dict__.setdefault("_tracked_ops", {})
+    try:
+        return bool(seen[op])
+    except (KeyError, TypeError):
+        pass
+    answer = bool(_core.rewriters_for_op([rewriter], op))
+    if len(seen) > 256:
+        seen.clear()
+    try:
+        seen[op] = answer
+    except TypeError:  # an unhashable op is asked every time
+        pass
+    return answer
 
 
 def node_rewriter(
@@ -182,6 +225,22 @@ class SequentialNodeRewriter(NodeRewriter):
         self.apply_all_rewrites = apply_all_rewrites
         self._set_sequence(self.rewriters, str(self))
 
+    def transform(self, fgraph: Any, node: Any, *args: Any, **kwargs: Any) -> Any:
+        """The first proposal of the members that track ``node``; with
+        ``config.optimizer_verbose`` each member is asked from here so the
+        one that proposed can be printed."""
+        from oxtensor.configdefaults import config
+
+        if not config.optimizer_verbose:
+            return super().transform(fgraph, node)
+        for i in _core.rewriters_for_op(self.rewriters, node.op):
+            rw = self.rewriters[i]
+            new = rw.transform(fgraph, node)
+            if new:
+                print(f"rewriting: rewrite {rw} replaces node {node} with {new}")
+                return new
+        return None
+
     def __str__(self) -> str:
         return f"SequentialNodeRewriter({', '.join(map(str, self.rewriters))})"
 
@@ -255,6 +314,7 @@ class EquilibriumGraphRewriter(GraphRewriter):
                 self.final_rewriters,
                 self.cleanup_rewriters,
                 self.name,
+                max_use_ratio,
             )
         )
 
@@ -279,81 +339,6 @@ class MergeOptimizer(GraphRewriter):
         self._set_core(_core.merge_pass())
 
 
-class Asterisk:
-    """At the end of a pattern tuple: binds the node's remaining inputs to
-    ``name`` (they are spliced into an output tuple that names it)."""
-
-    def __init__(self, name: str) -> None:
-        self._asterisk_name = name
-
-    def __repr__(self) -> str:
-        return f"Asterisk({self._asterisk_name!r})"
-
-
-def _pattern_str(p: Any) -> str:
-    if isinstance(p, tuple):
-        return f"{p[0]}({', '.join(_pattern_str(a) for a in p[1:])})"
-    if isinstance(p, dict):
-        return str(p.get("pattern"))
-    if isinstance(p, Asterisk):
-        return f"*{p._asterisk_name}"
-    return str(p)
-
-
-class PatternNodeRewriter(NodeRewriter):
-    """``in_pattern -> out_pattern`` in PyTensor's tuple language: ``(op,
-    sub, ...)`` matches a node of ``op`` (inputs of commutative ops in any
-    order), a string binds a variable (the same string must bind the same
-    one), ``{"pattern": name, "constraint": f}`` also tests it, numbers and
-    arrays match constants by value. The output is a tuple template, a
-    name, a number, or ``f(fgraph, node, subs)``. The matcher is the core's.
-    """
-
-    def __init__(
-        self,
-        in_pattern: Any,
-        out_pattern: Any,
-        allow_multiple_clients: bool = False,
-        name: str | None = None,
-        tracks: Sequence[Any] = (),
-        get_nodes: Any = None,
-        values_eq_approx: Any = None,
-        allow_cast: bool = True,
-    ) -> None:
-        super().__init__()
-        if tracks or get_nodes is not None:
-            raise TypeError(
-                "not supported: PatternNodeRewriter(tracks=..., get_nodes=...); "
-                "the rewriter tracks its pattern's head op"
-            )
-        self.in_pattern = in_pattern
-        self.out_pattern = out_pattern
-        self.allow_multiple_clients = allow_multiple_clients
-        self.values_eq_approx = values_eq_approx
-        self.name = name
-        text = f"{_pattern_str(in_pattern)} -> {_pattern_str(out_pattern)}"
-        self._set_pattern(
-            in_pattern, out_pattern, allow_multiple_clients, name or text, allow_cast
-        )
-        self._text = name or text
-
-    def __str__(self) -> str:
-        return self._text
-
-
-class SubstitutionNodeRewriter(PatternNodeRewriter):
-    """``op1(*inputs) -> op2(*inputs)`` for nodes of ``op1``."""
-
-    def __init__(self, op1: Any, op2: Any, transfer_tags: bool = True) -> None:
-        self.op1, self.op2 = op1, op2
-        super().__init__(
-            (op1, Asterisk("inputs")),
-            (op2, "inputs"),
-            allow_multiple_clients=True,
-            name=f"{op1} -> {op2}",
-        )
-
-
 def copy_stack_trace(from_var: Any, to_var: Any) -> None:
     """Copies ``tag.trace`` from one variable (or list) to another (or list)."""
     sources = from_var if isinstance(from_var, list | tuple) else [from_var]
@@ -375,6 +360,7 @@ __all__ = [
     "MergeOptimizer",
     "NodeProcessingGraphRewriter",
     "NodeRewriter",
+    "OpToRewriterTracker",
     "PatternNodeRewriter",
     "RewriteProfile",
     "SequentialGraphRewriter",
@@ -387,5 +373,7 @@ __all__ = [
     "in2out",
     "node_rewriter",
     "out2in",
+    "pre_constant_merge",
+    "pre_greedy_node_rewriter",
     "walking_rewriter",
 ]

@@ -39,3 +39,12 @@ __all__ = [
     "register_uncanonicalize",
     "register_useless",
 ]
+
+from oxtensor import _core  # noqa: E402
+
+#: Folds a node whose inputs are all constants into constants of its
+#: outputs' values, unless its op's ``do_constant_folding`` declines (the
+#: core's rewriter; Python ops run their ``perform``).
+constant_folding = _core.constant_folding_rewriter()
+
+__all__ += ["constant_folding"]

@@ -71,7 +71,7 @@ def test_join_build_errors():
         ot.join(0, ot.tensor(shape=(2, 3)), ot.tensor(shape=(2, 4)))
     with pytest.raises(TypeError, match=r"Input ndims were: \[2, 1\]"):
         ot.join(0, ot.dmatrix(), ot.dvector())
-    with pytest.raises(TypeError, match=r"\(> 0\) of dimensions"):
+    with pytest.raises(TypeError, match="cannot join scalars"):
         ot.join(0, ot.dscalar(), ot.dscalar())
     with pytest.raises(TypeError, match="integer scalar"):
         ot.join(ot.dscalar(), ot.dmatrix(), ot.dmatrix())

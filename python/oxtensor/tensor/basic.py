@@ -206,57 +206,6 @@ def _int64(d: _Any) -> _Any:
     return d if d.dtype == "int64" else d.astype("int64")
 
 
-def _tile_reps(reps: _Any) -> list[_Any]:
-    """``tile``'s repetitions as a list of integer scalars, checked as
-    PyTensor checks them (integers, at most one axis, a known count)."""
-    if isinstance(reps, int | _np.integer):
-        return [reps]
-    if not isinstance(reps, list | tuple):
-        reps = as_tensor_variable(reps)
-        if reps.ndim > 1:
-            raise ValueError(
-                f"tile: reps must be a scalar or a vector, got {reps.type}"
-            )
-        if not reps.dtype.startswith(("int", "uint")):
-            raise ValueError(f"tile: reps must be integers, got {reps.type}")
-        if reps.ndim == 0:
-            return [reps]
-        if reps.type.shape[0] is None:
-            raise ValueError(
-                f"tile: the number of repetitions of {reps.type} is unknown. "
-                "Use specify_shape to set the length of reps."
-            )
-        return list(_shape_entries(reps))
-    # Python ints stay ints: the result's static shape uses them.
-    out = [
-        r if isinstance(r, int | _np.integer) else as_tensor_variable(r) for r in reps
-    ]
-    for r in out:
-        if isinstance(r, int | _np.integer):
-            continue
-        if r.ndim != 0:
-            raise ValueError(f"tile: each entry of reps must be a scalar, got {r.type}")
-        if not r.dtype.startswith(("int", "uint")):
-            raise ValueError(f"tile: reps must be integers, got {r.type}")
-    return out
-
-
-def tile(A: _Any, reps: _Any) -> _Any:
-    """``A`` repeated ``reps[i]`` times along each axis, as NumPy's ``tile``:
-    an ``Alloc`` of ``A`` with interleaved new axes, reshaped."""
-    A = as_tensor_variable(A)
-    reps = _tile_reps(reps)
-    ndim = _builtins.max(A.ndim, len(reps))
-    reps = [1] * (ndim - len(reps)) + reps
-    if A.ndim < ndim:
-        A = A.dimshuffle(*(["x"] * (ndim - A.ndim)), *range(A.ndim))
-    dims = [_dim(A, i) for i in range(ndim)]
-    expanded = A.dimshuffle(*[a for i in range(ndim) for a in ("x", i)])
-    alloc_shape = [v for pair in zip(reps, dims, strict=True) for v in pair]
-    tiled = alloc(expanded, *alloc_shape)
-    return _reshape_to(tiled, [_prod(r, d) for r, d in zip(reps, dims, strict=True)])
-
-
 def flatten(x: _Any, ndim: int = 1) -> _Any:
     """``x`` with its trailing axes merged so it has ``ndim`` axes."""
     x = as_tensor_variable(x)
@@ -596,7 +545,8 @@ __all__ += [
     "stacklists",
 ]
 
-# Built from `arange` and `flatten` above, so imported once they exist.
+# Built from `arange`, `alloc` and `flatten` above, so imported once they exist.
 from oxtensor.tensor.gathering import take_along_axis  # noqa: E402
+from oxtensor.tensor.tiling import tile  # noqa: E402
 
 __all__ += ["take_along_axis"]

@@ -129,7 +129,7 @@ def function(
         on_unused_input = config.on_unused_input
     if profile is None and config.profile:
         profile = True
-    if mode.linker == "jax":
+    if mode.linker_name == "jax":
         # First, so that its ImportError (what to install) comes at once.
         from oxtensor.link.jax import JAXFunction
     recipe = _core.function_recipe(
@@ -143,10 +143,10 @@ def function(
         name=name,
         rebuild_strict=rebuild_strict,
         allow_input_downcast=allow_input_downcast,
-        profile=None if mode.linker == "jax" else profile,
+        profile=None if mode.linker_name == "jax" else profile,
         on_unused_input=on_unused_input,
     )
-    if mode.linker == "jax":
+    if mode.linker_name == "jax":
         # The graph rewritten for JAX by the core (no inplace, no fusion),
         # linked by `oxtensor.link.jax` into one ``jax.jit``-ed function.
         return JAXFunction(recipe, trust_input=trust_input)

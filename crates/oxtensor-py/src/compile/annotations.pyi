@@ -49,13 +49,16 @@ class Mode:
 
     def __new__(
         cls,
-        linker: str | None = None,
+        linker: t.Any = None,
         optimizer: str | None = ...,
         *,
         checks: str | None = None,
     ) -> Mode: ...
     @property
-    def linker(self) -> str:
+    def linker(self) -> t.Any:
+        """The linker, an object of PyTensor's linker class for its name."""
+    @property
+    def linker_name(self) -> str:
         """The linker's name."""
     @property
     def checks(self) -> str | None:

@@ -258,16 +258,19 @@ pub fn function_recipe<'py>(
     })
 }
 
-/// `Function.maker`: the function graph and the inputs and outputs.
+/// `Function.maker`: the function graph, the inputs and outputs, and the
+/// mode compiled with (`f.maker.mode.linker`, as in PyTensor).
 pub fn make_maker(
     py: Python<'_>,
     fg: &Bound<'_, PyFunctionGraph>,
     specs: &[InputSpec],
     outputs: &[Bound<'_, PyAny>],
+    mode: Option<&Py<PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let ns = py.import("types")?.getattr("SimpleNamespace")?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("fgraph", fg)?;
+    kwargs.set_item("mode", mode.map(|m| m.clone_ref(py)))?;
     kwargs.set_item(
         "inputs",
         PyList::new(py, specs.iter().map(|s| s.var.clone_ref(py)))?,

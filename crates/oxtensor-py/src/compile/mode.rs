@@ -112,6 +112,20 @@ impl PyMode {
     }
 }
 
+/// A `linker=` argument's name: a string, or a linker object's `mode_linker`.
+fn linker_name_of(linker: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(name) = linker.extract::<String>() {
+        return Ok(name);
+    }
+    match linker.getattr("mode_linker") {
+        Ok(name) => name.extract(),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "linker must be a linker name or a Linker object, got {}",
+            linker.repr()?
+        ))),
+    }
+}
+
 fn tag_list(args: &Bound<'_, PyTuple>) -> PyResult<Vec<String>> {
     args.iter().map(|t| t.extract()).collect()
 }
@@ -121,12 +135,15 @@ impl PyMode {
     #[new]
     #[pyo3(signature = (linker = None, optimizer = Some("default".to_owned()), *, checks = None))]
     fn new(
-        linker: Option<String>,
+        linker: Option<Bound<'_, PyAny>>,
         optimizer: Option<String>,
         checks: Option<String>,
     ) -> PyResult<Self> {
-        let (linker_name, optimizer_name) = (linker, optimizer);
-        let linker_name = linker_name.unwrap_or_else(|| "auto".to_owned());
+        let linker_name = match linker.filter(|l| !l.is_none()) {
+            None => "auto".to_owned(),
+            Some(l) => linker_name_of(&l)?,
+        };
+        let optimizer_name = optimizer;
         let mut inner = Mode::fast_run();
         inner.optimizer = named_optimizer(optimizer_name.as_deref())?;
         inner.name = "Mode".to_owned();
@@ -140,7 +157,6 @@ impl PyMode {
         })
     }
 
-    /// The linker's name.
     /// This mode with PyTensor's `on_opt_error` (`"warn"`, `"raise"`,
     /// `"ignore"`) and `optdb__max_use_ratio`, as `oxtensor.config` sets them.
     fn with_rewrite_settings(&self, on_opt_error: &str, max_use_ratio: f64) -> PyResult<PyMode> {
@@ -165,8 +181,19 @@ impl PyMode {
         Ok(self.derived(inner))
     }
 
+    /// The linker, as an object of PyTensor's linker class for its name
+    /// (`VMLinker`, `PerformLinker`, `JAXLinker`, ...; a fresh one, bound to
+    /// no graph).
     #[getter]
-    fn linker(&self) -> &str {
+    fn linker<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("oxtensor.link.modes")?
+            .getattr("linker_for_mode")?
+            .call1((self.linker.as_str(), self.checks.as_deref()))
+    }
+
+    /// The linker's name (`"vm"`, `"py"`, `"jax"`, ...).
+    #[getter]
+    fn linker_name(&self) -> &str {
         &self.linker
     }
 

@@ -217,7 +217,7 @@ impl FunctionRecipe {
             })
             .collect::<PyResult<Vec<_>>>()?;
         let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
-        let maker = make_maker(py, fg, &specs, &outputs)?;
+        let maker = make_maker(py, fg, &specs, &outputs, r.mode.as_ref())?;
         let scalar_outputs = outputs
             .iter()
             .map(|o| {

@@ -27,7 +27,10 @@ class JAXFunction:
         self._single = recipe.single
         fgraph = recipe.fgraph
         self.maker = SimpleNamespace(
-            fgraph=fgraph, inputs=[e[0] for e in self._inputs], linker="jax"
+            fgraph=fgraph,
+            inputs=[e[0] for e in self._inputs],
+            linker="jax",
+            mode=recipe.mode,
         )
         #: The pure function of the graph's inputs (explicit, then shared).
         self.jax_fn = fgraph_to_jax(fgraph)

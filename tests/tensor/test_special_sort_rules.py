@@ -1,6 +1,7 @@
 """``xlogy``/``xlog1py`` at their boundary (the core's ``XLogY`` and
-``XLog1pY`` scalar ops) against SciPy on every path, and ``sort``/
-``argsort`` with a symbolic axis and PyTensor's argument checks."""
+``XLog1pY`` scalar ops) against SciPy on every path; ``sort``/``argsort``
+with a symbolic axis and PyTensor's argument checks; ``Softmax`` over
+several axes and its vectorize rule."""
 
 import numpy as np
 import oxtensor
@@ -8,8 +9,16 @@ import oxtensor.tensor as ot
 import pytest
 import scipy.special as sp
 from oxtensor.gradient import grad, verify_grad
+from oxtensor.graph.replace import vectorize_graph
 from oxtensor.tensor.sort import argsort, sort
-from oxtensor.tensor.special import xlog1py, xlogy
+from oxtensor.tensor.special import (
+    LogSoftmax,
+    Softmax,
+    log_softmax,
+    softmax,
+    xlog1py,
+    xlogy,
+)
 
 X = np.array([0.0, 0.0, 0.0, 0.5, 1.0, 2.0, 0.0, 3.0])
 Y = np.array([0.0, -1.0, np.nan, 0.5, 1.0, 2.0, np.inf, 0.0])
@@ -142,3 +151,55 @@ def test_argument_checks(fn):
         fn(x, kind="quicksort", stable=True)
     with pytest.raises(ValueError, match="order argument is not applicable"):
         fn(x, order=[])
+
+
+@pytest.mark.parametrize(
+    ("op", "ref"),
+    [(Softmax, sp.softmax), (LogSoftmax, sp.log_softmax)],
+)
+def test_softmax_over_several_axes(op, ref):
+    x = ot.tensor3("x")
+    out = op(axis=(2, 0))(x)
+    assert out.owner.op.axis == (0, 2)
+    assert str(out.owner.op) == f"{op.__name__}{{axis=(0, 2)}}"
+    xv = np.random.default_rng(5).standard_normal((2, 3, 4))
+    f = oxtensor.function([x], out)
+    np.testing.assert_allclose(f(xv), ref(xv, axis=(0, 2)), rtol=1e-12)
+    verify_grad(op(axis=(0, 2)), [xv], rng=np.random.default_rng(6))
+
+
+@pytest.mark.parametrize(
+    ("fn", "op", "ref"),
+    [(softmax, Softmax, sp.softmax), (log_softmax, LogSoftmax, sp.log_softmax)],
+)
+def test_vectorize_softmax_over_all_elements(fn, op, ref):
+    x = ot.tensor(shape=(4, 5))
+    bx = ot.tensor(shape=(3, 4, 5))
+    new = vectorize_graph(fn(x, axis=None), {x: bx})
+    assert isinstance(new.owner.op, op)
+    assert new.owner.op.axis == (1, 2)
+    xv = np.random.default_rng(7).standard_normal((3, 4, 5))
+    got = oxtensor.function([bx], new)(xv)
+    np.testing.assert_allclose(got, ref(xv, axis=(1, 2)), rtol=1e-12)
+
+
+def test_constructed_softmax_axis_checks():
+    with pytest.raises(ValueError, match="out of bounds"):
+        Softmax(axis=(0, 3))(ot.tensor3())
+    with pytest.raises(ValueError, match="non-negative axes"):
+        Softmax(axis=-1)
+
+
+def test_jax_agrees():
+    pytest.importorskip("jax")
+    x, y = ot.vectors("x", "y")
+    m = ot.tensor3("m")
+    outs = [xlogy(x, y), xlog1py(x, y - 1.0)]
+    f = oxtensor.function([x, y], outs, mode="JAX")
+    got = f(X, Y)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(got[0], sp.xlogy(X, Y))
+        np.testing.assert_array_equal(got[1], sp.xlog1py(X, Y - 1.0))
+    g = oxtensor.function([m], Softmax(axis=(0, 2))(m), mode="JAX")
+    mv = np.random.default_rng(8).random((2, 3, 4))
+    np.testing.assert_allclose(g(mv), sp.softmax(mv, axis=(0, 2)), rtol=1e-12)

@@ -2513,24 +2513,28 @@ class ArgSortOp(Op):
         """NumPy's sorting algorithm name (kept; every kind sorts alike)."""
 
 class Softmax(Op):
-    """``Softmax(axis)``: normalises along ``axis`` (``None``: all elements)."""
+    """``Softmax(axis)``: normalises along ``axis``, an int or a tuple (``None``:
+    all elements).
+    """
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs: ...
     @property
     def axis(self) -> _Axis:
-        """The axis as a 1-tuple, or ``None``."""
+        """The axes as a tuple, or ``None``."""
 
 class LogSoftmax(Op):
-    """``LogSoftmax(axis)``: normalises along ``axis`` (``None``: all elements)."""
+    """``LogSoftmax(axis)``: normalises along ``axis``, an int or a tuple (``None``:
+    all elements).
+    """
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs: ...
     @property
     def axis(self) -> _Axis:
-        """The axis as a 1-tuple, or ``None``."""
+        """The axes as a tuple, or ``None``."""
 
 class Subtensor(Op):
     """``Subtensor(idx_list)``: basic indexing, a view of the input."""

@@ -174,6 +174,8 @@ CASES: dict[str, Case] = {
     "conj": Case("Conj", np.conj, (R,), "smooth", "Conj", "conj"),
     "angle": Case("Angle", _angle, (R,), "smooth", "Angle", "angle", "in"),
     "hypot": Case("Hypot", np.hypot, (R, R), "smooth", "Hypot", "hypot"),
+    "xlogy": Case("XLogY", sp.xlogy, (R, POS), "smooth", "Xlogy", "xlogy"),
+    "xlog1py": Case("XLog1pY", sp.xlog1py, (R, POS), "smooth", "Xlog1py", "xlog1py"),
 }
 
 # The ops whose gradient PyTensor leaves undefined for complex inputs and

@@ -4,6 +4,7 @@
 from typing import Any
 
 from oxtensor import _core
+from oxtensor.graph.basic import Constant, Variable
 from oxtensor.tensor._axis import normalize_axis
 from oxtensor.tensor.basic import as_tensor_variable
 
@@ -29,8 +30,25 @@ def _prepare(a: Any, axis: Any, op: str) -> tuple[Any, Any]:
     a = as_tensor_variable(a)
     if axis is None:
         return a.reshape((-1,)), 0
+    if isinstance(axis, Variable):
+        return a, _axis_variable(axis, a.ndim, op)
     normalize_axis(axis, a.ndim, op)
     return a, axis
+
+
+def _axis_variable(axis: Any, ndim: int, op: str) -> Any:
+    """A symbolic axis (PyTensor takes one): a 0-d integer tensor, whose
+    value the op checks against ``ndim`` when it runs; a constant one is
+    checked now."""
+    axis = as_tensor_variable(axis)
+    if not axis.dtype.startswith(("int", "uint")):
+        what = "ArgSort" if op == "argsort" else "Sort"
+        raise ValueError(f"{what} axis must have an integer dtype, got {axis.dtype}")
+    if axis.ndim != 0:
+        raise ValueError(f"{op}: the axis must be a 0-d integer, got {axis.type}")
+    if isinstance(axis, Constant):
+        normalize_axis(int(axis.data), ndim, op)
+    return axis
 
 
 def sort(

@@ -2,8 +2,6 @@
 
 from typing import Any
 
-import numpy as np
-
 from oxtensor import _core
 
 Softmax = _core.Softmax
@@ -42,29 +40,20 @@ def logit(x: Any) -> Any:
     return log(x / (1 - x))
 
 
-def _xlog(x: Any, y: Any, log_of: Any) -> Any:
-    from oxtensor.tensor.math import eq, switch
-
-    x, y = _floats(x, y)
-    product = x * log_of(y)
-    # 0 * log(0) is taken as 0 (SciPy's rule); a NaN y (the only value with
-    # y != y) still gives NaN.
-    zero = np.zeros((), dtype=product.dtype)
-    return switch(eq(x, 0) & eq(y, y), zero, product)
-
-
 def xlogy(x: Any, y: Any) -> Any:
-    """``x * log(y)``, 0 where ``x`` is 0 (unless ``y`` is NaN), as SciPy."""
-    from oxtensor.tensor.math import log
+    """``x * log(y)``, 0 where ``x`` is 0 (unless ``y`` is NaN), as SciPy:
+    the core's ``XLogY`` scalar op."""
+    from oxtensor.tensor.math import xlogy as _xlogy
 
-    return _xlog(x, y, log)
+    return _xlogy(*_floats(x, y))
 
 
 def xlog1py(x: Any, y: Any) -> Any:
-    """``x * log1p(y)``, 0 where ``x`` is 0 (unless ``y`` is NaN), as SciPy."""
-    from oxtensor.tensor.math import log1p
+    """``x * log1p(y)``, 0 where ``x`` is 0 (unless ``y`` is NaN), as SciPy:
+    the core's ``XLog1pY`` scalar op."""
+    from oxtensor.tensor.math import xlog1py as _xlog1py
 
-    return _xlog(x, y, log1p)
+    return _xlog1py(*_floats(x, y))
 
 
 def betaln(a: Any, b: Any) -> Any:

@@ -113,6 +113,20 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
             Times(build::true_div(g, xs[0], z)?),
             Times(build::true_div(g, xs[1], z)?),
         ]),
+        // log(y) and x / y (log1p(y) and x / (1 + y)), without the
+        // kernel's 0 at x = 0: at (0, 0) they are -inf and NaN, as PyTensor's.
+        K::XLogY => Ok(vec![
+            Times(build::log(g, xs[1])?),
+            Times(build::true_div(g, xs[0], xs[1])?),
+        ]),
+        K::XLog1pY => {
+            let one = c(g, 1.0);
+            let y1 = build::add(g, one, xs[1])?;
+            Ok(vec![
+                Times(build::elemwise(g, K::Log1p, &[xs[1]])?),
+                Times(build::true_div(g, xs[0], y1)?),
+            ])
+        }
         other => Err(Error::NotImplemented(format!(
             "no gradient is defined for the scalar op {}",
             other.name()

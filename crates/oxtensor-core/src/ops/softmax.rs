@@ -1,4 +1,4 @@
-//! `Softmax` and `LogSoftmax` along one axis (or over all elements), as in
+//! `Softmax` and `LogSoftmax` along some axes (or over all elements), as in
 //! `pytensor/tensor/special.py`, with fused kernels (`kernels/softmax/mod.rs`).
 //! Both are their own derivatives' building blocks: the pullbacks and
 //! pushforwards below are small graphs over the op's own output.
@@ -7,7 +7,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::softmax::{softmax, SoftmaxKind};
+use crate::kernels::softmax::{softmax_axes, SoftmaxKind};
 use crate::op_identity;
 use crate::ops::reduce::normalize_axes;
 use crate::ops::scalar_grad::{match_dtype, tensor};
@@ -22,15 +22,17 @@ use crate::value::Value;
 pub struct Softmax {
     /// Softmax or log-softmax.
     pub kind: SoftmaxKind,
-    /// The normalised axis; `None`: all elements form one distribution.
-    pub axis: Option<usize>,
+    /// The normalised axes, sorted, whose elements together form one
+    /// distribution (PyTensor's tuple; one axis from `softmax(x, axis=1)`,
+    /// several from vectorizing `axis=None`); `None`: all elements.
+    pub axis: Option<Vec<usize>>,
 }
 
 impl Softmax {
     /// The op along `axis` (negative counts from the end) of an `ndim` input.
     pub fn new(kind: SoftmaxKind, axis: Option<i64>, ndim: usize) -> Result<Self> {
         let axis = match axis {
-            Some(a) => Some(normalize_axes(&[a], ndim)?[0]),
+            Some(a) => Some(vec![normalize_axes(&[a], ndim)?[0]]),
             None => None,
         };
         Ok(Softmax { kind, axis })
@@ -53,7 +55,8 @@ impl Softmax {
                 input.dtype
             )));
         }
-        if let Some(a) = self.axis.filter(|&a| a >= input.ndim()) {
+        let outside = self.axis.iter().flatten().find(|&&a| a >= input.ndim());
+        if let Some(a) = outside {
             return Err(Error::Value(format!(
                 "{}: axis {a} is out of bounds for array of dimension {}",
                 self.describe(),
@@ -66,7 +69,7 @@ impl Softmax {
     /// `sum(v, axis, keepdims=True)` over this op's axes.
     fn sum_keep(&self, g: &mut Graph, v: VarId) -> Result<VarId> {
         let ndim = tensor(g, v)?.ndim();
-        let axes: Vec<usize> = self.axis.map_or_else(|| (0..ndim).collect(), |a| vec![a]);
+        let axes: Vec<usize> = self.axis.clone().unwrap_or_else(|| (0..ndim).collect());
         let as_i64: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
         let s = build::sum(g, v, Some(&as_i64))?;
         build::dimshuffle(g, s, build::reinsert_axes(ndim, &axes))
@@ -78,10 +81,15 @@ impl Op for Softmax {
         self.class_name()
     }
 
-    /// `Softmax{axis=(1,)}`, `LogSoftmax{axis=None}` (PyTensor keeps a tuple).
+    /// `Softmax{axis=(1,)}`, `Softmax{axis=(1, 2)}`, `LogSoftmax{axis=None}`
+    /// (PyTensor keeps a tuple).
     fn describe(&self) -> String {
-        match self.axis {
-            Some(a) => format!("{}{{axis=({a},)}}", self.class_name()),
+        match self.axis.as_deref() {
+            Some([a]) => format!("{}{{axis=({a},)}}", self.class_name()),
+            Some(axes) => {
+                let parts: Vec<String> = axes.iter().map(usize::to_string).collect();
+                format!("{}{{axis=({})}}", self.class_name(), parts.join(", "))
+            }
             None => format!("{}{{axis=None}}", self.class_name()),
         }
     }
@@ -97,7 +105,8 @@ impl Op for Softmax {
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
         let dtype = ctx.output_dtype(0)?;
-        outputs[0] = Some(softmax(self.kind, x, self.axis, dtype, Some(ctx.pool))?.into());
+        let axes = self.axis.as_deref();
+        outputs[0] = Some(softmax_axes(self.kind, x, axes, dtype, Some(ctx.pool))?.into());
         Ok(())
     }
 
@@ -161,6 +170,12 @@ mod tests {
         let l = Softmax::new(SoftmaxKind::LogSoftmax, None, 2).unwrap();
         assert_eq!(l.describe(), "LogSoftmax{axis=None}");
         assert!(Softmax::new(SoftmaxKind::Softmax, Some(2), 2).is_err());
+        let two = Softmax {
+            kind: SoftmaxKind::Softmax,
+            axis: Some(vec![1, 2]),
+        };
+        assert_eq!(two.describe(), "Softmax{axis=(1, 2)}");
+        assert!(two.output_type(&x).is_err());
         let b = TensorType::new(DType::Bool, [None]).unwrap();
         assert!(s.output_type(&b).is_err());
     }

@@ -210,6 +210,21 @@ scalar_ops! {
     Conj => "Conj", "conj", Some(1), UpcastMin8, [];
     Angle => "Angle", "angle", Some(1), Float64, [];
     Hypot => "Hypot", "hypot", Some(2), UpgradeToFloatNoComplex, [fused], |x, y| x.hypot(y);
+    XLogY => "XLogY", "xlogy", Some(2), UpgradeToFloatNoComplex, [fused, special], |x, y| x_times(x, y, y.ln());
+    XLog1pY => "XLog1pY", "xlog1py", Some(2), UpgradeToFloatNoComplex, [fused, special], |x, y| x_times(x, y, y.ln_1p());
+}
+
+/// `x * log_y` (`log_y` a logarithm of `y`), 0 where `x` is 0 whatever the
+/// logarithm (-inf at the boundary, NaN outside the domain), as SciPy's
+/// `xlogy`: one kernel rather than a `switch` graph, so no rewrite can
+/// distribute the product and meet `0 * -inf` or `a*(-inf) - (-inf)`. A NaN
+/// `y` still gives NaN.
+fn x_times<T: Float>(x: T, y: T, log_y: T) -> T {
+    if x == T::zero() && !y.is_nan() {
+        T::zero()
+    } else {
+        x * log_y
+    }
 }
 
 impl ScalarKind {
@@ -286,6 +301,23 @@ mod tests {
                 k.visit_float::<f64, _>(Arity).is_some()
             );
         }
+    }
+
+    #[test]
+    fn xlogy_is_zero_where_x_is_zero_as_scipy() {
+        let f = |k: ScalarKind, x: f64, y: f64| match k.float_fn::<f64>() {
+            Some(ScalarFn::Binary(f)) => f(x, y),
+            _ => panic!("{k:?} has no binary element function"),
+        };
+        assert_eq!(f(ScalarKind::XLogY, 0.0, 0.0), 0.0);
+        assert_eq!(f(ScalarKind::XLogY, 0.0, -1.0), 0.0);
+        assert_eq!(f(ScalarKind::XLogY, 2.0, 0.0), f64::NEG_INFINITY);
+        assert!(f(ScalarKind::XLogY, 0.0, f64::NAN).is_nan());
+        assert!(f(ScalarKind::XLogY, 1.0, -1.0).is_nan());
+        assert_eq!(f(ScalarKind::XLogY, 0.5, 2.0), 0.5 * 2f64.ln());
+        assert_eq!(f(ScalarKind::XLog1pY, 0.0, -1.0), 0.0);
+        assert_eq!(f(ScalarKind::XLog1pY, 0.5, -1.0), f64::NEG_INFINITY);
+        assert_eq!(f(ScalarKind::XLog1pY, 2.0, 1e-20), 2e-20);
     }
 
     struct Arity;

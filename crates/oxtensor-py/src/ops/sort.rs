@@ -34,7 +34,7 @@ macro_rules! sort_class {
                 if order.is_some_and(|o| !o.is_none()) {
                     return Err(PyValueError::new_err(concat!(
                         $pyname,
-                        ": order (sorting structured arrays by field) is not supported"
+                        ": order argument is not applicable (oxtensor sorts no structured arrays by field)"
                     )));
                 }
                 let core = Sort {

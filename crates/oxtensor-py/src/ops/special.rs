@@ -56,7 +56,7 @@ pub(crate) fn axes_tuple<'py>(py: Python<'py>, axis: Option<Vec<usize>>) -> PyRe
 
 macro_rules! softmax_class {
     ($rs:ident, $kind:ident, $pyname:literal) => {
-        #[doc = concat!("`", $pyname, "(axis)`: normalises along `axis` (`None`: all elements).")]
+        #[doc = concat!("`", $pyname, "(axis)`: normalises along `axis`, an int or a tuple (`None`: all elements).")]
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.special", name = $pyname)]
         pub struct $rs;
 
@@ -65,16 +65,7 @@ macro_rules! softmax_class {
             #[new]
             #[pyo3(signature = (axis = None))]
             fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
-                let axis = match constructor_axes($pyname, axis)?.as_deref() {
-                    None => None,
-                    Some([a]) => Some(*a),
-                    Some(_) => {
-                        return Err(PyTypeError::new_err(concat!(
-                            $pyname,
-                            " takes one axis or None"
-                        )))
-                    }
-                };
+                let axis = constructor_axes($pyname, axis)?;
                 let core = Softmax {
                     kind: SoftmaxKind::$kind,
                     axis,
@@ -91,11 +82,11 @@ macro_rules! softmax_class {
                 new_args(slf.as_any(), &[], &["axis"])
             }
 
-            /// The axis as a 1-tuple, or `None`.
+            /// The axes as a tuple, or `None`.
             #[getter]
             fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                let a = core_of::<Softmax>(slf.as_super())?.axis;
-                axes_tuple(py, a.map(|a| vec![a]))
+                let a = core_of::<Softmax>(slf.as_super())?.axis.clone();
+                axes_tuple(py, a)
             }
         }
     };

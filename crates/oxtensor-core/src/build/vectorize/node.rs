@@ -126,9 +126,14 @@ fn same_class(
         // the arrays' axes (separated arrays would move to the front).
         let entries = std::iter::repeat_n(IdxEntry::FULL, nb).chain(entries);
         Arc::new(AdvancedSubtensor::new(entries.collect())?)
-    } else if let Some(s) = any.downcast_ref::<Softmax>().filter(|s| s.axis.is_some()) {
+    } else if let Some(s) = any.downcast_ref::<Softmax>() {
+        // `None` (all the core elements) becomes the core axes, as PyTensor's.
+        let axes = match &s.axis {
+            Some(axes) => axes.iter().map(|a| a + nb).collect(),
+            None => (nb..nb + old_ndim(g, n)?).collect(),
+        };
         Arc::new(Softmax {
-            axis: s.axis.map(|a| a + nb),
+            axis: Some(axes),
             ..s.clone()
         })
     } else {

@@ -81,10 +81,24 @@ fn dimshuffle_and_softmax_shift_their_axes() {
     let bx = input(&mut g, 4, "bx");
     let new = vectorize_graph(&mut g, &[s], &[(x, bx)], None).unwrap()[0];
     let sm = op_of(&g, new).as_any().downcast_ref::<Softmax>().unwrap();
-    assert_eq!(sm.axis, Some(4));
+    assert_eq!(sm.axis, Some(vec![4]));
     let ds = g.node(g.var(new).owner().unwrap()).inputs[0];
     let d = op_of(&g, ds).as_any().downcast_ref::<DimShuffle>().unwrap();
     assert_eq!(d.new_order, vec![Some(0), Some(1), Some(3), None, Some(2)]);
+}
+
+#[test]
+fn softmax_over_all_elements_keeps_its_class_over_the_core_axes() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let kind = crate::kernels::softmax::SoftmaxKind::LogSoftmax;
+    let op = Arc::new(Softmax::new(kind, None, 2).unwrap());
+    let s = g.apply_out(op, &[x]).unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let new = vectorize_graph(&mut g, &[s], &[(x, bx)], None).unwrap()[0];
+    let sm = op_of(&g, new).as_any().downcast_ref::<Softmax>().unwrap();
+    assert_eq!(sm.axis, Some(vec![1, 2]));
+    assert_eq!(sm.kind, kind);
 }
 
 #[test]

@@ -162,17 +162,30 @@ pub fn softmax(
     dtype: DType,
     pool: Option<&mut Pool>,
 ) -> Result<Tensor> {
+    softmax_axes(kind, x, axis.map(|a| vec![a]).as_deref(), dtype, pool)
+}
+
+/// Softmax or log-softmax of `x` over the elements along `axes` taken
+/// together (`None`: all elements), with the result in `dtype`.
+pub fn softmax_axes(
+    kind: SoftmaxKind,
+    x: &Tensor,
+    axes: Option<&[usize]>,
+    dtype: DType,
+    pool: Option<&mut Pool>,
+) -> Result<Tensor> {
     let name = match kind {
         SoftmaxKind::Softmax => "Softmax",
         SoftmaxKind::LogSoftmax => "LogSoftmax",
     };
     let work = compute_dtype(name, dtype)?;
-    let axes: Vec<usize> = match axis {
-        Some(a) => vec![a],
-        None => (0..x.ndim()).collect(),
+    let single = match axes {
+        Some(&[a]) => Some(a),
+        _ => None,
     };
+    let axes: Vec<usize> = axes.map_or_else(|| (0..x.ndim()).collect(), <[usize]>::to_vec);
     let x = cast(x, work)?;
-    if let Some(layout) = axis.and_then(|a| columns_of(&x, a)) {
+    if let Some(layout) = single.and_then(|a| columns_of(&x, a)) {
         return cast(&by_columns(kind, &x, layout, pool)?, dtype);
     }
     let lanes = Lanes::new(&x, &axes)?;
@@ -353,6 +366,27 @@ mod tests {
         let all = logsumexp(&x, &[0, 1], DType::Float64, None).unwrap();
         let want = (s + 3.0 * 1.0f64.exp()).ln();
         close(all.as_slice::<f64>().unwrap(), &[want]);
+    }
+
+    #[test]
+    fn several_axes_form_one_distribution() {
+        // (2, 3, 2) over axes 0 and 2: x[:, j, :] is one lane of 4.
+        let x = Tensor::from_vec(vec![2, 3, 2], (0..12).map(f64::from).collect()).unwrap();
+        let y = softmax_axes(
+            SoftmaxKind::Softmax,
+            &x,
+            Some(&[0, 2]),
+            DType::Float64,
+            None,
+        );
+        let y = y.unwrap();
+        let ys = y.as_slice::<f64>().unwrap();
+        for j in 0..3 {
+            let at = [2 * j, 2 * j + 1, 6 + 2 * j, 7 + 2 * j];
+            let lane: Vec<f64> = at.iter().map(|&i| i as f64).collect();
+            let got: Vec<f64> = at.iter().map(|&i| ys[i]).collect();
+            close(&got, &reference(&lane).0);
+        }
     }
 
     /// NumPy's formulas on one lane, with libm's `exp`.

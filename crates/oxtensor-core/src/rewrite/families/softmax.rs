@@ -76,7 +76,7 @@ fn local_softmax_stabilize(fg: &mut FunctionGraph, node: NodeId) -> Result<Optio
 
 /// The softmax axis (`None`: all) when `den` is `sum(num, axis)` with the
 /// summed axes put back in place (keepdims), in `num`'s dtype.
-fn summed_axis(fg: &FunctionGraph, den: VarId, num: VarId) -> Option<Option<usize>> {
+fn summed_axis(fg: &FunctionGraph, den: VarId, num: VarId) -> Option<Option<Vec<usize>>> {
     let (ds_node, ds) = owner_as::<DimShuffle>(fg, den)?;
     let s = inputs(fg, ds_node)[0];
     let (sum_node, sum) = owner_as::<CAReduce>(fg, s)?;
@@ -88,7 +88,7 @@ fn summed_axis(fg: &FunctionGraph, den: VarId, num: VarId) -> Option<Option<usiz
         return None;
     }
     match axes.as_slice() {
-        [a] if ndim > 1 => Some(Some(*a)),
+        [a] if ndim > 1 => Some(Some(vec![*a])),
         _ if axes.len() == ndim => Some(None),
         _ => None,
     }
@@ -129,7 +129,7 @@ fn local_logsoftmax(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewri
     let x = inputs(fg, fg.graph().var(arg).owner().expect("a softmax output"))[0];
     let log_softmax = Softmax {
         kind: SoftmaxKind::LogSoftmax,
-        axis: softmax.axis,
+        axis: softmax.axis.clone(),
     };
     let mut new = fg.graph_mut().apply_out(Arc::new(log_softmax), &[x])?;
     for (op, rest) in lifted.into_iter().rev() {

@@ -79,19 +79,15 @@ def _careduce(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
     return careduce
 
 
-def _one_axis(op: Any) -> int | None:
-    return None if op.axis is None else op.axis[0]
-
-
 @jax_funcify.register(_core.Softmax)
 def _softmax(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    axis = _one_axis(op)
+    axis = op.axis  # a tuple of axes (one distribution over them) or None
     return lambda x: jax.nn.softmax(x, axis=axis)
 
 
 @jax_funcify.register(_core.LogSoftmax)
 def _log_softmax(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    axis = _one_axis(op)
+    axis = op.axis
     return lambda x: jax.nn.log_softmax(x, axis=axis)
 
 

@@ -1059,6 +1059,14 @@ class FunctionGraph:
         """Remove input ``idx`` and everything that uses it."""
     def remove_output(self, idx: int, reason: t.Any = None) -> None:
         """Remove output ``idx``; later outputs shift down."""
+    def remove_client(
+        self,
+        var: Variable,
+        client_to_remove: tuple[t.Any, int],
+        reason: t.Any = None,
+    ) -> None:
+        """Remove one client ``(node, i)`` or ``("output", i)`` of ``var``;
+        nodes left unused are removed, recursively."""
     def attach_feature(self, feature: t.Any) -> None:
         """Attach a feature; ``AlreadyThere`` from ``on_attach`` skips it."""
     def remove_feature(self, feature: t.Any) -> None:

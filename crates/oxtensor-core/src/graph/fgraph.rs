@@ -89,7 +89,8 @@ pub enum CycleCheck {
 
 impl FunctionGraph {
     /// A function graph over `graph` (taken over; the caller's copy, if any,
-    /// is never modified). Inputs must be free variables; every variable the
+    /// is never modified). Inputs must be free variables (one listed twice
+    /// keeps both slots, as in PyTensor); every variable the
     /// outputs need must be an input or a constant.
     pub fn new(graph: Graph, inputs: Vec<VarId>, outputs: Vec<VarId>) -> Result<Self> {
         let mut fg = FunctionGraph {
@@ -97,7 +98,7 @@ impl FunctionGraph {
             ..FunctionGraph::default()
         };
         for v in inputs {
-            fg.add_input(v)?;
+            fg.declare_input(v, true)?;
         }
         for v in outputs {
             fg.add_output(v, "init")?;

@@ -9,8 +9,15 @@ use crate::graph::{traversal, NodeId, VarId};
 use crate::types::Type;
 
 impl FunctionGraph {
-    /// Declares a free variable as an input.
+    /// Declares a free variable as an input (once: declaring it again does nothing).
     pub fn add_input(&mut self, v: VarId) -> Result<()> {
+        self.declare_input(v, false)
+    }
+
+    /// Declares a free variable as an input; with `keep_duplicate` a
+    /// variable already declared takes another slot (PyTensor's
+    /// `FunctionGraph([x, x], ...)` keeps both).
+    pub(super) fn declare_input(&mut self, v: VarId, keep_duplicate: bool) -> Result<()> {
         let data = self.graph.try_var(v)?;
         if data.owner().is_some() {
             return Err(Error::Value(
@@ -25,7 +32,7 @@ impl FunctionGraph {
                 self.graph.describe_var(v)
             )));
         }
-        if self.is_input(v) {
+        if self.is_input(v) && !keep_duplicate {
             return Ok(());
         }
         self.inputs.push(v);
@@ -60,7 +67,7 @@ impl FunctionGraph {
         self.history
             .iter_mut()
             .for_each(|c| shift_output(&mut c.client, idx));
-        self.remove_client(v, Client::Output(idx), reason)
+        self.drop_client((v, Client::Output(idx)), reason, true)
     }
 
     pub(super) fn ensure_len(&mut self) {
@@ -166,17 +173,50 @@ impl FunctionGraph {
         Ok(())
     }
 
-    /// Removes one client entry; a variable left without clients whose
-    /// owner's outputs are all unused gets its owner pruned, recursively.
-    pub fn remove_client(&mut self, v: VarId, client: Client, reason: &str) -> Result<()> {
-        let mut stack = vec![(v, client)];
+    /// Removes one client entry (none if `client` is not listed); a
+    /// variable left without clients whose owner's outputs are all unused
+    /// gets its owner pruned, recursively. With `remove_if_empty` (what
+    /// removing an output or a node does) the variables left without
+    /// clients, inputs excepted, also leave `clients`; a replacement keeps
+    /// their empty entries, as PyTensor's `remove_client` does.
+    pub fn remove_client(
+        &mut self,
+        v: VarId,
+        client: Client,
+        reason: &str,
+        remove_if_empty: bool,
+    ) -> Result<()> {
+        if self.clients.get(v.index()).is_none_or(Option::is_none) {
+            return Err(Error::Value(format!(
+                "{} has no clients entry in the graph",
+                self.graph.try_var(v).map(|_| self.graph.describe_var(v))?
+            )));
+        }
+        self.drop_client((v, client), reason, remove_if_empty)
+    }
+
+    /// [`Self::remove_client`] without its check: a variable without a
+    /// clients entry (gone with an earlier pruned node) is skipped.
+    pub(super) fn drop_client(
+        &mut self,
+        first: (VarId, Client),
+        reason: &str,
+        remove_if_empty: bool,
+    ) -> Result<()> {
+        let mut stack = vec![first];
         while let Some((var, client)) = stack.pop() {
-            let list = self.clients_mut(var);
+            // A variable read twice by a pruned node may be gone already.
+            let Some(list) = self.clients.get_mut(var.index()).and_then(Option::as_mut) else {
+                continue;
+            };
             if let Some(pos) = list.iter().position(|c| *c == client) {
                 list.remove(pos);
             }
             if !list.is_empty() {
                 continue;
+            }
+            if remove_if_empty && !self.is_input(var) {
+                self.forget_clients(var);
             }
             match self.graph.var(var).owner() {
                 None => self.in_vars[var.index()] = false,

@@ -26,7 +26,9 @@ impl FunctionGraph {
     }
 
     /// Removes input `idx`: every node using it (see [`Self::remove_node`]),
-    /// the outputs that are the input itself, then the input.
+    /// the outputs that are the input itself, then the input. A variable
+    /// declared twice keeps its other slot (and its clients entry), as in
+    /// PyTensor, but leaves `variables` like any unused input.
     pub fn remove_input(&mut self, idx: usize, reason: &str) -> Result<()> {
         let v = *self
             .inputs
@@ -34,9 +36,11 @@ impl FunctionGraph {
             .ok_or_else(|| Error::Index(format!("no input {idx}")))?;
         self.remove_uses(v, reason)?;
         self.inputs.remove(idx);
-        self.is_input[v.index()] = false;
         self.in_vars[v.index()] = false;
-        self.forget_clients(v);
+        if !self.inputs.contains(&v) {
+            self.is_input[v.index()] = false;
+            self.forget_clients(v);
+        }
         Ok(())
     }
 
@@ -112,7 +116,7 @@ impl FunctionGraph {
         if self.has_node(n) {
             self.prune_node(n, reason)?;
             for (i, inp) in self.graph.node(n).inputs.clone().into_iter().enumerate() {
-                self.remove_client(inp, Client::Node(n, i), reason)?;
+                self.drop_client((inp, Client::Node(n, i)), reason, true)?;
             }
         }
         for out in self.graph.node(n).outputs.clone() {
@@ -123,7 +127,7 @@ impl FunctionGraph {
 
     /// Drops the (empty) clients entry of a removed variable, so it is no
     /// longer a key of `clients` (PyTensor's `remove_if_empty`).
-    fn forget_clients(&mut self, v: VarId) {
+    pub(super) fn forget_clients(&mut self, v: VarId) {
         if let Some(entry) = self.clients.get_mut(v.index()) {
             if entry.as_ref().is_some_and(Vec::is_empty) {
                 *entry = None;
@@ -135,7 +139,7 @@ impl FunctionGraph {
 #[cfg(test)]
 mod tests {
     use crate::dtype::DType;
-    use crate::graph::{FunctionGraph, Graph, VarId};
+    use crate::graph::{Client, FunctionGraph, Graph, VarId};
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
     use crate::types::TensorType;
@@ -192,5 +196,66 @@ mod tests {
         assert!(!fg.has_var(y));
         assert!(fg.client_keys().all(|v| v != y));
         assert!(fg.remove_input(5, "test").is_err());
+    }
+
+    #[test]
+    fn removing_the_last_client_prunes_and_forgets_the_producers() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let a = apply(&mut g, ScalarKind::Exp, &[x]);
+        // `a` read twice: the second removal finds its entry gone.
+        let b = apply(&mut g, ScalarKind::Mul, &[a, a]);
+        let mut fg = FunctionGraph::new(g, vec![x], vec![b]).unwrap();
+        fg.remove_client(b, Client::Output(0), "test", true)
+            .unwrap();
+        assert_eq!(fg.apply_nodes().count(), 0);
+        assert_eq!(fg.client_keys().collect::<Vec<_>>(), vec![x]);
+        assert!(fg.clients(x).is_empty());
+        assert!(!fg.has_var(x) && fg.is_input(x));
+        let err = fg
+            .remove_client(a, Client::Output(0), "test", true)
+            .unwrap_err();
+        assert!(err.to_string().contains("no clients entry"), "{err}");
+    }
+
+    #[test]
+    fn without_remove_if_empty_pruned_variables_keep_empty_entries() {
+        let (mut fg, [x, _, a, b, c]) = chain(&[4]);
+        fg.remove_client(c, Client::Output(0), "test", false)
+            .unwrap();
+        assert_eq!(fg.apply_nodes().count(), 0);
+        assert!(!fg.has_var(a) && !fg.has_var(x));
+        for v in [a, b, c] {
+            assert!(fg.client_keys().any(|k| k == v));
+            assert!(fg.clients(v).is_empty());
+        }
+    }
+
+    #[test]
+    fn removing_a_client_that_is_not_listed_changes_nothing() {
+        let (mut fg, [x, _, a, ..]) = chain(&[4]);
+        let b_node = fg.graph().var(a).owner().unwrap();
+        fg.remove_client(x, Client::Node(b_node, 3), "test", false)
+            .unwrap();
+        fg.check_integrity().unwrap();
+        assert_eq!(fg.apply_nodes().count(), 3);
+    }
+
+    #[test]
+    fn a_duplicated_input_keeps_its_other_slot() {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let y = g.input(TensorType::scalar(DType::Float64), Some("y"));
+        let a = apply(&mut g, ScalarKind::Mul, &[x, y]);
+        let mut fg = FunctionGraph::new(g, vec![x, x, y], vec![a]).unwrap();
+        assert_eq!(fg.inputs(), &[x, x, y]);
+        fg.remove_input(0, "test").unwrap();
+        fg.check_integrity().unwrap();
+        assert_eq!(fg.inputs(), &[x, y]);
+        assert!(fg.outputs().is_empty());
+        assert!(fg.is_input(x) && !fg.has_var(x));
+        fg.remove_input(0, "test").unwrap();
+        assert!(!fg.is_input(x));
+        assert!(fg.client_keys().all(|v| v != x));
     }
 }

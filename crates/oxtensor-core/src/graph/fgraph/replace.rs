@@ -34,7 +34,7 @@ impl FunctionGraph {
             return Err(err);
         }
         self.clients_mut(new).push(client);
-        self.remove_client(old, client, reason)?;
+        self.drop_client((old, client), reason, false)?;
         self.history.push(Change {
             client,
             old,

@@ -246,6 +246,39 @@ impl PyFunctionGraph {
         Self::mutate(slf, |this| this.core_mut()?.remove_input(idx, &reason).py())
     }
 
+    /// Removes one client, `(node, i)` or `("output", i)`, of `var`; a
+    /// node whose outputs are left without clients is removed, recursively
+    /// (a client that is not listed is ignored, as in PyTensor). With
+    /// `remove_if_empty` the variables left without clients leave `clients`.
+    #[pyo3(signature = (var, client_to_remove, reason = None, remove_if_empty = false))]
+    pub(crate) fn remove_client(
+        slf: &Bound<'_, Self>,
+        var: Bound<'_, PyAny>,
+        client_to_remove: Bound<'_, PyAny>,
+        reason: Option<Bound<'_, PyAny>>,
+        remove_if_empty: bool,
+    ) -> PyResult<()> {
+        let reason = reason_str(&reason)?;
+        let (node, i): (Bound<'_, PyAny>, usize) = client_to_remove.extract()?;
+        Self::mutate(slf, |this| {
+            let v = this.memo.var_id(&var).ok_or_else(|| {
+                PyValueError::new_err(format!("{} is not in this FunctionGraph", var))
+            })?;
+            let client = if node.extract::<String>().is_ok_and(|s| s == "output") {
+                Client::Output(i)
+            } else {
+                // A node already removed may still be named (PyTensor allows it).
+                let n = this.memo.node_id(&node).ok_or_else(|| {
+                    PyValueError::new_err(format!("{} is not in this FunctionGraph", node))
+                })?;
+                Client::Node(n, i)
+            };
+            this.core_mut()?
+                .remove_client(v, client, &reason, remove_if_empty)
+                .py()
+        })
+    }
+
     /// Removes output `idx`.
     #[pyo3(signature = (idx, reason = None))]
     pub(crate) fn remove_output(

@@ -10,7 +10,7 @@ use oxtensor_core::graph::{Client, Feature, FunctionGraph, NodeId, VarId};
 use oxtensor_core::Result as CoreResult;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyWeakrefReference};
+use pyo3::types::{PyDict, PyList, PyTuple, PyWeakrefReference};
 use std::sync::{Arc, Mutex};
 
 /// One change, recorded while the core works.
@@ -68,6 +68,18 @@ pub(crate) fn reason_str(reason: &Option<Bound<'_, PyAny>>) -> PyResult<String> 
         Some(r) if !r.is_none() => r.str()?.to_string(),
         _ => String::new(),
     })
+}
+
+/// Appends `reason` to the list `node.tag.<field>` (made if missing):
+/// PyTensor's `imported_by` and `removed_by` record of what brought a node
+/// into a graph and what took it out.
+pub(crate) fn record_reason(node: &Bound<'_, PyAny>, field: &str, reason: &str) -> PyResult<()> {
+    let tag = node.getattr("tag")?;
+    if !tag.hasattr(field)? {
+        tag.setattr(field, PyList::empty(node.py()))?;
+    }
+    tag.getattr(field)?.call_method1("append", (reason,))?;
+    Ok(())
 }
 
 impl PyFunctionGraph {
@@ -194,9 +206,14 @@ impl PyFunctionGraph {
                     out?.cast::<PyVariable>()?.borrow_mut().fgraph =
                         Some(weak.clone().into_any().unbind());
                 }
+                record_reason(&node, "imported_by", reason)?;
                 ("on_import", vec![node], reason.clone())
             }
-            Event::Prune(n, reason) => ("on_prune", vec![self.memo.node(py, *n)?], reason.clone()),
+            Event::Prune(n, reason) => {
+                let node = self.memo.node(py, *n)?;
+                record_reason(&node, "removed_by", reason)?;
+                ("on_prune", vec![node], reason.clone())
+            }
             Event::Change(c, old, new, reason) => {
                 let (new_obj, old_obj) = (self.memo.var(py, *new)?, self.memo.var(py, *old)?);
                 new_obj.cast::<PyVariable>()?.borrow_mut().fgraph =

@@ -17,7 +17,7 @@ use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
 use crate::graph::variable::PyVariable;
 use oxtensor_core::graph::{FunctionGraph, Graph};
-use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyWeakrefReference};
 use pyo3::{PyTraverseError, PyVisit};
@@ -74,6 +74,10 @@ impl PyFunctionGraph {
         for v in memo.all_vars() {
             v.bind(py).cast::<PyVariable>()?.borrow_mut().fgraph = Some(weak.clone_ref(py));
         }
+        // The log was attached after the first import: record it here.
+        for n in fg.apply_nodes() {
+            events::record_reason(memo.node(py, n)?.as_any(), "imported_by", "init")?;
+        }
         {
             let mut this = slf.borrow_mut();
             this.fg = Some(fg);
@@ -88,6 +92,22 @@ impl PyFunctionGraph {
     pub(crate) fn is_built(&self) -> bool {
         self.fg.is_some()
     }
+}
+
+/// `inputs` or `outputs` as a list; a single variable is refused with
+/// Python's own message for it (`'Variable' object is not iterable`, not
+/// the extension class's dotted name).
+fn var_list<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let items = seq.try_iter().map_err(|err| {
+        if !err.is_instance_of::<PyTypeError>(seq.py()) {
+            return err;
+        }
+        match seq.get_type().name() {
+            Ok(name) => PyTypeError::new_err(format!("'{name}' object is not iterable")),
+            Err(e) => e,
+        }
+    })?;
+    PyList::new(seq.py(), items.collect::<PyResult<Vec<_>>>()?)
 }
 
 #[pymethods]
@@ -118,9 +138,9 @@ impl PyFunctionGraph {
         let outputs = outputs
             .filter(|o| !o.is_none())
             .ok_or_else(|| PyValueError::new_err("No outputs specified"))?;
-        let outputs = PyList::new(py, outputs.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+        let outputs = var_list(&outputs)?;
         let inputs = match inputs.filter(|i| !i.is_none()) {
-            Some(i) => PyList::new(py, i.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
+            Some(i) => var_list(&i)?,
             None => crate::graph::utils::explicit_inputs(&outputs)?,
         };
         let (inputs, outputs) = if clone {

@@ -1064,9 +1064,11 @@ class FunctionGraph:
         var: Variable,
         client_to_remove: tuple[t.Any, int],
         reason: t.Any = None,
+        remove_if_empty: bool = False,
     ) -> None:
         """Remove one client ``(node, i)`` or ``("output", i)`` of ``var``;
-        nodes left unused are removed, recursively."""
+        nodes left unused are removed, recursively (with ``remove_if_empty``
+        the variables left without clients also leave ``clients``)."""
     def attach_feature(self, feature: t.Any) -> None:
         """Attach a feature; ``AlreadyThere`` from ``on_attach`` skips it."""
     def remove_feature(self, feature: t.Any) -> None:

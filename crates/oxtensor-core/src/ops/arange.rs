@@ -2,6 +2,7 @@
 //! diagonal). Mirrors the ops of the same names in `pytensor/tensor/basic.py`.
 
 use crate::build;
+use crate::build::sign::{proven_sign, Sign};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
@@ -12,6 +13,7 @@ use crate::op_identity;
 use crate::ops::known::{self, expect_int_scalar, known_len, KnownInputs};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, tensor};
 use crate::ops::shape::ShapeI;
+use crate::ops::subtensor_shape::constant_of;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{layout, Scalar, Tensor};
@@ -185,6 +187,9 @@ impl Op for ARange {
             return Ok(Some(vec![dims]));
         }
         let (start, stop, step) = (n.inputs[0], n.inputs[1], n.inputs[2]);
+        if let Some(len) = unit_step_len(g, start, stop, step)? {
+            return Ok(Some(vec![vec![len]]));
+        }
         let span = build::sub(g, stop, start)?;
         let steps = build::true_div(g, span, step)?;
         let up = build::elemwise(g, crate::scalar::ScalarKind::Ceil, &[steps])?;
@@ -214,6 +219,30 @@ impl Op for ARange {
     }
 
     op_identity!();
+}
+
+/// The length of an integer range with step 1, as PyTensor infers it:
+/// `max(stop - start, 0)` in int64 with no float round trip, the `max`
+/// left out where the graph proves the span non-negative (`arange(n)` of a
+/// shape is then that shape). `None` for any other range.
+fn unit_step_len(g: &mut Graph, start: VarId, stop: VarId, step: VarId) -> Result<Option<VarId>> {
+    let integral = |g: &Graph, v: VarId| tensor(g, v).is_ok_and(|t| t.dtype.is_discrete());
+    if constant_of(g, step) != Some(1) || !integral(g, start) || !integral(g, stop) {
+        return Ok(None);
+    }
+    let span = match constant_of(g, start) {
+        Some(0) => stop,
+        _ => build::sub(g, stop, start)?,
+    };
+    let span = match tensor(g, span)?.dtype {
+        DType::Int64 => span,
+        _ => build::cast(g, span, DType::Int64)?,
+    };
+    if proven_sign(g, span) >= Sign::NonNegative {
+        return Ok(Some(span));
+    }
+    let zero = build::scalar_constant(g, DType::Int64, 0.0);
+    build::elemwise(g, crate::scalar::ScalarKind::Maximum, &[span, zero]).map(Some)
 }
 
 /// `arange(start, stop, step)` from Rust, with an explicit dtype.

@@ -154,6 +154,12 @@ pub fn basic_shape(
 /// The broadcast of two lengths (index arrays follow NumPy's rules at run
 /// time, so a length-1 array broadcasts whatever its static type says).
 fn broadcast_len(g: &mut Graph, a: VarId, b: VarId) -> Result<VarId> {
+    if a == b || constant_of(g, b) == Some(1) {
+        return Ok(a);
+    }
+    if constant_of(g, a) == Some(1) {
+        return Ok(b);
+    }
     let one = dim_constant(g, 1);
     let a_is_one = build::eq(g, a, one)?;
     build::switch(g, a_is_one, b, a)

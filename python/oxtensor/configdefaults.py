@@ -4,8 +4,8 @@
 The options oxtensor honours change what it does (``floatX``, ``mode``,
 ``linker``, ``optimizer``, ``optimizer_including``/``excluding``/
 ``requiring``, ``on_unused_input``, ``on_opt_error``,
-``optdb__max_use_ratio``, ``profile``, ``allow_gc``, ``check_view_maps``,
-``cast_policy``). The
+``optdb__max_use_ratio``, ``optimizer_verbose``(``_ignore``), ``profile``,
+``allow_gc``, ``check_view_maps``, ``cast_policy``). The
 others exist so PyTensor code that reads or sets them runs; they change
 nothing here, and their ``doc`` says so (``docs/for-pytensor-users.md``
 lists them).
@@ -101,6 +101,17 @@ def _honoured(config: OxtensorConfigParser) -> None:
         "the graph's node count.",
         FloatParam(8.0, validate=lambda v: v > 0),
     )
+    config.add(
+        "optimizer_verbose",
+        "Print a line for each replacement a rewrite makes: the rewrite, "
+        "the replaced variable and its replacement.",
+        BoolParam(False),
+    )
+    config.add(
+        "optimizer_verbose_ignore",
+        "Rewrites (separated by ',') that optimizer_verbose does not print.",
+        StrParam(""),
+    )
     config.add("profile", "Profile every compiled function.", BoolParam(False))
     config.add(
         "allow_gc",
@@ -135,7 +146,6 @@ def _ignored(config: OxtensorConfigParser) -> None:
         "warn_float64": EnumStr("ignore", ["warn", "raise", "pdb"]),
         "deterministic": EnumStr("default", ["more"]),
         "on_shape_error": EnumStr("warn", ["raise"]),
-        "optimizer_verbose": BoolParam(False),
         "print_global_stats": BoolParam(False),
         "profile_optimizer": BoolParam(False),
         "profile_memory": BoolParam(False),

@@ -9,6 +9,9 @@ mod import;
 mod integrity;
 mod remove;
 mod replace;
+mod verbose;
+
+pub use verbose::{LogSink, ReplaceLog};
 
 use super::arena::Graph;
 use super::features::Feature;
@@ -50,6 +53,8 @@ pub struct FunctionGraph {
     cycle_check: CycleCheck,
     features: Vec<Box<dyn Feature>>,
     history: Vec<Change>,
+    /// Where replacements are logged (`optimizer_verbose`), if anywhere.
+    replace_log: Option<ReplaceLog>,
 }
 
 impl Default for FunctionGraph {
@@ -68,6 +73,7 @@ impl Default for FunctionGraph {
             cycle_check: CycleCheck::Full,
             features: Vec::new(),
             history: Vec::new(),
+            replace_log: None,
         }
     }
 }
@@ -215,6 +221,7 @@ impl FunctionGraph {
             cycle_check: self.cycle_check,
             features: Vec::new(),
             history: Vec::new(),
+            replace_log: self.replace_log.clone(),
         }
     }
 }

@@ -8,7 +8,8 @@ use crate::build;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
-use crate::kernels::copy::copy_contiguous;
+use crate::kernels::alloc::zeros_written;
+use crate::kernels::copy::{copy_contiguous, region, write_into};
 use crate::op_identity;
 use crate::ops::infer_shape::{dim_constant, shape_vars};
 use crate::ops::join::normalize_axis;
@@ -358,35 +359,12 @@ impl Op for AllocDiag {
 /// C order: `d`'s C-order elements are the diagonal view's.
 fn scatter_diagonal(spec: &DiagSpec, d: &Tensor, shape: &[usize]) -> Result<Tensor> {
     let dtype = d.dtype();
-    let size = dtype.itemsize();
-    let n_out: usize = shape.iter().product();
-    let mut bytes = vec![0u8; n_out * size];
-    let src = d.to_c_bytes()?;
+    // The diagonal reaches every huge page of a large output (as `eye`'s
+    // does), so zeros written on all threads beat calloc's page faults.
+    let out = zeros_written(dtype, shape)?;
     let (dshape, dstrides, offset) = spec.layout(shape, &c_strides(dtype, shape), 0)?;
-    let mut index = vec![0usize; dshape.len()];
-    for chunk in src.chunks_exact(size) {
-        let at = offset as isize
-            + index
-                .iter()
-                .zip(&dstrides)
-                .map(|(&i, &s)| i as isize * s)
-                .sum::<isize>();
-        let at = at as usize;
-        bytes[at..at + size].copy_from_slice(chunk);
-        advance(&mut index, &dshape);
-    }
-    Tensor::from_bytes(dtype, shape.to_vec(), bytes)
-}
-
-/// The next multi-index in C order (wraps to zeros after the last).
-fn advance(index: &mut [usize], shape: &[usize]) {
-    for (i, &n) in index.iter_mut().zip(shape).rev() {
-        *i += 1;
-        if *i < n {
-            return;
-        }
-        *i = 0;
-    }
+    write_into(d, &region(&out, &dshape, &dstrides, offset)?)?;
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -321,6 +321,7 @@ mod tests {
         let mut run = RunContext::new(crate::rewrite::RewriteSettings {
             on_error: OnError::Raise,
             max_use_ratio: 8.0,
+            ..Default::default()
         });
         let err = rewrite_graph(&eq, &mut fg, &mut run)
             .err()

@@ -126,7 +126,17 @@ pub fn rewrite_graph(
     run: &mut RunContext,
 ) -> Result<bool> {
     rewriter.add_requirements(fg)?;
-    rewriter.apply(fg, run)
+    // `optimizer_verbose`: the run's log, for this run only.
+    let log = run.settings.log.clone();
+    let logging = log.is_some();
+    if logging {
+        fg.set_replace_log(log);
+    }
+    let result = rewriter.apply(fg, run);
+    if logging {
+        fg.set_replace_log(None);
+    }
+    result
 }
 
 /// A node rewriter made from a function (`@node_rewriter` on a Rust fn).

@@ -5,6 +5,7 @@
 
 use super::profile::RewriteProfile;
 use crate::error::{Error, Result};
+use crate::graph::ReplaceLog;
 
 /// What a failing rewriter does to the run (`config.on_opt_error`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +43,8 @@ pub struct RewriteSettings {
     /// An equilibrium stops once one rewriter was applied more than this
     /// many times the largest node count it saw (PyTensor's 8).
     pub max_use_ratio: f64,
+    /// Where each replacement is logged (PyTensor's `optimizer_verbose`).
+    pub log: Option<ReplaceLog>,
 }
 
 impl Default for RewriteSettings {
@@ -49,6 +52,7 @@ impl Default for RewriteSettings {
         RewriteSettings {
             on_error: OnError::Warn,
             max_use_ratio: 8.0,
+            log: None,
         }
     }
 }
@@ -100,6 +104,68 @@ impl RunContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::DType;
+    use crate::graph::{FunctionGraph, Graph, LogSink};
+    use crate::ops::elemwise::Elemwise;
+    use crate::rewrite::db::Query;
+    use crate::rewrite::optdb::optdb;
+    use crate::rewrite::rewrite_graph;
+    use crate::scalar::ScalarKind;
+    use crate::types::TensorType;
+    use std::sync::{Arc, Mutex};
+
+    /// `log(1 + x)` through canonicalize and stabilize with a log, and the
+    /// lines the log received.
+    fn verbose_run(ignore: Vec<String>) -> (Vec<String>, FunctionGraph) {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let one = crate::build::scalar_constant(&mut g, DType::Float64, 1.0);
+        let op = |k| Arc::new(Elemwise::new(k));
+        let s = crate::build::elemwise(&mut g, ScalarKind::Add, &[one, x]).unwrap();
+        let l = g.apply_out(op(ScalarKind::Log), &[s]).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x], vec![l]).unwrap();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&lines);
+        let sink: LogSink = Arc::new(move |l: &str| seen.lock().unwrap().push(l.to_owned()));
+        let mut run = RunContext::new(RewriteSettings {
+            log: Some(ReplaceLog::new(ignore, sink)),
+            ..RewriteSettings::default()
+        });
+        let pass = optdb()
+            .query(&Query::including(&["canonicalize", "stabilize"]))
+            .unwrap();
+        rewrite_graph(pass.as_ref(), &mut fg, &mut run).unwrap();
+        let out = lines.lock().unwrap().clone();
+        (out, fg)
+    }
+
+    #[test]
+    fn a_logged_run_names_each_rewrite_and_stops_logging_after() {
+        let (lines, mut fg) = verbose_run(Vec::new());
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("rewriting: rewrite local_log1p replaces ")),
+            "{lines:?}"
+        );
+        // The log belongs to the run: later edits of the graph are silent.
+        let out = fg.outputs()[0];
+        let x = fg.inputs()[0];
+        let e = fg
+            .graph_mut()
+            .apply_out(Arc::new(Elemwise::new(ScalarKind::Exp)), &[x])
+            .unwrap();
+        fg.replace(out, e, "later", true).unwrap();
+    }
+
+    #[test]
+    fn a_logged_run_skips_ignored_reasons() {
+        let (lines, _) = verbose_run(vec!["local_log1p".to_owned()]);
+        assert!(
+            !lines.iter().any(|l| l.contains("local_log1p")),
+            "{lines:?}"
+        );
+    }
 
     #[test]
     fn on_error_parses_pytensor_values_and_names_a_bad_one() {

@@ -144,7 +144,8 @@ pub fn function_recipe<'py>(
 ) -> PyResult<Bound<'py, FunctionRecipe>> {
     crate::errors::panics::guard(|| {
         let _ = rebuild_strict;
-        let core = core_mode(mode.as_ref())?;
+        let mut core = core_mode(mode.as_ref())?;
+        core.settings.log = crate::rewriting::verbose::log_from_config(py)?;
         // DebugMode compares every call with the same function in FAST_COMPILE.
         let reference_args = core
             .link

@@ -122,6 +122,7 @@ fn settings_from_config(py: Python<'_>) -> PyResult<RewriteSettings> {
     Ok(RewriteSettings {
         on_error: on_error.parse::<OnError>().py()?,
         max_use_ratio: config.getattr("optdb__max_use_ratio")?.extract()?,
+        log: super::verbose::log_from_config(py)?,
     })
 }
 

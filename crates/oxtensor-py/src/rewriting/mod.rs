@@ -9,3 +9,4 @@ pub mod graph;
 pub mod node;
 pub mod pattern;
 pub mod profile;
+pub mod verbose;

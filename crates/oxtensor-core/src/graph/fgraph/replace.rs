@@ -104,6 +104,7 @@ impl FunctionGraph {
             return Ok(());
         }
         self.check_no_cycle(var, new)?;
+        self.log_replace(var, new, reason);
         for client in self.clients(var).to_vec() {
             self.change_node_input(client, new, reason, import_missing, false)?;
         }

@@ -36,6 +36,7 @@ mod softplus;
 mod specialize_arith;
 mod stabilize_log;
 mod subtensor;
+mod sum_alloc;
 mod switch;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -68,6 +69,7 @@ pub(crate) fn register_all(db: &RewriteDb) -> Result<()> {
     dimshuffle::register(db)?;
     alloc::register(db)?;
     reduce::register(db)?;
+    sum_alloc::register(db)?;
     join::register(db)?;
     dot::register(db)?;
     subtensor::register(db)?;

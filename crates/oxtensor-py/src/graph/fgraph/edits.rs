@@ -35,7 +35,7 @@ impl PyFunctionGraph {
             .getattr("type")?
             .call_method1("filter_variable", (&new_var, true))?;
         let reason = reason_str(&reason)?;
-        if verbose.unwrap_or(false) {
+        if wants_line(slf.py(), verbose, &reason)? {
             // Through `sys.stdout`, as `print` would, so redirection works.
             let line = format!(
                 "rewriting: rewrite {reason} replaces {} of {} with {} of {}\n",
@@ -294,6 +294,21 @@ impl PyFunctionGraph {
 }
 
 /// Writes through `sys.stdout`, as `print` would, so redirection works.
+/// Whether `replace` prints its line: `verbose`, else
+/// `config.optimizer_verbose`, unless the reason is one of
+/// `config.optimizer_verbose_ignore`.
+fn wants_line(py: Python<'_>, verbose: Option<bool>, reason: &str) -> PyResult<bool> {
+    let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
+    let on = match verbose {
+        Some(v) => v,
+        None => config.getattr("optimizer_verbose")?.extract()?,
+    };
+    Ok(on
+        && !crate::rewriting::verbose::ignored(&config)?
+            .iter()
+            .any(|r| r == reason))
+}
+
 fn write_stdout(py: Python<'_>, line: &str) -> PyResult<()> {
     py.import("sys")?
         .getattr("stdout")?

@@ -10,6 +10,7 @@ pub mod dimshuffle;
 pub mod elemwise;
 pub mod extra;
 pub mod host_op;
+pub mod host_shape;
 pub mod host_thunk;
 pub mod ifelse;
 pub mod inc_subtensor;

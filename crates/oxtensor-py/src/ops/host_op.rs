@@ -6,7 +6,7 @@
 use crate::errors::from_pyerr;
 use crate::ops::op::op_str;
 use oxtensor_core::error::Result;
-use oxtensor_core::graph::{Graph, NodeId};
+use oxtensor_core::graph::{FunctionGraph, Graph, NodeId};
 use oxtensor_core::kernels::alloc::Pool;
 use oxtensor_core::ops::{Dims, InferredShapes, IoMap, Op};
 use oxtensor_core::types::Type;
@@ -209,6 +209,11 @@ impl Op for HostOp {
     /// The Python `infer_shape`, called on stand-ins ([`crate::ops::host_shape`]).
     fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         crate::ops::host_shape::infer(self, g, node, input_shapes)
+    }
+
+    /// The graph of a `HasInnerGraph` op, for `debugprint`.
+    fn inner_fgraph(&self) -> Option<Result<FunctionGraph>> {
+        crate::ops::host_inner_graph::inner_fgraph(self)
     }
 
     /// The thunk for a node the host did not link itself (one in a core

@@ -9,6 +9,7 @@ pub mod diagonal;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod extra;
+pub mod host_inner_graph;
 pub mod host_op;
 pub mod host_shape;
 pub mod host_thunk;

@@ -198,6 +198,7 @@ class Scan(Op, HasInnerGraph):
 
     def infer_shape(self, fgraph: Any, node: Any, shapes: Any) -> list[Any]:
         from oxtensor.scan.inner_shape import inner_output_shapes
+        from oxtensor.tensor.shape import shape_i
 
         n = node.inputs[0]
         seqs, inits, sums, non_seqs = self.outer_groups(list(shapes[1:]))
@@ -211,9 +212,12 @@ class Scan(Op, HasInnerGraph):
         for k in range(self.n_states, self.n_states + self.n_nit):
             out = node.outputs[k]
             # A length that depends on values inside the loop is only known
-            # once the loop has run: it is read from the output itself.
+            # once the loop has run: it is read from the output itself, as
+            # `Shape_i` (what the shape rewrites leave as it is; a `Shape`
+            # would be expanded into this very answer again).
             dims = [
-                d if d is not None else out.shape[i + 1] for i, d in enumerate(inner[k])
+                d if d is not None else shape_i(out, i + 1)
+                for i, d in enumerate(inner[k])
             ]
             per_step.append((n, *dims))
         return traced + per_step + [tuple(shape) for shape in sums]

@@ -21,18 +21,13 @@ pub fn export_var<'py>(
     memo: &mut Memo,
     v: VarId,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if memo.has_var(v) {
-        return memo.var(py, v);
+    if memo.has_var(v) || !matches!(g.var(v).kind, VarKind::Output { .. }) {
+        return export_leaf(py, g, memo, v);
     }
-    match &g.var(v).kind {
-        VarKind::Output { .. } => {
-            for node in missing_nodes(g, memo, v) {
-                export_node(py, g, memo, node)?;
-            }
-            memo.var(py, v)
-        }
-        _ => export_leaf(py, g, memo, v),
+    for node in missing_nodes(g, memo, v) {
+        export_node(py, g, memo, node)?;
     }
+    memo.var(py, v)
 }
 
 /// `export_var` for several variables.
@@ -76,13 +71,18 @@ fn name_obj<'py>(py: Python<'py>, g: &Graph, v: VarId) -> Option<Bound<'py, PyAn
         .map(|n| PyString::new(py, n).into_any())
 }
 
-/// A constant or a free variable made by the core.
-fn export_leaf<'py>(
+/// The Python object of `v` as a leaf, made unless it has one: a constant
+/// as itself, anything else (even a node's output) as a fresh variable of
+/// its type and name.
+pub fn export_leaf<'py>(
     py: Python<'py>,
     g: &Graph,
     memo: &mut Memo,
     v: VarId,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if memo.has_var(v) {
+        return memo.var(py, v);
+    }
     let data = g.var(v);
     let ty = py_type(py, &data.ty)?;
     let obj = match &data.kind {

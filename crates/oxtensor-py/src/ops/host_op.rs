@@ -6,8 +6,9 @@
 use crate::errors::from_pyerr;
 use crate::ops::op::op_str;
 use oxtensor_core::error::Result;
+use oxtensor_core::graph::{FunctionGraph, Graph, NodeId};
 use oxtensor_core::kernels::alloc::Pool;
-use oxtensor_core::ops::{IoMap, Op};
+use oxtensor_core::ops::{Dims, InferredShapes, IoMap, Op};
 use oxtensor_core::types::Type;
 use oxtensor_core::value::Value;
 use oxtensor_core::vm::Thunk;
@@ -203,6 +204,16 @@ impl Op for HostOp {
     /// Gradients of Python ops are the Python methods, called by the host.
     fn is_host(&self) -> bool {
         true
+    }
+
+    /// The Python `infer_shape`, called on stand-ins ([`crate::ops::host_shape`]).
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
+        crate::ops::host_shape::infer(self, g, node, input_shapes)
+    }
+
+    /// The graph of a `HasInnerGraph` op, for `debugprint`.
+    fn inner_fgraph(&self) -> Option<Result<FunctionGraph>> {
+        crate::ops::host_inner_graph::inner_fgraph(self)
     }
 
     /// The thunk for a node the host did not link itself (one in a core

@@ -117,7 +117,13 @@ impl ShapeFeature {
             .iter()
             .map(|i| self.shapes.get(i).map(|d| d.to_vec()).unwrap_or_default())
             .collect();
-        let inferred = output_shapes(fg.graph_mut(), node, &input_shapes).ok();
+        let inferred = match output_shapes(fg.graph_mut(), node, &input_shapes) {
+            Ok(shapes) => Some(shapes),
+            // A Python op's malformed answer is its author's to see: the
+            // asking rewriter fails with it, naming the op (`on_opt_error`).
+            Err(e) if fg.graph().node(node).op.is_host() => return Err(e),
+            Err(_) => None,
+        };
         let outputs = fg.graph().node(node).outputs.clone();
         for (k, &out) in outputs.iter().enumerate() {
             let shape = inferred.as_ref().and_then(|s| s.get(k)).cloned();
@@ -383,6 +389,69 @@ mod tests {
         let dims = shape_of(&mut fg, v).unwrap();
         let (n, _) = super::super::util::owner_as::<ShapeI>(&fg, dims[0]).unwrap();
         assert_eq!(fg.graph().node(n).inputs[0], x);
+    }
+
+    /// An op whose shape rule fails; `host` says whether it is a host op.
+    #[derive(Debug)]
+    struct Failing {
+        host: bool,
+    }
+
+    impl crate::ops::Op for Failing {
+        fn name(&self) -> &str {
+            "Failing"
+        }
+        fn op_eq(&self, other: &dyn crate::ops::Op) -> bool {
+            crate::ops::props_eq(self, other)
+        }
+        fn op_hash(&self) -> u64 {
+            u64::from(self.host)
+        }
+        fn output_types(&self, inputs: &[&crate::types::Type]) -> Result<Vec<crate::types::Type>> {
+            Ok(vec![inputs[0].clone()])
+        }
+        fn is_host(&self) -> bool {
+            self.host
+        }
+        fn infer_shape(
+            &self,
+            _: &mut Graph,
+            _: NodeId,
+            _: &[crate::ops::Dims],
+        ) -> crate::ops::InferredShapes {
+            Err(Error::Value(
+                "Failing.infer_shape returned a bad shape".into(),
+            ))
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    impl PartialEq for Failing {
+        fn eq(&self, other: &Self) -> bool {
+            self.host == other.host
+        }
+    }
+
+    #[test]
+    fn a_host_op_rule_error_is_raised_a_native_one_falls_back() {
+        for host in [false, true] {
+            let mut g = Graph::new();
+            let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+            let y = g.apply_out(Arc::new(Failing { host }), &[x]).unwrap();
+            let mut fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
+            require(&mut fg).unwrap();
+            let got = shape_of(&mut fg, y);
+            if host {
+                let err = got.err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(err.contains("Failing.infer_shape"), "{err}");
+            } else {
+                let dims = got.unwrap();
+                let (n, _) = super::super::util::owner_as::<ShapeI>(&fg, dims[0]).unwrap();
+                assert_eq!(fg.graph().node(n).inputs[0], y, "read off the output");
+            }
+        }
     }
 
     #[test]

@@ -117,47 +117,33 @@ impl Elemwise {
 }
 
 impl Elemwise {
-    /// The outputs, the first of `inplace_pattern` written into the input
-    /// it destroys, when the program granted its buffer
-    /// (`kernels/alloc/granted.rs`) and the kernel can write it there;
-    /// `None`: allocate, as a pure op.
+    /// The outputs written into the inputs they destroy, when the program
+    /// granted their buffers (`kernels/alloc/granted.rs`) and the kernel
+    /// can write them there: a composite's every output of
+    /// `inplace_pattern`, a single scalar op's one; `None`: allocate, as
+    /// a pure op.
     fn write_destroyed(
         &self,
         ctx: &mut PerformCtx<'_>,
         tensors: &[&crate::tensor::Tensor],
     ) -> Result<Option<smallvec::SmallVec<[crate::tensor::Tensor; 2]>>> {
-        let Some(&(at, i)) = self.inplace_pattern.first() else {
+        if let ScalarOp::Composite(c) = &self.scalar_op {
+            return match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
+                Some(k) => k.run_destroying(tensors, ctx.pool, &self.inplace_pattern),
+                None => Ok(None),
+            };
+        }
+        let Some(&(_, i)) = self.inplace_pattern.first() else {
             return Ok(None);
         };
-        let Some(x) = tensors.get(i) else {
-            return Ok(None);
-        };
-        let Some(granted) = ctx.pool.take_grant(x) else {
+        let Some(granted) = tensors.get(i).and_then(|x| ctx.pool.take_grant(x)) else {
             return Ok(None);
         };
         let (target, mut writer) = granted.into_parts();
-        let written = match &self.scalar_op {
-            ScalarOp::Composite(c) => {
-                match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
-                    Some(k) => k.run_granted(tensors, ctx.pool, writer, at)?,
-                    None => None,
-                }
-            }
-            op => {
-                let done = elemwise_into(op, tensors, ctx.input_bcast, &mut writer)?;
-                drop(writer);
-                done.then(smallvec::SmallVec::new)
-            }
-        };
-        Ok(written.map(|mut outs| {
-            // A composite's writer (dropped here) and the target are one
-            // memory; a single-output kernel's list is empty.
-            match outs.get_mut(at) {
-                Some(slot) => *slot = target,
-                None => outs.push(target),
-            }
-            outs
-        }))
+        let done = elemwise_into(&self.scalar_op, tensors, ctx.input_bcast, &mut writer)?;
+        // The writer (dropped here) and the target are one memory.
+        drop(writer);
+        Ok(done.then(|| smallvec::smallvec![target]))
     }
 }
 
@@ -339,8 +325,9 @@ impl Op for Elemwise {
             return None;
         };
         let kernel = FusedKernel::new(c, input_types, output_types)?;
-        let destroys = self.inplace_pattern.first().copied();
-        Some(Box::new(FusedThunk::new(kernel).destroying(destroys)))
+        Some(Box::new(
+            FusedThunk::new(kernel).destroying(&self.inplace_pattern),
+        ))
     }
 
     /// The logical kinds computing in bool: every input and the output are

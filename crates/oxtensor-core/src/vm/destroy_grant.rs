@@ -7,25 +7,81 @@
 //! everyone else, and the program offers it to the native thunk
 //! (`kernels/alloc/granted.rs` says what the thunk checks before writing).
 //!
+//! A node may destroy several inputs, one per output (a fused
+//! multi-output `Composite`): each is granted, and each output goes into
+//! its own input's buffer.
+//!
+//! A destroyed value may be a view of a mutable argument (`cumsum(x)` of a
+//! matrix destroys `x.reshape(-1)`), or the result of an earlier destroyer
+//! written into it: its buffer is then held by the argument as well as by
+//! its own slot. Both handles are the program's, and nothing reads the
+//! argument after the destroyer, so the grant counts the argument's handle
+//! as one of the program's ([`Pool::grant_held`]); any other holder still
+//! keeps the buffer from being written.
+//!
 //! One alias the graph cannot see is checked here: a caller passing the
 //! same memory as two arguments. A destroyed argument that overlaps
 //! another argument is not granted (PyTensor copies such a mutable input).
 
 use super::program::{Src, Step};
 use crate::compile::Supervisor;
-use crate::graph::{FunctionGraph, NodeId};
+use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::buffers_overlap;
 use crate::kernels::alloc::Pool;
 use crate::value::Value;
 
-/// The input node `n` destroys, if any (the first of its `destroy_map`).
-pub(super) fn destroyed_input(fg: &FunctionGraph, n: NodeId) -> Option<usize> {
-    let map = fg.graph().node(n).op.destroy_map();
-    map.iter().find_map(|(_, ins)| ins.first().copied())
+/// An input a step destroys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Destroyed {
+    /// Its position among the node's inputs.
+    pub(super) input: usize,
+    /// The function input whose memory it is, through views or earlier
+    /// destroyers, when it is a computed value over one (`x.reshape(-1)`).
+    pub(super) root: Option<usize>,
 }
 
-/// For each input of `fg`, whether a step destroys it and the caller
-/// marked it mutable (the graph's `Supervisor` knows; without one, none).
+/// The inputs node `n` destroys: for each output in its `destroy_map`,
+/// the first input listed (the one its output can be written into).
+pub(super) fn destroyed_inputs(fg: &FunctionGraph, n: NodeId) -> Vec<Destroyed> {
+    let node = fg.graph().node(n);
+    let map = node.op.destroy_map();
+    map.iter()
+        .filter_map(|(_, ins)| ins.first().copied())
+        .filter_map(|i| {
+            let v = *node.inputs.get(i)?;
+            Some(Destroyed {
+                input: i,
+                root: argument_under(fg, v),
+            })
+        })
+        .collect()
+}
+
+/// The function input whose memory computed `v` shares: followed up each
+/// output's `view_map` or `destroy_map` of a single input, both of which
+/// hand the input's buffer on (`None`: `v` is an input itself, or the
+/// chain reaches a value computed afresh or a constant).
+fn argument_under(fg: &FunctionGraph, v: VarId) -> Option<usize> {
+    let g = fg.graph();
+    let VarKind::Output { .. } = g.var(v).kind else {
+        return None;
+    };
+    let mut at = v;
+    while let VarKind::Output { node, index } = g.var(at).kind {
+        let n = g.node(node);
+        let (views, destroys) = (n.op.view_map(), n.op.destroy_map());
+        let ins = views.iter().chain(&destroys).find(|(o, _)| *o == index)?;
+        let [i] = ins.1[..] else {
+            return None;
+        };
+        at = *n.inputs.get(i)?;
+    }
+    fg.inputs().iter().position(|&x| x == at)
+}
+
+/// For each input of `fg`, whether a step destroys it, directly or through
+/// views, and the caller marked it mutable (the graph's `Supervisor` knows;
+/// without one, none): a host then passes its writable memory.
 pub(super) fn destroyed_mutable_inputs(fg: &FunctionGraph, steps: &[Step]) -> Vec<bool> {
     let mutable = fg
         .feature::<Supervisor>()
@@ -33,15 +89,22 @@ pub(super) fn destroyed_mutable_inputs(fg: &FunctionGraph, steps: &[Step]) -> Ve
         .unwrap_or(&[]);
     let mut out = vec![false; fg.inputs().len()];
     for st in steps {
-        if let Some(&Src::Input(i)) = st.destroys.and_then(|d| st.run_inputs.get(d)) {
-            out[i] = fg.inputs().get(i).is_some_and(|v| mutable.contains(v));
+        for d in &st.destroys {
+            let direct = match st.run_inputs.get(d.input) {
+                Some(&Src::Input(i)) => Some(i),
+                _ => None,
+            };
+            for i in direct.into_iter().chain(d.root) {
+                out[i] = fg.inputs().get(i).is_some_and(|v| mutable.contains(v));
+            }
         }
     }
     out
 }
 
-/// Offers `step`'s destroyed input to its thunk through `pool`: a storage
-/// slot's value, or an argument the caller marked mutable (`mutable`, per
+/// Offers each input `step` destroys to its thunk through `pool`: a
+/// storage slot's value (held also by the mutable argument it views, if
+/// it views one), or an argument the caller marked mutable (`mutable`, per
 /// input) sharing no memory with another argument.
 pub(super) fn grant_destroyed(
     step: &Step,
@@ -50,20 +113,49 @@ pub(super) fn grant_destroyed(
     mutable: &[bool],
     pool: &mut Pool,
 ) {
-    let Some(src) = step.destroys.and_then(|i| step.run_inputs.get(i)) else {
-        return;
-    };
-    let value = match *src {
-        Src::Slot(s) => storage.get(s).and_then(Option::as_ref),
-        Src::Input(i) if mutable.get(i).copied().unwrap_or(false) => {
-            inputs.get(i).filter(|v| !overlaps_another(inputs, i, v))
+    for d in &step.destroys {
+        let Some(src) = step.run_inputs.get(d.input) else {
+            continue;
+        };
+        let value = match *src {
+            Src::Slot(s) => storage.get(s).and_then(Option::as_ref),
+            Src::Input(i) => granted_argument(inputs, i, mutable),
+            Src::Const(_) => None,
+        };
+        if let Some(Value::Tensor(t)) = value {
+            let holders = 1 + usize::from(viewed_argument_holds(d, t, inputs, mutable));
+            pool.grant_held(t.clone(), holders);
         }
-        Src::Input(_) => None,
-        Src::Const(_) => None,
-    };
-    if let Some(Value::Tensor(t)) = value {
-        pool.grant(t.clone());
     }
+}
+
+/// Argument `i`, if the caller marked it mutable and it shares no memory
+/// with another argument.
+fn granted_argument<'a>(inputs: &'a [Value], i: usize, mutable: &[bool]) -> Option<&'a Value> {
+    let allowed = mutable.get(i).copied().unwrap_or(false);
+    inputs
+        .get(i)
+        .filter(|v| allowed && !overlaps_another(inputs, i, v))
+}
+
+/// Whether `t`, a computed value over the argument `d.root`, has that
+/// argument's very buffer, the argument being one the caller marked
+/// mutable and sharing no memory with another: the argument's handle is
+/// then the program's too (nobody reads it after the destroyer, which the
+/// `DestroyHandler` ordered last), not an alias to protect.
+fn viewed_argument_holds(
+    d: &Destroyed,
+    t: &crate::tensor::Tensor,
+    inputs: &[Value],
+    mutable: &[bool],
+) -> bool {
+    let Some(r) = d.root else {
+        return false;
+    };
+    matches!(
+        granted_argument(inputs, r, mutable),
+        Some(Value::Tensor(a)) if std::sync::Arc::ptr_eq(a.buffer(), t.buffer())
+    )
 }
 
 /// Whether argument `i` (`v`) shares memory with any other argument.
@@ -84,6 +176,8 @@ mod tests {
     use crate::compile::Supervisor;
     use crate::dtype::DType;
     use crate::graph::{FunctionGraph, Graph, VarId};
+    use crate::kernels::reduce::CumMode;
+    use crate::ops::cumulative::CumOp;
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
     use crate::tensor::Tensor;
@@ -100,6 +194,20 @@ mod tests {
         g.apply_out(op, &[a, b]).unwrap()
     }
 
+    /// A new graph with float64 vector inputs `x` and `y`.
+    fn vectors_xy() -> (Graph, VarId, VarId) {
+        let mut g = Graph::new();
+        let ty = TensorType::with_ndim(DType::Float64, 1);
+        let (x, y) = (g.input(ty.clone(), Some("x")), g.input(ty, Some("y")));
+        (g, x, y)
+    }
+
+    /// Attaches a `Supervisor` protecting nothing, with `mutable` marked so.
+    fn mark_mutable(fg: &mut FunctionGraph, mutable: Vec<VarId>) {
+        let supervisor = Supervisor::new([]).with_mutable(mutable);
+        fg.attach_feature(Box::new(supervisor)).unwrap();
+    }
+
     fn link(fg: &FunctionGraph) -> Program {
         Program::link(fg, HashMap::new(), &LinkOptions::default()).unwrap()
     }
@@ -113,9 +221,7 @@ mod tests {
     #[test]
     fn an_intermediate_is_overwritten_in_place() {
         for n in [3usize, 5000] {
-            let mut g = Graph::new();
-            let ty = TensorType::with_ndim(DType::Float64, 1);
-            let (x, y) = (g.input(ty.clone(), Some("x")), g.input(ty, Some("y")));
+            let (mut g, x, y) = vectors_xy();
             let e = build::exp(&mut g, x).unwrap();
             let out = add_inplace(&mut g, e, y);
             let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
@@ -135,9 +241,7 @@ mod tests {
     /// memory with another argument, and left alone otherwise.
     #[test]
     fn arguments_are_granted_unless_aliased() {
-        let mut g = Graph::new();
-        let ty = TensorType::with_ndim(DType::Float64, 1);
-        let (x, y) = (g.input(ty.clone(), Some("x")), g.input(ty, Some("y")));
+        let (mut g, x, y) = vectors_xy();
         let s = add_inplace(&mut g, x, y);
         let mut fg = FunctionGraph::new(g, vec![x, y], vec![s]).unwrap();
         // Not marked mutable: never written.
@@ -146,8 +250,7 @@ mod tests {
         let got = prog.run(vec![xv.clone(), vector(4, 2.0)]).unwrap();
         assert!(!got[0].tensor().unwrap().shares_buffer(xv.tensor().unwrap()));
         assert_eq!(xv.tensor().unwrap().as_slice::<f64>().unwrap(), &[1.0; 4]);
-        let supervisor = Supervisor::new([]).with_mutable([x]);
-        fg.attach_feature(Box::new(supervisor)).unwrap();
+        mark_mutable(&mut fg, vec![x]);
         let prog = link(&fg);
         let xv = vector(4, 1.0);
         let ptr = xv.tensor().unwrap().as_ptr();
@@ -180,5 +283,80 @@ mod tests {
             &[2.0; 4]
         );
         assert_eq!(base.as_slice::<f64>().unwrap(), &[1.0; 4]);
+    }
+
+    /// `x` (a matrix) and `cumsum(x.flatten())` destroying the flat view,
+    /// linked with `x` mutable or not.
+    fn flat_cumsum(mutable: bool) -> (Program, super::Destroyed) {
+        let mut g = Graph::new();
+        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+        let flat = build::numpy_index::flatten(&mut g, x).unwrap();
+        let op = CumOp {
+            inplace: true,
+            ..CumOp::new(0, CumMode::Add, 1).unwrap()
+        };
+        let out = g.apply_out(Arc::new(op), &[flat]).unwrap();
+        let mut fg = FunctionGraph::new(g, vec![x], vec![out]).unwrap();
+        mark_mutable(&mut fg, if mutable { vec![x] } else { vec![] });
+        let node = fg.graph().var(out).owner().unwrap();
+        let [d] = super::destroyed_inputs(&fg, node)[..] else {
+            panic!("one destroyed input")
+        };
+        (link(&fg), d)
+    }
+
+    fn matrix() -> Value {
+        Tensor::from_vec(vec![2, 3], vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0])
+            .unwrap()
+            .into()
+    }
+
+    /// The running sum of a mutable argument's flat view goes into the
+    /// argument, which the view's slot and the argument both hold; a
+    /// protected argument, or one the caller holds twice, is left alone.
+    #[test]
+    fn a_view_of_a_mutable_argument_is_granted() {
+        let want = [1.0, 3.0, 6.0, 10.0, 15.0, 21.0];
+        let (prog, d) = flat_cumsum(true);
+        assert_eq!(d.root, Some(0), "the flat view is over argument 0");
+        assert!(prog.destroys_input(0));
+        let xv = matrix();
+        let ptr = xv.tensor().unwrap().as_ptr();
+        let got = prog.run(vec![xv]).unwrap();
+        let t = got[0].tensor().unwrap();
+        assert_eq!((t.as_ptr(), t.as_slice::<f64>().unwrap()), (ptr, &want[..]));
+        let kept = matrix();
+        let got = prog.run(vec![kept.clone()]).unwrap();
+        assert!(!got[0]
+            .tensor()
+            .unwrap()
+            .shares_buffer(kept.tensor().unwrap()));
+        assert_eq!(kept.tensor().unwrap().as_slice::<f64>().unwrap()[5], 6.0);
+        let (prog, _) = flat_cumsum(false);
+        assert!(!prog.destroys_input(0));
+        let xv = matrix();
+        let got = prog.run(vec![xv.clone()]).unwrap();
+        assert_eq!(got[0].tensor().unwrap().as_slice::<f64>().unwrap(), &want);
+        assert!(!got[0].tensor().unwrap().shares_buffer(xv.tensor().unwrap()));
+        assert_eq!(xv.tensor().unwrap().as_slice::<f64>().unwrap()[5], 6.0);
+    }
+
+    /// `(x + y) + y`, both sums inplace on mutable `x`: the second
+    /// destroys the first's result, which is `x`'s buffer, and writes
+    /// there too (the chain follows destroy maps as well as views).
+    #[test]
+    fn a_destroyer_of_a_destroyed_argument_is_granted() {
+        let (mut g, x, y) = vectors_xy();
+        let once = add_inplace(&mut g, x, y);
+        let twice = add_inplace(&mut g, once, y);
+        let mut fg = FunctionGraph::new(g, vec![x, y], vec![twice]).unwrap();
+        mark_mutable(&mut fg, vec![x]);
+        let prog = link(&fg);
+        let xv = vector(5000, 1.0);
+        let ptr = xv.tensor().unwrap().as_ptr();
+        let got = prog.run(vec![xv, vector(5000, 2.0)]).unwrap();
+        let t = got[0].tensor().unwrap();
+        assert_eq!(t.as_ptr(), ptr);
+        assert!(t.as_slice::<f64>().unwrap().iter().all(|&v| v == 5.0));
     }
 }

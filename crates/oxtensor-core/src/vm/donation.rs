@@ -19,7 +19,7 @@ use crate::value::Value;
 pub(super) fn mark_donors(steps: &mut [Step]) {
     for step in steps.iter_mut() {
         // A destroying step gets its input granted (`destroy_grant.rs`).
-        if step.destroys.is_some() {
+        if !step.destroys.is_empty() {
             continue;
         }
         let Some(i) = step.thunk.overwritable_input() else {

@@ -3,6 +3,7 @@
 //! it may write in place; and the [`Workspace`] a call runs them in.
 
 use super::checked::NodeView;
+use super::destroy_grant::Destroyed;
 use super::thunk::Thunk;
 use crate::kernels::alloc::Pool;
 use crate::ops::OpRef;
@@ -38,9 +39,10 @@ pub(super) struct Step {
     /// `(input, slot)`: an input the step reads last, lent to the thunk to
     /// write its output into (see [`super::donation`]).
     pub(super) donor: Option<(usize, usize)>,
-    /// The input the node destroys (its op's `destroy_map`), offered to a
-    /// native thunk to write its output into (see [`super::destroy_grant`]).
-    pub(super) destroys: Option<usize>,
+    /// The inputs the node destroys (its op's `destroy_map`, one per
+    /// destroying output), offered to a native thunk to write those outputs
+    /// into (see [`super::destroy_grant`]).
+    pub(super) destroys: Vec<Destroyed>,
 }
 
 impl Step {

@@ -21,6 +21,7 @@ use crate::kernels::copy::copy_into;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{layout, Element, Tensor};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -39,10 +40,10 @@ pub struct Pool {
     /// An input the running step is the last to read, which its op may
     /// write its output into (`vm/donation.rs`).
     loan: Option<Tensor>,
-    /// An input the running step destroys (its `destroy_map`, accepted by
-    /// the `DestroyHandler`), which its op may write its output into
-    /// (`kernels/alloc/granted.rs`).
-    pub(super) grant: Option<Tensor>,
+    /// The inputs the running step destroys (its `destroy_map`, accepted
+    /// by the `DestroyHandler`), which its op may write its outputs into,
+    /// one per destroying output (`kernels/alloc/granted.rs`).
+    pub(super) grants: SmallVec<[granted::Grant; 2]>,
 }
 
 /// The kept buffers of one byte length, and how many the runs ask for.

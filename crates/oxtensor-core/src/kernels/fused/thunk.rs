@@ -14,10 +14,10 @@ use smallvec::SmallVec;
 /// A node's fused kernel.
 pub struct FusedThunk {
     kernel: FusedKernel,
-    /// The output and the input it destroys (the first pair of the
-    /// inplace pattern): the output goes into the input's buffer when the
-    /// program grants it (`kernels/alloc/granted.rs`).
-    destroys: Option<(usize, usize)>,
+    /// The `(output, input)` pairs of the node's inplace pattern: each
+    /// output goes into its input's buffer when the program grants it
+    /// (`kernels/alloc/granted.rs`).
+    destroys: Vec<(usize, usize)>,
 }
 
 impl FusedThunk {
@@ -25,39 +25,15 @@ impl FusedThunk {
     pub fn new(kernel: FusedKernel) -> FusedThunk {
         FusedThunk {
             kernel,
-            destroys: None,
+            destroys: Vec::new(),
         }
     }
 
-    /// The thunk of a node whose output `pair.0` overwrites input `pair.1`.
-    pub fn destroying(mut self, pair: Option<(usize, usize)>) -> FusedThunk {
-        self.destroys = pair;
+    /// The thunk of a node whose outputs overwrite inputs (`(output,
+    /// input)` pairs, its inplace pattern).
+    pub fn destroying(mut self, pattern: &[(usize, usize)]) -> FusedThunk {
+        self.destroys = pattern.to_vec();
         self
-    }
-
-    /// The outputs, the destroying one written into the destroyed input's
-    /// granted buffer, if the program granted it and the kernel could.
-    fn run_destroying(
-        &self,
-        tensors: &[&Tensor],
-        pool: &mut Pool,
-    ) -> Result<Option<SmallVec<[Tensor; 2]>>> {
-        let Some((at, x)) = self
-            .destroys
-            .and_then(|(at, i)| Some((at, tensors.get(i)?)))
-        else {
-            return Ok(None);
-        };
-        let Some(granted) = pool.take_grant(x) else {
-            return Ok(None);
-        };
-        let (target, writer) = granted.into_parts();
-        let written = self.kernel.run_granted(tensors, pool, writer, at)?;
-        Ok(written.map(|mut outs| {
-            // The writer (dropped here) and the target are one memory.
-            outs[at] = target;
-            outs
-        }))
     }
 }
 
@@ -67,7 +43,7 @@ impl Thunk for FusedThunk {
             .iter()
             .map(|v| v.tensor())
             .collect::<Result<SmallVec<[&Tensor; 4]>>>()?;
-        let outs = match self.run_destroying(&tensors, pool)? {
+        let outs = match self.kernel.run_destroying(&tensors, pool, &self.destroys)? {
             Some(outs) => outs,
             None => self.kernel.run(&tensors, pool)?,
         };

@@ -38,7 +38,7 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use crate::build;
-    use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
+    use crate::compile::{compile, Compiled, FunctionInput, FunctionSpec, Mode};
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
     use crate::kernels::reduce::CumMode;
@@ -48,6 +48,18 @@ mod tests {
     use crate::types::TensorType;
     use crate::value::Value;
     use std::sync::Arc;
+
+    /// `out` over `g`'s input `x`, mutable or not, compiled in `mode`.
+    fn compiled(g: Graph, x: VarId, out: VarId, mutable: bool, mode: &Mode) -> Compiled {
+        let mut xin = FunctionInput::new(x);
+        xin.mutable = mutable;
+        let spec = FunctionSpec {
+            inputs: vec![xin],
+            outputs: vec![(out, false)],
+            ..FunctionSpec::default()
+        };
+        compile(g, spec, mode).unwrap()
+    }
 
     /// `op(a)` for `a = 2 * x` (an intermediate) or `a = x`, compiled in
     /// `mode` with `x` mutable or not, run on `[3, 1, 2]`: the number of
@@ -73,14 +85,7 @@ mod tests {
             let op = CumOp::new(0, CumMode::Add, 1).unwrap();
             g.apply_out(Arc::new(op), &[a]).unwrap()
         };
-        let mut xin = FunctionInput::new(x);
-        xin.mutable = mutable;
-        let spec = FunctionSpec {
-            inputs: vec![xin],
-            outputs: vec![(out, false)],
-            ..FunctionSpec::default()
-        };
-        let compiled = compile(g, spec, mode).unwrap();
+        let compiled = compiled(g, x, out, mutable, mode);
         let fg = &compiled.built.fgraph;
         let n = fg
             .apply_nodes()
@@ -120,6 +125,43 @@ mod tests {
             assert_eq!((n, &out, same), (0, &want, false), "sort={sort}");
             let (n, out, same) = run(sort, false, true, &Mode::fast_run());
             assert_eq!((n, &out, same), (1, &want, true), "sort={sort}");
+        }
+    }
+
+    /// `cumsum(x)` with no axis runs over `x.flatten()`, a view: with `x`
+    /// mutable the running sum goes into `x`'s own buffer (held by the
+    /// argument and the view's slot, both the program's), and otherwise
+    /// `x` is left alone.
+    #[test]
+    fn a_flat_running_sum_of_a_mutable_matrix_is_written_into_it() {
+        for mutable in [true, false] {
+            let mut g = Graph::new();
+            let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+            let flat = build::numpy_index::flatten(&mut g, x).unwrap();
+            let op = CumOp::new(0, CumMode::Add, 1).unwrap();
+            let out = g.apply_out(Arc::new(op), &[flat]).unwrap();
+            let compiled = compiled(g, x, out, mutable, &Mode::fast_run());
+            let n = 3000;
+            let xs: Vec<f64> = (0..2 * n).map(|i| (i % 7) as f64).collect();
+            let xv = Tensor::from_vec(vec![2, n], xs.clone()).unwrap();
+            let ptr = xv.as_ptr();
+            let res = compiled.program.run(vec![Value::from(xv.clone())]).unwrap();
+            let t = res[0].tensor().unwrap();
+            let want: Vec<f64> = xs
+                .iter()
+                .scan(0.0, |acc, &v| {
+                    *acc += v;
+                    Some(*acc)
+                })
+                .collect();
+            assert_eq!(t.as_slice::<f64>().unwrap(), &want[..]);
+            // `xv` is held here as well: a run on it never writes it.
+            assert_eq!(xv.as_slice::<f64>().unwrap(), &xs[..]);
+            drop(res);
+            let res = compiled.program.run(vec![Value::from(xv)]).unwrap();
+            let t = res[0].tensor().unwrap();
+            assert_eq!(t.as_slice::<f64>().unwrap(), &want[..]);
+            assert_eq!(t.as_ptr() == ptr, mutable, "mutable={mutable}");
         }
     }
 }

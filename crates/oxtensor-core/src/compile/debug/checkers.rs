@@ -44,6 +44,11 @@ fn fresh_copy(v: &Value) -> Result<Value> {
     })
 }
 
+/// A fresh copy of each input, for one run of a node.
+fn fresh_copies(inputs: &[&Value]) -> Result<Vec<Value>> {
+    inputs.iter().map(|v| fresh_copy(v)).collect()
+}
+
 /// The inputs some output of the node destroys.
 fn destroyed_inputs(node: &NodeView<'_>) -> Vec<usize> {
     node.op
@@ -147,10 +152,7 @@ impl StepChecker for DebugChecker {
         outputs: &mut [Option<Value>],
         pool: &mut Pool,
     ) -> Result<()> {
-        let copies: Vec<Value> = inputs
-            .iter()
-            .map(|v| fresh_copy(v))
-            .collect::<Result<_>>()?;
+        let copies = fresh_copies(inputs)?;
         let given: Vec<&Value> = copies.iter().collect();
         thunk.run(&given, outputs, pool)?;
         check_unchanged(node, inputs, &copies)?;
@@ -241,10 +243,7 @@ fn check_preallocated(
     (name, mut outputs): super::prealloc::Variant,
     pool: &mut Pool,
 ) -> Result<()> {
-    let copies: Vec<Value> = inputs
-        .iter()
-        .map(|v| fresh_copy(v))
-        .collect::<Result<_>>()?;
+    let copies = fresh_copies(inputs)?;
     let given: Vec<&Value> = copies.iter().collect();
     let bad = |output: usize, detail: String| {
         debug_error(DebugModeError::BadThunkOutput {

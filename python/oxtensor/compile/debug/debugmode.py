@@ -32,7 +32,7 @@ run are checked.
 mode, without copies or a second run.
 """
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -133,6 +133,8 @@ class DebugMode(Mode):
     check, and the schedule is deterministic.
     """
 
+    check_preallocated_output: list[str]
+
     def __new__(
         cls,
         optimizer: Any = "fast_run",
@@ -146,7 +148,7 @@ class DebugMode(Mode):
     ) -> "DebugMode":
         kinds = _preallocated_kinds(check_preallocated_output)
         checks = ":".join(["debug", *kinds])
-        mode = super().__new__(cls, "vm", optimizer, checks=checks)
+        mode = cast("DebugMode", super().__new__(cls, "vm", optimizer, checks=checks))
         mode.check_preallocated_output = kinds
         return mode
 

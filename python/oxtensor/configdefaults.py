@@ -5,7 +5,8 @@ The options oxtensor honours change what it does (``floatX``, ``mode``,
 ``linker``, ``optimizer``, ``optimizer_including``/``excluding``/
 ``requiring``, ``on_unused_input``, ``on_opt_error``,
 ``optdb__max_use_ratio``, ``optimizer_verbose``(``_ignore``), ``profile``,
-``allow_gc``, ``check_view_maps``, ``cast_policy``). The
+``allow_gc``, ``check_view_maps``, ``DebugMode__check_preallocated_output``,
+``cast_policy``). The
 others exist so PyTensor code that reads or sets them runs; they change
 nothing here, and their ``doc`` says so (``docs/for-pytensor-users.md``
 lists them).
@@ -125,6 +126,14 @@ def _honoured(config: OxtensorConfigParser) -> None:
         "that shares memory with an input it does not declare (cheap: nothing "
         "is re-run or copied; DebugMode checks this and more).",
         BoolParam(False),
+    )
+    config.add(
+        "DebugMode__check_preallocated_output",
+        "DebugMode runs each node again with its outputs preallocated in "
+        "these kinds (':'-separated: initial, previous, c_contiguous, "
+        "f_contiguous, strided, wrong_size, or ALL) and raises BadThunkOutput "
+        "when a result changes; empty: not at all.",
+        StrParam(""),
     )
     config.add(
         "cast_policy",

@@ -29,7 +29,7 @@ _BY_NAME: dict[str, type] = {
 def linker_for_mode(name: str, checks: str | None = None) -> Any:
     """A fresh linker object for the linker ``name`` of a mode (bound to no
     graph); ``_nogc`` names keep intermediates (``allow_gc=False``)."""
-    if checks == "debug":
+    if checks is not None and checks.split(":")[0] == "debug":
         return DebugModeLinker()
     if name == "jax":
         # Imported here: the JAX backend needs JAX installed.

@@ -143,6 +143,8 @@ impl FunctionMaker {
         // (`node.inputs[0] = v`) are refused before any rewrite or kernel,
         // which trust the types, sees them.
         crate::graph::check_graph_types(&fgraph)?;
+        // DebugMode remembers each replacement, to check both sides per call.
+        super::debug::attach_log(&mut fgraph, &self.mode)?;
         let mut run = RunContext::new(self.mode.settings.clone());
         if let Some(pass) = self.mode.rewriter()? {
             rewrite_graph(pass.as_ref(), &mut fgraph, &mut run)?;
@@ -223,10 +225,18 @@ pub fn compile(graph: Graph, spec: FunctionSpec, mode: &Mode) -> Result<Compiled
         }
         _ => None,
     };
-    let built = FunctionMaker::new(graph, spec, mode.clone()).build()?;
+    let mut built = FunctionMaker::new(graph, spec, mode.clone()).build()?;
     let mut program = Program::link(&built.fgraph, HashMap::new(), &link)?;
     if let Some(r) = reference {
         program.set_reference(std::sync::Arc::new(r));
+        // DebugMode's `BadOptimization` check; without it, every other check.
+        match super::debug::link_witness(&built.fgraph, |_| Ok(HashMap::new())) {
+            Ok(Some(w)) => program.set_witness(w),
+            Ok(None) => {}
+            Err(e) => built.warnings.push(format!(
+                "DebugMode cannot check this function's rewrites (BadOptimization): {e}"
+            )),
+        }
     }
     Ok(Compiled { built, program })
 }

@@ -140,6 +140,7 @@ impl Program {
         Ok(Program {
             checker: opts.checker.clone(),
             reference: None,
+            witness: None,
             output_labels,
             destroyed,
             bool_bytes,

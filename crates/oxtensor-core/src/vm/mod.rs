@@ -18,7 +18,7 @@ mod program;
 mod step;
 mod thunk;
 
-pub use checked::{NodeView, StepChecker};
+pub use checked::{NodeView, StepChecker, Witness, WitnessPair};
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
 pub use thunk::{OpThunk, Thunk};

@@ -62,6 +62,9 @@ pub struct Program {
     pub(super) checker: Option<Arc<dyn StepChecker>>,
     /// The program a checked call's outputs are compared with.
     pub(super) reference: Option<Arc<Program>>,
+    /// The program computing both sides of each replacement the rewrites
+    /// made, checked after each call (DebugMode's `BadOptimization`).
+    pub(super) witness: Option<Arc<super::checked::Witness>>,
     /// The outputs, printed (for a checker's messages; empty unchecked).
     pub(super) output_labels: Vec<String>,
     /// For each input, whether a step destroys it (see

@@ -1,9 +1,13 @@
 //! DebugMode's side of the extension: its findings raised as the Python
-//! classes of their names (`oxtensor.compile.debug.debugmode`), and the
-//! comparison tolerances, which `oxtensor.tensor.math._allclose` shares.
+//! classes of their names (`oxtensor.compile.debug.debugmode`), the
+//! comparison tolerances, which `oxtensor.tensor.math._allclose` shares,
+//! and the witness of a function's replacements linked with host thunks
+//! for its Python ops.
 
+use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::compile::debug::{tolerance, DebugModeError};
 use oxtensor_core::dtype::DType;
+use oxtensor_core::vm::Witness;
 use pyo3::prelude::*;
 
 /// A DebugMode finding as the exception class of its name
@@ -38,10 +42,23 @@ pub fn debugmode_pyerr(e: &DebugModeError, msg: String) -> PyErr {
                     kwargs.set_item("out_alias_idx", other_output)?;
                 }
                 DebugModeError::BadThunkOutput {
-                    output, variable, ..
+                    output,
+                    variable,
+                    expected_from,
+                    computed_by,
+                    ..
                 } => {
                     kwargs.set_item("output_idx", output)?;
                     kwargs.set_item("r", variable)?;
+                    kwargs.set_item("thunk1", expected_from)?;
+                    kwargs.set_item("thunk2", computed_by)?;
+                }
+                DebugModeError::BadOptimization {
+                    reason, old, new, ..
+                } => {
+                    kwargs.set_item("reason", reason)?;
+                    kwargs.set_item("old_r", old)?;
+                    kwargs.set_item("new_r", new)?;
                 }
                 DebugModeError::InvalidValue {
                     node, op, output, ..
@@ -63,4 +80,25 @@ pub fn debugmode_pyerr(e: &DebugModeError, msg: String) -> PyErr {
 pub fn debug_tolerance(dtype: &str) -> PyResult<(f64, f64)> {
     let d: DType = dtype.parse().map_err(crate::errors::to_pyerr)?;
     Ok(tolerance(d))
+}
+
+/// DebugMode's witness of `fg`'s replacements (the core's
+/// `compile/debug/witness.rs`), its Python ops run by host thunks; `None`
+/// when nothing was recorded. A witness that cannot be linked (a replaced
+/// graph holding a Python op with no Python node) is a warning: the
+/// function still runs every other check.
+pub fn link_witness(py: Python<'_>, fg: &PyFunctionGraph) -> PyResult<Option<Witness>> {
+    let linked = oxtensor_core::compile::debug::link_witness(fg.core()?, |w| {
+        fg.host_thunks(py, w, false)
+            .map_err(crate::errors::from_pyerr)
+    });
+    match linked {
+        Ok(w) => Ok(w),
+        Err(e) => {
+            let msg =
+                format!("DebugMode cannot check this function's rewrites (BadOptimization): {e}");
+            crate::compile::warn_all(py, &[msg])?;
+            Ok(None)
+        }
+    }
 }

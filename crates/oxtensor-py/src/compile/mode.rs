@@ -30,12 +30,13 @@ pub struct PyMode {
     checks: Option<String>,
 }
 
-/// Sets the checks named `checks` on `mode` (see `compile/debug/`).
+/// Sets the checks named `checks` on `mode` (see `compile/debug/`):
+/// `debug` may name kinds of preallocated output (`debug:previous:strided`).
 fn set_checks(checks: Option<&str>, mode: &mut Mode) -> PyResult<()> {
     match checks {
         None => {}
-        Some("debug") => {
-            let debug = Mode::debug_mode();
+        Some(c) if c == "debug" || c.starts_with("debug:") => {
+            let debug = Mode::debug_mode_for(c).py()?;
             mode.link.checker = debug.link.checker;
             mode.name = debug.name;
         }

@@ -303,6 +303,9 @@ impl FunctionRecipe {
         if let Some(r) = &self.reference {
             let f = FunctionRecipe::build(r.bind(py), trust_input, None)?;
             program.set_reference(f.program.clone());
+            if let Some(w) = crate::compile::debug_mode::link_witness(py, &fg.borrow())? {
+                program.set_witness(w);
+            }
         }
         Ok(program)
     }

@@ -8,7 +8,9 @@
 //! inputs: the op gets them writable (so a write it does not declare is
 //! seen, as a `BadDestroyMap`, not refused by NumPy), runs `debug_perform`
 //! when it has one, and an ndarray it stores for a tensor output is passed
-//! on unfiltered, for the core to judge (`InvalidValueError`).
+//! on unfiltered, for the core to judge (`InvalidValueError`). An output
+//! the core preallocated (DebugMode's `check_preallocated_output`) is in
+//! its cell when `perform` starts, as in PyTensor.
 
 use crate::convert::array::{array_from_tensor, tensor_from_array};
 use crate::convert::host_value::PyHostValue;
@@ -195,8 +197,14 @@ impl PerformThunk {
     ) -> PyResult<()> {
         let args = self.info.py_inputs(py, inputs)?;
         let cells = PyList::empty(py);
-        for _ in 0..outputs.len() {
-            cells.append(PyList::new(py, [py.None()])?)?;
+        for out in outputs.iter() {
+            // Empty, unless DebugMode preallocated the output (its
+            // `check_preallocated_output`): then writable, for the op to reuse.
+            let held = match out {
+                Some(v) => value_to_py(py, v, true)?,
+                None => py.None().into_bound(py),
+            };
+            cells.append(PyList::new(py, [held])?)?;
         }
         self.perform
             .bind(py)

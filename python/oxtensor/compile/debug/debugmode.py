@@ -12,13 +12,27 @@ that define one), then
 * an output that is not a value of its type (dtype, rank, static shape)
   raises `InvalidValueError`;
 * a final output that differs from ``FAST_COMPILE``'s beyond the dtype's
-  tolerance raises `BadThunkOutput`.
+  tolerance raises `BadThunkOutput`;
+* with ``check_preallocated_output`` (or
+  ``config.DebugMode__check_preallocated_output``), each node runs again
+  with its output storage preallocated in each kind named (``initial``,
+  ``previous``, ``c_contiguous``, ``f_contiguous``, ``strided``,
+  ``wrong_size``, or ``ALL``), and a result that changes raises
+  `BadThunkOutput`;
+* the compiler records every replacement the rewrites make, and each call
+  computes both the replaced variable (from the graph as it was) and its
+  replacement: values that differ raise `BadOptimization`, naming the
+  rewrite. A side that cannot be computed (inside an ``ifelse`` branch not
+  taken, say) is not compared.
+
+``ifelse`` stays lazy: the branch not taken is not run, and the nodes that
+run are checked.
 
 ``config.check_view_maps`` switches on the `BadViewMap` check alone in any
 mode, without copies or a second run.
 """
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -36,12 +50,16 @@ class DebugModeError(Exception):
 
 
 class BadThunkOutput(DebugModeError):
-    """A result differs from the same graph's ``FAST_COMPILE`` result."""
+    """A result differs from what it is checked against: the same graph's
+    ``FAST_COMPILE`` result, or the node's own first result when it ran
+    again with preallocated outputs (``thunk1`` computed the expected
+    value, ``thunk2`` the other; ``r`` the variable or node)."""
 
 
 class BadOptimization(DebugModeError):
-    """A rewrite changed what a graph computes (not raised yet: oxtensor
-    compares whole results, see `BadThunkOutput`)."""
+    """A rewrite replaced a variable by one computing another value:
+    ``reason`` is the rewrite, ``old_r`` and ``new_r`` the replaced variable
+    and its replacement (printed), and the message says how they differ."""
 
 
 class BadDestroyMap(DebugModeError):
@@ -60,6 +78,18 @@ class StochasticOrder(DebugModeError):
 
 class InvalidValueError(DebugModeError):
     """An op produced a value that is not of its output's type."""
+
+
+def _preallocated_kinds(given: Any) -> list[str]:
+    """The kinds of preallocated output asked for: ``given`` (a list, or a
+    ``:``-separated string), else the config's; the core checks the names."""
+    if given is None:
+        from oxtensor import config
+
+        given = config.DebugMode__check_preallocated_output
+    if isinstance(given, str):
+        given = given.split(":")
+    return [str(k).strip() for k in given if str(k).strip()]
 
 
 def str_diagnostic(expected: Any, value: Any, rtol: Any, atol: Any) -> str:
@@ -95,18 +125,36 @@ class DebugMode(Mode):
     """``mode="DebugMode"``: the ``optimizer``'s rewrites, every node run
     under DebugMode's checks, every call compared with ``FAST_COMPILE``.
 
-    PyTensor's other arguments (``check_c_code``, ``stability_patience``,
-    ...) are accepted and ignored: there is one native implementation of
-    each op to check, and the schedule is deterministic.
+    ``check_preallocated_output`` lists the kinds of preallocated output
+    each node runs again with (default: the config's
+    ``DebugMode__check_preallocated_output``, ``:``-separated). PyTensor's
+    other arguments (``check_c_code``, ``stability_patience``, ...) are
+    accepted and ignored: there is one native implementation of each op to
+    check, and the schedule is deterministic.
     """
 
+    check_preallocated_output: list[str]
+
     def __new__(
-        cls, optimizer: Any = "fast_run", *args: Any, **kwargs: Any
+        cls,
+        optimizer: Any = "fast_run",
+        stability_patience: Any = None,
+        check_c_code: Any = None,
+        check_py_code: Any = None,
+        check_isfinite: Any = None,
+        check_preallocated_output: Any = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> "DebugMode":
-        return super().__new__(cls, "vm", optimizer, checks="debug")
+        kinds = _preallocated_kinds(check_preallocated_output)
+        checks = ":".join(["debug", *kinds])
+        mode = cast("DebugMode", super().__new__(cls, "vm", optimizer, checks=checks))
+        mode.check_preallocated_output = kinds
+        return mode
 
     def __reduce__(self) -> Any:
-        return (type(self), (self.provided_optimizer,))
+        kinds = list(self.check_preallocated_output)
+        return (type(self), (self.provided_optimizer, None, None, None, None, kinds))
 
     def __repr__(self) -> str:
         return f"DebugMode(optimizer={self.provided_optimizer})"

@@ -1,6 +1,6 @@
 //! What DebugMode (and the cheap view-map check) reports, with PyTensor's
-//! names: `BadDestroyMap`, `BadViewMap`, `BadThunkOutput` and
-//! `InvalidValueError`. Each is a typed error the host maps to the
+//! names: `BadDestroyMap`, `BadViewMap`, `BadThunkOutput`,
+//! `BadOptimization` and `InvalidValueError`. Each is a typed error the host maps to the
 //! exception class of that name (`oxtensor.compile.debug.debugmode`),
 //! keeping the fields a caller inspects (the node, the input or output).
 
@@ -36,13 +36,33 @@ pub enum DebugModeError {
         /// The op's declared maps, printed.
         maps: String,
     },
-    /// A result differs from the same graph's `FAST_COMPILE` result.
+    /// A result differs from what it was checked against: the same
+    /// graph's `FAST_COMPILE` result, or the node's own result when it ran
+    /// again with preallocated outputs.
     BadThunkOutput {
-        /// The output's position.
+        /// The output's position (in the function, or in the node).
         output: usize,
-        /// The output variable, printed.
+        /// The output variable (or node), printed.
         variable: String,
+        /// What computed the expected value (`the FAST_COMPILE result`).
+        expected_from: String,
+        /// What computed the differing value (`FAST_RUN`, or `perform
+        /// with c_contiguous output`).
+        computed_by: String,
         /// What differs (shapes, dtypes, or the largest differences).
+        detail: String,
+    },
+    /// A rewrite replaced a variable by one computing something else: both
+    /// were evaluated on the call's inputs (the replaced one from the graph
+    /// as it was before the rewrite) and differ beyond the dtype's tolerance.
+    BadOptimization {
+        /// The rewriter that made the replacement (the reason recorded).
+        reason: String,
+        /// The replaced variable, printed (`Add(x, y)`).
+        old: String,
+        /// Its replacement, printed.
+        new: String,
+        /// How the two values differ.
         detail: String,
     },
     /// An op produced a value that is not of its output's type.
@@ -65,6 +85,7 @@ impl DebugModeError {
             DebugModeError::BadDestroyMap { .. } => "BadDestroyMap",
             DebugModeError::BadViewMap { .. } => "BadViewMap",
             DebugModeError::BadThunkOutput { .. } => "BadThunkOutput",
+            DebugModeError::BadOptimization { .. } => "BadOptimization",
             DebugModeError::InvalidValue { .. } => "InvalidValueError",
         }
     }
@@ -101,11 +122,23 @@ impl fmt::Display for DebugModeError {
             DebugModeError::BadThunkOutput {
                 output,
                 variable,
+                expected_from,
+                computed_by,
                 detail,
             } => write!(
                 f,
-                "BadThunkOutput: output {output} ({variable}) differs from the FAST_COMPILE \
-                 result: {detail}"
+                "BadThunkOutput: output {output} ({variable}) computed by {computed_by} differs \
+                 from {expected_from}: {detail}"
+            ),
+            DebugModeError::BadOptimization {
+                reason,
+                old,
+                new,
+                detail,
+            } => write!(
+                f,
+                "BadOptimization: the rewrite {reason} replaced {old} with {new}, which computes \
+                 a different value: {detail}"
             ),
             DebugModeError::InvalidValue {
                 node,

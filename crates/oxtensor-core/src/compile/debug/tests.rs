@@ -30,6 +30,9 @@ enum Does {
     WrongDtype,
     /// Adds how many times it ran (differs from call to call).
     Unstable,
+    /// Adds `2 * x` to whatever its output storage holds, as if it were
+    /// zeros (wrong under `check_preallocated_output`).
+    Accumulates,
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -52,6 +55,21 @@ fn doubled(v: &Value, add: f64) -> Result<Value> {
     let data: Vec<f64> = (0..t.len())
         .map(|i| match t.get(i) {
             crate::tensor::Scalar::Float(x, _) => 2.0 * x + add,
+            _ => f64::NAN,
+        })
+        .collect();
+    Ok(Value::Tensor(Tensor::from_vec(vec![data.len()], data)?))
+}
+
+fn accumulated(v: &Value, storage: Option<Value>) -> Result<Value> {
+    let twice = doubled(v, 0.0)?;
+    let Some(Value::Tensor(old)) = storage else {
+        return Ok(twice);
+    };
+    let t = twice.tensor()?;
+    let data: Vec<f64> = (0..t.len())
+        .map(|i| match (t.get(i), old.get(i % old.len().max(1))) {
+            (crate::tensor::Scalar::Float(a, _), crate::tensor::Scalar::Float(b, _)) => a + b,
             _ => f64::NAN,
         })
         .collect();
@@ -93,6 +111,7 @@ impl Op for Test {
             Does::Inplace | Does::LyingInplace => doubled_in_place(ins[0])?,
             Does::WrongDtype => Value::Tensor(Tensor::from_vec(vec![1], vec![1.0f32])?),
             Does::Unstable => doubled(ins[0], CALLS.fetch_add(1, Ordering::SeqCst) as f64)?,
+            Does::Accumulates => accumulated(ins[0], outs[0].take())?,
         });
         Ok(())
     }
@@ -216,4 +235,38 @@ fn built_in_graphs_pass_and_match_fast_run() {
     for (a, b) in checked.iter().zip(&fast) {
         assert!(allclose(a.tensor().unwrap(), b.tensor().unwrap()));
     }
+}
+
+#[test]
+fn preallocated_outputs_catch_an_op_that_trusts_its_storage() {
+    for spec in ["debug:previous", "debug:c_contiguous", "debug:ALL"] {
+        let m = Mode::debug_mode_for(spec).unwrap();
+        assert_eq!(
+            finding(Does::Accumulates, &m),
+            Some("BadThunkOutput"),
+            "{spec}"
+        );
+        for honest in [Does::Honest, Does::View, Does::Inplace] {
+            assert_eq!(finding(honest, &m), None, "{honest:?} under {spec}");
+        }
+    }
+    // Left empty, the storage hides the bug.
+    let initial = Mode::debug_mode_for("debug:initial").unwrap();
+    assert_eq!(finding(Does::Accumulates, &initial), None);
+    assert_eq!(finding(Does::Accumulates, &Mode::debug_mode()), None);
+    let err = program(
+        Does::Accumulates,
+        false,
+        &Mode::debug_mode_for("debug:previous").unwrap(),
+    )
+    .unwrap()
+    .run(vec![input().into()])
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("Accumulates with previous output storage"),
+        "{err}"
+    );
+    assert!(err.contains("3 of 3 elements differ"), "{err}");
+    assert!(Mode::debug_mode_for("debug:sideways").is_err());
 }

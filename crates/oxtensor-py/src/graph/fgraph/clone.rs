@@ -92,6 +92,18 @@ impl PyFunctionGraph {
     ) -> PyResult<oxtensor_core::vm::Program> {
         let fg = self.core()?;
         let debug = opts.checker.as_ref().is_some_and(|c| c.debug_host());
+        let thunks = self.host_thunks(py, fg, debug)?;
+        crate::errors::panics::guard(|| oxtensor_core::vm::Program::link(fg, thunks, opts).py())
+    }
+
+    /// Host thunks for the Python ops of `fg`, a graph over this one's
+    /// arena (this graph, or one made from its arena: DebugMode's witness).
+    pub fn host_thunks(
+        &self,
+        py: Python<'_>,
+        fg: &oxtensor_core::graph::FunctionGraph,
+        debug: bool,
+    ) -> PyResult<std::collections::HashMap<NodeId, Box<dyn oxtensor_core::vm::Thunk>>> {
         let mut thunks: std::collections::HashMap<NodeId, Box<dyn oxtensor_core::vm::Thunk>> =
             std::collections::HashMap::new();
         for n in fg.apply_nodes() {
@@ -108,6 +120,6 @@ impl PyFunctionGraph {
                 );
             }
         }
-        crate::errors::panics::guard(|| oxtensor_core::vm::Program::link(fg, thunks, opts).py())
+        Ok(thunks)
     }
 }

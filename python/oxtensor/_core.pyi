@@ -154,6 +154,7 @@ __all__ = [
     "argmax",
     "as_scalar",
     "as_tensor_variable",
+    "attach_no_output_from_inplace",
     "canonical_slice",
     "clone_get_equiv",
     "clone_replace",
@@ -163,6 +164,7 @@ __all__ = [
     "constant_folding_rewriter",
     "debug_tolerance",
     "debugprint",
+    "detach_no_output_from_inplace",
     "elemwise_op",
     "equal_computations",
     "equilibrium_pass",
@@ -265,10 +267,19 @@ class Mode:
     def __new__(
         cls,
         linker: t.Any = None,
-        optimizer: str | None = ...,
+        optimizer: t.Any = "default",
+        db: t.Any = None,
         *,
         checks: str | None = None,
     ) -> Mode: ...
+    def register(self, *optimizations: tuple[t.Any, float]) -> Mode:
+        """This mode with ``(rewriter, position)`` passes added to its query."""
+    @property
+    def _optimizer(self) -> t.Any:
+        """The query the mode runs (linker tags included), or the rewriter given."""
+    @property
+    def optdb(self) -> t.Any:
+        """The database the query selects from (``optdb`` unless ``db=``)."""
     @property
     def linker(self) -> t.Any:
         """The linker, an object of PyTensor's linker class for its name."""
@@ -282,8 +293,8 @@ class Mode:
     def with_view_map_checks(self) -> Mode:
         """This mode with the view-map check (DebugMode stays as it is)."""
     @property
-    def provided_optimizer(self) -> str:
-        """The optimizer's name, as given."""
+    def provided_optimizer(self) -> t.Any:
+        """The optimizer as given: a name, a query or a rewriter."""
     def including(self, *tags: str) -> Mode:
         """This mode with the rewrites of these tags added."""
     def excluding(self, *tags: str) -> Mode:
@@ -1152,6 +1163,16 @@ def inplace_candidates(
 def fast_inplace_check(fgraph: t.Any, inputs: t.Any) -> list[t.Any]:
     """The inputs that are not constants, destroyed or protected."""
 
+def attach_no_output_from_inplace(
+    fgraph: FunctionGraph, protected_out_ids: t.Sequence[int] | None = None
+) -> None:
+    """Attach the core check that these outputs (all when None) are not computed in place."""
+
+def detach_no_output_from_inplace(
+    fgraph: FunctionGraph, protected_out_ids: t.Sequence[int] | None = None
+) -> None:
+    """Detach that check, if attached."""
+
 # ---- from crates/oxtensor-py/src/graph/types/ --------------------------------
 
 @disjoint_base
@@ -1637,6 +1658,8 @@ class NodeRewriter:
     def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
     def _set_sequence(self, rewriters: Iterable[t.Any], name: str) -> None:
         """Makes this rewriter the group of ``rewriters``, asked in turn."""
+    def _set_substitution(self, op1: t.Any, op2: t.Any, name: str) -> None:
+        """Makes this rewriter ``op1(*inputs) -> op2(*inputs)``."""
     def tracks(self) -> t.Any:
         """The Ops or Op classes it looks at; ``None`` for every node."""
     def transform(self, fgraph: FunctionGraph, node: Apply) -> t.Any:
@@ -1736,9 +1759,14 @@ class RewriteDatabase:
     def __contains__(self, key: str, /) -> bool: ...
 
 def walking_pass(
-    rewriters: t.Any, order: str, ignore_newtrees: bool, name: str
+    rewriters: t.Any,
+    order: str,
+    ignore_newtrees: bool,
+    name: str,
+    failure_callback: t.Any = None,
+    nav: t.Any = None,
 ) -> CorePass:
-    """A walk over node rewriters."""
+    """A walk over node rewriters; failures go to ``failure_callback``."""
 
 def equilibrium_pass(
     node_rewriters: t.Any,
@@ -1747,6 +1775,8 @@ def equilibrium_pass(
     cleanup_rewriters: t.Any,
     name: str,
     max_use_ratio: float | None = None,
+    failure_callback: t.Any = None,
+    nav: t.Any = None,
 ) -> CorePass:
     """An equilibrium over node rewriters with global, final and cleanup passes."""
 

@@ -45,6 +45,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         graph::fgraph::destroyhandler::fast_inplace_check,
         m
     )?)?;
+    m.add_function(wrap_pyfunction!(
+        graph::fgraph::destroy_no_output::attach_no_output_from_inplace,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        graph::fgraph::destroy_no_output::detach_no_output_from_inplace,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(compile::debug_mode::debug_tolerance, m)?)?;
     m.add_class::<compile::function::PyFunction>()?;
     m.add_class::<compile::recipe::FunctionRecipe>()?;

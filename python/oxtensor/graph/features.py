@@ -267,29 +267,24 @@ class FullHistory(Feature):
 
 class NoOutputFromInplace(Feature):
     """Vetoes graphs where one of the protected outputs (by index; all
-    when none are given) is computed by overwriting an input in place."""
+    when none are given) is computed by overwriting an input in place.
+    Attaching it attaches the core check, which every validation runs
+    (the inplace phase's included)."""
 
     def __init__(self, protected_out_ids: Sequence[int] | None = None) -> None:
         self.protected_out_ids = (
             None if protected_out_ids is None else list(protected_out_ids)
         )
 
-    def on_validate(self, fgraph: Any) -> None:
-        ids = self.protected_out_ids
-        for idx in range(len(fgraph.outputs)) if ids is None else ids:
-            out = fgraph.outputs[idx]
-            node = out.owner
-            if node is None:
-                continue
-            destroy_map = getattr(node.op, "destroy_map", None) or {}
-            if node.outputs.index(out) in destroy_map:
-                raise InconsistencyError(
-                    "A function graph Feature has requested that outputs of the graph "
-                    "be prevented from being the result of in-place operations. This "
-                    f"has prevented the output {out} (output {idx}, computed by "
-                    f"{node}) from being computed by modifying another variable "
-                    "in-place."
-                )
+    def on_attach(self, fgraph: Any) -> None:
+        _core.attach_no_output_from_inplace(fgraph, self.protected_out_ids)
+
+    def on_detach(self, fgraph: Any) -> None:
+        _core.detach_no_output_from_inplace(fgraph, self.protected_out_ids)
+
+    def unpickle(self, fgraph: Any) -> None:
+        """An unpickled graph's core gets the check again."""
+        self.on_attach(fgraph)
 
 
 __all__ = [

@@ -6,6 +6,7 @@
 //! constant folding, no fusion, no inplace).
 
 use crate::error::{Error, Result};
+use crate::rewrite::db::{ExtraPass, RewriteDb};
 use crate::rewrite::optdb::optdb;
 use crate::rewrite::{GraphRewriter, Query, RewriteSettings};
 use crate::vm::LinkOptions;
@@ -40,6 +41,9 @@ pub struct Mode {
     pub name: String,
     /// The rewrites.
     pub optimizer: Optimizer,
+    /// The database a query selects from (`optdb` when `None`; PyTensor's
+    /// `Mode(db=...)`).
+    pub db: Option<Arc<RewriteDb>>,
     /// What a failing rewriter does, and the equilibrium bound.
     pub settings: RewriteSettings,
     /// How the graph is linked.
@@ -52,6 +56,7 @@ impl Mode {
         Mode {
             name: name.to_owned(),
             optimizer: Optimizer::Query(query),
+            db: None,
             settings: RewriteSettings::default(),
             link: LinkOptions::default(),
         }
@@ -103,10 +108,22 @@ impl Mode {
         self.map_query(|q| q.with_require(tags))
     }
 
+    /// This mode with passes of the caller's own run at these positions
+    /// among its query's (`Mode.register`); a mode running a pass of its
+    /// own, or none, cannot take them.
+    pub fn registering(&self, extra: Vec<ExtraPass>) -> Result<Mode> {
+        match &self.optimizer {
+            Optimizer::Query(_) => Ok(self.map_query(|q| q.with_extra(extra))),
+            other => Err(Error::Type(format!(
+                "Mode.register needs a mode whose optimizer is a database query, not {other:?}"
+            ))),
+        }
+    }
+
     /// The pass this mode runs, if any.
     pub fn rewriter(&self) -> Result<Option<Arc<dyn GraphRewriter>>> {
         Ok(match &self.optimizer {
-            Optimizer::Query(q) => Some(optdb().query(q)?),
+            Optimizer::Query(q) => Some(self.db.clone().unwrap_or_else(optdb).query(q)?),
             Optimizer::Pass(p) => Some(p.clone()),
             Optimizer::None => None,
         })
@@ -130,5 +147,38 @@ mod tests {
         assert!(Mode::predefined("FAST_COMPILE").is_ok());
         let err = Mode::predefined("FASTEST").unwrap_err().to_string();
         assert!(err.contains("unknown mode 'FASTEST'"), "{err}");
+    }
+
+    /// `Mode(db=...)` queries that database, and registered passes join
+    /// the query; a mode without a query cannot take them.
+    #[test]
+    fn a_mode_queries_its_own_database_with_registered_passes() -> Result<()> {
+        use crate::rewrite::db::{DbKind, Entry, Role};
+        use crate::rewrite::Sequence;
+        let db = Arc::new(RewriteDb::new("mine", DbKind::Sequence));
+        let merge: Arc<dyn GraphRewriter> = Arc::new(crate::rewrite::MergeRewriter);
+        db.register("m", Entry::Graph(merge.clone()), &["t"], 1.0, Role::Global)?;
+        let mut mode = Mode::with_query("mine", Query::including(&["t"]));
+        mode.db = Some(db);
+        let extra = ExtraPass {
+            position: 0.5,
+            pass: Arc::new(Sequence::new("first", vec![])),
+        };
+        let mode = mode.registering(vec![extra.clone()])?;
+        let Optimizer::Query(q) = &mode.optimizer else {
+            panic!("a query")
+        };
+        assert_eq!(q.extra.len(), 1);
+        assert!(q.extra[0] == extra, "{:?}", q.extra);
+        let pass = mode.rewriter()?.map(|p| p.name().to_owned());
+        assert_eq!(pass.as_deref(), Some("mine"), "the mode's own database");
+        let mut none = mode.clone();
+        none.optimizer = Optimizer::None;
+        let err = none.registering(vec![extra]).unwrap_err().to_string();
+        assert!(
+            err.contains("optimizer is a database query, not None"),
+            "{err}"
+        );
+        Ok(())
     }
 }

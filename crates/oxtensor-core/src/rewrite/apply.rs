@@ -1,9 +1,10 @@
 //! Applying one node rewriter to one node, as PyTensor's `process_node`:
 //! ask it, check what it returned (one replacement per output, of a type
 //! that can stand for the old one), replace and validate in one
-//! transaction, and hand any failure to the run's policy. A failed or
-//! refused proposal leaves the graph as it was.
+//! transaction, and hand any failure to the driver's callback or the
+//! run's policy. A failed or refused proposal leaves the graph as it was.
 
+use super::failure::{unproposed, FailureCallback, FailureSite};
 use super::merge::same_computation;
 use super::profile::RewriterStats;
 use super::rewriter::{NodeRewriter, Rewrite};
@@ -35,11 +36,28 @@ pub fn apply_node_rewriter(
     stats: &mut RewriterStats,
     run: &mut RunContext,
 ) -> Result<Outcome> {
+    apply_node_rewriter_with(fg, node, rw, stats, run, None)
+}
+
+/// [`apply_node_rewriter`] for a driver with a failure callback: a failure
+/// goes to `on_failure` when there is one, else to the run's policy.
+pub fn apply_node_rewriter_with(
+    fg: &mut FunctionGraph,
+    node: NodeId,
+    rw: &dyn NodeRewriter,
+    stats: &mut RewriterStats,
+    run: &mut RunContext,
+    on_failure: Option<&dyn FailureCallback>,
+) -> Result<Outcome> {
     let start = Instant::now();
     stats.calls += 1;
+    let mut proposed = Vec::new();
     let result = propose(fg, node, rw).and_then(|pairs| match pairs {
         None => Ok(Outcome::Unchanged),
-        Some((pairs, remove)) => replace(fg, &pairs, &remove, rw.name()),
+        Some((pairs, remove)) => {
+            proposed = pairs.iter().map(|&(o, n)| (o, Some(n))).collect();
+            replace(fg, &pairs, &remove, rw.name())
+        }
     });
     stats.time += start.elapsed();
     match result {
@@ -50,6 +68,18 @@ pub fn apply_node_rewriter(
         Ok(other) => Ok(other),
         Err(err) => {
             stats.failed += 1;
+            if let Some(cb) = on_failure {
+                if proposed.is_empty() {
+                    proposed = unproposed(fg, node);
+                }
+                let site = FailureSite {
+                    node,
+                    rewriter: rw,
+                    pairs: proposed,
+                };
+                cb.on_failure(fg, err, &site)?;
+                return Ok(Outcome::Failed);
+            }
             // The node may have left the graph; the arena still describes it.
             let at = fg.graph().describe_node(node);
             run.failure(err.at_rewrite(rw.name(), at))?;

@@ -72,6 +72,12 @@ pub struct RewriteDb {
     entries: RwLock<Vec<Registered>>,
 }
 
+impl std::fmt::Debug for RewriteDb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RewriteDb({}, {:?})", self.name(), self.kind)
+    }
+}
+
 /// Which rewriters a query selects (`RewriteDatabaseQuery`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Query {
@@ -85,6 +91,31 @@ pub struct Query {
     pub position_cutoff: f64,
     /// Other queries for nested databases, by their name.
     pub subquery: HashMap<String, Query>,
+    /// Passes of the caller's own, run at their positions among what a
+    /// sequence database selects (`extra_rewrites`, `Mode.register`).
+    pub extra: Vec<ExtraPass>,
+}
+
+/// A pass a query adds to a sequence database's selection.
+#[derive(Clone)]
+pub struct ExtraPass {
+    /// Where it runs among the selected entries.
+    pub position: f64,
+    /// The pass.
+    pub pass: Arc<dyn GraphRewriter>,
+}
+
+impl std::fmt::Debug for ExtraPass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {})", self.pass.name(), self.position)
+    }
+}
+
+/// The same pass at the same position.
+impl PartialEq for ExtraPass {
+    fn eq(&self, other: &Self) -> bool {
+        self.position == other.position && Arc::ptr_eq(&self.pass, &other.pass)
+    }
 }
 
 impl Query {
@@ -96,7 +127,14 @@ impl Query {
             exclude: Vec::new(),
             position_cutoff: f64::INFINITY,
             subquery: HashMap::new(),
+            extra: Vec::new(),
         }
+    }
+
+    /// This query with passes of the caller's own at these positions.
+    pub fn with_extra(mut self, extra: impl IntoIterator<Item = ExtraPass>) -> Query {
+        self.extra.extend(extra);
+        self
     }
 
     /// This query with more included tags.
@@ -246,7 +284,8 @@ impl RewriteDb {
             .map_err(|_| Error::Value(format!("the database {} is poisoned", self.name())))
     }
 
-    /// The pass that runs what `query` selects.
+    /// The pass that runs what `query` selects, with the query's extra
+    /// passes when this is a sequence database.
     pub fn query(&self, query: &Query) -> Result<Arc<dyn GraphRewriter>> {
         let name = self.name();
         let mut selected: Vec<Registered> = self
@@ -257,6 +296,7 @@ impl RewriteDb {
             .collect();
         Ok(match self.kind {
             DbKind::Sequence => {
+                selected.extend(query.extra.iter().map(extra_entry));
                 selected.retain(|r| r.position < query.position_cutoff);
                 selected.sort_by(|a, b| {
                     a.position
@@ -298,6 +338,27 @@ impl RewriteDb {
     }
 }
 
+/// An extra pass as a selected entry, named after the pass.
+fn extra_entry(e: &ExtraPass) -> Registered {
+    Registered {
+        name: e.pass.name().to_owned(),
+        entry: Entry::Graph(e.pass.clone()),
+        tags: BTreeSet::new(),
+        position: e.position,
+        role: Role::Global,
+    }
+}
+
+/// The query a nested database gets: its subquery, else `query` itself,
+/// without the extra passes (they run once, at the top level).
+fn nested_query(query: &Query, db: &RewriteDb) -> Query {
+    let q = query.subquery.get(&db.name()).unwrap_or(query);
+    Query {
+        extra: Vec::new(),
+        ..q.clone()
+    }
+}
+
 /// A sequence entry as a pass: node rewriters walk inputs first.
 fn pass_of(r: &Registered, query: &Query) -> Result<Arc<dyn GraphRewriter>> {
     Ok(match &r.entry {
@@ -307,7 +368,7 @@ fn pass_of(r: &Registered, query: &Query) -> Result<Arc<dyn GraphRewriter>> {
             vec![n.clone()],
             WalkOrder::InToOut,
         )),
-        Entry::Db(db) => db.query(query.subquery.get(&db.name()).unwrap_or(query))?,
+        Entry::Db(db) => db.query(&nested_query(query, db))?,
     })
 }
 
@@ -318,12 +379,78 @@ fn node_rewriters(selected: &[Registered], query: &Query) -> Result<Vec<Arc<dyn 
     for r in selected {
         match &r.entry {
             Entry::Node(n) => out.push(n.clone()),
-            Entry::Db(db) => {
-                let q = query.subquery.get(&db.name()).unwrap_or(query);
-                out.extend(db.query(q)?.node_rewriters());
-            }
+            Entry::Db(db) => out.extend(db.query(&nested_query(query, db))?.node_rewriters()),
             Entry::Graph(_) => {}
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::FunctionGraph;
+    use crate::rewrite::run::RunContext;
+    use std::sync::Mutex;
+
+    type Log = Arc<Mutex<Vec<&'static str>>>;
+
+    /// A pass that notes its name when it runs.
+    struct Note(&'static str, Log);
+
+    impl GraphRewriter for Note {
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn apply(&self, _: &mut FunctionGraph, _: &mut RunContext) -> Result<bool> {
+            self.1
+                .lock()
+                .map_err(|_| Error::Value("poisoned".into()))?
+                .push(self.0);
+            Ok(false)
+        }
+    }
+
+    fn note(name: &'static str, log: &Log) -> Arc<dyn GraphRewriter> {
+        Arc::new(Note(name, log.clone()))
+    }
+
+    /// `Mode.register((pass, 2.0))`: the extra pass runs between the
+    /// entries at 1 and 3, once, though a nested database is queried too,
+    /// and not past the query's cutoff.
+    #[test]
+    fn extra_passes_run_at_their_positions_once() -> Result<()> {
+        let log = Log::default();
+        let db = RewriteDb::new("outer", DbKind::Sequence);
+        db.register(
+            "a",
+            Entry::Graph(note("a", &log)),
+            &["t"],
+            1.0,
+            Role::Global,
+        )?;
+        let inner = Arc::new(RewriteDb::new("inner", DbKind::Sequence));
+        inner.register(
+            "c",
+            Entry::Graph(note("c", &log)),
+            &["t"],
+            0.5,
+            Role::Global,
+        )?;
+        db.register("inner", Entry::Db(inner), &["t"], 3.0, Role::Global)?;
+        let extra = |name, position| ExtraPass {
+            position,
+            pass: note(name, &log),
+        };
+        let q = Query::including(&["t"]).with_extra([extra("x", 2.0), extra("late", 9.0)]);
+        let q = Query {
+            position_cutoff: 5.0,
+            ..q
+        };
+        db.query(&q)?
+            .apply(&mut FunctionGraph::default(), &mut RunContext::default())?;
+        let seen = log.lock().map_err(|_| Error::Value("poisoned".into()))?;
+        assert_eq!(*seen, ["a", "x", "c"]);
+        Ok(())
+    }
 }

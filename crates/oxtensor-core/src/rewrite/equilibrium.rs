@@ -10,14 +10,15 @@
 //! the run with a warning naming it (the application that goes over the
 //! bound stays, as in PyTensor).
 
-use super::apply::{apply_node_rewriter, Outcome};
+use super::apply::{apply_node_rewriter_with, Outcome};
 use super::change_tracker::Channel;
+use super::failure::OnFailure;
 use super::profile::RewriterStats;
 use super::rewriter::{GraphRewriter, NodeRewriter};
 use super::run::{OnError, RunContext};
 use super::tracker::OpTracker;
 use crate::error::{Error, Result};
-use crate::graph::{FunctionGraph, NodeId};
+use crate::graph::{traversal, FunctionGraph, NodeId};
 use std::sync::Arc;
 
 /// An equilibrium over node rewriters, with global, final and cleanup passes.
@@ -29,6 +30,7 @@ pub struct Equilibrium {
     cleanup: Vec<Arc<dyn GraphRewriter>>,
     /// This driver's own bound, else the run's `max_use_ratio`.
     max_use_ratio: Option<f64>,
+    on_failure: OnFailure,
 }
 
 impl Equilibrium {
@@ -41,7 +43,15 @@ impl Equilibrium {
             finals: Vec::new(),
             cleanup: Vec::new(),
             max_use_ratio: None,
+            on_failure: None,
         }
+    }
+
+    /// Hands failures to `callback` instead of the run's policy
+    /// (`failure_callback`).
+    pub fn on_failure(mut self, callback: OnFailure) -> Self {
+        self.on_failure = callback;
+        self
     }
 
     /// Its own bound on applications per rewriter, as a multiple of the
@@ -138,8 +148,16 @@ impl Equilibrium {
         let mut changed = false;
         for i in self.tracker.candidates(&op) {
             let rw = self.tracker.rewriters()[i].as_ref();
-            if apply_node_rewriter(fg, node, rw, &mut st.stats[i], run)? != Outcome::Applied {
-                continue;
+            let cb = self.on_failure.as_deref();
+            match apply_node_rewriter_with(fg, node, rw, &mut st.stats[i], run, cb)? {
+                Outcome::Applied => {}
+                Outcome::Failed => {
+                    // The refused proposal was reverted: what it touched is
+                    // as it was, and revisiting it would fail again forever.
+                    ch.take(fg);
+                    continue;
+                }
+                Outcome::Unchanged => continue,
             }
             changed = true;
             Self::run_passes(&self.cleanup, fg, run)?;
@@ -170,8 +188,11 @@ impl Equilibrium {
             queued: Vec::new(),
         };
         // The first round sees every node; toposort order popped from the
-        // back visits outputs first, as PyTensor's `q.pop()` does.
-        fg.toposort()?.into_iter().for_each(|n| work.push(n));
+        // back visits outputs first, as PyTensor's `q.pop()` does; data
+        // order only (`io_toposort`), so unmet orderings do not stop it.
+        traversal::toposort(fg.graph(), fg.outputs(), fg.inputs())?
+            .into_iter()
+            .for_each(|n| work.push(n));
         let mut changed_any = false;
         loop {
             let mut changed = Self::run_passes(&self.global, fg, run)?;

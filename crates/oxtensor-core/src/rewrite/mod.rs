@@ -11,6 +11,7 @@ mod change_tracker;
 mod constant_fold;
 pub mod db;
 mod equilibrium;
+mod failure;
 mod families;
 mod merge;
 pub mod optdb;
@@ -20,16 +21,18 @@ mod rewriter;
 mod run;
 mod sequence;
 mod sequential_node;
+mod substitution;
 mod tracker;
 mod walk;
 
-pub use apply::{apply_node_rewriter, Outcome};
+pub use apply::{apply_node_rewriter, apply_node_rewriter_with, Outcome};
 pub use change_tracker::{ChangeTracker, Channel};
 pub use constant_fold::{
     constant_fold, topo_constant_folding, ConstantFolding, HostFolder, HostFolding,
 };
 pub use db::{DbKind, Entry, Query, Registered, RewriteDb, Role};
 pub use equilibrium::Equilibrium;
+pub use failure::{FailureCallback, FailureSite, OnFailure};
 pub use merge::{MergeFeature, MergeRewriter};
 pub use profile::{PassRecord, RewriteProfile, RewriterStats};
 pub use rewriter::{
@@ -38,5 +41,6 @@ pub use rewriter::{
 pub use run::{OnError, RewriteSettings, RunContext};
 pub use sequence::Sequence;
 pub use sequential_node::SequentialNodeRewriter;
+pub use substitution::Substitution;
 pub use tracker::{OpTracker, BASE_CLASS};
 pub use walk::{WalkOrder, Walking};

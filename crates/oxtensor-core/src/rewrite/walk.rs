@@ -3,14 +3,15 @@
 //! first, asking each node's tracked rewriters in turn until one applies.
 //! Nodes a rewrite brings in are visited too, unless `ignore_newtrees`.
 
-use super::apply::{apply_node_rewriter, Outcome};
+use super::apply::{apply_node_rewriter_with, Outcome};
 use super::change_tracker::Channel;
+use super::failure::OnFailure;
 use super::profile::RewriterStats;
 use super::rewriter::{GraphRewriter, NodeRewriter};
 use super::run::RunContext;
 use super::tracker::OpTracker;
 use crate::error::Result;
-use crate::graph::{FunctionGraph, NodeId};
+use crate::graph::{traversal, FunctionGraph, NodeId};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -29,6 +30,7 @@ pub struct Walking {
     tracker: OpTracker,
     order: WalkOrder,
     ignore_newtrees: bool,
+    on_failure: OnFailure,
 }
 
 impl Walking {
@@ -43,12 +45,20 @@ impl Walking {
             tracker: OpTracker::new(rewriters),
             order,
             ignore_newtrees: false,
+            on_failure: None,
         }
     }
 
     /// Whether nodes the pass itself brings in are left unvisited.
     pub fn ignore_newtrees(mut self, ignore: bool) -> Self {
         self.ignore_newtrees = ignore;
+        self
+    }
+
+    /// Hands failures to `callback` instead of the run's policy
+    /// (`failure_callback`).
+    pub fn on_failure(mut self, callback: OnFailure) -> Self {
+        self.on_failure = callback;
         self
     }
 
@@ -63,7 +73,8 @@ impl Walking {
         let op = fg.graph().node(node).op.clone();
         for i in self.tracker.candidates(&op) {
             let rw = self.tracker.rewriters()[i].as_ref();
-            if apply_node_rewriter(fg, node, rw, &mut stats[i], run)? == Outcome::Applied {
+            let cb = self.on_failure.as_deref();
+            if apply_node_rewriter_with(fg, node, rw, &mut stats[i], run, cb)? == Outcome::Applied {
                 return Ok(true);
             }
         }
@@ -90,7 +101,10 @@ impl GraphRewriter for Walking {
         let channel = (!self.ignore_newtrees)
             .then(|| Channel::open(fg))
             .transpose()?;
-        let mut queue: VecDeque<NodeId> = fg.toposort()?.into();
+        // Data order only, as PyTensor's `io_toposort`: a graph whose
+        // orderings cannot be met (one a rewrite is to repair) is walked too.
+        let mut queue: VecDeque<NodeId> =
+            traversal::toposort(fg.graph(), fg.outputs(), fg.inputs())?.into();
         let mut stats = vec![RewriterStats::default(); self.tracker.rewriters().len()];
         let mut changed = false;
         let result = (|| -> Result<()> {

@@ -50,10 +50,19 @@ class Mode:
     def __new__(
         cls,
         linker: t.Any = None,
-        optimizer: str | None = ...,
+        optimizer: t.Any = "default",
+        db: t.Any = None,
         *,
         checks: str | None = None,
     ) -> Mode: ...
+    def register(self, *optimizations: tuple[t.Any, float]) -> Mode:
+        """This mode with ``(rewriter, position)`` passes added to its query."""
+    @property
+    def _optimizer(self) -> t.Any:
+        """The query the mode runs (linker tags included), or the rewriter given."""
+    @property
+    def optdb(self) -> t.Any:
+        """The database the query selects from (``optdb`` unless ``db=``)."""
     @property
     def linker(self) -> t.Any:
         """The linker, an object of PyTensor's linker class for its name."""
@@ -67,8 +76,8 @@ class Mode:
     def with_view_map_checks(self) -> Mode:
         """This mode with the view-map check (DebugMode stays as it is)."""
     @property
-    def provided_optimizer(self) -> str:
-        """The optimizer's name, as given."""
+    def provided_optimizer(self) -> t.Any:
+        """The optimizer as given: a name, a query or a rewriter."""
     def including(self, *tags: str) -> Mode:
         """This mode with the rewrites of these tags added."""
     def excluding(self, *tags: str) -> Mode:

@@ -7,6 +7,7 @@ mod arguments;
 pub mod debug_mode;
 pub mod function;
 pub mod mode;
+mod mode_args;
 pub mod profile;
 pub mod recipe;
 mod results;

@@ -1,15 +1,20 @@
 //! `oxtensor.compile.mode.Mode`: a core [`Mode`] seen from Python, built
-//! from PyTensor's `Mode(linker=..., optimizer=...)` arguments, and the
-//! translation of whatever `function(mode=...)` was given into a core mode.
+//! from PyTensor's `Mode(linker=..., optimizer=..., db=...)` arguments
+//! (`mode_args.rs`), and the translation of whatever `function(mode=...)`
+//! was given into a core mode.
 
+use super::mode_args::{linker_name_of, linker_tags, optimizer_arg, set_linker};
 use crate::errors::IntoPyResult;
+use crate::rewriting::db::{PyQuery, PyRewriteDb};
 use oxtensor_core::compile::{Mode, Optimizer};
-use oxtensor_core::rewrite::{OnError, Query};
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use oxtensor_core::rewrite::db::ExtraPass;
+use oxtensor_core::rewrite::OnError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 
-/// `Mode(linker=None, optimizer="default")`. Instances take attributes of
+/// `Mode(linker=None, optimizer="default", db=None)`. Instances take attributes of
 /// the caller's (`dict`), as PyTensor's Python modes do: its tests set
 /// `mode.check_isfinite` on a copy of the default mode.
 #[pyclass(
@@ -19,12 +24,16 @@ use pyo3::types::PyTuple;
     frozen,
     dict
 )]
-#[derive(Clone)]
 pub struct PyMode {
     /// The core mode.
     pub inner: Mode,
     linker: String,
+    /// The optimizer as given, for `repr` (a name, or the object's repr).
     optimizer: String,
+    /// The optimizer object as given, when not a name.
+    optimizer_obj: Option<Py<PyAny>>,
+    /// The database as given (`db=`); `None` is `optdb`.
+    db: Option<Py<PyAny>>,
     /// The checks every node runs under: `"debug"` (DebugMode),
     /// `"view_maps"` (`config.check_view_maps`) or none.
     checks: Option<String>,
@@ -50,80 +59,66 @@ fn set_checks(checks: Option<&str>, mode: &mut Mode) -> PyResult<()> {
     Ok(())
 }
 
-/// PyTensor's named optimizers (`mode.py`'s `OPT_*` queries).
-fn named_optimizer(name: Option<&str>) -> PyResult<Optimizer> {
-    let fast_run = || Query::including(&["fast_run"]);
-    let fast_compile = || Query::including(&["fast_compile"]);
-    Ok(Optimizer::Query(match name {
-        None | Some("None") => return Ok(Optimizer::None),
-        Some("default" | "o4" | "fast_run") => fast_run(),
-        Some("o3") => fast_run().with_exclude(&["inplace"]),
-        Some("o2") => fast_compile().with_include(&["fusion"]),
-        Some("o1" | "fast_compile") => fast_compile(),
-        Some("merge") => Query::including(&["merge"]),
-        Some("unsafe") => fast_run()
-            .with_exclude(&["inplace"])
-            .with_include(&["unsafe"]),
-        Some("stabilize") => Query {
-            position_cutoff: 1.5000001,
-            ..fast_run()
-        },
-        Some(other) => {
-            return Err(PyValueError::new_err(format!(
-                "unknown optimizer '{other}'; expected one of None, 'fast_run', 'fast_compile', \
-                 'o1', 'o2', 'o3', 'o4', 'merge', 'unsafe', 'stabilize'"
-            )))
-        }
-    }))
-}
-
-/// Linkers: every PyTensor name but `jax` runs the native VM; `_nogc` ones
-/// keep intermediates between calls. `jax` rewrites without the inplace and
-/// fusion rewrites (XLA owns memory and fuses itself, as in PyTensor's JAX
-/// mode); `oxtensor.function` then hands the graph to `oxtensor.link.jax`.
-fn set_linker(name: &str, mode: &mut Mode) -> PyResult<()> {
-    match name {
-        "auto" | "vm" | "cvm" | "py" | "c" | "c|py" | "numba" => Ok(()),
-        "vm_nogc" | "cvm_nogc" | "c|py_nogc" => {
-            mode.link.allow_gc = false;
-            Ok(())
-        }
-        "jax" => {
-            *mode = mode.excluding(&["inplace", "fusion"]);
-            Ok(())
-        }
-        "pytorch" | "mlx" => Err(PyNotImplementedError::new_err(format!(
-            "not supported: the '{name}' linker; oxtensor runs its native VM or JAX"
-        ))),
-        other => Err(PyValueError::new_err(format!(
-            "unknown linker '{other}'; expected one of auto, vm, cvm, py, c, c|py, numba, \
-             vm_nogc, cvm_nogc, c|py_nogc, jax"
-        ))),
-    }
-}
-
 impl PyMode {
-    fn derived(&self, inner: Mode) -> PyMode {
+    fn derived(&self, py: Python<'_>, inner: Mode) -> PyMode {
         PyMode {
             inner,
             linker: self.linker.clone(),
             optimizer: self.optimizer.clone(),
+            optimizer_obj: self.optimizer_obj.as_ref().map(|o| o.clone_ref(py)),
+            db: self.db.as_ref().map(|d| d.clone_ref(py)),
             checks: self.checks.clone(),
         }
     }
 }
 
-/// A `linker=` argument's name: a string, or a linker object's `mode_linker`.
-fn linker_name_of(linker: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(name) = linker.extract::<String>() {
-        return Ok(name);
-    }
-    match linker.getattr("mode_linker") {
-        Ok(name) => name.extract(),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "linker must be a linker name or a Linker object, got {}",
-            linker.repr()?
-        ))),
+/// `Mode`'s arguments: `linker`, `optimizer` (absent means `"default"`)
+/// and `db`, by position or keyword, and the keyword-only `checks`.
+struct ModeArgs<'py> {
+    linker: Option<Bound<'py, PyAny>>,
+    optimizer: Option<Bound<'py, PyAny>>,
+    db: Option<Bound<'py, PyAny>>,
+    checks: Option<String>,
+}
+
+impl<'py> ModeArgs<'py> {
+    fn parse(args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Self> {
+        const NAMES: [&str; 3] = ["linker", "optimizer", "db"];
+        if args.len() > NAMES.len() {
+            return Err(PyTypeError::new_err(format!(
+                "Mode() takes at most 3 positional arguments (linker, optimizer, db), got {}",
+                args.len()
+            )));
+        }
+        let mut given: [Option<Bound<'py, PyAny>>; 3] = [None, None, None];
+        for (i, a) in args.iter().enumerate() {
+            given[i] = Some(a);
+        }
+        let mut checks = None;
+        for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
+            let key: String = k.extract()?;
+            if key == "checks" {
+                checks = v.extract()?;
+                continue;
+            }
+            let Some(i) = NAMES.iter().position(|n| *n == key) else {
+                return Err(PyTypeError::new_err(format!(
+                    "Mode() got an unexpected keyword argument '{key}'"
+                )));
+            };
+            if given[i].replace(v).is_some() {
+                return Err(PyTypeError::new_err(format!(
+                    "Mode() got multiple values for argument '{key}'"
+                )));
+            }
+        }
+        let [linker, optimizer, db] = given;
+        Ok(ModeArgs {
+            linker,
+            optimizer,
+            db,
+            checks,
+        })
     }
 }
 
@@ -133,34 +128,90 @@ fn tag_list(args: &Bound<'_, PyTuple>) -> PyResult<Vec<String>> {
 
 #[pymethods]
 impl PyMode {
+    /// `Mode(linker=None, optimizer="default", db=None, *, checks=None)`.
     #[new]
-    #[pyo3(signature = (linker = None, optimizer = Some("default".to_owned()), *, checks = None))]
-    fn new(
-        linker: Option<Bound<'_, PyAny>>,
-        optimizer: Option<String>,
-        checks: Option<String>,
-    ) -> PyResult<Self> {
-        let linker_name = match linker.filter(|l| !l.is_none()) {
+    #[pyo3(signature = (*args, **kwargs))]
+    fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let a = ModeArgs::parse(args, kwargs)?;
+        let linker_name = match a.linker.filter(|l| !l.is_none()) {
             None => "auto".to_owned(),
             Some(l) => linker_name_of(&l)?,
         };
-        let optimizer_name = optimizer;
+        let opt = match &a.optimizer {
+            Some(o) => optimizer_arg(Some(o))?,
+            None => optimizer_arg(Some(&PyString::new(args.py(), "default").into_any()))?,
+        };
         let mut inner = Mode::fast_run();
-        inner.optimizer = named_optimizer(optimizer_name.as_deref())?;
+        inner.optimizer = opt.core;
         inner.name = "Mode".to_owned();
+        let db = a.db.filter(|d| !d.is_none());
+        if let Some(d) = &db {
+            inner.db = Some(d.cast::<PyRewriteDb>()?.borrow().inner.clone());
+        }
+        inner = inner.including(linker_tags(&linker_name));
         set_linker(&linker_name, &mut inner)?;
-        set_checks(checks.as_deref(), &mut inner)?;
+        set_checks(a.checks.as_deref(), &mut inner)?;
         Ok(PyMode {
             inner,
             linker: linker_name,
-            optimizer: optimizer_name.unwrap_or_else(|| "None".to_owned()),
-            checks,
+            optimizer: opt.text,
+            optimizer_obj: opt.obj,
+            db: db.map(Bound::unbind),
+            checks: a.checks,
         })
+    }
+
+    /// This mode with passes of the caller's own, each given as a
+    /// `(rewriter, position)` pair, run at those positions among the
+    /// query's (`AddFeatureOptimizer(NoOutputFromInplace(...))` at 49.9,
+    /// say).
+    #[pyo3(signature = (*optimizations))]
+    fn register(&self, optimizations: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
+        let mut extra = Vec::with_capacity(optimizations.len());
+        for item in optimizations.iter() {
+            let (rw, position): (Bound<'_, PyAny>, f64) = item.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "Mode.register takes (rewriter, position) pairs, got {}",
+                    item.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
+            extra.push(ExtraPass {
+                position,
+                pass: crate::rewriting::graph::to_core(&rw)?,
+            });
+        }
+        Ok(self.derived(optimizations.py(), self.inner.registering(extra).py()?))
+    }
+
+    /// The query the mode runs (a `RewriteDatabaseQuery`, the linker's
+    /// required tags included), the optimizer object given, or `None`.
+    #[getter(_optimizer)]
+    fn optimizer_query<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match (&self.inner.optimizer, &self.optimizer_obj) {
+            (Optimizer::Query(q), _) => Bound::new(py, PyQuery { inner: q.clone() })?.into_any(),
+            (Optimizer::Pass(_), Some(obj)) => obj.bind(py).clone(),
+            _ => py.None().into_bound(py),
+        })
+    }
+
+    /// The database the mode's query selects from (`oxtensor.compile.mode.optdb`
+    /// unless `db=` was given).
+    #[getter]
+    fn optdb<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.db {
+            Some(d) => Ok(d.bind(py).clone()),
+            None => py.import("oxtensor.compile.mode")?.getattr("optdb"),
+        }
     }
 
     /// This mode with PyTensor's `on_opt_error` (`"warn"`, `"raise"`,
     /// `"ignore"`) and `optdb__max_use_ratio`, as `oxtensor.config` sets them.
-    fn with_rewrite_settings(&self, on_opt_error: &str, max_use_ratio: f64) -> PyResult<PyMode> {
+    fn with_rewrite_settings(
+        &self,
+        py: Python<'_>,
+        on_opt_error: &str,
+        max_use_ratio: f64,
+    ) -> PyResult<PyMode> {
         let on_error = match on_opt_error {
             "warn" => OnError::Warn,
             "raise" => OnError::Raise,
@@ -179,7 +230,7 @@ impl PyMode {
         let mut inner = self.inner.clone();
         inner.settings.on_error = on_error;
         inner.settings.max_use_ratio = max_use_ratio;
-        Ok(self.derived(inner))
+        Ok(self.derived(py, inner))
     }
 
     /// The linker, as an object of PyTensor's linker class for its name
@@ -206,48 +257,51 @@ impl PyMode {
 
     /// This mode with `config.check_view_maps`'s check (DebugMode already
     /// checks more and stays as it is).
-    fn with_view_map_checks(&self) -> PyMode {
-        let mut m = self.derived(self.inner.with_view_map_checks());
+    fn with_view_map_checks(&self, py: Python<'_>) -> PyMode {
+        let mut m = self.derived(py, self.inner.with_view_map_checks());
         if m.checks.is_none() {
             m.checks = Some("view_maps".to_owned());
         }
         m
     }
 
-    /// The optimizer's name (as given).
+    /// The optimizer as given: its name, or the query or rewriter object.
     #[getter]
-    fn provided_optimizer(&self) -> &str {
-        &self.optimizer
+    fn provided_optimizer<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.optimizer_obj {
+            Some(o) => Ok(o.bind(py).clone()),
+            None => Ok(PyString::new(py, &self.optimizer).into_any()),
+        }
     }
 
     /// This mode with the rewrites of these tags added.
     #[pyo3(signature = (*tags))]
     fn including(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
         let t = tag_list(tags)?;
-        Ok(self.derived(
-            self.inner
-                .including(&t.iter().map(String::as_str).collect::<Vec<_>>()),
-        ))
+        let inner = self
+            .inner
+            .including(&t.iter().map(String::as_str).collect::<Vec<_>>());
+        Ok(self.derived(tags.py(), inner))
     }
 
     /// This mode without the rewrites of these tags.
     #[pyo3(signature = (*tags))]
     fn excluding(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
         let t = tag_list(tags)?;
-        Ok(self.derived(
-            self.inner
-                .excluding(&t.iter().map(String::as_str).collect::<Vec<_>>()),
-        ))
+        let inner = self
+            .inner
+            .excluding(&t.iter().map(String::as_str).collect::<Vec<_>>());
+        Ok(self.derived(tags.py(), inner))
     }
 
     /// This mode keeping only the rewrites with all of these tags.
     #[pyo3(signature = (*tags))]
     fn requiring(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
         let t = tag_list(tags)?;
-        Ok(self.derived(
-            self.inner
-                .requiring(&t.iter().map(String::as_str).collect::<Vec<_>>()),
-        ))
+        let inner = self
+            .inner
+            .requiring(&t.iter().map(String::as_str).collect::<Vec<_>>());
+        Ok(self.derived(tags.py(), inner))
     }
 
     fn __repr__(&self) -> String {
@@ -257,21 +311,37 @@ impl PyMode {
         )
     }
 
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for obj in self.optimizer_obj.iter().chain(&self.db) {
+            visit.call(obj)?;
+        }
+        Ok(())
+    }
+
+    /// `(class, (linker, optimizer, db))`, the class a partial carrying
+    /// `checks`; passes added by `register` cannot be pickled.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
         let m = slf.get();
+        if matches!(&m.inner.optimizer, Optimizer::Query(q) if !q.extra.is_empty()) {
+            return Err(PyTypeError::new_err(
+                "not supported: pickling or copying a Mode with passes added by Mode.register",
+            ));
+        }
+        let optimizer = m.provided_optimizer(py)?;
+        let db = m.db.as_ref().map(|d| d.bind(py).clone());
+        let args = (m.linker.clone(), optimizer, db);
         if m.checks.is_none() {
-            return (slf.get_type(), (m.linker.clone(), m.optimizer.clone()))
-                .into_pyobject(slf.py());
+            return (slf.get_type(), args).into_pyobject(py);
         }
         // `checks` is keyword-only: a partial of the class carries it.
-        let kwargs = pyo3::types::PyDict::new(slf.py());
+        let kwargs = PyDict::new(py);
         kwargs.set_item("checks", m.checks.clone())?;
-        let new = slf
-            .py()
+        let new = py
             .import("functools")?
             .getattr("partial")?
             .call((slf.get_type(),), Some(&kwargs))?;
-        (new, (m.linker.clone(), m.optimizer.clone())).into_pyobject(slf.py())
+        (new, args).into_pyobject(py)
     }
 }
 

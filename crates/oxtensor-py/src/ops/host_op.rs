@@ -31,6 +31,10 @@ pub struct HostOp {
     view_map: IoMap,
     destroy_map: IoMap,
     default_output: Option<usize>,
+    /// `destroyhandler_tolerate_same` / `_aliased`: `(destroyed, other)`
+    /// input pairs the destroy handler lets alias.
+    tolerate_same: Vec<(usize, usize)>,
+    tolerate_aliased: Vec<(usize, usize)>,
 }
 
 /// Reads a `view_map`/`destroy_map` dict as `(output, [inputs])` pairs.
@@ -67,6 +71,21 @@ fn io_map(op: &Bound<'_, PyAny>, attr: &str) -> PyResult<IoMap> {
     Ok(out)
 }
 
+/// Reads `destroyhandler_tolerate_same`/`_aliased`: a sequence of
+/// `(destroyed input, other input)` pairs; absent or `None` is empty.
+fn input_pairs(op: &Bound<'_, PyAny>, attr: &str) -> PyResult<Vec<(usize, usize)>> {
+    match op.getattr(attr) {
+        Ok(v) if !v.is_none() => v.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{attr} of {} must be a list of (destroyed input, other input) pairs, got {}",
+                op_str(op).unwrap_or_default(),
+                v.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        }),
+        _ => Ok(Vec::new()),
+    }
+}
+
 impl HostOp {
     /// Reads a Python op's identity and declared maps.
     pub fn new(op: &Bound<'_, PyAny>) -> PyResult<HostOp> {
@@ -83,6 +102,8 @@ impl HostOp {
             view_map: io_map(op, "view_map")?,
             destroy_map: io_map(op, "destroy_map")?,
             default_output,
+            tolerate_same: input_pairs(op, "destroyhandler_tolerate_same")?,
+            tolerate_aliased: input_pairs(op, "destroyhandler_tolerate_aliased")?,
         })
     }
 
@@ -199,6 +220,14 @@ impl Op for HostOp {
 
     fn destroy_map(&self) -> IoMap {
         self.destroy_map.clone()
+    }
+
+    fn destroyhandler_tolerate_same(&self) -> Vec<(usize, usize)> {
+        self.tolerate_same.clone()
+    }
+
+    fn destroyhandler_tolerate_aliased(&self) -> Vec<(usize, usize)> {
+        self.tolerate_aliased.clone()
     }
 
     /// Gradients of Python ops are the Python methods, called by the host.

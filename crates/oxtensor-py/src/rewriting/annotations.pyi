@@ -17,6 +17,8 @@ class NodeRewriter:
     def __new__(cls, *args: t.Any, **kwargs: t.Any) -> Self: ...
     def _set_sequence(self, rewriters: Iterable[t.Any], name: str) -> None:
         """Makes this rewriter the group of ``rewriters``, asked in turn."""
+    def _set_substitution(self, op1: t.Any, op2: t.Any, name: str) -> None:
+        """Makes this rewriter ``op1(*inputs) -> op2(*inputs)``."""
     def tracks(self) -> t.Any:
         """The Ops or Op classes it looks at; ``None`` for every node."""
     def transform(self, fgraph: FunctionGraph, node: Apply) -> t.Any:
@@ -104,9 +106,14 @@ class RewriteDatabase:
     def __contains__(self, key: str, /) -> bool: ...
 
 def walking_pass(
-    rewriters: t.Any, order: str, ignore_newtrees: bool, name: str
+    rewriters: t.Any,
+    order: str,
+    ignore_newtrees: bool,
+    name: str,
+    failure_callback: t.Any = None,
+    nav: t.Any = None,
 ) -> CorePass:
-    """A walk over node rewriters."""
+    """A walk over node rewriters; failures go to ``failure_callback``."""
 
 def equilibrium_pass(
     node_rewriters: t.Any,
@@ -115,6 +122,8 @@ def equilibrium_pass(
     cleanup_rewriters: t.Any,
     name: str,
     max_use_ratio: float | None = None,
+    failure_callback: t.Any = None,
+    nav: t.Any = None,
 ) -> CorePass:
     """An equilibrium over node rewriters with global, final and cleanup passes."""
 

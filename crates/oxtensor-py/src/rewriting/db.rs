@@ -5,6 +5,7 @@
 use super::graph::{self, PyGraphRewriter};
 use super::node::{self, PyNodeRewriter};
 use crate::errors::IntoPyResult;
+use oxtensor_core::rewrite::db::ExtraPass;
 use oxtensor_core::rewrite::optdb::optdb;
 use oxtensor_core::rewrite::{DbKind, Entry, Query, RewriteDb, Role, WalkOrder};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
@@ -45,10 +46,19 @@ impl PyQuery {
         position_cutoff: f64,
         extra_rewrites: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        if extra_rewrites.is_some_and(|e| !e.is_none() && e.len().unwrap_or(0) > 0) {
-            return Err(PyValueError::new_err(
-                "not supported: extra_rewrites; register the rewriters in a database instead",
-            ));
+        let mut extra = Vec::new();
+        for item in extra_rewrites.filter(|e| !e.is_none()).into_iter() {
+            for pair in item.try_iter()? {
+                let pair = pair?;
+                let (rw, position): (Bound<'_, PyAny>, f64) = pair.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "extra_rewrites holds (rewriter, position) pairs, got {}",
+                        pair.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                let pass = graph::to_core(&rw)?;
+                extra.push(ExtraPass { position, pass });
+            }
         }
         let mut sub = HashMap::new();
         for (k, v) in subquery.into_iter().flat_map(|d| d.iter()) {
@@ -64,6 +74,7 @@ impl PyQuery {
                 exclude: strings(exclude)?,
                 position_cutoff,
                 subquery: sub,
+                extra,
             },
         })
     }

@@ -4,7 +4,7 @@
 //! `HostGraphRewriter`, the core's view of one written in Python.
 
 use super::bridge::{run_pass, with_python};
-use super::node;
+use super::failure;
 use super::profile::PyRewriteProfile;
 use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::error::Result as CoreResult;
@@ -150,12 +150,6 @@ pub fn to_core(obj: &Bound<'_, PyAny>) -> PyResult<Arc<dyn GraphRewriter>> {
     }))
 }
 
-fn node_list(
-    rewriters: &Bound<'_, PyAny>,
-) -> PyResult<Vec<Arc<dyn oxtensor_core::rewrite::NodeRewriter>>> {
-    rewriters.try_iter()?.map(|r| node::to_core(&r?)).collect()
-}
-
 fn graph_list(rewriters: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Arc<dyn GraphRewriter>>> {
     match rewriters.filter(|r| !r.is_none()) {
         Some(rs) => rs.try_iter()?.map(|r| to_core(&r?)).collect(),
@@ -169,14 +163,18 @@ fn pass(inner: impl GraphRewriter + 'static) -> PyCorePass {
     }
 }
 
-/// A walk over node rewriters (`WalkingGraphRewriter`).
+/// A walk over node rewriters (`WalkingGraphRewriter`); failures go to
+/// `failure_callback(exc, nav(), pairs, rewriter, node)` when one is given
+/// (`nav` is a weak reference to the Python driver).
 #[pyfunction]
-#[pyo3(signature = (rewriters, order, ignore_newtrees, name))]
+#[pyo3(signature = (rewriters, order, ignore_newtrees, name, failure_callback=None, nav=None))]
 pub fn walking_pass(
     rewriters: &Bound<'_, PyAny>,
     order: &str,
     ignore_newtrees: bool,
     name: String,
+    failure_callback: Option<Bound<'_, PyAny>>,
+    nav: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyCorePass> {
     let order = match order {
         "in_to_out" | "dfs" => WalkOrder::InToOut,
@@ -187,18 +185,25 @@ pub fn walking_pass(
             )))
         }
     };
-    let walk = Walking::new(name, node_list(rewriters)?, order).ignore_newtrees(ignore_newtrees);
+    let members = failure::members(rewriters)?;
+    let cb = failure::on_failure(rewriters.py(), failure_callback, nav, &members);
+    let list = members.into_iter().map(|(c, _)| c).collect();
+    let walk = Walking::new(name, list, order)
+        .ignore_newtrees(ignore_newtrees)
+        .on_failure(cb);
     Ok(pass(walk))
 }
 
 /// An equilibrium (`EquilibriumGraphRewriter`): node rewriters, and graph
 /// rewriters run at the start of each round, at its end, or after each
-/// change; `max_use_ratio` overrides `optdb__max_use_ratio`'s bound.
+/// change; `max_use_ratio` overrides `optdb__max_use_ratio`'s bound, and
+/// `failure_callback` is called as a walk's is.
 #[pyfunction]
 #[pyo3(signature = (
     node_rewriters, global_rewriters, final_rewriters, cleanup_rewriters, name,
-    max_use_ratio=None
+    max_use_ratio=None, failure_callback=None, nav=None
 ))]
+#[allow(clippy::too_many_arguments)]
 pub fn equilibrium_pass(
     node_rewriters: &Bound<'_, PyAny>,
     global_rewriters: Option<&Bound<'_, PyAny>>,
@@ -206,12 +211,18 @@ pub fn equilibrium_pass(
     cleanup_rewriters: Option<&Bound<'_, PyAny>>,
     name: String,
     max_use_ratio: Option<f64>,
+    failure_callback: Option<Bound<'_, PyAny>>,
+    nav: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyCorePass> {
-    let eq = Equilibrium::new(name, node_list(node_rewriters)?)
+    let members = failure::members(node_rewriters)?;
+    let cb = failure::on_failure(node_rewriters.py(), failure_callback, nav, &members);
+    let list = members.into_iter().map(|(c, _)| c).collect();
+    let eq = Equilibrium::new(name, list)
         .with_global(graph_list(global_rewriters)?)
         .with_final(graph_list(final_rewriters)?)
         .with_cleanup(graph_list(cleanup_rewriters)?)
-        .with_max_use_ratio(max_use_ratio);
+        .with_max_use_ratio(max_use_ratio)
+        .on_failure(cb);
     Ok(pass(eq))
 }
 

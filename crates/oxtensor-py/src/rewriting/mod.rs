@@ -4,6 +4,7 @@
 
 pub mod bridge;
 pub mod db;
+pub mod failure;
 pub mod fold;
 pub mod graph;
 pub mod node;

@@ -12,7 +12,8 @@ use crate::ops::op::PyOp;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::{FunctionGraph, NodeId, VarId};
 use oxtensor_core::rewrite::{
-    NodeRewriter, OpTracker, Rewrite, SequentialNodeRewriter, Track, Tracks, BASE_CLASS,
+    NodeRewriter, OpTracker, Rewrite, SequentialNodeRewriter, Substitution, Track, Tracks,
+    BASE_CLASS,
 };
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
@@ -177,6 +178,19 @@ impl PyNodeRewriter {
             .map(|r| to_core(&r?))
             .collect::<PyResult<Vec<_>>>()?;
         self.inner = Some(Arc::new(SequentialNodeRewriter::new(name, members)));
+        Ok(())
+    }
+
+    /// Makes this object `op1(*inputs) -> op2(*inputs)` for nodes of `op1`,
+    /// whatever their number of outputs (`SubstitutionNodeRewriter`).
+    fn _set_substitution(
+        &mut self,
+        op1: &Bound<'_, PyAny>,
+        op2: &Bound<'_, PyAny>,
+        name: String,
+    ) -> PyResult<()> {
+        let sub = Substitution::new(name, op_ref(op1)?, op_ref(op2)?);
+        self.inner = Some(Arc::new(sub));
         Ok(())
     }
 

@@ -8,6 +8,7 @@ its replacements checked and validated like any other.
 """
 
 import logging
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -212,7 +213,16 @@ class WalkingGraphRewriter(NodeProcessingGraphRewriter):
         self.ignore_newtrees = ignore_newtrees
         self.failure_callback = failure_callback
         self.name = name or f"{type(self).__name__}({node_rewriter})"
-        self._set_core(_core.walking_pass(rewriters, order, ignore_newtrees, self.name))
+        self._set_core(
+            _core.walking_pass(
+                rewriters,
+                order,
+                ignore_newtrees,
+                self.name,
+                failure_callback,
+                weakref.ref(self),
+            )
+        )
 
 
 class SequentialNodeRewriter(NodeRewriter):
@@ -306,6 +316,7 @@ class EquilibriumGraphRewriter(GraphRewriter):
         self.final_rewriters = list(final_rewriters or [])
         self.cleanup_rewriters = list(cleanup_rewriters or [])
         self.max_use_ratio = max_use_ratio
+        self.failure_callback = failure_callback
         self.name = name or "EquilibriumGraphRewriter"
         self._set_core(
             _core.equilibrium_pass(
@@ -315,6 +326,8 @@ class EquilibriumGraphRewriter(GraphRewriter):
                 self.cleanup_rewriters,
                 self.name,
                 max_use_ratio,
+                failure_callback,
+                weakref.ref(self),
             )
         )
 

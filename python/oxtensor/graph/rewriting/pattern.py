@@ -118,17 +118,22 @@ class PatternNodeRewriter(NodeRewriter):
         return self._text
 
 
-class SubstitutionNodeRewriter(PatternNodeRewriter):
-    """``op1(*inputs) -> op2(*inputs)`` for nodes of ``op1``."""
+class SubstitutionNodeRewriter(NodeRewriter):
+    """``op1(*inputs) -> op2(*inputs)`` for nodes of ``op1``, every output
+    replaced (nodes with several outputs included)."""
 
     def __init__(self, op1: Any, op2: Any, transfer_tags: bool = True) -> None:
+        super().__init__()
         self.op1, self.op2 = op1, op2
-        super().__init__(
-            (op1, Asterisk("inputs")),
-            (op2, "inputs"),
-            allow_multiple_clients=True,
-            name=f"{op1} -> {op2}",
-        )
+        self.transfer_tags = transfer_tags
+        self._text = f"{op1} -> {op2}"
+        self._set_substitution(op1, op2, self._text)
+
+    def tracks(self) -> list[Any]:
+        return [self.op1]
+
+    def __str__(self) -> str:
+        return self._text
 
 
 __all__ = ["Asterisk", "PatternNodeRewriter", "SubstitutionNodeRewriter"]

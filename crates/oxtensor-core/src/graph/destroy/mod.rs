@@ -9,6 +9,7 @@
 mod candidates;
 mod check;
 mod labels;
+mod no_output;
 mod order;
 mod settle;
 mod views;
@@ -19,6 +20,7 @@ mod random_graphs;
 mod tests;
 
 pub use candidates::{fast_inplace_check, inplace_candidates};
+pub use no_output::NoOutputFromInplace;
 
 use super::features::{Feature, Orderings};
 use super::fgraph::{Client, FunctionGraph};

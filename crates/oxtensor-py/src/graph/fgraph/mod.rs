@@ -4,6 +4,7 @@
 //! in order, to the features written in Python.
 
 mod clone;
+pub mod destroy_no_output;
 pub mod destroyhandler;
 mod edits;
 pub(crate) mod events;

@@ -1166,7 +1166,8 @@ def fast_inplace_check(fgraph: t.Any, inputs: t.Any) -> list[t.Any]:
 def attach_no_output_from_inplace(
     fgraph: FunctionGraph, protected_out_ids: t.Sequence[int] | None = None
 ) -> None:
-    """Attach the core check that these outputs (all when None) are not computed in place."""
+    """Attach the core check that these outputs (all when None) are not
+    computed in place."""
 
 def detach_no_output_from_inplace(
     fgraph: FunctionGraph, protected_out_ids: t.Sequence[int] | None = None

@@ -1,8 +1,8 @@
 //! PyTensor's `optimizer_verbose`: one line per replacement, in PyTensor's
 //! words (`rewriting: rewrite {reason} replaces {var} of {owner} with {new}
 //! of {owner}`), except for the reasons listed in `optimizer_verbose_ignore`.
-//! The lines go to a sink so that an embedding decides where they appear
-//! (standard output for Rust programs, Python's `sys.stdout` for Python).
+//! The lines go to a sink so that the embedding decides where they appear
+//! (the core never prints; Python's sink writes to `sys.stdout`).
 
 use super::FunctionGraph;
 use crate::graph::VarId;
@@ -23,11 +23,6 @@ impl ReplaceLog {
     /// Lines to `sink`, except for replacements whose reason is in `ignore`.
     pub fn new(ignore: Vec<String>, sink: LogSink) -> Self {
         ReplaceLog { ignore, sink }
-    }
-
-    /// Lines to standard output.
-    pub fn stdout(ignore: Vec<String>) -> Self {
-        ReplaceLog::new(ignore, Arc::new(|line: &str| println!("{line}")))
     }
 }
 

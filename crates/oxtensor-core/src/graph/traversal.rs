@@ -112,8 +112,9 @@ pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
 /// depends on itself (its inputs were fully processed in between otherwise),
 /// so the graph has a cycle: an error, where PyTensor's loop never ends.
 pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Result<Vec<NodeId>> {
-    let blockers: HashSet<VarId> = blockers.iter().copied().collect();
-    toposort_by(g, outputs, |v| blockers.contains(&v))
+    let mut blocked = vec![false; g.num_vars()];
+    blockers.iter().for_each(|v| blocked[v.index()] = true);
+    toposort_by(g, outputs, |v| blocked[v.index()])
 }
 
 /// [`toposort`] with the blockers given as a predicate (a graph's own
@@ -123,32 +124,39 @@ pub fn toposort_by(
     outputs: &[VarId],
     blocked: impl Fn(VarId) -> bool,
 ) -> Result<Vec<NodeId>> {
-    let mut computed: HashSet<VarId> = HashSet::new();
-    let mut expanded: HashSet<NodeId> = HashSet::new();
+    // Marks indexed by arena id, not hash sets: every rewrite phase sorts
+    // the whole graph, and hashing each id was most of the cost.
+    let mut computed = vec![false; g.num_vars()];
+    let mut expanded = vec![false; g.num_nodes()];
     let mut todo: Vec<VarId> = outputs.to_vec();
     let mut order = Vec::new();
     while let Some(cur) = todo.pop() {
-        if computed.contains(&cur) || blocked(cur) {
+        if computed[cur.index()] || blocked(cur) {
             continue;
         }
         let Some(node) = g.var(cur).owner() else {
             continue;
         };
-        let pending: Vec<VarId> = g
-            .node(node)
-            .inputs
-            .iter()
-            .copied()
-            .filter(|&i| !computed.contains(&i) && !blocked(i) && g.var(i).owner().is_some())
-            .collect();
-        if pending.is_empty() {
+        // `cur` goes back under its pending inputs; if none is pending
+        // it comes straight off again and the node is ready.
+        todo.push(cur);
+        let before = todo.len();
+        todo.extend(
+            g.node(node)
+                .inputs
+                .iter()
+                .copied()
+                .filter(|&i| !computed[i.index()] && !blocked(i) && g.var(i).owner().is_some()),
+        );
+        if todo.len() == before {
+            todo.pop();
             order.push(node);
-            computed.extend(g.node(node).outputs.iter().copied());
-        } else if !expanded.insert(node) {
+            g.node(node)
+                .outputs
+                .iter()
+                .for_each(|o| computed[o.index()] = true);
+        } else if std::mem::replace(&mut expanded[node.index()], true) {
             return Err(Error::Value("graph contains cycles".into()));
-        } else {
-            todo.push(cur);
-            todo.extend(pending);
         }
     }
     Ok(order)

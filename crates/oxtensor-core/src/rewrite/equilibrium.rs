@@ -4,8 +4,8 @@
 //! node (outputs first) and later work is a worklist of the nodes a change
 //! touched (imported, or given a new input), so a round costs the size of
 //! what changed. Graph-level rewriters run at the start of each round, the
-//! cleanup rewriters (merging) after each applied change, and the final
-//! rewriters (constant folding) at the end of each round. A rewriter
+//! cleanup rewriters (merging) after them, after each applied change and
+//! after the final rewriters (constant folding) that end each round. A rewriter
 //! applied more than `max_use_ratio` times the largest node count stops
 //! the run with a warning naming it (the application that goes over the
 //! bound stays, as in PyTensor).
@@ -195,10 +195,11 @@ impl Equilibrium {
             .for_each(|n| work.push(n));
         let mut changed_any = false;
         loop {
+            // Cleanup (merging) runs every round, as PyTensor's does, so
+            // duplicates left by an earlier phase merge even when no rewriter
+            // of this one applies.
             let mut changed = Self::run_passes(&self.global, fg, run)?;
-            if changed {
-                Self::run_passes(&self.cleanup, fg, run)?;
-            }
+            changed |= Self::run_passes(&self.cleanup, fg, run)?;
             ch.take(fg).into_iter().for_each(|n| work.push(n));
             while let Some(node) = work.pop() {
                 if fg.has_node(node) {
@@ -208,10 +209,8 @@ impl Equilibrium {
                     break;
                 }
             }
-            if Self::run_passes(&self.finals, fg, run)? {
-                changed = true;
-                Self::run_passes(&self.cleanup, fg, run)?;
-            }
+            changed |= Self::run_passes(&self.finals, fg, run)?;
+            changed |= Self::run_passes(&self.cleanup, fg, run)?;
             ch.take(fg).into_iter().for_each(|n| work.push(n));
             changed_any |= changed;
             if !st.maxed.is_empty() || work.stack.is_empty() {

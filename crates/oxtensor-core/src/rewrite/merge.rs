@@ -10,13 +10,13 @@
 use super::rewriter::GraphRewriter;
 use super::run::RunContext;
 use crate::error::{Error, Result};
-use crate::graph::{Client, Feature, FunctionGraph, NodeId, Value, VarId, VarKind};
+use crate::graph::{Client, CycleCheck, Feature, FunctionGraph, NodeId, Value, VarId, VarKind};
 use crate::ops::ops_equal;
 use crate::tensor::{Scalar, Tensor};
 use crate::types::Type;
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 use std::any::Any;
-use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 type NodeKey = (u64, SmallVec<[VarId; 4]>);
@@ -295,7 +295,13 @@ fn merge_pair(fg: &mut FunctionGraph, twin: Twin, run: &mut RunContext) -> Resul
             None => return Ok(false),
         },
     };
-    match fg.replace_all_validate(&pairs, "merge") {
+    // A twin reads the same inputs and a constant reads nothing, so the
+    // replacement cannot depend on the replaced value: no full cycle walk,
+    // which would cost the graph's size per merge.
+    let before = fg.set_cycle_check(CycleCheck::Shallow);
+    let result = fg.replace_all_validate(&pairs, "merge");
+    fg.set_cycle_check(before);
+    match result {
         Ok(()) => Ok(true),
         Err(err) => {
             if let (Twin::Nodes(a, b), Some(f)) = (twin, fg.feature_mut::<MergeFeature>()) {

@@ -11,8 +11,8 @@ use super::rewriter::{NodeRewriter, Track, Tracks};
 use crate::ops::elemwise::Elemwise;
 use crate::ops::{ops_equal, Op, OpRef};
 use crate::scalar::{ScalarKind, ScalarOp};
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The class every op is an instance of (`tracks=[Op]`).
@@ -33,9 +33,9 @@ impl OpTracker {
     pub fn new(rewriters: Vec<Arc<dyn NodeRewriter>>) -> Self {
         let mut t = OpTracker {
             rewriters: Vec::new(),
-            by_class: HashMap::new(),
-            by_scalar: HashMap::new(),
-            by_op: HashMap::new(),
+            by_class: HashMap::default(),
+            by_scalar: HashMap::default(),
+            by_op: HashMap::default(),
             untracked: Vec::new(),
         };
         for (i, rw) in rewriters.iter().enumerate() {

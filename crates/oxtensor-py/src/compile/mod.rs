@@ -6,6 +6,7 @@
 mod arguments;
 pub mod debug_mode;
 pub mod function;
+mod gc_pause;
 pub mod mode;
 mod mode_args;
 pub mod profile;
@@ -145,6 +146,7 @@ pub fn function_recipe<'py>(
 ) -> PyResult<Bound<'py, FunctionRecipe>> {
     crate::errors::panics::guard(|| {
         let _ = rebuild_strict;
+        let _gc = gc_pause::GcPause::new(py);
         let mut core = core_mode(mode.as_ref())?;
         core.settings.log = crate::rewriting::verbose::log_from_config(py)?;
         // DebugMode compares every call with the same function in FAST_COMPILE.

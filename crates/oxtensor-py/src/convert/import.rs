@@ -14,7 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use pyo3::{PyTraverseError, PyVisit};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 /// Python objects ↔ arena ids.
@@ -105,7 +105,7 @@ impl Memo {
     /// refused rather than followed forever.
     pub fn import_var(&mut self, g: &mut Graph, root: &Bound<'_, PyAny>) -> PyResult<VarId> {
         let mut stack: Vec<(Bound<'_, PyAny>, bool)> = vec![(root.clone(), false)];
-        let mut expanding: HashSet<usize> = HashSet::new();
+        let mut expanding: HashSet<usize> = HashSet::default();
         while let Some((var, expanded)) = stack.pop() {
             if self.var_id(&var).is_some() {
                 continue;

@@ -53,27 +53,24 @@ impl FunctionGraph {
     /// Refuses a client that names a node outside the graph or an input or
     /// output slot that does not exist (user input, so an error, not a panic).
     pub(super) fn check_client(&self, client: Client) -> Result<()> {
-        let (i, len, missing) = match client {
+        let (i, len) = match client {
             Client::Node(n, _) if !self.has_node(n) => {
                 return Err(Error::Value(format!(
                     "{} is not in this FunctionGraph",
                     self.graph.describe_node(n)
                 )))
             }
-            Client::Node(n, i) => (
-                i,
-                self.graph.node(n).inputs.len(),
-                format!("{} has no input", self.graph.describe_node(n)),
-            ),
-            Client::Output(i) => (
-                i,
-                self.outputs.len(),
-                "The FunctionGraph has no output".to_owned(),
-            ),
+            Client::Node(n, i) => (i, self.graph.node(n).inputs.len()),
+            Client::Output(i) => (i, self.outputs.len()),
         };
         if i < len {
             return Ok(());
         }
+        // Described only on failure: this check runs on every replacement.
+        let missing = match client {
+            Client::Node(n, _) => format!("{} has no input", self.graph.describe_node(n)),
+            Client::Output(_) => "The FunctionGraph has no output".to_owned(),
+        };
         Err(Error::Index(format!("{missing} {i} (it has {len})")))
     }
 

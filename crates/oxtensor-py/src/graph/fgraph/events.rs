@@ -100,8 +100,14 @@ impl PyFunctionGraph {
     /// that has one swapped (they may have left the graph since): the
     /// node's `inputs` and the features' callbacks show them. Exporting
     /// a variable can give its node an object, whose own changes then
-    /// count too, so this repeats until nothing new is exported.
-    pub(crate) fn export_changed(&mut self, py: Python<'_>, events: &[Event]) -> PyResult<()> {
+    /// count too, so this repeats until nothing new is exported. `quiet`
+    /// (no feature to tell): only a node's new input, which it shows.
+    pub(crate) fn export_changed(
+        &mut self,
+        py: Python<'_>,
+        events: &[Event],
+        quiet: bool,
+    ) -> PyResult<()> {
         let Some(fg) = self.fg.as_ref() else {
             return Ok(());
         };
@@ -111,10 +117,15 @@ impl PyFunctionGraph {
                 let Event::Change(client, old, new, _) = ev else {
                     continue;
                 };
-                if matches!(client, Client::Node(n, _) if !self.memo.has_node(*n)) {
+                let shown = match client {
+                    Client::Node(n, _) => self.memo.has_node(*n),
+                    Client::Output(_) => !quiet,
+                };
+                if !shown {
                     continue;
                 }
-                for &v in [old, new] {
+                let swapped: &[&VarId] = if quiet { &[new] } else { &[old, new] };
+                for &&v in swapped {
                     if !self.memo.has_var(v) {
                         crate::convert::export::export_var(py, fg.graph(), &mut self.memo, v)?;
                         exported = true;
@@ -144,13 +155,18 @@ impl PyFunctionGraph {
         if events.is_empty() {
             return Ok(());
         }
-        slf.borrow_mut().export_graph(py)?;
-        slf.borrow_mut().export_changed(py, &events)?;
-        let weak = PyWeakrefReference::new(slf)?;
         let features = slf.borrow().python_features(py);
+        // With no Python feature to tell, a change needs only the objects
+        // that show it (a node's new input); exporting what was replaced
+        // (after compiling: the whole graph before rewriting) would build
+        // thousands of objects nobody reads.
+        let quiet = features.is_empty();
+        slf.borrow_mut().export_graph(py)?;
+        slf.borrow_mut().export_changed(py, &events, quiet)?;
+        let weak = PyWeakrefReference::new(slf)?;
         let mut first_error = None;
         for ev in &events {
-            let Some(call) = slf.borrow().mirror(py, ev, &weak)? else {
+            let Some(call) = slf.borrow().mirror(py, ev, &weak, quiet)? else {
                 continue;
             };
             if first_error.is_none() {
@@ -182,19 +198,21 @@ impl PyFunctionGraph {
 
     /// Updates the Python objects for one event and returns the callback to
     /// make; `None` for an event about a node that never had a Python
-    /// object (the core made and dropped it within one call).
+    /// object (the core made and dropped it within one call), and for an
+    /// output's change when `quiet` (no feature to tell).
     #[allow(clippy::type_complexity)]
     pub(crate) fn mirror<'py>(
         &self,
         py: Python<'py>,
         ev: &Event,
         weak: &Bound<'py, PyWeakrefReference>,
+        quiet: bool,
     ) -> PyResult<Option<(&'static str, Vec<Bound<'py, PyAny>>, String)>> {
         let known = |n: &NodeId| self.memo.has_node(*n);
         let skip = match ev {
             Event::Import(n, _) | Event::Prune(n, _) => !known(n),
             Event::Change(Client::Node(n, _), ..) => !known(n),
-            Event::Change(Client::Output(_), ..) => false,
+            Event::Change(Client::Output(_), ..) => quiet,
         };
         if skip {
             return Ok(None);
@@ -215,7 +233,7 @@ impl PyFunctionGraph {
                 ("on_prune", vec![node], reason.clone())
             }
             Event::Change(c, old, new, reason) => {
-                let (new_obj, old_obj) = (self.memo.var(py, *new)?, self.memo.var(py, *old)?);
+                let new_obj = self.memo.var(py, *new)?;
                 new_obj.cast::<PyVariable>()?.borrow_mut().fgraph =
                     Some(weak.clone().into_any().unbind());
                 let (node, i) = match c {
@@ -226,6 +244,10 @@ impl PyFunctionGraph {
                     }
                     Client::Output(i) => ("output".into_pyobject(py)?.into_any(), *i),
                 };
+                if quiet {
+                    return Ok(None);
+                }
+                let old_obj = self.memo.var(py, *old)?;
                 (
                     "on_change_input",
                     vec![node, i.into_pyobject(py)?.into_any(), old_obj, new_obj],

@@ -7,7 +7,7 @@
 use crate::ops::classes::core_op;
 use crate::ops::inc_subtensor::destroy_map_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, op_args, NewArgs};
+use crate::ops::props::{core_of, new_args, op_args, unit_op, NewArgs};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
@@ -155,20 +155,13 @@ impl PyCumOp {
     }
 }
 
-/// `TakeAlongAxis()`: values picked along an axis by int64 indices shaped
-/// like them (inputs: values, indices, axis); `sort`'s gradient uses it.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = "TakeAlongAxis")]
-pub struct PyTakeAlongAxis;
-
-op_args!(PyTakeAlongAxis, [], []);
-
-#[pymethods]
-impl PyTakeAlongAxis {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(TakeAlongAxis)).add_subclass(PyTakeAlongAxis)
-    }
-}
+unit_op!(
+    PyTakeAlongAxis,
+    TakeAlongAxis,
+    "oxtensor.tensor.sort",
+    "TakeAlongAxis",
+    "`TakeAlongAxis()`: values picked along an axis by int64 indices shaped like them (inputs: values, indices, axis); `sort`'s gradient uses it."
+);
 
 /// The Python object of a `Sort`: `SortOp` or `ArgSortOp` by what it returns.
 pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {

@@ -9,7 +9,7 @@ use crate::graph::apply::PyApply;
 use crate::graph::variable::PyVariable;
 use crate::ops::make_node::tensor_type_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, view_of_input};
+use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::subtensor::Subtensor;
 use oxtensor_core::ops::OpRef;
@@ -163,19 +163,13 @@ impl PySubtensor {
     }
 }
 
-/// `AdvancedSubtensor1()`: `x[ilist]` for one integer vector on axis 0.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor1")]
-pub struct PyAdvancedSubtensor1;
-
-op_args!(PyAdvancedSubtensor1, [], []);
-
-#[pymethods]
-impl PyAdvancedSubtensor1 {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(AdvancedSubtensor1)).add_subclass(PyAdvancedSubtensor1)
-    }
-}
+unit_op!(
+    PyAdvancedSubtensor1,
+    AdvancedSubtensor1,
+    "oxtensor.tensor.subtensor",
+    "AdvancedSubtensor1",
+    "`AdvancedSubtensor1()`: `x[ilist]` for one integer vector on axis 0."
+);
 
 /// `AdvancedSubtensor(idx_list)`: integer arrays and boolean masks, with slices.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor")]

@@ -213,14 +213,19 @@ def assert_product_close(got: Any, a: Any, b: Any, what: str = "") -> None:
 # --- Python ops for the host execution paths ---
 
 
-class PerformIdentity(Op):
-    """Returns a copy of its input through ``perform`` (the Python path)."""
+class UnaryPythonOp(Op):
+    """A Python op of one tensor whose output has the input's type; a
+    subclass writes ``perform`` (and ``__props__`` when it has any)."""
 
-    __props__ = ()
+    __props__: tuple[str, ...] = ()
 
     def make_node(self, x: Any) -> Apply:
         x = as_tensor_variable(x)
         return Apply(self, [x], [x.type()])
+
+
+class PerformIdentity(UnaryPythonOp):
+    """Returns a copy of its input through ``perform`` (the Python path)."""
 
     def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
         output_storage[0][0] = np.array(inputs[0])

@@ -19,6 +19,15 @@ DTYPES = (
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64"
     " float16 float32 float64 complex64 complex128"
 ).split()
+# The dtypes that are not complex.
+REAL_DTYPES = [d for d in DTYPES if not d.startswith("complex")]
+
+
+def run1(out: Any, x: Any, v: Any) -> Any:
+    """``out`` compiled as a function of ``x`` alone, called on ``v``."""
+    import oxtensor
+
+    return oxtensor.function([x], out)(v)
 
 
 def assert_equal_computations(
@@ -224,6 +233,18 @@ class UnaryPythonOp(Op):
         return Apply(self, [x], [x.type()])
 
 
+class TwoOutputs(Op):
+    """Two outputs of its input's type and no default output; never run."""
+
+    __props__ = ()
+
+    def make_node(self, x: Any) -> Apply:
+        return Apply(self, [x], [x.type(), x.type()])
+
+    def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
+        raise NotImplementedError
+
+
 class PerformIdentity(UnaryPythonOp):
     """Returns a copy of its input through ``perform`` (the Python path)."""
 
@@ -333,6 +354,20 @@ def _seed_shape(x: Any) -> tuple[Any, ...]:
 
     static = getattr(x.type, "shape", ())
     return tuple(n if n is not None else shape_i(x, i) for i, n in enumerate(static))
+
+
+def run_python(
+    code: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter that shows every warning (``-W
+    always``), its output captured as text; a nonzero exit raises."""
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
 
 
 def peak_growth(script: str) -> float:

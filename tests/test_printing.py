@@ -156,7 +156,8 @@ def test_multi_output_nodes():
     x = T.dvector("x")
     a, b = TwoOutputs()(x)
     assert dprint([a + b], file="str") == (
-        "Add [id A]\n ├─ TwoOutputs.0 [id B]\n │  └─ x [id C]\n └─ TwoOutputs.1 [id B]\n    └─ ···\n"
+        "Add [id A]\n ├─ TwoOutputs.0 [id B]\n │  └─ x [id C]\n"
+        " └─ TwoOutputs.1 [id B]\n    └─ ···\n"
     )
 
 

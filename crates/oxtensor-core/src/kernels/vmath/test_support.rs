@@ -35,6 +35,14 @@ impl Rng {
     pub(super) fn log_uniforms(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
         (0..n).map(|_| self.log_uniform(lo, hi)).collect()
     }
+
+    /// [`Rng::log_uniforms`] rounded to float32.
+    pub(super) fn log_uniforms32(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f32> {
+        self.log_uniforms(n, lo, hi)
+            .iter()
+            .map(|&x| x as f32)
+            .collect()
+    }
 }
 
 /// The distance in ulps (0 for two NaNs or ±0, `u64::MAX` for NaN vs number).

@@ -47,9 +47,7 @@ impl Argmax {
 }
 
 impl Op for Argmax {
-    fn name(&self) -> &str {
-        "Argmax"
-    }
+    op_identity!("Argmax");
 
     /// `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
     fn describe(&self) -> String {
@@ -73,6 +71,4 @@ impl Op for Argmax {
     }
 
     super::constant_grads::piecewise_constant_grads!();
-
-    op_identity!();
 }

@@ -65,9 +65,7 @@ impl LogSumExp {
 }
 
 impl Op for LogSumExp {
-    fn name(&self) -> &str {
-        "LogSumExp"
-    }
+    op_identity!("LogSumExp");
 
     /// `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
     fn describe(&self) -> String {
@@ -114,6 +112,4 @@ impl Op for LogSumExp {
         let dz = build::sum(g, wdx, Some(&axes))?;
         Ok(Some(vec![Some(match_dtype(g, dz, tensor(g, z)?.dtype)?)]))
     }
-
-    op_identity!();
 }

@@ -34,9 +34,7 @@ impl SearchsortedOp {
 }
 
 impl Op for SearchsortedOp {
-    fn name(&self) -> &str {
-        "SearchsortedOp"
-    }
+    op_identity!("SearchsortedOp");
 
     fn describe(&self) -> String {
         format!("SearchsortedOp{{side={}}}", self.side())
@@ -102,8 +100,6 @@ impl Op for SearchsortedOp {
         }
         Ok(out)
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

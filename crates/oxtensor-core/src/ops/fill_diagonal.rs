@@ -177,12 +177,8 @@ impl Op for FillDiagonalOffset {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::ops::test_support::perform_first;
+    use crate::ops::test_support::{perform_first, ty};
     use crate::tensor::Tensor;
-
-    fn ty(dtype: DType, ndim: usize) -> Type {
-        TensorType::new(dtype, vec![None; ndim]).unwrap().into()
-    }
 
     #[test]
     fn type_rules() {

@@ -105,10 +105,7 @@ impl Op for SearchsortedOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ty(dtype: DType, ndim: usize) -> Type {
-        TensorType::new(dtype, vec![None; ndim]).unwrap().into()
-    }
+    use crate::ops::test_support::ty;
 
     #[test]
     fn type_rules() {

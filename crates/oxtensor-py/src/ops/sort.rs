@@ -7,7 +7,7 @@
 use crate::ops::classes::core_op;
 use crate::ops::inc_subtensor::destroy_map_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, op_args, unit_op, NewArgs};
+use crate::ops::props::{core_of, op_args, unit_op};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
@@ -21,6 +21,8 @@ macro_rules! sort_class {
         #[doc = concat!("`", $pyname, "(kind='quicksort')`: inputs are the tensor and the axis.")]
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = $pyname)]
         pub struct $rs;
+
+        op_args!($rs, props ["kind"], [], ["kind", "inplace"]);
 
         #[pymethods]
         impl $rs {
@@ -43,15 +45,6 @@ macro_rules! sort_class {
                     inplace: inplace && !$indices,
                 };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
-            }
-
-            #[classattr]
-            fn __props__() -> (&'static str,) {
-                ("kind",)
-            }
-
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &["kind", "inplace"])
             }
 
             /// Whether the sorted values overwrite the input (always

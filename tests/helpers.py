@@ -19,6 +19,10 @@ DTYPES = (
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64"
     " float16 float32 float64 complex64 complex128"
 ).split()
+# The float values every element function is checked at first: NaN, the
+# infinities, both zeros and ±1.
+SPECIAL_FLOATS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]
+
 # The dtypes that are not complex.
 REAL_DTYPES = [d for d in DTYPES if not d.startswith("complex")]
 

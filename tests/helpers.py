@@ -19,6 +19,19 @@ DTYPES = (
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64"
     " float16 float32 float64 complex64 complex128"
 ).split()
+# The float values every element function is checked at first: NaN, the
+# infinities, both zeros and ±1.
+SPECIAL_FLOATS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]
+
+# The dtypes that are not complex.
+REAL_DTYPES = [d for d in DTYPES if not d.startswith("complex")]
+
+
+def run1(out: Any, x: Any, v: Any) -> Any:
+    """``out`` compiled as a function of ``x`` alone, called on ``v``."""
+    import oxtensor
+
+    return oxtensor.function([x], out)(v)
 
 
 def assert_equal_computations(
@@ -213,14 +226,31 @@ def assert_product_close(got: Any, a: Any, b: Any, what: str = "") -> None:
 # --- Python ops for the host execution paths ---
 
 
-class PerformIdentity(Op):
-    """Returns a copy of its input through ``perform`` (the Python path)."""
+class UnaryPythonOp(Op):
+    """A Python op of one tensor whose output has the input's type; a
+    subclass writes ``perform`` (and ``__props__`` when it has any)."""
 
-    __props__ = ()
+    __props__: tuple[str, ...] = ()
 
     def make_node(self, x: Any) -> Apply:
         x = as_tensor_variable(x)
         return Apply(self, [x], [x.type()])
+
+
+class TwoOutputs(Op):
+    """Two outputs of its input's type and no default output; never run."""
+
+    __props__ = ()
+
+    def make_node(self, x: Any) -> Apply:
+        return Apply(self, [x], [x.type(), x.type()])
+
+    def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
+        raise NotImplementedError
+
+
+class PerformIdentity(UnaryPythonOp):
+    """Returns a copy of its input through ``perform`` (the Python path)."""
 
     def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
         output_storage[0][0] = np.array(inputs[0])
@@ -328,6 +358,20 @@ def _seed_shape(x: Any) -> tuple[Any, ...]:
 
     static = getattr(x.type, "shape", ())
     return tuple(n if n is not None else shape_i(x, i) for i, n in enumerate(static))
+
+
+def run_python(
+    code: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter that shows every warning (``-W
+    always``), its output captured as text; a nonzero exit raises."""
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
 
 
 def peak_growth(script: str) -> float:

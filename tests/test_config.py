@@ -3,7 +3,6 @@ and the options that change what compiling and graph building do."""
 
 import os
 import subprocess
-import sys
 
 import numpy as np
 import oxtensor
@@ -14,6 +13,8 @@ from oxtensor.compile.mode import get_default_mode, optdb
 from oxtensor.configdefaults import config
 from oxtensor.configparser import parse_config_string
 from oxtensor.graph.rewriting.basic import node_rewriter
+
+from tests.helpers import run_python
 
 
 def test_config_is_one_object_under_both_names():
@@ -140,13 +141,7 @@ def _config_in_subprocess(
 ) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_FLAGS")}
     env.update(env_flags)
-    return subprocess.run(
-        [sys.executable, "-W", "always", "-c", code],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    return run_python(code, env)
 
 
 def test_the_environment_sets_options_at_import():

@@ -24,6 +24,8 @@ from oxtensor.graph.basic import Apply
 from oxtensor.graph.null_type import NullType
 from oxtensor.graph.op import Op
 
+from tests.helpers import UnaryPythonOp
+
 
 def run(inputs, outputs, *values):
     return oxtensor.function(inputs, outputs, on_unused_input="ignore")(*values)
@@ -133,17 +135,13 @@ def test_names_and_float32():
     assert grad(cost, x, add_names=False).name is None
 
 
-class Twice(Op):
+class Twice(UnaryPythonOp):
     """``2x`` with a gradient given in one of the contract's spellings."""
 
     __props__ = ("how",)
 
     def __init__(self, how):
         self.how = how
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         output_storage[0][0] = 2 * inputs[0]
@@ -285,15 +283,11 @@ def test_gradient_of_a_variable_used_twice_sums_terms():
     assert run([x], g, v) == pytest.approx(np.cos(2 * v) + 2 * v)
 
 
-class Scale3(Op):
+class Scale3(UnaryPythonOp):
     """``3x`` with an ``R_op`` that counts its calls."""
 
     __props__ = ()
     calls = 0
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         output_storage[0][0] = 3 * inputs[0]

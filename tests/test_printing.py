@@ -5,10 +5,10 @@ import io
 import oxtensor
 import oxtensor.tensor as T
 import pytest
-from oxtensor.graph.basic import Apply
 from oxtensor.graph.fg import FunctionGraph
-from oxtensor.graph.op import Op
 from oxtensor.printing import debugprint, dprint
+
+from tests.helpers import TwoOutputs
 
 
 def mul_graph():
@@ -153,19 +153,11 @@ def test_ids_after_z():
 
 
 def test_multi_output_nodes():
-    class Two(Op):
-        __props__ = ()
-
-        def make_node(self, v):
-            return Apply(self, [v], [v.type(), v.type()])
-
-        def perform(self, node, inputs, output_storage):
-            raise NotImplementedError
-
     x = T.dvector("x")
-    a, b = Two()(x)
+    a, b = TwoOutputs()(x)
     assert dprint([a + b], file="str") == (
-        "Add [id A]\n ├─ Two.0 [id B]\n │  └─ x [id C]\n └─ Two.1 [id B]\n    └─ ···\n"
+        "Add [id A]\n ├─ TwoOutputs.0 [id B]\n │  └─ x [id C]\n"
+        " └─ TwoOutputs.1 [id B]\n    └─ ···\n"
     )
 
 

@@ -1877,7 +1877,8 @@ class Alloc(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class AllocEmpty(Op):
     """``AllocEmpty(dtype)``: an uninitialised array of the given shape."""
@@ -1885,7 +1886,8 @@ class AllocEmpty(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, dtype: t.Any = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def dtype(self) -> str:
         """The output dtype."""
@@ -1896,7 +1898,8 @@ class ARange(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, dtype: t.Any = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def dtype(self) -> str:
         """The output dtype."""
@@ -1907,7 +1910,8 @@ class Eye(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, dtype: t.Any = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def dtype(self) -> str:
         """The output dtype."""
@@ -1918,7 +1922,8 @@ class MakeVector(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, dtype: t.Any = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def dtype(self) -> str:
         """The output dtype."""
@@ -1929,7 +1934,8 @@ class Join(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class Split(Op):
     """``Split(len_splits)``: inputs are the tensor, the axis and the lengths."""
@@ -2021,7 +2027,7 @@ class PermuteRowElements(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class ScalarFromTensor(Op):
     """``ScalarFromTensor()``: a 0-d tensor as a scalar."""
@@ -2053,7 +2059,8 @@ class Blockwise(Op):
     def __new__(
         cls, core_op: t.Any, signature: t.Any = None, **_kwargs: t.Any
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def core_op(self) -> t.Any:
         """The op computed on each batch entry."""
@@ -2113,7 +2120,7 @@ class Bartlett(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class CpuContiguous(Op):
     """``CpuContiguous``: the input as a C-contiguous array."""
@@ -2121,7 +2128,7 @@ class CpuContiguous(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """The output is the input when it is already C-contiguous."""
@@ -2132,7 +2139,7 @@ class FillDiagonal(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class FillDiagonalOffset(Op):
     """``FillDiagonalOffset``: inputs are the matrix, the scalar and the offset."""
@@ -2140,7 +2147,7 @@ class FillDiagonalOffset(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class SearchsortedOp(Op):
     """``SearchsortedOp(side='left')``: inputs are the sorted vector, the values and
@@ -2216,7 +2223,7 @@ class MatrixInverse(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class Det(Op):
     """``Det``: the determinant."""
@@ -2224,7 +2231,7 @@ class Det(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class SLogDet(Op):
     """``SLogDet``: the sign and log absolute value of the determinant."""
@@ -2232,7 +2239,7 @@ class SLogDet(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class Solve(Op):
     """``Solve(assume_a="gen", lower=False, b_ndim=1)``."""
@@ -2273,7 +2280,7 @@ class CholeskyGrad(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``(lower=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def lower(self) -> bool:
         """Which triangle of the input is read."""
@@ -2284,7 +2291,7 @@ class Eigh(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``(lower=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def lower(self) -> bool:
         """Which triangle of the input is read."""
@@ -2295,7 +2302,7 @@ class Eigvalsh(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``(lower=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def lower(self) -> bool:
         """Which triangle of the input is read."""
@@ -2306,7 +2313,7 @@ class EighGrad(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, lower: bool = True) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """``(lower=...)`` rebuilds it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def lower(self) -> bool:
         """Which triangle of the input is read."""
@@ -2342,7 +2349,7 @@ class QRGrad(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class Dot(Op):
     """``Dot``: vector and matrix products."""
@@ -2350,7 +2357,7 @@ class Dot(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class Matmul(Op):
     """``Matmul``: stacked matrix products."""
@@ -2358,14 +2365,15 @@ class Matmul(Op):
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
-        """No arguments rebuild it."""
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class LogSumExp(Op):
     """``LogSumExp(axis)``: ``log(sum(exp(x), axis))`` in one op."""
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The reduced axes as a tuple, or ``None`` for all."""
@@ -2375,7 +2383,8 @@ class Argmax(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The reduced axes as a tuple, or ``None`` for all."""
@@ -2387,7 +2396,8 @@ class Argmin(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The reduced axes as a tuple, or ``None`` for all."""
@@ -2498,7 +2508,8 @@ class SpecifyShape(Op):
     __props__: ClassVar[tuple[str, ...]]
     _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """The output is a view of the input."""
@@ -2520,7 +2531,8 @@ class SortOp(Op):
     def __new__(
         cls, kind: str = "quicksort", order: t.Any = None, *, inplace: bool = False
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def destroy_map(self) -> _IoMap:  # type: ignore[override]
         """``{0: [0]}`` when inplace, else empty."""
@@ -2540,7 +2552,8 @@ class ArgSortOp(Op):
     def __new__(
         cls, kind: str = "quicksort", order: t.Any = None, *, inplace: bool = False
     ) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def destroy_map(self) -> _IoMap:  # type: ignore[override]
         """``{0: [0]}`` when inplace, else empty."""
@@ -2560,7 +2573,8 @@ class Softmax(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The axes as a tuple, or ``None``."""
@@ -2572,7 +2586,8 @@ class LogSoftmax(Op):
 
     __props__: ClassVar[tuple[str, ...]]
     def __new__(cls, axis: _Axis = None) -> Self: ...
-    def __getnewargs_ex__(self, /) -> _NewArgs: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     @property
     def axis(self) -> _Axis:
         """The axes as a tuple, or ``None``."""

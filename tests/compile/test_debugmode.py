@@ -22,13 +22,11 @@ from oxtensor.compile.debug.debugmode import (
     InvalidValueError,
     str_diagnostic,
 )
-from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
 
-from tests.helpers import assert_matches
+from tests.helpers import UnaryPythonOp, assert_matches
 
 
-class Doubler(Op):
+class Doubler(UnaryPythonOp):
     """``2 * x`` on float64 vectors, honestly or not, as ``does`` says:
 
     * ``"new"``: a new array;
@@ -50,10 +48,6 @@ class Doubler(Op):
             self.view_map = {0: [0]}
         if does == "inplace":
             self.destroy_map = {0: [0]}
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         (x,) = inputs

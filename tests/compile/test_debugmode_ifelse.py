@@ -17,30 +17,24 @@ from oxtensor.compile.debug.debugmode import (
     DebugMode,
 )
 from oxtensor.compile.mode import optdb
-from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
 from oxtensor.graph.rewriting.basic import node_rewriter
 from oxtensor.ifelse import ifelse
 
-from tests.helpers import assert_matches
+from tests.helpers import UnaryPythonOp, assert_matches
 
 
-class Boom(Op):
+class Boom(UnaryPythonOp):
     """Raises when run; counts how often it was asked to."""
 
     __props__ = ()
     runs = 0
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         type(self).runs += 1
         raise RuntimeError("Boom: the branch not taken was evaluated")
 
 
-class Liar(Op):
+class Liar(UnaryPythonOp):
     """``x`` doubled in place (``lying_inplace``) or returned as a view
     (``lying_view``), neither declared."""
 
@@ -48,10 +42,6 @@ class Liar(Op):
 
     def __init__(self, does):
         self.does = does
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         (x,) = inputs

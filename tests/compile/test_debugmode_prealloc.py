@@ -14,15 +14,13 @@ import oxtensor.tensor as ot
 import pytest
 from oxtensor import config, function
 from oxtensor.compile.debug.debugmode import BadThunkOutput, DebugMode
-from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
 
-from tests.helpers import assert_matches
+from tests.helpers import UnaryPythonOp, assert_matches
 
 KINDS = ["initial", "previous", "c_contiguous", "f_contiguous", "strided", "wrong_size"]
 
 
-class Twice(Op):
+class Twice(UnaryPythonOp):
     """``2 * x``, reusing its output storage: blindly (``trusting``: it adds
     into whatever is there, as if it were zeros of the right shape) or
     after checking its shape (honest)."""
@@ -31,10 +29,6 @@ class Twice(Op):
 
     def __init__(self, trusting):
         self.trusting = trusting
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         (x,) = inputs

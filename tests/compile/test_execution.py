@@ -17,6 +17,7 @@ from tests.helpers import (
     CountingOp,
     PerformIdentity,
     ThunkIdentity,
+    UnaryPythonOp,
     assert_matches,
     peak_growth,
 )
@@ -41,17 +42,13 @@ def test_paths_mix_in_one_graph():
     assert_matches(total, want.sum(), scale=5)
 
 
-class Scale(Op):
+class Scale(UnaryPythonOp):
     """``x * factor`` in ``perform``, with an int ``factor`` prop."""
 
     __props__ = ("factor",)
 
     def __init__(self, factor):
         self.factor = factor
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         assert isinstance(output_storage, list)
@@ -69,7 +66,7 @@ def test_perform_gets_ndarrays_and_one_element_cells(dtype):
     assert_matches(f(a), (a * 3).astype(dtype))
 
 
-class Clobber(Op):
+class Clobber(UnaryPythonOp):
     """Writes into its input; with ``destroy`` it says so in ``destroy_map``."""
 
     __props__ = ("destroy",)
@@ -77,10 +74,6 @@ class Clobber(Op):
     def __init__(self, destroy):
         self.destroy = destroy
         self.destroy_map = {0: [0]} if destroy else {}
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         (x,) = inputs

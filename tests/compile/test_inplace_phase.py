@@ -18,6 +18,8 @@ from oxtensor.graph.basic import Apply
 from oxtensor.graph.op import Op
 from oxtensor.graph.utils import InconsistencyError
 
+from tests.helpers import UnaryPythonOp
+
 
 def destroyers(f):
     """The compiled graph's nodes that declare a destroy map."""
@@ -289,15 +291,11 @@ class UserAddInplace(Op):
         output_storage[0][0] = a
 
 
-class UserReverseView(Op):
+class UserReverseView(UnaryPythonOp):
     """``x[::-1]``, a view of ``x`` (``view_map = {0: [0]}``)."""
 
     __props__ = ()
     view_map = {0: [0]}  # noqa: RUF012 (PyTensor's class attribute)
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         output_storage[0][0] = inputs[0][::-1]

@@ -21,8 +21,8 @@ import oxtensor
 import oxtensor.tensor as ot
 import pytest
 from oxtensor.gradient import hessian, jacobian
-from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
+
+from tests.helpers import UnaryPythonOp
 
 # The suite runs against a debug build, where a call costs up to a few
 # milliseconds: it makes enough calls to see 20 bytes a call; ``--runslow``
@@ -95,14 +95,10 @@ def assert_no_leak(call, calls=CALLS, windows=3):
     )
 
 
-class Double(Op):
+class Double(UnaryPythonOp):
     """A Python op: ``2 * x`` in ``perform``."""
 
     __props__ = ()
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         output_storage[0][0] = inputs[0] * 2

@@ -2,13 +2,12 @@
 
 import oxtensor.tensor as T
 import pytest
-from oxtensor.graph.basic import Apply, Variable
+from oxtensor.graph.basic import Variable
 from oxtensor.graph.features import AlreadyThere, Bookkeeper, Feature
 from oxtensor.graph.fg import FunctionGraph
-from oxtensor.graph.op import Op
 from oxtensor.graph.utils import InconsistencyError, MissingInputError
 
-from tests.helpers import assert_equal_computations
+from tests.helpers import TwoOutputs, assert_equal_computations
 
 
 def exp_graph():
@@ -171,17 +170,8 @@ def test_duplicate_outputs():
 
 
 def test_variables_include_unused_outputs_and_constants():
-    class Two(Op):
-        __props__ = ()
-
-        def make_node(self, x):
-            return Apply(self, [x], [x.type(), x.type()])
-
-        def perform(self, node, inputs, output_storage):
-            raise NotImplementedError
-
     x = T.dscalar("x")
-    a, b = Two()(x)
+    a, b = TwoOutputs()(x)
     c = T.constant(3.0)
     out = a * c
     fg = FunctionGraph([x], [out], clone=False)

@@ -20,6 +20,19 @@ def _slogdet(a: Any) -> Any:
     return [sign, logdet]
 
 
+def _square(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
+    """An op of one square matrix (a well-conditioned SPD one; 0x0 empty)."""
+    return Spec(
+        f,
+        ref,
+        lambda dt, rng: [spd(dt, (3, 3), rng)],
+        op,
+        empty=lambda dt, rng: [np.zeros((0, 0), dt)],
+        zero_d="needs a square matrix",
+        **kw,
+    )
+
+
 LINALG: dict[str, Spec] = {
     # --- linear algebra ------------------------------------------------------
     "dot": Spec(
@@ -58,30 +71,9 @@ LINALG: dict[str, Spec] = {
         empty=two((0,), (4,)),
         zero_d=two((), ()),
     ),
-    "inv": Spec(
-        la.inv,
-        np.linalg.inv,
-        lambda dt, rng: [spd(dt, (3, 3), rng)],
-        "MatrixInverse",
-        empty=lambda dt, rng: [np.zeros((0, 0), dt)],
-        zero_d="needs a square matrix",
-    ),
-    "det": Spec(
-        la.det,
-        np.linalg.det,
-        lambda dt, rng: [spd(dt, (3, 3), rng)],
-        "Det",
-        empty=lambda dt, rng: [np.zeros((0, 0), dt)],
-        zero_d="needs a square matrix",
-    ),
-    "slogdet": Spec(
-        lambda a: list(la.slogdet(a)),
-        _slogdet,
-        lambda dt, rng: [spd(dt, (3, 3), rng)],
-        "SLogDet",
-        empty=lambda dt, rng: [np.zeros((0, 0), dt)],
-        zero_d="needs a square matrix",
-    ),
+    "inv": _square(la.inv, np.linalg.inv, "MatrixInverse"),
+    "det": _square(la.det, np.linalg.det, "Det"),
+    "slogdet": _square(lambda a: list(la.slogdet(a)), _slogdet, "SLogDet"),
     "solve": Spec(
         la.solve,
         np.linalg.solve,
@@ -90,22 +82,12 @@ LINALG: dict[str, Spec] = {
         empty=lambda dt, rng: [np.zeros((0, 0), dt), np.zeros((0, 2), dt)],
         zero_d="needs a square matrix",
     ),
-    "cholesky": Spec(
-        la.cholesky,
-        np.linalg.cholesky,
-        lambda dt, rng: [spd(dt, (3, 3), rng)],
-        "Cholesky{lower=True}",
-        empty=lambda dt, rng: [np.zeros((0, 0), dt)],
-        zero_d="needs a square matrix",
-    ),
-    "eigh": Spec(
+    "cholesky": _square(la.cholesky, np.linalg.cholesky, "Cholesky{lower=True}"),
+    "eigh": _square(
         lambda a: list(la.eigh(a)),
         lambda a: list(np.linalg.eigh(a)),
-        lambda dt, rng: [spd(dt, (3, 3), rng)],
         "Eigh{lower=True}",
         canon=_abs,
-        empty=lambda dt, rng: [np.zeros((0, 0), dt)],
-        zero_d="needs a square matrix",
     ),
     "svd": Spec(
         lambda a: list(la.svd(a)),

@@ -32,44 +32,45 @@ def _one_hot(idx: Any) -> Any:
     return np.eye(5)[idx]
 
 
+def _last_axis(
+    f: Callable[..., Any],
+    ref: Callable[..., Any],
+    op: str,
+    dtypes: list[str],
+    inputs: Any = None,
+    **kw: Any,
+) -> Spec:
+    """``f(a, axis=-1)`` against NumPy's ``ref``, on (3, 4) inputs by default."""
+    return Spec(
+        lambda a: f(a, axis=-1),
+        lambda a: ref(a, axis=-1),
+        inputs or one((3, 4)),
+        op,
+        dtypes,
+        zero_d=NO_ZERO_D,
+        empty=one((0, 4)),
+        **kw,
+    )
+
+
 OTHERS: dict[str, Spec] = {
-    "sort": Spec(
-        lambda a: ot.sort(a, axis=-1),
-        lambda a: np.sort(a, axis=-1),
-        lambda dt, rng: [distinct(dt, (3, 4), rng)],
+    "sort": _last_axis(
+        ot.sort,
+        np.sort,
         "SortOp{kind='quicksort'}",
         REAL,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
+        inputs=lambda dt, rng: [distinct(dt, (3, 4), rng)],
     ),
-    "argsort": Spec(
-        lambda a: ot.argsort(a, axis=-1),
-        lambda a: np.argsort(a, axis=-1),
-        lambda dt, rng: [distinct(dt, (3, 4), rng)],
+    "argsort": _last_axis(
+        ot.argsort,
+        np.argsort,
         "ArgSortOp{kind='quicksort'}",
         REAL,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
         grad=NO_GRAD_INT,
+        inputs=lambda dt, rng: [distinct(dt, (3, 4), rng)],
     ),
-    "cumsum": Spec(
-        lambda a: ot.cumsum(a, axis=-1),
-        lambda a: np.cumsum(a, axis=-1),
-        one((3, 4)),
-        "Cumsum{axis=1}",
-        NUMERIC,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
-    ),
-    "cumprod": Spec(
-        lambda a: ot.cumprod(a, axis=-1),
-        lambda a: np.cumprod(a, axis=-1),
-        one((3, 4)),
-        "Cumprod{axis=1}",
-        NUMERIC,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
-    ),
+    "cumsum": _last_axis(ot.cumsum, np.cumsum, "Cumsum{axis=1}", NUMERIC),
+    "cumprod": _last_axis(ot.cumprod, np.cumprod, "Cumprod{axis=1}", NUMERIC),
     "diff": Spec(
         lambda a: diff(a, n=2, axis=-1),
         lambda a: np.diff(a, n=2, axis=-1),

@@ -2,6 +2,8 @@
 rearrangements, broadcast_to, specify_shape, the alloc family, arange, eye,
 tile and repeat (str forms read from PyTensor 3)."""
 
+from typing import Any
+
 import numpy as np
 import oxtensor.tensor as ot
 
@@ -15,6 +17,13 @@ from tests.tensor.op_spec import (
     one,
     scalar_int,
 )
+
+
+def _like(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
+    """A ``*_like`` function: a (2, 3) input of any dtype, no gradient values."""
+    common = {"zero_d": one(()), "empty": one((0, 3)), "grad": NO_GRAD_VALUES}
+    return Spec(f, ref, one((2, 3)), op, ANY, **common, **kw)
+
 
 SHAPE: dict[str, Spec] = {
     "shape": Spec(
@@ -118,46 +127,18 @@ SHAPE: dict[str, Spec] = {
         zero_d=one(()),
         empty=one((0,)),
     ),
-    "zeros_like": Spec(
-        ot.zeros_like,
-        np.zeros_like,
-        one((2, 3)),
-        "Second",
-        ANY,
-        zero_d=one(()),
-        empty=one((0, 3)),
-        grad=NO_GRAD_VALUES,
-    ),
-    "ones_like": Spec(
-        ot.ones_like,
-        np.ones_like,
-        one((2, 3)),
-        "Second",
-        ANY,
-        zero_d=one(()),
-        empty=one((0, 3)),
-        grad=NO_GRAD_VALUES,
-    ),
+    "zeros_like": _like(ot.zeros_like, np.zeros_like, "Second"),
+    "ones_like": _like(ot.ones_like, np.ones_like, "Second"),
     # PyTensor's rule: the fill value's dtype (int8 for 2), not the input's.
-    "full_like": Spec(
+    "full_like": _like(
         lambda a: ot.full_like(a, 2),
         lambda a: np.full(a.shape, 2),
-        one((2, 3)),
         "Second",
-        ANY,
-        zero_d=one(()),
-        empty=one((0, 3)),
-        grad=NO_GRAD_VALUES,
     ),
-    "empty_like": Spec(
+    "empty_like": _like(
         ot.empty_like,
         np.zeros_like,
-        one((2, 3)),
         "AllocEmpty{dtype='complex128'}",
-        ANY,
-        zero_d=one(()),
-        empty=one((0, 3)),
-        grad=NO_GRAD_VALUES,
         canon=lambda v: np.zeros_like(v),
     ),
     "zeros": Spec(

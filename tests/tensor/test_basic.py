@@ -3,9 +3,9 @@
 import numpy as np
 import oxtensor.tensor as T
 import pytest
-from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
 from oxtensor.tensor import TensorConstant, TensorType
+
+from tests.helpers import TwoOutputs
 
 
 @pytest.mark.parametrize(
@@ -118,17 +118,10 @@ def test_apply_gives_its_default_output():
 
 
 def test_multi_output_apply_without_default_is_refused():
-    class Two(Op):
-        __props__ = ()
-
-        def make_node(self, v):
-            return Apply(self, [v], [v.type(), v.type()])
-
-        def perform(self, node, inputs, output_storage):
-            raise NotImplementedError
-
-    node = Two().make_node(T.dscalar())
-    with pytest.raises(TypeError, match="Multi-output Op Two has no default output"):
+    node = TwoOutputs().make_node(T.dscalar())
+    with pytest.raises(
+        TypeError, match="Multi-output Op TwoOutputs has no default output"
+    ):
         T.as_tensor_variable(node)
 
 

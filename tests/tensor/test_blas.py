@@ -4,7 +4,6 @@ the routing between the two (``auto``, ``numpy``, ``faer``)."""
 
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 
@@ -17,7 +16,12 @@ from hypothesis import strategies as st
 from oxtensor import _core
 from oxtensor.tensor import blas
 
-from tests.helpers import assert_product_close, assert_within, product_error_bound
+from tests.helpers import (
+    assert_product_close,
+    assert_within,
+    product_error_bound,
+    run_python,
+)
 
 HAS_OPENBLAS = blas._loaded_openblas() != []
 BACKENDS = ["numpy", "faer"] if HAS_OPENBLAS else ["faer"]
@@ -238,13 +242,7 @@ def run_fresh(env_value: str | None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "OXTENSOR_BLAS"}
     if env_value is not None:
         env["OXTENSOR_BLAS"] = env_value
-    return subprocess.run(
-        [sys.executable, "-W", "always", "-c", code],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    return run_python(code, env)
 
 
 def test_environment_chooses_at_import() -> None:

@@ -44,29 +44,19 @@ def test_joins_and_repeats(dtype: str) -> None:
     a, b = sample(dtype, (700, 301)), sample(dtype, (700, 5))
     x = ot.tensor(dtype=dtype, shape=(None, None), name="x")
     y = ot.tensor(dtype=dtype, shape=(None, None), name="y")
-    f = oxtensor.function(
-        [x, y],
-        [
-            ot.concatenate([x, y, x], axis=1),
-            ot.concatenate([x.T, y.T], axis=0),
-            ot.repeat(x, 3, axis=1),
-            ot.repeat(x, 2, axis=-1),
-            ot.repeat(x[:, ::-2], 4, axis=1),
-            ot.repeat(x.T, 2, axis=1),
-            ot.repeat(y, np.arange(700) % 3, axis=0),
-            ot.tile(y, (2, 3)),
-        ],
-    )
-    wants = [
-        np.concatenate([a, b, a], axis=1),
-        np.concatenate([a.T, b.T], axis=0),
-        np.repeat(a, 3, axis=1),
-        np.repeat(a, 2, axis=-1),
-        np.repeat(a[:, ::-2], 4, axis=1),
-        np.repeat(a.T, 2, axis=1),
-        np.repeat(b, np.arange(700) % 3, axis=0),
-        np.tile(b, (2, 3)),
+    # Each case written once, for oxtensor and for NumPy (`m`).
+    cases = [
+        lambda m, u, v: m.concatenate([u, v, u], axis=1),
+        lambda m, u, v: m.concatenate([u.T, v.T], axis=0),
+        lambda m, u, v: m.repeat(u, 3, axis=1),
+        lambda m, u, v: m.repeat(u, 2, axis=-1),
+        lambda m, u, v: m.repeat(u[:, ::-2], 4, axis=1),
+        lambda m, u, v: m.repeat(u.T, 2, axis=1),
+        lambda m, u, v: m.repeat(v, np.arange(700) % 3, axis=0),
+        lambda m, u, v: m.tile(v, (2, 3)),
     ]
+    f = oxtensor.function([x, y], [case(ot, x, y) for case in cases])
+    wants = [case(np, a, b) for case in cases]
     for got, want in zip(f(a, b), wants, strict=True):
         check(got, want)
 

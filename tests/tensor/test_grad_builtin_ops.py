@@ -29,6 +29,8 @@ from oxtensor.graph.null_type import NullType
 from oxtensor.graph.op import Op
 from oxtensor.ifelse import ifelse
 
+from tests.helpers import UnaryPythonOp
+
 
 def compile_(inputs, outputs):
     return oxtensor.function(inputs, outputs, on_unused_input="ignore")
@@ -940,17 +942,13 @@ def test_forward_mode_through_blocking_markers(name, mode):
 # --- verify_grad itself ---
 
 
-class Square(Op):
+class Square(UnaryPythonOp):
     """x ** 2 through NumPy, with a gradient ``factor * x * g`` (2 is right)."""
 
     __props__ = ("factor",)
 
     def __init__(self, factor: float = 2.0) -> None:
         self.factor = factor
-
-    def make_node(self, x):
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node, inputs, output_storage):
         output_storage[0][0] = np.asarray(inputs[0] ** 2)

@@ -144,29 +144,21 @@ def test_flatten(ndim):
 def test_expand_dims_squeeze_and_transposes():
     a = np.arange(6.0).reshape(1, 2, 3)
     x = ot.tensor("x", dtype="float64", shape=(1, None, None))
-    outs = [
-        ot.expand_dims(x, (0, -1)),
-        ot.squeeze(x),
-        x.squeeze(0),
-        ot.swapaxes(x, 0, -1),
-        x.swapaxes(1, 2),
-        ot.transpose(x, (2, 0, 1)),
-        ot.transpose(x),
-        ot.moveaxis(x, 0, -1),
-        ot.moveaxis(x, [0, 1], [2, 0]),
+    # Each case written once, for oxtensor and for NumPy (`m`).
+    cases = [
+        lambda m, v: m.expand_dims(v, (0, -1)),
+        lambda m, v: m.squeeze(v),
+        lambda m, v: v.squeeze(0),
+        lambda m, v: m.swapaxes(v, 0, -1),
+        lambda m, v: v.swapaxes(1, 2),
+        lambda m, v: m.transpose(v, (2, 0, 1)),
+        lambda m, v: m.transpose(v),
+        lambda m, v: m.moveaxis(v, 0, -1),
+        lambda m, v: m.moveaxis(v, [0, 1], [2, 0]),
     ]
+    outs = [case(ot, x) for case in cases]
     got = fn([x], outs)(a)
-    wants = [
-        np.expand_dims(a, (0, -1)),
-        np.squeeze(a),
-        a.squeeze(0),
-        np.swapaxes(a, 0, -1),
-        a.swapaxes(1, 2),
-        np.transpose(a, (2, 0, 1)),
-        a.T,
-        np.moveaxis(a, 0, -1),
-        np.moveaxis(a, [0, 1], [2, 0]),
-    ]
+    wants = [case(np, a) for case in cases]
     for g, w in zip(got, wants, strict=True):
         assert_matches(g, w)
     assert outs[1].type.shape == (None, None)

@@ -14,14 +14,15 @@ from oxtensor.gradient import grad, verify_grad
 from oxtensor.tensor.extra_ops import CumOp, cumprod, cumsum, diff
 from oxtensor.tensor.sort import ArgSortOp, SortOp, argsort, sort
 
-from tests.helpers import DTYPES, assert_matches, check_infer_shape
+from tests.helpers import (
+    DTYPES,
+    REAL_DTYPES,
+    assert_matches,
+    check_infer_shape,
+    run1,
+)
 
 RNG = np.random.default_rng(0)
-REAL = [d for d in DTYPES if not d.startswith("complex")]
-
-
-def run(out, x, v):
-    return oxtensor.function([x], out)(v)
 
 
 def sample(dtype, shape):
@@ -32,13 +33,13 @@ def sample(dtype, shape):
     return RNG.integers(0, 50, size=shape).astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
 @pytest.mark.parametrize("axis", [None, 0, 1, -1])
 def test_sort_argsort_values(dtype, axis):
     x = ot.matrix("x", dtype=dtype)
     v = sample(dtype, (5, 7))
-    assert_matches(run(sort(x, axis=axis), x, v), np.sort(v, axis=axis))
-    idx = run(argsort(x, axis=axis), x, v)
+    assert_matches(run1(sort(x, axis=axis), x, v), np.sort(v, axis=axis))
+    idx = run1(argsort(x, axis=axis), x, v)
     assert idx.dtype == "int64"
     flat = v.reshape(-1) if axis is None else v
     ax = 0 if axis is None else axis
@@ -51,19 +52,19 @@ def test_sort_argsort_values(dtype, axis):
 def test_sort_nan_strided_edges():
     x = ot.dmatrix("x")
     v = np.array([[3.0, np.nan, 1.0, -np.inf], [np.nan, 2.0, np.nan, 0.0]])
-    assert_matches(run(sort(x), x, v), np.sort(v))
-    assert_matches(run(argsort(x), x, v), np.argsort(v, kind="stable"))
+    assert_matches(run1(sort(x), x, v), np.sort(v))
+    assert_matches(run1(argsort(x), x, v), np.argsort(v, kind="stable"))
     w = RNG.normal(size=(6, 8))
     for view in (w.T, w[::2, ::-3]):
-        assert_matches(run(sort(x, axis=0), x, view), np.sort(view, axis=0))
-    assert run(sort(x), x, np.zeros((0, 3))).shape == (0, 3)
-    assert run(sort(x, axis=None), x, np.zeros((2, 0))).shape == (0,)
+        assert_matches(run1(sort(x, axis=0), x, view), np.sort(view, axis=0))
+    assert run1(sort(x), x, np.zeros((0, 3))).shape == (0, 3)
+    assert run1(sort(x, axis=None), x, np.zeros((2, 0))).shape == (0,)
 
 
 # Past the radix threshold (256 elements), the vector sort's register block
 # (128 or 256 keys) and its split across threads (65536 keys).
 @pytest.mark.parametrize("n", [300, 5000, 70_000])
-@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
 def test_sort_argsort_long_lanes(dtype, n):
     v = sample(dtype, (n,))
     if dtype.startswith("float"):
@@ -71,14 +72,14 @@ def test_sort_argsort_long_lanes(dtype, n):
         v[RNG.integers(0, n, size=n // 10)] = RNG.choice(specials, size=n // 10)
         v[RNG.integers(0, n, size=n // 10)] = np.round(v[: n // 10])
     x = ot.vector("x", dtype=dtype)
-    got = run(sort(x), x, v)
+    got = run1(sort(x), x, v)
     # NumPy 2.4's default float16 sort misorders some -inf (its vector
     # sort); the stable kind is a correct reference.
     np.testing.assert_array_equal(got, np.sort(v, kind="stable"))
     if dtype.startswith("float"):
         # -0.0 sorts with 0.0 (either order), but stays -0.0.
         assert np.signbit(got).sum() == np.signbit(v).sum()
-    np.testing.assert_array_equal(run(argsort(x), x, v), np.argsort(v, kind="stable"))
+    np.testing.assert_array_equal(run1(argsort(x), x, v), np.argsort(v, kind="stable"))
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint16"])
@@ -88,8 +89,8 @@ def test_sort_argsort_long_matrix_axes(dtype):
     for view in (v, v.T, v[::3, ::-2]):
         for axis in (0, 1, -1, None):
             want = np.sort(view, axis=axis)
-            np.testing.assert_array_equal(run(sort(x, axis=axis), x, view), want)
-            got = run(argsort(x, axis=axis), x, view)
+            np.testing.assert_array_equal(run1(sort(x, axis=axis), x, view), want)
+            got = run1(argsort(x, axis=axis), x, view)
             stable = np.argsort(view, axis=axis, kind="stable")
             np.testing.assert_array_equal(got, stable)
 
@@ -129,7 +130,7 @@ def test_sort_types_str_errors():
 def test_sort_and_argsort_gradients():
     x = ot.dvector("x")
     g = grad(argsort(x).astype("float64").sum() + x.sum(), x)
-    assert_matches(run(g, x, np.array([3.0, 1.0, 2.0])), np.ones(3))
+    assert_matches(run1(g, x, np.array([3.0, 1.0, 2.0])), np.ones(3))
     m = ot.dmatrix("m")
     w = ot.dmatrix("w")
     v, wv = RNG.normal(size=(3, 4)), RNG.normal(size=(3, 4))
@@ -156,17 +157,17 @@ def test_cumsum_cumprod_values(dtype, axis):
         assert out.dtype == dtype
         want = ref(v, axis=axis)
         scale = 50 if dtype == "float16" else 1
-        assert_matches(run(out, x, v), want.astype(dtype), dtype, scale=scale)
+        assert_matches(run1(out, x, v), want.astype(dtype), dtype, scale=scale)
 
 
 def test_cumulative_edges_str_errors():
     x = ot.dmatrix("x")
     w = RNG.normal(size=(5, 6))
     for view in (w.T, w[::-1, ::2]):
-        assert_matches(run(cumsum(x, axis=0), x, view), np.cumsum(view, axis=0))
-    assert run(cumsum(x, axis=1), x, np.zeros((3, 0))).shape == (3, 0)
+        assert_matches(run1(cumsum(x, axis=0), x, view), np.cumsum(view, axis=0))
+    assert run1(cumsum(x, axis=1), x, np.zeros((3, 0))).shape == (3, 0)
     i8 = ot.vector("i", dtype="int8")
-    got = run(cumsum(i8), i8, np.array([100, 100], dtype="int8"))
+    got = run1(cumsum(i8), i8, np.array([100, 100], dtype="int8"))
     assert_matches(got, np.array([100, -56], dtype="int8"))
     assert str(cumsum(x, axis=-1).owner.op) == "Cumsum{axis=1}"
     assert str(cumprod(x, axis=0).owner.op) == "Cumprod{axis=0}"
@@ -204,9 +205,9 @@ def test_cumulative_gradients(axis):
 def test_sort_cumsum_hypothesis(dtype, rows, cols, axis):
     x = ot.matrix("x", dtype=dtype)
     v = sample(dtype, (rows, cols))
-    assert_matches(run(sort(x, axis=axis), x, v), np.sort(v, axis=axis))
+    assert_matches(run1(sort(x, axis=axis), x, v), np.sort(v, axis=axis))
     assert_matches(
-        run(cumsum(x, axis=axis), x, v), np.cumsum(v, axis=axis, dtype=dtype)
+        run1(cumsum(x, axis=axis), x, v), np.cumsum(v, axis=axis, dtype=dtype)
     )
 
 
@@ -225,10 +226,10 @@ def test_infer_shape():
 def test_diff(n, axis):
     x = ot.dmatrix("x")
     v = RNG.normal(size=(5, 6))
-    assert_matches(run(diff(x, n=n, axis=axis), x, v), np.diff(v, n=n, axis=axis))
+    assert_matches(run1(diff(x, n=n, axis=axis), x, v), np.diff(v, n=n, axis=axis))
     i = ot.matrix("i", dtype="int32")
     iv = RNG.integers(-9, 9, size=(4, 5)).astype("int32")
-    assert_matches(run(diff(i, n=n, axis=axis), i, iv), np.diff(iv, n=n, axis=axis))
+    assert_matches(run1(diff(i, n=n, axis=axis), i, iv), np.diff(iv, n=n, axis=axis))
     verify_grad(lambda a: diff(a, n=n, axis=axis), [v], rng=np.random.default_rng(5))
     with pytest.raises(ValueError, match="out of bounds"):
         diff(x, axis=2)

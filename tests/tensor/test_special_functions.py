@@ -13,6 +13,8 @@ import pytest
 import scipy.special as sp
 from oxtensor.compile.mode import get_mode
 
+from tests.helpers import SPECIAL_FLOATS
+
 RNG = np.random.default_rng(11)
 
 
@@ -91,13 +93,7 @@ def test_tails_keep_relative_precision():
 
 EDGES = np.array(
     [
-        np.nan,
-        np.inf,
-        -np.inf,
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
+        *SPECIAL_FLOATS,
         2.0,
         -2.0,
         -2.5,

@@ -17,6 +17,8 @@ import oxtensor.tensor as ot
 import pytest
 import scipy.special as sp
 
+from tests.helpers import SPECIAL_FLOATS
+
 
 def expit(v):
     """The logistic function without SciPy's underflow to 0 below -709
@@ -40,13 +42,7 @@ FUNCS = {
 }
 SIZES = [5, 1000, 70_000]  # tiny fused path, one thread, several threads
 EDGES = [
-    np.nan,
-    np.inf,
-    -np.inf,
-    0.0,
-    -0.0,
-    1.0,
-    -1.0,
+    *SPECIAL_FLOATS,
     0.5,
     2.0,
     1e-300,

@@ -2,6 +2,8 @@
 ``fgraph.replace`` and from the core's drivers, minus the reasons in
 ``optimizer_verbose_ignore``."""
 
+import sys
+
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
@@ -42,6 +44,15 @@ def test_verbose_argument_overrides_the_config(capsys):
     with config.change_flags(optimizer_verbose=True):
         fg.replace(y, z, reason="quiet", verbose=False)
     assert capsys.readouterr().out == ""
+
+
+def test_verbose_false_reads_no_config(monkeypatch):
+    fg, _, y, z = _graph()
+    # An import of the config module would now fail.
+    monkeypatch.setitem(sys.modules, "oxtensor.configdefaults", None)
+    fg.replace(y, z, reason="quiet", verbose=False)
+    add = fg.outputs[0].owner.inputs[0].owner
+    assert add.inputs[1] is z
 
 
 def test_compiling_prints_the_core_rewrites(capsys):

@@ -34,6 +34,34 @@ pub mod softmax;
 pub(crate) mod sort;
 pub mod vmath;
 
+/// `$f::<T>(args)` with `T` the unsigned integer as wide as an element of
+/// `$size` bytes: the byte-moving loops are generic over the width and
+/// monomorphised for each. `by_width!(size, f::<_>(..))` takes `u128` for
+/// any size past 8; `by_width!(size, f::<_>(..), else e)` runs `e` for a
+/// size that is none of 1, 2, 4, 8 and 16.
+macro_rules! by_width {
+    ($size:expr, $f:ident::<_>($($arg:expr),* $(,)?)) => {
+        match $size {
+            1 => $f::<u8>($($arg),*),
+            2 => $f::<u16>($($arg),*),
+            4 => $f::<u32>($($arg),*),
+            8 => $f::<u64>($($arg),*),
+            _ => $f::<u128>($($arg),*),
+        }
+    };
+    ($size:expr, $f:ident::<_>($($arg:expr),* $(,)?), else $other:expr) => {
+        match $size {
+            1 => $f::<u8>($($arg),*),
+            2 => $f::<u16>($($arg),*),
+            4 => $f::<u32>($($arg),*),
+            8 => $f::<u64>($($arg),*),
+            16 => $f::<u128>($($arg),*),
+            _ => $other,
+        }
+    };
+}
+pub(crate) use by_width;
+
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
 pub const PARALLEL_MIN: usize = 1 << 16;

@@ -61,9 +61,7 @@ pub struct AdvancedIncSubtensor1 {
 }
 
 impl Op for AdvancedIncSubtensor1 {
-    fn name(&self) -> &str {
-        "AdvancedIncSubtensor1"
-    }
+    op_identity!("AdvancedIncSubtensor1");
 
     fn describe(&self) -> String {
         let kind = if self.set_instead_of_inc {
@@ -108,8 +106,6 @@ impl Op for AdvancedIncSubtensor1 {
     super::shape_rules::shape_of_input!(0);
 
     grad::write_grads!();
-
-    op_identity!();
 }
 
 /// `AdvancedIncSubtensor` / `AdvancedSetSubtensor`: inputs `x`, `y`, then the index inputs.
@@ -142,9 +138,7 @@ impl AdvancedIncSubtensor {
 }
 
 impl Op for AdvancedIncSubtensor {
-    fn name(&self) -> &str {
-        "AdvancedIncSubtensor"
-    }
+    op_identity!("AdvancedIncSubtensor");
 
     /// PyTensor shows neither the index list nor the inplace flag.
     fn describe(&self) -> String {
@@ -177,6 +171,4 @@ impl Op for AdvancedIncSubtensor {
     super::shape_rules::shape_of_input!(0);
 
     grad::write_grads!();
-
-    op_identity!();
 }

@@ -145,9 +145,7 @@ pub fn take_rows_type(x: &TensorType, ilist: &TensorType) -> Result<TensorType> 
 }
 
 impl Op for AdvancedSubtensor1 {
-    fn name(&self) -> &str {
-        "AdvancedSubtensor1"
-    }
+    op_identity!("AdvancedSubtensor1");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, ilist] = tensor_types("AdvancedSubtensor1", inputs)?[..] else {
@@ -173,8 +171,6 @@ impl Op for AdvancedSubtensor1 {
     }
 
     grad::read_grads!();
-
-    op_identity!();
 }
 
 /// `AdvancedSubtensor{idx_list}`: integer arrays and boolean masks, with slices.
@@ -203,9 +199,7 @@ impl AdvancedSubtensor {
 }
 
 impl Op for AdvancedSubtensor {
-    fn name(&self) -> &str {
-        "AdvancedSubtensor"
-    }
+    op_identity!("AdvancedSubtensor");
 
     fn describe(&self) -> String {
         format!(
@@ -240,8 +234,6 @@ impl Op for AdvancedSubtensor {
     }
 
     grad::read_grads!();
-
-    op_identity!();
 }
 
 #[cfg(test)]

@@ -105,9 +105,7 @@ impl KnownInputs for Alloc {
 }
 
 impl Op for Alloc {
-    fn name(&self) -> &str {
-        "Alloc"
-    }
+    op_identity!("Alloc");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
@@ -166,8 +164,6 @@ impl Op for Alloc {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         super::grad_rules::value_pushforward(g, node, tangents)
     }
-
-    op_identity!();
 }
 
 /// `AllocEmpty{dtype}`: an array of the given shape whose contents are unspecified.
@@ -185,9 +181,7 @@ impl KnownInputs for AllocEmpty {
 }
 
 impl Op for AllocEmpty {
-    fn name(&self) -> &str {
-        "AllocEmpty"
-    }
+    op_identity!("AllocEmpty");
 
     fn describe(&self) -> String {
         format!("AllocEmpty{{dtype='{}'}}", self.dtype)
@@ -215,8 +209,6 @@ impl Op for AllocEmpty {
     super::shape_rules::shape_from_lengths!(..);
 
     super::constant_grads::disconnected_grads!();
-
-    op_identity!();
 }
 
 /// `alloc(value, *shape)` from Rust: `shape` holds integer scalar variables.

@@ -114,9 +114,7 @@ impl KnownInputs for ARange {
 }
 
 impl Op for ARange {
-    fn name(&self) -> &str {
-        "ARange"
-    }
+    op_identity!("ARange");
 
     fn describe(&self) -> String {
         format!("ARange{{dtype='{}'}}", self.dtype)
@@ -217,8 +215,6 @@ impl Op for ARange {
         let g_step = build::sum(g, weighted, None)?;
         Ok(vec![g_start, disconnected(g), g_step])
     }
-
-    op_identity!();
 }
 
 /// The length of an integer range with step 1, as PyTensor infers it:
@@ -277,9 +273,7 @@ impl KnownInputs for Eye {
 }
 
 impl Op for Eye {
-    fn name(&self) -> &str {
-        "Eye"
-    }
+    op_identity!("Eye");
 
     fn describe(&self) -> String {
         format!("Eye{{dtype='{}'}}", self.dtype)
@@ -341,8 +335,6 @@ impl Op for Eye {
             })
             .collect())
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

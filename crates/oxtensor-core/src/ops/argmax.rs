@@ -3,10 +3,10 @@
 //! negated input).
 
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::kernels::argmax::argmax;
 use crate::op_identity;
-use crate::ops::reduce::normalize_axes;
+use crate::ops::reduced_axes::{axis_field_methods, real_reduction_type};
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
@@ -19,37 +19,18 @@ pub struct Argmax {
     pub axis: Option<Vec<usize>>,
 }
 
+axis_field_methods!(Argmax);
+
 impl Argmax {
-    /// The op over `axis` (negative counts from the end) of an `ndim` input.
-    pub fn new(axis: Option<&[i64]>, ndim: usize) -> Result<Self> {
-        let axis = axis.map(|a| normalize_axes(a, ndim)).transpose()?;
-        Ok(Argmax { axis })
-    }
-
-    /// The reduced axes of a rank-`ndim` input.
-    pub fn axes(&self, ndim: usize) -> Vec<usize> {
-        super::reduced_axes::reduced_axes(self.axis.as_deref(), ndim)
-    }
-
     /// The output type: int64, the input without the reduced axes.
     pub fn output_type(&self, input: &TensorType) -> Result<TensorType> {
-        if input.dtype.is_complex() {
-            return Err(Error::Type(format!(
-                "{} needs ordered values, not {} (input {input})",
-                self.describe(),
-                input.dtype
-            )));
-        }
-        let shape =
-            super::reduced_axes::kept_static_shape(&self.describe(), self.axis.as_deref(), input)?;
-        TensorType::new(DType::Int64, shape)
+        let (op, axis) = (self.describe(), self.axis.as_deref());
+        real_reduction_type(&op, "needs ordered values", axis, input, DType::Int64)
     }
 }
 
 impl Op for Argmax {
-    fn name(&self) -> &str {
-        "Argmax"
-    }
+    op_identity!("Argmax");
 
     /// `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
     fn describe(&self) -> String {
@@ -73,6 +54,4 @@ impl Op for Argmax {
     }
 
     super::constant_grads::piecewise_constant_grads!();
-
-    op_identity!();
 }

@@ -52,9 +52,7 @@ impl Argmin {
 }
 
 impl Op for Argmin {
-    fn name(&self) -> &str {
-        "Argmin"
-    }
+    op_identity!("Argmin");
 
     /// `Argmin{axis=(0, 2)}`, `Argmin{axis=None}`, as `Argmax` prints.
     fn describe(&self) -> String {
@@ -80,8 +78,6 @@ impl Op for Argmin {
     }
 
     super::constant_grads::piecewise_constant_grads!();
-
-    op_identity!();
 }
 
 #[cfg(test)]

@@ -32,9 +32,7 @@ pub fn bartlett_window(m: usize) -> Vec<f64> {
 }
 
 impl Op for Bartlett {
-    fn name(&self) -> &str {
-        "Bartlett"
-    }
+    op_identity!("Bartlett");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [m] = super::arity::exactly("Bartlett", inputs)?;
@@ -78,8 +76,6 @@ impl Op for Bartlett {
     ) -> Result<Vec<VarId>> {
         Ok(vec![crate::ops::scalar_grad::disconnected(g)])
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

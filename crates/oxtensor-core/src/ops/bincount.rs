@@ -60,9 +60,7 @@ impl Bincount {
 }
 
 impl Op for Bincount {
-    fn name(&self) -> &str {
-        "Bincount"
-    }
+    op_identity!("Bincount");
 
     fn describe(&self) -> String {
         match self.minlength {
@@ -154,8 +152,6 @@ impl Op for Bincount {
         let out = g.apply_out(Arc::new(self.clone()), &[x, t])?;
         Ok(Some(vec![Some(out)]))
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

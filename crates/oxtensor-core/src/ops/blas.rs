@@ -43,9 +43,7 @@ impl Dot {
 }
 
 impl Op for Dot {
-    fn name(&self) -> &str {
-        "Dot"
-    }
+    op_identity!("Dot");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, y] = super::arity::exactly("Dot", inputs)?;
@@ -87,8 +85,6 @@ impl Op for Dot {
             g, node, tangents,
         )?)]))
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

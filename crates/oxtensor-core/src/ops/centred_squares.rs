@@ -147,9 +147,7 @@ fn divides_by(divisors: &[&Value], count: usize) -> bool {
 }
 
 impl Op for CentredSquares {
-    fn name(&self) -> &str {
-        "CentredSquares"
-    }
+    op_identity!("CentredSquares");
 
     /// `CentredSquares{axis=1}`, `CentredSquares{axes=None}`, as `Sum` prints.
     fn describe(&self) -> String {
@@ -187,8 +185,6 @@ impl Op for CentredSquares {
         outputs[0] = Some(self.two_pass(x, &axes, &inputs[1..], ctx.pool)?.into());
         Ok(())
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

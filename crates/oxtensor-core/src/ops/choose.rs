@@ -122,9 +122,7 @@ impl Choose {
 }
 
 impl Op for Choose {
-    fn name(&self) -> &str {
-        "Choose"
-    }
+    op_identity!("Choose");
 
     fn describe(&self) -> String {
         format!("Choose{{mode='{}'}}", self.mode.as_str())
@@ -217,8 +215,6 @@ impl Op for Choose {
         });
         Ok(Some(vec![dims.collect()]))
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

@@ -87,9 +87,7 @@ impl CompositeReduce {
 }
 
 impl Op for CompositeReduce {
-    fn name(&self) -> &str {
-        "CAReduce"
-    }
+    op_identity!("CAReduce");
 
     /// `CAReduce{Composite{(i0 + exp(i1))}, axes=None}`.
     fn describe(&self) -> String {
@@ -170,8 +168,6 @@ impl Op for CompositeReduce {
     fn inner_fgraph(&self) -> Option<Result<crate::graph::FunctionGraph>> {
         Some(self.scalar_op.fgraph())
     }
-
-    op_identity!();
 }
 
 impl CompositeReduce {

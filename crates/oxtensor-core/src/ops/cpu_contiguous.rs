@@ -17,9 +17,7 @@ use std::sync::Arc;
 pub struct CpuContiguous;
 
 impl Op for CpuContiguous {
-    fn name(&self) -> &str {
-        "CpuContiguous"
-    }
+    op_identity!("CpuContiguous");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let x = super::arity::single_input(self, inputs)?;
@@ -58,8 +56,6 @@ impl Op for CpuContiguous {
             g.apply_out(Arc::new(CpuContiguous), &[t])?,
         )]))
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

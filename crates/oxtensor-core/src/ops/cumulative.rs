@@ -65,9 +65,7 @@ impl CumOp {
 }
 
 impl Op for CumOp {
-    fn name(&self) -> &str {
-        "CumOp"
-    }
+    op_identity!("CumOp");
 
     fn describe(&self) -> String {
         format!("{}{{axis={}}}", self.class_name(), self.axis)
@@ -142,6 +140,4 @@ impl Op for CumOp {
             (CumMode::Mul, _) => Ok(None),
         }
     }
-
-    op_identity!();
 }

@@ -116,9 +116,7 @@ pub struct ExtractDiag {
 }
 
 impl Op for ExtractDiag {
-    fn name(&self) -> &str {
-        "ExtractDiag"
-    }
+    op_identity!("ExtractDiag");
 
     fn describe(&self) -> String {
         let view = if self.view { "True" } else { "False" };
@@ -199,8 +197,6 @@ impl Op for ExtractDiag {
         };
         Ok(Some(vec![Some(g.apply_out(Arc::new(op), &[t])?)]))
     }
-
-    op_identity!();
 }
 
 /// `AllocDiag{offset, axis1, axis2}`: zeros with the input's last axis on
@@ -254,9 +250,7 @@ impl AllocDiag {
 }
 
 impl Op for AllocDiag {
-    fn name(&self) -> &str {
-        "AllocDiag"
-    }
+    op_identity!("AllocDiag");
 
     fn describe(&self) -> String {
         format!("AllocDiag{{{}}}", self.spec.props())
@@ -351,8 +345,6 @@ impl Op for AllocDiag {
             g.apply_out(Arc::new(self.clone()), &inputs)?,
         )]))
     }
-
-    op_identity!();
 }
 
 /// Zeros of `shape` with `d`'s elements written on `spec`'s diagonal, in

@@ -141,9 +141,7 @@ fn fmt_axes(axes: &[usize]) -> String {
 }
 
 impl Op for DimShuffle {
-    fn name(&self) -> &str {
-        "DimShuffle"
-    }
+    op_identity!("DimShuffle");
 
     fn describe(&self) -> String {
         let (drop, augment) = (self.drop(), self.augment());
@@ -230,8 +228,6 @@ impl Op for DimShuffle {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         grad_rules::value_pushforward(g, node, tangents)
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

@@ -205,9 +205,7 @@ fn fmt_shapes(inputs: &[&TensorType]) -> String {
 }
 
 impl Op for Elemwise {
-    fn name(&self) -> &str {
-        "Elemwise"
-    }
+    op_identity!("Elemwise");
 
     /// `str(scalar_op).capitalize()`, as PyTensor prints it.
     fn describe(&self) -> String {
@@ -372,8 +370,6 @@ impl Op for Elemwise {
         }
         scalar_grad::elemwise_pushforward(g, &self.scalar_op, node, tangents).map(Some)
     }
-
-    op_identity!();
 }
 
 /// An `Elemwise(Composite)` node's pullback: that of its inner graph

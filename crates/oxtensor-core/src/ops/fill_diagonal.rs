@@ -104,9 +104,7 @@ fn fill_tangent(
 pub struct FillDiagonal;
 
 impl Op for FillDiagonal {
-    fn name(&self) -> &str {
-        "FillDiagonal"
-    }
+    op_identity!("FillDiagonal");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, val] = super::arity::exactly("FillDiagonal", inputs)?;
@@ -129,8 +127,6 @@ impl Op for FillDiagonal {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         fill_tangent(g, Arc::new(FillDiagonal), node, tangents)
     }
-
-    op_identity!();
 }
 
 /// `FillDiagonalOffset`: inputs are a matrix, a scalar and an integer
@@ -140,9 +136,7 @@ impl Op for FillDiagonal {
 pub struct FillDiagonalOffset;
 
 impl Op for FillDiagonalOffset {
-    fn name(&self) -> &str {
-        "FillDiagonalOffset"
-    }
+    op_identity!("FillDiagonalOffset");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, val, offset] = super::arity::exactly("FillDiagonalOffset", inputs)?;
@@ -177,20 +171,14 @@ impl Op for FillDiagonalOffset {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         fill_tangent(g, Arc::new(FillDiagonalOffset), node, tangents)
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::ops::test_support::perform_first;
+    use crate::ops::test_support::{perform_first, ty};
     use crate::tensor::Tensor;
-
-    fn ty(dtype: DType, ndim: usize) -> Type {
-        TensorType::new(dtype, vec![None; ndim]).unwrap().into()
-    }
 
     #[test]
     fn type_rules() {

@@ -76,9 +76,7 @@ impl IfElse {
 }
 
 impl Op for IfElse {
-    fn name(&self) -> &str {
-        "IfElse"
-    }
+    op_identity!("IfElse");
 
     fn describe(&self) -> String {
         "if{}".into()
@@ -121,8 +119,6 @@ impl Op for IfElse {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         grad_rules::ifelse_pushforward(self, g, node, tangents).map(Some)
     }
-
-    op_identity!();
 }
 
 /// The output type of a branch pair: same dtype and rank; static lengths

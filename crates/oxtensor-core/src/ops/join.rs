@@ -114,9 +114,7 @@ fn joined_len(dims: impl Iterator<Item = Option<u64>>) -> Result<Option<u64>> {
 }
 
 impl Op for Join {
-    fn name(&self) -> &str {
-        "Join"
-    }
+    op_identity!("Join");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
@@ -219,8 +217,6 @@ impl Op for Join {
             &args,
         )?)]))
     }
-
-    op_identity!();
 }
 
 /// The length of `x` along the join axis: `Shape_i` for a constant axis;

@@ -4,11 +4,11 @@
 
 use crate::build;
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::softmax::logsumexp;
 use crate::op_identity;
-use crate::ops::reduce::normalize_axes;
+use crate::ops::reduced_axes::{axis_field_methods, real_reduction_type};
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::Outs;
 use crate::ops::Tangents;
@@ -23,30 +23,14 @@ pub struct LogSumExp {
     pub axis: Option<Vec<usize>>,
 }
 
+axis_field_methods!(LogSumExp);
+
 impl LogSumExp {
-    /// The op over `axis` (negative counts from the end) of an `ndim` input.
-    pub fn new(axis: Option<&[i64]>, ndim: usize) -> Result<Self> {
-        let axis = axis.map(|a| normalize_axes(a, ndim)).transpose()?;
-        Ok(LogSumExp { axis })
-    }
-
-    /// The reduced axes of a rank-`ndim` input.
-    pub fn axes(&self, ndim: usize) -> Vec<usize> {
-        super::reduced_axes::reduced_axes(self.axis.as_deref(), ndim)
-    }
-
     /// The output type: the input without the reduced axes, in a float dtype.
     pub fn output_type(&self, input: &TensorType) -> Result<TensorType> {
-        if input.dtype.is_complex() {
-            return Err(Error::Type(format!(
-                "{} is defined for real numbers, not {} (input {input})",
-                self.describe(),
-                input.dtype
-            )));
-        }
-        let shape =
-            super::reduced_axes::kept_static_shape(&self.describe(), self.axis.as_deref(), input)?;
-        TensorType::new(input.dtype.upgrade_to_float(), shape)
+        let (op, axis) = (self.describe(), self.axis.as_deref());
+        let float = input.dtype.upgrade_to_float();
+        real_reduction_type(&op, "is defined for real numbers", axis, input, float)
     }
 
     /// `v` with the reduced axes put back as length 1.
@@ -65,9 +49,7 @@ impl LogSumExp {
 }
 
 impl Op for LogSumExp {
-    fn name(&self) -> &str {
-        "LogSumExp"
-    }
+    op_identity!("LogSumExp");
 
     /// `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
     fn describe(&self) -> String {
@@ -114,6 +96,4 @@ impl Op for LogSumExp {
         let dz = build::sum(g, wdx, Some(&axes))?;
         Ok(Some(vec![Some(match_dtype(g, dz, tensor(g, z)?.dtype)?)]))
     }
-
-    op_identity!();
 }

@@ -27,9 +27,7 @@ pub struct MakeVector {
 }
 
 impl Op for MakeVector {
-    fn name(&self) -> &str {
-        "MakeVector"
-    }
+    op_identity!("MakeVector");
 
     fn describe(&self) -> String {
         format!("MakeVector{{dtype='{}'}}", self.dtype)
@@ -110,8 +108,6 @@ impl Op for MakeVector {
         let op = Arc::new(MakeVector { dtype: self.dtype });
         Ok(Some(vec![Some(known::apply_out(g, op, &args)?)]))
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

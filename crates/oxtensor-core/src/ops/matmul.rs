@@ -66,9 +66,7 @@ impl Matmul {
 }
 
 impl Op for Matmul {
-    fn name(&self) -> &str {
-        "Matmul"
-    }
+    op_identity!("Matmul");
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,k),(k,n)->(m,n)")
@@ -124,8 +122,6 @@ impl Op for Matmul {
             match_dtype(g, gy, yt.dtype)?,
         ])
     }
-
-    op_identity!();
 }
 
 /// A `Matmul` node on `x` and `y` (of equal rank).

@@ -329,9 +329,16 @@ pub fn props_hash<T: Hash + 'static>(this: &T) -> u64 {
     h.finish()
 }
 
-/// Implements the identity methods of [`Op`] from the type's `PartialEq` and `Hash`.
+/// Implements the identity methods of [`Op`] from the type's `PartialEq` and
+/// `Hash`; `op_identity!("Name")` also gives [`Op::name`].
 #[macro_export]
 macro_rules! op_identity {
+    ($name:literal) => {
+        fn name(&self) -> &str {
+            $name
+        }
+        $crate::op_identity!();
+    };
     () => {
         fn op_eq(&self, other: &dyn $crate::ops::Op) -> bool {
             $crate::ops::props_eq(self, other)

@@ -18,9 +18,7 @@ use crate::value::Value;
 pub struct Nonzero;
 
 impl Op for Nonzero {
-    fn name(&self) -> &str {
-        "Nonzero"
-    }
+    op_identity!("Nonzero");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [input] = super::arity::exactly("Nonzero", inputs)?;
@@ -56,6 +54,4 @@ impl Op for Nonzero {
         );
         Ok(vec![g.input(Type::Null(why.into()), None)])
     }
-
-    op_identity!();
 }

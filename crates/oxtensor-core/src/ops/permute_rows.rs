@@ -71,9 +71,7 @@ impl PermuteRowElements {
 }
 
 impl Op for PermuteRowElements {
-    fn name(&self) -> &str {
-        "PermuteRowElements"
-    }
+    op_identity!("PermuteRowElements");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, y, inverse] = inputs else {
@@ -184,8 +182,6 @@ impl Op for PermuteRowElements {
         let gx = build::cast(g, gx, x_ty.dtype)?;
         Ok(vec![gx, disconnected(g), disconnected(g)])
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

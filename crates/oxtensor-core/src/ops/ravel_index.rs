@@ -58,9 +58,7 @@ pub struct UnravelIndex {
 }
 
 impl Op for UnravelIndex {
-    fn name(&self) -> &str {
-        "UnravelIndex"
-    }
+    op_identity!("UnravelIndex");
 
     fn describe(&self) -> String {
         format!("UnravelIndex{{order={}}}", order_name(self.fortran))
@@ -119,8 +117,6 @@ impl Op for UnravelIndex {
         let d = crate::ops::scalar_grad::disconnected(g);
         Ok(vec![d, d])
     }
-
-    op_identity!();
 }
 
 /// `RavelMultiIndex{mode, order}`: inputs are `n` integer coordinate
@@ -169,9 +165,7 @@ fn static_broadcast(types: &[&TensorType]) -> Vec<Option<u64>> {
 }
 
 impl Op for RavelMultiIndex {
-    fn name(&self) -> &str {
-        "RavelMultiIndex"
-    }
+    op_identity!("RavelMultiIndex");
 
     fn describe(&self) -> String {
         format!(
@@ -274,8 +268,6 @@ impl Op for RavelMultiIndex {
         let d = crate::ops::scalar_grad::disconnected(g);
         Ok(vec![d; n])
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

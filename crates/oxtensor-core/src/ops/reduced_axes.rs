@@ -4,9 +4,52 @@
 //! `LogSumExp` and `CentredSquares`, whose `axis` fields all hold sorted,
 //! non-negative axes (see [`super::reduce::normalize_axes`]).
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::graph::VarId;
 use crate::types::TensorType;
+
+/// `new(axis, ndim)` (negative axes count from the end of a rank-`ndim`
+/// input) and `axes(ndim)` (the reduced axes) of an op whose one field is
+/// `axis: Option<Vec<usize>>`.
+macro_rules! axis_field_methods {
+    ($op:ident) => {
+        impl $op {
+            /// The op over `axis` (negative counts from the end) of an `ndim` input.
+            pub fn new(axis: Option<&[i64]>, ndim: usize) -> Result<Self> {
+                let axis = axis
+                    .map(|a| super::reduce::normalize_axes(a, ndim))
+                    .transpose()?;
+                Ok($op { axis })
+            }
+
+            /// The reduced axes of a rank-`ndim` input.
+            pub fn axes(&self, ndim: usize) -> Vec<usize> {
+                super::reduced_axes::reduced_axes(self.axis.as_deref(), ndim)
+            }
+        }
+    };
+}
+pub(crate) use axis_field_methods;
+
+/// The output type of the reduction `op` (as it prints) over `axis` of a
+/// real `input`: its static shape without the reduced axes, in `dtype`. A
+/// complex input is an error saying that `op` `wants` another.
+pub fn real_reduction_type(
+    op: &str,
+    wants: &str,
+    axis: Option<&[usize]>,
+    input: &TensorType,
+    dtype: DType,
+) -> Result<TensorType> {
+    if input.dtype.is_complex() {
+        return Err(Error::Type(format!(
+            "{op} {wants}, not {} (input {input})",
+            input.dtype
+        )));
+    }
+    TensorType::new(dtype, kept_static_shape(op, axis, input)?)
+}
 
 /// `axis`, or every axis of a rank-`ndim` input when it is `None`.
 pub fn reduced_axes(axis: Option<&[usize]>, ndim: usize) -> Vec<usize> {

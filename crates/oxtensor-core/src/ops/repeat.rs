@@ -128,9 +128,7 @@ impl Repeat {
 }
 
 impl Op for Repeat {
-    fn name(&self) -> &str {
-        "Repeat"
-    }
+    op_identity!("Repeat");
 
     fn describe(&self) -> String {
         format!("Repeat{{axis={}}}", self.axis)
@@ -238,8 +236,6 @@ impl Op for Repeat {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         super::grad_rules::value_pushforward(g, node, tangents)
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

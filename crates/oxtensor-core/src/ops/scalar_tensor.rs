@@ -42,9 +42,7 @@ fn copy_value(inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
 }
 
 impl Op for ScalarFromTensor {
-    fn name(&self) -> &str {
-        "ScalarFromTensor"
-    }
+    op_identity!("ScalarFromTensor");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let input = only_input("ScalarFromTensor", inputs)?;
@@ -67,14 +65,10 @@ impl Op for ScalarFromTensor {
             &[output_grads[0]],
         )?])
     }
-
-    op_identity!();
 }
 
 impl Op for TensorFromScalar {
-    fn name(&self) -> &str {
-        "TensorFromScalar"
-    }
+    op_identity!("TensorFromScalar");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let input = only_input("TensorFromScalar", inputs)?;
@@ -117,8 +111,6 @@ impl Op for TensorFromScalar {
     ) -> InferredShapes {
         Ok(Some(vec![Vec::new()]))
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

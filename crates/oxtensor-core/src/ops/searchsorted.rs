@@ -34,9 +34,7 @@ impl SearchsortedOp {
 }
 
 impl Op for SearchsortedOp {
-    fn name(&self) -> &str {
-        "SearchsortedOp"
-    }
+    op_identity!("SearchsortedOp");
 
     fn describe(&self) -> String {
         format!("SearchsortedOp{{side={}}}", self.side())
@@ -102,17 +100,12 @@ impl Op for SearchsortedOp {
         }
         Ok(out)
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ty(dtype: DType, ndim: usize) -> Type {
-        TensorType::new(dtype, vec![None; ndim]).unwrap().into()
-    }
+    use crate::ops::test_support::ty;
 
     #[test]
     fn type_rules() {

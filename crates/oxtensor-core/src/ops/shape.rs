@@ -20,9 +20,7 @@ use crate::value::Value;
 pub struct Shape;
 
 impl Op for Shape {
-    fn name(&self) -> &str {
-        "Shape"
-    }
+    op_identity!("Shape");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [input] = super::arity::exactly("Shape", inputs)?;
@@ -55,8 +53,6 @@ impl Op for Shape {
     }
 
     super::constant_grads::disconnected_grads!();
-
-    op_identity!();
 }
 
 /// `Shape_i{i}`: the length of axis `i`, an int64 scalar.
@@ -67,9 +63,7 @@ pub struct ShapeI {
 }
 
 impl Op for ShapeI {
-    fn name(&self) -> &str {
-        "Shape_i"
-    }
+    op_identity!("Shape_i");
 
     fn describe(&self) -> String {
         format!("Shape_i{{{}}}", self.i)
@@ -110,8 +104,6 @@ impl Op for ShapeI {
     }
 
     super::constant_grads::disconnected_grads!();
-
-    op_identity!();
 }
 
 /// `Reshape{ndim}`: inputs are the tensor and an integer shape vector.
@@ -195,9 +187,7 @@ fn check_reshape(input: &TensorType, shape: &[i64]) -> Result<()> {
 }
 
 impl Op for Reshape {
-    fn name(&self) -> &str {
-        "Reshape"
-    }
+    op_identity!("Reshape");
 
     fn describe(&self) -> String {
         format!("Reshape{{{}}}", self.ndim)
@@ -280,8 +270,6 @@ impl Op for Reshape {
         };
         Ok(Some(vec![out]))
     }
-
-    op_identity!();
 }
 
 /// The symbolic shape of a reshape to the constant `dims`: `-1` becomes

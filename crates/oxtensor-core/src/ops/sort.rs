@@ -156,9 +156,7 @@ impl Op for Sort {
 pub struct TakeAlongAxis;
 
 impl Op for TakeAlongAxis {
-    fn name(&self) -> &str {
-        "TakeAlongAxis"
-    }
+    op_identity!("TakeAlongAxis");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [values, indices, axis] = inputs else {
@@ -200,6 +198,4 @@ impl Op for TakeAlongAxis {
     fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
         Ok(Some(vec![vec![true], vec![false], vec![false]]))
     }
-
-    op_identity!();
 }

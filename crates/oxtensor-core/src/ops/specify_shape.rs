@@ -62,9 +62,7 @@ impl KnownInputs for SpecifyShape {
 }
 
 impl Op for SpecifyShape {
-    fn name(&self) -> &str {
-        "SpecifyShape"
-    }
+    op_identity!("SpecifyShape");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])
@@ -122,8 +120,6 @@ impl Op for SpecifyShape {
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         super::grad_rules::value_pushforward(g, node, tangents)
     }
-
-    op_identity!();
 }
 
 #[cfg(test)]

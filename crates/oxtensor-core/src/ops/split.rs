@@ -114,9 +114,7 @@ impl Split {
 }
 
 impl Op for Split {
-    fn name(&self) -> &str {
-        "Split"
-    }
+    op_identity!("Split");
 
     fn describe(&self) -> String {
         format!("Split{{{}}}", self.len_splits)
@@ -212,8 +210,6 @@ impl Op for Split {
         let parts = split(g, t, n[1], n[2], self.len_splits)?;
         Ok(Some(parts.into_iter().map(Some).collect()))
     }
-
-    op_identity!();
 }
 
 /// `split(x, axis, splits)` from Rust: the `len_splits` outputs.

@@ -94,9 +94,7 @@ impl Subtensor {
 }
 
 impl Op for Subtensor {
-    fn name(&self) -> &str {
-        "Subtensor"
-    }
+    op_identity!("Subtensor");
 
     fn describe(&self) -> String {
         format!("Subtensor{{{}}}", describe_basic(&self.idx_list))
@@ -125,8 +123,6 @@ impl Op for Subtensor {
     }
 
     grad::read_grads!();
-
-    op_identity!();
 }
 
 /// The tensors of the index inputs.
@@ -215,9 +211,7 @@ pub(crate) fn check_value_rank(region_ndim: usize, y: &TensorType) -> Result<()>
 }
 
 impl Op for IncSubtensor {
-    fn name(&self) -> &str {
-        "IncSubtensor"
-    }
+    op_identity!("IncSubtensor");
 
     fn describe(&self) -> String {
         let kind = if self.set_instead_of_inc {
@@ -264,8 +258,6 @@ impl Op for IncSubtensor {
     super::shape_rules::shape_of_input!(0);
 
     grad::write_grads!();
-
-    op_identity!();
 }
 
 /// The methods of a writing op with an `inplace` field: it writes into

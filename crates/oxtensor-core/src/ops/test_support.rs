@@ -1,10 +1,17 @@
 //! Test-only helpers for op unit tests: running `perform` outside a graph.
 
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::Tensor;
+use crate::types::{TensorType, Type};
 use crate::value::Value;
+
+/// A tensor type of `dtype` with `ndim` axes of unknown length.
+pub fn ty(dtype: DType, ndim: usize) -> Type {
+    TensorType::new(dtype, vec![None; ndim]).unwrap().into()
+}
 
 /// `op.perform` on `inputs` with an empty context; the first output.
 pub fn perform_first(op: &dyn Op, inputs: &[&Value]) -> Result<Tensor> {

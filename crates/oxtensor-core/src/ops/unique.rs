@@ -47,9 +47,7 @@ fn int_vector(values: Vec<i64>) -> Result<Value> {
 }
 
 impl Op for Unique {
-    fn name(&self) -> &str {
-        "Unique"
-    }
+    op_identity!("Unique");
 
     fn describe(&self) -> String {
         let axis = self.axis.map_or("None".to_string(), |a| a.to_string());
@@ -124,8 +122,6 @@ impl Op for Unique {
         }
         Ok(Some(shapes))
     }
-
-    op_identity!();
 }
 
 /// The number of elements of a tensor, from its shape.

@@ -87,14 +87,7 @@ impl Tensor {
     ) -> Result<Tensor> {
         let bytes = layout::nbytes(dtype, shape)?;
         let buffer = alloc(bytes).ok_or_else(|| layout::allocation_failed(dtype, shape, bytes))?;
-        Ok(Tensor {
-            dtype,
-            shape: Dims::from_slice(shape),
-            strides: c_strides(dtype, shape),
-            offset: 0,
-            buffer,
-            contiguous: true,
-        })
+        Ok(Self::c_order_at_start(dtype, shape, buffer))
     }
 
     /// A C-contiguous tensor at the start of `buffer`, or `None` when the
@@ -106,14 +99,7 @@ impl Tensor {
         let size = dtype.itemsize();
         let fits = layout::nbytes(dtype, shape).is_ok_and(|n| buffer.len() >= n)
             && (buffer.as_ptr() as usize).is_multiple_of(size.min(8));
-        fits.then(|| Tensor {
-            dtype,
-            shape: Dims::from_slice(shape),
-            strides: c_strides(dtype, shape),
-            offset: 0,
-            buffer,
-            contiguous: true,
-        })
+        fits.then(|| Self::c_order_at_start(dtype, shape, buffer))
     }
 
     /// A tensor over raw native-endian bytes in C order.
@@ -125,17 +111,22 @@ impl Tensor {
                 bytes.len()
             )));
         }
-        let strides = c_strides(dtype, &shape);
         let buffer = Buffer::from_bytes(&bytes)
             .ok_or_else(|| layout::allocation_failed(dtype, &shape, n))?;
-        Ok(Tensor {
+        Ok(Self::c_order_at_start(dtype, &shape, buffer))
+    }
+
+    /// A C-contiguous tensor at the start of `buffer`, which the caller
+    /// has checked holds it.
+    fn c_order_at_start(dtype: DType, shape: &[usize], buffer: Arc<Buffer>) -> Tensor {
+        Tensor {
             dtype,
-            shape: shape.into(),
-            strides,
+            shape: Dims::from_slice(shape),
+            strides: c_strides(dtype, shape),
             offset: 0,
             buffer,
             contiguous: true,
-        })
+        }
     }
 
     /// A tensor from elements in C order.

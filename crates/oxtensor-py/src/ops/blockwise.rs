@@ -6,7 +6,7 @@ use crate::errors::IntoPyResult;
 use crate::ops::classes::op_object;
 use crate::ops::host_op::HostOp;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use oxtensor_core::ops::blockwise::{Blockwise, Signature};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyValueError;
@@ -18,6 +18,8 @@ use std::sync::Arc;
 /// the op's `gufunc_signature`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.blockwise", name = "Blockwise")]
 pub struct PyBlockwise;
+
+op_args!(PyBlockwise, ["core_op", "signature"], []);
 
 /// The core op of a Python op object: a built-in's own, or a host adapter.
 pub(crate) fn op_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
@@ -56,15 +58,6 @@ impl PyBlockwise {
         let text = signature_of(core_op, &core, signature)?;
         let op = Blockwise::new(core, Signature::parse(&text).py()?).py()?;
         Ok(PyOp::builtin(Arc::new(op)).add_subclass(PyBlockwise))
-    }
-
-    #[classattr]
-    fn __props__() -> (&'static str, &'static str) {
-        ("core_op", "signature")
-    }
-
-    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-        new_args(slf.as_any(), &["core_op", "signature"], &[])
     }
 
     /// The op computed on each batch entry.

@@ -4,10 +4,9 @@
 //! (`destroy_map = {0: [0]}`), which the inplace phase puts in graphs.
 
 use crate::errors::IntoPyResult;
-use crate::graph::apply::PyApply;
 use crate::ops::op::PyOp;
 use crate::ops::props::{core_of, op_args};
-use crate::ops::subtensor::{core_ref, idx_list_tuple, indexing_node, parse_idx_list};
+use crate::ops::subtensor::{idx_list_tuple, indexing_make_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
 use pyo3::exceptions::PyNotImplementedError;
@@ -93,14 +92,6 @@ impl PyIncSubtensor {
     fn destroyhandler_tolerate_aliased<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
         PyTuple::empty(py)
     }
-
-    #[pyo3(signature = (*inputs))]
-    fn make_node<'py>(
-        slf: &Bound<'py, Self>,
-        inputs: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyApply>> {
-        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
-    }
 }
 
 /// `AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)`.
@@ -170,12 +161,6 @@ impl PyAdvancedIncSubtensor {
     fn ignore_duplicates(&self) -> bool {
         false
     }
-
-    #[pyo3(signature = (*inputs))]
-    fn make_node<'py>(
-        slf: &Bound<'py, Self>,
-        inputs: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyApply>> {
-        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
-    }
 }
+
+indexing_make_node!(PyIncSubtensor, PyAdvancedIncSubtensor);

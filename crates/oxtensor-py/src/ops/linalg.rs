@@ -5,7 +5,7 @@
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
 use crate::ops::props::unit_op;
-use crate::ops::props::{core_of, new_args, op_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
@@ -130,22 +130,14 @@ macro_rules! lower_op {
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = $name)]
         pub struct $py;
 
+        op_args!($py, [], ["lower"]);
+
         #[pymethods]
         impl $py {
             #[new]
             #[pyo3(signature = (lower = true))]
             fn new(lower: bool) -> PyClassInitializer<Self> {
                 PyOp::builtin(Arc::new($core { lower })).add_subclass($py)
-            }
-
-            #[classattr]
-            fn __props__() -> (&'static str,) {
-                ("lower",)
-            }
-
-            /// `(lower=...)` rebuilds it.
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &["lower"])
             }
 
             /// Which triangle of the input is read.

@@ -70,30 +70,21 @@ macro_rules! op_args {
 pub(crate) use op_args;
 
 /// The Python class of a core op without props (`Matmul()`, `Det()`):
-/// `unit_op!(PyDet, Det, "oxtensor.tensor.linalg", "Det", "doc")`.
+/// `unit_op!(PyDet, Det, "oxtensor.tensor.linalg", "Det", "doc")`. A class
+/// with methods of its own adds them in another `#[pymethods]` block.
 macro_rules! unit_op {
     ($py:ident, $core:ident, $module:literal, $name:literal, $doc:literal) => {
         #[doc = $doc]
         #[pyclass(extends = $crate::ops::op::PyOp, subclass, module = $module, name = $name)]
         pub struct $py;
 
+        $crate::ops::props::op_args!($py, [], []);
+
         #[pymethods]
         impl $py {
             #[new]
             fn new() -> PyClassInitializer<Self> {
                 $crate::ops::op::PyOp::builtin(std::sync::Arc::new($core)).add_subclass($py)
-            }
-
-            /// No arguments rebuild it.
-            fn __getnewargs_ex__<'py>(
-                slf: &Bound<'py, Self>,
-            ) -> PyResult<$crate::ops::props::NewArgs<'py>> {
-                $crate::ops::props::new_args(slf.as_any(), &[], &[])
-            }
-
-            #[classattr]
-            fn __props__<'py>(py: Python<'py>) -> Bound<'py, pyo3::types::PyTuple> {
-                pyo3::types::PyTuple::empty(py)
             }
         }
     };

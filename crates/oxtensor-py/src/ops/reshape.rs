@@ -2,24 +2,21 @@
 //! shape as a graph value, and its reshaping.
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_of, op_args, unit_op};
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// `Shape`: the shape as an int64 vector.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Shape")]
-pub struct PyShape;
-
-op_args!(PyShape, [], []);
+unit_op!(
+    PyShape,
+    Shape,
+    "oxtensor.tensor.shape",
+    "Shape",
+    "`Shape`: the shape as an int64 vector."
+);
 
 #[pymethods]
 impl PyShape {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(Shape)).add_subclass(PyShape)
-    }
-
     /// Only the input's shape matters, not its elements.
     fn connection_pattern(&self, node: Bound<'_, PyAny>) -> Vec<Vec<bool>> {
         let _ = node;

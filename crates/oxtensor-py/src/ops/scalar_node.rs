@@ -9,8 +9,7 @@ use crate::graph::apply::PyApply;
 use crate::graph::construct;
 use crate::graph::types::{core_type, py_type, PyScalarType, PyTensorType};
 use crate::graph::variable::PyVariable;
-use crate::ops::op::PyOp;
-use crate::ops::props::op_args;
+use crate::ops::props::unit_op;
 use crate::registry;
 use oxtensor_core::ops::scalar_tensor::{ScalarFromTensor, TensorFromScalar};
 use oxtensor_core::ops::OpRef;
@@ -21,24 +20,24 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
 use std::sync::Arc;
 
-/// `ScalarFromTensor()`: a 0-d tensor as a scalar.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "ScalarFromTensor")]
-pub struct PyScalarFromTensor;
+unit_op!(
+    PyScalarFromTensor,
+    ScalarFromTensor,
+    "oxtensor.tensor.basic",
+    "ScalarFromTensor",
+    "`ScalarFromTensor()`: a 0-d tensor as a scalar."
+);
 
-/// `TensorFromScalar()`: a scalar as a 0-d tensor.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "TensorFromScalar")]
-pub struct PyTensorFromScalar;
-
-op_args!(PyScalarFromTensor, [], []);
-op_args!(PyTensorFromScalar, [], []);
+unit_op!(
+    PyTensorFromScalar,
+    TensorFromScalar,
+    "oxtensor.tensor.basic",
+    "TensorFromScalar",
+    "`TensorFromScalar()`: a scalar as a 0-d tensor."
+);
 
 #[pymethods]
 impl PyScalarFromTensor {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(ScalarFromTensor)).add_subclass(PyScalarFromTensor)
-    }
-
     /// The node reading `x`, a 0-d tensor (or data made one).
     fn make_node<'py>(slf: &Bound<'py, Self>, x: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = as_tensor_variable(x, None, None, None)?;
@@ -52,11 +51,6 @@ impl PyScalarFromTensor {
 
 #[pymethods]
 impl PyTensorFromScalar {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(TensorFromScalar)).add_subclass(PyTensorFromScalar)
-    }
-
     /// The node reading `s`, a scalar (or data made a scalar constant).
     fn make_node<'py>(slf: &Bound<'py, Self>, s: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let s = if s.is_instance_of::<PyVariable>() {

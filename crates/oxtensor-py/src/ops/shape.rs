@@ -6,7 +6,7 @@
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, op_args, NewArgs};
+use crate::ops::props::{core_of, op_args};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -19,8 +19,22 @@ use oxtensor_core::ops::split::Split;
 use oxtensor_core::tensor::Tensor;
 use oxtensor_core::types::{TensorType, Type};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 use std::sync::Arc;
+
+/// PyTensor's `_output_type_depends_on_input_value`: the output type
+/// follows the values of constant inputs (`known_types`).
+macro_rules! value_dependent {
+    ($py:ident) => {
+        #[pymethods]
+        impl $py {
+            #[classattr]
+            fn _output_type_depends_on_input_value() -> bool {
+                true
+            }
+        }
+    };
+}
 
 /// A class without props: `Name()` rebuilds it.
 macro_rules! plain_op {
@@ -29,25 +43,14 @@ macro_rules! plain_op {
         #[pyclass(extends = PyOp, subclass, module = $module, name = $name)]
         pub struct $py;
 
+        op_args!($py, [], []);
+        value_dependent!($py);
+
         #[pymethods]
         impl $py {
             #[new]
             fn new() -> PyClassInitializer<Self> {
                 PyOp::builtin(Arc::new($core)).add_subclass($py)
-            }
-
-            #[classattr]
-            fn __props__<'py>(py: Python<'py>) -> Bound<'py, PyTuple> {
-                PyTuple::empty(py)
-            }
-
-            #[classattr]
-            fn _output_type_depends_on_input_value() -> bool {
-                true
-            }
-
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &[])
             }
         }
     };
@@ -60,6 +63,9 @@ macro_rules! dtype_op {
         #[pyclass(extends = PyOp, subclass, module = $module, name = $name)]
         pub struct $py;
 
+        op_args!($py, ["dtype"], []);
+        value_dependent!($py);
+
         #[pymethods]
         impl $py {
             #[new]
@@ -70,20 +76,6 @@ macro_rules! dtype_op {
                     _ => $default,
                 };
                 Ok(PyOp::builtin(Arc::new($core { dtype })).add_subclass($py))
-            }
-
-            #[classattr]
-            fn __props__() -> (&'static str,) {
-                ("dtype",)
-            }
-
-            #[classattr]
-            fn _output_type_depends_on_input_value() -> bool {
-                true
-            }
-
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &["dtype"], &[])
             }
 
             /// The output dtype.

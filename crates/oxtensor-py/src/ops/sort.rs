@@ -7,7 +7,7 @@
 use crate::ops::classes::core_op;
 use crate::ops::inc_subtensor::destroy_map_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, op_args, NewArgs};
+use crate::ops::props::{core_of, op_args, unit_op};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
@@ -21,6 +21,8 @@ macro_rules! sort_class {
         #[doc = concat!("`", $pyname, "(kind='quicksort')`: inputs are the tensor and the axis.")]
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = $pyname)]
         pub struct $rs;
+
+        op_args!($rs, props ["kind"], [], ["kind", "inplace"]);
 
         #[pymethods]
         impl $rs {
@@ -43,15 +45,6 @@ macro_rules! sort_class {
                     inplace: inplace && !$indices,
                 };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
-            }
-
-            #[classattr]
-            fn __props__() -> (&'static str,) {
-                ("kind",)
-            }
-
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &["kind", "inplace"])
             }
 
             /// Whether the sorted values overwrite the input (always
@@ -155,20 +148,13 @@ impl PyCumOp {
     }
 }
 
-/// `TakeAlongAxis()`: values picked along an axis by int64 indices shaped
-/// like them (inputs: values, indices, axis); `sort`'s gradient uses it.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.sort", name = "TakeAlongAxis")]
-pub struct PyTakeAlongAxis;
-
-op_args!(PyTakeAlongAxis, [], []);
-
-#[pymethods]
-impl PyTakeAlongAxis {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(TakeAlongAxis)).add_subclass(PyTakeAlongAxis)
-    }
-}
+unit_op!(
+    PyTakeAlongAxis,
+    TakeAlongAxis,
+    "oxtensor.tensor.sort",
+    "TakeAlongAxis",
+    "`TakeAlongAxis()`: values picked along an axis by int64 indices shaped like them (inputs: values, indices, axis); `sort`'s gradient uses it."
+);
 
 /// The Python object of a `Sort`: `SortOp` or `ArgSortOp` by what it returns.
 pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {

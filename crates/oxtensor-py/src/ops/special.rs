@@ -8,7 +8,7 @@ use crate::graph::tensor_variable::reductions::parse_axes;
 use crate::ops::classes::core_op;
 use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, new_args, NewArgs};
+use crate::ops::props::core_of;
 use oxtensor_core::build::reinsert_axes;
 use oxtensor_core::kernels::softmax::SoftmaxKind;
 use oxtensor_core::ops::argmax::Argmax;
@@ -60,6 +60,8 @@ macro_rules! softmax_class {
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.special", name = $pyname)]
         pub struct $rs;
 
+        $crate::ops::props::op_args!($rs, props ["axis"], [], ["axis"]);
+
         #[pymethods]
         impl $rs {
             #[new]
@@ -71,15 +73,6 @@ macro_rules! softmax_class {
                     axis,
                 };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
-            }
-
-            #[classattr]
-            fn __props__() -> (&'static str,) {
-                ("axis",)
-            }
-
-            fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
-                new_args(slf.as_any(), &[], &["axis"])
             }
 
             /// The axes as a tuple, or `None`.
@@ -102,6 +95,8 @@ macro_rules! axes_class {
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.math", name = $pyname)]
         pub struct $rs;
 
+        $crate::ops::props::op_args!($rs, props["axis"], [], ["axis"]);
+
         #[pymethods]
         impl $rs {
             #[new]
@@ -109,17 +104,6 @@ macro_rules! axes_class {
             fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
                 let axis = $crate::ops::special::constructor_axes($pyname, axis)?;
                 Ok(PyOp::builtin(Arc::new($core { axis })).add_subclass($rs))
-            }
-
-            #[classattr]
-            fn __props__() -> (&'static str,) {
-                ("axis",)
-            }
-
-            fn __getnewargs_ex__<'py>(
-                slf: &Bound<'py, Self>,
-            ) -> PyResult<$crate::ops::props::NewArgs<'py>> {
-                $crate::ops::props::new_args(slf.as_any(), &[], &["axis"])
             }
 
             /// The reduced axes as a tuple, or `None` for all.
@@ -207,30 +191,25 @@ fn reducing<'py>(
     dimshuffle(&out, reinsert_axes(ndim, &reduced))
 }
 
-/// `logsumexp(x, axis, keepdims)`.
-#[pyfunction]
-#[pyo3(signature = (x, axis = None, keepdims = false))]
-pub fn logsumexp<'py>(
-    x: Bound<'py, PyAny>,
-    axis: Option<Bound<'py, PyAny>>,
-    keepdims: bool,
-) -> Out<'py> {
-    reducing(x, axis, keepdims, |a, nd| {
-        Ok(Arc::new(LogSumExp::new(a, nd)?) as OpRef)
-    })
+/// `logsumexp` and `argmax`: a reducing op over `axis`, made by its `new`.
+macro_rules! reducing_fns {
+    ($($name:ident => $op:ident, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        #[pyfunction]
+        #[pyo3(signature = (x, axis = None, keepdims = false))]
+        pub fn $name<'py>(
+            x: Bound<'py, PyAny>,
+            axis: Option<Bound<'py, PyAny>>,
+            keepdims: bool,
+        ) -> Out<'py> {
+            reducing(x, axis, keepdims, |a, nd| Ok(Arc::new($op::new(a, nd)?) as OpRef))
+        }
+    )*};
 }
 
-/// `argmax(x, axis, keepdims)`.
-#[pyfunction]
-#[pyo3(signature = (x, axis = None, keepdims = false))]
-pub fn argmax<'py>(
-    x: Bound<'py, PyAny>,
-    axis: Option<Bound<'py, PyAny>>,
-    keepdims: bool,
-) -> Out<'py> {
-    reducing(x, axis, keepdims, |a, nd| {
-        Ok(Arc::new(Argmax::new(a, nd)?) as OpRef)
-    })
+reducing_fns! {
+    logsumexp => LogSumExp, "`logsumexp(x, axis, keepdims)`.";
+    argmax => Argmax, "`argmax(x, axis, keepdims)`.";
 }
 
 /// Adds the functions to the module (the classes: `ops/classes.rs`).

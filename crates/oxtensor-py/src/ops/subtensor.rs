@@ -9,7 +9,7 @@ use crate::graph::apply::PyApply;
 use crate::graph::variable::PyVariable;
 use crate::ops::make_node::tensor_type_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, view_of_input};
+use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::subtensor::Subtensor;
 use oxtensor_core::ops::OpRef;
@@ -128,6 +128,25 @@ pub(crate) fn core_ref(op: &Bound<'_, PyAny>) -> PyResult<OpRef> {
         .ok_or_else(|| PyTypeError::new_err("built-in op without its core op"))
 }
 
+/// `make_node(*inputs)` of an indexing op class: the inputs checked and
+/// typed by its core op ([`indexing_node`]).
+macro_rules! indexing_make_node {
+    ($($py:ty),*) => {$(
+        #[pymethods]
+        impl $py {
+            #[pyo3(signature = (*inputs))]
+            fn make_node<'py>(
+                slf: &Bound<'py, Self>,
+                inputs: &Bound<'py, PyTuple>,
+            ) -> PyResult<Bound<'py, $crate::graph::apply::PyApply>> {
+                let core = $crate::ops::subtensor::core_ref(slf.as_any())?;
+                $crate::ops::subtensor::indexing_node(slf.as_any(), &core, inputs)
+            }
+        }
+    )*};
+}
+pub(crate) use indexing_make_node;
+
 /// `Subtensor(idx_list)`: basic indexing, a view of the input.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "Subtensor")]
 pub struct PySubtensor;
@@ -153,29 +172,15 @@ impl PySubtensor {
     fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         view_of_input(py)
     }
-
-    #[pyo3(signature = (*inputs))]
-    fn make_node<'py>(
-        slf: &Bound<'py, Self>,
-        inputs: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyApply>> {
-        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
-    }
 }
 
-/// `AdvancedSubtensor1()`: `x[ilist]` for one integer vector on axis 0.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor1")]
-pub struct PyAdvancedSubtensor1;
-
-op_args!(PyAdvancedSubtensor1, [], []);
-
-#[pymethods]
-impl PyAdvancedSubtensor1 {
-    #[new]
-    fn new() -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(AdvancedSubtensor1)).add_subclass(PyAdvancedSubtensor1)
-    }
-}
+unit_op!(
+    PyAdvancedSubtensor1,
+    AdvancedSubtensor1,
+    "oxtensor.tensor.subtensor",
+    "AdvancedSubtensor1",
+    "`AdvancedSubtensor1()`: `x[ilist]` for one integer vector on axis 0."
+);
 
 /// `AdvancedSubtensor(idx_list)`: integer arrays and boolean masks, with slices.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor")]
@@ -196,14 +201,6 @@ impl PyAdvancedSubtensor {
     fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         idx_list_tuple(py, &core_of::<AdvancedSubtensor>(slf.as_super())?.idx_list)
     }
-
-    #[pyo3(signature = (*inputs))]
-    fn make_node<'py>(
-        slf: &Bound<'py, Self>,
-        inputs: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyApply>> {
-        indexing_node(slf.as_any(), &core_ref(slf.as_any())?, inputs)
-    }
 }
 
 /// Calls `oxtensor.tensor.subtensor.<name>(*args)`: `x[...]`, `x[i].set(y)`
@@ -217,3 +214,5 @@ pub fn call_python<'py>(
         .getattr(name)?
         .call1(args)
 }
+
+indexing_make_node!(PySubtensor, PyAdvancedSubtensor);

@@ -37,28 +37,25 @@ fn moments(
     })
 }
 
-/// `var(x, axis=None, ddof=0, keepdims=False, corrected=False)`.
-#[pyfunction]
-#[pyo3(signature = (x, axis=None, ddof=0, keepdims=false, corrected=false))]
-pub fn var<'py>(
-    x: Bound<'py, PyAny>,
-    axis: Option<Bound<'py, PyAny>>,
-    ddof: i64,
-    keepdims: bool,
-    corrected: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    build(x, moments(axis, ddof, keepdims, corrected)?, variance::var)
+/// `var` and `std`, the same arguments for each core builder.
+macro_rules! moment_fns {
+    ($($name:ident => $builder:path, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        #[pyfunction]
+        #[pyo3(signature = (x, axis=None, ddof=0, keepdims=false, corrected=false))]
+        pub fn $name<'py>(
+            x: Bound<'py, PyAny>,
+            axis: Option<Bound<'py, PyAny>>,
+            ddof: i64,
+            keepdims: bool,
+            corrected: bool,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            build(x, moments(axis, ddof, keepdims, corrected)?, $builder)
+        }
+    )*};
 }
 
-/// `std(x, axis=None, ddof=0, keepdims=False, corrected=False)`.
-#[pyfunction]
-#[pyo3(signature = (x, axis=None, ddof=0, keepdims=false, corrected=false))]
-pub fn std<'py>(
-    x: Bound<'py, PyAny>,
-    axis: Option<Bound<'py, PyAny>>,
-    ddof: i64,
-    keepdims: bool,
-    corrected: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    build(x, moments(axis, ddof, keepdims, corrected)?, variance::std)
+moment_fns! {
+    var => variance::var, "`var(x, axis=None, ddof=0, keepdims=False, corrected=False)`.";
+    std => variance::std, "`std(x, axis=None, ddof=0, keepdims=False, corrected=False)`.";
 }

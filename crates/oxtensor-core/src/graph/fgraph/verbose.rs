@@ -24,6 +24,17 @@ impl ReplaceLog {
     pub fn new(ignore: Vec<String>, sink: LogSink) -> Self {
         ReplaceLog { ignore, sink }
     }
+
+    /// The line for replacing `var` (of `var_owner`) by `new` (of
+    /// `new_owner`), each given as PyTensor's `str` of it. The one place
+    /// the format is written: the core's log and Python's
+    /// `FunctionGraph.replace` (which names variables by their Python
+    /// `str`, a subclass's own included) both use it.
+    pub fn line(reason: &str, var: &str, var_owner: &str, new: &str, new_owner: &str) -> String {
+        format!(
+            "rewriting: rewrite {reason} replaces {var} of {var_owner} with {new} of {new_owner}"
+        )
+    }
 }
 
 /// Two logs are the same if they ignore the same reasons and write to the
@@ -56,12 +67,12 @@ impl FunctionGraph {
         if log.ignore.iter().any(|r| r == reason) {
             return;
         }
-        let line = format!(
-            "rewriting: rewrite {reason} replaces {} of {} with {} of {}",
-            self.graph.describe_var(var),
-            self.owner_text(var),
-            self.graph.describe_var(new),
-            self.owner_text(new)
+        let line = ReplaceLog::line(
+            reason,
+            &self.graph.describe_var(var),
+            &self.owner_text(var),
+            &self.graph.describe_var(new),
+            &self.owner_text(new),
         );
         (log.sink)(&line);
     }

@@ -13,6 +13,7 @@ mod transpose_block;
 pub use join::{region, scalar_of, write_into};
 
 use crate::error::{Error, Result};
+use crate::kernels::by_width;
 use crate::kernels::iter::Nest;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{c_strides, Strides, Tensor};
@@ -150,16 +151,7 @@ pub unsafe fn copy_nest(nest: &Nest<2>, size: usize, ps: *const u8, pd: *mut u8)
     }
     let nest = short_inner_last(nest);
     // SAFETY: the caller's contract; each arm's type has `size` bytes.
-    unsafe {
-        match size {
-            1 => walk::<u8>(&nest, ps, pd),
-            2 => walk::<u16>(&nest, ps, pd),
-            4 => walk::<u32>(&nest, ps, pd),
-            8 => walk::<u64>(&nest, ps, pd),
-            16 => walk::<u128>(&nest, ps, pd),
-            _ => walk_bytes(&nest, size, ps, pd),
-        }
-    }
+    unsafe { by_width!(size, walk::<_>(&nest, ps, pd), else walk_bytes(&nest, size, ps, pd)) }
 }
 
 /// Runs shorter than this are swapped for a longer dimension: the walk

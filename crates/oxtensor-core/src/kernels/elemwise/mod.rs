@@ -428,6 +428,11 @@ mod tests {
     use super::*;
     use crate::tensor::Scalar;
 
+    /// The elementwise kernel of `kind` (no output buffer given).
+    fn kind(k: ScalarKind, inputs: &[&Tensor], bc: &[Vec<bool>], out: DType) -> Result<Tensor> {
+        elemwise(&ScalarOp::Kind(k), inputs, bc, out, None)
+    }
+
     fn f64s(t: &Tensor) -> Vec<f64> {
         (0..t.len())
             .map(|i| {
@@ -445,21 +450,13 @@ mod tests {
         let a = Tensor::from_vec(vec![2, 2], vec![1i8, 2, 3, 4]).unwrap();
         let b = Tensor::from_vec(vec![1, 2], vec![0.5f64, 1.5]).unwrap();
         let bc = [vec![false, false], vec![true, false]];
-        let out = elemwise(
-            &ScalarOp::Kind(ScalarKind::Add),
-            &[&a, &b],
-            &bc,
-            DType::Float64,
-            None,
-        )
-        .unwrap();
+        let out = kind(ScalarKind::Add, &[&a, &b], &bc, DType::Float64).unwrap();
         assert_eq!(f64s(&out), vec![1.5, 3.5, 3.5, 5.5]);
-        let err = elemwise(
-            &ScalarOp::Kind(ScalarKind::Add),
+        let err = kind(
+            ScalarKind::Add,
             &[&a, &b],
             &[vec![false; 2], vec![false; 2]],
             DType::Float64,
-            None,
         );
         assert!(err
             .unwrap_err()
@@ -527,60 +524,24 @@ mod tests {
         let i = Tensor::from_vec(vec![3], vec![-7i32, 0, 7]).unwrap();
         let two = Tensor::from_vec(vec![3], vec![2i32, 2, 0]).unwrap();
         let bc = [vec![false], vec![false]];
-        let q = elemwise(
-            &ScalarOp::Kind(ScalarKind::IntDiv),
-            &[&i, &two],
-            &bc,
-            DType::Int32,
-            None,
-        )
-        .unwrap();
+        let q = kind(ScalarKind::IntDiv, &[&i, &two], &bc, DType::Int32).unwrap();
         assert_eq!((q.get(0), q.get(2)), (Scalar::Int(-4), Scalar::Int(0)));
-        let d = elemwise(
-            &ScalarOp::Kind(ScalarKind::TrueDiv),
-            &[&i, &two],
-            &bc,
-            DType::Float64,
-            None,
-        )
-        .unwrap();
+        let d = kind(ScalarKind::TrueDiv, &[&i, &two], &bc, DType::Float64).unwrap();
         assert_eq!(f64s(&d)[0], -3.5);
-        let lt = elemwise(
-            &ScalarOp::Kind(ScalarKind::Lt),
-            &[&i, &two],
-            &bc,
-            DType::Bool,
-            None,
-        )
-        .unwrap();
+        let lt = kind(ScalarKind::Lt, &[&i, &two], &bc, DType::Bool).unwrap();
         assert_eq!(lt.get(0), Scalar::Bool(true));
         let h = Tensor::from_vec(vec![1], vec![f16::from_f32(4.0)]).unwrap();
-        let s = elemwise(
-            &ScalarOp::Kind(ScalarKind::Sqrt),
-            &[&h],
-            &[vec![false]],
-            DType::Float16,
-            None,
-        )
-        .unwrap();
+        let s = kind(ScalarKind::Sqrt, &[&h], &[vec![false]], DType::Float16).unwrap();
         assert_eq!(s.get(0), Scalar::Float(2.0, DType::Float16));
         let c = Tensor::from_vec(vec![1], vec![Complex::new(3.0f64, 4.0)]).unwrap();
-        let m = elemwise(
-            &ScalarOp::Kind(ScalarKind::Abs),
-            &[&c],
-            &[vec![false]],
-            DType::Float64,
-            None,
-        )
-        .unwrap();
+        let m = kind(ScalarKind::Abs, &[&c], &[vec![false]], DType::Float64).unwrap();
         assert_eq!(f64s(&m), vec![5.0]);
         let cond = Tensor::from_vec(vec![3], vec![true, false, true]).unwrap();
-        let sw = elemwise(
-            &ScalarOp::Kind(ScalarKind::Switch),
+        let sw = kind(
+            ScalarKind::Switch,
             &[&cond, &i, &two],
             &vec![vec![false]; 3],
             DType::Int32,
-            None,
         )
         .unwrap();
         assert_eq!(sw.get(1), Scalar::Int(2));

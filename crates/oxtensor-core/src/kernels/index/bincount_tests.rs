@@ -34,16 +34,7 @@ fn run(x: &Tensor, w: Option<&Tensor>, minlength: usize) -> Result<Tensor> {
 fn counts_every_integer_dtype() {
     let xs = vec![3i64, 0, 3, 7, 1, 3];
     let x64 = Tensor::from_vec(vec![xs.len()], xs.clone()).unwrap();
-    for dtype in [
-        DType::Int8,
-        DType::Int16,
-        DType::Int32,
-        DType::Int64,
-        DType::UInt8,
-        DType::UInt16,
-        DType::UInt32,
-        DType::UInt64,
-    ] {
+    for dtype in DType::ALL.into_iter().filter(|d| d.is_integer()) {
         for minlength in [0, 5, 12] {
             let got = run(&cast(&x64, dtype).unwrap(), None, minlength).unwrap();
             assert_eq!(got.dtype(), DType::Int64);

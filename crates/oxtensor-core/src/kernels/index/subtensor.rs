@@ -7,6 +7,7 @@
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::by_width;
 use crate::kernels::copy::{copy_nest, run, CHUNK_BYTES, PARALLEL_BYTES};
 use crate::kernels::iter::Nest;
 use crate::tensor::index::{resolve_slice, scalar_index, wrap_index, IdxEntry};
@@ -218,15 +219,7 @@ unsafe fn copy_runs(
     pd: *mut u8,
 ) {
     // SAFETY: the caller's contract; each arm's type has `size` bytes.
-    unsafe {
-        match size {
-            1 => typed_runs::<u8>(pairs, n, ss, sd, ps, pd),
-            2 => typed_runs::<u16>(pairs, n, ss, sd, ps, pd),
-            4 => typed_runs::<u32>(pairs, n, ss, sd, ps, pd),
-            8 => typed_runs::<u64>(pairs, n, ss, sd, ps, pd),
-            _ => typed_runs::<u128>(pairs, n, ss, sd, ps, pd),
-        }
-    }
+    unsafe { by_width!(size, typed_runs::<_>(pairs, n, ss, sd, ps, pd)) }
 }
 
 /// # Safety
@@ -272,15 +265,7 @@ unsafe fn copy_runs_across(
     pd: *mut u8,
 ) {
     // SAFETY: the caller's contract; each arm's type has `size` bytes.
-    unsafe {
-        match size {
-            1 => typed_runs_across::<u8>(pairs, rows, ss, sd, ps, pd),
-            2 => typed_runs_across::<u16>(pairs, rows, ss, sd, ps, pd),
-            4 => typed_runs_across::<u32>(pairs, rows, ss, sd, ps, pd),
-            8 => typed_runs_across::<u64>(pairs, rows, ss, sd, ps, pd),
-            _ => typed_runs_across::<u128>(pairs, rows, ss, sd, ps, pd),
-        }
-    }
+    unsafe { by_width!(size, typed_runs_across::<_>(pairs, rows, ss, sd, ps, pd)) }
 }
 
 /// # Safety

@@ -86,11 +86,7 @@ mod tests {
 
     fn inputs() -> Vec<f32> {
         let mut rng = Rng(21);
-        let mut xs: Vec<f32> = rng
-            .log_uniforms(200_000, -40.0, 38.0)
-            .iter()
-            .map(|&v| v as f32)
-            .collect();
+        let mut xs = rng.log_uniforms32(200_000, -40.0, 38.0);
         xs.extend((-200_000..200_000).map(|i| i as f32 * 2.5e-5));
         // Both sides of the fold at 1, and the binades next to it.
         for edge in [1.0f32, 0.5, 2.0] {

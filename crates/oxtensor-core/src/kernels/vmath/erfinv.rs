@@ -7,7 +7,7 @@
 //! both within 2 ulp.
 
 use super::exp::fma;
-use super::guarded::Guarded;
+use super::guarded::guarded_kind;
 use super::log::log_normal;
 use super::poly::estrin;
 use std::f64::consts::FRAC_2_SQRT_PI;
@@ -135,43 +135,26 @@ pub(crate) fn erfcinv(q: f64) -> f64 {
     halley(start, q, libm::erfc, -1.0)
 }
 
-/// `scipy.special.erfinv`'s values: the polynomial where it holds.
-pub(super) struct Erfinv;
-
-impl Guarded for Erfinv {
-    #[inline(always)]
-    fn fast<const F: bool>(p: f64) -> f64 {
-        erfinv_central::<F>(p, one_minus_square::<F>(p))
-    }
-    #[inline(always)]
-    fn outside(p: f64) -> bool {
-        p.is_nan() || p.abs() > P_MAX
-    }
-    fn slow(p: f64) -> f64 {
-        erfinv(p)
-    }
+guarded_kind! {
+    /// `scipy.special.erfinv`'s values: the polynomial where it holds.
+    pub(super) struct Erfinv;
+    fast<F>(p) { erfinv_central::<F>(p, one_minus_square::<F>(p)) }
+    outside(p) { p.is_nan() || p.abs() > P_MAX }
+    slow(p) { erfinv(p) }
 }
 
-/// `scipy.special.erfcinv`'s values: the polynomial where it holds.
-pub(super) struct Erfcinv;
-
-impl Guarded for Erfcinv {
-    #[inline(always)]
-    fn fast<const F: bool>(q: f64) -> f64 {
-        erfcinv_central::<F>(q)
-    }
-    #[inline(always)]
-    fn outside(q: f64) -> bool {
-        !((1.0 - P_MAX..=1.0 + P_MAX).contains(&q))
-    }
-    fn slow(q: f64) -> f64 {
-        erfcinv(q)
-    }
+guarded_kind! {
+    /// `scipy.special.erfcinv`'s values: the polynomial where it holds.
+    pub(super) struct Erfcinv;
+    fast<F>(q) { erfcinv_central::<F>(q) }
+    outside(q) { !((1.0 - P_MAX..=1.0 + P_MAX).contains(&q)) }
+    slow(q) { erfcinv(q) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::vmath::guarded::Guarded;
     use crate::kernels::vmath::test_support::{check_unary, guarded, Rng};
 
     /// The root of `erf(x) = p` refined by Halley steps from the

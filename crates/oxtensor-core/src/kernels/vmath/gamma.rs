@@ -10,7 +10,7 @@
 use super::dd::{two_prod, two_sum};
 use super::exp::exp_dd;
 use super::exp::{fma, SHIFTER};
-use super::guarded::Guarded;
+use super::guarded::guarded_kind;
 use super::log::{add_e_ln2, log1p_dd, split_normal};
 use super::poly::estrin;
 
@@ -86,24 +86,17 @@ fn gamma_slow(x: f64) -> f64 {
     }
 }
 
-/// `scipy.special.gamma`'s values: Lanczos' form for positive normal
-/// `x` up to [`X_MAX`] but the small integers, [`gamma_slow`] for those
-/// and everything else.
-pub(super) struct Gamma;
-
-impl Guarded for Gamma {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        gamma_positive::<F>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
+guarded_kind! {
+    /// `scipy.special.gamma`'s values: Lanczos' form for positive normal
+    /// `x` up to [`X_MAX`] but the small integers, [`gamma_slow`] for those
+    /// and everything else.
+    pub(super) struct Gamma;
+    fast<F>(x) { gamma_positive::<F>(x) }
+    outside(x) {
         let small_integer = x <= FACTORIAL_MAX && x == (x + SHIFTER) - SHIFTER;
         !(f64::MIN_POSITIVE..=X_MAX).contains(&x) || small_integer
     }
-    fn slow(x: f64) -> f64 {
-        gamma_slow(x)
-    }
+    slow(x) { gamma_slow(x) }
 }
 
 #[cfg(test)]

@@ -54,6 +54,32 @@ pub(crate) trait Guarded {
     fn slow(x: f64) -> f64;
 }
 
+/// A [`Guarded`] kind: its unit struct and the impl, the fast path and the
+/// outside test inlined into the loops (the same code as writing the impl
+/// out). Each part names its input: `fast<F>(x) { ... }` (`F`: built with
+/// FMA), `outside(x) { ... }`, `slow(x) { ... }`.
+macro_rules! guarded_kind {
+    (
+        $(#[$doc:meta])*
+        $vis:vis struct $name:ident;
+        fast<$f:ident>($x:ident) $fast:block
+        outside($xo:ident) $outside:block
+        slow($xs:ident) $slow:block
+    ) => {
+        $(#[$doc])*
+        $vis struct $name;
+
+        impl $crate::kernels::vmath::guarded::Guarded for $name {
+            #[inline(always)]
+            fn fast<const $f: bool>($x: f64) -> f64 $fast
+            #[inline(always)]
+            fn outside($xo: f64) -> bool $outside
+            fn slow($xs: f64) -> f64 $slow
+        }
+    };
+}
+pub(crate) use guarded_kind;
+
 /// A function of one element with a guarded fast path in the element's
 /// own arithmetic (float32 in float32: twice the lanes of [`Guarded`]'s
 /// float64), as the loops run it.

@@ -8,7 +8,7 @@
 use super::dd::{residual, two_sum};
 use super::exp::fma;
 use super::exp::{clamp, exp, expm1};
-use super::guarded::Guarded;
+use super::guarded::guarded_kind;
 use super::log::log1p_inside;
 use super::simd::Unary;
 
@@ -38,41 +38,27 @@ fn ratio<const F: bool>(m: f64, k: f64) -> f64 {
     fma::<F>(rem, (1.0 - q) / k, q)
 }
 
-/// `np.sinh`: `(m + m/(m + 1)) / 2` with `m = expm1|x|`, both terms of
-/// the sign of `x` (`e^x - e^-x` would cancel near 0).
-pub(crate) struct Sinh;
-
-impl Guarded for Sinh {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+guarded_kind! {
+    /// `np.sinh`: `(m + m/(m + 1)) / 2` with `m = expm1|x|`, both terms of
+    /// the sign of `x` (`e^x - e^-x` would cancel near 0).
+    pub(crate) struct Sinh;
+    fast<F>(x) {
         let m = expm1::<F>(x.abs());
         (0.5 * (m + ratio::<F>(clamp(m, 0.0, RATIO_ONE), 1.0))).copysign(x)
     }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        x.abs() > EXP_SAFE
-    }
-    fn slow(x: f64) -> f64 {
-        x.sinh()
-    }
+    outside(x) { x.abs() > EXP_SAFE }
+    slow(x) { x.sinh() }
 }
 
-/// `np.cosh`: `e/2 + 1/(2e)` with `e = e^|x|`.
-pub(crate) struct Cosh;
-
-impl Guarded for Cosh {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+guarded_kind! {
+    /// `np.cosh`: `e/2 + 1/(2e)` with `e = e^|x|`.
+    pub(crate) struct Cosh;
+    fast<F>(x) {
         let e = exp::<F>(x.abs());
         0.5 * e + 0.5 / e
     }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        x.abs() > EXP_SAFE
-    }
-    fn slow(x: f64) -> f64 {
-        x.cosh()
-    }
+    outside(x) { x.abs() > EXP_SAFE }
+    slow(x) { x.cosh() }
 }
 
 /// `np.tanh` on float64: `m / (m + 2)` with `m = expm1(2|x|)`.
@@ -88,13 +74,11 @@ impl Unary for Tanh {
     }
 }
 
-/// `np.arcsinh`: `log1p(a + a^2 / (1 + sqrt(1 + a^2)))`, `a = |x|`; inf
-/// and NaN to libm (the logarithm then needs no edge selects).
-pub(crate) struct ArcSinh;
-
-impl Guarded for ArcSinh {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+guarded_kind! {
+    /// `np.arcsinh`: `log1p(a + a^2 / (1 + sqrt(1 + a^2)))`, `a = |x|`; inf
+    /// and NaN to libm (the logarithm then needs no edge selects).
+    pub(crate) struct ArcSinh;
+    fast<F>(x) {
         let a = x.abs();
         let big = a > BIG;
         // a^2 overflows for the big elements: that branch is not taken.
@@ -105,44 +89,30 @@ impl Guarded for ArcSinh {
         };
         (log1p_inside::<F>(y) + if big { LN2 } else { 0.0 }).copysign(x)
     }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        !x.is_finite()
-    }
-    fn slow(x: f64) -> f64 {
-        x.asinh()
-    }
+    outside(x) { !x.is_finite() }
+    slow(x) { x.asinh() }
 }
 
-/// `np.arccosh`: `log1p(t + sqrt(2t + t^2))`, `t = x - 1` (exact); below
-/// 1, inf and NaN to libm.
-pub(crate) struct ArcCosh;
-
-impl Guarded for ArcCosh {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+guarded_kind! {
+    /// `np.arccosh`: `log1p(t + sqrt(2t + t^2))`, `t = x - 1` (exact); below
+    /// 1, inf and NaN to libm.
+    pub(crate) struct ArcCosh;
+    fast<F>(x) {
         let t = x - 1.0;
         let big = x > BIG;
         let y = if big { t } else { t + (2.0 * t + t * t).sqrt() };
         log1p_inside::<F>(y) + if big { LN2 } else { 0.0 }
     }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        !(1.0..f64::INFINITY).contains(&x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.acosh()
-    }
+    outside(x) { !(1.0..f64::INFINITY).contains(&x) }
+    slow(x) { x.acosh() }
 }
 
-/// `np.arctanh`: `log1p(2a + 2a^2/(1 - a)) / 2` below 1/2, where the
-/// correction is small, and `log1p(2a / (1 - a)) / 2` above (`1 - a`
-/// exact); ±1, beyond and NaN to libm.
-pub(crate) struct ArcTanh;
-
-impl Guarded for ArcTanh {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
+guarded_kind! {
+    /// `np.arctanh`: `log1p(2a + 2a^2/(1 - a)) / 2` below 1/2, where the
+    /// correction is small, and `log1p(2a / (1 - a)) / 2` above (`1 - a`
+    /// exact); ±1, beyond and NaN to libm.
+    pub(crate) struct ArcTanh;
+    fast<F>(x) {
         let a = x.abs();
         let d = 1.0 - a;
         let y = if a < 0.5 {
@@ -152,11 +122,6 @@ impl Guarded for ArcTanh {
         };
         (0.5 * log1p_inside::<F>(y)).copysign(x)
     }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        x.abs() >= 1.0 || x.is_nan()
-    }
-    fn slow(x: f64) -> f64 {
-        x.atanh()
-    }
+    outside(x) { x.abs() >= 1.0 || x.is_nan() }
+    slow(x) { x.atanh() }
 }

@@ -80,11 +80,7 @@ mod tests {
 
     fn inputs() -> Vec<f32> {
         let mut rng = Rng(17);
-        let mut xs: Vec<f32> = rng
-            .log_uniforms(200_000, -40.0, 0.0)
-            .iter()
-            .map(|&v| v as f32)
-            .collect();
+        let mut xs = rng.log_uniforms32(200_000, -40.0, 0.0);
         xs.extend((-200_000..=200_000).map(|i| i as f32 * 5e-6));
         for edge in [0.5f32, 1.0] {
             let b = edge.to_bits();

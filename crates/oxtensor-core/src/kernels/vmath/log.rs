@@ -9,7 +9,7 @@
 use super::dd::{fast_two_sum, residual, two_prod, two_sum};
 use super::exp::{fma, SHIFTER};
 use super::exp::{pair, LN2_HI, LN2_LO};
-use super::guarded::Guarded;
+use super::guarded::guarded_kind;
 
 /// The bits of sqrt(1/2): `x` is split so that `1 + f` starts here.
 const SQRT_HALF_BITS: u64 = 0x3fe6_a09e_667f_3bcd;
@@ -225,19 +225,11 @@ fn not_normal(x: f64) -> bool {
 /// about a third of its work (measured: log 0.87 to 0.57 ns an element).
 macro_rules! guarded_logs {
     ($($name:ident: $fast:ident, $outside:expr, $slow:expr;)*) => {$(
-        pub(super) struct $name;
-        impl Guarded for $name {
-            #[inline(always)]
-            fn fast<const F: bool>(x: f64) -> f64 {
-                $fast::<F>(x)
-            }
-            #[inline(always)]
-            fn outside(x: f64) -> bool {
-                $outside(x)
-            }
-            fn slow(x: f64) -> f64 {
-                $slow(x)
-            }
+        guarded_kind! {
+            pub(super) struct $name;
+            fast<F>(x) { $fast::<F>(x) }
+            outside(x) { $outside(x) }
+            slow(x) { $slow(x) }
         }
     )*};
 }

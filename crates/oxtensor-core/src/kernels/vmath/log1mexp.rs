@@ -12,7 +12,7 @@ use super::dd::two_sum;
 use super::exp::fma;
 use super::exp::{clamp, expm1_poly, reduce, scale};
 use super::exp32;
-use super::guarded::Guarded;
+use super::guarded::guarded_kind;
 use super::log::{add_e_ln2, log1p_fast, split_normal};
 use super::log32::{decompose, fma32, log1p_m, LN2_HI, LN2_LO};
 use super::simd::Unary;
@@ -59,21 +59,12 @@ fn log1mexp_negative<const F: bool>(x: f64) -> f64 {
     }
 }
 
-/// The float64 loop: the vector code for negative normal `x` and -inf.
-pub(super) struct Log1mexp;
-
-impl Guarded for Log1mexp {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        log1mexp_negative::<F>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        x.is_nan() || x > -f64::MIN_POSITIVE
-    }
-    fn slow(x: f64) -> f64 {
-        log1mexp_scalar(x)
-    }
+guarded_kind! {
+    /// The float64 loop: the vector code for negative normal `x` and -inf.
+    pub(super) struct Log1mexp;
+    fast<F>(x) { log1mexp_negative::<F>(x) }
+    outside(x) { x.is_nan() || x > -f64::MIN_POSITIVE }
+    slow(x) { log1mexp_scalar(x) }
 }
 
 /// `log(1 - e^x)` for float32 in float32 arithmetic, as the float64
@@ -122,6 +113,7 @@ impl Unary for Log1mexp32 {
 mod tests {
     use super::*;
     use crate::kernels::cpu::levels;
+    use crate::kernels::vmath::guarded::Guarded;
     use crate::kernels::vmath::simd::unary_at;
     use crate::kernels::vmath::test_support::{check_unary, guarded, ulps32, Rng};
 

@@ -255,11 +255,7 @@ mod tests {
     #[test]
     fn float32_within_an_ulp_and_the_same_bits_everywhere() {
         let mut rng = Rng(72);
-        let mut xs: Vec<f32> = rng
-            .log_uniforms(4_000, -149.0, 127.0)
-            .iter()
-            .map(|&x| x as f32)
-            .collect();
+        let mut xs = rng.log_uniforms32(4_000, -149.0, 127.0);
         xs.extend([
             0.0,
             -0.0,

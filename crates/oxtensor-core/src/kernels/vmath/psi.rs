@@ -9,7 +9,7 @@
 
 use super::exp::clamp;
 use super::exp::{fma, SHIFTER};
-use super::guarded::Guarded;
+use super::guarded::guarded_kind;
 use super::log::log_normal;
 use super::poly::estrin;
 use std::f64::consts::PI;
@@ -158,22 +158,13 @@ pub(crate) fn digamma(x: f64) -> f64 {
     psi_positive::<false>(x)
 }
 
-/// `scipy.special.psi`'s values: the vector code for positive normal
-/// finite `x`.
-pub(super) struct Psi;
-
-impl Guarded for Psi {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        psi_positive::<F>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        !(f64::MIN_POSITIVE..f64::INFINITY).contains(&x)
-    }
-    fn slow(x: f64) -> f64 {
-        digamma(x)
-    }
+guarded_kind! {
+    /// `scipy.special.psi`'s values: the vector code for positive normal
+    /// finite `x`.
+    pub(super) struct Psi;
+    fast<F>(x) { psi_positive::<F>(x) }
+    outside(x) { !(f64::MIN_POSITIVE..f64::INFINITY).contains(&x) }
+    slow(x) { digamma(x) }
 }
 
 #[cfg(test)]

@@ -71,11 +71,7 @@ mod tests {
     /// subnormals and the special values, with both signs.
     fn inputs() -> Vec<f32> {
         let mut rng = Rng(13);
-        let mut xs: Vec<f32> = rng
-            .log_uniforms(200_000, -30.0, 21.0)
-            .iter()
-            .map(|&v| v as f32)
-            .collect();
+        let mut xs = rng.log_uniforms32(200_000, -30.0, 21.0);
         xs.extend((0..100_000).map(|_| rng.uniform(-8.0, 8.0) as f32));
         for k in 0..2800 {
             let x = (f64::from(k) * std::f64::consts::FRAC_PI_2) as f32;

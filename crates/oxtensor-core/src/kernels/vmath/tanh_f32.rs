@@ -98,11 +98,7 @@ mod tests {
 
     fn inputs() -> Vec<f32> {
         let mut rng = Rng(7);
-        let mut xs: Vec<f32> = rng
-            .log_uniforms(200_000, -30.0, 4.0)
-            .iter()
-            .map(|&v| v as f32)
-            .collect();
+        let mut xs = rng.log_uniforms32(200_000, -30.0, 4.0);
         xs.extend((-100_000..100_000).map(|i| i as f32 * 1.3e-4));
         xs.extend((-60..60).map(|e| 2f32.powi(e)));
         // Where the result reaches 1.

@@ -35,38 +35,42 @@ impl Rng {
     pub(super) fn log_uniforms(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
         (0..n).map(|_| self.log_uniform(lo, hi)).collect()
     }
+
+    /// [`Rng::log_uniforms`] rounded to float32.
+    pub(super) fn log_uniforms32(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f32> {
+        self.log_uniforms(n, lo, hi)
+            .iter()
+            .map(|&x| x as f32)
+            .collect()
+    }
 }
 
 /// The distance in ulps (0 for two NaNs or ±0, `u64::MAX` for NaN vs number).
 pub(super) fn ulps(a: f64, b: f64) -> u64 {
-    if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() {
-            0
-        } else {
-            u64::MAX
-        };
-    }
     let ord = |x: f64| {
         let b = x.to_bits() as i64;
         i128::from(if b < 0 { i64::MIN - b } else { b })
     };
-    (ord(a) - ord(b)).unsigned_abs() as u64
+    distance([a.is_nan(), b.is_nan()], ord(a), ord(b))
 }
 
 /// [`ulps`] for float32.
 pub(super) fn ulps32(a: f32, b: f32) -> u64 {
-    if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() {
-            0
-        } else {
-            u64::MAX
-        };
-    }
     let ord = |x: f32| {
         let b = x.to_bits() as i32;
-        i64::from(if b < 0 { i32::MIN - b } else { b })
+        i128::from(if b < 0 { i32::MIN - b } else { b })
     };
-    (ord(a) - ord(b)).unsigned_abs()
+    distance([a.is_nan(), b.is_nan()], ord(a), ord(b))
+}
+
+/// The distance between two values' positions in float order, by whether
+/// each is NaN: 0 for two NaNs, `u64::MAX` for NaN vs number.
+fn distance(nan: [bool; 2], a: i128, b: i128) -> u64 {
+    match nan {
+        [true, true] => 0,
+        [false, false] => (a - b).unsigned_abs() as u64,
+        _ => u64::MAX,
+    }
 }
 
 /// Zeros of opposite signs (which [`ulps`] counts as equal).

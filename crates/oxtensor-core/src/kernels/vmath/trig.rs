@@ -7,7 +7,7 @@
 
 use super::dd::two_sum;
 use super::exp::fma;
-use super::guarded::Guarded;
+use super::guarded::{guarded_kind, Guarded};
 use super::poly::estrin;
 
 use super::exp::SHIFTER;
@@ -88,21 +88,12 @@ fn tan_fast<const F: bool>(x: f64) -> f64 {
     f64::from_bits(r.to_bits() ^ (x.to_bits() & SIGN))
 }
 
-/// `np.tan`.
-pub(crate) struct Tan;
-
-impl Guarded for Tan {
-    #[inline(always)]
-    fn fast<const F: bool>(x: f64) -> f64 {
-        tan_fast::<F>(x)
-    }
-    #[inline(always)]
-    fn outside(x: f64) -> bool {
-        far(x)
-    }
-    fn slow(x: f64) -> f64 {
-        x.tan()
-    }
+guarded_kind! {
+    /// `np.tan`.
+    pub(crate) struct Tan;
+    fast<F>(x) { tan_fast::<F>(x) }
+    outside(x) { far(x) }
+    slow(x) { x.tan() }
 }
 
 /// `(sin r, cos r)` for `r = hi + lo` as [`reduce`] gives it: the

@@ -40,9 +40,7 @@ impl Cholesky {
 }
 
 impl Op for Cholesky {
-    fn name(&self) -> &str {
-        "Cholesky"
-    }
+    op_identity!("Cholesky");
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(m,m)")
@@ -72,8 +70,6 @@ impl Op for Cholesky {
         let gx = g.apply_out(Arc::new(op), &[l, output_grads[0]])?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
-
-    op_identity!();
 }
 
 /// `CholeskyGrad{lower=True}(L, gL)`: the gradient of `cholesky` with
@@ -85,9 +81,7 @@ pub struct CholeskyGrad {
 }
 
 impl Op for CholeskyGrad {
-    fn name(&self) -> &str {
-        "CholeskyGrad"
-    }
+    op_identity!("CholeskyGrad");
 
     fn describe(&self) -> String {
         format!("CholeskyGrad{{lower={}}}", py_bool(self.lower))
@@ -108,6 +102,4 @@ impl Op for CholeskyGrad {
     }
 
     crate::ops::shape_rules::shape_of_input!(0);
-
-    op_identity!();
 }

@@ -29,9 +29,7 @@ fn scaled_inv_t(g: &mut Graph, x: VarId, scale: VarId) -> Result<VarId> {
 pub struct Det;
 
 impl Op for Det {
-    fn name(&self) -> &str {
-        "Det"
-    }
+    op_identity!("Det");
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->()")
@@ -58,8 +56,6 @@ impl Op for Det {
         let scale = build::mul(g, output_grads[0], d)?;
         Ok(vec![scaled_inv_t(g, x, scale)?])
     }
-
-    op_identity!();
 }
 
 /// `SLogDet`: two 0-d outputs, the determinant's sign (0 when singular) and
@@ -71,9 +67,7 @@ impl Op for Det {
 pub struct SLogDet;
 
 impl Op for SLogDet {
-    fn name(&self) -> &str {
-        "SLogDet"
-    }
+    op_identity!("SLogDet");
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(),()")
@@ -106,6 +100,4 @@ impl Op for SLogDet {
         }
         Ok(vec![scaled_inv_t(g, x, glog)?])
     }
-
-    op_identity!();
 }

@@ -32,9 +32,7 @@ pub struct Eigh {
 }
 
 impl Op for Eigh {
-    fn name(&self) -> &str {
-        "Eigh"
-    }
+    op_identity!("Eigh");
 
     fn describe(&self) -> String {
         format!("Eigh{{lower={}}}", py_bool(self.lower))
@@ -66,8 +64,6 @@ impl Op for Eigh {
         let gx = g.apply_out(Arc::new(op), &[outs[0], outs[1], grads[0], grads[1]])?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
-
-    op_identity!();
 }
 
 /// `EighGrad{lower=True}(w, v, gw, gv)`: the gradient of `eigh` with
@@ -79,9 +75,7 @@ pub struct EighGrad {
 }
 
 impl Op for EighGrad {
-    fn name(&self) -> &str {
-        "EighGrad"
-    }
+    op_identity!("EighGrad");
 
     fn describe(&self) -> String {
         format!("EighGrad{{lower={}}}", py_bool(self.lower))
@@ -104,8 +98,6 @@ impl Op for EighGrad {
     }
 
     crate::ops::shape_rules::shape_of_input!(1);
-
-    op_identity!();
 }
 
 /// `Eigvalsh{lower=True}`: the eigenvalues (n,) alone, computed without
@@ -119,9 +111,7 @@ pub struct Eigvalsh {
 }
 
 impl Op for Eigvalsh {
-    fn name(&self) -> &str {
-        "Eigvalsh"
-    }
+    op_identity!("Eigvalsh");
 
     fn describe(&self) -> String {
         format!("Eigvalsh{{lower={}}}", py_bool(self.lower))
@@ -156,6 +146,4 @@ impl Op for Eigvalsh {
         let gx = g.apply_out(Arc::new(op), &[w, v, output_grads[0], gv])?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
-
-    op_identity!();
 }

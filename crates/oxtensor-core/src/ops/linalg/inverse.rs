@@ -28,9 +28,7 @@ pub fn inv(g: &mut Graph, x: VarId) -> Result<VarId> {
 }
 
 impl Op for MatrixInverse {
-    fn name(&self) -> &str {
-        "MatrixInverse"
-    }
+    op_identity!("MatrixInverse");
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(m,m)")
@@ -57,6 +55,4 @@ impl Op for MatrixInverse {
         let gx = build::neg(g, prod)?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
-
-    op_identity!();
 }

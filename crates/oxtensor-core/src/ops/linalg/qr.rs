@@ -49,9 +49,7 @@ impl Qr {
 }
 
 impl Op for Qr {
-    fn name(&self) -> &str {
-        "QR"
-    }
+    op_identity!("QR");
 
     fn describe(&self) -> String {
         format!("QR{{mode='{}'}}", self.mode)
@@ -107,8 +105,6 @@ impl Op for Qr {
         let gx = g.apply_out(Arc::new(QrGrad), &args)?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
-
-    op_identity!();
 }
 
 /// `QRGrad(Q, R, gQ, gR)`: the gradient of `QR` with respect to its input.
@@ -116,9 +112,7 @@ impl Op for Qr {
 pub struct QrGrad;
 
 impl Op for QrGrad {
-    fn name(&self) -> &str {
-        "QRGrad"
-    }
+    op_identity!("QRGrad");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let t = tensor_inputs("QRGrad", inputs, 4)?;
@@ -140,6 +134,4 @@ impl Op for QrGrad {
     fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
         Ok(Some(vec![vec![input_shapes[0][0], input_shapes[1][1]]]))
     }
-
-    op_identity!();
 }

@@ -78,9 +78,7 @@ pub fn solve(g: &mut Graph, a: VarId, b: VarId) -> Result<VarId> {
 }
 
 impl Op for Solve {
-    fn name(&self) -> &str {
-        "Solve"
-    }
+    op_identity!("Solve");
 
     fn describe(&self) -> String {
         let lower = if self.lower { "True" } else { "False" };
@@ -128,6 +126,4 @@ impl Op for Solve {
         let (da, db) = (tensor(g, a)?.dtype, tensor(g, b)?.dtype);
         Ok(vec![match_dtype(g, ga, da)?, match_dtype(g, gb, db)?])
     }
-
-    op_identity!();
 }

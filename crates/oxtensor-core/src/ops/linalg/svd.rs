@@ -25,9 +25,7 @@ pub struct Svd {
 }
 
 impl Op for Svd {
-    fn name(&self) -> &str {
-        "SVD"
-    }
+    op_identity!("SVD");
 
     fn describe(&self) -> String {
         format!(
@@ -95,6 +93,4 @@ impl Op for Svd {
         let gx = build::dot(g, scaled, parts[2])?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
     }
-
-    op_identity!();
 }

@@ -6,7 +6,7 @@ use super::events::reason_str;
 use super::PyFunctionGraph;
 use crate::errors::IntoPyResult;
 use crate::graph::variable::PyVariable;
-use oxtensor_core::graph::Client;
+use oxtensor_core::graph::{Client, ReplaceLog};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyWeakrefReference};
@@ -36,15 +36,17 @@ impl PyFunctionGraph {
             .call_method1("filter_variable", (&new_var, true))?;
         let reason = reason_str(&reason)?;
         if wants_line(slf.py(), verbose, &reason)? {
-            // Through `sys.stdout`, as `print` would, so redirection works.
-            let line = format!(
-                "rewriting: rewrite {reason} replaces {} of {} with {} of {}\n",
-                var.str()?,
-                var.getattr("owner")?.str()?,
-                new_var.str()?,
-                new_var.getattr("owner")?.str()?
+            // Python's `str` of each, not the arena's names: a variable
+            // class may define its own, and the variable need not be in
+            // the graph (PyTensor prints the line before looking).
+            let line = ReplaceLog::line(
+                &reason,
+                &var.str()?.to_string(),
+                &var.getattr("owner")?.str()?.to_string(),
+                &new_var.str()?.to_string(),
+                &new_var.getattr("owner")?.str()?.to_string(),
             );
-            write_stdout(slf.py(), &line)?;
+            write_stdout(slf.py(), &format!("{line}\n"))?;
         }
         Self::mutate(slf, |this| {
             let Some(old) = this
@@ -293,11 +295,14 @@ impl PyFunctionGraph {
     }
 }
 
-/// Writes through `sys.stdout`, as `print` would, so redirection works.
 /// Whether `replace` prints its line: `verbose`, else
 /// `config.optimizer_verbose`, unless the reason is one of
-/// `config.optimizer_verbose_ignore`.
+/// `config.optimizer_verbose_ignore`. An explicit `verbose=False` reads
+/// no config: a caller that turns the line off pays no import.
 fn wants_line(py: Python<'_>, verbose: Option<bool>, reason: &str) -> PyResult<bool> {
+    if verbose == Some(false) {
+        return Ok(false);
+    }
     let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
     let on = match verbose {
         Some(v) => v,
@@ -309,6 +314,7 @@ fn wants_line(py: Python<'_>, verbose: Option<bool>, reason: &str) -> PyResult<b
             .any(|r| r == reason))
 }
 
+/// Writes through `sys.stdout`, as `print` would, so redirection works.
 fn write_stdout(py: Python<'_>, line: &str) -> PyResult<()> {
     py.import("sys")?
         .getattr("stdout")?

@@ -9,7 +9,7 @@
 //! `Uᵀ = L`, `a`'s lower factor; `'L'` likewise gives the upper factor.
 
 use super::layout::{elements, working_copy};
-use super::{int, with_routines, Int};
+use super::{by_int_width, int, some_try, with_routines, Int};
 use crate::error::{Error, Result};
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::cholesky::zero_other_triangle;
@@ -33,11 +33,7 @@ pub(crate) fn cholesky<T: Real>(
         return None;
     }
     with_routines::<T, 1, _>(Family::Cholesky, ["potrf"], |[addr], ilp64| {
-        if ilp64 {
-            potrf::<T, i64>(addr, a, lower, nan_on_error)
-        } else {
-            potrf::<T, i32>(addr, a, lower, nan_on_error)
-        }
+        by_int_width!(ilp64, potrf::<T>(addr, a, lower, nan_on_error))
     })
     .flatten()
 }
@@ -50,10 +46,7 @@ fn potrf<T: Real, I: Int>(
 ) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
     let ni = int::<I>(n)?;
-    let mut out = match working_copy::<T>(a, false) {
-        Ok(copy) => copy,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut out = some_try!(working_copy::<T>(a, false));
     let data = elements::<T>(&mut out);
     let uplo = if lower { b'U' } else { b'L' };
     let mut info = I::default();

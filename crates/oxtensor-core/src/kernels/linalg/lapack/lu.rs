@@ -18,7 +18,7 @@
 //! `inv(a)` in C order, and `aᵀ`'s factors solve `(aᵀ)ᵀ x = b`.
 
 use super::layout::{elements, leading_columns, working_copy};
-use super::{check, int, with_routines, with_workspace, Int};
+use super::{by_int_width, check, int, some_try, with_routines, with_workspace, Int};
 use crate::error::{Error, Result};
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::{slogdet_from_diagonal, Real};
@@ -81,20 +81,13 @@ pub(crate) fn slogdet<T: Real>(a: &Tensor) -> Option<Result<(T, T)>> {
         return None;
     }
     with_routines::<T, 1, _>(Family::Lu, ["getrf"], |[addr], ilp64| {
-        if ilp64 {
-            slogdet_with::<T, i64>(addr, a, n)
-        } else {
-            slogdet_with::<T, i32>(addr, a, n)
-        }
+        by_int_width!(ilp64, slogdet_with::<T>(addr, a, n))
     })
     .flatten()
 }
 
 fn slogdet_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Result<(T, T)>> {
-    let mut f = match working_copy::<T>(a, true) {
-        Ok(copy) => copy,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut f = some_try!(working_copy::<T>(a, true));
     let lu = elements::<T>(&mut f);
     let (ipiv, info) = getrf::<T, I>(addr, lu, n)?;
     let done = check(info.into().min(0), "getrf", |_| String::new());
@@ -109,11 +102,7 @@ pub(crate) fn inv<T: Real>(a: &Tensor) -> Option<Result<Tensor>> {
         return None;
     }
     with_routines::<T, 2, _>(Family::Lu, ["getrf", "getri"], |[rf, ri], ilp64| {
-        if ilp64 {
-            inv_with::<T, i64>((rf, ri), a, n)
-        } else {
-            inv_with::<T, i32>((rf, ri), a, n)
-        }
+        by_int_width!(ilp64, inv_with::<T>((rf, ri), a, n))
     })
     .flatten()
 }
@@ -123,15 +112,10 @@ fn inv_with<T: Real, I: Int>(
     a: &Tensor,
     n: usize,
 ) -> Option<Result<Tensor>> {
-    let mut out = match working_copy::<T>(a, false) {
-        Ok(copy) => copy,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut out = some_try!(working_copy::<T>(a, false));
     let lu = elements::<T>(&mut out);
     let (ipiv, info) = getrf::<T, I>(rf, lu, n)?;
-    if let Err(e) = check(info, "getrf", |_| singular().to_string()) {
-        return Some(Err(e));
-    }
+    some_try!(check(info, "getrf", |_| singular().to_string()));
     let ni = int::<I>(n)?;
     // SAFETY: as in `getrf`, for `?getri`; `work` holds `lwork` elements.
     let getri: Getri<T, I> = unsafe { std::mem::transmute(ri) };
@@ -157,11 +141,7 @@ pub(crate) fn solve<T: Real>(a: &Tensor, b: &Tensor) -> Option<Result<Tensor>> {
         return None;
     }
     with_routines::<T, 2, _>(Family::Lu, ["getrf", "getrs"], |addrs, ilp64| {
-        if ilp64 {
-            solve_with::<T, i64>(addrs, a, b, nrhs)
-        } else {
-            solve_with::<T, i32>(addrs, a, b, nrhs)
-        }
+        by_int_width!(ilp64, solve_with::<T>(addrs, a, b, nrhs))
     })
     .flatten()
 }
@@ -173,21 +153,13 @@ fn solve_with<T: Real, I: Int>(
     nrhs: usize,
 ) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
-    let mut f = match working_copy::<T>(a, false) {
-        Ok(copy) => copy,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut f = some_try!(working_copy::<T>(a, false));
     let lu = elements::<T>(&mut f);
     let (ipiv, info) = getrf::<T, I>(rf, lu, n)?;
-    if let Err(e) = check(info, "getrf", |_| singular().to_string()) {
-        return Some(Err(e));
-    }
+    some_try!(check(info, "getrf", |_| singular().to_string()));
     // A matrix `b` goes in (and `x` comes out) column-major.
     let matrix = b.ndim() == 2;
-    let mut x = match working_copy::<T>(b, matrix) {
-        Ok(copy) => copy,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut x = some_try!(working_copy::<T>(b, matrix));
     let (ni, ki) = (int::<I>(n)?, int::<I>(nrhs)?);
     let (mut info, trans) = (I::default(), b'T');
     // SAFETY: `with_routines` found `?getrs` for `T` in a library whose

@@ -121,6 +121,32 @@ pub(crate) fn check<I: Int>(
     }
 }
 
+/// `$f::<$t, I>(args)` with `I` the integer of the library
+/// [`with_routines`] found (`ilp64`: `i64`, else `i32`): one generic body,
+/// monomorphised for each width.
+macro_rules! by_int_width {
+    ($ilp64:expr, $f:ident::<$t:ty>($($arg:expr),* $(,)?)) => {
+        if $ilp64 {
+            $f::<$t, i64>($($arg),*)
+        } else {
+            $f::<$t, i32>($($arg),*)
+        }
+    };
+}
+pub(crate) use by_int_width;
+
+/// `?` on a `Result` in a function that returns `Option<Result<_>>` (the
+/// `None` of a library that does not serve the call is not an error).
+macro_rules! some_try {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        }
+    };
+}
+pub(crate) use some_try;
+
 /// Runs `f` with the addresses of `?{routine}` for `T` of each routine and
 /// whether the library's integers are 64-bit, if the installed library
 /// serves `family` and has them all (one lookup, under one lock); the
@@ -193,11 +219,7 @@ pub(crate) fn eigh<T: Real>(
         return None;
     }
     with_routines::<T, 1, _>(Family::Eigh, ["syevd"], |[addr], ilp64| {
-        if ilp64 {
-            eigh_with::<T, i64>(addr, a, n, (lower, vectors))
-        } else {
-            eigh_with::<T, i32>(addr, a, n, (lower, vectors))
-        }
+        by_int_width!(ilp64, eigh_with::<T>(addr, a, n, (lower, vectors)))
     })
     .flatten()
 }

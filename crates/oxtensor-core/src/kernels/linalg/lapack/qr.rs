@@ -10,7 +10,7 @@
 //! no copy out.
 
 use super::layout::{column_major, elements, leading_columns, working_copy};
-use super::{check, int, with_routines, with_workspace, Int};
+use super::{by_int_width, check, int, some_try, with_routines, with_workspace, Int};
 use crate::error::Result;
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::Real;
@@ -52,11 +52,7 @@ pub(crate) fn qr<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Option<Re
         return None;
     }
     with_routines::<T, 2, _>(Family::Qr, ["geqrf", "orgqr"], |addrs, ilp64| {
-        if ilp64 {
-            qr_with::<T, i64>(addrs, a, complete, with_q)
-        } else {
-            qr_with::<T, i32>(addrs, a, complete, with_q)
-        }
+        by_int_width!(ilp64, qr_with::<T>(addrs, a, complete, with_q))
     })
     .flatten()
 }
@@ -70,10 +66,7 @@ fn qr_with<T: Real, I: Int>(
     let (m, n) = (a.shape()[0], a.shape()[1]);
     let k = m.min(n);
     let (mi, ni) = (int::<I>(m)?, int::<I>(n)?);
-    let mut f = match working_copy::<T>(a, true) {
-        Ok(copy) => copy,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut f = some_try!(working_copy::<T>(a, true));
     let af = elements::<T>(&mut f);
     let mut tau = vec![T::default(); k];
     // SAFETY: `with_routines` found `?geqrf` for `T` in a library whose

@@ -2,7 +2,7 @@
 //! NumPy's routine), when one is installed and serves SVDs (see
 //! [`crate::kernels::linalg::engine`]); `None` otherwise, and the caller falls back to faer.
 
-use super::{check, int, with_routines, Int};
+use super::{by_int_width, check, int, with_routines, Int};
 use crate::error::{Error, Result};
 use crate::kernels::linalg::engine::Family;
 use crate::kernels::linalg::faer::Real;
@@ -76,11 +76,7 @@ pub(crate) fn svd<T: Real>(
     }
     let plan = svd_plan(rows, cols, full_matrices, compute_uv);
     with_routines::<T, 1, _>(Family::Svd, ["gesdd"], |[addr], ilp64| {
-        if ilp64 {
-            svd_with::<T, i64>(addr, a, (rows, cols), plan)
-        } else {
-            svd_with::<T, i32>(addr, a, (rows, cols), plan)
-        }
+        by_int_width!(ilp64, svd_with::<T>(addr, a, (rows, cols), plan))
     })
     .flatten()
 }

@@ -86,6 +86,11 @@ fn item(scratch: &mut ScratchGraph, obj: &Bound<'_, PyAny>) -> PyResult<IndexIte
         });
     }
     if obj.is_instance_of::<PyVariable>() {
+        // A variable of `NoneTypeT` (`NoneConst`) stands for `None`, as in
+        // PyTensor.
+        if obj.getattr("type")?.get_type().name()? == "NoneTypeT" {
+            return Ok(IndexItem::NewAxis);
+        }
         return Ok(IndexItem::Var(scratch.leaf(obj)?));
     }
     if has_python_bool(obj)? {

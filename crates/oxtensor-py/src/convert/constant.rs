@@ -264,6 +264,15 @@ fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {
 fn tensor_variable_of(x: Bound<'_, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'_, PyAny>> {
     // The Rust field, not `getattr`: this runs for every operand of every op.
     let ty = x.cast::<PyVariable>()?.borrow().ty(x.py());
+    if ty.is_instance_of::<crate::graph::types::PyScalarType>() {
+        // A scalar variable becomes a 0-d tensor (`tensor_from_scalar`), as
+        // in PyTensor.
+        let op = x
+            .py()
+            .import("oxtensor.scalar.conversion")?
+            .getattr("tensor_from_scalar")?;
+        return tensor_variable_of(op.call1((x,))?, ndim);
+    }
     let Ok(tt) = ty.cast::<PyTensorType>() else {
         return Err(PyTypeError::new_err(format!(
             "Variable type field must be a TensorType, got {} of type {}",

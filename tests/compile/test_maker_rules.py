@@ -67,10 +67,10 @@ def test_container_inputs_and_shared_updates_swap_at_once():
     assert seen == [0.0, 1.0, 0.0, 1.0]
 
 
-def test_default_values_of_explicit_inputs_are_refused():
+def test_an_implicit_input_needs_a_value():
     x = ot.dvector("x")
-    with pytest.raises(NotImplementedError, match="default values of explicit inputs"):
-        function([In(x, value=np.ones(2))], x)
+    with pytest.raises(TypeError, match="implicit input must be given a default"):
+        function([In(x, implicit=True, update=x + 1)], x)
 
 
 def test_givens_may_read_the_shared_variable_they_replace():

@@ -64,6 +64,29 @@ def test_constant_options():
         T.constant(np.zeros((2, 2)), ndim=1)
 
 
+def test_constant_of_a_tensor_constant():
+    c = TensorConstant(TensorType("int8", (None,)), [1, 2])
+    assert T.constant(c) is c
+    assert T.constant(c, ndim=1, dtype="int8") is c
+    x = TensorConstant(TensorType("int8", ()), np.array(2, dtype="int8"))
+    y = T.constant(x, ndim=2)
+    assert y.type == TensorType("int8", (1, 1))
+    np.testing.assert_array_equal(y.data, np.array(2, dtype="int8")[None, None])
+    z = T.constant(y, ndim=0)
+    assert z.type == TensorType("int8", ())
+    np.testing.assert_array_equal(z.data, x.data)
+    named = T.constant(c, name="n")
+    assert named is not c and named.name == "n"
+    np.testing.assert_array_equal(named.data, c.data)
+    assert T.constant(c, dtype="int16").type == TensorType("int16", (2,))
+
+
+def test_masked_arrays_are_refused():
+    masked = np.ma.masked_greater(np.array([1, 2, 3, 4]), 3)
+    with pytest.raises(NotImplementedError, match="MaskedArrays are not supported"):
+        T.constant(masked)
+
+
 def test_bool_is_rejected():
     with pytest.raises(TypeError) as info:
         T.as_tensor_variable(True)

@@ -108,12 +108,38 @@ pub fn constant<'py>(
     dtype: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let dtype = dtype.map(|d| parse_dtype(&d)).transpose()?;
+    let mut x = x;
+    // A tensor constant is returned as it is when it fits; otherwise its
+    // data makes the new constant (another rank, dtype or name), as in
+    // PyTensor.
+    if x.is_instance_of::<PyVariable>() && x.cast::<PyVariable>()?.borrow().is_constant() {
+        if let Ok(tt) = x.getattr("type")?.cast_into::<PyTensorType>() {
+            let inner = &tt.get().inner;
+            let same_name = match &name {
+                Some(n) => n.eq(x.getattr("name")?)?,
+                None => true,
+            };
+            let fits = ndim.is_none_or(|n| n == inner.ndim())
+                && dtype.is_none_or(|d| d == inner.dtype)
+                && same_name;
+            if fits {
+                return Ok(x);
+            }
+            x = x.getattr("data")?;
+        }
+    }
     if let Some(t) = scalar_tensor(&x, dtype)? {
         let shape = vec![1; ndim.unwrap_or(0)];
         let t = t
             .view(&shape, &vec![0; shape.len()], 0)
             .map_err(crate::errors::to_pyerr)?;
         return constant_from_tensor(x.py(), t, name);
+    }
+    if x.is_instance(&numpy(x.py())?.getattr("ma")?.getattr("MaskedArray")?)? {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+            "MaskedArrays are not supported: pass the data (`x.data`) or fill the masked \
+             entries (`x.filled(value)`)",
+        ));
     }
     let arr = fit_ndim(to_array(&x, dtype)?, ndim)?;
     constant_from_array(arr, name)

@@ -151,8 +151,30 @@ def test_multi_output_apply_without_default_is_refused():
             raise NotImplementedError
 
     node = Two().make_node(T.dscalar())
-    with pytest.raises(TypeError, match="Multi-output Op Two has no default output"):
+    with pytest.raises(TypeError, match="Multi-output Op without default_output"):
         T.as_tensor_variable(node)
+
+
+@pytest.mark.parametrize(
+    ("default", "n_outs", "expected"),
+    [(0, 1, 0), (-1, 1, 0), (1, 2, 1), (-1, 2, 1), (1, 1, IndexError), (2.0, 1, TypeError)],
+)
+def test_apply_default_output_index(default, n_outs, expected):
+    class Outs(Op):
+        default_output = default
+
+        def make_node(self, v):
+            return Apply(self, [v], [v.type() for _ in range(n_outs)])
+
+        def perform(self, node, inputs, output_storage):
+            raise NotImplementedError
+
+    node = Outs().make_node(T.dscalar())
+    if isinstance(expected, int):
+        assert T.as_tensor_variable(node) is node.outputs[expected]
+    else:
+        with pytest.raises(expected, match="default_output"):
+            T.as_tensor_variable(node)
 
 
 def test_non_tensor_variable_is_refused():

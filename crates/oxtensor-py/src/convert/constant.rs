@@ -244,16 +244,17 @@ pub fn as_tensor_variable<'py>(
         return tensor_variable_of(x, ndim);
     }
     if let Ok(node) = x.cast::<PyApply>() {
-        let out = node.borrow().default_output_obj(x.py()).map_err(|_| {
-            PyTypeError::new_err(format!(
-                "Multi-output Op {} has no default output; pass one of its outputs",
-                node.borrow()
-                    .op_obj(x.py())
-                    .str()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
+        let op = node.borrow().op_obj(x.py());
+        let n_outputs = node.getattr("outputs")?.len()?;
+        let no_default = op.getattr("default_output").map_or(true, |d| d.is_none());
+        if no_default && n_outputs != 1 {
+            return Err(PyTypeError::new_err(format!(
+                "Multi-output Op without default_output encountered ({}): pass one of \
+                 its outputs",
+                op.str()?
+            )));
+        }
+        let out = node.borrow().default_output_obj(x.py())?;
         return as_tensor_variable(out.into_bound(x.py()), name, ndim, dtype);
     }
     if x.is_instance_of::<PyBool>() {

@@ -100,12 +100,24 @@ impl PyApply {
         let default = op.getattr("default_output").ok().filter(|d| !d.is_none());
         match default {
             Some(d) => {
-                let i: isize = d.extract()?;
+                // As PyTensor's: an int indexing the outputs (negative from
+                // the end), `TypeError` for anything else, `IndexError` out
+                // of range.
+                let i: isize = d.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "{}.default_output should be an int, got {}",
+                        op.str().map(|s| s.to_string()).unwrap_or_default(),
+                        d.repr().map(|s| s.to_string()).unwrap_or_default()
+                    ))
+                })?;
                 let n = outputs.len() as isize;
                 if i < -n || i >= n {
-                    return Err(PyValueError::new_err(format!(
-                        "{} not in range [{}, {})",
-                        i, -n, n
+                    return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                        "{}.default_output {} is out of range [{}, {})",
+                        op.str()?,
+                        i,
+                        -n,
+                        n
                     )));
                 }
                 Ok(outputs.get_item(i.rem_euclid(n) as usize)?.unbind())

@@ -142,3 +142,25 @@ def test_masked_arrays_and_the_deprecated_scalar_class():
         assert sharedvar.ScalarSharedVariable is TensorSharedVariable
     with pytest.raises(AttributeError, match="NoSuchThing"):
         sharedvar.NoSuchThing  # noqa: B018
+
+
+def test_rebuild_strict_false_lets_givens_change_types():
+    w = ot.imatrix("w")
+    x, y = ot.ivectors("x", "y")
+    s = shared(np.zeros(5), name="s")
+    z = x * y
+    with pytest.raises(TypeError, match="Cannot convert Type Matrix"):
+        function([w, y], z, givens=[(x, w)])
+    f = function(
+        [w, y],
+        [z, (x + 1).sum()],
+        givens=[(x, w)],
+        updates=[(s, s + x.sum())],
+        rebuild_strict=False,
+    )
+    wv, yv = np.ones((3, 5), dtype="int32"), np.arange(5, dtype="int32")
+    out, total = f(wv, yv)
+    np.testing.assert_array_equal(out, wv * yv)
+    assert total == (wv + 1).sum()
+    # The update's `x.sum()` became the matrix's sum, a scalar again.
+    np.testing.assert_array_equal(s.get_value(), np.full(5, 15))

@@ -85,6 +85,33 @@ def _slot_of(item: In) -> SharedVariable:
     )
 
 
+def _substitute_givens(outputs: Any, pairs: list[Any], givens: Any) -> tuple:
+    """``rebuild_strict=False``: the givens substituted in the outputs and
+    the update expressions at once (`clone_replace` with
+    ``rebuild_strict=False``), so a replacement of another type rebuilds
+    the nodes above it for its type instead of being refused."""
+    from oxtensor.compile.io import Out
+    from oxtensor.graph.basic import Variable
+    from oxtensor.graph.replace import clone_replace
+
+    given = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
+    if not given or outputs is None:
+        return outputs, pairs, givens
+    single = not isinstance(outputs, list | tuple)
+    outs = [outputs] if single else list(outputs)
+    exprs = [o.variable if isinstance(o, Out) else o for o in outs]
+    updated = [i for i, (_, e) in enumerate(pairs) if isinstance(e, Variable)]
+    exprs += [pairs[i][1] for i in updated]
+    new = clone_replace(exprs, given, rebuild_strict=False)
+    new_outs = [
+        Out(n, borrow=o.borrow) if isinstance(o, Out) else n
+        for o, n in zip(outs, new, strict=False)
+    ]
+    for i, n in zip(updated, new[len(outs) :], strict=True):
+        pairs[i] = (pairs[i][0], n)
+    return (new_outs[0] if single else new_outs), pairs, None
+
+
 def function(
     inputs: Any,
     outputs: Any = None,
@@ -138,6 +165,8 @@ def function(
         )
     pairs = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
     _check_no_default_updates(no_default_updates)
+    if not rebuild_strict:
+        outputs, pairs, givens = _substitute_givens(outputs, pairs, givens)
     explicit, givens, slots = _split_inputs(inputs, pairs, givens)
     mode = get_mode(mode).with_rewrite_settings(
         config.on_opt_error, config.optdb__max_use_ratio

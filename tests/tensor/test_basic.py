@@ -157,7 +157,14 @@ def test_multi_output_apply_without_default_is_refused():
 
 @pytest.mark.parametrize(
     ("default", "n_outs", "expected"),
-    [(0, 1, 0), (-1, 1, 0), (1, 2, 1), (-1, 2, 1), (1, 1, IndexError), (2.0, 1, TypeError)],
+    [
+        (0, 1, 0),
+        (-1, 1, 0),
+        (1, 2, 1),
+        (-1, 2, 1),
+        (1, 1, IndexError),
+        (2.0, 1, TypeError),
+    ],
 )
 def test_apply_default_output_index(default, n_outs, expected):
     class Outs(Op):

@@ -286,13 +286,13 @@ impl PyApply {
         self.inputs_list(py).unbind()
     }
 
-    /// A node with the same op and inputs, fresh output clones and a copied tag.
+    /// A node with the same op and inputs, fresh output clones and a copied
+    /// tag; `clone_inner_graph=True` clones an inner-graph op (`op.clone()`).
     #[pyo3(signature = (clone_inner_graph = None))]
     fn clone<'py>(
         slf: &Bound<'py, Self>,
         clone_inner_graph: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let _ = clone_inner_graph;
         let py = slf.py();
         let this = slf.borrow();
         let outputs = PyList::empty(py);
@@ -301,8 +301,15 @@ impl PyApply {
         }
         let inputs = PyList::new(py, this.inputs_list(py).iter())?;
         let tag = copy_tag(py, &this.tag)?;
-        let op = this.op_obj(py);
+        let mut op = this.op_obj(py);
         drop(this);
+        // An op with an inner graph gets its own copy of it, as PyTensor's.
+        if clone_inner_graph == Some(true) {
+            let has_inner = py.import("oxtensor.graph.op")?.getattr("HasInnerGraph")?;
+            if op.is_instance(&has_inner)? {
+                op = op.call_method0("clone")?;
+            }
+        }
         let node = slf.get_type().call1((op, inputs, outputs))?;
         if let Some(tag) = tag {
             node.setattr("tag", tag)?;

@@ -76,7 +76,8 @@ def test_constant_of_a_tensor_constant():
     assert z.type == TensorType("int8", ())
     np.testing.assert_array_equal(z.data, x.data)
     named = T.constant(c, name="n")
-    assert named is not c and named.name == "n"
+    assert named is not c
+    assert named.name == "n"
     np.testing.assert_array_equal(named.data, c.data)
     assert T.constant(c, dtype="int16").type == TensorType("int16", (2,))
 

@@ -46,8 +46,8 @@ def test_op_is_reachable_from_tensor():
     assert ot.Op is Op
 
     class Twice(ot.Op):
-        itypes = [ot.dvector]
-        otypes = [ot.dvector]
+        itypes = (ot.dvector,)
+        otypes = (ot.dvector,)
 
         def perform(self, node, inputs, output_storage):
             output_storage[0][0] = inputs[0] * 2

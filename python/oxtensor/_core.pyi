@@ -235,6 +235,12 @@ class Function:
     def name(self) -> str | None:
         """The function's name, if given."""
     @property
+    def unpack_single(self) -> bool:
+        """Whether a single output is returned as itself, not in a list."""
+    @property
+    def _potential_aliased_input_groups(self) -> tuple[tuple[int, ...], ...]:
+        """Groups of positions of borrowed inputs whose arguments may alias."""
+    @property
     def trust_input(self) -> bool:
         """Skip argument checks (arguments must be ndarrays of the exact types)."""
     @trust_input.setter
@@ -789,6 +795,8 @@ class TensorVariable(Variable):
     @property
     def owner_op_and_inputs(self) -> tuple[t.Any, ...]:
         """``(op, *inputs)`` of the node computing ``x``, or ``(None,)``."""
+    def __setitem__(self, key: t.Any, value: t.Any) -> None:
+        """Always a ``TypeError``: use ``x[idx].set(y)`` or ``x[idx].inc(y)``."""
 
 @disjoint_base
 class Apply:
@@ -1278,6 +1286,9 @@ class TensorType(Type):
         atol: float | None = None,
     ) -> bool:
         """``values_eq`` up to the dtype's tolerance."""
+    @staticmethod
+    def may_share_memory(a: t.Any, b: t.Any) -> bool:
+        """NumPy's answer for two ndarrays, ``False`` when either is not one."""
 
 @disjoint_base
 class NullType(Type):

@@ -151,7 +151,10 @@ impl PyFunction {
     /// other: the borrowed (or mutable) inputs, each grouped with those one
     /// of whose types is a supertype of the other's; groups of two or more.
     #[getter]
-    fn _potential_aliased_input_groups<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    fn _potential_aliased_input_groups<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let related = |a: &InputSpec, b: &InputSpec| -> PyResult<bool> {
             if let (Some(x), Some(y)) = (&a.tensor, &b.tensor) {
                 return Ok(x.is_super(y) || y.is_super(x));

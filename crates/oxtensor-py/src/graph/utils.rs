@@ -300,8 +300,10 @@ fn clone_equiv<'py>(
             map_once(&equiv, &inp, copy_orphans)?;
             new_inputs.push(lookup(&equiv, &inp)?);
         }
-        let new_node =
-            node.call_method1("clone_with_new_inputs", (PyList::new(py, new_inputs)?, strict))?;
+        let new_node = node.call_method1(
+            "clone_with_new_inputs",
+            (PyList::new(py, new_inputs)?, strict),
+        )?;
         equiv.set_item(&node, &new_node)?;
         for (old, new) in node
             .getattr("outputs")?
@@ -385,7 +387,11 @@ pub fn clone_replace<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = output.py();
     let flag = |name: &str| -> PyResult<bool> {
-        match rebuild_kwds.map(|k| k.get_item(name)).transpose()?.flatten() {
+        match rebuild_kwds
+            .map(|k| k.get_item(name))
+            .transpose()?
+            .flatten()
+        {
             Some(v) => v.is_truthy(),
             None => Ok(true),
         }
@@ -416,7 +422,13 @@ pub fn clone_replace<'py>(
     let copy_roots = !copy_inputs_over;
     let values = if copy_roots {
         let equiv = clone_equiv(&PyList::empty(py), &values, (false, true), None, strict)?;
-        PyList::new(py, values.iter().map(|v| lookup(&equiv, &v)).collect::<PyResult<Vec<_>>>()?)?
+        PyList::new(
+            py,
+            values
+                .iter()
+                .map(|v| lookup(&equiv, &v))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
     } else {
         values
     };
@@ -424,7 +436,13 @@ pub fn clone_replace<'py>(
     for (k, v) in keys.iter().zip(values.iter()) {
         memo.set_item(k, v)?;
     }
-    let equiv = clone_equiv(&PyList::empty(py), &outputs, (false, copy_roots), Some(memo), strict)?;
+    let equiv = clone_equiv(
+        &PyList::empty(py),
+        &outputs,
+        (false, copy_roots),
+        Some(memo),
+        strict,
+    )?;
     let cloned: Vec<Bound<'py, PyAny>> = outputs
         .iter()
         .map(|o| lookup(&equiv, &o))

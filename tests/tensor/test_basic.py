@@ -1,6 +1,7 @@
 """`constant` and `as_tensor_variable`: PyTensor's autocasting (anatomy §1.8)."""
 
 import numpy as np
+import oxtensor.scalar as ps
 import oxtensor.tensor as T
 import pytest
 from oxtensor.graph.basic import Apply
@@ -80,6 +81,27 @@ def test_constant_of_a_tensor_constant():
     assert named.name == "n"
     np.testing.assert_array_equal(named.data, c.data)
     assert T.constant(c, dtype="int16").type == TensorType("int16", (2,))
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        lambda: [T.as_tensor(1), T.as_tensor(2)],
+        lambda: [ps.constant(1), 2],
+        lambda: (1, T.constant(2)),
+    ],
+)
+def test_sequence_of_constants_is_one_constant(items):
+    a = T.as_tensor_variable(items())
+    assert isinstance(a, TensorConstant)
+    np.testing.assert_array_equal(a.data, [1, 2])
+
+
+def test_sequence_with_a_symbolic_entry_is_built():
+    x = T.lscalar("x")
+    a = T.as_tensor_variable([T.as_tensor(1), x])
+    assert not isinstance(a, TensorConstant)
+    assert a.eval({x: 5}).tolist() == [1, 5]
 
 
 def test_masked_arrays_are_refused():

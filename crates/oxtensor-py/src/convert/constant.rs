@@ -263,6 +263,9 @@ pub fn as_tensor_variable<'py>(
         ));
     }
     if (x.is_instance_of::<PyList>() || x.is_instance_of::<PyTuple>()) && contains_variable(&x)? {
+        if let Some(data) = constants_data(&x)? {
+            return constant(data, name, ndim, dtype);
+        }
         return crate::ops::shape::stack_list(&x);
     }
     if x.is_none() {
@@ -271,6 +274,29 @@ pub fn as_tensor_variable<'py>(
         ));
     }
     constant(x, name, ndim, dtype)
+}
+
+/// A sequence whose variables are all constants (at its top level) as the
+/// list of their data, which makes one constant, as in PyTensor; `None`
+/// when a symbolic variable is among them.
+fn constants_data<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let out = PyList::empty(seq.py());
+    for item in seq.try_iter()? {
+        let item = item?;
+        if let Ok(v) = item.cast::<PyVariable>() {
+            if !v.borrow().is_constant() {
+                return Ok(None);
+            }
+            out.append(item.getattr("data")?)?;
+        } else if (item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>())
+            && contains_variable(&item)?
+        {
+            return Ok(None);
+        } else {
+            out.append(item)?;
+        }
+    }
+    Ok(Some(out.into_any()))
 }
 
 fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {

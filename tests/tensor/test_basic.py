@@ -97,6 +97,16 @@ def test_sequence_of_constants_is_one_constant(items):
     np.testing.assert_array_equal(a.data, [1, 2])
 
 
+def test_stack_of_constants_stays_a_make_vector():
+    # PyTensor's `stack` of 0-d tensors is a `MakeVector`, constants too;
+    # `as_tensor_variable` of the same list is one constant.
+    s = T.stack([2, 3])
+    assert type(s.owner.op).__name__ == "MakeVector"
+    assert s.type == TensorType("int8", (2,))
+    assert s.eval().tolist() == [2, 3]
+    assert isinstance(T.as_tensor_variable([T.as_tensor(2), 3]), TensorConstant)
+
+
 def test_sequence_with_a_symbolic_entry_is_built():
     x = T.lscalar("x")
     a = T.as_tensor_variable([T.as_tensor(1), x])

@@ -276,6 +276,15 @@ pub fn as_tensor_variable<'py>(
     constant(x, name, ndim, dtype)
 }
 
+/// `oxtensor._core.stack_list(seq)`: the entries of `seq` as tensors,
+/// stacked along a new first axis (0-d entries, constants included, give
+/// one `MakeVector` of their upcast dtype, as PyTensor's `stack`), never
+/// folded into one constant as `as_tensor_variable(seq)` folds constants.
+#[pyfunction]
+pub fn stack_list<'py>(seq: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    crate::ops::shape::stack_list(&seq)
+}
+
 /// A sequence whose variables are all constants (at its top level) as the
 /// list of their data, which makes one constant, as in PyTensor; `None`
 /// when a symbolic variable is among them.

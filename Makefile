@@ -17,7 +17,7 @@ FUZZ_MINUTES ?= 30
 FUZZ_CASES ?= 20000
 
 .PHONY: help venv build release example test test-rust test-python test-matrix test-ci-matrix \
-	lint fmt stubs bench soak random-graphs fuzz ci all clean
+	lint fmt stubs bench soak random-graphs fuzz ci all clean pytensor-suite
 
 # The configurations other machines run in (README, "Developing"): one and
 # two threads, each BLAS engine, the SIMD level capped at AVX2 and at the
@@ -96,6 +96,14 @@ fmt: venv ## apply rustfmt and ruff format
 	cargo fmt --all
 	$(VENV)/bin/ruff format $(PY_SRC)
 	$(VENV)/bin/ruff check --fix $(PY_SRC)
+
+# PyTensor 3.0.7's own test files, kept beside the project (read-only).
+PYTENSOR_SUITE ?= ../shared/pytensor-suite
+
+pytensor-suite: build ## PyTensor's own test files run against oxtensor (issue 28's measure): the table
+	@# The fixtures and modules some of those files import (numba: three of them).
+	$(PIP) install -q pytest-mock rich scipy numba
+	PEER_PYTHON=$(abspath $(PY)) $(PYTENSOR_SUITE)/run.sh
 
 bench: release ## benchmarks against PyTensor and JAX (installs them into .venv)
 	@# A failed install only skips those comparisons; run.py says which and why.

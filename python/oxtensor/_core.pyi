@@ -190,6 +190,7 @@ __all__ = [
     "scalar_op",
     "sequential_pass",
     "softmax",
+    "stack_list",
     "std",
     "take",
     "toposort",
@@ -234,6 +235,12 @@ class Function:
     @property
     def name(self) -> str | None:
         """The function's name, if given."""
+    @property
+    def unpack_single(self) -> bool:
+        """Whether a single output is returned as itself, not in a list."""
+    @property
+    def _potential_aliased_input_groups(self) -> tuple[tuple[int, ...], ...]:
+        """Groups of positions of borrowed inputs whose arguments may alias."""
     @property
     def trust_input(self) -> bool:
         """Skip argument checks (arguments must be ndarrays of the exact types)."""
@@ -441,6 +448,10 @@ def as_tensor_variable(
     x: t.Any, name: str | None = None, ndim: int | None = None, dtype: t.Any = None
 ) -> TensorVariable:
     """``x`` as a tensor variable: variables as they are, data as constants."""
+
+def stack_list(seq: t.Any) -> TensorVariable:
+    """The entries as tensors stacked along a new first axis (0-d entries
+    give one ``MakeVector``, constants too)."""
 
 # ---- from crates/oxtensor-py/src/gradient/ -----------------------------------
 
@@ -789,6 +800,8 @@ class TensorVariable(Variable):
     @property
     def owner_op_and_inputs(self) -> tuple[t.Any, ...]:
         """``(op, *inputs)`` of the node computing ``x``, or ``(None,)``."""
+    def __setitem__(self, key: t.Any, value: t.Any) -> None:
+        """Always a ``TypeError``: use ``x[idx].set(y)`` or ``x[idx].inc(y)``."""
 
 @disjoint_base
 class Apply:
@@ -1278,6 +1291,9 @@ class TensorType(Type):
         atol: float | None = None,
     ) -> bool:
         """``values_eq`` up to the dtype's tolerance."""
+    @staticmethod
+    def may_share_memory(a: t.Any, b: t.Any) -> bool:
+        """NumPy's answer for two ndarrays, ``False`` when either is not one."""
 
 @disjoint_base
 class NullType(Type):

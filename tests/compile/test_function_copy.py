@@ -94,3 +94,11 @@ def test_a_swapped_copy_pickles_as_itself():
     h = pickle.loads(pickle.dumps(f.copy(swap={s: s2}, delete_updates=True)))
     assert_matches(h(np.ones(2)), np.full(2, 6.0))
     assert h.name == "f copy"
+
+
+def test_the_compiled_graph_is_named_after_the_function():
+    x = ot.dscalar("x")
+    f = oxtensor.function([x], x * 2, name="twice")
+    assert f.maker.fgraph.name == "twice"
+    assert copy.deepcopy(f).maker.fgraph.name == "twice"
+    assert oxtensor.function([x], x + 1).maker.fgraph.name is None

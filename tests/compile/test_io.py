@@ -23,10 +23,12 @@ def test_in_defaults():
     assert In(x, mutable=True).borrow
 
 
-def test_default_values_of_explicit_inputs_are_refused():
+def test_default_values_of_explicit_inputs():
     x = ot.dvector("x")
-    with pytest.raises(NotImplementedError, match="default values"):
-        function([In(x, value=np.ones(2))], x * 2)
+    f = function([In(x, value=np.ones(2))], x * 2)
+    assert_matches(f(), np.full(2, 2.0))
+    assert_matches(f(np.arange(2.0)), np.arange(2.0) * 2)
+    assert_matches(f(), np.full(2, 2.0))
 
 
 def test_in_and_plain_variables_mix():

@@ -67,10 +67,10 @@ def test_container_inputs_and_shared_updates_swap_at_once():
     assert seen == [0.0, 1.0, 0.0, 1.0]
 
 
-def test_default_values_of_explicit_inputs_are_refused():
+def test_an_implicit_input_needs_a_value():
     x = ot.dvector("x")
-    with pytest.raises(NotImplementedError, match="default values of explicit inputs"):
-        function([In(x, value=np.ones(2))], x)
+    with pytest.raises(TypeError, match="implicit input must be given a default"):
+        function([In(x, implicit=True, update=x + 1)], x)
 
 
 def test_givens_may_read_the_shared_variable_they_replace():
@@ -142,3 +142,25 @@ def test_masked_arrays_and_the_deprecated_scalar_class():
         assert sharedvar.ScalarSharedVariable is TensorSharedVariable
     with pytest.raises(AttributeError, match="NoSuchThing"):
         sharedvar.NoSuchThing  # noqa: B018
+
+
+def test_rebuild_strict_false_lets_givens_change_types():
+    w = ot.imatrix("w")
+    x, y = ot.ivectors("x", "y")
+    s = shared(np.zeros(5), name="s")
+    z = x * y
+    with pytest.raises(TypeError, match="Cannot convert Type Matrix"):
+        function([w, y], z, givens=[(x, w)])
+    f = function(
+        [w, y],
+        [z, (x + 1).sum()],
+        givens=[(x, w)],
+        updates=[(s, s + x.sum())],
+        rebuild_strict=False,
+    )
+    wv, yv = np.ones((3, 5), dtype="int32"), np.arange(5, dtype="int32")
+    out, total = f(wv, yv)
+    np.testing.assert_array_equal(out, wv * yv)
+    assert total == (wv + 1).sum()
+    # The update's `x.sum()` became the matrix's sum, a scalar again.
+    np.testing.assert_array_equal(s.get_value(), np.full(5, 15))

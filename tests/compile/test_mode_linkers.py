@@ -66,3 +66,9 @@ def test_config_mode_jax_gives_a_jax_linker():
     with config.change_flags(mode="JAX"):
         assert isinstance(get_default_mode().linker, JAXLinker)
     assert not isinstance(get_default_mode().linker, JAXLinker)
+
+
+@pytest.mark.parametrize("linker", ["pytorch", "mlx"])
+def test_backends_oxtensor_does_not_have(linker):
+    with pytest.raises(NotImplementedError, match=f"the '{linker}' linker"):
+        Mode(linker=linker)

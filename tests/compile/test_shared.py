@@ -144,8 +144,11 @@ def test_in_of_a_shared_variable_is_refused():
     x = ot.dscalar("x")
     with pytest.raises(TypeError, match=r"shared variable.*explicit input"):
         function([x, In(s, update=s * x)], s + 0)
-    with pytest.raises(ValueError, match="needs a shared variable"):
-        function([In(x, update=x + 1)], x)
+    # An update of an explicit input is stored in the function's container
+    # for it (the argument is still required).
+    f = function([In(x, update=x + 1)], x)
+    assert f(2.0) == 2.0
+    assert f._finder[x].value == 3.0
 
 
 def test_shared_of_every_kind_of_value():

@@ -134,3 +134,26 @@ def test_as_string_writes_shared_values_once():
     assert as_string([a], [a * a]) == ["Mul(Add.0, Add.0)"]
     typed = as_string([x], [ot.exp(x)], leaf_formatter=lambda v: str(v.type))
     assert typed == [f"Exp({x.type})"]
+
+
+def test_apply_clone_with_its_inner_graph():
+    from oxtensor.compile.builders import OpFromGraph
+    from oxtensor.graph.basic import equal_computations
+
+    a, b = ot.dscalars("a", "b")
+    ofg = OpFromGraph([a, b], [a * b + 1])
+    x, y = ot.dscalars("x", "y")
+    node = ofg(x, y).owner
+    kept = node.clone()
+    assert kept.op is node.op
+    copied = node.clone(clone_inner_graph=True)
+    assert copied is not node
+    assert copied.op is not node.op
+    assert copied.op.fgraph is not node.op.fgraph
+    assert equal_computations(
+        copied.op.inner_outputs,
+        node.op.inner_outputs,
+        copied.op.inner_inputs,
+        node.op.inner_inputs,
+    )
+    assert copied.inputs == node.inputs

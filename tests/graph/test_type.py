@@ -32,6 +32,35 @@ class Small(Type):
         return "small"
 
 
+class Level(Type):
+    """Levels: a lower level is a supertype of the higher ones."""
+
+    def __init__(self, level):
+        self.level = level
+
+    def __eq__(self, other):
+        return type(other) is Level and other.level == self.level
+
+    def __hash__(self):
+        return hash((Level, self.level))
+
+    def is_super(self, otype):
+        return True if type(otype) is Level and self.level <= otype.level else None
+
+
+def test_convert_variable_to_a_more_specific_type_is_not_implemented():
+    # As PyTensor's `Type.convert_variable`: a more specific variable is
+    # kept, an unrelated one gives None, a less specific one cannot be
+    # converted by the base class.
+    ty = Level(1)
+    more, same, less = Level(2)(), Level(1)(), Level(0)()
+    assert ty.convert_variable(more) is more
+    assert ty.convert_variable(same) is same
+    assert ty.convert_variable(Bare()()) is None
+    with pytest.raises(NotImplementedError, match="more specific type"):
+        ty.convert_variable(less)
+
+
 def test_filter_is_required():
     with pytest.raises(NotImplementedError, match="Bare must define filter"):
         Bare().filter(1)

@@ -204,3 +204,31 @@ def test_cast_output_types_preference_names_the_target_type():
     assert isinstance(pref, specific_out)
     assert pref.spec[0] == ps.int32
     assert pref.spec[0].dtype == "int32"
+
+
+def test_scalar_variable_as_tensor():
+    # As in PyTensor: a scalar variable becomes a 0-d tensor through
+    # `tensor_from_scalar` wherever a tensor is wanted.
+    from oxtensor.tensor.basic import TensorFromScalar
+
+    s = ps.int8("s")
+    t = pt.as_tensor_variable(s)
+    assert isinstance(t.owner.op, TensorFromScalar)
+    assert t.type == pt.TensorType("int8", ())
+    x = pt.dvector("x")
+    d = ps.float64("d")
+    f = oxtensor.function([x, d], x + d)
+    np.testing.assert_array_equal(f(np.arange(3.0), 2.0), np.arange(3.0) + 2.0)
+
+
+def test_scalar_variable_as_index_and_bound():
+    n = pt.dmatrix("n")
+    i = ps.int32("i")
+    out = n[i:, i]
+    value = np.arange(12.0).reshape(3, 4)
+    f = oxtensor.function([n, i], out)
+    np.testing.assert_array_equal(f(value, 1), value[1:, 1])
+    g = oxtensor.function([n, i], pt.set_subtensor(n[i], 0.0))
+    expected = value.copy()
+    expected[2] = 0.0
+    np.testing.assert_array_equal(g(value, 2), expected)

@@ -1,8 +1,11 @@
 """`constant` and `as_tensor_variable`: PyTensor's autocasting (anatomy §1.8)."""
 
 import numpy as np
+import oxtensor.scalar as ps
 import oxtensor.tensor as T
 import pytest
+from oxtensor.graph.basic import Apply
+from oxtensor.graph.op import Op
 from oxtensor.tensor import TensorConstant, TensorType
 
 from tests.helpers import TwoOutputs
@@ -64,6 +67,61 @@ def test_constant_options():
         T.constant(np.zeros((2, 2)), ndim=1)
 
 
+def test_constant_of_a_tensor_constant():
+    c = TensorConstant(TensorType("int8", (None,)), [1, 2])
+    assert T.constant(c) is c
+    assert T.constant(c, ndim=1, dtype="int8") is c
+    x = TensorConstant(TensorType("int8", ()), np.array(2, dtype="int8"))
+    y = T.constant(x, ndim=2)
+    assert y.type == TensorType("int8", (1, 1))
+    np.testing.assert_array_equal(y.data, np.array(2, dtype="int8")[None, None])
+    z = T.constant(y, ndim=0)
+    assert z.type == TensorType("int8", ())
+    np.testing.assert_array_equal(z.data, x.data)
+    named = T.constant(c, name="n")
+    assert named is not c
+    assert named.name == "n"
+    np.testing.assert_array_equal(named.data, c.data)
+    assert T.constant(c, dtype="int16").type == TensorType("int16", (2,))
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        lambda: [T.as_tensor(1), T.as_tensor(2)],
+        lambda: [ps.constant(1), 2],
+        lambda: (1, T.constant(2)),
+    ],
+)
+def test_sequence_of_constants_is_one_constant(items):
+    a = T.as_tensor_variable(items())
+    assert isinstance(a, TensorConstant)
+    np.testing.assert_array_equal(a.data, [1, 2])
+
+
+def test_stack_of_constants_stays_a_make_vector():
+    # PyTensor's `stack` of 0-d tensors is a `MakeVector`, constants too;
+    # `as_tensor_variable` of the same list is one constant.
+    s = T.stack([2, 3])
+    assert type(s.owner.op).__name__ == "MakeVector"
+    assert s.type == TensorType("int8", (2,))
+    assert s.eval().tolist() == [2, 3]
+    assert isinstance(T.as_tensor_variable([T.as_tensor(2), 3]), TensorConstant)
+
+
+def test_sequence_with_a_symbolic_entry_is_built():
+    x = T.lscalar("x")
+    a = T.as_tensor_variable([T.as_tensor(1), x])
+    assert not isinstance(a, TensorConstant)
+    assert a.eval({x: 5}).tolist() == [1, 5]
+
+
+def test_masked_arrays_are_refused():
+    masked = np.ma.masked_greater(np.array([1, 2, 3, 4]), 3)
+    with pytest.raises(NotImplementedError, match="MaskedArrays are not supported"):
+        T.constant(masked)
+
+
 def test_bool_is_rejected():
     with pytest.raises(TypeError) as info:
         T.as_tensor_variable(True)
@@ -119,10 +177,37 @@ def test_apply_gives_its_default_output():
 
 def test_multi_output_apply_without_default_is_refused():
     node = TwoOutputs().make_node(T.dscalar())
-    with pytest.raises(
-        TypeError, match="Multi-output Op TwoOutputs has no default output"
-    ):
+    with pytest.raises(TypeError, match="Multi-output Op without default_output"):
         T.as_tensor_variable(node)
+
+
+@pytest.mark.parametrize(
+    ("default", "n_outs", "expected"),
+    [
+        (0, 1, 0),
+        (-1, 1, 0),
+        (1, 2, 1),
+        (-1, 2, 1),
+        (1, 1, IndexError),
+        (2.0, 1, TypeError),
+    ],
+)
+def test_apply_default_output_index(default, n_outs, expected):
+    class Outs(Op):
+        default_output = default
+
+        def make_node(self, v):
+            return Apply(self, [v], [v.type() for _ in range(n_outs)])
+
+        def perform(self, node, inputs, output_storage):
+            raise NotImplementedError
+
+    node = Outs().make_node(T.dscalar())
+    if isinstance(expected, int):
+        assert T.as_tensor_variable(node) is node.outputs[expected]
+    else:
+        with pytest.raises(expected, match="default_output"):
+            T.as_tensor_variable(node)
 
 
 def test_non_tensor_variable_is_refused():

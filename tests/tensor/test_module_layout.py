@@ -34,3 +34,25 @@ def test_unknown_names_still_raise_attribute_error():
 
     with pytest.raises(AttributeError, match=r"oxtensor\.tensor\.basic.*no_such_name"):
         basic.no_such_name  # noqa: B018
+
+
+def test_op_is_reachable_from_tensor():
+    # PyTensor users subclass `pytensor.tensor.Op` too; `itypes` then take
+    # a more specific input (static length 1 for a vector).
+    import numpy as np
+    import oxtensor
+    from oxtensor.graph.op import Op
+
+    assert ot.Op is Op
+
+    class Twice(ot.Op):
+        itypes = (ot.dvector,)
+        otypes = (ot.dvector,)
+
+        def perform(self, node, inputs, output_storage):
+            output_storage[0][0] = inputs[0] * 2
+
+    x = ot.TensorType("float64", shape=(1,))("x")
+    y = Twice()(x)
+    assert y.type == ot.dvector
+    np.testing.assert_array_equal(oxtensor.function([x], y)(np.array([3.0])), [6.0])

@@ -142,3 +142,18 @@ def test_specify_broadcastable_and_shape_tuple():
     dims = shape_tuple(z)
     assert int(dims[0].eval()) == 2
     assert int(dims[1].eval({x: np.zeros((2, 7))})) == 7
+
+
+def test_canonical_form_of_scalar_constants():
+    import oxtensor.scalar as ps
+
+    length = ot.lscalar("n")
+    assert get_canonical_form_slice(ps.as_scalar(0), length) == (0, 1)
+    res, direction = get_canonical_form_slice(ps.as_scalar(-1), length)
+    assert direction == 1
+    assert res.eval({length: 7}) == 6
+    sl, direction = get_canonical_form_slice(
+        slice(ps.as_scalar(1), ps.as_scalar(5), ps.as_scalar(2)), ps.as_scalar(7)
+    )
+    assert direction == 1
+    assert [sl.start.eval(), sl.stop.eval(), sl.step.eval()] == [1, 5, 2]

@@ -63,7 +63,7 @@ def test_legacy_bool_shapes_and_broadcastable():
     [
         (("float65", (None,)), TypeError, "Unsupported dtype 'float65'"),
         (("float64", (-1,)), ValueError, "non-negative, got -1"),
-        (("float64", (1.5,)), TypeError, "int or None, got 1.5"),
+        (("float64", (1.5,)), ValueError, "integer or None, got 1.5"),
         (("float64", (None,) * 65), ValueError, "at most 64 dimensions, got 65"),
     ],
 )
@@ -437,3 +437,20 @@ def test_plural_constructors():
     assert T.fvectors("u", "v")[1].type == T.fvector
     # One string is a string of one-letter names, as in PyTensor.
     assert [v.name for v in T.scalars("xs")] == ["x", "s"]
+
+
+def test_may_share_memory_static():
+    a = np.arange(6.0)
+    assert T.TensorType.may_share_memory(a, a[::2]) is True
+    assert T.TensorType.may_share_memory(a, np.arange(6.0)) is False
+    two = np.array(2)
+    assert T.TensorType.may_share_memory(two, np.broadcast_to(two, (2, 3)))
+    assert T.TensorType.may_share_memory(a, None) is False
+    assert T.TensorType.may_share_memory([1.0], a) is False
+
+
+def test_shape_entry_that_is_no_integer():
+    with pytest.raises(ValueError, match="must be a boolean, integer or None, got '1'"):
+        T.TensorType("float64", shape=("1", "2"))
+    with pytest.raises(ValueError, match="must be a boolean, integer or None"):
+        T.TensorType("float64", shape=(1.5,))

@@ -200,3 +200,29 @@ def test_diagonal_trace_compress_and_constants():
     assert ot.constant(np.float64(2.5)).get_underlying_scalar_constant() == 2.5
     with pytest.raises(NotScalarConstantError):
         ot.dscalar("s").get_underlying_scalar_constant()
+
+
+def test_item_assignment_points_to_set_and_inc():
+    x = ot.matrix("x")
+    msg = "Use the output of `x\\[idx\\].set` or `x\\[idx\\].inc` instead"
+    with pytest.raises(TypeError, match=msg):
+        x[0] = 5
+    with pytest.raises(TypeError, match=msg):
+        x[0] += 5
+
+
+@pytest.mark.parametrize("axes", [(1, 0, 2), [1, 0, 2], np.array([1, 0, 2])])
+def test_transpose_takes_one_sequence_of_axes(axes):
+    value = RNG.standard_normal((2, 3, 4))
+    out, got = run(lambda x: x.transpose(axes), value)
+    np.testing.assert_array_equal(got, value.transpose(1, 0, 2))
+    assert out.type.ndim == 3
+
+
+def test_none_const_index_is_a_new_axis():
+    from oxtensor.tensor.type_other import NoneConst
+
+    value = RNG.standard_normal((3, 4))
+    out, got = run(lambda x: x[NoneConst, :, NoneConst], value)
+    np.testing.assert_array_equal(got, value[None, :, None])
+    assert out.broadcastable == (True, False, True, False)

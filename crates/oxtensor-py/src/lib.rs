@@ -147,6 +147,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?)?;
     m.add_function(wrap_pyfunction!(convert::constant::constant, m)?)?;
     m.add_function(wrap_pyfunction!(convert::constant::as_tensor_variable, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::constant::stack_list, m)?)?;
     m.add_function(wrap_pyfunction!(graph::print::debugprint, m)?)?;
     m.add_function(wrap_pyfunction!(graph::pprint::pprint, m)?)?;
     m.add_function(wrap_pyfunction!(graph::pprint::proven_sign, m)?)?;

@@ -7,6 +7,7 @@ from oxtensor import _core
 from oxtensor.compile.io import In
 from oxtensor.compile.mode import get_mode
 from oxtensor.compile.sharedvalue import SharedVariable
+from oxtensor.compile.stateful import Slot, StatefulFunction
 from oxtensor.configdefaults import config
 from oxtensor.link.basic import Container
 
@@ -22,48 +23,93 @@ def _check_no_default_updates(value: Any) -> None:
         )
 
 
-def _split_inputs(inputs: Any, pairs: list[Any], givens: Any) -> tuple[list[Any], Any]:
-    """The explicit inputs; each implicit ``In(x, value=container,
-    update=e)`` becomes a shared variable over the container, substituted
-    for ``x`` by ``givens``, updated with ``e``."""
-    explicit, implicit = [], []
+def _split_inputs(
+    inputs: Any, pairs: list[Any], givens: Any
+) -> tuple[list[Any], Any, list[Slot] | None]:
+    """The explicit inputs, the givens, and the slots of a function whose
+    inputs carry state (None when none does). Each ``In(x, value=...)`` or
+    ``In(x, update=e)`` becomes a shared variable over a container,
+    substituted for ``x`` by ``givens`` and updated with ``e``."""
+    explicit, slots = [], []
+    stateful = False
     for item in inputs:
         # `In(shared)` is an explicit input too, refused by the compiler.
         plain = not isinstance(item, In) or isinstance(item.variable, SharedVariable)
         if plain or (item.value is None and item.update is None):
             explicit.append(item)
+            slots.append(Slot(item))
             continue
-        if item.value is None:
-            raise ValueError(
-                f"In({item.variable}, update=...) needs a shared variable or a "
-                "value=Container: explicit inputs cannot carry state"
-            )
-        if not item.implicit:
-            raise NotImplementedError(
-                f"In({item.variable}, value=...): default values of explicit "
-                "inputs are not supported; pass the value, or give a Container "
-                "(implicit=True)"
-            )
-        implicit.append(item)
-    if not implicit:
-        return explicit, givens
-    givens = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
-    for item in implicit:
+        if item.implicit and item.value is None:
+            raise TypeError(f"An implicit input must be given a default value: {item}")
+        stateful = True
         slot = _slot_of(item)
-        givens.append((item.variable, slot))
-        if item.update is not None:
-            pairs.append((slot, item.update))
-    return explicit, givens
+        container_value = isinstance(item.value, Container)
+        slots.append(
+            Slot(
+                item,
+                slot,
+                required=item.value is None,
+                refeed=item.value is not None
+                and not container_value
+                and item.update is None,
+                implicit=item.implicit,
+            )
+        )
+    if not stateful:
+        return explicit, givens, None
+    givens = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
+    for item, slot in zip(inputs, slots, strict=True):
+        if slot.shared is not None:
+            givens.append((item.variable, slot.shared))
+            if item.update is not None:
+                pairs.append((slot.shared, item.update))
+    return explicit, givens, slots
 
 
 def _slot_of(item: In) -> SharedVariable:
     value = item.value
     if not isinstance(value, Container):
-        stored = item.variable.type.filter(value, allow_downcast=item.allow_downcast)
-        value = Container(item.variable, storage=[stored])
+        stored = (
+            None
+            if value is None
+            else item.variable.type.filter(value, allow_downcast=item.allow_downcast)
+        )
+        value = Container(
+            item.variable,
+            storage=[stored],
+            strict=item.strict,
+            allow_downcast=item.allow_downcast,
+        )
     return SharedVariable(
         item.variable.type, None, container=value, name=item.variable.name
     )
+
+
+def _substitute_givens(outputs: Any, pairs: list[Any], givens: Any) -> tuple:
+    """``rebuild_strict=False``: the givens substituted in the outputs and
+    the update expressions at once (`clone_replace` with
+    ``rebuild_strict=False``), so a replacement of another type rebuilds
+    the nodes above it for its type instead of being refused."""
+    from oxtensor.compile.io import Out
+    from oxtensor.graph.basic import Variable
+    from oxtensor.graph.replace import clone_replace
+
+    given = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
+    if not given or outputs is None:
+        return outputs, pairs, givens
+    single = not isinstance(outputs, list | tuple)
+    outs = [outputs] if single else list(outputs)
+    exprs = [o.variable if isinstance(o, Out) else o for o in outs]
+    updated = [i for i, (_, e) in enumerate(pairs) if isinstance(e, Variable)]
+    exprs += [pairs[i][1] for i in updated]
+    new = clone_replace(exprs, given, rebuild_strict=False)
+    new_outs = [
+        Out(n, borrow=o.borrow) if isinstance(o, Out) else n
+        for o, n in zip(outs, new, strict=False)
+    ]
+    for i, n in zip(updated, new[len(outs) :], strict=True):
+        pairs[i] = (pairs[i][0], n)
+    return (new_outs[0] if single else new_outs), pairs, None
 
 
 def function(
@@ -119,7 +165,9 @@ def function(
         )
     pairs = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
     _check_no_default_updates(no_default_updates)
-    explicit, givens = _split_inputs(inputs, pairs, givens)
+    if not rebuild_strict:
+        outputs, pairs, givens = _substitute_givens(outputs, pairs, givens)
+    explicit, givens, slots = _split_inputs(inputs, pairs, givens)
     mode = get_mode(mode).with_rewrite_settings(
         config.on_opt_error, config.optdb__max_use_ratio
     )
@@ -149,8 +197,10 @@ def function(
     if mode.linker_name == "jax":
         # The graph rewritten for JAX by the core (no inplace, no fusion),
         # linked by `oxtensor.link.jax` into one ``jax.jit``-ed function.
-        return JAXFunction(recipe, trust_input=trust_input)
-    return recipe.compile(trust_input)
+        fn = JAXFunction(recipe, trust_input=trust_input)
+    else:
+        fn = recipe.compile(trust_input)
+    return fn if slots is None else StatefulFunction(fn, slots)
 
 
 def _eval(self: Any, inputs_to_values: Any = None, **kwargs: Any) -> Any:

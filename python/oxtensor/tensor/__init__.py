@@ -7,6 +7,7 @@ TensorType(float64, shape=(None, None))
 """
 
 from oxtensor.graph.basic import Apply, Constant, Variable
+from oxtensor.graph.op import Op
 from oxtensor.tensor import blas, extra_ops, linalg, special
 from oxtensor.tensor.basic import *  # noqa: F403
 from oxtensor.tensor.basic import __all__ as _basic_all
@@ -55,6 +56,7 @@ __all__ = [
     "DimShuffle",
     "Elemwise",
     "NoneConst",
+    "Op",
     "Reshape",
     "Shape",
     "Shape_i",

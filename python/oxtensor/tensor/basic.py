@@ -331,7 +331,8 @@ def stack(tensors: _Sequence[_Any], axis: int = 0) -> _Any:
         raise ValueError("No tensor arguments provided.")
     tensors = [as_tensor_variable(t) for t in tensors]
     if axis == 0 and _builtins.all(t.ndim == 0 for t in tensors):
-        return _core.as_tensor_variable(list(tensors))
+        # A `MakeVector`, also of constants (as PyTensor's `stack`).
+        return _core.stack_list(list(tensors))
     return join(axis, *[expand_dims(t, axis) for t in tensors])
 
 

@@ -218,16 +218,21 @@ def get_canonical_form_slice(theslice: Any, length: Any) -> tuple[Any, Any]:
     )
     from oxtensor.tensor.math import lt, switch
 
+    def as_tensor(value: Any) -> Any:
+        # A scalar constant (`as_scalar(0)`) as a tensor constant, so that
+        # it folds like one (`as_tensor_variable` gives a node reading it).
+        if isinstance(value, Constant) and isinstance(value.type, _core.ScalarType):
+            return as_tensor_variable(value.data)
+        return as_tensor_variable(value)
+
     if isinstance(theslice, slice):
         parts = (theslice.start, theslice.stop, theslice.step)
-        bounds = [None if b is None else as_tensor_variable(b) for b in parts]
-        start, stop, step, direction = _core.canonical_slice(
-            as_tensor_variable(length), *bounds
-        )
+        bounds = [None if b is None else as_tensor(b) for b in parts]
+        start, stop, step, direction = _core.canonical_slice(as_tensor(length), *bounds)
         return slice(start, stop, step), direction
     if _unsupported_index(theslice):
         raise ValueError(f"Slice {theslice} is not a supported slice type.")
-    idx = as_tensor_variable(theslice)
+    idx = as_tensor(theslice)
     if isinstance(idx, Constant):
         value = int(get_underlying_scalar_constant_value(idx))
         if value >= 0:

@@ -45,6 +45,17 @@ def _call_with_shape(
 TensorType.__call__ = _call_with_shape
 
 
+def _may_share_memory(a: Any, b: Any) -> bool:
+    """Whether two values of tensor types may share memory: NumPy's answer
+    for two ndarrays, ``False`` when either is something else."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return bool(np.may_share_memory(a, b))
+    return False
+
+
+TensorType.may_share_memory = staticmethod(_may_share_memory)
+
+
 # Prefix letters of the typed constructors, as in PyTensor.
 _PREFIXES = {
     "b": "int8",

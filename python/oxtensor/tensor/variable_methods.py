@@ -100,6 +100,15 @@ def _owner_op_and_inputs(self: Any) -> tuple[Any, ...]:
     return (None,) if node is None else (node.op, *node.inputs)
 
 
+def _setitem(self: Any, key: Any, value: Any) -> None:
+    """Variables are immutable: PyTensor's ``TypeError`` pointing to
+    ``x[idx].set(y)`` / ``x[idx].inc(y)``."""
+    raise TypeError(
+        "TensorVariable does not support item assignment. Use the output of "
+        "`x[idx].set` or `x[idx].inc` instead."
+    )
+
+
 _METHODS = {
     **{name: _forward(name) for name in _FORWARDED},
     "norm": norm,
@@ -109,6 +118,7 @@ _METHODS = {
     "size": property(_size),
     "mT": property(_m_t),
     "owner_op_and_inputs": property(_owner_op_and_inputs),
+    "__setitem__": _setitem,
 }
 
 

@@ -20,6 +20,12 @@ class Function:
     def name(self) -> str | None:
         """The function's name, if given."""
     @property
+    def unpack_single(self) -> bool:
+        """Whether a single output is returned as itself, not in a list."""
+    @property
+    def _potential_aliased_input_groups(self) -> tuple[tuple[int, ...], ...]:
+        """Groups of positions of borrowed inputs whose arguments may alias."""
+    @property
     def trust_input(self) -> bool:
         """Skip argument checks (arguments must be ndarrays of the exact types)."""
     @trust_input.setter

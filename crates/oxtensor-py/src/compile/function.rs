@@ -141,6 +141,55 @@ impl PyFunction {
         self.name.clone()
     }
 
+    /// Whether a single output is returned as itself, not in a list.
+    #[getter]
+    fn unpack_single(&self) -> bool {
+        self.single
+    }
+
+    /// PyTensor's groups of input positions whose arguments may alias each
+    /// other: the borrowed (or mutable) inputs, each grouped with those one
+    /// of whose types is a supertype of the other's; groups of two or more.
+    #[getter]
+    fn _potential_aliased_input_groups<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let related = |a: &InputSpec, b: &InputSpec| -> PyResult<bool> {
+            if let (Some(x), Some(y)) = (&a.tensor, &b.tensor) {
+                return Ok(x.is_super(y) || y.is_super(x));
+            }
+            let (x, y) = (a.ty.bind(py), b.ty.bind(py));
+            Ok(x.call_method1("is_super", (y,))?.is_truthy()?
+                || y.call_method1("is_super", (x,))?.is_truthy()?)
+        };
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, spec) in self.inputs.iter().enumerate().filter(|(_, s)| s.borrow) {
+            let mut home = None;
+            for (g, group) in groups.iter().enumerate() {
+                for &j in group {
+                    if related(spec, &self.inputs[j])? {
+                        home = Some(g);
+                        break;
+                    }
+                }
+                if home.is_some() {
+                    break;
+                }
+            }
+            match home {
+                Some(g) => groups[g].push(i),
+                None => groups.push(vec![i]),
+            }
+        }
+        let groups = groups
+            .into_iter()
+            .filter(|g| g.len() > 1)
+            .map(|g| PyTuple::new(py, g))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, groups)
+    }
+
     /// Skip checking arguments (they must then be ndarrays of the exact types).
     #[getter]
     fn trust_input(&self) -> bool {

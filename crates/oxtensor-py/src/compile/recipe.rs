@@ -217,6 +217,8 @@ impl FunctionRecipe {
             })
             .collect::<PyResult<Vec<_>>>()?;
         let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
+        // PyTensor names the compiled graph after its function.
+        fg.setattr("name", r.name.clone())?;
         let maker = make_maker(py, fg, &specs, &outputs, r.mode.as_ref())?;
         let scalar_outputs = outputs
             .iter()

@@ -13,3 +13,7 @@ def as_tensor_variable(
     x: t.Any, name: str | None = None, ndim: int | None = None, dtype: t.Any = None
 ) -> TensorVariable:
     """``x`` as a tensor variable: variables as they are, data as constants."""
+
+def stack_list(seq: t.Any) -> TensorVariable:
+    """The entries as tensors stacked along a new first axis (0-d entries
+    give one ``MakeVector``, constants too)."""

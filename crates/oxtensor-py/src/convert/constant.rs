@@ -108,12 +108,38 @@ pub fn constant<'py>(
     dtype: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let dtype = dtype.map(|d| parse_dtype(&d)).transpose()?;
+    let mut x = x;
+    // A tensor constant is returned as it is when it fits; otherwise its
+    // data makes the new constant (another rank, dtype or name), as in
+    // PyTensor.
+    if x.is_instance_of::<PyVariable>() && x.cast::<PyVariable>()?.borrow().is_constant() {
+        if let Ok(tt) = x.getattr("type")?.cast_into::<PyTensorType>() {
+            let inner = &tt.get().inner;
+            let same_name = match &name {
+                Some(n) => n.eq(x.getattr("name")?)?,
+                None => true,
+            };
+            let fits = ndim.is_none_or(|n| n == inner.ndim())
+                && dtype.is_none_or(|d| d == inner.dtype)
+                && same_name;
+            if fits {
+                return Ok(x);
+            }
+            x = x.getattr("data")?;
+        }
+    }
     if let Some(t) = scalar_tensor(&x, dtype)? {
         let shape = vec![1; ndim.unwrap_or(0)];
         let t = t
             .view(&shape, &vec![0; shape.len()], 0)
             .map_err(crate::errors::to_pyerr)?;
         return constant_from_tensor(x.py(), t, name);
+    }
+    if x.is_instance(&numpy(x.py())?.getattr("ma")?.getattr("MaskedArray")?)? {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+            "MaskedArrays are not supported: pass the data (`x.data`) or fill the masked \
+             entries (`x.filled(value)`)",
+        ));
     }
     let arr = fit_ndim(to_array(&x, dtype)?, ndim)?;
     constant_from_array(arr, name)
@@ -218,16 +244,17 @@ pub fn as_tensor_variable<'py>(
         return tensor_variable_of(x, ndim);
     }
     if let Ok(node) = x.cast::<PyApply>() {
-        let out = node.borrow().default_output_obj(x.py()).map_err(|_| {
-            PyTypeError::new_err(format!(
-                "Multi-output Op {} has no default output; pass one of its outputs",
-                node.borrow()
-                    .op_obj(x.py())
-                    .str()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
+        let op = node.borrow().op_obj(x.py());
+        let n_outputs = node.getattr("outputs")?.len()?;
+        let no_default = op.getattr("default_output").map_or(true, |d| d.is_none());
+        if no_default && n_outputs != 1 {
+            return Err(PyTypeError::new_err(format!(
+                "Multi-output Op without default_output encountered ({}): pass one of \
+                 its outputs",
+                op.str()?
+            )));
+        }
+        let out = node.borrow().default_output_obj(x.py())?;
         return as_tensor_variable(out.into_bound(x.py()), name, ndim, dtype);
     }
     if x.is_instance_of::<PyBool>() {
@@ -236,6 +263,9 @@ pub fn as_tensor_variable<'py>(
         ));
     }
     if (x.is_instance_of::<PyList>() || x.is_instance_of::<PyTuple>()) && contains_variable(&x)? {
+        if let Some(data) = constants_data(&x)? {
+            return constant(data, name, ndim, dtype);
+        }
         return crate::ops::shape::stack_list(&x);
     }
     if x.is_none() {
@@ -244,6 +274,38 @@ pub fn as_tensor_variable<'py>(
         ));
     }
     constant(x, name, ndim, dtype)
+}
+
+/// `oxtensor._core.stack_list(seq)`: the entries of `seq` as tensors,
+/// stacked along a new first axis (0-d entries, constants included, give
+/// one `MakeVector` of their upcast dtype, as PyTensor's `stack`), never
+/// folded into one constant as `as_tensor_variable(seq)` folds constants.
+#[pyfunction]
+pub fn stack_list<'py>(seq: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    crate::ops::shape::stack_list(&seq)
+}
+
+/// A sequence whose variables are all constants (at its top level) as the
+/// list of their data, which makes one constant, as in PyTensor; `None`
+/// when a symbolic variable is among them.
+fn constants_data<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let out = PyList::empty(seq.py());
+    for item in seq.try_iter()? {
+        let item = item?;
+        if let Ok(v) = item.cast::<PyVariable>() {
+            if !v.borrow().is_constant() {
+                return Ok(None);
+            }
+            out.append(item.getattr("data")?)?;
+        } else if (item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>())
+            && contains_variable(&item)?
+        {
+            return Ok(None);
+        } else {
+            out.append(item)?;
+        }
+    }
+    Ok(Some(out.into_any()))
 }
 
 fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -264,6 +326,15 @@ fn contains_variable(seq: &Bound<'_, PyAny>) -> PyResult<bool> {
 fn tensor_variable_of(x: Bound<'_, PyAny>, ndim: Option<usize>) -> PyResult<Bound<'_, PyAny>> {
     // The Rust field, not `getattr`: this runs for every operand of every op.
     let ty = x.cast::<PyVariable>()?.borrow().ty(x.py());
+    if ty.is_instance_of::<crate::graph::types::PyScalarType>() {
+        // A scalar variable becomes a 0-d tensor (`tensor_from_scalar`), as
+        // in PyTensor.
+        let op = x
+            .py()
+            .import("oxtensor.scalar.conversion")?
+            .getattr("tensor_from_scalar")?;
+        return tensor_variable_of(op.call1((x,))?, ndim);
+    }
     let Ok(tt) = ty.cast::<PyTensorType>() else {
         return Err(PyTypeError::new_err(format!(
             "Variable type field must be a TensorType, got {} of type {}",

@@ -69,6 +69,16 @@ fn numpy_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<(i64, DType)>> {
     }
 }
 
+/// A variable used as an index or bound: a scalar variable (`ScalarType`)
+/// as a 0-d tensor, as PyTensor takes it; others as they are.
+fn as_tensor_index<'py>(obj: &Bound<'py, PyAny>) -> Out<'py> {
+    let ty = obj.cast::<PyVariable>()?.borrow().ty(obj.py());
+    if ty.is_instance_of::<crate::graph::types::PyScalarType>() {
+        return as_tensor_variable(obj.clone(), None, None, None);
+    }
+    Ok(obj.clone())
+}
+
 /// A Python index object as a parser item.
 fn item(scratch: &mut ScratchGraph, obj: &Bound<'_, PyAny>) -> PyResult<IndexItem> {
     let py = obj.py();
@@ -86,7 +96,12 @@ fn item(scratch: &mut ScratchGraph, obj: &Bound<'_, PyAny>) -> PyResult<IndexIte
         });
     }
     if obj.is_instance_of::<PyVariable>() {
-        return Ok(IndexItem::Var(scratch.leaf(obj)?));
+        // A variable of `NoneTypeT` (`NoneConst`) stands for `None`, as in
+        // PyTensor.
+        if obj.getattr("type")?.get_type().name()? == "NoneTypeT" {
+            return Ok(IndexItem::NewAxis);
+        }
+        return Ok(IndexItem::Var(scratch.leaf(&as_tensor_index(obj)?)?));
     }
     if has_python_bool(obj)? {
         return Ok(IndexItem::PythonBool);
@@ -123,7 +138,7 @@ fn bound(scratch: &mut ScratchGraph, obj: &Bound<'_, PyAny>) -> PyResult<Option<
         return Ok(None);
     }
     if obj.is_instance_of::<PyVariable>() {
-        return Ok(Some(IndexBound::Var(scratch.leaf(obj)?)));
+        return Ok(Some(IndexBound::Var(scratch.leaf(&as_tensor_index(obj)?)?)));
     }
     let py = obj.py();
     let is_int = obj.is_instance_of::<PyInt>() || obj.is_instance(&numpy_attr(py, "integer")?)?;

@@ -299,6 +299,8 @@ class TensorVariable(Variable):
     @property
     def owner_op_and_inputs(self) -> tuple[t.Any, ...]:
         """``(op, *inputs)`` of the node computing ``x``, or ``(None,)``."""
+    def __setitem__(self, key: t.Any, value: t.Any) -> None:
+        """Always a ``TypeError``: use ``x[idx].set(y)`` or ``x[idx].inc(y)``."""
 
 @disjoint_base
 class Apply:

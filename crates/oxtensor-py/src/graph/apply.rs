@@ -100,12 +100,24 @@ impl PyApply {
         let default = op.getattr("default_output").ok().filter(|d| !d.is_none());
         match default {
             Some(d) => {
-                let i: isize = d.extract()?;
+                // As PyTensor's: an int indexing the outputs (negative from
+                // the end), `TypeError` for anything else, `IndexError` out
+                // of range.
+                let i: isize = d.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "{}.default_output should be an int, got {}",
+                        op.str().map(|s| s.to_string()).unwrap_or_default(),
+                        d.repr().map(|s| s.to_string()).unwrap_or_default()
+                    ))
+                })?;
                 let n = outputs.len() as isize;
                 if i < -n || i >= n {
-                    return Err(PyValueError::new_err(format!(
-                        "{} not in range [{}, {})",
-                        i, -n, n
+                    return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                        "{}.default_output {} is out of range [{}, {})",
+                        op.str()?,
+                        i,
+                        -n,
+                        n
                     )));
                 }
                 Ok(outputs.get_item(i.rem_euclid(n) as usize)?.unbind())
@@ -274,13 +286,13 @@ impl PyApply {
         self.inputs_list(py).unbind()
     }
 
-    /// A node with the same op and inputs, fresh output clones and a copied tag.
+    /// A node with the same op and inputs, fresh output clones and a copied
+    /// tag; `clone_inner_graph=True` clones an inner-graph op (`op.clone()`).
     #[pyo3(signature = (clone_inner_graph = None))]
     fn clone<'py>(
         slf: &Bound<'py, Self>,
         clone_inner_graph: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let _ = clone_inner_graph;
         let py = slf.py();
         let this = slf.borrow();
         let outputs = PyList::empty(py);
@@ -289,8 +301,15 @@ impl PyApply {
         }
         let inputs = PyList::new(py, this.inputs_list(py).iter())?;
         let tag = copy_tag(py, &this.tag)?;
-        let op = this.op_obj(py);
+        let mut op = this.op_obj(py);
         drop(this);
+        // An op with an inner graph gets its own copy of it, as PyTensor's.
+        if clone_inner_graph == Some(true) {
+            let has_inner = py.import("oxtensor.graph.op")?.getattr("HasInnerGraph")?;
+            if op.is_instance(&has_inner)? {
+                op = op.call_method0("clone")?;
+            }
+        }
         let node = slf.get_type().call1((op, inputs, outputs))?;
         if let Some(tag) = tag {
             node.setattr("tag", tag)?;

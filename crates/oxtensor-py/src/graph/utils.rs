@@ -274,6 +274,19 @@ pub fn clone_get_equiv<'py>(
     copy_orphans: bool,
     memo: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    clone_equiv(inputs, outputs, (copy_inputs, copy_orphans), memo, true)
+}
+
+/// `clone_get_equiv` with `clone_with_new_inputs(strict=...)`: not strict,
+/// a node given inputs of other types is rebuilt by its op's `make_node`
+/// instead of converting them (`clone_replace(rebuild_strict=False)`).
+fn clone_equiv<'py>(
+    inputs: &Bound<'py, PyList>,
+    outputs: &Bound<'py, PyList>,
+    (copy_inputs, copy_orphans): (bool, bool),
+    memo: Option<Bound<'py, PyDict>>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let py = inputs.py();
     let equiv = memo.unwrap_or_else(|| PyDict::new(py));
     for inp in inputs.iter() {
@@ -287,8 +300,10 @@ pub fn clone_get_equiv<'py>(
             map_once(&equiv, &inp, copy_orphans)?;
             new_inputs.push(lookup(&equiv, &inp)?);
         }
-        let new_node =
-            node.call_method1("clone_with_new_inputs", (PyList::new(py, new_inputs)?,))?;
+        let new_node = node.call_method1(
+            "clone_with_new_inputs",
+            (PyList::new(py, new_inputs)?, strict),
+        )?;
         equiv.set_item(&node, &new_node)?;
         for (old, new) in node
             .getattr("outputs")?
@@ -357,18 +372,34 @@ pub fn clone_io<'py>(
 }
 
 /// A copy of `output`'s graph with each key of `replace` substituted by its
-/// value (the values' own graphs are used as they are).
+/// value. `rebuild_kwds`, as PyTensor's: `copy_inputs_over=True` (the
+/// default) keeps the graph's root variables and the replacements' graphs
+/// as they are; `False` uses clones of them (a shared variable's clone
+/// shares its value). `rebuild_strict=True` (the default) converts each
+/// replacement to the replaced variable's type; `False` takes it as it is
+/// and rebuilds the nodes above it for its type.
 #[pyfunction]
-#[pyo3(signature = (output, replace = None, **_rebuild_kwds))]
+#[pyo3(signature = (output, replace = None, **rebuild_kwds))]
 pub fn clone_replace<'py>(
     output: Bound<'py, PyAny>,
     replace: Option<Bound<'py, PyAny>>,
-    _rebuild_kwds: Option<&Bound<'py, PyDict>>,
+    rebuild_kwds: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = output.py();
+    let flag = |name: &str| -> PyResult<bool> {
+        match rebuild_kwds
+            .map(|k| k.get_item(name))
+            .transpose()?
+            .flatten()
+        {
+            Some(v) => v.is_truthy(),
+            None => Ok(true),
+        }
+    };
+    let (strict, copy_inputs_over) = (flag("rebuild_strict")?, flag("copy_inputs_over")?);
     let single = output.is_instance_of::<crate::graph::variable::PyVariable>();
     let outputs = as_list(&output)?;
-    let memo = PyDict::new(py);
+    let (keys, values) = (PyList::empty(py), PyList::empty(py));
     if let Some(r) = replace.filter(|r| !r.is_none()) {
         let pairs = if r.is_instance_of::<PyDict>() {
             r.call_method0("items")?
@@ -377,11 +408,41 @@ pub fn clone_replace<'py>(
         };
         for pair in pairs.try_iter()? {
             let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) = pair?.extract()?;
-            let v = k.getattr("type")?.call_method1("filter_variable", (v,))?;
-            memo.set_item(k, v)?;
+            let v = if strict {
+                k.getattr("type")?.call_method1("filter_variable", (v,))?
+            } else {
+                v
+            };
+            keys.append(k)?;
+            values.append(v)?;
         }
     }
-    let equiv = clone_get_equiv(&PyList::empty(py), &outputs, false, false, Some(memo))?;
+    // The replacements' own graphs, cloned with their roots unless those
+    // are copied over.
+    let copy_roots = !copy_inputs_over;
+    let values = if copy_roots {
+        let equiv = clone_equiv(&PyList::empty(py), &values, (false, true), None, strict)?;
+        PyList::new(
+            py,
+            values
+                .iter()
+                .map(|v| lookup(&equiv, &v))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+    } else {
+        values
+    };
+    let memo = PyDict::new(py);
+    for (k, v) in keys.iter().zip(values.iter()) {
+        memo.set_item(k, v)?;
+    }
+    let equiv = clone_equiv(
+        &PyList::empty(py),
+        &outputs,
+        (false, copy_roots),
+        Some(memo),
+        strict,
+    )?;
     let cloned: Vec<Bound<'py, PyAny>> = outputs
         .iter()
         .map(|o| lookup(&equiv, &o))

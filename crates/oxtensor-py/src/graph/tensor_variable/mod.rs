@@ -100,6 +100,11 @@ fn order_from_args<'py>(args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny
         if first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>() {
             return Ok(first);
         }
+        // `x.transpose(np.array([1, 0]))`, as PyTensor takes it.
+        let ndarray = first.py().import("numpy")?.getattr("ndarray")?;
+        if first.is_instance(&ndarray)? && first.getattr("ndim")?.extract::<usize>()? == 1 {
+            return first.call_method0("tolist");
+        }
     }
     Ok(args.clone().into_any())
 }

@@ -106,6 +106,9 @@ class TensorType(Type):
         atol: float | None = None,
     ) -> bool:
         """``values_eq`` up to the dtype's tolerance."""
+    @staticmethod
+    def may_share_memory(a: t.Any, b: t.Any) -> bool:
+        """NumPy's answer for two ndarrays, ``False`` when either is not one."""
 
 @disjoint_base
 class NullType(Type):

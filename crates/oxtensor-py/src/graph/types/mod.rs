@@ -133,9 +133,19 @@ impl PyType_ {
 
     /// `var` if this type is a supertype of its type, else `None`.
     fn convert_variable(slf: &Bound<'_, Self>, var: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let is_super = slf.call_method1("is_super", (var.getattr("type")?,))?;
+        let var_type = var.getattr("type")?;
+        let is_super = slf.call_method1("is_super", (&var_type,))?;
         if is_super.is_truthy()? {
             return Ok(var.unbind());
+        }
+        // A less specific variable would need a conversion this base class
+        // cannot make (`TensorType` wraps it in `specify_shape`).
+        if var_type.call_method1("is_super", (slf,))?.is_truthy()? {
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
+                "Cannot convert {} to the more specific type {}",
+                var_type.str()?,
+                slf.str()?
+            )));
         }
         Ok(slf.py().None())
     }

@@ -47,9 +47,10 @@ pub fn parse_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u64>>> {
         } else if let Ok(b) = item.cast::<pyo3::types::PyBool>() {
             out.push(b.is_true().then_some(1));
         } else {
+            // A `ValueError`, as PyTensor's (and with its message).
             let v: i64 = item.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "Shape entries must be int or None, got {}",
+                PyValueError::new_err(format!(
+                    "TensorType broadcastable/shape must be a boolean, integer or None, got {}",
                     item.repr().map(|r| r.to_string()).unwrap_or_default()
                 ))
             })?;

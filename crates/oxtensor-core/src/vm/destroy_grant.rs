@@ -29,6 +29,7 @@ use crate::graph::{FunctionGraph, NodeId, VarId, VarKind};
 use crate::kernels::alloc::buffers_overlap;
 use crate::kernels::alloc::Pool;
 use crate::value::Value;
+use std::collections::HashMap;
 
 /// An input a step destroys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +43,12 @@ pub(super) struct Destroyed {
 
 /// The inputs node `n` destroys: for each output in its `destroy_map`,
 /// the first input listed (the one its output can be written into).
-pub(super) fn destroyed_inputs(fg: &FunctionGraph, n: NodeId) -> Vec<Destroyed> {
+/// `roots` remembers the chains already followed, for the next nodes.
+pub(super) fn destroyed_inputs(
+    fg: &FunctionGraph,
+    n: NodeId,
+    roots: &mut ArgumentRoots,
+) -> Vec<Destroyed> {
     let node = fg.graph().node(n);
     let map = node.op.destroy_map();
     map.iter()
@@ -51,32 +57,60 @@ pub(super) fn destroyed_inputs(fg: &FunctionGraph, n: NodeId) -> Vec<Destroyed> 
             let v = *node.inputs.get(i)?;
             Some(Destroyed {
                 input: i,
-                root: argument_under(fg, v),
+                root: roots.under(fg, v),
             })
         })
         .collect()
 }
 
-/// The function input whose memory computed `v` shares: followed up each
-/// output's `view_map` or `destroy_map` of a single input, both of which
-/// hand the input's buffer on (`None`: `v` is an input itself, or the
-/// chain reaches a value computed afresh or a constant).
-fn argument_under(fg: &FunctionGraph, v: VarId) -> Option<usize> {
-    let g = fg.graph();
-    let VarKind::Output { .. } = g.var(v).kind else {
-        return None;
-    };
-    let mut at = v;
-    while let VarKind::Output { node, index } = g.var(at).kind {
-        let n = g.node(node);
-        let (views, destroys) = (n.op.view_map(), n.op.destroy_map());
-        let ins = views.iter().chain(&destroys).find(|(o, _)| *o == index)?;
-        let [i] = ins.1[..] else {
+/// For computed values, the function input whose memory each shares:
+/// followed up each output's `view_map` or `destroy_map` of a single
+/// input, both of which hand the input's buffer on. Remembered per
+/// variable, so a chain of n destroyers, each over the last, costs n
+/// steps in all rather than n per destroyer.
+#[derive(Default)]
+pub(super) struct ArgumentRoots {
+    known: HashMap<VarId, Option<usize>>,
+}
+
+impl ArgumentRoots {
+    /// `None`: `v` is an input itself, or its chain reaches a value
+    /// computed afresh or a constant.
+    pub(super) fn under(&mut self, fg: &FunctionGraph, v: VarId) -> Option<usize> {
+        let g = fg.graph();
+        let VarKind::Output { .. } = g.var(v).kind else {
             return None;
         };
-        at = *n.inputs.get(i)?;
+        let mut path = Vec::new();
+        let mut at = v;
+        let root = loop {
+            if let Some(&known) = self.known.get(&at) {
+                break known;
+            }
+            let VarKind::Output { node, index } = g.var(at).kind else {
+                break fg.inputs().iter().position(|&x| x == at);
+            };
+            path.push(at);
+            let n = g.node(node);
+            let (views, destroys) = (n.op.view_map(), n.op.destroy_map());
+            let single = views
+                .iter()
+                .chain(&destroys)
+                .find(|(o, _)| *o == index)
+                .and_then(|(_, ins)| match ins[..] {
+                    [i] => n.inputs.get(i).copied(),
+                    _ => None,
+                });
+            match single {
+                Some(input) => at = input,
+                None => break None,
+            }
+        };
+        path.into_iter().for_each(|p| {
+            self.known.insert(p, root);
+        });
+        root
     }
-    fg.inputs().iter().position(|&x| x == at)
 }
 
 /// For each input of `fg`, whether a step destroys it, directly or through
@@ -299,7 +333,7 @@ mod tests {
         let mut fg = FunctionGraph::new(g, vec![x], vec![out]).unwrap();
         mark_mutable(&mut fg, if mutable { vec![x] } else { vec![] });
         let node = fg.graph().var(out).owner().unwrap();
-        let [d] = super::destroyed_inputs(&fg, node)[..] else {
+        let [d] = super::destroyed_inputs(&fg, node, &mut Default::default())[..] else {
             panic!("one destroyed input")
         };
         (link(&fg), d)

@@ -4,7 +4,7 @@
 //! reader and the constants prepared once for the thunks that read them.
 
 use super::checked::StepChecker;
-use super::destroy_grant::{destroyed_inputs, destroyed_mutable_inputs};
+use super::destroy_grant::{destroyed_inputs, destroyed_mutable_inputs, ArgumentRoots};
 use super::destroy_order::{destroying_steps, steps_before};
 use super::donation::mark_donors;
 use super::profile::{NodeStats, Profile};
@@ -75,11 +75,12 @@ impl Program {
             })
         };
         let mut steps = Vec::with_capacity(order.len());
+        let mut roots = ArgumentRoots::default();
         for &n in &order {
             let node = g.node(n);
             let (thunk, destroys) = match host_thunks.remove(&n) {
                 Some(t) => (t, Vec::new()),
-                None => (native_thunk(fg, n), destroyed_inputs(fg, n)),
+                None => (native_thunk(fg, n), destroyed_inputs(fg, n, &mut roots)),
             };
             let inputs: Vec<Src> = node.inputs.iter().map(|&v| src(v)).collect();
             let outputs = node.outputs.iter().map(|&v| slot_of(src(v))).collect();

@@ -105,18 +105,21 @@ impl PyFunctionGraph {
 
     /// `{variable: [(apply, i) or ("output", i), ...]}`.
     #[getter(clients)]
-    pub(crate) fn clients_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let fg = self.core()?;
+    pub(crate) fn clients_map<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let keys: Vec<VarId> = self.core()?.client_keys().collect();
         let d = PyDict::new(py);
-        for v in fg.client_keys() {
+        for v in keys {
             let list = PyList::new(
                 py,
-                fg.clients(v)
+                self.core()?
+                    .clients(v)
                     .iter()
                     .map(|&c| self.client_obj(py, c))
                     .collect::<PyResult<Vec<_>>>()?,
             )?;
-            d.set_item(self.memo.var(py, v)?, list)?;
+            // A replaced variable keeps an empty entry (as in PyTensor);
+            // after compiling it has no object until asked for here.
+            d.set_item(self.var_object(py, v)?, list)?;
         }
         Ok(d)
     }

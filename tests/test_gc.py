@@ -11,6 +11,7 @@ import numpy as np
 import oxtensor
 import oxtensor.tensor as T
 import pytest
+from oxtensor.compile.function import UnusedInputError
 from oxtensor.graph.basic import Apply
 from oxtensor.graph.features import Feature
 from oxtensor.graph.fg import FunctionGraph
@@ -213,3 +214,32 @@ def test_pickling_and_copying_keep_nothing_alive():
     refs = [weakref.ref(o) for o in (x, y, y.owner, s, f)]
     del x, y, s, f, twin
     assert_collected(*refs)
+
+
+def test_compiling_leaves_the_collector_as_it_found_it():
+    # `function` pauses the collector while it makes the compiled graph's
+    # objects (compile time), and must hand it back in the same state,
+    # also when compiling fails.
+    x = T.dvector("x")
+    assert gc.isenabled()
+    oxtensor.function([x], T.exp(x) * 2)
+    assert gc.isenabled()
+    with pytest.raises(UnusedInputError):
+        oxtensor.function([x, T.dvector("unused")], x * 2)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        oxtensor.function([x], x + 1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_compiled_graph_is_collected():
+    # Nothing a compile makes is left for the collector to find later,
+    # beyond the function itself.
+    x = T.dvector("x")
+    f = oxtensor.function([x], T.exp(x) * 2)
+    ref = weakref.ref(f.maker.fgraph)
+    del f
+    assert_collected(ref)

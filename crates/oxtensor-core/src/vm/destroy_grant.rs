@@ -250,6 +250,34 @@ mod tests {
         Tensor::from_vec(vec![n], vec![v; n]).unwrap().into()
     }
 
+    /// A chain of destroyers, each over the last, reaches the argument
+    /// under it; a value computed afresh has none, and a remembered chain
+    /// answers the same the second time.
+    #[test]
+    fn destroyer_chains_lead_to_their_argument() {
+        let (mut g, x, y) = vectors_xy();
+        let s1 = add_inplace(&mut g, x, y);
+        let s2 = add_inplace(&mut g, s1, y);
+        let s3 = add_inplace(&mut g, s2, y);
+        let e = build::exp(&mut g, y).unwrap();
+        let fg = FunctionGraph::new(g, vec![x, y], vec![s3, e]).unwrap();
+        let mut roots = super::ArgumentRoots::default();
+        assert_eq!(roots.under(&fg, x), None);
+        assert_eq!(roots.under(&fg, s2), Some(0));
+        assert_eq!(roots.under(&fg, s1), Some(0));
+        assert_eq!(roots.under(&fg, s3), Some(0));
+        assert_eq!(roots.under(&fg, e), None);
+        let node = fg.graph().var(s3).owner().unwrap();
+        let got = super::destroyed_inputs(&fg, node, &mut roots);
+        assert_eq!(
+            got,
+            vec![super::Destroyed {
+                input: 0,
+                root: Some(0)
+            }]
+        );
+    }
+
     /// `exp(x) + y`, the sum overwriting `exp(x)`, over `n` elements: the
     /// output is `exp(x)`'s buffer, seen through the pool being left alone.
     #[test]

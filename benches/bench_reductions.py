@@ -28,9 +28,8 @@ from bench_execution import (
     jax_fn,
     jax_mod,
     jax_timed,
-    jax_why,
     pt_mod,
-    pt_why,
+    report_skipped,
     row,
     timed,
 )
@@ -215,9 +214,7 @@ def softmaxes() -> None:
 
 
 def main() -> None:
-    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    report_skipped()
     sums()
     softmaxes()
     more()

@@ -346,12 +346,11 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::Graph;
-    use crate::types::TensorType;
+    use crate::rewrite::families::testing::graph_with;
 
     #[test]
     fn fresh_copies_are_the_same_computation() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let one = |g: &mut Graph| g.tensor_constant(Tensor::scalar(1.0f64));
         let (c1, c2) = (one(&mut g), one(&mut g));
         let a = build::true_div(&mut g, c1, x).unwrap();
@@ -365,8 +364,7 @@ mod tests {
 
     #[test]
     fn merges_twin_nodes_and_equal_constants_incrementally() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let c1 = g.tensor_constant(Tensor::scalar(2.0f64));
         let c2 = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::exp(&mut g, x).unwrap();

@@ -62,18 +62,18 @@ mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
     use crate::ops::argmax::Argmax;
+    use crate::rewrite::families::testing::graph_with;
     use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
+
     use std::sync::Arc;
 
     /// `Argmax{axis}(reverse(x))` of a 2-d `x`, the reversed copy also an
     /// output when `expose`.
     fn case(dtype: DType, kind: ScalarKind, axis: Option<&[i64]>, expose: bool) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 2)]);
         let r = build::elemwise(&mut g, kind, &[x]).unwrap();
         let out = g
             .apply_out(Arc::new(Argmax::new(axis, 2).unwrap()), &[r])

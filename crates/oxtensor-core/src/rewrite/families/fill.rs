@@ -23,11 +23,7 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         (phase::CANONICALIZE, &["fast_compile", "shape_unsafe"][..]),
         (phase::USELESS, &["shape_unsafe"][..]),
     ] {
-        let useless = node_rw(
-            "local_useless_fill",
-            || Tracks::scalars(&[Second]),
-            local_useless_fill,
-        );
+        let useless = scalar_rw!("local_useless_fill", [Second], local_useless_fill);
         register_in(db, p, useless, tags)?;
     }
     let sink = node_rw(

@@ -13,9 +13,8 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::shape::ShapeI;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{IntDiv, Le, Mul, Switch, TrueDiv};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -24,25 +23,17 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         (phase::CANONICALIZE, &["fast_compile", "shape_unsafe"][..]),
         (phase::SPECIALIZE, &["shape_unsafe"][..]),
     ] {
-        let useless = node_rw(
-            "local_useless_switch",
-            || Tracks::scalars(&[Switch]),
-            local_useless_switch,
-        );
+        let useless = scalar_rw!("local_useless_switch", [Switch], local_useless_switch);
         register_in(db, p, useless, tags)?;
     }
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let mul_sink = node_rw(
-            "local_mul_switch_sink",
-            || Tracks::scalars(&[Mul]),
-            local_mul_switch_sink,
-        );
+        let mul_sink = scalar_rw!("local_mul_switch_sink", [Mul], local_mul_switch_sink);
         register_in(db, p, mul_sink, &[])?;
     }
-    let div_sink = node_rw(
+    let div_sink = scalar_rw!(
         "local_div_switch_sink",
-        || Tracks::scalars(&[TrueDiv, IntDiv]),
-        local_div_switch_sink,
+        [TrueDiv, IntDiv],
+        local_div_switch_sink
     );
     register_in(db, phase::CANONICALIZE, div_sink, &[])
 }

@@ -17,6 +17,8 @@ mod node_types;
 mod random_graphs;
 #[cfg(test)]
 mod replace_proptest;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};

@@ -345,8 +345,8 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
-    use crate::rewrite::families::testing::graph_with;
 
     #[test]
     fn fresh_copies_are_the_same_computation() {

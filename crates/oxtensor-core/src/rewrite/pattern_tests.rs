@@ -3,8 +3,8 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::ops::elemwise::Elemwise;
-use crate::rewrite::families::testing::graph_with;
 use crate::rewrite::{rewrite_graph, RunContext, WalkOrder, Walking};
 use crate::scalar::ScalarKind;
 

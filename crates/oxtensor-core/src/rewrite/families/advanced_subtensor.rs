@@ -122,9 +122,9 @@ fn bool_idx_to_nonzero(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Re
 mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::advanced_subtensor::AdvancedSubtensor;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
 

@@ -254,11 +254,11 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::alloc::Alloc;
     use crate::ops::known::apply_out;
     use crate::ops::shape::ShapeI;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     use std::sync::Arc;

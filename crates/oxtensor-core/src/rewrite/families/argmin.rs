@@ -63,8 +63,8 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
 
+    use crate::graph::testing::graph_with;
     use crate::ops::argmax::Argmax;
-    use crate::rewrite::families::testing::graph_with;
     use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
 

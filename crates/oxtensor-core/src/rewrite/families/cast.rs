@@ -172,8 +172,8 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
-    use crate::rewrite::families::testing::graph_with;
     use crate::scalar::ScalarOp;
     use crate::tensor::Tensor;
 

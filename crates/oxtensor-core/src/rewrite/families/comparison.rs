@@ -165,9 +165,9 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::ops::shape::ShapeI;
-    use crate::rewrite::families::testing::graph_with;
     use crate::scalar::ScalarKind::{Ge, Le, Lt, Maximum, Minimum};
     use crate::tensor::Tensor;
 

@@ -211,8 +211,8 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
 
+    use crate::graph::testing::graph_with;
     use crate::ops::subtensor::Subtensor;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
 

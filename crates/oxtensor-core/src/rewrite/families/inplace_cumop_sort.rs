@@ -40,11 +40,11 @@ mod tests {
     use crate::build;
     use crate::compile::{compile, Compiled, FunctionInput, FunctionSpec, Mode};
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::kernels::reduce::CumMode;
     use crate::ops::cumulative::CumOp;
     use crate::ops::sort::Sort;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     use crate::value::Value;

@@ -92,8 +92,8 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
-    use crate::rewrite::families::testing::graph_with;
     use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
 

@@ -77,8 +77,8 @@ mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::dtype::DType;
 
+    use crate::graph::testing::graph_with;
     use crate::ops::join::join;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 

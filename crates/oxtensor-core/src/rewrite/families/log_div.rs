@@ -56,8 +56,8 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::FunctionGraph;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     /// `log(x / c)` (or `log(c / x)` when `c_first`) of a 1-d `x`.

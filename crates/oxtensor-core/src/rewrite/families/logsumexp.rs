@@ -104,10 +104,10 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::reduce::CAReduce;
     use crate::reduction::ReduceKind;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 

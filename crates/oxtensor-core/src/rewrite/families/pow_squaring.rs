@@ -89,7 +89,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
 
-    use crate::rewrite::families::testing::graph_with;
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
 
     /// `x ** p` of a 1-d `x` of `dtype` (the exponent an int16 constant

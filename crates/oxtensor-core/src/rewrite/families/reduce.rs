@@ -338,9 +338,9 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::reduction::ReduceKind;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     fn arange<T: crate::tensor::Element>(shape: Vec<usize>, f: impl Fn(usize) -> T) -> Tensor {

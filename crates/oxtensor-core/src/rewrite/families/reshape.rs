@@ -144,10 +144,10 @@ mod tests {
     use super::super::util::typed_apply;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::make_vector::MakeVector;
     use crate::ops::shape::{Reshape, ShapeI};
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     use std::sync::Arc;

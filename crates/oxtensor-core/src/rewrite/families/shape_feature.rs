@@ -336,9 +336,9 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::ops::nonzero::Nonzero;
-    use crate::rewrite::families::testing::graph_with;
     use crate::types::TensorType;
 
     fn feature(fg: &FunctionGraph) -> &ShapeFeature {

@@ -214,8 +214,8 @@ mod tests {
     use super::super::testing::{check, printed, vector, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
-    use crate::rewrite::families::testing::graph_with;
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
 

@@ -140,10 +140,10 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph};
     use crate::kernels::softmax::SoftmaxKind;
     use crate::ops::softmax::Softmax;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     use std::sync::Arc;

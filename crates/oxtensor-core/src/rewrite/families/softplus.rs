@@ -139,8 +139,8 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];

@@ -1,8 +1,8 @@
 use super::super::testing::{check, printed, Case};
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::graph::{Graph, VarId};
-use crate::rewrite::families::testing::graph_with;
 use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
 

@@ -390,10 +390,10 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use super::super::util::typed_apply;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::shape::ShapeI;
     use crate::ops::subtensor::Subtensor;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::index::IdxEntry::{self, Index, Slice};
     use crate::tensor::Tensor;
 

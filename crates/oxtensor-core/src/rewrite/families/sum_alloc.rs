@@ -95,10 +95,10 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
 
+    use crate::graph::testing::graph_with;
     use crate::ops::alloc::alloc;
     use crate::ops::shape::ShapeI;
     use crate::reduction::ReduceKind;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
     use std::sync::Arc;
 

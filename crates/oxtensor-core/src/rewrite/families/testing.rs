@@ -31,18 +31,6 @@ impl Case {
     }
 }
 
-/// A fresh arena with the named inputs of the given dtype and rank, made
-/// in order (the same ids, so the same printed graphs, as `g.input` calls).
-pub fn graph_with<const N: usize>(
-    inputs: [(&str, crate::dtype::DType, usize); N],
-) -> (Graph, [VarId; N]) {
-    let mut g = Graph::new();
-    let vars = inputs.map(|(name, dtype, ndim)| {
-        g.input(crate::types::TensorType::with_ndim(dtype, ndim), Some(name))
-    });
-    (g, vars)
-}
-
 /// Runs what `include` selects from `optdb` (e.g. `["canonicalize"]`, or
 /// `["fast_run"]` for every phase); panics on a warning or failure.
 pub fn rewrite(fg: &mut FunctionGraph, include: &[&str]) -> RunContext {

@@ -51,8 +51,8 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
 
+    use crate::graph::testing::graph_with;
     use crate::reduction::ReduceKind;
-    use crate::rewrite::families::testing::graph_with;
     use crate::tensor::Tensor;
 
     /// `-max(-x, axis)` of a 2-d `x`, the maximum also an output when `expose`.

@@ -115,9 +115,9 @@ fn local_neg_neg(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>
 mod tests {
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph};
     use crate::rewrite::db::Query;
-    use crate::rewrite::families::testing::graph_with;
     use crate::rewrite::optdb::optdb;
     use crate::rewrite::{rewrite_graph, RunContext};
     use crate::types::TensorType;

@@ -1,9 +1,9 @@
 use super::super::testing::{check, printed, Case};
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::graph::VarId;
 use crate::ops::shape::ShapeI;
-use crate::rewrite::families::testing::graph_with;
 use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
 use crate::types::TensorType;

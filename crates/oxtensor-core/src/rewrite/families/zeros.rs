@@ -77,7 +77,7 @@ mod tests {
     use crate::build;
     use crate::dtype::DType;
 
-    use crate::rewrite::families::testing::graph_with;
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
 
     #[test]

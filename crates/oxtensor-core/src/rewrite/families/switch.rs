@@ -168,15 +168,16 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
-    fn inputs(g: &mut Graph) -> (VarId, VarId, VarId) {
-        let c = g.input(TensorType::with_ndim(DType::Bool, 1), Some("c"));
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
-        (c, x, y)
+    fn inputs() -> (Graph, [VarId; 3]) {
+        graph_with([
+            ("c", DType::Bool, 1),
+            ("x", DType::Float64, 1),
+            ("y", DType::Float64, 1),
+        ])
     }
 
     fn args() -> [Tensor; 3] {
@@ -189,8 +190,7 @@ mod tests {
 
     #[test]
     fn constant_conditions_and_equal_branches_pick_a_branch() {
-        let mut g = Graph::new();
-        let (c, x, y) = inputs(&mut g);
+        let (mut g, [c, x, y]) = inputs();
         let yes = g.tensor_constant(Tensor::scalar(true));
         let no = g.tensor_constant(Tensor::scalar(0i8));
         let a = build::switch(&mut g, yes, x, y).unwrap();
@@ -207,8 +207,7 @@ mod tests {
 
     #[test]
     fn a_zero_branch_takes_the_product_and_quotient_inside() {
-        let mut g = Graph::new();
-        let (c, x, y) = inputs(&mut g);
+        let (mut g, [c, x, y]) = inputs();
         let zero = g.tensor_constant(Tensor::scalar(0.0f64));
         let s = build::switch(&mut g, c, zero, y).unwrap();
         let p = build::mul(&mut g, x, s).unwrap();
@@ -229,8 +228,7 @@ mod tests {
 
     #[test]
     fn other_switches_stay() {
-        let mut g = Graph::new();
-        let (c, x, y) = inputs(&mut g);
+        let (mut g, [c, x, y]) = inputs();
         let one = g.tensor_constant(Tensor::from_vec(vec![1], vec![1.0f64]).unwrap());
         let s = build::switch(&mut g, c, one, y).unwrap();
         let p = build::mul(&mut g, x, s).unwrap();

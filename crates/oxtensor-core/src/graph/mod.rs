@@ -23,7 +23,7 @@ pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use destroy::DestroyHandler;
-pub use features::{Feature, Orderings};
+pub use features::{attach_once, Feature, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph, LogSink, ReplaceLog};
 pub use ids::{NodeId, VarId};
 pub use node_types::{check_graph_types, check_node_types, check_op_types};

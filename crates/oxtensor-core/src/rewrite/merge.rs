@@ -9,7 +9,7 @@
 
 use super::rewriter::GraphRewriter;
 use super::run::RunContext;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::{Client, CycleCheck, Feature, FunctionGraph, NodeId, Value, VarId, VarKind};
 use crate::ops::ops_equal;
 use crate::tensor::{Scalar, Tensor};
@@ -194,11 +194,7 @@ impl Feature for MergeFeature {
     }
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
-        if fg.feature::<MergeFeature>().is_some() {
-            return Err(Error::AlreadyThere(
-                "MergeFeature is already attached".into(),
-            ));
-        }
+        crate::graph::attach_once::<MergeFeature>(fg, "MergeFeature is already attached")?;
         for node in fg.toposort()? {
             self.add_node(fg, node);
         }

@@ -242,12 +242,10 @@ impl Feature for ShapeFeature {
     }
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
-        if fg.feature::<ShapeFeature>().is_some() {
-            return Err(Error::AlreadyThere(
-                "This FunctionGraph already has a ShapeFeature".into(),
-            ));
-        }
-        Ok(())
+        crate::graph::attach_once::<ShapeFeature>(
+            fg,
+            "This FunctionGraph already has a ShapeFeature",
+        )
     }
 
     fn on_import(&mut self, fg: &FunctionGraph, node: NodeId, _reason: &str) -> Result<()> {

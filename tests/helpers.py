@@ -374,6 +374,20 @@ def run_python(
     )
 
 
+def chain_setup(steps: int, length: str) -> str:
+    """A ``peak_growth`` setup: ``f`` is a chain of ``steps`` elementwise
+    ops on a float64 vector, ``v`` a random vector of ``length``."""
+    return f"""
+x = ot.dvector("x")
+y = x
+for k in range({steps}):
+    y = ot.sqrt(ot.abs(y) + 1.0) if k % 2 else y * 1.0001 - 0.5
+f = oxtensor.function([x], y)
+v = np.random.default_rng(0).random({length})
+f(v[:10])
+"""
+
+
 def peak_growth(setup: str, call: str = "out = f(v)", check: str = "") -> float:
     """How many arrays of ``v``'s size the peak resident size grew by during
     ``call``, run in a fresh Python process (where the peak is the script's

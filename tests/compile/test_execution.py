@@ -19,6 +19,7 @@ from tests.helpers import (
     ThunkIdentity,
     UnaryPythonOp,
     assert_matches,
+    chain_setup,
     peak_growth,
 )
 
@@ -235,15 +236,7 @@ for k in range(10):
 np.testing.assert_allclose(out, expected, rtol=1e-12)
 """
 
-MEMORY_SCRIPT = """
-x = ot.dvector("x")
-y = x
-for k in range(10):
-    y = ot.sqrt(ot.abs(y) + 1.0) if k % 2 else y * 1.0001 - 0.5
-f = oxtensor.function([x], y)
-v = np.random.default_rng(0).random(10**6)
-f(v[:10])
-"""
+MEMORY_SCRIPT = chain_setup(10, "10**6")
 
 
 def test_a_long_chain_frees_and_recycles_its_intermediates():

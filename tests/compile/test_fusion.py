@@ -15,7 +15,7 @@ from oxtensor import function
 from oxtensor.compile.mode import get_mode
 from oxtensor.scalar.basic import Composite
 
-from tests.helpers import assert_within, peak_growth, product_error_bound
+from tests.helpers import assert_within, chain_setup, peak_growth, product_error_bound
 
 # FAST_RUN without the fusion phase: every elementwise node runs on its own.
 UNFUSED = get_mode("FAST_RUN").excluding("fusion")
@@ -134,15 +134,7 @@ def test_fused_equals_numpy_over_layouts(n, start, step):
     np.testing.assert_allclose(f(a, b), chain_np(a, b), rtol=1e-12, atol=1e-12)
 
 
-MEMORY_SCRIPT = """
-x = ot.dvector("x")
-y = x
-for k in range(20):
-    y = ot.sqrt(ot.abs(y) + 1.0) if k % 2 else y * 1.0001 - 0.5
-f = oxtensor.function([x], y)
-v = np.random.default_rng(0).random(4 * 10**6)
-f(v[:10])
-"""
+MEMORY_SCRIPT = chain_setup(20, "4 * 10**6")
 
 
 def test_a_fused_chain_needs_about_one_extra_array():

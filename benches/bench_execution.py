@@ -65,6 +65,13 @@ if jax_mod is not None:
     jnp = importlib.import_module("jax.numpy")
 
 
+def report_skipped() -> None:
+    """Says which of PyTensor and JAX are skipped, and why."""
+    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
+        if why:
+            print(f"skipped {name}: {why}")
+
+
 def pytensor_fn(build: Callable[[Any], tuple[list[Any], Any]]) -> Any:
     """Compile ``build(pytensor.tensor)`` with PyTensor's default mode."""
     if pt_mod is None:
@@ -273,9 +280,7 @@ def matmul() -> None:
 
 
 def main() -> None:
-    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    report_skipped()
     call_overhead()
     elementwise()
     transposed()

@@ -30,9 +30,8 @@ from bench_execution import (
     jax_fn,
     jax_mod,
     jax_timed,
-    jax_why,
-    pt_why,
     pytensor_fn,
+    report_skipped,
     row,
     timed,
 )
@@ -165,9 +164,7 @@ def jnp_where(cond: Any, a: Any, b: Any) -> Any:
 
 
 def main() -> None:
-    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    report_skipped()
     slicing()
     take_rows()
     inc_duplicates()

@@ -138,9 +138,7 @@ def large() -> None:
 
 
 def main() -> None:
-    for name, why in (("pytensor", harness.pt_why), ("jax", harness.jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    harness.report_skipped()
     batched_matmul()
     solve_and_cholesky()
     decompositions()

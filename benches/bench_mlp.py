@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
-from bench_execution import best, jax_mod, jax_why, pt_mod, pt_why, row
+from bench_execution import best, jax_mod, pt_mod, report_skipped, row
 from oxtensor import _core
 from oxtensor.tensor import blas
 
@@ -186,9 +186,7 @@ def compare(dtype: str) -> None:
 
 
 def main() -> None:
-    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    report_skipped()
     engine = f"{blas.blas_name() or 'faer'} ({blas.engines()['machine']})"
     print(f"784-256-256-10 MLP, batch {BATCH}, SGD step; matmul engine: {engine}")
     for dtype in ("float64", "float32"):

@@ -28,9 +28,8 @@ from bench_execution import (
     jax_fn,
     jax_mod,
     jax_timed,
-    jax_why,
     pt_mod,
-    pt_why,
+    report_skipped,
     row,
     timed,
 )
@@ -78,42 +77,26 @@ def compare(
     row(label, best(lambda: f(a), n), others)
 
 
+def compare_method(label: str, a: np.ndarray, name: str, axis: Any, n: int) -> None:
+    """``compare`` of ``x.<name>(axis=axis)``, the same call in every system."""
+
+    def call(v: Any) -> Any:
+        return getattr(v, name)(axis=axis)
+
+    theirs = {
+        "numpy": call,
+        "pytensor": pt_build(lambda pt, x: call(x), str(a.dtype)),
+        "jax": jax_build(call),
+    }
+    compare(label, a, call, theirs, n)
+
+
 def sums() -> None:
     m = np.random.default_rng(0).random((4000, 4000))
     for axis in (0, 1, None):
-        compare(
-            f"sum axis={axis}, 4000^2",
-            m,
-            lambda x, axis=axis: x.sum(axis=axis),
-            {
-                "numpy": lambda v, axis=axis: v.sum(axis=axis),
-                "pytensor": pt_build(lambda pt, x, axis=axis: x.sum(axis=axis)),
-                "jax": jax_build(lambda v, axis=axis: v.sum(axis=axis)),
-            },
-            10,
-        )
-    compare(
-        "argmax axis=1, 4000^2",
-        m,
-        lambda x: ot.argmax(x, axis=1),
-        {
-            "numpy": lambda v: v.argmax(axis=1),
-            "pytensor": pt_build(lambda pt, x: pt.argmax(x, axis=1)),
-            "jax": jax_build(lambda v: v.argmax(axis=1)),
-        },
-        10,
-    )
-    compare(
-        "var axis=0, 4000^2",
-        m,
-        lambda x: ot.var(x, axis=0),
-        {
-            "numpy": lambda v: v.var(axis=0),
-            "pytensor": pt_build(lambda pt, x: pt.var(x, axis=0)),
-            "jax": jax_build(lambda v: v.var(axis=0)),
-        },
-        5,
-    )
+        compare_method(f"sum axis={axis}, 4000^2", m, "sum", axis, 10)
+    compare_method("argmax axis=1, 4000^2", m, "argmax", 1, 10)
+    compare_method("var axis=0, 4000^2", m, "var", 0, 5)
 
 
 # (label, oxtensor and NumPy method name, axis, float32); every one is
@@ -142,22 +125,7 @@ def more() -> None:
     m = np.random.default_rng(0).random((4000, 4000))
     m32 = m.astype("float32")
     for label, name, axis, narrow in MORE:
-        a = m32 if narrow else m
-
-        def call(v: Any, name: str = name, axis: Any = axis) -> Any:
-            return getattr(v, name)(axis=axis)
-
-        compare(
-            f"{label}, 4000^2",
-            a,
-            call,
-            {
-                "numpy": call,
-                "pytensor": pt_build(lambda pt, x, f=call: f(x), str(a.dtype)),
-                "jax": jax_build(call),
-            },
-            5,
-        )
+        compare_method(f"{label}, 4000^2", m32 if narrow else m, name, axis, 5)
     compare(
         "f32 logsumexp all, 4000^2",
         m32,
@@ -215,9 +183,7 @@ def softmaxes() -> None:
 
 
 def main() -> None:
-    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    report_skipped()
     sums()
     softmaxes()
     more()

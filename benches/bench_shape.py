@@ -33,9 +33,8 @@ from bench_execution import (
     jax_fn,
     jax_mod,
     jax_timed,
-    jax_why,
-    pt_why,
     pytensor_fn,
+    report_skipped,
     row,
     timed,
 )
@@ -196,9 +195,7 @@ def layouts() -> None:
 
 
 def main() -> None:
-    for name, why in (("pytensor", pt_why), ("jax", jax_why)):
-        if why:
-            print(f"skipped {name}: {why}")
+    report_skipped()
     joins()
     creation()
     repeats()

@@ -374,12 +374,42 @@ def run_python(
     )
 
 
-def peak_growth(script: str) -> float:
-    """Runs ``script`` in a fresh Python process (where the peak resident
-    size is the script's own) and returns the float it prints: memory
-    tests print how many arrays the peak grew by during one call."""
+def chain_setup(steps: int, length: str) -> str:
+    """A ``peak_growth`` setup: ``f`` is a chain of ``steps`` elementwise
+    ops on a float64 vector, ``v`` a random vector of ``length``."""
+    return f"""
+x = ot.dvector("x")
+y = x
+for k in range({steps}):
+    y = ot.sqrt(ot.abs(y) + 1.0) if k % 2 else y * 1.0001 - 0.5
+f = oxtensor.function([x], y)
+v = np.random.default_rng(0).random({length})
+f(v[:10])
+"""
+
+
+def peak_growth(setup: str, call: str = "out = f(v)", check: str = "") -> float:
+    """How many arrays of ``v``'s size the peak resident size grew by during
+    ``call``, run in a fresh Python process (where the peak is the script's
+    own) after ``setup`` (NumPy as ``np``, ``oxtensor`` and
+    ``oxtensor.tensor`` as ``ot`` are imported; it defines and warms up
+    ``f`` and ``v``); ``check`` may then test ``out``."""
+    script = "\n".join(
+        [
+            "import resource",
+            "import numpy as np",
+            "import oxtensor",
+            "import oxtensor.tensor as ot",
+            textwrap.dedent(setup),
+            "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss",
+            call,
+            "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss",
+            textwrap.dedent(check),
+            "print((after - before) * 1024 / v.nbytes)",
+        ]
+    )
     run = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script)],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         check=True,

@@ -15,7 +15,7 @@ from oxtensor import function
 from oxtensor.compile.mode import get_mode
 from oxtensor.scalar.basic import Composite
 
-from tests.helpers import assert_within, peak_growth, product_error_bound
+from tests.helpers import assert_within, chain_setup, peak_growth, product_error_bound
 
 # FAST_RUN without the fusion phase: every elementwise node runs on its own.
 UNFUSED = get_mode("FAST_RUN").excluding("fusion")
@@ -134,24 +134,7 @@ def test_fused_equals_numpy_over_layouts(n, start, step):
     np.testing.assert_allclose(f(a, b), chain_np(a, b), rtol=1e-12, atol=1e-12)
 
 
-MEMORY_SCRIPT = """
-import resource
-import numpy as np
-import oxtensor
-import oxtensor.tensor as ot
-
-x = ot.dvector("x")
-y = x
-for k in range(20):
-    y = ot.sqrt(ot.abs(y) + 1.0) if k % 2 else y * 1.0001 - 0.5
-f = oxtensor.function([x], y)
-v = np.random.default_rng(0).random(4 * 10**6)
-f(v[:10])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-out = f(v)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print((after - before) * 1024 / v.nbytes)
-"""
+MEMORY_SCRIPT = chain_setup(20, "4 * 10**6")
 
 
 def test_a_fused_chain_needs_about_one_extra_array():
@@ -248,11 +231,6 @@ def test_a_length_one_row_that_may_not_broadcast_names_the_node():
 
 
 BROADCAST_MEMORY_SCRIPT = """
-import resource
-import numpy as np
-import oxtensor
-import oxtensor.tensor as ot
-
 x, r, c = ot.dmatrix("x"), ot.drow("r"), ot.dcol("c")
 y = x * r + c
 for k in range(20):
@@ -262,10 +240,6 @@ rng = np.random.default_rng(0)
 v = rng.random((2000, 2000)).T
 rv, cv = rng.random((1, 2000)), rng.random((2000, 1))
 f(v[:10, :10], rv[:, :10], cv[:10])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-out = f(v, rv, cv)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print((after - before) * 1024 / v.nbytes)
 """
 
 
@@ -273,7 +247,7 @@ def test_a_fused_chain_over_broadcasts_and_strides_needs_about_one_extra_array()
     # Run node by node, the chain would hold two or three intermediates at
     # once: the peak proves the blocked path ran for a transposed matrix, a
     # row and a column.
-    growth = peak_growth(BROADCAST_MEMORY_SCRIPT)
+    growth = peak_growth(BROADCAST_MEMORY_SCRIPT, "out = f(v, rv, cv)")
     assert growth <= 1.5, f"peak memory grew by {growth:.1f} arrays"
 
 
@@ -325,19 +299,10 @@ def test_var_and_nan_through_a_fused_sum():
 
 
 VAR_MEMORY_SCRIPT = """
-import resource
-import numpy as np
-import oxtensor
-import oxtensor.tensor as ot
-
 x = ot.dmatrix("x")
 f = oxtensor.function([x], ot.var(x, axis=0))
 v = np.random.default_rng(0).random((2000, 2000))
 f(v[:10])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-out = f(v)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print((after - before) * 1024 / v.nbytes)
 """
 
 

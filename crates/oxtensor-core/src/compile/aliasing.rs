@@ -61,10 +61,7 @@ impl Feature for Supervisor {
     }
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
-        if fg.feature::<Supervisor>().is_some() {
-            return Err(Error::AlreadyThere("Supervisor is already attached".into()));
-        }
-        Ok(())
+        crate::graph::attach_once::<Supervisor>(fg, "Supervisor is already attached")
     }
 
     /// One lookup per protected variable and output: a root walk and a

@@ -313,6 +313,7 @@ pub fn shorten_constant(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
     use crate::types::TensorType;
@@ -320,8 +321,7 @@ mod tests {
 
     #[test]
     fn build_and_describe() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let c = g.tensor_constant(Tensor::scalar(2.0f64));
         assert_eq!(g.describe_var(c), "2.0");
         let y = g.input(TensorType::with_ndim(DType::Float64, 1), None);

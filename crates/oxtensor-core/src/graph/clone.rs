@@ -90,12 +90,12 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::types::TensorType;
 
     #[test]
     fn copies_nodes_shares_leaves_and_applies_givens() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let y = g.input(
             TensorType::new(DType::Float64, [Some(3)]).unwrap(),
             Some("y"),

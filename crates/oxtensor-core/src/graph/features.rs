@@ -4,7 +4,7 @@
 
 use super::fgraph::{Client, FunctionGraph};
 use super::ids::{NodeId, VarId};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use std::any::Any;
 
 pub use super::traversal::NodeOrderings as Orderings;
@@ -61,4 +61,13 @@ pub trait Feature: Any + Send + Sync {
 
     /// For downcasting to the concrete feature, mutably.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// `Err(Error::AlreadyThere(message))` when `fg` already has a feature of
+/// type `F`: the `on_attach` of a feature a graph has at most one of.
+pub fn attach_once<F: Feature>(fg: &FunctionGraph, message: &str) -> Result<()> {
+    if fg.feature::<F>().is_some() {
+        return Err(Error::AlreadyThere(message.into()));
+    }
+    Ok(())
 }

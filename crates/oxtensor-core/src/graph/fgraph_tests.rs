@@ -1,6 +1,7 @@
 use super::*;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::graph::testing::graph_with;
 use crate::ops::elemwise::Elemwise;
 use crate::scalar::ScalarKind;
 use crate::types::TensorType;
@@ -12,8 +13,7 @@ fn op(k: ScalarKind) -> crate::ops::OpRef {
 
 /// `y = exp(x); z = y + y`, outputs `[z, y]` (the anatomy's example).
 fn exp_graph() -> (FunctionGraph, VarId, VarId, VarId) {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
     let y = g.apply_out(op(ScalarKind::Exp), &[x]).unwrap();
     let z = g.apply_out(op(ScalarKind::Add), &[y, y]).unwrap();
     let fg = FunctionGraph::new(g, vec![x], vec![z, y]).unwrap();
@@ -157,9 +157,7 @@ fn replace_all_validate_reverts_on_veto() {
 
 #[test]
 fn missing_inputs_are_refused() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
-    let w = g.input(TensorType::scalar(DType::Float64), Some("w"));
+    let (mut g, [x, w]) = graph_with([("x", DType::Float64, 0), ("w", DType::Float64, 0)]);
     let y = g.apply_out(op(ScalarKind::Add), &[x, w]).unwrap();
     let err = FunctionGraph::new(g.clone(), vec![x], vec![y])
         .err()

@@ -17,11 +17,13 @@ mod node_types;
 mod random_graphs;
 #[cfg(test)]
 mod replace_proptest;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use destroy::DestroyHandler;
-pub use features::{Feature, Orderings};
+pub use features::{attach_once, Feature, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph, LogSink, ReplaceLog};
 pub use ids::{NodeId, VarId};
 pub use node_types::{check_graph_types, check_node_types, check_op_types};

@@ -178,13 +178,13 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
 
     #[test]
     fn folds_constant_subgraphs_only() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let two = g.tensor_constant(Tensor::scalar(2.0f64));
         let three = g.tensor_constant(Tensor::scalar(3.0f64));
         let c = build::mul(&mut g, two, three).unwrap();

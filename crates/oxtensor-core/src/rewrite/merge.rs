@@ -9,7 +9,7 @@
 
 use super::rewriter::GraphRewriter;
 use super::run::RunContext;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::{Client, CycleCheck, Feature, FunctionGraph, NodeId, Value, VarId, VarKind};
 use crate::ops::ops_equal;
 use crate::tensor::{Scalar, Tensor};
@@ -194,11 +194,7 @@ impl Feature for MergeFeature {
     }
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
-        if fg.feature::<MergeFeature>().is_some() {
-            return Err(Error::AlreadyThere(
-                "MergeFeature is already attached".into(),
-            ));
-        }
+        crate::graph::attach_once::<MergeFeature>(fg, "MergeFeature is already attached")?;
         for node in fg.toposort()? {
             self.add_node(fg, node);
         }
@@ -345,13 +341,12 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
-    use crate::types::TensorType;
 
     #[test]
     fn fresh_copies_are_the_same_computation() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let one = |g: &mut Graph| g.tensor_constant(Tensor::scalar(1.0f64));
         let (c1, c2) = (one(&mut g), one(&mut g));
         let a = build::true_div(&mut g, c1, x).unwrap();
@@ -365,8 +360,7 @@ mod tests {
 
     #[test]
     fn merges_twin_nodes_and_equal_constants_incrementally() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let c1 = g.tensor_constant(Tensor::scalar(2.0f64));
         let c2 = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::exp(&mut g, x).unwrap();

@@ -3,11 +3,10 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
-use crate::graph::Graph;
+use crate::graph::testing::graph_with;
 use crate::ops::elemwise::Elemwise;
 use crate::rewrite::{rewrite_graph, RunContext, WalkOrder, Walking};
 use crate::scalar::ScalarKind;
-use crate::types::TensorType;
 
 fn op(k: ScalarKind) -> OpRef {
     Arc::new(Elemwise::new(k))
@@ -33,9 +32,7 @@ fn run(fg: &mut FunctionGraph, rw: PatternRewriter) {
 
 #[test]
 fn commutative_matching_repeated_names_and_templates() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)]);
     let e = build::exp(&mut g, y).unwrap();
     let prod = build::mul(&mut g, e, x).unwrap(); // exp(y) * x
     let div = build::true_div(&mut g, prod, x).unwrap();
@@ -62,8 +59,7 @@ fn commutative_matching_repeated_names_and_templates() {
 
 #[test]
 fn intermediates_with_other_readers_block_the_match_unless_allowed() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let e = build::exp(&mut g, x).unwrap();
     let l = build::log(&mut g, e).unwrap();
     let mut fg = FunctionGraph::new(g.clone(), vec![x], vec![l, e]).unwrap();
@@ -89,8 +85,7 @@ fn intermediates_with_other_readers_block_the_match_unless_allowed() {
 
 #[test]
 fn constants_match_by_value_and_templates_build_nodes() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let two = g.tensor_constant(Tensor::scalar(2.0f64));
     let sq = build::pow(&mut g, x, two).unwrap();
     let mut fg = FunctionGraph::new(g, vec![x], vec![sq]).unwrap();
@@ -136,8 +131,7 @@ fn kind_test() -> Head {
 
 #[test]
 fn a_head_test_binds_parameters_the_builder_reads() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let e = build::exp(&mut g, x).unwrap();
     let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
     let pattern = Pattern::Apply {

@@ -108,13 +108,11 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
-    use crate::types::TensorType;
+    use crate::graph::testing::graph_with;
 
     #[test]
     fn replacements_are_recorded_once_and_reverts_forgotten() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let e = build::exp(&mut g, x).unwrap();
         let a = build::add(&mut g, e, e).unwrap();
         let l = build::log(&mut g, x).unwrap();

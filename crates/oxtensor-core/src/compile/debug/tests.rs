@@ -6,10 +6,11 @@ use crate::build;
 use crate::compile::{compile, FunctionInput, FunctionSpec};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::graph::{Graph, VarId};
+use crate::graph::testing::graph_with;
+use crate::graph::VarId;
 use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::Tensor;
-use crate::types::{TensorType, Type};
+use crate::types::Type;
 use crate::value::Value;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -119,8 +120,7 @@ impl Op for Test {
 
 /// `Test(does)(-x)` (or of `x` itself when `direct`), compiled in `mode`.
 fn program(does: Does, direct: bool, mode: &Mode) -> Result<crate::vm::Program> {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let arg: VarId = if direct { x } else { build::neg(&mut g, x)? };
     let y = g.apply_out(std::sync::Arc::new(Test(does)), &[arg])?;
     let spec = FunctionSpec {
@@ -209,8 +209,7 @@ fn the_cheap_check_catches_undeclared_views_only() {
 
 #[test]
 fn built_in_graphs_pass_and_match_fast_run() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
     let e = build::exp(&mut g, x).unwrap();
     let t = build::mul(&mut g, e, x).unwrap();
     let s = build::sum(&mut g, t, None).unwrap();

@@ -8,10 +8,10 @@ use crate::build;
 use crate::compile::{compile, FunctionInput, FunctionSpec, Optimizer};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::graph::{FunctionGraph, Graph, NodeId, VarId};
+use crate::graph::testing::graph_with;
+use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::{GraphRewriter, RunContext};
 use crate::tensor::Tensor;
-use crate::types::TensorType;
 
 /// Replaces the first `a + b` by `a - b` (`wrong`) or `b + a`.
 struct SwapAdd {
@@ -50,9 +50,7 @@ impl GraphRewriter for SwapAdd {
 
 /// `exp(x + y) * 2` compiled in DebugMode with `pass` as its rewrites.
 fn compiled(pass: SwapAdd) -> crate::vm::Program {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)]);
     let s = build::add(&mut g, x, y).unwrap();
     let e = build::exp(&mut g, s).unwrap();
     let two = build::scalar_constant(&mut g, DType::Float64, 2.0);
@@ -107,9 +105,7 @@ fn an_honest_rewrite_passes() {
 #[test]
 fn replacements_of_fast_run_are_recorded_and_pass() {
     // log(1 + exp(x)) becomes softplus(x) and x * y / y becomes x.
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)]);
     let one = build::scalar_constant(&mut g, DType::Float64, 1.0);
     let e = build::exp(&mut g, x).unwrap();
     let p = build::add(&mut g, one, e).unwrap();

@@ -271,11 +271,7 @@ impl Feature for DestroyHandler {
     }
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
-        if fg.feature::<DestroyHandler>().is_some() {
-            return Err(Error::AlreadyThere(
-                "DestroyHandler is already attached".into(),
-            ));
-        }
+        crate::graph::attach_once::<DestroyHandler>(fg, "DestroyHandler is already attached")?;
         self.rebuild(fg);
         Ok(())
     }

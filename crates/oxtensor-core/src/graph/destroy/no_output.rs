@@ -80,8 +80,8 @@ mod tests {
     use super::*;
     use crate::dtype::DType;
     use crate::graph::destroy::tests::{inplace, pure};
+    use crate::graph::testing::graph_with;
     use crate::graph::{DestroyHandler, Graph, VarId};
-    use crate::types::TensorType;
 
     fn ap(g: &mut Graph, op: crate::ops::OpRef, inputs: &[VarId]) -> Result<VarId> {
         let n = g.apply(op, inputs)?;
@@ -93,8 +93,7 @@ mod tests {
     /// refuses the graph that has the first.
     #[test]
     fn protected_outputs_may_not_come_from_inplace_ops() -> Result<()> {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let d0 = ap(&mut g, pure("dot"), &[x])?;
         let d1 = ap(&mut g, pure("dot"), &[x])?;
         let b = ap(&mut g, inplace("tanh_inplace", vec![(0, vec![0])]), &[d0])?;
@@ -122,8 +121,7 @@ mod tests {
 
     #[test]
     fn a_position_past_the_outputs_is_named() -> Result<()> {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let y = ap(&mut g, pure("log"), &[x])?;
         let mut fg = FunctionGraph::new(g, vec![x], vec![y])?;
         fg.attach_feature(Box::new(NoOutputFromInplace::new(Some(vec![3]))))?;

@@ -85,11 +85,8 @@ fn add_inplace() -> OpRef {
     inplace("add_inplace", vec![(0, vec![0])])
 }
 
-fn scalars(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
-    names
-        .iter()
-        .map(|n| g.input(TensorType::scalar(DType::Float64), Some(n)))
-        .collect()
+fn scalars<const N: usize>(g: &mut Graph, names: [&str; N]) -> [VarId; N] {
+    names.map(|n| g.input(TensorType::scalar(DType::Float64), Some(n)))
 }
 
 fn ap(g: &mut Graph, op: OpRef, inputs: &[VarId]) -> VarId {
@@ -124,9 +121,7 @@ fn position(order: &[NodeId], n: NodeId) -> usize {
 #[test]
 fn readers_of_the_destroyed_value_run_first() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let e = ap(&mut g, pure("add"), &[x, y]);
     let r1 = ap(&mut g, pure("log"), &[x]);
     let r2 = ap(&mut g, add_inplace(), &[x, y]);
@@ -156,9 +151,7 @@ fn readers_of_the_destroyed_value_run_first() {
 #[test]
 fn destroyers_reach_through_views_of_views() {
     let mut g = Graph::new();
-    let [x] = scalars(&mut g, &["x"])[..] else {
-        unreachable!()
-    };
+    let [x] = scalars(&mut g, ["x"]);
     let v1 = ap(&mut g, view("v1"), &[x]);
     let v2 = ap(&mut g, view("v2"), &[v1]);
     let r = ap(&mut g, pure("read"), &[v1]);
@@ -180,9 +173,7 @@ fn destroyers_reach_through_views_of_views() {
 fn two_destroyers_of_one_value_or_of_two_views_are_refused() {
     for through_view in [false, true] {
         let mut g = Graph::new();
-        let [x] = scalars(&mut g, &["x"])[..] else {
-            unreachable!()
-        };
+        let [x] = scalars(&mut g, ["x"]);
         let other = if through_view {
             ap(&mut g, view("T"), &[x])
         } else {
@@ -203,9 +194,7 @@ fn two_destroyers_of_one_value_or_of_two_views_are_refused() {
 #[test]
 fn constants_and_indestructible_values_are_refused() {
     let mut g = Graph::new();
-    let [x] = scalars(&mut g, &["x"])[..] else {
-        unreachable!()
-    };
+    let [x] = scalars(&mut g, ["x"]);
     let c = g.tensor_constant(crate::tensor::Tensor::scalar(2.0f64));
     let d = ap(&mut g, add_inplace(), &[c]);
     let mut fg = with_handler(g, vec![x], vec![d]);
@@ -216,9 +205,7 @@ fn constants_and_indestructible_values_are_refused() {
     );
 
     let mut g = Graph::new();
-    let [x] = scalars(&mut g, &["x"])[..] else {
-        unreachable!()
-    };
+    let [x] = scalars(&mut g, ["x"]);
     let v = ap(&mut g, view("v"), &[x]);
     g.var_mut(x).indestructible = true;
     let d = ap(&mut g, add_inplace(), &[v]);
@@ -244,9 +231,7 @@ fn input_aliasing_follows_the_tolerate_lists() {
     ];
     for (through_view, same, aliased, ok) in cases {
         let mut g = Graph::new();
-        let [x] = scalars(&mut g, &["x"])[..] else {
-            unreachable!()
-        };
+        let [x] = scalars(&mut g, ["x"]);
         let second = if through_view {
             ap(&mut g, view("T"), &[x])
         } else {
@@ -279,9 +264,7 @@ fn input_aliasing_follows_the_tolerate_lists() {
 #[test]
 fn a_destruction_needing_a_cycle_is_refused() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let d = ap(&mut g, add_inplace(), &[x, y]);
     let late = ap(&mut g, pure("late"), &[x, d]);
     let mut fg = with_handler(g, vec![x, y], vec![late]);
@@ -300,9 +283,7 @@ fn a_destruction_needing_a_cycle_is_refused() {
 #[test]
 fn one_output_may_destroy_two_inputs() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let rx = ap(&mut g, pure("rx"), &[x]);
     let ry = ap(&mut g, pure("ry"), &[y]);
     let d = ap(&mut g, inplace("both", vec![(0, vec![0, 1])]), &[x, y]);
@@ -334,9 +315,7 @@ fn the_seeds_view_maps() {
     ];
     for (map, n_out, ok) in maps {
         let mut g = Graph::new();
-        let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-            unreachable!()
-        };
+        let [x, y] = scalars(&mut g, ["x", "y"]);
         let op = Arc::new(MapOp {
             label: "myop".into(),
             n_out,
@@ -365,9 +344,7 @@ fn the_seeds_view_maps() {
 #[test]
 fn a_second_output_may_destroy() {
     let mut g = Graph::new();
-    let [x] = scalars(&mut g, &["x"])[..] else {
-        unreachable!()
-    };
+    let [x] = scalars(&mut g, ["x"]);
     let r = ap(&mut g, pure("read"), &[x]);
     let op = Arc::new(MapOp {
         label: "myop".into(),
@@ -389,9 +366,7 @@ fn a_second_output_may_destroy() {
 #[test]
 fn candidates_are_validated_and_reverted() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let a = ap(&mut g, pure("add"), &[x, y]);
     let b = ap(&mut g, pure("mul"), &[a, x]);
     let mut fg = with_handler(g, vec![x, y], vec![b]);
@@ -423,9 +398,7 @@ fn candidates_are_validated_and_reverted() {
 #[test]
 fn a_view_changing_input_moves_its_tree() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let v = ap(&mut g, view("v"), &[x]);
     let w = ap(&mut g, view("w"), &[v]);
     let r = ap(&mut g, pure("read"), &[w]);
@@ -448,9 +421,7 @@ fn a_view_changing_input_moves_its_tree() {
 #[test]
 fn the_supervisor_protects_inputs_and_outputs() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let s = ap(&mut g, pure("sum"), &[x, y]);
     let mut fg = with_handler(g, vec![x, y], vec![s, y]);
     fg.attach_feature(Box::new(Supervisor::new([x]))).unwrap();
@@ -487,9 +458,7 @@ fn the_supervisor_protects_inputs_and_outputs() {
 #[test]
 fn inplace_candidates_follow_views() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let v = ap(&mut g, view("v"), &[x]);
     let c = g.tensor_constant(crate::tensor::Tensor::scalar(1.0f64));
     let s = ap(&mut g, pure("f"), &[x, v, y, c]);
@@ -513,9 +482,7 @@ fn inplace_candidates_follow_views() {
 #[test]
 fn schedule_without_a_handler_orders_readers_first() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let d = ap(&mut g, add_inplace(), &[x, y]);
     let r = ap(&mut g, pure("read"), &[x]);
     let fg = FunctionGraph::new(g, vec![x, y], vec![r, d]).unwrap();
@@ -531,9 +498,7 @@ fn schedule_without_a_handler_orders_readers_first() {
 #[test]
 fn unvalidated_changes_are_caught_after_a_rebuild() {
     let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, &["x", "y"])[..] else {
-        unreachable!()
-    };
+    let [x, y] = scalars(&mut g, ["x", "y"]);
     let a = ap(&mut g, pure("a"), &[x, y]);
     let b = ap(&mut g, pure("b"), &[a]);
     let mut fg = with_handler(g, vec![x, y], vec![b]);

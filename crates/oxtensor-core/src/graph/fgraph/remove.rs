@@ -139,10 +139,11 @@ impl FunctionGraph {
 #[cfg(test)]
 mod tests {
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Client, FunctionGraph, Graph, VarId};
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
-    use crate::types::TensorType;
+
     use std::sync::Arc;
 
     fn apply(g: &mut Graph, k: ScalarKind, inputs: &[VarId]) -> VarId {
@@ -151,9 +152,7 @@ mod tests {
 
     /// `a = exp(x); b = a * y; c = log(b)`.
     fn chain(outputs: &[usize]) -> (FunctionGraph, [VarId; 5]) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
-        let y = g.input(TensorType::scalar(DType::Float64), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", DType::Float64, 0), ("y", DType::Float64, 0)]);
         let a = apply(&mut g, ScalarKind::Exp, &[x]);
         let b = apply(&mut g, ScalarKind::Mul, &[a, y]);
         let c = apply(&mut g, ScalarKind::Log, &[b]);
@@ -200,8 +199,7 @@ mod tests {
 
     #[test]
     fn removing_the_last_client_prunes_and_forgets_the_producers() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let a = apply(&mut g, ScalarKind::Exp, &[x]);
         // `a` read twice: the second removal finds its entry gone.
         let b = apply(&mut g, ScalarKind::Mul, &[a, a]);
@@ -243,9 +241,7 @@ mod tests {
 
     #[test]
     fn a_duplicated_input_keeps_its_other_slot() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
-        let y = g.input(TensorType::scalar(DType::Float64), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", DType::Float64, 0), ("y", DType::Float64, 0)]);
         let a = apply(&mut g, ScalarKind::Mul, &[x, y]);
         let mut fg = FunctionGraph::new(g, vec![x, x, y], vec![a]).unwrap();
         assert_eq!(fg.inputs(), &[x, x, y]);

@@ -90,16 +90,15 @@ impl FunctionGraph {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+    use crate::graph::testing::graph_with;
+
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
-    use crate::types::TensorType;
+
     use std::sync::Mutex;
 
     fn logged(ignore: &[&str], reason: &str) -> Vec<String> {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
-        let y = g.input(TensorType::scalar(DType::Float64), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", DType::Float64, 0), ("y", DType::Float64, 0)]);
         let s = g
             .apply_out(Arc::new(Elemwise::new(ScalarKind::Add)), &[x, y])
             .unwrap();

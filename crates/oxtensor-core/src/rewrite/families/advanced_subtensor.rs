@@ -122,11 +122,12 @@ fn bool_idx_to_nonzero(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Re
 mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::advanced_subtensor::AdvancedSubtensor;
     use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
+
     use std::sync::Arc;
 
     fn index(g: &mut Graph, x: VarId, list: Vec<IdxEntry>, idx: &[VarId]) -> VarId {
@@ -138,10 +139,11 @@ mod tests {
 
     #[test]
     fn rows_by_a_vector_and_masks_by_their_coordinates() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
-        let v = g.input(TensorType::with_ndim(DType::Int64, 1), Some("v"));
-        let mask = g.input(TensorType::with_ndim(DType::Bool, 1), Some("mask"));
+        let (mut g, [x, v, mask]) = graph_with([
+            ("x", DType::Float64, 2),
+            ("v", DType::Int64, 1),
+            ("mask", DType::Bool, 1),
+        ]);
         let rows = index(&mut g, x, vec![IdxEntry::Index(0)], &[v]);
         let kept = index(&mut g, x, vec![IdxEntry::Index(0)], &[mask]);
         // Columns by a vector: not the first axis, it stays.

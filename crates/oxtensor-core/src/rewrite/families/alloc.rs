@@ -254,6 +254,7 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::alloc::Alloc;
     use crate::ops::known::apply_out;
@@ -274,8 +275,7 @@ mod tests {
 
     #[test]
     fn allocs_that_copy_check_or_merge() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Int64, &[None], "x");
+        let (mut g, [x]) = graph_with([("x", DType::Int64, 1)]);
         let n = len(&mut g, x, 0);
         let copy = alloc(&mut g, &[x, n]);
         let five = g.tensor_constant(Tensor::scalar(5i64));
@@ -303,9 +303,7 @@ mod tests {
     #[test]
     fn an_absorbed_alloc_keeps_its_length() {
         // zeros((n,)) + x with a 0-d x: the Alloc gives the length.
-        let mut g = Graph::new();
-        let n = input(&mut g, DType::Int64, &[], "n");
-        let x = input(&mut g, DType::Float64, &[], "x");
+        let (mut g, [n, x]) = graph_with([("n", DType::Int64, 0), ("x", DType::Float64, 0)]);
         let zero = g.tensor_constant(Tensor::scalar(0.0f64));
         let zeros = alloc(&mut g, &[zero, n]);
         let sum = build::add(&mut g, zeros, x).unwrap();
@@ -321,9 +319,7 @@ mod tests {
 
     #[test]
     fn second_becomes_alloc_and_elementwise_ops_absorb_allocs() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Float32, &[None, None], "x");
-        let c = input(&mut g, DType::Float32, &[], "c");
+        let (mut g, [x, c]) = graph_with([("x", DType::Float32, 2), ("c", DType::Float32, 0)]);
         let filled = build::fill(&mut g, x, c).unwrap();
         let e = build::exp(&mut g, x).unwrap();
         let prod = build::mul(&mut g, filled, e).unwrap();
@@ -350,8 +346,7 @@ mod tests {
 
     #[test]
     fn leading_ones_of_an_alloc_are_an_expand_dims() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Bool, &[None], "x");
+        let (mut g, [x]) = graph_with([("x", DType::Bool, 1)]);
         let n = len(&mut g, x, 0);
         let one = g.tensor_constant(Tensor::scalar(1i64));
         let row = alloc(&mut g, &[x, one, n]);
@@ -367,8 +362,7 @@ mod tests {
 
     #[test]
     fn an_alloc_of_a_non_broadcastable_one_is_not_merged() {
-        let mut g = Graph::new();
-        let m = input(&mut g, DType::Float64, &[None], "m");
+        let (mut g, [m]) = graph_with([("m", DType::Float64, 1)]);
         let one = g.tensor_constant(Tensor::scalar(1i64));
         let k = input(&mut g, DType::Int64, &[], "k");
         let inner = alloc(&mut g, &[m, one]);

@@ -62,18 +62,18 @@ mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::ops::argmax::Argmax;
     use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
+
     use std::sync::Arc;
 
     /// `Argmax{axis}(reverse(x))` of a 2-d `x`, the reversed copy also an
     /// output when `expose`.
     fn case(dtype: DType, kind: ScalarKind, axis: Option<&[i64]>, expose: bool) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 2)]);
         let r = build::elemwise(&mut g, kind, &[x]).unwrap();
         let out = g
             .apply_out(Arc::new(Argmax::new(axis, 2).unwrap()), &[r])
@@ -97,6 +97,11 @@ mod tests {
             .unwrap()
     }
 
+    /// The printed graph of `case` after `specialize`, checked on `arg`.
+    fn specialized(case: &Case, arg: Tensor) -> String {
+        printed(&check(case, &["specialize"], &[arg], 0.0))
+    }
+
     #[test]
     fn argmax_of_negated_floats_is_argmin() {
         for dtype in [DType::Float64, DType::Float32] {
@@ -108,13 +113,8 @@ mod tests {
                 (Some(&[0][..]), "Argmin{axis=(0,)} [id A]\n └─ x [id B]\n"),
                 (None, "Argmin{axis=None} [id A]\n └─ x [id B]\n"),
             ] {
-                let fg = check(
-                    &case(dtype, Neg, axis, false),
-                    &["specialize"],
-                    &[floats(dtype)],
-                    0.0,
-                );
-                assert_eq!(printed(&fg), want, "{dtype} {axis:?}");
+                let p = specialized(&case(dtype, Neg, axis, false), floats(dtype));
+                assert_eq!(p, want, "{dtype} {axis:?}");
             }
         }
     }
@@ -123,48 +123,29 @@ mod tests {
     fn argmax_of_inverted_integers_and_bools_is_argmin() {
         let v: Vec<i32> = (0..40).map(|i| (i * 7919) % 23 - 11).collect();
         let x = Tensor::from_vec(vec![4, 10], v).unwrap();
-        let fg = check(
-            &case(DType::Int32, Invert, Some(&[1]), false),
-            &["specialize"],
-            &[x],
-            0.0,
-        );
-        assert_eq!(printed(&fg), "Argmin{axis=(1,)} [id A]\n └─ x [id B]\n");
+        let p = specialized(&case(DType::Int32, Invert, Some(&[1]), false), x);
+        assert_eq!(p, "Argmin{axis=(1,)} [id A]\n └─ x [id B]\n");
         let b = Tensor::from_vec(vec![2, 3], vec![true, false, false, true, true, true]).unwrap();
-        let fg = check(
-            &case(DType::Bool, Invert, Some(&[1]), false),
-            &["specialize"],
-            &[b],
-            0.0,
-        );
-        assert!(printed(&fg).starts_with("Argmin"));
+        let p = specialized(&case(DType::Bool, Invert, Some(&[1]), false), b);
+        assert!(p.starts_with("Argmin"));
         // A reversed copy read elsewhere is still computed for its reader.
-        let fg = check(
+        let p = specialized(
             &case(DType::Float64, Neg, Some(&[1]), true),
-            &["specialize"],
-            &[floats(DType::Float64)],
-            0.0,
+            floats(DType::Float64),
         );
-        assert!(printed(&fg).starts_with("Argmin{axis=(1,)} [id A]\n └─ x [id B]\nNeg"));
+        assert!(p.starts_with("Argmin{axis=(1,)} [id A]\n └─ x [id B]\nNeg"));
     }
 
     #[test]
     fn negated_integers_and_other_maps_stay() {
         // -i64::MIN overflows: argmax(-x) is not argmin(x) there.
         let x = Tensor::from_vec(vec![2, 3], vec![i64::MIN, 0, 5, 3, -2, 1]).unwrap();
-        let fg = check(
-            &case(DType::Int64, Neg, Some(&[1]), false),
-            &["specialize"],
-            &[x],
-            0.0,
-        );
-        assert!(printed(&fg).starts_with("Argmax"));
-        let fg = check(
+        let p = specialized(&case(DType::Int64, Neg, Some(&[1]), false), x);
+        assert!(p.starts_with("Argmax"));
+        let p = specialized(
             &case(DType::Float64, Exp, Some(&[1]), false),
-            &["specialize"],
-            &[floats(DType::Float64)],
-            0.0,
+            floats(DType::Float64),
         );
-        assert!(printed(&fg).starts_with("Argmax"));
+        assert!(p.starts_with("Argmax"));
     }
 }

@@ -172,10 +172,10 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::scalar::ScalarOp;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     fn cast(g: &mut Graph, x: VarId, d: DType) -> VarId {
         build::elemwise(g, ScalarOp::Cast(d), &[x]).unwrap()
@@ -183,8 +183,7 @@ mod tests {
 
     #[test]
     fn an_exact_cast_then_another_is_one_cast() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Int8, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Int8, 1)]);
         let wide = cast(&mut g, x, DType::Int32);
         let to_float = cast(&mut g, wide, DType::Float64);
         let back = cast(&mut g, wide, DType::Int8);
@@ -205,8 +204,7 @@ mod tests {
 
     #[test]
     fn a_lossy_cast_then_another_stays() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let narrow = cast(&mut g, x, DType::Float32);
         let back = cast(&mut g, narrow, DType::Float64);
         let case = Case {
@@ -219,8 +217,7 @@ mod tests {
 
     #[test]
     fn constants_take_the_output_dtype_so_equal_expressions_merge() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float32, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float32, 1)]);
         let one_int = g.tensor_constant(Tensor::from_vec(vec![1], vec![1i8]).unwrap());
         let one_float = g.tensor_constant(Tensor::from_vec(vec![1], vec![1.0f32]).unwrap());
         let a = build::sub(&mut g, one_int, x).unwrap();

@@ -20,9 +20,8 @@ use crate::ops::make_vector::MakeVector;
 use crate::ops::shape::{Shape, ShapeI};
 use crate::ops::subtensor::Subtensor;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -32,10 +31,10 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         phase::STABILIZE,
         phase::SPECIALIZE,
     ] {
-        let rw = node_rw(
+        let rw = scalar_rw!(
             "local_useless_elemwise_comparison",
-            || Tracks::scalars(&[Lt, Gt, Le, Ge, Eq, Minimum, Maximum]),
-            local_useless_elemwise_comparison,
+            [Lt, Gt, Le, Ge, Eq, Minimum, Maximum],
+            local_useless_elemwise_comparison
         );
         register_in(db, p, rw, &[])?;
     }
@@ -166,18 +165,17 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::ops::shape::ShapeI;
     use crate::scalar::ScalarKind::{Ge, Le, Lt, Maximum, Minimum};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
+
     use std::sync::Arc;
 
     #[test]
     fn self_comparisons_and_lengths_are_known() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let i = g.input(TensorType::with_ndim(DType::Int64, 1), Some("i"));
+        let (mut g, [x, i]) = graph_with([("x", DType::Float64, 1), ("i", DType::Int64, 1)]);
         let op = |g: &mut Graph, k, a, b| build::elemwise(g, k, &[a, b]).unwrap();
         let lt = op(&mut g, Lt, x, x);
         let max = op(&mut g, Maximum, x, x);
@@ -207,8 +205,7 @@ mod tests {
 
     #[test]
     fn a_float_compared_with_itself_may_be_nan() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let le = build::elemwise(&mut g, Le, &[x, x]).unwrap();
         let case = Case {
             g,

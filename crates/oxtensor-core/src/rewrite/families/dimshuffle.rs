@@ -210,7 +210,8 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::ops::subtensor::Subtensor;
     use crate::tensor::index::IdxEntry;
     use crate::tensor::Tensor;
@@ -223,9 +224,7 @@ mod tests {
 
     #[test]
     fn transposes_sink_to_the_inputs_and_merge() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Float64, &[None, None], "x");
-        let y = input(&mut g, DType::Float64, &[None, None], "y");
+        let (mut g, [x, y]) = graph_with([("x", DType::Float64, 2), ("y", DType::Float64, 2)]);
         let e = build::exp(&mut g, x).unwrap();
         let s = build::add(&mut g, e, y).unwrap();
         let t = build::dimshuffle(&mut g, s, vec![Some(1), Some(0)]).unwrap();
@@ -254,8 +253,7 @@ mod tests {
 
     #[test]
     fn a_shared_elementwise_result_is_not_recomputed_transposed() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Int32, &[None, None], "x");
+        let (mut g, [x]) = graph_with([("x", DType::Int32, 2)]);
         let n = build::neg(&mut g, x).unwrap();
         let t = build::dimshuffle(&mut g, n, vec![Some(1), Some(0)]).unwrap();
         let case = Case {
@@ -275,9 +273,7 @@ mod tests {
 
     #[test]
     fn uncanonicalize_puts_axes_into_allocs_and_indices() {
-        let mut g = Graph::new();
-        let v = input(&mut g, DType::Float64, &[None], "v");
-        let n = input(&mut g, DType::Int64, &[], "n");
+        let (mut g, [v, n]) = graph_with([("v", DType::Float64, 1), ("n", DType::Int64, 0)]);
         let a = crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, n])
             .unwrap();
         let row = build::dimshuffle(&mut g, a, vec![None, Some(0)]).unwrap();

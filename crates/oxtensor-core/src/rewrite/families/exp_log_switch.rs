@@ -12,16 +12,15 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw = node_rw(
+    let rw = scalar_rw!(
         "local_exp_log_nan_switch",
-        || Tracks::scalars(&[Exp, Expm1, Softplus, Log1mexp]),
-        local_exp_log_nan_switch,
+        [Exp, Expm1, Softplus, Log1mexp],
+        local_exp_log_nan_switch
     );
     register_in(db, phase::SPECIALIZE, rw, &[])
 }
@@ -129,16 +128,15 @@ mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     /// `outer(inner(x))` of a 1-d `x`, specialized and checked against the
     /// plain graph on values inside and outside the inner domain.
     fn specialized(dtype: DType, outer: ScalarKind, inner: ScalarKind) -> String {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let i = build::elemwise(&mut g, inner, &[x]).unwrap();
         let o = build::elemwise(&mut g, outer, &[i]).unwrap();
         let case = Case {

@@ -23,11 +23,7 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         (phase::CANONICALIZE, &["fast_compile", "shape_unsafe"][..]),
         (phase::USELESS, &["shape_unsafe"][..]),
     ] {
-        let useless = node_rw(
-            "local_useless_fill",
-            || Tracks::scalars(&[Second]),
-            local_useless_fill,
-        );
+        let useless = scalar_rw!("local_useless_fill", [Second], local_useless_fill);
         register_in(db, p, useless, tags)?;
     }
     let sink = node_rw(
@@ -96,15 +92,16 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
-    fn inputs(g: &mut Graph) -> (VarId, VarId, VarId) {
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
-        let s = g.input(TensorType::with_ndim(DType::Float64, 0), Some("s"));
-        (x, y, s)
+    fn inputs() -> (Graph, [VarId; 3]) {
+        graph_with([
+            ("x", DType::Float64, 1),
+            ("y", DType::Float64, 1),
+            ("s", DType::Float64, 0),
+        ])
     }
 
     fn args() -> [Tensor; 3] {
@@ -117,8 +114,7 @@ mod tests {
 
     #[test]
     fn a_fill_sinks_to_where_it_broadcasts_or_disappears() {
-        let mut g = Graph::new();
-        let (x, y, s) = inputs(&mut g);
+        let (mut g, [x, y, s]) = inputs();
         let one = g.tensor_constant(Tensor::scalar(1.0f64));
         let ones = build::fill(&mut g, x, one).unwrap();
         let gradient_like = build::mul(&mut g, ones, y).unwrap();
@@ -139,8 +135,7 @@ mod tests {
 
     #[test]
     fn a_fill_that_broadcasts_stays() {
-        let mut g = Graph::new();
-        let (x, y, s) = inputs(&mut g);
+        let (mut g, [x, y, s]) = inputs();
         let fs = build::fill(&mut g, x, s).unwrap();
         let case = Case {
             g,

@@ -41,15 +41,15 @@ mod tests {
     use super::GradOp;
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
+
     use std::sync::Arc;
 
     #[test]
     fn grad_ops_leave_the_compiled_graph() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let clip = GradOp::clip(-1.0, 1.0).unwrap();
         let clipped = g.apply_out(Arc::new(clip), &[x]).unwrap();
         let scaled = g

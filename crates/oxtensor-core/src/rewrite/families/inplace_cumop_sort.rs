@@ -40,12 +40,13 @@ mod tests {
     use crate::build;
     use crate::compile::{compile, Compiled, FunctionInput, FunctionSpec, Mode};
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::kernels::reduce::CumMode;
     use crate::ops::cumulative::CumOp;
     use crate::ops::sort::Sort;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
+
     use crate::value::Value;
     use std::sync::Arc;
 
@@ -65,8 +66,7 @@ mod tests {
     /// `mode` with `x` mutable or not, run on `[3, 1, 2]`: the number of
     /// inplace nodes, the result and whether it is `x`'s buffer.
     fn run(sort: bool, intermediate: bool, mutable: bool, mode: &Mode) -> (usize, Vec<f64>, bool) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let a = if intermediate {
             let two = g.tensor_constant(Tensor::scalar(2.0f64));
             build::mul(&mut g, x, two).unwrap()
@@ -135,8 +135,7 @@ mod tests {
     #[test]
     fn a_flat_running_sum_of_a_mutable_matrix_is_written_into_it() {
         for mutable in [true, false] {
-            let mut g = Graph::new();
-            let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+            let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
             let flat = build::numpy_index::flatten(&mut g, x).unwrap();
             let op = CumOp::new(0, CumMode::Add, 1).unwrap();
             let out = g.apply_out(Arc::new(op), &[flat]).unwrap();

@@ -12,25 +12,16 @@ use super::util::{constant_in, dtype_of, elemwise, like, output};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
 use crate::tensor::Tensor;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let exp_log = node_rw(
-            "local_exp_log",
-            || Tracks::scalars(&[Log, Log1p, Exp, Expm1]),
-            local_exp_log,
-        );
+        let exp_log = scalar_rw!("local_exp_log", [Log, Log1p, Exp, Expm1], local_exp_log);
         register_in(db, p, exp_log, &[])?;
-        let sqrt_sqr = node_rw(
-            "local_sqrt_sqr",
-            || Tracks::scalars(&[Sqrt, Sqr]),
-            local_sqrt_sqr,
-        );
+        let sqrt_sqr = scalar_rw!("local_sqrt_sqr", [Sqrt, Sqr], local_sqrt_sqr);
         register_in(db, p, sqrt_sqr, &[])?;
     }
     Ok(())
@@ -101,10 +92,10 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::scalar::ScalarKind::{self, *};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     fn compose(
         g: &mut Graph,
@@ -118,8 +109,7 @@ mod tests {
 
     #[test]
     fn a_function_of_its_inverse() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let outs = [
             (Log, Exp),
             (Log1p, Expm1),
@@ -146,8 +136,7 @@ mod tests {
 
     #[test]
     fn integer_squares_can_wrap() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Int8, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Int8, 1)]);
         let r = compose(&mut g, Sqrt, Sqr, x);
         let case = Case {
             g,

@@ -76,16 +76,15 @@ fn local_join_empty(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewri
 mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::ops::join::join;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
 
     #[test]
     fn joins_of_one_and_of_empty_pieces() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
-        let y = g.input(TensorType::with_ndim(DType::Float64, 2), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", DType::Float64, 2), ("y", DType::Float64, 2)]);
         let axis = g.tensor_constant(Tensor::scalar(1i64));
         let one = join(&mut g, axis, &[x]).unwrap();
         let empty = g.tensor_constant(Tensor::zeros(DType::Float64, &[2, 0]).unwrap());

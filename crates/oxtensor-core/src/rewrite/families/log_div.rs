@@ -10,13 +10,12 @@ use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw = node_rw("local_log_div", || Tracks::scalars(&[Log]), local_log_div);
+    let rw = scalar_rw!("local_log_div", [Log], local_log_div);
     register_in(db, phase::STABILIZE, rw, &[])
 }
 
@@ -57,14 +56,13 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::{FunctionGraph, Graph};
+    use crate::graph::testing::graph_with;
+    use crate::graph::FunctionGraph;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     /// `log(x / c)` (or `log(c / x)` when `c_first`) of a 1-d `x`.
     fn case(dtype: DType, c: f64, c_first: bool) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let c = build::scalar_constant(&mut g, dtype, c);
         let q = match c_first {
             true => build::true_div(&mut g, c, x).unwrap(),

@@ -17,26 +17,17 @@ use crate::ops::logsumexp::LogSumExp;
 use crate::ops::reduce::CAReduce;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 const TAGS: [&str; 2] = ["symbolic_op_recognition", "fast_compile"];
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let lse = node_rw(
-        "local_log_sum_exp",
-        || Tracks::scalars(&[Log]),
-        local_log_sum_exp,
-    );
+    let lse = scalar_rw!("local_log_sum_exp", [Log], local_log_sum_exp);
     register_in(db, phase::STABILIZE, lse, &TAGS)?;
-    let lae = node_rw(
-        "local_log_add_exp",
-        || Tracks::scalars(&[Log]),
-        local_log_add_exp,
-    );
+    let lae = scalar_rw!("local_log_add_exp", [Log], local_log_add_exp);
     register_in(db, phase::STABILIZE, lae, &TAGS)
 }
 
@@ -113,6 +104,7 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::reduce::CAReduce;
     use crate::reduction::ReduceKind;
@@ -180,8 +172,7 @@ mod tests {
     #[test]
     fn a_sum_in_a_wider_dtype_or_of_something_else_stays() {
         // log(sum(sqr(x))), and log(sum(exp(x), dtype=float64)) of float32.
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float32, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float32, 1)]);
         let sq = build::sqr(&mut g, x).unwrap();
         let s = build::sum(&mut g, sq, None).unwrap();
         let l = build::log(&mut g, s).unwrap();
@@ -219,9 +210,7 @@ mod tests {
     }
 
     fn lae_case(dtype: DType) -> (Case, VarId) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(dtype, 1), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", dtype, 1), ("y", dtype, 1)]);
         let (ex, ey) = (
             build::exp(&mut g, x).unwrap(),
             build::exp(&mut g, y).unwrap(),
@@ -276,8 +265,7 @@ mod tests {
 
     #[test]
     fn a_sum_with_a_term_that_is_not_an_exp_stays() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let ex = build::exp(&mut g, x).unwrap();
         let s = build::add(&mut g, ex, x).unwrap();
         let l = build::log(&mut g, s).unwrap();

@@ -2,6 +2,19 @@
 //! unit (`local_<what>`, PyTensor's names) registered into its phase of
 //! [`optdb`](super::optdb::optdb) with PyTensor's tags.
 
+/// A node rewriter tracking nodes of the given scalar kinds: `node_rw`
+/// with `Tracks::scalars` (a macro, as `node_rw` takes a plain `fn` for
+/// the tracks, which a function could not build from its argument).
+macro_rules! scalar_rw {
+    ($name:expr, [$($kind:expr),+ $(,)?], $f:expr $(,)?) => {
+        $crate::rewrite::node_rw(
+            $name,
+            || $crate::rewrite::rewriter::Tracks::scalars(&[$($kind),+]),
+            $f,
+        )
+    };
+}
+
 mod advanced_subtensor;
 mod alloc;
 mod argmin;

@@ -10,25 +10,16 @@ use super::util::{constant_in, dtype_of, elemwise, inputs, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{Add, Mul, Neg, Sub};
 use crate::tensor::Tensor;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let neg_to_mul = node_rw(
-        "local_neg_to_mul",
-        || Tracks::scalars(&[Neg]),
-        local_neg_to_mul,
-    );
+    let neg_to_mul = scalar_rw!("local_neg_to_mul", [Neg], local_neg_to_mul);
     register_in(db, phase::CANONICALIZE, neg_to_mul, &[])?;
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let sub_neg = node_rw(
-            "local_sub_neg_to_add",
-            || Tracks::scalars(&[Sub]),
-            local_sub_neg_to_add,
-        );
+        let sub_neg = scalar_rw!("local_sub_neg_to_add", [Sub], local_sub_neg_to_add);
         register_in(db, p, sub_neg, &[])?;
     }
     Ok(())
@@ -66,15 +57,13 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     #[test]
     fn negation_is_minus_one_times_even_for_unsigned() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let u = g.input(TensorType::with_ndim(DType::UInt8, 1), Some("u"));
+        let (mut g, [x, u]) = graph_with([("x", DType::Float64, 1), ("u", DType::UInt8, 1)]);
         let (nx, nu) = (
             build::neg(&mut g, x).unwrap(),
             build::neg(&mut g, u).unwrap(),
@@ -97,9 +86,7 @@ mod tests {
 
     #[test]
     fn minus_a_negation_is_a_sum_in_specialize() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)]);
         let ny = build::neg(&mut g, y).unwrap();
         let d = build::sub(&mut g, x, ny).unwrap();
         let plain = build::sub(&mut g, x, y).unwrap();

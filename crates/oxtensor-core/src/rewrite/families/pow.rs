@@ -8,23 +8,14 @@ use super::util::{constant_f64, elemwise, inputs, like, output};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let canon = node_rw(
-        "local_pow_canonicalize",
-        || Tracks::scalars(&[Pow]),
-        local_pow_canonicalize,
-    );
+    let canon = scalar_rw!("local_pow_canonicalize", [Pow], local_pow_canonicalize);
     register_in(db, phase::CANONICALIZE, canon, &[])?;
-    let special = node_rw(
-        "local_pow_specialize",
-        || Tracks::scalars(&[Pow]),
-        local_pow_specialize,
-    );
+    let special = scalar_rw!("local_pow_specialize", [Pow], local_pow_specialize);
     register_in(db, phase::SPECIALIZE, special, &[])
 }
 

@@ -13,9 +13,8 @@ use crate::dtype::Kind;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 
 /// The largest exponent written out (PyTensor's "512 is too small for the
@@ -23,10 +22,10 @@ use crate::scalar::ScalarKind::*;
 const MAX_POWER: u32 = 512;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw = node_rw(
+    let rw = scalar_rw!(
         "local_pow_to_nested_squaring",
-        || Tracks::scalars(&[Pow]),
-        local_pow_to_nested_squaring,
+        [Pow],
+        local_pow_to_nested_squaring
     );
     register_in(db, phase::SPECIALIZE, rw, &[])
 }
@@ -89,15 +88,14 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     /// `x ** p` of a 1-d `x` of `dtype` (the exponent an int16 constant
     /// when it is an integer, else one of `x`'s dtype).
     fn power(dtype: DType, p: f64) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let c_dtype = if p.fract() == 0.0 {
             DType::Int16
         } else {

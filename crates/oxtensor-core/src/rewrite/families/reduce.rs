@@ -338,6 +338,7 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
@@ -349,8 +350,7 @@ mod tests {
 
     #[test]
     fn nested_reductions_of_one_kind_merge() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Int8, &[None, None, None], "x");
+        let (mut g, [x]) = graph_with([("x", DType::Int8, 3)]);
         let inner = build::sum(&mut g, x, Some(&[0])).unwrap();
         let outer = build::sum(&mut g, inner, Some(&[1])).unwrap();
         let y = input(&mut g, DType::Float64, &[None, None], "y");
@@ -403,9 +403,7 @@ mod tests {
 
     #[test]
     fn reductions_of_joins_and_make_vectors_are_elementwise() {
-        let mut g = Graph::new();
-        let a = input(&mut g, DType::Float64, &[None], "a");
-        let b = input(&mut g, DType::Float64, &[None], "b");
+        let (mut g, [a, b]) = graph_with([("a", DType::Float64, 1), ("b", DType::Float64, 1)]);
         let ea = build::dimshuffle(&mut g, a, vec![None, Some(0)]).unwrap();
         let eb = build::dimshuffle(&mut g, b, vec![None, Some(0)]).unwrap();
         let zero = g.tensor_constant(Tensor::scalar(0i64));
@@ -470,9 +468,7 @@ mod tests {
 
     #[test]
     fn factors_and_negations_leave_the_sum() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Float64, &[None, None], "x");
-        let a = input(&mut g, DType::Float64, &[None], "a");
+        let (mut g, [x, a]) = graph_with([("x", DType::Float64, 2), ("a", DType::Float64, 1)]);
         let row = build::dimshuffle(&mut g, a, vec![None, Some(0)]).unwrap();
         let ax = build::mul(&mut g, row, x).unwrap();
         let s0 = build::sum(&mut g, ax, Some(&[0])).unwrap();

@@ -144,6 +144,7 @@ mod tests {
     use super::super::util::typed_apply;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::make_vector::MakeVector;
     use crate::ops::shape::{Reshape, ShapeI};
@@ -198,8 +199,7 @@ mod tests {
 
     #[test]
     fn a_reshape_to_other_lengths_stays() {
-        let mut g = Graph::new();
-        let y = input(&mut g, DType::Float64, &[None, None], "y");
+        let (mut g, [y]) = graph_with([("y", DType::Float64, 2)]);
         let n0 = g.apply_out(Arc::new(ShapeI { i: 0 }), &[y]).unwrap();
         let n1 = g.apply_out(Arc::new(ShapeI { i: 1 }), &[y]).unwrap();
         let mv = g

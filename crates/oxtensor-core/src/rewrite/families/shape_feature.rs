@@ -242,12 +242,10 @@ impl Feature for ShapeFeature {
     }
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
-        if fg.feature::<ShapeFeature>().is_some() {
-            return Err(Error::AlreadyThere(
-                "This FunctionGraph already has a ShapeFeature".into(),
-            ));
-        }
-        Ok(())
+        crate::graph::attach_once::<ShapeFeature>(
+            fg,
+            "This FunctionGraph already has a ShapeFeature",
+        )
     }
 
     fn on_import(&mut self, fg: &FunctionGraph, node: NodeId, _reason: &str) -> Result<()> {
@@ -336,6 +334,7 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::Graph;
     use crate::ops::nonzero::Nonzero;
     use crate::types::TensorType;
@@ -346,8 +345,7 @@ mod tests {
 
     #[test]
     fn shapes_are_inferred_on_demand_for_the_ancestors_only() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float32, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float32, 2)]);
         let y = g.input(TensorType::new(DType::Int8, [Some(3)]).unwrap(), Some("y"));
         let e = build::exp(&mut g, x).unwrap();
         let s = build::sum(&mut g, e, Some(&[1])).unwrap();
@@ -378,8 +376,7 @@ mod tests {
 
     #[test]
     fn a_long_chain_does_not_recurse() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let mut v = x;
         for _ in 0..30_000 {
             v = build::neg(&mut g, v).unwrap();
@@ -437,8 +434,7 @@ mod tests {
     #[test]
     fn a_host_op_rule_error_is_raised_a_native_one_falls_back() {
         for host in [false, true] {
-            let mut g = Graph::new();
-            let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+            let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
             let y = g.apply_out(Arc::new(Failing { host }), &[x]).unwrap();
             let mut fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
             require(&mut fg).unwrap();
@@ -456,8 +452,7 @@ mod tests {
 
     #[test]
     fn a_removed_shape_i_is_made_again_and_kept() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let e = build::exp(&mut g, x).unwrap();
         let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
         require(&mut fg).unwrap();
@@ -475,8 +470,7 @@ mod tests {
 
     #[test]
     fn a_shape_reading_a_removed_variable_is_inferred_again() {
-        let mut g = Graph::new();
-        let m = g.input(TensorType::with_ndim(DType::Bool, 1), Some("m"));
+        let (mut g, [m]) = graph_with([("m", DType::Bool, 1)]);
         let nz = g.apply(Arc::new(Nonzero), &[m]).unwrap();
         let idx = g.node(nz).outputs[0];
         let nz2 = g.apply(Arc::new(Nonzero), &[m]).unwrap();

@@ -16,30 +16,21 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let over = node_rw(
+    let over = scalar_rw!(
         "local_exp_over_1_plus_exp",
-        || Tracks::scalars(&[TrueDiv]),
-        local_exp_over_1_plus_exp,
+        [TrueDiv],
+        local_exp_over_1_plus_exp
     );
     register_in(db, phase::STABILIZE, over, &[])?;
-    let one_minus = node_rw(
-        "local_1msigmoid",
-        || Tracks::scalars(&[Sub]),
-        local_1msigmoid,
-    );
+    let one_minus = scalar_rw!("local_1msigmoid", [Sub], local_1msigmoid);
     register_in(db, phase::STABILIZE, one_minus.clone(), &[])?;
     register_in(db, phase::SPECIALIZE, one_minus, &[])?;
-    let times = node_rw(
-        "local_sigm_times_exp",
-        || Tracks::scalars(&[Mul]),
-        local_sigm_times_exp,
-    );
+    let times = scalar_rw!("local_sigm_times_exp", [Mul], local_sigm_times_exp);
     register_in(db, phase::STABILIZE, times, &[])
 }
 
@@ -223,17 +214,14 @@ mod tests {
     use super::super::testing::{check, printed, vector, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
-
-    use crate::types::TensorType;
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
 
     /// `f(x, y)` of 1-d `x` and `y`.
     fn case(dtype: DType, f: impl Fn(&mut Graph, VarId, VarId) -> VarId) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(dtype, 1), Some("y"));
+        let (mut g, [x, y]) = graph_with([("x", dtype, 1), ("y", dtype, 1)]);
         let out = f(&mut g, x, y);
         Case {
             g,

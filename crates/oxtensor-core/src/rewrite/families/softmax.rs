@@ -18,9 +18,8 @@ use crate::ops::softmax::Softmax;
 use crate::ops::OpRef;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
@@ -36,18 +35,14 @@ const LIFTABLE: [&str; 4] = [
 const MAX_LIFTED: usize = 8;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let stab = node_rw(
+    let stab = scalar_rw!(
         "local_softmax_stabilize",
-        || Tracks::scalars(&[TrueDiv]),
-        local_softmax_stabilize,
+        [TrueDiv],
+        local_softmax_stabilize
     );
     let tags = ["symbolic_op_recognition", "fast_compile"];
     register_in(db, phase::STABILIZE, stab, &tags)?;
-    let log = node_rw(
-        "local_logsoftmax",
-        || Tracks::scalars(&[Log]),
-        local_logsoftmax,
-    );
+    let log = scalar_rw!("local_logsoftmax", [Log], local_logsoftmax);
     register_in(db, phase::STABILIZE, log, &[])
 }
 
@@ -145,11 +140,11 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph};
     use crate::kernels::softmax::SoftmaxKind;
     use crate::ops::softmax::Softmax;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     use std::sync::Arc;
 
@@ -224,8 +219,7 @@ mod tests {
 
     /// `log(softmax(x).T)` of a 2-d `x` (a `DimShuffle` between them).
     fn log_softmax_case(dtype: DType) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 2)]);
         let op = Softmax::new(SoftmaxKind::Softmax, Some(1), 2).unwrap();
         let s = g.apply_out(Arc::new(op), &[x]).unwrap();
         let t = build::dimshuffle(&mut g, s, vec![Some(1), Some(0)]).unwrap();
@@ -261,8 +255,7 @@ mod tests {
 
     #[test]
     fn log_of_something_else_stays() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let e = build::exp(&mut g, x).unwrap();
         let l = build::log(&mut g, e).unwrap();
         let case = Case {

@@ -16,45 +16,25 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
-use std::sync::Arc;
-
-type Transform = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;
-/// A rewriter's name, the ops it tracks and its transform.
-type Named = (&'static str, fn() -> Tracks, Transform);
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let table: [Named; 4] = [
-        (
+    let stabilize = [
+        scalar_rw!(
             "local_log1p_plusminus_exp",
-            || Tracks::scalars(&[Log1p]),
-            local_log1p_plusminus_exp,
+            [Log1p],
+            local_log1p_plusminus_exp
         ),
-        (
-            "logsigm_to_softplus",
-            || Tracks::scalars(&[Log]),
-            logsigm_to_softplus,
-        ),
-        (
-            "log1msigm_to_softplus",
-            || Tracks::scalars(&[Log]),
-            log1msigm_to_softplus,
-        ),
-        (
-            "log1p_neg_sigmoid",
-            || Tracks::scalars(&[Log1p]),
-            log1p_neg_sigmoid,
-        ),
+        scalar_rw!("logsigm_to_softplus", [Log], logsigm_to_softplus),
+        scalar_rw!("log1msigm_to_softplus", [Log], log1msigm_to_softplus),
     ];
-    for (name, tracks, f) in table {
-        let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(name, tracks, f));
-        register_in(db, phase::STABILIZE, rw.clone(), &[])?;
-        if name == "log1p_neg_sigmoid" {
-            register_in(db, phase::SPECIALIZE, rw, &[])?;
-        }
+    for rw in stabilize {
+        register_in(db, phase::STABILIZE, rw, &[])?;
     }
-    Ok(())
+    let neg_sigmoid = scalar_rw!("log1p_neg_sigmoid", [Log1p], log1p_neg_sigmoid);
+    register_in(db, phase::STABILIZE, neg_sigmoid.clone(), &[])?;
+    register_in(db, phase::SPECIALIZE, neg_sigmoid, &[])
 }
 
 /// `v` in `dtype` when that is a real float dtype (the rewrites here build
@@ -159,16 +139,15 @@ mod tests {
     use super::super::testing::{check, printed, rewrite, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
 
     /// `f(x)` of a 1-d `x`.
     fn case(dtype: DType, f: impl Fn(&mut Graph, VarId) -> VarId) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let y = f(&mut g, x);
         Case {
             g,

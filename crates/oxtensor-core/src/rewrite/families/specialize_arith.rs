@@ -18,44 +18,22 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{FnRewriter, NodeRewriter, Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
-use std::sync::Arc;
-
-type Transform = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;
-/// A rewriter's name, the ops it tracks and its transform.
-type Named = (&'static str, fn() -> Tracks, Transform);
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let table: [Named; 5] = [
-        (
-            "local_mul_specialize",
-            || Tracks::scalars(&[Mul]),
-            local_mul_specialize,
-        ),
-        (
-            "local_mul_to_sqr",
-            || Tracks::scalars(&[Mul]),
-            local_mul_to_sqr,
-        ),
-        (
-            "local_add_neg_to_sub",
-            || Tracks::scalars(&[Add]),
-            local_add_neg_to_sub,
-        ),
-        (
-            "local_add_remove_zeros",
-            || Tracks::scalars(&[Add]),
-            local_add_remove_zeros,
-        ),
-        (
+    let specialize = [
+        scalar_rw!("local_mul_specialize", [Mul], local_mul_specialize),
+        scalar_rw!("local_mul_to_sqr", [Mul], local_mul_to_sqr),
+        scalar_rw!("local_add_neg_to_sub", [Add], local_add_neg_to_sub),
+        scalar_rw!("local_add_remove_zeros", [Add], local_add_remove_zeros),
+        scalar_rw!(
             "local_div_to_reciprocal",
-            || Tracks::scalars(&[TrueDiv]),
-            local_div_to_reciprocal,
+            [TrueDiv],
+            local_div_to_reciprocal
         ),
     ];
-    for (name, tracks, f) in table {
-        let rw: Arc<dyn NodeRewriter> = Arc::new(FnRewriter::new(name, tracks, f));
+    for rw in specialize {
         register_in(db, phase::SPECIALIZE, rw, &[])?;
     }
     Ok(())

@@ -1,18 +1,16 @@
 use super::super::testing::{check, printed, Case};
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::graph::{Graph, VarId};
 use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
-use crate::types::TensorType;
 
 /// `f(x, y)` of 1-d `x` and `y` of `dtype`, specialized and checked
 /// against the plain graph (exactly: these rewrites change no value);
 /// returns the printed form.
 fn specialized(dtype: DType, f: impl Fn(&mut Graph, VarId, VarId) -> VarId) -> String {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(dtype, 1), Some("x"));
-    let y = g.input(TensorType::with_ndim(dtype, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", dtype, 1), ("y", dtype, 1)]);
     let out = f(&mut g, x, y);
     let case = Case {
         g,

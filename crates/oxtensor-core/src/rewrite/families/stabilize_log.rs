@@ -7,15 +7,14 @@ use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let log1p = node_rw("local_log1p", || Tracks::scalars(&[Log]), local_log1p);
+    let log1p = scalar_rw!("local_log1p", [Log], local_log1p);
     register_in(db, phase::STABILIZE, log1p, &["stable"])?;
-    let expm1 = node_rw("local_expm1", || Tracks::scalars(&[Sub, Add]), local_expm1);
+    let expm1 = scalar_rw!("local_expm1", [Sub, Add], local_expm1);
     register_in(db, phase::STABILIZE, expm1, &["stable"])
 }
 
@@ -70,14 +69,13 @@ mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     #[test]
     fn log_of_one_plus_is_log1p_and_exp_minus_one_is_expm1() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let one = g.tensor_constant(Tensor::scalar(1.0f64));
         let s = build::add(&mut g, one, x).unwrap();
         let l = build::log(&mut g, s).unwrap();

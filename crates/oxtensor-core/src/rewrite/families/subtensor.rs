@@ -390,6 +390,7 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use super::super::util::typed_apply;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::ops::shape::ShapeI;
     use crate::ops::subtensor::Subtensor;
@@ -456,8 +457,7 @@ mod tests {
 
     #[test]
     fn reversed_and_negative_bounds_stay() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Float64, &[None], "x");
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let (minus_one, minus_two) = (int(&mut g, -1), int(&mut g, -2));
         let rev = index(
             &mut g,
@@ -485,10 +485,11 @@ mod tests {
 
     #[test]
     fn indexing_a_make_vector_or_an_alloc() {
-        let mut g = Graph::new();
-        let a = input(&mut g, DType::Int64, &[], "a");
-        let b = input(&mut g, DType::Int64, &[], "b");
-        let c = input(&mut g, DType::Int64, &[], "c");
+        let (mut g, [a, b, c]) = graph_with([
+            ("a", DType::Int64, 0),
+            ("b", DType::Int64, 0),
+            ("c", DType::Int64, 0),
+        ]);
         let mv = g
             .apply_out(
                 Arc::new(crate::ops::make_vector::MakeVector {
@@ -549,9 +550,7 @@ mod tests {
     /// hold it, stays: without the `Alloc` nothing would check it.
     #[test]
     fn an_index_into_an_alloc_of_unknown_length_stays() {
-        let mut g = Graph::new();
-        let v = input(&mut g, DType::Float64, &[], "v");
-        let rows = input(&mut g, DType::Int64, &[], "rows");
+        let (mut g, [v, rows]) = graph_with([("v", DType::Float64, 0), ("rows", DType::Int64, 0)]);
         let zero = int(&mut g, 0);
         let filled =
             crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, rows])

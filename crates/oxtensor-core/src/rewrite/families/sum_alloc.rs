@@ -94,7 +94,8 @@ mod tests {
     use super::super::testing::{check, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::ops::alloc::alloc;
     use crate::ops::shape::ShapeI;
     use crate::reduction::ReduceKind;
@@ -103,8 +104,7 @@ mod tests {
 
     #[test]
     fn a_sum_or_product_of_an_alloc_needs_no_array() {
-        let mut g = Graph::new();
-        let x = input(&mut g, DType::Float64, &[None, None], "x");
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let v = input(&mut g, DType::Float64, &[Some(1)], "v");
         let n0 = g.apply_out(Arc::new(ShapeI { i: 0 }), &[x]).unwrap();
         let n1 = g.apply_out(Arc::new(ShapeI { i: 1 }), &[x]).unwrap();

@@ -13,9 +13,8 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::shape::ShapeI;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{IntDiv, Le, Mul, Switch, TrueDiv};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -24,25 +23,17 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         (phase::CANONICALIZE, &["fast_compile", "shape_unsafe"][..]),
         (phase::SPECIALIZE, &["shape_unsafe"][..]),
     ] {
-        let useless = node_rw(
-            "local_useless_switch",
-            || Tracks::scalars(&[Switch]),
-            local_useless_switch,
-        );
+        let useless = scalar_rw!("local_useless_switch", [Switch], local_useless_switch);
         register_in(db, p, useless, tags)?;
     }
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let mul_sink = node_rw(
-            "local_mul_switch_sink",
-            || Tracks::scalars(&[Mul]),
-            local_mul_switch_sink,
-        );
+        let mul_sink = scalar_rw!("local_mul_switch_sink", [Mul], local_mul_switch_sink);
         register_in(db, p, mul_sink, &[])?;
     }
-    let div_sink = node_rw(
+    let div_sink = scalar_rw!(
         "local_div_switch_sink",
-        || Tracks::scalars(&[TrueDiv, IntDiv]),
-        local_div_switch_sink,
+        [TrueDiv, IntDiv],
+        local_div_switch_sink
     );
     register_in(db, phase::CANONICALIZE, div_sink, &[])
 }
@@ -177,15 +168,16 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
-    fn inputs(g: &mut Graph) -> (VarId, VarId, VarId) {
-        let c = g.input(TensorType::with_ndim(DType::Bool, 1), Some("c"));
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
-        (c, x, y)
+    fn inputs() -> (Graph, [VarId; 3]) {
+        graph_with([
+            ("c", DType::Bool, 1),
+            ("x", DType::Float64, 1),
+            ("y", DType::Float64, 1),
+        ])
     }
 
     fn args() -> [Tensor; 3] {
@@ -198,8 +190,7 @@ mod tests {
 
     #[test]
     fn constant_conditions_and_equal_branches_pick_a_branch() {
-        let mut g = Graph::new();
-        let (c, x, y) = inputs(&mut g);
+        let (mut g, [c, x, y]) = inputs();
         let yes = g.tensor_constant(Tensor::scalar(true));
         let no = g.tensor_constant(Tensor::scalar(0i8));
         let a = build::switch(&mut g, yes, x, y).unwrap();
@@ -216,8 +207,7 @@ mod tests {
 
     #[test]
     fn a_zero_branch_takes_the_product_and_quotient_inside() {
-        let mut g = Graph::new();
-        let (c, x, y) = inputs(&mut g);
+        let (mut g, [c, x, y]) = inputs();
         let zero = g.tensor_constant(Tensor::scalar(0.0f64));
         let s = build::switch(&mut g, c, zero, y).unwrap();
         let p = build::mul(&mut g, x, s).unwrap();
@@ -238,8 +228,7 @@ mod tests {
 
     #[test]
     fn other_switches_stay() {
-        let mut g = Graph::new();
-        let (c, x, y) = inputs(&mut g);
+        let (mut g, [c, x, y]) = inputs();
         let one = g.tensor_constant(Tensor::from_vec(vec![1], vec![1.0f64]).unwrap());
         let s = build::switch(&mut g, c, one, y).unwrap();
         let p = build::mul(&mut g, x, s).unwrap();

@@ -11,18 +11,13 @@ use crate::graph::{FunctionGraph, NodeId};
 use crate::ops::reduce::CAReduce;
 use crate::reduction::ReduceKind;
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::*;
 use std::sync::Arc;
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let rw = node_rw(
-        "local_max_to_min",
-        || Tracks::scalars(&[Neg]),
-        local_max_to_min,
-    );
+    let rw = scalar_rw!("local_max_to_min", [Neg], local_max_to_min);
     register_in(db, phase::UNCANONICALIZE, rw, &[])
 }
 
@@ -55,15 +50,14 @@ mod tests {
     use super::super::testing::{check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     /// `-max(-x, axis)` of a 2-d `x`, the maximum also an output when `expose`.
     fn case(dtype: DType, axis: Option<&[i64]>, expose: bool) -> Case {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", dtype, 2)]);
         let n = build::neg(&mut g, x).unwrap();
         let m = build::reduce(&mut g, ReduceKind::Max, n, axis).unwrap();
         let out = build::neg(&mut g, m).unwrap();

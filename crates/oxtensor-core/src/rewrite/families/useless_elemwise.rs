@@ -14,9 +14,8 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{self, *};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
@@ -25,14 +24,14 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         (phase::CANONICALIZE, &["fast_compile"][..]),
         (phase::SPECIALIZE, &[][..]),
     ] {
-        let useless = node_rw(
+        let useless = scalar_rw!(
             "local_useless_elemwise",
-            || Tracks::scalars(&[Add, Mul, Identity, Eq, Neq, And, Or, Xor]),
-            local_useless_elemwise,
+            [Add, Mul, Identity, Eq, Neq, And, Or, Xor],
+            local_useless_elemwise
         );
         register_in(db, p, useless, tags)?;
     }
-    let neg_neg = node_rw("local_neg_neg", || Tracks::scalars(&[Neg]), local_neg_neg);
+    let neg_neg = scalar_rw!("local_neg_neg", [Neg], local_neg_neg);
     register_in(db, phase::CANONICALIZE, neg_neg, &[])
 }
 
@@ -116,6 +115,7 @@ fn local_neg_neg(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>
 mod tests {
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph};
     use crate::rewrite::db::Query;
     use crate::rewrite::optdb::optdb;
@@ -131,8 +131,7 @@ mod tests {
 
     #[test]
     fn double_negation_and_self_comparison_disappear() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Int64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Int64, 1)]);
         let n = build::neg(&mut g, x).unwrap();
         let nn = build::neg(&mut g, n).unwrap();
         let e = build::eq(&mut g, x, x).unwrap();

@@ -1,7 +1,8 @@
 use super::super::testing::{check, printed, Case};
 use crate::build;
 use crate::dtype::DType;
-use crate::graph::{Graph, VarId};
+use crate::graph::testing::graph_with;
+use crate::graph::VarId;
 use crate::ops::shape::ShapeI;
 use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
@@ -20,8 +21,7 @@ enum Divisor {
 /// `sum(sqr(x - mean(x, axes, keepdims)), axes)` of a 2-d `x` (all axes
 /// when `None`); the mean also an output when `expose`.
 fn case(dtype: DType, axes: Option<&[i64]>, divisor: Divisor, expose: bool) -> Case {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(dtype, 2), Some("x"));
+    let (mut g, [x]) = graph_with([("x", dtype, 2)]);
     let removed: Vec<usize> = axes.map_or(vec![0, 1], |a| a.iter().map(|&i| i as usize).collect());
     let mut inputs = vec![x];
     let mut mean = build::sum(&mut g, x, axes).unwrap();
@@ -141,8 +141,7 @@ fn a_mean_read_elsewhere_or_integer_data_keeps_the_chain() {
         "the mean is an output"
     );
     // Integer data: the mean is float64 and `x - mean` too, not x's dtype.
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Int32, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Int32, 1)]);
     let s = build::sum(&mut g, x, None).unwrap();
     let n = build::scalar_constant(&mut g, DType::Float64, 3.0);
     let mean = build::true_div(&mut g, s, n).unwrap();

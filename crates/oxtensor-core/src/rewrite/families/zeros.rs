@@ -9,26 +9,17 @@ use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::rewrite::db::RewriteDb;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
-use crate::rewrite::rewriter::{Rewrite, Tracks};
+use crate::rewrite::rewriter::Rewrite;
 use crate::scalar::ScalarKind::{IntDiv, Mul, TrueDiv};
 
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let mul_zero = node_rw("local_mul_zero", || Tracks::scalars(&[Mul]), local_mul_zero);
+    let mul_zero = scalar_rw!("local_mul_zero", [Mul], local_mul_zero);
     register_in(db, phase::CANONICALIZE, mul_zero, &[])?;
-    let by_one = node_rw(
-        "local_div_by_one",
-        || Tracks::scalars(&[TrueDiv, IntDiv]),
-        local_div_by_one,
-    );
+    let by_one = scalar_rw!("local_div_by_one", [TrueDiv, IntDiv], local_div_by_one);
     register_in(db, phase::CANONICALIZE, by_one, &[])?;
     for p in [phase::CANONICALIZE, phase::SPECIALIZE] {
-        let zero_div = node_rw(
-            "local_zero_div",
-            || Tracks::scalars(&[TrueDiv, IntDiv]),
-            local_zero_div,
-        );
+        let zero_div = scalar_rw!("local_zero_div", [TrueDiv, IntDiv], local_zero_div);
         register_in(db, p, zero_div, &[])?;
     }
     Ok(())
@@ -85,15 +76,13 @@ mod tests {
     use super::super::testing::{assert_unchanged, check, printed, Case};
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     #[test]
     fn zero_factor_zero_numerator_and_unit_divisor() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let i = g.input(TensorType::with_ndim(DType::Int32, 1), Some("i"));
+        let (mut g, [x, i]) = graph_with([("x", DType::Float64, 1), ("i", DType::Int32, 1)]);
         let zero = g.tensor_constant(Tensor::scalar(0.0f64));
         let one = g.tensor_constant(Tensor::scalar(1i8));
         let times_zero = build::mul(&mut g, x, zero).unwrap();
@@ -118,8 +107,7 @@ mod tests {
 
     #[test]
     fn a_zero_divisor_is_no_zero_numerator() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Int32, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Int32, 1)]);
         let zero = g.tensor_constant(Tensor::from_vec(vec![1], vec![0i32]).unwrap());
         let q = build::int_div(&mut g, x, zero).unwrap();
         let case = Case {

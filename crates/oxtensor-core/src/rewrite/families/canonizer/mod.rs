@@ -25,7 +25,6 @@ use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::merge::same_apply;
-use crate::rewrite::node_rw;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::{NodeRewriter, Rewrite, Tracks};
 use crate::scalar::ScalarKind::{self, *};
@@ -84,10 +83,10 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
         register_in(db, phase::CANONICALIZE, rw, &["shape_unsafe"])?;
     }
     for p in [phase::CANONICALIZE, phase::STABILIZE] {
-        let rw = node_rw(
+        let rw = scalar_rw!(
             "local_greedy_distributor",
-            || Tracks::scalars(&[Mul, TrueDiv, Reciprocal]),
-            distribute::local_greedy_distributor,
+            [Mul, TrueDiv, Reciprocal],
+            distribute::local_greedy_distributor
         );
         register_in(db, p, rw, &[])?;
     }

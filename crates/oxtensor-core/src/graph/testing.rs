@@ -1,0 +1,14 @@
+//! Test helpers for graphs anywhere in the crate.
+
+use crate::dtype::DType;
+use crate::graph::{Graph, VarId};
+use crate::types::TensorType;
+
+/// A fresh arena with the named inputs of the given dtype and rank, made
+/// in order (the same ids, so the same printed graphs, as `g.input` calls).
+pub fn graph_with<const N: usize>(inputs: [(&str, DType, usize); N]) -> (Graph, [VarId; N]) {
+    let mut g = Graph::new();
+    let vars =
+        inputs.map(|(name, dtype, ndim)| g.input(TensorType::with_ndim(dtype, ndim), Some(name)));
+    (g, vars)
+}

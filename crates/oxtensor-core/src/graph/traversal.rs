@@ -6,6 +6,7 @@
 use super::arena::Graph;
 use super::ids::{NodeId, VarId};
 use crate::error::{Error, Result};
+use rustc_hash::FxHashSet;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
 
@@ -112,9 +113,8 @@ pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
 /// depends on itself (its inputs were fully processed in between otherwise),
 /// so the graph has a cycle: an error, where PyTensor's loop never ends.
 pub fn toposort(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Result<Vec<NodeId>> {
-    let mut blocked = vec![false; g.num_vars()];
-    blockers.iter().for_each(|v| blocked[v.index()] = true);
-    toposort_by(g, outputs, |v| blocked[v.index()])
+    let blocked: FxHashSet<VarId> = blockers.iter().copied().collect();
+    toposort_by(g, outputs, |v| blocked.contains(&v))
 }
 
 /// [`toposort`] with the blockers given as a predicate (a graph's own
@@ -124,14 +124,15 @@ pub fn toposort_by(
     outputs: &[VarId],
     blocked: impl Fn(VarId) -> bool,
 ) -> Result<Vec<NodeId>> {
-    // Marks indexed by arena id, not hash sets: every rewrite phase sorts
-    // the whole graph, and hashing each id was most of the cost.
-    let mut computed = vec![false; g.num_vars()];
-    let mut expanded = vec![false; g.num_nodes()];
+    // Fx hash sets: every rewrite phase sorts the whole graph, and SipHash
+    // of each id was most of the cost; marks as long as the arena would
+    // cost its size for each small sort (importing one node sorts it).
+    let mut computed: FxHashSet<VarId> = FxHashSet::default();
+    let mut expanded: FxHashSet<NodeId> = FxHashSet::default();
     let mut todo: Vec<VarId> = outputs.to_vec();
     let mut order = Vec::new();
     while let Some(cur) = todo.pop() {
-        if computed[cur.index()] || blocked(cur) {
+        if computed.contains(&cur) || blocked(cur) {
             continue;
         }
         let Some(node) = g.var(cur).owner() else {
@@ -146,16 +147,13 @@ pub fn toposort_by(
                 .inputs
                 .iter()
                 .copied()
-                .filter(|&i| !computed[i.index()] && !blocked(i) && g.var(i).owner().is_some()),
+                .filter(|&i| !computed.contains(&i) && !blocked(i) && g.var(i).owner().is_some()),
         );
         if todo.len() == before {
             todo.pop();
             order.push(node);
-            g.node(node)
-                .outputs
-                .iter()
-                .for_each(|o| computed[o.index()] = true);
-        } else if std::mem::replace(&mut expanded[node.index()], true) {
+            computed.extend(g.node(node).outputs.iter().copied());
+        } else if !expanded.insert(node) {
             return Err(Error::Value("graph contains cycles".into()));
         }
     }

@@ -2582,6 +2582,7 @@ class ArgSortOp(Op):
     def kind(self) -> str:
         """NumPy's sorting algorithm name (kept; every kind sorts alike)."""
 
+@disjoint_base
 class Softmax(Op):
     """``Softmax(axis)``: normalises along ``axis``, an int or a tuple (``None``:
     all elements).
@@ -2591,10 +2592,15 @@ class Softmax(Op):
     def __new__(cls, axis: _Axis = None) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, *inputs: t.Any) -> Apply:
+        """The node of the op with its axes normalised against the input's rank (a
+        ``ValueError`` when out of bounds).
+        """
     @property
     def axis(self) -> _Axis:
         """The axes as a tuple, or ``None``."""
 
+@disjoint_base
 class LogSoftmax(Op):
     """``LogSoftmax(axis)``: normalises along ``axis``, an int or a tuple (``None``:
     all elements).
@@ -2604,6 +2610,10 @@ class LogSoftmax(Op):
     def __new__(cls, axis: _Axis = None) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, *inputs: t.Any) -> Apply:
+        """The node of the op with its axes normalised against the input's rank (a
+        ``ValueError`` when out of bounds).
+        """
     @property
     def axis(self) -> _Axis:
         """The axes as a tuple, or ``None``."""

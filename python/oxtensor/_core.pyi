@@ -44,6 +44,7 @@ __all__ = [
     "Cholesky",
     "CholeskyGrad",
     "Choose",
+    "ComplexError",
     "Composite",
     "CorePass",
     "CpuContiguous",
@@ -1839,6 +1840,11 @@ class DisconnectedInputError(ValueError):
 class NullTypeGradError(TypeError):
     """An undefined (NullType) gradient reached a variable whose gradient was
     requested.
+    """
+
+class ComplexError(NotImplementedError):
+    """An operation that is not defined on complex numbers (``%``, ``//``) was
+    applied to one.
     """
 
 class InternalError(Exception):

@@ -1,0 +1,27 @@
+"""What PyTensor decides when a graph is built, as PyTensor decides it
+(issue 28): `%` and `//` refuse complex inputs at once, a `Reshape` to a
+`MakeVector` of constants has a static shape, `MakeVector` and `Split`
+raise PyTensor's exception classes at PyTensor's moment, an
+`IncSubtensor`'s `destroyhandler_tolerate_aliased` is part of the op, and
+`full` takes a 0-d array as a length."""
+
+import numpy as np
+import oxtensor
+import oxtensor.scalar as ps
+import oxtensor.tensor as ot
+import pytest
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_mod_and_floordiv_refuse_complex_when_built(dtype):
+    x = ot.vector("x", dtype=dtype)
+    for build in (lambda: x % 5, lambda: 5 % x, lambda: x // 2, lambda: 2 // x):
+        with pytest.raises(ps.ComplexError, match="complex"):
+            build()
+    assert issubclass(ps.ComplexError, NotImplementedError)
+    # Real inputs are unchanged.
+    y = ot.dvector("y")
+    f = oxtensor.function([y], [y % 5, y // 2])
+    got = f(np.array([7.5, -3.0]))
+    np.testing.assert_array_equal(got[0], np.array([7.5, -3.0]) % 5)
+    np.testing.assert_array_equal(got[1], np.array([7.5, -3.0]) // 2)

@@ -25,3 +25,15 @@ def test_mod_and_floordiv_refuse_complex_when_built(dtype):
     got = f(np.array([7.5, -3.0]))
     np.testing.assert_array_equal(got[0], np.array([7.5, -3.0]) % 5)
     np.testing.assert_array_equal(got[1], np.array([7.5, -3.0]) // 2)
+
+
+def test_reshape_to_a_make_vector_of_constants_has_a_static_shape():
+    x = ot.vector("x", shape=(6,))
+    assert ot.reshape(x, ot.stack([2, 3])).type.shape == (2, 3)
+    assert ot.reshape(x, ot.stack([3, -1])).type.shape == (3, 2)
+    n = ot.lscalar("n")
+    assert ot.reshape(x, ot.stack([n, 3])).type.shape == (None, None)
+    with pytest.raises(ValueError, match="cannot reshape"):
+        ot.reshape(x, ot.stack([4, 2]))
+    f = oxtensor.function([x], ot.reshape(x, ot.stack([2, 3])))
+    np.testing.assert_array_equal(f(np.arange(6.0)), np.arange(6.0).reshape(2, 3))

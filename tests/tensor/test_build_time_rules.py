@@ -10,6 +10,7 @@ import oxtensor
 import oxtensor.scalar as ps
 import oxtensor.tensor as ot
 import pytest
+from oxtensor.tensor.basic import MakeVector
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
@@ -37,3 +38,12 @@ def test_reshape_to_a_make_vector_of_constants_has_a_static_shape():
         ot.reshape(x, ot.stack([4, 2]))
     f = oxtensor.function([x], ot.reshape(x, ot.stack([2, 3])))
     np.testing.assert_array_equal(f(np.arange(6.0)), np.arange(6.0).reshape(2, 3))
+
+
+def test_make_vector_refuses_non_scalars_with_value_error():
+    with pytest.raises(ValueError, match="scalars"):
+        MakeVector()(ot.vector(), ot.vector())
+    a, b = ot.iscalar(), ot.lscalar()
+    assert MakeVector("int64")(a, b).dtype == "int64"
+    with pytest.raises(TypeError):
+        MakeVector("int32")(a, b)

@@ -10,7 +10,7 @@ import oxtensor
 import oxtensor.scalar as ps
 import oxtensor.tensor as ot
 import pytest
-from oxtensor.tensor.basic import MakeVector
+from oxtensor.tensor.basic import MakeVector, Split
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
@@ -47,3 +47,13 @@ def test_make_vector_refuses_non_scalars_with_value_error():
     assert MakeVector("int64")(a, b).dtype == "int64"
     with pytest.raises(TypeError):
         MakeVector("int32")(a, b)
+
+
+def test_split_with_a_negative_constant_length_fails_when_run():
+    m = ot.tensor("m", shape=(4, 6), dtype="float64")
+    parts = Split(2)(m, 0, [5, -1])
+    assert [p.type.shape for p in parts] == [(None, 6), (None, 6)]
+    f = oxtensor.function([m], parts)
+    assert any(isinstance(n.op, Split) for n in f.maker.fgraph.toposort())
+    with pytest.raises(ValueError, match="negative"):
+        f(np.ones((4, 6)))

@@ -2658,7 +2658,7 @@ class IncSubtensor(Op):
         """``{0: [0]}`` when inplace, else empty."""
     @property
     def destroyhandler_tolerate_aliased(self) -> tuple[t.Any, ...]:
-        """Always empty (only meaningful for inplace versions)."""
+        """The ``(destroyed, other)`` input pairs the destroy handler lets alias."""
     @property
     def idx_list(self) -> _IdxList:
         """Input positions and slices of them, one entry per indexed axis."""

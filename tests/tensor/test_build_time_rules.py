@@ -5,12 +5,15 @@ raise PyTensor's exception classes at PyTensor's moment, an
 `IncSubtensor`'s `destroyhandler_tolerate_aliased` is part of the op, and
 `full` takes a 0-d array as a length."""
 
+import pickle
+
 import numpy as np
 import oxtensor
 import oxtensor.scalar as ps
 import oxtensor.tensor as ot
 import pytest
 from oxtensor.tensor.basic import MakeVector, Split
+from oxtensor.tensor.subtensor import IncSubtensor
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
@@ -57,3 +60,20 @@ def test_split_with_a_negative_constant_length_fails_when_run():
     assert any(isinstance(n.op, Split) for n in f.maker.fgraph.toposort())
     with pytest.raises(ValueError, match="negative"):
         f(np.ones((4, 6)))
+
+
+def test_inc_subtensor_tolerate_aliased_is_part_of_the_op():
+    def inc(pairs):
+        return IncSubtensor(
+            idx_list=[slice(None)], inplace=True, destroyhandler_tolerate_aliased=pairs
+        )
+
+    assert inc([(0, 1)]) == inc([(0, 1)])
+    assert hash(inc([(0, 1)])) == hash(inc([(0, 1)]))
+    assert inc([(0, 1)]) != inc([(0, 2)])
+    assert inc([(0, 1)]) != inc(None)
+    assert inc([(0, 1)]).destroyhandler_tolerate_aliased == ((0, 1),)
+    assert inc(None).destroyhandler_tolerate_aliased == ()
+    assert pickle.loads(pickle.dumps(inc([(0, 1)]))) == inc([(0, 1)])
+    with pytest.raises(TypeError, match="pairs"):
+        inc([1, 2])

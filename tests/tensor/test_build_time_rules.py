@@ -77,3 +77,9 @@ def test_inc_subtensor_tolerate_aliased_is_part_of_the_op():
     assert pickle.loads(pickle.dumps(inc([(0, 1)]))) == inc([(0, 1)])
     with pytest.raises(TypeError, match="pairs"):
         inc([1, 2])
+
+
+def test_full_takes_a_0d_array_as_one_length():
+    got = oxtensor.function([], ot.full(np.array(5), 3, dtype="int64"))()
+    np.testing.assert_array_equal(got, np.full(5, 3, dtype="int64"))
+    assert ot.zeros(np.array(4)).type.shape == (4,)

@@ -449,6 +449,22 @@ def test_deep_copied_function_has_its_own_state():
     assert g() == 4.0
 
 
+@pytest.mark.parametrize("protocol", [0, 1])
+def test_old_protocols_pickle_functions_graphs_ops_and_types(protocol):
+    # PyTensor's own test pickles a function with protocol 0 on purpose.
+    a, x, s = ot.dscalar(), ot.dscalar("x"), ot.dscalar("s")
+    f = oxtensor.function(
+        [x, In(a, name="a"), In(s, update=s + a * x, mutable=True)], s + a * x
+    )
+    g = pickle.loads(pickle.dumps(f, protocol=protocol))
+    assert g(2.0, 1.0, 0.5) == f(2.0, 1.0, 0.5) == 2.5
+    fg = FunctionGraph([x], [ot.exp(x) * 2.0])
+    fg2 = pickle.loads(pickle.dumps(fg, protocol=protocol))
+    assert_equal_computations(fg2.outputs, fg.outputs, fg2.inputs, fg.inputs)
+    for obj in (tm.Sum(axis=(0,)), ot.dmatrix("m").type, x.type):
+        assert pickle.loads(pickle.dumps(obj, protocol=protocol)) == obj
+
+
 def test_function_copy_shares_state():
     s = oxtensor.shared(np.array(1.0), name="s")
     f = oxtensor.function([], s, updates={s: s * 2.0})

@@ -44,6 +44,7 @@ __all__ = [
     "Cholesky",
     "CholeskyGrad",
     "Choose",
+    "ComplexError",
     "Composite",
     "CorePass",
     "CpuContiguous",
@@ -1841,6 +1842,11 @@ class NullTypeGradError(TypeError):
     requested.
     """
 
+class ComplexError(NotImplementedError):
+    """An operation that is not defined on complex numbers (``%``, ``//``) was
+    applied to one.
+    """
+
 class InternalError(Exception):
     """An internal invariant of oxtensor failed: a bug in oxtensor, not in the
     caller's code.
@@ -2582,6 +2588,7 @@ class ArgSortOp(Op):
     def kind(self) -> str:
         """NumPy's sorting algorithm name (kept; every kind sorts alike)."""
 
+@disjoint_base
 class Softmax(Op):
     """``Softmax(axis)``: normalises along ``axis``, an int or a tuple (``None``:
     all elements).
@@ -2591,10 +2598,15 @@ class Softmax(Op):
     def __new__(cls, axis: _Axis = None) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, *inputs: t.Any) -> Apply:
+        """The node of the op with its axes normalised against the input's rank (a
+        ``ValueError`` when out of bounds).
+        """
     @property
     def axis(self) -> _Axis:
         """The axes as a tuple, or ``None``."""
 
+@disjoint_base
 class LogSoftmax(Op):
     """``LogSoftmax(axis)``: normalises along ``axis``, an int or a tuple (``None``:
     all elements).
@@ -2604,6 +2616,10 @@ class LogSoftmax(Op):
     def __new__(cls, axis: _Axis = None) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, /, *inputs: t.Any) -> Apply:
+        """The node of the op with its axes normalised against the input's rank (a
+        ``ValueError`` when out of bounds).
+        """
     @property
     def axis(self) -> _Axis:
         """The axes as a tuple, or ``None``."""
@@ -2642,7 +2658,7 @@ class IncSubtensor(Op):
         """``{0: [0]}`` when inplace, else empty."""
     @property
     def destroyhandler_tolerate_aliased(self) -> tuple[t.Any, ...]:
-        """Always empty (only meaningful for inplace versions)."""
+        """The ``(destroyed, other)`` input pairs the destroy handler lets alias."""
     @property
     def idx_list(self) -> _IdxList:
         """Input positions and slices of them, one entry per indexed axis."""

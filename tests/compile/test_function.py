@@ -119,7 +119,7 @@ def test_trust_input_takes_exact_ndarrays_only(xy):
     f = function([x, y], x + y, trust_input=True)
     assert f.trust_input
     assert_matches(f(np.ones(2), np.ones(2)), np.full(2, 2.0))
-    with pytest.raises(TypeError, match="trust_input=True"):
+    with pytest.raises(ValueError, match="trust_input=True"):
         f([1.0, 2.0], np.ones(2))
 
 

@@ -43,6 +43,7 @@ def test_compiled_function_reports_its_linker_class():
         f = oxtensor.function([x, y], x + y, mode=mode)
         np.testing.assert_array_equal(f([[1, 2], [3, 4]], [5, 6]), [[6, 8], [8, 10]])
         seen.add(type(f.maker.mode.linker))
+        assert type(f.maker.linker) is type(f.maker.mode.linker)  # FunctionMaker.linker
     assert seen == {VMLinker, DebugModeLinker, PerformLinker, NumbaLinker}
 
 

@@ -126,3 +126,18 @@ def test_byte_swapped_constant_and_shared():
     a, b = f()
     np.testing.assert_array_equal(a, np.arange(3.0) * 2)
     np.testing.assert_array_equal(b, np.arange(1, 4))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+def test_64_bit_integer_outputs_are_numpys_sized_types(dtype):
+    # Elements of an int64 output are `np.int64` (not the equal but distinct
+    # `np.longlong` where C `long` has 64 bits), as with PyTensor.
+    x = ot.vector("x", dtype=dtype)
+    s = ot.scalar("s", dtype=dtype)
+    f = oxtensor.function([x, s], [ot.maximum(x, x), ot.maximum(s, s)])
+    vec, scal = f(np.arange(3, dtype=dtype), 4)
+    want = np.dtype(dtype).type
+    assert vec.dtype.char == np.dtype(dtype).char
+    assert type(vec[0]) is want
+    assert type(scal[()]) is want
+    assert scal.dtype.char == np.dtype(dtype).char

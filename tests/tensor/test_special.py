@@ -126,8 +126,33 @@ def test_softmax_errors():
         softmax(x, axis=1.0)
     with pytest.raises(TypeError, match="Softmax"):
         softmax(ot.vector(dtype="bool"))
-    with pytest.raises(ValueError, match="non-negative"):
-        Softmax(axis=-1)
+
+
+@pytest.mark.parametrize("cls", [Softmax, LogSoftmax])
+def test_op_built_with_a_negative_axis(cls):
+    # As in PyTensor: the op keeps the axis as given, and applying it counts
+    # it against the input's rank; each node gets the normalised op.
+    x = ot.tensor3("x")
+    op = cls(axis=-1)
+    assert op.axis == (-1,)
+    assert op == cls(axis=-1)
+    assert hash(op) == hash(cls(axis=-1))
+    assert op != cls(axis=2)
+    assert op != cls(axis=-2)
+    assert pickle.loads(pickle.dumps(op)) == op
+    assert str(op) == f"{cls.__name__}{{axis=(-1,)}}"
+    out = op(x)
+    assert out.owner.op == cls(axis=2)
+    v = RNG.normal(size=(2, 3, 4))
+    want = np_softmax(v, axis=2) if cls is Softmax else np_log_softmax(v, axis=2)
+    assert_matches(run(out, x, v), want)
+    assert cls(axis=-3)(x).owner.op == cls(axis=0)
+    with pytest.raises(ValueError, match="out of bounds"):
+        cls(axis=-4)(x)
+    with pytest.raises(ValueError, match="out of bounds"):
+        cls(axis=3)(x)
+    with pytest.raises(TypeError):
+        cls(1.5)
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 1), -1])

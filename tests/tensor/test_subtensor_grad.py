@@ -243,3 +243,26 @@ def test_infer_shape(fun, shape, i):
     ops = (Subtensor, AdvancedSubtensor, AdvancedSubtensor1, IncSubtensor)
     ops += (AdvancedIncSubtensor, AdvancedIncSubtensor1)
     check_infer_shape([x, iv], [out], [point(*shape), i], ops)
+
+
+@pytest.mark.parametrize("inc", [advanced_inc_subtensor1, advanced_set_subtensor1])
+def test_advanced_inc_subtensor1_refuses_runtime_broadcasting(inc):
+    # As PyTensor's: y of a type without broadcastable axes is not broadcast
+    # along an axis that is 1 only at run time. (Both names are the ops.)
+    assert isinstance(inc, AdvancedIncSubtensor1)
+    y = ot.matrix("y", dtype="float64", shape=(None, None))
+    rows = np.repeat(np.arange(10), 2)
+    f = oxtensor.function([y], inc(ot.zeros((10, 5)), y, rows))
+    assert f(np.ones((20, 5))).shape == (10, 5)
+    for bad in (np.ones((1, 5)), np.ones((20, 1))):
+        with pytest.raises(ValueError, match="Runtime broadcasting not allowed"):
+            f(bad)
+    # Broadcasting that the type declares is fine.
+    row = ot.matrix("row", dtype="float64", shape=(1, None))
+    g = oxtensor.function([row], inc(ot.zeros((10, 5)), row, rows))
+    want = np.zeros((10, 5))
+    if inc is advanced_inc_subtensor1:
+        np.add.at(want, rows, np.ones((1, 5)))
+    else:
+        want[rows] = 1.0
+    np.testing.assert_array_equal(g(np.ones((1, 5))), want)

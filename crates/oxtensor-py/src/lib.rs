@@ -119,6 +119,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::exceptions::NullTypeGradError>(),
     )?;
     m.add(
+        "ComplexError",
+        py.get_type::<errors::exceptions::ComplexError>(),
+    )?;
+    m.add(
         "InternalError",
         py.get_type::<errors::exceptions::InternalError>(),
     )?;

@@ -16,6 +16,7 @@ from oxtensor.scalar.variable import get_scalar_type
 ScalarOp = _core.ScalarOp
 Cast = _core.Cast
 Composite = _core.Composite
+ComplexError = _core.ComplexError
 
 
 class specific_out:
@@ -46,6 +47,7 @@ globals().update({attr: op for _, op, attr, *_ in KINDS})
 
 __all__ = [
     "Cast",
+    "ComplexError",
     "specific_out",
     "Composite",
     "ScalarOp",

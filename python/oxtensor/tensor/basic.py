@@ -65,6 +65,8 @@ def _shape_entries(shape: _Any) -> list[_Any]:
     """A shape argument as a list of lengths (ints or integer scalars)."""
     if isinstance(shape, int | _np.integer):
         return [shape]
+    if isinstance(shape, _np.ndarray) and shape.ndim == 0:
+        return [shape]  # `np.array(5)`: one length, as NumPy reads it
     if not _is_var(shape):
         return list(shape)
     if shape.ndim == 0:

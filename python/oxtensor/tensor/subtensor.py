@@ -97,14 +97,11 @@ def advanced_subtensor1(x: Any, ilist: Any) -> Any:
     return AdvancedSubtensor1()(x, ilist)
 
 
-def advanced_inc_subtensor1(x: Any, y: Any, ilist: Any) -> Any:
-    """``inc_subtensor(x[ilist], y)`` as an ``AdvancedIncSubtensor1``."""
-    return AdvancedIncSubtensor1()(x, y, ilist)
-
-
-def advanced_set_subtensor1(x: Any, y: Any, ilist: Any) -> Any:
-    """``set_subtensor(x[ilist], y)`` as an ``AdvancedIncSubtensor1``."""
-    return AdvancedIncSubtensor1(set_instead_of_inc=True)(x, y, ilist)
+#: ``advanced_inc_subtensor1(x, y, ilist)``: ``inc_subtensor(x[ilist], y)``;
+#: the op itself, as in PyTensor.
+advanced_inc_subtensor1 = AdvancedIncSubtensor1()
+#: ``advanced_set_subtensor1(x, y, ilist)``: ``set_subtensor(x[ilist], y)``.
+advanced_set_subtensor1 = AdvancedIncSubtensor1(set_instead_of_inc=True)
 
 
 def advanced_inc_subtensor(

@@ -51,6 +51,34 @@ fn perform_inc(
     Ok(out)
 }
 
+/// As PyTensor's `AdvancedIncSubtensor1`: `y` is not broadcast along an
+/// axis whose length is 1 only at run time (its type does not say so),
+/// which usually means a `y` of the wrong shape. Other mismatches are the
+/// kernel's to report.
+fn refuse_runtime_broadcast(
+    target: &[usize],
+    y: &Tensor,
+    y_bcast: &[bool],
+    what: &str,
+) -> Result<()> {
+    let Some(pad) = target.len().checked_sub(y.ndim()) else {
+        return Ok(());
+    };
+    let axis = (0..y.ndim()).find(|&d| {
+        y.shape()[d] == 1 && target[pad + d] != 1 && !y_bcast.get(d).copied().unwrap_or(true)
+    });
+    match axis {
+        Some(d) => Err(Error::Shape(format!(
+            "Runtime broadcasting not allowed. AdvancedIncSubtensor1 was asked to broadcast \
+             the y input along axis {d}, which has length 1 at run time but is not marked \
+             broadcastable (y has shape {:?}, the rows written have shape {target:?}; {what}). \
+             If broadcasting was intended, use `specify_broadcastable` on y.",
+            y.shape()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// `AdvancedIncSubtensor1{no_inplace,inc}` / `{no_inplace,set}`: inputs `x`, `y`, `ilist`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AdvancedIncSubtensor1 {
@@ -91,6 +119,15 @@ impl Op for AdvancedIncSubtensor1 {
     crate::ops::subtensor::write_in_place!();
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
+        let (x, y, ilist) = (
+            inputs[0].tensor()?,
+            inputs[1].tensor()?,
+            inputs[2].tensor()?,
+        );
+        let rows = std::iter::once(ilist.len());
+        let target: Vec<usize> = rows.chain(x.shape().iter().skip(1).copied()).collect();
+        let y_bcast = ctx.input_bcast.get(1).map_or(&[][..], Vec::as_slice);
+        refuse_runtime_broadcast(&target, y, y_bcast, &self.describe())?;
         let list = [IdxEntry::Index(0)];
         let out = perform_inc(
             ctx,

@@ -36,8 +36,10 @@ impl Op for MakeVector {
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         for ty in inputs {
             let t = ty.expect_tensor("An input of MakeVector")?;
+            // PyTensor raises `ValueError` for a non-scalar input (and
+            // `TypeError` for a dtype that does not fit, below).
             if t.ndim() != 0 {
-                return Err(Error::Type(format!(
+                return Err(Error::Value(format!(
                     "MakeVector's inputs must be scalars, got {t}"
                 )));
             }

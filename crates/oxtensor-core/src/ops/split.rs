@@ -67,6 +67,11 @@ impl Split {
     /// Constant split lengths, checked against `len_splits`.
     fn known_sizes(&self, splits: Option<&Tensor>) -> Result<Option<Vec<u64>>> {
         let Some(t) = splits else { return Ok(None) };
+        // A negative length is refused when the node runs, as in PyTensor:
+        // building the node only leaves the static shapes unknown.
+        if self.has_negative(t)? {
+            return Ok(None);
+        }
         let sizes = self.runtime_sizes(t)?;
         Ok(Some(sizes.into_iter().map(|s| s as u64).collect()))
     }
@@ -74,7 +79,13 @@ impl Split {
     /// Each piece's length as an int64 scalar: constants when the splits
     /// are, else the splits vector cut into length-1 pieces.
     fn size_vars(&self, g: &mut Graph, splits: VarId) -> Result<Vec<VarId>> {
-        if let Some(crate::value::Value::Tensor(t)) = g.var(splits).constant().map(|c| &c.value) {
+        // Negative constant lengths take the general path: the node reports
+        // them when it runs.
+        let constant = match g.var(splits).constant().map(|c| &c.value) {
+            Some(crate::value::Value::Tensor(t)) if !self.has_negative(t)? => Some(t),
+            _ => None,
+        };
+        if let Some(t) = constant {
             let sizes = self.runtime_sizes(t)?;
             return Ok(sizes
                 .iter()
@@ -92,6 +103,15 @@ impl Split {
                 build::cast(g, s, crate::dtype::DType::Int64)
             })
             .collect()
+    }
+
+    fn has_negative(&self, t: &Tensor) -> Result<bool> {
+        for i in 0..t.len() {
+            if known::int_at(t, i, "A split length")? < 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn runtime_sizes(&self, t: &Tensor) -> Result<Vec<usize>> {
@@ -243,5 +263,23 @@ mod tests {
             .unwrap();
         assert_eq!(out[1].to_string(), "Matrix(float64, shape=(2, 3))");
         assert_eq!(op.describe(), "Split{2}");
+    }
+
+    #[test]
+    fn negative_constant_lengths_leave_the_lengths_unknown() {
+        let x: Type = TensorType::new(DType::Float64, [Some(2), Some(4)])
+            .unwrap()
+            .into();
+        let i: Type = TensorType::scalar(DType::Int64).into();
+        let v: Type = TensorType::with_ndim(DType::Int64, 1).into();
+        let axis = Tensor::scalar(1i64);
+        let sizes = Tensor::from_vec(vec![2], vec![5i64, -1]).unwrap();
+        let op = Split { len_splits: 2 };
+        let out = op
+            .known_output_types(&[&x, &i, &v], &[None, Some(&axis), Some(&sizes)])
+            .unwrap();
+        assert_eq!(out[0].to_string(), "Matrix(float64, shape=(2, ?))");
+        let err = op.runtime_sizes(&sizes).unwrap_err().to_string();
+        assert!(err.contains("negative"), "{err}");
     }
 }

@@ -141,6 +141,10 @@ pub struct IncSubtensor {
     /// Writes into `x` itself (`destroy_map = {0: [0]}`), put there by the
     /// inplace phase (`rewrite/families/inplace_subtensor.rs`).
     pub inplace: bool,
+    /// `(destroyed, other)` input pairs the destroy handler lets alias
+    /// (PyTensor's `destroyhandler_tolerate_aliased`); part of the op's
+    /// identity, as in PyTensor.
+    pub tolerate_aliased: Vec<(usize, usize)>,
 }
 
 impl IncSubtensor {
@@ -151,6 +155,7 @@ impl IncSubtensor {
             idx_list,
             set_instead_of_inc,
             inplace: false,
+            tolerate_aliased: Vec::new(),
         })
     }
 
@@ -228,6 +233,10 @@ impl Op for IncSubtensor {
     }
 
     write_in_place!();
+
+    fn destroyhandler_tolerate_aliased(&self) -> Vec<(usize, usize)> {
+        self.tolerate_aliased.clone()
+    }
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;

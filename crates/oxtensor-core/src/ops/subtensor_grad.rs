@@ -41,6 +41,7 @@ fn basic(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
         idx_list: idx_list.to_vec(),
         set_instead_of_inc,
         inplace: false,
+        tolerate_aliased: Vec::new(),
     })
 }
 

@@ -143,8 +143,10 @@ impl PyFunction {
                 return Ok(Value::Tensor(t));
             }
         }
+        // PyTensor's compiled code refuses such an argument with a
+        // `ValueError` ("expected an ndarray"), which callers catch.
         if self.trust_input && spec.tensor.is_some() {
-            return Err(PyTypeError::new_err(format!(
+            return Err(PyValueError::new_err(format!(
                 "{} was called with trust_input=True but argument {i} is not an ndarray of type {}",
                 self.label(),
                 spec.ty.bind(py).str()?

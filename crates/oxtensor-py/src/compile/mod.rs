@@ -275,6 +275,13 @@ pub fn make_maker(
     let kwargs = PyDict::new(py);
     kwargs.set_item("fgraph", fg)?;
     kwargs.set_item("mode", mode.map(|m| m.clone_ref(py)))?;
+    // PyTensor's `FunctionMaker.linker` (tests ask `isinstance(f.maker.linker, ...)`);
+    // `None` for the mode given by name to DebugMode's reference function.
+    let linker = match mode.map(|m| m.bind(py)) {
+        Some(m) if m.hasattr("linker")? => m.getattr("linker")?,
+        _ => py.None().into_bound(py),
+    };
+    kwargs.set_item("linker", linker)?;
     kwargs.set_item(
         "inputs",
         PyList::new(py, specs.iter().map(|s| s.var.clone_ref(py)))?,

@@ -114,11 +114,16 @@ pub fn exact_view(
     }
 }
 
-/// NumPy's type number for a dtype (sized types, so platform `long` width
-/// does not matter).
+/// NumPy's type number for a dtype: the one `np.int64`/`np.uint64` stand
+/// for on this platform (C `long` where it has 64 bits, else `long long`),
+/// so an element taken from an output is an `np.int64` as in PyTensor,
+/// not the equal but distinct `np.longlong`.
 fn npy_type(dtype: DType) -> NPY_TYPES {
     use DType::*;
+    let long_is_64 = std::mem::size_of::<std::os::raw::c_long>() == 8;
     match dtype {
+        Int64 if long_is_64 => NPY_TYPES::NPY_LONG,
+        UInt64 if long_is_64 => NPY_TYPES::NPY_ULONG,
         Bool => NPY_TYPES::NPY_BOOL,
         Int8 => NPY_TYPES::NPY_BYTE,
         Int16 => NPY_TYPES::NPY_SHORT,

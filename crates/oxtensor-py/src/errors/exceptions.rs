@@ -2,7 +2,7 @@
 //! reprs read the same as in PyTensor.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyNotImplementedError, PyTypeError, PyValueError};
 
 create_exception!(
     oxtensor.graph.utils,
@@ -45,4 +45,10 @@ create_exception!(
     NullTypeGradError,
     PyTypeError,
     "An undefined (NullType) gradient reached a variable whose gradient was requested."
+);
+create_exception!(
+    oxtensor.scalar.basic,
+    ComplexError,
+    PyNotImplementedError,
+    "An operation that is not defined on complex numbers (`%`, `//`) was applied to one."
 );

@@ -31,6 +31,11 @@ impl Scratchpad {
         PyTuple::empty(slf.py())
     }
 
+    /// Pickles with every protocol (see `reduce_ex_any_protocol`).
+    fn __reduce_ex__<'py>(slf: &Bound<'py, Self>, protocol: i64) -> PyResult<Bound<'py, PyAny>> {
+        crate::pickle::reduce_ex_any_protocol(slf.as_any(), protocol)
+    }
+
     /// Copies another scratchpad's (or dict's) attributes into this one.
     fn __update__(slf: &Bound<'_, Self>, other: Bound<'_, PyAny>) -> PyResult<()> {
         let items = match other.cast::<PyDict>() {

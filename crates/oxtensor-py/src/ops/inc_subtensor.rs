@@ -9,7 +9,7 @@ use crate::ops::props::{core_of, op_args};
 use crate::ops::subtensor::{idx_list_tuple, indexing_make_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
-use pyo3::exceptions::PyNotImplementedError;
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -61,7 +61,7 @@ op_args!(
     PyIncSubtensor,
     props ["idx_list", "inplace", "set_instead_of_inc", "destroyhandler_tolerate_aliased"],
     ["idx_list"],
-    ["inplace", "set_instead_of_inc"]
+    ["inplace", "set_instead_of_inc", "destroyhandler_tolerate_aliased"]
 );
 inc_flags!(PyIncSubtensor, IncSubtensor);
 
@@ -75,9 +75,16 @@ impl PyIncSubtensor {
         set_instead_of_inc: bool,
         destroyhandler_tolerate_aliased: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let _ = destroyhandler_tolerate_aliased;
         let mut core = IncSubtensor::new(parse_idx_list(&idx_list)?, set_instead_of_inc).py()?;
         core.inplace = inplace;
+        if let Some(pairs) = destroyhandler_tolerate_aliased.filter(|p| !p.is_none()) {
+            core.tolerate_aliased = pairs.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "IncSubtensor: destroyhandler_tolerate_aliased must be (destroyed, other) \
+                     pairs of input positions, got {pairs}"
+                ))
+            })?;
+        }
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyIncSubtensor))
     }
 
@@ -87,10 +94,14 @@ impl PyIncSubtensor {
         idx_list_tuple(py, &core_of::<IncSubtensor>(slf.as_super())?.idx_list)
     }
 
-    /// Always empty (only meaningful for inplace versions).
+    /// The `(destroyed, other)` input pairs the destroy handler lets alias.
     #[getter]
-    fn destroyhandler_tolerate_aliased<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        PyTuple::empty(py)
+    fn destroyhandler_tolerate_aliased<'py>(
+        slf: PyRef<'_, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let pairs = &core_of::<IncSubtensor>(slf.as_super())?.tolerate_aliased;
+        PyTuple::new(py, pairs.iter().copied())
     }
 }
 

@@ -9,8 +9,10 @@ use crate::graph::construct;
 use crate::graph::types::PyTensorType;
 use crate::graph::variable::PyVariable;
 use crate::ops::classes;
+use crate::ops::op::PyOp;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::shape::Reshape;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::ScalarOp;
@@ -121,15 +123,49 @@ fn reshape_types(
 ) -> PyResult<Vec<Type>> {
     let tys: Vec<Type> = types.iter().cloned().map(Type::from).collect();
     op.output_types(&tys.iter().collect::<Vec<_>>()).py()?;
-    let shape_var = inputs[1].cast::<PyVariable>()?;
-    let known: Option<Vec<i64>> = match shape_var.borrow_mut().data_obj(inputs[1].py())? {
+    let known = match constant_data(&inputs[1])? {
         Some(d) => Some(d.call_method0("tolist")?.extract()?),
-        None => None,
+        None => make_vector_constants(&inputs[1])?,
     };
     Ok(vec![op
         .output_type(&types[0], known.as_deref())
         .py()?
         .into()])
+}
+
+/// A constant's data, `None` for any other variable.
+fn constant_data<'py>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    v.cast::<PyVariable>()?.borrow_mut().data_obj(v.py())
+}
+
+/// The entries of a `MakeVector` of scalar constants (`stack([2, 3])`), as
+/// PyTensor's `Reshape` reads each entry's constant value; `None` when
+/// `shape` is built otherwise or any entry is not a constant.
+fn make_vector_constants(shape: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
+    let owner = shape.getattr("owner")?;
+    if owner.is_none() {
+        return Ok(None);
+    }
+    let is_make_vector = owner
+        .getattr("op")?
+        .cast::<PyOp>()
+        .ok()
+        .and_then(|op| op.borrow().core.clone())
+        .is_some_and(|core| core.as_any().is::<MakeVector>());
+    if !is_make_vector {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for entry in owner.getattr("inputs")?.try_iter()? {
+        match constant_data(&entry?)? {
+            Some(d) => match d.call_method0("item")?.extract() {
+                Ok(v) => out.push(v),
+                Err(_) => return Ok(None),
+            },
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
 }
 
 use oxtensor_core::ops::Op as _;

@@ -58,7 +58,13 @@ macro_rules! softmax_class {
     ($rs:ident, $kind:ident, $pyname:literal) => {
         #[doc = concat!("`", $pyname, "(axis)`: normalises along `axis`, an int or a tuple (`None`: all elements).")]
         #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.special", name = $pyname)]
-        pub struct $rs;
+        pub struct $rs {
+            /// The axes as given when one counts from the end (`axis=-1`):
+            /// the rank is not known until the op is applied, so such an op
+            /// has no core op and compares by its props; each node gets the
+            /// op with the axes normalised.
+            from_end: Option<Vec<i64>>,
+        }
 
         $crate::ops::props::op_args!($rs, props ["axis"], [], ["axis"]);
 
@@ -67,22 +73,59 @@ macro_rules! softmax_class {
             #[new]
             #[pyo3(signature = (axis = None))]
             fn new(axis: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+                if let Some(axes) = negative_axes(axis.as_ref())? {
+                    let base = PyClassInitializer::from(PyOp { core: None });
+                    return Ok(base.add_subclass($rs { from_end: Some(axes) }));
+                }
                 let axis = constructor_axes($pyname, axis)?;
                 let core = Softmax {
                     kind: SoftmaxKind::$kind,
                     axis,
                 };
-                Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
+                Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs { from_end: None }))
             }
 
             /// The axes as a tuple, or `None`.
             #[getter]
             fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                if let Some(axes) = &slf.from_end {
+                    return Ok(PyTuple::new(py, axes)?.into_any().unbind());
+                }
                 let a = core_of::<Softmax>(slf.as_super())?.axis.clone();
                 axes_tuple(py, a)
             }
+
+            /// The node of the op with its axes normalised against the
+            /// input's rank (a `ValueError` when out of bounds).
+            #[pyo3(signature = (*inputs))]
+            fn make_node<'py>(
+                slf: &Bound<'py, Self>,
+                inputs: &Bound<'py, PyTuple>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let Some(axes) = slf.borrow().from_end.clone() else {
+                    return PyOp::make_node(slf.as_super(), inputs);
+                };
+                let [x] = <[Bound<'py, PyAny>; 1]>::try_from(inputs.iter().collect::<Vec<_>>())
+                    .map_err(|v| {
+                        PyTypeError::new_err(format!("{} takes one input, got {}", $pyname, v.len()))
+                    })?;
+                let x = crate::convert::constant::as_tensor_variable(x, None, None, None)?;
+                let ndim = tensor_type_of(&x)?.ndim();
+                let core = Softmax {
+                    kind: SoftmaxKind::$kind,
+                    axis: Some(normalize_axes(&axes, ndim).py()?),
+                };
+                let op = softmax_object(slf.py(), &(Arc::new(core) as OpRef))?;
+                op.bind(slf.py()).call_method1("make_node", (x,))
+            }
         }
     };
+}
+
+/// The constructor's axes when one of them is negative, else `None`.
+fn negative_axes(axis: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+    let axes = parse_axes(axis.cloned())?;
+    Ok(axes.filter(|a| a.iter().any(|&i| i < 0)))
 }
 
 softmax_class!(PySoftmax, Softmax, "Softmax");
@@ -134,8 +177,12 @@ axes_class!(
 pub fn softmax_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
     let base = PyOp::builtin(core.clone());
     Ok(match core_op::<Softmax>(core)?.kind {
-        SoftmaxKind::Softmax => Py::new(py, base.add_subclass(PySoftmax))?.into_any(),
-        SoftmaxKind::LogSoftmax => Py::new(py, base.add_subclass(PyLogSoftmax))?.into_any(),
+        SoftmaxKind::Softmax => {
+            Py::new(py, base.add_subclass(PySoftmax { from_end: None }))?.into_any()
+        }
+        SoftmaxKind::LogSoftmax => {
+            Py::new(py, base.add_subclass(PyLogSoftmax { from_end: None }))?.into_any()
+        }
     })
 }
 

@@ -57,6 +57,11 @@ impl PyFunctionGraph {
         PyTuple::empty(slf.py())
     }
 
+    /// Pickles with every protocol (see `reduce_ex_any_protocol`).
+    fn __reduce_ex__<'py>(slf: &Bound<'py, Self>, protocol: i64) -> PyResult<Bound<'py, PyAny>> {
+        super::reduce_ex_any_protocol(slf.as_any(), protocol)
+    }
+
     /// `(inputs, outputs, features, update_mapping, instance dict)`.
     fn __getstate__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();

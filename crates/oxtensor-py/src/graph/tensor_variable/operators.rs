@@ -3,7 +3,8 @@
 //! out: PyO3's operator slots cannot come from a `macro_rules!` expansion.)
 
 use super::{Out, PyTensorVariable};
-use crate::ops::make_node::elemwise;
+use crate::errors::exceptions::ComplexError;
+use crate::ops::make_node::{elemwise, tensor_type_of};
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -14,6 +15,25 @@ fn binary<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>, b: Bound<'py, PyAny>) ->
 
 fn reflected<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>, b: Bound<'py, PyAny>) -> Out<'py> {
     elemwise(a.py(), ScalarOp::Kind(kind), vec![b, a.clone()])
+}
+
+/// `x % y` and `x // y`: NumPy dropped both for complex numbers, so, as in
+/// PyTensor, building one on a complex input raises `ComplexError` at once
+/// rather than when the function runs.
+fn real_only<'py>(kind: ScalarKind, inputs: [&Bound<'py, PyAny>; 2]) -> Out<'py> {
+    let out = elemwise(
+        inputs[0].py(),
+        ScalarOp::Kind(kind),
+        inputs.iter().map(|&v| v.clone()).collect(),
+    )?;
+    let dtype = tensor_type_of(&out)?.dtype;
+    if dtype.is_complex() {
+        return Err(ComplexError::new_err(format!(
+            "{} is not defined for complex numbers (the inputs upcast to {dtype})",
+            kind.name()
+        )));
+    }
+    Ok(out)
 }
 
 fn unary<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>) -> Out<'py> {
@@ -47,16 +67,16 @@ impl PyTensorVariable {
         reflected(ScalarKind::TrueDiv, slf.as_any(), other)
     }
     fn __floordiv__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::IntDiv, slf.as_any(), other)
+        real_only(ScalarKind::IntDiv, [slf.as_any(), &other])
     }
     fn __rfloordiv__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::IntDiv, slf.as_any(), other)
+        real_only(ScalarKind::IntDiv, [&other, slf.as_any()])
     }
     fn __mod__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        binary(ScalarKind::Mod, slf.as_any(), other)
+        real_only(ScalarKind::Mod, [slf.as_any(), &other])
     }
     fn __rmod__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
-        reflected(ScalarKind::Mod, slf.as_any(), other)
+        real_only(ScalarKind::Mod, [&other, slf.as_any()])
     }
     fn __pow__<'py>(
         slf: &Bound<'py, Self>,

@@ -37,6 +37,11 @@ impl PyType_ {
         PyTuple::empty(slf.py())
     }
 
+    /// Pickles with every protocol (see `reduce_ex_any_protocol`).
+    fn __reduce_ex__<'py>(slf: &Bound<'py, Self>, protocol: i64) -> PyResult<Bound<'py, PyAny>> {
+        crate::pickle::reduce_ex_any_protocol(slf.as_any(), protocol)
+    }
+
     /// Makes a variable of this type: `dmatrix("x")`.
     #[pyo3(signature = (name = None))]
     fn __call__(slf: &Bound<'_, Self>, name: Option<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {

@@ -92,6 +92,11 @@ impl PyOp {
         Ok(PyTuple::empty(slf.py()))
     }
 
+    /// Pickles with every protocol (see `reduce_ex_any_protocol`).
+    fn __reduce_ex__<'py>(slf: &Bound<'py, Self>, protocol: i64) -> PyResult<Bound<'py, PyAny>> {
+        crate::pickle::reduce_ex_any_protocol(slf.as_any(), protocol)
+    }
+
     /// Which output `__call__` returns.
     #[classattr]
     fn default_output(py: Python<'_>) -> Py<PyAny> {

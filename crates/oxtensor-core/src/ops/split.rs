@@ -248,36 +248,33 @@ mod tests {
     use super::*;
     use crate::dtype::DType;
 
-    #[test]
-    fn split_types_and_views() {
+    /// The output types of a two-way split of a 2 x 4 matrix along axis 1
+    /// with constant `sizes`.
+    fn two_way_types(op: &Split, sizes: &Tensor) -> Vec<Type> {
         let x: Type = TensorType::new(DType::Float64, [Some(2), Some(4)])
             .unwrap()
             .into();
         let i: Type = TensorType::scalar(DType::Int64).into();
         let v: Type = TensorType::with_ndim(DType::Int64, 1).into();
         let axis = Tensor::scalar(1i64);
-        let sizes = Tensor::from_vec(vec![2], vec![1i64, 3]).unwrap();
+        op.known_output_types(&[&x, &i, &v], &[None, Some(&axis), Some(sizes)])
+            .unwrap()
+    }
+
+    #[test]
+    fn split_types_and_views() {
         let op = Split { len_splits: 2 };
-        let out = op
-            .known_output_types(&[&x, &i, &v], &[None, Some(&axis), Some(&sizes)])
-            .unwrap();
+        let sizes = Tensor::from_vec(vec![2], vec![1i64, 3]).unwrap();
+        let out = two_way_types(&op, &sizes);
         assert_eq!(out[1].to_string(), "Matrix(float64, shape=(2, 3))");
         assert_eq!(op.describe(), "Split{2}");
     }
 
     #[test]
     fn negative_constant_lengths_leave_the_lengths_unknown() {
-        let x: Type = TensorType::new(DType::Float64, [Some(2), Some(4)])
-            .unwrap()
-            .into();
-        let i: Type = TensorType::scalar(DType::Int64).into();
-        let v: Type = TensorType::with_ndim(DType::Int64, 1).into();
-        let axis = Tensor::scalar(1i64);
-        let sizes = Tensor::from_vec(vec![2], vec![5i64, -1]).unwrap();
         let op = Split { len_splits: 2 };
-        let out = op
-            .known_output_types(&[&x, &i, &v], &[None, Some(&axis), Some(&sizes)])
-            .unwrap();
+        let sizes = Tensor::from_vec(vec![2], vec![5i64, -1]).unwrap();
+        let out = two_way_types(&op, &sizes);
         assert_eq!(out[0].to_string(), "Matrix(float64, shape=(2, ?))");
         let err = op.runtime_sizes(&sizes).unwrap_err().to_string();
         assert!(err.contains("negative"), "{err}");

@@ -87,7 +87,7 @@ fn reduce(fg: &mut FunctionGraph, op: CAReduce, x: VarId) -> Result<VarId> {
 }
 
 /// `x` without its axes `drop` (each of static length 1).
-fn squeeze(fg: &mut FunctionGraph, x: VarId, drop: &[usize]) -> Result<VarId> {
+pub(super) fn squeeze(fg: &mut FunctionGraph, x: VarId, drop: &[usize]) -> Result<VarId> {
     let ndim = tensor_type(fg, x).map_or(0, |t| t.ndim());
     let order = (0..ndim).filter(|a| !drop.contains(a)).map(Some).collect();
     if drop.is_empty() {

@@ -4,12 +4,11 @@
 //! that stay are an `Alloc` of that. Gradients of sums over broadcast
 //! scalars make these (`sum(log(sigma))` over data gives `sum(alloc(-1, n))`).
 
-use super::util::{apply, cast_to, elemwise, inputs, op_as, output, owner_as, tensor_type};
+use super::util::{apply, cast_to, elemwise, inputs, op_as, owner_as, tensor_type};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::ops::alloc::Alloc;
-use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::infer_shape::dim_constant;
 use crate::ops::reduce::CAReduce;
 use crate::reduction::ReduceKind;
@@ -56,7 +55,7 @@ fn local_opt_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrit
         true => total,
         false => apply(fg, Arc::new(Alloc), &[&[total][..], &kept].concat())?,
     };
-    Ok((out != output(fg, node)).then(|| Rewrite::Outputs(vec![Some(out)])))
+    Ok(Some(Rewrite::Outputs(vec![Some(out)])))
 }
 
 /// `v` as a 0-d tensor when it holds one element by its type (every axis
@@ -72,8 +71,8 @@ fn as_scalar(fg: &mut FunctionGraph, v: VarId) -> Result<Option<VarId>> {
     if !t.shape.iter().all(|&d| d == Some(1)) {
         return Ok(None);
     }
-    let drop_all = DimShuffle::new(ndim, Vec::new())?;
-    apply(fg, Arc::new(drop_all), &[v]).map(Some)
+    let all: Vec<usize> = (0..ndim).collect();
+    super::reduce::squeeze(fg, v, &all).map(Some)
 }
 
 /// The product of some lengths, in int64 (1 for none).

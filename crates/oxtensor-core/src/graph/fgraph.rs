@@ -16,6 +16,7 @@ pub use verbose::{LogSink, ReplaceLog};
 use super::arena::Graph;
 use super::features::Feature;
 use super::ids::{NodeId, VarId};
+use super::insertion_list::{InsertionList, Live};
 use super::traversal;
 use crate::error::Result;
 
@@ -42,7 +43,7 @@ pub struct FunctionGraph {
     inputs: Vec<VarId>,
     outputs: Vec<VarId>,
     /// Clients per variable id; `None`: the variable was never registered.
-    clients: Vec<Option<Vec<Client>>>,
+    clients: Vec<Option<InsertionList<Client>>>,
     in_nodes: Vec<bool>,
     /// How many entries of `in_nodes` are set.
     n_nodes: usize,
@@ -150,11 +151,11 @@ impl FunctionGraph {
     }
 
     /// The clients of a variable, in insertion order (empty if unknown).
-    pub fn clients(&self, v: VarId) -> &[Client] {
+    pub fn clients(&self, v: VarId) -> Live<'_, Client> {
         self.clients
             .get(v.index())
-            .and_then(Option::as_deref)
-            .unwrap_or(&[])
+            .and_then(Option::as_ref)
+            .map_or_else(Live::default, InsertionList::live)
     }
 
     /// Variables that have a clients entry (including unused inputs).

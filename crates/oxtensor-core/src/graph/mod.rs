@@ -12,6 +12,7 @@ mod fgraph;
 mod ids;
 #[cfg(test)]
 mod import_proptest;
+mod insertion_list;
 mod node_types;
 #[cfg(test)]
 mod random_graphs;
@@ -26,4 +27,5 @@ pub use destroy::DestroyHandler;
 pub use features::{attach_once, Feature, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph, LogSink, ReplaceLog};
 pub use ids::{NodeId, VarId};
+pub use insertion_list::Live;
 pub use node_types::{check_graph_types, check_node_types, check_op_types};

@@ -4,7 +4,8 @@
 //! up ends at a root, the variable that owns the memory every view in its
 //! tree shares. The `DestroyHandler` keeps it current on every event.
 
-use crate::graph::{FunctionGraph, Graph, NodeId, VarId};
+use crate::graph::insertion_list::InsertionList;
+use crate::graph::{FunctionGraph, Graph, Live, NodeId, VarId};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -14,7 +15,9 @@ pub(super) struct Views {
     /// The variable each view looks at, by variable index (`view_i`).
     parent: Vec<Option<VarId>>,
     /// The views of each variable (`view_o`), in the order they appeared.
-    children: FxHashMap<VarId, SmallVec<[VarId; 2]>>,
+    /// A merged constant can have 50,000 of them, dropped one by one as
+    /// merging removes its duplicate readers, hence not a plain vector.
+    children: FxHashMap<VarId, InsertionList<VarId>>,
 }
 
 /// `(output, viewed input position)` for each view a node declares; an
@@ -53,8 +56,10 @@ impl Views {
     }
 
     /// The views of `v`.
-    pub(super) fn children(&self, v: VarId) -> &[VarId] {
-        self.children.get(&v).map_or(&[], |c| &c[..])
+    pub(super) fn children(&self, v: VarId) -> Live<'_, VarId> {
+        self.children
+            .get(&v)
+            .map_or_else(Live::default, InsertionList::live)
     }
 
     /// `v`, the variable it views, and so on up to its root. The walk is
@@ -75,7 +80,7 @@ impl Views {
         let mut k = 0;
         let limit = self.parent.len() + 1;
         while k < out.len() && out.len() < limit {
-            out.extend_from_slice(self.children(out[k]));
+            out.extend(self.children(out[k]).iter().copied());
             k += 1;
         }
         out.truncate(limit);
@@ -96,7 +101,7 @@ impl Views {
         let Some(inp) = self.parent(out) else { return };
         self.parent[out.index()] = None;
         if let Some(list) = self.children.get_mut(&inp) {
-            list.retain(|c| *c != out);
+            list.remove(&out);
             if list.is_empty() {
                 self.children.remove(&inp);
             }
@@ -116,7 +121,7 @@ impl Views {
     pub(super) fn remove_node(&mut self, fg: &FunctionGraph, n: NodeId) {
         for &out in &fg.graph().node(n).outputs {
             self.unlink(out);
-            for child in self.children.remove(&out).unwrap_or_default() {
+            for &child in self.children.remove(&out).unwrap_or_default().live() {
                 if let Some(p) = self.parent.get_mut(child.index()) {
                     *p = None;
                 }
@@ -154,7 +159,7 @@ mod tests {
         views.unlink(v(1));
         assert_eq!(views.root(v(2)), v(1));
         assert_eq!(views.tree(v(0)), vec![v(0), v(3)]);
-        assert_eq!(views.children(v(1)), &[v(2)]);
+        assert_eq!(views.children(v(1)).to_vec(), [v(2)]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! pruned when their last client goes. Mirrors `FunctionGraph.import_var`,
 //! `import_node` and `remove_client` of `pytensor/graph/fg.py`.
 
-use super::{Client, FunctionGraph};
+use super::{Client, FunctionGraph, InsertionList};
 use crate::error::{Error, Result};
 use crate::graph::{traversal, NodeId, VarId};
 use crate::types::Type;
@@ -59,7 +59,7 @@ impl FunctionGraph {
             .ok_or_else(|| Error::Index(format!("no output {idx}")))?;
         self.outputs.remove(idx);
         for list in self.clients.iter_mut().flatten() {
-            list.iter_mut().for_each(|c| shift_output(c, idx));
+            list.map_in_place(|c| shift_output(c, idx));
         }
         // Keep `revert` meaningful: recorded changes of later outputs move
         // down with them, and those of the removed output are forgotten.
@@ -84,12 +84,12 @@ impl FunctionGraph {
 
     pub(super) fn register_var(&mut self, v: VarId) {
         self.ensure_len();
-        self.clients[v.index()].get_or_insert_with(Vec::new);
+        self.clients[v.index()].get_or_insert_with(Default::default);
     }
 
-    pub(super) fn clients_mut(&mut self, v: VarId) -> &mut Vec<Client> {
+    pub(super) fn clients_mut(&mut self, v: VarId) -> &mut InsertionList<Client> {
         self.ensure_len();
-        self.clients[v.index()].get_or_insert_with(Vec::new)
+        self.clients[v.index()].get_or_insert_with(Default::default)
     }
 
     /// Brings a variable (and whatever computes it) into the graph.
@@ -209,9 +209,7 @@ impl FunctionGraph {
             let Some(list) = self.clients.get_mut(var.index()).and_then(Option::as_mut) else {
                 continue;
             };
-            if let Some(pos) = list.iter().position(|c| *c == client) {
-                list.remove(pos);
-            }
+            list.remove(&client);
             if !list.is_empty() {
                 continue;
             }

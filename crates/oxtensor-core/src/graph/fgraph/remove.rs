@@ -4,7 +4,7 @@
 //! dropped (later outputs shift down), then producers left unused are
 //! pruned as `remove_client` prunes them.
 
-use super::{Client, FunctionGraph};
+use super::{Client, FunctionGraph, InsertionList};
 use crate::error::{Error, Result};
 use crate::graph::{NodeId, VarId};
 use std::collections::HashSet;
@@ -129,7 +129,7 @@ impl FunctionGraph {
     /// longer a key of `clients` (PyTensor's `remove_if_empty`).
     pub(super) fn forget_clients(&mut self, v: VarId) {
         if let Some(entry) = self.clients.get_mut(v.index()) {
-            if entry.as_ref().is_some_and(Vec::is_empty) {
+            if entry.as_ref().is_some_and(InsertionList::is_empty) {
                 *entry = None;
             }
         }

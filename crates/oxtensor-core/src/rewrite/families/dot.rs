@@ -108,10 +108,9 @@ fn local_lift_transpose_through_dot(
     node: NodeId,
 ) -> Result<Option<Rewrite>> {
     let out = output(fg, node);
-    let [Client::Node(client, _)] = fg.clients(out) else {
+    let Some(&Client::Node(client, _)) = fg.clients(out).only() else {
         return Ok(None);
     };
-    let client = *client;
     let transpose = DimShuffle::transpose(2);
     if op_as::<DimShuffle>(fg, client) != Some(&transpose) {
         return Ok(None);

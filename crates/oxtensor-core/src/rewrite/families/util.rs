@@ -326,7 +326,7 @@ pub fn register_phases(
 /// clients too): a rewrite that absorbs it into a new node then leaves no
 /// copy of its work behind.
 pub fn read_once(fg: &FunctionGraph, v: VarId) -> bool {
-    matches!(fg.clients(v), [crate::graph::Client::Node(..)])
+    matches!(fg.clients(v).only(), Some(crate::graph::Client::Node(..)))
 }
 
 /// `x` when `v` is `-x`: `neg(x)`, or `mul(-1, x)` in either order with a

@@ -161,12 +161,12 @@ fn pads_left(ds: &DimShuffle) -> bool {
 pub(super) fn absorbed(fg: &FunctionGraph, alg: &Algebra, out: VarId, dtype: DType) -> bool {
     let mut cur = out;
     loop {
-        let [Client::Node(reader, _)] = fg.clients(cur) else {
+        let Some(&Client::Node(reader, _)) = fg.clients(cur).only() else {
             return false;
         };
-        let reader_out = fg.graph().node(*reader).outputs[0];
+        let reader_out = fg.graph().node(reader).outputs[0];
         match step(fg, alg, reader_out, Some(dtype), Mode::Private) {
-            Step::Invert(x) if x == cur && elemwise_kind(fg, *reader) == Some(Mul) => {
+            Step::Invert(x) if x == cur && elemwise_kind(fg, reader) == Some(Mul) => {
                 cur = reader_out;
             }
             Step::Leaf | Step::Through(_) => return false,

@@ -89,7 +89,7 @@ pub(super) fn local_careduce_fusion(
     let (Some(producer), Some(ty)) = (g.var(v).owner(), g.var(v).ty.as_tensor()) else {
         return Ok(None);
     };
-    let only_reader = matches!(fg.clients(v), [Client::Node(m, _)] if *m == node);
+    let only_reader = matches!(fg.clients(v).only(), Some(&Client::Node(m, _)) if m == node);
     if !only_reader || !support::runs_sum(sum.kind, ty.dtype, sum.acc_dtype, sum.dtype) {
         return Ok(None);
     }

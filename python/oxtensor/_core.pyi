@@ -138,6 +138,7 @@ __all__ = [
     "_install_blas",
     "_jacobian",
     "_jacobian_op",
+    "_live_bytes",
     "_panic",
     "_parse_gufunc_signature",
     "_pushforward",
@@ -437,6 +438,10 @@ def _simd() -> tuple[str, str, str | None]:
 def _alloc_stats(reset_largest: bool = False) -> tuple[int, int, int, int]:
     """(buffers, bytes, fresh_bytes, largest) the core has made for tensors
     since the process started (largest: since the last reset)."""
+
+def _live_bytes(reset_peak: bool = False) -> tuple[int, int]:
+    """(live, peak): bytes of the core's tensor buffers alive now, and the
+    most alive at once since the last reset."""
 
 # ---- from crates/oxtensor-py/src/convert/ ------------------------------------
 

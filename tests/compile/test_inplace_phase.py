@@ -14,6 +14,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from oxtensor import In, _core, function, shared
+from oxtensor.compile.mode import get_mode
 from oxtensor.graph.basic import Apply
 from oxtensor.graph.op import Op
 from oxtensor.graph.utils import InconsistencyError
@@ -206,6 +207,45 @@ def test_a_warm_sgd_step_makes_no_weight_sized_buffer():
     assert buffers > before[0], "the step makes its small intermediates"
     assert made > before[1]
     assert largest < w.get_value(borrow=True).nbytes, largest
+
+
+def peak_arrays(f, arg):
+    """How many arrays of ``arg``'s size the engine holds at once during a
+    warm call of ``f``, its pool included (``_core._live_bytes``: bytes of
+    the core's tensor buffers alive, and their high-water mark)."""
+    base = _core._live_bytes()[0]
+    f(arg.copy())
+    _core._live_bytes(reset_peak=True)
+    out = f(arg)
+    peak = _core._live_bytes()[1]
+    del out
+    return (peak - base) / arg.nbytes
+
+
+def chain20(x):
+    """20 elementwise ops whose kernels overwrite their input in one pass."""
+    steps = [ot.exp, lambda v: v * 1.5, lambda v: v + 2.0, ot.neg, ot.sqr]
+    for k in range(20):
+        x = steps[k % len(steps)](x)
+    return x
+
+
+def test_a_20_op_chain_needs_one_extra_array():
+    """Unfused, each op after the first writes into its input (rewrites
+    fold some of the 20 together, ``2 + -v`` into ``Sub``), so a call
+    holds the one output array. FAST_COMPILE has no inplace phase (its
+    peak depends on the linker's donation, which is size-dependent, so
+    it is printed by ``benches/bench_mlp.py``, not asserted here)."""
+    x = ot.dvector("x")
+    y = chain20(x)
+    arg = np.random.default_rng(0).uniform(-1.0, 1.0, 200_000)
+    inplace = function([x], y, mode=get_mode("FAST_RUN").excluding("fusion"))
+    plain = function([x], y, mode="FAST_COMPILE")
+    nodes = inplace.maker.fgraph.toposort()
+    assert destroyers(inplace) == nodes[1:], nodes
+    assert destroyers(plain) == []
+    np.testing.assert_allclose(inplace(arg), plain(arg), rtol=1e-12)
+    assert peak_arrays(inplace, arg) <= 1.01
 
 
 def test_set_subtensor_of_an_intermediate_is_inplace():

@@ -87,6 +87,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(config::blas::_blas_products, m)?)?;
     m.add_function(wrap_pyfunction!(config::cpu::_simd, m)?)?;
     m.add_function(wrap_pyfunction!(config::memory::_alloc_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(config::memory::_live_bytes, m)?)?;
     ops::scalar::register(m)?;
     pickle::composite::register(m)?;
     ops::classes::register(m)?;

@@ -200,7 +200,10 @@ impl Drop for Buffer {
     /// Large Rust allocations go to [`spare`] for the next output.
     fn drop(&mut self) {
         match &mut self.owner {
-            Owner::Rust(words) => spare::give(std::mem::take(words)),
+            Owner::Rust(words) => {
+                super::alloc_stats::release(self.len);
+                spare::give(std::mem::take(words))
+            }
             // SAFETY: `HostHandle::new`'s contract; this is the one release.
             Owner::Handle(h) => unsafe { (h.release)(h.object) },
             Owner::Host(_) => {}

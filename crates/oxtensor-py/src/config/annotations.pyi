@@ -45,3 +45,7 @@ def _simd() -> tuple[str, str, str | None]:
 def _alloc_stats(reset_largest: bool = False) -> tuple[int, int, int, int]:
     """(buffers, bytes, fresh_bytes, largest) the core has made for tensors
     since the process started (largest: since the last reset)."""
+
+def _live_bytes(reset_peak: bool = False) -> tuple[int, int]:
+    """(live, peak): bytes of the core's tensor buffers alive now, and the
+    most alive at once since the last reset."""

@@ -22,6 +22,7 @@ Argmax = _core.Argmax
 Argmin = _core.Argmin
 CentredSquares = _core.CentredSquares
 LogSumExp = _core.LogSumExp
+ProdWithoutZeros = _core.ProdWithoutZeros
 
 floor_div = globals()["int_div"]
 expit = globals()["sigmoid"]
@@ -209,6 +210,7 @@ __all__ = [
     "Max",
     "Min",
     "Prod",
+    "ProdWithoutZeros",
     "Sum",
     "all",
     "any",
@@ -250,5 +252,7 @@ __getattr__ = _layout.forwarder(
 
 from oxtensor.tensor.math_composites import *  # noqa: E402, F403
 from oxtensor.tensor.math_composites import __all__ as _composites_all  # noqa: E402
+from oxtensor.tensor.math_stats import *  # noqa: E402, F403
+from oxtensor.tensor.math_stats import __all__ as _stats_all  # noqa: E402
 
-__all__ += _composites_all
+__all__ += _composites_all + _stats_all

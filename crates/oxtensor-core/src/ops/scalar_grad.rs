@@ -92,9 +92,10 @@ pub fn partials(g: &mut Graph, op: &ScalarOp, x: &[VarId], z: VarId) -> Result<V
             let lx = build::log(g, x[0])?;
             vec![t(dx), t(build::mul(g, z, lx)?)]
         }
+        // At a tie the first input takes the gradient (PyTensor's rule).
         K::Maximum | K::Minimum => {
             let a = build::eq(g, z, x[0])?;
-            let b = build::eq(g, z, x[1])?;
+            let b = build::neq(g, z, x[0])?;
             vec![t(a), t(b)]
         }
         K::Neg => vec![MinusOne],

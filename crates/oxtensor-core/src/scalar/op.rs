@@ -169,9 +169,21 @@ impl ScalarOp {
             OutputRule::SameReal if up.is_complex() => return refuse("complex"),
             OutputRule::SameReal => up,
             OutputRule::IntOrderFloat => match inputs.split_first() {
-                Some((order, _)) if !order.is_discrete() => return refuse("non-integer order"),
+                Some((order, _)) if !order.is_discrete() => {
+                    return Err(Error::Type(format!(
+                        "{}: the order must be discrete (an integer), got {}",
+                        kind.name(),
+                        fmt_dtypes(inputs)
+                    )))
+                }
                 Some((_, rest)) if !rest.is_empty() && !up.is_complex() => upgrade_each(rest)?,
-                _ => return refuse("complex"),
+                _ => {
+                    return Err(Error::Type(format!(
+                        "{}: complex argument not supported, got {}",
+                        kind.name(),
+                        fmt_dtypes(inputs)
+                    )))
+                }
             },
         })
     }

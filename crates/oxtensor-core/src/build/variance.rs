@@ -67,7 +67,9 @@ pub fn mean(
 ) -> Result<VarId> {
     let ty = tensor_type(g, x)?;
     let axes = axes_for(axis, ty.ndim())?;
-    let mut s = match dtype {
+    // float16 data are summed in float32 (10^5 ones overflow float16).
+    let sum_dtype = dtype.or((ty.dtype == DType::Float16).then_some(DType::Float32));
+    let mut s = match sum_dtype {
         None => crate::build::sum(g, x, axis)?,
         // The sum in `dtype`, accumulated at least as wide as by default.
         Some(d) => {

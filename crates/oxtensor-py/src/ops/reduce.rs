@@ -24,6 +24,9 @@ pub struct PyCAReduce {
     kind: ReduceKind,
     /// `ProdWithoutZeros`: a `Prod` whose core op skips the zeros.
     without_zeros: bool,
+    /// `Prod`'s promise that the input has no zeros: kept, with no effect
+    /// (the gradient handles zeros either way).
+    no_zeros_in_input: bool,
     axis: Option<Vec<i64>>,
     dtype: Option<oxtensor_core::dtype::DType>,
     acc_dtype: Option<oxtensor_core::dtype::DType>,
@@ -66,6 +69,7 @@ impl PyCAReduce {
         Ok(PyCAReduce {
             kind,
             without_zeros: false,
+            no_zeros_in_input: false,
             axis: parse_axis(axis)?,
             dtype: dtype_of(dtype)?,
             acc_dtype: dtype_of(acc_dtype)?,
@@ -118,7 +122,9 @@ impl PyCAReduce {
         if let Some(d) = self.acc_dtype {
             // All/Any accumulate truth values: a bool accumulator loses nothing.
             let truth = matches!(self.kind, ReduceKind::All | ReduceKind::Any);
-            if !truth && !input.dtype.can_cast_safely(d) {
+            // Integers may accumulate in any float or complex dtype.
+            let widened = input.dtype.is_discrete() && d.is_continuous();
+            if !truth && !widened && !input.dtype.can_cast_safely(d) {
                 return Err(PyTypeError::new_err(format!(
                     "Cannot build {} node with input dtype {} and acc_dtype {d}, as \
                      precision would be lost: give an acc_dtype at least as precise as \
@@ -254,11 +260,36 @@ macro_rules! reductions {
 
 reductions! {
     PySum => Sum, "Sum";
-    PyProd => Prod, "Prod";
     PyMax => Max, "Max";
     PyMin => Min, "Min";
     PyAll => All, "All";
     PyAny_ => Any, "Any";
+}
+
+/// `Prod(axis=None, dtype=None, acc_dtype=None, no_zeros_in_input=False)`.
+#[pyclass(extends = PyCAReduce, subclass, module = "oxtensor.tensor.math", name = "Prod")]
+pub struct PyProd;
+
+#[pymethods]
+impl PyProd {
+    #[new]
+    #[pyo3(signature = (axis = None, dtype = None, acc_dtype = None, no_zeros_in_input = false))]
+    fn new(
+        axis: Option<Bound<'_, PyAny>>,
+        dtype: Option<Bound<'_, PyAny>>,
+        acc_dtype: Option<Bound<'_, PyAny>>,
+        no_zeros_in_input: bool,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let mut fields = PyCAReduce::fields(ReduceKind::Prod, axis, dtype, acc_dtype)?;
+        fields.no_zeros_in_input = no_zeros_in_input;
+        Ok(fields.initializer().add_subclass(PyProd))
+    }
+
+    /// Whether the caller promised an input without zeros.
+    #[getter]
+    fn no_zeros_in_input(slf: PyRef<'_, Self>) -> bool {
+        slf.as_super().no_zeros_in_input
+    }
 }
 
 /// The reduction a core op folds: a `CAReduce`'s own, or the one inside
@@ -320,6 +351,7 @@ fn reduce_init(core: OpRef, r: &CAReduce, without_zeros: bool) -> PyClassInitial
     let template = PyCAReduce {
         kind: r.kind,
         without_zeros,
+        no_zeros_in_input: false,
         axis: r
             .axis
             .as_ref()
@@ -341,6 +373,7 @@ pub fn reduction(
     let template = PyCAReduce {
         kind,
         without_zeros: false,
+        no_zeros_in_input: false,
         axis,
         dtype,
         acc_dtype,

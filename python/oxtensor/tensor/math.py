@@ -245,10 +245,21 @@ __all__ = [
 ]
 
 # PyTensor's names for functions defined elsewhere in `oxtensor.tensor`.
-__getattr__ = _layout.forwarder(
+_forward = _layout.forwarder(
     __name__,
     {*"allclose isclose isneginf isposinf logaddexp nan_to_num power".split()},
 )
+
+
+def __getattr__(name: str) -> _Any:
+    if name == "MaxAndArgmax":
+        # PyTensor's message, its spelling included.
+        raise AttributeError(
+            "The class `MaxandArgmax` has been deprecated. "
+            "Call `Max` and `Argmax` seperately as an alternative."
+        )
+    return _forward(name)
+
 
 from oxtensor.tensor.math_composites import *  # noqa: E402, F403
 from oxtensor.tensor.math_composites import __all__ as _composites_all  # noqa: E402

@@ -2481,11 +2481,18 @@ class Sum(CAReduce):
     ) -> Self: ...
 
 class Prod(CAReduce):
-    """``Prod(axis=None, dtype=None, acc_dtype=None)``."""
+    """``Prod(axis=None, dtype=None, acc_dtype=None, no_zeros_in_input=False)``."""
 
     def __new__(
-        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+        cls,
+        axis: _Axis = None,
+        dtype: t.Any = None,
+        acc_dtype: t.Any = None,
+        no_zeros_in_input: bool = False,
     ) -> Self: ...
+    @property
+    def no_zeros_in_input(self) -> bool:
+        """Whether the caller promised an input without zeros."""
 
 class Max(CAReduce):
     """``Max(axis=None, dtype=None, acc_dtype=None)``."""

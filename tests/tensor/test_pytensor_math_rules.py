@@ -151,3 +151,12 @@ def test_polygamma_errors_say_what_is_wrong():
         ot.polygamma(ot.dscalar(), ot.dscalar())
     with pytest.raises(TypeError, match="complex argument not supported"):
         ot.polygamma(ot.lscalar(), ot.zscalar())
+
+
+def test_the_constant_of_a_fill_is_its_value():
+    from oxtensor.tensor.basic import get_underlying_scalar_constant_value
+
+    x = ot.matrix("x")
+    gx = oxtensor.grad(ot.math.argmax(x, axis=0).sum(), x)
+    assert get_underlying_scalar_constant_value(gx) == 0.0
+    assert get_underlying_scalar_constant_value(ot.second(x, 3.0)) == 3.0

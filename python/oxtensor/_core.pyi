@@ -55,6 +55,7 @@ __all__ = [
     "DisconnectedInputError",
     "DisconnectedType",
     "Dot",
+    "Dot22",
     "Eigh",
     "EighGrad",
     "Eigvalsh",
@@ -66,6 +67,7 @@ __all__ = [
     "Function",
     "FunctionGraph",
     "FunctionRecipe",
+    "Gemv",
     "GradOp",
     "GraphPickle",
     "GraphRewriter",
@@ -92,6 +94,7 @@ __all__ = [
     "Op",
     "PermuteRowElements",
     "Prod",
+    "ProdWithoutZeros",
     "ProfileStats",
     "QRGrad",
     "RavelMultiIndex",
@@ -2076,6 +2079,30 @@ class TensorFromScalar(Op):
     def make_node(self, /, s: t.Any) -> Apply:
         """The node reading ``s``, a scalar (or data made a scalar constant)."""
 
+class Dot22(Op):
+    """``Dot22``: the product of two matrices."""
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+
+class Gemv(Op):
+    """``Gemv(inplace)``: ``beta * y + alpha * dot(A, x)`` of the inputs ``(y,
+    alpha, A, x, beta)``.
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls, inplace: bool = False) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    @property
+    def destroy_map(self) -> _IoMap:  # type: ignore[override]
+        """``{0: [0]}`` when inplace (the output may take ``y``'s memory)."""
+    @property
+    def inplace(self) -> bool:
+        """Whether ``y`` may be overwritten."""
+
 class Blockwise(Op):
     """``Blockwise(core_op, signature=None)``: ``core_op`` over the leading batch
     axes its signature leaves (``"(m,n),(n)->(m)"``); without a signature, the
@@ -2459,11 +2486,18 @@ class Sum(CAReduce):
     ) -> Self: ...
 
 class Prod(CAReduce):
-    """``Prod(axis=None, dtype=None, acc_dtype=None)``."""
+    """``Prod(axis=None, dtype=None, acc_dtype=None, no_zeros_in_input=False)``."""
 
     def __new__(
-        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+        cls,
+        axis: _Axis = None,
+        dtype: t.Any = None,
+        acc_dtype: t.Any = None,
+        no_zeros_in_input: bool = False,
     ) -> Self: ...
+    @property
+    def no_zeros_in_input(self) -> bool:
+        """Whether the caller promised an input without zeros."""
 
 class Max(CAReduce):
     """``Max(axis=None, dtype=None, acc_dtype=None)``."""
@@ -2488,6 +2522,15 @@ class All(CAReduce):
 
 class Any(CAReduce):  # type: ignore[no-redef]
     """``Any(axis=None, dtype=None, acc_dtype=None)``."""
+
+    def __new__(
+        cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None
+    ) -> Self: ...
+
+class ProdWithoutZeros(CAReduce):
+    """``ProdWithoutZeros(axis=None, dtype=None, acc_dtype=None)``: the product of
+    the nonzero elements; its gradient is undefined.
+    """
 
     def __new__(
         cls, axis: _Axis = None, dtype: t.Any = None, acc_dtype: t.Any = None

@@ -52,6 +52,9 @@ class GradientError(Exception):
 class numeric_grad:  # PyTensor's class name
     """Central finite differences of a scalar function of arrays."""
 
+    #: The default step per dtype (PyTensor's attribute, read by its tests).
+    type_eps = _EPS
+
     def __init__(self, f: Any, pt: list[np.ndarray], eps: float | None = None) -> None:
         self.gf = []
         for i, p in enumerate(pt):

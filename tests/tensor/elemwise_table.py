@@ -50,8 +50,8 @@ class Case:
     """One scalar op: ``ref`` computes NumPy's answer, ``domains`` give
     each input's value range (where the op is smooth, for ``verify_grad``),
     ``grad`` is ``"smooth"``, ``"zero"`` (piecewise constant: PyTensor's
-    zero gradient), ``"none"`` (integer-only: no gradient, as in PyTensor)
-    or ``"missing"`` (raises ``NotImplementedError``, documented);
+    zero gradient) or ``"none"`` (integer-only: no gradient, as in
+    PyTensor);
     ``compute`` says whether NumPy computes in the inputs' dtypes
     (``"in"``) or in the output dtype (``"out"``)."""
 
@@ -162,7 +162,7 @@ CASES: dict[str, Case] = {
         "TriGamma",
         functools.partial(sp.polygamma, 1),
         (POS,),
-        "missing",
+        "smooth",
         "Tri_gamma",
         "tri_gamma",
     ),

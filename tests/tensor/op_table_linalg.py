@@ -57,7 +57,7 @@ LINALG: dict[str, Spec] = {
         lambda a, b: ot.tensordot(a, b, axes=[[1, 2], [0, 1]]),
         lambda a, b: np.tensordot(a, b, axes=[[1, 2], [0, 1]]),
         two((2, 3, 4), (3, 4, 5)),
-        "Sum{axes=[2, 3]}",
+        "Reshape{2}",
         NUMERIC,
         empty=two((2, 0, 4), (0, 4, 5)),
         zero_d="axes pairs need at least one axis each",

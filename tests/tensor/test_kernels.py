@@ -481,7 +481,8 @@ def test_random_layouts_match_numpy(op, dtype, shape, data):
         for i in range(arity)
     ]
     out = getattr(ot, op)(*xs)
-    got = oxtensor.function(xs, out)(*args)
+    # isnan/isinf of integers are constants, not reading a 0-d input.
+    got = oxtensor.function(xs, out, on_unused_input="ignore")(*args)
     assert_matches(got, expected(op, args, out.dtype), out.dtype)
 
 

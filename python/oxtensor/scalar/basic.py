@@ -9,6 +9,8 @@ from typing import Any
 from oxtensor import _core
 from oxtensor.scalar.autocast import *  # noqa: F403
 from oxtensor.scalar.autocast import __all__ as _AUTOCAST_NAMES
+from oxtensor.scalar.dtypes import *  # noqa: F403
+from oxtensor.scalar.dtypes import __all__ as _DTYPE_NAMES
 from oxtensor.scalar.variable import *  # noqa: F403
 from oxtensor.scalar.variable import __all__ as _VARIABLE_NAMES
 from oxtensor.scalar.variable import get_scalar_type
@@ -55,4 +57,5 @@ __all__ = [
     *_INSTANCES,
     *_VARIABLE_NAMES,
     *_AUTOCAST_NAMES,
+    *_DTYPE_NAMES,
 ]

@@ -191,4 +191,23 @@ def _configure_from_environment() -> None:
         )
 
 
-__all__ = ["blas_mode", "blas_name", "engines", "use_blas"]
+#: PyTensor's BLAS-level ops, for graphs that name them: ``Dot22`` (a
+#: product of two matrices) and ``Gemv`` (``beta * y + alpha * dot(A, x)``
+#: of the inputs ``(y, alpha, A, x, beta)``). oxtensor's ``dot`` runs the
+#: same kernels without being rewritten into them.
+Dot22 = _core.Dot22
+Gemv = _core.Gemv
+_dot22 = Dot22()
+gemv_no_inplace = Gemv(inplace=False)
+gemv_inplace = Gemv(inplace=True)
+
+__all__ = [
+    "Dot22",
+    "Gemv",
+    "blas_mode",
+    "blas_name",
+    "engines",
+    "gemv_inplace",
+    "gemv_no_inplace",
+    "use_blas",
+]

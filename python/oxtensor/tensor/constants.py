@@ -25,7 +25,6 @@ _FOLDED = {
     "Minimum": np.minimum,
     "Identity": lambda x: x,
     "Cast": lambda x: x,
-    "Second": lambda _, y: y,
 }
 
 
@@ -49,6 +48,14 @@ def _from_node(v: Any, elemwise: bool, depth: int) -> np.ndarray:
         return np.array(inputs[0].type.shape[op.i], dtype="int64")
     if isinstance(op, DimShuffle | Alloc):
         return _value(inputs[0], elemwise, depth - 1)
+    if (
+        isinstance(op, Elemwise)
+        and elemwise
+        and type(op.scalar_op).__name__ == "Second"
+    ):
+        # `fill(x, c)` is `c` wherever `x` is: only the value counts, and
+        # `x` need not be a constant (`zeros_like(x)` is 0).
+        return np.asarray(_value(inputs[1], elemwise, depth - 1)).astype(v.dtype)
     if isinstance(op, Elemwise) and elemwise:
         fold = _FOLDED.get(type(op.scalar_op).__name__)
         if fold is not None:

@@ -22,6 +22,7 @@ Argmax = _core.Argmax
 Argmin = _core.Argmin
 CentredSquares = _core.CentredSquares
 LogSumExp = _core.LogSumExp
+ProdWithoutZeros = _core.ProdWithoutZeros
 
 floor_div = globals()["int_div"]
 expit = globals()["sigmoid"]
@@ -209,6 +210,7 @@ __all__ = [
     "Max",
     "Min",
     "Prod",
+    "ProdWithoutZeros",
     "Sum",
     "all",
     "any",
@@ -243,12 +245,25 @@ __all__ = [
 ]
 
 # PyTensor's names for functions defined elsewhere in `oxtensor.tensor`.
-__getattr__ = _layout.forwarder(
+_forward = _layout.forwarder(
     __name__,
     {*"allclose isclose isneginf isposinf logaddexp nan_to_num power".split()},
 )
 
+
+def __getattr__(name: str) -> _Any:
+    if name == "MaxAndArgmax":
+        # PyTensor's message, its spelling included.
+        raise AttributeError(
+            "The class `MaxandArgmax` has been deprecated. "
+            "Call `Max` and `Argmax` seperately as an alternative."
+        )
+    return _forward(name)
+
+
 from oxtensor.tensor.math_composites import *  # noqa: E402, F403
 from oxtensor.tensor.math_composites import __all__ as _composites_all  # noqa: E402
+from oxtensor.tensor.math_stats import *  # noqa: E402, F403
+from oxtensor.tensor.math_stats import __all__ as _stats_all  # noqa: E402
 
-__all__ += _composites_all
+__all__ += _composites_all + _stats_all

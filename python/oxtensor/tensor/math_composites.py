@@ -25,11 +25,12 @@ def smallest(*args: Any) -> Any:
 
 
 def isnan_(a: Any) -> Any:
-    """``isnan`` as its own elementwise node (PyTensor's name for it
-    before the rewrite that folds it for integer inputs)."""
-    from oxtensor.tensor.math import isnan
+    """``isnan`` as its own elementwise node, integers included (PyTensor's
+    name for it; ``isnan`` gives integers a constant instead)."""
+    from oxtensor import scalar
+    from oxtensor._core import elemwise_op
 
-    return isnan(a)
+    return elemwise_op(scalar.isnan)(a)
 
 
 def _observations_in_rows(m: Any, rowvar: bool) -> Any:

@@ -66,6 +66,30 @@ def where(cond: _Any, ift: _Any = None, iff: _Any = None) -> _Any:
     raise ValueError("either both or neither of ift and iff should be given")
 
 
+def _all_false(a: _Any) -> _Any:
+    """``False`` shaped like ``a``: an ``Alloc``, not an ``Elemwise``."""
+    from oxtensor.tensor.basic import alloc
+
+    return alloc(np.asarray(False), *[a.shape[i] for i in range(a.ndim)])
+
+
+def isnan(a: _Any) -> _Any:
+    """Where ``a`` is NaN; integers never are (all false, without an
+    ``Elemwise``, as PyTensor builds it)."""
+    a = as_tensor_variable(a)
+    if a.dtype.startswith(("int", "uint", "bool")):
+        return _all_false(a)
+    return _op("isnan")(a)
+
+
+def isinf(a: _Any) -> _Any:
+    """Where ``a`` is infinite; integers never are (all false, as ``isnan``)."""
+    a = as_tensor_variable(a)
+    if a.dtype.startswith(("int", "uint", "bool")):
+        return _all_false(a)
+    return _op("isinf")(a)
+
+
 def isfinite(a: _Any) -> _Any:
     """Where ``a`` is neither NaN nor infinite (all true for integers)."""
     a = as_tensor_variable(a)

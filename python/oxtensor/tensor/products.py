@@ -6,7 +6,6 @@ around it for vectors and for stacks of unequal rank); the others are
 compositions of ``Matmul``, ``Dot``, transposes, reshapes and sums.
 """
 
-from collections.abc import Sequence
 from typing import Any
 
 from oxtensor import _core
@@ -35,45 +34,96 @@ def _axes_lists(axes: Any, nd_a: int, nd_b: int) -> tuple[list[int], list[int]]:
                 f"tensordot: axes={axes} does not fit ranks {nd_a}, {nd_b}"
             )
         return list(range(nd_a - axes, nd_a)), list(range(axes))
+    if len(axes) != 2:
+        raise ValueError(
+            f"tensordot: axes must be an int or a pair of axis lists, got {axes!r}"
+        )
     a_axes, b_axes = ([ax] if isinstance(ax, int) else list(ax) for ax in axes)
     if len(a_axes) != len(b_axes):
         raise ValueError(f"tensordot: axes {a_axes} and {b_axes} differ in length")
+    for side, ax_list, nd in (("first", a_axes, nd_a), ("second", b_axes, nd_b)):
+        if len(ax_list) > nd or any(not -nd <= ax < nd for ax in ax_list):
+            raise ValueError(
+                f"tensordot: axes {ax_list} do not fit the {side} input's rank {nd}"
+            )
     return [ax % nd_a for ax in a_axes], [ax % nd_b for ax in b_axes]
 
 
-def _static_product(shape: Sequence[int | None]) -> int | None:
-    total = 1
-    for n in shape:
-        if n is None:
-            return None
-        total *= n
+def _length(x: Any, i: int) -> Any:
+    """Axis ``i``'s length: an int when static, else a graph."""
+    n = x.type.shape[i]
+    return n if n is not None else x.shape[i]
+
+
+def _product(lengths: list[Any]) -> Any:
+    total: Any = 1
+    for n in lengths:
+        total = total * n
     return total
+
+
+def _as_matrix_product(a: Any, b: Any, a_ax: int, b_ax: int) -> Any:
+    """``tensordot`` over one axis of inputs of rank 1 or 2: one ``dot``,
+    with the contracted axis of ``a`` last and of ``b`` first."""
+    if a.ndim == 2 and a_ax == 0:
+        a = a.T
+    if b.ndim == 2 and b_ax == 1:
+        b = b.T
+    return a.dot(b)
 
 
 def tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     """Sum of products over ``axes`` (an int, or a pair of axis lists), as
-    ``numpy.tensordot``: through transposes, reshapes and one ``Dot`` when the
-    free and contracted lengths are static, else a broadcast product summed.
-    """
+    ``numpy.tensordot``. One ``dot`` for vectors and matrices; otherwise
+    the contracted axes are moved together, both inputs reshaped to
+    matrices, multiplied and the free axes restored. Lengths that differ
+    in the types are a ``ValueError`` now; with more than one contracted
+    axis, lengths not known to be equal are checked by an ``Assert`` (one
+    reshape could hide a mismatch that keeps the product)."""
+    from oxtensor.raise_op import Assert
+    from oxtensor.tensor.math import eq
+
     a, b = as_tensor_variable(a), as_tensor_variable(b)
     a_axes, b_axes = _axes_lists(axes, a.ndim, b.ndim)
+    unchecked = []
+    for i, j in zip(a_axes, b_axes, strict=True):
+        sa, sb = a.type.shape[i], b.type.shape[j]
+        if sa is not None and sb is not None and sa != sb:
+            raise ValueError(
+                "Input arrays have inconsistent type shape along the axes that "
+                f"are to be reduced with tensordot: {a.type.shape} and {b.type.shape} "
+                f"over axes {a_axes} and {b_axes}"
+            )
+        if sa is None or sb is None:
+            unchecked.append((i, j))
+    if not a_axes and (a.ndim == 0 or b.ndim == 0):
+        return a * b
+    if len(a_axes) == 1 and 1 <= a.ndim <= 2 and 1 <= b.ndim <= 2:
+        return _as_matrix_product(a, b, a_axes[0], b_axes[0])
     a_free = [i for i in range(a.ndim) if i not in a_axes]
     b_free = [i for i in range(b.ndim) if i not in b_axes]
+    if len(a_axes) > 1 and unchecked:
+        conds = [eq(a.shape[i], b.shape[j]) for i, j in unchecked]
+        message = "Input array shape along reduced axes of tensordot are not equal"
+        a = Assert(message)(a, *conds)
     at = a.transpose(*a_free, *a_axes)
     bt = b.transpose(*b_axes, *b_free)
-    free_shape = [a.type.shape[i] for i in a_free] + [b.type.shape[i] for i in b_free]
-    k = _static_product([a.type.shape[i] for i in a_axes])
-    if k is not None and all(n is not None for n in free_shape):
-        m = _static_product([a.type.shape[i] for i in a_free])
-        n = _static_product([b.type.shape[i] for i in b_free])
-        prod = at.reshape((m, k)).dot(bt.reshape((k, n)))
-        return prod.reshape(tuple(free_shape))
-    nc, na, nb = len(a_axes), len(a_free), len(b_free)
-    # a: (free_a, contracted) -> (free_a, 1.., contracted); b likewise.
-    ea = at.dimshuffle(*range(na), *(["x"] * nb), *range(na, na + nc))
-    eb = bt.dimshuffle(*(["x"] * na), *range(nc, nc + nb), *range(nc))
-    summed = list(range(na + nb, na + nb + nc))
-    return (ea * eb).sum(axis=summed) if summed else ea * eb
+    contracted = _product([_length(a, i) for i in a_axes])
+    rows = _product([_length(a, i) for i in a_free])
+    cols = _product([_length(b, i) for i in b_free])
+    prod = at.reshape((rows, contracted), ndim=2).dot(
+        bt.reshape((contracted, cols), ndim=2)
+    )
+    free = [_length(a, i) for i in a_free] + [_length(b, i) for i in b_free]
+    out = prod.reshape(tuple(free), ndim=len(free))
+    static = tuple(a.type.shape[i] for i in a_free) + tuple(
+        b.type.shape[i] for i in b_free
+    )
+    if out.type.shape != static and any(n is not None for n in static):
+        from oxtensor.tensor.shape import specify_shape
+
+        out = specify_shape(out, static)
+    return out
 
 
 def outer(x: Any, y: Any) -> Any:

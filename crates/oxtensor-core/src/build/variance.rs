@@ -5,11 +5,12 @@
 //! (`rewrite/families/variance.rs`) recognises and runs in one pass.
 
 use crate::build::{cast, dimshuffle, elemwise, int_constant, reinsert_axes, sqr, sub, true_div};
-use crate::dtype::DType;
+use crate::dtype::{upcast, DType};
 use crate::error::Result;
 use crate::graph::{Graph, VarId};
-use crate::ops::reduce::normalize_axes;
+use crate::ops::reduce::{normalize_axes, CAReduce};
 use crate::ops::shape::ShapeI;
+use crate::reduction::ReduceKind;
 use crate::scalar::ScalarKind;
 use crate::types::TensorType;
 use std::sync::Arc;
@@ -55,12 +56,29 @@ pub fn sum_keepdims(
     dimshuffle(g, out, reinsert_axes(ndim, &axes))
 }
 
-/// `x.mean(axis, keepdims=keepdims)`: the `Sum` divided by each reduced
-/// length in turn, named `mean`.
-pub fn mean(g: &mut Graph, x: VarId, axis: Option<&[i64]>, keepdims: bool) -> Result<VarId> {
+/// `x.mean(axis, keepdims=keepdims, dtype=dtype)`: the `Sum` (in `dtype`
+/// when given) divided by each reduced length in turn, named `mean`.
+pub fn mean(
+    g: &mut Graph,
+    x: VarId,
+    axis: Option<&[i64]>,
+    keepdims: bool,
+    dtype: Option<DType>,
+) -> Result<VarId> {
     let ty = tensor_type(g, x)?;
     let axes = axes_for(axis, ty.ndim())?;
-    let mut s = crate::build::sum(g, x, axis)?;
+    // float16 data are summed in float32 (10^5 ones overflow float16).
+    let sum_dtype = dtype.or((ty.dtype == DType::Float16).then_some(DType::Float32));
+    let mut s = match sum_dtype {
+        None => crate::build::sum(g, x, axis)?,
+        // The sum in `dtype`, accumulated at least as wide as by default.
+        Some(d) => {
+            let mut op = CAReduce::new(ReduceKind::Sum, axis, &ty)?;
+            op.acc_dtype = upcast(&[op.acc_dtype, d])?;
+            op.dtype = d;
+            g.apply_out(Arc::new(op), &[x])?
+        }
+    };
     // The division runs in float32 for float16 data (an accumulator, as in
     // NumPy and PyTensor) and the mean is cast back.
     let float = match tensor_type(g, s)?.dtype {
@@ -72,7 +90,11 @@ pub fn mean(g: &mut Graph, x: VarId, axis: Option<&[i64]>, keepdims: bool) -> Re
         let len = cast(g, len, float)?;
         s = true_div(g, s, len)?;
     }
-    if ty.dtype == DType::Float16 {
+    // No axes: nothing divided, yet a mean is a float (PyTensor's rule).
+    if axes.is_empty() && tensor_type(g, s)?.dtype.is_discrete() {
+        s = cast(g, s, float)?;
+    }
+    if dtype == Some(DType::Float16) || (dtype.is_none() && ty.dtype == DType::Float16) {
         s = cast(g, s, DType::Float16)?;
     }
     let out = if keepdims {
@@ -111,7 +133,7 @@ fn count(g: &mut Graph, x: VarId, axis: Option<&[i64]>, dtype: DType) -> Result<
 /// `var(x, axis, ddof, keepdims, corrected)`, named `var`.
 pub fn var(g: &mut Graph, x: VarId, m: &Moments) -> Result<VarId> {
     let axis = m.axis.as_deref();
-    let mu = mean(g, x, axis, true)?;
+    let mu = mean(g, x, axis, true, None)?;
     let centred = sub(g, x, mu)?;
     let n = count(g, x, axis, tensor_type(g, centred)?.dtype)?;
     // `sqr`, not `** 2`: without fusion a float power runs `powf` per element.

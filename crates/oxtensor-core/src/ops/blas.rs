@@ -1,5 +1,6 @@
-//! Matrix products: `Dot` for vectors and matrices (`dot`, `@`).
-//! Mirrors `pytensor/tensor/math.py`'s `Dot`.
+//! Matrix products: `Dot` for vectors and matrices (`dot`, `@`), and
+//! `Dot22`, its matrix-by-matrix form. Mirror `pytensor/tensor/math.py`'s
+//! `Dot` and `tensor/blas.py`'s `Dot22`.
 
 use crate::dtype::upcast;
 use crate::error::{Error, Result};
@@ -84,6 +85,45 @@ impl Op for Dot {
         Ok(Some(vec![Some(grad_rules::dot_pushforward(
             g, node, tangents,
         )?)]))
+    }
+}
+
+/// `Dot22`: `Dot` of two matrices only (PyTensor's BLAS-level op for
+/// `gemm`-shaped products); the same kernel, gradient and shapes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dot22;
+
+impl Op for Dot22 {
+    op_identity!("Dot22");
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let [x, y] = super::arity::exactly("Dot22", inputs)?;
+        let (x, y) = (
+            x.expect_tensor("The first input of Dot22")?,
+            y.expect_tensor("The second input of Dot22")?,
+        );
+        if x.ndim() != 2 || y.ndim() != 2 {
+            return Err(Error::Type(format!(
+                "Dot22 takes two matrices, got inputs of type {x} and {y}"
+            )));
+        }
+        Ok(vec![Dot.output_type(x, y)?.into()])
+    }
+
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
+        Dot.perform(ctx, inputs, outputs)
+    }
+
+    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
+        Dot.infer_shape(g, node, input_shapes)
+    }
+
+    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
+        Dot.pullback(g, node, output_grads)
+    }
+
+    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
+        Dot.pushforward(g, node, tangents)
     }
 }
 

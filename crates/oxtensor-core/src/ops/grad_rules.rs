@@ -169,7 +169,36 @@ pub fn dot_pullback(g: &mut Graph, node: NodeId, gz: VarId) -> Result<Vec<VarId>
     };
     let gx = match_dtype(g, gx, xt.dtype)?;
     let gy = match_dtype(g, gy, yt.dtype)?;
-    Ok(vec![gx, gy])
+    Ok(vec![
+        broadcastable_like(g, gx, &xt)?,
+        broadcastable_like(g, gy, &yt)?,
+    ])
+}
+
+/// `grad` with the length-1 axes of `input`'s type known: a product with
+/// the other operand loses them where only one side knew (a `(1,)` vector
+/// times a `(?,)` one), and a gradient must fit its input's type. A
+/// `SpecifyShape` restores them, as PyTensor's `Dot` gradient does.
+fn broadcastable_like(
+    g: &mut Graph,
+    grad: VarId,
+    input: &crate::types::TensorType,
+) -> Result<VarId> {
+    let have = tensor(g, grad)?;
+    let lost = (input.shape.iter().zip(&have.shape)).any(|(i, h)| *i == Some(1) && h.is_none());
+    if !lost || have.ndim() != input.ndim() {
+        return Ok(grad);
+    }
+    let mut inputs = vec![grad];
+    for d in &input.shape {
+        let len = if *d == Some(1) { 1 } else { -1 };
+        inputs.push(build::int_constant(g, len)?);
+    }
+    crate::ops::known::apply_out(
+        g,
+        Arc::new(crate::ops::specify_shape::SpecifyShape),
+        &inputs,
+    )
 }
 
 /// `Dot`'s pushforward: `vx · y + x · vy`.

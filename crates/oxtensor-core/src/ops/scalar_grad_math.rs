@@ -104,9 +104,24 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
         }
         K::GammaLn => t(build::elemwise(g, K::Psi, &[a])?),
         K::Psi => t(build::elemwise(g, K::TriGamma, &[a])?),
-        K::TriGamma => Err(Error::NotImplemented(
-            "the gradient of tri_gamma needs polygamma, which oxtensor does not have".into(),
-        )),
+        K::TriGamma => {
+            let two = build::scalar_constant(g, DType::Int64, 2.0);
+            t(build::elemwise(g, K::Polygamma, &[two, a])?)
+        }
+        // The order is an integer: no derivative; ψ⁽ⁿ⁾' = ψ⁽ⁿ⁺¹⁾.
+        K::Polygamma => {
+            let order_dt = tensor(g, x[0])?.dtype;
+            let one = build::scalar_constant(g, order_dt, 1.0);
+            let next = build::add(g, x[0], one)?;
+            let why = format!(
+                "polygamma is not differentiable with respect to its integer order ({})",
+                g.describe_var(x[0])
+            );
+            Ok(vec![
+                Undefined(why),
+                Times(build::elemwise(g, K::Polygamma, &[next, xs[1]])?),
+            ])
+        }
         K::Clip => clip_masks(g, x),
         // x / hypot(x, y) and y / hypot(x, y), as PyTensor's.
         K::Hypot => Ok(vec![

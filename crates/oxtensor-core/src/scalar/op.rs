@@ -45,6 +45,8 @@ pub enum OutputRule {
     UpcastMin8,
     /// Same dtype, refusing bool and complex inputs (`sign`).
     SameReal,
+    /// An integer order then real inputs, raised to a float (`polygamma`).
+    IntOrderFloat,
 }
 
 impl ScalarKind {
@@ -166,6 +168,23 @@ impl ScalarOp {
             OutputRule::SameReal if up == DType::Bool => return refuse("bool"),
             OutputRule::SameReal if up.is_complex() => return refuse("complex"),
             OutputRule::SameReal => up,
+            OutputRule::IntOrderFloat => match inputs.split_first() {
+                Some((order, _)) if !order.is_discrete() => {
+                    return Err(Error::Type(format!(
+                        "{}: the order must be discrete (an integer), got {}",
+                        kind.name(),
+                        fmt_dtypes(inputs)
+                    )))
+                }
+                Some((_, rest)) if !rest.is_empty() && !up.is_complex() => upgrade_each(rest)?,
+                _ => {
+                    return Err(Error::Type(format!(
+                        "{}: complex argument not supported, got {}",
+                        kind.name(),
+                        fmt_dtypes(inputs)
+                    )))
+                }
+            },
         })
     }
 

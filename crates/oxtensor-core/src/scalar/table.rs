@@ -204,6 +204,7 @@ scalar_ops! {
     GammaLn => "GammaLn", "gammaln", Some(1), UpgradeToFloatNoComplex, [special];
     Psi => "Psi", "psi", Some(1), UpgradeToFloatNoComplex, [special];
     TriGamma => "TriGamma", "tri_gamma", Some(1), UpgradeToFloatNoComplex, [special];
+    Polygamma => "Polygamma", "polygamma", Some(2), IntOrderFloat, [special];
     Clip => "Clip", "clip", Some(3), UpcastNoComplex, [];
     Real => "Real", "real", Some(1), ComplexToReal, [];
     Imag => "Imag", "imag", Some(1), ComplexToReal, [];

@@ -6,6 +6,7 @@
 use crate::gradient::grad_op::PyGradOp;
 use crate::gradient::jacobian::PyJacobian;
 use crate::ops::bincount::PyBincount;
+use crate::ops::blas::{PyDot22, PyGemv};
 use crate::ops::blockwise::PyBlockwise;
 use crate::ops::diagonal::{PyAllocDiag, PyExtractDiag};
 use crate::ops::dimshuffle::{self, PyDimShuffle};
@@ -23,7 +24,9 @@ use crate::ops::linalg::{
 };
 use crate::ops::nonzero::PyNonzero;
 use crate::ops::op::PyOp;
-use crate::ops::reduce::{self, PyAll, PyAny_, PyCAReduce, PyMax, PyMin, PyProd, PySum};
+use crate::ops::reduce::{
+    self, PyAll, PyAny_, PyCAReduce, PyMax, PyMin, PyProd, PyProdWithoutZeros, PySum,
+};
 use crate::ops::reshape::{PyReshape, PyShape, PyShapeI};
 use crate::ops::rewritten::{PyArgmin, PyCentredSquares};
 use crate::ops::scalar_node::{PyScalarFromTensor, PyTensorFromScalar};
@@ -45,6 +48,7 @@ use oxtensor_core::ops::argmin::Argmin;
 use oxtensor_core::ops::bartlett::Bartlett;
 use oxtensor_core::ops::bincount::Bincount;
 use oxtensor_core::ops::blas::Dot;
+use oxtensor_core::ops::blas::Dot22;
 use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
 use oxtensor_core::ops::choose::Choose;
@@ -55,6 +59,7 @@ use oxtensor_core::ops::diagonal::{AllocDiag, ExtractDiag};
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
+use oxtensor_core::ops::gemv::Gemv;
 use oxtensor_core::ops::grad_ops::GradOp;
 use oxtensor_core::ops::ifelse::IfElse;
 use oxtensor_core::ops::join::Join;
@@ -70,6 +75,7 @@ use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::matmul::Matmul;
 use oxtensor_core::ops::nonzero::Nonzero;
 use oxtensor_core::ops::permute_rows::PermuteRowElements;
+use oxtensor_core::ops::prod_without_zeros::ProdWithoutZeros;
 use oxtensor_core::ops::ravel_index::{RavelMultiIndex, UnravelIndex};
 use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::repeat::Repeat;
@@ -128,6 +134,8 @@ builtin_ops! {
     IfElse => PyIfElse,
     GradOp => PyGradOp,
     Dot => PyDot,
+    Dot22 => PyDot22,
+    Gemv => PyGemv,
     Matmul => PyMatmul,
     MatrixInverse => PyMatrixInverse,
     Det => PyDet,
@@ -184,6 +192,7 @@ builtin_ops! {
     Elemwise => elemwise::object [PyElemwise],
     DimShuffle => dimshuffle::object [PyDimShuffle],
     CAReduce => reduce::object [PyCAReduce, PySum, PyProd, PyMax, PyMin, PyAll, PyAny_],
+    ProdWithoutZeros => reduce::prod_without_zeros_object [PyProdWithoutZeros],
     Sort => sort::object [PySortOp, PyArgSortOp],
     Softmax => special::softmax_object [PySoftmax, PyLogSoftmax],
     // Its class is named `CAReduce` too: `pickle/composite.rs` adds it

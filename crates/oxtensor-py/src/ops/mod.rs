@@ -3,6 +3,7 @@
 //! family, and building their nodes (`make_node`, `infer_shape`).
 
 pub mod bincount;
+pub mod blas;
 pub mod blockwise;
 pub mod classes;
 pub mod diagonal;

@@ -7,6 +7,7 @@ use crate::ops::classes::{core_op, op_object};
 use crate::ops::op::PyOp;
 use crate::ops::props::op_args;
 use crate::ops::scalar::{self};
+use oxtensor_core::ops::prod_without_zeros::ProdWithoutZeros;
 use oxtensor_core::ops::reduce::{normalize_axes, CAReduce};
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::reduction::ReduceKind;
@@ -21,6 +22,11 @@ use std::sync::Arc;
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.elemwise", name = "CAReduce")]
 pub struct PyCAReduce {
     kind: ReduceKind,
+    /// `ProdWithoutZeros`: a `Prod` whose core op skips the zeros.
+    without_zeros: bool,
+    /// `Prod`'s promise that the input has no zeros: kept, with no effect
+    /// (the gradient handles zeros either way).
+    no_zeros_in_input: bool,
     axis: Option<Vec<i64>>,
     dtype: Option<oxtensor_core::dtype::DType>,
     acc_dtype: Option<oxtensor_core::dtype::DType>,
@@ -46,20 +52,33 @@ impl PyCAReduce {
         dtype: Option<Bound<'_, PyAny>>,
         acc_dtype: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let this = PyCAReduce {
-            kind,
-            axis: parse_axis(axis)?,
-            dtype: dtype
-                .filter(|d| !d.is_none())
+        Ok(Self::fields(kind, axis, dtype, acc_dtype)?.initializer())
+    }
+
+    fn fields(
+        kind: ReduceKind,
+        axis: Option<Bound<'_, PyAny>>,
+        dtype: Option<Bound<'_, PyAny>>,
+        acc_dtype: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let dtype_of = |d: Option<Bound<'_, PyAny>>| {
+            d.filter(|d| !d.is_none())
                 .map(|d| parse_dtype(&d))
-                .transpose()?,
-            acc_dtype: acc_dtype
-                .filter(|d| !d.is_none())
-                .map(|d| parse_dtype(&d))
-                .transpose()?,
+                .transpose()
         };
-        let core = this.resolved_if_possible();
-        Ok(PyClassInitializer::from(PyOp { core }).add_subclass(this))
+        Ok(PyCAReduce {
+            kind,
+            without_zeros: false,
+            no_zeros_in_input: false,
+            axis: parse_axis(axis)?,
+            dtype: dtype_of(dtype)?,
+            acc_dtype: dtype_of(acc_dtype)?,
+        })
+    }
+
+    fn initializer(self) -> PyClassInitializer<Self> {
+        let core = self.resolved_if_possible();
+        PyClassInitializer::from(PyOp { core }).add_subclass(self)
     }
 
     /// A core op is known up front only when nothing depends on the input.
@@ -75,7 +94,7 @@ impl PyCAReduce {
                 if let Some(a) = axis.as_mut() {
                     a.sort_unstable();
                 }
-                Some(Arc::new(CAReduce {
+                Some(self.wrapped(CAReduce {
                     kind: self.kind,
                     axis,
                     dtype,
@@ -83,6 +102,14 @@ impl PyCAReduce {
                 }))
             }
             _ => None,
+        }
+    }
+
+    /// The core op of a resolved reduction: itself, or `ProdWithoutZeros`.
+    fn wrapped(&self, reduce: CAReduce) -> OpRef {
+        match self.without_zeros {
+            true => Arc::new(ProdWithoutZeros { reduce }),
+            false => Arc::new(reduce),
         }
     }
 
@@ -95,7 +122,9 @@ impl PyCAReduce {
         if let Some(d) = self.acc_dtype {
             // All/Any accumulate truth values: a bool accumulator loses nothing.
             let truth = matches!(self.kind, ReduceKind::All | ReduceKind::Any);
-            if !truth && !input.dtype.can_cast_safely(d) {
+            // Integers may accumulate in any float or complex dtype.
+            let widened = input.dtype.is_discrete() && d.is_continuous();
+            if !truth && !widened && !input.dtype.can_cast_safely(d) {
                 return Err(PyTypeError::new_err(format!(
                     "Cannot build {} node with input dtype {} and acc_dtype {d}, as \
                      precision would be lost: give an acc_dtype at least as precise as \
@@ -123,7 +152,10 @@ impl PyCAReduce {
         let py = slf.py();
         let input = crate::convert::constant::as_tensor_variable(input, None, None, None)?;
         let ty = crate::ops::make_node::tensor_type_of(&input)?;
-        let core: OpRef = Arc::new(slf.borrow().resolve(&ty)?);
+        let core: OpRef = {
+            let this = slf.borrow();
+            this.wrapped(this.resolve(&ty)?)
+        };
         let same = slf
             .as_super()
             .borrow()
@@ -147,11 +179,11 @@ impl PyCAReduce {
     /// Axes as a tuple, or `None` for all.
     #[getter]
     fn axis<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Py<PyAny>> {
-        let resolved = slf.as_super().core.as_ref().and_then(|c| {
-            c.as_any()
-                .downcast_ref::<CAReduce>()
-                .map(|c| c.axis.clone())
-        });
+        let resolved = slf
+            .as_super()
+            .core
+            .as_ref()
+            .and_then(|c| reduce_of(c).map(|c| c.axis.clone()));
         let axis: Option<Vec<i64>> = match resolved {
             Some(a) => a.map(|a| a.into_iter().map(|i| i as i64).collect()),
             None => slf.axis.clone(),
@@ -169,7 +201,7 @@ impl PyCAReduce {
             .as_super()
             .core
             .as_ref()
-            .and_then(|c| c.as_any().downcast_ref::<CAReduce>().map(|c| c.dtype));
+            .and_then(|c| reduce_of(c).map(|c| c.dtype));
         resolved.or(slf.dtype).map(|d| d.to_string())
     }
 
@@ -180,7 +212,7 @@ impl PyCAReduce {
             .as_super()
             .core
             .as_ref()
-            .and_then(|c| c.as_any().downcast_ref::<CAReduce>().map(|c| c.acc_dtype));
+            .and_then(|c| reduce_of(c).map(|c| c.acc_dtype));
         resolved.or(slf.acc_dtype).map(|d| d.to_string())
     }
 
@@ -199,7 +231,11 @@ impl PyCAReduce {
                     Some(a) if a.len() == 1 => format!("axis={}", a[0]),
                     Some(a) => format!("axes={a:?}"),
                 };
-                format!("{}{{{axis}}}", slf.kind.class_name())
+                let name = match slf.without_zeros {
+                    true => "ProdWithoutZeros",
+                    false => slf.kind.class_name(),
+                };
+                format!("{name}{{{axis}}}")
             }
         }
     }
@@ -224,11 +260,71 @@ macro_rules! reductions {
 
 reductions! {
     PySum => Sum, "Sum";
-    PyProd => Prod, "Prod";
     PyMax => Max, "Max";
     PyMin => Min, "Min";
     PyAll => All, "All";
     PyAny_ => Any, "Any";
+}
+
+/// `Prod(axis=None, dtype=None, acc_dtype=None, no_zeros_in_input=False)`.
+#[pyclass(extends = PyCAReduce, subclass, module = "oxtensor.tensor.math", name = "Prod")]
+pub struct PyProd;
+
+#[pymethods]
+impl PyProd {
+    #[new]
+    #[pyo3(signature = (axis = None, dtype = None, acc_dtype = None, no_zeros_in_input = false))]
+    fn new(
+        axis: Option<Bound<'_, PyAny>>,
+        dtype: Option<Bound<'_, PyAny>>,
+        acc_dtype: Option<Bound<'_, PyAny>>,
+        no_zeros_in_input: bool,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let mut fields = PyCAReduce::fields(ReduceKind::Prod, axis, dtype, acc_dtype)?;
+        fields.no_zeros_in_input = no_zeros_in_input;
+        Ok(fields.initializer().add_subclass(PyProd))
+    }
+
+    /// Whether the caller promised an input without zeros.
+    #[getter]
+    fn no_zeros_in_input(slf: PyRef<'_, Self>) -> bool {
+        slf.as_super().no_zeros_in_input
+    }
+}
+
+/// The reduction a core op folds: a `CAReduce`'s own, or the one inside
+/// `ProdWithoutZeros`.
+fn reduce_of(core: &OpRef) -> Option<&CAReduce> {
+    let any = core.as_any();
+    any.downcast_ref::<CAReduce>()
+        .or_else(|| any.downcast_ref::<ProdWithoutZeros>().map(|p| &p.reduce))
+}
+
+/// `ProdWithoutZeros(axis=None, dtype=None, acc_dtype=None)`: the product
+/// of the nonzero elements; its gradient is undefined.
+#[pyclass(extends = PyCAReduce, subclass, module = "oxtensor.tensor.math", name = "ProdWithoutZeros")]
+pub struct PyProdWithoutZeros;
+
+#[pymethods]
+impl PyProdWithoutZeros {
+    #[new]
+    #[pyo3(signature = (axis = None, dtype = None, acc_dtype = None))]
+    fn new(
+        axis: Option<Bound<'_, PyAny>>,
+        dtype: Option<Bound<'_, PyAny>>,
+        acc_dtype: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let mut fields = PyCAReduce::fields(ReduceKind::Prod, axis, dtype, acc_dtype)?;
+        fields.without_zeros = true;
+        Ok(fields.initializer().add_subclass(PyProdWithoutZeros))
+    }
+}
+
+/// The Python object of a `ProdWithoutZeros` core op.
+pub fn prod_without_zeros_object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
+    let p = core_op::<ProdWithoutZeros>(core)?;
+    let base = reduce_init(core.clone(), &p.reduce, true);
+    Ok(Py::new(py, base.add_subclass(PyProdWithoutZeros))?.into_any())
 }
 
 /// The Python object of a `CAReduce`: `Sum`, `Prod`, ... by its kind.
@@ -248,8 +344,14 @@ pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
 /// `core` (a `CAReduce`, or a fused `Sum` in `pickle/composite.rs`),
 /// reducing as `r` does.
 pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitializer<PyCAReduce> {
+    reduce_init(core, r, false)
+}
+
+fn reduce_init(core: OpRef, r: &CAReduce, without_zeros: bool) -> PyClassInitializer<PyCAReduce> {
     let template = PyCAReduce {
         kind: r.kind,
+        without_zeros,
+        no_zeros_in_input: false,
         axis: r
             .axis
             .as_ref()
@@ -270,6 +372,8 @@ pub fn reduction(
 ) -> PyResult<CAReduce> {
     let template = PyCAReduce {
         kind,
+        without_zeros: false,
+        no_zeros_in_input: false,
         axis,
         dtype,
         acc_dtype,

@@ -20,6 +20,7 @@ pub mod map;
 mod map_bool;
 mod map_gather;
 mod map_reversed;
+mod polygamma;
 mod special;
 
 use crate::dtype::{upcast, DType};

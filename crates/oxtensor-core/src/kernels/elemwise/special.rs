@@ -4,13 +4,16 @@
 //! `log1mexp` have vector loops in `vmath`, reached through
 //! `vmath::kinds` as the trigonometric kinds are.)
 //!
+//! `polygamma` (binary) is in `polygamma.rs`.
+//!
 //! `gammaln` comes from `libm` (a port of musl's libm), `erfcx` from
 //! `puruspe` (a port of libcerf). `tri_gamma` is written here: reflection
 //! for negative arguments, the recurrence up to 10, then the asymptotic
 //! series. Float32 inputs are computed in float64 and rounded, as SciPy's
 //! loops do.
 
-use super::map::map1_slices;
+use super::map::{map1_slices, map2};
+use super::polygamma::polygamma;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::vmath::psi::reflection;
@@ -28,6 +31,14 @@ pub(crate) fn apply(
     out: &mut Tensor,
 ) -> Result<Option<()>> {
     use ScalarKind::*;
+    if k == Polygamma {
+        match dtype {
+            DType::Float32 => via_f64_2::<f32>(ins[0], ins[1], out, polygamma),
+            DType::Float64 => heavy_map2(ins[0], ins[1], out, polygamma),
+            _ => return Ok(None),
+        }
+        return Ok(Some(()));
+    }
     let a = ins[0];
     let f: fn(f64) -> f64 = match k {
         Erfcx => erfcx,
@@ -49,6 +60,24 @@ fn via_f64<T: Float + Element>(a: &Tensor, out: &mut Tensor, f: fn(f64) -> f64) 
         let y = f(x.to_f64().unwrap_or(f64::NAN));
         T::from(y).unwrap_or_else(T::nan)
     });
+}
+
+/// `f` of two operands computed in float64 for inputs of type `T`.
+fn via_f64_2<T: Float + Element>(a: &Tensor, b: &Tensor, out: &mut Tensor, f: fn(f64, f64) -> f64) {
+    heavy_map2(a, b, out, move |x: T, y: T| {
+        let wide = |v: T| v.to_f64().unwrap_or(f64::NAN);
+        T::from(f(wide(x), wide(y))).unwrap_or_else(T::nan)
+    });
+}
+
+/// `out[i] = f(a[i], b[i])` (operands broadcast) for a costly `f`.
+fn heavy_map2<A: Element, B: Element, O: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    out: &mut Tensor,
+    f: impl Fn(A, B) -> O + Sync,
+) {
+    map2(a, b, out, f);
 }
 
 /// `out[i] = f(a[i])` for a costly `f` (tens of ns): split across threads

@@ -8,6 +8,7 @@ use crate::ops::make_node::{elemwise, tensor_type_of};
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 fn binary<'py>(kind: ScalarKind, a: &Bound<'py, PyAny>, b: Bound<'py, PyAny>) -> Out<'py> {
     elemwise(a.py(), ScalarOp::Kind(kind), vec![a.clone(), b])
@@ -77,6 +78,23 @@ impl PyTensorVariable {
     }
     fn __rmod__<'py>(slf: &Bound<'py, Self>, other: Bound<'py, PyAny>) -> Out<'py> {
         real_only(ScalarKind::Mod, [&other, slf.as_any()])
+    }
+    /// `(self // other, self % other)`, as Python's `divmod`.
+    fn __divmod__<'py>(
+        slf: &Bound<'py, Self>,
+        other: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let q = real_only(ScalarKind::IntDiv, [slf.as_any(), &other])?;
+        let r = real_only(ScalarKind::Mod, [slf.as_any(), &other])?;
+        PyTuple::new(slf.py(), [q, r])
+    }
+    fn __rdivmod__<'py>(
+        slf: &Bound<'py, Self>,
+        other: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let q = real_only(ScalarKind::IntDiv, [&other, slf.as_any()])?;
+        let r = real_only(ScalarKind::Mod, [&other, slf.as_any()])?;
+        PyTuple::new(slf.py(), [q, r])
     }
     fn __pow__<'py>(
         slf: &Bound<'py, Self>,

@@ -1,7 +1,7 @@
 //! `TensorVariable`'s reductions (`x.sum()`, `x.max(axis=1)`, `x.mean()`,
 //! ...): `CAReduce` nodes with PyTensor's dtype rules and `keepdims`.
 
-use super::{cast, Out, PyTensorVariable};
+use super::{Out, PyTensorVariable};
 use crate::convert::scratch_graph::ScratchGraph;
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
@@ -84,11 +84,12 @@ pub fn mean<'py>(
     x: &Bound<'py, PyAny>,
     axis: Option<Bound<'py, PyAny>>,
     keepdims: bool,
+    dtype: Option<DType>,
 ) -> Out<'py> {
     let axes = parse_axes(axis)?;
     let mut scratch = ScratchGraph::default();
     let id = scratch.leaf(x)?;
-    let out = variance::mean(&mut scratch.g, id, axes.as_deref(), keepdims).py()?;
+    let out = variance::mean(&mut scratch.g, id, axes.as_deref(), keepdims, dtype).py()?;
     scratch.export(x.py(), out)
 }
 
@@ -160,10 +161,6 @@ impl PyTensorVariable {
         acc_dtype: Option<Bound<'py, PyAny>>,
     ) -> Out<'py> {
         let _ = acc_dtype;
-        let out = mean(slf.as_any(), axis, keepdims)?;
-        match optional_dtype(dtype)? {
-            Some(d) => cast(&out, d),
-            None => Ok(out),
-        }
+        mean(slf.as_any(), axis, keepdims, optional_dtype(dtype)?)
     }
 }

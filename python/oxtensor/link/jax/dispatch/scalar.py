@@ -71,6 +71,7 @@ SCALAR_FUNCS: dict[str, Callable[..., Any]] = {
     "GammaLn": jsp.gammaln,
     "Psi": jsp.digamma,
     "TriGamma": lambda x: jsp.polygamma(1, x),
+    "Polygamma": jsp.polygamma,
     "XLogY": jsp.xlogy,
     "XLog1pY": jsp.xlog1py,
 }

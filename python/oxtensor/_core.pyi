@@ -776,9 +776,7 @@ class TensorVariable(Variable):
     def diagonal(
         self, offset: int = 0, axis1: int = 0, axis2: int = 1
     ) -> TensorVariable: ...
-    def trace(
-        self, offset: int = 0, axis1: int = 0, axis2: int = 1
-    ) -> TensorVariable: ...
+    def trace(self) -> TensorVariable: ...
     def compress(self, x: t.Any, axis: int | None = None) -> TensorVariable: ...
     def searchsorted(
         self, v: t.Any, side: str = "left", sorter: t.Any = None
@@ -1494,6 +1492,11 @@ class Elemwise(Op):
         """The name given at construction, if any."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
+    def outer(self, x: t.Any, y: t.Any) -> t.Any:
+        """The op applied to every pair of an element of ``x`` and one of ``y``
+        (NumPy's ``ufunc.outer``): the result has shape ``x.shape + y.shape``.
+        Only for ops that take two inputs.
+        """
 
 class DimShuffle(Op):
     """``DimShuffle(input_ndim=..., new_order=...)``: reorder, drop and insert
@@ -1528,6 +1531,17 @@ class CAReduce(Op):
     ``Sum``, ``Prod``, ``Max``, ``Min``, ``All`` and ``Any``."""
 
     __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        scalar_op: t.Any,
+        axis: t.Any = None,
+        dtype: t.Any = None,
+        acc_dtype: t.Any = None,
+        upcast_discrete_output: bool = False,
+    ) -> CAReduce:
+        """``CAReduce(scalar_op, axis)``: folds ``add``, ``mul``, ``maximum``,
+        ``minimum`` (``and_``/``or_`` of bools); keeps the input's dtype
+        unless ``upcast_discrete_output``."""
     def make_node(self, input: t.Any) -> Apply:  # type: ignore[override]
         """Reduce ``input``; dtypes not given follow PyTensor's defaults."""
     @property

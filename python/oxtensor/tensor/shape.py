@@ -24,7 +24,12 @@ def shape_i(x: Any, i: int) -> Any:
 
 
 def reshape(x: Any, newshape: Any, ndim: int | None = None) -> Any:
-    """``x`` with a new shape (one entry may be -1)."""
+    """``x`` with a new shape (one entry may be -1); an integer scalar
+    ``newshape`` is the one length of a vector, as in PyTensor."""
+    from oxtensor.graph.basic import Variable
+
+    if isinstance(newshape, Variable) and getattr(newshape, "ndim", None) == 0:
+        newshape = as_tensor_variable(newshape, ndim=1)
     return as_tensor_variable(x).reshape(newshape, ndim=ndim)
 
 

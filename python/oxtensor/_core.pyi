@@ -2521,6 +2521,8 @@ class Shape_i(Op):
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def connection_pattern(self, /, node: Apply) -> list[list[bool]]:
         """Only the input's shape matters, not its elements."""
+    def make_node(self, x: t.Any) -> Apply:
+        """Refuses data that is not a variable, as PyTensor's ``Shape_i``."""
     @property
     def i(self) -> int:
         """The axis."""
@@ -2546,6 +2548,10 @@ class SpecifyShape(Op):
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, x: t.Any, *shape: t.Any) -> Apply:
+        """The node on ``x`` and one length per axis, where ``None`` or
+        ``NoneConst`` (PyTensor's unspecified length) is the constant ``-1``.
+        """
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """The output is a view of the input."""

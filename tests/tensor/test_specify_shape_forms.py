@@ -102,3 +102,20 @@ def test_gradient_keeps_the_specified_shape():
     assert g.type.shape == (2, 3)
     v = np.arange(6.0).reshape(2, 3)
     np.testing.assert_array_equal(oxtensor.function([x], g)(v), 2 * v)
+
+
+def test_raw_ops_take_pytensors_argument_forms():
+    from oxtensor.tensor.shape import Shape_i
+    from oxtensor.tensor.type_other import NoneConst
+
+    x = ot.dmatrix("x")
+    s = ot.iscalar("s")
+    f = oxtensor.function([x, s], SpecifyShape()(x, None, s))
+    assert f(np.zeros((3, 2)), 2).shape == (3, 2)
+    with pytest.raises(AssertionError, match="SpecifyShape: dim 1 of input has"):
+        f(np.zeros((3, 2)), 3)
+    assert SpecifyShape()(x, NoneConst, 2).type.shape == (None, 2)
+    with pytest.raises(TypeError, match="must be a Variable"):
+        Shape_i(0)([1, 2])
+    with pytest.raises(TypeError, match="more than 0 dimensions"):
+        Shape_i(0)(ot.dscalar())

@@ -35,6 +35,30 @@ def reshape(x: Any, newshape: Any, ndim: int | None = None) -> Any:
 
 SpecifyShape = _core.SpecifyShape
 
+_shape_i_make_node = Shape_i.make_node
+_specify_shape_make_node = SpecifyShape.make_node
+
+
+def _shape_i_node(self: Any, x: Any) -> Any:
+    """Refuses data that is not a variable, as PyTensor's `Shape_i`."""
+    from oxtensor.graph.basic import Variable
+
+    if not (isinstance(x, Variable) and hasattr(x.type, "ndim")):
+        raise TypeError(
+            f"{x!r} must be a Variable with a Type having an ndim attribute"
+        )
+    return _shape_i_make_node(self, x)
+
+
+def _specify_shape_node(self: Any, x: Any, *shape: Any) -> Any:
+    """The node on ``x`` and one length per axis, where ``None`` or
+    ``NoneConst`` (PyTensor's unspecified length) is the constant ``-1``."""
+    return _specify_shape_make_node(self, x, *[-1 if _unknown(s) else s for s in shape])
+
+
+Shape_i.make_node = _shape_i_node
+SpecifyShape.make_node = _specify_shape_node
+
 
 def specify_shape(x: Any, shape: Any) -> Any:
     """``x`` with its static shape refined to ``shape`` (``None``: unknown),

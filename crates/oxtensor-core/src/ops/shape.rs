@@ -414,10 +414,7 @@ mod tests {
         let x = TensorType::new(DType::Float64, [Some(2), Some(3)]).unwrap();
         let r = Reshape { ndim: 2 };
         assert_eq!(
-            r.output_type(&x, Some(&[Some(3), Some(-1)]))
-                .unwrap()
-                .shape
-                .as_slice(),
+            r.output_type(&x, Some(&[3, -1])).unwrap().shape.as_slice(),
             &[Some(3), Some(2)]
         );
         let rows = TensorType::new(DType::Float64, [None, Some(3)]).unwrap();
@@ -430,9 +427,7 @@ mod tests {
             "an unknown input size leaves the -1 unknown"
         );
         assert_eq!(
-            r.output_type(&x, Some(&[Some(0), Some(-1)]))
-                .unwrap_err()
-                .to_string(),
+            r.output_type(&x, Some(&[0, -1])).unwrap_err().to_string(),
             "Reshape: Input shape (2, 3) is incompatible with new shape (0, -1)"
         );
         assert!(r.output_type(&x, Some(&[4, -1])).is_err());
@@ -440,7 +435,7 @@ mod tests {
         assert!(r.output_type(&x, Some(&[6])).is_err());
         // An entry known at run time only: the static size gives it.
         assert_eq!(
-            r.output_type(&x, Some(&[Some(3), None]))
+            r.output_type_of_entries(&x, Some(&[Some(3), None]))
                 .unwrap()
                 .shape
                 .as_slice(),

@@ -2531,6 +2531,7 @@ class Reshape(Op):
     """``Reshape(ndim)``: inputs are the tensor and its new shape."""
 
     __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, ndim: int) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""

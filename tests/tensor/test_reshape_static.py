@@ -61,3 +61,19 @@ def test_dimshuffle_and_rank_errors():
     message = "maximum supported dimension for a TensorType is currently 64, found 65"
     with pytest.raises(ValueError, match=message):
         ot.dscalar().dimshuffle(("x",) * 65)
+
+
+def test_entries_that_are_functions_of_constants_are_folded_and_rebuilt():
+    from oxtensor.graph.replace import clone_replace
+
+    x = ot.as_tensor_variable(50)
+    i = ot.dvector("i")
+    y = ot.reshape(i, (100 // x, x))
+    assert y.type.shape == (2, 50)
+    assert y.eval({i: np.zeros(100)}).shape == (2, 50)
+    # The graph keeps `100 // x`: replacing x types the rebuilt node anew.
+    y_new = clone_replace(y, {x: ot.as_tensor_variable(25)}, rebuild_strict=False)
+    assert y_new.type.shape == (4, 25)
+    assert y_new.eval({i: np.zeros(100)}).shape == (4, 25)
+    m = ot.tensor("m", shape=(3, None))
+    assert ot.reshape(ot.dvector(), (m.shape[0], -1)).type.shape == (3, None)

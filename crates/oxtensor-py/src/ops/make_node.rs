@@ -169,36 +169,24 @@ fn make_vector_constants(shape: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Option
     Ok(Some(out))
 }
 
-/// A shape entry's constant value: a constant, or the cast of one (a
-/// Python int entry becomes `Cast{int64}` of an int8 constant).
+/// A shape entry's constant value, as PyTensor's `Reshape` reads it with
+/// `get_underlying_scalar_constant_value`: a constant, or a fixed function
+/// of constants (a cast, `100 // n` of a constant `n`, a static length).
 fn entry_value(entry: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
-    let value = |d: Bound<'_, PyAny>| -> PyResult<Option<i64>> {
-        Ok(d.call_method0("item")?.extract().ok())
-    };
     if let Some(d) = constant_data(entry)? {
-        return value(d);
+        return Ok(d.call_method0("item")?.extract().ok());
     }
-    let owner = entry.getattr("owner")?;
-    if owner.is_none() {
+    let py = entry.py();
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("raise_not_constant", false)?;
+    let value = py
+        .import("oxtensor.tensor.constants")?
+        .getattr("get_underlying_scalar_constant_value")?
+        .call((entry,), Some(&kwargs))?;
+    if value.is(entry) || value.is_none() {
         return Ok(None);
     }
-    let is_cast = owner
-        .getattr("op")?
-        .cast::<PyOp>()
-        .ok()
-        .and_then(|op| op.borrow().core.clone())
-        .is_some_and(|core| {
-            core.as_any()
-                .downcast_ref::<Elemwise>()
-                .is_some_and(|e| matches!(e.scalar_op, ScalarOp::Cast(_)))
-        });
-    if !is_cast {
-        return Ok(None);
-    }
-    match constant_data(&owner.getattr("inputs")?.get_item(0)?)? {
-        Some(d) => value(d),
-        None => Ok(None),
-    }
+    Ok(value.call_method0("item")?.extract().ok())
 }
 
 use oxtensor_core::ops::Op as _;

@@ -784,9 +784,7 @@ class TensorVariable(Variable):
     def diagonal(
         self, offset: int = 0, axis1: int = 0, axis2: int = 1
     ) -> TensorVariable: ...
-    def trace(
-        self, offset: int = 0, axis1: int = 0, axis2: int = 1
-    ) -> TensorVariable: ...
+    def trace(self) -> TensorVariable: ...
     def compress(self, x: t.Any, axis: int | None = None) -> TensorVariable: ...
     def searchsorted(
         self, v: t.Any, side: str = "left", sorter: t.Any = None
@@ -1502,6 +1500,11 @@ class Elemwise(Op):
         """The name given at construction, if any."""
     def __getnewargs_ex__(self) -> _NewArgs:
         """The constructor's arguments, for ``copy`` and ``pickle``."""
+    def outer(self, x: t.Any, y: t.Any) -> t.Any:
+        """The op applied to every pair of an element of ``x`` and one of ``y``
+        (NumPy's ``ufunc.outer``): the result has shape ``x.shape + y.shape``.
+        Only for ops that take two inputs.
+        """
 
 class DimShuffle(Op):
     """``DimShuffle(input_ndim=..., new_order=...)``: reorder, drop and insert
@@ -1536,6 +1539,17 @@ class CAReduce(Op):
     ``Sum``, ``Prod``, ``Max``, ``Min``, ``All`` and ``Any``."""
 
     __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        scalar_op: t.Any,
+        axis: t.Any = None,
+        dtype: t.Any = None,
+        acc_dtype: t.Any = None,
+        upcast_discrete_output: bool = False,
+    ) -> CAReduce:
+        """``CAReduce(scalar_op, axis)``: folds ``add``, ``mul``, ``maximum``,
+        ``minimum`` (``and_``/``or_`` of bools); keeps the input's dtype
+        unless ``upcast_discrete_output``."""
     def make_node(self, input: t.Any) -> Apply:  # type: ignore[override]
         """Reduce ``input``; dtypes not given follow PyTensor's defaults."""
     @property
@@ -2555,6 +2569,8 @@ class Shape_i(Op):
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
     def connection_pattern(self, /, node: Apply) -> list[list[bool]]:
         """Only the input's shape matters, not its elements."""
+    def make_node(self, x: t.Any) -> Apply:
+        """Refuses data that is not a variable, as PyTensor's ``Shape_i``."""
     @property
     def i(self) -> int:
         """The axis."""
@@ -2563,6 +2579,7 @@ class Reshape(Op):
     """``Reshape(ndim)``: inputs are the tensor and its new shape."""
 
     __props__: ClassVar[tuple[str, ...]]
+    _output_type_depends_on_input_value: ClassVar[bool]  # type: ignore[misc]
     def __new__(cls, ndim: int) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
@@ -2580,6 +2597,10 @@ class SpecifyShape(Op):
     def __new__(cls) -> Self: ...
     def __getnewargs_ex__(self, /) -> _NewArgs:
         """The constructor's arguments (``copy`` and ``pickle`` call it)."""
+    def make_node(self, x: t.Any, *shape: t.Any) -> Apply:
+        """The node on ``x`` and one length per axis, where ``None`` or
+        ``NoneConst`` (PyTensor's unspecified length) is the constant ``-1``.
+        """
     @property
     def view_map(self) -> _IoMap:  # type: ignore[override]
         """The output is a view of the input."""

@@ -63,7 +63,7 @@ def test_swap_refuses_another_type():
 
 def test_swap_keys_must_be_shared_variables():
     f, s = accumulator()
-    x = f.maker.inputs[0]
+    x = f.maker.inputs[0].variable
     with pytest.raises(TypeError, match="shared variables to shared variables"):
         f.copy(swap={x: s})
 

@@ -135,7 +135,9 @@ def test_specify_broadcastable_and_shape_tuple():
     x = ot.dmatrix("x")
     y = specify_broadcastable(x, 0)
     assert y.type.shape == (1, None)
-    with pytest.raises(ValueError, match="non-existent dimension"):
+    with pytest.raises(
+        ValueError, match="axis 2 is out of bounds for array of dimension 2"
+    ):
         specify_broadcastable(x, 2)
     z = _specify_shape(x, 2, None)
     assert z.type.shape == (2, None)

@@ -191,7 +191,9 @@ def test_diagonal_trace_compress_and_constants():
     b = RNG.standard_normal((3, 4, 5))
     got = call(b, "diagonal", 1, 1, 2)[1]
     np.testing.assert_array_equal(got, b.diagonal(1, 1, 2))
-    np.testing.assert_allclose(call(A, "trace")[1], np.trace(A))
+    # `x.trace()` is deprecated, as in PyTensor: `ot.trace(x)` is the function.
+    with pytest.warns(FutureWarning, match="Use oxtensor.tensor.trace instead"):
+        np.testing.assert_allclose(call(A, "trace")[1], np.trace(A))
     cond = np.array([True, False, True])
     x = ot.bvector("c")
     y = ot.dmatrix("y")

@@ -34,6 +34,15 @@ pub enum Error {
     /// A feature that is already attached (`AlreadyThere`).
     #[error("{0}")]
     AlreadyThere(String),
+    /// A request that contradicts how a function is being built, such as
+    /// `givens` replacing one of the function's own inputs (`RuntimeError`,
+    /// as PyTensor raises it).
+    #[error("{0}")]
+    Runtime(String),
+    /// A run-time check that a graph asserts failed, such as `SpecifyShape`
+    /// meeting a value of another shape (`AssertionError`, as PyTensor).
+    #[error("{0}")]
+    Assertion(String),
     /// A graph is not what its own bookkeeping says (`Exception` in PyTensor).
     #[error("{0}")]
     Integrity(String),

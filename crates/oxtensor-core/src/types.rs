@@ -34,7 +34,7 @@ impl TensorType {
         let shape: StaticShape = shape.into_iter().collect();
         if shape.len() > MAX_NDIM {
             return Err(Error::Value(format!(
-                "TensorType supports at most {MAX_NDIM} dimensions, got {}",
+                "maximum supported dimension for a TensorType is currently {MAX_NDIM}, found {}",
                 shape.len()
             )));
         }

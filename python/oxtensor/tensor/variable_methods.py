@@ -22,7 +22,7 @@ from oxtensor.tensor.variable import TensorVariable
 # kinds the scalar table marks ``method``.
 _UNARY = sorted(attr for _, _, attr, _, method, _ in scalar.basic.KINDS if method)
 _CALLS = """argmax argmin sort argsort cumsum cumprod var std ptp take nonzero
-    nonzero_values zeros_like ones_like diagonal trace compress searchsorted choose"""
+    nonzero_values zeros_like ones_like diagonal compress searchsorted choose"""
 
 
 # Methods that call an `oxtensor.tensor` function with the variable first
@@ -73,6 +73,13 @@ def copy(self: Any, name: str | None = None) -> Any:
     return out
 
 
+def trace(self: Any) -> Any:
+    """The sum of the diagonal of a matrix: ``linalg.trace(x)``, deprecated
+    as in PyTensor (a `FutureWarning`); ``oxtensor.tensor.trace(x)`` is the
+    function to call."""
+    return ot.linalg.trace(self)
+
+
 def transfer(self: Any, target: Any) -> Any:
     """``x`` itself for ``"cpu"``, the only target here."""
     if target != "cpu":
@@ -114,6 +121,7 @@ _METHODS = {
     "norm": norm,
     "fill": fill,
     "copy": copy,
+    "trace": trace,
     "transfer": transfer,
     "size": property(_size),
     "mT": property(_m_t),

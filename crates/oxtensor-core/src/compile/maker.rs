@@ -177,7 +177,7 @@ impl FunctionMaker {
             // A shared variable may be a key (`givens={a: a + 10}`): its
             // value is still read, by the replacement.
             if !inp.implicit && self.spec.givens.iter().any(|&(k, _)| k == inp.var) {
-                return Err(Error::Value(format!(
+                return Err(Error::Runtime(format!(
                     "You are trying to replace variable '{}' through the `givens` parameter, but \
                      this variable is an input to your function. Replacing inputs is currently \
                      forbidden because it has no effect. One way to modify an input `x` to a \

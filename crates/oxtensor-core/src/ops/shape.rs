@@ -12,7 +12,7 @@ use crate::ops::Tangents;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::tensor::{c_strides, layout, Tensor};
-use crate::types::{TensorType, Type};
+use crate::types::{fmt_tuple, TensorType, Type};
 use crate::value::Value;
 
 /// `Shape`: the input's shape as an int64 vector.
@@ -117,15 +117,30 @@ impl Reshape {
     /// The output type; `known` holds the shape vector's entries where they
     /// are constants (`-1` stays unknown).
     pub fn output_type(&self, input: &TensorType, known: Option<&[i64]>) -> Result<TensorType> {
+        let entries: Option<Vec<Option<i64>>> =
+            known.map(|k| k.iter().copied().map(Some).collect());
+        self.output_type_of_entries(input, entries.as_deref())
+    }
+
+    /// The output type; `known` holds the shape vector's entries, each its
+    /// constant value where it is one (`None` for an entry computed at run
+    /// time; `-1` stays unknown), or is `None` when nothing is known.
+    pub fn output_type_of_entries(
+        &self,
+        input: &TensorType,
+        known: Option<&[Option<i64>]>,
+    ) -> Result<TensorType> {
         let shape: Vec<Option<u64>> = match known {
-            Some(k) if k.len() == self.ndim => {
-                k.iter().map(|&d| (d >= 0).then_some(d as u64)).collect()
-            }
+            Some(k) if k.len() == self.ndim => k
+                .iter()
+                .map(|d| d.and_then(|d| (d >= 0).then_some(d as u64)))
+                .collect(),
             Some(k) => {
                 return Err(Error::Value(format!(
-                    "Reshape{{{}}} got a shape of length {}: {k:?}",
+                    "Reshape{{{}}} got a shape of length {}: {}",
                     self.ndim,
-                    k.len()
+                    k.len(),
+                    fmt_entries(k)
                 )))
             }
             None => vec![None; self.ndim],
@@ -137,9 +152,18 @@ impl Reshape {
     }
 }
 
+/// `(6, -1, ?)`: a shape's entries as PyTensor prints them in messages.
+fn fmt_entries(k: &[Option<i64>]) -> String {
+    fmt_tuple(
+        k.iter()
+            .map(|d| d.map_or("?".to_string(), |d| d.to_string())),
+    )
+}
+
 /// As PyTensor's `Reshape.make_node`: when the input's size is static and
-/// one output length is unknown (a `-1`), that length is the quotient, so
-/// `(2, 3)` reshaped to `(3, -1)` is typed `(3, 2)`.
+/// one output length is unknown (a `-1`, or an entry known only at run
+/// time), that length is the quotient, so `(2, 3)` reshaped to `(3, -1)` or
+/// `(3, n)` is typed `(3, 2)`.
 fn deduce_free_length(input: &TensorType, mut shape: Vec<Option<u64>>) -> Vec<Option<u64>> {
     let size: Option<u64> = input
         .shape
@@ -153,11 +177,14 @@ fn deduce_free_length(input: &TensorType, mut shape: Vec<Option<u64>>) -> Vec<Op
     shape
 }
 
-/// Refuses shapes that cannot hold the input's statically known size.
-fn check_reshape(input: &TensorType, shape: &[i64]) -> Result<()> {
-    if shape.iter().filter(|&&d| d == -1).count() > 1 || shape.iter().any(|&d| d < -1) {
+/// Refuses shapes that cannot hold the input's statically known size:
+/// entries known only at run time must make up what the known ones leave.
+fn check_reshape(input: &TensorType, shape: &[Option<i64>]) -> Result<()> {
+    let free = shape.iter().filter(|d| **d == Some(-1)).count();
+    if free > 1 || shape.iter().any(|d| d.is_some_and(|d| d < -1)) {
         return Err(Error::Value(format!(
-            "Invalid shape {shape:?}: at most one -1 and no other negative lengths"
+            "Invalid shape {}: at most one -1 and no other negative lengths",
+            fmt_entries(shape)
         )));
     }
     let static_size: Option<u64> = input
@@ -166,10 +193,11 @@ fn check_reshape(input: &TensorType, shape: &[i64]) -> Result<()> {
         .try_fold(1u64, |acc, d| d.map(|d| acc * d));
     let target: u64 = shape
         .iter()
+        .flatten()
         .filter(|&&d| d >= 0)
         .map(|&d| d as u64)
         .product();
-    let has_free = shape.contains(&-1);
+    let has_free = free > 0 || shape.iter().any(Option::is_none);
     if let Some(size) = static_size {
         let fits = if has_free {
             target != 0 && size % target == 0 || size == 0
@@ -178,8 +206,9 @@ fn check_reshape(input: &TensorType, shape: &[i64]) -> Result<()> {
         };
         if !fits {
             return Err(Error::Value(format!(
-                "cannot reshape an input of static shape {} into shape {shape:?}",
-                input.repr_shape()
+                "Reshape: Input shape {} is incompatible with new shape {}",
+                input.repr_shape(),
+                fmt_entries(shape)
             )));
         }
     }
@@ -222,7 +251,8 @@ impl Op for Reshape {
         let x = inputs[0].tensor()?;
         let shape = runtime_shape(x.len(), inputs[1].tensor()?)?;
         if shape.len() != self.ndim {
-            return Err(Error::Shape(format!(
+            // PyTensor's `Reshape.perform` asserts the length.
+            return Err(Error::Assertion(format!(
                 "{} got a shape of length {}: {shape:?}",
                 self.describe(),
                 shape.len()
@@ -398,11 +428,30 @@ mod tests {
         );
         assert_eq!(
             r.output_type(&x, Some(&[0, -1])).unwrap_err().to_string(),
-            "cannot reshape an input of static shape (2, 3) into shape [0, -1]"
+            "Reshape: Input shape (2, 3) is incompatible with new shape (0, -1)"
         );
         assert!(r.output_type(&x, Some(&[4, -1])).is_err());
         assert!(r.output_type(&x, Some(&[5, 1])).is_err());
         assert!(r.output_type(&x, Some(&[6])).is_err());
+        // An entry known at run time only: the static size gives it.
+        assert_eq!(
+            r.output_type_of_entries(&x, Some(&[Some(3), None]))
+                .unwrap()
+                .shape
+                .as_slice(),
+            &[Some(3), Some(2)]
+        );
+        assert!(r
+            .output_type_of_entries(&x, Some(&[Some(4), None]))
+            .is_err());
+        let cube = TensorType::new(DType::Float64, [Some(2), Some(2), Some(6)]).unwrap();
+        let r3 = Reshape { ndim: 3 };
+        assert_eq!(
+            r3.output_type(&cube, Some(&[6, 3, 99]))
+                .unwrap_err()
+                .to_string(),
+            "Reshape: Input shape (2, 2, 6) is incompatible with new shape (6, 3, 99)"
+        );
         assert_eq!(Reshape { ndim: 2 }.describe(), "Reshape{2}");
         let shape = Shape.output_types(&[&x.into()]).unwrap();
         assert_eq!(shape[0].to_string(), "Vector(int64, shape=(2,))");

@@ -13,6 +13,7 @@ use crate::ops::{IoMap, Op, PerformCtx};
 use crate::tensor::Tensor;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
+use std::sync::Arc;
 
 /// `SpecifyShape`: inputs are the tensor and one integer scalar per axis
 /// (negative: not specified).
@@ -88,7 +89,7 @@ impl Op for SpecifyShape {
         for (i, dim) in inputs[1..].iter().enumerate() {
             let want = known::int_scalar(dim.tensor()?, "A shape entry of SpecifyShape")?;
             if want >= 0 && x.shape()[i] as i64 != want {
-                return Err(Error::Shape(format!(
+                return Err(Error::Assertion(format!(
                     "SpecifyShape: dim {i} of input has shape {}, expected {want}.",
                     x.shape()[i]
                 )));
@@ -113,8 +114,13 @@ impl Op for SpecifyShape {
         Ok(Some(vec![shape]))
     }
 
+    /// The output's gradient with the same shape specified (as PyTensor
+    /// does): the gradient graph keeps the static shape the forward one had.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        Ok(super::grad_rules::value_grad_only(g, node, output_grads[0]))
+        let mut inputs = g.node(node).inputs.clone();
+        inputs[0] = output_grads[0];
+        let gx = known::apply_out(g, Arc::new(SpecifyShape), &inputs)?;
+        Ok(super::grad_rules::value_grad_only(g, node, gx))
     }
 
     fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {

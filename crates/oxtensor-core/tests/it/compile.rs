@@ -137,6 +137,8 @@ fn a_given_may_replace_an_implicit_input_it_reads() {
         err.to_string().contains("through the `givens` parameter"),
         "{err}"
     );
+    // PyTensor raises RuntimeError here; the host maps this kind to it.
+    assert!(matches!(err.root(), Error::Runtime(_)), "{err:?}");
     let mut implicit = explicit;
     implicit.inputs[0].implicit = true;
     let c = compile(g, implicit, &Mode::fast_run()).unwrap();

@@ -19,7 +19,7 @@ use self::specs::{
     collect_shared, free_inputs, given_pairs, input_spec, is_mutable, on_unused, output_specs,
     update_pairs, Pair,
 };
-use crate::compile::function::InputSpec;
+use crate::compile::function::{InputSpec, SharedSpec};
 use crate::compile::mode::core_mode;
 use crate::compile::recipe::{input_entry, FunctionRecipe};
 use crate::convert::import::Memo;
@@ -263,11 +263,16 @@ pub fn function_recipe<'py>(
 }
 
 /// `Function.maker`: the function graph, the inputs and outputs, and the
-/// mode compiled with (`f.maker.mode.linker`, as in PyTensor).
+/// mode compiled with (`f.maker.mode.linker`, as in PyTensor). `inputs` (and
+/// `expanded_inputs`) are PyTensor's `In` objects: the explicit inputs, then
+/// each shared variable as an implicit input whose `value` is its container
+/// and whose `update`, if any, is the compiled graph's update expression.
 pub fn make_maker(
     py: Python<'_>,
     fg: &Bound<'_, PyFunctionGraph>,
     specs: &[InputSpec],
+    shared: &[SharedSpec],
+    updates: &[usize],
     outputs: &[Bound<'_, PyAny>],
     mode: Option<&Py<PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -282,10 +287,46 @@ pub fn make_maker(
         _ => py.None().into_bound(py),
     };
     kwargs.set_item("linker", linker)?;
-    kwargs.set_item(
-        "inputs",
-        PyList::new(py, specs.iter().map(|s| s.var.clone_ref(py)))?,
-    )?;
+    let inputs = PyList::new(py, maker_inputs(py, fg, specs, shared, updates)?)?;
+    kwargs.set_item("inputs", &inputs)?;
+    kwargs.set_item("expanded_inputs", inputs)?;
     kwargs.set_item("outputs", PyList::new(py, outputs)?)?;
     Ok(ns.call((), Some(&kwargs))?.unbind())
+}
+
+/// The `In` objects of `make_maker`.
+fn maker_inputs<'py>(
+    py: Python<'py>,
+    fg: &Bound<'py, PyFunctionGraph>,
+    specs: &[InputSpec],
+    shared: &[SharedSpec],
+    updates: &[usize],
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let in_class = crate::registry::registered(py, "In")?;
+    let mut made = Vec::with_capacity(specs.len() + shared.len());
+    for s in specs {
+        let kw = PyDict::new(py);
+        kw.set_item("name", s.name.as_deref())?;
+        kw.set_item("strict", s.strict)?;
+        kw.set_item("allow_downcast", s.allow_downcast)?;
+        kw.set_item("borrow", s.borrow)?;
+        made.push(in_class.call((s.var.bind(py),), Some(&kw))?);
+    }
+    // The update expressions are the graph's trailing outputs, in order.
+    let fg_outputs: Vec<Bound<'py, PyAny>> = fg.getattr("outputs")?.extract()?;
+    let first_update = fg_outputs.len() - updates.len().min(fg_outputs.len());
+    for (k, s) in shared.iter().enumerate() {
+        let var = s.var.bind(py);
+        let update = updates
+            .iter()
+            .position(|&u| u == k)
+            .and_then(|j| fg_outputs.get(first_update + j));
+        let kw = PyDict::new(py);
+        kw.set_item("value", var.getattr("container")?)?;
+        kw.set_item("update", update)?;
+        kw.set_item("implicit", true)?;
+        kw.set_item("shared", true)?;
+        made.push(in_class.call((var,), Some(&kw))?);
+    }
+    Ok(made)
 }

@@ -219,7 +219,15 @@ impl FunctionRecipe {
         let outputs: Vec<Bound<'_, PyAny>> = list(py, &r.outputs).iter().collect();
         // PyTensor names the compiled graph after its function.
         fg.setattr("name", r.name.clone())?;
-        let maker = make_maker(py, fg, &specs, &outputs, r.mode.as_ref())?;
+        let maker = make_maker(
+            py,
+            fg,
+            &specs,
+            &shared,
+            &r.updates,
+            &outputs,
+            r.mode.as_ref(),
+        )?;
         let scalar_outputs = outputs
             .iter()
             .map(|o| {

@@ -8,7 +8,8 @@ use crate::errors::exceptions::{
 };
 use oxtensor_core::Error;
 use pyo3::exceptions::{
-    PyException, PyIndexError, PyMemoryError, PyNotImplementedError, PyTypeError, PyValueError,
+    PyAssertionError, PyException, PyIndexError, PyMemoryError, PyNotImplementedError,
+    PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use std::any::Any;
@@ -42,6 +43,8 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::MissingInput(_) => MissingInputError::new_err(msg),
         Error::UnusedInput(_) => crate::compile::UnusedInputError::new_err(msg),
         Error::AlreadyThere(_) => AlreadyThere::new_err(msg),
+        Error::Runtime(_) => PyRuntimeError::new_err(msg),
+        Error::Assertion(_) => PyAssertionError::new_err(msg),
         Error::Integrity(_) => PyException::new_err(msg),
         Error::Disconnected(_) => DisconnectedInputError::new_err(msg),
         Error::OutOfScope(_) | Error::NotImplemented(_) => PyNotImplementedError::new_err(msg),

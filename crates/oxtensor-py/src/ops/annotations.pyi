@@ -165,6 +165,17 @@ class CAReduce(Op):
     ``Sum``, ``Prod``, ``Max``, ``Min``, ``All`` and ``Any``."""
 
     __props__: ClassVar[tuple[str, ...]]
+    def __new__(
+        cls,
+        scalar_op: t.Any,
+        axis: t.Any = None,
+        dtype: t.Any = None,
+        acc_dtype: t.Any = None,
+        upcast_discrete_output: bool = False,
+    ) -> CAReduce:
+        """``CAReduce(scalar_op, axis)``: folds ``add``, ``mul``, ``maximum``,
+        ``minimum`` (``and_``/``or_`` of bools); keeps the input's dtype
+        unless ``upcast_discrete_output``."""
     def make_node(self, input: t.Any) -> Apply:  # type: ignore[override]
         """Reduce ``input``; dtypes not given follow PyTensor's defaults."""
     @property

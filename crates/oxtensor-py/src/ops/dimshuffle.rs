@@ -49,8 +49,21 @@ op_args!(PyDimShuffle, [], ["input_ndim", "new_order"]);
 impl PyDimShuffle {
     #[new]
     #[pyo3(signature = (*, input_ndim, new_order))]
-    fn new(input_ndim: usize, new_order: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
-        let core = DimShuffle::new(input_ndim, parse_order(&new_order)?).py()?;
+    fn new(
+        input_ndim: Bound<'_, PyAny>,
+        new_order: Bound<'_, PyAny>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        // A bool is an int to Python, not a rank (PyTensor's check).
+        let rank = (!input_ndim.is_instance_of::<pyo3::types::PyBool>())
+            .then(|| input_ndim.extract::<usize>().ok())
+            .flatten()
+            .ok_or_else(|| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "input_ndim must be an integer, got {}",
+                    input_ndim.get_type()
+                ))
+            })?;
+        let core = DimShuffle::new(rank, parse_order(&new_order)?).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyDimShuffle))
     }
 

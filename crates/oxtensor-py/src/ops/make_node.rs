@@ -115,7 +115,8 @@ fn node_of<'py>(
     PyApply::create(py, op.clone().unbind(), PyList::new(py, inputs)?, outputs)
 }
 
-/// `Reshape` knows its output's static shape when the shape is a constant.
+/// `Reshape` knows its output's static shape from the entries of the shape
+/// that are constants (the whole shape, or entries of a `MakeVector`).
 fn reshape_types(
     op: &Reshape,
     inputs: &[Bound<'_, PyAny>],
@@ -123,12 +124,18 @@ fn reshape_types(
 ) -> PyResult<Vec<Type>> {
     let tys: Vec<Type> = types.iter().cloned().map(Type::from).collect();
     op.output_types(&tys.iter().collect::<Vec<_>>()).py()?;
-    let known = match constant_data(&inputs[1])? {
-        Some(d) => Some(d.call_method0("tolist")?.extract()?),
+    let known: Option<Vec<Option<i64>>> = match constant_data(&inputs[1])? {
+        Some(d) => Some(
+            d.call_method0("tolist")?
+                .extract::<Vec<i64>>()?
+                .into_iter()
+                .map(Some)
+                .collect(),
+        ),
         None => make_vector_constants(&inputs[1])?,
     };
     Ok(vec![op
-        .output_type(&types[0], known.as_deref())
+        .output_type_of_entries(&types[0], known.as_deref())
         .py()?
         .into()])
 }
@@ -138,10 +145,10 @@ fn constant_data<'py>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny
     v.cast::<PyVariable>()?.borrow_mut().data_obj(v.py())
 }
 
-/// The entries of a `MakeVector` of scalar constants (`stack([2, 3])`), as
-/// PyTensor's `Reshape` reads each entry's constant value; `None` when
-/// `shape` is built otherwise or any entry is not a constant.
-fn make_vector_constants(shape: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
+/// The entries of a `MakeVector` (`stack([2, n])`), each its constant value
+/// or `None`, as PyTensor's `Reshape` reads each entry's constant value;
+/// `None` when `shape` is built otherwise.
+fn make_vector_constants(shape: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Option<i64>>>> {
     let owner = shape.getattr("owner")?;
     if owner.is_none() {
         return Ok(None);
@@ -157,15 +164,29 @@ fn make_vector_constants(shape: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>>
     }
     let mut out = Vec::new();
     for entry in owner.getattr("inputs")?.try_iter()? {
-        match constant_data(&entry?)? {
-            Some(d) => match d.call_method0("item")?.extract() {
-                Ok(v) => out.push(v),
-                Err(_) => return Ok(None),
-            },
-            None => return Ok(None),
-        }
+        out.push(entry_value(&entry?)?);
     }
     Ok(Some(out))
+}
+
+/// A shape entry's constant value, as PyTensor's `Reshape` reads it with
+/// `get_underlying_scalar_constant_value`: a constant, or a fixed function
+/// of constants (a cast, `100 // n` of a constant `n`, a static length).
+fn entry_value(entry: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if let Some(d) = constant_data(entry)? {
+        return Ok(d.call_method0("item")?.extract().ok());
+    }
+    let py = entry.py();
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("raise_not_constant", false)?;
+    let value = py
+        .import("oxtensor.tensor.constants")?
+        .getattr("get_underlying_scalar_constant_value")?
+        .call((entry,), Some(&kwargs))?;
+    if value.is(entry) || value.is_none() {
+        return Ok(None);
+    }
+    Ok(value.call_method0("item")?.extract().ok())
 }
 
 use oxtensor_core::ops::Op as _;

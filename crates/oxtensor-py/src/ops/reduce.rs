@@ -5,20 +5,23 @@ use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::classes::{core_op, op_object};
 use crate::ops::op::PyOp;
-use crate::ops::props::op_args;
+use crate::ops::props::{new_args, NewArgs};
 use crate::ops::scalar::{self};
 use oxtensor_core::ops::prod_without_zeros::ProdWithoutZeros;
 use oxtensor_core::ops::reduce::{normalize_axes, CAReduce};
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::reduction::ReduceKind;
 use oxtensor_core::types::TensorType;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
 
 /// `CAReduce`: a reduction. Constructed with `axis`, and optionally `dtype`
 /// and `acc_dtype`; the dtypes not given are resolved per input in `make_node`.
+/// `CAReduce(scalar_op, axis)` itself (PyTensor's base class) folds a scalar
+/// op that one of the kinds folds, and keeps the input's dtype unless
+/// `upcast_discrete_output`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.elemwise", name = "CAReduce")]
 pub struct PyCAReduce {
     kind: ReduceKind,
@@ -30,6 +33,37 @@ pub struct PyCAReduce {
     axis: Option<Vec<i64>>,
     dtype: Option<oxtensor_core::dtype::DType>,
     acc_dtype: Option<oxtensor_core::dtype::DType>,
+    /// Made as `CAReduce(scalar_op, ...)`, with its `upcast_discrete_output`.
+    generic: Option<bool>,
+}
+
+const KINDS: [ReduceKind; 6] = [
+    ReduceKind::Sum,
+    ReduceKind::Prod,
+    ReduceKind::Max,
+    ReduceKind::Min,
+    ReduceKind::All,
+    ReduceKind::Any,
+];
+
+/// The reduction kind folding `scalar_op` (`add` → `Sum`, ...).
+fn kind_of(scalar_op: &Bound<'_, PyAny>) -> PyResult<ReduceKind> {
+    let op = scalar_op.cast::<scalar::PyScalarOp>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "CAReduce needs a scalar op (such as oxtensor.scalar.add), got {scalar_op}"
+        ))
+    })?;
+    let name = op.getattr("name")?.extract::<String>()?;
+    KINDS
+        .into_iter()
+        .find(|k| k.scalar_name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = KINDS.iter().map(|k| k.scalar_name()).collect();
+            PyNotImplementedError::new_err(format!(
+                "CAReduce of the scalar op {name} is not implemented; oxtensor reduces with {}",
+                names.join(", ")
+            ))
+        })
 }
 
 fn parse_axis(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
@@ -52,6 +86,7 @@ impl PyCAReduce {
         dtype: Option<Bound<'_, PyAny>>,
         acc_dtype: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
+<<<<<<< HEAD
         Ok(Self::fields(kind, axis, dtype, acc_dtype)?.initializer())
     }
 
@@ -63,6 +98,14 @@ impl PyCAReduce {
     ) -> PyResult<Self> {
         let dtype_of = |d: Option<Bound<'_, PyAny>>| {
             d.filter(|d| !d.is_none())
+=======
+        let this = PyCAReduce {
+            kind,
+            generic: None,
+            axis: parse_axis(axis)?,
+            dtype: dtype
+                .filter(|d| !d.is_none())
+>>>>>>> port28c
                 .map(|d| parse_dtype(&d))
                 .transpose()
         };
@@ -116,6 +159,21 @@ impl PyCAReduce {
     /// The core op for an input of this type.
     pub fn resolve(&self, input: &TensorType) -> PyResult<CAReduce> {
         let mut op = CAReduce::new(self.kind, self.axis.as_deref(), input).py()?;
+        if let Some(upcast) = self.generic {
+            let truth = matches!(self.kind, ReduceKind::All | ReduceKind::Any);
+            if truth && input.dtype != oxtensor_core::dtype::DType::Bool {
+                // and_/or_ fold bits of integers: a reduction not implemented here.
+                return Err(PyNotImplementedError::new_err(format!(
+                    "CAReduce{{{}}} of a {} input (a bitwise reduction) is not \
+                     implemented; reduce a bool tensor, or use all()/any()",
+                    self.kind.scalar_name(),
+                    input.dtype
+                )));
+            }
+            if !upcast {
+                op.dtype = input.dtype;
+            }
+        }
         if let Some(d) = self.dtype {
             op.dtype = d;
         }
@@ -140,10 +198,64 @@ impl PyCAReduce {
     }
 }
 
-op_args!(PyCAReduce, props ["scalar_op", "axis", "dtype", "acc_dtype", "upcast_discrete_output"], [], ["axis", "dtype", "acc_dtype"]);
-
 #[pymethods]
 impl PyCAReduce {
+    /// `CAReduce(scalar_op, axis=None, dtype=None, acc_dtype=None,
+    /// upcast_discrete_output=False)`.
+    #[new]
+    #[pyo3(signature = (scalar_op, axis = None, dtype = None, acc_dtype = None, upcast_discrete_output = false))]
+    fn new(
+        scalar_op: &Bound<'_, PyAny>,
+        axis: Option<Bound<'_, PyAny>>,
+        dtype: Option<Bound<'_, PyAny>>,
+        acc_dtype: Option<Bound<'_, PyAny>>,
+        upcast_discrete_output: bool,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let kind = kind_of(scalar_op)?;
+        let mut this = PyCAReduce {
+            kind,
+            generic: Some(upcast_discrete_output),
+            axis: parse_axis(axis)?,
+            dtype: dtype
+                .filter(|d| !d.is_none())
+                .map(|d| parse_dtype(&d))
+                .transpose()?,
+            acc_dtype: acc_dtype
+                .filter(|d| !d.is_none())
+                .map(|d| parse_dtype(&d))
+                .transpose()?,
+        };
+        // Resolved for each input: the dtype rule differs from the kind's.
+        let (dtype, acc_dtype) = (this.dtype.take(), this.acc_dtype.take());
+        let core = this.resolved_if_possible();
+        this.dtype = dtype;
+        this.acc_dtype = acc_dtype;
+        Ok(PyClassInitializer::from(PyOp { core }).add_subclass(this))
+    }
+
+    #[classattr]
+    fn __props__<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let names = [
+            "scalar_op",
+            "axis",
+            "dtype",
+            "acc_dtype",
+            "upcast_discrete_output",
+        ];
+        PyTuple::new(py, names)
+    }
+
+    /// The constructor's arguments (`copy` and `pickle` call it): the scalar
+    /// op too for `CAReduce` itself.
+    fn __getnewargs_ex__<'py>(slf: &Bound<'py, Self>) -> PyResult<NewArgs<'py>> {
+        let keys = ["axis", "dtype", "acc_dtype"];
+        if slf.borrow().generic.is_some() {
+            let keys = ["axis", "dtype", "acc_dtype", "upcast_discrete_output"];
+            return new_args(slf.as_any(), &["scalar_op"], &keys);
+        }
+        new_args(slf.as_any(), &[], &keys)
+    }
+
     /// Reduces `input`; unresolved dtypes follow PyTensor's defaults.
     fn make_node<'py>(
         slf: &Bound<'py, Self>,
@@ -216,13 +328,22 @@ impl PyCAReduce {
         resolved.or(slf.acc_dtype).map(|d| d.to_string())
     }
 
-    /// Sums of small integers widen their output dtype.
+    /// Sums of small integers widen their output dtype (`CAReduce` itself:
+    /// only when asked to).
     #[getter]
     fn upcast_discrete_output(&self) -> bool {
-        true
+        self.generic.unwrap_or(true)
     }
 
     fn __str__(slf: PyRef<'_, Self>) -> String {
+        if slf.generic.is_some() {
+            let axis = match &slf.axis {
+                None => "axes=None".to_string(),
+                Some(a) if a.len() == 1 => format!("axis={}", a[0]),
+                Some(a) => format!("axes={a:?}"),
+            };
+            return format!("CAReduce{{{}, {axis}}}", slf.kind.scalar_name());
+        }
         match &slf.as_super().core {
             Some(c) => c.describe(),
             None => {
@@ -350,8 +471,12 @@ pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitial
 fn reduce_init(core: OpRef, r: &CAReduce, without_zeros: bool) -> PyClassInitializer<PyCAReduce> {
     let template = PyCAReduce {
         kind: r.kind,
+<<<<<<< HEAD
         without_zeros,
         no_zeros_in_input: false,
+=======
+        generic: None,
+>>>>>>> port28c
         axis: r
             .axis
             .as_ref()
@@ -372,8 +497,12 @@ pub fn reduction(
 ) -> PyResult<CAReduce> {
     let template = PyCAReduce {
         kind,
+<<<<<<< HEAD
         without_zeros: false,
         no_zeros_in_input: false,
+=======
+        generic: None,
+>>>>>>> port28c
         axis,
         dtype,
         acc_dtype,

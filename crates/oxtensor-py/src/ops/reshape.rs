@@ -69,6 +69,13 @@ impl PyReshape {
         Ok(core_of::<Reshape>(slf.as_super())?.ndim)
     }
 
+    /// PyTensor's flag: the static output shape follows the values of the
+    /// shape's constant entries, so a rebuilt node is typed again.
+    #[classattr]
+    fn _output_type_depends_on_input_value() -> bool {
+        true
+    }
+
     /// The shape input changes the output's shape, not its elements.
     fn connection_pattern(&self, node: Bound<'_, PyAny>) -> Vec<Vec<bool>> {
         let _ = node;

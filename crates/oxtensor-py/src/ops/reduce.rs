@@ -86,7 +86,6 @@ impl PyCAReduce {
         dtype: Option<Bound<'_, PyAny>>,
         acc_dtype: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-<<<<<<< HEAD
         Ok(Self::fields(kind, axis, dtype, acc_dtype)?.initializer())
     }
 
@@ -98,14 +97,6 @@ impl PyCAReduce {
     ) -> PyResult<Self> {
         let dtype_of = |d: Option<Bound<'_, PyAny>>| {
             d.filter(|d| !d.is_none())
-=======
-        let this = PyCAReduce {
-            kind,
-            generic: None,
-            axis: parse_axis(axis)?,
-            dtype: dtype
-                .filter(|d| !d.is_none())
->>>>>>> port28c
                 .map(|d| parse_dtype(&d))
                 .transpose()
         };
@@ -113,6 +104,7 @@ impl PyCAReduce {
             kind,
             without_zeros: false,
             no_zeros_in_input: false,
+            generic: None,
             axis: parse_axis(axis)?,
             dtype: dtype_of(dtype)?,
             acc_dtype: dtype_of(acc_dtype)?,
@@ -214,6 +206,8 @@ impl PyCAReduce {
         let kind = kind_of(scalar_op)?;
         let mut this = PyCAReduce {
             kind,
+            without_zeros: false,
+            no_zeros_in_input: false,
             generic: Some(upcast_discrete_output),
             axis: parse_axis(axis)?,
             dtype: dtype
@@ -471,12 +465,9 @@ pub(crate) fn composite_reduce_init(core: OpRef, r: &CAReduce) -> PyClassInitial
 fn reduce_init(core: OpRef, r: &CAReduce, without_zeros: bool) -> PyClassInitializer<PyCAReduce> {
     let template = PyCAReduce {
         kind: r.kind,
-<<<<<<< HEAD
         without_zeros,
         no_zeros_in_input: false,
-=======
         generic: None,
->>>>>>> port28c
         axis: r
             .axis
             .as_ref()
@@ -497,12 +488,9 @@ pub fn reduction(
 ) -> PyResult<CAReduce> {
     let template = PyCAReduce {
         kind,
-<<<<<<< HEAD
         without_zeros: false,
         no_zeros_in_input: false,
-=======
         generic: None,
->>>>>>> port28c
         axis,
         dtype,
         acc_dtype,

@@ -353,3 +353,31 @@ def test_set_core_refuses_a_python_graph_rewriter():
 
     with pytest.raises(TypeError, match="written in Python"):
         GraphRewriter()._set_core(nothing)
+
+
+@pytest.mark.parametrize(
+    ("build", "want"),
+    [
+        (lambda x: ot.sqrt(ot.sqr(x).sum(axis=1)), lambda a: np.sqrt((a * a).sum(1))),
+        (lambda x: ot.abs(x).sum(axis=0), lambda a: np.abs(a).sum(0)),
+        (lambda x: ot.exp(x).sum(), lambda a: np.exp(a).sum()),
+    ],
+)
+def test_a_lone_unary_map_folds_into_its_sum(build, want):
+    """``sqr(x).sum(1)`` is one reduction reading ``x`` once (no squared
+    copy), its values NumPy's within the sum's rounding."""
+    x = ot.dmatrix("x")
+    f = function([x], build(x))
+    first = f.maker.fgraph.toposort()[0]
+    assert type(first.op).__name__ == "CAReduce", first
+    assert first.inputs[0].owner is None  # it reads x itself
+    a = np.random.default_rng(0).uniform(-1.0, 1.0, (40, 30))
+    np.testing.assert_allclose(f(a), want(a), rtol=40 * np.finfo(np.float64).eps)
+
+
+def test_a_lone_binary_map_stays_apart_as_the_seeds_print():
+    """The seeds' ``(v + 1).sum()`` compiles to ``Sum(Add)``."""
+    v = ot.dvector("v")
+    f = function([v], (v + 1).sum())
+    kinds = [type(n.op).__name__ for n in f.maker.fgraph.toposort()]
+    assert kinds == ["Elemwise", "Sum"]

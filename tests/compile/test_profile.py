@@ -36,13 +36,13 @@ def by_op(profile):
 
 def test_counts_calls_per_node():
     x = ot.dvector("x")
-    f = function([x], [ot.exp(x).sum(), x * 2], profile=True, name="prof")
+    f = function([x], [(x + 1).sum(), x * 2], profile=True, name="prof")
     for _ in range(5):
         f(np.ones(10))
     p = f.profile
     assert p.calls == 5
     stats = by_op(p)
-    assert set(stats) == {"Exp", "Sum{axes=None}", "Mul"}
+    assert set(stats) == {"Add", "Sum{axes=None}", "Mul"}
     assert {cls for cls, *_ in stats.values()} == {"Elemwise", "Sum"}
     assert {calls for _, calls, _, _ in stats.values()} == {5}
     assert all(secs >= 0 for _, _, secs, _ in stats.values())

@@ -52,11 +52,15 @@ $(STAMP): pyproject.toml requirements-dev.txt
 
 venv: $(STAMP) ## create .venv with maturin, pytest(-randomly), hypothesis, ruff, mypy, numpy
 
-build: venv ## build the extension (debug) into .venv
+# `_core.pyi` is a build product, like the extension it describes: written
+# after each build from the extension and the rooms' annotations.pyi files.
+build: venv ## build the extension (debug) into .venv, and its type stub
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop -q
+	$(PY) tools/stubgen.py
 
-release: venv ## build the extension (release) into .venv
+release: venv ## build the extension (release) into .venv, and its type stub
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop -q --release
+	$(PY) tools/stubgen.py
 
 example: build ## set up and run examples/quickstart.py
 	$(PY) examples/quickstart.py
@@ -88,8 +92,7 @@ lint: build ## rustfmt, clippy, ruff, stubtest (_core.pyi against the built exte
 	$(PY) -m mypy.stubtest oxtensor._core
 	$(PY) tools/check_layout.py
 
-stubs: build ## regenerate python/oxtensor/_core.pyi from the extension and the annotations.pyi files
-	$(PY) tools/stubgen.py
+stubs: build ## write python/oxtensor/_core.pyi (not committed) and check it with stubtest
 	$(PY) -m mypy.stubtest oxtensor._core
 
 fmt: venv ## apply rustfmt and ruff format

@@ -6,21 +6,8 @@ available (docs/for-pytensor-users.md): looking it up raises an
 
 from typing import Any
 
-from oxtensor.sparse.basic import (
-    DenseFromSparse,
-    SparseFromDense,
-    as_sparse,
-    as_sparse_variable,
-    csc_dmatrix,
-    csc_fmatrix,
-    csc_from_dense,
-    csc_matrix,
-    csr_dmatrix,
-    csr_fmatrix,
-    csr_from_dense,
-    csr_matrix,
-    dense_from_sparse,
-)
+from oxtensor.sparse import basic
+from oxtensor.sparse.basic import *  # noqa: F403 (the conversions and constructors)
 from oxtensor.sparse.math import AddSD, AddSS, add, add_s_d, add_s_s
 from oxtensor.sparse.sharedvar import SparseTensorSharedVariable, sparse_constructor
 from oxtensor.sparse.type import SparseTensorType
@@ -36,27 +23,15 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    *basic.__all__,
     "AddSD",
     "AddSS",
-    "DenseFromSparse",
     "SparseConstant",
-    "SparseFromDense",
     "SparseTensorSharedVariable",
     "SparseTensorType",
     "SparseVariable",
     "add",
     "add_s_d",
     "add_s_s",
-    "as_sparse",
-    "as_sparse_variable",
-    "csc_dmatrix",
-    "csc_fmatrix",
-    "csc_from_dense",
-    "csc_matrix",
-    "csr_dmatrix",
-    "csr_fmatrix",
-    "csr_from_dense",
-    "csr_matrix",
-    "dense_from_sparse",
     "sparse_constructor",
 ]

@@ -87,7 +87,7 @@ impl Scratch {
 /// A `#[pyfunction]` running a traversal of the core on a scratch copy of
 /// the graphs: `(graphs, blockers=None)` for the ancestor walks,
 /// `(ins, outs)` for what lies between; `vars` or `nodes` maps the result
-/// back.
+/// back. Takes a list of them, each ended by `;`.
 macro_rules! scratch_walk {
     ($(#[$doc:meta])* $name:ident(graphs, blockers) -> $back:ident) => {
         $(#[$doc])*
@@ -115,32 +115,25 @@ macro_rules! scratch_walk {
             s.$back(ins.py(), &traversal::$name(&s.g, &i, &o))
         }
     };
+    ($($(#[$doc:meta])* $name:ident($a:ident, $b:ident) -> $back:ident;)*) => {
+        $(scratch_walk!($(#[$doc])* $name($a, $b) -> $back);)*
+    };
 }
 
-scratch_walk!(
+scratch_walk! {
     /// Every variable the graphs depend on (graphs included), depth first.
-    ancestors(graphs, blockers) -> vars
-);
-scratch_walk!(
+    ancestors(graphs, blockers) -> vars;
     /// The nodes computing the ancestors, each once.
-    apply_ancestors(graphs, blockers) -> nodes
-);
-scratch_walk!(
+    apply_ancestors(graphs, blockers) -> nodes;
     /// The owner-less ancestors (roots and constants).
-    graph_inputs(graphs, blockers) -> vars
-);
-scratch_walk!(
+    graph_inputs(graphs, blockers) -> vars;
     /// The variables between `ins` and `outs`.
-    vars_between(ins, outs) -> vars
-);
-scratch_walk!(
+    vars_between(ins, outs) -> vars;
     /// Owner-less variables between `ins` and `outs` that are not in `ins`.
-    orphans_between(ins, outs) -> vars
-);
-scratch_walk!(
+    orphans_between(ins, outs) -> vars;
     /// The nodes between `ins` and `outs`.
-    applys_between(ins, outs) -> nodes
-);
+    applys_between(ins, outs) -> nodes;
+}
 
 /// The owner-less, non-constant ancestors: what a function of `graphs` needs.
 pub fn explicit_inputs<'py>(outputs: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {

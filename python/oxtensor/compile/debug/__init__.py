@@ -1,25 +1,6 @@
 """Debugging compiled functions: `DebugMode` and its errors."""
 
-from oxtensor.compile.debug.debugmode import (
-    BadDestroyMap,
-    BadOptimization,
-    BadThunkOutput,
-    BadViewMap,
-    DebugMode,
-    DebugModeError,
-    InvalidValueError,
-    StochasticOrder,
-    str_diagnostic,
-)
+from oxtensor.compile.debug import debugmode
+from oxtensor.compile.debug.debugmode import *  # noqa: F403 (the package is its one module)
 
-__all__ = [
-    "BadDestroyMap",
-    "BadOptimization",
-    "BadThunkOutput",
-    "BadViewMap",
-    "DebugMode",
-    "DebugModeError",
-    "InvalidValueError",
-    "StochasticOrder",
-    "str_diagnostic",
-]
+__all__ = debugmode.__all__

@@ -66,6 +66,20 @@ def test_join_static_shapes():
     assert ot.stack([t(2, 3), t(2, 3)], axis=1).type.shape == (2, 2, 3)
 
 
+def test_an_axis_computed_from_constants_is_read_as_constant():
+    # PyTensor reads the axis with `get_underlying_scalar_constant_value`,
+    # so `cast(1, "int32")` gives the same static shape as `1`.
+    a = ot.tensor(shape=(None, None, 1))
+    b = ot.tensor(shape=(1, None, 1))
+    for axis in (1, ot.constant(1), ot.cast(ot.constant(1), "int32")):
+        assert ot.join(axis, a, b).type.shape == (1, None, 1)
+    f = oxtensor.function([a, b], ot.join(ot.cast(ot.constant(1), "int32"), a, b))
+    va, vb = np.ones((1, 4, 1)), np.zeros((1, 3, 1))
+    assert_matches(f(va, vb), np.concatenate([va, vb], axis=1))
+    # A symbolic axis stays unknown.
+    assert ot.join(ot.iscalar(), a, b).type.shape == (None, None, None)
+
+
 def test_join_build_errors():
     with pytest.raises(ValueError, match=r"along dimension 1, the inputs shapes are"):
         ot.join(0, ot.tensor(shape=(2, 3)), ot.tensor(shape=(2, 4)))

@@ -10,6 +10,7 @@ import oxtensor
 import oxtensor.tensor as ot
 import pytest
 from oxtensor.tensor.elemwise import DimShuffle
+from oxtensor.tensor.shape import Shape_i
 
 
 def test_constant_entries_give_static_lengths():
@@ -30,6 +31,37 @@ def test_a_static_input_size_gives_the_one_unknown_entry():
     f = oxtensor.function([x, dim], ot.reshape(x, (6, dim, 2)))
     v = np.arange(24.0).reshape(2, 2, 6)
     np.testing.assert_array_equal(f(v, 2), v.reshape(6, 2, 2))
+
+
+@pytest.mark.parametrize(
+    ("shape", "ndim", "static"),
+    [
+        ((None, None, None, None), 2, (None, None)),
+        ((None, None, None, 1), 2, (None, None)),
+        ((None, 1, None, 1), 2, (None, None)),
+        ((None, 1, 1, 1), 2, (None, 1)),
+        ((1, None, 1, 1), 3, (1, None, 1)),
+        ((None, 2, 3), 2, (None, 6)),
+    ],
+)
+def test_the_input_s_own_lengths_leave_the_rest_to_deduce(shape, ndim, static):
+    # flatten is `x.reshape((Shape_i{0}(x), ..., -1))`: the free length is
+    # the product of the axes not named, when those are static.
+    x = ot.tensor("x", shape=shape)
+    out = ot.flatten(x, ndim=ndim)
+    assert out.type.shape == static
+    f = oxtensor.function([x], out)
+    v = np.arange(np.prod([d or 3 for d in shape]), dtype="float64").reshape(
+        [d or 3 for d in shape]
+    )
+    np.testing.assert_array_equal(f(v), v.reshape(*v.shape[: ndim - 1], -1))
+
+
+def test_a_length_named_twice_deduces_nothing():
+    x = ot.tensor("x", shape=(None, 2, 3))
+    n = Shape_i(0)(x)
+    out = ot.reshape(x, ot.stack([n, n, -1]))
+    assert out.type.shape == (None, None, None)
 
 
 def test_shapes_that_cannot_fit_are_refused():

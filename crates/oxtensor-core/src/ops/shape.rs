@@ -130,6 +130,20 @@ impl Reshape {
         input: &TensorType,
         known: Option<&[Option<i64>]>,
     ) -> Result<TensorType> {
+        self.output_type_with_lengths(input, known, &[])
+    }
+
+    /// [`Self::output_type_of_entries`], where `lengths_of[j]` names the
+    /// input axis whose length entry `j` is (`Shape_i{k}` of the reshaped
+    /// input): those axes drop out of the size the free length is deduced
+    /// from, so `flatten` of a `(?, 1, 1, 1)` input, `x.reshape((Shape_i{0}(x),
+    /// -1))`, is typed `(?, 1)`.
+    pub fn output_type_with_lengths(
+        &self,
+        input: &TensorType,
+        known: Option<&[Option<i64>]>,
+        lengths_of: &[Option<usize>],
+    ) -> Result<TensorType> {
         let shape: Vec<Option<u64>> = match known {
             Some(k) if k.len() == self.ndim => k
                 .iter()
@@ -148,7 +162,7 @@ impl Reshape {
         if let Some(k) = known {
             check_reshape(input, k)?;
         }
-        TensorType::new(input.dtype, deduce_free_length(input, shape))
+        TensorType::new(input.dtype, deduce_free_length(input, shape, lengths_of))
     }
 }
 
@@ -163,18 +177,59 @@ fn fmt_entries(k: &[Option<i64>]) -> String {
 /// As PyTensor's `Reshape.make_node`: when the input's size is static and
 /// one output length is unknown (a `-1`, or an entry known only at run
 /// time), that length is the quotient, so `(2, 3)` reshaped to `(3, -1)` or
-/// `(3, n)` is typed `(3, 2)`.
-fn deduce_free_length(input: &TensorType, mut shape: Vec<Option<u64>>) -> Vec<Option<u64>> {
-    let size: Option<u64> = input
+/// `(3, n)` is typed `(3, 2)`. Entries that are the input's own lengths
+/// (`lengths_of`, each axis at most once) cancel their axes, so only the
+/// other axes' lengths need be static.
+fn deduce_free_length(
+    input: &TensorType,
+    mut shape: Vec<Option<u64>>,
+    lengths_of: &[Option<usize>],
+) -> Vec<Option<u64>> {
+    let length_of = |j: usize| lengths_of.get(j).copied().flatten();
+    let free: Vec<usize> = (0..shape.len())
+        .filter(|&i| shape[i].is_none() && length_of(i).is_none())
+        .collect();
+    let cancelled = match free[..] {
+        [_] => cancelled_axes(input.shape.len(), lengths_of),
+        _ => None,
+    };
+    let (free, cancelled) = match cancelled {
+        Some(c) => (free[0], c),
+        None => {
+            // Nothing cancels: every other entry must be known.
+            let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i].is_none()).collect();
+            let [free] = unknown[..] else {
+                return shape;
+            };
+            (free, vec![false; input.shape.len()])
+        }
+    };
+    let cancels = |j: usize| length_of(j).is_some_and(|k| cancelled[k]);
+    let rest: Option<u64> = input
         .shape
         .iter()
-        .try_fold(1u64, |acc, d| d.map(|d| acc * d));
-    let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i].is_none()).collect();
-    let known: u64 = shape.iter().flatten().product();
-    if let (Some(size), [i]) = (size, unknown.as_slice()) {
-        shape[*i] = size.checked_div(known);
-    }
+        .zip(&cancelled)
+        .filter(|(_, c)| !**c)
+        .try_fold(1u64, |acc, (d, _)| d.map(|d| acc * d));
+    let others: u64 = (0..shape.len())
+        .filter(|&j| j != free && !cancels(j))
+        .filter_map(|j| shape[j])
+        .product();
+    shape[free] = rest.and_then(|r| (others != 0 && r % others == 0).then(|| r / others));
     shape
+}
+
+/// The input axes whose lengths are entries of the shape, or `None` when an
+/// axis is named twice (its length would count twice) or is out of range.
+fn cancelled_axes(ndim: usize, lengths_of: &[Option<usize>]) -> Option<Vec<bool>> {
+    let mut covered = vec![false; ndim];
+    for k in lengths_of.iter().flatten() {
+        if covered.get(*k) != Some(&false) {
+            return None;
+        }
+        covered[*k] = true;
+    }
+    Some(covered)
 }
 
 /// Refuses shapes that cannot hold the input's statically known size:
@@ -408,6 +463,43 @@ fn runtime_shape(size: usize, shape: &Tensor) -> Result<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_input_s_own_lengths_cancel_their_axes() {
+        let of = |shape: &[Option<u64>]| TensorType::new(DType::Float64, shape.to_vec()).unwrap();
+        let typed =
+            |x: &TensorType, ndim: usize, known: &[Option<i64>], lengths: &[Option<usize>]| {
+                let out = Reshape { ndim }.output_type_with_lengths(x, Some(known), lengths);
+                out.unwrap().shape.to_vec()
+            };
+        // flatten(x, 2) of (?, 1, 1, 1): (Shape_i{0}(x), -1).
+        let x = of(&[None, Some(1), Some(1), Some(1)]);
+        assert_eq!(
+            typed(&x, 2, &[None, Some(-1)], &[Some(0), None]),
+            [None, Some(1)]
+        );
+        // Without knowing the entry is x's own length, nothing is deduced.
+        assert_eq!(typed(&x, 2, &[None, Some(-1)], &[None, None]), [None, None]);
+        // flatten(x, 3) of (1, ?, 2, 3): (Shape_i{0}(x) = 1, Shape_i{1}(x), -1).
+        let y = of(&[Some(1), None, Some(2), Some(3)]);
+        let out = typed(&y, 3, &[Some(1), None, Some(-1)], &[Some(0), Some(1), None]);
+        assert_eq!(out, [Some(1), None, Some(6)]);
+        // A constant entry divides what is left; an axis named twice cancels nothing.
+        assert_eq!(
+            typed(&y, 3, &[None, Some(2), Some(-1)], &[Some(1), None, None]),
+            [None, Some(2), Some(3)]
+        );
+        assert_eq!(
+            typed(&y, 3, &[None, None, Some(-1)], &[Some(1), Some(1), None]),
+            [None, None, None]
+        );
+        // A length that does not divide is left to the run-time check.
+        let z = of(&[None, Some(3)]);
+        assert_eq!(
+            typed(&z, 3, &[None, Some(2), Some(-1)], &[Some(0), None, None]),
+            [None, Some(2), None]
+        );
+    }
 
     #[test]
     fn reshape_types() {

@@ -13,7 +13,7 @@ use crate::ops::op::PyOp;
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::elemwise::Elemwise;
 use oxtensor_core::ops::make_vector::MakeVector;
-use oxtensor_core::ops::shape::Reshape;
+use oxtensor_core::ops::shape::{Reshape, ShapeI};
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::ScalarOp;
 use oxtensor_core::types::{TensorType, Type};
@@ -116,7 +116,8 @@ fn node_of<'py>(
 }
 
 /// `Reshape` knows its output's static shape from the entries of the shape
-/// that are constants (the whole shape, or entries of a `MakeVector`).
+/// that are constants (the whole shape, or entries of a `MakeVector`), and
+/// from entries that are the input's own lengths (`Shape_i{k}(x)`).
 fn reshape_types(
     op: &Reshape,
     inputs: &[Bound<'_, PyAny>],
@@ -124,20 +125,18 @@ fn reshape_types(
 ) -> PyResult<Vec<Type>> {
     let tys: Vec<Type> = types.iter().cloned().map(Type::from).collect();
     op.output_types(&tys.iter().collect::<Vec<_>>()).py()?;
-    let known: Option<Vec<Option<i64>>> = match constant_data(&inputs[1])? {
-        Some(d) => Some(
-            d.call_method0("tolist")?
-                .extract::<Vec<i64>>()?
-                .into_iter()
-                .map(Some)
-                .collect(),
-        ),
-        None => make_vector_constants(&inputs[1])?,
+    let (known, lengths_of) = match constant_data(&inputs[1])? {
+        Some(d) => {
+            let values = d.call_method0("tolist")?.extract::<Vec<i64>>()?;
+            (Some(values.into_iter().map(Some).collect()), Vec::new())
+        }
+        None => match make_vector_entries(&inputs[1], &inputs[0])? {
+            Some((values, lengths)) => (Some(values), lengths),
+            None => (None, Vec::new()),
+        },
     };
-    Ok(vec![op
-        .output_type_of_entries(&types[0], known.as_deref())
-        .py()?
-        .into()])
+    let out = op.output_type_with_lengths(&types[0], known.as_deref(), &lengths_of);
+    Ok(vec![out.py()?.into()])
 }
 
 /// A constant's data, `None` for any other variable.
@@ -146,33 +145,57 @@ fn constant_data<'py>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny
 }
 
 /// The entries of a `MakeVector` (`stack([2, n])`), each its constant value
-/// or `None`, as PyTensor's `Reshape` reads each entry's constant value;
-/// `None` when `shape` is built otherwise.
-fn make_vector_constants(shape: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Option<i64>>>> {
-    let owner = shape.getattr("owner")?;
+/// or `None` (as PyTensor's `Reshape` reads each entry's constant value),
+/// and the axis of `x` each is the length of; `None` when `shape` is built
+/// otherwise.
+type Entries = (Vec<Option<i64>>, Vec<Option<usize>>);
+fn make_vector_entries(
+    shape: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
+) -> PyResult<Option<Entries>> {
+    let Some(node) = owner_with::<MakeVector>(shape)? else {
+        return Ok(None);
+    };
+    let (mut values, mut lengths) = (Vec::new(), Vec::new());
+    for entry in node.getattr("inputs")?.try_iter()? {
+        let entry = entry?;
+        values.push(entry_value(&entry)?);
+        lengths.push(length_axis(&entry, x)?);
+    }
+    Ok(Some((values, lengths)))
+}
+
+/// `k` when `entry` is `Shape_i{k}(x)`.
+fn length_axis(entry: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let Some(node) = owner_with::<ShapeI>(entry)? else {
+        return Ok(None);
+    };
+    if !node.getattr("inputs")?.get_item(0)?.is(x) {
+        return Ok(None);
+    }
+    let op = node.getattr("op")?.cast::<PyOp>()?.borrow().core.clone();
+    Ok(op.and_then(|core| core.as_any().downcast_ref::<ShapeI>().map(|s| s.i)))
+}
+
+/// The node computing `v` when its op is the core's `O`.
+fn owner_with<'py, O: 'static>(v: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let owner = v.getattr("owner")?;
     if owner.is_none() {
         return Ok(None);
     }
-    let is_make_vector = owner
+    let is_o = owner
         .getattr("op")?
         .cast::<PyOp>()
         .ok()
         .and_then(|op| op.borrow().core.clone())
-        .is_some_and(|core| core.as_any().is::<MakeVector>());
-    if !is_make_vector {
-        return Ok(None);
-    }
-    let mut out = Vec::new();
-    for entry in owner.getattr("inputs")?.try_iter()? {
-        out.push(entry_value(&entry?)?);
-    }
-    Ok(Some(out))
+        .is_some_and(|core| core.as_any().is::<O>());
+    Ok(is_o.then_some(owner))
 }
 
 /// A shape entry's constant value, as PyTensor's `Reshape` reads it with
 /// `get_underlying_scalar_constant_value`: a constant, or a fixed function
 /// of constants (a cast, `100 // n` of a constant `n`, a static length).
-fn entry_value(entry: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+pub(crate) fn entry_value(entry: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     if let Some(d) = constant_data(entry)? {
         return Ok(d.call_method0("item")?.extract().ok());
     }

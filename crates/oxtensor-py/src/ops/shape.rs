@@ -199,18 +199,33 @@ pub fn known_types(
     types: &[TensorType],
 ) -> PyResult<Vec<Type>> {
     let mut values: Vec<Option<Tensor>> = Vec::with_capacity(inputs.len());
-    for inp in inputs {
+    for (inp, ty) in inputs.iter().zip(types) {
         let var = inp.cast::<crate::graph::variable::PyVariable>()?;
         let data = var.borrow_mut().data_obj(inp.py())?;
         values.push(match data {
             Some(d) => Some(crate::convert::array::tensor_from_array(&d)?),
-            None => None,
+            None => underlying_int_constant(inp, ty)?,
         });
     }
     let tys: Vec<Type> = types.iter().cloned().map(Type::from).collect();
     let known: Vec<Option<&Tensor>> = values.iter().map(Option::as_ref).collect();
     op.known_output_types(&tys.iter().collect::<Vec<_>>(), &known)
         .py()
+}
+
+/// A 0-d integer input computed from constants alone (`cast(1, "int32")`),
+/// read as PyTensor's `make_node`s read an axis or a length, with
+/// `get_underlying_scalar_constant_value`.
+fn underlying_int_constant(inp: &Bound<'_, PyAny>, ty: &TensorType) -> PyResult<Option<Tensor>> {
+    if ty.ndim() != 0 || !ty.dtype.is_integer() {
+        return Ok(None);
+    }
+    let Some(v) = crate::ops::make_node::entry_value(inp)? else {
+        return Ok(None);
+    };
+    let np = crate::convert::constant::numpy(inp.py())?;
+    let arr = np.call_method1("asarray", (v, ty.dtype.name()))?;
+    Ok(Some(crate::convert::array::tensor_from_array(&arr)?))
 }
 
 /// `as_tensor_variable` of a list holding symbolic variables, as PyTensor:

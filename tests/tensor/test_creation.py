@@ -234,3 +234,13 @@ def test_rop_of_alloc():
     assert_matches(
         fn([v, t], r)(np.ones(2), np.array([1.0, 2.0])), np.array([[1.0, 2.0]] * 2)
     )
+
+
+def test_arange_nodes_of_one_dtype_share_their_op():
+    start, stop = ot.iscalar("start"), ot.iscalar("stop")
+    a = ot.arange(start, stop)
+    b = ot.arange(start, stop, 2, dtype=a.dtype)
+    c = ot.arange(start, stop, 2.0)
+    assert a.owner.op is b.owner.op
+    assert c.dtype != a.dtype and c.owner.op is not a.owner.op
+    assert_matches(fn([start, stop], b)(1, 8), np.arange(1, 8, 2))

@@ -3,6 +3,7 @@ shape, creation and joining functions (``alloc``, ``zeros``, ``arange``,
 ``eye``, ``join``, ``stack``, ``split``, ...)."""
 
 import builtins as _builtins
+import functools as _functools
 from collections.abc import Sequence as _Sequence
 from typing import Any as _Any
 
@@ -172,7 +173,13 @@ def arange(start: _Any, stop: _Any = None, step: _Any = 1, dtype: _Any = None) -
             )
     if dtype is None:
         dtype = _arange_dtype([a.dtype for a in args])
-    return ARange(str(_np.dtype(dtype)))(*args)
+    return _arange_op(str(_np.dtype(dtype)))(*args)
+
+
+@_functools.cache
+def _arange_op(dtype: str) -> _Any:
+    """One `ARange` per dtype, as PyTensor keeps them (its nodes share the op)."""
+    return ARange(dtype)
 
 
 def eye(n: _Any, m: _Any = None, k: _Any = 0, dtype: _Any = None) -> _Any:

@@ -242,5 +242,6 @@ def test_arange_nodes_of_one_dtype_share_their_op():
     b = ot.arange(start, stop, 2, dtype=a.dtype)
     c = ot.arange(start, stop, 2.0)
     assert a.owner.op is b.owner.op
-    assert c.dtype != a.dtype and c.owner.op is not a.owner.op
+    assert c.dtype != a.dtype
+    assert c.owner.op is not a.owner.op
     assert_matches(fn([start, stop], b)(1, 8), np.arange(1, 8, 2))

@@ -146,3 +146,39 @@ def test_gradients_through_masks():
     )
     rows = ot.constant(_mask((4,), 0.5))
     verify_grad(lambda v: ot.set_subtensor(v[rows], 0.0).sum() * v[rows], [a], rng=RNG)
+
+
+@pytest.mark.parametrize(
+    ("mask", "extra", "static"),
+    [
+        ([True, False, True, True], (), (3, None, None)),
+        ([[True, False, True, True], [True, False, False, True]], (), (5, None)),
+        ([False, False, False, False], (), (0, None, None)),
+        ([True, False, True, True], (slice(None), "idx"), (3, None)),
+    ],
+)
+def test_a_constant_mask_gives_a_static_length(mask, extra, static):
+    # As PyTensor: the mask selects as many as it has `true`s.
+    y = ot.tensor("y", shape=(None, None, None))
+    idx = ot.tensor("idx", shape=(3,), dtype="int64")
+    m = ot.constant(np.array(mask))
+    index = (m, *(idx if e == "idx" else e for e in extra))
+    out = y[index]
+    assert out.type.shape == static
+    f = oxtensor.function([y, idx], out, on_unused_input="ignore")
+    ms = np.shape(mask)
+    yv = RNG.random((*ms, *(4, 5)[len(ms) - 1 :]))
+    iv = np.array([0, 4, 2])
+    np_index = (np.array(mask), *(iv if e == "idx" else e for e in extra))
+    np.testing.assert_array_equal(f(yv, iv), yv[np_index])
+
+
+def test_a_constant_mask_that_cannot_broadcast_is_refused():
+    y = ot.tensor("y", shape=(None, None, None))
+    idx = ot.tensor("idx", shape=(6,), dtype="int64")
+    m = ot.constant(np.array([True, False, True, True]))
+    with pytest.raises(
+        IndexError,
+        match=r"could not be broadcast together with shapes \[\(3,\), \(6,\)\]",
+    ):
+        y[m, idx]

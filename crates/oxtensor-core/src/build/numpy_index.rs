@@ -16,7 +16,7 @@ use crate::ops::dimshuffle::Axis;
 use crate::ops::shape::Reshape;
 use crate::ops::subtensor::{IncSubtensor, Subtensor};
 use crate::ops::OpRef;
-use crate::tensor::index::{scalar_index, IdxEntry};
+use crate::tensor::index::{index_constant, IdxEntry};
 use crate::tensor::Tensor;
 use crate::types::TensorType;
 use crate::value::Value;
@@ -276,9 +276,7 @@ fn constant_indices(g: &Graph, inputs: &[VarId]) -> Vec<Option<i64>> {
     inputs
         .iter()
         .map(|&v| match g.var(v).constant().map(|c| &c.value) {
-            Some(Value::Tensor(t)) if t.ndim() == 0 && t.dtype().is_integer() => {
-                scalar_index(t).ok()
-            }
+            Some(Value::Tensor(t)) => index_constant(t),
             _ => None,
         })
         .collect()

@@ -90,7 +90,9 @@ pub fn advanced_output_type(
                     if t.ndim() == 0 {
                         return Err(Error::OutOfScope("0-d boolean indices".into()));
                     }
-                    arrays.push(StaticShape::from_elem(None, 1));
+                    // A constant mask selects as many as it has `true`s.
+                    let selected = consts.get(p).copied().flatten();
+                    arrays.push(StaticShape::from_elem(selected.map(|n| n as u64), 1));
                     axis += t.ndim();
                 } else if t.dtype.is_integer() {
                     arrays.push(t.shape.clone());

@@ -3,6 +3,7 @@
 //! array or a slice bound), NumPy's slice resolution against a length, and
 //! integer indices wrapped and bounds-checked with NumPy's messages.
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Scalar, Tensor};
 
@@ -105,6 +106,20 @@ pub fn out_of_bounds(i: i64, len: usize, axis: usize) -> Error {
     ))
 }
 
+/// What a constant index input tells of the output's static shape: a
+/// scalar integer's value, or a boolean mask's number of `true`s (the
+/// length of the axis it selects). `None` for anything else.
+pub fn index_constant(t: &Tensor) -> Option<i64> {
+    match t.dtype() {
+        DType::Bool if t.ndim() > 0 => {
+            let trues = (0..t.len()).filter(|&i| t.get(i) == Scalar::Bool(true));
+            i64::try_from(trues.count()).ok()
+        }
+        d if d.is_integer() && t.ndim() == 0 => scalar_index(t).ok(),
+        _ => None,
+    }
+}
+
 /// The value of a 0-d integer index input.
 pub fn scalar_index(t: &Tensor) -> Result<i64> {
     if t.ndim() != 0 {
@@ -127,6 +142,19 @@ pub fn scalar_index(t: &Tensor) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn constant_indices_give_a_value_or_a_count_of_trues() {
+        let mask = Tensor::from_vec(vec![2, 2], vec![true, false, true, true]).unwrap();
+        assert_eq!(index_constant(&mask), Some(3));
+        let empty = Tensor::from_vec(vec![0], Vec::<bool>::new()).unwrap();
+        assert_eq!(index_constant(&empty), Some(0));
+        assert_eq!(index_constant(&Tensor::scalar(-2i32)), Some(-2));
+        assert_eq!(index_constant(&Tensor::scalar(true)), None);
+        let ints = Tensor::from_vec(vec![2], vec![1i64, 2]).unwrap();
+        assert_eq!(index_constant(&ints), None);
+        assert_eq!(index_constant(&Tensor::scalar(1.5f64)), None);
+    }
 
     /// Length, start, stop, step, and the indices NumPy takes.
     type SliceCase = (usize, Option<i64>, Option<i64>, Option<i64>, Vec<usize>);

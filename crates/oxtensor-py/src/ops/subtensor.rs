@@ -13,7 +13,7 @@ use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::subtensor::Subtensor;
 use oxtensor_core::ops::OpRef;
-use oxtensor_core::tensor::index::IdxEntry;
+use oxtensor_core::tensor::index::{index_constant, IdxEntry};
 use oxtensor_core::types::{TensorType, Type};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -66,15 +66,20 @@ pub(crate) fn idx_list_tuple<'py>(
     PyTuple::new(py, items)
 }
 
-/// The value of a 0-d integer constant, else `None`.
+/// A constant index input's [`index_constant`] (a scalar's value, a mask's
+/// count of `true`s), else `None`.
 fn const_index(var: &Bound<'_, PyAny>, ty: &TensorType) -> PyResult<Option<i64>> {
-    if ty.ndim() != 0 || !ty.dtype.is_integer() {
+    let scalar_int = ty.ndim() == 0 && ty.dtype.is_integer();
+    let mask = ty.ndim() > 0 && ty.dtype == oxtensor_core::dtype::DType::Bool;
+    if !scalar_int && !mask {
         return Ok(None);
     }
     let v = var.cast::<PyVariable>()?;
     let data = v.borrow_mut().data_obj(var.py())?;
     match data {
-        Some(d) => Ok(d.call_method0("item")?.extract::<i64>().ok()),
+        Some(d) => Ok(index_constant(&crate::convert::array::tensor_from_array(
+            &d,
+        )?)),
         None => Ok(None),
     }
 }

@@ -4,8 +4,8 @@
 ``faer`` crate or the LAPACK of the OpenBLAS NumPy loaded, whichever is the
 faster on this machine (see ``oxtensor.tensor.blas.engines()``; integer
 inputs upcast as in PyTensor; complex inputs are a ``TypeError``).
-Ops take single matrices: stacked (batched) inputs are a
-``NotImplementedError``.
+Stacked (batched) inputs are computed matrix by matrix through a
+``Blockwise`` of the op, as PyTensor's; single matrices use the op itself.
 
 >>> import numpy as np
 >>> import oxtensor
@@ -20,6 +20,7 @@ from typing import Any
 
 from oxtensor import _core
 from oxtensor.tensor.basic import as_tensor_variable
+from oxtensor.tensor.blockwise import Blockwise
 from oxtensor.tensor.products import matmul
 
 MatrixInverse = _core.MatrixInverse
@@ -32,13 +33,24 @@ Eigh = _core.Eigh
 EighGrad = _core.EighGrad
 Eigvalsh = _core.Eigvalsh
 SVD = _core.SVD
+SVDGrad = _core.SVDGrad
 QR = _core.QR
 QRGrad = _core.QRGrad
 
 
+def _apply(op: Any, *args: Any) -> Any:
+    """``op`` on ``args``, through a ``Blockwise`` when an input has more
+    axes than the op's signature gives it (a stack of matrices)."""
+    args = tuple(as_tensor_variable(a) for a in args)
+    core_inputs = _core._parse_gufunc_signature(op.gufunc_signature)[0]
+    if any(a.ndim > len(dims) for a, dims in zip(args, core_inputs, strict=True)):
+        return Blockwise(op)(*args)
+    return op(*args)
+
+
 def inv(x: Any) -> Any:
     """The inverse of a square matrix (a ``ValueError`` if it is singular)."""
-    return MatrixInverse()(x)
+    return _apply(MatrixInverse(), x)
 
 
 matrix_inverse = inverse = inv
@@ -46,7 +58,7 @@ matrix_inverse = inverse = inv
 
 def det(x: Any) -> Any:
     """The determinant of a square matrix."""
-    return Det()(x)
+    return _apply(Det(), x)
 
 
 def slogdet(x: Any) -> tuple[Any, Any]:
@@ -54,7 +66,7 @@ def slogdet(x: Any) -> tuple[Any, Any]:
     PyTensor's rewrites make of ``sign(det(x))``, ``log(abs(det(x)))``):
     the log is summed from the LU diagonal, finite where ``det`` overflows.
     """
-    sign, logabsdet = SLogDet()(x)
+    sign, logabsdet = _apply(SLogDet(), x)
     return sign, logabsdet
 
 
@@ -77,11 +89,11 @@ def solve(
     del overwrite_a, overwrite_b, check_finite
     a, b = as_tensor_variable(a), as_tensor_variable(b)
     if transposed:
-        a = a.T
+        a = a.mT
     op = Solve(
         assume_a=assume_a, lower=lower, b_ndim=b.ndim if b_ndim is None else b_ndim
     )
-    return op(a, b)
+    return _apply(op, a, b)
 
 
 def cholesky(
@@ -98,7 +110,7 @@ def cholesky(
     ``ValueError`` with ``on_error="raise"``.
     """
     del check_finite, overwrite_a
-    return Cholesky(lower=lower, on_error=on_error)(x)
+    return _apply(Cholesky(lower=lower, on_error=on_error), x)
 
 
 def eigh(
@@ -114,13 +126,14 @@ def eigh(
         )
     if UPLO is not None:
         lower = UPLO.upper() == "L"
-    return Eigh(lower=lower)(a)
+    return _apply(Eigh(lower=lower), a)
 
 
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     """``[U, s, Vh]`` with ``a = U @ diag(s) @ Vh`` (``s`` alone without
-    ``compute_uv``); the gradient covers the singular values only."""
-    return SVD(full_matrices=full_matrices, compute_uv=compute_uv)(a)
+    ``compute_uv``). The gradient flows through all three outputs of a thin
+    SVD (``full_matrices=False``); with full matrices, through ``s`` only."""
+    return _apply(SVD(full_matrices=full_matrices, compute_uv=compute_uv), a)
 
 
 def qr(
@@ -131,7 +144,7 @@ def qr(
     del overwrite_a
     if pivoting:
         raise NotImplementedError("qr(pivoting=True) is not supported")
-    return QR(mode=mode)(a)
+    return _apply(QR(mode=mode), a)
 
 
 __all__ = [
@@ -146,6 +159,7 @@ __all__ = [
     "MatrixInverse",
     "QRGrad",
     "SLogDet",
+    "SVDGrad",
     "Solve",
     "cholesky",
     "det",
@@ -172,7 +186,7 @@ def eigvalsh(a: Any, b: Any = None, lower: bool = True) -> Any:
         raise NotImplementedError(
             "eigvalsh(a, b), the generalized eigenproblem, is not supported"
         )
-    return Eigvalsh(lower=lower)(a)
+    return _apply(Eigvalsh(lower=lower), a)
 
 
 def matrix_dot(*args: Any) -> Any:

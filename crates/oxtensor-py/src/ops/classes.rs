@@ -20,7 +20,7 @@ use crate::ops::ifelse::PyIfElse;
 use crate::ops::inc_subtensor::{PyAdvancedIncSubtensor, PyAdvancedIncSubtensor1, PyIncSubtensor};
 use crate::ops::linalg::{
     PyCholesky, PyCholeskyGrad, PyDet, PyDot, PyEigh, PyEighGrad, PyEigvalsh, PyMatmul,
-    PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySolve, PySvd,
+    PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySolve, PySvd, PySvdGrad,
 };
 use crate::ops::nonzero::PyNonzero;
 use crate::ops::op::PyOp;
@@ -69,7 +69,7 @@ use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
-use oxtensor_core::ops::linalg::svd::Svd;
+use oxtensor_core::ops::linalg::svd::{Svd, SvdGrad};
 use oxtensor_core::ops::logsumexp::LogSumExp;
 use oxtensor_core::ops::make_vector::MakeVector;
 use oxtensor_core::ops::matmul::Matmul;
@@ -147,6 +147,7 @@ builtin_ops! {
     Eigvalsh => PyEigvalsh,
     EighGrad => PyEighGrad,
     Svd => PySvd,
+    SvdGrad => PySvdGrad,
     Qr => PyQr,
     QrGrad => PyQrGrad,
     LogSumExp => PyLogSumExp,

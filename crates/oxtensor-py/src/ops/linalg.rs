@@ -1,6 +1,6 @@
 //! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `SLogDet`,
 //! `Solve`, `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
-//! `SVD`, `QR`, `QRGrad`) as Python classes holding their core ops.
+//! `SVD`, `SVDGrad`, `QR`, `QRGrad`) as Python classes holding their core ops.
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
@@ -13,7 +13,7 @@ use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
-use oxtensor_core::ops::linalg::svd::Svd;
+use oxtensor_core::ops::linalg::svd::{Svd, SvdGrad};
 use oxtensor_core::ops::matmul::Matmul;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -52,6 +52,13 @@ unit_op!(
     "oxtensor.tensor.linalg",
     "SLogDet",
     "`SLogDet`: the sign and log absolute value of the determinant."
+);
+unit_op!(
+    PySvdGrad,
+    SvdGrad,
+    "oxtensor.tensor.linalg",
+    "SVDGrad",
+    "`SVDGrad`: the gradient of a thin `SVD` (inputs: U, s, Vh, gU, gs, gVh)."
 );
 unit_op!(
     PyQrGrad,

@@ -34,6 +34,10 @@ pub struct Eigh {
 impl Op for Eigh {
     op_identity!("Eigh");
 
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,m)->(m),(m,m)")
+    }
+
     fn describe(&self) -> String {
         format!("Eigh{{lower={}}}", py_bool(self.lower))
     }
@@ -112,6 +116,10 @@ pub struct Eigvalsh {
 
 impl Op for Eigvalsh {
     op_identity!("Eigvalsh");
+
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some("(m,m)->(m)")
+    }
 
     fn describe(&self) -> String {
         format!("Eigvalsh{{lower={}}}", py_bool(self.lower))

@@ -51,6 +51,17 @@ impl Qr {
 impl Op for Qr {
     op_identity!("QR");
 
+    /// `Q` square and `R` as `a` (`"full"`), both reduced to `k = min(m, n)`,
+    /// or `R` alone in `a`'s shape (`"r"`).
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        match self.mode.as_str() {
+            "full" | "complete" => Some("(m,n)->(m,m),(m,n)"),
+            "reduced" | "economic" => Some("(m,n)->(m,k),(k,n)"),
+            "r" => Some("(m,n)->(m,n)"),
+            _ => None,
+        }
+    }
+
     fn describe(&self) -> String {
         format!("QR{{mode='{}'}}", self.mode)
     }

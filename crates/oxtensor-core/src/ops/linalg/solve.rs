@@ -80,6 +80,14 @@ pub fn solve(g: &mut Graph, a: VarId, b: VarId) -> Result<VarId> {
 impl Op for Solve {
     op_identity!("Solve");
 
+    /// `b` a vector or a matrix of right-hand sides (`b_ndim`).
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        match self.b_ndim {
+            1 => Some("(m,m),(m)->(m)"),
+            _ => Some("(m,m),(m,n)->(m,n)"),
+        }
+    }
+
     fn describe(&self) -> String {
         let lower = if self.lower { "True" } else { "False" };
         format!(

@@ -1,6 +1,9 @@
 //! `SVD`: `x = U diag(s) Vh`, singular values descending
-//! (`pytensor/tensor/linalg/decomposition/svd.py`). Its gradient covers
-//! the singular values; gradients through `U` or `Vh` are out of scope.
+//! (`pytensor/tensor/linalg/decomposition/svd.py`), and `SVDGrad`, the
+//! gradient of a thin SVD through all three outputs. With full matrices
+//! only the singular values have a gradient: the extra columns of `U` and
+//! rows of `Vh` are any orthonormal completion, so no gradient flows
+//! through them (PyTensor's `NotImplementedError`).
 
 use super::eigh::py_bool;
 use crate::build;
@@ -26,6 +29,15 @@ pub struct Svd {
 
 impl Op for Svd {
     op_identity!("SVD");
+
+    /// The shapes of `numpy.linalg.svd`'s results, `k = min(m, n)`.
+    fn gufunc_signature(&self) -> Option<&'static str> {
+        Some(match (self.compute_uv, self.full_matrices) {
+            (true, true) => "(m,n)->(m,m),(k),(n,n)",
+            (true, false) => "(m,n)->(m,k),(k),(k,n)",
+            (false, _) => "(m,n)->(k)",
+        })
+    }
 
     fn describe(&self) -> String {
         format!(
@@ -67,22 +79,28 @@ impl Op for Svd {
         Ok(Some(vec![vec![m, uc], vec![k], vec![vr, n]]))
     }
 
-    /// `U[:, :k] diag(gs) Vh[:k]` from a thin SVD of the input.
+    /// Through the singular values alone: `U[:, :k] diag(gs) Vh[:k]` from a
+    /// thin SVD of the input. Through `U` or `Vh` too: `SVDGrad` of this
+    /// (thin) node's outputs.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let disconnected = |v: VarId| matches!(g.var(v).ty, Type::Disconnected);
-        let gs = if self.compute_uv {
-            if !disconnected(output_grads[0]) || !disconnected(output_grads[2]) {
+        let x = g.node(node).inputs[0];
+        if self.compute_uv && !(disconnected(output_grads[0]) && disconnected(output_grads[2])) {
+            if self.full_matrices {
                 return Err(Error::NotImplemented(format!(
-                    "{}: the gradient through U and Vh is not implemented, only through the \
-                     singular values (use compute_uv=False)",
+                    "{}: Gradient of svd not implemented for full_matrices=True through U or \
+                     Vh (their extra columns are any orthonormal completion); use \
+                     full_matrices=False",
                     self.describe()
                 )));
             }
-            output_grads[1]
-        } else {
-            output_grads[0]
-        };
-        let x = g.node(node).inputs[0];
+            let outs = g.node(node).outputs.clone();
+            let mut args = outs.clone();
+            args.extend(super::zeros_if_disconnected(g, &outs, output_grads)?);
+            let gx = g.apply_out(Arc::new(SvdGrad), &args)?;
+            return Ok(vec![super::in_dtype_of(g, gx, x)?]);
+        }
+        let gs = output_grads[usize::from(self.compute_uv)];
         let thin = Svd {
             full_matrices: false,
             compute_uv: true,
@@ -92,5 +110,38 @@ impl Op for Svd {
         let scaled = build::mul(g, parts[0], gs)?;
         let gx = build::dot(g, scaled, parts[2])?;
         Ok(vec![super::in_dtype_of(g, gx, x)?])
+    }
+}
+
+/// `SVDGrad(U, s, Vh, gU, gs, gVh)`: the gradient of a thin SVD with
+/// respect to its input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SvdGrad;
+
+impl Op for SvdGrad {
+    op_identity!("SVDGrad");
+
+    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        let t = super::tensor_inputs("SVDGrad", inputs, 6)?;
+        let dtypes: Vec<_> = t.iter().map(|t| t.dtype).collect();
+        let dtype = crate::dtype::upcast(&dtypes)?;
+        Ok(vec![TensorType::new(
+            dtype,
+            [t[0].shape[0], t[2].shape[1]],
+        )?
+        .into()])
+    }
+
+    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
+        let t: Vec<_> = inputs.iter().map(|v| v.tensor()).collect::<Result<_>>()?;
+        let factors = [t[0], t[1], t[2]];
+        let grads = [t[3], t[4], t[5]];
+        let out = linalg::svd_grad(factors, grads, ctx.output_dtype(0)?)?;
+        outputs[0] = Some(out.into());
+        Ok(())
+    }
+
+    fn infer_shape(&self, _g: &mut Graph, _node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
+        Ok(Some(vec![vec![input_shapes[0][0], input_shapes[2][1]]]))
     }
 }

@@ -1,5 +1,6 @@
 //! The seeds' execution hooks of an op: constant folding, `prepare_node`,
-//! `make_py_thunk`/`make_thunk`, and a built-in op's `infer_shape`.
+//! `make_py_thunk`/`make_thunk`, and a built-in op's `infer_shape` and
+//! `gufunc_signature`.
 
 use super::PyOp;
 use crate::ops::thunk::PyThunk;
@@ -79,6 +80,30 @@ impl PyOp {
             .into_any())
     }
 
+    /// A built-in op's gufunc signature (`Det`: `"(m,m)->()"`), or the one a
+    /// Python op set on itself; other ops have no such attribute, as in
+    /// PyTensor.
+    #[getter]
+    fn gufunc_signature<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(own) = own_attribute(slf.as_any(), "gufunc_signature")? {
+            return Ok(own);
+        }
+        let core = slf.borrow().core.clone();
+        match core.and_then(|c| c.gufunc_signature()) {
+            Some(s) => Ok(pyo3::types::PyString::new(slf.py(), s).into_any()),
+            None => Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "'{}' object has no attribute 'gufunc_signature'",
+                slf.get_type().name()?
+            ))),
+        }
+    }
+
+    /// A Python op may set its own signature (kept in its `__dict__`).
+    #[setter]
+    fn set_gufunc_signature(slf: &Bound<'_, Self>, value: Bound<'_, PyAny>) -> PyResult<()> {
+        slf.getattr("__dict__")?.set_item("gufunc_signature", value)
+    }
+
     /// `infer_shape(fgraph, node, input_shapes)` (or PyTensor 3.x's
     /// `(node, input_shapes)`) of a built-in op, from its core rule. Ops
     /// written in Python define their own or have none, as in PyTensor.
@@ -88,5 +113,19 @@ impl PyOp {
             return Err(crate::ops::infer_shape::missing(slf.as_any()));
         }
         crate::ops::infer_shape::bound_method(slf.as_any())
+    }
+}
+
+/// `name` from the instance's own `__dict__` (Python subclasses have one).
+fn own_attribute<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match obj.getattr("__dict__") {
+        Ok(d) => d.get_item(name).map(Some).or_else(|e| {
+            if e.is_instance_of::<pyo3::exceptions::PyKeyError>(obj.py()) {
+                Ok(None)
+            } else {
+                Err(e)
+            }
+        }),
+        Err(_) => Ok(None),
     }
 }

@@ -30,6 +30,7 @@ pub(super) mod cholesky;
 mod decompositions;
 mod inverse;
 mod par;
+mod svd_grad;
 
 use self::par::{self as faer_par, Kind};
 use crate::dtype::DType;
@@ -54,6 +55,9 @@ pub use inverse::inv;
 pub use cholesky::{cholesky, cholesky_grad};
 
 pub use decompositions::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};
+
+/// The thin SVD's gradient has a file of its own ([`svd_grad`]).
+pub use svd_grad::svd_grad;
 
 /// The element type of a float tensor, as faer (and LAPACK) sees it.
 pub trait Real:

@@ -56,23 +56,34 @@ def test_norm_dtypes_edges_and_errors():
     assert la.norm(ot.fmatrix()).dtype == "float32"
     assert la.norm(ot.fmatrix(), keepdims=True).type.shape == (1, 1)
     v = RNG.normal(size=(2, 3, 4))
-    # axis=None is NumPy's flattened norm (PyTensor takes the last two axes).
-    close(la.norm(v).eval(), np.linalg.norm(v))
+    # axis=None on a stack: each matrix over the last two axes, as PyTensor.
+    close(la.norm(v).eval(), np.linalg.norm(v, axis=(1, 2)))
     close(la.norm(np.zeros((0, 3))).eval(), 0.0)
     i = np.array([3, 4], dtype="int32")
     close(la.norm(i).eval(), 5.0)
-    with pytest.raises(ValueError, match="invalid norm order 3 for matrices"):
+    with pytest.raises(ValueError, match="Invalid norm order for matrices: 3"):
         la.norm(ot.dmatrix(), ord=3)
-    with pytest.raises(ValueError, match="invalid norm order 'fro' for vectors"):
+    with pytest.raises(ValueError, match="Invalid norm order 'fro' for vectors"):
         la.norm(ot.dvector(), ord="fro")
-    with pytest.raises(ValueError, match="ord 2 needs a vector or a matrix"):
-        la.norm(ot.dtensor3(), ord=2)
-    with pytest.raises(NotImplementedError, match="need a single matrix"):
-        la.norm(ot.dtensor3(), ord="nuc", axis=(1, 2))
+    with pytest.raises(ValueError, match="found: core_dims = 0"):
+        la.norm(ot.dscalar(), ord=2)
+    with pytest.raises(TypeError, match="'axis' must be None, an integer"):
+        la.norm(ot.dmatrix(), axis=ot.iscalar())
     with pytest.raises(AxisError, match="norm: axis 3 is out of bounds"):
         la.norm(ot.dmatrix(), axis=3)
     with pytest.raises(ValueError, match="two distinct axes"):
         la.norm(ot.dmatrix(), axis=(0, 0))
+
+
+@pytest.mark.parametrize("ord", [None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_norms_of_stacks_are_per_matrix(ord, keepdims):
+    v = RNG.normal(size=(2, 3, 4, 5))
+    want = np.linalg.norm(v, ord=ord, axis=(-2, -1), keepdims=keepdims)
+    close(la.norm(v, ord=ord, keepdims=keepdims).eval(), want, rtol=1e-10)
+    # The same with the matrix axes named, in either order.
+    want = np.linalg.norm(v, ord=ord, axis=(2, 0))
+    close(la.norm(v, ord=ord, axis=(2, 0)).eval(), want, rtol=1e-10)
 
 
 def test_norm_grads_and_shapes():

@@ -111,6 +111,8 @@ def test_build_errors():
         linalg.det(ot.vector("v"))
     with pytest.raises(TypeError, match="complex"):
         linalg.inv(ot.zmatrix("z"))
+    with pytest.raises(ValueError, match=r"Determinant not defined .* is \(5, 7\)"):
+        linalg.det(ot.tensor("x", shape=(5, 7)))
     with pytest.raises(ValueError, match="do not match"):
         linalg.solve(ot.tensor("a", shape=(3, 3)), ot.tensor("b", shape=(2,)))
     with pytest.raises(NotImplementedError, match="assume_a='pos'"):

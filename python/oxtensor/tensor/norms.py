@@ -2,9 +2,9 @@
 from reductions of ``abs(x)`` (and singular values for ``ord`` 2, -2 and
 ``"nuc"``); ``oxtensor.tensor.linalg`` exports it.
 
-A deliberate difference from PyTensor: ``axis=None`` follows NumPy (the
-norm of the flattened input, or of a matrix with ``ord``) where PyTensor
-takes the last one or two axes of a stack.
+With ``axis=None``, a vector or a matrix is normed as NumPy does, and a
+stack of matrices (three or more axes) matrix by matrix over its last two
+axes, as PyTensor does (NumPy would norm the flattened stack).
 """
 
 import operator
@@ -41,7 +41,7 @@ def _vector_norm(x: Any, ord: Any, axis: int, keepdims: bool) -> Any:
     if ord is None or ord == 2:
         return sqrt(_squares(x).sum(axis=axis, keepdims=keepdims))
     if isinstance(ord, str):
-        raise ValueError(f"norm: invalid norm order {ord!r} for vectors")
+        raise ValueError(f"Invalid norm order {ord!r} for vectors")
     if ord == np.inf:
         return abs(x).max(axis=axis, keepdims=keepdims)
     if ord == -np.inf:
@@ -56,13 +56,12 @@ def _vector_norm(x: Any, ord: Any, axis: int, keepdims: bool) -> Any:
 
 
 def _singular_values(x: Any, row: int, col: int) -> Any:
+    """The singular values of the matrices over axes ``(row, col)``, along
+    a last axis after the others (a ``Blockwise`` SVD for a stack)."""
     from oxtensor.tensor.linalg import svd
 
-    if x.ndim != 2:
-        raise NotImplementedError(
-            f"norm: ord 2, -2 and 'nuc' need a single matrix, got {x.type}"
-        )
-    return svd(x if row < col else x.T, compute_uv=False)
+    batch = [a for a in range(x.ndim) if a not in (row, col)]
+    return svd(x.dimshuffle(*batch, row, col), compute_uv=False)
 
 
 def _keep(out: Any, axes: tuple[int, int], ndim: int) -> Any:
@@ -77,16 +76,24 @@ def _matrix_norm(x: Any, ord: Any, row: int, col: int) -> Any:
     if ord is None or ord in ("fro", "f"):
         return sqrt(_squares(x).sum(axis=(row, col)))
     if ord == "nuc":
-        return _singular_values(x, row, col).sum()
+        return _singular_values(x, row, col).sum(axis=-1)
     if ord in (2, -2):
         s = _singular_values(x, row, col)
-        return s.max() if ord == 2 else s.min()
+        return s.max(axis=-1) if ord == 2 else s.min(axis=-1)
     if ord in (1, -1, np.inf, -np.inf):
         summed, kept = (row, col) if ord in (1, -1) else (col, row)
         sums = abs(x).sum(axis=summed)
         kept -= kept > summed
         return sums.max(axis=kept) if ord > 0 else sums.min(axis=kept)
-    raise ValueError(f"norm: invalid norm order {ord!r} for matrices")
+    raise ValueError(f"Invalid norm order for matrices: {ord}")
+
+
+def _is_axis(axis: Any) -> bool:
+    if isinstance(axis, int | np.integer):
+        return True
+    return isinstance(axis, tuple | list) and all(
+        isinstance(a, int | np.integer) for a in axis
+    )
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
@@ -112,20 +119,24 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     x, keepdims = as_tensor_variable(x), bool(keepdims)
     if not x.dtype.startswith(("float", "complex")):
         x = x.astype("float64")
+    if x.ndim == 0:
+        raise ValueError(
+            "Cannot compute norm when core_dims < 1 or core_dims > 3, "
+            "found: core_dims = 0"
+        )
+    if axis is not None and not _is_axis(axis):
+        raise TypeError("'axis' must be None, an integer, or a tuple of integers")
     if axis is None:
         # NumPy's shortcut: these are the 2-norm of the flattened input.
-        if (
+        if x.ndim <= 2 and (
             ord is None
             or (ord in ("fro", "f") and x.ndim == 2)
             or (ord == 2 and x.ndim == 1)
         ):
             flat = _flat_norm(x)
             return flat.dimshuffle(*(["x"] * x.ndim)) if keepdims else flat
-        if x.ndim not in (1, 2):
-            raise ValueError(
-                f"norm: ord {ord!r} needs a vector or a matrix, got {x.type}"
-            )
-        axis = tuple(range(x.ndim))
+        # A stack of matrices: each over the last two axes, as PyTensor.
+        axis = tuple(range(x.ndim))[-2:]
     axes = _axes(axis, x.ndim)
     if len(axes) == 1:
         return _vector_norm(x, ord, axes[0], keepdims)

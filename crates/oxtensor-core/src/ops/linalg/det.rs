@@ -5,7 +5,7 @@
 use super::inverse::{inv, transpose};
 use super::square_float;
 use crate::build;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
@@ -36,6 +36,17 @@ impl Op for Det {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+        if let [Type::Tensor(t)] = inputs {
+            if let [Some(r), Some(c)] = t.shape[..] {
+                if r != c {
+                    // PyTensor's words for this one op.
+                    return Err(Error::Value(format!(
+                        "Determinant not defined for non-square matrix inputs. Shape received is {}",
+                        t.repr_shape()
+                    )));
+                }
+            }
+        }
         let dtype = square_float("Det", inputs)?.dtype;
         Ok(vec![TensorType::new(dtype, [])?.into()])
     }

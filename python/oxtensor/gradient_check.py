@@ -159,6 +159,7 @@ def verify_grad(
         raise NotImplementedError(
             "cant (yet) autotest gradient of fun with multiple outputs"
         )
+
     # `fun` may build inplace ops (PyTensor's verify_grad accepts them): each
     # call below gets fresh copies of the point, which they may overwrite.
     def compile_(outputs: Any) -> Any:

@@ -30,13 +30,18 @@ ADD_INPLACE = Elemwise(ps.add, {0: 0})
 
 
 @pytest.mark.parametrize(
-    ("xsh", "ysh"), [((5, 5), (5, 5)), ((5, 5), (1, 5)), ((2, 3, 4), (1, 3, 1)), ((), ())]
+    ("xsh", "ysh"),
+    [((5, 5), (5, 5)), ((5, 5), (1, 5)), ((2, 3, 4), (1, 3, 1)), ((), ())],
 )
 def test_linker_thunk_writes_the_destroyed_input(xsh, ysh):
     rng = np.random.default_rng(0)
     x = ot.TensorType("float64", shape=tuple(1 if n == 1 else None for n in xsh))("x")
     y = ot.TensorType("float64", shape=tuple(1 if n == 1 else None for n in ysh))("y")
-    fn = PerformLinker().accept(FunctionGraph([x, y], [ADD_INPLACE(x, y)])).make_function()
+    fn = (
+        PerformLinker()
+        .accept(FunctionGraph([x, y], [ADD_INPLACE(x, y)]))
+        .make_function()
+    )
     xv, yv = np.asarray(rng.random(xsh)), np.asarray(rng.random(ysh))
     want = xv + yv
     assert_matches(fn(xv, yv), want)
@@ -170,4 +175,6 @@ def test_mode_names_in_any_case():
     with pytest.raises(ValueError, match="unknown mode 'fast_walk'"):
         get_mode("fast_walk")
     x = ot.dvector("x")
-    assert_matches(oxtensor.function([x], x + 1, mode="fast_run")(np.ones(2)), np.full(2, 2.0))
+    assert_matches(
+        oxtensor.function([x], x + 1, mode="fast_run")(np.ones(2)), np.full(2, 2.0)
+    )

@@ -61,7 +61,8 @@ pub fn check_op_types(op: &dyn Op, inputs: &[&Type], outputs: &[&Type]) -> Resul
     // built, as PyTensor's does. Its kernel writes the recorded dtype.
     let floatx_built = op.as_any().is::<crate::ops::elemwise::Elemwise>();
     for (i, (want, got)) in inferred.iter().zip(outputs).enumerate() {
-        if !agrees(want, got) && !(floatx_built && agrees(&floatx_swapped(want), got)) {
+        let fits = agrees(want, got) || (floatx_built && agrees(&floatx_swapped(want), got));
+        if !fits {
             return Err(Error::Type(format!(
                 "output {i} has type {got}, but {} gives {want} for inputs of types ({})",
                 op.describe(),

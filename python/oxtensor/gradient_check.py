@@ -159,13 +159,21 @@ def verify_grad(
         raise NotImplementedError(
             "cant (yet) autotest gradient of fun with multiple outputs"
         )
-    f_out = oxtensor.function(inputs, out, mode=mode, on_unused_input="ignore")
+
+    # `fun` may build inplace ops (PyTensor's verify_grad accepts them): each
+    # call below gets fresh copies of the point, which they may overwrite.
+    def compile_(outputs: Any) -> Any:
+        return oxtensor.function(
+            inputs, outputs, mode=mode, on_unused_input="ignore", accept_inplace=True
+        )
+
+    f_out = compile_(out)
     value = np.asarray(f_out(*[p.copy() for p in pt]))
     proj = oxtensor.shared(_projection(rng, value), name="random_projection")
     cost = (proj * out).sum()
-    cost_fn = oxtensor.function(inputs, cost, mode=mode, on_unused_input="ignore")
+    cost_fn = compile_(cost)
     grads = gradient.grad(cost, inputs, disconnected_inputs="ignore")
-    grad_fn = oxtensor.function(inputs, grads, mode=mode, on_unused_input="ignore")
+    grad_fn = compile_(grads)
     for _ in range(n_tests):
         num = numeric_grad(cost_fn, [p.copy() for p in pt], eps)
         analytic = [np.asarray(g) for g in grad_fn(*[p.copy() for p in pt])]

@@ -70,8 +70,8 @@ def test_errors():
         CAReduce("add")
     with pytest.raises(NotImplementedError, match="CAReduce of the scalar op sub"):
         CAReduce(ps.sub)
-    with pytest.raises(NotImplementedError, match="bitwise reduction"):
-        CAReduce(ps.or_)(ot.bvector())
+    with pytest.raises(TypeError, match="folds the bits of integers or bools"):
+        CAReduce(ps.or_)(ot.dvector())
 
 
 @pytest.mark.parametrize(

@@ -250,12 +250,28 @@ fn max_float(a: DType, b: DType) -> DType {
     }
 }
 
-/// PyTensor's `upcast(*dtypes)`: NumPy promotion over all of them.
-pub fn upcast(dtypes: &[DType]) -> Result<DType> {
+/// NumPy's promotion over all of `dtypes`.
+pub fn promote_all(dtypes: &[DType]) -> Result<DType> {
     let (first, rest) = dtypes
         .split_first()
         .ok_or_else(|| Error::Value("upcast needs at least one dtype".into()))?;
     Ok(rest.iter().fold(*first, |acc, &d| acc.promote(d)))
+}
+
+/// PyTensor's `upcast(*dtypes)`: NumPy promotion over all of them, except
+/// that under the "numpy+floatX" cast policy with floatX float32 a float64
+/// result that no dtype asked for (`float32 + int32`) stays float32, as
+/// PyTensor keeps data in floatX there.
+pub fn upcast(dtypes: &[DType]) -> Result<DType> {
+    let up = promote_all(dtypes)?;
+    let keep_float32 = numpy_casts() && floatx() == DType::Float32;
+    Ok(
+        if up == DType::Float64 && keep_float32 && !dtypes.contains(&DType::Float64) {
+            DType::Float32
+        } else {
+            up
+        },
+    )
 }
 
 /// Whether PyTensor's `cast_policy` is "numpy+floatX" (Python numbers take

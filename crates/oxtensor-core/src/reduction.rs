@@ -1,5 +1,6 @@
 //! Which reduction a `CAReduce` folds (`Sum`, `Prod`, `Max`, `Min`, `All`,
-//! `Any`) and its dtype rules: shared by the op (`ops/reduce.rs`), the
+//! `Any`, and the bitwise folds of integers `CAReduce(and_/or_/xor)`) and
+//! its dtype rules: shared by the op (`ops/reduce.rs`), the
 //! reduce kernels and the fused sums, so it sits below both.
 
 use crate::dtype::DType;
@@ -14,6 +15,13 @@ pub enum ReduceKind {
     Min,
     All,
     Any,
+    /// `CAReduce(and_)` of integers: the bits set in every element.
+    BitAnd,
+    /// `CAReduce(or_)` of integers: the bits set in any element.
+    BitOr,
+    /// `CAReduce(xor)`: the bits set in an odd number of elements (of
+    /// bools, whether an odd number are true).
+    BitXor,
 }
 
 impl ReduceKind {
@@ -26,6 +34,8 @@ impl ReduceKind {
             ReduceKind::Min => "Min",
             ReduceKind::All => "All",
             ReduceKind::Any => "Any",
+            // PyTensor has no class of its own for these.
+            ReduceKind::BitAnd | ReduceKind::BitOr | ReduceKind::BitXor => "CAReduce",
         }
     }
 
@@ -38,6 +48,9 @@ impl ReduceKind {
             ReduceKind::Min => "minimum",
             ReduceKind::All => "and_",
             ReduceKind::Any => "or_",
+            ReduceKind::BitAnd => "and_",
+            ReduceKind::BitOr => "or_",
+            ReduceKind::BitXor => "xor",
         }
     }
 
@@ -53,7 +66,16 @@ impl ReduceKind {
             },
             ReduceKind::All | ReduceKind::Any => Bool,
             ReduceKind::Max | ReduceKind::Min => input,
+            ReduceKind::BitAnd | ReduceKind::BitOr | ReduceKind::BitXor => input,
         }
+    }
+
+    /// Whether this is one of the bitwise folds (`BitAnd`, `BitOr`, `BitXor`).
+    pub fn is_bitwise(self) -> bool {
+        matches!(
+            self,
+            ReduceKind::BitAnd | ReduceKind::BitOr | ReduceKind::BitXor
+        )
     }
 
     /// Default accumulator dtype (PyTensor's `acc_dtype`).

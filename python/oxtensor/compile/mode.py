@@ -77,6 +77,9 @@ def get_mode(mode: Any) -> Any:
         from oxtensor.compile.debug.debugmode import DebugMode
 
         return _with_config_tags(DebugMode(optimizer=config.optimizer))
+    if mode not in predefined_modes and mode.upper() in predefined_modes:
+        # PyTensor reads the names case-insensitively (``mode="fast_run"``).
+        mode = mode.upper()
     if mode not in predefined_modes:
         names = ", ".join(["Mode", "DebugMode", *predefined_modes])
         raise ValueError(f"unknown mode {mode!r}; expected one of {names}")

@@ -55,8 +55,14 @@ pub fn check_op_types(op: &dyn Op, inputs: &[&Type], outputs: &[&Type]) -> Resul
             outputs.len()
         )));
     }
+    // An `Elemwise` built under `cast_policy="numpy+floatX"` with floatX
+    // float32 may record float32 where floatX float64 now infers float64
+    // (or the reverse): `upcast` reads the config in force when a node is
+    // built, as PyTensor's does. Its kernel writes the recorded dtype.
+    let floatx_built = op.as_any().is::<crate::ops::elemwise::Elemwise>();
     for (i, (want, got)) in inferred.iter().zip(outputs).enumerate() {
-        if !agrees(want, got) {
+        let fits = agrees(want, got) || (floatx_built && agrees(&floatx_swapped(want), got));
+        if !fits {
             return Err(Error::Type(format!(
                 "output {i} has type {got}, but {} gives {want} for inputs of types ({})",
                 op.describe(),
@@ -69,6 +75,22 @@ pub fn check_op_types(op: &dyn Op, inputs: &[&Type], outputs: &[&Type]) -> Resul
         }
     }
     Ok(())
+}
+
+/// `ty` with float32 and float64 exchanged (other types as they are).
+fn floatx_swapped(ty: &Type) -> Type {
+    use crate::dtype::DType;
+    match ty {
+        Type::Tensor(t) if matches!(t.dtype, DType::Float32 | DType::Float64) => {
+            let other = if t.dtype == DType::Float32 {
+                DType::Float64
+            } else {
+                DType::Float32
+            };
+            Type::Tensor(t.with_dtype(other))
+        }
+        _ => ty.clone(),
+    }
 }
 
 /// Whether a recorded output type can stand for the inferred one: the

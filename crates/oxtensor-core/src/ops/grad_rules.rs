@@ -89,7 +89,12 @@ pub fn reduce_pullback(op: &CAReduce, g: &mut Graph, node: NodeId, gz: VarId) ->
             build::mul(g, gz_e, mask)?
         }
         ReduceKind::Prod => prod_pullback(op, g, x, z, gz_e)?,
-        ReduceKind::All | ReduceKind::Any => build::zeros_like(g, x, grad_dtype(x_ty.dtype))?,
+        // Folds of bools or bits: nothing to differentiate.
+        ReduceKind::All
+        | ReduceKind::Any
+        | ReduceKind::BitAnd
+        | ReduceKind::BitOr
+        | ReduceKind::BitXor => build::zeros_like(g, x, grad_dtype(x_ty.dtype))?,
     };
     match_dtype(g, term, x_ty.dtype)
 }

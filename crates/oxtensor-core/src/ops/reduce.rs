@@ -91,7 +91,15 @@ impl Op for CAReduce {
 
     /// `Sum{axes=None}`, `Max{axis=1}`, `Sum{axes=[0, 2]}`.
     fn describe(&self) -> String {
-        format!("{}{{{}}}", self.kind.class_name(), self.axis_str())
+        match self.kind.is_bitwise() {
+            // `CAReduce{or_, axes=None}`, as PyTensor prints the base class.
+            true => format!(
+                "CAReduce{{{}, {}}}",
+                self.kind.scalar_name(),
+                self.axis_str()
+            ),
+            false => format!("{}{{{}}}", self.kind.class_name(), self.axis_str()),
+        }
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

@@ -12,7 +12,7 @@ use oxtensor_core::ops::reduce::{normalize_axes, CAReduce};
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::reduction::ReduceKind;
 use oxtensor_core::types::TensorType;
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
@@ -37,13 +37,16 @@ pub struct PyCAReduce {
     generic: Option<bool>,
 }
 
-const KINDS: [ReduceKind; 6] = [
+/// The kinds `CAReduce(scalar_op)` finds by the scalar op's name (`and_`
+/// and `or_` give `All`/`Any`, made bitwise for integers in `resolve`).
+const KINDS: [ReduceKind; 7] = [
     ReduceKind::Sum,
     ReduceKind::Prod,
     ReduceKind::Max,
     ReduceKind::Min,
     ReduceKind::All,
     ReduceKind::Any,
+    ReduceKind::BitXor,
 ];
 
 /// The reduction kind folding `scalar_op` (`add` → `Sum`, ...).
@@ -150,18 +153,24 @@ impl PyCAReduce {
 
     /// The core op for an input of this type.
     pub fn resolve(&self, input: &TensorType) -> PyResult<CAReduce> {
-        let mut op = CAReduce::new(self.kind, self.axis.as_deref(), input).py()?;
+        let axis = scalar_input_axes(self.axis.as_deref(), input.ndim())?;
+        let is_bool = input.dtype == oxtensor_core::dtype::DType::Bool;
+        // `CAReduce(and_)`/`CAReduce(or_)` fold the bits of integers (`all`
+        // and `any` only ever reduce bools).
+        let kind = match (self.generic, self.kind) {
+            (Some(_), ReduceKind::All) if !is_bool => ReduceKind::BitAnd,
+            (Some(_), ReduceKind::Any) if !is_bool => ReduceKind::BitOr,
+            (_, k) => k,
+        };
+        if kind.is_bitwise() && !input.dtype.is_discrete() {
+            return Err(PyTypeError::new_err(format!(
+                "CAReduce{{{}}} folds the bits of integers or bools, not {}",
+                kind.scalar_name(),
+                input.dtype
+            )));
+        }
+        let mut op = CAReduce::new(kind, axis.as_deref(), input).py()?;
         if let Some(upcast) = self.generic {
-            let truth = matches!(self.kind, ReduceKind::All | ReduceKind::Any);
-            if truth && input.dtype != oxtensor_core::dtype::DType::Bool {
-                // and_/or_ fold bits of integers: a reduction not implemented here.
-                return Err(PyNotImplementedError::new_err(format!(
-                    "CAReduce{{{}}} of a {} input (a bitwise reduction) is not \
-                     implemented; reduce a bool tensor, or use all()/any()",
-                    self.kind.scalar_name(),
-                    input.dtype
-                )));
-            }
             if !upcast {
                 op.dtype = input.dtype;
             }
@@ -452,6 +461,10 @@ pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
         ReduceKind::Min => Py::new(py, base.add_subclass(PyMin))?.into_any(),
         ReduceKind::All => Py::new(py, base.add_subclass(PyAll))?.into_any(),
         ReduceKind::Any => Py::new(py, base.add_subclass(PyAny_))?.into_any(),
+        // PyTensor's base class itself: `CAReduce(or_)` has no subclass.
+        ReduceKind::BitAnd | ReduceKind::BitOr | ReduceKind::BitXor => {
+            Py::new(py, base)?.into_any()
+        }
     })
 }
 
@@ -496,6 +509,36 @@ pub fn reduction(
         acc_dtype,
     };
     template.resolve(input)
+}
+
+/// The axes to reduce: as given, except for a 0-d input, which PyTensor
+/// (as NumPy's `squeeze`) treats as 1-d here: axis `0` or `-1` reduces
+/// nothing (an empty tuple), any other is NumPy's `AxisError`.
+fn scalar_input_axes(axis: Option<&[i64]>, ndim: usize) -> PyResult<Option<Vec<i64>>> {
+    match axis {
+        Some(a) if ndim == 0 => {
+            if a.iter().all(|&i| i == 0 || i == -1) {
+                if a.len() > 1 {
+                    // 0 and -1 name the same (only) axis.
+                    return Err(PyValueError::new_err(format!("repeated axis in {a:?}")));
+                }
+                return Ok(Some(Vec::new()));
+            }
+            let shown = match a {
+                [one] => format!("({one},)"),
+                _ => format!(
+                    "({})",
+                    a.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            };
+            Python::attach(|py| {
+                let cls = py.import("numpy.exceptions")?.getattr("AxisError")?;
+                let msg = format!("axis {shown} is out of bounds for array of dimension 0");
+                Err(PyErr::from_value(cls.call1((msg,))?))
+            })
+        }
+        _ => Ok(axis.map(<[i64]>::to_vec)),
+    }
 }
 
 /// Axes normalised against a rank, as reductions use them.

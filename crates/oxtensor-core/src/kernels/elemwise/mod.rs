@@ -23,7 +23,7 @@ mod map_reversed;
 mod polygamma;
 mod special;
 
-use crate::dtype::{upcast, DType};
+use crate::dtype::{promote_all, DType};
 use crate::error::{Error, Result};
 use crate::kernels::alloc::order;
 use crate::kernels::alloc::{fill_chunks, Pool};
@@ -130,9 +130,11 @@ fn compute_dtype(op: &ScalarOp, inputs: &[DType], out: DType) -> Result<DType> {
         return Ok(out);
     };
     let dtype = match k.rule() {
-        OutputRule::Bool | OutputRule::ComplexToReal => upcast(inputs)?,
+        // NumPy's promotion, not `upcast`: how a node computes does not
+        // follow the cast policy in force when it runs.
+        OutputRule::Bool | OutputRule::ComplexToReal => promote_all(inputs)?,
         // `angle` of a complex input reads both parts, in double precision.
-        OutputRule::Float64 if upcast(inputs)?.is_complex() => DType::Complex128,
+        OutputRule::Float64 if promote_all(inputs)?.is_complex() => DType::Complex128,
         _ => out,
     };
     // float16 arithmetic runs in float32 and is rounded back at the end.

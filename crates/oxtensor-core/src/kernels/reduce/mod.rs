@@ -1,4 +1,5 @@
-//! Reductions (`sum`, `prod`, `max`, `min`, `all`, `any`) over any axes:
+//! Reductions (`sum`, `prod`, `max`, `min`, `all`, `any`, and the bitwise
+//! folds of `bitwise.rs`) over any axes:
 //! the accumulator dtype, each kind's starting value and combining
 //! function per dtype (NumPy's NaN and complex-order rules), and NumPy's
 //! errors for empty reductions. The loops themselves are in `walk.rs`.
@@ -13,6 +14,7 @@
 //! input. Otherwise they split along a kept axis when one is long enough, else
 //! into partials.
 
+mod bitwise;
 pub(crate) mod byte_fold;
 mod cumulative;
 mod mapped;
@@ -52,7 +54,7 @@ macro_rules! numeric {
             ReduceKind::Prod => run::<$T>($t, $axes, $out, 1 as $T, $mul),
             ReduceKind::Max => run::<$T>($t, $axes, $out, $min, $maxf),
             ReduceKind::Min => run::<$T>($t, $axes, $out, $max, $minf),
-            ReduceKind::All | ReduceKind::Any => unreachable!("logical reductions run on bools"),
+            _ => unreachable!("logical and bitwise reductions are dispatched apart"),
         }
     };
 }
@@ -253,6 +255,9 @@ fn last_axes_sum<T: Element + num_traits::Float>(t: &Tensor, n: usize, out: &mut
 
 fn dispatch(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> Result<()> {
     use DType::*;
+    if kind.is_bitwise() {
+        return bitwise::reduce_bits(kind, t, axes, out);
+    }
     match out.dtype() {
         Bool => logical(kind, t, axes, out),
         Int8 => int_reduce!(kind, t, axes, out, i8),
@@ -367,9 +372,7 @@ where
             Complex::new(T::infinity(), T::infinity()),
             minimum::<T>,
         ),
-        ReduceKind::All | ReduceKind::Any => {
-            unreachable!("logical reductions run on bools")
-        }
+        _ => unreachable!("logical and bitwise reductions are dispatched apart"),
     }
     Ok(())
 }

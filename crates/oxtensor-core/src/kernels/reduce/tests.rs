@@ -337,3 +337,51 @@ fn last_axes_paths_match_the_general_walk() {
         }
     }
 }
+
+#[test]
+fn bitwise_folds_of_integers_and_bools() {
+    let t = Tensor::from_vec(vec![2, 3], vec![0b0110i8, -1, 5, 0b0011, 0, 4]).unwrap();
+    let run = |kind, axes: &[usize], t: &Tensor| {
+        let r = reduce(kind, t, axes, t.dtype(), t.dtype(), None).unwrap();
+        (0..r.len()).map(|i| r.get(i)).collect::<Vec<_>>()
+    };
+    let i = |v: &[i8]| v.iter().map(|&x| Scalar::Int(x.into())).collect::<Vec<_>>();
+    assert_eq!(run(ReduceKind::BitAnd, &[0], &t), i(&[0b0010, 0, 4]));
+    assert_eq!(run(ReduceKind::BitOr, &[1], &t), i(&[-1, 0b0111]));
+    assert_eq!(
+        run(ReduceKind::BitXor, &[0, 1], &t),
+        i(&[0b0110 ^ -1 ^ 5 ^ 0b0011 ^ 4])
+    );
+    // Empty folds give the identities: every bit set for `and_`, none else.
+    let empty = Tensor::from_vec(vec![2, 0], Vec::<u8>::new()).unwrap();
+    let got = reduce(
+        ReduceKind::BitAnd,
+        &empty,
+        &[1],
+        DType::UInt8,
+        DType::UInt8,
+        None,
+    )
+    .unwrap();
+    assert_eq!(got.get(0), Scalar::UInt(255));
+    let bools = Tensor::from_bytes(DType::Bool, vec![4], vec![1, 2, 0, 1]).unwrap();
+    let x = reduce(
+        ReduceKind::BitXor,
+        &bools,
+        &[0],
+        DType::Bool,
+        DType::Bool,
+        None,
+    )
+    .unwrap();
+    assert_eq!(x.get(0), Scalar::Bool(true));
+    let floats = reduce(
+        ReduceKind::BitOr,
+        &m(),
+        &[0],
+        DType::Float64,
+        DType::Float64,
+        None,
+    );
+    assert!(floats.is_err_and(|e| e.to_string().contains("bits of integers")));
+}

@@ -18,6 +18,7 @@ use crate::ops::elemwise::Elemwise;
 use crate::ops::OpRef;
 use crate::rewrite::RewriteDb;
 use crate::scalar::ScalarOp;
+use crate::types::Type;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
@@ -72,7 +73,32 @@ fn try_pattern(
         scalar_op: scalar_op.clone(),
         inplace_pattern: pattern,
     });
+    // The op as built now must give the node's own output types: a node
+    // built under another floatX (`cast_policy="numpy+floatX"`) may not
+    // (PyTensor's rewriter rebuilds the node and drops such a pair too).
+    let g = fg.graph();
+    let node = g.node(n);
+    let ins: Vec<_> = node.inputs.iter().map(|&v| &g.var(v).ty).collect();
+    let same = op.output_types(&ins).is_ok_and(|tys| {
+        tys.len() == node.outputs.len()
+            && tys
+                .iter()
+                .zip(&node.outputs)
+                .all(|(t, &o)| same_dtype(t, &g.var(o).ty))
+    });
+    if !same {
+        return Ok(None);
+    }
     replace_validated(fg, n, op, protected, "inplace_elemwise_opt")
+}
+
+/// Whether two types are tensors of one dtype (static lengths may differ:
+/// a node's recorded type can know more than its op infers).
+fn same_dtype(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Tensor(x), Type::Tensor(y)) => x.dtype == y.dtype,
+        _ => a == b,
+    }
 }
 
 /// Tries to make `n` overwrite its inputs; whether it did.

@@ -187,8 +187,9 @@ fn fold_kind(kind: ReduceKind) -> ScalarKind {
         ReduceKind::Prod => ScalarKind::Mul,
         ReduceKind::Max => ScalarKind::Maximum,
         ReduceKind::Min => ScalarKind::Minimum,
-        ReduceKind::All => ScalarKind::And,
-        ReduceKind::Any => ScalarKind::Or,
+        ReduceKind::All | ReduceKind::BitAnd => ScalarKind::And,
+        ReduceKind::Any | ReduceKind::BitOr => ScalarKind::Or,
+        ReduceKind::BitXor => ScalarKind::Xor,
     }
 }
 

@@ -92,12 +92,13 @@ class TensorType(Type):
         self, dtype: t.Any = None, shape: t.Any = None, broadcastable: t.Any = None
     ) -> TensorType:
         """A copy with another dtype and/or shape."""
+    @staticmethod
     def values_eq(  # type: ignore[override]
-        self, a: t.Any, b: t.Any, force_same_dtype: bool = True
+        a: t.Any, b: t.Any, force_same_dtype: bool = True
     ) -> bool:
         """Same shape (and dtype, if forced) and equal values, NaN matching NaN."""
+    @staticmethod
     def values_eq_approx(  # type: ignore[override]
-        self,
         a: t.Any,
         b: t.Any,
         allow_remove_inf: bool = False,

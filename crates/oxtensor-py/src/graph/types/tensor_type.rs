@@ -210,10 +210,11 @@ impl PyTensorType {
     }
 
     /// Same shape (and dtype, unless `force_same_dtype=False`) and equal
-    /// values, NaN matching NaN.
+    /// values, NaN matching NaN. Static, as PyTensor's: tests call it on the
+    /// class (`TensorType.values_eq(a, b)`).
+    #[staticmethod]
     #[pyo3(signature = (a, b, force_same_dtype = true))]
     fn values_eq(
-        &self,
         a: Bound<'_, PyAny>,
         b: Bound<'_, PyAny>,
         force_same_dtype: bool,
@@ -221,10 +222,11 @@ impl PyTensorType {
         crate::convert::filter::values_eq(&a, &b, force_same_dtype)
     }
 
-    /// `values_eq` up to the dtype's tolerance (see `constant::values_eq_approx`).
+    /// `values_eq` up to the dtype's tolerance (see `constant::values_eq_approx`);
+    /// static, as `values_eq`.
+    #[staticmethod]
     #[pyo3(signature = (a, b, allow_remove_inf = false, allow_remove_nan = false, rtol = None, atol = None))]
     fn values_eq_approx(
-        &self,
         a: Bound<'_, PyAny>,
         b: Bound<'_, PyAny>,
         allow_remove_inf: bool,

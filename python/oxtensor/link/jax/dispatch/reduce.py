@@ -24,6 +24,27 @@ _FOLDS: dict[str, Callable[..., Any]] = {
     "OR": jnp.any,
 }
 
+#: The bitwise folds of `CAReduce(and_/or_/xor)` itself (not `All`/`Any`):
+#: the lax op and whether its identity has every bit set.
+_BITWISE: dict[str, tuple[Callable[..., Any], bool]] = {
+    "AND": (jax.lax.bitwise_and, True),
+    "OR": (jax.lax.bitwise_or, False),
+    "XOR": (jax.lax.bitwise_xor, False),
+}
+
+
+def _bitwise(name: str, axis: Any) -> Callable[..., Any]:
+    """The fold of the bits of integers (or of bools) over ``axis``."""
+    combine, all_bits = _BITWISE[name]
+
+    def fold(x: Any) -> Any:
+        zero = jnp.zeros((), dtype=x.dtype)
+        init = jnp.invert(zero) if all_bits else zero
+        axes = tuple(range(x.ndim)) if axis is None else tuple(axis)
+        return jax.lax.reduce(x, init, combine, axes)
+
+    return fold
+
 
 #: The reductions that are never fused (the fused class is another
 #: subclass of `CAReduce`, whose pickled form holds the composite).
@@ -60,6 +81,8 @@ def _careduce(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
     if fused is not None:
         return fused
     name = type(op.scalar_op).__name__
+    if type(op) is _core.CAReduce and name in _BITWISE:
+        return _bitwise(name, op.axis)
     if name not in _FOLDS:
         raise JAXUnsupportedError(
             f"No JAX implementation for {op}: folding {op.scalar_op}"

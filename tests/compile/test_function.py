@@ -269,19 +269,13 @@ def test_outputs_are_writeable_and_private():
     assert_matches(f(np.ones(2)), np.full(2, 2.0))
 
 
-def test_an_input_the_callers_graph_destroys_is_written():
-    # PyTensor: an inplace op the caller put in the graph (accept_inplace)
-    # writes into the caller's array; the rewrites never add such writes.
+def test_inputs_are_never_modified():
     x = ot.dvector("x")
     add_inplace = ot.Elemwise(S.add, {0: 0})
     f = function([x], add_inplace(x, x), accept_inplace=True)
     a = np.arange(3.0)
     assert_matches(f(a), np.arange(3.0) * 2)
-    assert_matches(a, np.arange(3.0) * 2)
-    g = function([x], x * 2)
-    b = np.arange(3.0)
-    assert_matches(g(b), np.arange(3.0) * 2)
-    assert_matches(b, np.arange(3.0))
+    assert_matches(a, np.arange(3.0))
 
 
 # --- the compiled graph and the function object ---
@@ -409,10 +403,8 @@ def test_graphs_with_inplace_ops_need_accept_inplace():
         function([x, y], out)
     f = function([x, y], out, accept_inplace=True)
     a, b = np.arange(3.0), np.full(3, 2.0)
-    assert_matches(f(a, b), np.arange(3.0) * 2)
-    # The destroyed input is the caller's array, as in PyTensor.
-    assert_matches(b, np.arange(3.0) * 2)
-    assert_matches(a, np.arange(3.0))
+    assert_matches(f(a, b), a * b)
+    assert_matches(b, np.full(3, 2.0))
 
 
 def test_function_dprint_is_debugprint_of_the_function():

@@ -109,8 +109,7 @@ pub fn protected_vars(fg: &FunctionGraph) -> FxHashSet<VarId> {
 /// `add_supervisor_to_fgraph`): refuses inplace ops unless
 /// `accept_inplace`, attaches a [`DestroyHandler`] when the graph has any,
 /// and a [`Supervisor`] of every input that is not `mutable`, except the
-/// ones the caller's own graph destroys (it asked for that: they count as
-/// mutable, so the caller's arrays are written).
+/// ones the caller's own graph destroys (it asked for that).
 pub fn add_supervisor_to_fgraph(
     fg: &mut FunctionGraph,
     inputs: &[FunctionInput],
@@ -123,20 +122,12 @@ pub fn add_supervisor_to_fgraph(
         fg.attach_feature(Box::new(DestroyHandler::new()))?;
     }
     let dh = fg.feature::<DestroyHandler>();
-    let destroyed_by_caller = |i: &FunctionInput| dh.is_some_and(|dh| dh.has_destroyers(&[i.var]));
     let protected: Vec<VarId> = inputs
         .iter()
-        .filter(|i| !i.mutable && !destroyed_by_caller(i))
+        .filter(|i| !i.mutable && !dh.is_some_and(|dh| dh.has_destroyers(&[i.var])))
         .map(|i| i.var)
         .collect();
-    // An input the caller's own graph destroys is written as PyTensor
-    // writes it: into the caller's array (`Elemwise(add, {0: 0})(x, y)`
-    // leaves `x + y` in `x`), as if it had been marked mutable.
-    let mutable: Vec<VarId> = inputs
-        .iter()
-        .filter(|i| i.mutable || destroyed_by_caller(i))
-        .map(|i| i.var)
-        .collect();
+    let mutable = inputs.iter().filter(|i| i.mutable).map(|i| i.var);
     fg.attach_feature(Box::new(Supervisor::new(protected).with_mutable(mutable)))
 }
 

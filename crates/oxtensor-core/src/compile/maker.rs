@@ -150,6 +150,7 @@ impl FunctionMaker {
         if let Some(pass) = self.mode.rewriter()? {
             rewrite_graph(pass.as_ref(), &mut fgraph, &mut run)?;
         }
+        super::output_copies::insert_output_copies(&mut fgraph, &self.spec)?;
         warnings.append(&mut run.warnings);
         Ok(Built {
             fgraph,

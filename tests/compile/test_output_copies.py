@@ -25,7 +25,7 @@ def test_a_shared_variable_output_is_copied_by_a_node():
     assert isinstance(g.maker.fgraph.outputs[0].owner.op, DeepCopyOp)
 
 
-def test_a_constant_output_is_copied_unless_borrowed():
+def test_a_constant_output_is_copied_and_a_borrowed_one_is_the_constant():
     c = ot.constant(np.array([4]))
     f = oxtensor.function([], c)
     assert _ops(f) == ["DeepCopyOp"]
@@ -34,6 +34,8 @@ def test_a_constant_output_is_copied_unless_borrowed():
     assert f()[0] == 4
     g = oxtensor.function([], Out(c, borrow=True))
     assert _ops(g) == []
+    first = g()
+    assert g() is first
 
 
 def test_computed_and_borrowed_outputs_get_no_copy():

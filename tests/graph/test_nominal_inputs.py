@@ -18,7 +18,8 @@ def test_nominal_variables_are_not_inputs_but_are_variables():
     out = a * b + x
     fg = FunctionGraph(outputs=[out], clone=False)
     assert fg.inputs == [x]
-    assert a in fg.variables and b in fg.variables
+    assert a in fg.variables
+    assert b in fg.variables
     assert fg.check_integrity() is None
 
 

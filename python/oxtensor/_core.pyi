@@ -49,6 +49,7 @@ __all__ = [
     "CorePass",
     "CpuContiguous",
     "CumOp",
+    "DeepCopyOp",
     "DestroyHandler",
     "Det",
     "DimShuffle",
@@ -1873,6 +1874,16 @@ class InternalError(Exception):
     """An internal invariant of oxtensor failed: a bug in oxtensor, not in the
     caller's code.
     """
+
+class DeepCopyOp(Op):
+    """``DeepCopyOp``: a copy of its input sharing no memory with it (the compiler
+    puts one on outputs that would alias an input or a constant).
+    """
+
+    __props__: ClassVar[tuple[str, ...]]
+    def __new__(cls) -> Self: ...
+    def __getnewargs_ex__(self, /) -> _NewArgs:
+        """The constructor's arguments (``copy`` and ``pickle`` call it)."""
 
 class GradOp(Op):
     """The gradient-shaping identities (``zero_grad``, ``grad_clip``, ...): one

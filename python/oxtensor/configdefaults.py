@@ -6,7 +6,7 @@ The options oxtensor honours change what it does (``floatX``, ``mode``,
 ``requiring``, ``on_unused_input``, ``on_opt_error``,
 ``optdb__max_use_ratio``, ``optimizer_verbose``(``_ignore``), ``profile``,
 ``allow_gc``, ``check_view_maps``, ``DebugMode__check_preallocated_output``,
-``cast_policy``). The
+``cast_policy``, ``traceback__limit``). The
 others exist so PyTensor code that reads or sets them runs; they change
 nothing here, and their ``doc`` says so (``docs/for-pytensor-users.md``
 lists them).
@@ -136,6 +136,12 @@ def _honoured(config: OxtensorConfigParser) -> None:
         StrParam(""),
     )
     config.add(
+        "traceback__limit",
+        "How many frames of the user's stack (outside oxtensor) a variable "
+        "made by a type, `dvector('x')`, keeps in `tag.trace`; -1: all, 0: none.",
+        IntParam(8),
+    )
+    config.add(
         "cast_policy",
         "How Python numbers become constants: 'custom' (PyTensor's "
         "autocaster: the narrowest int dtype holding the value, float32 when "
@@ -163,7 +169,6 @@ def _ignored(config: OxtensorConfigParser) -> None:
         "openmp_elemwise_minsize": IntParam(200000),
         "compile__wait": IntParam(5),
         "compile__timeout": IntParam(120),
-        "traceback__limit": IntParam(8),
         "traceback__compile_limit": IntParam(0),
         "tensor__cmp_sloppy": IntParam(0),
         "blas__ldflags": StrParam(""),

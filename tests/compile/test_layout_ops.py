@@ -41,13 +41,19 @@ def test_view_and_deep_copy_are_identities_with_gradients():
     assert ViewOp().view_map == {0: [0]}
 
 
-def test_deep_copy_perform_does_not_alias():
+def test_deep_copy_does_not_alias_even_when_both_ends_borrow():
+    # Borrowing on both sides lets the call path hand the argument back:
+    # only the op itself can make the copy.
     x = ot.dvector("x")
-    node = deep_copy_op(x).owner
     v = np.arange(3.0)
-    out = [[None]]
-    deep_copy_op.perform(node, [v], out)
-    assert not np.may_share_memory(out[0][0], v)
+    f = oxtensor.function(
+        [oxtensor.In(x, borrow=True)], oxtensor.Out(deep_copy_op(x), borrow=True)
+    )
+    out = f(v)
+    np.testing.assert_array_equal(out, v)
+    assert not np.may_share_memory(out, v)
+    assert str(deep_copy_op) == "DeepCopyOp"
+    assert deep_copy_op == DeepCopyOp()
 
 
 def test_wrap_py_runs_the_function_and_pickles():

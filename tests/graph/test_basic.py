@@ -166,6 +166,9 @@ def test_owner_and_index_setters():
 
 def test_tag_is_a_scratchpad():
     x = T.dscalar()
+    # A variable a type makes records where (`traceback__limit` frames).
+    assert isinstance(x.tag.trace, list)
+    del x.tag.trace
     x.tag.a = 1
     x.tag.__update__({"b": 2})
     assert (x.tag.a, x.tag.b) == (1, 2)
@@ -177,6 +180,9 @@ def test_tag_is_a_scratchpad():
 
 def test_tag_info(capsys):
     x = T.dscalar()
+    # A variable a type makes records where (`traceback__limit` frames).
+    assert isinstance(x.tag.trace, list)
+    del x.tag.trace
     x.tag.a = 1
     x.tag.info()
     out = capsys.readouterr().out

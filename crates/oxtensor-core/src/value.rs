@@ -13,6 +13,13 @@ pub trait HostValue: fmt::Debug + Send + Sync + Any {
     fn host_eq(&self, other: &dyn HostValue) -> bool;
     /// For downcasting.
     fn as_any(&self) -> &dyn Any;
+    /// A copy sharing nothing with this value (`DeepCopyOp`); hosts whose
+    /// values can be copied say how.
+    fn deep_copy(&self) -> Result<Arc<dyn HostValue>> {
+        Err(Error::Type(format!(
+            "DeepCopyOp cannot copy the host value {self:?}"
+        )))
+    }
 }
 
 /// A runtime value.

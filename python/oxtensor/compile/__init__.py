@@ -1,5 +1,6 @@
 """Compiling graphs into callable functions."""
 
+from oxtensor.compile import ops
 from oxtensor.compile.builders import OpFromGraph
 from oxtensor.compile.debug import DebugMode
 from oxtensor.compile.function import Function, function
@@ -20,6 +21,7 @@ __all__ = [
     "function",
     "get_default_mode",
     "get_mode",
+    "ops",
     "optdb",
     "shared",
 ]

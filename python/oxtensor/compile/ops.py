@@ -2,18 +2,16 @@
 view), `DeepCopyOp` (a copy of its input), and `wrap_py`/`as_op`, which turn a
 Python function on arrays into an op of declared input and output types.
 
-oxtensor's linker copies function outputs itself, so a compiled graph has no
-`DeepCopyOp` node unless the user put one there.
+`DeepCopyOp` is the core's: the compiler puts one on each output that would
+otherwise alias an input or a constant, as PyTensor does.
 """
 
-import copy
 import importlib
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-import numpy as np
-
+from oxtensor import _core
 from oxtensor.graph.basic import Apply
 from oxtensor.graph.op import Op
 from oxtensor.tensor.basic import as_tensor_variable
@@ -50,17 +48,7 @@ class ViewOp(_Identity):
         return "ViewOp"
 
 
-class DeepCopyOp(_Identity):
-    """A copy of its input that shares no memory with it."""
-
-    def perform(self, node: Any, inputs: Any, output_storage: Any) -> None:
-        value = inputs[0]
-        output_storage[0][0] = (
-            value.copy() if isinstance(value, np.ndarray) else copy.deepcopy(value)
-        )
-
-    def __str__(self) -> str:
-        return "DeepCopyOp"
+DeepCopyOp = _core.DeepCopyOp
 
 
 view_op = ViewOp()

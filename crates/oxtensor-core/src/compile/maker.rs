@@ -130,6 +130,7 @@ impl FunctionMaker {
         self.check_unused(&outs, &mut warnings)?;
         let inputs = self.spec.inputs.iter().map(|i| i.var).collect();
         let mut fgraph = FunctionGraph::new(self.graph, inputs, outs)?;
+        refuse_atomic_roots(&fgraph)?;
         for f in self.features {
             fgraph.attach_feature(f)?;
         }
@@ -149,6 +150,7 @@ impl FunctionMaker {
         if let Some(pass) = self.mode.rewriter()? {
             rewrite_graph(pass.as_ref(), &mut fgraph, &mut run)?;
         }
+        super::output_copies::insert_output_copies(&mut fgraph, &self.spec)?;
         warnings.append(&mut run.warnings);
         Ok(Built {
             fgraph,
@@ -212,6 +214,23 @@ impl FunctionMaker {
             }
         }
         Ok(())
+    }
+}
+
+/// A graph may hold an atomic free variable (a `NominalVariable`) without
+/// declaring it, but a function has no value to run it with.
+fn refuse_atomic_roots(fgraph: &FunctionGraph) -> Result<()> {
+    let g = fgraph.graph();
+    let missing = fgraph.variables().find(|&v| {
+        let d = g.var(v);
+        d.atomic && d.owner().is_none() && !fgraph.is_input(v)
+    });
+    match missing {
+        Some(v) => Err(Error::MissingInput(format!(
+            "{} is a nominal variable the outputs need: give it as an input of the function",
+            g.describe_var(v)
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod aliasing;
 pub mod debug;
 mod maker;
 mod mode;
+mod output_copies;
 
 pub use aliasing::{add_supervisor_to_fgraph, protected_vars, Supervisor};
 pub use maker::{compile, Built, Compiled, FunctionInput, FunctionMaker, FunctionSpec, OnUnused};

@@ -65,6 +65,10 @@ pub struct VarData {
     pub kind: VarKind,
     /// `tag.indestructible`: no inplace op may overwrite it.
     pub indestructible: bool,
+    /// A free variable that stands for itself (PyTensor's
+    /// `NominalVariable`): like a constant, a graph may hold it without
+    /// declaring it as an input.
+    pub atomic: bool,
 }
 
 impl VarData {
@@ -87,6 +91,11 @@ impl VarData {
     /// Constants are atomic: never graph inputs, never cloned.
     pub fn is_constant(&self) -> bool {
         matches!(self.kind, VarKind::Constant(_))
+    }
+
+    /// A constant or an atomic free variable: never a required input.
+    pub fn is_atomic(&self) -> bool {
+        self.atomic || self.is_constant()
     }
 }
 
@@ -121,6 +130,7 @@ impl Graph {
             name: name.map(str::to_owned),
             kind: VarKind::Root,
             indestructible: false,
+            atomic: false,
         })
     }
 
@@ -136,6 +146,7 @@ impl Graph {
             name: name.map(str::to_owned),
             kind: VarKind::Constant(constant),
             indestructible: false,
+            atomic: false,
         })
     }
 
@@ -171,6 +182,7 @@ impl Graph {
                     name: None,
                     kind: VarKind::Output { node: id, index },
                     indestructible: false,
+                    atomic: false,
                 })
             })
             .collect();

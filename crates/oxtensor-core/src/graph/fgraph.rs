@@ -113,11 +113,12 @@ impl FunctionGraph {
         Ok(fg)
     }
 
-    /// A function graph whose inputs are the free variables the outputs need.
+    /// A function graph whose inputs are the free variables the outputs need
+    /// (atomic ones aside).
     pub fn from_outputs(graph: Graph, outputs: Vec<VarId>) -> Result<Self> {
         let inputs: Vec<VarId> = traversal::graph_inputs(&graph, &outputs, &[])
             .into_iter()
-            .filter(|v| !graph.var(*v).is_constant())
+            .filter(|v| !graph.var(*v).is_atomic())
             .collect();
         Self::new(graph, inputs, outputs)
     }

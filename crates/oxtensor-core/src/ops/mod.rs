@@ -20,6 +20,7 @@ pub mod composite_reduce;
 mod constant_grads;
 pub mod cpu_contiguous;
 pub mod cumulative;
+pub mod deep_copy;
 pub mod diagonal;
 pub mod dimshuffle;
 pub mod elemwise;

@@ -57,6 +57,9 @@ pub struct PyFunction {
     pub(crate) borrow: Vec<bool>,
     /// For each output, whether its type is a `ScalarType` (see `output_to_py`).
     pub(crate) scalar_outputs: Vec<bool>,
+    /// For each borrowed output that is a constant of the graph, the
+    /// constant's own `data`, which every call returns (see `output_to_py`).
+    pub(crate) constant_outputs: Vec<Option<Py<PyAny>>>,
     pub(crate) name: Option<String>,
     pub(crate) trust_input: bool,
     pub(crate) maker: Py<PyAny>,

@@ -196,8 +196,9 @@ pub fn function_recipe<'py>(
         let mut imported = import_function(&fg_inputs, &outs, pairs, &givens, &no_default)?;
         imported.spec.on_unused_input = on_unused(on_unused_input.as_deref())?;
         imported.spec.accept_inplace = accept_inplace;
-        for (input, m) in imported.spec.inputs.iter_mut().zip(mutable) {
+        for ((input, m), s) in imported.spec.inputs.iter_mut().zip(mutable).zip(&specs) {
             input.mutable = m;
+            input.borrow = s.borrow;
         }
         let (fg, log) = PyFunctionGraph::shell(py, imported.memo)?;
         let bridge = crate::rewriting::bridge::HostBridge::new(&fg);

@@ -235,6 +235,7 @@ impl FunctionRecipe {
                     .is_instance_of::<crate::graph::types::PyScalarType>())
             })
             .collect::<PyResult<Vec<bool>>>()?;
+        let constant_outputs = borrowed_constants(fg, &r.borrow)?;
         Ok(PyFunction {
             program,
             inputs: specs,
@@ -245,6 +246,7 @@ impl FunctionRecipe {
             single: r.single,
             borrow: r.borrow.clone(),
             scalar_outputs,
+            constant_outputs,
             name: r.name.clone(),
             trust_input,
             maker,
@@ -338,4 +340,28 @@ pub fn input_entry<'py>(
         borrow,
     )
         .into_pyobject(py)
+}
+
+/// For each output of `fg`, the `data` of a borrowed output that is a
+/// constant: PyTensor returns the constant's own array from such an output
+/// (its `ViewOp` of the constant), the same object on every call.
+fn borrowed_constants(
+    fg: &Bound<'_, PyFunctionGraph>,
+    borrow: &[bool],
+) -> PyResult<Vec<Option<Py<PyAny>>>> {
+    let py = fg.py();
+    let constant = py.import("oxtensor.graph.basic")?.getattr("Constant")?;
+    let outputs = fg.getattr("outputs")?;
+    borrow
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| {
+            let out = outputs.get_item(k)?;
+            Ok(if b && out.is_instance(&constant)? {
+                Some(out.getattr("data")?.unbind())
+            } else {
+                None
+            })
+        })
+        .collect()
 }

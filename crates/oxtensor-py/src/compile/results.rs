@@ -63,7 +63,8 @@ impl PyFunction {
     /// An output as a Python object: a small tensor is copied into an array
     /// NumPy owns and its buffer goes back to the program for the next call
     /// (see `array::copies_out`); anything else is handed over as it is.
-    /// Output `k` of a scalar type becomes a NumPy scalar, as PyTensor's.
+    /// Output `k` of a scalar type becomes a NumPy scalar, as PyTensor's;
+    /// a borrowed constant output is the constant's own `data`.
     pub(crate) fn output_to_py<'py>(
         &self,
         py: Python<'py>,
@@ -73,6 +74,9 @@ impl PyFunction {
         if self.scalar_outputs.get(k).copied().unwrap_or(false) {
             let arr = value_to_py(py, &v, true)?;
             return arr.get_item(pyo3::types::PyTuple::empty(py));
+        }
+        if let Some(Some(data)) = self.constant_outputs.get(k) {
+            return Ok(data.bind(py).clone());
         }
         match v {
             Value::Tensor(t) if copies_out(&t) => {

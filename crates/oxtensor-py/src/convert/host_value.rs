@@ -53,4 +53,16 @@ impl HostValue for PyHostValue {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    /// Python's `copy.deepcopy` of the object.
+    fn deep_copy(&self) -> oxtensor_core::error::Result<std::sync::Arc<dyn HostValue>> {
+        Python::attach(|py| {
+            let copied = py
+                .import("copy")?
+                .call_method1("deepcopy", (self.0.bind(py),))?;
+            Ok::<_, PyErr>(PyHostValue::new(copied.unbind()))
+        })
+        .map(|v| std::sync::Arc::new(v) as std::sync::Arc<dyn HostValue>)
+        .map_err(crate::errors::from_pyerr)
+    }
 }

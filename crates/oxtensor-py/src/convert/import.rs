@@ -173,6 +173,7 @@ impl Memo {
             (None, None) => g.input(ty, name.as_deref()),
         };
         g.var_mut(id).indestructible = indestructible;
+        g.var_mut(id).atomic = v.is_instance(nominal_class(py)?)?;
         Ok(id)
     }
 
@@ -280,4 +281,18 @@ pub(crate) fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Con
         ))),
         display,
     })
+}
+
+/// `oxtensor.graph.nominal.NominalVariable`, whose instances import as
+/// atomic roots.
+fn nominal_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let cls = CLASS.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            py.import("oxtensor.graph.nominal")?
+                .getattr("NominalVariable")?
+                .unbind(),
+        )
+    })?;
+    Ok(cls.bind(py))
 }

@@ -135,13 +135,15 @@ scratch_walk! {
     applys_between(ins, outs) -> nodes;
 }
 
-/// The owner-less, non-constant ancestors: what a function of `graphs` needs.
+/// The owner-less ancestors that are neither constants nor
+/// `NominalVariable`s (PyTensor's atomic variables, which stand for
+/// themselves): what a function of `graphs` needs.
 pub fn explicit_inputs<'py>(outputs: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
     let mut s = Scratch::new();
     let outs = s.import(outputs.as_any())?;
     let ids: Vec<VarId> = traversal::graph_inputs(&s.g, &outs, &[])
         .into_iter()
-        .filter(|v| !s.g.var(*v).is_constant())
+        .filter(|v| !s.g.var(*v).is_atomic())
         .collect();
     s.vars(outputs.py(), &ids)
 }

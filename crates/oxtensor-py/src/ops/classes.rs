@@ -12,8 +12,8 @@ use crate::ops::diagonal::{PyAllocDiag, PyExtractDiag};
 use crate::ops::dimshuffle::{self, PyDimShuffle};
 use crate::ops::elemwise::{self, PyElemwise};
 use crate::ops::extra::{
-    PyBartlett, PyCpuContiguous, PyFillDiagonal, PyFillDiagonalOffset, PyRavelMultiIndex,
-    PySearchsortedOp, PyUnique, PyUnravelIndex,
+    PyBartlett, PyCpuContiguous, PyDeepCopyOp, PyFillDiagonal, PyFillDiagonalOffset,
+    PyRavelMultiIndex, PySearchsortedOp, PyUnique, PyUnravelIndex,
 };
 use crate::ops::host_op::HostOp;
 use crate::ops::ifelse::PyIfElse;
@@ -55,6 +55,7 @@ use oxtensor_core::ops::choose::Choose;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::cumulative::CumOp;
+use oxtensor_core::ops::deep_copy::DeepCopyOp;
 use oxtensor_core::ops::diagonal::{AllocDiag, ExtractDiag};
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
@@ -175,6 +176,7 @@ builtin_ops! {
     Bincount => PyBincount,
     Bartlett => PyBartlett,
     CpuContiguous => PyCpuContiguous,
+    DeepCopyOp => PyDeepCopyOp,
     FillDiagonal => PyFillDiagonal,
     FillDiagonalOffset => PyFillDiagonalOffset,
     SearchsortedOp => PySearchsortedOp,

@@ -1,5 +1,6 @@
 //! The `extra_ops` op classes without a family of their own
 //! (`oxtensor.tensor.extra_ops`): `Bartlett`, `CpuContiguous`,
+//! `DeepCopyOp` (of `oxtensor.compile.ops`),
 //! `FillDiagonal`, `FillDiagonalOffset`, `SearchsortedOp`, `Unique`,
 //! `UnravelIndex` and `RavelMultiIndex`. The functions users call are
 //! plain Python over these.
@@ -8,6 +9,7 @@ use crate::ops::op::PyOp;
 use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::bartlett::Bartlett;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
+use oxtensor_core::ops::deep_copy::DeepCopyOp;
 use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
 use oxtensor_core::ops::ravel_index::{OutOfRange, RavelMultiIndex, UnravelIndex};
 use oxtensor_core::ops::searchsorted::SearchsortedOp;
@@ -30,6 +32,14 @@ unit_op!(
     "oxtensor.tensor.extra_ops",
     "CpuContiguous",
     "`CpuContiguous`: the input as a C-contiguous array."
+);
+unit_op!(
+    PyDeepCopyOp,
+    DeepCopyOp,
+    "oxtensor.compile.ops",
+    "DeepCopyOp",
+    "`DeepCopyOp`: a copy of its input sharing no memory with it (the compiler \
+     puts one on outputs that would alias an input or a constant)."
 );
 unit_op!(
     PyFillDiagonal,

@@ -99,7 +99,7 @@ impl FunctionGraph {
             if !self.has_node(node) {
                 self.import_node(node, reason, import_missing)?;
             }
-        } else if !self.graph.var(v).is_constant() && !self.is_input(v) {
+        } else if !self.graph.var(v).is_atomic() && !self.is_input(v) {
             self.import_free_var(v, import_missing)?;
         }
         self.register_var(v);
@@ -156,7 +156,7 @@ impl FunctionGraph {
     pub(super) fn check_node_inputs(&mut self, n: NodeId, import_missing: bool) -> Result<()> {
         for (i, &inp) in self.graph.node(n).inputs.clone().iter().enumerate() {
             let data = self.graph.var(inp);
-            if data.owner().is_some() || data.is_constant() || self.is_input(inp) {
+            if data.owner().is_some() || data.is_atomic() || self.is_input(inp) {
                 continue;
             }
             if import_missing {

@@ -57,7 +57,7 @@ impl FunctionGraph {
         let data = self.graph.var(v);
         let cached = match data.kind {
             VarKind::Output { node, .. } => self.has_node(node),
-            VarKind::Root => self.is_input(v),
+            VarKind::Root => self.is_input(v) || data.atomic,
             VarKind::Constant(_) => true,
         };
         if !cached {

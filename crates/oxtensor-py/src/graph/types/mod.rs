@@ -42,10 +42,12 @@ impl PyType_ {
         crate::pickle::reduce_ex_any_protocol(slf.as_any(), protocol)
     }
 
-    /// Makes a variable of this type: `dmatrix("x")`.
+    /// Makes a variable of this type: `dmatrix("x")`, with where it was
+    /// made in `tag.trace`.
     #[pyo3(signature = (name = None))]
     fn __call__(slf: &Bound<'_, Self>, name: Option<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        Ok(slf.call_method1("make_variable", (name,))?.unbind())
+        let var = slf.call_method1("make_variable", (name,))?;
+        Ok(add_tag_trace(&var)?.unbind())
     }
 
     /// A new variable of this type, of class `variable_type`.
@@ -282,4 +284,20 @@ pub fn py_type(py: Python<'_>, ty: &Type) -> PyResult<Py<PyAny>> {
             }
         },
     })
+}
+
+/// `oxtensor.graph.utils.add_tag_trace(var)`: records the user's stack
+/// (`config.traceback__limit` frames) in `var.tag.trace`, as PyTensor's
+/// `Type.__call__` does. Reading the Python stack is Python's business.
+pub fn add_tag_trace<'py>(var: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    static ADD: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let py = var.py();
+    let add = ADD.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            py.import("oxtensor.graph.utils")?
+                .getattr("add_tag_trace")?
+                .unbind(),
+        )
+    })?;
+    add.bind(py).call1((var,))
 }

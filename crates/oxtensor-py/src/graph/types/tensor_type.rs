@@ -174,13 +174,14 @@ impl PyTensorType {
         cls.call1((slf, py.None(), py.None(), name))
     }
 
-    /// Makes a variable of this type: `dmatrix("x")`.
+    /// Makes a variable of this type: `dmatrix("x")`, with where it was
+    /// made in `tag.trace`.
     #[pyo3(signature = (name = None))]
     fn __call__<'py>(
         slf: &Bound<'py, Self>,
         name: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        Self::make_variable(slf, name)
+        super::add_tag_trace(&Self::make_variable(slf, name)?)
     }
 
     /// Variables of this type are `TensorVariable`s.

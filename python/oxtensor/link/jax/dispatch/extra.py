@@ -1,6 +1,7 @@
 """Ops whose output shape depends on input values (`Repeat`, `Bincount`,
 `Nonzero`): JAX needs those values known while tracing. And the
-gradient-shaping identities (`GradOp`), which compute nothing."""
+gradient-shaping identities (`GradOp`) and `DeepCopyOp`, which compute
+nothing under JAX."""
 
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,12 @@ from oxtensor.link.jax.dispatch.basic import (
 @jax_funcify.register(_core.GradOp)
 def _grad_op(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
     return lambda x, *rest: x
+
+
+@jax_funcify.register(_core.DeepCopyOp)
+def _deep_copy(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
+    # JAX arrays are immutable: the value itself cannot be written through.
+    return lambda x: x
 
 
 @jax_funcify.register(_core.Repeat)

@@ -232,3 +232,24 @@ def test_scalar_variable_as_index_and_bound():
     expected = value.copy()
     expected[2] = 0.0
     np.testing.assert_array_equal(g(value, 2), expected)
+
+
+def test_cast_and_named_scalar_constructors():
+    from oxtensor.scalar.basic import cast, complexs, floats, ints
+
+    x, y, z = floats("xyz")
+    assert [v.name for v in (x, y, z)] == ["x", "y", "z"]
+    assert x.type.dtype == "float64"
+    i = ints("i")
+    assert i.type.dtype == "int64"
+    assert complexs(["a", "b"])[1].type.dtype == "complex128"
+    assert cast(x, "float64") is x
+    c = cast(x, "int16")
+    assert c.type.dtype == "int16"
+    f = oxtensor.function([x], c)
+    assert f(2.7) == np.float64(2.7).astype("int16")
+    assert cast(2.5, "int32").type.dtype == "int32"
+    with pytest.raises(TypeError, match="complex to real"):
+        cast(complexs("w"), "float64")
+    with pytest.raises(TypeError, match="Unsupported dtype"):
+        cast(x, "floaty")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from oxtensor.tensor.pad import pad
+from oxtensor.tensor.pad import Pad, PadMode, pad
 
 MODES = ["constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp"]
 STATS = ["mean", "maximum", "minimum"]
@@ -85,9 +85,59 @@ def test_bad_arguments():
         pad(x, -1)
     with pytest.raises(ValueError, match="does not fit"):
         pad(x, [(1, 1)] * 3)
-    with pytest.raises(ValueError, match="not supported"):
+    with pytest.raises(NotImplementedError, match="median"):
         pad(x, 1, "median")
+    with pytest.raises(ValueError, match="Invalid mode: unknown"):
+        pad(x, 1, "unknown")
+    with pytest.raises(ValueError, match="reflect_type"):
+        pad(x, 1, "reflect", reflect_type="sideways")
+    with pytest.raises(ValueError, match="stat_length cannot be negative"):
+        pad(x, 1, "mean", stat_length=-1)
     with pytest.raises(ValueError, match="does not take"):
         pad(x, 1, "edge", constant_values=3)
     with pytest.raises(TypeError, match="integers"):
         pad(x, 1.5)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+@settings(max_examples=15, deadline=None)
+@given(case=padded())
+def test_odd_reflection_matches_numpy(mode, case):
+    # Widths up to 6 on axes of 1 to 4: several periods, each shifted.
+    values, widths = case
+    np.testing.assert_allclose(
+        _run(values, widths, mode, reflect_type="odd"),
+        np.pad(values, widths, mode, reflect_type="odd"),
+        rtol=1e-12,
+        atol=1e-9,
+    )
+
+
+@pytest.mark.parametrize("mode", STATS)
+@settings(max_examples=15, deadline=None)
+@given(case=padded(), length=st.tuples(st.integers(1, 5), st.integers(1, 5)))
+def test_stat_length_matches_numpy(mode, case, length):
+    values, widths = case
+    np.testing.assert_allclose(
+        _run(values, widths, mode, stat_length=length),
+        np.pad(values, widths, mode, stat_length=length),
+        rtol=1e-12,
+    )
+
+
+def test_pad_op_records_its_mode():
+    x = ot.dmatrix("x")
+    for mode, kwargs in [
+        ("constant", {}),
+        ("symmetric", {"reflect_type": "odd"}),
+        ("mean", {"stat_length": 2}),
+    ]:
+        op = pad(x, 1, mode, **kwargs).owner.op
+        assert isinstance(op, Pad)
+        assert op.pad_mode == mode
+        assert mode in PadMode.__args__
+    assert pad(x, 1, "symmetric", reflect_type="odd").owner.op.reflect_type == "odd"
+    assert pad(x, 1, "mean", stat_length=2).owner.op.has_stat_length
+    # Pads in different modes are different ops.
+    assert pad(x, 1, "reflect").owner.op != pad(x, 1, "symmetric").owner.op
+    assert pad(ot.tensor(shape=(8, 8)), [[1, 1], [2, 2]], "wrap").type.shape == (10, 12)

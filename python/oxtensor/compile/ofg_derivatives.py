@@ -98,7 +98,7 @@ def _pullback_op(
     values = [t for t in terms if _kind(t) == "value"]
     grad_op = None
     if values:
-        grad_op = type(op)(
+        grad_op = _plain_ofg()(
             [*inner_in, *inner_out, *cotangents],
             values,
             inline=op.is_inline,
@@ -171,12 +171,22 @@ def _pushforward_op(op: Any, given: tuple[bool, ...]) -> Any:
         return_disconnected="zero",
         use_op_pushforward=True,
     )
-    return type(op)(
+    return _plain_ofg()(
         [*inner_in, *tangents],
         _as_list(terms),
         inline=op.is_inline,
         on_unused_input="ignore",
     )
+
+
+def _plain_ofg() -> Any:
+    """The class of derived ops: a plain `OpFromGraph`, whatever subclass
+    the op is (the gradient of a `Pad` is no `Pad`, and a subclass's
+    constructor may take arguments of its own)."""
+    # Imported here: builders imports this module.
+    from oxtensor.compile.builders import OpFromGraph
+
+    return OpFromGraph
 
 
 def pushforward(op: Any, inputs: list[Any], points: list[Any]) -> list[Any]:

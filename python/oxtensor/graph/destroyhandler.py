@@ -8,12 +8,29 @@ that is impossible (two destroyers of one value, a destroyed constant or
 work is done by the core handler; this module is its Python API.
 """
 
+from typing import Any
+
 from oxtensor import _core
+from oxtensor.graph.traversal import io_toposort
 from oxtensor.graph.utils import InconsistencyError
 
 DestroyHandler = _core.DestroyHandler
 inplace_candidates = _core.inplace_candidates
 fast_inplace_check = _core.fast_inplace_check
+
+
+def _contains_cycle(fgraph: Any, orderings: Any) -> bool:
+    """Whether ``fgraph``'s nodes, with the extra ``orderings`` (node ->
+    nodes that must run before it), have no order: the core's toposort
+    refuses such a graph."""
+    try:
+        io_toposort(list(fgraph.inputs), list(fgraph.outputs), dict(orderings))
+    except ValueError as e:
+        if "contains cycles" in str(e):
+            return True
+        raise
+    return False
+
 
 __all__ = [
     "DestroyHandler",

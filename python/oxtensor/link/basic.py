@@ -2,7 +2,9 @@
 shared variables and PyTensor's linkers keep them; and the linker classes
 users name (`Linker`, `LocalLinker`, `PerformLinker`). Every linker runs
 oxtensor's native VM (docs/for-pytensor-users.md): the classes differ in
-the linker name they compile with, which the VM treats alike."""
+the linker name they compile with, which the VM treats alike.
+`WrapLinker` runs a graph node by node, each node by every linker it wraps,
+and hands the per-node thunks to a function of the caller's."""
 
 from collections.abc import Callable
 from typing import Any
@@ -55,9 +57,14 @@ class Container:
         if self.readonly:
             raise Exception(f"Cannot set readonly storage: {self.name}")
         if value is not None:
-            value = self.type.filter(
-                value, strict=self.strict, allow_downcast=self.allow_downcast
-            )
+            # Only the options set are passed, so a type whose ``filter``
+            # takes the value alone (as user-defined types often do) works.
+            kwargs: dict[str, Any] = {}
+            if self.strict:
+                kwargs["strict"] = True
+            if self.allow_downcast is not None:
+                kwargs["allow_downcast"] = self.allow_downcast
+            value = self.type.filter(value, **kwargs)
         self.storage[0] = value
 
     def __str__(self) -> str:
@@ -163,4 +170,119 @@ class PerformLinker(LocalLinker):
     mode_linker = "py"
 
 
-__all__ = ["Container", "Linker", "LocalLinker", "PerformLinker"]
+class WrapLinker(Linker):
+    """Runs the graph one node at a time (in ``fgraph.toposort()`` order)
+    through a caller's ``wrapper(fgraph, i, node, *thunks)``: ``thunks``
+    holds one thunk per linker in ``linkers``, each computing ``node`` with
+    that linker, and the wrapper decides whether and how to call them
+    (calling none leaves the node's outputs unset).
+
+    Each linker has its own storage for every variable, so the linkers do
+    not see each other's results; the graph inputs are copied into each
+    linker's storage before a run. The outputs returned are the first
+    linker's.
+    """
+
+    def __init__(self, linkers: Any, wrapper: Callable[..., Any]) -> None:
+        super().__init__()
+        self.linkers = list(linkers)
+        if not self.linkers:
+            raise ValueError("WrapLinker needs at least one linker")
+        self.wrapper = wrapper
+
+    def clone(self, allow_gc: bool | None = None) -> "WrapLinker":
+        return type(self)([lk.clone(allow_gc) for lk in self.linkers], self.wrapper)
+
+    def accept(
+        self, fgraph: Any, no_recycling: Any = None, profile: Any = None
+    ) -> "WrapLinker":
+        if self.fgraph is not None and self.fgraph is not fgraph:
+            return self.clone().accept(fgraph, no_recycling, profile)
+        self.fgraph = fgraph
+        self.no_recycling = list(no_recycling or [])
+        self.linkers = [lk.clone().accept(fgraph, no_recycling) for lk in self.linkers]
+        return self
+
+    def make_thunk(self, **_: Any) -> tuple[Callable[[], None], list[Any], list[Any]]:
+        if self.fgraph is None:
+            raise ValueError("WrapLinker has no graph: call accept(fgraph) first")
+        order = list(self.fgraph.toposort())
+        storages = [_graph_storage(self.fgraph, order) for _ in self.linkers]
+        thunks = [
+            [_node_thunk(lk, node, st) for node in order]
+            for lk, st in zip(self.linkers, storages, strict=True)
+        ]
+        first = storages[0]
+        ins = [Container(v, first[v]) for v in self.fgraph.inputs]
+        outs = [Container(v, first[v], readonly=True) for v in self.fgraph.outputs]
+
+        def thunk() -> None:
+            for v in self.fgraph.inputs:
+                for st in storages[1:]:
+                    st[v][0] = first[v][0]
+            for i, node in enumerate(order):
+                self.wrapper(self.fgraph, i, node, *[t[i] for t in thunks])
+
+        return thunk, ins, outs
+
+
+class WrapLinkerMany(WrapLinker):
+    """A `WrapLinker` whose wrapper calls each of ``wrappers`` in turn."""
+
+    def __init__(self, linkers: Any, wrappers: Any) -> None:
+        self.wrappers = list(wrappers)
+
+        def wrapper(*args: Any) -> None:
+            for w in self.wrappers:
+                w(*args)
+
+        super().__init__(linkers, wrapper)
+
+    def clone(self, allow_gc: bool | None = None) -> "WrapLinkerMany":
+        return type(self)([lk.clone(allow_gc) for lk in self.linkers], self.wrappers)
+
+
+def _graph_storage(fgraph: Any, order: list[Any]) -> dict[Any, list[Any]]:
+    """One ``[value]`` cell per variable the nodes read or write; constants
+    hold their data."""
+    storage: dict[Any, list[Any]] = {v: [None] for v in fgraph.inputs}
+    for node in order:
+        for v in node.inputs:
+            if v not in storage:
+                storage[v] = [getattr(v, "data", None)]
+        for v in node.outputs:
+            storage[v] = [None]
+    return storage
+
+
+def _node_thunk(
+    linker: Linker, node: Any, storage: dict[Any, list[Any]]
+) -> Callable[[], None]:
+    """A thunk computing ``node`` alone with ``linker``: it reads the node's
+    inputs from ``storage`` and writes its outputs there."""
+    # Imported here: graphs build on the link package.
+    from oxtensor.graph.basic import Constant
+    from oxtensor.graph.fg import FunctionGraph
+
+    reads = list(dict.fromkeys(v for v in node.inputs if not isinstance(v, Constant)))
+    one = FunctionGraph(reads, list(node.outputs), clone=True)
+    run, ins, outs = linker.clone().accept(one).make_thunk()
+
+    def thunk() -> None:
+        for c, v in zip(ins, reads, strict=True):
+            c.storage[0] = storage[v][0]
+        run()
+        for c, v in zip(outs, node.outputs, strict=True):
+            storage[v][0] = c.storage[0]
+
+    return thunk
+
+
+__all__ = [
+    "Container",
+    "Linker",
+    "LocalLinker",
+    "PerformLinker",
+    "WrapLinker",
+    "WrapLinkerMany",
+]

@@ -13,7 +13,7 @@ from oxtensor.scalar.dtypes import *  # noqa: F403
 from oxtensor.scalar.dtypes import __all__ as _DTYPE_NAMES
 from oxtensor.scalar.variable import *  # noqa: F403
 from oxtensor.scalar.variable import __all__ as _VARIABLE_NAMES
-from oxtensor.scalar.variable import get_scalar_type
+from oxtensor.scalar.variable import as_scalar, get_scalar_type
 
 ScalarOp = _core.ScalarOp
 Cast = _core.Cast
@@ -39,6 +39,53 @@ def _cast_output_types(self: Any) -> specific_out:
 
 Cast.output_types_preference = property(_cast_output_types)
 
+
+def cast(x: Any, dtype: Any) -> Any:
+    """``x`` (a scalar variable or a Python number) as a scalar of
+    ``dtype``: ``x`` itself when it has that dtype already, else a `Cast`
+    of it. Complex to real is refused (`TypeError`), as in PyTensor: take
+    ``real``, ``imag`` or ``abs`` first."""
+    x = as_scalar(x)
+    if isinstance(dtype, str) and dtype == "floatX":
+        from oxtensor.configdefaults import config
+
+        dtype = config.floatX
+    target = get_scalar_type(dtype)
+    if x.type.dtype == target.dtype:
+        return x
+    if x.type.dtype.startswith("complex") and not target.dtype.startswith("complex"):
+        raise TypeError(
+            "Casting from complex to real is ambiguous: consider real(), "
+            "imag(), angle() or abs()"
+        )
+    return Cast(target.dtype)(x)
+
+
+def _scalars_of(dtype: str) -> Any:
+    """A constructor of ``dtype`` scalar variables from names: one name
+    gives one variable, a string of several letters (``"xyz"``) or a list
+    of names gives a list, one variable per name."""
+
+    def make(names: Any) -> Any:
+        if isinstance(names, str) and len(names) == 1:
+            return get_scalar_type(dtype)(names)
+        return [get_scalar_type(dtype)(name) for name in names]
+
+    make.__name__ = make.__qualname__ = {
+        "float64": "floats",
+        "int64": "ints",
+        "complex128": "complexs",
+    }[dtype]
+    return make
+
+
+#: ``floats("xyz")``: float64 scalars named ``x``, ``y``, ``z``.
+floats = _scalars_of("float64")
+#: ``ints("ij")``: int64 scalars named ``i``, ``j``.
+ints = _scalars_of("int64")
+#: ``complexs("z")``: a complex128 scalar named ``z``.
+complexs = _scalars_of("complex128")
+
 #: ``(class, instance, attribute name, special, method, fused)`` per kind.
 KINDS = tuple(_core.scalar_kinds())
 
@@ -49,6 +96,10 @@ globals().update({attr: op for _, op, attr, *_ in KINDS})
 
 __all__ = [
     "Cast",
+    "cast",
+    "complexs",
+    "floats",
+    "ints",
     "ComplexError",
     "specific_out",
     "Composite",

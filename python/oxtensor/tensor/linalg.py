@@ -324,6 +324,19 @@ def cho_solve(
 
 from oxtensor.tensor.norms import norm  # noqa: E402
 
+_TENSOR_INVERSE = ("TensorInv", "TensorSolve", "tensorinv", "tensorsolve")
+
+
+def __getattr__(name: str) -> Any:
+    # `tensor_inverse`'s ops are `OpFromGraph`s, and compile imports this
+    # package: they are looked up when first asked for.
+    if name in _TENSOR_INVERSE:
+        from oxtensor.tensor import tensor_inverse
+
+        return getattr(tensor_inverse, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ += [
     "cho_solve",
     "eigvalsh",

@@ -1,17 +1,27 @@
-"""`pad`: NumPy's ``np.pad`` as a graph, built from existing ops.
+"""`pad`: NumPy's ``np.pad`` as a graph, built from existing ops and
+wrapped, as PyTensor does, in a `Pad` op (an `OpFromGraph` that records
+``pad_mode``).
 
 The modes that repeat the array's own values (``edge``, ``wrap``,
 ``reflect``, ``symmetric``) gather along each axis with an index vector
 (``arange`` mapped into ``[0, n)``), which is exactly NumPy's repeated
 padding for any pad width; ``constant``, ``linear_ramp`` and the statistic
 modes join new blocks on each side. Pad widths are Python integers.
+
+``reflect_type="odd"`` reflects each value through the edge value
+(``2 * edge - x``). Repeated, two such point reflections (one at each end)
+shift the array by a period and add ``2 * (last - first)``, so the value
+at padded position ``idx`` is the even-mode value, mirrored through the
+nearer edge in the second half of each period, plus ``q * 2 * (last -
+first)`` for period number ``q``: NumPy's result for any pad width.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from oxtensor.compile.builders import OpFromGraph
 from oxtensor.tensor.basic import (
     alloc,
     arange,
@@ -22,8 +32,56 @@ from oxtensor.tensor.basic import (
 from oxtensor.tensor.conversions import cast
 from oxtensor.tensor.math import floor, maximum, minimum, switch
 
+PadMode = Literal[
+    "constant",
+    "edge",
+    "linear_ramp",
+    "maximum",
+    "minimum",
+    "mean",
+    "median",
+    "wrap",
+    "symmetric",
+    "reflect",
+]
+
 _INDEXED_MODES = ("edge", "wrap", "reflect", "symmetric")
 _STAT_MODES = ("mean", "maximum", "minimum")
+#: The keyword arguments each mode takes, as NumPy's ``np.pad``.
+_OPTIONS = {
+    "constant": {"constant_values"},
+    "linear_ramp": {"end_values"},
+    **{m: {"stat_length"} for m in _STAT_MODES},
+    "reflect": {"reflect_type"},
+    "symmetric": {"reflect_type"},
+}
+
+
+class Pad(OpFromGraph):
+    """The op `pad` returns: its graph, with the ``pad_mode`` it pads in,
+    ``reflect_type`` (for ``reflect``/``symmetric``) and whether a
+    ``stat_length`` was given."""
+
+    def __init__(
+        self,
+        inputs: list[Any],
+        outputs: list[Any],
+        pad_mode: str,
+        reflect_type: str | None = None,
+        has_stat_length: bool = False,
+    ) -> None:
+        super().__init__(inputs, outputs)
+        self.pad_mode = pad_mode
+        self.reflect_type = reflect_type
+        self.has_stat_length = has_stat_length
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            *super()._key(),
+            self.pad_mode,
+            self.reflect_type,
+            self.has_stat_length,
+        )
 
 
 def _pad_widths(pad_width: Any, ndim: int, name: str) -> list[tuple[int, int]]:
@@ -67,6 +125,22 @@ def _source_index(mode: str, idx: Any, n: Any) -> Any:
     return switch(m < n, m, period - m)
 
 
+def _odd_reflection(x: Any, axis: int, mode: str, idx: Any, n: Any) -> Any:
+    """``reflect``/``symmetric`` with ``reflect_type="odd"`` (see the
+    module's docstring) for padded positions ``idx``."""
+    period = maximum(2 * n - 2, 1) if mode == "reflect" else 2 * n
+    m = idx % period
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    mirrored = (m >= n).reshape(shape)
+    turns = ((idx - m) // period).reshape(shape)
+    first = _edge_slice(x, axis, True)
+    last = _edge_slice(x, axis, False)
+    values = x.take(_source_index(mode, idx, n), axis=axis)
+    values = switch(mirrored, 2 * last - values, values)
+    return cast(values + turns * (2 * (last - first)), x.dtype)
+
+
 def _block(x: Any, axis: int, length: int, value: Any) -> Any:
     """``value`` (broadcastable to ``x`` with ``axis`` of length 1) repeated
     ``length`` times along ``axis``."""
@@ -99,7 +173,13 @@ def _ramp(x: Any, axis: int, length: int, end: Any, first: bool) -> Any:
     return cast(values, x.dtype)
 
 
-def _stat(x: Any, axis: int, mode: str) -> Any:
+def _stat(x: Any, axis: int, mode: str, length: int | None, first: bool) -> Any:
+    """The statistic of the ``length`` values nearest one end of ``axis``
+    (all of them when ``length`` is None)."""
+    if length is not None:
+        index: list[Any] = [slice(None)] * x.ndim
+        index[axis] = slice(None, length) if first else slice(-length, None)
+        x = x[tuple(index)]
     if mode == "maximum":
         return x.max(axis=axis, keepdims=True)
     if mode == "minimum":
@@ -121,8 +201,10 @@ def _pad_axis(x: Any, axis: int, width: tuple[int, int], mode: str, opt: Any) ->
         return x
     if mode in _INDEXED_MODES:
         n = x.shape[axis]
-        idx = _source_index(mode, arange(-before, n + after), n)
-        return x.take(idx, axis=axis)
+        positions = arange(-before, n + after)
+        if opt == "odd" and mode in ("reflect", "symmetric"):
+            return _odd_reflection(x, axis, mode, positions, n)
+        return x.take(_source_index(mode, positions, n), axis=axis)
     side: Callable[[int, bool], Any]
     if mode == "constant":
 
@@ -135,9 +217,9 @@ def _pad_axis(x: Any, axis: int, width: tuple[int, int], mode: str, opt: Any) ->
             return _ramp(x, axis, length, opt[0] if first else opt[1], first)
 
     else:
-        stat = _stat(x, axis, mode)
 
         def side(length: int, first: bool) -> Any:
+            stat = _stat(x, axis, mode, opt[0] if first else opt[1], first)
             return _block(x, axis, length, stat)
 
     return _join(
@@ -148,27 +230,65 @@ def _pad_axis(x: Any, axis: int, width: tuple[int, int], mode: str, opt: Any) ->
     )
 
 
+def _stat_lengths(value: Any, ndim: int) -> list[tuple[Any, Any]]:
+    """``stat_length`` as one ``(before, after)`` pair per axis (None: the
+    whole axis)."""
+    if value is None:
+        return [(None, None)] * ndim
+    return [(int(b), int(a)) for b, a in _pad_widths(value, ndim, "stat_length")]
+
+
+def _options(mode: str, ndim: int, kwargs: dict[str, Any]) -> list[Any]:
+    """The per-axis option of ``mode``: value pairs, stat lengths or the
+    reflect type."""
+    if mode in _STAT_MODES:
+        return _stat_lengths(kwargs.get("stat_length"), ndim)
+    if mode in ("reflect", "symmetric"):
+        kind = kwargs.get("reflect_type", "even")
+        if kind not in ("even", "odd"):
+            raise ValueError(f"reflect_type must be 'even' or 'odd', got {kind!r}")
+        return [kind] * ndim
+    key = "constant_values" if mode == "constant" else "end_values"
+    return _pairs(kwargs.get(key, 0), ndim)
+
+
 def pad(x: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Any:
     """``x`` padded as ``np.pad(x, pad_width, mode, **kwargs)`` pads it.
 
     Modes: ``constant`` (``constant_values``), ``edge``, ``wrap``,
-    ``reflect``, ``symmetric`` (the default ``reflect_type="even"``),
-    ``linear_ramp`` (``end_values``), ``mean``, ``maximum``, ``minimum``
-    (over the whole axis; ``stat_length`` is not supported).
+    ``reflect`` and ``symmetric`` (``reflect_type`` ``"even"`` or
+    ``"odd"``), ``linear_ramp`` (``end_values``), ``mean``, ``maximum``,
+    ``minimum`` (``stat_length``: the number of values at each end the
+    statistic is taken over, the whole axis by default). ``median`` is
+    not implemented. The result is the output of a `Pad` op.
     """
     x = as_tensor_variable(x)
+    if mode == "median":
+        raise NotImplementedError("pad mode 'median' is not implemented")
+    if mode not in ("edge", "wrap", *_OPTIONS):
+        raise ValueError(
+            f"Invalid mode: {mode} (expected one of "
+            f"{', '.join(m for m in PadMode.__args__ if m != 'median')})"
+        )
     widths = _pad_widths(pad_width, x.ndim, "pad_width")
-    allowed = {"constant": {"constant_values"}, "linear_ramp": {"end_values"}}
-    extra = set(kwargs) - allowed.get(mode, set())
-    if mode not in ("constant", "linear_ramp", *_INDEXED_MODES, *_STAT_MODES):
-        raise ValueError(f"pad mode {mode!r} is not supported")
+    extra = set(kwargs) - _OPTIONS.get(mode, set())
     if extra:
         raise ValueError(f"pad mode {mode!r} does not take {sorted(extra)}")
-    key = "constant_values" if mode == "constant" else "end_values"
-    options = _pairs(kwargs.get(key, 0), x.ndim)
+    options = _options(mode, x.ndim, kwargs)
+    inner = x.type()
+    padded = inner
     for axis in range(x.ndim):
-        x = _pad_axis(x, axis, widths[axis], mode, options[axis])
-    return x
+        padded = _pad_axis(padded, axis, widths[axis], mode, options[axis])
+    op = Pad(
+        [inner],
+        [padded],
+        pad_mode=mode,
+        reflect_type=kwargs.get("reflect_type", "even")
+        if mode in ("reflect", "symmetric")
+        else None,
+        has_stat_length=kwargs.get("stat_length") is not None,
+    )
+    return op(x)
 
 
-__all__ = ["pad"]
+__all__ = ["Pad", "PadMode", "pad"]

@@ -54,6 +54,8 @@ def _may_share_memory(a: Any, b: Any) -> bool:
 
 
 TensorType.may_share_memory = staticmethod(_may_share_memory)
+# PyTensor's name for the type's dtype as a NumPy dtype object.
+TensorType.numpy_dtype = property(lambda self: np.dtype(self.dtype))
 
 
 # Prefix letters of the typed constructors, as in PyTensor.

@@ -155,8 +155,9 @@ class ProfileStats:
     @property
     def apply_stats(self) -> list[tuple[str, str, int, float, bool]]:
         """``(node, op class, calls, seconds, is_python)`` in toposort order."""
-    def summary(self) -> str:
-        """The report as text, nodes sorted by time."""
+    def summary(self, file: t.Any = None) -> str:
+        """The report as text, nodes sorted by time (also written to
+        ``file`` when given)."""
 
 def function_recipe(
     inputs: t.Any,

@@ -152,9 +152,15 @@ impl PyFunction {
                 spec.ty.bind(py).str()?
             )));
         }
+        // Only the options set are passed (as PyTensor does), so a type
+        // whose `filter` takes the value alone works.
         let kwargs = PyDict::new(py);
-        kwargs.set_item("strict", spec.strict)?;
-        kwargs.set_item("allow_downcast", spec.allow_downcast)?;
+        if spec.strict {
+            kwargs.set_item("strict", true)?;
+        }
+        if let Some(downcast) = spec.allow_downcast {
+            kwargs.set_item("allow_downcast", downcast)?;
+        }
         let filtered = spec
             .ty
             .bind(py)

@@ -6,7 +6,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 /// A function's profile.
-#[pyclass(frozen, module = "oxtensor.compile.profiling", name = "ProfileStats")]
+#[pyclass(
+    frozen,
+    module = "oxtensor.compile.debug.profiling",
+    name = "ProfileStats"
+)]
 pub struct PyProfile {
     inner: Profile,
     name: Option<String>,
@@ -16,6 +20,11 @@ impl PyProfile {
     /// Wraps a core profile.
     pub fn new(inner: Profile, name: Option<String>) -> Self {
         PyProfile { inner, name }
+    }
+
+    fn text(&self) -> String {
+        self.inner
+            .summary(self.name.as_deref().unwrap_or("oxtensor function"))
     }
 }
 
@@ -48,13 +57,19 @@ impl PyProfile {
         PyList::new(py, rows)
     }
 
-    /// The report as text (sorted by time).
-    fn summary(&self) -> String {
-        self.inner
-            .summary(self.name.as_deref().unwrap_or("oxtensor function"))
+    /// The report as text (sorted by time), also written to `file` (an
+    /// object with a `write` method, as PyTensor's `summary(file=...)`)
+    /// when one is given.
+    #[pyo3(signature = (file = None))]
+    fn summary(&self, file: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let text = self.text();
+        if let Some(file) = file.filter(|f| !f.is_none()) {
+            file.call_method1("write", (text.as_str(),))?;
+        }
+        Ok(text)
     }
 
     fn __str__(&self) -> String {
-        self.summary()
+        self.text()
     }
 }

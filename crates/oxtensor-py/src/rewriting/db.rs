@@ -34,6 +34,20 @@ fn strings(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     }
 }
 
+/// Tags to include or exclude. A `None` among them is a tag no rewriter
+/// carries (PyTensor's tests write `include=[None]` for "no rewrites"), so
+/// it selects, or removes, nothing and is dropped here.
+fn optional_tags(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    match v.filter(|v| !v.is_none()) {
+        Some(v) if !v.is_instance_of::<PyString>() => v
+            .try_iter()?
+            .filter(|t| t.as_ref().map_or(true, |t| !t.is_none()))
+            .map(|t| t?.extract())
+            .collect(),
+        other => strings(other),
+    }
+}
+
 #[pymethods]
 impl PyQuery {
     #[new]
@@ -69,9 +83,9 @@ impl PyQuery {
         }
         Ok(PyQuery {
             inner: Query {
-                include: strings(Some(include))?,
+                include: optional_tags(Some(include))?,
                 require: strings(require)?,
-                exclude: strings(exclude)?,
+                exclude: optional_tags(exclude)?,
                 position_cutoff,
                 subquery: sub,
                 extra,

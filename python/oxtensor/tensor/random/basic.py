@@ -13,7 +13,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from oxtensor.tensor.random.more import *  # noqa: F403 (the rest of PyTensor's set)
+from oxtensor.tensor.random.more import __all__ as _MORE
 from oxtensor.tensor.random.op import RandomVariable
+
+#: NumPy's, which PyTensor's module re-exports.
+broadcast_shapes = np.broadcast_shapes
 
 
 class _Float2(RandomVariable):
@@ -276,6 +281,7 @@ def choice(
 
 
 __all__ = [
+    *_MORE,
     "BernoulliRV",
     "BetaRV",
     "BinomialRV",
@@ -298,6 +304,7 @@ __all__ = [
     "bernoulli",
     "beta",
     "binomial",
+    "broadcast_shapes",
     "categorical",
     "chisquare",
     "choice",

@@ -14,6 +14,7 @@ supported.
 """
 
 import copy
+import functools
 from typing import Any, ClassVar
 
 import numpy as np
@@ -41,6 +42,14 @@ class RandomVariable(Op):
     #: The parameters' keyword names and defaults, for ``__call__``.
     param_names: tuple[str, ...] = ()
     param_defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        raw = cls.__dict__.get("rng_fn")
+        if isinstance(raw, classmethod | staticmethod):
+            cls.rng_fn = type(raw)(_size_as_keyword(raw.__func__))
+        elif raw is not None:
+            cls.rng_fn = _size_as_keyword(raw)
 
     def __init__(
         self,
@@ -78,14 +87,25 @@ class RandomVariable(Op):
     def __str__(self) -> str:
         return f"{type(self).__name__}({self.name})"
 
+    def size_param(self, node: Apply) -> Variable:
+        """The node's ``size`` input."""
+        return node.inputs[1]
+
+    def rng_param(self, node: Apply) -> Variable:
+        """The node's ``rng`` input."""
+        return node.inputs[0]
+
     def dist_params(self, node: Apply) -> list[Variable]:
         """The node's distribution parameters (the inputs after rng and size)."""
         return list(node.inputs[2:])
 
-    def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
-        """Draws; the last argument is the size (``None`` or a tuple)."""
+    def rng_fn(self, rng: np.random.Generator, *args: Any, **kwargs: Any) -> Any:
+        """Draws; the last argument is the size (``None`` or a tuple), or
+        it is given as ``size=``."""
+        if "size" in kwargs:
+            args = (*args, kwargs.pop("size"))
         *params, size = args
-        return getattr(rng, self.name)(*params, size=size)
+        return getattr(rng, self.name)(*params, size=size, **kwargs)
 
     def _out_dtype(self, params: list[Variable]) -> str:
         if self.dtype == "floatX":
@@ -187,6 +207,21 @@ class RandomVariable(Op):
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: list) -> list:
         return [None, infer_draw_shape(self, node, input_shapes)]
 
+    def _infer_shape(
+        self, size: Any, dist_params: Any, param_shapes: Any = None
+    ) -> tuple:
+        """The shape (ints or scalar graphs) of a draw with ``size`` and
+        ``dist_params``, as `infer_shape` gives it for such a node;
+        ``param_shapes`` defaults to the parameters' symbolic shapes."""
+        from oxtensor.tensor.random.type import random_generator_type
+
+        node = self.make_node(random_generator_type(), size, *dist_params)
+        if param_shapes is None:
+            param_shapes = [
+                [p.shape[i] for i in range(p.ndim)] for p in self.dist_params(node)
+            ]
+        return tuple(self.infer_shape(None, node, [None, None, *param_shapes])[1])
+
     def perform(self, node: Apply, inputs: list, output_storage: list) -> None:
         rng, size, *params = inputs
         rng = copy.deepcopy(rng)
@@ -200,6 +235,19 @@ class RandomVariable(Op):
             grad_undefined(self, k, inp, "No gradient defined for random variables")
             for k, inp in enumerate(inputs)
         ]
+
+
+def _size_as_keyword(rng_fn: Any) -> Any:
+    """``rng_fn(..., size)`` also callable as PyTensor's
+    ``rng_fn(..., size=size)`` (the size is the last argument)."""
+
+    @functools.wraps(rng_fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if "size" in kwargs:
+            args = (*args, kwargs.pop("size"))
+        return rng_fn(*args, **kwargs)
+
+    return call
 
 
 def _is_none(size: Variable) -> bool:

@@ -418,3 +418,46 @@ def test_large_decompositions_match_numpy(n):
     q, r = oxtensor.function([x], linalg.qr(x))(wide)
     np.testing.assert_allclose(q @ r, wide, atol=1e-10 * n)
     close(q.T @ q, np.eye(q.shape[1]), "float64")
+
+
+@pytest.mark.parametrize("scale", [0.01, 1.0, 30.0])
+def test_expm_matches_the_eigendecomposition_of_symmetric_matrices(scale):
+    # expm(S) = V diag(exp(w)) Vᵀ for symmetric S; large norms go through
+    # scaling and squaring.
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((5, 5))
+    s = (a + a.T) * scale / 2
+    w, v = np.linalg.eigh(s)
+    want = (v * np.exp(w)) @ v.T
+    x = ot.dmatrix("x")
+    got = oxtensor.function([x], linalg.expm(x))(s)
+    np.testing.assert_allclose(got, want, rtol=1e-11 * max(1.0, scale), atol=1e-13)
+
+
+def test_expm_of_a_rotation_generator_and_float32():
+    t = 2.5
+    gen = np.array([[0.0, -t], [t, 0.0]])
+    want = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    x = ot.dmatrix("x")
+    np.testing.assert_allclose(
+        oxtensor.function([x], linalg.expm(x))(gen), want, atol=1e-14
+    )
+    f = ot.fmatrix("f")
+    out = linalg.expm(f)
+    assert out.dtype == "float32"
+    got = oxtensor.function([f], out)(gen.astype("float32"))
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "nonsymmetric"])
+def test_expm_gradient(kind):
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((4, 4))
+    if kind == "symmetric":
+        a = a + a.T
+    verify_grad(linalg.expm, [a], rng=rng, abs_tol=1e-6, rel_tol=1e-6)
+
+
+def test_expm_refuses_non_square_input():
+    with pytest.raises(ValueError, match="square"):
+        linalg.expm(ot.tensor("x", shape=(2, 3)))

@@ -33,6 +33,8 @@ Eigh = _core.Eigh
 EighGrad = _core.EighGrad
 Eigvalsh = _core.Eigvalsh
 SVD = _core.SVD
+Expm = _core.Expm
+ExpmGrad = _core.ExpmGrad
 SVDGrad = _core.SVDGrad
 QR = _core.QR
 QRGrad = _core.QRGrad
@@ -136,6 +138,12 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     return _apply(SVD(full_matrices=full_matrices, compute_uv=compute_uv), a)
 
 
+def expm(A: Any) -> Any:
+    """The matrix exponential of a square matrix (SciPy's ``expm``: scaling
+    and squaring with a degree-13 Pade approximant), with its gradient."""
+    return _apply(Expm(), A)
+
+
 def qr(
     a: Any, mode: str = "full", overwrite_a: bool = False, pivoting: bool = False
 ) -> Any:
@@ -156,6 +164,8 @@ __all__ = [
     "Eigh",
     "EighGrad",
     "Eigvalsh",
+    "Expm",
+    "ExpmGrad",
     "MatrixInverse",
     "QRGrad",
     "SLogDet",
@@ -164,6 +174,7 @@ __all__ = [
     "cholesky",
     "det",
     "eigh",
+    "expm",
     "inv",
     "inverse",
     "matmul",

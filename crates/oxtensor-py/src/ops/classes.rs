@@ -19,8 +19,8 @@ use crate::ops::host_op::HostOp;
 use crate::ops::ifelse::PyIfElse;
 use crate::ops::inc_subtensor::{PyAdvancedIncSubtensor, PyAdvancedIncSubtensor1, PyIncSubtensor};
 use crate::ops::linalg::{
-    PyCholesky, PyCholeskyGrad, PyDet, PyDot, PyEigh, PyEighGrad, PyEigvalsh, PyMatmul,
-    PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySolve, PySvd, PySvdGrad,
+    PyCholesky, PyCholeskyGrad, PyDet, PyDot, PyEigh, PyEighGrad, PyEigvalsh, PyExpm, PyExpmGrad,
+    PyMatmul, PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySolve, PySvd, PySvdGrad,
 };
 use crate::ops::nonzero::PyNonzero;
 use crate::ops::op::PyOp;
@@ -67,6 +67,7 @@ use oxtensor_core::ops::join::Join;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
 use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
+use oxtensor_core::ops::linalg::expm::{Expm, ExpmGrad};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
@@ -147,6 +148,8 @@ builtin_ops! {
     Eigh => PyEigh,
     Eigvalsh => PyEigvalsh,
     EighGrad => PyEighGrad,
+    Expm => PyExpm,
+    ExpmGrad => PyExpmGrad,
     Svd => PySvd,
     SvdGrad => PySvdGrad,
     Qr => PyQr,

@@ -1,6 +1,7 @@
 //! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `SLogDet`,
 //! `Solve`, `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
-//! `SVD`, `SVDGrad`, `QR`, `QRGrad`) as Python classes holding their core ops.
+//! `SVD`, `SVDGrad`, `QR`, `QRGrad`, `Expm`, `ExpmGrad`) as Python classes
+//! holding their core ops.
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
@@ -10,6 +11,7 @@ use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
 use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
+use oxtensor_core::ops::linalg::expm::{Expm, ExpmGrad};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
@@ -52,6 +54,20 @@ unit_op!(
     "oxtensor.tensor.linalg",
     "SLogDet",
     "`SLogDet`: the sign and log absolute value of the determinant."
+);
+unit_op!(
+    PyExpm,
+    Expm,
+    "oxtensor.tensor.linalg",
+    "Expm",
+    "`Expm`: the matrix exponential."
+);
+unit_op!(
+    PyExpmGrad,
+    ExpmGrad,
+    "oxtensor.tensor.linalg",
+    "ExpmGrad",
+    "`ExpmGrad`: the gradient of `Expm` (inputs: x, gz)."
 );
 unit_op!(
     PySvdGrad,

@@ -7,5 +7,5 @@ mod faer;
 mod lapack;
 
 pub use self::blas::{dot, matmul};
-pub use self::faer::{cholesky, cholesky_grad, det, inv, slogdet, solve};
+pub use self::faer::{cholesky, cholesky_grad, det, expm, expm_grad, inv, slogdet, solve};
 pub use self::faer::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd, svd_grad};

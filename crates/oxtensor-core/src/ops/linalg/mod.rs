@@ -10,6 +10,7 @@
 pub mod cholesky;
 pub mod det;
 pub mod eigh;
+pub mod expm;
 pub mod inverse;
 pub mod qr;
 pub mod solve;

@@ -28,6 +28,7 @@
 
 pub(super) mod cholesky;
 mod decompositions;
+mod expm;
 mod inverse;
 mod par;
 mod svd_grad;
@@ -55,6 +56,9 @@ pub use inverse::inv;
 pub use cholesky::{cholesky, cholesky_grad};
 
 pub use decompositions::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};
+
+/// The matrix exponential and its gradient ([`expm`]).
+pub use expm::{expm, expm_grad};
 
 /// The thin SVD's gradient has a file of its own ([`svd_grad`]).
 pub use svd_grad::svd_grad;

@@ -287,12 +287,5 @@ pub(crate) fn constant_value(data: &Bound<'_, PyAny>, ty: &Type) -> PyResult<Con
 /// atomic roots.
 fn nominal_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    let cls = CLASS.get_or_try_init(py, || {
-        Ok::<_, PyErr>(
-            py.import("oxtensor.graph.nominal")?
-                .getattr("NominalVariable")?
-                .unbind(),
-        )
-    })?;
-    Ok(cls.bind(py))
+    CLASS.import(py, "oxtensor.graph.nominal", "NominalVariable")
 }

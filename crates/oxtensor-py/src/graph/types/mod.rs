@@ -291,13 +291,6 @@ pub fn py_type(py: Python<'_>, ty: &Type) -> PyResult<Py<PyAny>> {
 /// `Type.__call__` does. Reading the Python stack is Python's business.
 pub fn add_tag_trace<'py>(var: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     static ADD: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    let py = var.py();
-    let add = ADD.get_or_try_init(py, || {
-        Ok::<_, PyErr>(
-            py.import("oxtensor.graph.utils")?
-                .getattr("add_tag_trace")?
-                .unbind(),
-        )
-    })?;
-    add.bind(py).call1((var,))
+    ADD.import(var.py(), "oxtensor.graph.utils", "add_tag_trace")?
+        .call1((var,))
 }

@@ -118,14 +118,11 @@ impl PyOp {
 
 /// `name` from the instance's own `__dict__` (Python subclasses have one).
 fn own_attribute<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-    match obj.getattr("__dict__") {
-        Ok(d) => d.get_item(name).map(Some).or_else(|e| {
-            if e.is_instance_of::<pyo3::exceptions::PyKeyError>(obj.py()) {
-                Ok(None)
-            } else {
-                Err(e)
-            }
-        }),
-        Err(_) => Ok(None),
+    match obj
+        .getattr("__dict__")
+        .map(|d| d.cast_into::<pyo3::types::PyDict>())
+    {
+        Ok(Ok(d)) => d.get_item(name),
+        _ => Ok(None),
     }
 }

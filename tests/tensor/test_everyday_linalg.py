@@ -211,3 +211,8 @@ def test_infer_shape_of_the_others():
         la.matrix_dot(x, x, b),
     ]
     check_infer_shape([x, b], outs, [np.linalg.cholesky(spd), np.ones(4)])
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4)])
+def test_pinv_gradient_through_the_thin_svd(shape):
+    verify_grad(la.pinv, [RNG.normal(size=shape)], rng=RNG)

@@ -300,8 +300,8 @@ def _largest(s: Any) -> Any:
 def pinv(x: Any, hermitian: bool = False) -> Any:
     """The Moore-Penrose pseudo-inverse of a matrix, from its SVD (from
     ``eigh`` when ``hermitian``), singular values below ``max(m, n) * eps *
-    max(s)`` dropped as NumPy does. Gradients need ``hermitian`` (``SVD``
-    differentiates its singular values only)."""
+    max(s)`` dropped as NumPy does; differentiable through the thin SVD
+    (or ``eigh``)."""
     import numpy as np
 
     from oxtensor.tensor._float import as_float

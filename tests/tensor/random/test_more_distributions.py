@@ -25,63 +25,41 @@ def generator():
     return np.random.default_rng(SEED)
 
 
+def scipy_draw(name, *params, **kwargs):
+    """SciPy's draws of ``name`` from a Generator."""
+    return lambda g: getattr(stats, name).rvs(*params, **kwargs, random_state=g)
+
+
 # (op, params, size, reference drawing from a Generator)
 SCIPY = [
-    (
-        rb.cauchy,
-        (1.0, 2.0),
-        (3,),
-        lambda g: stats.cauchy.rvs(1.0, 2.0, size=(3,), random_state=g),
-    ),
+    (rb.cauchy, (1.0, 2.0), (3,), scipy_draw("cauchy", 1.0, 2.0, size=(3,))),
     (
         rb.halfcauchy,
         (0.0, [1.0, 2.0]),
         None,
-        lambda g: stats.halfcauchy.rvs(0.0, [1.0, 2.0], size=(2,), random_state=g),
+        scipy_draw("halfcauchy", 0.0, [1.0, 2.0], size=(2,)),
     ),
-    (
-        rb.halfnormal,
-        (1.0, 3.0),
-        (2, 2),
-        lambda g: stats.halfnorm.rvs(1.0, 3.0, size=(2, 2), random_state=g),
-    ),
-    (
-        rb.t,
-        (4.0, 1.0, 2.0),
-        (5,),
-        lambda g: stats.t.rvs(4.0, 1.0, 2.0, size=(5,), random_state=g),
-    ),
+    (rb.halfnormal, (1.0, 3.0), (2, 2), scipy_draw("halfnorm", 1.0, 3.0, size=(2, 2))),
+    (rb.t, (4.0, 1.0, 2.0), (5,), scipy_draw("t", 4.0, 1.0, 2.0, size=(5,))),
     (
         rb.truncexpon,
         (2.0, 0.5, 1.5),
         (4,),
-        lambda g: stats.truncexpon.rvs(2.0, 0.5, 1.5, size=(4,), random_state=g),
+        scipy_draw("truncexpon", 2.0, 0.5, 1.5, size=(4,)),
     ),
-    (
-        rb.invgamma,
-        (3.0, 2.0),
-        (4,),
-        lambda g: stats.invgamma.rvs(3.0, scale=2.0, size=(4,), random_state=g),
-    ),
-    (
-        rb.pareto,
-        (0.5, 3.0),
-        (4,),
-        lambda g: stats.pareto.rvs(0.5, scale=3.0, size=(4,), random_state=g),
-    ),
+    (rb.invgamma, (3.0, 2.0), (4,), scipy_draw("invgamma", 3.0, scale=2.0, size=(4,))),
+    (rb.pareto, (0.5, 3.0), (4,), scipy_draw("pareto", 0.5, scale=3.0, size=(4,))),
     (
         rb.betabinom,
         (10, 2.0, 3.0),
         (6,),
-        lambda g: stats.betabinom.rvs(10, 2.0, 3.0, size=(6,), random_state=g),
+        scipy_draw("betabinom", 10, 2.0, 3.0, size=(6,)),
     ),
     (
         rb.gengamma,
         (2.0, 1.5, 3.0),
         (4,),
-        lambda g: stats.gengamma.rvs(
-            2.0 / 1.5, 1.5, scale=3.0, size=(4,), random_state=g
-        ),
+        scipy_draw("gengamma", 2.0 / 1.5, 1.5, scale=3.0, size=(4,)),
     ),
     (
         rb.triangular,

@@ -9,10 +9,11 @@ NumPy's), so a function seeded like a NumPy generator draws the same
 numbers NumPy does.
 """
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
+from oxtensor.tensor.random.declare import distribution
 from oxtensor.tensor.random.more import *  # noqa: F403 (the rest of PyTensor's set)
 from oxtensor.tensor.random.more import __all__ as _MORE
 from oxtensor.tensor.random.op import RandomVariable
@@ -21,96 +22,47 @@ from oxtensor.tensor.random.op import RandomVariable
 broadcast_shapes = np.broadcast_shapes
 
 
-class _Float2(RandomVariable):
-    """A two-parameter continuous distribution drawn by NumPy's method."""
+_LOC_SCALE = {"loc": 0.0, "scale": 1.0}
 
-    signature = "(),()->()"
-    dtype = "floatX"
-
-
-class NormalRV(_Float2):
-    name = "normal"
-    param_names = ("loc", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
-
-
-class UniformRV(_Float2):
-    name = "uniform"
-    param_names = ("low", "high")
-    param_defaults: ClassVar[dict[str, Any]] = {"low": 0.0, "high": 1.0}
-
-
-class BetaRV(_Float2):
-    name = "beta"
-    param_names = ("alpha", "beta")
-
-
-class GammaRV(_Float2):
-    """Parametrised by ``shape`` and ``scale``, as NumPy's ``gamma``."""
-
-    name = "gamma"
-    param_names = ("shape", "scale")
-
-
-class LogNormalRV(_Float2):
-    name = "lognormal"
-    param_names = ("mean", "sigma")
-    param_defaults: ClassVar[dict[str, Any]] = {"mean": 0.0, "sigma": 1.0}
+NormalRV = distribution("NormalRV", "normal", ("loc", "scale"), defaults=_LOC_SCALE)
+UniformRV = distribution(
+    "UniformRV", "uniform", ("low", "high"), defaults={"low": 0.0, "high": 1.0}
+)
+BetaRV = distribution("BetaRV", "beta", ("alpha", "beta"))
+GammaRV = distribution(
+    "GammaRV",
+    "gamma",
+    ("shape", "scale"),
+    doc="Parametrised by ``shape`` and ``scale``, as NumPy's ``gamma``.",
+)
+LogNormalRV = distribution(
+    "LogNormalRV", "lognormal", ("mean", "sigma"), defaults={"mean": 0.0, "sigma": 1.0}
+)
+LaplaceRV = distribution("LaplaceRV", "laplace", ("loc", "scale"), defaults=_LOC_SCALE)
+LogisticRV = distribution(
+    "LogisticRV", "logistic", ("loc", "scale"), defaults=_LOC_SCALE
+)
+GumbelRV = distribution("GumbelRV", "gumbel", ("loc", "scale"), defaults=_LOC_SCALE)
+ExponentialRV = distribution(
+    "ExponentialRV", "exponential", ("scale",), defaults={"scale": 1.0}
+)
+ChiSquareRV = distribution("ChiSquareRV", "chisquare", ("df",))
+BinomialRV = distribution("BinomialRV", "binomial", ("n", "p"), dtype="int64")
+PoissonRV = distribution(
+    "PoissonRV", "poisson", ("lam",), dtype="int64", defaults={"lam": 1.0}
+)
+GeometricRV = distribution("GeometricRV", "geometric", ("p",), dtype="int64")
+MultinomialRV = distribution(
+    "MultinomialRV", "multinomial", ("n", "p"), dtype="int64", signature="(),(p)->(p)"
+)
 
 
-class _LocScale(_Float2):
-    param_names = ("loc", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
-
-
-class LaplaceRV(_LocScale):
-    name = "laplace"
-
-
-class LogisticRV(_LocScale):
-    name = "logistic"
-
-
-class GumbelRV(_LocScale):
-    name = "gumbel"
-
-
-class _Float1(RandomVariable):
-    """A one-parameter continuous distribution drawn by NumPy's method."""
-
-    signature = "()->()"
-    dtype = "floatX"
-
-
-class _Int1(RandomVariable):
-    """A one-parameter discrete distribution drawn by NumPy's method."""
-
-    signature = "()->()"
-    dtype = "int64"
-
-
-class _Int2(RandomVariable):
-    """A two-parameter discrete distribution drawn by NumPy's method."""
-
-    signature = "(),()->()"
-    dtype = "int64"
-
-
-class ExponentialRV(_Float1):
-    name = "exponential"
-    param_names = ("scale",)
-    param_defaults: ClassVar[dict[str, Any]] = {"scale": 1.0}
-
-
-class ChiSquareRV(_Float1):
-    name = "chisquare"
-    param_names = ("df",)
-
-
-class IntegersRV(_Int2):
+class IntegersRV(RandomVariable):
     """Integers in ``[low, high)``."""
 
     name = "integers"
+    signature = "(),()->()"
+    dtype = "int64"
     param_names = ("low", "high")
 
     def __call__(self, low: Any, high: Any = None, **kwargs: Any) -> Any:
@@ -119,29 +71,15 @@ class IntegersRV(_Int2):
         return super().__call__(low, high, **kwargs)
 
 
-class BinomialRV(_Int2):
-    name = "binomial"
-    param_names = ("n", "p")
-
-
-class BernoulliRV(_Int1):
+class BernoulliRV(RandomVariable):
     name = "bernoulli"
+    signature = "()->()"
+    dtype = "int64"
     param_names = ("p",)
 
     def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
         p, size = args
         return rng.binomial(1, p, size=size)
-
-
-class PoissonRV(_Int1):
-    name = "poisson"
-    param_names = ("lam",)
-    param_defaults: ClassVar[dict[str, Any]] = {"lam": 1.0}
-
-
-class GeometricRV(_Int1):
-    name = "geometric"
-    param_names = ("p",)
 
 
 class CategoricalRV(RandomVariable):
@@ -160,13 +98,6 @@ class CategoricalRV(RandomVariable):
         cdf = np.cumsum(np.broadcast_to(p, (*batch, p.shape[-1])), axis=-1)
         u = rng.random((*batch, 1)) * cdf[..., -1:]
         return np.minimum((cdf <= u).sum(axis=-1), p.shape[-1] - 1)
-
-
-class MultinomialRV(RandomVariable):
-    name = "multinomial"
-    signature = "(),(p)->(p)"
-    dtype = "int64"
-    param_names = ("n", "p")
 
 
 class PermutationRV(RandomVariable):

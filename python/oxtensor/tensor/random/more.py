@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from oxtensor.tensor.random.declare import distribution
 from oxtensor.tensor.random.op import RandomVariable
 
 
@@ -30,83 +31,81 @@ class _Scipy(RandomVariable):
         return dist.rvs(*params, size=size, random_state=rng)
 
 
-class _LocScale(_Scipy):
-    signature = "(),()->()"
-    dtype = "floatX"
-    param_names = ("loc", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
+def _scipy(cls_name: str, name: str, scipy_name: str, *args: Any, **kw: Any) -> Any:
+    """A distribution drawn by ``scipy.stats.<scipy_name>``."""
+    return distribution(cls_name, name, *args, base=_Scipy, scipy_name=scipy_name, **kw)
 
 
-class CauchyRV(_LocScale):
-    name = "cauchy"
-    scipy_name = "cauchy"
+_LOC_SCALE = {"loc": 0.0, "scale": 1.0}
+_LS = ("loc", "scale")
+
+CauchyRV = _scipy("CauchyRV", "cauchy", "cauchy", _LS, defaults=_LOC_SCALE)
+HalfCauchyRV = _scipy(
+    "HalfCauchyRV", "halfcauchy", "halfcauchy", _LS, defaults=_LOC_SCALE
+)
+HalfNormalRV = _scipy(
+    "HalfNormalRV", "halfnormal", "halfnorm", _LS, defaults=_LOC_SCALE
+)
+StudentTRV = _scipy("StudentTRV", "t", "t", ("df", *_LS), defaults=_LOC_SCALE)
+TruncExponentialRV = _scipy(
+    "TruncExponentialRV",
+    "truncexpon",
+    "truncexpon",
+    ("b", *_LS),
+    defaults=_LOC_SCALE,
+    doc="Exponential on ``[loc, loc + b * scale]``.",
+)
+BetaBinomialRV = _scipy(
+    "BetaBinomialRV", "beta_binomial", "betabinom", ("n", "a", "b"), dtype="int64"
+)
+TriangularRV = distribution("TriangularRV", "triangular", ("left", "mode", "right"))
+VonMisesRV = distribution("VonMisesRV", "vonmises", ("mu", "kappa"))
+WaldRV = distribution(
+    "WaldRV", "wald", ("mean", "scale"), defaults={"mean": 1.0, "scale": 1.0}
+)
+WeibullRV = distribution("WeibullRV", "weibull", ("a",))
+HyperGeometricRV = distribution(
+    "HyperGeometricRV",
+    "hypergeometric",
+    ("ngood", "nbad", "nsample"),
+    dtype="int64",
+)
+NegBinomialRV = distribution(
+    "NegBinomialRV",
+    "negative_binomial",
+    ("n", "p"),
+    dtype="int64",
+    doc="Failures before the ``n``-th success, each trial succeeding with "
+    "probability ``p``.",
+)
 
 
-class HalfCauchyRV(_LocScale):
-    name = "halfcauchy"
-    scipy_name = "halfcauchy"
-
-
-class HalfNormalRV(_LocScale):
-    name = "halfnormal"
-    scipy_name = "halfnorm"
-
-
-class InvGammaRV(_Scipy):
-    """Inverse gamma with ``shape`` and ``scale``."""
-
-    name = "invgamma"
-    scipy_name = "invgamma"
-    signature = "(),()->()"
-    dtype = "floatX"
-    param_names = ("shape", "scale")
+class _ShapeScale(_Scipy):
+    """SciPy's distribution with ``loc`` fixed at 0: parameters ``(shape,
+    scale)``."""
 
     def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
         shape, scale, size = args
         return super().rng_fn(rng, shape, 0.0, scale, size)
 
 
-class TruncExponentialRV(_Scipy):
-    """Exponential on ``[loc, loc + b * scale]``."""
-
-    name = "truncexpon"
-    scipy_name = "truncexpon"
-    signature = "(),(),()->()"
-    dtype = "floatX"
-    param_names = ("b", "loc", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
-
-
-class StudentTRV(_Scipy):
-    name = "t"
-    scipy_name = "t"
-    signature = "(),(),()->()"
-    dtype = "floatX"
-    param_names = ("df", "loc", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"loc": 0.0, "scale": 1.0}
-
-
-class ParetoRV(_Scipy):
-    """Pareto with shape ``b`` on ``[scale, inf)``."""
-
-    name = "pareto"
-    scipy_name = "pareto"
-    signature = "(),()->()"
-    dtype = "floatX"
-    param_names = ("b", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"scale": 1.0}
-
-    def rng_fn(self, rng: np.random.Generator, *args: Any) -> Any:
-        b, scale, size = args
-        return super().rng_fn(rng, b, 0.0, scale, size)
-
-
-class BetaBinomialRV(_Scipy):
-    name = "beta_binomial"
-    scipy_name = "betabinom"
-    signature = "(),(),()->()"
-    dtype = "int64"
-    param_names = ("n", "a", "b")
+InvGammaRV = distribution(
+    "InvGammaRV",
+    "invgamma",
+    ("shape", "scale"),
+    base=_ShapeScale,
+    scipy_name="invgamma",
+    doc="Inverse gamma with ``shape`` and ``scale``.",
+)
+ParetoRV = distribution(
+    "ParetoRV",
+    "pareto",
+    ("b", "scale"),
+    defaults={"scale": 1.0},
+    base=_ShapeScale,
+    scipy_name="pareto",
+    doc="Pareto with shape ``b`` on ``[scale, inf)``.",
+)
 
 
 class GenGammaRV(_Scipy):
@@ -125,52 +124,6 @@ class GenGammaRV(_Scipy):
         alpha, p, lambd, size = args
         a = np.asarray(alpha) / np.asarray(p)
         return super().rng_fn(rng, a, p, 0.0, lambd, size)
-
-
-class TriangularRV(RandomVariable):
-    name = "triangular"
-    signature = "(),(),()->()"
-    dtype = "floatX"
-    param_names = ("left", "mode", "right")
-
-
-class VonMisesRV(RandomVariable):
-    name = "vonmises"
-    signature = "(),()->()"
-    dtype = "floatX"
-    param_names = ("mu", "kappa")
-
-
-class WaldRV(RandomVariable):
-    name = "wald"
-    signature = "(),()->()"
-    dtype = "floatX"
-    param_names = ("mean", "scale")
-    param_defaults: ClassVar[dict[str, Any]] = {"mean": 1.0, "scale": 1.0}
-
-
-class WeibullRV(RandomVariable):
-    name = "weibull"
-    signature = "()->()"
-    dtype = "floatX"
-    param_names = ("a",)
-
-
-class HyperGeometricRV(RandomVariable):
-    name = "hypergeometric"
-    signature = "(),(),()->()"
-    dtype = "int64"
-    param_names = ("ngood", "nbad", "nsample")
-
-
-class NegBinomialRV(RandomVariable):
-    """Failures before the ``n``-th success, each trial succeeding with
-    probability ``p``."""
-
-    name = "negative_binomial"
-    signature = "(),()->()"
-    dtype = "int64"
-    param_names = ("n", "p")
 
 
 def _batched(size: Any, *params: tuple[Any, int]) -> tuple[tuple, list[Any]]:

@@ -9,6 +9,19 @@ use std::any::Any;
 
 pub use super::traversal::NodeOrderings as Orderings;
 
+/// What `on_change_input` hears.
+#[derive(Clone, Copy, Debug)]
+pub struct InputChange<'a> {
+    /// The node input (or graph output) that changed.
+    pub client: Client,
+    /// The variable it read before.
+    pub old: VarId,
+    /// The variable it reads now.
+    pub new: VarId,
+    /// Why (the rewrite's name, or the caller's reason).
+    pub reason: &'a str,
+}
+
 /// A listener attached to a function graph. Every callback has a no-op default.
 pub trait Feature: Any + Send + Sync {
     /// A short name for messages.
@@ -34,15 +47,8 @@ pub trait Feature: Any + Send + Sync {
         Ok(())
     }
 
-    /// `client`'s input changed from `old` to `new`.
-    fn on_change_input(
-        &mut self,
-        _fg: &FunctionGraph,
-        _client: Client,
-        _old: VarId,
-        _new: VarId,
-        _reason: &str,
-    ) -> Result<()> {
+    /// A client's input changed (see [`InputChange`]).
+    fn on_change_input(&mut self, _fg: &FunctionGraph, _change: &InputChange) -> Result<()> {
         Ok(())
     }
 

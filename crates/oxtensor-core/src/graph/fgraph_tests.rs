@@ -2,6 +2,7 @@ use super::*;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::graph::testing::graph_with;
+use crate::graph::InputChange;
 use crate::ops::elemwise::Elemwise;
 use crate::scalar::ScalarKind;
 use crate::types::TensorType;
@@ -60,14 +61,13 @@ impl Feature for Recorder {
         ));
         Ok(())
     }
-    fn on_change_input(
-        &mut self,
-        fg: &FunctionGraph,
-        c: Client,
-        old: VarId,
-        new: VarId,
-        r: &str,
-    ) -> Result<()> {
+    fn on_change_input(&mut self, fg: &FunctionGraph, change: &InputChange) -> Result<()> {
+        let InputChange {
+            client: c,
+            old,
+            new,
+            reason: r,
+        } = *change;
         let g = fg.graph();
         let at = match c {
             Client::Node(n, i) => format!("{} {i}", g.describe_node(n)),

@@ -24,7 +24,7 @@ pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use destroy::DestroyHandler;
-pub use features::{attach_once, Feature, Orderings};
+pub use features::{attach_once, Feature, InputChange, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph, LogSink, ReplaceLog};
 pub use ids::{NodeId, VarId};
 pub use insertion_list::Live;

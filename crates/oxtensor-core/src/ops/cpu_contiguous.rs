@@ -38,15 +38,7 @@ impl Op for CpuContiguous {
 
     super::shape_rules::shape_of_input!(0);
 
-    /// The identity's: the output's gradient unchanged.
-    fn pullback(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![output_grads[0]])
-    }
+    super::grad_rules::identity_pullback!();
 
     fn pushforward(&self, g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         let Some(t) = tangents[0] else {

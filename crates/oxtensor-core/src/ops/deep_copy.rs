@@ -35,15 +35,7 @@ impl Op for DeepCopyOp {
 
     super::shape_rules::shape_of_input!(0);
 
-    /// The identity's: the output's gradient unchanged.
-    fn pullback(
-        &self,
-        _g: &mut Graph,
-        _node: NodeId,
-        output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![output_grads[0]])
-    }
+    super::grad_rules::identity_pullback!();
 
     fn pushforward(&self, _g: &mut Graph, _node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
         Ok(Some(vec![tangents[0]]))

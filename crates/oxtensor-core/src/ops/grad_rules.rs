@@ -16,6 +16,22 @@ use crate::reduction::ReduceKind;
 use crate::types::Type;
 use std::sync::Arc;
 
+/// `pullback` of an op whose output holds its input's values (a copy, a
+/// contiguous view): the output's gradient unchanged.
+macro_rules! identity_pullback {
+    () => {
+        fn pullback(
+            &self,
+            _g: &mut $crate::graph::Graph,
+            _node: $crate::graph::NodeId,
+            output_grads: &[$crate::graph::VarId],
+        ) -> $crate::error::Result<Vec<$crate::graph::VarId>> {
+            Ok(vec![output_grads[0]])
+        }
+    };
+}
+pub(crate) use identity_pullback;
+
 fn is_disconnected(g: &Graph, v: VarId) -> bool {
     matches!(g.var(v).ty, Type::Disconnected)
 }

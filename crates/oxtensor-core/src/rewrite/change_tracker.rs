@@ -5,7 +5,7 @@
 //! own channel and every change is noted on every open channel.
 
 use crate::error::Result;
-use crate::graph::{Client, Feature, FunctionGraph, NodeId, VarId};
+use crate::graph::{Client, Feature, FunctionGraph, InputChange, NodeId};
 use std::any::Any;
 
 /// The nodes touched since each channel last took them.
@@ -33,14 +33,8 @@ impl Feature for ChangeTracker {
         Ok(())
     }
 
-    fn on_change_input(
-        &mut self,
-        _fg: &FunctionGraph,
-        client: Client,
-        _old: VarId,
-        _new: VarId,
-        _reason: &str,
-    ) -> Result<()> {
+    fn on_change_input(&mut self, _fg: &FunctionGraph, change: &InputChange) -> Result<()> {
+        let InputChange { client, .. } = *change;
         if let Client::Node(node, _) = client {
             self.note(node);
         }

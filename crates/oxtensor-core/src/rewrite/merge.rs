@@ -10,7 +10,9 @@
 use super::rewriter::GraphRewriter;
 use super::run::RunContext;
 use crate::error::Result;
-use crate::graph::{Client, CycleCheck, Feature, FunctionGraph, NodeId, Value, VarId, VarKind};
+use crate::graph::{
+    Client, CycleCheck, Feature, FunctionGraph, InputChange, NodeId, Value, VarId, VarKind,
+};
 use crate::ops::ops_equal;
 use crate::tensor::{Scalar, Tensor};
 use crate::types::Type;
@@ -214,14 +216,8 @@ impl Feature for MergeFeature {
         Ok(())
     }
 
-    fn on_change_input(
-        &mut self,
-        fg: &FunctionGraph,
-        client: Client,
-        _old: VarId,
-        new: VarId,
-        _reason: &str,
-    ) -> Result<()> {
+    fn on_change_input(&mut self, fg: &FunctionGraph, change: &InputChange) -> Result<()> {
+        let InputChange { client, new, .. } = *change;
         match client {
             Client::Node(node, _) if fg.has_node(node) => {
                 self.remove_node(node);

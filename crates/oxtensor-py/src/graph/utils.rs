@@ -65,6 +65,17 @@ impl Scratch {
         }
     }
 
+    /// A scratch graph holding `graphs` and the optional `others`.
+    fn with_optional(
+        graphs: &Bound<'_, PyAny>,
+        others: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(Self, Vec<VarId>, Vec<VarId>)> {
+        let mut s = Scratch::new();
+        let main = s.import(graphs)?;
+        let others = s.optional(others)?;
+        Ok((s, main, others))
+    }
+
     fn vars<'py>(&self, py: Python<'py>, ids: &[VarId]) -> PyResult<Bound<'py, PyList>> {
         PyList::new(
             py,
@@ -97,9 +108,7 @@ macro_rules! scratch_walk {
             graphs: Bound<'py, PyAny>,
             blockers: Option<Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyList>> {
-            let mut s = Scratch::new();
-            let outs = s.import(&graphs)?;
-            let blockers = s.optional(blockers)?;
+            let (s, outs, blockers) = Scratch::with_optional(&graphs, blockers)?;
             s.$back(graphs.py(), &traversal::$name(&s.g, &outs, &blockers))
         }
     };
@@ -183,9 +192,7 @@ pub fn toposort<'py>(
     graphs: Bound<'py, PyAny>,
     blockers: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let outs = s.import(&graphs)?;
-    let blockers = s.optional(blockers)?;
+    let (s, outs, blockers) = Scratch::with_optional(&graphs, blockers)?;
     let order = traversal::toposort(&s.g, &outs, &blockers).py()?;
     s.nodes(graphs.py(), &order)
 }
@@ -504,9 +511,7 @@ pub fn truncated_graph_inputs<'py>(
     outputs: Bound<'py, PyAny>,
     ancestors_to_include: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let mut s = Scratch::new();
-    let outs = s.import(&outputs)?;
-    let include = s.optional(ancestors_to_include)?;
+    let (s, outs, include) = Scratch::with_optional(&outputs, ancestors_to_include)?;
     let found = dependence::truncated_graph_inputs(&s.g, &outs, &include).py()?;
     s.vars(outputs.py(), &found)
 }

@@ -6,7 +6,7 @@
 //! or another feature refused) is forgotten: it never shaped the result.
 
 use crate::error::Result;
-use crate::graph::{Client, Feature, FunctionGraph, VarId};
+use crate::graph::{Client, Feature, FunctionGraph, InputChange, VarId};
 use std::any::Any;
 
 /// One replacement: `new` stands for `old` because `reason` said so.
@@ -52,14 +52,13 @@ impl Feature for ReplacementLog {
         "ReplacementLog"
     }
 
-    fn on_change_input(
-        &mut self,
-        _fg: &FunctionGraph,
-        client: Client,
-        old: VarId,
-        new: VarId,
-        reason: &str,
-    ) -> Result<()> {
+    fn on_change_input(&mut self, _fg: &FunctionGraph, change: &InputChange) -> Result<()> {
+        let InputChange {
+            client,
+            old,
+            new,
+            reason,
+        } = *change;
         if reverted_reason(reason).is_some() {
             // Undoing the latest change of this client from `new` to `old`.
             let undone = self

@@ -22,7 +22,7 @@ mod tests;
 pub use candidates::{fast_inplace_check, inplace_candidates};
 pub use no_output::NoOutputFromInplace;
 
-use super::features::{Feature, Orderings};
+use super::features::{Feature, InputChange, Orderings};
 use super::fgraph::{Client, FunctionGraph};
 use super::ids::{NodeId, VarId};
 use super::traversal;
@@ -294,14 +294,8 @@ impl Feature for DestroyHandler {
         Ok(())
     }
 
-    fn on_change_input(
-        &mut self,
-        fg: &FunctionGraph,
-        client: Client,
-        _old: VarId,
-        new: VarId,
-        _reason: &str,
-    ) -> Result<()> {
+    fn on_change_input(&mut self, fg: &FunctionGraph, change: &InputChange) -> Result<()> {
+        let InputChange { client, new, .. } = *change;
         // An output changing is the Supervisor's business, not a reader's.
         let Client::Node(n, i) = client else {
             return Ok(());

@@ -4,7 +4,7 @@
 
 use super::{Change, Client, CycleCheck, FunctionGraph};
 use crate::error::{Error, Result};
-use crate::graph::{traversal, NodeId, VarId};
+use crate::graph::{traversal, InputChange, NodeId, VarId};
 use std::collections::HashSet;
 
 impl FunctionGraph {
@@ -40,7 +40,13 @@ impl FunctionGraph {
             old,
             reason: reason.to_owned(),
         });
-        self.dispatch(|f, fg| f.on_change_input(fg, client, old, new, reason))
+        let change = InputChange {
+            client,
+            old,
+            new,
+            reason,
+        };
+        self.dispatch(|f, fg| f.on_change_input(fg, &change))
     }
 
     pub(super) fn set_client_input(&mut self, client: Client, var: VarId) {

@@ -7,7 +7,7 @@
 //! so a shape never brings a removed computation back.
 
 use crate::error::{Error, Result};
-use crate::graph::{Client, Feature, FunctionGraph, NodeId, VarId};
+use crate::graph::{Client, Feature, FunctionGraph, InputChange, NodeId, VarId};
 use crate::ops::infer_shape::{dim_constant, output_shapes};
 use crate::ops::shape::ShapeI;
 use crate::rewrite::rewriter::{NodeRewriter, Rewrite, Tracks};
@@ -262,14 +262,8 @@ impl Feature for ShapeFeature {
 
     /// The node's outputs are inferred again from its new input (the old
     /// shape is not wrong, but the new input may say more).
-    fn on_change_input(
-        &mut self,
-        fg: &FunctionGraph,
-        client: Client,
-        _old: VarId,
-        _new: VarId,
-        _reason: &str,
-    ) -> Result<()> {
+    fn on_change_input(&mut self, fg: &FunctionGraph, change: &InputChange) -> Result<()> {
+        let InputChange { client, .. } = *change;
         if let Client::Node(node, _) = client {
             self.forget_outputs(fg, node);
         }

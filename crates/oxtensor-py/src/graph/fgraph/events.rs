@@ -6,7 +6,7 @@
 use super::PyFunctionGraph;
 
 use crate::graph::variable::PyVariable;
-use oxtensor_core::graph::{Client, Feature, FunctionGraph, NodeId, VarId};
+use oxtensor_core::graph::{Client, Feature, FunctionGraph, InputChange, NodeId, VarId};
 use oxtensor_core::Result as CoreResult;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -44,14 +44,13 @@ impl Feature for EventLog {
         self.push(Event::Prune(node, reason.to_owned()));
         Ok(())
     }
-    fn on_change_input(
-        &mut self,
-        _fg: &FunctionGraph,
-        c: Client,
-        old: VarId,
-        new: VarId,
-        reason: &str,
-    ) -> CoreResult<()> {
+    fn on_change_input(&mut self, _fg: &FunctionGraph, change: &InputChange) -> CoreResult<()> {
+        let InputChange {
+            client: c,
+            old,
+            new,
+            reason,
+        } = *change;
         self.push(Event::Change(c, old, new, reason.to_owned()));
         Ok(())
     }

@@ -7,6 +7,31 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+/// A marker type's identity: every instance equals every other (with one
+/// fixed hash), and prints as its class name.
+macro_rules! marker_identity {
+    ($cls:ident, $name:literal, $hash:literal) => {
+        #[pymethods]
+        impl $cls {
+            fn __eq__(&self, other: Bound<'_, PyAny>) -> bool {
+                other.is_instance_of::<$cls>()
+            }
+
+            fn __hash__(&self) -> u64 {
+                $hash
+            }
+
+            fn __str__(&self) -> &'static str {
+                $name
+            }
+
+            fn __repr__(&self) -> &'static str {
+                $name
+            }
+        }
+    };
+}
+
 /// `NullType(why_null)`: the type of undefined gradients.
 #[pyclass(extends = PyType_, subclass, frozen, module = "oxtensor.graph.null_type", name = "NullType")]
 pub struct PyNullType {
@@ -57,23 +82,9 @@ impl PyNullType {
         let _ = (a, b);
         Err(PyValueError::new_err("NullType has no values to compare"))
     }
-
-    fn __eq__(&self, other: Bound<'_, PyAny>) -> bool {
-        other.is_instance_of::<PyNullType>()
-    }
-
-    fn __hash__(&self) -> u64 {
-        0x4e75_6c6c
-    }
-
-    fn __str__(&self) -> &'static str {
-        "NullType"
-    }
-
-    fn __repr__(&self) -> &'static str {
-        "NullType"
-    }
 }
+
+marker_identity!(PyNullType, "NullType", 0x4e75_6c6c);
 
 /// `DisconnectedType`: marks a gradient that is zero because the cost does not depend on it.
 #[pyclass(extends = PyType_, subclass, frozen, module = "oxtensor.gradient", name = "DisconnectedType")]
@@ -107,20 +118,6 @@ impl PyDisconnectedType {
         let _ = (other, allow_convert);
         Err(pyo3::exceptions::PyAssertionError::new_err("If you're assigning to a DisconnectedType you're doing something wrong. It should only be used as a symbolic placeholder."))
     }
-
-    fn __eq__(&self, other: Bound<'_, PyAny>) -> bool {
-        other.is_instance_of::<PyDisconnectedType>()
-    }
-
-    fn __hash__(&self) -> u64 {
-        0x4469_7363
-    }
-
-    fn __str__(&self) -> &'static str {
-        "DisconnectedType"
-    }
-
-    fn __repr__(&self) -> &'static str {
-        "DisconnectedType"
-    }
 }
+
+marker_identity!(PyDisconnectedType, "DisconnectedType", 0x4469_7363);

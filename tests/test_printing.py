@@ -116,8 +116,11 @@ def test_depth():
 
 
 def test_stop_on_name():
+    # A named node is not expanded: its inputs are elided, as PyTensor's are.
     _, _, w = shared_graph()
-    assert dprint(w, file="str", stop_on_name=True) == "Sum{axes=None} [id A] 'w'\n"
+    assert dprint(w, file="str", stop_on_name=True) == (
+        "Sum{axes=None} [id A] 'w'\n └─ ···\n"
+    )
 
 
 def test_view_and_destroy_maps():

@@ -8,14 +8,16 @@ use oxtensor_core::print::{debugprint as core_debugprint, debugprint_vars, IdTyp
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use std::collections::HashMap;
 
 fn id_type(text: &str) -> PyResult<IdType> {
     match text {
         "CHAR" => Ok(IdType::Char),
         "int" => Ok(IdType::Int),
+        "auto" => Ok(IdType::Auto),
         "" => Ok(IdType::None),
         other => Err(PyValueError::new_err(format!(
-            "id_type must be one of 'CHAR', 'int', ''; got '{other}'"
+            "id_type must be one of 'CHAR', 'int', 'auto', ''; got '{other}'"
         ))),
     }
 }
@@ -56,11 +58,45 @@ fn roots<'py>(obj: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyRe
     Ok(())
 }
 
-fn render(graph_like: &Bound<'_, PyAny>, opts: &PrintOptions) -> PyResult<String> {
+/// What the options say about the variables themselves, read from their
+/// Python objects: `auto_name`s for `id_type="auto"`, and with
+/// `print_storage` the values a compiled function holds: its constants'
+/// (a function keeps no other value between calls).
+fn per_variable(
+    opts: &mut PrintOptions,
+    g: &Graph,
+    memo: &Memo,
+    py: Python<'_>,
+    storage: bool,
+) -> PyResult<()> {
+    let wants_names = opts.id_type == IdType::Auto;
+    let mut held = HashMap::new();
+    for v in (0..g.num_vars()).map(|i| VarId(i as u32)) {
+        if let (true, Ok(obj)) = (wants_names, memo.var(py, v)) {
+            let name = obj.getattr("auto_name")?.str()?.to_string();
+            opts.auto_names.insert(v, name);
+        }
+        if let (true, Some(c)) = (storage, g.var(v).constant()) {
+            held.insert(v, c.display.clone());
+        }
+    }
+    opts.storage = storage.then_some(held);
+    Ok(())
+}
+
+fn render(
+    graph_like: &Bound<'_, PyAny>,
+    opts: &PrintOptions,
+    print_storage: bool,
+) -> PyResult<String> {
+    let py = graph_like.py();
     if let Some(fg) = fgraph_of(graph_like)? {
         let fg = fg.borrow();
-        let (core, _) = fg.parts()?;
-        return Ok(core_debugprint(core, opts));
+        let (core, memo) = fg.parts()?;
+        let mut opts = opts.clone();
+        let storage = print_storage && graph_like.hasattr("maker")?;
+        per_variable(&mut opts, core.graph(), memo, py, storage)?;
+        return Ok(core_debugprint(core, &opts));
     }
     let items: Vec<Bound<'_, PyAny>> =
         if graph_like.is_instance_of::<PyList>() || graph_like.is_instance_of::<PyTuple>() {
@@ -72,7 +108,10 @@ fn render(graph_like: &Bound<'_, PyAny>, opts: &PrintOptions) -> PyResult<String
         .iter()
         .any(|i| fgraph_of(i).is_ok_and(|f| f.is_some()))
     {
-        return items.iter().map(|i| render(i, opts)).collect();
+        return items
+            .iter()
+            .map(|i| render(i, opts, print_storage))
+            .collect();
     }
     let mut vars = Vec::new();
     roots(graph_like, &mut vars)?;
@@ -81,13 +120,15 @@ fn render(graph_like: &Bound<'_, PyAny>, opts: &PrintOptions) -> PyResult<String
         .iter()
         .map(|v| memo.import_var(&mut g, v))
         .collect::<PyResult<_>>()?;
-    Ok(debugprint_vars(&g, &ids, opts))
+    let mut opts = opts.clone();
+    per_variable(&mut opts, &g, &memo, py, false)?;
+    Ok(debugprint_vars(&g, &ids, &opts))
 }
 
 /// `oxtensor.dprint(graph_like, depth=-1, print_type=False, file=None, ...)`:
 /// prints to stdout, returns the text with `file="str"`, or writes to `file`.
 #[pyfunction]
-#[pyo3(signature = (graph_like, depth = -1, print_type = false, print_shape = false, file = None, id_type = "CHAR", stop_on_name = false, print_destroy_map = false, print_view_map = false, **_kwargs))]
+#[pyo3(signature = (graph_like, depth = -1, print_type = false, print_shape = false, file = None, id_type = "CHAR", stop_on_name = false, print_destroy_map = false, print_view_map = false, print_storage = false, **_kwargs))]
 #[allow(clippy::too_many_arguments)]
 pub fn debugprint<'py>(
     graph_like: Bound<'py, PyAny>,
@@ -99,6 +140,7 @@ pub fn debugprint<'py>(
     stop_on_name: bool,
     print_destroy_map: bool,
     print_view_map: bool,
+    print_storage: bool,
     _kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = graph_like.py();
@@ -110,8 +152,9 @@ pub fn debugprint<'py>(
         stop_on_name,
         print_destroy_map,
         print_view_map,
+        ..PrintOptions::default()
     };
-    let text = render(&graph_like, &opts)?;
+    let text = render(&graph_like, &opts, print_storage)?;
     match file {
         Some(f) if f.extract::<String>().is_ok_and(|s| s == "str") => {
             Ok(text.into_pyobject(py)?.into_any())

@@ -320,6 +320,36 @@ def test_rop_checks():
         Rop(ot.exp(y), x, ot.dvector())
 
 
+class NoROp(Op):
+    """The identity, whose ``R_op`` says it is not differentiable (None)."""
+
+    __props__ = ()
+
+    def make_node(self, x):
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node, inputs, outputs):
+        outputs[0][0] = inputs[0]
+
+    def R_op(self, inputs, eval_points):
+        return [None]
+
+
+def test_rop_through_an_op_without_a_tangent_is_an_error():
+    x, v, w = ot.dvector("x"), ot.dvector("v"), ot.dvector("w")
+    # PyTensor's rule: None travels on, and asking for it is an error.
+    for f in (NoROp()(x), ot.exp(NoROp()(x)).sum(), ot.argmax(x)):
+        with pytest.raises(ValueError, match="not differentiable"):
+            Rop(f, x, v)
+    # Beside a path that has a tangent, the None path adds nothing.
+    f = NoROp()(x) + ot.exp(x)
+    xs, vs = np.array([0.0, 1.0]), np.array([2.0, 3.0])
+    np.testing.assert_allclose(run([x, v], Rop(f, x, v), xs, vs), np.exp(xs) * vs)
+    # The double pullback (PyTensor's default pushforward) is unaffected.
+    g = oxtensor.gradient.pushforward(ot.cast(x, "int64"), x, w)
+    assert run([x, w], g, xs, vs).tolist() == [0, 0]
+
+
 def test_undefined_gradient_reaching_an_unrequested_input_is_fine():
     x, axis = ot.dmatrix("x"), ot.lscalar("axis")
     cost = ArgMax()(x, axis) + (x**2).sum()

@@ -2,16 +2,25 @@
 outputs, non-sequences and closures, ``n_steps``, ``go_backwards``, the
 views (`map`, `reduce`, `foldl`, `foldr`), the op's shapes and inner graph."""
 
+from functools import partial
+
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
 import pytest
 from oxtensor import function
 from oxtensor.graph.op import HasInnerGraph
-from oxtensor.scan import foldl, foldr, map, reduce, scan
+from oxtensor.scan import basic, views
 from oxtensor.scan.op import Scan
 
 from tests.helpers import assert_matches, check_infer_shape
+
+# PyTensor 3.x's form without the updates dict (see test_scan.py for the default).
+foldl = partial(views.foldl, return_updates=False)
+foldr = partial(views.foldr, return_updates=False)
+map = partial(views.map, return_updates=False)
+reduce = partial(views.reduce, return_updates=False)
+scan = partial(basic.scan, return_updates=False)
 
 RNG = np.random.default_rng(42)
 
@@ -124,9 +133,25 @@ def test_zero_steps():
 def test_return_list_and_return_updates():
     x = ot.dvector("x")
     (single,) = scan(lambda xt: xt + 1, sequences=x, return_list=True)
-    out, updates = scan(lambda xt: xt + 1, sequences=x, return_updates=True)
+    with pytest.warns(DeprecationWarning, match="Scan return signature"):
+        out, updates = scan(lambda xt: xt + 1, sequences=x, return_updates=True)
     assert updates == {}
     assert_matches(function([x], [single, out])(np.arange(3.0))[1], np.arange(1.0, 4.0))
+
+
+@pytest.mark.parametrize("loop", ["scan", "map", "reduce", "foldl", "foldr"])
+def test_the_default_returns_updates_with_pytensors_warning(loop):
+    x = ot.dvector("x")
+    fn = getattr(basic if loop == "scan" else views, loop)
+    args = (
+        (lambda xt: xt + 1, x)
+        if loop in ("scan", "map")
+        else (lambda xt, acc: acc + xt, x, np.float64(0))
+    )
+    with pytest.warns(DeprecationWarning, match="return_updates=False"):
+        out, updates = fn(*args)
+    assert updates == {}
+    assert out.owner is not None
 
 
 def test_views():

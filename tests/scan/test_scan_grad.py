@@ -1,15 +1,20 @@
 """The gradient of `scan` (backpropagation through time, a second `Scan`
 running backwards) against finite differences."""
 
+from functools import partial
+
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
 from oxtensor import function
 from oxtensor.gradient import verify_grad
-from oxtensor.scan import scan
+from oxtensor.scan import basic as loops
 from oxtensor.scan.op import Scan
 
 from tests.helpers import assert_matches, check_infer_shape
+
+# PyTensor 3.x's form without the updates dict (see test_scan.py for the default).
+scan = partial(loops.scan, return_updates=False)
 
 
 def rng() -> np.random.Generator:
@@ -185,3 +190,17 @@ def test_a_non_sequence_gradient_is_one_summed_value():
     back = [n for n in back if n.op.name == "grad_of_scan_fn"]
     assert [o.ndim for o in back[0].outputs][-1] == 2
     assert back[0].op.n_sums == 1
+
+
+def test_fn_differentiates_through_its_non_sequences():
+    # fn receives the non-sequences themselves (as in PyTensor), so the
+    # Jacobian of y = exp(x) row by row is a grad inside the step.
+    x = ot.dvector("x")
+    y = ot.exp(x)
+    rows = scan(
+        lambda i, y, x: oxtensor.grad(y[i], x),
+        sequences=ot.arange(y.shape[0]),
+        non_sequences=[y, x],
+    )
+    xs = np.array([0.5, -1.0, 2.0])
+    assert_matches(function([x], rows)(xs), np.diag(np.exp(xs)))

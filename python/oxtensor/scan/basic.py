@@ -10,6 +10,7 @@ recurrent outputs with taps ``[-1]`` (their initial values in
 `ScanNotSupportedError`.
 """
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -187,15 +188,17 @@ def scan(
     allow_gc: Any = None,
     strict: bool = False,
     return_list: bool = False,
-    return_updates: bool = False,
+    return_updates: bool = True,
 ) -> Any:
     """Loop ``fn`` over ``sequences``: at step ``t`` it receives each
     sequence's entries (``seq[t + tap]``), then the previous value of each
-    recurrent output, then the ``non_sequences``; it returns the outputs in
-    ``outputs_info`` order. Returns the stacked outputs (one variable, or a
-    list when there are several or ``return_list``); ``(outputs, {})`` with
-    ``return_updates=True``. ``profile`` and ``allow_gc`` are accepted and
-    ignored."""
+    recurrent output, then the ``non_sequences`` themselves (the inner graph
+    reads copies of them); it returns the outputs in ``outputs_info`` order.
+    Returns the stacked outputs (one variable, or a list when there are
+    several or ``return_list``); as in PyTensor 3.0, ``return_updates=True``
+    (the default, with a `DeprecationWarning`) returns ``(outputs,
+    updates)``, the updates empty (``fn`` may return none).
+    ``profile`` and ``allow_gc`` are accepted and ignored."""
     del profile, allow_gc
     if truncate_gradient != -1:
         raise ScanNotSupportedError(f"truncate_gradient={truncate_gradient}")
@@ -210,8 +213,13 @@ def scan(
         as_tensor_variable(v) if not isinstance(v, Variable) else v
         for v in _as_list(non_sequences)
     ]
+    # fn receives the non-sequences themselves, as in PyTensor, so it may
+    # differentiate through them (`grad(y[i], x)` for non-sequences y of
+    # x); the inner graph then reads a copy of each instead.
+    outs = _step_outputs(fn(*seq_args, *state_args, *non_seqs))
     ns_args = [v.type() for v in non_seqs]
-    outs = _step_outputs(fn(*seq_args, *state_args, *ns_args))
+    if non_seqs:
+        outs = list(clone_replace(outs, dict(zip(non_seqs, ns_args, strict=True))))
     infos = [None] * len(outs) if infos is None else infos
     if len(outs) != len(infos):
         raise ValueError(
@@ -230,7 +238,21 @@ def scan(
     traces, per_step = iter(node_outs[: len(inits)]), iter(node_outs[len(inits) :])
     results = [next(traces)[1:] if i is not None else next(per_step) for i in infos]
     out = results[0] if len(results) == 1 and not return_list else results
-    return (out, {}) if return_updates else out
+    return with_updates(out, return_updates)
+
+
+def with_updates(out: Any, return_updates: bool) -> Any:
+    """``(out, {})`` with PyTensor 3.0's warning, or ``out``."""
+    if not return_updates:
+        return out
+    warnings.warn(
+        "Scan return signature will change. Updates dict will not be returned, "
+        "only the first argument. Pass `return_updates=False` to conform to the "
+        "new API and avoid this warning",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return out, {}
 
 
 __all__ = ["scan"]

@@ -1,9 +1,11 @@
 """`map`, `reduce`, `foldl` and `foldr`: `scan` with one argument pattern
-each (PyTensor's names and meanings)."""
+each (PyTensor's names and meanings). As `scan`, each returns ``(result,
+updates)`` unless ``return_updates=False`` (PyTensor 3.0's default, with a
+`DeprecationWarning`)."""
 
 from typing import Any
 
-from oxtensor.scan.basic import scan
+from oxtensor.scan.basic import scan, with_updates
 
 
 def map(
@@ -13,10 +15,11 @@ def map(
     go_backwards: bool = False,
     mode: Any = None,
     name: str | None = None,
+    return_updates: bool = True,
 ) -> Any:
     """``fn`` applied to each step of ``sequences``: a scan without
     recurrent outputs."""
-    return scan(
+    out = scan(
         fn,
         sequences=sequences,
         outputs_info=None,
@@ -24,22 +27,35 @@ def map(
         go_backwards=go_backwards,
         mode=mode,
         name=name,
+        return_updates=False,
     )
+    return with_updates(out, return_updates)
 
 
-def reduce(fn: Any, sequences: Any, outputs_info: Any, **kwargs: Any) -> Any:
+def reduce(
+    fn: Any,
+    sequences: Any,
+    outputs_info: Any,
+    return_updates: bool = True,
+    **kwargs: Any,
+) -> Any:
     """The last value of each output of the scan of ``fn``; ``kwargs``
     (``non_sequences``, ``go_backwards``, ``mode``, ``name``) go to `scan`."""
     outs = scan(
-        fn, sequences=sequences, outputs_info=outputs_info, return_list=True, **kwargs
+        fn,
+        sequences=sequences,
+        outputs_info=outputs_info,
+        return_list=True,
+        return_updates=False,
+        **kwargs,
     )
     last = [o[-1] for o in outs]
-    return last[0] if len(last) == 1 else last
+    return with_updates(last[0] if len(last) == 1 else last, return_updates)
 
 
 def foldl(fn: Any, sequences: Any, outputs_info: Any, **kwargs: Any) -> Any:
-    """`reduce` from the first step to the last (``non_sequences``, ``mode``
-    and ``name`` as for `reduce`)."""
+    """`reduce` from the first step to the last (``non_sequences``, ``mode``,
+    ``name`` and ``return_updates`` as for `reduce`)."""
     return reduce(fn, sequences, outputs_info, go_backwards=False, **kwargs)
 
 

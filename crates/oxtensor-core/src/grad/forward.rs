@@ -134,19 +134,24 @@ fn through_ops(
         .copied()
         .zip(req.tangents.iter().copied())
         .collect();
+    // Outputs reached from `wrt` whose op gives no tangent (a Python op's
+    // `R_op` returning None, an integer output): PyTensor's `Rop` carries
+    // them as `None`, and fails if one is asked for.
+    let mut undefined: HashMap<VarId, String> = HashMap::new();
     for node in toposort(g, &req.f, &req.wrt)? {
-        let ts: Vec<Option<VarId>> = g
-            .node(node)
-            .inputs
-            .iter()
-            .map(|i| tangent.get(i).copied())
-            .collect();
+        let inputs = g.node(node).inputs.clone();
+        let ts: Vec<Option<VarId>> = inputs.iter().map(|i| tangent.get(i).copied()).collect();
+        let out_vars = g.node(node).outputs.clone();
         if ts.iter().all(Option::is_none) {
+            if let Some(why) = inputs.iter().find_map(|i| undefined.get(i)).cloned() {
+                out_vars.iter().for_each(|&o| {
+                    undefined.insert(o, why.clone());
+                });
+            }
             continue;
         }
         let outs =
             node_pushforward(g, node, &ts, host).map_err(|e| e.at_node(g.describe_node(node)))?;
-        let out_vars = g.node(node).outputs.clone();
         if outs.len() != out_vars.len() {
             return Err(Error::Value(format!(
                 "{}.R_op returned {} tangents for {} outputs",
@@ -156,12 +161,49 @@ fn through_ops(
             )));
         }
         for (o, t) in out_vars.into_iter().zip(outs) {
-            if let Some(t) = t {
-                tangent.insert(o, t);
+            match t {
+                Some(t) => {
+                    tangent.insert(o, t);
+                }
+                None => {
+                    if let Some(why) = no_tangent(g, node, o) {
+                        undefined.insert(o, why);
+                    }
+                }
             }
         }
     }
-    Ok(req.f.iter().map(|f| tangent.get(f).copied()).collect())
+    req.f
+        .iter()
+        .map(|f| match (tangent.get(f), undefined.get(f)) {
+            (Some(&t), _) => Ok(Some(t)),
+            (None, Some(why)) => Err(Error::Value(format!(
+                "The function is not differentiable with respect to the provided inputs: {why}"
+            ))),
+            (None, None) => Ok(None),
+        })
+        .collect()
+}
+
+/// Why output `o` of `node`, reached from `wrt`, has no tangent: its op is
+/// a host op whose `R_op` gave none, or it is discrete.
+fn no_tangent(g: &Graph, node: NodeId, o: VarId) -> Option<String> {
+    let op = &g.node(node).op;
+    let discrete = g
+        .var(o)
+        .ty
+        .as_tensor()
+        .is_some_and(|t| !t.dtype.is_continuous());
+    if op.is_host() {
+        Some(format!("{op}.R_op returned None for {}", g.describe_var(o)))
+    } else if discrete {
+        Some(format!(
+            "{op} has a discrete output ({})",
+            g.describe_var(o)
+        ))
+    } else {
+        None
+    }
 }
 
 /// A node's own pushforward, or its local double pullback.

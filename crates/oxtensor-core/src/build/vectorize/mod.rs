@@ -4,6 +4,7 @@
 //! with the builders, above `ops`, because its rules name concrete ops.
 
 mod node;
+mod shape_rules;
 
 pub use node::vectorize_node;
 

@@ -2,7 +2,8 @@
 //! (PyTensor's `_vectorize_node` dispatch). Ops that broadcast or take axes
 //! keep their class with the batch axes added (`Elemwise`, `DimShuffle`,
 //! `CAReduce`, `Argmax`, `Softmax`, `Matmul`, `Blockwise`, `Subtensor` of a
-//! batched tensor, `AdvancedSubtensor` of one with adjacent index arrays); a host op asks
+//! batched tensor, `AdvancedSubtensor` of one with adjacent index arrays);
+//! the shape ops have rules of their own (`shape_rules.rs`); a host op asks
 //! the host first; every other op becomes a `Blockwise` of itself.
 
 use super::VectorizeHost;
@@ -35,6 +36,9 @@ pub fn vectorize_node(
     let n = g.node(node).clone();
     let batch = batch_ndims(g, &n, inputs)?;
     let nb = batch.iter().copied().max().unwrap_or(0);
+    if let Some(outs) = super::shape_rules::rule(g, &n, inputs, &batch)? {
+        return Ok(outs);
+    }
     if nb == 0 {
         return apply(g, n.op.clone(), inputs);
     }

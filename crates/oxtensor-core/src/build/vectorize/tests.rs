@@ -8,8 +8,10 @@ use crate::graph::FunctionGraph;
 use crate::ops::blockwise::Blockwise;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::linalg::det::Det;
+use crate::ops::make_vector::MakeVector;
 use crate::ops::reduce::CAReduce;
 use crate::ops::softmax::Softmax;
+use crate::ops::specify_shape::SpecifyShape;
 use crate::ops::Op;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
@@ -193,4 +195,79 @@ fn advanced_subtensor_of_a_batched_tensor_keeps_adjacent_arrays() {
     let bx3 = input(&mut g, 4, "bx3");
     let new = vectorize_graph(&mut g, &[y], &[(x3, bx3)], None).unwrap()[0];
     assert!(op_of(&g, new).as_any().is::<Blockwise>());
+}
+
+#[test]
+fn shape_of_a_batched_tensor_is_its_core_shape_broadcast_over_the_batch() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let s = build::shape(&mut g, x).unwrap();
+    let bx = input(&mut g, 4, "bx");
+    let [new] = vectorize_graph(&mut g, &[s], &[(x, bx)], None).unwrap()[..] else {
+        panic!()
+    };
+    assert_eq!(op_of(&g, new).name(), "Alloc");
+    let xs = Tensor::from_vec(vec![4, 6, 5, 3], vec![0.0; 360]).unwrap();
+    let got = run(&g, &[bx], new, vec![xs]);
+    assert_eq!(got.shape(), &[4, 6, 2]);
+    let want: Vec<i64> = [5, 3].repeat(24);
+    assert_eq!(got.as_slice::<i64>().unwrap(), &want[..]);
+}
+
+#[test]
+fn reshape_keeps_the_batch_lengths_in_front() {
+    let mut g = Graph::new();
+    let v = input(&mut g, 1, "v");
+    let minus_one = build::int_constant(&mut g, -1).unwrap();
+    let three = build::int_constant(&mut g, 3).unwrap();
+    let shape = g
+        .apply_out(
+            Arc::new(MakeVector {
+                dtype: DType::Int64,
+            }),
+            &[minus_one, three],
+        )
+        .unwrap();
+    let out = build::reshape(&mut g, v, shape).unwrap();
+    let m = input(&mut g, 2, "m");
+    let [new] = vectorize_graph(&mut g, &[out], &[(v, m)], None).unwrap()[..] else {
+        panic!()
+    };
+    assert_eq!(op_of(&g, new).describe(), "Reshape{3}");
+    let xs = Tensor::from_vec(vec![2, 6], (0..12).map(f64::from).collect()).unwrap();
+    assert_eq!(run(&g, &[m], new, vec![xs]).shape(), &[2, 2, 3]);
+    // A new shape must have the old length, or the old one plus the batch's.
+    let wrong = g
+        .apply_out(
+            Arc::new(MakeVector {
+                dtype: DType::Int64,
+            }),
+            &[three, three, three],
+        )
+        .unwrap();
+    let err = vectorize_graph(&mut g, &[out], &[(shape, wrong)], None).unwrap_err();
+    assert!(err.to_string().contains("Invalid shape length"), "{err}");
+}
+
+#[test]
+fn specify_shape_leaves_the_batch_lengths_unspecified() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 2, "x");
+    let two = build::int_constant(&mut g, 2).unwrap();
+    let minus_one = build::int_constant(&mut g, -1).unwrap();
+    let out =
+        crate::ops::known::apply_out(&mut g, Arc::new(SpecifyShape), &[x, two, minus_one]).unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let [new] = vectorize_graph(&mut g, &[out], &[(x, bx)], None).unwrap()[..] else {
+        panic!()
+    };
+    let ty = g.var(new).ty.as_tensor().unwrap().clone();
+    assert_eq!(ty.shape[..], [None, Some(2), None]);
+    let lengths = TensorType::new(DType::Int64, [None]).unwrap();
+    let batched = g.input(lengths, Some("n"));
+    let err = vectorize_graph(&mut g, &[out], &[(two, batched)], None).unwrap_err();
+    assert!(
+        matches!(err, crate::error::Error::NotImplemented(_)),
+        "{err}"
+    );
 }

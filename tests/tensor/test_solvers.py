@@ -291,6 +291,11 @@ class _ScipySolve(la.SolveBase):
 
 
 def test_solvebase_subclass():
+    assert isinstance(la.Solve(b_ndim=1), la.SolveBase)
+    assert issubclass(la.SolveTriangular, la.SolveBase)
+    assert not isinstance(la.LUFactor(), la.SolveBase)
+    assert issubclass(_ScipySolve, la.SolveBase)
+    assert not isinstance(_ScipySolve(b_ndim=1), la.Solve)
     a, b = ot.dmatrix("a"), ot.dvector("b")
     x = _ScipySolve(b_ndim=1)(a, b)
     assert (

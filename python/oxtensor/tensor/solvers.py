@@ -49,11 +49,26 @@ def _default_b_ndim(b: Any, b_ndim: int | None) -> int:
     return min(as_tensor_variable(b).ndim, 2)
 
 
-class SolveBase(Op):
+class _SolverFamily(type):
+    """Makes the native solvers count as ``SolveBase``s, as in PyTensor's
+    class tree (``isinstance(op, SolveBase)``), although their classes come
+    from the extension and cannot derive from a Python class."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        native = cls is SolveBase and isinstance(obj, (Solve, SolveTriangular))
+        return native or type.__instancecheck__(cls, obj)
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        native = cls is SolveBase and issubclass(sub, (Solve, SolveTriangular))
+        return native or type.__subclasscheck__(cls, sub)
+
+
+class SolveBase(Op, metaclass=_SolverFamily):
     """Base class of ``scipy.linalg``'s matrix equation solvers, for a
     subclass that brings its own ``perform``: ``a`` a matrix and ``b`` of
     rank ``b_ndim``; ``x`` has ``b``'s shape. Its gradient is Giles's,
-    built from ``type(self)`` with the other triangle (``lower`` flipped)."""
+    built from ``type(self)`` with the other triangle (``lower`` flipped).
+    The native ``Solve`` and ``SolveTriangular`` count as instances."""
 
     __props__: tuple[str, ...] = ("lower", "b_ndim", "overwrite_a", "overwrite_b")
 

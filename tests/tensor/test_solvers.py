@@ -309,3 +309,33 @@ def test_solvebase_subclass():
     verify_grad(lambda a, b: _ScipySolve(b_ndim=1)(a, b), [a_val, b_val], rng=RNG)
     with pytest.raises(ValueError, match="`A` must be a matrix"):
         _ScipySolve(b_ndim=1)(ot.dtensor3(), b)
+
+
+def test_linear_control_equations():
+    A, B = RNG.normal(size=(3, 3)), RNG.normal(size=(2, 2))
+    Q, Q3 = RNG.normal(size=(3, 2)), RNG.normal(size=(3, 3))
+    a, b, q = ot.dmatrix("a"), ot.dmatrix("b"), ot.dmatrix("q")
+    sylvester = oxtensor.function([a, b, q], la.solve_sylvester(a, b, q))
+    np.testing.assert_allclose(
+        sylvester(A, B, Q), scipy.linalg.solve_sylvester(A, B, Q), rtol=1e-9
+    )
+    lyap = oxtensor.function([a, q], la.solve_continuous_lyapunov(a, q))
+    np.testing.assert_allclose(
+        lyap(A, Q3), scipy.linalg.solve_continuous_lyapunov(A, Q3), rtol=1e-9
+    )
+    stable = A / 4
+    for method in ("direct", "bilinear"):
+        f = oxtensor.function([a, q], la.solve_discrete_lyapunov(a, q, method=method))
+        want = scipy.linalg.solve_discrete_lyapunov(stable, Q3)
+        np.testing.assert_allclose(f(stable, Q3), want, rtol=1e-9)
+    stack = RNG.normal(size=(2, 3, 3)) / 4
+    t = ot.dtensor3("t")
+    batched = oxtensor.function([t, q], la.solve_discrete_lyapunov(t, q))
+    want = [scipy.linalg.solve_discrete_lyapunov(s, Q3) for s in stack]
+    np.testing.assert_allclose(batched(stack, Q3), want, rtol=1e-9)
+    verify_grad(la.solve_sylvester, [A, B, Q], rng=RNG)
+    verify_grad(la.solve_discrete_lyapunov, [stable, Q3], rng=RNG)
+    with pytest.raises(ValueError, match="method"):
+        la.solve_discrete_lyapunov(a, q, method="schur")
+    with pytest.raises(ValueError, match="must be matrices"):
+        la.solve_sylvester(ot.dvector(), b, q)

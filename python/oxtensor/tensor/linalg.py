@@ -293,6 +293,11 @@ def pinv(x: Any, hermitian: bool = False) -> Any:
     return (vh.T * switch(keep, 1 / s, zero)) @ u.T
 
 
+from oxtensor.tensor.linear_control import (  # noqa: E402
+    solve_continuous_lyapunov,
+    solve_discrete_lyapunov,
+    solve_sylvester,
+)
 from oxtensor.tensor.norms import norm  # noqa: E402
 from oxtensor.tensor.solvers import (  # noqa: E402
     LUFactor,
@@ -342,6 +347,9 @@ __all__ += [
     "pinv",
     "pivot_to_permutation",
     "solve",
+    "solve_continuous_lyapunov",
+    "solve_discrete_lyapunov",
+    "solve_sylvester",
     "solve_triangular",
     "trace",
 ]

@@ -78,7 +78,8 @@ LINALG: dict[str, Spec] = {
         la.solve,
         np.linalg.solve,
         lambda dt, rng: [spd(dt, (3, 3), rng), arr(dt, (3, 2), rng)],
-        "Solve{assume_a='gen', lower=False, b_ndim=2}",
+        "Solve{assume_a='gen', lower=False, b_ndim=2, overwrite_a=False, "
+        "overwrite_b=False}",
         empty=lambda dt, rng: [np.zeros((0, 0), dt), np.zeros((0, 2), dt)],
         zero_d="needs a square matrix",
     ),

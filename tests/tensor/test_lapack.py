@@ -324,8 +324,7 @@ def test_singular_matrices(backend: str) -> None:
             f(s)
         assert "MatrixInverse(x)" in str(info.value)
         g = oxtensor.function([x, b], linalg.solve(x, b))
-        with pytest.raises(ValueError, match="singular"):
-            g(s, np.ones(len(s)))
+        assert np.isnan(g(s, np.ones(len(s)))).all()
         h = oxtensor.function([x], [linalg.det(x), sign, logdet])
         det, got_sign, got_log = h(s)
         assert det == np.linalg.det(s) == 0.0

@@ -15,6 +15,10 @@ pub enum Error {
     /// Shapes that cannot work together (`ValueError`).
     #[error("{0}")]
     Shape(String),
+    /// A matrix a linear algebra routine cannot factor or invert, such as
+    /// an exactly singular one (NumPy's `LinAlgError`, a `ValueError`).
+    #[error("{0}")]
+    LinAlg(String),
     /// An array too large to address or to allocate (`MemoryError`): a
     /// size past `isize::MAX` bytes, or an allocation the system refused.
     #[error("{0}")]

@@ -1,9 +1,11 @@
 """Dense linear algebra (PyTensor's ``pytensor.tensor.linalg``): ``inv``,
-``det``, ``slogdet``, ``solve``, ``cholesky``, ``eigh``, ``eigvalsh``, ``svd``,
-``qr``, each a native op computing in float32 or float64, through the
-``faer`` crate or the LAPACK of the OpenBLAS NumPy loaded, whichever is the
-faster on this machine (see ``oxtensor.tensor.blas.engines()``; integer
-inputs upcast as in PyTensor; complex inputs are a ``TypeError``).
+``det``, ``slogdet``, ``cholesky``, ``eigh``, ``eigvalsh``, ``svd``,
+``qr``, and the solvers of ``oxtensor.tensor.solvers`` (``solve``,
+``solve_triangular``, ``lu_factor``, ``lu_solve``, ...), each a native op
+computing in float32 or float64, through the ``faer`` crate or the LAPACK
+of the OpenBLAS NumPy loaded, whichever is the faster on this machine
+(see ``oxtensor.tensor.blas.engines()``; integer inputs upcast as in
+PyTensor; complex inputs are a ``TypeError``).
 Stacked (batched) inputs are computed matrix by matrix through a
 ``Blockwise`` of the op, as PyTensor's; single matrices use the op itself.
 
@@ -26,7 +28,6 @@ from oxtensor.tensor.products import matmul
 MatrixInverse = _core.MatrixInverse
 Det = _core.Det
 SLogDet = _core.SLogDet
-Solve = _core.Solve
 Cholesky = _core.Cholesky
 CholeskyGrad = _core.CholeskyGrad
 Eigh = _core.Eigh
@@ -70,32 +71,6 @@ def slogdet(x: Any) -> tuple[Any, Any]:
     """
     sign, logabsdet = _apply(SLogDet(), x)
     return sign, logabsdet
-
-
-def solve(
-    a: Any,
-    b: Any,
-    *,
-    lower: bool = False,
-    overwrite_a: bool = False,
-    overwrite_b: bool = False,
-    check_finite: bool = True,
-    assume_a: str = "gen",
-    transposed: bool = False,
-    b_ndim: int | None = None,
-) -> Any:
-    """``x`` with ``a @ x = b`` (``aᵀ @ x = b`` if ``transposed``), ``b`` a vector
-    or a matrix; a singular ``a`` is a ``ValueError``. Only ``assume_a="gen"``
-    is supported; ``overwrite_*`` and ``check_finite`` are accepted and ignored.
-    """
-    del overwrite_a, overwrite_b, check_finite
-    a, b = as_tensor_variable(a), as_tensor_variable(b)
-    if transposed:
-        a = a.mT
-    op = Solve(
-        assume_a=assume_a, lower=lower, b_ndim=b.ndim if b_ndim is None else b_ndim
-    )
-    return _apply(op, a, b)
 
 
 def cholesky(
@@ -170,7 +145,6 @@ __all__ = [
     "QRGrad",
     "SLogDet",
     "SVDGrad",
-    "Solve",
     "cholesky",
     "det",
     "eigh",
@@ -181,7 +155,6 @@ __all__ = [
     "matrix_inverse",
     "qr",
     "slogdet",
-    "solve",
     "svd",
 ]
 
@@ -320,20 +293,27 @@ def pinv(x: Any, hermitian: bool = False) -> Any:
     return (vh.T * switch(keep, 1 / s, zero)) @ u.T
 
 
-def cho_solve(
-    c_and_lower: tuple[Any, bool], b: Any, *, b_ndim: int | None = None
-) -> Any:
-    """``x`` with ``A @ x = b``, given ``(c, lower)``: ``A``'s Cholesky
-    factor ``c`` (``A = c @ c.T`` when ``lower``, else ``c.T @ c``), as
-    two solves with the triangular factors."""
-    c, lower = c_and_lower
-    c = as_tensor_variable(c)
-    first, second = (c, c.T) if lower else (c.T, c)
-    y = solve(first, b, b_ndim=b_ndim)
-    return solve(second, y, b_ndim=b_ndim)
-
-
+from oxtensor.tensor.linear_control import (  # noqa: E402
+    solve_continuous_lyapunov,
+    solve_discrete_lyapunov,
+    solve_sylvester,
+)
 from oxtensor.tensor.norms import norm  # noqa: E402
+from oxtensor.tensor.solvers import (  # noqa: E402
+    LUFactor,
+    LUFactorGrad,
+    PivotToPermutations,
+    Solve,
+    SolveBase,
+    SolveTriangular,
+    cho_solve,
+    lu,
+    lu_factor,
+    lu_solve,
+    pivot_to_permutation,
+    solve,
+    solve_triangular,
+)
 
 _TENSOR_INVERSE = ("TensorInv", "TensorSolve", "tensorinv", "tensorsolve")
 
@@ -349,12 +329,27 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ += [
+    "LUFactor",
+    "LUFactorGrad",
+    "PivotToPermutations",
+    "Solve",
+    "SolveBase",
+    "SolveTriangular",
     "cho_solve",
     "eigvalsh",
     "kron",
+    "lu",
+    "lu_factor",
+    "lu_solve",
     "matrix_dot",
     "matrix_power",
     "norm",
     "pinv",
+    "pivot_to_permutation",
+    "solve",
+    "solve_continuous_lyapunov",
+    "solve_discrete_lyapunov",
+    "solve_sylvester",
+    "solve_triangular",
     "trace",
 ]

@@ -12,6 +12,8 @@ use pyo3::exceptions::{
     PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
 use std::any::Any;
 use std::fmt;
 
@@ -37,6 +39,7 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::Host(h) => host_pyerr(h.as_any(), &msg),
         Error::Type(_) => PyTypeError::new_err(msg),
         Error::Value(_) | Error::Shape(_) => PyValueError::new_err(msg),
+        Error::LinAlg(_) => linalg_error(msg),
         Error::Memory(_) => PyMemoryError::new_err(msg),
         Error::Index(_) => PyIndexError::new_err(msg),
         Error::Inconsistency(_) => InconsistencyError::new_err(msg),
@@ -52,6 +55,18 @@ pub fn to_pyerr(err: Error) -> PyErr {
         Error::DebugMode(e) => crate::compile::debug_mode::debugmode_pyerr(e, msg),
         Error::Node { .. } | Error::Rewrite { .. } => PyException::new_err(msg),
     }
+}
+
+/// NumPy's `LinAlgError` (a `ValueError`), or a `ValueError` if NumPy's
+/// module cannot be imported.
+fn linalg_error(msg: String) -> PyErr {
+    Python::attach(|py| {
+        static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        match CLASS.import(py, "numpy.linalg", "LinAlgError") {
+            Ok(class) => PyErr::from_type(class.clone(), msg),
+            Err(_) => PyValueError::new_err(msg),
+        }
+    })
 }
 
 /// A Python exception re-raised unchanged; context added on the way is a note.

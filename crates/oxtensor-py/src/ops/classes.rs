@@ -20,7 +20,7 @@ use crate::ops::ifelse::PyIfElse;
 use crate::ops::inc_subtensor::{PyAdvancedIncSubtensor, PyAdvancedIncSubtensor1, PyIncSubtensor};
 use crate::ops::linalg::{
     PyCholesky, PyCholeskyGrad, PyDet, PyDot, PyEigh, PyEighGrad, PyEigvalsh, PyExpm, PyExpmGrad,
-    PyMatmul, PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySolve, PySvd, PySvdGrad,
+    PyMatmul, PyMatrixInverse, PyQr, PyQrGrad, PySLogDet, PySvd, PySvdGrad,
 };
 use crate::ops::nonzero::PyNonzero;
 use crate::ops::op::PyOp;
@@ -33,6 +33,9 @@ use crate::ops::scalar_node::{PyScalarFromTensor, PyTensorFromScalar};
 use crate::ops::selection::{PyChoose, PyPermuteRowElements};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
+};
+use crate::ops::solvers::{
+    PyLuFactor, PyLuFactorGrad, PyPivotToPermutations, PySolve, PySolveTriangular,
 };
 use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
 use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
@@ -69,8 +72,10 @@ use oxtensor_core::ops::linalg::det::{Det, SLogDet};
 use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
 use oxtensor_core::ops::linalg::expm::{Expm, ExpmGrad};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
+use oxtensor_core::ops::linalg::lu::{LuFactor, LuFactorGrad, PivotToPermutations};
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
 use oxtensor_core::ops::linalg::solve::Solve;
+use oxtensor_core::ops::linalg::solve_triangular::SolveTriangular;
 use oxtensor_core::ops::linalg::svd::{Svd, SvdGrad};
 use oxtensor_core::ops::logsumexp::LogSumExp;
 use oxtensor_core::ops::make_vector::MakeVector;
@@ -143,6 +148,10 @@ builtin_ops! {
     Det => PyDet,
     SLogDet => PySLogDet,
     Solve => PySolve,
+    SolveTriangular => PySolveTriangular,
+    LuFactor => PyLuFactor,
+    LuFactorGrad => PyLuFactorGrad,
+    PivotToPermutations => PyPivotToPermutations,
     Cholesky => PyCholesky,
     CholeskyGrad => PyCholeskyGrad,
     Eigh => PyEigh,

@@ -1,7 +1,7 @@
 //! `Matmul` and the `linalg` ops (`MatrixInverse`, `Det`, `SLogDet`,
-//! `Solve`, `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
+//! `Cholesky`, `CholeskyGrad`, `Eigh`, `Eigvalsh`, `EighGrad`,
 //! `SVD`, `SVDGrad`, `QR`, `QRGrad`, `Expm`, `ExpmGrad`) as Python classes
-//! holding their core ops.
+//! holding their core ops (the solvers are in `solvers.rs`).
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
@@ -14,7 +14,6 @@ use oxtensor_core::ops::linalg::eigh::{Eigh, EighGrad, Eigvalsh};
 use oxtensor_core::ops::linalg::expm::{Expm, ExpmGrad};
 use oxtensor_core::ops::linalg::inverse::MatrixInverse;
 use oxtensor_core::ops::linalg::qr::{Qr, QrGrad};
-use oxtensor_core::ops::linalg::solve::Solve;
 use oxtensor_core::ops::linalg::svd::{Svd, SvdGrad};
 use oxtensor_core::ops::matmul::Matmul;
 use pyo3::prelude::*;
@@ -83,40 +82,6 @@ unit_op!(
     "QRGrad",
     "`QRGrad`: the gradient of `QR` (inputs: Q, R, gQ, gR)."
 );
-
-/// `Solve(assume_a="gen", lower=False, b_ndim=1)`.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Solve")]
-pub struct PySolve;
-
-op_args!(PySolve, [], ["assume_a", "lower", "b_ndim"]);
-
-#[pymethods]
-impl PySolve {
-    #[new]
-    #[pyo3(signature = (assume_a = "gen", lower = false, b_ndim = 1))]
-    fn new(assume_a: &str, lower: bool, b_ndim: usize) -> PyResult<PyClassInitializer<Self>> {
-        let core = Solve::new(assume_a, lower, b_ndim).py()?;
-        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySolve))
-    }
-
-    /// The structure assumed of `a`.
-    #[getter]
-    fn assume_a(slf: PyRef<'_, Self>) -> PyResult<String> {
-        Ok(core_of::<Solve>(slf.as_super())?.assume_a.clone())
-    }
-
-    /// Which triangle a structured solve reads.
-    #[getter]
-    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Solve>(slf.as_super())?.lower)
-    }
-
-    /// The rank of `b`.
-    #[getter]
-    fn b_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Solve>(slf.as_super())?.b_ndim)
-    }
-}
 
 /// `Cholesky(lower=True, on_error="nan")`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "Cholesky")]

@@ -30,6 +30,7 @@ pub mod scalar;
 pub mod scalar_node;
 pub mod selection;
 pub mod shape;
+pub mod solvers;
 pub mod sort;
 pub mod special;
 pub mod subtensor;

@@ -1,6 +1,7 @@
 //! Dense linear algebra ops (`pytensor/tensor/linalg`): `MatrixInverse`,
-//! `Det`, `SLogDet`, `Solve`, `Cholesky`, `Eigh`, `Eigvalsh`, `SVD`, `QR`
-//! and the gradient ops of three of them. Each takes single matrices
+//! `Det`, `SLogDet`, `Solve`, `SolveTriangular`, `LUFactor` (with
+//! `PivotToPermutations`), `Cholesky`, `Eigh`, `Eigvalsh`, `SVD`, `QR`
+//! and the gradient ops of some of them. Each takes single matrices
 //! (PyTensor wraps them in `Blockwise` for stacks; here stacks are out of
 //! scope) and computes in float32 or float64 through `faer` or the host's
 //! LAPACK ([`crate::kernels::linalg`], routed by
@@ -12,8 +13,10 @@ pub mod det;
 pub mod eigh;
 pub mod expm;
 pub mod inverse;
+pub mod lu;
 pub mod qr;
 pub mod solve;
+pub mod solve_triangular;
 pub mod svd;
 
 use crate::dtype::{upcast, DType};

@@ -1,6 +1,6 @@
-"""Linear algebra: inverse, determinants, solve, Cholesky, eigh, SVD, QR,
-and the gradient ops of the decompositions (as JAX's own pullbacks at the
-matrix the factors rebuild)."""
+"""Linear algebra: inverse, determinants, Cholesky, eigh, SVD, QR, and the
+gradient ops of the decompositions (as JAX's own pullbacks at the matrix
+the factors rebuild); the solvers are in `solvers.py`."""
 
 from collections.abc import Callable
 from typing import Any
@@ -25,17 +25,6 @@ def _det(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
 @jax_funcify.register(_core.SLogDet)
 def _slogdet(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
     return lambda x: tuple(jnp.linalg.slogdet(x))
-
-
-@jax_funcify.register(_core.Solve)
-def _solve(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    if op.assume_a != "gen":
-        raise JAXUnsupportedError(
-            f"{op}: only assume_a='gen' is supported by the JAX backend"
-        )
-    if op.b_ndim == 1:
-        return lambda a, b: jnp.linalg.solve(a, b[..., None])[..., 0]
-    return jnp.linalg.solve
 
 
 def _cholesky_of(lower: bool) -> Callable[..., Any]:

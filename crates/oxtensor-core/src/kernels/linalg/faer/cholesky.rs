@@ -50,7 +50,7 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
         Ok(_) => zero_other_triangle(data, n, false),
         Err(_) if nan_on_error => data.fill(T::nan_impl()),
         Err(_) => {
-            return Err(Error::Value(
+            return Err(Error::LinAlg(
                 "Matrix is not positive definite (Cholesky factorization failed)".into(),
             ))
         }

@@ -42,7 +42,7 @@ fn factor<T: Real>(m: &mut Mat<T>) -> Result<Vec<usize>> {
         Default::default(),
     );
     if (0..n).any(|i| m[(i, i)] == T::zero_impl()) {
-        return Err(Error::Value(
+        return Err(Error::LinAlg(
             "Matrix is singular to machine precision.".into(),
         ));
     }

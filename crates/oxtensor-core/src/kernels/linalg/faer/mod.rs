@@ -1,6 +1,6 @@
 //! Dense linear algebra for the `linalg` ops, through the `faer` crate:
-//! LU with partial pivoting (determinant, solve; `inv` is in
-//! [`inverse`]), Cholesky and its gradient. Inputs are copied into faer's column-major matrices and the
+//! LU with partial pivoting (determinant; `inv` is in [`inverse`], the
+//! solves and `lu_factor` in [`solvers`]), Cholesky and its gradient. Inputs are copied into faer's column-major matrices and the
 //! results back into C-ordered tensors; only float32 and float64 run here.
 //! The LU family factors the C-ordered buffer read column-major, `aᵀ`, and
 //! answers through transposes: that skips a transposing copy of `a`.
@@ -31,6 +31,7 @@ mod decompositions;
 mod expm;
 mod inverse;
 mod par;
+mod solvers;
 mod svd_grad;
 
 use self::par::{self as faer_par, Kind};
@@ -42,10 +43,6 @@ use crate::kernels::linalg::lapack::layout::{elements, working_copy};
 use crate::tensor::{Element, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
-use faer::linalg::lu::partial_pivoting::solve::{
-    solve_transpose_in_place, solve_transpose_in_place_scratch,
-};
-use faer::perm::PermRef;
 use faer::traits::RealField;
 use faer::{Mat, MatMut, MatRef};
 
@@ -59,6 +56,11 @@ pub use decompositions::{eigh, eigh_grad, eigvalsh, qr, qr_grad, svd};
 
 /// The matrix exponential and its gradient ([`expm`]).
 pub use expm::{expm, expm_grad};
+
+/// The structured and triangular solves and `lu_factor` ([`solvers`]).
+pub use solvers::{
+    lu_factor, lu_factor_grad, pivots_to_permutation, solve_structured, solve_triangular, Structure,
+};
 
 /// The thin SVD's gradient has a file of its own ([`svd_grad`]).
 pub use svd_grad::svd_grad;
@@ -127,10 +129,6 @@ pub(crate) fn check_square(t: &Tensor) -> Result<()> {
     Ok(())
 }
 
-fn singular() -> Error {
-    Error::Value("Matrix is singular to machine precision.".into())
-}
-
 fn col_major<T: Real>(t: &Tensor) -> MatRef<'_, T> {
     let n = t.shape()[0];
     let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
@@ -169,17 +167,12 @@ pub(super) fn slogdet_from_diagonal<T: Real>(
 /// column-major is factored as it is).
 /// The LU factors of `aᵀ` packed in one column-major copy of `a` (`L`
 /// strictly below the diagonal, unit diagonal implied, `U` on and above),
-/// its row permutation (forward and inverse), and whether the row swaps
-/// were odd. faer's in-place factorisation: its `PartialPivLu` wrapper
-/// (separate `L` and `U` copies) made `solve` at 2000² take twice as long
-/// as `det`.
+/// and whether the row swaps were odd. faer's in-place factorisation: its
+/// `PartialPivLu` wrapper (separate `L` and `U` copies) is twice as slow.
 struct PackedLu<T> {
     n: usize,
     copy: Tensor,
-    fwd: Vec<usize>,
-    bwd: Vec<usize>,
     odd_swaps: bool,
-    par: faer::Par,
     _t: std::marker::PhantomData<T>,
 }
 
@@ -196,10 +189,7 @@ fn packed_lu<T: Real>(a: &Tensor) -> Result<PackedLu<T>> {
     Ok(PackedLu {
         n,
         copy,
-        fwd,
-        bwd,
         odd_swaps: info.transposition_count % 2 == 1,
-        par,
         _t: std::marker::PhantomData,
     })
 }
@@ -212,19 +202,6 @@ impl<T: Real> PackedLu<T> {
     fn diagonal(&self) -> impl Iterator<Item = T> + '_ {
         let lu = self.factors();
         (0..self.n).map(move |i| lu[(i, i)])
-    }
-
-    /// `x` with `a x = b` (`(aᵀ)ᵀ x = b`: the transposed solve of `aᵀ`'s
-    /// factors), `b` a vector or a matrix.
-    fn solve(&self, b: &Tensor) -> Result<Tensor> {
-        let mut x = to_faer::<T>(b)?;
-        let need = solve_transpose_in_place_scratch::<usize, T>(self.n, x.ncols(), self.par);
-        let mut scratch = MemBuffer::new(need);
-        let perm = PermRef::new_checked(&self.fwd, &self.bwd, self.n);
-        let lu = self.factors();
-        let stack = MemStack::new(&mut scratch);
-        solve_transpose_in_place(lu, lu, perm, x.as_mut(), self.par, stack);
-        from_faer(x.as_ref(), b.shape().to_vec())
     }
 }
 
@@ -259,22 +236,11 @@ pub fn slogdet(a: &Tensor, dtype: DType) -> Result<Vec<Tensor>> {
     by_float!(dtype, slogdet_pair(a))
 }
 
-fn solve_t<T: Real>(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    check_square(a)?;
-    if let Some(done) = crate::kernels::linalg::lapack::lu::solve::<T>(a, b) {
-        return done;
-    }
-    let lu = packed_lu::<T>(a)?;
-    // An exact zero pivot: LAPACK's `getrf` reports singularity, NumPy raises.
-    if lu.diagonal().any(|u| u == T::zero_impl()) {
-        return Err(singular());
-    }
-    lu.solve(b)
-}
-
-/// `solve(a, b)`: `x` with `a @ x = b`, for a vector or matrix `b`.
+/// `solve(a, b)`: `x` with `a @ x = b`, for a vector or matrix `b` (NaNs
+/// if `a` is exactly singular): [`solvers::solve_structured`] of a
+/// general matrix.
 pub fn solve(a: &Tensor, b: &Tensor, dtype: DType) -> Result<Tensor> {
-    by_float!(dtype, solve_t(a, b))
+    solvers::solve_structured(a, b, dtype, solvers::Structure::General, false)
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ fn potrf<T: Real, I: Int>(
             data.fill(T::nan_impl());
             Some(Ok(out))
         }
-        i if i > 0 => Some(Err(Error::Value(
+        i if i > 0 => Some(Err(Error::LinAlg(
             "Matrix is not positive definite (Cholesky factorization failed)".into(),
         ))),
         i => Some(Err(Error::Value(format!(

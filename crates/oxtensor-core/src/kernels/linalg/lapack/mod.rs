@@ -117,7 +117,7 @@ pub(crate) fn check<I: Int>(
             "{routine} rejected its argument {} (a bug in oxtensor's call)",
             -i
         ))),
-        i => Err(Error::Value(failed(i))),
+        i => Err(Error::LinAlg(failed(i))),
     }
 }
 

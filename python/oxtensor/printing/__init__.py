@@ -9,22 +9,8 @@ from oxtensor import _core
 from oxtensor.printing import lines
 from oxtensor.printing.dot import _try_pydot_import, pydotprint
 from oxtensor.printing.letters import char_from_number
-from oxtensor.printing.pretty import (
-    DefaultPrinter,
-    FunctionPrinter,
-    LeafPrinter,
-    OperatorPrinter,
-    PatternPrinter,
-    PPrinter,
-    Printer,
-    PrinterState,
-    default_printer,
-    leaf_printer,
-    min_informative_str,
-    pp,
-    pprint,
-    set_precedence,
-)
+from oxtensor.printing.pretty import *  # noqa: F403 (the expression printers)
+from oxtensor.printing.pretty import __all__ as _PRETTY
 from oxtensor.printing.print_op import Print
 
 
@@ -97,25 +83,12 @@ def get_node_by_id(graphs: Any, target_var_id: str, id_types: str = "CHAR") -> A
 dprint = debugprint
 
 __all__ = [
-    "DefaultPrinter",
-    "FunctionPrinter",
-    "LeafPrinter",
-    "OperatorPrinter",
-    "PPrinter",
-    "PatternPrinter",
+    *_PRETTY,
     "Print",
-    "Printer",
-    "PrinterState",
     "_try_pydot_import",
     "char_from_number",
     "debugprint",
-    "default_printer",
     "dprint",
     "get_node_by_id",
-    "leaf_printer",
-    "min_informative_str",
-    "pp",
-    "pprint",
     "pydotprint",
-    "set_precedence",
 ]

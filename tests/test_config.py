@@ -102,6 +102,17 @@ def test_on_unused_input_and_profile_defaults():
     with config.change_flags(profile=True):
         g = oxtensor.function([x], x * 2)
     assert g.profile is not None
+    assert "Rewriter Profile" not in g.profile.summary()
+
+
+def test_profile_optimizer_adds_the_rewrites_table():
+    x = ot.dvector("x")
+    f = oxtensor.function([x], ot.exp(x) * 2, profile=True)
+    with config.change_flags(profile_optimizer=True):
+        text = f.profile.summary()
+    assert "Rewriter Profile" in text
+    # The table lists the passes that ran while compiling.
+    assert text.split("Rewriter Profile")[1].strip()
 
 
 @pytest.fixture

@@ -68,6 +68,20 @@ pub struct PyFunction {
 }
 
 impl PyFunction {
+    /// With `config.profile_optimizer`, the table of what the rewrites did
+    /// while compiling (PyTensor's "Rewriter Profile").
+    fn rewrite_summary(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
+        if !config.getattr("profile_optimizer")?.is_truthy()? {
+            return Ok(None);
+        }
+        let fgraph = self.maker.bind(py).getattr("fgraph")?;
+        match fgraph.getattr_opt("rewrite_profile")? {
+            Some(p) => Ok(Some(p.call_method0("summary")?.extract()?)),
+            None => Ok(None),
+        }
+    }
+
     /// What every call does first: refuse a call nested so deep (a Python
     /// op calling its own function) that the native stack could overflow,
     /// as `RecursionError`; and, in a forked child, give this thread's
@@ -207,14 +221,12 @@ impl PyFunction {
     /// The profile, when compiled with `profile=True`.
     #[getter]
     fn profile(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        match self.program.profile() {
-            Some(p) => Ok(Py::new(
-                py,
-                crate::compile::profile::PyProfile::new(p, self.name.clone()),
-            )?
-            .into_any()),
-            None => Ok(py.None()),
-        }
+        let Some(p) = self.program.profile() else {
+            return Ok(py.None());
+        };
+        let mut profile = crate::compile::profile::PyProfile::new(p, self.name.clone());
+        profile.rewrites = self.rewrite_summary(py)?;
+        Ok(Py::new(py, profile)?.into_any())
     }
 
     /// A new function over the same graph, as PyTensor's `Function.copy`:

@@ -14,17 +14,29 @@ use pyo3::types::PyList;
 pub struct PyProfile {
     inner: Profile,
     name: Option<String>,
+    /// The rewrites' table, shown under "Rewriter Profile" when set.
+    pub(crate) rewrites: Option<String>,
 }
 
 impl PyProfile {
     /// Wraps a core profile.
     pub fn new(inner: Profile, name: Option<String>) -> Self {
-        PyProfile { inner, name }
+        PyProfile {
+            inner,
+            name,
+            rewrites: None,
+        }
     }
 
     fn text(&self) -> String {
-        self.inner
-            .summary(self.name.as_deref().unwrap_or("oxtensor function"))
+        let mut text = self
+            .inner
+            .summary(self.name.as_deref().unwrap_or("oxtensor function"));
+        if let Some(rewrites) = &self.rewrites {
+            text.push_str("\nRewriter Profile\n----------------\n");
+            text.push_str(rewrites);
+        }
+        text
     }
 }
 

@@ -68,14 +68,15 @@ pub struct PyFunction {
 }
 
 impl PyFunction {
-    /// With `config.profile_optimizer`, the table of what the rewrites did
-    /// while compiling (PyTensor's "Rewriter Profile").
+    /// When compiled under `config.profile_optimizer`, the table of what
+    /// the rewrites did (PyTensor's "Rewriter Profile").
     fn rewrite_summary(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
-        if !config.getattr("profile_optimizer")?.is_truthy()? {
+        let maker = self.maker.bind(py);
+        let wanted = maker.getattr_opt("profile_optimizer")?;
+        if !wanted.map(|w| w.is_truthy()).transpose()?.unwrap_or(false) {
             return Ok(None);
         }
-        let fgraph = self.maker.bind(py).getattr("fgraph")?;
+        let fgraph = maker.getattr("fgraph")?;
         match fgraph.getattr_opt("rewrite_profile")? {
             Some(p) => Ok(Some(p.call_method0("summary")?.extract()?)),
             None => Ok(None),

@@ -292,6 +292,11 @@ pub fn make_maker(
     kwargs.set_item("inputs", &inputs)?;
     kwargs.set_item("expanded_inputs", inputs)?;
     kwargs.set_item("outputs", PyList::new(py, outputs)?)?;
+    // As PyTensor, whether the profile shows the rewrites is decided when
+    // compiling (`config.profile_optimizer`).
+    let config = py.import("oxtensor.configdefaults")?.getattr("config")?;
+    let rewrites = config.getattr("profile_optimizer")?.is_truthy()?;
+    kwargs.set_item("profile_optimizer", rewrites)?;
     Ok(ns.call((), Some(&kwargs))?.unbind())
 }
 

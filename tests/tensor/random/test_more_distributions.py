@@ -32,6 +32,7 @@ def scipy_draw(name, *params, **kwargs):
 
 # (op, params, size, reference drawing from a Generator)
 SCIPY = [
+    (rb.gumbel, (1.0, 2.0), (3,), scipy_draw("gumbel_r", 1.0, 2.0, size=(3,))),
     (rb.cauchy, (1.0, 2.0), (3,), scipy_draw("cauchy", 1.0, 2.0, size=(3,))),
     (
         rb.halfcauchy,

@@ -34,7 +34,6 @@ SAME_CALL = [
     ("lognormal", (0.5, 0.2), (3,)),
     ("laplace", (1.0, 2.0), (3,)),
     ("logistic", (1.0, 2.0), (3,)),
-    ("gumbel", (1.0, 2.0), (3,)),
     ("geometric", (0.25,), (3,)),
     ("chisquare", (3.0,), (3,)),
     ("multinomial", (7, np.full((2, 4), 0.25)), None),
@@ -67,11 +66,6 @@ DRAWS = [
         "gamma_scale",
         lambda r: rb.gamma(2.0, scale=3.0, size=(3,), rng=r),
         lambda g: g.gamma(2.0, 3.0, size=(3,)),
-    ),
-    (
-        "gamma_rate",
-        lambda r: rb.gamma(2.0, rate=4.0, size=(3,), rng=r),
-        lambda g: g.gamma(2.0, 0.25, size=(3,)),
     ),
     (
         "choice_p_no_replace",
@@ -358,8 +352,9 @@ def test_no_gradient_through_a_draw():
         (
             lambda: rb.gamma(1.0, rate=1.0, scale=1.0),
             ValueError,
-            "either rate or scale",
+            "Cannot specify both rate and scale",
         ),
+        (lambda: rb.gamma(1.0), ValueError, "Must specify scale"),
         (lambda: rb.choice(np.ones((2, 3))), NotImplementedError, "must be vectors"),
         (
             lambda: rb.NormalRV(inplace=True),
@@ -449,3 +444,11 @@ def test_user_defined_random_variable():
     assert x.type.shape == (2,)
     want = 10.0 + np.random.default_rng(SEED).exponential([1.0, 2.0])
     np.testing.assert_allclose(x.eval(), want)
+
+
+def test_gamma_rate_is_deprecated_and_means_one_over_scale():
+    rng = oxtensor.shared(np.random.default_rng(5))
+    with pytest.warns(FutureWarning, match="Gamma rate argument is deprecated"):
+        out = rb.gamma(2.0, rate=4.0, size=(3,), rng=rng)
+    expected = np.random.default_rng(5).gamma(2.0, 0.25, size=(3,))
+    np.testing.assert_allclose(out.eval(), expected)

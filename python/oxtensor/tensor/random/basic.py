@@ -42,7 +42,6 @@ LaplaceRV = distribution("LaplaceRV", "laplace", ("loc", "scale"), defaults=_LOC
 LogisticRV = distribution(
     "LogisticRV", "logistic", ("loc", "scale"), defaults=_LOC_SCALE
 )
-GumbelRV = distribution("GumbelRV", "gumbel", ("loc", "scale"), defaults=_LOC_SCALE)
 ExponentialRV = distribution(
     "ExponentialRV", "exponential", ("scale",), defaults={"scale": 1.0}
 )
@@ -158,7 +157,6 @@ _gamma = GammaRV()
 lognormal = LogNormalRV()
 laplace = LaplaceRV()
 logistic = LogisticRV()
-gumbel = GumbelRV()
 exponential = ExponentialRV()
 chisquare = ChiSquareRV()
 integers = IntegersRV()
@@ -177,14 +175,25 @@ def standard_normal(**kwargs: Any) -> Any:
 
 
 def gamma(shape: Any, rate: Any = None, scale: Any = None, **kwargs: Any) -> Any:
-    """Gamma draws with ``rate`` or ``scale`` (``1 / rate``), not both."""
+    """Gamma draws with ``scale``; ``rate`` (``1 / scale``) is deprecated,
+    as in PyTensor 3.0 (`FutureWarning`). One of them is required."""
     if rate is not None and scale is not None:
-        raise ValueError("gamma: give either rate or scale, not both")
+        raise ValueError("Cannot specify both rate and scale")
+    if rate is None and scale is None:
+        raise ValueError("Must specify scale")
     if rate is not None:
+        import warnings
+
         from oxtensor.tensor import as_tensor_variable
 
+        warnings.warn(
+            "Gamma rate argument is deprecated and will stop working, "
+            "use scale instead",
+            FutureWarning,
+            stacklevel=2,
+        )
         scale = 1.0 / as_tensor_variable(rate)
-    return _gamma(shape, 1.0 if scale is None else scale, **kwargs)
+    return _gamma(shape, scale, **kwargs)
 
 
 def _range_if_int(x: Any) -> Any:
@@ -222,7 +231,6 @@ __all__ = [
     "ExponentialRV",
     "GammaRV",
     "GeometricRV",
-    "GumbelRV",
     "IntegersRV",
     "LaplaceRV",
     "LogNormalRV",
@@ -242,7 +250,6 @@ __all__ = [
     "exponential",
     "gamma",
     "geometric",
-    "gumbel",
     "integers",
     "laplace",
     "logistic",

@@ -46,6 +46,8 @@ HalfCauchyRV = _scipy(
 HalfNormalRV = _scipy(
     "HalfNormalRV", "halfnormal", "halfnorm", _LS, defaults=_LOC_SCALE
 )
+# SciPy's draws, as PyTensor's (NumPy's `gumbel` samples differently).
+GumbelRV = _scipy("GumbelRV", "gumbel", "gumbel_r", _LS, defaults=_LOC_SCALE)
 StudentTRV = _scipy("StudentTRV", "t", "t", ("df", *_LS), defaults=_LOC_SCALE)
 TruncExponentialRV = _scipy(
     "TruncExponentialRV",
@@ -281,6 +283,7 @@ weibull = WeibullRV()
 hypergeometric = HyperGeometricRV()
 nbinom = NegBinomialRV()
 dirichlet = DirichletRV()
+gumbel = GumbelRV()
 multivariate_normal = MvNormalRV()
 
 
@@ -301,6 +304,7 @@ __all__ = [
     "ChoiceWithoutReplacement",
     "DirichletRV",
     "GenGammaRV",
+    "GumbelRV",
     "HalfCauchyRV",
     "HalfNormalRV",
     "HyperGeometricRV",
@@ -318,6 +322,7 @@ __all__ = [
     "cauchy",
     "dirichlet",
     "gengamma",
+    "gumbel",
     "halfcauchy",
     "halfnormal",
     "hypergeometric",

@@ -25,6 +25,16 @@ def _like(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
     return Spec(f, ref, one((2, 3)), op, ANY, **common, **kw)
 
 
+def _of_length(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
+    """A creation function of one int64 length ``n``: no gradient."""
+    common = {
+        "zero_d": "the input is the 0-d length",
+        "empty": scalar_int(0),
+        "grad": NO_GRAD_LEN,
+    }
+    return Spec(f, ref, scalar_int(2), op, ["int64"], **common, **kw)
+
+
 SHAPE: dict[str, Spec] = {
     "shape": Spec(
         ot.shape,
@@ -141,45 +151,17 @@ SHAPE: dict[str, Spec] = {
         "AllocEmpty{dtype='complex128'}",
         canon=lambda v: np.zeros_like(v),
     ),
-    "zeros": Spec(
-        lambda n: ot.zeros((n, 3)),
-        lambda n: np.zeros((n, 3)),
-        scalar_int(2),
-        "Alloc",
-        ["int64"],
-        zero_d="the input is the 0-d length",
-        empty=scalar_int(0),
-        grad=NO_GRAD_LEN,
+    "zeros": _of_length(
+        lambda n: ot.zeros((n, 3)), lambda n: np.zeros((n, 3)), "Alloc"
     ),
-    "ones": Spec(
-        lambda n: ot.ones((n, 3)),
-        lambda n: np.ones((n, 3)),
-        scalar_int(2),
-        "Alloc",
-        ["int64"],
-        zero_d="the input is the 0-d length",
-        empty=scalar_int(0),
-        grad=NO_GRAD_LEN,
+    "ones": _of_length(lambda n: ot.ones((n, 3)), lambda n: np.ones((n, 3)), "Alloc"),
+    "full": _of_length(
+        lambda n: ot.full((n, 3), 1.5), lambda n: np.full((n, 3), 1.5), "Alloc"
     ),
-    "full": Spec(
-        lambda n: ot.full((n, 3), 1.5),
-        lambda n: np.full((n, 3), 1.5),
-        scalar_int(2),
-        "Alloc",
-        ["int64"],
-        zero_d="the input is the 0-d length",
-        empty=scalar_int(0),
-        grad=NO_GRAD_LEN,
-    ),
-    "empty": Spec(
+    "empty": _of_length(
         lambda n: ot.empty((n, 3)),
         lambda n: np.zeros((n, 3)),
-        scalar_int(2),
         "AllocEmpty{dtype='float64'}",
-        ["int64"],
-        zero_d="the input is the 0-d length",
-        empty=scalar_int(0),
-        grad=NO_GRAD_LEN,
         canon=lambda v: np.zeros_like(v),
     ),
     "arange": Spec(

@@ -7,6 +7,7 @@ pub mod blas;
 pub mod blockwise;
 pub mod classes;
 pub mod diagonal;
+pub mod einsum;
 pub mod dimshuffle;
 pub mod elemwise;
 pub mod extra;

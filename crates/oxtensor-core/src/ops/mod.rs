@@ -19,6 +19,7 @@ mod composite_graph;
 pub mod composite_reduce;
 mod constant_grads;
 pub mod cpu_contiguous;
+pub mod convolve;
 pub mod cumulative;
 pub mod deep_copy;
 pub mod diagonal;

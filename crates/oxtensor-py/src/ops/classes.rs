@@ -34,6 +34,7 @@ use crate::ops::selection::{PyChoose, PyPermuteRowElements};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
 };
+use crate::ops::signal::PyConvolve1d;
 use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
 use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
 use crate::ops::subtensor::{PyAdvancedSubtensor, PyAdvancedSubtensor1, PySubtensor};
@@ -53,6 +54,7 @@ use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
 use oxtensor_core::ops::choose::Choose;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
+use oxtensor_core::ops::convolve::Convolve1d;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::cumulative::CumOp;
 use oxtensor_core::ops::deep_copy::DeepCopyOp;
@@ -150,6 +152,7 @@ builtin_ops! {
     EighGrad => PyEighGrad,
     Expm => PyExpm,
     ExpmGrad => PyExpmGrad,
+    Convolve1d => PyConvolve1d,
     Svd => PySvd,
     SvdGrad => PySvdGrad,
     Qr => PyQr,

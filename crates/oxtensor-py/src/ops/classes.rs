@@ -34,7 +34,7 @@ use crate::ops::selection::{PyChoose, PyPermuteRowElements};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
 };
-use crate::ops::signal::PyConvolve1d;
+use crate::ops::signal::{PyConvolve1d, PyIRFFTGrad, PyIRFFTOp, PyRFFTGrad, PyRFFTOp};
 use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
 use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
 use crate::ops::subtensor::{PyAdvancedSubtensor, PyAdvancedSubtensor1, PySubtensor};
@@ -61,6 +61,7 @@ use oxtensor_core::ops::deep_copy::DeepCopyOp;
 use oxtensor_core::ops::diagonal::{AllocDiag, ExtractDiag};
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::fft::{IRFFTGrad, IRFFTOp, RFFTGrad, RFFTOp};
 use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
 use oxtensor_core::ops::gemv::Gemv;
 use oxtensor_core::ops::grad_ops::GradOp;
@@ -153,6 +154,10 @@ builtin_ops! {
     Expm => PyExpm,
     ExpmGrad => PyExpmGrad,
     Convolve1d => PyConvolve1d,
+    RFFTOp => PyRFFTOp,
+    IRFFTOp => PyIRFFTOp,
+    RFFTGrad => PyRFFTGrad,
+    IRFFTGrad => PyIRFFTGrad,
     Svd => PySvd,
     SvdGrad => PySvdGrad,
     Qr => PyQr,

@@ -1,10 +1,13 @@
-//! Signal processing loops: 1-d convolution (`convolve.rs`, direct sums).
-//! Inputs are cast to the float type they compute in
+//! Signal processing loops: 1-d convolution (`convolve.rs`, direct sums)
+//! and real FFTs over all but the first axis (`fft.rs`, through `realfft`
+//! and `rustfft`). Inputs are cast to the float type they compute in
 //! (float32 stays float32, everything else float64) and made contiguous.
 
 mod convolve;
+mod fft;
 
 pub use convolve::convolve1d;
+pub use fft::{irfftn, rfftn};
 
 use crate::dtype::DType;
 use crate::error::Result;

@@ -152,3 +152,10 @@ def test_random_subscripts(case, static):
     subscripts, terms = case
     shapes = [tuple(LENGTHS[c] for c in t) for t in terms]
     run(subscripts, shapes, static)
+
+
+def test_str_is_pytensors():
+    out = einsum("ij->j", ot.matrix("x"))
+    assert str(out.owner.op) == (
+        "Einsum{self.subscripts='ij->j', self.path=((0,),), self.optimized=True}"
+    )

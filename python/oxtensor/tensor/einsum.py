@@ -44,9 +44,10 @@ class Einsum(OpFromGraph):
         super().__init__(*args, **kwargs, strict=True)
 
     def __str__(self) -> str:
+        # PyTensor's form, `self.` included (its f-string uses `=`).
         return (
-            f"Einsum{{subscripts={self.subscripts!r}, path={self.path!r}, "
-            f"optimized={self.optimized!r}}}"
+            f"Einsum{{self.subscripts={self.subscripts!r}, "
+            f"self.path={self.path!r}, self.optimized={self.optimized!r}}}"
         )
 
     def _key(self) -> tuple[Any, ...]:

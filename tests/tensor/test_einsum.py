@@ -159,3 +159,24 @@ def test_str_is_pytensors():
     assert str(out.owner.op) == (
         "Einsum{self.subscripts='ij->j', self.path=((0,),), self.optimized=True}"
     )
+
+
+def test_paths_equal_numpys_on_random_subscripts():
+    rng = np.random.default_rng(5)
+    letters = list("abcdef")
+    for _ in range(60):
+        n = int(rng.integers(3, 6))
+        terms = [
+            "".join(rng.choice(letters, rng.integers(1, 4), False)) for _ in range(n)
+        ]
+        used = sorted(set("".join(terms)))
+        out = "".join(rng.choice(used, rng.integers(0, min(2, len(used)) + 1), False))
+        sizes = {c: int(rng.integers(2, 7)) for c in letters}
+        subscripts = ",".join(terms) + "->" + out
+        values = [np.empty([sizes[c] for c in t]) for t in terms]
+        want = np.einsum_path(subscripts, *values, optimize="optimal")[0][1:]
+        if len(want) == 1 and len(want[0]) > 2:
+            continue  # nothing to optimise: contracted from the right instead
+        xs = [ot.tensor(shape=v.shape) for v in values]
+        got = einsum(subscripts, *xs).owner.op.path
+        assert [set(p) for p in got] == [set(p) for p in want], subscripts

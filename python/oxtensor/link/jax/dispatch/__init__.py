@@ -9,6 +9,7 @@ from oxtensor.link.jax.dispatch import (  # noqa: F401  (registrations)
     reduce,
     scalar,
     shape,
+    signal,
     sort,
     subtensor,
 )

@@ -1,5 +1,6 @@
 """``convolve1d``, ``rfft`` and ``irfft`` on JAX against the native VM,
-with their gradients, for inputs of static lengths."""
+with their gradients, for inputs of static lengths; and an ``Einsum`` the
+rewrites could not plan (``jnp.einsum``)."""
 
 import pytest
 
@@ -38,3 +39,12 @@ def test_rfft_and_irfft(norm: str | None) -> None:
         [r.normal(size=(2, 4, 6)), r.normal(size=(2, 4, 5, 2))],
         rtol=1e-9,
     )
+
+
+def test_einsum_planned_without_lengths() -> None:
+    a, b, c = ot.dmatrix("a"), ot.dmatrix("b"), ot.dmatrix("c")
+    out = ot.einsum("ij,jk,kl->il", a, b, c)
+    assert not out.owner.op.optimized
+    r = rng()
+    values = [r.normal(size=(2, 3)), r.normal(size=(3, 4)), r.normal(size=(4, 2))]
+    compare([a, b, c], out, values, rtol=1e-10)

@@ -16,6 +16,7 @@ use crate::types::TensorType;
 use std::sync::Arc;
 
 pub mod canonical_slice;
+pub mod einsum;
 pub mod numpy_index;
 pub mod sign;
 pub mod variance;

@@ -180,6 +180,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
+    m.add_function(wrap_pyfunction!(ops::einsum::_einsum_plan, m)?)?;
     m.add_function(wrap_pyfunction!(ops::variance::var, m)?)?;
     m.add_function(wrap_pyfunction!(ops::variance::std, m)?)?;
     m.add_function(wrap_pyfunction!(convert::index_args::getitem, m)?)?;

@@ -44,6 +44,7 @@ from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
 # The everyday NumPy-style composites (diag, tril, roll, linspace, ...).
 from oxtensor.tensor._everyday import *  # noqa: E402, F403
 from oxtensor.tensor._everyday import __all__ as _everyday_all  # noqa: E402
+from oxtensor.tensor.einsum import einsum  # noqa: E402
 from oxtensor.tensor.type_other import NoneConst  # noqa: E402
 
 # Last: the forwarded methods take their signatures from the functions.
@@ -64,6 +65,7 @@ __all__ = [
     "TensorConstant",
     "TensorVariable",
     "Variable",
+    "einsum",
     "linalg",
     "argsort",
     "extra_ops",

@@ -30,6 +30,7 @@ pub(crate) mod index;
 pub(crate) mod iter;
 pub mod linalg;
 pub(crate) mod reduce;
+pub(crate) mod signal;
 pub mod softmax;
 pub(crate) mod sort;
 pub mod vmath;

@@ -282,3 +282,7 @@ def _parse_gufunc_signature(
     signature: str,
 ) -> tuple[list[list[str]], list[list[str]]]:
     """The core dim names of each input and output of ``"(m,n),(n)->(m)"``."""
+
+def _einsum_plan(subscripts: str, shapes: list[tuple[int | None, ...]]) -> dict[str, t.Any]:
+    """The core's einsum plan: ``path``, ``optimized``, ``broadcast_label``
+    and ``steps`` (``(operands, prepare, dot, transpose)`` each)."""

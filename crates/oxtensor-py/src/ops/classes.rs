@@ -37,6 +37,7 @@ use crate::ops::shape::{
 use crate::ops::solvers::{
     PyLuFactor, PyLuFactorGrad, PyPivotToPermutations, PySolve, PySolveTriangular,
 };
+use crate::ops::signal::{PyConvolve1d, PyIRFFTGrad, PyIRFFTOp, PyRFFTGrad, PyRFFTOp};
 use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
 use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
 use crate::ops::subtensor::{PyAdvancedSubtensor, PyAdvancedSubtensor1, PySubtensor};
@@ -56,12 +57,14 @@ use oxtensor_core::ops::blockwise::Blockwise;
 use oxtensor_core::ops::centred_squares::CentredSquares;
 use oxtensor_core::ops::choose::Choose;
 use oxtensor_core::ops::composite_reduce::CompositeReduce;
+use oxtensor_core::ops::convolve::Convolve1d;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::cumulative::CumOp;
 use oxtensor_core::ops::deep_copy::DeepCopyOp;
 use oxtensor_core::ops::diagonal::{AllocDiag, ExtractDiag};
 use oxtensor_core::ops::dimshuffle::DimShuffle;
 use oxtensor_core::ops::elemwise::Elemwise;
+use oxtensor_core::ops::fft::{IRFFTGrad, IRFFTOp, RFFTGrad, RFFTOp};
 use oxtensor_core::ops::fill_diagonal::{FillDiagonal, FillDiagonalOffset};
 use oxtensor_core::ops::gemv::Gemv;
 use oxtensor_core::ops::grad_ops::GradOp;
@@ -159,6 +162,11 @@ builtin_ops! {
     EighGrad => PyEighGrad,
     Expm => PyExpm,
     ExpmGrad => PyExpmGrad,
+    Convolve1d => PyConvolve1d,
+    RFFTOp => PyRFFTOp,
+    IRFFTOp => PyIRFFTOp,
+    RFFTGrad => PyRFFTGrad,
+    IRFFTGrad => PyIRFFTGrad,
     Svd => PySvd,
     SvdGrad => PySvdGrad,
     Qr => PyQr,

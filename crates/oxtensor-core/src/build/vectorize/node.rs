@@ -1,7 +1,7 @@
 //! `vectorize_node`: one node rebuilt for batched inputs, by its op's rule
 //! (PyTensor's `_vectorize_node` dispatch). Ops that broadcast or take axes
 //! keep their class with the batch axes added (`Elemwise`, `DimShuffle`,
-//! `CAReduce`, `Argmax`, `Softmax`, `Matmul`, `Blockwise`, `Subtensor` of a
+//! `CAReduce`, `Argmax`, `Softmax`, `Matmul`, `Blockwise`, `Shape_i`, `Subtensor` of a
 //! batched tensor, `AdvancedSubtensor` of one with adjacent index arrays);
 //! the shape ops have rules of their own (`shape_rules.rs`); a host op asks
 //! the host first; every other op becomes a `Blockwise` of itself.
@@ -17,6 +17,7 @@ use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::elemwise::Elemwise;
 use crate::ops::matmul::Matmul;
 use crate::ops::reduce::CAReduce;
+use crate::ops::shape::ShapeI;
 use crate::ops::softmax::Softmax;
 use crate::ops::subtensor::Subtensor;
 use crate::ops::OpRef;
@@ -130,6 +131,9 @@ fn same_class(
         // the arrays' axes (separated arrays would move to the front).
         let entries = std::iter::repeat_n(IdxEntry::FULL, nb).chain(entries);
         Arc::new(AdvancedSubtensor::new(entries.collect())?)
+    } else if let Some(s) = any.downcast_ref::<ShapeI>() {
+        // A core length is the same for every batch entry: one scalar.
+        Arc::new(ShapeI { i: s.i + nb })
     } else if let Some(s) = any.downcast_ref::<Softmax>() {
         // `None` (all the core elements) becomes the core axes, as PyTensor's.
         let axes = match &s.axis {

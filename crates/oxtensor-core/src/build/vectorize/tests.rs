@@ -271,3 +271,21 @@ fn specify_shape_leaves_the_batch_lengths_unspecified() {
         "{err}"
     );
 }
+
+#[test]
+fn shape_i_reads_the_batched_core_axis() {
+    let mut g = Graph::new();
+    let x = input(&mut g, 1, "x");
+    let n = g
+        .apply_out(Arc::new(crate::ops::shape::ShapeI { i: 0 }), &[x])
+        .unwrap();
+    let bx = input(&mut g, 3, "bx");
+    let [new] = vectorize_graph(&mut g, &[n], &[(x, bx)], None).unwrap()[..] else {
+        panic!()
+    };
+    let op = op_of(&g, new)
+        .as_any()
+        .downcast_ref::<crate::ops::shape::ShapeI>();
+    assert_eq!(op.map(|s| s.i), Some(2));
+    assert_eq!(g.var(new).ty.as_tensor().unwrap().ndim(), 0);
+}

@@ -3,12 +3,14 @@ importing this package registers them all with `jax_funcify`."""
 
 from oxtensor.link.jax.dispatch import (  # noqa: F401  (registrations)
     blas,
+    einsum,
     extra,
     ifelse,
     linalg,
     reduce,
     scalar,
     shape,
+    signal,
     solvers,
     sort,
     subtensor,

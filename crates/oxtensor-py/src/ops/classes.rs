@@ -34,10 +34,10 @@ use crate::ops::selection::{PyChoose, PyPermuteRowElements};
 use crate::ops::shape::{
     PyARange, PyAlloc, PyAllocEmpty, PyEye, PyJoin, PyMakeVector, PyRepeat, PySpecifyShape, PySplit,
 };
+use crate::ops::signal::{PyConvolve1d, PyIRFFTGrad, PyIRFFTOp, PyRFFTGrad, PyRFFTOp};
 use crate::ops::solvers::{
     PyLuFactor, PyLuFactorGrad, PyPivotToPermutations, PySolve, PySolveTriangular,
 };
-use crate::ops::signal::{PyConvolve1d, PyIRFFTGrad, PyIRFFTOp, PyRFFTGrad, PyRFFTOp};
 use crate::ops::sort::{self, PyArgSortOp, PyCumOp, PySortOp, PyTakeAlongAxis};
 use crate::ops::special::{self, PyArgmax, PyLogSoftmax, PyLogSumExp, PySoftmax};
 use crate::ops::subtensor::{PyAdvancedSubtensor, PyAdvancedSubtensor1, PySubtensor};

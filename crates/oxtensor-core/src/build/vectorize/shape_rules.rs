@@ -12,10 +12,13 @@ use crate::dtype::{autocast_int, DType};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Node, VarId};
 use crate::ops::alloc::alloc;
+use crate::ops::elemwise::Elemwise;
 use crate::ops::known;
 use crate::ops::make_vector::MakeVector;
 use crate::ops::shape::{Reshape, Shape};
 use crate::ops::specify_shape::SpecifyShape;
+use crate::scalar::ScalarOp;
+use crate::value::Value;
 use std::sync::Arc;
 
 /// The node rebuilt by its shape op's rule, or `None` for other ops.
@@ -120,7 +123,43 @@ fn reshape(g: &mut Graph, n: &Node, inputs: &[VarId], nb: usize) -> Result<Optio
     };
     let ndim = vector_length(g, shape_vec)?.flatten().unwrap_or_default() as usize;
     // Static lengths read from constant entries, as Python's reshape does.
-    known::apply_out(g, Arc::new(Reshape { ndim }), &[x, shape_vec]).map(Some)
+    let op = Reshape { ndim };
+    let input = g.try_var(x)?.ty.expect_tensor("Reshape's input")?.clone();
+    let known = known_entries(g, shape_vec);
+    let ty = op.output_type_with_lengths(&input, known.as_deref(), &vec![None; ndim])?;
+    let node = g.add_node(Arc::new(op), vec![x, shape_vec], vec![ty.into()])?;
+    Ok(Some(g.node(node).outputs[0]))
+}
+
+/// The entries of a shape vector known now: a constant vector's, or a
+/// `MakeVector`'s inputs that are integer constants (perhaps cast).
+fn known_entries(g: &Graph, shape_vec: VarId) -> Option<Vec<Option<i64>>> {
+    let int_of = |v: VarId| -> Option<i64> {
+        let mut v = v;
+        if let Some(node) = g.var(v).owner() {
+            let n = g.node(node);
+            let cast = n.op.as_any().downcast_ref::<Elemwise>();
+            if !matches!(cast.map(|e| &e.scalar_op), Some(ScalarOp::Cast(_))) {
+                return None;
+            }
+            v = n.inputs[0];
+        }
+        let Value::Tensor(t) = &g.var(v).constant()?.value else {
+            return None;
+        };
+        known::int_scalar(t, "a length").ok()
+    };
+    if let Some(Value::Tensor(t)) = g.var(shape_vec).constant().map(|c| &c.value) {
+        return Some(
+            (0..t.len())
+                .map(|i| known::int_at(t, i, "a length").ok())
+                .collect(),
+        );
+    }
+    let n = g.node(g.var(shape_vec).owner()?);
+    n.op.as_any()
+        .is::<MakeVector>()
+        .then(|| n.inputs.iter().map(|&v| int_of(v)).collect())
 }
 
 /// `specify_shape(x, (None,) * nb + lengths)`; batched lengths are out of

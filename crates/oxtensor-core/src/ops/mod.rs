@@ -48,6 +48,7 @@ pub(crate) mod scalar_grad;
 mod scalar_grad_math;
 mod scalar_graph;
 mod scalar_graph_grad;
+mod scalar_loop_graph;
 pub mod scalar_tensor;
 pub mod searchsorted;
 pub mod shape;

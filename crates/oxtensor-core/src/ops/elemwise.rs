@@ -128,8 +128,7 @@ impl Elemwise {
         tensors: &[&crate::tensor::Tensor],
     ) -> Result<Option<smallvec::SmallVec<[crate::tensor::Tensor; 2]>>> {
         if let ScalarOp::Loop(_) = &self.scalar_op {
-            // The loop kernel packs its running elements: it writes no input.
-            return Ok(None);
+            return self.loop_into_granted(ctx, tensors);
         }
         if let ScalarOp::Composite(c) = &self.scalar_op {
             return match FusedKernel::new(c, ctx.input_types, ctx.output_types) {

@@ -24,6 +24,7 @@ pub mod deep_copy;
 pub mod diagonal;
 pub mod dimshuffle;
 pub mod elemwise;
+mod elemwise_loop;
 pub mod fill_diagonal;
 pub mod gemv;
 pub mod grad_ops;

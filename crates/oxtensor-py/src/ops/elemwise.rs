@@ -103,7 +103,7 @@ pub fn object(py: Python<'_>, core: &OpRef) -> PyResult<Py<PyAny>> {
         Ok(Py::new(py, init)?.into_any())
     };
     // A composite is one fused node's: cached, it would outlive it.
-    let composite = matches!(e.scalar_op, ScalarOp::Composite(_));
+    let composite = matches!(e.scalar_op, ScalarOp::Composite(_) | ScalarOp::Loop(_));
     if e.inplace_pattern.is_empty() && !composite {
         cached(py, &SHARED, &e.scalar_op, make)
     } else {

@@ -28,7 +28,7 @@ pub struct PyScalarOp {
 impl PyScalarOp {
     /// The core scalar op is also the Python op's core op: on scalar
     /// variables a scalar op is a graph op (`add(x, y)`).
-    fn init(op: ScalarOp) -> PyClassInitializer<PyScalarOp> {
+    pub(crate) fn init(op: ScalarOp) -> PyClassInitializer<PyScalarOp> {
         PyOp::builtin(Arc::new(op.clone())).add_subclass(PyScalarOp { op })
     }
 }
@@ -54,7 +54,7 @@ impl PyScalarOp {
     fn name(&self) -> String {
         match &self.op {
             ScalarOp::Kind(k) => k.name().to_string(),
-            ScalarOp::Cast(_) | ScalarOp::Composite(_) => self.op.to_string(),
+            ScalarOp::Cast(_) | ScalarOp::Composite(_) | ScalarOp::Loop(_) => self.op.to_string(),
         }
     }
 
@@ -145,6 +145,11 @@ impl PyScalarOp {
                     .getattr("composite_from_state")?,
                 PyTuple::new(py, [crate::pickle::composite::composite_state(py, &c)?])?,
             ),
+            ScalarOp::Loop(l) => (
+                py.import("oxtensor._core")?
+                    .getattr("scalar_loop_from_state")?,
+                PyTuple::new(py, [crate::pickle::composite::loop_state(py, &l)?])?,
+            ),
         };
         let state = slf
             .getattr("__dict__")
@@ -214,6 +219,7 @@ fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
         ScalarOp::Composite(_) => {
             Py::new(py, PyScalarOp::init(op).add_subclass(PyComposite))?.into_any()
         }
+        ScalarOp::Loop(_) => crate::ops::scalar_loop::create(py, op)?,
     })
 }
 
@@ -224,6 +230,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyScalarOp>()?;
     m.add_class::<PyCast>()?;
     m.add_class::<PyComposite>()?;
+    m.add_class::<crate::ops::scalar_loop::PyScalarLoop>()?;
     class_of(m.py(), ScalarKind::Add)?;
     Ok(())
 }
@@ -267,6 +274,7 @@ impl PyCast {
             ScalarOp::Cast(d) => d.to_string(),
             ScalarOp::Kind(k) => k.name().to_string(),
             ScalarOp::Composite(c) => c.to_string(),
+            ScalarOp::Loop(l) => l.to_string(),
         }
     }
 }
@@ -312,8 +320,8 @@ static INSTANCES: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::
 
 /// The shared Python instance of a scalar op.
 pub fn instance(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
-    if let ScalarOp::Composite(_) = op {
-        // One per fused node: kept in the cache they would outlive it.
+    if let ScalarOp::Composite(_) | ScalarOp::Loop(_) = op {
+        // One per fused node (or loop made): cached, they would outlive it.
         return create(py, op);
     }
     let cache = INSTANCES.get_or_init(py, || Mutex::new(HashMap::new()));

@@ -12,9 +12,11 @@ use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::composite::Composite;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::PyTraverseError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -216,9 +218,11 @@ fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
     Ok(match op {
         ScalarOp::Kind(k) => class_of(py, k)?.call0()?.unbind(),
         ScalarOp::Cast(_) => Py::new(py, PyScalarOp::init(op).add_subclass(PyCast))?.into_any(),
-        ScalarOp::Composite(_) => {
-            Py::new(py, PyScalarOp::init(op).add_subclass(PyComposite))?.into_any()
-        }
+        ScalarOp::Composite(_) => Py::new(
+            py,
+            PyScalarOp::init(op).add_subclass(PyComposite::default()),
+        )?
+        .into_any(),
         ScalarOp::Loop(_) => crate::ops::scalar_loop::create(py, op)?,
     })
 }
@@ -282,7 +286,10 @@ impl PyCast {
 /// `Composite{...}`: a scalar graph run as one op, made by the fusion
 /// rewrite or from Python: `Composite([x, y], [x + y])` of scalar variables.
 #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.basic", name = "Composite")]
-pub struct PyComposite;
+#[derive(Default)]
+pub struct PyComposite {
+    fgraph: crate::ops::scalar_loop::InnerFgraph,
+}
 
 #[pymethods]
 impl PyComposite {
@@ -298,21 +305,36 @@ impl PyComposite {
             .call1((inputs, outputs))?
             .cast_into::<PyFunctionGraph>()?;
         let c = Composite::from_fgraph(fg.borrow().core()?).py()?;
-        Ok(PyScalarOp::init(ScalarOp::Composite(Arc::new(c))).add_subclass(PyComposite))
+        Ok(PyScalarOp::init(ScalarOp::Composite(Arc::new(c))).add_subclass(PyComposite::default()))
+    }
+
+    /// The inner graph's inputs (`i0, i1, ...`).
+    #[getter]
+    fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::fgraph(slf)?.getattr("inputs")
+    }
+
+    /// The inner graph's outputs.
+    #[getter]
+    fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::fgraph(slf)?.getattr("outputs")
     }
 
     /// The inner scalar graph: inputs `i0, i1, ...`, as `dprint` shows it.
     #[getter]
     fn fgraph<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyFunctionGraph>> {
-        let py = slf.py();
-        let ScalarOp::Composite(c) = &slf.as_super().borrow().op else {
+        let ScalarOp::Composite(c) = slf.as_super().borrow().op.clone() else {
             return Err(PyTypeError::new_err("not a Composite"));
         };
-        let mut core = c.fgraph().py()?;
-        let (fg, log) = PyFunctionGraph::shell(py, Default::default())?;
-        core.attach_feature(log).py()?;
-        PyFunctionGraph::adopt(&fg, core)?;
-        Ok(fg)
+        slf.borrow().fgraph.get(slf.py(), || c.fgraph())
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        self.fgraph.traverse(&visit)
+    }
+
+    fn __clear__(&mut self) {
+        self.fgraph.clear();
     }
 }
 

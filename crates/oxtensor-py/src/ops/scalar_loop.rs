@@ -8,6 +8,7 @@ use crate::graph::fgraph::PyFunctionGraph;
 use crate::graph::types::core_type;
 use crate::ops::scalar::PyScalarOp;
 use crate::ops::scalar_node::{as_scalar, scalar_op_node};
+use oxtensor_core::graph::FunctionGraph;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::scalar_loop::ScalarLoop;
 use oxtensor_core::scalar::ScalarOp;
@@ -19,17 +20,62 @@ use pyo3::PyTraverseError;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
+/// A scalar op's inner graph as a Python `FunctionGraph`, made on first
+/// use and kept, so `op.fgraph is op.fgraph` and `op.inputs` are the
+/// variables `op.outputs` are computed from (`Composite`, `ScalarLoop`).
+#[derive(Default)]
+pub struct InnerFgraph(Mutex<Option<Py<PyFunctionGraph>>>);
+
+impl InnerFgraph {
+    /// The graph, made from `core` the first time.
+    pub fn get<'py>(
+        &self,
+        py: Python<'py>,
+        core: impl FnOnce() -> oxtensor_core::error::Result<FunctionGraph>,
+    ) -> PyResult<Bound<'py, PyFunctionGraph>> {
+        let mut made = self
+            .0
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("inner fgraph cache poisoned"))?;
+        if let Some(fg) = made.as_ref() {
+            return Ok(fg.bind(py).clone());
+        }
+        let mut core = core().py()?;
+        let (fg, log) = PyFunctionGraph::shell(py, Default::default())?;
+        core.attach_feature(log).py()?;
+        PyFunctionGraph::adopt(&fg, core)?;
+        *made = Some(fg.clone().unbind());
+        Ok(fg)
+    }
+
+    /// For the holder's `__traverse__`.
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Ok(made) = self.0.try_lock() {
+            if let Some(fg) = made.as_ref() {
+                visit.call(fg)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// For the holder's `__clear__`.
+    pub fn clear(&mut self) {
+        if let Ok(made) = self.0.get_mut() {
+            made.take();
+        }
+    }
+}
+
 /// `ScalarLoop(init, update, constant=None, until=None, name="ScalarLoop")`.
 #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.loop", name = "ScalarLoop")]
 pub struct PyScalarLoop {
-    /// The step's graph, made on first use, so `op.fgraph is op.fgraph`.
-    fgraph: Mutex<Option<Py<PyFunctionGraph>>>,
+    fgraph: InnerFgraph,
 }
 
 /// The Python object of a core loop.
 pub fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
     let init = PyScalarOp::init(op).add_subclass(PyScalarLoop {
-        fgraph: Mutex::new(None),
+        fgraph: InnerFgraph::default(),
     });
     Ok(Py::new(py, init)?.into_any())
 }
@@ -77,7 +123,7 @@ impl PyScalarLoop {
         let l = ScalarLoop::from_fgraph(fg.borrow().core()?, n_update, is_while, name).py()?;
         Ok(
             PyScalarOp::init(ScalarOp::Loop(Arc::new(l))).add_subclass(PyScalarLoop {
-                fgraph: Mutex::new(None),
+                fgraph: InnerFgraph::default(),
             }),
         )
     }
@@ -86,37 +132,16 @@ impl PyScalarLoop {
     /// the constants), outputs the updates (then `until`).
     #[getter]
     fn fgraph<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyFunctionGraph>> {
-        let py = slf.py();
         let l = core_loop(slf)?;
-        let this = slf.borrow();
-        let mut made = this
-            .fgraph
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("ScalarLoop.fgraph poisoned"))?;
-        if let Some(fg) = made.as_ref() {
-            return Ok(fg.bind(py).clone());
-        }
-        let mut core = l.fgraph().py()?;
-        let (fg, log) = PyFunctionGraph::shell(py, Default::default())?;
-        core.attach_feature(log).py()?;
-        PyFunctionGraph::adopt(&fg, core)?;
-        *made = Some(fg.clone().unbind());
-        Ok(fg)
+        slf.borrow().fgraph.get(slf.py(), || l.fgraph())
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        if let Ok(made) = self.fgraph.try_lock() {
-            if let Some(fg) = made.as_ref() {
-                visit.call(fg)?;
-            }
-        }
-        Ok(())
+        self.fgraph.traverse(&visit)
     }
 
     fn __clear__(&mut self) {
-        if let Ok(made) = self.fgraph.get_mut() {
-            made.take();
-        }
+        self.fgraph.clear();
     }
 
     /// The step's inputs (the states, then the constants).

@@ -82,8 +82,8 @@ pub fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
 
 fn core_loop(slf: &Bound<'_, PyScalarLoop>) -> PyResult<Arc<ScalarLoop>> {
     match &slf.as_super().borrow().op {
-        ScalarOp::Loop(l) => Ok(l.clone()),
-        other => Err(PyTypeError::new_err(format!("{other} is not a ScalarLoop"))),
+        Some(ScalarOp::Loop(l)) => Ok(l.clone()),
+        _ => Err(PyTypeError::new_err("not a ScalarLoop")),
     }
 }
 

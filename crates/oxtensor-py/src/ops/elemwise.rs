@@ -88,6 +88,10 @@ impl PyElemwise {
 
     /// A Python scalar op's `Elemwise` hashes as its scalar op (its
     /// `inplace_pattern`, a dict, cannot be hashed); built-ins as any op.
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        PyOp::__eq__(slf.as_super(), other)
+    }
+
     fn __hash__(slf: &Bound<'_, Self>) -> PyResult<isize> {
         match &slf.borrow().host {
             Some(h) => (slf.get_type(), h.bind(slf.py()))

@@ -11,6 +11,13 @@ from oxtensor.scalar.autocast import *  # noqa: F403
 from oxtensor.scalar.autocast import __all__ as _AUTOCAST_NAMES
 from oxtensor.scalar.dtypes import *  # noqa: F403
 from oxtensor.scalar.dtypes import __all__ as _DTYPE_NAMES
+from oxtensor.scalar.python_ops import (
+    float_out,
+    int_out,
+    same_out,
+    upcast_out,
+    upgrade_to_float,
+)
 from oxtensor.scalar.variable import *  # noqa: F403
 from oxtensor.scalar.variable import __all__ as _VARIABLE_NAMES
 from oxtensor.scalar.variable import as_scalar, get_scalar_type
@@ -102,6 +109,11 @@ __all__ = [
     "ints",
     "ComplexError",
     "specific_out",
+    "float_out",
+    "int_out",
+    "same_out",
+    "upcast_out",
+    "upgrade_to_float",
     "Composite",
     "ScalarOp",
     *_CLASSES,

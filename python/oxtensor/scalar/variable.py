@@ -6,6 +6,8 @@ with its arithmetic operators, `ScalarConstant`, `constant` and
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from oxtensor import _core
 from oxtensor.graph.basic import Constant, Variable
 
@@ -25,6 +27,13 @@ class _ScalarOperators:
     @property
     def dtype(self) -> str:
         return self.type.dtype  # type: ignore[attr-defined]
+
+    @property
+    def shape(self) -> Any:
+        """A scalar's shape: the empty int64 vector (PyTensor's)."""
+        from oxtensor.tensor import as_tensor_variable
+
+        return as_tensor_variable(np.zeros(0, dtype="int64"))
 
     def __abs__(self) -> Any:
         return _op("abs")(self)

@@ -12,8 +12,10 @@ use crate::error::{Error, Result};
 use crate::graph::traversal::toposort;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype};
+use crate::ops::scalar_tensor::ScalarFromTensor;
 use crate::types::Type;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Computes the gradients `req` asks for, adding their graphs to `g`.
 /// `host` differentiates ops defined in a host language (none in a pure
@@ -107,6 +109,7 @@ fn check_cost(g: &Graph, req: &GradRequest) -> Result<()> {
             "Can't differentiate a NaN cost. Cost is NaN because {why}"
         ))),
         Type::Tensor(t) if t.ndim() == 0 => Ok(()),
+        Type::Scalar(_) => Ok(()),
         Type::Tensor(_) => Err(Error::Type("Cost must be a scalar.".into())),
         other => Err(Error::Type(format!(
             "Cost must be a scalar tensor, got a variable of type {other}"
@@ -123,6 +126,14 @@ fn seeds(g: &mut Graph, req: &GradRequest) -> Result<Vec<(VarId, VarId)>> {
     }
     if let Some(cost) = req.cost {
         if !req.known_grads.iter().any(|(v, _)| *v == cost) {
+            if let Type::Scalar(dtype) = g.var(cost).ty {
+                // A scalar graph's cost (PyTensor differentiates those
+                // too): its seed is the scalar 1, what scalar ops' rules take.
+                let one = build::scalar_constant(g, grad_dtype(dtype), 1.0);
+                let seed = g.apply_out(Arc::new(ScalarFromTensor), &[one])?;
+                out.push((cost, seed));
+                return Ok(out);
+            }
             let dtype = g.var(cost).ty.expect_tensor("The cost")?.dtype;
             // `fill(cost, 1)` as PyTensor seeds it: the gradient graph keeps
             // the cost as an ancestor, so `grad(x, x)` still reads `x` (its
@@ -426,6 +437,11 @@ impl<'h> Driver<'h> {
 /// `sum + t`, refusing terms of types the core cannot add.
 fn add_term(g: &mut Graph, v: VarId, sum: Option<VarId>, t: VarId) -> Result<VarId> {
     let Some(s) = sum else { return Ok(t) };
+    if g.var(t).ty.as_scalar().is_some() && g.var(s).ty.as_scalar().is_some() {
+        // Terms of a scalar graph's variable add as scalars.
+        let add = crate::scalar::ScalarOp::Kind(crate::scalar::ScalarKind::Add);
+        return g.apply_out(Arc::new(add), &[s, t]);
+    }
     if g.var(t).ty.as_tensor().is_none() || g.var(s).ty.as_tensor().is_none() {
         return Err(Error::OutOfScope(format!(
             "summing several gradient terms of {} (type {}) needs an addition for that type",

@@ -18,6 +18,12 @@ impl Composite {
     /// The composite computing `fg`'s outputs from its inputs, which must
     /// all be scalars; every node must be a scalar op.
     pub fn from_fgraph(fg: &FunctionGraph) -> Result<Composite> {
+        Composite::from_fgraph_of(fg, "Composite")
+    }
+
+    /// [`Composite::from_fgraph`], errors naming `owner` (the op whose
+    /// graph it is: a `ScalarLoop`'s step is a composite too).
+    pub(crate) fn from_fgraph_of(fg: &FunctionGraph, owner: &str) -> Result<Composite> {
         let g = fg.graph();
         let dtypes = fg
             .inputs()
@@ -35,10 +41,17 @@ impl Composite {
             let node = g.node(n);
             let op = node.op.as_any().downcast_ref::<ScalarOp>().ok_or_else(|| {
                 Error::Type(format!(
-                    "a Composite is made of scalar ops, got {}",
+                    "The fgraph of {owner} must be exclusively composed of scalar operations, \
+                     got {}",
                     g.describe_node(n)
                 ))
             })?;
+            if matches!(op, ScalarOp::Loop(_)) && node.outputs.len() > 1 {
+                return Err(Error::NotImplemented(format!(
+                    "a ScalarLoop of several outputs inside a {owner} ({})",
+                    g.describe_node(n)
+                )));
+            }
             let mut args = Vec::with_capacity(node.inputs.len());
             for &v in &node.inputs {
                 args.push(operand(g, v, &mut known, &mut b)?);

@@ -127,6 +127,9 @@ impl Elemwise {
         ctx: &mut PerformCtx<'_>,
         tensors: &[&crate::tensor::Tensor],
     ) -> Result<Option<smallvec::SmallVec<[crate::tensor::Tensor; 2]>>> {
+        if let ScalarOp::Loop(_) = &self.scalar_op {
+            return self.loop_into_granted(ctx, tensors);
+        }
         if let ScalarOp::Composite(c) = &self.scalar_op {
             return match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
                 Some(k) => k.run_destroying(tensors, ctx.pool, &self.inplace_pattern),
@@ -276,6 +279,14 @@ impl Op for Elemwise {
             }
             return Ok(());
         }
+        if let ScalarOp::Loop(_) = &self.scalar_op {
+            let outs =
+                interpret::evaluate(&self.scalar_op, &tensors, ctx.input_bcast, &[], ctx.pool)?;
+            for (slot, t) in outputs.iter_mut().zip(outs) {
+                *slot = Some(t.into());
+            }
+            return Ok(());
+        }
         if let ScalarOp::Composite(c) = &self.scalar_op {
             let outs = match FusedKernel::new(c, ctx.input_types, ctx.output_types) {
                 Some(k) => k.run(&tensors, ctx.pool)?,
@@ -309,6 +320,7 @@ impl Op for Elemwise {
     fn inner_fgraph(&self) -> Option<Result<crate::graph::FunctionGraph>> {
         match &self.scalar_op {
             ScalarOp::Composite(c) => Some(c.fgraph()),
+            ScalarOp::Loop(l) => Some(l.fgraph()),
             _ => None,
         }
     }

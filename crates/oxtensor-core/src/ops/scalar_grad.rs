@@ -56,6 +56,12 @@ pub fn partials(g: &mut Graph, op: &ScalarOp, x: &[VarId], z: VarId) -> Result<V
                 "the partials of {c} are its inner graph's"
             )))
         }
+        // As in PyTensor, where a ScalarLoop defines no `grad`.
+        ScalarOp::Loop(l) => {
+            return Err(crate::error::Error::NotImplemented(format!(
+                "{l} has no gradient"
+            )))
+        }
     };
     let dt = grad_dtype(tensor(g, z)?.dtype);
     let c = |g: &mut Graph, v: f64| build::scalar_constant(g, dt, v);

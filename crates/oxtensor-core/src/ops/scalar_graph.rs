@@ -66,6 +66,7 @@ impl Op for ScalarOp {
     fn inner_fgraph(&self) -> Option<Result<crate::graph::FunctionGraph>> {
         match self {
             ScalarOp::Composite(c) => Some(c.fgraph()),
+            ScalarOp::Loop(l) => Some(l.fgraph()),
             _ => None,
         }
     }

@@ -208,6 +208,18 @@ impl CompositeBuilder {
             )));
         }
         let dtypes: SmallVec<[DType; 4]> = args.iter().map(|&a| self.dtype_of(a)).collect();
+        // A loop on other dtypes than its own is its rebuilt copy, so every
+        // inner node's op is typed by its operands.
+        let op = match op {
+            ScalarOp::Loop(l) => {
+                let rebuilt = match l.for_dtypes(&dtypes)? {
+                    std::borrow::Cow::Owned(new) => Some(new),
+                    std::borrow::Cow::Borrowed(_) => None,
+                };
+                ScalarOp::Loop(rebuilt.map_or(l, std::sync::Arc::new))
+            }
+            other => other,
+        };
         let dtype = op.output_dtype(&dtypes)?;
         self.nodes.push(InnerNode {
             op,

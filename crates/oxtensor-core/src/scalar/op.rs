@@ -4,6 +4,7 @@
 //! of their own (`ops/scalar_graph.rs`). Mirrors `pytensor/scalar/basic.py`.
 
 use super::composite::Composite;
+use super::scalar_loop::ScalarLoop;
 use super::table::ScalarKind;
 use crate::dtype::{floatx, upcast, DType};
 use crate::error::{Error, Result};
@@ -74,6 +75,8 @@ pub enum ScalarOp {
     Cast(DType),
     /// A scalar graph computed as one op (`Composite{...}`).
     Composite(Arc<Composite>),
+    /// A scalar step repeated `n_steps` times or until a condition holds.
+    Loop(Arc<ScalarLoop>),
 }
 
 impl ScalarOp {
@@ -83,6 +86,7 @@ impl ScalarOp {
             ScalarOp::Kind(k) => k.class_name(),
             ScalarOp::Cast(_) => "Cast",
             ScalarOp::Composite(_) => "Composite",
+            ScalarOp::Loop(_) => "ScalarLoop",
         }
     }
 
@@ -100,6 +104,7 @@ impl ScalarOp {
             ScalarOp::Kind(k) => k.nin(),
             ScalarOp::Cast(_) => Some(1),
             ScalarOp::Composite(c) => Some(c.nin()),
+            ScalarOp::Loop(l) => Some(l.nin()),
         }
     }
 
@@ -107,6 +112,7 @@ impl ScalarOp {
     pub fn nout(&self) -> usize {
         match self {
             ScalarOp::Composite(c) => c.nout(),
+            ScalarOp::Loop(l) => l.nout(),
             _ => 1,
         }
     }
@@ -116,6 +122,7 @@ impl ScalarOp {
     pub fn output_dtypes(&self, inputs: &[DType]) -> Result<SmallVec<[DType; 2]>> {
         match self {
             ScalarOp::Composite(c) => c.output_dtypes_for(inputs),
+            ScalarOp::Loop(l) => l.output_dtypes_for(inputs),
             _ => Ok(smallvec![self.output_dtype(inputs)?]),
         }
     }
@@ -127,6 +134,7 @@ impl ScalarOp {
         let kind = match self {
             ScalarOp::Cast(d) => return Ok(*d),
             ScalarOp::Composite(c) => return Ok(c.output_dtypes_for(inputs)?[0]),
+            ScalarOp::Loop(l) => return Ok(l.output_dtypes_for(inputs)?[0]),
             ScalarOp::Kind(k) => *k,
         };
         // Errors name the op as users call it (`and_`, `maximum`), not by its
@@ -218,6 +226,7 @@ impl fmt::Display for ScalarOp {
             ScalarOp::Kind(k) => f.write_str(k.str_form()),
             ScalarOp::Cast(d) => write!(f, "Cast{{{d}}}"),
             ScalarOp::Composite(c) => f.write_str(c.name()),
+            ScalarOp::Loop(l) => f.write_str(l.name()),
         }
     }
 }

@@ -117,6 +117,14 @@ class Elemwise(Op):
         name: str | None = None,
         nfunc_spec: t.Any = None,
     ) -> Self: ...
+    def __init__(
+        self,
+        scalar_op: ScalarOp,
+        inplace_pattern: dict[int, int] | None = None,
+        name: str | None = None,
+        nfunc_spec: t.Any = None,
+    ) -> None:
+        """An ``Elemwise`` of a scalar op written in Python gets its methods."""
     @property
     def scalar_op(self) -> ScalarOp:
         """The scalar op (``Add``, ``Mul``, ...)."""

@@ -28,6 +28,8 @@ pub mod reduce;
 pub mod reshape;
 pub mod rewritten;
 pub mod scalar;
+pub mod scalar_host;
+pub mod scalar_loop;
 pub mod scalar_node;
 pub mod selection;
 pub mod shape;

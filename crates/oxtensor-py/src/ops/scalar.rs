@@ -8,28 +8,39 @@ use crate::errors::IntoPyResult;
 use crate::graph::fgraph::PyFunctionGraph;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
+use crate::ops::scalar_host;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::composite::Composite;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::PyTraverseError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// `oxtensor.scalar.basic.ScalarOp`: the base of the scalar op classes.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.scalar.basic", name = "ScalarOp")]
 pub struct PyScalarOp {
-    /// The core scalar op.
-    pub op: ScalarOp,
+    /// The core scalar op; `None` for a scalar op written in Python (a
+    /// subclass with `impl`, run by `ops/scalar_host.rs`).
+    pub op: Option<ScalarOp>,
 }
 
 impl PyScalarOp {
     /// The core scalar op is also the Python op's core op: on scalar
     /// variables a scalar op is a graph op (`add(x, y)`).
-    fn init(op: ScalarOp) -> PyClassInitializer<PyScalarOp> {
-        PyOp::builtin(Arc::new(op.clone())).add_subclass(PyScalarOp { op })
+    pub(crate) fn init(op: ScalarOp) -> PyClassInitializer<PyScalarOp> {
+        PyOp::builtin(Arc::new(op.clone())).add_subclass(PyScalarOp { op: Some(op) })
+    }
+
+    /// The core scalar op, or a `TypeError` for one written in Python.
+    pub fn core_op(&self) -> PyResult<&ScalarOp> {
+        self.op.as_ref().ok_or_else(|| {
+            PyTypeError::new_err("a scalar op written in Python has no core scalar op")
+        })
     }
 }
 
@@ -51,11 +62,19 @@ impl PyScalarOp {
     /// The instance name, e.g. `add` or `maximum` (the `str` may be the
     /// class name instead, as in PyTensor: `Maximum`).
     #[getter]
-    fn name(&self) -> String {
-        match &self.op {
-            ScalarOp::Kind(k) => k.name().to_string(),
-            ScalarOp::Cast(_) | ScalarOp::Composite(_) => self.op.to_string(),
-        }
+    fn name(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Ok(match &slf.borrow().op {
+            Some(ScalarOp::Kind(k)) => k.name().to_string(),
+            Some(op) => op.to_string(),
+            None => scalar_host::name(slf.as_any())?,
+        })
+    }
+
+    /// A scalar op written in Python may name itself (PyTensor's
+    /// `ScalarOp.__init__(name=...)`).
+    #[setter]
+    fn set_name(slf: &Bound<'_, Self>, name: Bound<'_, PyAny>) -> PyResult<()> {
+        scalar_host::set_name(slf.as_any(), slf.borrow().op.is_none(), name)
     }
 
     /// The node of this op on scalars (numbers and 0-d tensors converted
@@ -65,32 +84,54 @@ impl PyScalarOp {
         slf: &Bound<'py, Self>,
         inputs: &Bound<'py, PyTuple>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let core: OpRef = Arc::new(slf.borrow().op.clone());
+        let Some(op) = slf.borrow().op.clone() else {
+            return scalar_host::make_node(slf.as_any(), inputs);
+        };
+        let core: OpRef = Arc::new(op);
         crate::ops::scalar_node::scalar_op_node(slf.as_any(), &core, inputs)
+    }
+
+    /// A scalar op written in Python computes its node with `impl`.
+    fn perform(
+        slf: &Bound<'_, Self>,
+        node: Bound<'_, PyAny>,
+        inputs: Bound<'_, PyAny>,
+        output_storage: Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        scalar_host::perform(
+            slf.as_any(),
+            slf.borrow().op.is_none(),
+            node,
+            inputs,
+            output_storage,
+        )
     }
 
     /// Number of inputs (`-1`: any number).
     #[getter]
     fn nin(&self) -> i64 {
-        self.op.nin().map_or(-1, |n| n as i64)
+        self.op
+            .as_ref()
+            .and_then(ScalarOp::nin)
+            .map_or(-1, |n| n as i64)
     }
 
     /// Number of outputs.
     #[getter]
     fn nout(&self) -> usize {
-        self.op.nout()
+        self.op.as_ref().map_or(1, ScalarOp::nout)
     }
 
     /// Whether inputs may be swapped.
     #[getter]
     fn commutative(&self) -> bool {
-        matches!(self.op, ScalarOp::Kind(k) if k.commutative())
+        matches!(self.op, Some(ScalarOp::Kind(k)) if k.commutative())
     }
 
     /// Whether the op is associative (those that take any number of inputs).
     #[getter]
     fn associative(&self) -> bool {
-        self.op.nin().is_none()
+        self.op.as_ref().is_some_and(|op| op.nin().is_none())
     }
 
     /// The output dtype for these input dtypes.
@@ -101,35 +142,46 @@ impl PyScalarOp {
             .map(|d| parse_dtype(&d))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(self
-            .op
+            .core_op()?
             .output_dtype(&dtypes)
             .map_err(crate::errors::to_pyerr)?
             .to_string())
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Some(op) = &slf.borrow().op else {
+            return scalar_host::eq(slf.as_any(), other);
+        };
+        Ok(other
             .cast::<PyScalarOp>()
-            .is_ok_and(|o| o.borrow().op == self.op)
+            .is_ok_and(|o| o.borrow().op.as_ref() == Some(op)))
     }
 
-    fn __hash__(&self) -> u64 {
-        oxtensor_core::ops::props_hash(&self.op)
+    fn __hash__(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        match &slf.borrow().op {
+            Some(op) => Ok(oxtensor_core::ops::props_hash(op)),
+            None => scalar_host::hash(slf.as_any()),
+        }
     }
 
-    fn __str__(&self) -> String {
-        self.op.to_string()
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        match &slf.borrow().op {
+            Some(op) => Ok(op.to_string()),
+            None => scalar_host::name(slf.as_any()),
+        }
     }
 
-    fn __repr__(&self) -> String {
-        self.op.to_string()
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::__str__(slf)
     }
 
     /// A kind reloads as its shared instance (`scalar_op("add")`); a cast,
     /// or a subclass defined in Python, through its class.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let op = slf.borrow().op.clone();
+        let Some(op) = slf.borrow().op.clone() else {
+            return scalar_host::reduce(slf.as_any());
+        };
         let shared = instance(py, op.clone())?;
         let (func, args) = match op {
             ScalarOp::Kind(k) if shared.bind(py).get_type().is(slf.get_type()) => (
@@ -144,6 +196,11 @@ impl PyScalarOp {
                 py.import("oxtensor._core")?
                     .getattr("composite_from_state")?,
                 PyTuple::new(py, [crate::pickle::composite::composite_state(py, &c)?])?,
+            ),
+            ScalarOp::Loop(l) => (
+                py.import("oxtensor._core")?
+                    .getattr("scalar_loop_from_state")?,
+                PyTuple::new(py, [crate::pickle::composite::loop_state(py, &l)?])?,
             ),
         };
         let state = slf
@@ -167,6 +224,10 @@ fn from_class(cls: &Bound<'_, PyType>) -> PyResult<PyClassInitializer<PyScalarOp
     let kind = name.and_then(|n| ScalarKind::ALL.iter().find(|k| k.name() == n));
     match kind {
         Some(k) => Ok(PyScalarOp::init(ScalarOp::Kind(*k))),
+        // A subclass written in Python (`impl`, `output_types_preference`).
+        None if !cls.is(cls.py().get_type::<PyScalarOp>()) => {
+            Ok(PyClassInitializer::from(PyOp { core: None }).add_subclass(PyScalarOp { op: None }))
+        }
         None => Err(PyTypeError::new_err(format!(
             "No constructor defined for {}",
             cls.name()?
@@ -211,9 +272,12 @@ fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
     Ok(match op {
         ScalarOp::Kind(k) => class_of(py, k)?.call0()?.unbind(),
         ScalarOp::Cast(_) => Py::new(py, PyScalarOp::init(op).add_subclass(PyCast))?.into_any(),
-        ScalarOp::Composite(_) => {
-            Py::new(py, PyScalarOp::init(op).add_subclass(PyComposite))?.into_any()
-        }
+        ScalarOp::Composite(_) => Py::new(
+            py,
+            PyScalarOp::init(op).add_subclass(PyComposite::default()),
+        )?
+        .into_any(),
+        ScalarOp::Loop(_) => crate::ops::scalar_loop::create(py, op)?,
     })
 }
 
@@ -224,6 +288,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyScalarOp>()?;
     m.add_class::<PyCast>()?;
     m.add_class::<PyComposite>()?;
+    m.add_class::<crate::ops::scalar_loop::PyScalarLoop>()?;
     class_of(m.py(), ScalarKind::Add)?;
     Ok(())
 }
@@ -264,9 +329,9 @@ impl PyCast {
     #[getter]
     fn o_dtype(slf: PyRef<'_, Self>) -> String {
         match &slf.as_super().op {
-            ScalarOp::Cast(d) => d.to_string(),
-            ScalarOp::Kind(k) => k.name().to_string(),
-            ScalarOp::Composite(c) => c.to_string(),
+            Some(ScalarOp::Cast(d)) => d.to_string(),
+            Some(op) => op.to_string(),
+            None => String::new(),
         }
     }
 }
@@ -274,7 +339,10 @@ impl PyCast {
 /// `Composite{...}`: a scalar graph run as one op, made by the fusion
 /// rewrite or from Python: `Composite([x, y], [x + y])` of scalar variables.
 #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.basic", name = "Composite")]
-pub struct PyComposite;
+#[derive(Default)]
+pub struct PyComposite {
+    fgraph: crate::ops::scalar_loop::InnerFgraph,
+}
 
 #[pymethods]
 impl PyComposite {
@@ -290,21 +358,36 @@ impl PyComposite {
             .call1((inputs, outputs))?
             .cast_into::<PyFunctionGraph>()?;
         let c = Composite::from_fgraph(fg.borrow().core()?).py()?;
-        Ok(PyScalarOp::init(ScalarOp::Composite(Arc::new(c))).add_subclass(PyComposite))
+        Ok(PyScalarOp::init(ScalarOp::Composite(Arc::new(c))).add_subclass(PyComposite::default()))
+    }
+
+    /// The inner graph's inputs (`i0, i1, ...`).
+    #[getter]
+    fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::fgraph(slf)?.getattr("inputs")
+    }
+
+    /// The inner graph's outputs.
+    #[getter]
+    fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::fgraph(slf)?.getattr("outputs")
     }
 
     /// The inner scalar graph: inputs `i0, i1, ...`, as `dprint` shows it.
     #[getter]
     fn fgraph<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyFunctionGraph>> {
-        let py = slf.py();
-        let ScalarOp::Composite(c) = &slf.as_super().borrow().op else {
+        let Some(ScalarOp::Composite(c)) = slf.as_super().borrow().op.clone() else {
             return Err(PyTypeError::new_err("not a Composite"));
         };
-        let mut core = c.fgraph().py()?;
-        let (fg, log) = PyFunctionGraph::shell(py, Default::default())?;
-        core.attach_feature(log).py()?;
-        PyFunctionGraph::adopt(&fg, core)?;
-        Ok(fg)
+        slf.borrow().fgraph.get(slf.py(), || c.fgraph())
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        self.fgraph.traverse(&visit)
+    }
+
+    fn __clear__(&mut self) {
+        self.fgraph.clear();
     }
 }
 
@@ -312,8 +395,8 @@ static INSTANCES: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::
 
 /// The shared Python instance of a scalar op.
 pub fn instance(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
-    if let ScalarOp::Composite(_) = op {
-        // One per fused node: kept in the cache they would outlive it.
+    if let ScalarOp::Composite(_) | ScalarOp::Loop(_) = op {
+        // One per fused node (or loop made): cached, they would outlive it.
         return create(py, op);
     }
     let cache = INSTANCES.get_or_init(py, || Mutex::new(HashMap::new()));

@@ -2,7 +2,8 @@
 //! with its composite (`CAReduce{Composite{...}}`) reduce to plain Python
 //! data (input dtypes, constants as arrays, nodes as `(op, args)`, output
 //! nodes) and are rebuilt from it, so a compiled function pickles with its
-//! fused graph.
+//! fused graph. A `ScalarLoop` pickles the same way, as its step's state
+//! (a loop inside a composite as `("ScalarLoop", state)`).
 
 use crate::convert::array::{array_from_tensor, tensor_from_array};
 use crate::errors::IntoPyResult;
@@ -15,6 +16,7 @@ use oxtensor_core::ops::reduce::CAReduce;
 use oxtensor_core::ops::OpRef;
 use oxtensor_core::reduction::ReduceKind;
 use oxtensor_core::scalar::composite::{Composite, Operand};
+use oxtensor_core::scalar::scalar_loop::ScalarLoop;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -40,6 +42,9 @@ pub fn composite_state<'py>(py: Python<'py>, c: &Composite) -> PyResult<Bound<'p
             ScalarOp::Composite(_) => {
                 return Err(PyValueError::new_err("a Composite holds no composite"))
             }
+            ScalarOp::Loop(l) => ("ScalarLoop", loop_state(py, l)?)
+                .into_pyobject(py)?
+                .into_any(),
         };
         let args: Vec<Arg> = n.args.iter().map(|&a| arg(a)).collect();
         nodes.push((op, args).into_pyobject(py)?.into_any());
@@ -92,8 +97,11 @@ fn composite_of(state: &Bound<'_, PyAny>) -> PyResult<Composite> {
 }
 
 fn scalar_op(op: &Bound<'_, PyAny>) -> PyResult<ScalarOp> {
-    if let Ok((_, dtype)) = op.extract::<(String, Bound<'_, PyAny>)>() {
-        return Ok(ScalarOp::Cast(parse_dtype(&dtype)?));
+    if let Ok((tag, arg)) = op.extract::<(String, Bound<'_, PyAny>)>() {
+        return Ok(match tag.as_str() {
+            "ScalarLoop" => ScalarOp::Loop(Arc::new(loop_of(&arg)?)),
+            _ => ScalarOp::Cast(parse_dtype(&arg)?),
+        });
     }
     let name: String = op.extract()?;
     let kind = ScalarKind::ALL
@@ -124,6 +132,26 @@ fn operand(
 pub fn composite_from_state(py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let c = composite_of(&state)?;
     scalar::instance(py, ScalarOp::Composite(Arc::new(c)))
+}
+
+/// A `ScalarLoop` as `(step state, number of states, is_while, name)`.
+pub fn loop_state<'py>(py: Python<'py>, l: &ScalarLoop) -> PyResult<Bound<'py, PyTuple>> {
+    let step = composite_state(py, l.step())?;
+    (step, l.n_update(), l.is_while(), l.name()).into_pyobject(py)
+}
+
+/// The loop a [`loop_state`] describes.
+fn loop_of(state: &Bound<'_, PyAny>) -> PyResult<ScalarLoop> {
+    let (step, n_update, is_while, name): (Bound<'_, PyAny>, usize, bool, String) =
+        state.extract()?;
+    ScalarLoop::new(composite_of(&step)?, n_update, is_while, &name).py()
+}
+
+/// `oxtensor._core.scalar_loop_from_state(state)`: the `ScalarLoop` scalar op.
+#[pyfunction]
+pub fn scalar_loop_from_state(py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let l = loop_of(&state)?;
+    scalar::instance(py, ScalarOp::Loop(Arc::new(l)))
 }
 
 /// A fused `Sum` (`CAReduce{Composite{...}}`), pickled by its state.
@@ -188,6 +216,7 @@ pub fn composite_reduce_from_state(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCompositeReduce>()?;
     m.add_function(wrap_pyfunction!(composite_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(scalar_loop_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(composite_reduce_from_state, m)?)?;
     Ok(())
 }

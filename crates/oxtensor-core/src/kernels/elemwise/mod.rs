@@ -211,7 +211,7 @@ fn elemwise_c(
             cast::cast_into(inputs[0], &mut out);
             return Ok(out);
         }
-        ScalarOp::Composite(_) => {
+        ScalarOp::Composite(_) | ScalarOp::Loop(_) => {
             return Err(Error::Value(format!(
                 "{op} runs on the fused kernel, not the single-op one"
             )))

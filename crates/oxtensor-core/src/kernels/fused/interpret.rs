@@ -30,6 +30,7 @@ pub fn evaluate(
 ) -> Result<SmallVec<[Tensor; 2]>> {
     match op {
         ScalarOp::Composite(c) => composite(c, inputs, bcast, pool),
+        ScalarOp::Loop(l) => super::scalar_loop::run(l, inputs, bcast, pool),
         _ => {
             let dtype = *out_dtypes
                 .first()
@@ -47,7 +48,7 @@ pub fn evaluate(
 
 /// `c`'s nodes one by one; the inputs' shapes are checked first, so an
 /// error names the shapes the composite node was given.
-fn composite(
+pub(crate) fn composite(
     c: &Composite,
     inputs: &[&Tensor],
     bcast: &[Vec<bool>],
@@ -76,7 +77,16 @@ fn composite(
             .unzip();
         // A value broadcasts where all it was made from does.
         let mine = (0..ndim).map(|d| flags.iter().all(|f| f[d])).collect();
-        let value = elemwise(&n.op, &args, &flags, n.dtype, Some(&mut *pool))?;
+        let value = match &n.op {
+            // A loop inside a composite has one output (`composite_graph.rs`).
+            ScalarOp::Loop(l) => {
+                let mut outs = super::scalar_loop::run(l, &args, &flags, pool)?;
+                outs.truncate(1);
+                outs.pop()
+                    .ok_or_else(|| Error::Value(format!("{l} has no output")))?
+            }
+            op => elemwise(op, &args, &flags, n.dtype, Some(&mut *pool))?,
+        };
         drop(args);
         done.push((value, mine));
     }

@@ -43,6 +43,7 @@ pub(crate) mod interpret;
 mod order;
 mod plan;
 mod run;
+mod scalar_loop;
 mod sqdiff;
 mod sum;
 pub(crate) mod support;

@@ -2,7 +2,8 @@
 //! logarithms in other bases, rounding, inverse and hyperbolic
 //! trigonometry, the error and gamma function families, `clip`, and the
 //! parts of complex numbers. `scalar_grad::partials` hands these kinds here;
-//! the formulas are PyTensor's.
+//! the formulas are PyTensor's. SciPy's other special functions (incomplete
+//! gamma and beta, Bessel, Owen's T, `hyp2f1`) are in `scalar_grad_special.rs`.
 
 use super::scalar_grad::{tensor, Partial};
 use crate::build;
@@ -142,10 +143,13 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
                 Times(build::true_div(g, xs[0], y1)?),
             ])
         }
-        other => Err(Error::NotImplemented(format!(
-            "no gradient is defined for the scalar op {}",
-            other.name()
-        ))),
+        other => match super::scalar_grad_special::partials(g, other, &xs, z, dt)? {
+            Some(p) => Ok(p),
+            None => Err(Error::NotImplemented(format!(
+                "no gradient is defined for the scalar op {}",
+                other.name()
+            ))),
+        },
     }
 }
 

@@ -143,7 +143,7 @@ pub(crate) fn gammainccinv(a: f64, q: f64) -> f64 {
 
 /// The `x` where P (`lower`) or Q equals `target`.
 fn inverse(a: f64, target: f64, lower: bool) -> f64 {
-    if a.is_nan() || target.is_nan() || a <= 0.0 || !(0.0..=1.0).contains(&target) {
+    if a.is_nan() || target.is_nan() || a < 0.0 || !(0.0..=1.0).contains(&target) {
         return f64::NAN;
     }
     // The smaller tail is solved for: it keeps its relative precision.
@@ -157,6 +157,10 @@ fn inverse(a: f64, target: f64, lower: bool) -> f64 {
     }
     if q == 0.0 {
         return f64::INFINITY;
+    }
+    if a == 0.0 {
+        // P(0, x) = 1 for every x > 0: only the ends have an inverse.
+        return f64::NAN;
     }
     let solve_lower = p <= 0.5;
     // Near 0, P = xᵃ/Γ(a+1) (1 + O(x)): a root below the smallest float is 0.

@@ -62,7 +62,18 @@ pub(crate) fn hyp2f1(a: f64, b: f64, c: f64, z: f64) -> f64 {
     if [a, b, c, z].iter().any(|v| v.is_nan()) {
         return f64::NAN;
     }
-    if z == 0.0 || a == 0.0 || b == 0.0 {
+    // SciPy's (Cephes') order of its special cases, which decides the
+    // degenerate ones (c = 0 with a or b = 0).
+    if z == 0.0 {
+        return 1.0;
+    }
+    if z == 1.0 && c == 0.0 {
+        return f64::INFINITY;
+    }
+    if a == c {
+        return (1.0 - z).powf(-b);
+    }
+    if a == 0.0 || b == 0.0 {
         return 1.0;
     }
     // A terminating series: the number of terms before its zero factor.
@@ -289,6 +300,19 @@ mod tests {
         assert_eq!(hyp2f1(2.0, 13.0, 21.0, 1.2), f64::INFINITY);
         assert_eq!(hyp2f1(1.0, 12.0, 10.0, 1.0), f64::INFINITY);
         assert_eq!(hyp2f1(1.0, 1.0, -2.0, 0.5), f64::INFINITY);
+        // SciPy's degenerate cases.
+        for (a, b, c, z, want) in [
+            (0.0, 1.0, 0.0, 1.0, f64::INFINITY),
+            (1.0, 0.0, 0.0, 1.0, f64::INFINITY),
+            (0.0, 1.0, 0.0, 0.5, 2.0),
+            (1.0, 0.0, 0.0, 0.5, 1.0),
+            (2.0, 0.0, 2.0, 1.0, 1.0),
+            (0.0, 2.0, 1.0, 1.0, 1.0),
+            (0.0, 3.0, 0.0, -1.0, 0.125),
+            (-2.0, 1.0, -2.0, 0.5, 2.0),
+        ] {
+            assert_eq!(hyp2f1(a, b, c, z), want, "2F1({a}, {b}; {c}; {z})");
+        }
     }
 
     #[test]

@@ -178,7 +178,7 @@ fn hankel(nu: f64, x: f64) -> Option<(f64, f64)> {
     let (sp, cp) = (FRAC_PI_2 * nu + FRAC_PI_4).sin_cos();
     let (sw, cw) = (sx * cp - cx * sp, cx * cp + sx * sp);
     let amp = (FRAC_2_PI / x).sqrt();
-    converged.then(|| (amp * (p * cw - q * sw), amp * (p * sw + q * cw)))
+    converged.then_some((amp * (p * cw - q * sw), amp * (p * sw + q * cw)))
 }
 
 /// `(e^-x I_ν(x), e^x K_ν(x))` for `ν ≥ 0`, `x > 0`.

@@ -87,9 +87,7 @@ fn edges(a: f64, x: f64) -> Option<(f64, f64)> {
         Some((f64::NAN, f64::NAN))
     } else if a == 0.0 || x == f64::INFINITY {
         Some((1.0, 0.0))
-    } else if x == 0.0 {
-        Some((0.0, 1.0))
-    } else if a == f64::INFINITY {
+    } else if x == 0.0 || a == f64::INFINITY {
         Some((0.0, 1.0))
     } else {
         None
@@ -196,7 +194,7 @@ fn inverse(a: f64, target: f64, lower: bool) -> f64 {
         let curvature = (a - 1.0) / x - 1.0;
         let halley = newton / (1.0 - 0.5 * (newton * curvature).clamp(-1.0, 1.0));
         let mut next = x - if halley.is_finite() { halley } else { newton };
-        if !(next > lo && next < hi) || !next.is_finite() {
+        if !(next > lo && next < hi && next.is_finite()) {
             next = if hi.is_finite() {
                 0.5 * (lo + hi)
             } else {

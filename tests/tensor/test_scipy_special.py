@@ -260,3 +260,18 @@ def test_hyp2f1_derivatives_match_stan():
     got = scalar_grads(ot.hyp2f1, [0, 1, 2, 3], 1.0, 1.0, 2.0, -5.0)
     assert np.isnan(got[:3]).all()
     np.testing.assert_allclose(got[3], 0.0383370454357889, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_erf_of_complex_numbers_is_scipys(dtype):
+    z = ot.vector(dtype=dtype)
+    parts = RNG.uniform(-4, 4, (2, 40))
+    values = (parts[0] + 1j * parts[1]).astype(dtype)
+    values[:4] = [0.3 + 0j, -2.5 + 0j, 3j, 1e-12 - 4j]
+    out = ot.erf(z)
+    assert out.dtype == dtype
+    got = evaluate(out, z, values)
+    rtol = 1e-12 if dtype == "complex128" else 2e-6
+    np.testing.assert_allclose(got, sp.erf(values.astype("complex128")), rtol=rtol)
+    with pytest.raises(NotImplementedError):
+        grad(ot.real(out).sum(), z)

@@ -77,6 +77,9 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
         K::Deg2Rad => t(c(g, PI / 180.0)),
         K::Rad2Deg => t(c(g, 180.0 / PI)),
         K::Log1mexp => t(log1mexp(g, a, dt)?),
+        K::Erf if tensor(g, x[0])?.dtype.is_complex() => Err(Error::NotImplemented(
+            "the gradient of erf of a complex input is not implemented".into(),
+        )),
         K::Erf | K::Erfc => {
             let s = c(g, if kind == K::Erf { 1.0 } else { -1.0 } * FRAC_2_SQRT_PI);
             let e = exp_neg_sqr(g, a)?;

@@ -195,7 +195,7 @@ scalar_ops! {
     Deg2Rad => "Deg2Rad", "deg2rad", Some(1), UpgradeToFloatNoComplex, [method];
     Rad2Deg => "Rad2Deg", "rad2deg", Some(1), UpgradeToFloatNoComplex, [method];
     Log1mexp => "Log1mexp", "Log1mexp", Some(1), UpgradeToFloatNoComplex, [special];
-    Erf => "Erf", "erf", Some(1), UpgradeToFloatNoComplex, [special];
+    Erf => "Erf", "erf", Some(1), UpgradeToFloat, [special];
     Erfc => "Erfc", "erfc", Some(1), UpgradeToFloatNoComplex, [special];
     Erfcx => "Erfcx", "erfcx", Some(1), UpgradeToFloatNoComplex, [special];
     Erfinv => "Erfinv", "erfinv", Some(1), UpgradeToFloatNoComplex, [special];

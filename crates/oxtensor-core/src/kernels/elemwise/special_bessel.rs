@@ -20,6 +20,33 @@ const JY_LARGE: f64 = 25.0;
 /// `I` and `K` take over.
 const IK_LARGE: f64 = 600.0;
 
+/// `puruspe`'s iterations take ~x steps (its continued fractions, which
+/// panic past 10⁴) and ~ν steps (its recurrence): it is not called beyond
+/// these bounds.
+const PURUSPE_MAX_X: f64 = 5000.0;
+const PURUSPE_MAX_NU: f64 = 10000.0;
+
+fn in_puruspe_range(nu: f64, x: f64) -> bool {
+    x <= PURUSPE_MAX_X && nu <= PURUSPE_MAX_NU
+}
+
+/// `(x/2)^ν / Γ(ν+1) Σₖ (±x²/4)ᵏ / (k! (ν+1)ₖ)`, the power series of J_ν
+/// (`sign` -1) and I_ν (+1) (DLMF 10.2.2, 10.25.2), for `x² < ν` (orders
+/// beyond `puruspe`'s range), where a few terms reach the rounding level.
+fn power_series(nu: f64, x: f64, sign: f64) -> f64 {
+    let q = sign * x * x / 4.0;
+    let (mut term, mut sum) = (1.0_f64, 1.0_f64);
+    for k in 1..100 {
+        let k = k as f64;
+        term *= q / (k * (nu + k));
+        sum += term;
+        if term.abs() <= f64::EPSILON * sum.abs() {
+            break;
+        }
+    }
+    (nu * (x / 2.0).ln() - libm::lgamma(nu + 1.0)).exp() * sum
+}
+
 fn is_int(v: f64) -> bool {
     v == v.floor()
 }
@@ -119,13 +146,19 @@ pub(crate) fn jv(v: f64, x: f64) -> f64 {
     if v < 0.0 && is_int(v) {
         return parity(v) * jv(-v, x);
     }
+    if x == f64::INFINITY {
+        return 0.0;
+    }
     let nu = v.abs();
     let (j, y) = match hankel(nu, x) {
         Some(jy) if x > JY_LARGE => jy,
-        _ => {
+        _ if in_puruspe_range(nu, x) => {
             let (j, y, _, _) = puruspe::bessel::besseljy(nu, x);
             (j, y)
         }
+        // Y_ν is not needed for ν ≥ 0; it overflows for ν ≫ x anyway.
+        _ if x * x < nu && v >= 0.0 => (power_series(nu, x, -1.0), f64::NAN),
+        _ => return f64::NAN,
     };
     if v >= 0.0 {
         j
@@ -191,10 +224,15 @@ fn scaled_ik(nu: f64, x: f64) -> (f64, f64) {
         });
     if converged {
         (i / (2.0 * PI * x).sqrt(), k * (FRAC_PI_2 / x).sqrt())
-    } else {
+    } else if in_puruspe_range(nu, x) {
         let (i, k, _, _) = puruspe::bessel::besselik(nu, x);
         let e = x.exp();
         (i / e, k * e)
+    } else if x * x < nu {
+        // K_ν(x) ≈ Γ(ν) (2/x)^ν / 2 overflows for such orders.
+        (power_series(nu, x, 1.0) * (-x).exp(), f64::INFINITY)
+    } else {
+        (f64::NAN, f64::NAN)
     }
 }
 
@@ -232,7 +270,10 @@ pub(crate) fn iv(v: f64, x: f64) -> f64 {
     if x == 0.0 {
         return at_zero(v);
     }
-    if x > IK_LARGE {
+    if x == f64::INFINITY {
+        return f64::INFINITY;
+    }
+    if x > IK_LARGE || !in_puruspe_range(v.abs(), x) {
         // e^x overflows past ~709: the scaled value times e^x does so too.
         ive(v, x) * x.exp()
     } else {
@@ -316,6 +357,21 @@ mod tests {
     }
 
     #[test]
+    fn power_series_matches_scipy() {
+        // scipy.special.jv(50, 3) and iv(50, 3): small against the order.
+        assert!(close(
+            power_series(50.0, 3.0, -1.0),
+            2.005_949_025_849_725e-56,
+            1e-13
+        ));
+        assert!(close(
+            power_series(50.0, 3.0, 1.0),
+            2.190_988_066_579_183_5e-56,
+            1e-13
+        ));
+    }
+
+    #[test]
     fn hankel_matches_mpmath_far_out() {
         // mpmath's besselj(0, 5000) and bessely(0, 5000).
         let (j, y) = hankel(0.0, 5000.0).expect("converges");
@@ -332,6 +388,14 @@ mod tests {
         assert_eq!(jv(2.0, -1.5), jv(2.0, 1.5));
         assert_eq!(jv(-3.0, 1.5), -jv(3.0, 1.5));
         assert_eq!(kve(1.0, 0.0), f64::INFINITY);
+        assert_eq!(jv(1.0, f64::INFINITY), 0.0);
+        assert_eq!(iv(1.0, f64::INFINITY), f64::INFINITY);
+        // Past puruspe's range: the power series, or NaN; never its panics.
+        assert!(close(jv(2e4, 30.0), power_series(2e4, 30.0, -1.0), 1e-15));
+        assert!(jv(1e10, 1e10).is_nan());
+        assert_eq!(kve(1e300, 3.5), f64::INFINITY);
+        assert_eq!(ive(1e300, 3.5), 0.0);
+        assert!(iv(1e10, 1e10).is_nan());
         assert_eq!(j1(-2.0), -j1(2.0));
         assert_eq!(i0(-2.0), i0(2.0));
     }

@@ -74,7 +74,9 @@ fn continued_fraction(a: Dual, b: Dual, x: f64) -> Dual {
         c = guard(one + odd / c);
         let delta = d * c;
         h = h * delta;
-        if (delta.v - 1.0).abs() <= EPS && delta.d.abs() <= EPS * (1.0 + h.d.abs() / h.v.abs()) {
+        let done =
+            (delta.v - 1.0).abs() <= EPS && delta.d.abs() <= EPS * (1.0 + h.d.abs() / h.v.abs());
+        if done || !h.v.is_finite() {
             return h;
         }
     }
@@ -140,8 +142,8 @@ fn solve(a: f64, b: f64, p: f64) -> f64 {
     let mut x = start(a, b, p, ln_beta);
     for _ in 0..300 {
         let fx = inc_beta(Dual::c(a), Dual::c(b), x).v - p;
-        if fx == 0.0 {
-            return x;
+        if fx == 0.0 || fx.is_nan() {
+            return if fx == 0.0 { x } else { f64::NAN };
         }
         if fx < 0.0 {
             lo = x;

@@ -51,7 +51,9 @@ fn series(a: Dual, x: f64) -> Dual {
         ap = ap + 1.0;
         term = term * (Dual::c(x) / ap);
         sum = sum + term;
-        if term.v.abs() <= sum.v.abs() * EPS && term.d.abs() <= sum.d.abs() * EPS {
+        let done = term.v.abs() <= sum.v.abs() * EPS && term.d.abs() <= sum.d.abs() * EPS;
+        // A non-finite sum (huge arguments) stays so: no use iterating on.
+        if done || !sum.v.is_finite() {
             return sum;
         }
     }
@@ -74,7 +76,9 @@ fn continued_fraction(a: Dual, x: f64) -> Dual {
         c = guard(b + an / c);
         let delta = d * c;
         h = h * delta;
-        if (delta.v - 1.0).abs() <= EPS && delta.d.abs() <= EPS * (1.0 + h.d.abs() / h.v.abs()) {
+        let done =
+            (delta.v - 1.0).abs() <= EPS && delta.d.abs() <= EPS * (1.0 + h.d.abs() / h.v.abs());
+        if done || !h.v.is_finite() {
             return h;
         }
     }
@@ -181,8 +185,9 @@ fn inverse(a: f64, target: f64, lower: bool) -> f64 {
     let mut x = start(a, p);
     for _ in 0..300 {
         let fx = f(x);
-        if fx == 0.0 {
-            return x;
+        if fx == 0.0 || fx.is_nan() {
+            // NaN: P itself did not converge (arguments past ~1e12).
+            return if fx == 0.0 { x } else { f64::NAN };
         }
         if fx < 0.0 {
             lo = x;

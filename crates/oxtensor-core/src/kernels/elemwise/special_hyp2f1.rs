@@ -50,7 +50,7 @@ fn series(
         }
         term = term * ratio;
         sum = sum + term;
-        if done(k, term, sum) {
+        if done(k, term, sum) || !sum.v.is_finite() {
             return Some(sum);
         }
     }
@@ -122,7 +122,7 @@ fn value_series(a: Dd, b: Dd, c: Dd, z: Dd) -> f64 {
         }
         term = term * ratio;
         sum = sum + term;
-        if term.hi.abs() <= 1e-3 * EPS * sum.hi.abs() {
+        if term.hi.abs() <= 1e-3 * EPS * sum.hi.abs() || !sum.hi.is_finite() {
             return sum.hi;
         }
         k = k + one;

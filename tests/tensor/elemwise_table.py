@@ -41,6 +41,14 @@ def _identity(x: Any) -> Any:
     return np.array(x, copy=True)  # np.positive has no bool loop
 
 
+def _gammau(k: Any, x: Any) -> Any:
+    return sp.gammaincc(k, x) * sp.gamma(k)
+
+
+def _gammal(k: Any, x: Any) -> Any:
+    return sp.gammainc(k, x) * sp.gamma(k)
+
+
 def _second(x: Any, y: Any) -> Any:
     return np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))
 
@@ -50,8 +58,9 @@ class Case:
     """One scalar op: ``ref`` computes NumPy's answer, ``domains`` give
     each input's value range (where the op is smooth, for ``verify_grad``),
     ``grad`` is ``"smooth"``, ``"zero"`` (piecewise constant: PyTensor's
-    zero gradient) or ``"none"`` (integer-only: no gradient, as in
-    PyTensor);
+    zero gradient), ``"none"`` (integer-only: no gradient, as in
+    PyTensor) or ``"partial"`` (some inputs have an undefined gradient,
+    as Bessel orders: tests/tensor/test_scipy_special.py);
     ``compute`` says whether NumPy computes in the inputs' dtypes
     (``"in"``) or in the output dtype (``"out"``)."""
 
@@ -67,6 +76,9 @@ class Case:
 R = (-2.0, 2.0)  # the default domain
 POS = (0.3, 3.0)
 UNIT = (-0.9, 0.9)
+SHAPE = (0.5, 5.0)  # shape parameters of the incomplete gamma and beta
+PROB = (0.1, 0.9)
+ORDER = (0.5, 4.0)  # Bessel orders
 
 CASES: dict[str, Case] = {
     "add": Case("Add", np.add, (R, R), "smooth", "Add", "add"),
@@ -176,6 +188,35 @@ CASES: dict[str, Case] = {
     "hypot": Case("Hypot", np.hypot, (R, R), "smooth", "Hypot", "hypot"),
     "xlogy": Case("XLogY", sp.xlogy, (R, POS), "smooth", "Xlogy", "xlogy"),
     "xlog1py": Case("XLog1pY", sp.xlog1py, (R, POS), "smooth", "Xlog1py", "xlog1py"),
+    **{
+        name: Case(cls, ref, domains, grad, name.capitalize(), name)
+        for name, cls, ref, domains, grad in [
+            ("gammainc", "GammaInc", sp.gammainc, (SHAPE, (0.2, 6.0)), "smooth"),
+            ("gammaincc", "GammaIncC", sp.gammaincc, (SHAPE, (0.2, 6.0)), "smooth"),
+            ("gammaincinv", "GammaIncInv", sp.gammaincinv, (SHAPE, PROB), "partial"),
+            ("gammainccinv", "GammaIncCInv", sp.gammainccinv, (SHAPE, PROB), "partial"),
+            ("gammau", "GammaU", _gammau, (SHAPE, (0.2, 6.0)), "smooth"),
+            ("gammal", "GammaL", _gammal, (SHAPE, (0.2, 6.0)), "smooth"),
+            ("j0", "J0", sp.j0, ((-9.0, 9.0),), "smooth"),
+            ("j1", "J1", sp.j1, ((-9.0, 9.0),), "smooth"),
+            ("i0", "I0", sp.i0, ((-3.0, 3.0),), "smooth"),
+            ("i1", "I1", sp.i1, ((-3.0, 3.0),), "smooth"),
+            ("jv", "Jv", sp.jv, (ORDER, (0.5, 8.0)), "partial"),
+            ("iv", "Iv", sp.iv, (ORDER, (0.5, 8.0)), "partial"),
+            ("ive", "Ive", sp.ive, (ORDER, (0.5, 8.0)), "partial"),
+            ("kve", "Kve", sp.kve, (ORDER, (0.5, 8.0)), "partial"),
+            ("owens_t", "Owens_t", sp.owens_t, ((-3.0, 3.0), (-3.0, 3.0)), "smooth"),
+            ("betainc", "BetaInc", sp.betainc, (SHAPE, SHAPE, PROB), "smooth"),
+            (
+                "betaincinv",
+                "BetaIncInv",
+                sp.betaincinv,
+                (SHAPE, SHAPE, PROB),
+                "partial",
+            ),
+            ("hyp2f1", "Hyp2F1", sp.hyp2f1, (POS, POS, POS, (-0.6, 0.6)), "smooth"),
+        ]
+    },
 }
 
 # The ops whose gradient PyTensor leaves undefined for complex inputs and

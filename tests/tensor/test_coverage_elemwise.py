@@ -95,8 +95,9 @@ def test_values_over_dtypes(name, dtype):
     assert_matches(got, reference(name, args, y.dtype), y.dtype, scale=50)
 
 
-# Shapes that broadcast against each other: a column, a row, a 0-d scalar.
-BROADCAST = [(3, 1), (1, 4), ()]
+# Shapes that broadcast against each other: a column, a row, a 0-d scalar
+# (and a 1x1 matrix for hyp2f1's fourth input).
+BROADCAST = [(3, 1), (1, 4), (), (1, 1)]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -42,9 +42,14 @@ def test_infer_shape(name):
     rng = np.random.default_rng(0)
     dt = base_dtype(name)
     domains = CASES[name].domains
-    # A matrix, a broadcasting row, then a 0-d input.
-    variables = [ot.matrix(dtype=dt), ot.row(dtype=dt), ot.scalar(dtype=dt)]
-    shapes = [(3, 4), (1, 4), ()]
+    # A matrix, a broadcasting row, a 0-d input, then a column.
+    variables = [
+        ot.matrix(dtype=dt),
+        ot.row(dtype=dt),
+        ot.scalar(dtype=dt),
+        ot.col(dtype=dt),
+    ]
+    shapes = [(3, 4), (1, 4), (), (3, 1)]
     n = len(domains)
     args = [values(dt, d, s, rng) for d, s in zip(domains, shapes[:n], strict=True)]
     y = getattr(ot, name)(*variables[:n])
@@ -152,9 +157,18 @@ def test_runtime_shape_mismatch_names_the_node(name):
         f(*args)
 
 
-#: Kinds whose inputs are not all floats, tested in their own files:
-#: ``polygamma``'s order is an integer (tests/tensor/test_polygamma.py).
-TESTED_ELSEWHERE = {"polygamma"}
+#: Kinds tested in their own files: ``polygamma``'s order is an integer
+#: (tests/tensor/test_polygamma.py); the derivatives of the special
+#: functions in a shape parameter, which SciPy lacks, are tested as those
+#: functions' gradients (tests/tensor/test_scipy_special.py).
+TESTED_ELSEWHERE = {
+    "polygamma",
+    "gammainc_der",
+    "betainc_der_a",
+    "betainc_der_b",
+    "hyp2f1_der_a",
+    "hyp2f1_der_c",
+}
 
 
 def test_the_table_covers_every_scalar_kind():

@@ -39,6 +39,10 @@ from oxtensor.tensor.variable import TensorConstant, TensorVariable
 
 blas._configure_from_environment()
 
+# PyTensor's `tensor` namespace re-exports the gradient entry points.
+from oxtensor.gradient import grad as grad  # noqa: E402
+from oxtensor.gradient import hessian as hessian  # noqa: E402
+from oxtensor.gradient import jacobian as jacobian  # noqa: E402
 from oxtensor.tensor import variable_methods as _variable_methods  # noqa: E402
 
 # The everyday NumPy-style composites (diag, tril, roll, linspace, ...).

@@ -119,10 +119,34 @@ def sgn(a: _Any) -> _Any:
     return _op("sign")(a)
 
 
+def kv(v: _Any, x: _Any) -> _Any:
+    """The modified Bessel function of the second kind of real order ``v``,
+    as PyTensor builds it: ``kve(v, x) * exp(-x)``."""
+    return _op("kve")(v, x) * _op("exp")(-as_tensor_variable(x))
+
+
+def kn(n: _Any, x: _Any) -> _Any:
+    """The modified Bessel function of the second kind of integer order
+    ``n`` (``kv``)."""
+    return kv(n, x)
+
+
+def chi2sf(x: _Any, k: _Any) -> _Any:
+    """The chi-squared survival function; deprecated in PyTensor for
+    ``gammaincc(k / 2, x / 2)``, which it returns."""
+    warnings.warn(
+        "chi2sf is deprecated. Use `gammaincc(k / 2, x / 2)` instead", stacklevel=2
+    )
+    return _op("gammaincc")(as_tensor_variable(k) / 2, as_tensor_variable(x) / 2)
+
+
 __all__ = [
+    "chi2sf",
     "conj",
     "conjugate",
     "isfinite",
+    "kn",
+    "kv",
     "round",
     "sgn",
     "where",

@@ -49,6 +49,7 @@ pub mod reduced_axes;
 pub mod repeat;
 pub(crate) mod scalar_grad;
 mod scalar_grad_math;
+mod scalar_grad_special;
 mod scalar_graph;
 mod scalar_graph_grad;
 mod scalar_loop_graph;

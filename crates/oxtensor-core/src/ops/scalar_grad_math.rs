@@ -2,7 +2,8 @@
 //! logarithms in other bases, rounding, inverse and hyperbolic
 //! trigonometry, the error and gamma function families, `clip`, and the
 //! parts of complex numbers. `scalar_grad::partials` hands these kinds here;
-//! the formulas are PyTensor's.
+//! the formulas are PyTensor's. SciPy's other special functions (incomplete
+//! gamma and beta, Bessel, Owen's T, `hyp2f1`) are in `scalar_grad_special.rs`.
 
 use super::scalar_grad::{tensor, Partial};
 use crate::build;
@@ -76,6 +77,9 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
         K::Deg2Rad => t(c(g, PI / 180.0)),
         K::Rad2Deg => t(c(g, 180.0 / PI)),
         K::Log1mexp => t(log1mexp(g, a, dt)?),
+        K::Erf if tensor(g, x[0])?.dtype.is_complex() => Err(Error::NotImplemented(
+            "the gradient of erf of a complex input is not implemented".into(),
+        )),
         K::Erf | K::Erfc => {
             let s = c(g, if kind == K::Erf { 1.0 } else { -1.0 } * FRAC_2_SQRT_PI);
             let e = exp_neg_sqr(g, a)?;
@@ -142,10 +146,13 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
                 Times(build::true_div(g, xs[0], y1)?),
             ])
         }
-        other => Err(Error::NotImplemented(format!(
-            "no gradient is defined for the scalar op {}",
-            other.name()
-        ))),
+        other => match super::scalar_grad_special::partials(g, other, &xs, z, dt)? {
+            Some(p) => Ok(p),
+            None => Err(Error::NotImplemented(format!(
+                "no gradient is defined for the scalar op {}",
+                other.name()
+            ))),
+        },
     }
 }
 

@@ -195,7 +195,7 @@ scalar_ops! {
     Deg2Rad => "Deg2Rad", "deg2rad", Some(1), UpgradeToFloatNoComplex, [method];
     Rad2Deg => "Rad2Deg", "rad2deg", Some(1), UpgradeToFloatNoComplex, [method];
     Log1mexp => "Log1mexp", "Log1mexp", Some(1), UpgradeToFloatNoComplex, [special];
-    Erf => "Erf", "erf", Some(1), UpgradeToFloatNoComplex, [special];
+    Erf => "Erf", "erf", Some(1), UpgradeToFloat, [special];
     Erfc => "Erfc", "erfc", Some(1), UpgradeToFloatNoComplex, [special];
     Erfcx => "Erfcx", "erfcx", Some(1), UpgradeToFloatNoComplex, [special];
     Erfinv => "Erfinv", "erfinv", Some(1), UpgradeToFloatNoComplex, [special];
@@ -213,6 +213,32 @@ scalar_ops! {
     Hypot => "Hypot", "hypot", Some(2), UpgradeToFloatNoComplex, [fused], |x, y| x.hypot(y);
     XLogY => "XLogY", "xlogy", Some(2), UpgradeToFloatNoComplex, [fused, special], |x, y| x_times(x, y, y.ln());
     XLog1pY => "XLog1pY", "xlog1py", Some(2), UpgradeToFloatNoComplex, [fused, special], |x, y| x_times(x, y, y.ln_1p());
+    // SciPy's special functions (`kernels/elemwise/special*.rs`), float
+    // only. The `*_der*` kinds are derivatives in a shape parameter, which
+    // PyTensor builds as `ScalarLoop` graphs: here they are kernels.
+    GammaInc => "GammaInc", "gammainc", Some(2), UpgradeToFloatNoComplex, [special];
+    GammaIncC => "GammaIncC", "gammaincc", Some(2), UpgradeToFloatNoComplex, [special];
+    GammaIncInv => "GammaIncInv", "gammaincinv", Some(2), UpgradeToFloatNoComplex, [special];
+    GammaIncCInv => "GammaIncCInv", "gammainccinv", Some(2), UpgradeToFloatNoComplex, [special];
+    GammaU => "GammaU", "gammau", Some(2), UpgradeToFloatNoComplex, [special];
+    GammaL => "GammaL", "gammal", Some(2), UpgradeToFloatNoComplex, [special];
+    GammaIncDer => "GammaIncDer", "gammainc_der", Some(2), UpgradeToFloatNoComplex, [special];
+    J0 => "J0", "j0", Some(1), UpgradeToFloatNoComplex, [special];
+    J1 => "J1", "j1", Some(1), UpgradeToFloatNoComplex, [special];
+    Jv => "Jv", "jv", Some(2), UpgradeToFloatNoComplex, [special];
+    I0 => "I0", "i0", Some(1), UpgradeToFloatNoComplex, [special];
+    I1 => "I1", "i1", Some(1), UpgradeToFloatNoComplex, [special];
+    Iv => "Iv", "iv", Some(2), UpgradeToFloatNoComplex, [special];
+    Ive => "Ive", "ive", Some(2), UpgradeToFloatNoComplex, [special];
+    Kve => "Kve", "kve", Some(2), UpgradeToFloatNoComplex, [special];
+    OwensT => "Owens_t", "owens_t", Some(2), UpgradeToFloatNoComplex, [special];
+    BetaInc => "BetaInc", "betainc", Some(3), UpgradeToFloatNoComplex, [special];
+    BetaIncInv => "BetaIncInv", "betaincinv", Some(3), UpgradeToFloatNoComplex, [special];
+    BetaIncDerA => "BetaIncDerA", "betainc_der_a", Some(3), UpgradeToFloatNoComplex, [special];
+    BetaIncDerB => "BetaIncDerB", "betainc_der_b", Some(3), UpgradeToFloatNoComplex, [special];
+    Hyp2F1 => "Hyp2F1", "hyp2f1", Some(4), UpgradeToFloatNoComplex, [special];
+    Hyp2F1DerA => "Hyp2F1DerA", "hyp2f1_der_a", Some(4), UpgradeToFloatNoComplex, [special];
+    Hyp2F1DerC => "Hyp2F1DerC", "hyp2f1_der_c", Some(4), UpgradeToFloatNoComplex, [special];
 }
 
 /// `x * log_y` (`log_y` a logarithm of `y`), 0 where `x` is 0 whatever the

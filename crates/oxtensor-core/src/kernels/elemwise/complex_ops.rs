@@ -198,6 +198,13 @@ where
         Real => map1(a, out, |x: C<T>| x.re),
         Imag => map1(a, out, |x: C<T>| x.im),
         Conj => map1(a, out, |x: C<T>| x.conj()),
+        // In double precision (complex64 rounded back), as SciPy's loop.
+        Erf => map1(a, out, |x: C<T>| {
+            let wide = |v: T| v.to_f64().unwrap_or(f64::NAN);
+            let narrow = |v: f64| T::from(v).unwrap_or_else(T::nan);
+            let r = super::special::erf_complex(C::new(wide(x.re), wide(x.im)));
+            C::new(narrow(r.re), narrow(r.im))
+        }),
         Angle => map1_slices(
             a,
             out,

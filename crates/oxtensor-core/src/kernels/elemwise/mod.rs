@@ -22,6 +22,12 @@ mod map_gather;
 mod map_reversed;
 mod polygamma;
 mod special;
+mod special_bessel;
+mod special_beta;
+mod special_dual;
+mod special_gamma;
+mod special_hyp2f1;
+mod special_owens;
 
 use crate::dtype::{promote_all, DType};
 use crate::error::{Error, Result};

@@ -1,10 +1,12 @@
-//! The special-function kinds without a vector loop: `erfcx`, `gammaln`
-//! and `tri_gamma`, one element at a time with SciPy's values on the edge
-//! cases. (`erf`, `erfc`, `erfinv`, `erfcinv`, `gamma`, `psi` and
-//! `log1mexp` have vector loops in `vmath`, reached through
+//! The special-function kinds without a vector loop, one element at a time
+//! with SciPy's values on the edge cases: `erfcx`, `gammaln`, `tri_gamma`
+//! here; `polygamma` in `polygamma.rs`; the incomplete gamma and beta
+//! functions and their inverses and derivatives in `special_gamma.rs` and
+//! `special_beta.rs`; the Bessel functions in `special_bessel.rs`; Owen's T
+//! in `special_owens.rs`; `hyp2f1` and its derivatives in
+//! `special_hyp2f1.rs`. (`erf`, `erfc`, `erfinv`, `erfcinv`, `gamma`,
+//! `psi` and `log1mexp` have vector loops in `vmath`, reached through
 //! `vmath::kinds` as the trigonometric kinds are.)
-//!
-//! `polygamma` (binary) is in `polygamma.rs`.
 //!
 //! `gammaln` comes from `libm` (a port of musl's libm), `erfcx` from
 //! `puruspe` (a port of libcerf). `tri_gamma` is written here: reflection
@@ -12,15 +14,67 @@
 //! series. Float32 inputs are computed in float64 and rounded, as SciPy's
 //! loops do.
 
-use super::map::{map1_slices, map2};
+use super::map::{map1_slices, map2, map3, slice_mut};
 use super::polygamma::polygamma;
+use super::special_bessel as bessel;
+use super::special_beta as beta;
+use super::special_gamma as gamma;
+use super::special_hyp2f1::{hyp2f1, hyp2f1_der_a, hyp2f1_der_c};
+use super::special_owens::owens_t;
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::kernels::iter::{broadcast_strides, Nest};
 use crate::kernels::vmath::psi::reflection;
 use crate::kernels::Work;
 use crate::scalar::ScalarKind;
-use crate::tensor::{Element, Tensor};
+use crate::tensor::{c_strides, Dims, Element, Tensor};
+use num_complex::Complex;
 use num_traits::Float;
+
+/// A kind's element function, by arity.
+#[derive(Clone, Copy)]
+enum Special {
+    Unary(fn(f64) -> f64),
+    Binary(fn(f64, f64) -> f64),
+    Ternary(fn(f64, f64, f64) -> f64),
+    Quaternary(fn(f64, f64, f64, f64) -> f64),
+}
+
+/// The element function of the kinds this file runs.
+fn function(k: ScalarKind) -> Option<Special> {
+    use ScalarKind::*;
+    use Special::*;
+    Some(match k {
+        Erfcx => Unary(erfcx),
+        GammaLn => Unary(gammaln),
+        TriGamma => Unary(trigamma),
+        J0 => Unary(bessel::j0),
+        J1 => Unary(bessel::j1),
+        I0 => Unary(bessel::i0),
+        I1 => Unary(bessel::i1),
+        Polygamma => Binary(polygamma),
+        GammaInc => Binary(gamma::gammainc),
+        GammaIncC => Binary(gamma::gammaincc),
+        GammaIncInv => Binary(gamma::gammaincinv),
+        GammaIncCInv => Binary(gamma::gammainccinv),
+        GammaU => Binary(gamma::gammau),
+        GammaL => Binary(gamma::gammal),
+        GammaIncDer => Binary(gamma::gammainc_der),
+        Jv => Binary(bessel::jv),
+        Iv => Binary(bessel::iv),
+        Ive => Binary(bessel::ive),
+        Kve => Binary(bessel::kve),
+        OwensT => Binary(owens_t),
+        BetaInc => Ternary(beta::betainc),
+        BetaIncInv => Ternary(beta::betaincinv),
+        BetaIncDerA => Ternary(beta::betainc_der_a),
+        BetaIncDerB => Ternary(beta::betainc_der_b),
+        Hyp2F1 => Quaternary(hyp2f1),
+        Hyp2F1DerA => Quaternary(hyp2f1_der_a),
+        Hyp2F1DerC => Quaternary(hyp2f1_der_c),
+        _ => return None,
+    })
+}
 
 /// Runs a special-function kind on a float compute dtype; `None` for the
 /// kinds this file does not hold.
@@ -30,54 +84,99 @@ pub(crate) fn apply(
     ins: &[&Tensor],
     out: &mut Tensor,
 ) -> Result<Option<()>> {
-    use ScalarKind::*;
-    if k == Polygamma {
-        match dtype {
-            DType::Float32 => via_f64_2::<f32>(ins[0], ins[1], out, polygamma),
-            DType::Float64 => heavy_map2(ins[0], ins[1], out, polygamma),
-            _ => return Ok(None),
-        }
-        return Ok(Some(()));
-    }
-    let a = ins[0];
-    let f: fn(f64) -> f64 = match k {
-        Erfcx => erfcx,
-        GammaLn => gammaln,
-        TriGamma => trigamma,
-        _ => return Ok(None),
+    let Some(f) = function(k) else {
+        return Ok(None);
     };
     match dtype {
-        DType::Float32 => via_f64::<f32>(a, out, f),
-        DType::Float64 => heavy_map(a, out, f),
+        DType::Float32 => run::<f32>(f, ins, out),
+        DType::Float64 => run::<f64>(f, ins, out),
         _ => return Ok(None),
     }
     Ok(Some(()))
 }
 
-/// `f` computed in float64 for inputs of type `T`, rounded back to `T`.
-fn via_f64<T: Float + Element>(a: &Tensor, out: &mut Tensor, f: fn(f64) -> f64) {
-    heavy_map(a, out, move |x: T| {
-        let y = f(x.to_f64().unwrap_or(f64::NAN));
-        T::from(y).unwrap_or_else(T::nan)
+/// `f` over inputs of type `T`, computed in float64 and rounded back.
+fn run<T: Float + Element>(f: Special, ins: &[&Tensor], out: &mut Tensor) {
+    let wide = |v: T| v.to_f64().unwrap_or(f64::NAN);
+    let narrow = |y: f64| T::from(y).unwrap_or_else(T::nan);
+    match f {
+        Special::Unary(f) => heavy_map(ins[0], out, move |x: T| narrow(f(wide(x)))),
+        Special::Binary(f) => map2(ins[0], ins[1], out, move |x: T, y: T| {
+            narrow(f(wide(x), wide(y)))
+        }),
+        Special::Ternary(f) => map3(ins[0], ins[1], ins[2], out, move |x: T, y: T, z: T| {
+            narrow(f(wide(x), wide(y), wide(z)))
+        }),
+        Special::Quaternary(f) => map4(ins, out, move |[a, b, c, d]: [T; 4]| {
+            narrow(f(wide(a), wide(b), wide(c), wide(d)))
+        }),
+    }
+}
+
+/// `out[i] = f(ins[0][i], ..., ins[3][i])`, operands broadcast to `out`'s
+/// shape, on one thread (only `hyp2f1` and its derivatives take four).
+fn map4<T: Element>(ins: &[&Tensor], out: &mut Tensor, f: impl Fn([T; 4]) -> T) {
+    let shape = Dims::from(out.shape());
+    for t in ins {
+        assert_eq!(
+            t.dtype(),
+            T::DTYPE,
+            "a {} operand read as {}",
+            t.dtype(),
+            T::DTYPE
+        );
+    }
+    let strides = [
+        broadcast_strides(ins[0], &shape),
+        broadcast_strides(ins[1], &shape),
+        broadcast_strides(ins[2], &shape),
+        broadcast_strides(ins[3], &shape),
+        c_strides(out.dtype(), &shape),
+    ];
+    let nest = Nest::new(&shape, strides);
+    let ptrs: [*const u8; 4] = std::array::from_fn(|k| ins[k].as_ptr());
+    let po = slice_mut::<T>(out).as_mut_ptr() as *mut u8;
+    nest.for_each_run(|offsets, n, steps| {
+        for i in 0..n as isize {
+            // SAFETY: the offsets and steps come from `broadcast_strides`,
+            // which checked that each operand broadcasts to `shape`; the
+            // operands hold `T`s (asserted above) and `out` is a fresh
+            // C-contiguous `T` tensor of that shape.
+            unsafe {
+                let args: [T; 4] = std::array::from_fn(|k| {
+                    *(ptrs[k].offset(offsets[k] + i * steps[k]) as *const T)
+                });
+                *(po.offset(offsets[4] + i * steps[4]) as *mut T) = f(args);
+            }
+        }
     });
 }
 
-/// `f` of two operands computed in float64 for inputs of type `T`.
-fn via_f64_2<T: Float + Element>(a: &Tensor, b: &Tensor, out: &mut Tensor, f: fn(f64, f64) -> f64) {
-    heavy_map2(a, b, out, move |x: T, y: T| {
-        let wide = |v: T| v.to_f64().unwrap_or(f64::NAN);
-        T::from(f(wide(x), wide(y))).unwrap_or_else(T::nan)
-    });
-}
-
-/// `out[i] = f(a[i], b[i])` (operands broadcast) for a costly `f`.
-fn heavy_map2<A: Element, B: Element, O: Element>(
-    a: &Tensor,
-    b: &Tensor,
-    out: &mut Tensor,
-    f: impl Fn(A, B) -> O + Sync,
-) {
-    map2(a, b, out, f);
+/// erf of a complex number, as SciPy's: 1 - e^(-z²) w(iz) with the
+/// Faddeeva function `w` (`puruspe`, a port of libcerf), on the right
+/// half-plane (erf is odd); the Maclaurin series (DLMF 7.6.1) for |z| < 1/2
+/// and next to the imaginary axis, where `w` would be evaluated on the real
+/// axis and `puruspe`'s is wrong there (its Dawson function: Im w(2) =
+/// 0.967, not 0.340). Near that axis the series' terms do not cancel.
+pub(crate) fn erf_complex(z: Complex<f64>) -> Complex<f64> {
+    if z.re < 0.0 {
+        return -erf_complex(-z);
+    }
+    if z.norm() < 0.5 || z.re < 1e-6 * z.im.abs() {
+        let z2 = z * z;
+        let (mut power, mut sum) = (z, z);
+        for n in 1..5000 {
+            power = -power * z2 / n as f64;
+            let term = power / (2 * n + 1) as f64;
+            sum += term;
+            if term.norm() <= 1e-17 * sum.norm() {
+                break;
+            }
+        }
+        return sum * std::f64::consts::FRAC_2_SQRT_PI;
+    }
+    let (re, im) = puruspe::faddeeva(-z.im, z.re);
+    Complex::new(1.0, 0.0) - (-(z * z)).exp() * Complex::new(re, im)
 }
 
 /// `out[i] = f(a[i])` for a costly `f` (tens of ns): split across threads
@@ -166,6 +265,32 @@ mod tests {
         }
         assert_eq!(trigamma(-2.0), f64::INFINITY);
         assert_eq!(trigamma(f64::INFINITY), 0.0);
+    }
+
+    #[test]
+    fn complex_erf_matches_scipy() {
+        // (z, scipy.special.erf(z)).
+        let cases = [
+            (
+                Complex::new(0.3, -0.2),
+                Complex::new(0.341_237_481_472_138_5, -0.208_528_837_882_768_94),
+            ),
+            (
+                Complex::new(-1.7, 0.25),
+                Complex::new(-0.990_257_844_532_815_7, 0.014_120_431_386_143_203),
+            ),
+            (
+                Complex::new(0.0, 2.0),
+                Complex::new(0.0, 18.564_802_414_575_553),
+            ),
+        ];
+        for (z, want) in cases {
+            let got = erf_complex(z);
+            assert!(
+                (got - want).norm() <= 1e-13 * want.norm(),
+                "erf({z}) = {got}"
+            );
+        }
     }
 
     #[test]

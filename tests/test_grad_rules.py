@@ -266,6 +266,16 @@ def test_known_grads_and_pullback():
         grad(None, x, known_grads={y: ot.lvector()})
 
 
+def test_a_known_gradient_inside_the_cost_replaces_the_costs():
+    # PyTensor's rule: the known gradient of h is h's whole gradient.
+    m = ot.dvector("m")
+    h = ot.exp(m)
+    cost = (h * 2.0).sum() + (m * 5.0).sum()
+    g = grad(cost, m, known_grads={h: ot.ones_like(h)})
+    xs = np.array([0.0, 1.0])
+    np.testing.assert_allclose(run([m], g, xs), np.exp(xs) + 5.0)
+
+
 def test_consider_constant_stops_the_flow():
     x = ot.dvector("x")
     c = x * 2.0

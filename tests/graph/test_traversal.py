@@ -1,6 +1,8 @@
 """Graph walks in PyTensor 3.x's exact orders (``tests/graph/test_traversal.py``
 and anatomy §3.5): a stack-based DFS that pops the last pending item first."""
 
+import types
+
 import oxtensor
 import oxtensor.tensor as T
 import pytest
@@ -206,6 +208,7 @@ def test_is_same_graph_pairs_the_givens():
 def test_ancestors_is_an_iterator_as_in_pytensor():
     r1, r2, r3, o1, o2 = two_level()
     walk_ = ancestors([o2])
+    assert isinstance(walk_, types.GeneratorType)
     assert o1 in walk_
     assert list(walk_) == [r2, r1, r3]
 

@@ -1,7 +1,8 @@
 """Graph walks in PyTensor's orders (`pytensor.graph.traversal`), computed by
 the Rust core. As in PyTensor 3.x, `ancestors`, `graph_inputs`,
-`vars_between`, `orphans_between` and `explicit_graph_inputs` return
-iterators (the core computes the whole walk; the iterator hands it out)."""
+`vars_between`, `orphans_between` and `explicit_graph_inputs` are
+generators (the core computes the whole walk when called, so bad
+arguments are refused at once; the generator hands it out)."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -22,22 +23,26 @@ general_toposort = _core.general_toposort
 def ancestors(graphs: Any, blockers: Any = None) -> Iterator[Any]:
     """Every variable the graphs depend on (graphs included), depth first,
     not expanding past ``blockers``."""
-    return iter(_core.ancestors(graphs, blockers))
+    found = _core.ancestors(graphs, blockers)
+    return (v for v in found)
 
 
 def graph_inputs(graphs: Any, blockers: Any = None) -> Iterator[Any]:
     """The owner-less ancestors of the graphs (roots and constants)."""
-    return iter(_core.graph_inputs(graphs, blockers))
+    found = _core.graph_inputs(graphs, blockers)
+    return (v for v in found)
 
 
 def vars_between(ins: Any, outs: Any) -> Iterator[Any]:
     """The variables between ``ins`` and ``outs``, both ends included."""
-    return iter(_core.vars_between(ins, outs))
+    found = _core.vars_between(ins, outs)
+    return (v for v in found)
 
 
 def orphans_between(ins: Any, outs: Any) -> Iterator[Any]:
     """Owner-less variables between the ends that are not in ``ins``."""
-    return iter(_core.orphans_between(ins, outs))
+    found = _core.orphans_between(ins, outs)
+    return (v for v in found)
 
 
 def explicit_graph_inputs(graph: Any) -> Iterator[Any]:

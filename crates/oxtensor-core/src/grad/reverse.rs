@@ -45,7 +45,13 @@ pub(super) fn grad_with(
     let active = d.active(g, &order, &sources)?;
     let depends = d.depends(g, &order, &active, &req.wrt)?;
     for (v, s) in seeds {
-        d.terms.entry(v).or_default().push(s);
+        if req.known_grads.iter().any(|(k, _)| *k == v) {
+            // A known gradient is the variable's whole gradient, as in
+            // PyTensor: terms the cost sends through it are not added.
+            d.totals.insert(v, s);
+        } else {
+            d.terms.entry(v).or_default().push(s);
+        }
     }
     for &node in order.iter().rev() {
         let outs = g.node(node).outputs.clone();

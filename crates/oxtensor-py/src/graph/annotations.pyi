@@ -352,6 +352,7 @@ def debugprint(
     stop_on_name: bool = False,
     print_destroy_map: bool = False,
     print_view_map: bool = False,
+    print_storage: bool = False,
     **_kwargs: t.Any,
 ) -> t.Any:
     """PyTensor's ``debugprint``: to stdout, to ``file``, or as text (``"str"``)."""

@@ -3,6 +3,7 @@ in PyTensor 3.x's format, or a Rich tree with ``file="rich"``), the
 expression printers (`pprint`/`pp`, `PPrinter`, `PatternPrinter`, ...),
 `min_informative_str`, `get_node_by_id`, the `Print` op and `pydotprint`."""
 
+import sys
 from typing import Any
 
 from oxtensor import _core
@@ -56,7 +57,12 @@ def debugprint(
         from oxtensor.printing.rich_tree import tree
 
         return tree(printout)
-    return _core.debugprint(graph_like, file=file, **options)
+    # The text is made once; it goes where ``file`` says, as the core's would.
+    if isinstance(file, str) and file == "str":
+        return text
+    out = sys.stdout if file is None else file
+    out.write(text)
+    return out
 
 
 def _printed_roots(graph_like: Any) -> list[Any]:

@@ -10,6 +10,7 @@ written by the core's printer (`_core.pprint`) with its whole subgraph.
 
 import abc
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -52,6 +53,23 @@ class Printer(abc.ABC):
         """The text of ``output``."""
 
 
+def _memoized(
+    process: Callable[[Any, Any, PrinterState], str],
+) -> Callable[[Any, Any, PrinterState], str]:
+    """``process`` written once per variable and printer state: a variable
+    that stands several times in a graph keeps the text it was first given
+    (``pstate.memo``)."""
+
+    @functools.wraps(process)
+    def memoized(self: Any, output: Any, pstate: PrinterState) -> str:
+        if output in pstate.memo:
+            return pstate.memo[output]
+        text = pstate.memo[output] = process(self, output, pstate)
+        return text
+
+    return memoized
+
+
 def _inputs_text(node: Any, pstate: PrinterState, precedences: list[int]) -> list[str]:
     """The text of each input of ``node`` at its own precedence."""
     texts = []
@@ -86,9 +104,8 @@ class OperatorPrinter(Printer):
         self.precedence = precedence
         self.assoc = assoc
 
+    @_memoized
     def process(self, output: Any, pstate: PrinterState) -> str:
-        if output in pstate.memo:
-            return pstate.memo[output]
         node = _owner(output, self)
         outer = getattr(pstate, "precedence", -1000)
         n = len(node.inputs)
@@ -108,7 +125,6 @@ class OperatorPrinter(Printer):
         )
         if self.precedence < outer:
             text = f"({text})"
-        pstate.memo[output] = text
         return text
 
 
@@ -122,16 +138,13 @@ class PatternPrinter(Printer):
             (p, ()) if isinstance(p, str) else (p[0], tuple(p[1:])) for p in patterns
         ]
 
+    @_memoized
     def process(self, output: Any, pstate: PrinterState) -> str:
-        if output in pstate.memo:
-            return pstate.memo[output]
         node = _owner(output, self)
         pattern, precedences = self.patterns[node.outputs.index(output)]
         given = list(precedences) + [1000] * (len(node.inputs) - len(precedences))
         texts = _inputs_text(node, pstate, given)
-        text = pattern % {str(k): t for k, t in enumerate(texts)}
-        pstate.memo[output] = text
-        return text
+        return pattern % {str(k): t for k, t in enumerate(texts)}
 
 
 class FunctionPrinter(Printer):
@@ -141,42 +154,33 @@ class FunctionPrinter(Printer):
         self.names = names
         self.keywords = keywords or []
 
+    @_memoized
     def process(self, output: Any, pstate: PrinterState) -> str:
-        if output in pstate.memo:
-            return pstate.memo[output]
         node = _owner(output, self)
         texts = _inputs_text(node, pstate, [-1000] * len(node.inputs))
         texts += [f"{k}={getattr(node.op, k)}" for k in self.keywords]
         name = self.names[node.outputs.index(output)]
-        text = f"{name}({', '.join(texts)})"
-        pstate.memo[output] = text
-        return text
+        return f"{name}({', '.join(texts)})"
 
 
 class LeafPrinter(Printer):
     """A variable without an owner: its name, else its ``str``."""
 
+    @_memoized
     def process(self, output: Any, pstate: PrinterState) -> str:
-        if output in pstate.memo:
-            return pstate.memo[output]
-        text = output.name if output.name is not None else str(output)
-        pstate.memo[output] = text
-        return text
+        return output.name if output.name is not None else str(output)
 
 
 class DefaultPrinter(Printer):
     """A leaf by `LeafPrinter`, a computed variable as ``op(inputs)``."""
 
+    @_memoized
     def process(self, output: Any, pstate: PrinterState) -> str:
-        if output in pstate.memo:
-            return pstate.memo[output]
         if output.owner is None:
             return leaf_printer.process(output, pstate)
         node = output.owner
         texts = _inputs_text(node, pstate, [-1000] * len(node.inputs))
-        text = f"{node.op}({', '.join(texts)})"
-        pstate.memo[output] = text
-        return text
+        return f"{node.op}({', '.join(texts)})"
 
 
 leaf_printer = LeafPrinter()

@@ -81,30 +81,33 @@ class BoolParam(ConfigParam):
         return super().filter(value)
 
 
-class IntParam(ConfigParam):
+class _NumberParam(ConfigParam):
+    """A number option: ``kind`` converts the value (the environment gives
+    strings) and ``an`` names it in the error."""
+
+    kind: type
+    an: str
+
+    def filter(self, value: Any) -> Any:
+        try:
+            number = self.kind(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"config option {self.name!r} takes {self.an}, got {value!r}"
+            ) from None
+        return super().filter(number)
+
+
+class IntParam(_NumberParam):
     """An integer option."""
 
-    def filter(self, value: Any) -> Any:
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"config option {self.name!r} takes an int, got {value!r}"
-            ) from None
-        return super().filter(number)
+    kind, an = int, "an int"
 
 
-class FloatParam(ConfigParam):
+class FloatParam(_NumberParam):
     """A float option."""
 
-    def filter(self, value: Any) -> Any:
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"config option {self.name!r} takes a float, got {value!r}"
-            ) from None
-        return super().filter(number)
+    kind, an = float, "a float"
 
 
 def parse_config_string(text: str) -> dict[str, str]:

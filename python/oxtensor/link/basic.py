@@ -7,7 +7,7 @@ the linker name they compile with, which the VM treats alike.
 and hands the per-node thunks to a function of the caller's."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 
 class Container:
@@ -39,15 +39,6 @@ class Container:
         self.allow_downcast = allow_downcast
 
     @property
-    def data(self) -> Any:
-        """The value in the slot (setting it checks it as ``value`` does)."""
-        return self.storage[0]
-
-    @data.setter
-    def data(self, value: Any) -> None:
-        self.value = value
-
-    @property
     def value(self) -> Any:
         """The value in the slot."""
         return self.storage[0]
@@ -66,6 +57,9 @@ class Container:
                 kwargs["allow_downcast"] = self.allow_downcast
             value = self.type.filter(value, **kwargs)
         self.storage[0] = value
+
+    # PyTensor's two names for the slot are one property.
+    data = value
 
     def __str__(self) -> str:
         return f"<{self.storage[0]}>"
@@ -196,12 +190,13 @@ class WrapLinker(Linker):
     def accept(
         self, fgraph: Any, no_recycling: Any = None, profile: Any = None
     ) -> "WrapLinker":
-        if self.fgraph is not None and self.fgraph is not fgraph:
-            return self.clone().accept(fgraph, no_recycling, profile)
-        self.fgraph = fgraph
-        self.no_recycling = list(no_recycling or [])
-        self.linkers = [lk.clone().accept(fgraph, no_recycling) for lk in self.linkers]
-        return self
+        linker = cast("WrapLinker", super().accept(fgraph, no_recycling, profile))
+        # A fresh clone (this one was bound to another graph) bound its own.
+        if linker is self:
+            self.linkers = [
+                lk.clone().accept(fgraph, no_recycling) for lk in self.linkers
+            ]
+        return linker
 
     def make_thunk(self, **_: Any) -> tuple[Callable[[], None], list[Any], list[Any]]:
         if self.fgraph is None:

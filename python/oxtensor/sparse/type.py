@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from oxtensor.graph.type import Type
+from oxtensor.graph.type import Type, imported
 
 #: The formats a sparse type can have.
 FORMATS = ("csc", "csr")
@@ -61,17 +61,8 @@ class SparseTensorType(Type):
     def broadcastable(self) -> tuple[bool, bool]:
         return tuple(s == 1 for s in self.shape)  # type: ignore[return-value]
 
-    @property
-    def variable_type(self) -> Any:  # type: ignore[override]
-        from oxtensor.sparse.variable import SparseVariable
-
-        return SparseVariable
-
-    @property
-    def constant_type(self) -> Any:
-        from oxtensor.sparse.variable import SparseConstant
-
-        return SparseConstant
+    variable_type = imported("oxtensor.sparse.variable", "SparseVariable")
+    constant_type = imported("oxtensor.sparse.variable", "SparseConstant")
 
     def filter(
         self, data: Any, strict: bool = False, allow_downcast: bool | None = None

@@ -4,10 +4,10 @@
 from typing import Any
 
 from oxtensor.graph.basic import Constant
-from oxtensor.graph.type import Type
+from oxtensor.graph.type import EqualByClass, Type
 
 
-class NoneTypeT(Type):
+class NoneTypeT(EqualByClass, Type):
     """The type of ``None``; ``filter`` refuses anything else."""
 
     def filter(
@@ -17,16 +17,8 @@ class NoneTypeT(Type):
             raise TypeError(f"{data!r} is not None")
         return None
 
-    def __eq__(self, other: Any) -> bool:
-        return type(self) is type(other)
-
-    def __hash__(self) -> int:
-        return hash(type(self))
-
     def __str__(self) -> str:
         return "NoneTypeT"
-
-    __repr__ = __str__
 
 
 none_type_t = NoneTypeT()

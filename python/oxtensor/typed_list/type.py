@@ -3,7 +3,7 @@
 
 from typing import Any
 
-from oxtensor.graph.type import Type
+from oxtensor.graph.type import Type, imported
 
 
 class TypedListType(Type):
@@ -20,17 +20,8 @@ class TypedListType(Type):
             )
         self.ttype = ttype if depth == 0 else TypedListType(ttype, depth - 1)
 
-    @property
-    def variable_type(self) -> Any:  # type: ignore[override]
-        from oxtensor.typed_list.basic import TypedListVariable
-
-        return TypedListVariable
-
-    @property
-    def constant_type(self) -> Any:
-        from oxtensor.typed_list.basic import TypedListConstant
-
-        return TypedListConstant
+    variable_type = imported("oxtensor.typed_list.basic", "TypedListVariable")
+    constant_type = imported("oxtensor.typed_list.basic", "TypedListConstant")
 
     def filter(
         self, data: Any, strict: bool = False, allow_downcast: bool | None = None

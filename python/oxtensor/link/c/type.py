@@ -3,10 +3,10 @@ in ``link.c.type``)."""
 
 from typing import Any
 
-from oxtensor.graph.type import Type
+from oxtensor.graph.type import EqualByClass, Type
 
 
-class Generic(Type):
+class Generic(EqualByClass, Type):
     """Any Python object; ``filter`` accepts every value as it is. All
     instances are the same type."""
 
@@ -21,16 +21,8 @@ class Generic(Type):
     def values_eq(self, a: Any, b: Any) -> bool:
         return bool(a == b)
 
-    def __eq__(self, other: Any) -> bool:
-        return type(self) is type(other)
-
-    def __hash__(self) -> int:
-        return hash(type(self))
-
     def __str__(self) -> str:
         return "Generic()"
-
-    __repr__ = __str__
 
 
 generic = Generic()

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from oxtensor.graph.type import Type
+from oxtensor.graph.type import EqualByClass, Type
 
 
 class RandomType(Type):
@@ -21,7 +21,7 @@ class RandomType(Type):
         return a is b
 
 
-class RandomGeneratorType(RandomType):
+class RandomGeneratorType(EqualByClass, RandomType):
     """The type of ``numpy.random.Generator`` values. All instances are the
     same type."""
 
@@ -41,16 +41,8 @@ class RandomGeneratorType(RandomType):
     def values_eq(self, a: Any, b: Any) -> bool:
         return _same(a.bit_generator.state, b.bit_generator.state)
 
-    def __eq__(self, other: Any) -> bool:
-        return type(self) is type(other)
-
-    def __hash__(self) -> int:
-        return hash(type(self))
-
     def __str__(self) -> str:
         return "RandomGeneratorType"
-
-    __repr__ = __str__
 
 
 def _same(a: Any, b: Any) -> bool:

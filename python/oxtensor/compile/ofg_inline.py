@@ -11,14 +11,21 @@ from oxtensor.graph.replace import clone_replace
 from oxtensor.graph.rewriting.basic import in2out, node_rewriter
 
 
+def inner_graph_over_inputs(node: Any) -> list[Any]:
+    """A copy of the inner graph of ``node``'s `OpFromGraph` over the
+    node's inputs: its outputs, to replace the node's (the inlining of
+    ``inline=True`` ops and of optimised einsums)."""
+    op = node.op
+    replace = dict(zip(op.inner_inputs, node.inputs, strict=True))
+    return clone_replace(op.inner_outputs, replace=replace)
+
+
 @node_rewriter([OpFromGraph])
 def inline_ofg_expansion(fgraph: Any, node: Any) -> Any:
     """The inner graph in place of an inline `OpFromGraph` node."""
-    op = node.op
-    if not isinstance(op, OpFromGraph) or not op.is_inline:
+    if not isinstance(node.op, OpFromGraph) or not node.op.is_inline:
         return False
-    replace = dict(zip(op.inner_inputs, node.inputs, strict=True))
-    return clone_replace(op.inner_outputs, replace=replace)
+    return inner_graph_over_inputs(node)
 
 
 optdb.register(

@@ -5,7 +5,7 @@ inner graph, so the rest of the rewrites see through it."""
 
 from typing import Any
 
-from oxtensor.graph.replace import clone_replace
+from oxtensor.compile.ofg_inline import inner_graph_over_inputs
 from oxtensor.graph.rewriting.basic import node_rewriter
 from oxtensor.tensor.einsum import Einsum, einsum
 from oxtensor.tensor.rewriting.basic import register_specialize
@@ -27,11 +27,9 @@ def optimize_einsum_inner_graph(fgraph: Any, node: Any) -> Any:
 @node_rewriter([Einsum])
 def inline_optimized_einsum(fgraph: Any, node: Any) -> Any:
     """The inner graph of an optimised einsum over the node's inputs."""
-    op = node.op
-    if not isinstance(op, Einsum) or not op.optimized:
+    if not isinstance(node.op, Einsum) or not node.op.optimized:
         return None
-    replace = dict(zip(op.inner_inputs, node.inputs, strict=True))
-    return clone_replace(op.inner_outputs, replace=replace)
+    return inner_graph_over_inputs(node)
 
 
 __all__ = ["inline_optimized_einsum", "optimize_einsum_inner_graph"]

@@ -60,21 +60,22 @@ def _inverse(node: Any, weight: float) -> Callable[..., Any]:
     return irfft
 
 
-@jax_funcify.register(_core.RFFTOp)
-def _rfft(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    return _forward(node, 1.0)
+def _register(
+    op_class: Any, make: Callable[[Any, float], Callable[..., Any]], weight: float
+) -> None:
+    """``op_class`` on JAX: ``make(node, weight)``."""
+
+    @jax_funcify.register(op_class)
+    def funcify(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
+        return make(node, weight)
 
 
-@jax_funcify.register(_core.IRFFTGrad)
-def _irfft_grad(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    return _forward(node, 2.0)
-
-
-@jax_funcify.register(_core.IRFFTOp)
-def _irfft(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    return _inverse(node, 1.0)
-
-
-@jax_funcify.register(_core.RFFTGrad)
-def _rfft_grad(op: Any, node: Any = None, **kwargs: Any) -> Callable[..., Any]:
-    return _inverse(node, 0.5)
+# The gradient of each transform is the other one, the frequencies a real
+# signal counts twice weighted.
+for _op_class, _make, _weight in [
+    (_core.RFFTOp, _forward, 1.0),
+    (_core.IRFFTGrad, _forward, 2.0),
+    (_core.IRFFTOp, _inverse, 1.0),
+    (_core.RFFTGrad, _inverse, 0.5),
+]:
+    _register(_op_class, _make, _weight)

@@ -63,12 +63,45 @@ class Spec:
     infer_shape: Any = True
 
 
+def arrays(*shapes: Any, **kw: Any) -> Callable[[str, Any], list[Any]]:
+    """One array of ``dtype`` (`arr`) of each shape."""
+    return lambda dt, rng: [arr(dt, shape, rng, **kw) for shape in shapes]
+
+
 def one(shape: Any, **kw: Any) -> Callable[[str, Any], list[Any]]:
-    return lambda dt, rng: [arr(dt, shape, rng, **kw)]
+    return arrays(shape, **kw)
 
 
 def two(sa: Any, sb: Any) -> Callable[[str, Any], list[Any]]:
-    return lambda dt, rng: [arr(dt, sa, rng), arr(dt, sb, rng)]
+    return arrays(sa, sb)
+
+
+def masked(shape: Any) -> Callable[[str, Any], list[Any]]:
+    """An array of ``dtype`` and a random boolean mask of its shape."""
+    return lambda dt, rng: [
+        arr(dt, shape, rng),
+        rng.integers(0, 2, shape).astype(bool),
+    ]
+
+
+def on_arrays(
+    build: Callable[..., Any],
+    ref: Callable[..., Any],
+    shapes: list[Any],
+    str_form: str,
+    dtypes: list[str] = ANY,
+    *,
+    args: Callable[[str, Any], list[Any]] | None = None,
+    **kw: Any,
+) -> Spec:
+    """The entry of an op of arrays of ``shapes`` (``args``, when given,
+    makes other values of those shapes): most take any dtype, need an axis
+    (no 0-d case) and have as empty case the same shapes with a first axis
+    of length 0; ``kw`` gives the other `Spec` fields, or ``zero_d`` and
+    ``empty`` where they differ."""
+    kw.setdefault("zero_d", NO_ZERO_D)
+    kw.setdefault("empty", arrays(*((0, *shape[1:]) for shape in shapes)))
+    return Spec(build, ref, args or arrays(*shapes), str_form, dtypes, **kw)
 
 
 def idx(values: list[int]) -> Callable[[str, Any], list[Any]]:

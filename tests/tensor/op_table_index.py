@@ -8,7 +8,17 @@ from typing import Any
 import numpy as np
 import oxtensor.tensor as ot
 
-from tests.tensor.op_spec import ANY, NO_ZERO_D, NUMERIC, Spec, arr, idx, one, two
+from tests.tensor.op_spec import (
+    ANY,
+    NO_ZERO_D,
+    NUMERIC,
+    Spec,
+    arr,
+    idx,
+    masked,
+    on_arrays,
+    two,
+)
 
 
 def _set(a: Any, b: Any, key: Any) -> Any:
@@ -23,15 +33,25 @@ def _inc_at(a: Any, b: Any, rows: Any) -> Any:
     return out
 
 
-INDEXING: dict[str, Spec] = {
-    "slice": Spec(
-        lambda a: a[1:, ::-2],
-        lambda a: a[1:, ::-2],
-        one((4, 5)),
-        "Subtensor{start:, ::step}",
+def _by_mask(build: Any, ref: Any, str_form: str) -> Spec:
+    """Boolean indexing of a (3, 4) array by a mask of its shape."""
+    return Spec(
+        build,
+        ref,
+        masked((3, 4)),
+        str_form,
         ANY,
         zero_d=NO_ZERO_D,
-        empty=one((0, 5)),
+        empty=masked((0, 4)),
+    )
+
+
+INDEXING: dict[str, Spec] = {
+    "slice": on_arrays(
+        lambda a: a[1:, ::-2],
+        lambda a: a[1:, ::-2],
+        [(4, 5)],
+        "Subtensor{start:, ::step}",
     ),
     "slice_symbolic": Spec(
         lambda a, i: a[i:, -1],
@@ -49,28 +69,18 @@ INDEXING: dict[str, Spec] = {
         "AdvancedSubtensor{idx_list=(0,)}",
         ANY,
         zero_d=NO_ZERO_D,
-        empty=lambda dt, rng: [arr(dt, (4, 3), rng), np.zeros(0, "int64")],
+        empty=idx([]),
     ),
-    "advanced_bool": Spec(
+    "advanced_bool": _by_mask(
         lambda a, m: a[m],
         lambda a, m: a[m],
-        lambda dt, rng: [
-            arr(dt, (3, 4), rng),
-            rng.integers(0, 2, (3, 4)).astype(bool),
-        ],
         "AdvancedSubtensor{idx_list=(0,)}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=lambda dt, rng: [arr(dt, (0, 4), rng), np.zeros((0, 4), bool)],
     ),
-    "set_subtensor": Spec(
+    "set_subtensor": on_arrays(
         lambda a, b: ot.set_subtensor(a[1:, -1], b),
         lambda a, b: _set(a, b, (slice(1, None), -1)),
-        lambda dt, rng: [arr(dt, (4, 3), rng), arr(dt, (3,), rng)],
+        [(4, 3), (3,)],
         "SetSubtensor{start:, i}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=lambda dt, rng: [arr(dt, (0, 3), rng), arr(dt, (0,), rng)],
     ),
     "inc_subtensor": Spec(
         lambda a, b, i: ot.inc_subtensor(a[i], b),
@@ -89,17 +99,10 @@ INDEXING: dict[str, Spec] = {
             np.zeros(0, "int64"),
         ],
     ),
-    "set_bool": Spec(
+    "set_bool": _by_mask(
         lambda a, m: ot.set_subtensor(a[m], 0),
         lambda a, m: _set(a, 0, m),
-        lambda dt, rng: [
-            arr(dt, (3, 4), rng),
-            rng.integers(0, 2, (3, 4)).astype(bool),
-        ],
         "AdvancedSetSubtensor",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=lambda dt, rng: [arr(dt, (0, 4), rng), np.zeros((0, 4), bool)],
     ),
     "take": Spec(
         lambda a, i: ot.take(a, i, axis=-1),
@@ -114,58 +117,41 @@ INDEXING: dict[str, Spec] = {
 
 
 JOINING: dict[str, Spec] = {
-    "concatenate": Spec(
+    "concatenate": on_arrays(
         lambda a, b: ot.concatenate([a, b], axis=-1),
         lambda a, b: np.concatenate([a, b], axis=-1),
-        two((2, 3), (2, 1)),
+        [(2, 3), (2, 1)],
         "Join",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=two((0, 3), (0, 1)),
     ),
-    "join": Spec(
+    "join": on_arrays(
         lambda a, b: ot.join(0, a, b),
         lambda a, b: np.concatenate([a, b]),
-        two((2, 3), (1, 3)),
+        [(2, 3), (1, 3)],
         "Join",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=two((0, 3), (0, 3)),
     ),
-    "stack": Spec(
+    "stack": on_arrays(
         lambda a, b: ot.stack([a, b], axis=-1),
         lambda a, b: np.stack([a, b], axis=-1),
-        two((2, 3), (2, 3)),
+        [(2, 3), (2, 3)],
         "Join",
-        ANY,
         zero_d=two((), ()),
-        empty=two((0, 3), (0, 3)),
     ),
-    "split": Spec(
+    "split": on_arrays(
         lambda a: list(ot.split(a, [1, 2], n_splits=2, axis=-1)),
         lambda a: np.split(a, [1], axis=-1),
-        one((2, 3)),
+        [(2, 3)],
         "Split{2}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 3)),
     ),
-    "horizontal_stack": Spec(
+    "horizontal_stack": on_arrays(
         lambda a, b: ot.horizontal_stack(a, b),
         lambda a, b: np.hstack([a, b]),
-        two((2, 3), (2, 1)),
+        [(2, 3), (2, 1)],
         "Join",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=two((0, 3), (0, 1)),
     ),
-    "vertical_stack": Spec(
+    "vertical_stack": on_arrays(
         lambda a, b: ot.vertical_stack(a, b),
         lambda a, b: np.vstack([a, b]),
-        two((2, 3), (1, 3)),
+        [(2, 3), (1, 3)],
         "Join",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=two((0, 3), (0, 3)),
     ),
 }

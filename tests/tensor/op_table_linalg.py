@@ -8,7 +8,7 @@ import numpy as np
 import oxtensor.tensor as ot
 import oxtensor.tensor.linalg as la
 
-from tests.tensor.op_spec import NUMERIC, Spec, arr, distinct, spd, two
+from tests.tensor.op_spec import NUMERIC, Spec, arr, distinct, on_arrays, spd, two
 
 
 def _abs(v: Any) -> Any:
@@ -44,13 +44,12 @@ LINALG: dict[str, Spec] = {
         empty=two((2, 0), (0, 4)),
         zero_d=two((), ()),
     ),
-    "matmul": Spec(
+    "matmul": on_arrays(
         ot.matmul,
         np.matmul,
-        two((2, 2, 3), (2, 3, 4)),
+        [(2, 2, 3), (2, 3, 4)],
         "Matmul",
         NUMERIC,
-        empty=two((0, 2, 3), (0, 3, 4)),
         zero_d="NumPy's matmul refuses 0-d operands",
     ),
     "tensordot": Spec(

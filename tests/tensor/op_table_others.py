@@ -12,13 +12,14 @@ from oxtensor.tensor.extra_ops import diff, to_one_hot
 
 from tests.tensor.op_spec import (
     ANY,
+    FLOATS,
     NO_GRAD_INT,
-    NO_ZERO_D,
     NUMERIC,
     REAL,
     Spec,
     arr,
     distinct,
+    on_arrays,
     one,
 )
 
@@ -41,14 +42,13 @@ def _last_axis(
     **kw: Any,
 ) -> Spec:
     """``f(a, axis=-1)`` against NumPy's ``ref``, on (3, 4) inputs by default."""
-    return Spec(
+    return on_arrays(
         lambda a: f(a, axis=-1),
         lambda a: ref(a, axis=-1),
-        inputs or one((3, 4)),
+        [(3, 4)],
         op,
         dtypes,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
+        args=inputs,
         **kw,
     )
 
@@ -71,41 +71,35 @@ OTHERS: dict[str, Spec] = {
     ),
     "cumsum": _last_axis(ot.cumsum, np.cumsum, "Cumsum{axis=1}", NUMERIC),
     "cumprod": _last_axis(ot.cumprod, np.cumprod, "Cumprod{axis=1}", NUMERIC),
-    "diff": Spec(
+    "diff": on_arrays(
         lambda a: diff(a, n=2, axis=-1),
         lambda a: np.diff(a, n=2, axis=-1),
-        one((3, 5)),
+        [(3, 5)],
         "Sub",
         NUMERIC,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 5)),
     ),
-    "nonzero": Spec(
+    "nonzero": on_arrays(
         lambda a: list(ot.nonzero(a)),
         lambda a: list(np.nonzero(a)),
-        one((3, 4), low=-1, high=1),
+        [(3, 4)],
         "Nonzero",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
+        args=one((3, 4), low=-1, high=1),
         grad=NO_GRAD_INT,
         infer_shape="the lengths depend on the values (as PyTensor)",
     ),
-    "softmax": Spec(
+    "softmax": on_arrays(
         lambda a: special.softmax(a, axis=-1),
         _softmax,
-        one((3, 4)),
+        [(3, 4)],
         "Softmax{axis=(1,)}",
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
+        FLOATS,
     ),
-    "log_softmax": Spec(
+    "log_softmax": on_arrays(
         lambda a: special.log_softmax(a, axis=-1),
         lambda a: np.log(_softmax(a)),
-        one((3, 4)),
+        [(3, 4)],
         "LogSoftmax{axis=(1,)}",
-        zero_d=NO_ZERO_D,
-        empty=one((0, 4)),
+        FLOATS,
     ),
     "bincount": Spec(
         lambda x, w: ot.bincount(x, w, minlength=9),
@@ -140,26 +134,24 @@ def _where_args(shape_a: Any, shape_b: Any) -> Callable[[str, Any], list[Any]]:
 # The elementwise entries that are not a plain `ot.<name>` of the scalar-op
 # table (`elemwise_table.CASES`): the cast and `where` spellings.
 SPELLINGS: dict[str, Spec] = {
-    "cast": Spec(
+    "cast": on_arrays(
         lambda a: ot.cast(a, "float32"),
         lambda a: a.astype("float32"),
-        one((2, 3)),
+        [(2, 3)],
         "Cast{float32}",
         ["bool", "int8", "int64", "float64"],
         zero_d=one(()),
-        empty=one((0, 3)),
         grad="float32 output: finite differences are too coarse; see "
         "test_grad_builtin_ops.py::test_float_casts_pass_the_gradient_in_"
         "the_source_dtype",
     ),
-    "astype": Spec(
+    "astype": on_arrays(
         lambda a: a.astype("int16"),
         lambda a: a.astype("int16"),
-        one((2, 3)),
+        [(2, 3)],
         "Cast{int16}",
         ["bool", "uint16", "float32", "float64"],
         zero_d=one(()),
-        empty=one((0, 3)),
         grad=NO_GRAD_INT,
     ),
     "where": Spec(

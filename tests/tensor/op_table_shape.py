@@ -8,12 +8,11 @@ import numpy as np
 import oxtensor.tensor as ot
 
 from tests.tensor.op_spec import (
-    ANY,
     NO_GRAD_INT,
     NO_GRAD_LEN,
     NO_GRAD_VALUES,
-    NO_ZERO_D,
     Spec,
+    on_arrays,
     one,
     scalar_int,
 )
@@ -21,8 +20,7 @@ from tests.tensor.op_spec import (
 
 def _like(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
     """A ``*_like`` function: a (2, 3) input of any dtype, no gradient values."""
-    common = {"zero_d": one(()), "empty": one((0, 3)), "grad": NO_GRAD_VALUES}
-    return Spec(f, ref, one((2, 3)), op, ANY, **common, **kw)
+    return on_arrays(f, ref, [(2, 3)], op, zero_d=one(()), grad=NO_GRAD_VALUES, **kw)
 
 
 def _of_length(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
@@ -36,106 +34,83 @@ def _of_length(f: Any, ref: Any, op: str, **kw: Any) -> Spec:
 
 
 SHAPE: dict[str, Spec] = {
-    "shape": Spec(
+    "shape": on_arrays(
         ot.shape,
         lambda a: np.array(a.shape, "int64"),
-        one((2, 3)),
+        [(2, 3)],
         "Shape",
-        ANY,
         zero_d=one(()),
-        empty=one((0, 3)),
         grad=NO_GRAD_INT,
     ),
-    "reshape": Spec(
+    "reshape": on_arrays(
         lambda a: ot.reshape(a, (-1, 1)),
         lambda a: a.reshape(-1, 1),
-        one((3, 4)),
+        [(3, 4)],
         "Reshape{2}",
-        ANY,
         zero_d=one(()),
-        empty=one((0, 4)),
     ),
-    "flatten": Spec(
+    "flatten": on_arrays(
         ot.flatten,
         lambda a: a.reshape(-1),
-        one((2, 3, 2)),
+        [(2, 3, 2)],
         "Reshape{1}",
-        ANY,
         zero_d=one(()),
         empty=one((0, 4)),
     ),
-    "transpose": Spec(
+    "transpose": on_arrays(
         ot.transpose,
         np.transpose,
-        one((2, 3, 4)),
+        [(2, 3, 4)],
         "Transpose{axes=(2, 1, 0)}",
-        ANY,
         zero_d=one(()),
         empty=one((2, 0, 4)),
     ),
-    "dimshuffle": Spec(
+    "dimshuffle": on_arrays(
         lambda a: a.dimshuffle(1, "x", 0),
         lambda a: np.expand_dims(a.T, 1),
-        one((2, 3)),
+        [(2, 3)],
         "DimShuffle{order=[1,x,0]}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 3)),
     ),
-    "swapaxes": Spec(
+    "swapaxes": on_arrays(
         lambda a: ot.swapaxes(a, 0, -1),
         lambda a: np.swapaxes(a, 0, -1),
-        one((2, 3, 4)),
+        [(2, 3, 4)],
         "Transpose{axes=(2, 1, 0)}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 3, 4)),
     ),
-    "expand_dims": Spec(
+    "expand_dims": on_arrays(
         lambda a: ot.expand_dims(a, -1),
         lambda a: np.expand_dims(a, -1),
-        one((2, 3)),
+        [(2, 3)],
         "ExpandDims{axis=2}",
-        ANY,
         zero_d=one(()),
-        empty=one((0, 3)),
     ),
-    "squeeze": Spec(
+    "squeeze": on_arrays(
         lambda a: ot.squeeze(a, axis=-2),
         lambda a: np.squeeze(a, -2),
-        one((2, 1, 3)),
+        [(2, 1, 3)],
         "Squeeze{axis=1}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 1, 3)),
     ),
-    "broadcast_to": Spec(
+    "broadcast_to": on_arrays(
         # A new leading axis, the kept lengths, and a stretched last axis.
         lambda a: ot.broadcast_to(a, (2, *(a.shape[i] for i in range(a.ndim - 1)), 4)),
         lambda a: np.broadcast_to(a, (2, *a.shape[:-1], 4)),
-        one((3, 1)),
+        [(3, 1)],
         "Alloc",
-        ANY,
         zero_d=one(()),
-        empty=one((0, 1)),
     ),
-    "specify_shape": Spec(
+    "specify_shape": on_arrays(
         lambda a: ot.specify_shape(a, (None, 3)),
         lambda a: a,
-        one((2, 3)),
+        [(2, 3)],
         "SpecifyShape",
-        ANY,
         zero_d="a 0-d input has no length to specify",
-        empty=one((0, 3)),
     ),
-    "alloc": Spec(
+    "alloc": on_arrays(
         lambda a: ot.alloc(a, 2, *(a.shape[i] for i in range(a.ndim))),
         lambda a: np.broadcast_to(a, (2, *a.shape)).copy(),
-        one((3,)),
+        [(3,)],
         "Alloc",
-        ANY,
         zero_d=one(()),
-        empty=one((0,)),
     ),
     "zeros_like": _like(ot.zeros_like, np.zeros_like, "Second"),
     "ones_like": _like(ot.ones_like, np.ones_like, "Second"),
@@ -184,32 +159,25 @@ SHAPE: dict[str, Spec] = {
         empty=scalar_int(0),
         grad=NO_GRAD_LEN,
     ),
-    "identity_like": Spec(
+    "identity_like": on_arrays(
         ot.identity_like,
         lambda a: np.eye(*a.shape, dtype=a.dtype),
-        one((2, 3)),
+        [(2, 3)],
         "Eye{dtype='complex128'}",
-        ANY,
         zero_d="needs a matrix",
-        empty=one((0, 3)),
         grad=NO_GRAD_VALUES,
     ),
-    "tile": Spec(
+    "tile": on_arrays(
         lambda a: ot.tile(a, (2, 3)),
         lambda a: np.tile(a, (2, 3)),
-        one((2, 3)),
+        [(2, 3)],
         "Reshape{2}",
-        ANY,
         zero_d=one(()),
-        empty=one((0, 3)),
     ),
-    "repeat": Spec(
+    "repeat": on_arrays(
         lambda a: ot.repeat(a, 2, axis=-1),
         lambda a: np.repeat(a, 2, axis=-1),
-        one((2, 3)),
+        [(2, 3)],
         "Reshape{2}",
-        ANY,
-        zero_d=NO_ZERO_D,
-        empty=one((0, 3)),
     ),
 }

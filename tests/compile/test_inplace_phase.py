@@ -15,10 +15,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from oxtensor import In, _core, function, shared
 from oxtensor.compile.mode import get_mode
-from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
 from oxtensor.graph.utils import InconsistencyError
 
+from tests.graph.utils import AddInplace
 from tests.helpers import UnaryPythonOp
 
 
@@ -315,22 +314,6 @@ def test_inplace_inc_subtensor_ops_can_be_built_and_refused():
 # (`--hypothesis-show-statistics` shows the split).
 
 
-class UserAddInplace(Op):
-    """``a + b`` written into ``a`` (``destroy_map = {0: [0]}``)."""
-
-    __props__ = ()
-    destroy_map = {0: [0]}  # noqa: RUF012 (PyTensor's class attribute)
-
-    def make_node(self, a, b):
-        a, b = ot.as_tensor_variable(a), ot.as_tensor_variable(b)
-        return Apply(self, [a, b], [a.type()])
-
-    def perform(self, node, inputs, output_storage):
-        a, b = inputs
-        a += b
-        output_storage[0][0] = a
-
-
 class UserReverseView(UnaryPythonOp):
     """``x[::-1]``, a view of ``x`` (``view_map = {0: [0]}``)."""
 
@@ -360,7 +343,7 @@ BARRIER = [
     lambda v: ot.sort(v, axis=-1),
     lambda v: ot.cumprod(ot.tanh(v), axis=1),
 ]
-USER = [lambda a, b: UserAddInplace()(a, b), lambda a, b: UserReverseView()(a)]
+USER = [lambda a, b: AddInplace()(a, b), lambda a, b: UserReverseView()(a)]
 KINDS = {"u": UNARY, "b": BINARY, "bar": BARRIER, "user": USER}
 
 
@@ -409,7 +392,7 @@ def compile_both(ins, outputs):
     event("refused by the handler" if refused else "accepted")
     if not refused:
         nodes = fns[0].maker.fgraph.toposort()
-        user = [n for n in nodes if isinstance(n.op, (UserAddInplace, UserReverseView))]
+        user = [n for n in nodes if isinstance(n.op, (AddInplace, UserReverseView))]
         builtin = [n for n in destroyers(fns[0]) if n not in user]
         event(f"user ops in an accepted graph: {min(len(user), 2)}+")
         event(f"built-in destroyers in an accepted graph: {min(len(builtin), 3)}+")

@@ -1,6 +1,8 @@
 """Graph objects for graph tests: PyTensor's ``MyType``/``MyVariable``/``MyOp``
-(``tests/graph/test_basic.py``), a type that only carries a number."""
+(``tests/graph/test_basic.py``), a type that only carries a number; and
+`AddInplace`, a user's Python op that destroys its first input."""
 
+import oxtensor.tensor as ot
 from oxtensor.graph.basic import Apply, Variable
 from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
@@ -45,3 +47,19 @@ class MyOp(Op):
 
 
 MyOp = MyOp()
+
+
+class AddInplace(Op):
+    """``a + b`` written into ``a`` (``destroy_map = {0: [0]}``)."""
+
+    __props__ = ()
+    destroy_map = {0: [0]}  # noqa: RUF012 (PyTensor's class attribute)
+
+    def make_node(self, a, b):
+        a, b = ot.as_tensor_variable(a), ot.as_tensor_variable(b)
+        return Apply(self, [a, b], [a.type()])
+
+    def perform(self, node, inputs, output_storage):
+        a, b = inputs
+        a += b
+        output_storage[0][0] = a

@@ -16,16 +16,21 @@ def op_name(var):
 # --- operators ---
 
 
+ARITHMETIC = [
+    (operator.add, "Add"),
+    (operator.sub, "Sub"),
+    (operator.mul, "Mul"),
+    (operator.truediv, "True_div"),
+    (operator.floordiv, "Int_div"),
+    (operator.mod, "Mod"),
+    (operator.pow, "Pow"),
+]
+
+
 @pytest.mark.parametrize(
     ("fn", "name", "flipped"),
-    [
-        (operator.add, "Add", "Add"),
-        (operator.sub, "Sub", "Sub"),
-        (operator.mul, "Mul", "Mul"),
-        (operator.truediv, "True_div", "True_div"),
-        (operator.floordiv, "Int_div", "Int_div"),
-        (operator.mod, "Mod", "Mod"),
-        (operator.pow, "Pow", "Pow"),
+    [(fn, name, name) for fn, name in ARITHMETIC]
+    + [
         # `2 < x` is Python's `x > 2`.
         (operator.lt, "Lt", "Gt"),
         (operator.le, "Le", "Ge"),
@@ -44,18 +49,7 @@ def test_binary_operators(fn, name, flipped):
     assert op_name(fn(2, x)) == flipped
 
 
-@pytest.mark.parametrize(
-    ("fn", "name"),
-    [
-        (operator.add, "Add"),
-        (operator.sub, "Sub"),
-        (operator.mul, "Mul"),
-        (operator.truediv, "True_div"),
-        (operator.floordiv, "Int_div"),
-        (operator.mod, "Mod"),
-        (operator.pow, "Pow"),
-    ],
-)
+@pytest.mark.parametrize(("fn", "name"), ARITHMETIC)
 def test_reflected_operators_put_the_number_first(fn, name):
     x = T.dvector("x")
     out = fn(3.0, x)
@@ -249,16 +243,9 @@ def test_module_level_reductions_match_methods():
     from tests.helpers import assert_equal_computations
 
     x = T.dmatrix("x")
-    for fn, method in [
-        (T.sum, "sum"),
-        (T.prod, "prod"),
-        (T.max, "max"),
-        (T.min, "min"),
-        (T.mean, "mean"),
-        (T.all, "all"),
-        (T.any, "any"),
-    ]:
-        assert_equal_computations([fn(x, axis=1)], [getattr(x, method)(axis=1)])
+    for name in ["sum", "prod", "max", "min", "mean", "all", "any"]:
+        fn = getattr(T, name)
+        assert_equal_computations([fn(x, axis=1)], [getattr(x, name)(axis=1)])
 
 
 @pytest.mark.parametrize(

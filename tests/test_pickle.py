@@ -16,12 +16,11 @@ from oxtensor.compile.io import In, Out
 from oxtensor.graph.basic import Apply, Constant, Variable, ancestors
 from oxtensor.graph.features import Feature
 from oxtensor.graph.fg import FunctionGraph
-from oxtensor.graph.op import Op
 from oxtensor.graph.type import Type
 from oxtensor.ifelse import ifelse
 from oxtensor.tensor import math as tm
 
-from tests.helpers import assert_equal_computations
+from tests.helpers import UnaryPythonOp, assert_equal_computations
 
 
 def round_trip(obj: Any) -> Any:
@@ -34,15 +33,11 @@ ROUND_TRIPS = [round_trip, copy.deepcopy]
 # --- module-level Python ops and types (pickle finds classes by name) --------
 
 
-class Scale(Op):
+class Scale(UnaryPythonOp):
     __props__ = ("factor",)
 
     def __init__(self, factor: float) -> None:
         self.factor = factor
-
-    def make_node(self, x: Any) -> Apply:
-        x = ot.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node: Apply, inputs: list, output_storage: list) -> None:
         output_storage[0][0] = np.asarray(inputs[0] * self.factor)

@@ -15,9 +15,10 @@ import pytest
 from oxtensor.compile.builders import OpFromGraph
 from oxtensor.configdefaults import config
 from oxtensor.graph.basic import Apply
-from oxtensor.graph.op import Op
 from oxtensor.scan import basic as loops
 from oxtensor.scan.op import Scan
+
+from tests.helpers import UnaryPythonOp
 
 # PyTensor 3.x's form without the updates dict (see test_scan.py for the default).
 scan = partial(loops.scan, return_updates=False)
@@ -79,17 +80,13 @@ def test_scan_length_known_only_after_the_loop_reads_the_output():
     assert tuple(f(xv)) == (2, 2)
 
 
-class _Twice(Op):
+class _Twice(UnaryPythonOp):
     """``2 * x``; its shape rule is set per test."""
 
     __props__ = ("tag",)
 
     def __init__(self, tag: str) -> None:
         self.tag = tag
-
-    def make_node(self, x: Any) -> Apply:
-        x = pt.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
 
     def perform(self, node: Apply, inputs: list, output_storage: list) -> None:
         output_storage[0][0] = inputs[0] * 2

@@ -31,14 +31,21 @@ def run(inputs, outputs, *values):
     return oxtensor.function(inputs, outputs, on_unused_input="ignore")(*values)
 
 
-class ArgMax(Op):
-    """Example 3: argmax of ``x`` along an integer ``axis`` input."""
+class BinaryPythonOp(Op):
+    """A Python op of two tensors and one output, made by the subclass's
+    ``output()``."""
 
     __props__ = ()
 
-    def make_node(self, x, axis):
-        x, axis = ot.as_tensor_variable(x), ot.as_tensor_variable(axis)
-        return Apply(self, [x, axis], [ot.lscalar()])
+    def make_node(self, x, y):
+        x, y = ot.as_tensor_variable(x), ot.as_tensor_variable(y)
+        return Apply(self, [x, y], [self.output()])
+
+
+class ArgMax(BinaryPythonOp):
+    """Example 3: argmax of ``x`` along an integer ``axis`` input."""
+
+    output = staticmethod(ot.lscalar)
 
     def perform(self, node, inputs, output_storage):
         x, axis = inputs
@@ -49,14 +56,10 @@ class ArgMax(Op):
         return [ot.zeros_like(x), grad_undefined(self, 1, axis)]
 
 
-class Fill(Op):
+class Fill(BinaryPythonOp):
     """Example 4: a vector of ``n`` copies of ``x``; ``n`` only sets the shape."""
 
-    __props__ = ()
-
-    def make_node(self, x, n):
-        x, n = ot.as_tensor_variable(x), ot.as_tensor_variable(n)
-        return Apply(self, [x, n], [ot.dvector()])
+    output = staticmethod(ot.dvector)
 
     def perform(self, node, inputs, output_storage):
         x, n = inputs

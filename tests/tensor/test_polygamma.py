@@ -42,9 +42,10 @@ def test_float32_argument_keeps_float32():
 
 
 def test_refuses_a_float_order_and_complex_arguments():
-    with pytest.raises(TypeError, match="order"):
+    # PyTensor's messages say what is wrong.
+    with pytest.raises(TypeError, match="order must be discrete"):
         ot.polygamma(ot.dscalar(), ot.dscalar())
-    with pytest.raises(TypeError, match="complex"):
+    with pytest.raises(TypeError, match="complex argument not supported"):
         ot.polygamma(ot.lscalar(), ot.zscalar())
 
 

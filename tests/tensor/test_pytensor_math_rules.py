@@ -146,13 +146,6 @@ def test_dot_gradients_keep_the_inputs_length_one_axes():
         assert y.type.is_super(gy.type)
 
 
-def test_polygamma_errors_say_what_is_wrong():
-    with pytest.raises(TypeError, match="must be discrete"):
-        ot.polygamma(ot.dscalar(), ot.dscalar())
-    with pytest.raises(TypeError, match="complex argument not supported"):
-        ot.polygamma(ot.lscalar(), ot.zscalar())
-
-
 def test_the_constant_of_a_fill_is_its_value():
     from oxtensor.tensor.basic import get_underlying_scalar_constant_value
 

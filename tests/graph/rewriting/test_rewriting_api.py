@@ -91,28 +91,14 @@ def walk(rewriter, fgraph):
 
 
 def test_tracker_orders_by_class_specificity_then_instances_then_untracked():
-    @node_rewriter(None)
-    def any_node(fgraph, node):
+    def unchanged(fgraph, node):
         return None
 
-    @node_rewriter([f])
-    def only_f(fgraph, node):
-        return None
-
-    @node_rewriter([Op])
-    def any_op(fgraph, node):
-        return None
-
-    @node_rewriter([Named])
-    def named(fgraph, node):
-        return None
-
-    @node_rewriter([SubNamed])
-    def sub_named(fgraph, node):
-        return None
-
+    tracking = [None, [f], [Op], [Named], [SubNamed]]
+    rewriters = [node_rewriter(tracks)(unchanged) for tracks in tracking]
+    any_node, only_f, any_op, named, sub_named = rewriters
     tracker = OpToRewriterTracker()
-    for rw in (any_node, only_f, any_op, named, sub_named):
+    for rw in rewriters:
         tracker.add_tracker(rw)
     assert tracker.tracked_instances == {f: [only_f]}
     assert tracker.tracked_types == {

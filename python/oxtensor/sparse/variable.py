@@ -1,6 +1,7 @@
 """`SparseVariable` and `SparseConstant`: graph variables whose values are
 scipy.sparse matrices, with the operators oxtensor.sparse implements."""
 
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from oxtensor.graph.basic import Constant, Variable
@@ -23,28 +24,17 @@ class _SparseOperators:
     """What sparse variables (plain, constant, shared) can do."""
 
     ndim = 2
-
-    @property
-    def format(self) -> str:
-        return self.type.format  # type: ignore[attr-defined, no-any-return]
-
-    @property
-    def dtype(self) -> str:
-        return self.type.dtype  # type: ignore[attr-defined, no-any-return]
-
-    @property
-    def broadcastable(self) -> tuple[bool, bool]:
-        return self.type.broadcastable  # type: ignore[attr-defined, no-any-return]
+    # Read from the variable's type.
+    format = property(attrgetter("type.format"))
+    dtype = property(attrgetter("type.dtype"))
+    broadcastable = property(attrgetter("type.broadcastable"))
 
     def __add__(self, other: Any) -> Any:
         from oxtensor.sparse.math import add
 
         return add(self, other)
 
-    def __radd__(self, other: Any) -> Any:
-        from oxtensor.sparse.math import add
-
-        return add(self, other)
+    __radd__ = __add__
 
     def toarray(self) -> Any:
         """The dense matrix (`dense_from_sparse`)."""

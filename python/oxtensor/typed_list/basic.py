@@ -4,6 +4,7 @@ They are Python ops whose ``perform`` works on the Python lists the VM
 carries as host values; an ``inplace`` op edits its input list (declared
 in ``destroy_map``), the others copy it."""
 
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -18,17 +19,10 @@ from oxtensor.typed_list.type import TypedListType
 class _ListOperators:
     """What list variables (plain and constant) can do."""
 
-    @property
-    def ttype(self) -> Any:
-        return self.type.ttype  # type: ignore[attr-defined]
-
-    @property
-    def dtype(self) -> str:
-        return self.type.dtype  # type: ignore[attr-defined, no-any-return]
-
-    @property
-    def ndim(self) -> int:
-        return self.type.ndim  # type: ignore[attr-defined, no-any-return]
+    # Read from the variable's type.
+    ttype = property(attrgetter("type.ttype"))
+    dtype = property(attrgetter("type.dtype"))
+    ndim = property(attrgetter("type.ndim"))
 
     def __getitem__(self, index: Any) -> Any:
         return getitem(self, index)

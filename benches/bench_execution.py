@@ -148,6 +148,38 @@ def timed(fn: Any, *args: Any, number: int) -> float | None:
     return None if fn is None else best(lambda: fn(*args), number)
 
 
+Build = Callable[[Any], tuple[list[Any], Any]]
+
+
+def compare(
+    label: str,
+    build: Build,
+    args: list[Any],
+    numpy: Callable[[], Any],
+    jax: Callable[..., Any] | None,
+    static: bool = False,
+    number: int = 10,
+) -> None:
+    """Times ``build(module)`` compiled by oxtensor and PyTensor, ``numpy``,
+    and ``jax`` (written with ``jax.numpy``; creation ops close over their
+    lengths, as ``jax.jit`` needs static shapes: ``static``, called with no
+    arguments), each ``number`` calls a repeat, and prints one row."""
+    ins, out = build(ot)
+    f = oxtensor.function(ins, out)
+    g = pytensor_fn(build)
+    jf = jax_fn(jax) if jax_mod and jax else None
+    jax_args = [] if static else args
+    row(
+        label,
+        best(lambda: f(*args), number),
+        {
+            "numpy": best(numpy, number),
+            "pytensor": timed(g, *args, number=number),
+            "jax": jax_timed(jf, *jax_args, number=number),
+        },
+    )
+
+
 def call_overhead() -> None:
     a = np.arange(10.0)
     x = ot.dvector("x")

@@ -17,7 +17,8 @@ Workloads, each timed in this one process as the best of several repeats:
 
 Ratios are ``other / oxtensor`` times (above 1: oxtensor is faster). A
 system that cannot be imported is reported as skipped, with the reason. The
-timing helpers are ``bench_execution``'s.
+timing helpers are ``bench_execution``'s (``compare``: all four systems on
+one workload).
 """
 
 from typing import Any
@@ -27,13 +28,12 @@ import oxtensor
 import oxtensor.tensor as ot
 from bench_execution import (
     best,
+    compare,
     jax_fn,
     jax_mod,
     jax_timed,
-    pytensor_fn,
     report_skipped,
     row,
-    timed,
 )
 from oxtensor.compile.io import In, Out
 
@@ -47,17 +47,13 @@ def slicing() -> None:
         best(lambda: view(a), 2000),
         {"numpy": best(lambda: a[1:-1:2, ::3], 2000)},
     )
-    copied = oxtensor.function([x], x[1:-1:2, ::3])
-    g = pytensor_fn(lambda pt: ([v := pt.dmatrix("x")], v[1:-1:2, ::3]))
-    jf = jax_fn(lambda v: v[1:-1:2, ::3]) if jax_mod else None
-    row(
+    compare(
         "  ... copied out",
-        best(lambda: copied(a), 20),
-        {
-            "numpy": best(lambda: a[1:-1:2, ::3].copy(), 20),
-            "pytensor": timed(g, a, number=20),
-            "jax": jax_timed(jf, a, number=20),
-        },
+        lambda t: ([v := t.dmatrix("x")], v[1:-1:2, ::3]),
+        [a],
+        lambda: a[1:-1:2, ::3].copy(),
+        lambda v: v[1:-1:2, ::3],
+        number=20,
     )
 
 
@@ -65,18 +61,13 @@ def take_rows() -> None:
     rng = np.random.default_rng(0)
     a = rng.random((10**6, 8))
     idx = rng.integers(0, 10**6, 10**5)
-    x, v = ot.dmatrix("x"), ot.lvector("v")
-    f = oxtensor.function([x, v], x[v])
-    g = pytensor_fn(lambda pt: ([m := pt.dmatrix("x"), i := pt.lvector("v")], m[i]))
-    jf = jax_fn(lambda m, i: m[i]) if jax_mod else None
-    row(
+    compare(
         "take 1e5 rows of 1e6x8",
-        best(lambda: f(a, idx), 20),
-        {
-            "numpy": best(lambda: a[idx], 20),
-            "pytensor": timed(g, a, idx, number=20),
-            "jax": jax_timed(jf, a, idx, number=20),
-        },
+        lambda t: ([m := t.dmatrix("x"), i := t.lvector("v")], m[i]),
+        [a, idx],
+        lambda: a[idx],
+        lambda m, i: m[i],
+        number=20,
     )
 
 
@@ -85,29 +76,21 @@ def inc_duplicates() -> None:
     a = rng.random((10**5, 8))
     idx = rng.integers(0, 10**4, 10**5)
     b = rng.random((10**5, 8))
-    x, y, v = ot.dmatrix("x"), ot.dmatrix("y"), ot.lvector("v")
-    f = oxtensor.function([x, y, v], ot.inc_subtensor(x[v], y))
 
     def numpy_add_at() -> Any:
         out = a.copy()
         np.add.at(out, idx, b)
         return out
 
-    g = pytensor_fn(
-        lambda pt: (
-            [m := pt.dmatrix("x"), w := pt.dmatrix("y"), i := pt.lvector("v")],
-            pt.inc_subtensor(m[i], w),
-        )
-    )
-    jf = jax_fn(lambda m, w, i: m.at[i].add(w)) if jax_mod else None
-    row(
+    compare(
         "inc_subtensor 1e5 dup rows",
-        best(lambda: f(a, b, idx), 10),
-        {
-            "numpy": best(numpy_add_at, 10),
-            "pytensor": timed(g, a, b, idx, number=10),
-            "jax": jax_timed(jf, a, b, idx, number=10),
-        },
+        lambda t: (
+            [m := t.dmatrix("x"), w := t.dmatrix("y"), i := t.lvector("v")],
+            t.inc_subtensor(m[i], w),
+        ),
+        [a, b, idx],
+        numpy_add_at,
+        lambda m, w, i: m.at[i].add(w),
     )
 
 

@@ -22,53 +22,12 @@ system that cannot be imported is reported as skipped, with the reason. The
 timing helpers are ``bench_execution``'s.
 """
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import oxtensor
 import oxtensor.tensor as ot
-from bench_execution import (
-    best,
-    jax_fn,
-    jax_mod,
-    jax_timed,
-    pytensor_fn,
-    report_skipped,
-    row,
-    timed,
-)
-
-Build = Callable[[Any], tuple[list[Any], Any]]
-
-
-def compare(
-    label: str,
-    build: Build,
-    args: list[Any],
-    numpy: Callable[[], Any],
-    jax: Callable[..., Any] | None,
-    static: bool = False,
-) -> None:
-    """Times ``build(module)`` compiled by oxtensor and PyTensor, ``numpy``,
-    and ``jax`` (written with ``jax.numpy``; creation ops close over their
-    lengths, as ``jax.jit`` needs static shapes: ``static``, called with no
-    arguments), and prints one row."""
-    number = 10
-    ins, out = build(ot)
-    f = oxtensor.function(ins, out)
-    g = pytensor_fn(build)
-    jf = jax_fn(jax) if jax_mod and jax else None
-    jax_args = [] if static else args
-    row(
-        label,
-        best(lambda: f(*args), number),
-        {
-            "numpy": best(numpy, number),
-            "pytensor": timed(g, *args, number=number),
-            "jax": jax_timed(jf, *jax_args, number=number),
-        },
-    )
+from bench_execution import best, compare, report_skipped, row
 
 
 def jnp() -> Any:

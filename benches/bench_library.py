@@ -47,6 +47,22 @@ def two(dtype: str) -> Callable[[], list[Any]]:
     return lambda: [vec(dtype), vec(dtype, "y")]
 
 
+def same(inputs: Callable[[], list[Any]], fn: Any, values: list[Any]) -> Any:
+    """A case whose graph builder is also the NumPy function (a method or
+    an indexing both have)."""
+    return (inputs, fn, values, fn)
+
+
+def along(f: Any, ref: Any, axis: int) -> Any:
+    """``f(x, axis=axis)`` of the float64 matrix against NumPy's ``ref``."""
+    return (
+        lambda: [mat()],
+        lambda x: f(x, axis=axis),
+        [M],
+        lambda x: ref(x, axis=axis),
+    )
+
+
 # name: (symbolic inputs, oxtensor graph builder, values, NumPy function)
 CASES: dict[str, tuple[Callable[[], list[Any]], Callable[..., Any], list[Any], Any]] = {
     "and, bool": (two("bool"), ot.and_, [B1, B2], np.logical_and),
@@ -69,40 +85,19 @@ CASES: dict[str, tuple[Callable[[], list[Any]], Callable[..., Any], list[Any], A
         [F32],
         lambda x: np.clip(x, -1, 1),
     ),
-    "astype int64 <- float64": (
-        lambda: [vec("float64")],
-        lambda x: x.astype("int64"),
-        [S],
-        lambda x: x.astype("int64"),
+    "astype int64 <- float64": same(
+        lambda: [vec("float64")], lambda x: x.astype("int64"), [S]
     ),
-    "astype float32 <- float64": (
-        lambda: [vec("float64")],
-        lambda x: x.astype("float32"),
-        [S],
-        lambda x: x.astype("float32"),
+    "astype float32 <- float64": same(
+        lambda: [vec("float64")], lambda x: x.astype("float32"), [S]
     ),
     "abs, complex128": (lambda: [vec("complex128")], abs, [C128], np.abs),
     "angle, complex128": (lambda: [vec("complex128")], ot.angle, [C128], np.angle),
     "real, complex128": (lambda: [vec("complex128")], ot.real, [C128], np.real),
     "mul, complex128": (two("complex128"), ot.mul, [C128, C128], np.multiply),
-    "cumsum axis 0": (
-        lambda: [mat()],
-        lambda x: ot.cumsum(x, axis=0),
-        [M],
-        lambda x: np.cumsum(x, axis=0),
-    ),
-    "cumsum axis 1": (
-        lambda: [mat()],
-        lambda x: ot.cumsum(x, axis=1),
-        [M],
-        lambda x: np.cumsum(x, axis=1),
-    ),
-    "cumprod axis 0": (
-        lambda: [mat()],
-        lambda x: ot.cumprod(x, axis=0),
-        [M],
-        lambda x: np.cumprod(x, axis=0),
-    ),
+    "cumsum axis 0": along(ot.cumsum, np.cumsum, 0),
+    "cumsum axis 1": along(ot.cumsum, np.cumsum, 1),
+    "cumprod axis 0": along(ot.cumprod, np.cumprod, 0),
     "softmax axis 0": (
         lambda: [mat()],
         lambda x: special.softmax(x, axis=0),
@@ -115,30 +110,14 @@ CASES: dict[str, tuple[Callable[[], list[Any]], Callable[..., Any], list[Any], A
         [M32],
         lambda x: (lambda s: s - np.log(np.exp(s).sum(0)))(x - x.max(0)),
     ),
-    "argmax axis 1, float32": (
-        lambda: [mat("float32")],
-        lambda x: x.argmax(axis=1),
-        [M32],
-        lambda x: x.argmax(axis=1),
+    "argmax axis 1, float32": same(
+        lambda: [mat("float32")], lambda x: x.argmax(axis=1), [M32]
     ),
-    "argmax axis 1, int64": (
-        lambda: [mat("int64")],
-        lambda x: x.argmax(axis=1),
-        [MI],
-        lambda x: x.argmax(axis=1),
+    "argmax axis 1, int64": same(
+        lambda: [mat("int64")], lambda x: x.argmax(axis=1), [MI]
     ),
-    "min axis 1": (
-        lambda: [mat()],
-        lambda x: x.min(axis=1),
-        [M],
-        lambda x: x.min(axis=1),
-    ),
-    "any axis 0, bool": (
-        lambda: [mat("bool")],
-        lambda x: x.any(axis=0),
-        [M > 0],
-        lambda x: x.any(axis=0),
-    ),
+    "min axis 1": same(lambda: [mat()], lambda x: x.min(axis=1), [M]),
+    "any axis 0, bool": same(lambda: [mat("bool")], lambda x: x.any(axis=0), [M > 0]),
     "matrix @ vector": (
         lambda: [mat(), vec("float64", "v")],
         ot.dot,
@@ -151,18 +130,10 @@ CASES: dict[str, tuple[Callable[[], list[Any]], Callable[..., Any], list[Any], A
         [M[0].copy(), M],
         np.dot,
     ),
-    "x[:, idx] (1000 columns)": (
-        lambda: [mat(), vec("int64", "i")],
-        lambda x, i: x[:, i],
-        [M, COLS],
-        lambda x, i: x[:, i],
+    "x[:, idx] (1000 columns)": same(
+        lambda: [mat(), vec("int64", "i")], lambda x, i: x[:, i], [M, COLS]
     ),
-    "flatten of x.T": (
-        lambda: [mat()],
-        lambda x: x.T.flatten(),
-        [M],
-        lambda x: x.T.flatten(),
-    ),
+    "flatten of x.T": same(lambda: [mat()], lambda x: x.T.flatten(), [M]),
     "ones_like": (lambda: [mat()], ot.ones_like, [M], np.ones_like),
     "arange(4e6)": (
         lambda: [ot.lscalar("n")],

@@ -2,7 +2,7 @@
 //! (`oxtensor.tensor.basic.ExtractDiag`, `oxtensor.tensor.basic.AllocDiag`).
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, view_of_input};
+use crate::ops::props::{core_of, core_props, op_args, view_of_input};
 use oxtensor_core::ops::diagonal::{AllocDiag, DiagSpec, ExtractDiag};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -28,30 +28,6 @@ impl PyExtractDiag {
         PyOp::builtin(Arc::new(ExtractDiag { spec, view })).add_subclass(PyExtractDiag)
     }
 
-    /// Which diagonal (`> 0`: above the main one).
-    #[getter]
-    fn offset(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.offset)
-    }
-
-    /// The blocks' row axis.
-    #[getter]
-    fn axis1(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.axis1)
-    }
-
-    /// The blocks' column axis.
-    #[getter]
-    fn axis2(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.axis2)
-    }
-
-    /// Whether the output is a view of the input.
-    #[getter]
-    fn view(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.view)
-    }
-
     /// `{0: [0]}` with `view`, else empty.
     #[getter]
     fn view_map<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
@@ -63,6 +39,20 @@ impl PyExtractDiag {
         }
     }
 }
+
+core_props!(
+    PyExtractDiag,
+    ExtractDiag {
+        /// Which diagonal (`> 0`: above the main one).
+        offset: i64 = |c| c.spec.offset,
+        /// The blocks' row axis.
+        axis1: i64 = |c| c.spec.axis1,
+        /// The blocks' column axis.
+        axis2: i64 = |c| c.spec.axis2,
+        /// Whether the output is a view of the input.
+        view: bool,
+    }
+);
 
 /// `AllocDiag(offset=0, axis1=0, axis2=1)`: zeros with the input's last
 /// axis on diagonal `offset`; optional inputs give the two block lengths.
@@ -83,22 +73,16 @@ impl PyAllocDiag {
         };
         PyOp::builtin(Arc::new(AllocDiag { spec })).add_subclass(PyAllocDiag)
     }
-
-    /// Which diagonal (`> 0`: above the main one).
-    #[getter]
-    fn offset(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.offset)
-    }
-
-    /// The output's block row axis.
-    #[getter]
-    fn axis1(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.axis1)
-    }
-
-    /// The output's block column axis.
-    #[getter]
-    fn axis2(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.axis2)
-    }
 }
+
+core_props!(
+    PyAllocDiag,
+    AllocDiag {
+        /// Which diagonal (`> 0`: above the main one).
+        offset: i64 = |c| c.spec.offset,
+        /// The output's block row axis.
+        axis1: i64 = |c| c.spec.axis1,
+        /// The output's block column axis.
+        axis2: i64 = |c| c.spec.axis2,
+    }
+);

@@ -6,7 +6,7 @@
 //! plain Python over these.
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
+use crate::ops::props::{core_props, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::bartlett::Bartlett;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::deep_copy::DeepCopyOp;
@@ -76,6 +76,15 @@ fn fortran_order(order: &str, op: &str) -> PyResult<bool> {
     }
 }
 
+/// The `order` a Fortran-order flag came from: `'F'` or `'C'`.
+fn order_name(fortran: bool) -> &'static str {
+    if fortran {
+        "F"
+    } else {
+        "C"
+    }
+}
+
 /// `SearchsortedOp(side='left')`: inputs are the sorted vector, the values
 /// and optionally the sorter.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "SearchsortedOp")]
@@ -99,13 +108,12 @@ impl PySearchsortedOp {
         };
         Ok(PyOp::builtin(Arc::new(SearchsortedOp { right })).add_subclass(PySearchsortedOp))
     }
-
-    /// `'left'` or `'right'`.
-    #[getter]
-    fn side(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<SearchsortedOp>(slf.as_super())?.side())
-    }
 }
+
+core_props!(PySearchsortedOp, SearchsortedOp {
+    /// `'left'` or `'right'`.
+    side: &'static str = |c| c.side(),
+});
 
 /// `Unique(return_index=False, return_inverse=False, return_counts=False,
 /// axis=None)`: one input; the distinct values, then the outputs asked for.
@@ -146,31 +154,18 @@ impl PyUnique {
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyUnique))
     }
-
-    /// Whether the first occurrences are an output.
-    #[getter]
-    fn return_index(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Unique>(slf.as_super())?.return_index)
-    }
-
-    /// Whether the inverse is an output.
-    #[getter]
-    fn return_inverse(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Unique>(slf.as_super())?.return_inverse)
-    }
-
-    /// Whether the counts are an output.
-    #[getter]
-    fn return_counts(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Unique>(slf.as_super())?.return_counts)
-    }
-
-    /// The axis slices are compared along (`None`: elements).
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>) -> PyResult<Option<usize>> {
-        Ok(core_of::<Unique>(slf.as_super())?.axis)
-    }
 }
+
+core_props!(PyUnique, Unique {
+    /// Whether the first occurrences are an output.
+    return_index: bool,
+    /// Whether the inverse is an output.
+    return_inverse: bool,
+    /// Whether the counts are an output.
+    return_counts: bool,
+    /// The axis slices are compared along (`None`: elements).
+    axis: Option<usize>,
+});
 
 /// `UnravelIndex(order='C')`: inputs are the flat indices and the dims.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "UnravelIndex")]
@@ -186,17 +181,12 @@ impl PyUnravelIndex {
         let fortran = fortran_order(order, "UnravelIndex")?;
         Ok(PyOp::builtin(Arc::new(UnravelIndex { fortran })).add_subclass(PyUnravelIndex))
     }
-
-    /// `'C'` or `'F'`.
-    #[getter]
-    fn order(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(if core_of::<UnravelIndex>(slf.as_super())?.fortran {
-            "F"
-        } else {
-            "C"
-        })
-    }
 }
+
+core_props!(PyUnravelIndex, UnravelIndex {
+    /// `'C'` or `'F'`.
+    order: &'static str = |c| order_name(c.fortran),
+});
 
 /// `RavelMultiIndex(mode='raise', order='C')`: inputs are the coordinate
 /// arrays and the dims.
@@ -224,20 +214,11 @@ impl PyRavelMultiIndex {
         let core = RavelMultiIndex { mode, fortran };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyRavelMultiIndex))
     }
-
-    /// `'raise'`, `'wrap'` or `'clip'`.
-    #[getter]
-    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<RavelMultiIndex>(slf.as_super())?.mode_name())
-    }
-
-    /// `'C'` or `'F'`.
-    #[getter]
-    fn order(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(if core_of::<RavelMultiIndex>(slf.as_super())?.fortran {
-            "F"
-        } else {
-            "C"
-        })
-    }
 }
+
+core_props!(PyRavelMultiIndex, RavelMultiIndex {
+    /// `'raise'`, `'wrap'` or `'clip'`.
+    mode: &'static str = |c| c.mode_name(),
+    /// `'C'` or `'F'`.
+    order: &'static str = |c| order_name(c.fortran),
+});

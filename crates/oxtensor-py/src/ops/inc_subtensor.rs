@@ -5,51 +5,27 @@
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_of, core_props, inplace_props, op_args};
 use crate::ops::subtensor::{idx_list_tuple, indexing_make_node, parse_idx_list};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyTuple;
 use std::sync::Arc;
-
-/// An increment's `destroy_map`: `x` (input 0) is output 0 when inplace.
-pub(crate) fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    if inplace {
-        d.set_item(0, vec![0])?;
-    }
-    Ok(d)
-}
 
 /// The getters every increment op has: `inplace`, its `destroy_map` and
 /// `set_instead_of_inc`, read from the core op.
 macro_rules! inc_flags {
     ($py:ty, $core:ty) => {
-        #[pymethods]
-        impl $py {
-            /// Whether it writes into `x` itself.
-            #[getter]
-            fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-                Ok(core_of::<$core>(slf.as_super())?.inplace)
+        inplace_props!($py, $core, "Whether it writes into `x` itself.");
+        core_props!(
+            $py,
+            $core {
+                /// Set instead of increment.
+                set_instead_of_inc: bool,
             }
-
-            /// `{0: [0]}` when inplace, else empty.
-            #[getter]
-            fn destroy_map<'py>(
-                slf: PyRef<'_, Self>,
-                py: Python<'py>,
-            ) -> PyResult<Bound<'py, PyDict>> {
-                destroy_map_of(py, core_of::<$core>(slf.as_super())?.inplace)
-            }
-
-            /// Set instead of increment.
-            #[getter]
-            fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-                Ok(core_of::<$core>(slf.as_super())?.set_instead_of_inc)
-            }
-        }
+        );
     };
 }
 

@@ -91,6 +91,76 @@ macro_rules! unit_op {
 }
 pub(crate) use unit_op;
 
+/// Read-only properties of a built-in op class that read its core op, in a
+/// `#[pymethods]` block of their own: `core_props!(PySvd, Svd { /// doc
+/// full_matrices: bool, ... })` returns the core's field of that name; a
+/// prop that is not a copy of a field says how to read it from the core:
+/// `mode: String = |c| c.mode.clone()`.
+macro_rules! core_props {
+    ($py:ty, $core:ty {
+        $($(#[doc = $doc:literal])* $name:ident: $t:ty $(= |$c:ident| $e:expr)?),* $(,)?
+    }) => {
+        #[pymethods]
+        impl $py {
+            $(
+                $(#[doc = $doc])*
+                #[getter]
+                fn $name(slf: PyRef<'_, Self>) -> PyResult<$t> {
+                    let core = $crate::ops::props::core_of::<$core>(slf.as_super())?;
+                    Ok($crate::ops::props::core_props!(@read core, $name $(, |$c| $e)?))
+                }
+            )*
+        }
+    };
+    (@read $core:ident, $name:ident) => {
+        $core.$name
+    };
+    (@read $core:ident, $name:ident, |$c:ident| $e:expr) => {{
+        let $c = $core;
+        $e
+    }};
+}
+pub(crate) use core_props;
+
+/// `inplace` and the `destroy_map` it gives of an op class whose core op
+/// has an `inplace` flag meaning that output 0 overwrites input 0:
+/// `inplace_props!(PyGemv, Gemv, "Whether `y` may be overwritten.")`.
+macro_rules! inplace_props {
+    ($py:ty, $core:ty, $doc:literal) => {
+        $crate::ops::props::core_props!(
+            $py,
+            $core {
+                #[doc = $doc]
+                inplace: bool,
+            }
+        );
+
+        #[pymethods]
+        impl $py {
+            /// `{0: [0]}` when inplace, else empty.
+            #[getter]
+            fn destroy_map<'py>(
+                slf: PyRef<'_, Self>,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                let inplace = $crate::ops::props::core_of::<$core>(slf.as_super())?.inplace;
+                $crate::ops::props::destroy_map_of(py, inplace)
+            }
+        }
+    };
+}
+pub(crate) use inplace_props;
+
+/// The `destroy_map` of an op with an `inplace` flag: input 0 is output 0
+/// when inplace.
+pub(crate) fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    if inplace {
+        d.set_item(0, vec![0])?;
+    }
+    Ok(d)
+}
+
 /// `{0: [0]}`: the output is a view of the input (`view_map`).
 pub(crate) fn view_of_input<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);

@@ -2,7 +2,7 @@
 //! shape as a graph value, and its reshaping.
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op};
+use crate::ops::props::{core_props, op_args, unit_op};
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -37,18 +37,20 @@ impl PyShapeI {
         PyOp::builtin(Arc::new(ShapeI { i })).add_subclass(PyShapeI)
     }
 
-    /// The axis.
-    #[getter]
-    fn i(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<ShapeI>(slf.as_super())?.i)
-    }
-
     /// Only the input's shape matters, not its elements.
     fn connection_pattern(&self, node: Bound<'_, PyAny>) -> Vec<Vec<bool>> {
         let _ = node;
         vec![vec![false]]
     }
 }
+
+core_props!(
+    PyShapeI,
+    ShapeI {
+        /// The axis.
+        i: usize,
+    }
+);
 
 /// `Reshape(ndim)`: inputs are the tensor and its new shape.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Reshape")]
@@ -61,12 +63,6 @@ impl PyReshape {
     #[new]
     fn new(ndim: usize) -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(Reshape { ndim })).add_subclass(PyReshape)
-    }
-
-    /// The output rank.
-    #[getter]
-    fn ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Reshape>(slf.as_super())?.ndim)
     }
 
     /// PyTensor's flag: the static output shape follows the values of the
@@ -82,3 +78,11 @@ impl PyReshape {
         vec![vec![true], vec![false]]
     }
 }
+
+core_props!(
+    PyReshape,
+    Reshape {
+        /// The output rank.
+        ndim: usize,
+    }
+);

@@ -3,7 +3,7 @@
 
 use crate::errors::to_pyerr;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op};
+use crate::ops::props::{core_props, op_args, unit_op};
 use oxtensor_core::ops::choose::{Choose, ChooseMode};
 use oxtensor_core::ops::permute_rows::PermuteRowElements;
 use pyo3::prelude::*;
@@ -31,10 +31,9 @@ impl PyChoose {
         let mode = ChooseMode::parse(mode).map_err(to_pyerr)?;
         Ok(PyOp::builtin(Arc::new(Choose { mode })).add_subclass(PyChoose))
     }
-
-    /// What an out-of-range index does: `raise`, `wrap` or `clip`.
-    #[getter]
-    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<Choose>(slf.as_super())?.mode.as_str())
-    }
 }
+
+core_props!(PyChoose, Choose {
+    /// What an out-of-range index does: `raise`, `wrap` or `clip`.
+    mode: &'static str = |c| c.mode.as_str(),
+});

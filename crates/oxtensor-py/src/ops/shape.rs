@@ -6,7 +6,7 @@
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_of, core_props, op_args};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -152,12 +152,6 @@ impl PySplit {
         true
     }
 
-    /// The number of outputs.
-    #[getter]
-    fn len_splits(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Split>(slf.as_super())?.len_splits)
-    }
-
     /// Every output is a view of the input.
     #[getter]
     fn view_map<'py>(slf: PyRef<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
@@ -165,6 +159,14 @@ impl PySplit {
         views_of_first(slf.py(), n)
     }
 }
+
+core_props!(
+    PySplit,
+    Split {
+        /// The number of outputs.
+        len_splits: usize,
+    }
+);
 
 /// `Repeat(axis)`: inputs are the tensor and the repeats.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Repeat")]
@@ -183,13 +185,15 @@ impl PyRepeat {
         })?;
         Ok(PyOp::builtin(Arc::new(Repeat { axis })).add_subclass(PyRepeat))
     }
-
-    /// The axis.
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Repeat>(slf.as_super())?.axis)
-    }
 }
+
+core_props!(
+    PyRepeat,
+    Repeat {
+        /// The axis.
+        axis: usize,
+    }
+);
 
 /// Output types of a constant-reading op (`make_node`): the values of
 /// constant inputs refine the static shapes.

@@ -122,6 +122,35 @@ impl<'py> ModeArgs<'py> {
     }
 }
 
+/// PyTensor's `Mode.including`, `excluding` and `requiring`: this mode
+/// with its query changed by `*tags`, through the core `Mode`'s method of
+/// the same name.
+macro_rules! tag_queries {
+    ($($(#[doc = $doc:literal])* $method:ident),* $(,)?) => {
+        #[pymethods]
+        impl PyMode {
+            $(
+                $(#[doc = $doc])*
+                #[pyo3(signature = (*tags))]
+                fn $method(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
+                    let t = tag_list(tags)?;
+                    let tags_str: Vec<&str> = t.iter().map(String::as_str).collect();
+                    Ok(self.derived(tags.py(), self.inner.$method(&tags_str)))
+                }
+            )*
+        }
+    };
+}
+
+tag_queries! {
+    /// This mode with the rewrites of these tags added.
+    including,
+    /// This mode without the rewrites of these tags.
+    excluding,
+    /// This mode keeping only the rewrites with all of these tags.
+    requiring,
+}
+
 fn tag_list(args: &Bound<'_, PyTuple>) -> PyResult<Vec<String>> {
     args.iter().map(|t| t.extract()).collect()
 }
@@ -272,36 +301,6 @@ impl PyMode {
             Some(o) => Ok(o.bind(py).clone()),
             None => Ok(PyString::new(py, &self.optimizer).into_any()),
         }
-    }
-
-    /// This mode with the rewrites of these tags added.
-    #[pyo3(signature = (*tags))]
-    fn including(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
-        let t = tag_list(tags)?;
-        let inner = self
-            .inner
-            .including(&t.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok(self.derived(tags.py(), inner))
-    }
-
-    /// This mode without the rewrites of these tags.
-    #[pyo3(signature = (*tags))]
-    fn excluding(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
-        let t = tag_list(tags)?;
-        let inner = self
-            .inner
-            .excluding(&t.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok(self.derived(tags.py(), inner))
-    }
-
-    /// This mode keeping only the rewrites with all of these tags.
-    #[pyo3(signature = (*tags))]
-    fn requiring(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
-        let t = tag_list(tags)?;
-        let inner = self
-            .inner
-            .requiring(&t.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok(self.derived(tags.py(), inner))
     }
 
     fn __repr__(&self) -> String {

@@ -1,6 +1,7 @@
 //! `Apply`: an op applied to input variables, owning its outputs.
 
 use crate::graph::apply_edits::check_types;
+use crate::graph::describe::printed_graph_object;
 use crate::graph::scratchpad::{copy_tag, lazy_tag};
 use crate::graph::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -328,29 +329,6 @@ impl PyApply {
         crate::graph::construct::clone_with_new_inputs(slf, inputs, strict)
     }
 
-    /// `debugprint(self, **kwargs)`.
-    #[pyo3(signature = (**kwargs))]
-    fn dprint<'py>(
-        slf: &Bound<'py, Self>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::graph::print::dprint_method(slf.as_any(), kwargs)
-    }
-
-    /// `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
-    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::apply_str(slf)
-    }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::apply_str(slf)
-    }
-
-    /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickle::session::reduce(slf.as_any())
-    }
-
     /// A new node with the same op, inputs, outputs and tag (new lists).
     fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
@@ -380,3 +358,6 @@ impl PyApply {
         self.tag = None;
     }
 }
+
+// `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
+printed_graph_object!(PyApply, crate::graph::describe::apply_str);

@@ -5,6 +5,41 @@ use crate::graph::variable::PyVariable;
 use crate::ops::op::op_str;
 use pyo3::prelude::*;
 
+/// What `Variable` and `Apply` print and pickle alike: `str` and `repr`
+/// from `$str` (`variable_str`, `apply_str`), `dprint(**kwargs)`, and
+/// `__reduce__` with the rest of the graph.
+macro_rules! printed_graph_object {
+    ($py:ty, $str:path) => {
+        #[pymethods]
+        impl $py {
+            /// `debugprint(self, **kwargs)`.
+            #[pyo3(signature = (**kwargs))]
+            fn dprint<'py>(
+                slf: &Bound<'py, Self>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                $crate::graph::print::dprint_method(slf.as_any(), kwargs)
+            }
+
+            fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $str(slf)
+            }
+
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $str(slf)
+            }
+
+            /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::pickle::session::reduce(slf.as_any())
+            }
+        }
+    };
+}
+pub(crate) use printed_graph_object;
+
 /// `str(variable)`: the name; else `op.out`/`op.k` for an owned variable;
 /// else a constant's data (`name{data}` when named); else `<type>`.
 pub fn variable_str(var: &Bound<'_, PyVariable>) -> PyResult<String> {

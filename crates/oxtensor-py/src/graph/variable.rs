@@ -3,6 +3,7 @@
 //! user classes) share this layout.
 
 use crate::graph::apply::PyApply;
+use crate::graph::describe::printed_graph_object;
 use crate::graph::scratchpad::{copy_tag, lazy_tag};
 use crate::registry;
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
@@ -335,32 +336,10 @@ impl PyVariable {
         }
     }
 
-    /// `debugprint(self, **kwargs)`.
-    #[pyo3(signature = (**kwargs))]
-    fn dprint<'py>(
-        slf: &Bound<'py, Self>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::graph::print::dprint_method(slf.as_any(), kwargs)
-    }
-
-    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::variable_str(slf)
-    }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::variable_str(slf)
-    }
-
     fn __bool__(&self) -> PyResult<bool> {
         Err(PyTypeError::new_err(
             "Variables do not support boolean operations: the value is not known until the graph runs",
         ))
-    }
-
-    /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickle::session::reduce(slf.as_any())
     }
 
     /// A new variable of the same class with the same fields (owner, tag
@@ -403,3 +382,5 @@ impl PyVariable {
         self.fgraph = None;
     }
 }
+
+printed_graph_object!(PyVariable, crate::graph::describe::variable_str);

@@ -8,6 +8,32 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
 
+/// The diagonal both ops name by the same three constructor arguments.
+fn diag_spec(offset: i64, axis1: i64, axis2: i64) -> DiagSpec {
+    DiagSpec {
+        offset,
+        axis1,
+        axis2,
+    }
+}
+
+/// The props both classes read from their core op's `DiagSpec`.
+macro_rules! spec_props {
+    ($py:ty, $core:ty) => {
+        core_props!(
+            $py,
+            $core {
+                /// Which diagonal (`> 0`: above the main one).
+                offset: i64 = |c| c.spec.offset,
+                /// The row axis of the blocks holding the diagonal.
+                axis1: i64 = |c| c.spec.axis1,
+                /// The column axis of those blocks.
+                axis2: i64 = |c| c.spec.axis2,
+            }
+        );
+    };
+}
+
 /// `ExtractDiag(offset=0, axis1=0, axis2=1, view=False)`: diagonal `offset`
 /// of the blocks spanned by `axis1` and `axis2`, as a last axis.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "ExtractDiag")]
@@ -20,11 +46,7 @@ impl PyExtractDiag {
     #[new]
     #[pyo3(signature = (offset = 0, axis1 = 0, axis2 = 1, view = false))]
     fn new(offset: i64, axis1: i64, axis2: i64, view: bool) -> PyClassInitializer<Self> {
-        let spec = DiagSpec {
-            offset,
-            axis1,
-            axis2,
-        };
+        let spec = diag_spec(offset, axis1, axis2);
         PyOp::builtin(Arc::new(ExtractDiag { spec, view })).add_subclass(PyExtractDiag)
     }
 
@@ -40,15 +62,10 @@ impl PyExtractDiag {
     }
 }
 
+spec_props!(PyExtractDiag, ExtractDiag);
 core_props!(
     PyExtractDiag,
     ExtractDiag {
-        /// Which diagonal (`> 0`: above the main one).
-        offset: i64 = |c| c.spec.offset,
-        /// The blocks' row axis.
-        axis1: i64 = |c| c.spec.axis1,
-        /// The blocks' column axis.
-        axis2: i64 = |c| c.spec.axis2,
         /// Whether the output is a view of the input.
         view: bool,
     }
@@ -66,23 +83,9 @@ impl PyAllocDiag {
     #[new]
     #[pyo3(signature = (offset = 0, axis1 = 0, axis2 = 1))]
     fn new(offset: i64, axis1: i64, axis2: i64) -> PyClassInitializer<Self> {
-        let spec = DiagSpec {
-            offset,
-            axis1,
-            axis2,
-        };
+        let spec = diag_spec(offset, axis1, axis2);
         PyOp::builtin(Arc::new(AllocDiag { spec })).add_subclass(PyAllocDiag)
     }
 }
 
-core_props!(
-    PyAllocDiag,
-    AllocDiag {
-        /// Which diagonal (`> 0`: above the main one).
-        offset: i64 = |c| c.spec.offset,
-        /// The output's block row axis.
-        axis1: i64 = |c| c.spec.axis1,
-        /// The output's block column axis.
-        axis2: i64 = |c| c.spec.axis2,
-    }
-);
+spec_props!(PyAllocDiag, AllocDiag);

@@ -66,11 +66,48 @@ impl InnerFgraph {
     }
 }
 
+/// What a holder of an `InnerFgraph` field `fgraph` (with an `fgraph`
+/// getter giving its graph) has: `inputs` and `outputs` of that graph, and
+/// the GC's hooks for it. The docs say what the inputs and outputs are.
+macro_rules! inner_fgraph_methods {
+    ($py:ty, $inputs_doc:literal, $outputs_doc:literal) => {
+        #[pymethods]
+        impl $py {
+            #[doc = $inputs_doc]
+            #[getter]
+            fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::fgraph(slf)?.getattr("inputs")
+            }
+
+            #[doc = $outputs_doc]
+            #[getter]
+            fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::fgraph(slf)?.getattr("outputs")
+            }
+
+            fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+                self.fgraph.traverse(&visit)
+            }
+
+            fn __clear__(&mut self) {
+                self.fgraph.clear();
+            }
+        }
+    };
+}
+pub(crate) use inner_fgraph_methods;
+
 /// `ScalarLoop(init, update, constant=None, until=None, name="ScalarLoop")`.
 #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.loop", name = "ScalarLoop")]
 pub struct PyScalarLoop {
     fgraph: InnerFgraph,
 }
+
+inner_fgraph_methods!(
+    PyScalarLoop,
+    "The step's inputs (the states, then the constants).",
+    "The step's outputs (the updates, then `until`)."
+);
 
 /// The Python object of a core loop.
 pub fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
@@ -134,26 +171,6 @@ impl PyScalarLoop {
     fn fgraph<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyFunctionGraph>> {
         let l = core_loop(slf)?;
         slf.borrow().fgraph.get(slf.py(), || l.fgraph())
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        self.fgraph.traverse(&visit)
-    }
-
-    fn __clear__(&mut self) {
-        self.fgraph.clear();
-    }
-
-    /// The step's inputs (the states, then the constants).
-    #[getter]
-    fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::fgraph(slf)?.getattr("inputs")
-    }
-
-    /// The step's outputs (the updates, then `until`).
-    #[getter]
-    fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::fgraph(slf)?.getattr("outputs")
     }
 
     /// Whether the loop stops where `until` holds (it has a `done` output).

@@ -4,7 +4,7 @@
 //! was given into a core mode.
 
 use super::mode_args::{linker_name_of, linker_tags, optimizer_arg, set_linker};
-use crate::errors::IntoPyResult;
+use crate::errors::{choice, IntoPyResult};
 use crate::rewriting::db::{PyQuery, PyRewriteDb};
 use oxtensor_core::compile::{Mode, Optimizer};
 use oxtensor_core::rewrite::db::ExtraPass;
@@ -13,6 +13,13 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
+
+/// PyTensor's `on_opt_error` values.
+const ON_OPT_ERROR: [(&str, OnError); 3] = [
+    ("warn", OnError::Warn),
+    ("raise", OnError::Raise),
+    ("ignore", OnError::Ignore),
+];
 
 /// `Mode(linker=None, optimizer="default", db=None)`. Instances take attributes of
 /// the caller's (`dict`), as PyTensor's Python modes do: its tests set
@@ -241,16 +248,9 @@ impl PyMode {
         on_opt_error: &str,
         max_use_ratio: f64,
     ) -> PyResult<PyMode> {
-        let on_error = match on_opt_error {
-            "warn" => OnError::Warn,
-            "raise" => OnError::Raise,
-            "ignore" => OnError::Ignore,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "on_opt_error must be 'warn', 'raise' or 'ignore', got {other:?}"
-                )))
-            }
-        };
+        let on_error = choice(on_opt_error, &ON_OPT_ERROR, |other| {
+            format!("on_opt_error must be 'warn', 'raise' or 'ignore', got {other:?}")
+        })?;
         if max_use_ratio.is_nan() || max_use_ratio <= 0.0 {
             return Err(PyValueError::new_err(format!(
                 "optdb__max_use_ratio must be positive, got {max_use_ratio}"

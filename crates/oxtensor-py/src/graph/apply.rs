@@ -1,8 +1,8 @@
 //! `Apply`: an op applied to input variables, owning its outputs.
 
 use crate::graph::apply_edits::check_types;
-use crate::graph::describe::printed_graph_object;
-use crate::graph::scratchpad::{copy_tag, lazy_tag};
+use crate::graph::describe::graph_object_methods;
+use crate::graph::scratchpad::copy_tag;
 use crate::graph::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -248,17 +248,6 @@ impl PyApply {
         Ok(())
     }
 
-    /// An attribute bag.
-    #[getter]
-    fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        lazy_tag(py, &mut self.tag)
-    }
-
-    #[setter]
-    fn set_tag(&mut self, tag: Py<PyAny>) {
-        self.tag = Some(tag);
-    }
-
     /// The output `op.__call__` returns: `op.default_output`, else the only one.
     fn default_output(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.default_output_obj(py)
@@ -360,4 +349,4 @@ impl PyApply {
 }
 
 // `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
-printed_graph_object!(PyApply, crate::graph::describe::apply_str);
+graph_object_methods!(PyApply, crate::graph::describe::apply_str);

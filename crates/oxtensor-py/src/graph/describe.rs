@@ -5,10 +5,10 @@ use crate::graph::variable::PyVariable;
 use crate::ops::op::op_str;
 use pyo3::prelude::*;
 
-/// What `Variable` and `Apply` print and pickle alike: `str` and `repr`
-/// from `$str` (`variable_str`, `apply_str`), `dprint(**kwargs)`, and
-/// `__reduce__` with the rest of the graph.
-macro_rules! printed_graph_object {
+/// What `Variable` and `Apply` do alike: `str` and `repr` from `$str`
+/// (`variable_str`, `apply_str`), `dprint(**kwargs)`, `__reduce__` with
+/// the rest of the graph, and a `tag` made on first use.
+macro_rules! graph_object_methods {
     ($py:ty, $str:path) => {
         #[pymethods]
         impl $py {
@@ -35,10 +35,21 @@ macro_rules! printed_graph_object {
             ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
                 $crate::pickle::session::reduce(slf.as_any())
             }
+
+            /// An attribute bag for anything users or rewrites want to attach.
+            #[getter]
+            fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                $crate::graph::scratchpad::lazy_tag(py, &mut self.tag)
+            }
+
+            #[setter]
+            fn set_tag(&mut self, tag: Py<PyAny>) {
+                self.tag = Some(tag);
+            }
         }
     };
 }
-pub(crate) use printed_graph_object;
+pub(crate) use graph_object_methods;
 
 /// `str(variable)`: the name; else `op.out`/`op.k` for an owned variable;
 /// else a constant's data (`name{data}` when named); else `<type>`.

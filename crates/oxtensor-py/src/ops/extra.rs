@@ -5,6 +5,7 @@
 //! `UnravelIndex` and `RavelMultiIndex`. The functions users call are
 //! plain Python over these.
 
+use crate::errors::choice;
 use crate::ops::op::PyOp;
 use crate::ops::props::{core_props, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::bartlett::Bartlett;
@@ -18,6 +19,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
+
+/// `RavelMultiIndex`'s `mode` values.
+const OUT_OF_RANGE_MODES: [(&str, OutOfRange); 3] = [
+    ("raise", OutOfRange::Raise),
+    ("wrap", OutOfRange::Wrap),
+    ("clip", OutOfRange::Clip),
+];
 
 unit_op!(
     PyBartlett,
@@ -67,13 +75,9 @@ impl PyCpuContiguous {
 
 /// `order` as Fortran (`'F'`) or C (`'C'`) order.
 fn fortran_order(order: &str, op: &str) -> PyResult<bool> {
-    match order {
-        "C" => Ok(false),
-        "F" => Ok(true),
-        other => Err(PyValueError::new_err(format!(
-            "{op}: order must be 'C' or 'F', got '{other}'"
-        ))),
-    }
+    choice(order, &[("C", false), ("F", true)], |other| {
+        format!("{op}: order must be 'C' or 'F', got '{other}'")
+    })
 }
 
 /// The `order` a Fortran-order flag came from: `'F'` or `'C'`.
@@ -97,15 +101,9 @@ impl PySearchsortedOp {
     #[new]
     #[pyo3(signature = (side = "left"))]
     fn new(side: &str) -> PyResult<PyClassInitializer<Self>> {
-        let right = match side {
-            "left" => false,
-            "right" => true,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "'{other}' is an invalid value for keyword 'side'"
-                )))
-            }
-        };
+        let right = choice(side, &[("left", false), ("right", true)], |other| {
+            format!("'{other}' is an invalid value for keyword 'side'")
+        })?;
         Ok(PyOp::builtin(Arc::new(SearchsortedOp { right })).add_subclass(PySearchsortedOp))
     }
 }
@@ -200,16 +198,9 @@ impl PyRavelMultiIndex {
     #[new]
     #[pyo3(signature = (mode = "raise", order = "C"))]
     fn new(mode: &str, order: &str) -> PyResult<PyClassInitializer<Self>> {
-        let mode = match mode {
-            "raise" => OutOfRange::Raise,
-            "wrap" => OutOfRange::Wrap,
-            "clip" => OutOfRange::Clip,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "RavelMultiIndex: mode must be 'raise', 'wrap' or 'clip', got '{other}'"
-                )))
-            }
-        };
+        let mode = choice(mode, &OUT_OF_RANGE_MODES, |other| {
+            format!("RavelMultiIndex: mode must be 'raise', 'wrap' or 'clip', got '{other}'")
+        })?;
         let fortran = fortran_order(order, "RavelMultiIndex")?;
         let core = RavelMultiIndex { mode, fortran };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyRavelMultiIndex))

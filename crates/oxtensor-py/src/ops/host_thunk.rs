@@ -152,14 +152,18 @@ fn describe_value(v: &Bound<'_, PyAny>) -> String {
             d.str().map(|x| x.to_string()).unwrap_or_default(),
             s.str().map(|x| x.to_string()).unwrap_or_default()
         ),
-        _ => format!(
-            "type {}",
-            v.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ),
+        _ => format!("type {}", crate::errors::type_name(v)),
     }
+}
+
+/// The method a Python op computes with: `debug_perform` in DebugMode
+/// when the op has one, else `perform`.
+pub(crate) fn perform_name(op: &Bound<'_, PyAny>, debug: bool) -> PyResult<&'static str> {
+    Ok(if debug && op.hasattr("debug_perform")? {
+        "debug_perform"
+    } else {
+        "perform"
+    })
 }
 
 /// Calls `op.perform(node, inputs, output_storage)`.
@@ -172,12 +176,7 @@ impl PerformThunk {
     /// The thunk of a node whose op defines `perform`.
     pub fn new(node: &Bound<'_, PyAny>, debug: bool) -> PyResult<PerformThunk> {
         let op = node.getattr("op")?;
-        let name = if debug && op.hasattr("debug_perform")? {
-            "debug_perform"
-        } else {
-            "perform"
-        };
-        let perform = op.getattr(name).map_err(|_| {
+        let perform = op.getattr(perform_name(&op, debug)?).map_err(|_| {
             PyTypeError::new_err(format!(
                 "{} defines neither perform nor make_thunk, so it cannot run",
                 op_str(&op).unwrap_or_default()

@@ -4,6 +4,7 @@
 //! `inplace=True` (not among PyTensor's props, which have no such
 //! variant) is the version the inplace phase puts in graphs.
 
+use crate::errors::choice;
 use crate::ops::classes::core_op;
 use crate::ops::op::PyOp;
 use crate::ops::props::{core_props, inplace_props, op_args, unit_op};
@@ -89,15 +90,10 @@ impl PyCumOp {
                  cumsum(x, axis=-1) accepts negative ones"
             ))
         })?;
-        let mode = match mode {
-            "add" => CumMode::Add,
-            "mul" => CumMode::Mul,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "CumOp: mode must be 'add' or 'mul', got '{other}'"
-                )))
-            }
-        };
+        let modes = [("add", CumMode::Add), ("mul", CumMode::Mul)];
+        let mode = choice(mode, &modes, |other| {
+            format!("CumOp: mode must be 'add' or 'mul', got '{other}'")
+        })?;
         let core = CumOp {
             axis,
             mode,

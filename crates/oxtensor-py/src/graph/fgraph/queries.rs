@@ -145,10 +145,8 @@ impl PyFunctionGraph {
 
     /// `{output index: input index}` for updates, if given.
     #[getter]
-    pub(crate) fn update_mapping(&self, py: Python<'_>) -> Py<PyAny> {
-        self.update_mapping
-            .as_ref()
-            .map_or_else(|| py.None(), |u| u.clone_ref(py))
+    pub(crate) fn update_mapping(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.update_mapping.as_ref().map(|u| u.clone_ref(py))
     }
 
     /// The attached Python features.

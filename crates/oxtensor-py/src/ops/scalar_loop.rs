@@ -117,6 +117,15 @@ pub fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
     Ok(Py::new(py, init)?.into_any())
 }
 
+/// The types of `vars`, as a tuple.
+fn types_of<'py>(vars: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    let types = vars
+        .try_iter()?
+        .map(|v| v?.getattr("type"))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(vars.py(), types)
+}
+
 fn core_loop(slf: &Bound<'_, PyScalarLoop>) -> PyResult<Arc<ScalarLoop>> {
     match &slf.as_super().borrow().op {
         Some(ScalarOp::Loop(l)) => Ok(l.clone()),
@@ -182,23 +191,13 @@ impl PyScalarLoop {
     /// The types of the inputs of the step (not `n_steps`).
     #[getter]
     fn inputs_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let ins = Self::inputs(slf)?;
-        let types = ins
-            .try_iter()?
-            .map(|v| v?.getattr("type"))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(slf.py(), types)
+        types_of(&Self::inputs(slf)?)
     }
 
     /// The output types.
     #[getter]
     fn outputs_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let outs = Self::outputs(slf)?;
-        let types = outs
-            .try_iter()?
-            .map(|v| v?.getattr("type"))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(slf.py(), types)
+        types_of(&Self::outputs(slf)?)
     }
 
     /// An equal loop (a new object).

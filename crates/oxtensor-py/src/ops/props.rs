@@ -46,10 +46,10 @@ pub(crate) fn new_args<'py>(
 /// name), and the props are both lists; `op_args!(PyX, props [...], [...],
 /// [...])` names props of its own.
 macro_rules! op_args {
-    ($py:ty, [$($a:literal),*], [$($k:literal),*]) => {
+    ($py:ty, [$($a:expr),*], [$($k:expr),*]) => {
         $crate::ops::props::op_args!($py, props [$($a,)* $($k),*], [$($a),*], [$($k),*]);
     };
-    ($py:ty, props [$($p:literal),* $(,)?], [$($a:literal),*], [$($k:literal),*]) => {
+    ($py:ty, props [$($p:expr),* $(,)?], [$($a:expr),*], [$($k:expr),*]) => {
         #[pymethods]
         impl $py {
             #[classattr]
@@ -160,6 +160,46 @@ pub(crate) fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_
     }
     Ok(d)
 }
+
+/// The Python class of a core op built from one argument, by position,
+/// that is the core op's one field and the class's prop:
+/// `field_op!(PyShapeI, ShapeI { i: usize }, "oxtensor.tensor.shape",
+/// "Shape_i", "doc", "the prop's doc")`. Methods of its own go in another
+/// `#[pymethods]` block.
+macro_rules! field_op {
+    (
+        $py:ident,
+        $core:ident { $field:ident: $t:ty },
+        $module:literal,
+        $name:literal,
+        $doc:literal,
+        $field_doc:literal
+    ) => {
+        #[doc = $doc]
+        #[pyclass(extends = $crate::ops::op::PyOp, subclass, module = $module, name = $name)]
+        pub struct $py;
+
+        $crate::ops::props::op_args!($py, [stringify!($field)], []);
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            fn new($field: $t) -> PyClassInitializer<Self> {
+                let core = std::sync::Arc::new($core { $field });
+                $crate::ops::op::PyOp::builtin(core).add_subclass($py)
+            }
+        }
+
+        $crate::ops::props::core_props!(
+            $py,
+            $core {
+                #[doc = $field_doc]
+                $field: $t,
+            }
+        );
+    };
+}
+pub(crate) use field_op;
 
 /// `{0: [0]}`: the output is a view of the input (`view_map`).
 pub(crate) fn view_of_input<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

@@ -6,7 +6,7 @@
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, core_props, op_args};
+use crate::ops::props::{core_of, core_props, field_op, op_args};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -134,19 +134,17 @@ impl PySpecifyShape {
     }
 }
 
-/// `Split(len_splits)`: inputs are the tensor, the axis and the lengths.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "Split")]
-pub struct PySplit;
-
-op_args!(PySplit, ["len_splits"], []);
+field_op!(
+    PySplit,
+    Split { len_splits: usize },
+    "oxtensor.tensor.basic",
+    "Split",
+    "`Split(len_splits)`: inputs are the tensor, the axis and the lengths.",
+    "The number of outputs."
+);
 
 #[pymethods]
 impl PySplit {
-    #[new]
-    fn new(len_splits: usize) -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(Split { len_splits })).add_subclass(PySplit)
-    }
-
     #[classattr]
     fn _output_type_depends_on_input_value() -> bool {
         true
@@ -159,14 +157,6 @@ impl PySplit {
         views_of_first(slf.py(), n)
     }
 }
-
-core_props!(
-    PySplit,
-    Split {
-        /// The number of outputs.
-        len_splits: usize,
-    }
-);
 
 /// `Repeat(axis)`: inputs are the tensor and the repeats.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "Repeat")]

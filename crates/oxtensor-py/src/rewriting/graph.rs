@@ -15,7 +15,6 @@ use oxtensor_core::rewrite::{
 };
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
 
 /// A walking pass's `order` values (`dfs` is `in_to_out`).
@@ -67,26 +66,16 @@ pub struct PyCorePass {
     pub(crate) inner: Arc<dyn GraphRewriter>,
 }
 
-/// `GraphRewriter`: subclass it and define `apply(fgraph)`; the drivers
-/// and database queries are instances holding a core pass.
-#[pyclass(
-    subclass,
-    module = "oxtensor.graph.rewriting.basic",
-    name = "GraphRewriter"
-)]
-#[derive(Default)]
-pub struct PyGraphRewriter {
-    pub(crate) inner: Option<Arc<dyn GraphRewriter>>,
-}
+super::rewriter_base_class!(
+    /// `GraphRewriter`: subclass it and define `apply(fgraph)`; the drivers
+    /// and database queries are instances holding a core pass.
+    PyGraphRewriter,
+    "GraphRewriter",
+    GraphRewriter
+);
 
 #[pymethods]
 impl PyGraphRewriter {
-    #[new]
-    #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        PyGraphRewriter::default()
-    }
-
     /// Makes this object run a core pass, or the pass another built-in
     /// graph rewriter runs (a class naming one of `optdb`'s passes).
     fn _set_core(&mut self, pass: &Bound<'_, PyAny>) -> PyResult<()> {

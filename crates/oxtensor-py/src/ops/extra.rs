@@ -7,7 +7,7 @@
 
 use crate::errors::choice;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_props, op_args, unit_op, view_of_input};
+use crate::ops::props::{core_props, op_args, str_op, unit_op, view_of_input};
 use oxtensor_core::ops::bartlett::Bartlett;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::deep_copy::DeepCopyOp;
@@ -89,23 +89,19 @@ fn order_name(fortran: bool) -> &'static str {
     }
 }
 
-/// `SearchsortedOp(side='left')`: inputs are the sorted vector, the values
-/// and optionally the sorter.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "SearchsortedOp")]
-pub struct PySearchsortedOp;
+str_op!(
+    /// `SearchsortedOp(side='left')`: inputs are the sorted vector, the values
+    /// and optionally the sorter.
+    PySearchsortedOp("oxtensor.tensor.extra_ops", "SearchsortedOp"),
+    side = "left" => searchsorted
+);
 
-op_args!(PySearchsortedOp, ["side"], []);
-
-#[pymethods]
-impl PySearchsortedOp {
-    #[new]
-    #[pyo3(signature = (side = "left"))]
-    fn new(side: &str) -> PyResult<PyClassInitializer<Self>> {
-        let right = choice(side, &[("left", false), ("right", true)], |other| {
-            format!("'{other}' is an invalid value for keyword 'side'")
-        })?;
-        Ok(PyOp::builtin(Arc::new(SearchsortedOp { right })).add_subclass(PySearchsortedOp))
-    }
+/// The core op of `SearchsortedOp(side)`.
+fn searchsorted(side: &str) -> PyResult<SearchsortedOp> {
+    let right = choice(side, &[("left", false), ("right", true)], |other| {
+        format!("'{other}' is an invalid value for keyword 'side'")
+    })?;
+    Ok(SearchsortedOp { right })
 }
 
 core_props!(PySearchsortedOp, SearchsortedOp {
@@ -165,20 +161,16 @@ core_props!(PyUnique, Unique {
     axis: Option<usize>,
 });
 
-/// `UnravelIndex(order='C')`: inputs are the flat indices and the dims.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "UnravelIndex")]
-pub struct PyUnravelIndex;
+str_op!(
+    /// `UnravelIndex(order='C')`: inputs are the flat indices and the dims.
+    PyUnravelIndex("oxtensor.tensor.extra_ops", "UnravelIndex"),
+    order = "C" => unravel_index
+);
 
-op_args!(PyUnravelIndex, ["order"], []);
-
-#[pymethods]
-impl PyUnravelIndex {
-    #[new]
-    #[pyo3(signature = (order = "C"))]
-    fn new(order: &str) -> PyResult<PyClassInitializer<Self>> {
-        let fortran = fortran_order(order, "UnravelIndex")?;
-        Ok(PyOp::builtin(Arc::new(UnravelIndex { fortran })).add_subclass(PyUnravelIndex))
-    }
+/// The core op of `UnravelIndex(order)`.
+fn unravel_index(order: &str) -> PyResult<UnravelIndex> {
+    let fortran = fortran_order(order, "UnravelIndex")?;
+    Ok(UnravelIndex { fortran })
 }
 
 core_props!(PyUnravelIndex, UnravelIndex {

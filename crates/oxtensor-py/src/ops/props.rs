@@ -201,6 +201,36 @@ macro_rules! field_op {
 }
 pub(crate) use field_op;
 
+/// The Python class of a core op made from one string argument, which is
+/// also its prop: `str_op!(/// doc
+/// PyChoose("oxtensor.tensor.basic", "Choose"), mode = "raise" => choose)`
+/// with `fn choose(mode: &str) -> PyResult<Choose>`; the prop's getter goes
+/// in `core_props!`.
+macro_rules! str_op {
+    (
+        $(#[doc = $doc:literal])*
+        $py:ident($module:literal, $name:literal),
+        $arg:ident = $default:literal => $make:path
+    ) => {
+        $(#[doc = $doc])*
+        #[pyclass(extends = $crate::ops::op::PyOp, subclass, module = $module, name = $name)]
+        pub struct $py;
+
+        $crate::ops::props::op_args!($py, [stringify!($arg)], []);
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            #[pyo3(signature = ($arg = $default))]
+            fn new($arg: &str) -> PyResult<PyClassInitializer<Self>> {
+                let core = std::sync::Arc::new($make($arg)?);
+                Ok($crate::ops::op::PyOp::builtin(core).add_subclass($py))
+            }
+        }
+    };
+}
+pub(crate) use str_op;
+
 /// `{0: [0]}`: the output is a view of the input (`view_map`).
 pub(crate) fn view_of_input<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);

@@ -53,6 +53,8 @@ pub struct PyFunction {
     /// For each extra output, the index into `shared` it updates.
     pub(crate) updates: Vec<usize>,
     pub(crate) n_outputs: usize,
+    /// Whether a single output is returned as itself, not in a list.
+    #[pyo3(get, name = "unpack_single")]
     pub(crate) single: bool,
     pub(crate) borrow: Vec<bool>,
     /// For each output, whether its type is a `ScalarType` (see `output_to_py`).
@@ -60,6 +62,8 @@ pub struct PyFunction {
     /// For each borrowed output that is a constant of the graph, the
     /// constant's own `data`, which every call returns (see `output_to_py`).
     pub(crate) constant_outputs: Vec<Option<Py<PyAny>>>,
+    /// The function's name, if given.
+    #[pyo3(get)]
     pub(crate) name: Option<String>,
     pub(crate) trust_input: bool,
     pub(crate) maker: Py<PyAny>,
@@ -151,18 +155,6 @@ impl PyFunction {
     #[getter]
     fn maker(&self, py: Python<'_>) -> Py<PyAny> {
         self.maker.clone_ref(py)
-    }
-
-    /// The function's name, if given.
-    #[getter]
-    fn name(&self) -> Option<String> {
-        self.name.clone()
-    }
-
-    /// Whether a single output is returned as itself, not in a list.
-    #[getter]
-    fn unpack_single(&self) -> bool {
-        self.single
     }
 
     /// PyTensor's groups of input positions whose arguments may alias each

@@ -4,7 +4,7 @@
 //! was given into a core mode.
 
 use super::mode_args::{linker_name_of, linker_tags, optimizer_arg, set_linker};
-use crate::errors::IntoPyResult;
+use crate::errors::{choice, IntoPyResult};
 use crate::rewriting::db::{PyQuery, PyRewriteDb};
 use oxtensor_core::compile::{Mode, Optimizer};
 use oxtensor_core::rewrite::db::ExtraPass;
@@ -13,6 +13,13 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
+
+/// PyTensor's `on_opt_error` values.
+const ON_OPT_ERROR: [(&str, OnError); 3] = [
+    ("warn", OnError::Warn),
+    ("raise", OnError::Raise),
+    ("ignore", OnError::Ignore),
+];
 
 /// `Mode(linker=None, optimizer="default", db=None)`. Instances take attributes of
 /// the caller's (`dict`), as PyTensor's Python modes do: its tests set
@@ -122,6 +129,35 @@ impl<'py> ModeArgs<'py> {
     }
 }
 
+/// PyTensor's `Mode.including`, `excluding` and `requiring`: this mode
+/// with its query changed by `*tags`, through the core `Mode`'s method of
+/// the same name.
+macro_rules! tag_queries {
+    ($($(#[doc = $doc:literal])* $method:ident),* $(,)?) => {
+        #[pymethods]
+        impl PyMode {
+            $(
+                $(#[doc = $doc])*
+                #[pyo3(signature = (*tags))]
+                fn $method(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
+                    let t = tag_list(tags)?;
+                    let tags_str: Vec<&str> = t.iter().map(String::as_str).collect();
+                    Ok(self.derived(tags.py(), self.inner.$method(&tags_str)))
+                }
+            )*
+        }
+    };
+}
+
+tag_queries! {
+    /// This mode with the rewrites of these tags added.
+    including,
+    /// This mode without the rewrites of these tags.
+    excluding,
+    /// This mode keeping only the rewrites with all of these tags.
+    requiring,
+}
+
 fn tag_list(args: &Bound<'_, PyTuple>) -> PyResult<Vec<String>> {
     args.iter().map(|t| t.extract()).collect()
 }
@@ -212,16 +248,9 @@ impl PyMode {
         on_opt_error: &str,
         max_use_ratio: f64,
     ) -> PyResult<PyMode> {
-        let on_error = match on_opt_error {
-            "warn" => OnError::Warn,
-            "raise" => OnError::Raise,
-            "ignore" => OnError::Ignore,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "on_opt_error must be 'warn', 'raise' or 'ignore', got {other:?}"
-                )))
-            }
-        };
+        let on_error = choice(on_opt_error, &ON_OPT_ERROR, |other| {
+            format!("on_opt_error must be 'warn', 'raise' or 'ignore', got {other:?}")
+        })?;
         if max_use_ratio.is_nan() || max_use_ratio <= 0.0 {
             return Err(PyValueError::new_err(format!(
                 "optdb__max_use_ratio must be positive, got {max_use_ratio}"
@@ -272,36 +301,6 @@ impl PyMode {
             Some(o) => Ok(o.bind(py).clone()),
             None => Ok(PyString::new(py, &self.optimizer).into_any()),
         }
-    }
-
-    /// This mode with the rewrites of these tags added.
-    #[pyo3(signature = (*tags))]
-    fn including(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
-        let t = tag_list(tags)?;
-        let inner = self
-            .inner
-            .including(&t.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok(self.derived(tags.py(), inner))
-    }
-
-    /// This mode without the rewrites of these tags.
-    #[pyo3(signature = (*tags))]
-    fn excluding(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
-        let t = tag_list(tags)?;
-        let inner = self
-            .inner
-            .excluding(&t.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok(self.derived(tags.py(), inner))
-    }
-
-    /// This mode keeping only the rewrites with all of these tags.
-    #[pyo3(signature = (*tags))]
-    fn requiring(&self, tags: &Bound<'_, PyTuple>) -> PyResult<PyMode> {
-        let t = tag_list(tags)?;
-        let inner = self
-            .inner
-            .requiring(&t.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok(self.derived(tags.py(), inner))
     }
 
     fn __repr__(&self) -> String {

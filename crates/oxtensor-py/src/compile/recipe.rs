@@ -24,22 +24,34 @@ type InputEntry<'py> = (Bound<'py, PyAny>, Option<String>, bool, Option<bool>, b
 #[pyclass(module = "oxtensor._core", name = "FunctionRecipe", frozen)]
 pub struct FunctionRecipe {
     // `Option`s because the GC may visit the object before it is written.
+    /// The rewritten graph: explicit inputs, then the shared variables;
+    /// outputs, then the update expressions.
+    #[pyo3(get)]
     fgraph: Option<Py<PyFunctionGraph>>,
     /// `(variable, name, strict, allow_downcast)` per explicit input.
     inputs: Option<Py<PyList>>,
     /// The shared variables, in the order of the graph's trailing inputs.
     shared: Option<Py<PyList>>,
     /// For each trailing output, the shared variable (index) it updates.
+    #[pyo3(get)]
     updates: Vec<usize>,
     /// The outputs as the user gave them (`maker.outputs`).
     outputs: Option<Py<PyList>>,
+    /// The number of outputs the caller gets (the rest are updates).
+    #[pyo3(get)]
     n_outputs: usize,
+    /// Whether the caller gets one value rather than a list.
+    #[pyo3(get)]
     single: bool,
     borrow: Vec<bool>,
+    /// The function's name, if given.
+    #[pyo3(get)]
     name: Option<String>,
     profile: bool,
-    /// The mode as given: every mode runs the native VM; its checks
-    /// (DebugMode's, the view-map check) are linked in.
+    /// The mode the function was compiled with, as given (or `None`):
+    /// every mode runs the native VM; its checks (DebugMode's, the
+    /// view-map check) are linked in.
+    #[pyo3(get)]
     mode: Option<Py<PyAny>>,
     /// DebugMode's reference: the same function compiled in `FAST_COMPILE`,
     /// whose results every call is compared with.
@@ -97,21 +109,6 @@ impl FunctionRecipe {
         crate::errors::panics::guard(|| Self::build(slf, trust_input, None))
     }
 
-    /// The mode the function was compiled with, as given (or `None`).
-    #[getter]
-    fn mode(&self, py: Python<'_>) -> Py<PyAny> {
-        self.mode
-            .as_ref()
-            .map_or_else(|| py.None(), |m| m.clone_ref(py))
-    }
-
-    /// The rewritten graph: explicit inputs, then the shared variables;
-    /// outputs, then the update expressions.
-    #[getter]
-    fn fgraph(&self, py: Python<'_>) -> Option<Py<PyFunctionGraph>> {
-        self.fgraph.as_ref().map(|f| f.clone_ref(py))
-    }
-
     /// `(variable, name, strict, allow_downcast)` per explicit input.
     #[getter]
     fn inputs<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
@@ -122,30 +119,6 @@ impl FunctionRecipe {
     #[getter]
     fn shared<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
         list(py, &self.shared)
-    }
-
-    /// For each trailing output, the shared variable (index) it updates.
-    #[getter]
-    fn updates(&self) -> Vec<usize> {
-        self.updates.clone()
-    }
-
-    /// The number of outputs the caller gets (the rest are updates).
-    #[getter]
-    fn n_outputs(&self) -> usize {
-        self.n_outputs
-    }
-
-    /// Whether the caller gets one value rather than a list.
-    #[getter]
-    fn single(&self) -> bool {
-        self.single
-    }
-
-    /// The function's name, if given.
-    #[getter]
-    fn name(&self) -> Option<String> {
-        self.name.clone()
     }
 
     /// `(FunctionRecipe, (fields...))`.
@@ -163,7 +136,7 @@ impl FunctionRecipe {
             r.borrow.clone(),
             r.name.clone(),
             r.profile,
-            r.mode(py),
+            r.mode.as_ref().map(|m| m.clone_ref(py)),
             r.reference.as_ref().map(|f| f.clone_ref(py)),
         );
         (slf.get_type(), fields).into_pyobject(py)

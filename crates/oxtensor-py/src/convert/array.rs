@@ -156,10 +156,7 @@ pub fn tensor_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
         PyTypeError::new_err(format!(
             "expected a NumPy array, got {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            crate::errors::type_name(obj)
         ))
     })?;
     if !well_behaved(arr) {

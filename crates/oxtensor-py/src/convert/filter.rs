@@ -77,10 +77,7 @@ pub(crate) fn convert_losslessly<'py>(
         PyTypeError::new_err(format!(
             "{} cannot store a value of type {}",
             ty.str().map(|s| s.to_string()).unwrap_or_default(),
-            data.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            crate::errors::type_name(&data)
         ))
     })?;
     let is_array = data.is_instance(&np.getattr("ndarray")?)?;

@@ -120,10 +120,7 @@ impl Memo {
                 pyo3::exceptions::PyTypeError::new_err(format!(
                     "Expected a Variable, got {} of type {}",
                     var.repr().map(|r| r.to_string()).unwrap_or_default(),
-                    var.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
+                    crate::errors::type_name(&var)
                 ))
             })?;
             let owner = v.borrow().owner.as_ref().map(|o| o.bind(var.py()).clone());

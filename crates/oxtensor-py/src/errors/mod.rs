@@ -126,3 +126,25 @@ impl<T> IntoPyResult<T> for oxtensor_core::Result<T> {
         self.map_err(to_pyerr)
     }
 }
+
+/// The value a string argument names among `choices` (`("add",
+/// CumMode::Add)`, ...), else a `ValueError` with the message `invalid`
+/// writes from the string given (each worded as PyTensor words it).
+pub fn choice<T: Copy>(
+    given: &str,
+    choices: &[(&str, T)],
+    invalid: impl FnOnce(&str) -> String,
+) -> PyResult<T> {
+    match choices.iter().find(|(name, _)| *name == given) {
+        Some((_, value)) => Ok(*value),
+        None => Err(PyValueError::new_err(invalid(given))),
+    }
+}
+
+/// The name of `obj`'s class, for messages (empty if it has none).
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}

@@ -3,7 +3,7 @@
 
 use crate::errors::to_pyerr;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, view_of_input};
+use crate::ops::props::{core_of, core_props, view_of_input};
 use oxtensor_core::ops::grad_ops::GradOp;
 use oxtensor_core::ops::Op;
 use pyo3::prelude::*;
@@ -27,13 +27,6 @@ impl PyGradOp {
         view_of_input(py)
     }
 
-    /// The kind's class name in PyTensor (`GradClip`, `ZeroGrad`, ...), which
-    /// `isinstance(op, oxtensor.gradient.GradClip)` reads.
-    #[getter]
-    fn kind(slf: PyRef<'_, Self>) -> PyResult<String> {
-        Ok(core_of::<GradOp>(slf.as_super())?.name().to_string())
-    }
-
     /// Whether the output's gradient reaches the input: not for
     /// `disconnected_grad`, always for the others.
     fn connection_pattern(
@@ -46,3 +39,12 @@ impl PyGradOp {
         Ok(pattern.unwrap_or_else(|| vec![vec![true]]))
     }
 }
+
+core_props!(
+    PyGradOp,
+    GradOp {
+        /// The kind's class name in PyTensor (`GradClip`, `ZeroGrad`, ...), which
+        /// `isinstance(op, oxtensor.gradient.GradClip)` reads.
+        kind: String = |c| c.name().to_string(),
+    }
+);

@@ -2,7 +2,7 @@
 //! (`oxtensor_core::grad::jacobian`), and the `Jacobian` op's Python class,
 //! which pickles as the variables of its inner graph.
 
-use super::{finish, on_disconnected, PyGradHost};
+use super::{drive, on_disconnected};
 use crate::convert::export::{export_var, export_vars};
 use crate::convert::import::Memo;
 use crate::errors::to_pyerr;
@@ -96,17 +96,10 @@ pub fn _jacobian<'py>(
         consider_constant,
         disconnected_inputs: on_disconnected(disconnected_inputs, "disconnected_inputs")?,
     };
-    let result = {
-        let mut host = PyGradHost {
-            py,
-            memo: &mut memo,
-        };
-        let run = if hessian {
-            grad::hessian
-        } else {
-            grad::jacobian
-        };
-        crate::errors::panics::guard(|| run(&mut g, &req, Some(&mut host)).map_err(to_pyerr))?
+    let driver = if hessian {
+        grad::hessian
+    } else {
+        grad::jacobian
     };
-    finish(py, &g, &mut memo, result)
+    drive(py, g, memo, &req, driver)
 }

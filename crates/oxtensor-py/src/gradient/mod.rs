@@ -10,7 +10,7 @@ pub mod types;
 
 use crate::convert::export::{export_var, export_vars};
 use crate::convert::import::Memo;
-use crate::errors::{from_pyerr, to_pyerr};
+use crate::errors::{choice, from_pyerr, to_pyerr};
 use crate::graph::variable::PyVariable;
 use crate::ops::host_op::HostOp;
 use oxtensor_core::error::{Error, Result};
@@ -175,26 +175,56 @@ impl GradHost for PyGradHost<'_, '_> {
     }
 }
 
+/// The `disconnected_inputs`/`disconnected_outputs` values.
+const ON_DISCONNECTED: [(&str, OnDisconnected); 3] = [
+    ("raise", OnDisconnected::Raise),
+    ("warn", OnDisconnected::Warn),
+    ("ignore", OnDisconnected::Ignore),
+];
+
+/// The `return_disconnected` values.
+const RETURN_DISCONNECTED: [(&str, ReturnDisconnected); 3] = [
+    ("zero", ReturnDisconnected::Zero),
+    ("none", ReturnDisconnected::None),
+    ("disconnected", ReturnDisconnected::Disconnected),
+];
+
 fn on_disconnected(s: &str, arg: &str) -> PyResult<OnDisconnected> {
-    match s {
-        "raise" => Ok(OnDisconnected::Raise),
-        "warn" => Ok(OnDisconnected::Warn),
-        "ignore" => Ok(OnDisconnected::Ignore),
-        other => Err(PyValueError::new_err(format!(
+    choice(s, &ON_DISCONNECTED, |other| {
+        format!(
             "Invalid value for keyword '{arg}', valid values are 'ignore', 'warn' and 'raise', got {other:?}."
-        ))),
-    }
+        )
+    })
 }
 
 fn return_disconnected(s: &str) -> PyResult<ReturnDisconnected> {
-    match s {
-        "zero" => Ok(ReturnDisconnected::Zero),
-        "none" => Ok(ReturnDisconnected::None),
-        "disconnected" => Ok(ReturnDisconnected::Disconnected),
-        other => Err(PyValueError::new_err(format!(
+    choice(s, &RETURN_DISCONNECTED, |other| {
+        format!(
             "Invalid return_disconnected value {other:?}: expected 'zero', 'none' or 'disconnected'"
-        ))),
-    }
+        )
+    })
+}
+
+/// One of the core's gradient drivers (`grad::grad`, `pushforward`,
+/// `jacobian`, `hessian`) run on `req` over `g`, whose Python variables
+/// `memo` knows: Python ops' derivatives are reached through a
+/// [`PyGradHost`], a panic is an `InternalError`, and the result comes
+/// back as Python objects ([`finish`]).
+fn drive<'py, R>(
+    py: Python<'py>,
+    mut g: Graph,
+    mut memo: Memo,
+    req: &R,
+    driver: fn(&mut Graph, &R, Option<&mut dyn GradHost>) -> Result<grad::GradResult>,
+) -> PyResult<Bound<'py, PyList>> {
+    let result = {
+        let mut host = PyGradHost {
+            py,
+            memo: &mut memo,
+        };
+        crate::errors::panics::guard(|| driver(&mut g, req, Some(&mut host)).map_err(to_pyerr))?
+    };
+    finish(py, &g, &mut memo, result)
 }
 
 /// The results as Python objects, with the driver's warnings shown.
@@ -234,15 +264,11 @@ pub fn _grad<'py>(
     return_disconnected: &str,
     null_gradients: &str,
 ) -> PyResult<Bound<'py, PyList>> {
-    let return_null = match null_gradients {
-        "raise" => false,
-        "return" => true,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "null_gradients must be 'raise' or 'return', got {other:?}"
-            )))
-        }
-    };
+    let return_null = choice(
+        null_gradients,
+        &[("raise", false), ("return", true)],
+        |other| format!("null_gradients must be 'raise' or 'return', got {other:?}"),
+    )?;
     let mut g = Graph::new();
     let mut memo = Memo::default();
     let mut import = |v: &Bound<'py, PyAny>| memo.import_var(&mut g, v);
@@ -262,16 +288,7 @@ pub fn _grad<'py>(
         return_null,
         add_names,
     };
-    let result = {
-        let mut host = PyGradHost {
-            py,
-            memo: &mut memo,
-        };
-        crate::errors::panics::guard(|| {
-            grad::grad(&mut g, &req, Some(&mut host)).map_err(to_pyerr)
-        })?
-    };
-    finish(py, &g, &mut memo, result)
+    drive(py, g, memo, &req, grad::grad)
 }
 
 /// The core of `oxtensor.pushforward` / `Rop`.
@@ -299,16 +316,7 @@ pub fn _pushforward<'py>(
         disconnected_outputs: on_disconnected(disconnected_outputs, "disconnected_outputs")?,
         return_disconnected: self::return_disconnected(return_disconnected)?,
     };
-    let result = {
-        let mut host = PyGradHost {
-            py,
-            memo: &mut memo,
-        };
-        crate::errors::panics::guard(|| {
-            grad::pushforward(&mut g, &req, Some(&mut host)).map_err(to_pyerr)
-        })?
-    };
-    finish(py, &g, &mut memo, result)
+    drive(py, g, memo, &req, grad::pushforward)
 }
 
 /// `zero_grad(x)`, `disconnected_grad(x)`, `undefined_grad(x)`,

@@ -1,7 +1,8 @@
 //! `Apply`: an op applied to input variables, owning its outputs.
 
 use crate::graph::apply_edits::check_types;
-use crate::graph::scratchpad::{copy_tag, lazy_tag};
+use crate::graph::describe::graph_object_methods;
+use crate::graph::scratchpad::copy_tag;
 use crate::graph::variable::PyVariable;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -247,17 +248,6 @@ impl PyApply {
         Ok(())
     }
 
-    /// An attribute bag.
-    #[getter]
-    fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        lazy_tag(py, &mut self.tag)
-    }
-
-    #[setter]
-    fn set_tag(&mut self, tag: Py<PyAny>) {
-        self.tag = Some(tag);
-    }
-
     /// The output `op.__call__` returns: `op.default_output`, else the only one.
     fn default_output(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.default_output_obj(py)
@@ -328,29 +318,6 @@ impl PyApply {
         crate::graph::construct::clone_with_new_inputs(slf, inputs, strict)
     }
 
-    /// `debugprint(self, **kwargs)`.
-    #[pyo3(signature = (**kwargs))]
-    fn dprint<'py>(
-        slf: &Bound<'py, Self>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::graph::print::dprint_method(slf.as_any(), kwargs)
-    }
-
-    /// `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
-    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::apply_str(slf)
-    }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::apply_str(slf)
-    }
-
-    /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickle::session::reduce(slf.as_any())
-    }
-
     /// A new node with the same op, inputs, outputs and tag (new lists).
     fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
@@ -380,3 +347,6 @@ impl PyApply {
         self.tag = None;
     }
 }
+
+// `op(inputs)`, e.g. `Add(x, ExpandDims{axis=0}.0)`.
+graph_object_methods!(PyApply, crate::graph::describe::apply_str);

@@ -5,6 +5,52 @@ use crate::graph::variable::PyVariable;
 use crate::ops::op::op_str;
 use pyo3::prelude::*;
 
+/// What `Variable` and `Apply` do alike: `str` and `repr` from `$str`
+/// (`variable_str`, `apply_str`), `dprint(**kwargs)`, `__reduce__` with
+/// the rest of the graph, and a `tag` made on first use.
+macro_rules! graph_object_methods {
+    ($py:ty, $str:path) => {
+        #[pymethods]
+        impl $py {
+            /// `debugprint(self, **kwargs)`.
+            #[pyo3(signature = (**kwargs))]
+            fn dprint<'py>(
+                slf: &Bound<'py, Self>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                $crate::graph::print::dprint_method(slf.as_any(), kwargs)
+            }
+
+            fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $str(slf)
+            }
+
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $str(slf)
+            }
+
+            /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::pickle::session::reduce(slf.as_any())
+            }
+
+            /// An attribute bag for anything users or rewrites want to attach.
+            #[getter]
+            fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                $crate::graph::scratchpad::lazy_tag(py, &mut self.tag)
+            }
+
+            #[setter]
+            fn set_tag(&mut self, tag: Py<PyAny>) {
+                self.tag = Some(tag);
+            }
+        }
+    };
+}
+pub(crate) use graph_object_methods;
+
 /// `str(variable)`: the name; else `op.out`/`op.k` for an owned variable;
 /// else a constant's data (`name{data}` when named); else `<type>`.
 pub fn variable_str(var: &Bound<'_, PyVariable>) -> PyResult<String> {

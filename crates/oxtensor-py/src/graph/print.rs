@@ -2,24 +2,27 @@
 //! printer over the function graph, or over a scratch import of variables.
 
 use crate::convert::import::Memo;
+use crate::errors::choice;
 use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::graph::{Graph, VarId};
 use oxtensor_core::print::{debugprint as core_debugprint, debugprint_vars, IdType, PrintOptions};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::collections::HashMap;
 
+/// `debugprint`'s `id_type` values.
+const ID_TYPES: [(&str, IdType); 4] = [
+    ("CHAR", IdType::Char),
+    ("int", IdType::Int),
+    ("auto", IdType::Auto),
+    ("", IdType::None),
+];
+
 fn id_type(text: &str) -> PyResult<IdType> {
-    match text {
-        "CHAR" => Ok(IdType::Char),
-        "int" => Ok(IdType::Int),
-        "auto" => Ok(IdType::Auto),
-        "" => Ok(IdType::None),
-        other => Err(PyValueError::new_err(format!(
-            "id_type must be one of 'CHAR', 'int', 'auto', ''; got '{other}'"
-        ))),
-    }
+    choice(text, &ID_TYPES, |other| {
+        format!("id_type must be one of 'CHAR', 'int', 'auto', ''; got '{other}'")
+    })
 }
 
 /// The function graph of a `FunctionGraph` or a compiled function, if `obj` is one.

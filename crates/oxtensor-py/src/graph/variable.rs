@@ -3,7 +3,8 @@
 //! user classes) share this layout.
 
 use crate::graph::apply::PyApply;
-use crate::graph::scratchpad::{copy_tag, lazy_tag};
+use crate::graph::describe::graph_object_methods;
+use crate::graph::scratchpad::copy_tag;
 use crate::registry;
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -209,10 +210,8 @@ impl PyVariable {
 
     /// The `Apply` node that computes this variable, or `None`.
     #[getter]
-    fn owner(&self, py: Python<'_>) -> Py<PyAny> {
-        self.owner
-            .as_ref()
-            .map_or_else(|| py.None(), |o| o.clone_ref(py))
+    fn owner(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.owner.as_ref().map(|o| o.clone_ref(py))
     }
 
     #[setter]
@@ -244,27 +243,14 @@ impl PyVariable {
 
     /// The name, or `None`.
     #[getter]
-    fn name(&self, py: Python<'_>) -> Py<PyAny> {
-        self.name
-            .as_ref()
-            .map_or_else(|| py.None(), |n| n.clone_ref(py))
+    fn name(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.name.as_ref().map(|n| n.clone_ref(py))
     }
 
     #[setter]
     fn set_name(&mut self, name: Option<Bound<'_, PyAny>>) -> PyResult<()> {
         self.name = check_name(&name)?;
         Ok(())
-    }
-
-    /// An attribute bag for anything users or rewrites want to attach.
-    #[getter]
-    fn tag(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        lazy_tag(py, &mut self.tag)
-    }
-
-    #[setter]
-    fn set_tag(&mut self, tag: Py<PyAny>) {
-        self.tag = Some(tag);
     }
 
     /// `auto_N`, from a counter shared by all variables.
@@ -335,32 +321,10 @@ impl PyVariable {
         }
     }
 
-    /// `debugprint(self, **kwargs)`.
-    #[pyo3(signature = (**kwargs))]
-    fn dprint<'py>(
-        slf: &Bound<'py, Self>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::graph::print::dprint_method(slf.as_any(), kwargs)
-    }
-
-    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::variable_str(slf)
-    }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::graph::describe::variable_str(slf)
-    }
-
     fn __bool__(&self) -> PyResult<bool> {
         Err(PyTypeError::new_err(
             "Variables do not support boolean operations: the value is not known until the graph runs",
         ))
-    }
-
-    /// Pickled with the rest of its graph, flat (see `pickle/graph.rs`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickle::session::reduce(slf.as_any())
     }
 
     /// A new variable of the same class with the same fields (owner, tag
@@ -403,3 +367,5 @@ impl PyVariable {
         self.fgraph = None;
     }
 }
+
+graph_object_methods!(PyVariable, crate::graph::describe::variable_str);

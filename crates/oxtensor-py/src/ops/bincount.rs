@@ -1,7 +1,7 @@
 //! `Bincount` as a Python class (`oxtensor.tensor.extra_ops.Bincount`).
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_props, op_args};
 use oxtensor_core::ops::bincount::Bincount;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -26,10 +26,12 @@ impl PyBincount {
         })?;
         Ok(PyOp::builtin(Arc::new(Bincount { minlength })).add_subclass(PyBincount))
     }
-
-    /// The least number of bins.
-    #[getter]
-    fn minlength(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Bincount>(slf.as_super())?.minlength)
-    }
 }
+
+core_props!(
+    PyBincount,
+    Bincount {
+        /// The least number of bins.
+        minlength: usize,
+    }
+);

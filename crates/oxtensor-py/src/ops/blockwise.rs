@@ -6,7 +6,7 @@ use crate::errors::IntoPyResult;
 use crate::ops::classes::op_object;
 use crate::ops::host_op::HostOp;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_of, core_props, op_args};
 use oxtensor_core::ops::blockwise::{Blockwise, Signature};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyValueError;
@@ -66,13 +66,15 @@ impl PyBlockwise {
         let core = core_of::<Blockwise>(slf.as_super())?.core_op.clone();
         op_object(slf.py(), &core)
     }
-
-    /// The gufunc signature, NumPy's spelling.
-    #[getter]
-    fn signature(slf: PyRef<'_, Self>) -> PyResult<String> {
-        Ok(core_of::<Blockwise>(slf.as_super())?.signature.to_string())
-    }
 }
+
+core_props!(
+    PyBlockwise,
+    Blockwise {
+        /// The gufunc signature, NumPy's spelling.
+        signature: String = |c| c.signature.to_string(),
+    }
+);
 
 /// Dim names per operand: the inputs', then the outputs'.
 type DimNames = (Vec<Vec<String>>, Vec<Vec<String>>);

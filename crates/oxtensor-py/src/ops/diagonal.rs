@@ -2,11 +2,37 @@
 //! (`oxtensor.tensor.basic.ExtractDiag`, `oxtensor.tensor.basic.AllocDiag`).
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, view_of_input};
+use crate::ops::props::{core_of, core_props, op_args, view_of_input};
 use oxtensor_core::ops::diagonal::{AllocDiag, DiagSpec, ExtractDiag};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
+
+/// The diagonal both ops name by the same three constructor arguments.
+fn diag_spec(offset: i64, axis1: i64, axis2: i64) -> DiagSpec {
+    DiagSpec {
+        offset,
+        axis1,
+        axis2,
+    }
+}
+
+/// The props both classes read from their core op's `DiagSpec`.
+macro_rules! spec_props {
+    ($py:ty, $core:ty) => {
+        core_props!(
+            $py,
+            $core {
+                /// Which diagonal (`> 0`: above the main one).
+                offset: i64 = |c| c.spec.offset,
+                /// The row axis of the blocks holding the diagonal.
+                axis1: i64 = |c| c.spec.axis1,
+                /// The column axis of those blocks.
+                axis2: i64 = |c| c.spec.axis2,
+            }
+        );
+    };
+}
 
 /// `ExtractDiag(offset=0, axis1=0, axis2=1, view=False)`: diagonal `offset`
 /// of the blocks spanned by `axis1` and `axis2`, as a last axis.
@@ -20,36 +46,8 @@ impl PyExtractDiag {
     #[new]
     #[pyo3(signature = (offset = 0, axis1 = 0, axis2 = 1, view = false))]
     fn new(offset: i64, axis1: i64, axis2: i64, view: bool) -> PyClassInitializer<Self> {
-        let spec = DiagSpec {
-            offset,
-            axis1,
-            axis2,
-        };
+        let spec = diag_spec(offset, axis1, axis2);
         PyOp::builtin(Arc::new(ExtractDiag { spec, view })).add_subclass(PyExtractDiag)
-    }
-
-    /// Which diagonal (`> 0`: above the main one).
-    #[getter]
-    fn offset(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.offset)
-    }
-
-    /// The blocks' row axis.
-    #[getter]
-    fn axis1(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.axis1)
-    }
-
-    /// The blocks' column axis.
-    #[getter]
-    fn axis2(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.spec.axis2)
-    }
-
-    /// Whether the output is a view of the input.
-    #[getter]
-    fn view(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<ExtractDiag>(slf.as_super())?.view)
     }
 
     /// `{0: [0]}` with `view`, else empty.
@@ -64,6 +62,15 @@ impl PyExtractDiag {
     }
 }
 
+spec_props!(PyExtractDiag, ExtractDiag);
+core_props!(
+    PyExtractDiag,
+    ExtractDiag {
+        /// Whether the output is a view of the input.
+        view: bool,
+    }
+);
+
 /// `AllocDiag(offset=0, axis1=0, axis2=1)`: zeros with the input's last
 /// axis on diagonal `offset`; optional inputs give the two block lengths.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "AllocDiag")]
@@ -76,29 +83,9 @@ impl PyAllocDiag {
     #[new]
     #[pyo3(signature = (offset = 0, axis1 = 0, axis2 = 1))]
     fn new(offset: i64, axis1: i64, axis2: i64) -> PyClassInitializer<Self> {
-        let spec = DiagSpec {
-            offset,
-            axis1,
-            axis2,
-        };
+        let spec = diag_spec(offset, axis1, axis2);
         PyOp::builtin(Arc::new(AllocDiag { spec })).add_subclass(PyAllocDiag)
     }
-
-    /// Which diagonal (`> 0`: above the main one).
-    #[getter]
-    fn offset(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.offset)
-    }
-
-    /// The output's block row axis.
-    #[getter]
-    fn axis1(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.axis1)
-    }
-
-    /// The output's block column axis.
-    #[getter]
-    fn axis2(slf: PyRef<'_, Self>) -> PyResult<i64> {
-        Ok(core_of::<AllocDiag>(slf.as_super())?.spec.axis2)
-    }
 }
+
+spec_props!(PyAllocDiag, AllocDiag);

@@ -4,8 +4,8 @@
 use crate::errors::IntoPyResult;
 use crate::ops::classes::core_op;
 use crate::ops::op::PyOp;
-use crate::ops::props::core_of;
 use crate::ops::props::{cached, op_args, view_of_input, InstanceCache};
+use crate::ops::props::{core_of, core_props};
 use oxtensor_core::ops::dimshuffle::{Axis, DimShuffle};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::PyTypeError;
@@ -67,12 +67,6 @@ impl PyDimShuffle {
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyDimShuffle))
     }
 
-    /// The input's rank.
-    #[getter]
-    fn input_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<DimShuffle>(slf.as_super())?.input_ndim)
-    }
-
     /// The order, `"x"` for new axes.
     #[getter]
     fn new_order<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -87,30 +81,23 @@ impl PyDimShuffle {
         PyTuple::new(py, items)
     }
 
-    /// Kept input axes, in output order.
-    #[getter]
-    fn shuffle(slf: PyRef<'_, Self>) -> PyResult<Vec<usize>> {
-        Ok(core_of::<DimShuffle>(slf.as_super())?.shuffle())
-    }
-
-    /// Dropped input axes.
-    #[getter]
-    fn drop(slf: PyRef<'_, Self>) -> PyResult<Vec<usize>> {
-        Ok(core_of::<DimShuffle>(slf.as_super())?.drop())
-    }
-
-    /// Output positions of new axes.
-    #[getter]
-    fn augment(slf: PyRef<'_, Self>) -> PyResult<Vec<usize>> {
-        Ok(core_of::<DimShuffle>(slf.as_super())?.augment())
-    }
-
     /// The output is a view of the input.
     #[getter]
     fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         view_of_input(py)
     }
 }
+
+core_props!(PyDimShuffle, DimShuffle {
+    /// The input's rank.
+    input_ndim: usize,
+    /// Kept input axes, in output order.
+    shuffle: Vec<usize> = |c| c.shuffle(),
+    /// Dropped input axes.
+    drop: Vec<usize> = |c| c.drop(),
+    /// Output positions of new axes.
+    augment: Vec<usize> = |c| c.augment(),
+});
 
 /// `DimShuffle` instances by `(input_ndim, new_order)`; the order inline,
 /// so a lookup allocates nothing.

@@ -12,7 +12,7 @@ use oxtensor_core::scalar::ScalarOp;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{IntoPyDict, PyDict, PyTuple};
 use pyo3::PyTraverseError;
 use std::sync::Arc;
 
@@ -26,6 +26,17 @@ pub struct PyElemwise {
 }
 
 op_args!(PyElemwise, props ["scalar_op", "inplace_pattern"], ["scalar_op"], ["inplace_pattern", "name"]);
+
+impl PyElemwise {
+    /// The core op's `(output, input)` pairs computed in place; none for
+    /// an `Elemwise` of a Python scalar op.
+    fn inplace_pairs(slf: &PyRef<'_, Self>) -> PyResult<Vec<(usize, usize)>> {
+        if slf.host.is_some() {
+            return Ok(Vec::new());
+        }
+        Ok(core_of::<Elemwise>(slf.as_super())?.inplace_pattern.clone())
+    }
+}
 
 #[pymethods]
 impl PyElemwise {
@@ -124,27 +135,17 @@ impl PyElemwise {
     /// `{output: input}` pairs computed in place.
     #[getter]
     fn inplace_pattern<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        if slf.host.is_some() {
-            return Ok(d);
-        }
-        for (o, i) in &core_of::<Elemwise>(slf.as_super())?.inplace_pattern {
-            d.set_item(o, i)?;
-        }
-        Ok(d)
+        Self::inplace_pairs(&slf)?.into_py_dict(py)
     }
 
     /// `{output: [input]}`, from the inplace pattern.
     #[getter]
     fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        if slf.host.is_some() {
-            return Ok(d);
-        }
-        for (o, i) in &core_of::<Elemwise>(slf.as_super())?.inplace_pattern {
-            d.set_item(o, vec![*i])?;
-        }
-        Ok(d)
+        let pairs = Self::inplace_pairs(&slf)?;
+        pairs
+            .into_iter()
+            .map(|(o, i)| (o, vec![i]))
+            .into_py_dict(py)
     }
 
     /// The name given at construction, if any.

@@ -5,8 +5,9 @@
 //! `UnravelIndex` and `RavelMultiIndex`. The functions users call are
 //! plain Python over these.
 
+use crate::errors::choice;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
+use crate::ops::props::{core_props, op_args, str_op, unit_op, view_of_input};
 use oxtensor_core::ops::bartlett::Bartlett;
 use oxtensor_core::ops::cpu_contiguous::CpuContiguous;
 use oxtensor_core::ops::deep_copy::DeepCopyOp;
@@ -18,6 +19,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
+
+/// `RavelMultiIndex`'s `mode` values.
+const OUT_OF_RANGE_MODES: [(&str, OutOfRange); 3] = [
+    ("raise", OutOfRange::Raise),
+    ("wrap", OutOfRange::Wrap),
+    ("clip", OutOfRange::Clip),
+];
 
 unit_op!(
     PyBartlett,
@@ -67,45 +75,39 @@ impl PyCpuContiguous {
 
 /// `order` as Fortran (`'F'`) or C (`'C'`) order.
 fn fortran_order(order: &str, op: &str) -> PyResult<bool> {
-    match order {
-        "C" => Ok(false),
-        "F" => Ok(true),
-        other => Err(PyValueError::new_err(format!(
-            "{op}: order must be 'C' or 'F', got '{other}'"
-        ))),
+    choice(order, &[("C", false), ("F", true)], |other| {
+        format!("{op}: order must be 'C' or 'F', got '{other}'")
+    })
+}
+
+/// The `order` a Fortran-order flag came from: `'F'` or `'C'`.
+fn order_name(fortran: bool) -> &'static str {
+    if fortran {
+        "F"
+    } else {
+        "C"
     }
 }
 
-/// `SearchsortedOp(side='left')`: inputs are the sorted vector, the values
-/// and optionally the sorter.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "SearchsortedOp")]
-pub struct PySearchsortedOp;
+str_op!(
+    /// `SearchsortedOp(side='left')`: inputs are the sorted vector, the values
+    /// and optionally the sorter.
+    PySearchsortedOp("oxtensor.tensor.extra_ops", "SearchsortedOp"),
+    side = "left" => searchsorted
+);
 
-op_args!(PySearchsortedOp, ["side"], []);
+/// The core op of `SearchsortedOp(side)`.
+fn searchsorted(side: &str) -> PyResult<SearchsortedOp> {
+    let right = choice(side, &[("left", false), ("right", true)], |other| {
+        format!("'{other}' is an invalid value for keyword 'side'")
+    })?;
+    Ok(SearchsortedOp { right })
+}
 
-#[pymethods]
-impl PySearchsortedOp {
-    #[new]
-    #[pyo3(signature = (side = "left"))]
-    fn new(side: &str) -> PyResult<PyClassInitializer<Self>> {
-        let right = match side {
-            "left" => false,
-            "right" => true,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "'{other}' is an invalid value for keyword 'side'"
-                )))
-            }
-        };
-        Ok(PyOp::builtin(Arc::new(SearchsortedOp { right })).add_subclass(PySearchsortedOp))
-    }
-
+core_props!(PySearchsortedOp, SearchsortedOp {
     /// `'left'` or `'right'`.
-    #[getter]
-    fn side(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<SearchsortedOp>(slf.as_super())?.side())
-    }
-}
+    side: &'static str = |c| c.side(),
+});
 
 /// `Unique(return_index=False, return_inverse=False, return_counts=False,
 /// axis=None)`: one input; the distinct values, then the outputs asked for.
@@ -146,57 +148,35 @@ impl PyUnique {
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyUnique))
     }
+}
 
+core_props!(PyUnique, Unique {
     /// Whether the first occurrences are an output.
-    #[getter]
-    fn return_index(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Unique>(slf.as_super())?.return_index)
-    }
-
+    return_index: bool,
     /// Whether the inverse is an output.
-    #[getter]
-    fn return_inverse(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Unique>(slf.as_super())?.return_inverse)
-    }
-
+    return_inverse: bool,
     /// Whether the counts are an output.
-    #[getter]
-    fn return_counts(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Unique>(slf.as_super())?.return_counts)
-    }
-
+    return_counts: bool,
     /// The axis slices are compared along (`None`: elements).
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>) -> PyResult<Option<usize>> {
-        Ok(core_of::<Unique>(slf.as_super())?.axis)
-    }
+    axis: Option<usize>,
+});
+
+str_op!(
+    /// `UnravelIndex(order='C')`: inputs are the flat indices and the dims.
+    PyUnravelIndex("oxtensor.tensor.extra_ops", "UnravelIndex"),
+    order = "C" => unravel_index
+);
+
+/// The core op of `UnravelIndex(order)`.
+fn unravel_index(order: &str) -> PyResult<UnravelIndex> {
+    let fortran = fortran_order(order, "UnravelIndex")?;
+    Ok(UnravelIndex { fortran })
 }
 
-/// `UnravelIndex(order='C')`: inputs are the flat indices and the dims.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.extra_ops", name = "UnravelIndex")]
-pub struct PyUnravelIndex;
-
-op_args!(PyUnravelIndex, ["order"], []);
-
-#[pymethods]
-impl PyUnravelIndex {
-    #[new]
-    #[pyo3(signature = (order = "C"))]
-    fn new(order: &str) -> PyResult<PyClassInitializer<Self>> {
-        let fortran = fortran_order(order, "UnravelIndex")?;
-        Ok(PyOp::builtin(Arc::new(UnravelIndex { fortran })).add_subclass(PyUnravelIndex))
-    }
-
+core_props!(PyUnravelIndex, UnravelIndex {
     /// `'C'` or `'F'`.
-    #[getter]
-    fn order(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(if core_of::<UnravelIndex>(slf.as_super())?.fortran {
-            "F"
-        } else {
-            "C"
-        })
-    }
-}
+    order: &'static str = |c| order_name(c.fortran),
+});
 
 /// `RavelMultiIndex(mode='raise', order='C')`: inputs are the coordinate
 /// arrays and the dims.
@@ -210,34 +190,18 @@ impl PyRavelMultiIndex {
     #[new]
     #[pyo3(signature = (mode = "raise", order = "C"))]
     fn new(mode: &str, order: &str) -> PyResult<PyClassInitializer<Self>> {
-        let mode = match mode {
-            "raise" => OutOfRange::Raise,
-            "wrap" => OutOfRange::Wrap,
-            "clip" => OutOfRange::Clip,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "RavelMultiIndex: mode must be 'raise', 'wrap' or 'clip', got '{other}'"
-                )))
-            }
-        };
+        let mode = choice(mode, &OUT_OF_RANGE_MODES, |other| {
+            format!("RavelMultiIndex: mode must be 'raise', 'wrap' or 'clip', got '{other}'")
+        })?;
         let fortran = fortran_order(order, "RavelMultiIndex")?;
         let core = RavelMultiIndex { mode, fortran };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyRavelMultiIndex))
     }
-
-    /// `'raise'`, `'wrap'` or `'clip'`.
-    #[getter]
-    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<RavelMultiIndex>(slf.as_super())?.mode_name())
-    }
-
-    /// `'C'` or `'F'`.
-    #[getter]
-    fn order(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(if core_of::<RavelMultiIndex>(slf.as_super())?.fortran {
-            "F"
-        } else {
-            "C"
-        })
-    }
 }
+
+core_props!(PyRavelMultiIndex, RavelMultiIndex {
+    /// `'raise'`, `'wrap'` or `'clip'`.
+    mode: &'static str = |c| c.mode_name(),
+    /// `'C'` or `'F'`.
+    order: &'static str = |c| order_name(c.fortran),
+});

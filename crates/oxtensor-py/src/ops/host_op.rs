@@ -174,6 +174,12 @@ fn mro_names(op: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(names)
 }
 
+/// Python's `a == b` for objects the core holds (ops, types): what the
+/// core's equality of them means; an error compares unequal.
+pub(crate) fn python_eq(a: &Py<PyAny>, b: &Py<PyAny>) -> bool {
+    Python::attach(|py| a.bind(py).eq(b.bind(py)).unwrap_or(false))
+}
+
 impl Op for HostOp {
     fn name(&self) -> &str {
         &self.class
@@ -188,10 +194,8 @@ impl Op for HostOp {
     }
 
     fn op_eq(&self, other: &dyn Op) -> bool {
-        let Some(other) = other.as_any().downcast_ref::<HostOp>() else {
-            return false;
-        };
-        Python::attach(|py| self.obj.bind(py).eq(other.obj.bind(py)).unwrap_or(false))
+        let other = other.as_any().downcast_ref::<HostOp>();
+        other.is_some_and(|o| python_eq(&self.obj, &o.obj))
     }
 
     fn op_hash(&self) -> u64 {

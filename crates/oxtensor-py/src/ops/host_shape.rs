@@ -43,7 +43,13 @@ pub fn infer(op: &HostOp, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) ->
             return Ok(None);
         };
         match obj.call_method1("infer_shape", (py.None(), apply, shapes)) {
-            Ok(answer) => read_answer(g, &mut memo, op, node, &answer).map(Some),
+            Ok(answer) => AnswerReader {
+                g,
+                memo: &mut memo,
+                op,
+            }
+            .read(node, &answer)
+            .map(Some),
             Err(e) if leaves_unknown(py, &e) => Ok(None),
             Err(e) => log_failure(py, op, &e).map(|()| None),
         }
@@ -127,105 +133,107 @@ fn log_failure(py: Python<'_>, op: &HostOp, e: &PyErr) -> Result<()> {
         .map_err(from_pyerr)
 }
 
-/// The Python answer as one shape per output, checked against the outputs.
-fn read_answer(
-    g: &mut Graph,
-    memo: &mut Memo,
-    op: &HostOp,
-    node: NodeId,
-    answer: &Bound<'_, PyAny>,
-) -> Result<Vec<Dims>> {
-    let outputs = g.node(node).outputs.clone();
-    let entries = sequence(answer).ok_or_else(|| {
-        Error::Type(format!(
-            "{}.infer_shape must return a list with one shape per output, got {}",
-            op.describe(),
-            repr(answer)
-        ))
-    })?;
-    if entries.len() != outputs.len() {
-        return Err(Error::Value(format!(
-            "{}.infer_shape returned {} shapes for a node with {} outputs",
-            op.describe(),
-            entries.len(),
-            outputs.len()
-        )));
-    }
-    outputs
-        .iter()
-        .zip(&entries)
-        .enumerate()
-        .map(|(k, (&out, entry))| output_shape(g, memo, op, k, out, entry))
-        .collect()
+/// Reads an op's Python `infer_shape` answer into the graph `g` (whose
+/// Python objects `memo` knows), checking it against the node's outputs.
+struct AnswerReader<'a> {
+    g: &'a mut Graph,
+    memo: &'a mut Memo,
+    op: &'a HostOp,
 }
 
-/// Output `k`'s shape: its lengths, or `Shape_i` of the output where the
-/// op answered `None`; nothing for an output that is not a tensor.
-fn output_shape(
-    g: &mut Graph,
-    memo: &mut Memo,
-    op: &HostOp,
-    k: usize,
-    out: VarId,
-    entry: &Bound<'_, PyAny>,
-) -> Result<Dims> {
-    let Some(ndim) = g.var(out).ty.as_tensor().map(|t| t.ndim()) else {
-        return Ok(Dims::new());
-    };
-    if entry.is_none() {
-        return shape_vars(g, out);
+impl AnswerReader<'_> {
+    /// The Python answer as one shape per output of `node`.
+    fn read(&mut self, node: NodeId, answer: &Bound<'_, PyAny>) -> Result<Vec<Dims>> {
+        let outputs = self.g.node(node).outputs.clone();
+        let entries = items_of(
+            self.op,
+            answer,
+            outputs.len(),
+            |got| format!("must return a list with one shape per output, got {got}"),
+            |n| {
+                format!(
+                    "returned {n} shapes for a node with {} outputs",
+                    outputs.len()
+                )
+            },
+        )?;
+        outputs
+            .iter()
+            .zip(&entries)
+            .enumerate()
+            .map(|(k, (&out, entry))| self.output_shape(k, out, entry))
+            .collect()
     }
-    let lengths = sequence(entry).ok_or_else(|| {
-        Error::Type(format!(
-            "{}.infer_shape gave {} for output {k}; a shape is a tuple of lengths",
-            op.describe(),
-            repr(entry)
-        ))
-    })?;
-    if lengths.len() != ndim {
-        return Err(Error::Value(format!(
-            "{}.infer_shape returned a shape of {} lengths for output {k}, which has {ndim} \
-             dimensions ({})",
-            op.describe(),
-            lengths.len(),
-            g.var(out).ty
-        )));
+
+    /// Output `k`'s shape: its lengths, or `Shape_i` of the output where the
+    /// op answered `None`; nothing for an output that is not a tensor.
+    fn output_shape(&mut self, k: usize, out: VarId, entry: &Bound<'_, PyAny>) -> Result<Dims> {
+        let ty = self.g.var(out).ty.clone();
+        let Some(ndim) = ty.as_tensor().map(|t| t.ndim()) else {
+            return Ok(Dims::new());
+        };
+        if entry.is_none() {
+            return shape_vars(self.g, out);
+        }
+        let lengths = items_of(
+            self.op,
+            entry,
+            ndim,
+            |got| format!("gave {got} for output {k}; a shape is a tuple of lengths"),
+            |n| {
+                format!(
+                    "returned a shape of {n} lengths for output {k}, which has {ndim} \
+                     dimensions ({ty})"
+                )
+            },
+        )?;
+        lengths
+            .iter()
+            .enumerate()
+            .map(|(i, d)| self.length(k, i, d))
+            .collect()
     }
-    lengths
-        .iter()
-        .enumerate()
-        .map(|(i, d)| length(g, memo, op, k, i, d))
-        .collect()
+
+    /// One length: an int, or a 0-d integer tensor variable.
+    fn length(&mut self, k: usize, i: usize, d: &Bound<'_, PyAny>) -> Result<VarId> {
+        let bad = || {
+            Error::Type(format!(
+                "{}.infer_shape gave {} for axis {i} of output {k}; a length is an int or a 0-d \
+                 integer tensor variable",
+                self.op.describe(),
+                repr(d)
+            ))
+        };
+        if !d.is_instance_of::<PyVariable>() {
+            return d
+                .extract::<i64>()
+                .map(|n| dim_constant(self.g, n))
+                .map_err(|_| bad());
+        }
+        let v = self.memo.import_var(self.g, d).map_err(from_pyerr)?;
+        match self.g.var(v).ty.as_tensor() {
+            Some(t) if t.ndim() == 0 && t.dtype.is_integer() => Ok(v),
+            _ => Err(bad()),
+        }
+    }
 }
 
-/// One length: an int, or a 0-d integer tensor variable.
-fn length(
-    g: &mut Graph,
-    memo: &mut Memo,
+/// The `n` items of a list or tuple in the op's `infer_shape` answer; else
+/// `{op}.infer_shape`'s `TypeError` (`not_sequence` of the value's repr) or
+/// `ValueError` (`wrong_length` of its length).
+fn items_of<'py>(
     op: &HostOp,
-    k: usize,
-    i: usize,
-    d: &Bound<'_, PyAny>,
-) -> Result<VarId> {
-    let bad = || {
-        Error::Type(format!(
-            "{}.infer_shape gave {} for axis {i} of output {k}; a length is an int or a 0-d \
-             integer tensor variable",
-            op.describe(),
-            repr(d)
-        ))
-    };
-    if !d.is_instance_of::<PyVariable>() {
-        return d
-            .extract::<i64>()
-            .map(|n| dim_constant(g, n))
-            .map_err(|_| bad());
+    value: &Bound<'py, PyAny>,
+    n: usize,
+    not_sequence: impl FnOnce(String) -> String,
+    wrong_length: impl FnOnce(usize) -> String,
+) -> Result<Vec<Bound<'py, PyAny>>> {
+    let what = |message: String| format!("{}.infer_shape {message}", op.describe());
+    let items = sequence(value).ok_or_else(|| Error::Type(what(not_sequence(repr(value)))))?;
+    if items.len() != n {
+        return Err(Error::Value(what(wrong_length(items.len()))));
     }
-    let v = memo.import_var(g, d).map_err(from_pyerr)?;
-    match g.var(v).ty.as_tensor() {
-        Some(t) if t.ndim() == 0 && t.dtype.is_integer() => Ok(v),
-        _ => Err(bad()),
-    }
+    Ok(items)
 }
 
 /// The items of a list or tuple.

@@ -97,6 +97,17 @@ impl NodeInfo {
         })
     }
 
+    /// A run of the node with the GIL held: `compute` gets the inputs as
+    /// Python objects ([`Self::py_inputs`]) and fills `outputs`.
+    fn run(
+        &self,
+        inputs: &[&Value],
+        outputs: &mut [Option<Value>],
+        compute: impl FnOnce(Bound<'_, PyList>, &mut [Option<Value>]) -> PyResult<()>,
+    ) -> Result<()> {
+        Python::attach(|py| compute(self.py_inputs(py, inputs)?, outputs)).map_err(from_pyerr)
+    }
+
     /// The inputs as Python objects: views, or copies for destroyed inputs.
     fn py_inputs<'py>(&self, py: Python<'py>, inputs: &[&Value]) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
@@ -152,14 +163,18 @@ fn describe_value(v: &Bound<'_, PyAny>) -> String {
             d.str().map(|x| x.to_string()).unwrap_or_default(),
             s.str().map(|x| x.to_string()).unwrap_or_default()
         ),
-        _ => format!(
-            "type {}",
-            v.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ),
+        _ => format!("type {}", crate::errors::type_name(v)),
     }
+}
+
+/// The method a Python op computes with: `debug_perform` in DebugMode
+/// when the op has one, else `perform`.
+pub(crate) fn perform_name(op: &Bound<'_, PyAny>, debug: bool) -> PyResult<&'static str> {
+    Ok(if debug && op.hasattr("debug_perform")? {
+        "debug_perform"
+    } else {
+        "perform"
+    })
 }
 
 /// Calls `op.perform(node, inputs, output_storage)`.
@@ -172,12 +187,7 @@ impl PerformThunk {
     /// The thunk of a node whose op defines `perform`.
     pub fn new(node: &Bound<'_, PyAny>, debug: bool) -> PyResult<PerformThunk> {
         let op = node.getattr("op")?;
-        let name = if debug && op.hasattr("debug_perform")? {
-            "debug_perform"
-        } else {
-            "perform"
-        };
-        let perform = op.getattr(name).map_err(|_| {
+        let perform = op.getattr(perform_name(&op, debug)?).map_err(|_| {
             PyTypeError::new_err(format!(
                 "{} defines neither perform nor make_thunk, so it cannot run",
                 op_str(&op).unwrap_or_default()
@@ -189,13 +199,8 @@ impl PerformThunk {
         })
     }
 
-    fn run_py(
-        &self,
-        py: Python<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> PyResult<()> {
-        let args = self.info.py_inputs(py, inputs)?;
+    fn run_py(&self, args: Bound<'_, PyList>, outputs: &mut [Option<Value>]) -> PyResult<()> {
+        let py = args.py();
         let cells = PyList::empty(py);
         for out in outputs.iter() {
             // Empty, unless DebugMode preallocated the output (its
@@ -218,7 +223,8 @@ impl PerformThunk {
 
 impl Thunk for PerformThunk {
     fn run(&self, inputs: &[&Value], outputs: &mut Outs, _pool: &mut Pool) -> Result<()> {
-        Python::attach(|py| self.run_py(py, inputs, outputs)).map_err(from_pyerr)
+        self.info
+            .run(inputs, outputs, |args, outputs| self.run_py(args, outputs))
     }
 
     fn is_host(&self) -> bool {
@@ -284,13 +290,8 @@ impl MakeThunk {
         })
     }
 
-    fn run_py(
-        &self,
-        py: Python<'_>,
-        inputs: &[&Value],
-        outputs: &mut [Option<Value>],
-    ) -> PyResult<()> {
-        let args = self.info.py_inputs(py, inputs)?;
+    fn run_py(&self, args: Bound<'_, PyList>, outputs: &mut [Option<Value>]) -> PyResult<()> {
+        let py = args.py();
         for (cell, v) in self.input_cells.iter().zip(args.iter()) {
             cell.bind(py).set_item(0, v)?;
         }
@@ -318,7 +319,8 @@ impl Thunk for MakeThunk {
         let _guard = self.lock.lock().map_err(|_| {
             oxtensor_core::Error::Value("a previous call of this thunk panicked".into())
         })?;
-        Python::attach(|py| self.run_py(py, inputs, outputs)).map_err(from_pyerr)
+        self.info
+            .run(inputs, outputs, |args, outputs| self.run_py(args, outputs))
     }
 
     fn is_host(&self) -> bool {

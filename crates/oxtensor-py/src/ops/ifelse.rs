@@ -1,7 +1,7 @@
 //! `IfElse` (`oxtensor.ifelse`): the lazy choice between two branches.
 
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_props, op_args};
 use oxtensor_core::ops::ifelse::IfElse;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -20,10 +20,12 @@ impl PyIfElse {
         let _ = (as_view, name);
         PyOp::builtin(Arc::new(IfElse { n_outs })).add_subclass(PyIfElse)
     }
-
-    /// Number of outputs.
-    #[getter]
-    fn n_outs(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<IfElse>(slf.as_super())?.n_outs)
-    }
 }
+
+core_props!(
+    PyIfElse,
+    IfElse {
+        /// Number of outputs.
+        n_outs: usize,
+    }
+);

@@ -5,51 +5,39 @@
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
-use crate::ops::subtensor::{idx_list_tuple, indexing_make_node, parse_idx_list};
+use crate::ops::props::{core_of, core_props, inplace_props, op_args};
+use crate::ops::subtensor::{indexing_make_node, parse_idx_list, IdxList};
 use oxtensor_core::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
 use oxtensor_core::ops::subtensor::IncSubtensor;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyTuple;
 use std::sync::Arc;
 
-/// An increment's `destroy_map`: `x` (input 0) is output 0 when inplace.
-pub(crate) fn destroy_map_of(py: Python<'_>, inplace: bool) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    if inplace {
-        d.set_item(0, vec![0])?;
-    }
-    Ok(d)
-}
-
 /// The getters every increment op has: `inplace`, its `destroy_map` and
-/// `set_instead_of_inc`, read from the core op.
+/// `set_instead_of_inc`, read from the core op; with `idx_list`, that
+/// prop too and the indexing ops' `make_node`.
 macro_rules! inc_flags {
     ($py:ty, $core:ty) => {
-        #[pymethods]
-        impl $py {
-            /// Whether it writes into `x` itself.
-            #[getter]
-            fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-                Ok(core_of::<$core>(slf.as_super())?.inplace)
+        inplace_props!($py, $core, "Whether it writes into `x` itself.");
+        core_props!(
+            $py,
+            $core {
+                /// Set instead of increment.
+                set_instead_of_inc: bool,
             }
-
-            /// `{0: [0]}` when inplace, else empty.
-            #[getter]
-            fn destroy_map<'py>(
-                slf: PyRef<'_, Self>,
-                py: Python<'py>,
-            ) -> PyResult<Bound<'py, PyDict>> {
-                destroy_map_of(py, core_of::<$core>(slf.as_super())?.inplace)
+        );
+    };
+    ($py:ty, $core:ty, idx_list) => {
+        inc_flags!($py, $core);
+        core_props!(
+            $py,
+            $core {
+                /// Input positions and slices of them, one entry per indexed axis.
+                idx_list: IdxList = |c| IdxList(c.idx_list.clone()),
             }
-
-            /// Set instead of increment.
-            #[getter]
-            fn set_instead_of_inc(slf: PyRef<'_, Self>) -> PyResult<bool> {
-                Ok(core_of::<$core>(slf.as_super())?.set_instead_of_inc)
-            }
-        }
+        );
+        indexing_make_node!($py);
     };
 }
 
@@ -63,7 +51,7 @@ op_args!(
     ["idx_list"],
     ["inplace", "set_instead_of_inc", "destroyhandler_tolerate_aliased"]
 );
-inc_flags!(PyIncSubtensor, IncSubtensor);
+inc_flags!(PyIncSubtensor, IncSubtensor, idx_list);
 
 #[pymethods]
 impl PyIncSubtensor {
@@ -86,12 +74,6 @@ impl PyIncSubtensor {
             })?;
         }
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyIncSubtensor))
-    }
-
-    /// Input positions and slices of them, one entry per indexed axis.
-    #[getter]
-    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(py, &core_of::<IncSubtensor>(slf.as_super())?.idx_list)
     }
 
     /// The `(destroyed, other)` input pairs the destroy handler lets alias.
@@ -134,7 +116,7 @@ impl PyAdvancedIncSubtensor1 {
 pub struct PyAdvancedIncSubtensor;
 
 op_args!(PyAdvancedIncSubtensor, props ["idx_list", "inplace", "set_instead_of_inc", "ignore_duplicates"], ["idx_list"], ["inplace", "set_instead_of_inc"]);
-inc_flags!(PyAdvancedIncSubtensor, AdvancedIncSubtensor);
+inc_flags!(PyAdvancedIncSubtensor, AdvancedIncSubtensor, idx_list);
 
 #[pymethods]
 impl PyAdvancedIncSubtensor {
@@ -158,20 +140,9 @@ impl PyAdvancedIncSubtensor {
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedIncSubtensor))
     }
 
-    /// Input positions and slices of them, one entry per indexed axis.
-    #[getter]
-    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(
-            py,
-            &core_of::<AdvancedIncSubtensor>(slf.as_super())?.idx_list,
-        )
-    }
-
     /// Always `False`: repeated indices accumulate.
     #[getter]
     fn ignore_duplicates(&self) -> bool {
         false
     }
 }
-
-indexing_make_node!(PyIncSubtensor, PyAdvancedIncSubtensor);

@@ -36,11 +36,7 @@ pub fn bound_method<'py>(op: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> 
 /// Raised by the `infer_shape` attribute of ops written in Python that
 /// define none (so `hasattr(op, "infer_shape")` is false, as in PyTensor).
 pub fn missing(op: &Bound<'_, PyAny>) -> PyErr {
-    let name = op
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_default();
+    let name = crate::errors::type_name(op);
     PyAttributeError::new_err(format!("'{name}' object has no attribute 'infer_shape'"))
 }
 

@@ -5,8 +5,7 @@
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
-use crate::ops::props::unit_op;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_props, op_args, unit_op};
 use oxtensor_core::ops::blas::Dot;
 use oxtensor_core::ops::linalg::cholesky::{Cholesky, CholeskyGrad};
 use oxtensor_core::ops::linalg::det::{Det, SLogDet};
@@ -97,19 +96,17 @@ impl PyCholesky {
         let core = Cholesky::new(lower, on_error).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyCholesky))
     }
-
-    /// Lower or upper factor.
-    #[getter]
-    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Cholesky>(slf.as_super())?.lower)
-    }
-
-    /// `"nan"` or `"raise"` for a matrix that is not positive definite.
-    #[getter]
-    fn on_error(slf: PyRef<'_, Self>) -> PyResult<String> {
-        Ok(core_of::<Cholesky>(slf.as_super())?.on_error.clone())
-    }
 }
+
+core_props!(
+    PyCholesky,
+    Cholesky {
+        /// Lower or upper factor.
+        lower: bool,
+        /// `"nan"` or `"raise"` for a matrix that is not positive definite.
+        on_error: String = |c| c.on_error.clone(),
+    }
+);
 
 /// Classes whose only prop is `lower`: `Eigh(lower=True)`, `CholeskyGrad(lower=True)`.
 macro_rules! lower_op {
@@ -127,13 +124,15 @@ macro_rules! lower_op {
             fn new(lower: bool) -> PyClassInitializer<Self> {
                 PyOp::builtin(Arc::new($core { lower })).add_subclass($py)
             }
-
-            /// Which triangle of the input is read.
-            #[getter]
-            fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
-                Ok(core_of::<$core>(slf.as_super())?.lower)
-            }
         }
+
+        core_props!(
+            $py,
+            $core {
+                /// Which triangle of the input is read.
+                lower: bool,
+            }
+        );
     };
 }
 
@@ -179,19 +178,17 @@ impl PySvd {
         };
         PyOp::builtin(Arc::new(core)).add_subclass(PySvd)
     }
-
-    /// Square `U` and `Vh`.
-    #[getter]
-    fn full_matrices(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Svd>(slf.as_super())?.full_matrices)
-    }
-
-    /// Whether `U` and `Vh` are outputs.
-    #[getter]
-    fn compute_uv(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Svd>(slf.as_super())?.compute_uv)
-    }
 }
+
+core_props!(
+    PySvd,
+    Svd {
+        /// Square `U` and `Vh`.
+        full_matrices: bool,
+        /// Whether `U` and `Vh` are outputs.
+        compute_uv: bool,
+    }
+);
 
 /// `QR(mode="full")`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "QR")]
@@ -206,10 +203,12 @@ impl PyQr {
     fn new(mode: &str) -> PyResult<PyClassInitializer<Self>> {
         Ok(PyOp::builtin(Arc::new(Qr::new(mode).py()?)).add_subclass(PyQr))
     }
-
-    /// The decomposition's mode.
-    #[getter]
-    fn mode(slf: PyRef<'_, Self>) -> PyResult<String> {
-        Ok(core_of::<Qr>(slf.as_super())?.mode.clone())
-    }
 }
+
+core_props!(
+    PyQr,
+    Qr {
+        /// The decomposition's mode.
+        mode: String = |c| c.mode.clone(),
+    }
+);

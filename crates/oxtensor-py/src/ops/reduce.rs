@@ -83,6 +83,11 @@ fn parse_axis(axis: Option<Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
 }
 
 impl PyCAReduce {
+    /// The core reduction, once the op is resolved for an input.
+    fn resolved<'a>(slf: &'a PyRef<'_, Self>) -> Option<&'a CAReduce> {
+        slf.as_super().core.as_ref().and_then(reduce_of)
+    }
+
     fn template(
         kind: ReduceKind,
         axis: Option<Bound<'_, PyAny>>,
@@ -294,11 +299,7 @@ impl PyCAReduce {
     /// Axes as a tuple, or `None` for all.
     #[getter]
     fn axis<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Py<PyAny>> {
-        let resolved = slf
-            .as_super()
-            .core
-            .as_ref()
-            .and_then(|c| reduce_of(c).map(|c| c.axis.clone()));
+        let resolved = Self::resolved(&slf).map(|c| c.axis.clone());
         let axis: Option<Vec<i64>> = match resolved {
             Some(a) => a.map(|a| a.into_iter().map(|i| i as i64).collect()),
             None => slf.axis.clone(),
@@ -312,22 +313,14 @@ impl PyCAReduce {
     /// Output dtype (`None` until resolved for an input).
     #[getter]
     fn dtype(slf: PyRef<'_, Self>) -> Option<String> {
-        let resolved = slf
-            .as_super()
-            .core
-            .as_ref()
-            .and_then(|c| reduce_of(c).map(|c| c.dtype));
+        let resolved = Self::resolved(&slf).map(|c| c.dtype);
         resolved.or(slf.dtype).map(|d| d.to_string())
     }
 
     /// Accumulator dtype (`None` until resolved for an input).
     #[getter]
     fn acc_dtype(slf: PyRef<'_, Self>) -> Option<String> {
-        let resolved = slf
-            .as_super()
-            .core
-            .as_ref()
-            .and_then(|c| reduce_of(c).map(|c| c.acc_dtype));
+        let resolved = Self::resolved(&slf).map(|c| c.acc_dtype);
         resolved.or(slf.acc_dtype).map(|d| d.to_string())
     }
 

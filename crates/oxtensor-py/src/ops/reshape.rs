@@ -1,11 +1,23 @@
 //! `Shape`, `Shape_i` and `Reshape` (`oxtensor.tensor.shape`): a tensor's
 //! shape as a graph value, and its reshaping.
 
-use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op};
+use crate::ops::props::{field_op, unit_op};
 use oxtensor_core::ops::shape::{Reshape, Shape, ShapeI};
 use pyo3::prelude::*;
-use std::sync::Arc;
+
+/// The connection pattern of an op that reads only its input's shape.
+macro_rules! reads_shape_only {
+    ($py:ty) => {
+        #[pymethods]
+        impl $py {
+            /// Only the input's shape matters, not its elements.
+            fn connection_pattern(&self, node: Bound<'_, PyAny>) -> Vec<Vec<bool>> {
+                let _ = node;
+                vec![vec![false]]
+            }
+        }
+    };
+}
 
 unit_op!(
     PyShape,
@@ -15,60 +27,30 @@ unit_op!(
     "`Shape`: the shape as an int64 vector."
 );
 
-#[pymethods]
-impl PyShape {
-    /// Only the input's shape matters, not its elements.
-    fn connection_pattern(&self, node: Bound<'_, PyAny>) -> Vec<Vec<bool>> {
-        let _ = node;
-        vec![vec![false]]
-    }
-}
+reads_shape_only!(PyShape);
 
-/// `Shape_i(i)`: the length of axis `i`.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Shape_i")]
-pub struct PyShapeI;
+field_op!(
+    PyShapeI,
+    ShapeI { i: usize },
+    "oxtensor.tensor.shape",
+    "Shape_i",
+    "`Shape_i(i)`: the length of axis `i`.",
+    "The axis."
+);
 
-op_args!(PyShapeI, ["i"], []);
+reads_shape_only!(PyShapeI);
 
-#[pymethods]
-impl PyShapeI {
-    #[new]
-    fn new(i: usize) -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(ShapeI { i })).add_subclass(PyShapeI)
-    }
-
-    /// The axis.
-    #[getter]
-    fn i(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<ShapeI>(slf.as_super())?.i)
-    }
-
-    /// Only the input's shape matters, not its elements.
-    fn connection_pattern(&self, node: Bound<'_, PyAny>) -> Vec<Vec<bool>> {
-        let _ = node;
-        vec![vec![false]]
-    }
-}
-
-/// `Reshape(ndim)`: inputs are the tensor and its new shape.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.shape", name = "Reshape")]
-pub struct PyReshape;
-
-op_args!(PyReshape, ["ndim"], []);
+field_op!(
+    PyReshape,
+    Reshape { ndim: usize },
+    "oxtensor.tensor.shape",
+    "Reshape",
+    "`Reshape(ndim)`: inputs are the tensor and its new shape.",
+    "The output rank."
+);
 
 #[pymethods]
 impl PyReshape {
-    #[new]
-    fn new(ndim: usize) -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(Reshape { ndim })).add_subclass(PyReshape)
-    }
-
-    /// The output rank.
-    #[getter]
-    fn ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Reshape>(slf.as_super())?.ndim)
-    }
-
     /// PyTensor's flag: the static output shape follows the values of the
     /// shape's constant entries, so a rebuilt node is typed again.
     #[classattr]

@@ -5,7 +5,7 @@
 
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_of, core_props, op_args};
 use crate::ops::special::{axes_class, axes_tuple, constructor_axes};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::argmin::Argmin;
@@ -52,16 +52,11 @@ impl PyCentredSquares {
     fn axis(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
         axes_tuple(py, core_of::<CentredSquares>(slf.as_super())?.axis.clone())
     }
-
-    /// The accumulator dtype of the mean's sum.
-    #[getter]
-    fn mean_acc(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<CentredSquares>(slf.as_super())?.mean_acc.name())
-    }
-
-    /// The accumulator dtype of the squares' sum.
-    #[getter]
-    fn sum_acc(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<CentredSquares>(slf.as_super())?.sum_acc.name())
-    }
 }
+
+core_props!(PyCentredSquares, CentredSquares {
+    /// The accumulator dtype of the mean's sum.
+    mean_acc: &'static str = |c| c.mean_acc.name(),
+    /// The accumulator dtype of the squares' sum.
+    sum_acc: &'static str = |c| c.sum_acc.name(),
+});

@@ -13,11 +13,9 @@ use oxtensor_core::ops::OpRef;
 use oxtensor_core::scalar::composite::Composite;
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
-use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
-use pyo3::PyTraverseError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -361,18 +359,6 @@ impl PyComposite {
         Ok(PyScalarOp::init(ScalarOp::Composite(Arc::new(c))).add_subclass(PyComposite::default()))
     }
 
-    /// The inner graph's inputs (`i0, i1, ...`).
-    #[getter]
-    fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::fgraph(slf)?.getattr("inputs")
-    }
-
-    /// The inner graph's outputs.
-    #[getter]
-    fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::fgraph(slf)?.getattr("outputs")
-    }
-
     /// The inner scalar graph: inputs `i0, i1, ...`, as `dprint` shows it.
     #[getter]
     fn fgraph<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyFunctionGraph>> {
@@ -381,15 +367,13 @@ impl PyComposite {
         };
         slf.borrow().fgraph.get(slf.py(), || c.fgraph())
     }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        self.fgraph.traverse(&visit)
-    }
-
-    fn __clear__(&mut self) {
-        self.fgraph.clear();
-    }
 }
+
+crate::ops::scalar_loop::inner_fgraph_methods!(
+    PyComposite,
+    "The inner graph's inputs (`i0, i1, ...`).",
+    "The inner graph's outputs."
+);
 
 static INSTANCES: PyOnceLock<Mutex<HashMap<ScalarOp, Py<PyAny>>>> = PyOnceLock::new();
 

@@ -66,11 +66,48 @@ impl InnerFgraph {
     }
 }
 
+/// What a holder of an `InnerFgraph` field `fgraph` (with an `fgraph`
+/// getter giving its graph) has: `inputs` and `outputs` of that graph, and
+/// the GC's hooks for it. The docs say what the inputs and outputs are.
+macro_rules! inner_fgraph_methods {
+    ($py:ty, $inputs_doc:literal, $outputs_doc:literal) => {
+        #[pymethods]
+        impl $py {
+            #[doc = $inputs_doc]
+            #[getter]
+            fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::fgraph(slf)?.getattr("inputs")
+            }
+
+            #[doc = $outputs_doc]
+            #[getter]
+            fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::fgraph(slf)?.getattr("outputs")
+            }
+
+            fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+                self.fgraph.traverse(&visit)
+            }
+
+            fn __clear__(&mut self) {
+                self.fgraph.clear();
+            }
+        }
+    };
+}
+pub(crate) use inner_fgraph_methods;
+
 /// `ScalarLoop(init, update, constant=None, until=None, name="ScalarLoop")`.
 #[pyclass(extends = PyScalarOp, subclass, module = "oxtensor.scalar.loop", name = "ScalarLoop")]
 pub struct PyScalarLoop {
     fgraph: InnerFgraph,
 }
+
+inner_fgraph_methods!(
+    PyScalarLoop,
+    "The step's inputs (the states, then the constants).",
+    "The step's outputs (the updates, then `until`)."
+);
 
 /// The Python object of a core loop.
 pub fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
@@ -78,6 +115,15 @@ pub fn create(py: Python<'_>, op: ScalarOp) -> PyResult<Py<PyAny>> {
         fgraph: InnerFgraph::default(),
     });
     Ok(Py::new(py, init)?.into_any())
+}
+
+/// The types of `vars`, as a tuple.
+fn types_of<'py>(vars: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    let types = vars
+        .try_iter()?
+        .map(|v| v?.getattr("type"))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(vars.py(), types)
 }
 
 fn core_loop(slf: &Bound<'_, PyScalarLoop>) -> PyResult<Arc<ScalarLoop>> {
@@ -136,26 +182,6 @@ impl PyScalarLoop {
         slf.borrow().fgraph.get(slf.py(), || l.fgraph())
     }
 
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        self.fgraph.traverse(&visit)
-    }
-
-    fn __clear__(&mut self) {
-        self.fgraph.clear();
-    }
-
-    /// The step's inputs (the states, then the constants).
-    #[getter]
-    fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::fgraph(slf)?.getattr("inputs")
-    }
-
-    /// The step's outputs (the updates, then `until`).
-    #[getter]
-    fn outputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::fgraph(slf)?.getattr("outputs")
-    }
-
     /// Whether the loop stops where `until` holds (it has a `done` output).
     #[getter]
     fn is_while(slf: &Bound<'_, Self>) -> PyResult<bool> {
@@ -165,23 +191,13 @@ impl PyScalarLoop {
     /// The types of the inputs of the step (not `n_steps`).
     #[getter]
     fn inputs_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let ins = Self::inputs(slf)?;
-        let types = ins
-            .try_iter()?
-            .map(|v| v?.getattr("type"))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(slf.py(), types)
+        types_of(&Self::inputs(slf)?)
     }
 
     /// The output types.
     #[getter]
     fn outputs_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let outs = Self::outputs(slf)?;
-        let types = outs
-            .try_iter()?
-            .map(|v| v?.getattr("type"))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(slf.py(), types)
+        types_of(&Self::outputs(slf)?)
     }
 
     /// An equal loop (a new object).

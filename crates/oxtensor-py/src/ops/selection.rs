@@ -2,12 +2,10 @@
 //! (`oxtensor.tensor.basic`): picking elements by integer arrays.
 
 use crate::errors::to_pyerr;
-use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op};
+use crate::ops::props::{core_props, str_op, unit_op};
 use oxtensor_core::ops::choose::{Choose, ChooseMode};
 use oxtensor_core::ops::permute_rows::PermuteRowElements;
 use pyo3::prelude::*;
-use std::sync::Arc;
 
 unit_op!(
     PyPermuteRowElements,
@@ -17,24 +15,19 @@ unit_op!(
     "`PermuteRowElements`: inputs are `x`, the permutations `y` and `inverse`."
 );
 
-/// `Choose(mode='raise')`: inputs are the integer array and the stacked choices.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "Choose")]
-pub struct PyChoose;
+str_op!(
+    /// `Choose(mode='raise')`: inputs are the integer array and the stacked choices.
+    PyChoose("oxtensor.tensor.basic", "Choose"),
+    mode = "raise" => choose
+);
 
-op_args!(PyChoose, ["mode"], []);
-
-#[pymethods]
-impl PyChoose {
-    #[new]
-    #[pyo3(signature = (mode = "raise"))]
-    fn new(mode: &str) -> PyResult<PyClassInitializer<Self>> {
-        let mode = ChooseMode::parse(mode).map_err(to_pyerr)?;
-        Ok(PyOp::builtin(Arc::new(Choose { mode })).add_subclass(PyChoose))
-    }
-
-    /// What an out-of-range index does: `raise`, `wrap` or `clip`.
-    #[getter]
-    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(core_of::<Choose>(slf.as_super())?.mode.as_str())
-    }
+/// The core op of `Choose(mode)`.
+fn choose(mode: &str) -> PyResult<Choose> {
+    let mode = ChooseMode::parse(mode).map_err(to_pyerr)?;
+    Ok(Choose { mode })
 }
+
+core_props!(PyChoose, Choose {
+    /// What an out-of-range index does: `raise`, `wrap` or `clip`.
+    mode: &'static str = |c| c.mode.as_str(),
+});

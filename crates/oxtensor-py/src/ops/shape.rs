@@ -6,7 +6,7 @@
 use crate::errors::IntoPyResult;
 use crate::graph::types::parse_dtype;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_of, core_props, field_op, op_args};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::ops::alloc::{Alloc, AllocEmpty};
 use oxtensor_core::ops::arange::{ARange, Eye};
@@ -134,28 +134,20 @@ impl PySpecifyShape {
     }
 }
 
-/// `Split(len_splits)`: inputs are the tensor, the axis and the lengths.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.basic", name = "Split")]
-pub struct PySplit;
-
-op_args!(PySplit, ["len_splits"], []);
+field_op!(
+    PySplit,
+    Split { len_splits: usize },
+    "oxtensor.tensor.basic",
+    "Split",
+    "`Split(len_splits)`: inputs are the tensor, the axis and the lengths.",
+    "The number of outputs."
+);
 
 #[pymethods]
 impl PySplit {
-    #[new]
-    fn new(len_splits: usize) -> PyClassInitializer<Self> {
-        PyOp::builtin(Arc::new(Split { len_splits })).add_subclass(PySplit)
-    }
-
     #[classattr]
     fn _output_type_depends_on_input_value() -> bool {
         true
-    }
-
-    /// The number of outputs.
-    #[getter]
-    fn len_splits(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Split>(slf.as_super())?.len_splits)
     }
 
     /// Every output is a view of the input.
@@ -183,13 +175,15 @@ impl PyRepeat {
         })?;
         Ok(PyOp::builtin(Arc::new(Repeat { axis })).add_subclass(PyRepeat))
     }
-
-    /// The axis.
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Repeat>(slf.as_super())?.axis)
-    }
 }
+
+core_props!(
+    PyRepeat,
+    Repeat {
+        /// The axis.
+        axis: usize,
+    }
+);
 
 /// Output types of a constant-reading op (`make_node`): the values of
 /// constant inputs refine the static shapes.

@@ -4,8 +4,7 @@
 
 use crate::errors::IntoPyResult;
 use crate::ops::op::PyOp;
-use crate::ops::props::unit_op;
-use crate::ops::props::{core_of, op_args};
+use crate::ops::props::{core_props, op_args, unit_op};
 use oxtensor_core::ops::linalg::lu::{LuFactor, LuFactorGrad, PivotToPermutations};
 use oxtensor_core::ops::linalg::solve::Solve;
 use oxtensor_core::ops::linalg::solve_triangular::SolveTriangular;
@@ -37,37 +36,23 @@ impl PySolve {
         let core = Solve::new(assume_a, lower, b_ndim, overwrite_a, overwrite_b).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySolve))
     }
-
-    /// The structure assumed of `a` (PyTensor's short name).
-    #[getter]
-    fn assume_a(slf: PyRef<'_, Self>) -> PyResult<String> {
-        Ok(core_of::<Solve>(slf.as_super())?.assume_a.clone())
-    }
-
-    /// Which triangle a symmetric solve reads.
-    #[getter]
-    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Solve>(slf.as_super())?.lower)
-    }
-
-    /// The rank of `b`.
-    #[getter]
-    fn b_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<Solve>(slf.as_super())?.b_ndim)
-    }
-
-    /// PyTensor's flag (the kernel never writes `a`).
-    #[getter]
-    fn overwrite_a(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Solve>(slf.as_super())?.overwrite_a)
-    }
-
-    /// PyTensor's flag (the kernel never writes `b`).
-    #[getter]
-    fn overwrite_b(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<Solve>(slf.as_super())?.overwrite_b)
-    }
 }
+
+core_props!(
+    PySolve,
+    Solve {
+        /// The structure assumed of `a` (PyTensor's short name).
+        assume_a: String = |c| c.assume_a.clone(),
+        /// Which triangle a symmetric solve reads.
+        lower: bool,
+        /// The rank of `b`.
+        b_ndim: usize,
+        /// PyTensor's flag (the kernel never writes `a`).
+        overwrite_a: bool,
+        /// PyTensor's flag (the kernel never writes `b`).
+        overwrite_b: bool,
+    }
+);
 
 /// `SolveTriangular(*, unit_diagonal=False, lower=False, b_ndim=1, overwrite_b=False)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "SolveTriangular")]
@@ -98,31 +83,21 @@ impl PySolveTriangular {
         let core = SolveTriangular::new(unit_diagonal, lower, b_ndim, overwrite_b).py()?;
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySolveTriangular))
     }
-
-    /// Whether `a`'s diagonal is taken as ones.
-    #[getter]
-    fn unit_diagonal(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<SolveTriangular>(slf.as_super())?.unit_diagonal)
-    }
-
-    /// Which triangle of `a` is read.
-    #[getter]
-    fn lower(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<SolveTriangular>(slf.as_super())?.lower)
-    }
-
-    /// The rank of `b`.
-    #[getter]
-    fn b_ndim(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<SolveTriangular>(slf.as_super())?.b_ndim)
-    }
-
-    /// PyTensor's flag (the kernel never writes `b`).
-    #[getter]
-    fn overwrite_b(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<SolveTriangular>(slf.as_super())?.overwrite_b)
-    }
 }
+
+core_props!(
+    PySolveTriangular,
+    SolveTriangular {
+        /// Whether `a`'s diagonal is taken as ones.
+        unit_diagonal: bool,
+        /// Which triangle of `a` is read.
+        lower: bool,
+        /// The rank of `b`.
+        b_ndim: usize,
+        /// PyTensor's flag (the kernel never writes `b`).
+        overwrite_b: bool,
+    }
+);
 
 /// `LUFactor(*, overwrite_a=False)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "LUFactor")]
@@ -137,13 +112,15 @@ impl PyLuFactor {
     fn new(overwrite_a: bool) -> PyClassInitializer<Self> {
         PyOp::builtin(Arc::new(LuFactor { overwrite_a })).add_subclass(PyLuFactor)
     }
-
-    /// PyTensor's flag (the kernel never writes `a`).
-    #[getter]
-    fn overwrite_a(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<LuFactor>(slf.as_super())?.overwrite_a)
-    }
 }
+
+core_props!(
+    PyLuFactor,
+    LuFactor {
+        /// PyTensor's flag (the kernel never writes `a`).
+        overwrite_a: bool,
+    }
+);
 
 /// `PivotToPermutations(inverse=True)`.
 #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.linalg", name = "PivotToPermutations")]
@@ -159,13 +136,15 @@ impl PyPivotToPermutations {
         let core = PivotToPermutations { inverse };
         PyOp::builtin(Arc::new(core)).add_subclass(PyPivotToPermutations)
     }
-
-    /// The inverse of the factored matrix's row order, or that order.
-    #[getter]
-    fn inverse(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<PivotToPermutations>(slf.as_super())?.inverse)
-    }
 }
+
+core_props!(
+    PyPivotToPermutations,
+    PivotToPermutations {
+        /// The inverse of the factored matrix's row order, or that order.
+        inverse: bool,
+    }
+);
 
 unit_op!(
     PyLuFactorGrad,

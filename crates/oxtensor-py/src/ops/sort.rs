@@ -4,16 +4,15 @@
 //! `inplace=True` (not among PyTensor's props, which have no such
 //! variant) is the version the inplace phase puts in graphs.
 
+use crate::errors::choice;
 use crate::ops::classes::core_op;
-use crate::ops::inc_subtensor::destroy_map_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op};
+use crate::ops::props::{core_props, inplace_props, op_args, unit_op};
 use oxtensor_core::ops::cumulative::{CumMode, CumOp};
 use oxtensor_core::ops::sort::{Sort, TakeAlongAxis};
 use oxtensor_core::ops::OpRef;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use std::sync::Arc;
 
 macro_rules! sort_class {
@@ -46,29 +45,17 @@ macro_rules! sort_class {
                 };
                 Ok(PyOp::builtin(Arc::new(core)).add_subclass($rs))
             }
-
-            /// Whether the sorted values overwrite the input (always
-            /// `False` for `ArgSortOp`).
-            #[getter]
-            fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-                Ok(core_of::<Sort>(slf.as_super())?.inplace)
-            }
-
-            /// `{0: [0]}` when inplace, else empty.
-            #[getter]
-            fn destroy_map<'py>(
-                slf: PyRef<'_, Self>,
-                py: Python<'py>,
-            ) -> PyResult<Bound<'py, PyDict>> {
-                destroy_map_of(py, core_of::<Sort>(slf.as_super())?.inplace)
-            }
-
-            /// NumPy's sorting algorithm name (kept; every kind sorts alike).
-            #[getter]
-            fn kind(slf: PyRef<'_, Self>) -> PyResult<String> {
-                Ok(core_of::<Sort>(slf.as_super())?.kind.clone())
-            }
         }
+
+        inplace_props!(
+            $rs,
+            Sort,
+            "Whether the sorted values overwrite the input (always `False` for `ArgSortOp`)."
+        );
+        core_props!($rs, Sort {
+            /// NumPy's sorting algorithm name (kept; every kind sorts alike).
+            kind: String = |c| c.kind.clone(),
+        });
     };
 }
 
@@ -103,15 +90,10 @@ impl PyCumOp {
                  cumsum(x, axis=-1) accepts negative ones"
             ))
         })?;
-        let mode = match mode {
-            "add" => CumMode::Add,
-            "mul" => CumMode::Mul,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "CumOp: mode must be 'add' or 'mul', got '{other}'"
-                )))
-            }
-        };
+        let modes = [("add", CumMode::Add), ("mul", CumMode::Mul)];
+        let mode = choice(mode, &modes, |other| {
+            format!("CumOp: mode must be 'add' or 'mul', got '{other}'")
+        })?;
         let core = CumOp {
             axis,
             mode,
@@ -119,34 +101,18 @@ impl PyCumOp {
         };
         Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyCumOp))
     }
-
-    /// Whether the output overwrites the input.
-    #[getter]
-    fn inplace(slf: PyRef<'_, Self>) -> PyResult<bool> {
-        Ok(core_of::<CumOp>(slf.as_super())?.inplace)
-    }
-
-    /// `{0: [0]}` when inplace, else empty.
-    #[getter]
-    fn destroy_map<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        destroy_map_of(py, core_of::<CumOp>(slf.as_super())?.inplace)
-    }
-
-    /// The axis.
-    #[getter]
-    fn axis(slf: PyRef<'_, Self>) -> PyResult<usize> {
-        Ok(core_of::<CumOp>(slf.as_super())?.axis)
-    }
-
-    /// `"add"` or `"mul"`.
-    #[getter]
-    fn mode(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(match core_of::<CumOp>(slf.as_super())?.mode {
-            CumMode::Add => "add",
-            CumMode::Mul => "mul",
-        })
-    }
 }
+
+inplace_props!(PyCumOp, CumOp, "Whether the output overwrites the input.");
+core_props!(PyCumOp, CumOp {
+    /// The axis.
+    axis: usize,
+    /// `"add"` or `"mul"`.
+    mode: &'static str = |c| match c.mode {
+        CumMode::Add => "add",
+        CumMode::Mul => "mul",
+    },
+});
 
 unit_op!(
     PyTakeAlongAxis,

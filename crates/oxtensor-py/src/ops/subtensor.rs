@@ -9,7 +9,7 @@ use crate::graph::apply::PyApply;
 use crate::graph::variable::PyVariable;
 use crate::ops::make_node::tensor_type_of;
 use crate::ops::op::PyOp;
-use crate::ops::props::{core_of, op_args, unit_op, view_of_input};
+use crate::ops::props::{core_props, op_args, unit_op, view_of_input};
 use oxtensor_core::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use oxtensor_core::ops::subtensor::Subtensor;
 use oxtensor_core::ops::OpRef;
@@ -48,11 +48,22 @@ pub(crate) fn parse_idx_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<IdxEntry>> 
         .collect()
 }
 
+/// An op's `idx_list`, which Python sees as a tuple of input positions
+/// and slices of them.
+pub(crate) struct IdxList(pub Vec<IdxEntry>);
+
+impl<'py> IntoPyObject<'py> for IdxList {
+    type Target = PyTuple;
+    type Output = Bound<'py, PyTuple>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        idx_list_tuple(py, &self.0)
+    }
+}
+
 /// `idx_list` as a Python tuple.
-pub(crate) fn idx_list_tuple<'py>(
-    py: Python<'py>,
-    list: &[IdxEntry],
-) -> PyResult<Bound<'py, PyTuple>> {
+fn idx_list_tuple<'py>(py: Python<'py>, list: &[IdxEntry]) -> PyResult<Bound<'py, PyTuple>> {
     let items: Vec<Bound<'py, PyAny>> = list
         .iter()
         .map(|e| match *e {
@@ -152,26 +163,47 @@ macro_rules! indexing_make_node {
 }
 pub(crate) use indexing_make_node;
 
-/// `Subtensor(idx_list)`: basic indexing, a view of the input.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "Subtensor")]
-pub struct PySubtensor;
+/// An indexing op class built from its `idx_list` alone (`Subtensor`,
+/// `AdvancedSubtensor`), its `make_node` typing the output with the
+/// constant index inputs.
+macro_rules! indexing_class {
+    ($py:ident, $core:ident, $name:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = $name)]
+        pub struct $py;
 
-op_args!(PySubtensor, ["idx_list"], []);
+        op_args!($py, ["idx_list"], []);
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            fn new(idx_list: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+                let core = $core::new(parse_idx_list(&idx_list)?).py()?;
+                Ok(PyOp::builtin(Arc::new(core)).add_subclass($py))
+            }
+        }
+
+        core_props!(
+            $py,
+            $core {
+                /// Input positions and slices of them, one entry per indexed axis.
+                idx_list: IdxList = |c| IdxList(c.idx_list.clone()),
+            }
+        );
+
+        indexing_make_node!($py);
+    };
+}
+
+indexing_class!(
+    PySubtensor,
+    Subtensor,
+    "Subtensor",
+    "`Subtensor(idx_list)`: basic indexing, a view of the input."
+);
 
 #[pymethods]
 impl PySubtensor {
-    #[new]
-    fn new(idx_list: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
-        let core = Subtensor::new(parse_idx_list(&idx_list)?).py()?;
-        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PySubtensor))
-    }
-
-    /// Input positions and slices of them, one entry per indexed axis.
-    #[getter]
-    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(py, &core_of::<Subtensor>(slf.as_super())?.idx_list)
-    }
-
     /// The output is a view of the input.
     #[getter]
     fn view_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -187,26 +219,12 @@ unit_op!(
     "`AdvancedSubtensor1()`: `x[ilist]` for one integer vector on axis 0."
 );
 
-/// `AdvancedSubtensor(idx_list)`: integer arrays and boolean masks, with slices.
-#[pyclass(extends = PyOp, subclass, module = "oxtensor.tensor.subtensor", name = "AdvancedSubtensor")]
-pub struct PyAdvancedSubtensor;
-
-op_args!(PyAdvancedSubtensor, ["idx_list"], []);
-
-#[pymethods]
-impl PyAdvancedSubtensor {
-    #[new]
-    fn new(idx_list: Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
-        let core = AdvancedSubtensor::new(parse_idx_list(&idx_list)?).py()?;
-        Ok(PyOp::builtin(Arc::new(core)).add_subclass(PyAdvancedSubtensor))
-    }
-
-    /// Input positions and slices of them, one entry per indexed axis.
-    #[getter]
-    fn idx_list<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        idx_list_tuple(py, &core_of::<AdvancedSubtensor>(slf.as_super())?.idx_list)
-    }
-}
+indexing_class!(
+    PyAdvancedSubtensor,
+    AdvancedSubtensor,
+    "AdvancedSubtensor",
+    "`AdvancedSubtensor(idx_list)`: integer arrays and boolean masks, with slices."
+);
 
 /// Calls `oxtensor.tensor.subtensor.<name>(*args)`: `x[...]`, `x[i].set(y)`
 /// and `x[i].inc(y)` are argument normalisation written in Python.
@@ -219,5 +237,3 @@ pub fn call_python<'py>(
         .getattr(name)?
         .call1(args)
 }
-
-indexing_make_node!(PySubtensor, PyAdvancedSubtensor);

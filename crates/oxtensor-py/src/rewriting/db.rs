@@ -4,15 +4,23 @@
 
 use super::graph::{self, PyGraphRewriter};
 use super::node::{self, PyNodeRewriter};
-use crate::errors::IntoPyResult;
+use crate::errors::{choice, IntoPyResult};
 use oxtensor_core::rewrite::db::ExtraPass;
 use oxtensor_core::rewrite::optdb::optdb;
 use oxtensor_core::rewrite::{DbKind, Entry, Query, RewriteDb, Role, WalkOrder};
-use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// The kinds of rewrite databases, by name.
+const DB_KINDS: [(&str, DbKind); 4] = [
+    ("sequence", DbKind::Sequence),
+    ("equilibrium", DbKind::Equilibrium),
+    ("in_to_out", DbKind::Walk(WalkOrder::InToOut)),
+    ("out_to_in", DbKind::Walk(WalkOrder::OutToIn)),
+];
 
 /// `RewriteDatabaseQuery(include, require=None, exclude=None, subquery=None,
 /// position_cutoff=inf, extra_rewrites=None)`.
@@ -202,16 +210,10 @@ impl PyRewriteDb {
 }
 
 fn kind_of(kind: &str) -> PyResult<DbKind> {
-    Ok(match kind {
-        "sequence" => DbKind::Sequence,
-        "equilibrium" => DbKind::Equilibrium,
-        "in_to_out" => DbKind::Walk(WalkOrder::InToOut),
-        "out_to_in" => DbKind::Walk(WalkOrder::OutToIn),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "a database is 'sequence', 'equilibrium', 'in_to_out' or 'out_to_in', got '{other}'"
-            )))
-        }
+    choice(kind, &DB_KINDS, |other| {
+        format!(
+            "a database is 'sequence', 'equilibrium', 'in_to_out' or 'out_to_in', got '{other}'"
+        )
     })
 }
 

@@ -6,16 +6,23 @@
 use super::bridge::{run_pass, with_python};
 use super::failure;
 use super::profile::PyRewriteProfile;
+use crate::errors::choice;
 use crate::graph::fgraph::PyFunctionGraph;
 use oxtensor_core::error::Result as CoreResult;
 use oxtensor_core::graph::FunctionGraph;
 use oxtensor_core::rewrite::{
     Equilibrium, GraphRewriter, MergeRewriter, RunContext, Sequence, WalkOrder, Walking,
 };
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
+
+/// A walking pass's `order` values (`dfs` is `in_to_out`).
+const WALK_ORDERS: [(&str, WalkOrder); 3] = [
+    ("in_to_out", WalkOrder::InToOut),
+    ("dfs", WalkOrder::InToOut),
+    ("out_to_in", WalkOrder::OutToIn),
+];
 
 /// A graph rewriter written in Python, as the core sees it.
 pub struct HostGraphRewriter {
@@ -59,26 +66,16 @@ pub struct PyCorePass {
     pub(crate) inner: Arc<dyn GraphRewriter>,
 }
 
-/// `GraphRewriter`: subclass it and define `apply(fgraph)`; the drivers
-/// and database queries are instances holding a core pass.
-#[pyclass(
-    subclass,
-    module = "oxtensor.graph.rewriting.basic",
-    name = "GraphRewriter"
-)]
-#[derive(Default)]
-pub struct PyGraphRewriter {
-    pub(crate) inner: Option<Arc<dyn GraphRewriter>>,
-}
+super::rewriter_base_class!(
+    /// `GraphRewriter`: subclass it and define `apply(fgraph)`; the drivers
+    /// and database queries are instances holding a core pass.
+    PyGraphRewriter,
+    "GraphRewriter",
+    GraphRewriter
+);
 
 #[pymethods]
 impl PyGraphRewriter {
-    #[new]
-    #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        PyGraphRewriter::default()
-    }
-
     /// Makes this object run a core pass, or the pass another built-in
     /// graph rewriter runs (a class naming one of `optdb`'s passes).
     fn _set_core(&mut self, pass: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -176,15 +173,9 @@ pub fn walking_pass(
     failure_callback: Option<Bound<'_, PyAny>>,
     nav: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyCorePass> {
-    let order = match order {
-        "in_to_out" | "dfs" => WalkOrder::InToOut,
-        "out_to_in" => WalkOrder::OutToIn,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "order must be 'in_to_out', 'out_to_in' or 'dfs', got '{other}'"
-            )))
-        }
-    };
+    let order = choice(order, &WALK_ORDERS, |other| {
+        format!("order must be 'in_to_out', 'out_to_in' or 'dfs', got '{other}'")
+    })?;
     let members = failure::members(rewriters)?;
     let cb = failure::on_failure(rewriters.py(), failure_callback, nav, &members);
     let list = members.into_iter().map(|(c, _)| c).collect();

@@ -149,27 +149,17 @@ fn answer(
     )))
 }
 
-/// `NodeRewriter`: subclass it and define `tracks()` and
-/// `transform(fgraph, node)`; built-in rewriters are instances holding
-/// their core rewriter.
-#[pyclass(
-    subclass,
-    module = "oxtensor.graph.rewriting.basic",
-    name = "NodeRewriter"
-)]
-#[derive(Default)]
-pub struct PyNodeRewriter {
-    pub(crate) inner: Option<Arc<dyn NodeRewriter>>,
-}
+super::rewriter_base_class!(
+    /// `NodeRewriter`: subclass it and define `tracks()` and
+    /// `transform(fgraph, node)`; built-in rewriters are instances holding
+    /// their core rewriter.
+    PyNodeRewriter,
+    "NodeRewriter",
+    NodeRewriter
+);
 
 #[pymethods]
 impl PyNodeRewriter {
-    #[new]
-    #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        PyNodeRewriter::default()
-    }
-
     /// Makes this object the group of `rewriters`, asked in turn
     /// (`SequentialNodeRewriter`).
     fn _set_sequence(&mut self, rewriters: &Bound<'_, PyAny>, name: String) -> PyResult<()> {

@@ -23,20 +23,11 @@ impl PyFunctionGraph {
             slf.getattr("outputs")?.cast_into::<PyList>()?,
         );
         let equiv = crate::graph::utils::clone_get_equiv(&inputs, &outputs, true, true, None)?;
-        let new_in = PyList::new(
-            py,
-            inputs
-                .iter()
-                .map(|v| crate::graph::utils::lookup(&equiv, &v))
-                .collect::<PyResult<Vec<_>>>()?,
-        )?;
-        let new_out = PyList::new(
-            py,
-            outputs
-                .iter()
-                .map(|v| crate::graph::utils::lookup(&equiv, &v))
-                .collect::<PyResult<Vec<_>>>()?,
-        )?;
+        let copies = |vars: &Bound<'py, PyList>| -> PyResult<Bound<'py, PyList>> {
+            let copied = vars.iter().map(|v| crate::graph::utils::lookup(&equiv, &v));
+            PyList::new(py, copied.collect::<PyResult<Vec<_>>>()?)
+        };
+        let (new_in, new_out) = (copies(&inputs)?, copies(&outputs)?);
         let kwargs = PyDict::new(py);
         kwargs.set_item("clone", false)?;
         let new_fg = slf.get_type().call((new_in, new_out), Some(&kwargs))?;

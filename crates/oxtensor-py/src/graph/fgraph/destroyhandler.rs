@@ -10,7 +10,7 @@ use oxtensor_core::compile::protected_vars;
 use oxtensor_core::graph::destroy::{
     fast_inplace_check as core_fast, inplace_candidates as core_candidates,
 };
-use oxtensor_core::graph::{DestroyHandler, NodeId, VarId};
+use oxtensor_core::graph::{DestroyHandler, FunctionGraph, NodeId, VarId};
 use pyo3::exceptions::{PyException, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyWeakrefReference};
@@ -46,7 +46,7 @@ fn var_ids(fg: &Bound<'_, PyFunctionGraph>, vars: &Bound<'_, PyAny>) -> PyResult
 /// Runs `f` on the graph's core handler (a `RuntimeError` if it has none).
 fn with_core<T>(
     fg: &Bound<'_, PyFunctionGraph>,
-    f: impl FnOnce(&oxtensor_core::graph::FunctionGraph, &DestroyHandler) -> T,
+    f: impl FnOnce(&FunctionGraph, &DestroyHandler) -> T,
 ) -> PyResult<T> {
     let this = fg.borrow();
     let (core, _) = this.parts()?;
@@ -56,27 +56,30 @@ fn with_core<T>(
     Ok(f(core, dh))
 }
 
+/// The Python objects of `ids` (nodes or variables), made by `object`
+/// (`node_object`, `var_object`) where the graph has none yet.
+fn objects_list<'py, Id: Copy>(
+    fg: &Bound<'py, PyFunctionGraph>,
+    ids: &[Id],
+    object: fn(&mut PyFunctionGraph, Python<'py>, Id) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let mut this = fg.borrow_mut();
+    let objs = ids
+        .iter()
+        .map(|&id| object(&mut this, fg.py(), id))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(fg.py(), objs)
+}
+
 fn nodes_list<'py>(
     fg: &Bound<'py, PyFunctionGraph>,
     ids: &[NodeId],
 ) -> PyResult<Bound<'py, PyList>> {
-    let py = fg.py();
-    let mut this = fg.borrow_mut();
-    let objs = ids
-        .iter()
-        .map(|&n| this.node_object(py, n))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, objs)
+    objects_list(fg, ids, PyFunctionGraph::node_object)
 }
 
 fn vars_list<'py>(fg: &Bound<'py, PyFunctionGraph>, ids: &[VarId]) -> PyResult<Bound<'py, PyList>> {
-    let py = fg.py();
-    let mut this = fg.borrow_mut();
-    let objs = ids
-        .iter()
-        .map(|&v| this.var_object(py, v))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, objs)
+    objects_list(fg, ids, PyFunctionGraph::var_object)
 }
 
 #[pymethods]
@@ -247,6 +250,22 @@ fn protected(
     Ok(out)
 }
 
+/// The inputs `check` (the core's `inplace_candidates` or
+/// `fast_inplace_check`) lets an inplace rewrite try to destroy, none of
+/// them protected (see [`protected`]).
+fn candidates<'py>(
+    fgraph: &Bound<'py, PyAny>,
+    inputs: &Bound<'py, PyAny>,
+    protected_inputs: Option<&Bound<'py, PyAny>>,
+    check: fn(&FunctionGraph, &DestroyHandler, &[VarId], &FxHashSet<VarId>) -> Vec<VarId>,
+) -> PyResult<Bound<'py, PyList>> {
+    let fg = graph_of(fgraph)?;
+    let ids = var_ids(&fg, inputs)?;
+    let prot = protected(&fg, protected_inputs)?;
+    let out = with_core(&fg, |core, dh| check(core, dh, &ids, &prot))?;
+    vars_list(&fg, &out)
+}
+
 /// `inplace_candidates(fgraph, inputs, protected_inputs=None)`: the inputs
 /// an inplace rewrite may try to destroy (validation still decides).
 #[pyfunction]
@@ -256,11 +275,7 @@ pub fn inplace_candidates<'py>(
     inputs: &Bound<'py, PyAny>,
     protected_inputs: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let fg = graph_of(fgraph)?;
-    let ids = var_ids(&fg, inputs)?;
-    let prot = protected(&fg, protected_inputs)?;
-    let out = with_core(&fg, |core, dh| core_candidates(core, dh, &ids, &prot))?;
-    vars_list(&fg, &out)
+    candidates(fgraph, inputs, protected_inputs, core_candidates)
 }
 
 /// `fast_inplace_check(fgraph, inputs)`: the older, weaker candidate check.
@@ -269,9 +284,5 @@ pub fn fast_inplace_check<'py>(
     fgraph: &Bound<'py, PyAny>,
     inputs: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let fg = graph_of(fgraph)?;
-    let ids = var_ids(&fg, inputs)?;
-    let prot = protected(&fg, None)?;
-    let out = with_core(&fg, |core, dh| core_fast(core, dh, &ids, &prot))?;
-    vars_list(&fg, &out)
+    candidates(fgraph, inputs, None, core_fast)
 }

@@ -2,6 +2,7 @@
 //! variables, clients, the order of its nodes and membership.
 
 use super::PyFunctionGraph;
+use crate::convert::import::Memo;
 use crate::errors::IntoPyResult;
 use crate::graph::fgraph::destroyhandler::PyDestroyHandler;
 use oxtensor_core::graph::{Client, Orderings, VarId};
@@ -35,12 +36,19 @@ impl PyFunctionGraph {
         py: Python<'py>,
         ids: &[VarId],
     ) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(
-            py,
-            ids.iter()
-                .map(|&v| self.memo.var(py, v))
-                .collect::<PyResult<Vec<_>>>()?,
-        )
+        self.objects_list(py, ids, Memo::var)
+    }
+
+    /// The Python objects of `ids`, variables or nodes (`Memo::var`,
+    /// `Memo::node`), as a list.
+    fn objects_list<'py, Id: Copy>(
+        &self,
+        py: Python<'py>,
+        ids: &[Id],
+        object: fn(&Memo, Python<'py>, Id) -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let objs = ids.iter().map(|&id| object(&self.memo, py, id));
+        PyList::new(py, objs.collect::<PyResult<Vec<_>>>()?)
     }
 
     pub(crate) fn python_orderings(slf: &Bound<'_, Self>) -> PyResult<Orderings> {
@@ -84,23 +92,15 @@ impl PyFunctionGraph {
     /// The `Apply` nodes in the graph.
     #[getter]
     pub(crate) fn apply_nodes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
-        let nodes: Vec<_> = self
-            .core()?
-            .apply_nodes()
-            .map(|n| self.memo.node(py, n))
-            .collect::<PyResult<_>>()?;
-        PySet::new(py, nodes)
+        let nodes = self.core()?.apply_nodes().map(|n| self.memo.node(py, n));
+        PySet::new(py, nodes.collect::<PyResult<Vec<_>>>()?)
     }
 
     /// The variables the outputs depend on (unused inputs excluded).
     #[getter]
     pub(crate) fn variables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
-        let vars: Vec<_> = self
-            .core()?
-            .variables()
-            .map(|v| self.memo.var(py, v))
-            .collect::<PyResult<_>>()?;
-        PySet::new(py, vars)
+        let vars = self.core()?.variables().map(|v| self.memo.var(py, v));
+        PySet::new(py, vars.collect::<PyResult<Vec<_>>>()?)
     }
 
     /// `{variable: [(apply, i) or ("output", i), ...]}`.
@@ -145,10 +145,8 @@ impl PyFunctionGraph {
 
     /// `{output index: input index}` for updates, if given.
     #[getter]
-    pub(crate) fn update_mapping(&self, py: Python<'_>) -> Py<PyAny> {
-        self.update_mapping
-            .as_ref()
-            .map_or_else(|| py.None(), |u| u.clone_ref(py))
+    pub(crate) fn update_mapping(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.update_mapping.as_ref().map(|u| u.clone_ref(py))
     }
 
     /// The attached Python features.
@@ -163,13 +161,7 @@ impl PyFunctionGraph {
         let extra = Self::python_orderings(slf)?;
         let this = slf.borrow();
         let order = this.core()?.toposort_with(&extra).py()?;
-        PyList::new(
-            py,
-            order
-                .into_iter()
-                .map(|n| this.memo.node(py, n))
-                .collect::<PyResult<Vec<_>>>()?,
-        )
+        this.objects_list(py, &order, Memo::node)
     }
 
     /// `{node: [nodes that must run first]}` from every feature.
@@ -184,13 +176,7 @@ impl PyFunctionGraph {
         for (n, before) in all {
             d.set_item(
                 this.memo.node(py, n)?,
-                PyList::new(
-                    py,
-                    before
-                        .into_iter()
-                        .map(|b| this.memo.node(py, b))
-                        .collect::<PyResult<Vec<_>>>()?,
-                )?,
+                this.objects_list(py, &before, Memo::node)?,
             )?;
         }
         Ok(d)

@@ -2,11 +2,17 @@
 //! complex numbers (`x.real`, `x.imag`, `x.conj()`), rounding and `clip`,
 //! as PyTensor's `_tensor_py_operators` has them.
 
+use crate::errors::choice;
 use crate::graph::tensor_variable::PyTensorVariable;
 use crate::ops::make_node::{elemwise, tensor_type_of};
 use oxtensor_core::scalar::{ScalarKind, ScalarOp};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+/// `round`'s `mode` values.
+const ROUND_MODES: [(&str, ScalarKind); 2] = [
+    ("half_to_even", ScalarKind::RoundHalfToEven),
+    ("half_away_from_zero", ScalarKind::RoundHalfAwayFromZero),
+];
 
 type Out<'py> = PyResult<Bound<'py, PyAny>>;
 
@@ -47,15 +53,11 @@ impl PyTensorVariable {
     /// `"half_away_from_zero"`.
     #[pyo3(signature = (mode = None))]
     fn round<'py>(slf: &Bound<'py, Self>, mode: Option<&str>) -> Out<'py> {
-        let kind = match mode.unwrap_or("half_to_even") {
-            "half_to_even" => ScalarKind::RoundHalfToEven,
-            "half_away_from_zero" => ScalarKind::RoundHalfAwayFromZero,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "round mode '{other}' is not implemented; expected 'half_to_even' or 'half_away_from_zero'"
-                )))
-            }
-        };
+        let kind = choice(mode.unwrap_or("half_to_even"), &ROUND_MODES, |other| {
+            format!(
+                "round mode '{other}' is not implemented; expected 'half_to_even' or 'half_away_from_zero'"
+            )
+        })?;
         apply(kind, vec![slf.clone().into_any()])
     }
 

@@ -15,19 +15,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// A reduction with optional `keepdims`, as `x.sum(...)` and friends build it.
+/// A reduction with optional `keepdims` and accumulator dtype, as
+/// `x.sum(...)` and friends build it.
 pub fn reduce<'py>(
-    x: &Bound<'py, PyAny>,
-    kind: ReduceKind,
-    axis: Option<Bound<'py, PyAny>>,
-    keepdims: bool,
-    dtype: Option<DType>,
-) -> Out<'py> {
-    reduce_acc(x, kind, axis, keepdims, dtype, None)
-}
-
-/// [`reduce`] with an accumulator dtype (`x.sum(acc_dtype=...)`).
-pub fn reduce_acc<'py>(
     x: &Bound<'py, PyAny>,
     kind: ReduceKind,
     axis: Option<Bound<'py, PyAny>>,
@@ -120,7 +110,7 @@ macro_rules! reductions {
                 ) -> Out<'py> {
                     let (dtype, acc_dtype) = (optional_dtype(dtype)?, optional_dtype(acc_dtype)?);
                     let kind = ReduceKind::$akind;
-                    reduce_acc(slf.as_any(), kind, axis, keepdims, dtype, acc_dtype)
+                    reduce(slf.as_any(), kind, axis, keepdims, dtype, acc_dtype)
                 }
             )*
             $(
@@ -130,7 +120,7 @@ macro_rules! reductions {
                     axis: Option<Bound<'py, PyAny>>,
                     keepdims: bool,
                 ) -> Out<'py> {
-                    reduce(slf.as_any(), ReduceKind::$kind, axis, keepdims, None)
+                    reduce(slf.as_any(), ReduceKind::$kind, axis, keepdims, None, None)
                 }
             )*
         }

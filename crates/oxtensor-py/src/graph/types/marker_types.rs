@@ -3,16 +3,38 @@
 //! (`oxtensor.gradient`).
 
 use super::PyType_;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyAssertionError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-/// A marker type's identity: every instance equals every other (with one
-/// fixed hash), and prints as its class name.
-macro_rules! marker_identity {
-    ($cls:ident, $name:literal, $hash:literal) => {
+/// What a marker type is: every instance equals every other (with one
+/// fixed hash), prints as its class name, and refuses every value with
+/// the error `$refuse` makes (`filter`, `filter_variable`).
+macro_rules! marker_type {
+    ($cls:ident, $name:literal, $hash:literal, $refuse:expr) => {
         #[pymethods]
         impl $cls {
+            #[pyo3(signature = (data, strict = false, allow_downcast = None))]
+            fn filter(
+                &self,
+                data: Bound<'_, PyAny>,
+                strict: bool,
+                allow_downcast: Option<bool>,
+            ) -> PyResult<()> {
+                let _ = (data, strict, allow_downcast);
+                Err($refuse)
+            }
+
+            #[pyo3(signature = (other, allow_convert = true))]
+            fn filter_variable(
+                &self,
+                other: Bound<'_, PyAny>,
+                allow_convert: bool,
+            ) -> PyResult<()> {
+                let _ = (other, allow_convert);
+                Err($refuse)
+            }
+
             fn __eq__(&self, other: Bound<'_, PyAny>) -> bool {
                 other.is_instance_of::<$cls>()
             }
@@ -57,34 +79,18 @@ impl PyNullType {
         (self.why.clone(),)
     }
 
-    #[pyo3(signature = (data, strict = false, allow_downcast = None))]
-    fn filter(
-        &self,
-        data: Bound<'_, PyAny>,
-        strict: bool,
-        allow_downcast: Option<bool>,
-    ) -> PyResult<()> {
-        let _ = (data, strict, allow_downcast);
-        Err(PyValueError::new_err(
-            "No values may be assigned to a NullType",
-        ))
-    }
-
-    #[pyo3(signature = (other, allow_convert = true))]
-    fn filter_variable(&self, other: Bound<'_, PyAny>, allow_convert: bool) -> PyResult<()> {
-        let _ = (other, allow_convert);
-        Err(PyValueError::new_err(
-            "No values may be assigned to a NullType",
-        ))
-    }
-
     fn values_eq(&self, a: Bound<'_, PyAny>, b: Bound<'_, PyAny>) -> PyResult<bool> {
         let _ = (a, b);
         Err(PyValueError::new_err("NullType has no values to compare"))
     }
 }
 
-marker_identity!(PyNullType, "NullType", 0x4e75_6c6c);
+marker_type!(
+    PyNullType,
+    "NullType",
+    0x4e75_6c6c,
+    PyValueError::new_err("No values may be assigned to a NullType")
+);
 
 /// `DisconnectedType`: marks a gradient that is zero because the cost does not depend on it.
 #[pyclass(extends = PyType_, subclass, frozen, module = "oxtensor.gradient", name = "DisconnectedType")]
@@ -101,23 +107,14 @@ impl PyDisconnectedType {
     fn __getnewargs__<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
         PyTuple::empty(py)
     }
-
-    #[pyo3(signature = (data, strict = false, allow_downcast = None))]
-    fn filter(
-        &self,
-        data: Bound<'_, PyAny>,
-        strict: bool,
-        allow_downcast: Option<bool>,
-    ) -> PyResult<()> {
-        let _ = (data, strict, allow_downcast);
-        Err(pyo3::exceptions::PyAssertionError::new_err("If you're assigning to a DisconnectedType you're doing something wrong. It should only be used as a symbolic placeholder."))
-    }
-
-    #[pyo3(signature = (other, allow_convert = true))]
-    fn filter_variable(&self, other: Bound<'_, PyAny>, allow_convert: bool) -> PyResult<()> {
-        let _ = (other, allow_convert);
-        Err(pyo3::exceptions::PyAssertionError::new_err("If you're assigning to a DisconnectedType you're doing something wrong. It should only be used as a symbolic placeholder."))
-    }
 }
 
-marker_identity!(PyDisconnectedType, "DisconnectedType", 0x4469_7363);
+marker_type!(
+    PyDisconnectedType,
+    "DisconnectedType",
+    0x4469_7363,
+    PyAssertionError::new_err(
+        "If you're assigning to a DisconnectedType you're doing something wrong. \
+         It should only be used as a symbolic placeholder."
+    )
+);

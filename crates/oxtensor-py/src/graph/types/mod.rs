@@ -226,10 +226,8 @@ pub struct HostTypeAdapter {
 
 impl HostType for HostTypeAdapter {
     fn host_eq(&self, other: &dyn HostType) -> bool {
-        let Some(other) = other.as_any().downcast_ref::<HostTypeAdapter>() else {
-            return false;
-        };
-        Python::attach(|py| self.obj.bind(py).eq(other.obj.bind(py)).unwrap_or(false))
+        let other = other.as_any().downcast_ref::<HostTypeAdapter>();
+        other.is_some_and(|o| crate::ops::host_op::python_eq(&self.obj, &o.obj))
     }
 
     fn host_hash(&self) -> u64 {

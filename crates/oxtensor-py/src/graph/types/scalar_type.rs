@@ -119,10 +119,7 @@ impl PyScalarType {
         .map_err(|e| {
             PyTypeError::new_err(format!(
                 "Could not convert {} (value={}) to {}: {}",
-                data.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default(),
+                crate::errors::type_name(&data),
                 data.repr().map(|r| r.to_string()).unwrap_or_default(),
                 this.dtype,
                 e.value(py)

@@ -18,6 +18,20 @@ pub fn props_of<'py>(op: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyTup
     }
 }
 
+/// `name=value` for each prop, the value shown by `show` (`repr`, `str`).
+fn prop_items<'py>(
+    op: &Bound<'py, PyAny>,
+    props: &Bound<'py, PyTuple>,
+    show: impl Fn(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>>,
+) -> PyResult<Vec<String>> {
+    let values = prop_values(op, props)?;
+    props
+        .iter()
+        .zip(&values)
+        .map(|(p, v)| Ok(format!("{}={}", p, show(v)?)))
+        .collect()
+}
+
 /// The values of the props, in order.
 pub(crate) fn prop_values<'py>(
     op: &Bound<'py, PyAny>,
@@ -32,10 +46,7 @@ pub(crate) fn prop_values<'py>(
             op.getattr(&name).map_err(|_| {
                 PyTypeError::new_err(format!(
                     "{} lists '{}' in __props__ but has no such attribute",
-                    op.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default(),
+                    crate::errors::type_name(op),
                     name
                 ))
             })
@@ -117,12 +128,7 @@ impl PyOp {
         if props.is_empty() {
             return Ok(name);
         }
-        let values = prop_values(slf.as_any(), &props)?;
-        let items: Vec<String> = props
-            .iter()
-            .zip(&values)
-            .map(|(p, v)| Ok(format!("{}={}", p, v.repr()?)))
-            .collect::<PyResult<_>>()?;
+        let items = prop_items(slf.as_any(), &props, |v| v.repr())?;
         Ok(format!("{name}{{{}}}", items.join(", ")))
     }
 
@@ -132,12 +138,7 @@ impl PyOp {
         let Some(props) = props_of(slf.as_any())? else {
             return Ok(format!("{name}()"));
         };
-        let values = prop_values(slf.as_any(), &props)?;
-        let items: Vec<String> = props
-            .iter()
-            .zip(&values)
-            .map(|(p, v)| Ok(format!("{}={}", p, v.str()?)))
-            .collect::<PyResult<_>>()?;
+        let items = prop_items(slf.as_any(), &props, |v| v.str())?;
         Ok(format!("{name}({})", items.join(",")))
     }
 

@@ -43,18 +43,11 @@ impl PyOp {
         debug: bool,
     ) -> PyResult<Bound<'py, PyThunk>> {
         let _ = no_recycling;
-        let method = if debug && slf.hasattr("debug_perform")? {
-            "debug_perform"
-        } else {
-            "perform"
-        };
+        let method = crate::ops::host_thunk::perform_name(slf, debug)?;
         let perform = slf.getattr(method).map_err(|_| {
             PyNotImplementedError::new_err(format!(
                 "{} defines neither perform nor make_thunk",
-                slf.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
+                crate::errors::type_name(slf)
             ))
         })?;
         PyThunk::for_node(perform, &node, &storage_map, &compute_map)

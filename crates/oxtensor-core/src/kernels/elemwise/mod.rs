@@ -24,6 +24,8 @@ mod polygamma;
 mod special;
 mod special_bessel;
 mod special_beta;
+#[cfg(test)]
+mod special_check;
 mod special_dual;
 mod special_gamma;
 mod special_hyp2f1;

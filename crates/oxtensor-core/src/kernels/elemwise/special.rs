@@ -243,26 +243,26 @@ fn trigamma(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::elemwise::special_check::{check_rows, close};
     use crate::kernels::vmath::psi::digamma;
-
-    fn close(a: f64, b: f64, rtol: f64) -> bool {
-        (a - b).abs() <= rtol * b.abs().max(1e-300)
-    }
 
     #[test]
     fn polygammas_match_scipy() {
-        // (x, ψ(x), ψ'(x)) from SciPy.
-        let cases = [
-            (1.0, -0.5772156649015329, 1.6449340668482266),
-            (0.5, -1.9635100260214235, 4.93480220054468),
-            (-1.5, 0.7031566406452434, 9.379246644989124),
-            (30.0, 3.384438132685525, 0.033895060357739946),
-            (1e-08, -100000000.57721564, 1e+16),
-        ];
-        for (x, psi, tri) in cases {
-            assert!(close(digamma(x), psi, 1e-13), "ψ({x}) = {}", digamma(x));
-            assert!(close(trigamma(x), tri, 1e-13), "ψ'({x}) = {}", trigamma(x));
-        }
+        // ([x], [ψ(x), ψ'(x)]) from SciPy.
+        check_rows(
+            [
+                ("digamma", |[x]| digamma(x)),
+                ("trigamma", |[x]| trigamma(x)),
+            ],
+            &[
+                ([1.0], [-0.5772156649015329, 1.6449340668482266]),
+                ([0.5], [-1.9635100260214235, 4.93480220054468]),
+                ([-1.5], [0.7031566406452434, 9.379246644989124]),
+                ([30.0], [3.384438132685525, 0.033895060357739946]),
+                ([1e-08], [-100000000.57721564, 1e+16]),
+            ],
+            1e-13,
+        );
         assert_eq!(trigamma(-2.0), f64::INFINITY);
         assert_eq!(trigamma(f64::INFINITY), 0.0);
     }

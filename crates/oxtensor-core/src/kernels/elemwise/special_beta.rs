@@ -197,47 +197,41 @@ fn start(a: f64, b: f64, p: f64, ln_beta: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64, rtol: f64) -> bool {
-        (a - b).abs() <= rtol * b.abs().max(1e-300)
-    }
+    use crate::kernels::elemwise::special_check::{check_rows, close};
 
     #[test]
     fn betainc_matches_scipy() {
-        // (a, b, x, scipy.special.betainc(a, b, x)).
-        let cases = [
-            (300.0, 950.0, 0.2, 0.000_288_154_497_510_835_15),
-            (0.5, 0.5, 0.3, 0.369_010_119_565_545_36),
-            (2.0, 3.0, 0.7, 0.916_3),
-            (1000.0, 1000.0, 0.55, 0.999_996_316_801_131),
-        ];
-        for (a, b, x, want) in cases {
-            let got = betainc(a, b, x);
-            assert!(close(got, want, 1e-11), "I({a}, {b}, {x}) = {got}");
-        }
+        // ([a, b, x], [scipy.special.betainc(a, b, x)]).
+        check_rows(
+            [("betainc", |[a, b, x]| betainc(a, b, x))],
+            &[
+                ([300.0, 950.0, 0.2], [0.000_288_154_497_510_835_15]),
+                ([0.5, 0.5, 0.3], [0.369_010_119_565_545_36]),
+                ([2.0, 3.0, 0.7], [0.916_3]),
+                ([1000.0, 1000.0, 0.55], [0.999_996_316_801_131]),
+            ],
+            1e-11,
+        );
         assert_eq!(betainc(0.0, 1.0, 0.5), 1.0);
         assert!(betainc(1.0, 1.0, 1.5).is_nan());
     }
 
     #[test]
     fn derivatives_match_boik_and_robison_cox() {
-        // (a, b, x, ∂/∂a, ∂/∂b) from their table.
-        let cases = [
-            (1.5, 11.0, 0.001, -4.5720356e-03, 1.1845673e-04),
-            (1.5, 11.0, 0.5, -2.5501997e-03, 9.0824388e-04),
-            (1000.0, 1000.0, 0.5, -8.9224793e-03, 8.9224793e-03),
-            (1000.0, 1000.0, 0.55, -3.6713108e-07, 4.0584118e-07),
-        ];
-        for (a, b, x, da, db) in cases {
-            assert!(
-                close(betainc_der_a(a, b, x), da, 1e-6),
-                "d/da at {a} {b} {x}"
-            );
-            assert!(
-                close(betainc_der_b(a, b, x), db, 1e-6),
-                "d/db at {a} {b} {x}"
-            );
-        }
+        // ([a, b, x], [∂/∂a, ∂/∂b]) from their table.
+        check_rows(
+            [
+                ("betainc_der_a", |[a, b, x]| betainc_der_a(a, b, x)),
+                ("betainc_der_b", |[a, b, x]| betainc_der_b(a, b, x)),
+            ],
+            &[
+                ([1.5, 11.0, 0.001], [-4.5720356e-03, 1.1845673e-04]),
+                ([1.5, 11.0, 0.5], [-2.5501997e-03, 9.0824388e-04]),
+                ([1000.0, 1000.0, 0.5], [-8.9224793e-03, 8.9224793e-03]),
+                ([1000.0, 1000.0, 0.55], [-3.6713108e-07, 4.0584118e-07]),
+            ],
+            1e-6,
+        );
         assert_eq!(betainc_der_a(1.0, 1.0, 1.0), 0.0);
         assert!(betainc_der_b(1.0, 1.0, 1.0).is_nan());
     }

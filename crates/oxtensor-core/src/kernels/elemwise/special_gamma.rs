@@ -233,27 +233,20 @@ fn start(a: f64, p: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64, rtol: f64) -> bool {
-        (a - b).abs() <= rtol * b.abs().max(1e-300)
-    }
+    use crate::kernels::elemwise::special_check::{check_rows, close};
 
     #[test]
     fn incomplete_gammas_match_scipy() {
-        // (a, x, scipy.special.gammainc(a, x)).
-        let cases = [
-            (0.5, 0.5, 0.682_689_492_137_085_9),
-            (120.0, 25.0, 1.480_199_342_819_059_7e-42),
-            (3.0, 30.0, 0.999_999_999_954_989_8),
-            (0.01, 1.0, 0.997_783_765_376_771_7),
-            (9.9, 9.9, 0.542_282_356_556_777_5),
+        // ([a, x], [scipy.special.gammainc(a, x)]).
+        let rows = [
+            ([0.5, 0.5], [0.682_689_492_137_085_9]),
+            ([120.0, 25.0], [1.480_199_342_819_059_7e-42]),
+            ([3.0, 30.0], [0.999_999_999_954_989_8]),
+            ([0.01, 1.0], [0.997_783_765_376_771_7]),
+            ([9.9, 9.9], [0.542_282_356_556_777_5]),
         ];
-        for (a, x, want) in cases {
-            assert!(
-                close(gammainc(a, x), want, 1e-12),
-                "P({a}, {x}) = {}",
-                gammainc(a, x)
-            );
+        check_rows([("gammainc", |[a, x]| gammainc(a, x))], &rows, 1e-12);
+        for ([a, x], [want]) in rows {
             assert!(
                 (gammaincc(a, x) - (1.0 - want)).abs() < 1e-14,
                 "Q({a}, {x})"
@@ -273,16 +266,16 @@ mod tests {
     fn derivative_in_a_matches_stans_table() {
         // STAN's values, but mpmath's at (0.0001, 0.0001), where STAN's
         // -8.62594024578651 is off by 1.5e-7.
-        let cases = [
-            (0.0001, 0.0001, -8.625_938_912_587_238),
-            (4.7501, 6.2501, -0.1330287013623819),
-            (9.5001, 29.7501, -5.75023943432906e-6),
-            (19.0001, 12.5001, -0.02624562607393565),
-        ];
-        for (a, x, want) in cases {
-            let got = gammainc_der(a, x);
-            assert!(close(got, want, 1e-9), "dP/da({a}, {x}) = {got}");
-        }
+        check_rows(
+            [("gammainc_der", |[a, x]| gammainc_der(a, x))],
+            &[
+                ([0.0001, 0.0001], [-8.625_938_912_587_238]),
+                ([4.7501, 6.2501], [-0.1330287013623819]),
+                ([9.5001, 29.7501], [-5.75023943432906e-6]),
+                ([19.0001, 12.5001], [-0.02624562607393565]),
+            ],
+            1e-9,
+        );
         assert_eq!(gammainc_der(0.0001, 0.0), 0.0);
     }
 

@@ -28,6 +28,7 @@ mod special_beta;
 mod special_check;
 mod special_dual;
 mod special_gamma;
+mod special_halley;
 mod special_hyp2f1;
 mod special_owens;
 

@@ -14,7 +14,7 @@ const CHUNK: usize = 1 << 15;
 
 /// Panics unless `t` holds `T`s: the strided paths read operands through
 /// raw pointers typed by the caller (a dispatch bug, never user data).
-fn typed<T: Element>(t: &Tensor) {
+pub(super) fn typed<T: Element>(t: &Tensor) {
     assert_eq!(
         t.dtype(),
         T::DTYPE,

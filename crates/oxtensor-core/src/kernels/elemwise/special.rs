@@ -14,7 +14,7 @@
 //! series. Float32 inputs are computed in float64 and rounded, as SciPy's
 //! loops do.
 
-use super::map::{map1_slices, map2, map3, slice_mut};
+use super::map::{map1_slices, map2, map3, slice_mut, typed};
 use super::polygamma::polygamma;
 use super::special_bessel as bessel;
 use super::special_beta as beta;
@@ -117,15 +117,7 @@ fn run<T: Float + Element>(f: Special, ins: &[&Tensor], out: &mut Tensor) {
 /// shape, on one thread (only `hyp2f1` and its derivatives take four).
 fn map4<T: Element>(ins: &[&Tensor], out: &mut Tensor, f: impl Fn([T; 4]) -> T) {
     let shape = Dims::from(out.shape());
-    for t in ins {
-        assert_eq!(
-            t.dtype(),
-            T::DTYPE,
-            "a {} operand read as {}",
-            t.dtype(),
-            T::DTYPE
-        );
-    }
+    ins.iter().for_each(|t| typed::<T>(t));
     let strides = [
         broadcast_strides(ins[0], &shape),
         broadcast_strides(ins[1], &shape),

@@ -145,6 +145,45 @@ pub fn has_avx512_words() -> bool {
     }
 }
 
+/// `fn name<G..>(lvl: Level, args..)`: runs `body::<G.., F>(args..)` in the
+/// build at `lvl` (lowered to [`level`]). `body` is `#[inline(always)]`
+/// and generic over whether FMA is available (`F`); the AVX-512 and AVX2
+/// builds are two wrappers with those features enabled, into which it is
+/// inlined and compiled again, so each kernel writes its loop once.
+macro_rules! three_builds {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident<$($g:ident: $bound:path),+>(
+            lvl: Level, $($arg:ident: $ty:ty),+ $(,)?
+        ) => $body:ident;
+    ) => {
+        $(#[$doc])*
+        $vis fn $name<$($g: $bound),+>(lvl: $crate::kernels::cpu::Level, $($arg: $ty),+) {
+            use $crate::kernels::cpu::Level;
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+            fn avx512<$($g: $bound),+>($($arg: $ty),+) {
+                $body::<$($g),+, true>($($arg),+);
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            fn avx2<$($g: $bound),+>($($arg: $ty),+) {
+                $body::<$($g),+, true>($($arg),+);
+            }
+            match lvl.min($crate::kernels::cpu::level()) {
+                // SAFETY: `cpu::level` never names a build the CPU does not run.
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx512 => unsafe { avx512::<$($g),+>($($arg),+) },
+                // SAFETY: as above.
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx2 => unsafe { avx2::<$($g),+>($($arg),+) },
+                _ => $body::<$($g),+, false>($($arg),+),
+            }
+        }
+    };
+}
+pub(crate) use three_builds;
+
 #[cfg(test)]
 mod tests {
     use super::*;

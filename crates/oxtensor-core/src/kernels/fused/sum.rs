@@ -58,7 +58,7 @@ impl FusedKernel {
     ) -> Result<Tensor> {
         let total: usize = shape.iter().product();
         if total <= BLOCK {
-            let mut outs = self.run_whole(leaves, shape, pool)?;
+            let mut outs = self.run_ordered(leaves, shape, pool)?;
             let values = outs.pop().ok_or_else(|| {
                 crate::error::Error::Value("a summed program computed nothing".into())
             })?;

@@ -27,6 +27,18 @@ fn reduced(kind: ReduceKind, t: &Tensor, axes: &[usize], dtype: DType) -> Tensor
     reduce(kind, t, axes, dtype, dtype, None).unwrap()
 }
 
+/// Asserts `a` and `b` within 1e-9 relative to `a` (absolute below 1),
+/// naming `case` (the float32 paths' tests).
+pub(super) fn close(a: &[f64], b: &[f64], case: &str) {
+    assert_eq!(a.len(), b.len(), "{case}");
+    for (x, y) in a.iter().zip(b) {
+        assert!(
+            (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+            "{case}: {x} vs {y}"
+        );
+    }
+}
+
 fn m() -> Tensor {
     Tensor::from_vec(vec![2, 3], vec![1.0f64, 2., 3., 4., 5., 6.]).unwrap()
 }

@@ -39,6 +39,24 @@ pub trait Staged {
     fn second<const F: bool>(x: Self::T, u: Self::T, v: Self::T) -> Self::T;
 }
 
+/// Element functions as [`Unary`] kernels on `t`: for each `Name => f`, a
+/// unit struct whose `eval` is `f::<F>` (inlined into the loops, the same
+/// code as writing the impl out).
+macro_rules! unary_kernels {
+    ($t:ty: $($(#[$doc:meta])* $vis:vis $name:ident => $($f:ident)::+),* $(,)?) => {$(
+        $(#[$doc])*
+        $vis struct $name;
+        impl $crate::kernels::vmath::simd::Unary for $name {
+            type T = $t;
+            #[inline(always)]
+            fn eval<const F: bool>(x: $t) -> $t {
+                $($f)::+::<F>(x)
+            }
+        }
+    )*};
+}
+pub(crate) use unary_kernels;
+
 /// Elements per block of a [`Staged`] loop: its two intermediate buffers
 /// (1 KiB each in float32) stay in L1.
 const STAGE_BLOCK: usize = 256;

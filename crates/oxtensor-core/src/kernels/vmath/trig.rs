@@ -145,33 +145,27 @@ fn far(x: f64) -> bool {
 /// functions for the `far` inputs (and NaN).
 macro_rules! sin_cos_kinds {
     ($tr:ident, $x:ty, [$($assoc:tt)*], $sin:ident, $cos:ident) => {
-        impl $tr for $sin {
+        $crate::kernels::vmath::trig::sin_cos_kinds!(
+            @one $tr, $x, [$($assoc)*], $sin, false, sin
+        );
+        $crate::kernels::vmath::trig::sin_cos_kinds!(
+            @one $tr, $x, [$($assoc)*], $cos, true, cos
+        );
+    };
+    // One of them: `$method` is libm's, `$is_cos` picks the kernel's.
+    (@one $tr:ident, $x:ty, [$($assoc:tt)*], $kind:ident, $is_cos:literal, $method:ident) => {
+        impl $tr for $kind {
             $($assoc)*
             #[inline(always)]
             fn fast<const F: bool>(x: $x) -> $x {
-                sin_or_cos::<F, false>(x)
+                sin_or_cos::<F, $is_cos>(x)
             }
             #[inline(always)]
             fn outside(x: $x) -> bool {
                 far(x)
             }
             fn slow(x: $x) -> $x {
-                (f64::from(x)).sin() as $x
-            }
-        }
-
-        impl $tr for $cos {
-            $($assoc)*
-            #[inline(always)]
-            fn fast<const F: bool>(x: $x) -> $x {
-                sin_or_cos::<F, true>(x)
-            }
-            #[inline(always)]
-            fn outside(x: $x) -> bool {
-                far(x)
-            }
-            fn slow(x: $x) -> $x {
-                (f64::from(x)).cos() as $x
+                (f64::from(x)).$method() as $x
             }
         }
     };

@@ -79,7 +79,7 @@ impl GuardedIn for Sinh32 {
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::test_support::{check32, Rng};
+    use super::super::test_support::{and_negated, around32, check32, Rng};
     use super::*;
 
     fn inputs() -> Vec<f32> {
@@ -87,14 +87,11 @@ mod tests {
         let mut xs = rng.log_uniforms32(200_000, -30.0, 7.0);
         xs.extend((0..100_000).map(|_| rng.uniform(-3.0, 3.0) as f32));
         for edge in [SMALL, EXP_SAFE, 88.72, 89.4, 89.42] {
-            let b = edge.to_bits();
-            xs.extend((b - 3..=b + 3).map(f32::from_bits));
+            xs.extend(around32(edge, 3, 3));
         }
         xs.extend([0.0, 1e-45, 1e-40, f32::MIN_POSITIVE, 1e4, f32::MAX]);
         xs.extend([f32::INFINITY, f32::NAN]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
-        xs
+        and_negated(xs)
     }
 
     /// Within 2 ulp of libm's float64 result rounded, zeros and

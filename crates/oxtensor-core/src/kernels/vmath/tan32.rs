@@ -61,7 +61,9 @@ impl GuardedIn for Tan32 {
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::test_support::{check32, Rng, Run32At};
+    use super::super::test_support::{
+        and_negated, around32, check32, near_half_pis32, Rng, Run32At,
+    };
     use super::super::trig32::REDUCE_MAX;
     use super::*;
     use crate::kernels::cpu::levels;
@@ -73,17 +75,10 @@ mod tests {
         let mut rng = Rng(13);
         let mut xs = rng.log_uniforms32(200_000, -30.0, 21.0);
         xs.extend((0..100_000).map(|_| rng.uniform(-8.0, 8.0) as f32));
-        for k in 0..2800 {
-            let x = (f64::from(k) * std::f64::consts::FRAC_PI_2) as f32;
-            let b = x.to_bits() as i64;
-            xs.extend((-3..=3).map(|d| f32::from_bits((b + d).max(0) as u32)));
-        }
-        let edge = REDUCE_MAX.to_bits();
-        xs.extend((edge - 2..=edge + 2).map(f32::from_bits));
+        xs.extend(near_half_pis32(2800, 3));
+        xs.extend(around32(REDUCE_MAX, 2, 2));
         xs.extend([1e-45, 1e-40, f32::MIN_POSITIVE, 3e-4, 1e10, f32::MAX]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
-        xs
+        and_negated(xs)
     }
 
     /// Within 2 ulp of libm's rounded result in the FMA builds (3 in the

@@ -95,6 +95,26 @@ pub(super) fn around(x: f64, d: i64) -> impl Iterator<Item = f64> {
     (-d..=d).map(move |i| f64::from_bits((x.to_bits() as i64 + i) as u64))
 }
 
+/// The float32 values `below` steps under `x` to `above` steps over it by
+/// bit pattern (for a positive `x`: toward zero, then away), not past +0.
+pub(super) fn around32(x: f32, below: i64, above: i64) -> impl Iterator<Item = f32> {
+    let b = i64::from(x.to_bits());
+    (-below..=above).map(move |d| f32::from_bits((b + d).max(0) as u32))
+}
+
+/// The float32 nearest `k π/2` for `k < n`, each with its neighbours
+/// within `d` steps: where the trigonometric reductions cancel most.
+pub(super) fn near_half_pis32(n: u32, d: i64) -> impl Iterator<Item = f32> {
+    (0..n).flat_map(move |k| around32((f64::from(k) * std::f64::consts::FRAC_PI_2) as f32, d, d))
+}
+
+/// `xs`, then each of them negated: the float32 tests' inputs, both signs.
+pub(super) fn and_negated(mut xs: Vec<f32>) -> Vec<f32> {
+    let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
+    xs.extend(negated);
+    xs
+}
+
 /// A unary kernel's float64 result at one `x`, at this CPU's best build.
 pub(super) fn at_one(runs: &(Box<Run64>, Box<Run32>), x: f64) -> f64 {
     let mut y = [0.0];

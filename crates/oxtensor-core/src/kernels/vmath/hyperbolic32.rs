@@ -9,6 +9,7 @@
 use super::exp32::exp;
 use super::guarded::GuardedIn;
 use super::log32::fma32;
+use super::trig::far_kind;
 
 /// float32 `e^x` overflows past 88.72; `cosh` and `sinh` past 89.41.
 const EXP_SAFE: f32 = 88.5;
@@ -33,48 +34,26 @@ fn far(x: f32) -> bool {
 /// `np.cosh` on float32.
 pub(crate) struct Cosh32;
 
-impl GuardedIn for Cosh32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        let e = exp::<F>(x.abs());
-        fma32::<F>(0.5, e, 0.5 / e)
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        far(x)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).cosh() as f32
-    }
-}
+far_kind!(GuardedIn, f32, [type T = f32;], Cosh32, cosh, fast<F>(x) {
+    let e = exp::<F>(x.abs());
+    fma32::<F>(0.5, e, 0.5 / e)
+});
 
 /// `np.sinh` on float32.
 pub(crate) struct Sinh32;
 
-impl GuardedIn for Sinh32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        let a = x.abs();
-        let u = a * a;
-        let mut p = fma32::<F>(S[3], u, S[2]);
-        p = fma32::<F>(p, u, S[1]);
-        p = fma32::<F>(p, u, S[0]);
-        let small = fma32::<F>(a * u, p, a);
-        let e = exp::<F>(a);
-        let large = fma32::<F>(0.5, e, -0.5 / e);
-        // Both, then a select: the loop stays branch-free.
-        if a < SMALL { small } else { large }.copysign(x)
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        far(x)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).sinh() as f32
-    }
-}
+far_kind!(GuardedIn, f32, [type T = f32;], Sinh32, sinh, fast<F>(x) {
+    let a = x.abs();
+    let u = a * a;
+    let mut p = fma32::<F>(S[3], u, S[2]);
+    p = fma32::<F>(p, u, S[1]);
+    p = fma32::<F>(p, u, S[0]);
+    let small = fma32::<F>(a * u, p, a);
+    let e = exp::<F>(a);
+    let large = fma32::<F>(0.5, e, -0.5 / e);
+    // Both, then a select: the loop stays branch-free.
+    if a < SMALL { small } else { large }.copysign(x)
+});
 
 #[cfg(test)]
 mod tests {

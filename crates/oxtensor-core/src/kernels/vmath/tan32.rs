@@ -7,6 +7,7 @@
 
 use super::guarded::GuardedIn;
 use super::log32::fma32;
+use super::trig::far_kind;
 use super::trig32::{far, reduce};
 
 /// `tan r = r + r^3 T(r^2)` for |r| <= π/4 (1 + 2^-10): minimax, relative
@@ -40,30 +41,17 @@ fn tan_poly<const F: bool>(r: f32) -> f32 {
 /// `np.tan` on float32.
 pub(crate) struct Tan32;
 
-impl GuardedIn for Tan32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        let (r, t) = reduce::<F>(x.abs());
-        let y = tan_poly::<F>(r);
-        let v = if t.to_bits() & 1 == 1 { -1.0 / y } else { y };
-        f32::from_bits(v.to_bits() ^ (x.to_bits() & SIGN))
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        far(x)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).tan() as f32
-    }
-}
+far_kind!(GuardedIn, f32, [type T = f32;], Tan32, tan, fast<F>(x) {
+    let (r, t) = reduce::<F>(x.abs());
+    let y = tan_poly::<F>(r);
+    let v = if t.to_bits() & 1 == 1 { -1.0 / y } else { y };
+    f32::from_bits(v.to_bits() ^ (x.to_bits() & SIGN))
+});
 
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::test_support::{
-        and_negated, around32, check32, near_half_pis32, Rng, Run32At,
-    };
+    use super::super::test_support::{and_negated, around32, check32, near_half_pis32, Rng};
     use super::super::trig32::REDUCE_MAX;
     use super::*;
     use crate::kernels::cpu::levels;
@@ -85,8 +73,7 @@ mod tests {
     /// baseline one), which agree bit for bit.
     #[test]
     fn within_2_ulp_of_libm_rounded_and_fma_builds_agree() {
-        let run = (unary_in_at::<Tan32> as Run32At, f64::tan as fn(f64) -> f64);
-        check32("tan", &inputs(), run, (2, 3));
+        check32("tan", &inputs(), (unary_in_at::<Tan32>, f64::tan), (2, 3));
     }
 
     #[test]

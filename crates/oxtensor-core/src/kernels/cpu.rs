@@ -184,6 +184,35 @@ macro_rules! three_builds {
 }
 pub(crate) use three_builds;
 
+/// `fn name[generics](args) -> R => plain, "features";`: runs `plain(args)`,
+/// compiled a second time with `features` enabled (AVX2 and what comes with
+/// it) where the CPU has AVX2; the crate targets baseline x86-64. `plain`
+/// is `#[inline(always)]`, so each build gets its own copy of the loop.
+macro_rules! avx2_build {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident[$($g:tt)*]($($arg:ident: $ty:ty),+ $(,)?) $(-> $ret:ty)?
+        => $plain:ident, $features:literal;
+    ) => {
+        $(#[$doc])*
+        $vis fn $name<$($g)*>($($arg: $ty),+) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            fn avx2<$($g)*>($($arg: $ty),+) $(-> $ret)? {
+                $plain($($arg),+)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::kernels::cpu::has_avx2() {
+                // SAFETY: the CPU runs AVX2 (and what `features` adds),
+                // checked just above.
+                return unsafe { avx2($($arg),+) };
+            }
+            $plain($($arg),+)
+        }
+    };
+}
+pub(crate) use avx2_build;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -145,6 +145,74 @@ pub fn has_avx512_words() -> bool {
     }
 }
 
+/// `fn name<G..>(lvl: Level, args..)`: runs `body::<G.., F>(args..)` in the
+/// build at `lvl` (lowered to [`level`]). `body` is `#[inline(always)]`
+/// and generic over whether FMA is available (`F`); the AVX-512 and AVX2
+/// builds are two wrappers with those features enabled, into which it is
+/// inlined and compiled again, so each kernel writes its loop once.
+macro_rules! three_builds {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident<$($g:ident: $bound:path),+>(
+            lvl: Level, $($arg:ident: $ty:ty),+ $(,)?
+        ) => $body:ident;
+    ) => {
+        $(#[$doc])*
+        $vis fn $name<$($g: $bound),+>(lvl: $crate::kernels::cpu::Level, $($arg: $ty),+) {
+            use $crate::kernels::cpu::Level;
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+            fn avx512<$($g: $bound),+>($($arg: $ty),+) {
+                $body::<$($g),+, true>($($arg),+);
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            fn avx2<$($g: $bound),+>($($arg: $ty),+) {
+                $body::<$($g),+, true>($($arg),+);
+            }
+            match lvl.min($crate::kernels::cpu::level()) {
+                // SAFETY: `cpu::level` never names a build the CPU does not run.
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx512 => unsafe { avx512::<$($g),+>($($arg),+) },
+                // SAFETY: as above.
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx2 => unsafe { avx2::<$($g),+>($($arg),+) },
+                _ => $body::<$($g),+, false>($($arg),+),
+            }
+        }
+    };
+}
+pub(crate) use three_builds;
+
+/// `fn name[generics](args) -> R => plain, "features";`: runs `plain(args)`,
+/// compiled a second time with `features` enabled (AVX2 and what comes with
+/// it) where the CPU has AVX2; the crate targets baseline x86-64. `plain`
+/// is `#[inline(always)]`, so each build gets its own copy of the loop.
+macro_rules! avx2_build {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident[$($g:tt)*]($($arg:ident: $ty:ty),+ $(,)?) $(-> $ret:ty)?
+        => $plain:ident, $features:literal;
+    ) => {
+        $(#[$doc])*
+        $vis fn $name<$($g)*>($($arg: $ty),+) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            fn avx2<$($g)*>($($arg: $ty),+) $(-> $ret)? {
+                $plain($($arg),+)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::kernels::cpu::has_avx2() {
+                // SAFETY: the CPU runs AVX2 (and what `features` adds),
+                // checked just above.
+                return unsafe { avx2($($arg),+) };
+            }
+            $plain($($arg),+)
+        }
+    };
+}
+pub(crate) use avx2_build;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,6 +63,30 @@ macro_rules! by_width {
 }
 pub(crate) use by_width;
 
+/// A `match` on the dtype `$dtype`: an arm for each integer dtype, which
+/// runs `$body` with `$T` naming its element type (one generic body serves
+/// all eight), then the arms `$rest` for the other dtypes.
+/// `match_ints!(d, |T| sum::<T>(x), Float32 => .., other => ..)`.
+macro_rules! match_ints {
+    ($dtype:expr, |$T:ident| $body:expr, $($rest:tt)*) => {
+        $crate::kernels::match_ints!(
+            @arms $dtype, $T, $body,
+            [Int8 i8, Int16 i16, Int32 i32, Int64 i64, UInt8 u8, UInt16 u16, UInt32 u32, UInt64 u64],
+            $($rest)*
+        )
+    };
+    (@arms $dtype:expr, $T:ident, $body:expr, [$($d:ident $t:ty),*], $($rest:tt)*) => {
+        match $dtype {
+            $($crate::dtype::DType::$d => {
+                type $T = $t;
+                $body
+            })*
+            $($rest)*
+        }
+    };
+}
+pub(crate) use match_ints;
+
 /// Below this many elements a loop runs on one thread: splitting costs more
 /// than it saves (measured: ~20 µs of rayon overhead vs ~10 ns per element).
 pub const PARALLEL_MIN: usize = 1 << 16;

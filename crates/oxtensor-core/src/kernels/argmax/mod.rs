@@ -18,6 +18,7 @@ use crate::kernels::cpu::has_avx2;
 use crate::kernels::elemwise::lanes::{for_each_lane, Lanes};
 #[cfg(target_arch = "x86_64")]
 use crate::kernels::float_vec::SimdFloat;
+use crate::kernels::match_ints;
 use crate::tensor::{Element, Tensor};
 use columns::{argmax_columns, argmax_float_columns, leading_columns};
 use half::f16;
@@ -127,16 +128,10 @@ fn columns<const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) -> Result
         argmax_float_columns::<T, MIN>(x, cols, y);
     }
     use DType::*;
-    match x.dtype() {
+    match_ints!(
+        x.dtype(),
+        |T| run::<T, MIN>(x, cols, out),
         Bool => run::<bool, MIN>(x, cols, out),
-        Int8 => run::<i8, MIN>(x, cols, out),
-        Int16 => run::<i16, MIN>(x, cols, out),
-        Int32 => run::<i32, MIN>(x, cols, out),
-        Int64 => run::<i64, MIN>(x, cols, out),
-        UInt8 => run::<u8, MIN>(x, cols, out),
-        UInt16 => run::<u16, MIN>(x, cols, out),
-        UInt32 => run::<u32, MIN>(x, cols, out),
-        UInt64 => run::<u64, MIN>(x, cols, out),
         Float16 => run::<f16, MIN>(x, cols, out),
         Float32 => float::<f32, MIN>(x, cols, out),
         Float64 => float::<f64, MIN>(x, cols, out),
@@ -145,7 +140,7 @@ fn columns<const MIN: bool>(x: &Tensor, cols: usize, out: &mut Tensor) -> Result
                 "Argmax of {other} is not supported"
             )))
         }
-    }
+    );
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 //! than 0 and 1 can be used without first being checked and converted (the
 //! check alone cost a quarter of `a & b` on a million bools).
 
-use super::map::{map1, map2, map3};
+use super::map::{map1, map2};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::scalar::ScalarKind;
@@ -36,10 +36,7 @@ pub(crate) fn apply_bool(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) -> Re
         IntDiv => map2(a, two()?, out, |x: bool, y: bool| x & y),
         Abs | Sqr => map1(a, out, |x: bool| x),
         IsNan | IsInf => map1(a, out, |_: bool| false),
-        Clip => {
-            let (lo, hi) = (two()?, ins.get(2).copied().unwrap_or(a));
-            map3(a, lo, hi, out, super::float_ops::clip::<bool>)
-        }
+        Clip => super::float_ops::clip_inputs::<bool>(ins, two()?, out),
         other => {
             return Err(Error::Type(format!(
                 "{} is not defined for bool inputs",

@@ -169,6 +169,13 @@ pub(crate) fn clip<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
     }
 }
 
+/// [`clip`] of integer or bool inputs `[a, lo, hi]`: without `hi`, `a`
+/// itself bounds it (no upper bound).
+pub(super) fn clip_inputs<T: Element + PartialOrd>(ins: &[&Tensor], lo: &Tensor, out: &mut Tensor) {
+    let a = ins[0];
+    map3(a, lo, ins.get(2).copied().unwrap_or(a), out, clip::<T>);
+}
+
 /// The trigonometric, hyperbolic, rounding and logarithm kinds, or `None`.
 fn apply_elementary<T: Float + Element>(
     k: ScalarKind,

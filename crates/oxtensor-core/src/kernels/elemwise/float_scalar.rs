@@ -72,27 +72,20 @@ pub(crate) fn pow<T: Float + Element>(x: T, y: T) -> T {
     }
     .unwrap_or_else(T::nan)
 }
-pub(crate) fn exp<T: Float + Element>(x: T) -> T {
-    vm(Func::Exp, x, |x| x.exp())
+/// One-element functions of vmath's `Func`s (libm's `method` for types
+/// other than float32 and float64).
+macro_rules! vm_fns {
+    ($($name:ident => $func:ident, $method:ident);* $(;)?) => {$(
+        pub(crate) fn $name<T: Float + Element>(x: T) -> T {
+            vm(Func::$func, x, |x| x.$method())
+        }
+    )*};
 }
-pub(crate) fn exp2<T: Float + Element>(x: T) -> T {
-    vm(Func::Exp2, x, |x| x.exp2())
-}
-pub(crate) fn expm1<T: Float + Element>(x: T) -> T {
-    vm(Func::Expm1, x, |x| x.exp_m1())
-}
-pub(crate) fn ln<T: Float + Element>(x: T) -> T {
-    vm(Func::Log, x, |x| x.ln())
-}
-pub(crate) fn log2<T: Float + Element>(x: T) -> T {
-    vm(Func::Log2, x, |x| x.log2())
-}
-pub(crate) fn log10<T: Float + Element>(x: T) -> T {
-    vm(Func::Log10, x, |x| x.log10())
-}
-pub(crate) fn ln_1p<T: Float + Element>(x: T) -> T {
-    vm(Func::Log1p, x, |x| x.ln_1p())
-}
+
+vm_fns!(
+    exp => Exp, exp; exp2 => Exp2, exp2; expm1 => Expm1, exp_m1; ln => Log, ln;
+    log2 => Log2, log2; log10 => Log10, log10; ln_1p => Log1p, ln_1p;
+);
 
 /// `k`'s vectorised loop (`vmath::kinds`) on one element of `T`, float32
 /// or float64 (the bits the tensor kernel gives; NaN for other types,

@@ -2,7 +2,7 @@
 //! arithmetic, floored division and modulo (division by zero gives 0, as
 //! NumPy returns with a warning), bitwise logic.
 
-use super::map::{map1, map2, map3};
+use super::map::{map1, map2};
 use crate::error::{Error, Result};
 use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
@@ -100,10 +100,7 @@ pub(crate) fn apply<T: Int>(k: ScalarKind, ins: &[&Tensor], out: &mut Tensor) ->
         Sign => map1(a, out, T::sign),
         Sqr => map1(a, out, |x: T| x.wmul(x)),
         IsNan | IsInf => map1(a, out, |_: T| false),
-        Clip => {
-            let (lo, hi) = (two()?, ins.get(2).copied().unwrap_or(a));
-            map3(a, lo, hi, out, super::float_ops::clip::<T>)
-        }
+        Clip => super::float_ops::clip_inputs::<T>(ins, two()?, out),
         other => {
             return Err(Error::Type(format!(
                 "{} is not defined for {} inputs",

@@ -74,24 +74,8 @@ pub fn for_each_lane<T: Element, U: Element>(
     m: usize,
     f: impl Fn(&[T], &mut [U]) + Sync + Send,
 ) {
-    if n == 0 || m == 0 {
-        return;
-    }
-    let rows = input.len() / n;
-    if rows * n.max(m) < PARALLEL_MIN || rows < 2 || !threaded() {
-        input
-            .chunks_exact(n)
-            .zip(output.chunks_exact_mut(m))
-            .for_each(|(a, b)| f(a, b));
-        return;
-    }
-    // Enough lanes per task to amortise rayon's scheduling.
-    let per_task = (PARALLEL_MIN / n.max(1)).max(1);
-    input
-        .par_chunks_exact(n)
-        .zip(output.par_chunks_exact_mut(m))
-        .with_min_len(per_task)
-        .for_each(|(a, b)| f(a, b));
+    // No scratch: a zero-sized one, which costs nothing to make per job.
+    for_each_lane_init(input, n, output, m, || (), |_, a, b| f(a, b));
 }
 
 /// [`for_each_lane`] with scratch space: `init()` makes it once per
@@ -117,6 +101,7 @@ pub fn for_each_lane_init<T: Element, U: Element, S>(
             .for_each(|(a, b)| f(&mut scratch, a, b));
         return;
     }
+    // Enough lanes per task to amortise rayon's scheduling.
     let per_task = (PARALLEL_MIN / n.max(1)).max(1);
     input
         .par_chunks_exact(n)

@@ -4,6 +4,7 @@
 
 use super::map_gather::{gathered1, gathered2};
 use super::map_reversed::{map_reversed, reversed_slice};
+use crate::kernels::cpu::avx2_build;
 use crate::kernels::iter::{broadcast_strides, Nest};
 use crate::kernels::Work;
 use crate::tensor::{c_strides, Dims, Element, Tensor};
@@ -14,7 +15,7 @@ const CHUNK: usize = 1 << 15;
 
 /// Panics unless `t` holds `T`s: the strided paths read operands through
 /// raw pointers typed by the caller (a dispatch bug, never user data).
-fn typed<T: Element>(t: &Tensor) {
+pub(super) fn typed<T: Element>(t: &Tensor) {
     assert_eq!(
         t.dtype(),
         T::DTYPE,
@@ -29,19 +30,15 @@ pub(crate) fn slice_mut<O: Element>(out: &mut Tensor) -> &mut [O] {
         .expect("outputs are fresh, contiguous and of the output dtype")
 }
 
-/// `ys[i] = f(xs[i])`, with a second build of the loop for AVX2 chosen at
-/// run time. The crate targets baseline x86-64, where `floor`, `ceil`,
-/// `trunc` and `round_ties_even` are a library call per element and no loop
-/// is vectorised wider than SSE2 (measured on 1e6 float64: floor 0.11x,
-/// round 0.05x, abs 0.6x NumPy's speed). Results do not change: Rust never
-/// contracts into FMA and the SSE4.1 rounding instructions are exact.
-fn map_slice<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
-        return unsafe { map_slice_avx2(ys, xs, f) };
-    }
-    map_slice_plain(ys, xs, f);
+avx2_build! {
+    /// `ys[i] = f(xs[i])`, with a second build of the loop for AVX2 chosen at
+    /// run time. The crate targets baseline x86-64, where `floor`, `ceil`,
+    /// `trunc` and `round_ties_even` are a library call per element and no loop
+    /// is vectorised wider than SSE2 (measured on 1e6 float64: floor 0.11x,
+    /// round 0.05x, abs 0.6x NumPy's speed). Results do not change: Rust never
+    /// contracts into FMA and the SSE4.1 rounding instructions are exact.
+    fn map_slice[A: Element, O: Element](ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O)
+        => map_slice_plain, "avx2,sse4.1";
 }
 
 #[inline(always)]
@@ -49,30 +46,15 @@ fn map_slice_plain<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A
     ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(x));
 }
 
-/// [`map_slice_plain`] compiled with AVX2 and SSE4.1 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,sse4.1")]
-unsafe fn map_slice_avx2<A: Element, O: Element>(ys: &mut [O], xs: &[A], f: &impl Fn(A) -> O) {
-    map_slice_plain(ys, xs, f);
-}
-
-/// `zs[i] = f(xs[i], ys[i])`, with an AVX2 build as [`map_slice`] has
-/// (measured on 1e6 float64: `maximum` with its NaN test 1.3x faster).
-fn zip_slice<A: Element, B: Element, O: Element>(
-    zs: &mut [O],
-    xs: &[A],
-    ys: &[B],
-    f: &impl Fn(A, B) -> O,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
-        return unsafe { zip_slice_avx2(zs, xs, ys, f) };
-    }
-    zip_slice_plain(zs, xs, ys, f);
+avx2_build! {
+    /// `zs[i] = f(xs[i], ys[i])`, with an AVX2 build as [`map_slice`] has
+    /// (measured on 1e6 float64: `maximum` with its NaN test 1.3x faster).
+    fn zip_slice[A: Element, B: Element, O: Element](
+        zs: &mut [O],
+        xs: &[A],
+        ys: &[B],
+        f: &impl Fn(A, B) -> O,
+    ) => zip_slice_plain, "avx2,sse4.1";
 }
 
 #[inline(always)]
@@ -86,21 +68,6 @@ fn zip_slice_plain<A: Element, B: Element, O: Element>(
         .zip(xs)
         .zip(ys)
         .for_each(|((z, &x), &y)| *z = f(x, y));
-}
-
-/// [`zip_slice_plain`] compiled with AVX2 and SSE4.1 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,sse4.1")]
-unsafe fn zip_slice_avx2<A: Element, B: Element, O: Element>(
-    zs: &mut [O],
-    xs: &[A],
-    ys: &[B],
-    f: &impl Fn(A, B) -> O,
-) {
-    zip_slice_plain(zs, xs, ys, f);
 }
 
 /// `out[i] = f(a[i])`, `a` broadcast to `out`'s shape.
@@ -433,37 +400,16 @@ fn map3_contiguous<A: Element, B: Element, C: Element, O: Element>(
     Some(())
 }
 
-/// `z[i] = f(a[i], b[i], c[i])`, with an AVX2 build as [`map_slice`] has
-/// (measured on 1e6 values: `clip` 0.73x NumPy on the baseline build).
-fn zip3<A: Element, B: Element, C: Element, O: Element>(
-    z: &mut [O],
-    a: &[A],
-    b: Part<'_, B>,
-    c: Part<'_, C>,
-    f: &impl Fn(A, B, C) -> O,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2 (and so SSE4.1), checked just above.
-        return unsafe { zip3_avx2(z, a, b, c, f) };
-    }
-    zip3_plain(z, a, b, c, f);
-}
-
-/// [`zip3_plain`] compiled with AVX2 and SSE4.1 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,sse4.1")]
-unsafe fn zip3_avx2<A: Element, B: Element, C: Element, O: Element>(
-    z: &mut [O],
-    a: &[A],
-    b: Part<'_, B>,
-    c: Part<'_, C>,
-    f: &impl Fn(A, B, C) -> O,
-) {
-    zip3_plain(z, a, b, c, f);
+avx2_build! {
+    /// `z[i] = f(a[i], b[i], c[i])`, with an AVX2 build as [`map_slice`] has
+    /// (measured on 1e6 values: `clip` 0.73x NumPy on the baseline build).
+    fn zip3[A: Element, B: Element, C: Element, O: Element](
+        z: &mut [O],
+        a: &[A],
+        b: Part<'_, B>,
+        c: Part<'_, C>,
+        f: &impl Fn(A, B, C) -> O,
+    ) => zip3_plain, "avx2,sse4.1";
 }
 
 #[inline(always)]

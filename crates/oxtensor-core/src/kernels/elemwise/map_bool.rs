@@ -150,20 +150,23 @@ fn plain<T: Float>(op: BoolOp, ys: &mut [bool], xs: &[T], b: Operand<'_, T>) {
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 
+/// Every test, in the order of the AVX2 loops' codes
+/// (`OPS[NAN as usize] == BoolOp::IsNan`, ...).
+#[cfg(any(test, target_arch = "x86_64"))]
+const OPS: [BoolOp; 8] = [
+    BoolOp::IsNan,
+    BoolOp::IsInf,
+    BoolOp::Lt,
+    BoolOp::Gt,
+    BoolOp::Le,
+    BoolOp::Ge,
+    BoolOp::Eq,
+    BoolOp::Neq,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const OPS: [BoolOp; 8] = [
-        BoolOp::IsNan,
-        BoolOp::IsInf,
-        BoolOp::Lt,
-        BoolOp::Gt,
-        BoolOp::Le,
-        BoolOp::Ge,
-        BoolOp::Eq,
-        BoolOp::Neq,
-    ];
 
     /// Values that exercise every test: NaN, ±inf, ±0, equal neighbours.
     fn values<T: Float>(n: usize, seed: usize) -> Vec<T> {

@@ -24,8 +24,11 @@ mod polygamma;
 mod special;
 mod special_bessel;
 mod special_beta;
+#[cfg(test)]
+mod special_check;
 mod special_dual;
 mod special_gamma;
+mod special_halley;
 mod special_hyp2f1;
 mod special_owens;
 
@@ -33,8 +36,10 @@ use crate::dtype::{promote_all, DType};
 use crate::error::{Error, Result};
 use crate::kernels::alloc::order;
 use crate::kernels::alloc::{fill_chunks, Pool};
+use crate::kernels::iter::check_broadcast_size;
+use crate::kernels::match_ints;
 use crate::scalar::{OutputRule, ScalarKind, ScalarOp};
-use crate::tensor::{layout, Dims, Element, Tensor};
+use crate::tensor::{Dims, Element, Tensor};
 use half::f16;
 use map::{map1, map2, map3};
 use num_complex::Complex;
@@ -110,14 +115,8 @@ pub fn output_shape(inputs: &[&Tensor], bcast: &[Vec<bool>]) -> Result<Dims> {
         }
         out.push(n);
     }
-    // Inputs may be zero-stride views of any length, so the broadcast
-    // size is checked before the kernels count its elements.
-    layout::size(&out).map_err(|_| {
-        Error::Memory(format!(
-            "Elemwise inputs of shapes {} broadcast to {}, which has more than 2**63 - 1 elements",
-            shapes(inputs),
-            layout::fmt_shape(&out)
-        ))
+    check_broadcast_size(&out, || {
+        format!("Elemwise inputs of shapes {}", shapes(inputs))
     })?;
     Ok(out)
 }
@@ -349,17 +348,11 @@ fn run(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result
         return Ok(());
     }
     use DType::*;
-    match dtype {
+    match_ints!(
+        dtype,
+        |T| int_ops::apply::<T>(k, ins, out),
         Float32 => float_ops::apply::<f32>(k, ins, out),
         Float64 => float_ops::apply::<f64>(k, ins, out),
-        Int8 => int_ops::apply::<i8>(k, ins, out),
-        Int16 => int_ops::apply::<i16>(k, ins, out),
-        Int32 => int_ops::apply::<i32>(k, ins, out),
-        Int64 => int_ops::apply::<i64>(k, ins, out),
-        UInt8 => int_ops::apply::<u8>(k, ins, out),
-        UInt16 => int_ops::apply::<u16>(k, ins, out),
-        UInt32 => int_ops::apply::<u32>(k, ins, out),
-        UInt64 => int_ops::apply::<u64>(k, ins, out),
         Bool => bool_ops::apply_bool(k, ins, out),
         Complex64 => complex_ops::apply::<f32>(k, ins, out),
         Complex128 => complex_ops::apply::<f64>(k, ins, out),
@@ -367,7 +360,7 @@ fn run(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Result
             "{} cannot compute in float16",
             k.name()
         ))),
-    }
+    )
 }
 
 /// Ops that only move values (`identity`, `second`, `switch`), for any dtype.
@@ -375,22 +368,16 @@ fn generic(k: ScalarKind, dtype: DType, ins: &[&Tensor], out: &mut Tensor) -> Re
     macro_rules! by_type {
         ($f:ident, $ins:expr) => {{
             use DType::*;
-            match dtype {
+            match_ints!(
+                dtype,
+                |T| $f::<T>($ins, out),
                 Bool => $f::<bool>($ins, out),
-                Int8 => $f::<i8>($ins, out),
-                Int16 => $f::<i16>($ins, out),
-                Int32 => $f::<i32>($ins, out),
-                Int64 => $f::<i64>($ins, out),
-                UInt8 => $f::<u8>($ins, out),
-                UInt16 => $f::<u16>($ins, out),
-                UInt32 => $f::<u32>($ins, out),
-                UInt64 => $f::<u64>($ins, out),
                 Float16 => $f::<f16>($ins, out),
                 Float32 => $f::<f32>($ins, out),
                 Float64 => $f::<f64>($ins, out),
                 Complex64 => $f::<Complex<f32>>($ins, out),
                 Complex128 => $f::<Complex<f64>>($ins, out),
-            }
+            )
         }};
     }
     fn identity<T: Element>(ins: &[&Tensor], out: &mut Tensor) {

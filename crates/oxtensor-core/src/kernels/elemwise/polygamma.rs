@@ -85,30 +85,24 @@ fn hurwitz_zeta(s: f64, q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64, rtol: f64) -> bool {
-        (a - b).abs() <= rtol * b.abs().max(1e-300)
-    }
+    use crate::kernels::elemwise::special_check::check_rows;
 
     #[test]
     fn polygamma_matches_scipy() {
-        // (n, x, scipy.special.polygamma(n, x)).
-        let cases = [
-            (1.0, 0.5, 4.93480220054468),
-            (1.0, -1.5, 9.379246644989124),
-            (2.0, 0.5, -16.828796644234316),
-            (3.0, 2.5, 0.2239058488172521),
-            (4.0, 30.0, -7.914941340181022e-06),
-            (5.0, 0.001, 1.1999999999999998e+20),
-            (2.0, -0.3, 67.63908119988314),
-        ];
-        for (n, x, want) in cases {
-            let got = polygamma(n, x);
-            assert!(
-                close(got, want, 1e-12),
-                "polygamma({n}, {x}) = {got}, not {want}"
-            );
-        }
+        // ([n, x], [scipy.special.polygamma(n, x)]).
+        check_rows(
+            [("polygamma", |[n, x]| polygamma(n, x))],
+            &[
+                ([1.0, 0.5], [4.93480220054468]),
+                ([1.0, -1.5], [9.379246644989124]),
+                ([2.0, 0.5], [-16.828796644234316]),
+                ([3.0, 2.5], [0.2239058488172521]),
+                ([4.0, 30.0], [-7.914941340181022e-06]),
+                ([5.0, 0.001], [1.1999999999999998e+20]),
+                ([2.0, -0.3], [67.63908119988314]),
+            ],
+            1e-12,
+        );
         assert_eq!(polygamma(0.0, 1.0), digamma(1.0));
         assert_eq!(polygamma(1.0, -2.0), f64::INFINITY);
         assert!(polygamma(1.5, 1.0).is_nan());

@@ -14,7 +14,7 @@
 //! series. Float32 inputs are computed in float64 and rounded, as SciPy's
 //! loops do.
 
-use super::map::{map1_slices, map2, map3, slice_mut};
+use super::map::{map1_slices, map2, map3, slice_mut, typed};
 use super::polygamma::polygamma;
 use super::special_bessel as bessel;
 use super::special_beta as beta;
@@ -117,15 +117,7 @@ fn run<T: Float + Element>(f: Special, ins: &[&Tensor], out: &mut Tensor) {
 /// shape, on one thread (only `hyp2f1` and its derivatives take four).
 fn map4<T: Element>(ins: &[&Tensor], out: &mut Tensor, f: impl Fn([T; 4]) -> T) {
     let shape = Dims::from(out.shape());
-    for t in ins {
-        assert_eq!(
-            t.dtype(),
-            T::DTYPE,
-            "a {} operand read as {}",
-            t.dtype(),
-            T::DTYPE
-        );
-    }
+    ins.iter().for_each(|t| typed::<T>(t));
     let strides = [
         broadcast_strides(ins[0], &shape),
         broadcast_strides(ins[1], &shape),
@@ -243,26 +235,26 @@ fn trigamma(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::elemwise::special_check::{check_rows, close};
     use crate::kernels::vmath::psi::digamma;
-
-    fn close(a: f64, b: f64, rtol: f64) -> bool {
-        (a - b).abs() <= rtol * b.abs().max(1e-300)
-    }
 
     #[test]
     fn polygammas_match_scipy() {
-        // (x, ψ(x), ψ'(x)) from SciPy.
-        let cases = [
-            (1.0, -0.5772156649015329, 1.6449340668482266),
-            (0.5, -1.9635100260214235, 4.93480220054468),
-            (-1.5, 0.7031566406452434, 9.379246644989124),
-            (30.0, 3.384438132685525, 0.033895060357739946),
-            (1e-08, -100000000.57721564, 1e+16),
-        ];
-        for (x, psi, tri) in cases {
-            assert!(close(digamma(x), psi, 1e-13), "ψ({x}) = {}", digamma(x));
-            assert!(close(trigamma(x), tri, 1e-13), "ψ'({x}) = {}", trigamma(x));
-        }
+        // ([x], [ψ(x), ψ'(x)]) from SciPy.
+        check_rows(
+            [
+                ("digamma", |[x]| digamma(x)),
+                ("trigamma", |[x]| trigamma(x)),
+            ],
+            &[
+                ([1.0], [-0.5772156649015329, 1.6449340668482266]),
+                ([0.5], [-1.9635100260214235, 4.93480220054468]),
+                ([-1.5], [0.7031566406452434, 9.379246644989124]),
+                ([30.0], [3.384438132685525, 0.033895060357739946]),
+                ([1e-08], [-100000000.57721564, 1e+16]),
+            ],
+            1e-13,
+        );
         assert_eq!(trigamma(-2.0), f64::INFINITY);
         assert_eq!(trigamma(f64::INFINITY), 0.0);
     }

@@ -78,37 +78,33 @@ fn sin_cos_pi(nu: f64) -> (f64, f64) {
 
 /// J₀(x).
 pub(crate) fn j0(x: f64) -> f64 {
-    if x.is_nan() {
-        x
-    } else {
-        puruspe::Jn(0, x.abs())
-    }
+    from_abs(x, false, |x| puruspe::Jn(0, x))
 }
 
 /// J₁(x), odd.
 pub(crate) fn j1(x: f64) -> f64 {
-    if x.is_nan() {
-        x
-    } else {
-        x.signum() * puruspe::Jn(1, x.abs())
-    }
+    from_abs(x, true, |x| puruspe::Jn(1, x))
 }
 
 /// I₀(x), even.
 pub(crate) fn i0(x: f64) -> f64 {
-    if x.is_nan() {
-        x
-    } else {
-        puruspe::In(0, x.abs())
-    }
+    from_abs(x, false, |x| puruspe::In(0, x))
 }
 
 /// I₁(x), odd.
 pub(crate) fn i1(x: f64) -> f64 {
+    from_abs(x, true, |x| puruspe::In(1, x))
+}
+
+/// An even or odd function from its values at `|x|` (times `x`'s sign if
+/// odd); NaN passes through, never reaching puruspe.
+fn from_abs(x: f64, odd: bool, at_abs: fn(f64) -> f64) -> f64 {
     if x.is_nan() {
         x
+    } else if odd {
+        x.signum() * at_abs(x.abs())
     } else {
-        x.signum() * puruspe::In(1, x.abs())
+        at_abs(x.abs())
     }
 }
 
@@ -132,16 +128,25 @@ fn by_parity(v: f64, x: f64, f: fn(f64, f64) -> f64) -> f64 {
     }
 }
 
+/// `f(v, x)` (J_v, I_v or their scaling) where the arguments settle it:
+/// NaN for NaN, by parity for negative `x`, [`at_zero`] at 0; `None`
+/// where `f` must compute.
+fn settled(v: f64, x: f64, f: fn(f64, f64) -> f64) -> Option<f64> {
+    if v.is_nan() || x.is_nan() {
+        Some(f64::NAN)
+    } else if x < 0.0 {
+        Some(by_parity(v, x, f))
+    } else if x == 0.0 {
+        Some(at_zero(v))
+    } else {
+        None
+    }
+}
+
 /// J_v(x) of a real order.
 pub(crate) fn jv(v: f64, x: f64) -> f64 {
-    if v.is_nan() || x.is_nan() {
-        return f64::NAN;
-    }
-    if x < 0.0 {
-        return by_parity(v, x, jv);
-    }
-    if x == 0.0 {
-        return at_zero(v);
+    if let Some(settled) = settled(v, x, jv) {
+        return settled;
     }
     if v < 0.0 && is_int(v) {
         return parity(v) * jv(-v, x);
@@ -238,16 +243,13 @@ fn scaled_ik(nu: f64, x: f64) -> (f64, f64) {
 
 /// `e^-|x| I_v(x)` (`ive`).
 pub(crate) fn ive(v: f64, x: f64) -> f64 {
-    if v.is_nan() || x.is_nan() {
-        return f64::NAN;
-    }
-    if x < 0.0 {
-        return by_parity(v, x, ive);
-    }
-    if x == 0.0 {
-        // SciPy's `ive` is NaN where `iv` is infinite.
-        let z = at_zero(v);
-        return if z.is_infinite() { f64::NAN } else { z };
+    if let Some(settled) = settled(v, x, ive) {
+        // SciPy's `ive` is NaN where `iv` is infinite (at x = 0).
+        return if settled.is_infinite() && x == 0.0 {
+            f64::NAN
+        } else {
+            settled
+        };
     }
     let nu = v.abs();
     let (i, k) = scaled_ik(nu, x);
@@ -261,14 +263,8 @@ pub(crate) fn ive(v: f64, x: f64) -> f64 {
 
 /// I_v(x) of a real order (`iv`).
 pub(crate) fn iv(v: f64, x: f64) -> f64 {
-    if x.is_nan() || v.is_nan() {
-        return f64::NAN;
-    }
-    if x < 0.0 {
-        return by_parity(v, x, iv);
-    }
-    if x == 0.0 {
-        return at_zero(v);
+    if let Some(settled) = settled(v, x, iv) {
+        return settled;
     }
     if x == f64::INFINITY {
         return f64::INFINITY;
@@ -303,42 +299,45 @@ pub(crate) fn kve(v: f64, x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64, rtol: f64) -> bool {
-        (a - b).abs() <= rtol * b.abs().max(1e-300)
-    }
+    use crate::kernels::elemwise::special_check::{check_rows, close};
 
     #[test]
     fn bessels_match_scipy() {
-        // (v, x, jv, iv, kve) from scipy.special.
-        let cases = [
-            (
-                -3.7,
-                2.5,
-                -0.865_609_955_264_546_8,
-                -0.076_326_446_874_616_73,
-                6.641_401_736_639_823,
-            ),
-            (
-                4.5,
-                7.25,
-                0.230_116_804_365_269_32,
-                49.921_358_921_313_42,
-                1.651_937_456_933_282_5,
-            ),
-            (
-                0.0,
-                0.4,
-                0.960_398_226_659_563_4,
-                1.040_401_782_229_341_2,
-                1.662_682_089_124_300_6,
-            ),
-        ];
-        for (v, x, j, i, k) in cases {
-            assert!(close(jv(v, x), j, 1e-11), "jv({v}, {x}) = {}", jv(v, x));
-            assert!(close(iv(v, x), i, 1e-11), "iv({v}, {x}) = {}", iv(v, x));
-            assert!(close(kve(v, x), k, 1e-11), "kve({v}, {x}) = {}", kve(v, x));
-        }
+        // ([v, x], [jv, iv, kve]) from scipy.special.
+        check_rows(
+            [
+                ("jv", |[v, x]| jv(v, x)),
+                ("iv", |[v, x]| iv(v, x)),
+                ("kve", |[v, x]| kve(v, x)),
+            ],
+            &[
+                (
+                    [-3.7, 2.5],
+                    [
+                        -0.865_609_955_264_546_8,
+                        -0.076_326_446_874_616_73,
+                        6.641_401_736_639_823,
+                    ],
+                ),
+                (
+                    [4.5, 7.25],
+                    [
+                        0.230_116_804_365_269_32,
+                        49.921_358_921_313_42,
+                        1.651_937_456_933_282_5,
+                    ],
+                ),
+                (
+                    [0.0, 0.4],
+                    [
+                        0.960_398_226_659_563_4,
+                        1.040_401_782_229_341_2,
+                        1.662_682_089_124_300_6,
+                    ],
+                ),
+            ],
+            1e-11,
+        );
     }
 
     #[test]

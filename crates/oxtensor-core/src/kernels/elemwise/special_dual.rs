@@ -2,7 +2,8 @@
 //! kernels: an iteration written once over duals gives a function's value
 //! and its derivative in one parameter (the incomplete gamma and beta
 //! functions' derivatives in their shape parameters, `hyp2f1`'s in its
-//! parameters), each converging with the other.
+//! parameters), each converging with the other. The modified Lentz method
+//! for their continued fractions is here too, written once over duals.
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -121,6 +122,55 @@ impl Neg for Dual {
             v: -self.v,
             d: -self.d,
         }
+    }
+}
+
+/// What the modified Lentz method puts for a denominator nearer zero than
+/// this, so that no step divides by zero.
+pub(crate) const TINY: f64 = 1e-300;
+
+/// The modified Lentz method's state for a continued fraction
+/// `b₀ + a₁/(b₁ + a₂/(b₂ + ...))`: the running ratios `c` and `d` and the
+/// value so far `h`. The incomplete gamma and beta functions step theirs
+/// here with their own terms.
+pub(crate) struct Lentz {
+    pub c: Dual,
+    pub d: Dual,
+    pub h: Dual,
+}
+
+impl Lentz {
+    /// Starts from `c` and the first denominator `d₀` (moved off zero).
+    pub fn new(c: Dual, d0: Dual) -> Lentz {
+        let d = guard(d0).recip();
+        Lentz { c, d, h: d }
+    }
+
+    /// Takes the term `a/(b + ...)` into `c` and `d`, not yet into `h`.
+    pub fn next(&mut self, a: Dual, b: Dual) {
+        self.d = guard(b + a * self.d).recip();
+        self.c = guard(b + a / self.c);
+    }
+
+    /// Takes the last term's factor `d c` into `h`; whether that ends the
+    /// fraction: value and derivative converged, or `h` no longer finite
+    /// (more terms cannot help).
+    pub fn converged(&mut self) -> bool {
+        let delta = self.d * self.c;
+        self.h = self.h * delta;
+        let eps = f64::EPSILON;
+        let converged = (delta.v - 1.0).abs() <= eps
+            && delta.d.abs() <= eps * (1.0 + self.h.d.abs() / self.h.v.abs());
+        converged || !self.h.v.is_finite()
+    }
+}
+
+/// A denominator moved off zero to [`TINY`].
+fn guard(v: Dual) -> Dual {
+    if v.v.abs() < TINY {
+        Dual::c(TINY)
+    } else {
+        v
     }
 }
 

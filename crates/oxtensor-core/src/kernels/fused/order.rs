@@ -8,6 +8,7 @@
 
 use super::plan::{Arg, FusedKernel};
 use super::run::Outputs;
+use super::walk::BLOCK;
 use crate::error::Result;
 use crate::kernels::alloc::order::{order_of, permuted, restored, strides_in, Axes, Layout};
 use crate::kernels::alloc::Pool;
@@ -15,32 +16,21 @@ use crate::tensor::{Dims, Strides, Tensor};
 use smallvec::SmallVec;
 
 impl FusedKernel {
-    /// The outputs at `shape` in one pass (at most a block), laid out as
-    /// the nodes run one by one would lay them out: a `Sum` ending the
-    /// program then reduces them in the unfused run's memory order, and so
-    /// to the same bits.
-    pub(super) fn run_whole(
+    /// The outputs at `shape`, laid out as the nodes run one by one would
+    /// lay them out: a `Sum` ending the program then reduces them in the
+    /// unfused run's memory order, and so to the same bits. At most a block
+    /// in one pass, more block by block (in that order too, so a transposed
+    /// input is read straight, not gathered).
+    pub(super) fn run_ordered(
         &self,
         leaves: &[&Tensor],
         shape: &[usize],
         pool: &mut Pool,
     ) -> Result<Outputs> {
-        self.in_out_order(leaves, shape, |leaves, shape| {
-            self.run_whole_c(leaves, shape, pool)
-        })
-    }
-
-    /// The outputs at `shape` block by block (more than a block), in the
-    /// order of [`FusedKernel::run_whole`]'s: a transposed input is then
-    /// read straight, not gathered.
-    pub(super) fn run_large(
-        &self,
-        leaves: &[&Tensor],
-        shape: &[usize],
-        pool: &mut Pool,
-    ) -> Result<Outputs> {
-        self.in_out_order(leaves, shape, |leaves, shape| {
-            self.run_blocks_c(leaves, shape, pool)
+        let whole = shape.iter().product::<usize>() <= BLOCK;
+        self.in_out_order(leaves, shape, |leaves, shape| match whole {
+            true => self.run_whole_c(leaves, shape, pool),
+            false => self.run_blocks_c(leaves, shape, pool),
         })
     }
 

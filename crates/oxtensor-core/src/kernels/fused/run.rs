@@ -73,8 +73,7 @@ impl FusedKernel {
                 smallvec::smallvec![self.run_sum(sum, &leaves, shape, pool)?]
             }
             Some(sum) => smallvec::smallvec![self.run_sum(sum, leaves, shape, pool)?],
-            None if total <= BLOCK => self.run_whole(leaves, shape, pool)?,
-            None => self.run_large(leaves, shape, pool)?,
+            None => self.run_ordered(leaves, shape, pool)?,
         })
     }
 

@@ -44,6 +44,7 @@ use super::plan::{Arg, FusedKernel};
 use super::sum::{Target, LANES};
 use super::walk::Walk;
 use crate::error::{Error, Result};
+use crate::kernels::cpu::avx2_build;
 use crate::scalar::ScalarKind;
 use crate::tensor::{Element, Tensor};
 use num_traits::Float;
@@ -273,25 +274,11 @@ macro_rules! with_lanes {
     };
 }
 
-/// `ys[i] += sq(x[i], y[i])`, with an AVX2 build chosen at run time as
-/// `sum.rs`'s `add_into` has.
-fn add_sq<T: Float, A: Float + From<T>>(ys: &mut [A], x: Src<T>, y: Src<T>) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2, checked just above.
-        return unsafe { add_sq_avx2(ys, x, y) };
-    }
-    add_sq_plain(ys, x, y);
-}
-
-/// [`add_sq_plain`] compiled with AVX2 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn add_sq_avx2<T: Float, A: Float + From<T>>(ys: &mut [A], x: Src<T>, y: Src<T>) {
-    add_sq_plain(ys, x, y);
+avx2_build! {
+    /// `ys[i] += sq(x[i], y[i])`, with an AVX2 build chosen at run time as
+    /// `sum.rs`'s `add_into` has.
+    fn add_sq[T: Float, A: Float + From<T>](ys: &mut [A], x: Src<T>, y: Src<T>)
+        => add_sq_plain, "avx2";
 }
 
 #[inline(always)]
@@ -308,29 +295,11 @@ fn add_lanes<T: Float, A: Float + From<T>>(ys: &mut [A], x: impl Lane<T>, y: imp
     }
 }
 
-/// `ys[i] += sq(xs[r][i], y[i])` for each row `r` in turn, with an AVX2
-/// build as [`add_sq`] has.
-fn add_sq_rows<T: Float, A: Float + From<T>>(ys: &mut [A], xs: [&[T]; ROWS], y: Src<T>) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2, checked just above.
-        return unsafe { add_sq_rows_avx2(ys, xs, y) };
-    }
-    add_sq_rows_plain(ys, xs, y);
-}
-
-/// [`add_sq_rows_plain`] compiled with AVX2 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn add_sq_rows_avx2<T: Float, A: Float + From<T>>(
-    ys: &mut [A],
-    xs: [&[T]; ROWS],
-    y: Src<T>,
-) {
-    add_sq_rows_plain(ys, xs, y);
+avx2_build! {
+    /// `ys[i] += sq(xs[r][i], y[i])` for each row `r` in turn, with an AVX2
+    /// build as [`add_sq`] has.
+    fn add_sq_rows[T: Float, A: Float + From<T>](ys: &mut [A], xs: [&[T]; ROWS], y: Src<T>)
+        => add_sq_rows_plain, "avx2";
 }
 
 #[inline(always)]
@@ -355,25 +324,11 @@ fn rows_lanes<T: Float, A: Float + From<T>>(ys: &mut [A], xs: [&[T]; ROWS], y: i
     }
 }
 
-/// The sum of `sq(x[i], y[i])` over `n` positions, with an AVX2 build as
-/// [`add_sq`] has.
-fn fold_sq<T: Float, A: Float + From<T>>(x: Src<T>, y: Src<T>, n: usize) -> A {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2, checked just above.
-        return unsafe { fold_sq_avx2(x, y, n) };
-    }
-    fold_sq_plain(x, y, n)
-}
-
-/// [`fold_sq_plain`] compiled with AVX2 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fold_sq_avx2<T: Float, A: Float + From<T>>(x: Src<T>, y: Src<T>, n: usize) -> A {
-    fold_sq_plain(x, y, n)
+avx2_build! {
+    /// The sum of `sq(x[i], y[i])` over `n` positions, with an AVX2 build as
+    /// [`add_sq`] has.
+    fn fold_sq[T: Float, A: Float + From<T>](x: Src<T>, y: Src<T>, n: usize) -> A
+        => fold_sq_plain, "avx2";
 }
 
 #[inline(always)]

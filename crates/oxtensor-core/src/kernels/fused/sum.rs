@@ -19,6 +19,7 @@ use super::walk::{Walk, BLOCK};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
+use crate::kernels::cpu::avx2_build;
 use crate::kernels::elemwise::cast::cast;
 use crate::kernels::reduce::reduce;
 use crate::kernels::PARALLEL_MIN;
@@ -58,7 +59,7 @@ impl FusedKernel {
     ) -> Result<Tensor> {
         let total: usize = shape.iter().product();
         if total <= BLOCK {
-            let mut outs = self.run_whole(leaves, shape, pool)?;
+            let mut outs = self.run_ordered(leaves, shape, pool)?;
             let values = outs.pop().ok_or_else(|| {
                 crate::error::Error::Value("a summed program computed nothing".into())
             })?;
@@ -250,16 +251,12 @@ impl Target {
     }
 }
 
-/// `ys[i] += xs[i]`, with a second build of the loop for AVX2 chosen at
-/// run time, as `kernels::elemwise::map` has (the crate targets baseline x86-64):
-/// after the kernels, these adds are most of a summed group's work.
-fn add_into<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2, checked just above.
-        return unsafe { add_into_avx2(ys, xs) };
-    }
-    add_into_plain(ys, xs);
+avx2_build! {
+    /// `ys[i] += xs[i]`, with a second build of the loop for AVX2 chosen at
+    /// run time, as `kernels::elemwise::map` has (the crate targets baseline x86-64):
+    /// after the kernels, these adds are most of a summed group's work.
+    fn add_into[T: Copy, A: Float + From<T>](ys: &mut [A], xs: &[T])
+        => add_into_plain, "avx2";
 }
 
 #[inline(always)]
@@ -267,34 +264,10 @@ fn add_into_plain<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
     ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = *y + x.into());
 }
 
-/// [`add_into_plain`] compiled with AVX2 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn add_into_avx2<T: Copy, A: Float + From<T>>(ys: &mut [A], xs: &[T]) {
-    add_into_plain(ys, xs);
-}
-
-/// [`fold_plain`], with an AVX2 build as [`add_into`] has.
-fn fold<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu::has_avx2() {
-        // SAFETY: the CPU runs AVX2, checked just above.
-        return unsafe { fold_avx2(xs) };
-    }
-    fold_plain(xs)
-}
-
-/// [`fold_plain`] compiled with AVX2 enabled.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fold_avx2<T: Copy, A: Float + From<T>>(xs: &[T]) -> A {
-    fold_plain(xs)
+avx2_build! {
+    /// [`fold_plain`], with an AVX2 build as [`add_into`] has.
+    fn fold[T: Copy, A: Float + From<T>](xs: &[T]) -> A
+        => fold_plain, "avx2";
 }
 
 /// [`fold`], for other files' tests to compare against.

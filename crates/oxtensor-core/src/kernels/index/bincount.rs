@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::kernels::alloc::Pool;
 use crate::kernels::copy::to_contiguous;
 use crate::kernels::elemwise::cast::cast_into;
+use crate::kernels::match_ints;
 use crate::kernels::PARALLEL_MIN;
 use crate::tensor::{Element, Tensor};
 use half::f16;
@@ -323,22 +324,16 @@ fn with_weights<B: BinValue>(
             bincount_typed::<B, $t>(pool, xs, Some(ws), minlength)
         }};
     }
-    match w.dtype() {
-        DType::Int8 => go!(i8),
-        DType::Int16 => go!(i16),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
-        DType::UInt8 => go!(u8),
-        DType::UInt16 => go!(u16),
-        DType::UInt32 => go!(u32),
-        DType::UInt64 => go!(u64),
+    match_ints!(
+        w.dtype(),
+        |T| go!(T),
         DType::Float16 => go!(f16),
         DType::Float32 => go!(f32),
         DType::Float64 => go!(f64),
         other => Err(Error::Type(format!(
             "bincount: the weights must be integers or floats, got {other}"
         ))),
-    }
+    )
 }
 
 /// NumPy's `bincount(x, weights, minlength)` of an integer vector `x` (any
@@ -368,19 +363,13 @@ pub fn bincount(
             with_weights::<$t>(pool, xs, w.as_ref(), minlength)
         }};
     }
-    let acc = match x.dtype() {
-        DType::Int8 => go!(i8),
-        DType::Int16 => go!(i16),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
-        DType::UInt8 => go!(u8),
-        DType::UInt16 => go!(u16),
-        DType::UInt32 => go!(u32),
-        DType::UInt64 => go!(u64),
+    let acc = match_ints!(
+        x.dtype(),
+        |T| go!(T),
         other => Err(Error::Type(format!(
             "bincount: x must be integers, got {other}"
         ))),
-    }?;
+    )?;
     let dtype = w.as_ref().map_or(DType::Int64, Tensor::dtype);
     if acc.dtype() == dtype {
         return Ok(acc);

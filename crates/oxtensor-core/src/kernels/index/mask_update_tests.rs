@@ -28,6 +28,13 @@ fn planned(x: &Tensor, mask: &Tensor, y: &Tensor, write: Write) -> Tensor {
     out
 }
 
+/// [`check`] of setting `y` and of adding it.
+fn check_writes(x: &Tensor, mask: &Tensor, y: &Tensor, what: &str) {
+    for write in [Write::Set, Write::Inc] {
+        check(x, mask, y, write, &format!("{what} {write:?}"));
+    }
+}
+
 /// The update in each of its three ways, checked against the plan.
 fn check(x: &Tensor, mask: &Tensor, y: &Tensor, write: Write, what: &str) {
     let want = planned(x, mask, y, write);
@@ -76,10 +83,8 @@ fn updates_match_the_general_plan() {
                 values.push(arange(&[count, 1]));
             }
             for y in &values {
-                for write in [Write::Set, Write::Inc] {
-                    let what = format!("{density} k={k} y{:?} {write:?}", y.shape());
-                    check(&x, &mask, y, write, &what);
-                }
+                let what = format!("{density} k={k} y{:?}", y.shape());
+                check_writes(&x, &mask, y, &what);
             }
         }
     }
@@ -90,15 +95,7 @@ fn long_masks_in_parts_with_runs_of_empty_and_full_words() {
     let x = arange(&[200_003]);
     for (seed, density) in [(1, 0.0), (2, 0.001), (3, 0.999), (4, 1.0)] {
         let mask = random_mask(&[200_003], density, seed);
-        for write in [Write::Set, Write::Inc] {
-            check(
-                &x,
-                &mask,
-                &Tensor::scalar(2.5f64),
-                write,
-                &format!("{density}"),
-            );
-        }
+        check_writes(&x, &mask, &Tensor::scalar(2.5f64), &format!("{density}"));
     }
 }
 
@@ -114,15 +111,7 @@ fn every_dtype_and_signed_zeros() {
         DType::Complex64,
     ] {
         let xd = cast(&x, dtype).unwrap();
-        for write in [Write::Set, Write::Inc] {
-            check(
-                &xd,
-                &mask,
-                &Tensor::scalar(1.0f64),
-                write,
-                &format!("{dtype}"),
-            );
-        }
+        check_writes(&xd, &mask, &Tensor::scalar(1.0f64), &format!("{dtype}"));
     }
     // Unset positions keep -0.0 when incrementing (no `+ 0.0`).
     let got = mask_update(

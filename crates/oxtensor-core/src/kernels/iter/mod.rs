@@ -27,17 +27,24 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> Result<Dims> {
             }
         }
     }
-    // Inputs may be broadcast views of any length (a NumPy array with a
-    // zero stride), so the result's size is checked before anyone counts
-    // its elements: (274177, 1) and (1, 67280421310721) make 2**64 + 1.
-    layout::size(&out).map_err(|_| {
+    check_broadcast_size(&out, || format!("shapes {}", list_shapes(shapes)))?;
+    Ok(out)
+}
+
+/// Checks that a broadcast shape `out` has at most 2**63 - 1 elements,
+/// the error naming the inputs as `what()` does. Inputs may be broadcast
+/// views of any length (a NumPy array with a zero stride), so the result's
+/// size is checked before anyone counts its elements: (274177, 1) and
+/// (1, 67280421310721) make 2**64 + 1.
+pub(crate) fn check_broadcast_size(out: &[usize], what: impl FnOnce() -> String) -> Result<()> {
+    layout::size(out).map_err(|_| {
         Error::Memory(format!(
-            "shapes {} broadcast to {}, which has more than 2**63 - 1 elements",
-            list_shapes(shapes),
-            layout::fmt_shape(&out)
+            "{} broadcast to {}, which has more than 2**63 - 1 elements",
+            what(),
+            layout::fmt_shape(out)
         ))
     })?;
-    Ok(out)
+    Ok(())
 }
 
 fn list_shapes(shapes: &[&[usize]]) -> String {

@@ -7,6 +7,7 @@
 use super::run;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::kernels::match_ints;
 use crate::reduction::ReduceKind;
 use crate::tensor::Tensor;
 
@@ -29,23 +30,17 @@ pub(super) fn reduce_bits(
     out: &mut Tensor,
 ) -> Result<()> {
     use DType::*;
-    match out.dtype() {
+    match_ints!(
+        out.dtype(),
+        |T| fold_bits!(kind, t, axes, out, T),
         Bool => bool_bits(kind, t, axes, out),
-        Int8 => fold_bits!(kind, t, axes, out, i8),
-        Int16 => fold_bits!(kind, t, axes, out, i16),
-        Int32 => fold_bits!(kind, t, axes, out, i32),
-        Int64 => fold_bits!(kind, t, axes, out, i64),
-        UInt8 => fold_bits!(kind, t, axes, out, u8),
-        UInt16 => fold_bits!(kind, t, axes, out, u16),
-        UInt32 => fold_bits!(kind, t, axes, out, u32),
-        UInt64 => fold_bits!(kind, t, axes, out, u64),
         other => {
             return Err(Error::Type(format!(
                 "CAReduce{{{}}} folds the bits of integers or bools, not {other}",
                 kind.scalar_name()
             )))
         }
-    }
+    );
     Ok(())
 }
 

@@ -34,6 +34,7 @@ use crate::kernels::elemwise::lanes::for_each_lane;
 #[cfg(target_arch = "x86_64")]
 use crate::kernels::float_extremes::trailing_extremes;
 use crate::kernels::lane_group::{extremes, folds, Extreme};
+use crate::kernels::match_ints;
 use crate::reduction::ReduceKind;
 use crate::tensor::{Element, Tensor};
 use byte_fold::{min_bytes, or_bytes};
@@ -258,16 +259,10 @@ fn dispatch(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> R
     if kind.is_bitwise() {
         return bitwise::reduce_bits(kind, t, axes, out);
     }
-    match out.dtype() {
+    match_ints!(
+        out.dtype(),
+        |T| int_reduce!(kind, t, axes, out, T),
         Bool => logical(kind, t, axes, out),
-        Int8 => int_reduce!(kind, t, axes, out, i8),
-        Int16 => int_reduce!(kind, t, axes, out, i16),
-        Int32 => int_reduce!(kind, t, axes, out, i32),
-        Int64 => int_reduce!(kind, t, axes, out, i64),
-        UInt8 => int_reduce!(kind, t, axes, out, u8),
-        UInt16 => int_reduce!(kind, t, axes, out, u16),
-        UInt32 => int_reduce!(kind, t, axes, out, u32),
-        UInt64 => int_reduce!(kind, t, axes, out, u64),
         Float32 => float_reduce!(kind, t, axes, out, f32),
         Float64 => float_reduce!(kind, t, axes, out, f64),
         Complex64 => complex_reduce::<f32>(kind, t, axes, out)?,
@@ -277,7 +272,7 @@ fn dispatch(kind: ReduceKind, t: &Tensor, axes: &[usize], out: &mut Tensor) -> R
                 "reductions accumulate float16 in float32".into(),
             ))
         }
-    }
+    );
     Ok(())
 }
 

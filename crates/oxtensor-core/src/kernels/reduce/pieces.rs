@@ -119,6 +119,7 @@ fn join<T: Element>(
 mod tests {
     use super::super::reduce;
     use super::*;
+    use crate::kernels::reduce::tests::close;
 
     /// The reduction with the whole input cast first (the plain path).
     fn whole(kind: ReduceKind, t: &Tensor, axes: &[usize], acc: DType) -> Vec<f64> {
@@ -131,16 +132,6 @@ mod tests {
         assert!(worth_slabs(kind, t, acc), "{:?} {axes:?}", t.shape());
         let out = reduce(kind, t, axes, acc, DType::Float64, None).unwrap();
         out.as_slice::<f64>().unwrap().to_vec()
-    }
-
-    fn close(a: &[f64], b: &[f64], case: &str) {
-        assert_eq!(a.len(), b.len(), "{case}");
-        for (x, y) in a.iter().zip(b) {
-            assert!(
-                (x - y).abs() <= 1e-9 * x.abs().max(1.0),
-                "{case}: {x} vs {y}"
-            );
-        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ fn all_and_any_read_bool_bytes_as_nonzero() {
     let bytes = vec![2, 0x80, 0, 0xff, 0, 0, 7, 3, 0];
     let t = Tensor::from_bytes(DType::Bool, vec![3, 3], bytes).unwrap();
     let run = |kind, axes: &[usize]| {
-        let r = reduce(kind, &t, axes, DType::Bool, DType::Bool, None).unwrap();
+        let r = reduced(kind, &t, axes, DType::Bool);
         assert!(r.to_c_bytes().unwrap().iter().all(|&b| b <= 1));
         (0..r.len()).map(|i| r.get(i)).collect::<Vec<_>>()
     };
@@ -20,6 +20,23 @@ fn all_and_any_read_bool_bytes_as_nonzero() {
         run(ReduceKind::All, &[]),
         b(&[true, true, false, true, false, false, true, true, false])
     );
+}
+
+/// `kind` of `t` over `axes`, computed and returned in `dtype`.
+fn reduced(kind: ReduceKind, t: &Tensor, axes: &[usize], dtype: DType) -> Tensor {
+    reduce(kind, t, axes, dtype, dtype, None).unwrap()
+}
+
+/// Asserts `a` and `b` within 1e-9 relative to `a` (absolute below 1),
+/// naming `case` (the float32 paths' tests).
+pub(super) fn close(a: &[f64], b: &[f64], case: &str) {
+    assert_eq!(a.len(), b.len(), "{case}");
+    for (x, y) in a.iter().zip(b) {
+        assert!(
+            (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+            "{case}: {x} vs {y}"
+        );
+    }
 }
 
 fn m() -> Tensor {
@@ -60,15 +77,7 @@ fn sums_over_each_axis() {
     .unwrap();
     assert_eq!(all.get(0), Scalar::Float(6.0, DType::Float64));
     let t = m().view(&[3, 2], &[8, 24], 0).unwrap();
-    let s = reduce(
-        ReduceKind::Sum,
-        &t,
-        &[1],
-        DType::Float64,
-        DType::Float64,
-        None,
-    )
-    .unwrap();
+    let s = reduced(ReduceKind::Sum, &t, &[1], DType::Float64);
     assert_eq!(s.get(0), Scalar::Float(5.0, DType::Float64));
 }
 
@@ -81,29 +90,13 @@ fn parallel_paths_match_exact_sums() {
     let t = Tensor::from_vec(vec![r, c], data.clone()).unwrap();
     let col = |j: usize| (0..r).map(|i| data[i * c + j]).sum::<i64>();
     let row = |i: usize| data[i * c..(i + 1) * c].iter().sum::<i64>();
-    let s0 = reduce(ReduceKind::Sum, &t, &[0], DType::Int64, DType::Int64, None).unwrap();
+    let s0 = reduced(ReduceKind::Sum, &t, &[0], DType::Int64);
     assert!((0..c).all(|j| s0.get(j) == Scalar::Int(col(j))));
-    let s1 = reduce(ReduceKind::Sum, &t, &[1], DType::Int64, DType::Int64, None).unwrap();
+    let s1 = reduced(ReduceKind::Sum, &t, &[1], DType::Int64);
     assert!((0..r).all(|i| s1.get(i) == Scalar::Int(row(i))));
-    let all = reduce(
-        ReduceKind::Sum,
-        &t,
-        &[0, 1],
-        DType::Int64,
-        DType::Int64,
-        None,
-    )
-    .unwrap();
+    let all = reduced(ReduceKind::Sum, &t, &[0, 1], DType::Int64);
     assert_eq!(all.get(0), Scalar::Int(data.iter().sum()));
-    let max = reduce(
-        ReduceKind::Max,
-        &t,
-        &[0, 1],
-        DType::Int64,
-        DType::Int64,
-        None,
-    )
-    .unwrap();
+    let max = reduced(ReduceKind::Max, &t, &[0, 1], DType::Int64);
     assert_eq!(max.get(0), Scalar::Int(56));
 }
 
@@ -145,15 +138,7 @@ fn row_blocks_and_splits_match_the_reference_loop() {
         ("empty", &empty),
     ] {
         for axes in [&[0][..], &[1], &[0, 1]] {
-            let got = reduce(
-                ReduceKind::Sum,
-                t,
-                axes,
-                DType::Float64,
-                DType::Float64,
-                None,
-            )
-            .unwrap();
+            let got = reduced(ReduceKind::Sum, t, axes, DType::Float64);
             let got: Vec<f64> = (0..got.len())
                 .map(|i| match got.get(i) {
                     Scalar::Float(v, _) => v,
@@ -225,7 +210,7 @@ fn column_extremes_match_the_in_order_fold() {
 #[test]
 fn long_rows_use_lanes() {
     let t = Tensor::from_vec(vec![1, 1000], (0..1000).map(|v| v as i64).collect()).unwrap();
-    let s = reduce(ReduceKind::Sum, &t, &[1], DType::Int64, DType::Int64, None).unwrap();
+    let s = reduced(ReduceKind::Sum, &t, &[1], DType::Int64);
     assert_eq!(s.get(0), Scalar::Int(499500));
     let e = Tensor::zeros(DType::Float64, &[0, 3]).unwrap();
     assert!(reduce(
@@ -237,15 +222,7 @@ fn long_rows_use_lanes() {
         None
     )
     .is_err());
-    let z = reduce(
-        ReduceKind::Prod,
-        &e,
-        &[0],
-        DType::Float64,
-        DType::Float64,
-        None,
-    )
-    .unwrap();
+    let z = reduced(ReduceKind::Prod, &e, &[0], DType::Float64);
     assert_eq!(z.get(0), Scalar::Float(1.0, DType::Float64));
 }
 
@@ -323,7 +300,7 @@ fn last_axes_paths_match_the_general_walk() {
         let strided = w.view(&[rows, n], &[16 * n as isize, 16], 0).unwrap();
         for kind in [ReduceKind::Max, ReduceKind::Min, ReduceKind::Sum] {
             let run = |t: &Tensor| {
-                let r = reduce(kind, t, &[1], DType::Float64, DType::Float64, None).unwrap();
+                let r = reduced(kind, t, &[1], DType::Float64);
                 r.as_slice::<f64>().unwrap().to_vec()
             };
             let (fast, walk) = (run(&c), run(&strided));
@@ -354,26 +331,10 @@ fn bitwise_folds_of_integers_and_bools() {
     );
     // Empty folds give the identities: every bit set for `and_`, none else.
     let empty = Tensor::from_vec(vec![2, 0], Vec::<u8>::new()).unwrap();
-    let got = reduce(
-        ReduceKind::BitAnd,
-        &empty,
-        &[1],
-        DType::UInt8,
-        DType::UInt8,
-        None,
-    )
-    .unwrap();
+    let got = reduced(ReduceKind::BitAnd, &empty, &[1], DType::UInt8);
     assert_eq!(got.get(0), Scalar::UInt(255));
     let bools = Tensor::from_bytes(DType::Bool, vec![4], vec![1, 2, 0, 1]).unwrap();
-    let x = reduce(
-        ReduceKind::BitXor,
-        &bools,
-        &[0],
-        DType::Bool,
-        DType::Bool,
-        None,
-    )
-    .unwrap();
+    let x = reduced(ReduceKind::BitXor, &bools, &[0], DType::Bool);
     assert_eq!(x.get(0), Scalar::Bool(true));
     let floats = reduce(
         ReduceKind::BitOr,

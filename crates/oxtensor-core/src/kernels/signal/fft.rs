@@ -22,14 +22,7 @@ use rustfft::FftPlanner;
 /// the last axis multiplied by `weight`; shape `(batch, s.., s[-1]/2+1, 2)`.
 pub fn rfftn(x: &Tensor, s: &[usize], weight: f64, out: DType) -> Result<Tensor> {
     check_lengths(x, s, 0, "RFFTOp")?;
-    let dtype = compute_dtype(out);
-    let x = contiguous_as(x, dtype)?;
-    let result = if dtype == DType::Float32 {
-        forward::<f32>(&x, s, weight)?
-    } else {
-        forward::<f64>(&x, s, weight)?
-    };
-    cast(&result, out)
+    in_compute_dtype(x, (s, weight), out, [forward::<f32>, forward::<f64>])
 }
 
 /// The unnormalised `irfftn` of `x` (batch first, complex as a last axis
@@ -41,14 +34,28 @@ pub fn irfftn(x: &Tensor, s: &[usize], weight: f64, out: DType) -> Result<Tensor
         bail!(Value: "IRFFTOp: the last axis holds (real, imaginary) and must have length 2, \
               got shape {:?}", x.shape());
     }
+    in_compute_dtype(x, (s, weight), out, [inverse::<f32>, inverse::<f64>])
+}
+
+/// A transform of a contiguous `x` at lengths `s` with weight `weight`.
+type Transform = fn(&Tensor, &[usize], f64) -> Result<Tensor>;
+
+/// `x` in the dtype that `out` computes in, through the float32 or float64
+/// build of a transform, cast to `out`.
+fn in_compute_dtype(
+    x: &Tensor,
+    (s, weight): (&[usize], f64),
+    out: DType,
+    [run32, run64]: [Transform; 2],
+) -> Result<Tensor> {
     let dtype = compute_dtype(out);
     let x = contiguous_as(x, dtype)?;
-    let result = if dtype == DType::Float32 {
-        inverse::<f32>(&x, s, weight)?
+    let run = if dtype == DType::Float32 {
+        run32
     } else {
-        inverse::<f64>(&x, s, weight)?
+        run64
     };
-    cast(&result, out)
+    cast(&run(&x, s, weight)?, out)
 }
 
 fn check_lengths(x: &Tensor, s: &[usize], extra: usize, op: &str) -> Result<()> {

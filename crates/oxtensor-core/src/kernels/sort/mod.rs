@@ -112,16 +112,10 @@ fn argsort_typed<T: SortKey>(
 macro_rules! by_dtype {
     ($f:ident, $x:expr, $axis:expr, $pool:expr, $what:literal) => {{
         use DType::*;
-        match $x.dtype() {
+        $crate::kernels::match_ints!(
+            $x.dtype(),
+            |T| $f::<T>($x, $axis, $pool),
             Bool => $f::<bool>($x, $axis, $pool),
-            Int8 => $f::<i8>($x, $axis, $pool),
-            Int16 => $f::<i16>($x, $axis, $pool),
-            Int32 => $f::<i32>($x, $axis, $pool),
-            Int64 => $f::<i64>($x, $axis, $pool),
-            UInt8 => $f::<u8>($x, $axis, $pool),
-            UInt16 => $f::<u16>($x, $axis, $pool),
-            UInt32 => $f::<u32>($x, $axis, $pool),
-            UInt64 => $f::<u64>($x, $axis, $pool),
             Float16 => $f::<f16>($x, $axis, $pool),
             Float32 => $f::<f32>($x, $axis, $pool),
             Float64 => $f::<f64>($x, $axis, $pool),
@@ -131,7 +125,7 @@ macro_rules! by_dtype {
                     other
                 )))
             }
-        }
+        )
     }};
 }
 

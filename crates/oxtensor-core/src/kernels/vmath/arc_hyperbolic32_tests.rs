@@ -4,7 +4,7 @@
 //! (minutes in a release build), every float32 against the exact result.
 
 use super::super::simd::staged_at;
-use super::super::test_support::{check32, Run32At};
+use super::super::test_support::{and_negated, around32, check32, Run32At};
 use super::*;
 use crate::kernels::cpu::{level, levels};
 
@@ -24,13 +24,10 @@ fn inputs() -> Vec<f32> {
     let mut xs: Vec<f32> = (0..=u32::MAX).step_by(4099).map(f32::from_bits).collect();
     let edges = [TINY, 1.0, 0.171_572_88, 2.0 * BIG, 1.844_674_4e19];
     for edge in edges.into_iter().chain([f32::MAX, f32::MIN_POSITIVE]) {
-        let b = edge.to_bits();
-        xs.extend((b - 300..=b + 300).map(f32::from_bits));
+        xs.extend(around32(edge, 300, 300));
     }
     xs.extend((1..300).map(f32::from_bits));
-    let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-    xs.extend(negated);
-    xs
+    and_negated(xs)
 }
 
 #[test]

@@ -19,7 +19,7 @@
 //! quotient per element (the form before) ran at 0.57x NumPy on one thread.
 
 use super::log32::fma32;
-use super::simd::Unary;
+use super::simd::unary_kernels;
 
 /// `Q(s)` of `atan u = u + u s Q(s)` for `s` in [0, 1].
 const Q: [f32; 9] = [
@@ -46,41 +46,41 @@ fn atan_tail<const F: bool>(u: f32, s: f32) -> f32 {
     u * s * q
 }
 
-/// `np.arctan` on float32.
-pub(crate) struct ArcTan32;
+unary_kernels!(f32:
+    /// `np.arctan` on float32.
+    pub(crate) ArcTan32 => arctan32,
+);
 
-impl Unary for ArcTan32 {
-    type T = f32;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f32) -> f32 {
-        let a = x.abs();
-        // min(a, 1) / max(a, 1) as selects on two different tests: on one
-        // test LLVM pushes the select through the division and then
-        // through the polynomial, computing it twice. A NaN stays in both.
-        let n = if a > 1.0 { 1.0 } else { a };
-        let d = if a < 1.0 { 1.0 } else { a };
-        let u = n / d;
-        let big = a > 1.0;
-        let s = u * u;
-        let tail = atan_tail::<F>(u, s);
-        // Above 1: π/2 - u - tail, the first difference with its rounding
-        // error (a two-sum: π/2 >= u).
-        let (u, tail, (hi, lo)) = if big {
-            (-u, -tail, PI_2)
-        } else {
-            (u, tail, (0.0, 0.0))
-        };
-        let t = hi + u;
-        let err = u - (t - hi);
-        let r = t + (err + (tail + lo));
-        r.copysign(x)
-    }
+/// [`ArcTan32`]'s element function.
+#[inline(always)]
+fn arctan32<const F: bool>(x: f32) -> f32 {
+    let a = x.abs();
+    // min(a, 1) / max(a, 1) as selects on two different tests: on one
+    // test LLVM pushes the select through the division and then
+    // through the polynomial, computing it twice. A NaN stays in both.
+    let n = if a > 1.0 { 1.0 } else { a };
+    let d = if a < 1.0 { 1.0 } else { a };
+    let u = n / d;
+    let big = a > 1.0;
+    let s = u * u;
+    let tail = atan_tail::<F>(u, s);
+    // Above 1: π/2 - u - tail, the first difference with its rounding
+    // error (a two-sum: π/2 >= u).
+    let (u, tail, (hi, lo)) = if big {
+        (-u, -tail, PI_2)
+    } else {
+        (u, tail, (0.0, 0.0))
+    };
+    let t = hi + u;
+    let err = u - (t - hi);
+    let r = t + (err + (tail + lo));
+    r.copysign(x)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::simd::unary_at;
-    use super::super::test_support::{check32, Rng, Run32At};
+    use super::super::test_support::{and_negated, around32, check32, Rng};
     use super::*;
     use crate::kernels::cpu::levels;
 
@@ -90,19 +90,20 @@ mod tests {
         xs.extend((-200_000..200_000).map(|i| i as f32 * 2.5e-5));
         // Both sides of the fold at 1, and the binades next to it.
         for edge in [1.0f32, 0.5, 2.0] {
-            let b = edge.to_bits();
-            xs.extend((b - 50..=b + 50).map(f32::from_bits));
+            xs.extend(around32(edge, 50, 50));
         }
         xs.extend([f32::MIN_POSITIVE, 1e-45, 1e30, f32::MAX, f32::INFINITY]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
-        xs
+        and_negated(xs)
     }
 
     #[test]
     fn within_1_ulp_of_libm_rounded_and_fma_builds_agree() {
-        let run = unary_at::<ArcTan32> as Run32At;
-        check32("arctan", &inputs(), (run, f64::atan), (1, 1));
+        check32(
+            "arctan",
+            &inputs(),
+            (unary_at::<ArcTan32>, f64::atan),
+            (1, 1),
+        );
     }
 
     #[test]

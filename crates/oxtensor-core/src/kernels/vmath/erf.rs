@@ -10,7 +10,7 @@ use super::dd::{fast_two_sum, residual, two_prod, two_sum};
 use super::exp::fma;
 use super::exp::{clamp, exp_dd};
 use super::poly::estrin;
-use super::simd::Unary;
+use super::simd::unary_kernels;
 
 /// 2/sqrt(pi) as a double-double: `erf(x)/x` at 0.
 const C0: f64 = std::f64::consts::FRAC_2_SQRT_PI;
@@ -128,27 +128,12 @@ pub(super) fn erfc<const F: bool>(x: f64) -> f64 {
     }
 }
 
-/// `scipy.special.erf`'s values.
-pub(super) struct Erf;
-
-impl Unary for Erf {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
-        erf::<F>(x)
-    }
-}
-
-/// `scipy.special.erfc`'s values.
-pub(super) struct Erfc;
-
-impl Unary for Erfc {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
-        erfc::<F>(x)
-    }
-}
+unary_kernels!(f64:
+    /// `scipy.special.erf`'s values.
+    pub(super) Erf => erf,
+    /// `scipy.special.erfc`'s values.
+    pub(super) Erfc => erfc,
+);
 
 #[cfg(test)]
 mod tests {

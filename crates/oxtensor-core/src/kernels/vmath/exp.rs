@@ -28,16 +28,25 @@ pub(crate) const INV_FACTORIALS: [f64; 14] = [
     1.0 / 6_227_020_800.0,
 ];
 
-/// `a * b + c`, fused when the caller was compiled with FMA (unfused
-/// `mul_add` would call libm's software `fma`, far slower than two ops).
-#[inline(always)]
-pub(crate) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
-    if F {
-        a.mul_add(b, c)
-    } else {
-        a * b + c
-    }
+/// `fn name<F>(a, b, c)` on `t`: `a * b + c`, fused when the caller was
+/// compiled with FMA (`F`; unfused, `mul_add` would call libm's software
+/// `fma`, far slower than two ops).
+macro_rules! fused_multiply_add {
+    ($vis:vis fn $name:ident($t:ty)) => {
+        #[inline(always)]
+        $vis fn $name<const F: bool>(a: $t, b: $t, c: $t) -> $t {
+            if F {
+                a.mul_add(b, c)
+            } else {
+                a * b + c
+            }
+        }
+    };
 }
+pub(super) use fused_multiply_add;
+
+// `fma`: the float64 one (`log32::fma32` is the float32 one).
+fused_multiply_add!(pub(crate) fn fma(f64));
 
 /// ln 2 in two parts (Cody–Waite): `LN2_HI` has 21 trailing zero bits, so
 /// `k * LN2_HI` is exact for every `|k| < 2^21`.

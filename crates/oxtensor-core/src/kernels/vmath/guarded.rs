@@ -4,7 +4,7 @@
 //! elements, if any, are redone with libm. Built per instruction set as
 //! [`simd`](super::simd)'s loops are, at the same [`Level`]s.
 
-use crate::kernels::cpu::{level, Level};
+use crate::kernels::cpu::{level, three_builds, Level};
 use crate::kernels::elemwise::map::Part;
 use num_complex::Complex;
 use std::marker::PhantomData;
@@ -229,53 +229,13 @@ fn pairs_body<K: Guarded2, E: Lane, const F: bool>(ys: &mut [E], zs: &[Complex<E
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn unary_avx2<G: GuardedIn>(ys: &mut [G::T], xs: &[G::T]) {
-    unary_body::<G, true>(ys, xs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn unary_avx512<G: GuardedIn>(ys: &mut [G::T], xs: &[G::T]) {
-    unary_body::<G, true>(ys, xs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn binary_avx2<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
-    binary_body::<K, E, true>(zs, xs, ys);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn binary_avx512<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
-    binary_body::<K, E, true>(zs, xs, ys);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn pairs_avx2<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
-    pairs_body::<K, E, true>(ys, zs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn pairs_avx512<K: Guarded2, E: Lane>(ys: &mut [E], zs: &[Complex<E>]) {
-    pairs_body::<K, E, true>(ys, zs);
-}
-
-/// `ys[i] = G(xs[i])` with the build at `lvl` (lowered to `cpu::level`).
-pub(crate) fn unary_in_at<G: GuardedIn>(lvl: Level, ys: &mut [G::T], xs: &[G::T]) {
-    match lvl.min(level()) {
-        // SAFETY: `cpu::level` never names a build the CPU does not run.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { unary_avx512::<G>(ys, xs) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { unary_avx2::<G>(ys, xs) },
-        _ => unary_body::<G, false>(ys, xs),
-    }
+three_builds! {
+    /// `ys[i] = G(xs[i])` with the build at `lvl` (lowered to `cpu::level`).
+    pub(crate) fn unary_in_at<G: GuardedIn>(
+        lvl: Level,
+        ys: &mut [G::T],
+        xs: &[G::T],
+    ) => unary_body;
 }
 
 /// `ys[i] = K(xs[i])`, computed in float64, with the build at `lvl`.
@@ -283,23 +243,15 @@ pub(crate) fn unary_at<K: Guarded, E: Lane>(lvl: Level, ys: &mut [E], xs: &[E]) 
     unary_in_at::<Widened<K, E>>(lvl, ys, xs);
 }
 
-/// `zs[i] = K(xs[i], ys[i])`, each operand a slice as long as `zs` or one
-/// value, with the build at `lvl` (lowered to `cpu::level`).
-pub(crate) fn binary_at<K: Guarded2, E: Lane>(
-    lvl: Level,
-    zs: &mut [E],
-    xs: Part<'_, E>,
-    ys: Part<'_, E>,
-) {
-    match lvl.min(level()) {
-        // SAFETY: `cpu::level` never names a build the CPU does not run.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { binary_avx512::<K, E>(zs, xs, ys) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { binary_avx2::<K, E>(zs, xs, ys) },
-        _ => binary_body::<K, E, false>(zs, xs, ys),
-    }
+three_builds! {
+    /// `zs[i] = K(xs[i], ys[i])`, each operand a slice as long as `zs` or one
+    /// value, with the build at `lvl` (lowered to `cpu::level`).
+    pub(crate) fn binary_at<K: Guarded2, E: Lane>(
+        lvl: Level,
+        zs: &mut [E],
+        xs: Part<'_, E>,
+        ys: Part<'_, E>,
+    ) => binary_body;
 }
 
 /// [`unary_in_at`] at the process's level.
@@ -307,26 +259,17 @@ pub(crate) fn unary_in<G: GuardedIn>(ys: &mut [G::T], xs: &[G::T]) {
     unary_in_at::<G>(level(), ys, xs);
 }
 
-/// [`unary_at`] at the process's level.
-pub(crate) fn unary<K: Guarded, E: Lane>(ys: &mut [E], xs: &[E]) {
-    unary_at::<K, E>(level(), ys, xs);
-}
-
 /// [`binary_at`] at the process's level.
 pub(crate) fn binary<K: Guarded2, E: Lane>(zs: &mut [E], xs: Part<'_, E>, ys: Part<'_, E>) {
     binary_at::<K, E>(level(), zs, xs, ys);
 }
 
-/// `ys[i] = K(zs[i].im, zs[i].re)` with the build at `lvl` (lowered to what
-/// the CPU runs).
-pub(crate) fn pairs_at<K: Guarded2, E: Lane>(lvl: Level, ys: &mut [E], zs: &[Complex<E>]) {
-    match lvl.min(level()) {
-        // SAFETY: `cpu::level` never names a build the CPU does not run.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { pairs_avx512::<K, E>(ys, zs) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { pairs_avx2::<K, E>(ys, zs) },
-        _ => pairs_body::<K, E, false>(ys, zs),
-    }
+three_builds! {
+    /// `ys[i] = K(zs[i].im, zs[i].re)` with the build at `lvl` (lowered to
+    /// what the CPU runs).
+    pub(crate) fn pairs_at<K: Guarded2, E: Lane>(
+        lvl: Level,
+        ys: &mut [E],
+        zs: &[Complex<E>],
+    ) => pairs_body;
 }

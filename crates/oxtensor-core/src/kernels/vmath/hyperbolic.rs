@@ -10,7 +10,7 @@ use super::exp::fma;
 use super::exp::{clamp, exp, expm1};
 use super::guarded::guarded_kind;
 use super::log::log1p_inside;
-use super::simd::Unary;
+use super::simd::unary_kernels;
 
 const LN2: f64 = std::f64::consts::LN_2;
 /// Past this `e^|x|` (or `expm1`) overflows before sinh and cosh do
@@ -61,17 +61,17 @@ guarded_kind! {
     slow(x) { x.cosh() }
 }
 
-/// `np.tanh` on float64: `m / (m + 2)` with `m = expm1(2|x|)`.
-pub(crate) struct Tanh;
+unary_kernels!(f64:
+    /// `np.tanh` on float64: `m / (m + 2)` with `m = expm1(2|x|)`.
+    pub(crate) Tanh => tanh,
+);
 
-impl Unary for Tanh {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
-        // `clamp` keeps a NaN, which then propagates.
-        let m = expm1::<F>(2.0 * clamp(x.abs(), 0.0, TANH_SATURATE));
-        ratio::<F>(m, 2.0).copysign(x)
-    }
+/// [`Tanh`]'s element function.
+#[inline(always)]
+fn tanh<const F: bool>(x: f64) -> f64 {
+    // `clamp` keeps a NaN, which then propagates.
+    let m = expm1::<F>(2.0 * clamp(x.abs(), 0.0, TANH_SATURATE));
+    ratio::<F>(m, 2.0).copysign(x)
 }
 
 guarded_kind! {

@@ -9,6 +9,7 @@
 use super::exp32::exp;
 use super::guarded::GuardedIn;
 use super::log32::fma32;
+use super::trig::far_kind;
 
 /// float32 `e^x` overflows past 88.72; `cosh` and `sinh` past 89.41.
 const EXP_SAFE: f32 = 88.5;
@@ -33,53 +34,31 @@ fn far(x: f32) -> bool {
 /// `np.cosh` on float32.
 pub(crate) struct Cosh32;
 
-impl GuardedIn for Cosh32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        let e = exp::<F>(x.abs());
-        fma32::<F>(0.5, e, 0.5 / e)
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        far(x)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).cosh() as f32
-    }
-}
+far_kind!(GuardedIn, f32, [type T = f32;], Cosh32, cosh, fast<F>(x) {
+    let e = exp::<F>(x.abs());
+    fma32::<F>(0.5, e, 0.5 / e)
+});
 
 /// `np.sinh` on float32.
 pub(crate) struct Sinh32;
 
-impl GuardedIn for Sinh32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        let a = x.abs();
-        let u = a * a;
-        let mut p = fma32::<F>(S[3], u, S[2]);
-        p = fma32::<F>(p, u, S[1]);
-        p = fma32::<F>(p, u, S[0]);
-        let small = fma32::<F>(a * u, p, a);
-        let e = exp::<F>(a);
-        let large = fma32::<F>(0.5, e, -0.5 / e);
-        // Both, then a select: the loop stays branch-free.
-        if a < SMALL { small } else { large }.copysign(x)
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        far(x)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).sinh() as f32
-    }
-}
+far_kind!(GuardedIn, f32, [type T = f32;], Sinh32, sinh, fast<F>(x) {
+    let a = x.abs();
+    let u = a * a;
+    let mut p = fma32::<F>(S[3], u, S[2]);
+    p = fma32::<F>(p, u, S[1]);
+    p = fma32::<F>(p, u, S[0]);
+    let small = fma32::<F>(a * u, p, a);
+    let e = exp::<F>(a);
+    let large = fma32::<F>(0.5, e, -0.5 / e);
+    // Both, then a select: the loop stays branch-free.
+    if a < SMALL { small } else { large }.copysign(x)
+});
 
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::test_support::{check32, Rng};
+    use super::super::test_support::{and_negated, around32, check32, Rng};
     use super::*;
 
     fn inputs() -> Vec<f32> {
@@ -87,14 +66,11 @@ mod tests {
         let mut xs = rng.log_uniforms32(200_000, -30.0, 7.0);
         xs.extend((0..100_000).map(|_| rng.uniform(-3.0, 3.0) as f32));
         for edge in [SMALL, EXP_SAFE, 88.72, 89.4, 89.42] {
-            let b = edge.to_bits();
-            xs.extend((b - 3..=b + 3).map(f32::from_bits));
+            xs.extend(around32(edge, 3, 3));
         }
         xs.extend([0.0, 1e-45, 1e-40, f32::MIN_POSITIVE, 1e4, f32::MAX]);
         xs.extend([f32::INFINITY, f32::NAN]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
-        xs
+        and_negated(xs)
     }
 
     /// Within 2 ulp of libm's float64 result rounded, zeros and

@@ -8,7 +8,7 @@
 use super::exp::fma;
 use super::guarded::Guarded2;
 use super::poly::estrin;
-use super::simd::Unary;
+use super::simd::unary_kernels;
 
 const PIO2_HI: f64 = f64::from_bits(0x3ff9_21fb_5444_2d18);
 const PIO2_LO: f64 = f64::from_bits(0x3c91_a626_3314_5c07);
@@ -115,52 +115,52 @@ fn atan_ratio<const F: bool>(a: f64, b: f64, reflect: bool) -> f64 {
     hi + (w + fma::<F>(w * u, estrin::<F, 8>(u, &ATAN), lo))
 }
 
-/// `np.arcsin`.
-pub(crate) struct ArcSin;
+unary_kernels!(f64:
+    /// `np.arcsin`.
+    pub(crate) ArcSin => arcsin,
+);
 
-impl Unary for ArcSin {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
-        let (s, q, small) = asin_parts::<F>(x.abs());
-        let r = if small {
-            s + q
-        } else {
-            (PIO2_HI - 2.0 * s) + (PIO2_LO - 2.0 * q)
-        };
-        r.copysign(x)
+/// [`ArcSin`]'s element function.
+#[inline(always)]
+fn arcsin<const F: bool>(x: f64) -> f64 {
+    let (s, q, small) = asin_parts::<F>(x.abs());
+    let r = if small {
+        s + q
+    } else {
+        (PIO2_HI - 2.0 * s) + (PIO2_LO - 2.0 * q)
+    };
+    r.copysign(x)
+}
+
+unary_kernels!(f64:
+    /// `np.arccos`.
+    pub(crate) ArcCos => arccos,
+);
+
+/// [`ArcCos`]'s element function.
+#[inline(always)]
+fn arccos<const F: bool>(x: f64) -> f64 {
+    let (s, q, small) = asin_parts::<F>(x.abs());
+    if small {
+        // π/2 - asin x
+        PIO2_HI - (x + (q.copysign(x) - PIO2_LO))
+    } else if x > 0.0 {
+        2.0 * s + 2.0 * q
+    } else {
+        // π - 2 asin s (NaN here for NaN or |x| > 1).
+        (PI_HI - 2.0 * s) + (PI_LO - 2.0 * q)
     }
 }
 
-/// `np.arccos`.
-pub(crate) struct ArcCos;
+unary_kernels!(f64:
+    /// `np.arctan`.
+    pub(crate) ArcTan => arctan,
+);
 
-impl Unary for ArcCos {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
-        let (s, q, small) = asin_parts::<F>(x.abs());
-        if small {
-            // π/2 - asin x
-            PIO2_HI - (x + (q.copysign(x) - PIO2_LO))
-        } else if x > 0.0 {
-            2.0 * s + 2.0 * q
-        } else {
-            // π - 2 asin s (NaN here for NaN or |x| > 1).
-            (PI_HI - 2.0 * s) + (PI_LO - 2.0 * q)
-        }
-    }
-}
-
-/// `np.arctan`.
-pub(crate) struct ArcTan;
-
-impl Unary for ArcTan {
-    type T = f64;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f64) -> f64 {
-        atan_ratio::<F>(x.abs(), 1.0, false).copysign(x)
-    }
+/// [`ArcTan`]'s element function.
+#[inline(always)]
+fn arctan<const F: bool>(x: f64) -> f64 {
+    atan_ratio::<F>(x.abs(), 1.0, false).copysign(x)
 }
 
 /// `np.arctan2(y, x)`.

@@ -8,7 +8,7 @@
 //! through, as does a NaN argument.
 
 use super::exp::fma;
-use super::simd::Unary;
+use super::simd::unary_kernels;
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// `P(z)` of `asin w = w + w z P(z)` for `z <= 1/4` (least squares
@@ -38,43 +38,43 @@ fn reduced<const F: bool>(x: f32) -> (f64, bool) {
     (fma::<F>(w * z, p, w), small)
 }
 
-/// `np.arcsin` on float32.
-pub(crate) struct ArcSin32;
+unary_kernels!(f32:
+    /// `np.arcsin` on float32.
+    pub(crate) ArcSin32 => arcsin32,
+);
 
-impl Unary for ArcSin32 {
-    type T = f32;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f32) -> f32 {
-        let (p, small) = reduced::<F>(x);
-        let r = if small { p } else { FRAC_PI_2 - 2.0 * p };
-        (r as f32).copysign(x)
-    }
+/// [`ArcSin32`]'s element function.
+#[inline(always)]
+fn arcsin32<const F: bool>(x: f32) -> f32 {
+    let (p, small) = reduced::<F>(x);
+    let r = if small { p } else { FRAC_PI_2 - 2.0 * p };
+    (r as f32).copysign(x)
 }
 
-/// `np.arccos` on float32: `π/2 - asin x` up to 1/2, `2 asin w` above
-/// and `π - 2 asin w` below -1/2.
-pub(crate) struct ArcCos32;
+unary_kernels!(f32:
+    /// `np.arccos` on float32: `π/2 - asin x` up to 1/2, `2 asin w` above
+    /// and `π - 2 asin w` below -1/2.
+    pub(crate) ArcCos32 => arccos32,
+);
 
-impl Unary for ArcCos32 {
-    type T = f32;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f32) -> f32 {
-        let (p, small) = reduced::<F>(x);
-        let r = if small {
-            FRAC_PI_2 - p.copysign(f64::from(x))
-        } else if x > 0.0 {
-            2.0 * p
-        } else {
-            PI - 2.0 * p
-        };
-        r as f32
-    }
+/// [`ArcCos32`]'s element function.
+#[inline(always)]
+fn arccos32<const F: bool>(x: f32) -> f32 {
+    let (p, small) = reduced::<F>(x);
+    let r = if small {
+        FRAC_PI_2 - p.copysign(f64::from(x))
+    } else if x > 0.0 {
+        2.0 * p
+    } else {
+        PI - 2.0 * p
+    };
+    r as f32
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::simd::unary_at;
-    use super::super::test_support::{check32, Rng, Run32At};
+    use super::super::test_support::{and_negated, around32, check32, Rng};
     use super::*;
     use crate::kernels::cpu::levels;
 
@@ -83,21 +83,26 @@ mod tests {
         let mut xs = rng.log_uniforms32(200_000, -40.0, 0.0);
         xs.extend((-200_000..=200_000).map(|i| i as f32 * 5e-6));
         for edge in [0.5f32, 1.0] {
-            let b = edge.to_bits();
-            xs.extend((b - 300..=b).map(f32::from_bits));
+            xs.extend(around32(edge, 300, 0));
         }
         xs.extend([1e-45, f32::MIN_POSITIVE, 1.0 - f32::EPSILON / 2.0]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
-        xs
+        and_negated(xs)
     }
 
     #[test]
     fn within_1_ulp_of_libm_rounded() {
-        let run = unary_at::<ArcSin32> as Run32At;
-        check32("arcsin", &inputs(), (run, f64::asin), (1, 1));
-        let run = unary_at::<ArcCos32> as Run32At;
-        check32("arccos", &inputs(), (run, f64::acos), (1, 1));
+        check32(
+            "arcsin",
+            &inputs(),
+            (unary_at::<ArcSin32>, f64::asin),
+            (1, 1),
+        );
+        check32(
+            "arccos",
+            &inputs(),
+            (unary_at::<ArcCos32>, f64::acos),
+            (1, 1),
+        );
     }
 
     #[test]

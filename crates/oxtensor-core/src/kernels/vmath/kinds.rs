@@ -55,29 +55,46 @@ impl<K: Unary<T = f64>> Unary for Wide<K> {
     }
 }
 
-fn plain<K: Unary>(ys: &mut [K::T], xs: &[K::T]) {
-    unary_at::<K>(level(), ys, xs);
+/// How a kernel's whole-slice loop runs (at the process's level), and so
+/// its one-element entry: the same loop on one element, for the same bits.
+trait Runner {
+    type T: Copy;
+    fn slice(ys: &mut [Self::T], xs: &[Self::T]);
 }
 
-fn plain_one<K: Unary>(x: K::T) -> K::T {
+/// An [`Unary`] kernel's loop.
+struct Plain<K>(PhantomData<K>);
+
+impl<K: Unary> Runner for Plain<K> {
+    type T = K::T;
+    fn slice(ys: &mut [K::T], xs: &[K::T]) {
+        unary_at::<K>(level(), ys, xs);
+    }
+}
+
+/// A [`Staged`] kernel's loop.
+struct InStages<S>(PhantomData<S>);
+
+impl<S: Staged> Runner for InStages<S> {
+    type T = S::T;
+    fn slice(ys: &mut [S::T], xs: &[S::T]) {
+        staged_at::<S>(level(), ys, xs);
+    }
+}
+
+/// A [`GuardedIn`] kernel's loop.
+struct Guard<G>(PhantomData<G>);
+
+impl<G: GuardedIn> Runner for Guard<G> {
+    type T = G::T;
+    fn slice(ys: &mut [G::T], xs: &[G::T]) {
+        guarded::unary_in::<G>(ys, xs);
+    }
+}
+
+fn one<R: Runner>(x: R::T) -> R::T {
     let mut y = [x];
-    plain::<K>(&mut y, &[x]);
-    y[0]
-}
-
-fn staged<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
-    staged_at::<S>(level(), ys, xs);
-}
-
-fn staged_one<S: Staged>(x: S::T) -> S::T {
-    let mut y = [x];
-    staged::<S>(&mut y, &[x]);
-    y[0]
-}
-
-fn guarded_one<G: GuardedIn>(x: G::T) -> G::T {
-    let mut y = [x];
-    guarded::unary_in::<G>(&mut y, &[x]);
+    R::slice(&mut y, &[x]);
     y[0]
 }
 
@@ -87,105 +104,78 @@ fn guarded2_one<K: Guarded2, E: guarded::Lane>(x: E, y: E) -> E {
     z[0]
 }
 
-/// Loops of an [`Unary`] float64 kernel (float32 computed in float64).
-macro_rules! plain {
-    ($k:ty) => {
-        UnaryLoops {
-            one64: plain_one::<$k>,
-            slice64: plain::<$k>,
-            one32: plain_one::<Wide<$k>>,
-            slice32: plain::<Wide<$k>>,
-        }
-    };
+/// A kernel's one-element entry and whole-slice loop.
+type Pair<T> = (fn(T) -> T, fn(&mut [T], &[T]));
+
+/// `R`'s one-element entry and whole-slice loop.
+fn pair<R: Runner>() -> Pair<R::T> {
+    (one::<R>, R::slice)
 }
 
-/// Loops of a [`Guarded`](guarded::Guarded) kernel (float32 computed in
-/// float64).
-macro_rules! guarded {
-    ($k:ty) => {
+impl UnaryLoops {
+    fn new((one64, slice64): Pair<f64>, (one32, slice32): Pair<f32>) -> UnaryLoops {
         UnaryLoops {
-            one64: guarded_one::<Widened<$k, f64>>,
-            slice64: guarded::unary::<$k, f64>,
-            one32: guarded_one::<Widened<$k, f32>>,
-            slice32: guarded::unary::<$k, f32>,
+            one64,
+            slice64,
+            one32,
+            slice32,
         }
-    };
-}
+    }
 
-/// [`guarded!`] with its float32 loops from the float32 kernel `k32`.
-macro_rules! guarded32 {
-    ($k:ty, $k32:ty) => {
-        UnaryLoops {
-            one32: guarded_one::<$k32>,
-            slice32: guarded::unary_in::<$k32>,
-            ..guarded!($k)
-        }
-    };
-}
+    /// Loops of an [`Unary`] float64 kernel (float32 computed in float64).
+    fn plain<K: Unary<T = f64>>() -> UnaryLoops {
+        UnaryLoops::new(pair::<Plain<K>>(), pair::<Plain<Wide<K>>>())
+    }
 
-/// [`plain!`] with its float32 loops from the float32 kernel `k32`.
-macro_rules! plain32 {
-    ($k:ty, $k32:ty) => {
-        UnaryLoops {
-            one32: plain_one::<$k32>,
-            slice32: plain::<$k32>,
-            ..plain!($k)
-        }
-    };
-}
+    /// Loops of a [`Guarded`](guarded::Guarded) kernel (float32 computed in
+    /// float64).
+    fn guarded<K: guarded::Guarded>() -> UnaryLoops {
+        UnaryLoops::new(
+            pair::<Guard<Widened<K, f64>>>(),
+            pair::<Guard<Widened<K, f32>>>(),
+        )
+    }
 
-/// [`guarded!`] with its float32 loops from the plain float32 kernel `k32`.
-macro_rules! guarded_plain32 {
-    ($k:ty, $k32:ty) => {
+    /// These loops with the float32 ones from a float32 kernel's `pair`.
+    fn with32(self, (one32, slice32): Pair<f32>) -> UnaryLoops {
         UnaryLoops {
-            one32: plain_one::<$k32>,
-            slice32: plain::<$k32>,
-            ..guarded!($k)
+            one32,
+            slice32,
+            ..self
         }
-    };
-}
-
-/// [`guarded!`] with its float32 loops from the two-stage float32 kernel
-/// `k32`.
-macro_rules! guarded_staged32 {
-    ($k:ty, $k32:ty) => {
-        UnaryLoops {
-            one32: staged_one::<$k32>,
-            slice32: staged::<$k32>,
-            ..guarded!($k)
-        }
-    };
+    }
 }
 
 /// `k`'s loops, when it is a unary kind computed here.
 pub(crate) fn unary_loops(k: ScalarKind) -> Option<UnaryLoops> {
     use ScalarKind as K;
+    use UnaryLoops as L;
     Some(match k {
         // float32 sin, cos and tan in float32 (twice the lanes).
-        K::Sin => guarded32!(Sin, Sin32),
-        K::Cos => guarded32!(Cos, Cos32),
-        K::Tan => guarded32!(Tan, Tan32),
+        K::Sin => L::guarded::<Sin>().with32(pair::<Guard<Sin32>>()),
+        K::Cos => L::guarded::<Cos>().with32(pair::<Guard<Cos32>>()),
+        K::Tan => L::guarded::<Tan>().with32(pair::<Guard<Tan32>>()),
         // float32 arcsin and arccos in float64 with a shorter polynomial.
-        K::ArcSin => plain32!(ArcSin, ArcSin32),
-        K::ArcCos => plain32!(ArcCos, ArcCos32),
+        K::ArcSin => L::plain::<ArcSin>().with32(pair::<Plain<ArcSin32>>()),
+        K::ArcCos => L::plain::<ArcCos>().with32(pair::<Plain<ArcCos32>>()),
         // float32 arctan in float32 (twice the lanes).
-        K::ArcTan => plain32!(ArcTan, ArcTan32),
-        K::Sinh => guarded32!(Sinh, Sinh32),
-        K::Cosh => guarded32!(Cosh, Cosh32),
+        K::ArcTan => L::plain::<ArcTan>().with32(pair::<Plain<ArcTan32>>()),
+        K::Sinh => L::guarded::<Sinh>().with32(pair::<Guard<Sinh32>>()),
+        K::Cosh => L::guarded::<Cosh>().with32(pair::<Guard<Cosh32>>()),
         // float32 tanh is computed in float32 (twice the lanes).
-        K::Tanh => plain32!(Tanh, Tanh32),
+        K::Tanh => L::plain::<Tanh>().with32(pair::<Plain<Tanh32>>()),
         // float32 arc-hyperbolics in float32 pairs, in two stages.
-        K::ArcSinh => guarded_staged32!(ArcSinh, ArcSinh32),
-        K::ArcCosh => guarded_staged32!(ArcCosh, ArcCosh32),
-        K::ArcTanh => guarded_staged32!(ArcTanh, ArcTanh32),
-        K::Erf => plain!(Erf),
-        K::Erfc => plain!(Erfc),
-        K::Erfinv => guarded!(Erfinv),
-        K::Erfcinv => guarded!(Erfcinv),
-        K::Gamma => guarded!(Gamma),
-        K::Psi => guarded!(Psi),
+        K::ArcSinh => L::guarded::<ArcSinh>().with32(pair::<InStages<ArcSinh32>>()),
+        K::ArcCosh => L::guarded::<ArcCosh>().with32(pair::<InStages<ArcCosh32>>()),
+        K::ArcTanh => L::guarded::<ArcTanh>().with32(pair::<InStages<ArcTanh32>>()),
+        K::Erf => L::plain::<Erf>(),
+        K::Erfc => L::plain::<Erfc>(),
+        K::Erfinv => L::guarded::<Erfinv>(),
+        K::Erfcinv => L::guarded::<Erfcinv>(),
+        K::Gamma => L::guarded::<Gamma>(),
+        K::Psi => L::guarded::<Psi>(),
         // float32 log1mexp is computed in float32 (twice the lanes).
-        K::Log1mexp => guarded_plain32!(Log1mexp, Log1mexp32),
+        K::Log1mexp => L::guarded::<Log1mexp>().with32(pair::<Plain<Log1mexp32>>()),
         _ => return None,
     })
 }

@@ -15,7 +15,7 @@ use super::exp32;
 use super::guarded::guarded_kind;
 use super::log::{add_e_ln2, log1p_fast, split_normal};
 use super::log32::{decompose, fma32, log1p_m, LN2_HI, LN2_LO};
-use super::simd::Unary;
+use super::simd::unary_kernels;
 use std::f64::consts::LN_2;
 
 /// `log1p(-y)` rounds to `-y` below this.
@@ -98,16 +98,10 @@ fn log1mexp32<const F: bool>(x: f32) -> f32 {
     }
 }
 
-/// The float32 loop, every input by selects.
-pub(super) struct Log1mexp32;
-
-impl Unary for Log1mexp32 {
-    type T = f32;
-    #[inline(always)]
-    fn eval<const F: bool>(x: f32) -> f32 {
-        log1mexp32::<F>(x)
-    }
-}
+unary_kernels!(f32:
+    /// The float32 loop, every input by selects.
+    pub(super) Log1mexp32 => log1mexp32,
+);
 
 #[cfg(test)]
 mod tests {

@@ -4,15 +4,8 @@
 //! took 2-3x NumPy's time). Within 2 ulp; exact at powers of two for
 //! `log2`, and at 1.
 
-/// `a * b + c`, fused when compiled with FMA (as `exp::fma`).
-#[inline(always)]
-pub(super) fn fma32<const F: bool>(a: f32, b: f32, c: f32) -> f32 {
-    if F {
-        a.mul_add(b, c)
-    } else {
-        a * b + c
-    }
-}
+// `fma32`: `a * b + c`, fused when compiled with FMA (as `exp::fma`).
+super::exp::fused_multiply_add!(pub(super) fn fma32(f32));
 
 /// `(log1p(f) - f) / f^2` on [sqrt(1/2) - 1, sqrt(2) - 1]: a Chebyshev fit
 /// (mpmath `chebyfit`) with float32 coefficients, within 2^-26 of

@@ -59,7 +59,7 @@ pub(crate) use logistic::{sigmoid, softplus};
 use crate::kernels::cpu::{level, Level};
 use crate::kernels::elemwise::map::Part;
 use crate::scalar::ScalarKind;
-use simd::{unary_at, Unary};
+use simd::{unary_at, unary_kernels};
 
 /// A function of one element computed here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,39 +84,11 @@ pub enum Func {
     Softplus,
 }
 
-/// The float64 element functions as [`Unary`] kernels.
-macro_rules! kernels {
-    ($($name:ident => $f:ident),* $(,)?) => {$(
-        struct $name;
-        impl Unary for $name {
-            type T = f64;
-            #[inline(always)]
-            fn eval<const F: bool>(x: f64) -> f64 {
-                $f::<F>(x)
-            }
-        }
-    )*};
-}
-
-kernels!(
+// The float64 and float32 element functions as `Unary` kernels.
+unary_kernels!(f64:
     ExpK => exp, Exp2K => exp2, Expm1K => expm1, SigmoidK => sigmoid, SoftplusK => softplus,
 );
-
-/// The float32 element functions as [`Unary`] kernels.
-macro_rules! kernels32 {
-    ($($name:ident => $m:ident::$f:ident),* $(,)?) => {$(
-        struct $name;
-        impl Unary for $name {
-            type T = f32;
-            #[inline(always)]
-            fn eval<const F: bool>(x: f32) -> f32 {
-                $m::$f::<F>(x)
-            }
-        }
-    )*};
-}
-
-kernels32!(
+unary_kernels!(f32:
     Exp32 => exp32::exp, Exp2_32 => exp32::exp2, Expm1_32 => exp32::expm1,
     Log32 => log32::log, Log2_32 => log32::log2, Log10_32 => log32::log10,
     Log1p32 => log32::log1p, Sigmoid32 => exp32::sigmoid, Softplus32 => narrow::softplus,

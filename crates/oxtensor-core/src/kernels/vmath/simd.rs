@@ -6,7 +6,7 @@
 //! computed alone, by the same operations. Which build runs is
 //! [`crate::kernels::cpu::level`]'s choice (`OXTENSOR_SIMD` caps it).
 
-use crate::kernels::cpu::{level as cpu_level, Level};
+use crate::kernels::cpu::three_builds;
 use crate::kernels::elemwise::map::Part;
 
 /// A function of one element, generic over whether FMA is available.
@@ -39,21 +39,32 @@ pub trait Staged {
     fn second<const F: bool>(x: Self::T, u: Self::T, v: Self::T) -> Self::T;
 }
 
+/// Element functions as [`Unary`] kernels on `t`: for each `Name => f`, a
+/// unit struct whose `eval` is `f::<F>` (inlined into the loops, the same
+/// code as writing the impl out).
+macro_rules! unary_kernels {
+    ($t:ty: $($(#[$doc:meta])* $vis:vis $name:ident => $($f:ident)::+),* $(,)?) => {$(
+        $(#[$doc])*
+        $vis struct $name;
+        impl $crate::kernels::vmath::simd::Unary for $name {
+            type T = $t;
+            #[inline(always)]
+            fn eval<const F: bool>(x: $t) -> $t {
+                $($f)::+::<F>(x)
+            }
+        }
+    )*};
+}
+pub(crate) use unary_kernels;
+
 /// Elements per block of a [`Staged`] loop: its two intermediate buffers
 /// (1 KiB each in float32) stay in L1.
 const STAGE_BLOCK: usize = 256;
 
-/// `ys[i] = U(xs[i])` with the build at `lvl` (lowered to [`cpu_level`]).
-pub fn unary_at<U: Unary>(lvl: Level, ys: &mut [U::T], xs: &[U::T]) {
-    match lvl.min(cpu_level()) {
-        // SAFETY: `cpu::level` never names a build the CPU does not run.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { unary_avx512::<U>(ys, xs) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { unary_avx2::<U>(ys, xs) },
-        _ => unary_body::<U, false>(ys, xs),
-    }
+three_builds! {
+    /// `ys[i] = U(xs[i])` with the build at `lvl` (lowered to
+    /// [`crate::kernels::cpu::level`]).
+    pub fn unary_at<U: Unary>(lvl: Level, ys: &mut [U::T], xs: &[U::T]) => unary_body;
 }
 
 /// Index loops, not iterator adaptors: `Zip::fold` is a function of its
@@ -68,30 +79,10 @@ fn unary_body<U: Unary, const F: bool>(ys: &mut [U::T], xs: &[U::T]) {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn unary_avx512<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
-    unary_body::<U, true>(ys, xs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn unary_avx2<U: Unary>(ys: &mut [U::T], xs: &[U::T]) {
-    unary_body::<U, true>(ys, xs);
-}
-
-/// `ys[i] = S(xs[i])`, block by block, with the build at `lvl` (lowered to
-/// what the CPU runs).
-pub fn staged_at<S: Staged>(lvl: Level, ys: &mut [S::T], xs: &[S::T]) {
-    match lvl.min(cpu_level()) {
-        // SAFETY: `cpu::level` never names a build the CPU does not run.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { staged_avx512::<S>(ys, xs) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { staged_avx2::<S>(ys, xs) },
-        _ => staged_body::<S, false>(ys, xs),
-    }
+three_builds! {
+    /// `ys[i] = S(xs[i])`, block by block, with the build at `lvl` (lowered to
+    /// what the CPU runs).
+    pub fn staged_at<S: Staged>(lvl: Level, ys: &mut [S::T], xs: &[S::T]) => staged_body;
 }
 
 /// Index loops, as in [`unary_body`].
@@ -115,30 +106,15 @@ fn staged_body<S: Staged, const F: bool>(ys: &mut [S::T], xs: &[S::T]) {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn staged_avx512<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
-    staged_body::<S, true>(ys, xs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn staged_avx2<S: Staged>(ys: &mut [S::T], xs: &[S::T]) {
-    staged_body::<S, true>(ys, xs);
-}
-
-/// `zs[i] = B(xs[i], ys[i])`, each operand a slice as long as `zs` or one
-/// value, with the build at `lvl` (lowered to [`cpu_level`]).
-pub fn binary_at<B: Binary>(lvl: Level, zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
-    match lvl.min(cpu_level()) {
-        // SAFETY: `cpu::level` never names a build the CPU does not run.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => unsafe { binary_avx512::<B>(zs, xs, ys) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => unsafe { binary_avx2::<B>(zs, xs, ys) },
-        _ => binary_body::<B, false>(zs, xs, ys),
-    }
+three_builds! {
+    /// `zs[i] = B(xs[i], ys[i])`, each operand a slice as long as `zs` or one
+    /// value, with the build at `lvl` (lowered to [`crate::kernels::cpu::level`]).
+    pub fn binary_at<B: Binary>(
+        lvl: Level,
+        zs: &mut [B::T],
+        xs: Part<'_, B::T>,
+        ys: Part<'_, B::T>,
+    ) => binary_body;
 }
 
 /// One index loop per operand form, so each vectorises (and stays inline,
@@ -172,16 +148,4 @@ fn binary_body<B: Binary, const F: bool>(zs: &mut [B::T], xs: Part<'_, B::T>, ys
             }
         }
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-fn binary_avx512<B: Binary>(zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
-    binary_body::<B, true>(zs, xs, ys);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn binary_avx2<B: Binary>(zs: &mut [B::T], xs: Part<'_, B::T>, ys: Part<'_, B::T>) {
-    binary_body::<B, true>(zs, xs, ys);
 }

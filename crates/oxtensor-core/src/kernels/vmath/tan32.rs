@@ -7,6 +7,7 @@
 
 use super::guarded::GuardedIn;
 use super::log32::fma32;
+use super::trig::far_kind;
 use super::trig32::{far, reduce};
 
 /// `tan r = r + r^3 T(r^2)` for |r| <= π/4 (1 + 2^-10): minimax, relative
@@ -40,28 +41,17 @@ fn tan_poly<const F: bool>(r: f32) -> f32 {
 /// `np.tan` on float32.
 pub(crate) struct Tan32;
 
-impl GuardedIn for Tan32 {
-    type T = f32;
-    #[inline(always)]
-    fn fast<const F: bool>(x: f32) -> f32 {
-        let (r, t) = reduce::<F>(x.abs());
-        let y = tan_poly::<F>(r);
-        let v = if t.to_bits() & 1 == 1 { -1.0 / y } else { y };
-        f32::from_bits(v.to_bits() ^ (x.to_bits() & SIGN))
-    }
-    #[inline(always)]
-    fn outside(x: f32) -> bool {
-        far(x)
-    }
-    fn slow(x: f32) -> f32 {
-        f64::from(x).tan() as f32
-    }
-}
+far_kind!(GuardedIn, f32, [type T = f32;], Tan32, tan, fast<F>(x) {
+    let (r, t) = reduce::<F>(x.abs());
+    let y = tan_poly::<F>(r);
+    let v = if t.to_bits() & 1 == 1 { -1.0 / y } else { y };
+    f32::from_bits(v.to_bits() ^ (x.to_bits() & SIGN))
+});
 
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::test_support::{check32, Rng, Run32At};
+    use super::super::test_support::{and_negated, around32, check32, near_half_pis32, Rng};
     use super::super::trig32::REDUCE_MAX;
     use super::*;
     use crate::kernels::cpu::levels;
@@ -73,25 +63,17 @@ mod tests {
         let mut rng = Rng(13);
         let mut xs = rng.log_uniforms32(200_000, -30.0, 21.0);
         xs.extend((0..100_000).map(|_| rng.uniform(-8.0, 8.0) as f32));
-        for k in 0..2800 {
-            let x = (f64::from(k) * std::f64::consts::FRAC_PI_2) as f32;
-            let b = x.to_bits() as i64;
-            xs.extend((-3..=3).map(|d| f32::from_bits((b + d).max(0) as u32)));
-        }
-        let edge = REDUCE_MAX.to_bits();
-        xs.extend((edge - 2..=edge + 2).map(f32::from_bits));
+        xs.extend(near_half_pis32(2800, 3));
+        xs.extend(around32(REDUCE_MAX, 2, 2));
         xs.extend([1e-45, 1e-40, f32::MIN_POSITIVE, 3e-4, 1e10, f32::MAX]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
-        xs
+        and_negated(xs)
     }
 
     /// Within 2 ulp of libm's rounded result in the FMA builds (3 in the
     /// baseline one), which agree bit for bit.
     #[test]
     fn within_2_ulp_of_libm_rounded_and_fma_builds_agree() {
-        let run = (unary_in_at::<Tan32> as Run32At, f64::tan as fn(f64) -> f64);
-        check32("tan", &inputs(), run, (2, 3));
+        check32("tan", &inputs(), (unary_in_at::<Tan32>, f64::tan), (2, 3));
     }
 
     #[test]

@@ -45,6 +45,83 @@ impl Rng {
     }
 }
 
+/// An accuracy test's inputs, drawn in order from one seeded stream: the
+/// wide random ranges, then the neighbours of each formula's thresholds,
+/// then [`SPECIAL`] and the test's own values.
+pub(super) struct Inputs {
+    pub(super) rng: Rng,
+    pub(super) xs: Vec<f64>,
+}
+
+impl Inputs {
+    /// `n` values of [`Rng::log_uniform`] from the stream `seed`.
+    pub(super) fn log_uniform(seed: u64, n: usize, lo: f64, hi: f64) -> Inputs {
+        let mut rng = Rng(seed);
+        let xs = rng.log_uniforms(n, lo, hi);
+        Inputs { rng, xs }
+    }
+
+    /// And `n` values uniform in [lo, hi).
+    pub(super) fn uniform(mut self, n: usize, lo: f64, hi: f64) -> Inputs {
+        let rng = &mut self.rng;
+        self.xs.extend((0..n).map(|_| rng.uniform(lo, hi)));
+        self
+    }
+
+    /// And the representable neighbours within `d` steps of each edge,
+    /// with their negatives if `signed`.
+    pub(super) fn around(mut self, edges: &[f64], d: i64, signed: bool) -> Inputs {
+        for &edge in edges {
+            let near = around(edge, d);
+            if signed {
+                self.xs.extend(near.flat_map(|x| [x, -x]));
+            } else {
+                self.xs.extend(near);
+            }
+        }
+        self
+    }
+
+    /// The inputs, with [`SPECIAL`] and `extra`.
+    pub(super) fn with(mut self, extra: &[f64]) -> Vec<f64> {
+        self.xs.extend(SPECIAL);
+        self.xs.extend(extra);
+        self.xs
+    }
+}
+
+/// The representable neighbours within `d` steps of `x`.
+pub(super) fn around(x: f64, d: i64) -> impl Iterator<Item = f64> {
+    (-d..=d).map(move |i| f64::from_bits((x.to_bits() as i64 + i) as u64))
+}
+
+/// The float32 values `below` steps under `x` to `above` steps over it by
+/// bit pattern (for a positive `x`: toward zero, then away), not past +0.
+pub(super) fn around32(x: f32, below: i64, above: i64) -> impl Iterator<Item = f32> {
+    let b = i64::from(x.to_bits());
+    (-below..=above).map(move |d| f32::from_bits((b + d).max(0) as u32))
+}
+
+/// The float32 nearest `k π/2` for `k < n`, each with its neighbours
+/// within `d` steps: where the trigonometric reductions cancel most.
+pub(super) fn near_half_pis32(n: u32, d: i64) -> impl Iterator<Item = f32> {
+    (0..n).flat_map(move |k| around32((f64::from(k) * std::f64::consts::FRAC_PI_2) as f32, d, d))
+}
+
+/// `xs`, then each of them negated: the float32 tests' inputs, both signs.
+pub(super) fn and_negated(mut xs: Vec<f32>) -> Vec<f32> {
+    let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
+    xs.extend(negated);
+    xs
+}
+
+/// A unary kernel's float64 result at one `x`, at this CPU's best build.
+pub(super) fn at_one(runs: &(Box<Run64>, Box<Run32>), x: f64) -> f64 {
+    let mut y = [0.0];
+    (runs.0)(crate::kernels::cpu::level(), &mut y, &[x], &[x]);
+    y[0]
+}
+
 /// The distance in ulps (0 for two NaNs or ±0, `u64::MAX` for NaN vs number).
 pub(super) fn ulps(a: f64, b: f64) -> u64 {
     let ord = |x: f64| {

@@ -139,41 +139,43 @@ fn far(x: f64) -> bool {
     x.abs() > REDUCE_MAX || x.is_nan()
 }
 
-/// The kinds `$sin` and `$cos` as impls of `$tr` (`Guarded`, or
-/// `GuardedIn` with its `type T`) on elements `$x`, over the calling
-/// module's `sin_or_cos::<F, COS>` kernel and `far` test; libm's float64
-/// functions for the `far` inputs (and NaN).
+/// The kind `$kind` as an impl of `$tr` (`Guarded`, or `GuardedIn` with
+/// its `type T`) on elements `$x`: its `fast` path as given, the calling
+/// module's `far` test, and libm's float64 `$method` for the `far` inputs
+/// (and NaN).
+macro_rules! far_kind {
+    (
+        $tr:ident, $x:ty, [$($assoc:tt)*], $kind:ident, $method:ident,
+        fast<$f:ident>($xf:ident) $fast:block
+    ) => {
+        impl $tr for $kind {
+            $($assoc)*
+            #[inline(always)]
+            fn fast<const $f: bool>($xf: $x) -> $x $fast
+            #[inline(always)]
+            fn outside(x: $x) -> bool {
+                far(x)
+            }
+            fn slow(x: $x) -> $x {
+                (f64::from(x)).$method() as $x
+            }
+        }
+    };
+}
+pub(super) use far_kind;
+
+/// The kinds `$sin` and `$cos` as [`far_kind!`]s over the calling module's
+/// `sin_or_cos::<F, COS>` kernel.
 macro_rules! sin_cos_kinds {
     ($tr:ident, $x:ty, [$($assoc:tt)*], $sin:ident, $cos:ident) => {
-        impl $tr for $sin {
-            $($assoc)*
-            #[inline(always)]
-            fn fast<const F: bool>(x: $x) -> $x {
-                sin_or_cos::<F, false>(x)
-            }
-            #[inline(always)]
-            fn outside(x: $x) -> bool {
-                far(x)
-            }
-            fn slow(x: $x) -> $x {
-                (f64::from(x)).sin() as $x
-            }
-        }
-
-        impl $tr for $cos {
-            $($assoc)*
-            #[inline(always)]
-            fn fast<const F: bool>(x: $x) -> $x {
-                sin_or_cos::<F, true>(x)
-            }
-            #[inline(always)]
-            fn outside(x: $x) -> bool {
-                far(x)
-            }
-            fn slow(x: $x) -> $x {
-                (f64::from(x)).cos() as $x
-            }
-        }
+        $crate::kernels::vmath::trig::far_kind!(
+            $tr, $x, [$($assoc)*], $sin, sin,
+            fast<F>(x) { sin_or_cos::<F, false>(x) }
+        );
+        $crate::kernels::vmath::trig::far_kind!(
+            $tr, $x, [$($assoc)*], $cos, cos,
+            fast<F>(x) { sin_or_cos::<F, true>(x) }
+        );
     };
 }
 pub(super) use sin_cos_kinds;

@@ -84,7 +84,7 @@ sin_cos_kinds!(GuardedIn, f32, [type T = f32;], Sin32, Cos32);
 #[cfg(test)]
 mod tests {
     use super::super::guarded::unary_in_at;
-    use super::super::test_support::{check32, Rng};
+    use super::super::test_support::{and_negated, around32, check32, near_half_pis32, Rng};
     use super::*;
 
     /// Within 2 ulp of libm's float64 result rounded (1.6 of the exact
@@ -95,16 +95,10 @@ mod tests {
     fn within_2_ulp_of_libm_rounded() {
         let mut rng = Rng(11);
         let mut xs = rng.log_uniforms32(200_000, -30.0, 21.0);
-        for k in 0..2700 {
-            let x = (f64::from(k) * std::f64::consts::FRAC_PI_2) as f32;
-            let b = x.to_bits() as i64;
-            xs.extend((-2..=2).map(|d| f32::from_bits((b + d).max(0) as u32)));
-        }
-        let edge = REDUCE_MAX.to_bits();
-        xs.extend((edge - 2..=edge + 2).map(f32::from_bits));
+        xs.extend(near_half_pis32(2700, 2));
+        xs.extend(around32(REDUCE_MAX, 2, 2));
         xs.extend([0.0, 1e-45, f32::MAX, f32::INFINITY, f32::NAN]);
-        let negated: Vec<f32> = xs.iter().map(|x| -x).collect();
-        xs.extend(negated);
+        let xs = and_negated(xs);
         check32("sin", &xs, (unary_in_at::<Sin32>, f64::sin), (2, 3));
         check32("cos", &xs, (unary_in_at::<Cos32>, f64::cos), (2, 3));
     }

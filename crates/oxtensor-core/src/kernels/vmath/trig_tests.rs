@@ -4,29 +4,20 @@
 
 use super::inverse_trig::{ArcCos, ArcSin, ArcTan, ArcTan2};
 use super::test_support::{
-    check, check_unary as unary, guarded, guarded2, plain, Rng, Run32, Run64, SPECIAL,
+    around, at_one, check, check_unary as unary, guarded, guarded2, plain, Inputs, Rng,
 };
 use super::trig::{Cos, Sin, Tan};
 use std::f64::consts::{FRAC_PI_2, PI};
 
-/// The representable neighbour `d` steps from `x`.
-fn nudge(x: f64, d: i64) -> f64 {
-    f64::from_bits((x.to_bits() as i64 + d) as u64)
-}
-
 #[test]
 fn tan_within_2_ulp() {
-    let mut rng = Rng(1);
-    let mut xs = rng.log_uniforms(100_000, -40.0, 22.0);
-    xs.extend((0..50_000).map(|_| rng.uniform(-8.0, 8.0)));
+    let mut inputs = Inputs::log_uniform(1, 100_000, -40.0, 22.0).uniform(50_000, -8.0, 8.0);
     // Doubles next to multiples of π/2, where the reduction cancels most.
     for _ in 0..20_000 {
-        let k = rng.uniform(0.0, 1_048_576.0 * 0.6) as i64;
-        let x = k as f64 * FRAC_PI_2;
-        xs.extend((-2..=2).map(|d| nudge(x, d)));
+        let k = inputs.rng.uniform(0.0, 1_048_576.0 * 0.6) as i64;
+        inputs.xs.extend(around(k as f64 * FRAC_PI_2, 2));
     }
-    xs.extend(SPECIAL);
-    xs.extend([
+    let xs = inputs.with(&[
         1e-300,
         -3e-9,
         3.7e-9,
@@ -40,52 +31,41 @@ fn tan_within_2_ulp() {
 
 #[test]
 fn sin_cos_within_1_ulp() {
-    let mut rng = Rng(5);
-    let mut xs = rng.log_uniforms(100_000, -40.0, 22.0);
-    xs.extend((0..50_000).map(|_| rng.uniform(-8.0, 8.0)));
+    let mut inputs = Inputs::log_uniform(5, 100_000, -40.0, 22.0).uniform(50_000, -8.0, 8.0);
     // Doubles next to multiples of π/2 (zeros of one of the two) and of
     // π/4 (where the reduction switches polynomial).
     for _ in 0..20_000 {
-        let k = rng.uniform(0.0, 1_048_576.0 * 1.2) as i64;
-        for x in [k as f64 * FRAC_PI_2, (k as f64 + 0.5) * FRAC_PI_2] {
-            xs.extend((-2..=2).flat_map(|d| [nudge(x, d), -nudge(x, d)]));
-        }
+        let k = inputs.rng.uniform(0.0, 1_048_576.0 * 1.2) as i64;
+        let edges = [k as f64 * FRAC_PI_2, (k as f64 + 0.5) * FRAC_PI_2];
+        inputs = inputs.around(&edges, 2, true);
     }
-    xs.extend(SPECIAL);
-    xs.extend([1e-310, -1e-300, 3e-9, 1_048_576.0, 1_048_577.0, -1e22]);
+    let xs = inputs.with(&[1e-310, -1e-300, 3e-9, 1_048_576.0, 1_048_577.0, -1e22]);
     unary("sin", &xs, guarded::<Sin>(), f64::sin, (1, 1));
     unary("cos", &xs, guarded::<Cos>(), f64::cos, (1, 1));
 }
 
 #[test]
 fn arcsin_arccos_within_2_ulp() {
-    let mut rng = Rng(2);
-    let mut xs = rng.log_uniforms(100_000, -60.0, 0.0);
-    xs.extend((0..100_000).map(|_| rng.uniform(-1.0, 1.0)));
-    for edge in [0.5f64, 1.0] {
-        xs.extend((-40..=40).flat_map(|d| [nudge(edge, d), -nudge(edge, d)]));
-    }
-    xs.extend(SPECIAL);
-    xs.extend([1.5, -2.0, 1e-310]);
+    let xs = Inputs::log_uniform(2, 100_000, -60.0, 0.0)
+        .uniform(100_000, -1.0, 1.0)
+        .around(&[0.5, 1.0], 40, true)
+        .with(&[1.5, -2.0, 1e-310]);
     unary("arcsin", &xs, plain::<ArcSin>(), f64::asin, (2, 2));
     unary("arccos", &xs, plain::<ArcCos>(), f64::acos, (2, 2));
 }
 
 #[test]
 fn arctan_within_2_ulp() {
-    let mut rng = Rng(3);
-    let mut xs = rng.log_uniforms(200_000, -60.0, 60.0);
-    xs.extend((0..50_000).map(|_| rng.uniform(-6.0, 6.0)));
-    for split in [
+    let splits = [
         0.198_912_367_379_658,
         0.668_178_637_919_298_9,
         1.496_605_762_665_489,
         5.027_339_492_125_848,
-    ] {
-        xs.extend((-3..=3).map(|d| nudge(split, d)));
-    }
-    xs.extend(SPECIAL);
-    xs.extend([1e308, -1e-310]);
+    ];
+    let xs = Inputs::log_uniform(3, 200_000, -60.0, 60.0)
+        .uniform(50_000, -6.0, 6.0)
+        .around(&splits, 3, false)
+        .with(&[1e308, -1e-310]);
     unary("arctan", &xs, plain::<ArcTan>(), f64::atan, (2, 2));
 }
 
@@ -137,11 +117,7 @@ fn arctan2_within_2_ulp_and_numpy_special_values() {
 
 #[test]
 fn exact_special_values() {
-    let one = |runs: &(Box<Run64>, Box<Run32>), x: f64| {
-        let mut y = [0.0];
-        (runs.0)(crate::kernels::cpu::level(), &mut y, &[x], &[x]);
-        y[0]
-    };
+    let one = at_one;
     let (tan, asin, acos, atan) = (
         guarded::<Tan>(),
         plain::<ArcSin>(),

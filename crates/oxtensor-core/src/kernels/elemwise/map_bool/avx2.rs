@@ -3,7 +3,7 @@
 //! one byte per element, put back in order by one cross-lane permute (and
 //! for float64 one byte shuffle), and stored as 32 bools at once.
 
-use super::{plain, BoolOp, Operand};
+use super::{plain, BoolOp, Operand, OPS};
 use crate::dtype::DType;
 use crate::tensor::Element;
 use num_traits::Float;
@@ -87,18 +87,6 @@ impl<'a, T: Copy> Operand<'a, T> {
     }
 }
 
-/// The tests by code (`OPS[NAN as usize] == BoolOp::IsNan`, ...).
-const OPS: [BoolOp; 8] = [
-    BoolOp::IsNan,
-    BoolOp::IsInf,
-    BoolOp::Lt,
-    BoolOp::Gt,
-    BoolOp::Le,
-    BoolOp::Ge,
-    BoolOp::Eq,
-    BoolOp::Neq,
-];
-
 /// `xs` seen as `U`.
 ///
 /// # Safety
@@ -135,44 +123,47 @@ macro_rules! by_code {
 by_code!(by_code_pd, loop_pd, f64);
 by_code!(by_code_ps, loop_ps, f32);
 
-/// All-ones lanes where test `OP` holds for float64 (Rust's rules: only
-/// `!=` is true when a NaN is involved).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn mask_pd<const OP: u8>(a: __m256d, b: __m256d) -> __m256d {
-    match OP {
-        NAN => _mm256_cmp_pd::<_CMP_UNORD_Q>(a, a),
-        INF => {
-            let abs = _mm256_andnot_pd(_mm256_set1_pd(-0.0), a);
-            _mm256_cmp_pd::<_CMP_EQ_OQ>(abs, _mm256_set1_pd(f64::INFINITY))
+/// `name::<OP>(a, b)`: all-ones lanes where test `OP` holds (Rust's rules:
+/// only `!=` is true when a NaN is involved), from the float type `t`'s
+/// vector `v` intrinsics.
+macro_rules! mask {
+    ($name:ident, $t:ty, $v:ty, $cmp:ident, $andnot:ident, $set1:ident) => {
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn $name<const OP: u8>(a: $v, b: $v) -> $v {
+            match OP {
+                NAN => $cmp::<_CMP_UNORD_Q>(a, a),
+                INF => {
+                    let abs = $andnot($set1(-0.0), a);
+                    $cmp::<_CMP_EQ_OQ>(abs, $set1(<$t>::INFINITY))
+                }
+                LT => $cmp::<_CMP_LT_OQ>(a, b),
+                GT => $cmp::<_CMP_GT_OQ>(a, b),
+                LE => $cmp::<_CMP_LE_OQ>(a, b),
+                GE => $cmp::<_CMP_GE_OQ>(a, b),
+                EQ => $cmp::<_CMP_EQ_OQ>(a, b),
+                _ => $cmp::<_CMP_NEQ_UQ>(a, b),
+            }
         }
-        LT => _mm256_cmp_pd::<_CMP_LT_OQ>(a, b),
-        GT => _mm256_cmp_pd::<_CMP_GT_OQ>(a, b),
-        LE => _mm256_cmp_pd::<_CMP_LE_OQ>(a, b),
-        GE => _mm256_cmp_pd::<_CMP_GE_OQ>(a, b),
-        EQ => _mm256_cmp_pd::<_CMP_EQ_OQ>(a, b),
-        _ => _mm256_cmp_pd::<_CMP_NEQ_UQ>(a, b),
-    }
+    };
 }
 
-/// [`mask_pd`] for float32.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn mask_ps<const OP: u8>(a: __m256, b: __m256) -> __m256 {
-    match OP {
-        NAN => _mm256_cmp_ps::<_CMP_UNORD_Q>(a, a),
-        INF => {
-            let abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0), a);
-            _mm256_cmp_ps::<_CMP_EQ_OQ>(abs, _mm256_set1_ps(f32::INFINITY))
-        }
-        LT => _mm256_cmp_ps::<_CMP_LT_OQ>(a, b),
-        GT => _mm256_cmp_ps::<_CMP_GT_OQ>(a, b),
-        LE => _mm256_cmp_ps::<_CMP_LE_OQ>(a, b),
-        GE => _mm256_cmp_ps::<_CMP_GE_OQ>(a, b),
-        EQ => _mm256_cmp_ps::<_CMP_EQ_OQ>(a, b),
-        _ => _mm256_cmp_ps::<_CMP_NEQ_UQ>(a, b),
-    }
-}
+mask!(
+    mask_pd,
+    f64,
+    __m256d,
+    _mm256_cmp_pd,
+    _mm256_andnot_pd,
+    _mm256_set1_pd
+);
+mask!(
+    mask_ps,
+    f32,
+    __m256,
+    _mm256_cmp_ps,
+    _mm256_andnot_ps,
+    _mm256_set1_ps
+);
 
 /// Stores 32 packed bytes (0 or -1 each, in element order after the
 /// permute `order`) as bools.

@@ -53,24 +53,22 @@ pub(super) trait Inner:
     /// FMA enabled; a library call elsewhere).
     fn fused(self, a: Self, b: Self) -> Self;
 }
-impl Inner for f32 {
-    const CBLAS: &'static str = "sdot";
-    const GEMV: &'static str = "sgemv";
-    const ONE: f32 = 1.0;
-    #[inline(always)]
-    fn fused(self, a: f32, b: f32) -> f32 {
-        self.mul_add(a, b)
-    }
+/// The impl for one float type and its two routines' names.
+macro_rules! inner {
+    ($t:ty, $cblas:literal, $gemv:literal) => {
+        impl Inner for $t {
+            const CBLAS: &'static str = $cblas;
+            const GEMV: &'static str = $gemv;
+            const ONE: $t = 1.0;
+            #[inline(always)]
+            fn fused(self, a: $t, b: $t) -> $t {
+                self.mul_add(a, b)
+            }
+        }
+    };
 }
-impl Inner for f64 {
-    const CBLAS: &'static str = "ddot";
-    const GEMV: &'static str = "dgemv";
-    const ONE: f64 = 1.0;
-    #[inline(always)]
-    fn fused(self, a: f64, b: f64) -> f64 {
-        self.mul_add(a, b)
-    }
-}
+inner!(f32, "sdot", "sgemv");
+inner!(f64, "ddot", "dgemv");
 
 /// `cblas_?dot(n, x, incx, y, incy)` with integers `I`.
 type CblasDot<T, I> = unsafe extern "C" fn(I, *const T, I, *const T, I) -> T;

@@ -259,26 +259,16 @@ mod tests {
     fn batched_products_broadcast() {
         let a = Tensor::from_vec(vec![2, 1, 2], vec![1.0f64, 2., 3., 4.]).unwrap();
         let b = Tensor::from_vec(vec![1, 2, 1], vec![1.0f64, -1.]).unwrap();
-        let out = matmul(
-            &a,
-            &b,
-            [&[false; 3], &[true, false, false]],
-            DType::Float64,
-            None,
-        )
-        .unwrap();
+        // b's first dimension broadcasts against a's.
+        let product = |a: &Tensor, b: &Tensor, dtype| {
+            matmul(a, b, [&[false; 3], &[true, false, false]], dtype, None).unwrap()
+        };
+        let out = product(&a, &b, DType::Float64);
         assert_eq!(out.shape(), &[2, 1, 1]);
         assert_eq!(out.get(1), Scalar::Float(-1.0, DType::Float64));
         let ai = cast::cast(&a, DType::Int32).unwrap();
         let bi = cast::cast(&b, DType::Int32).unwrap();
-        let oi = matmul(
-            &ai,
-            &bi,
-            [&[false; 3], &[true, false, false]],
-            DType::Int32,
-            None,
-        )
-        .unwrap();
+        let oi = product(&ai, &bi, DType::Int32);
         assert_eq!(oi.get(0), Scalar::Int(-1));
         assert!(matmul(&a, &b, [&[false; 3], &[false; 3]], DType::Float64, None).is_err());
     }

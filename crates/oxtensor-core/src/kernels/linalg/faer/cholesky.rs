@@ -3,14 +3,12 @@
 //! float32/float64.
 
 use super::par::{self as faer_par, Kind};
-use super::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
+use super::{by_float, check_square, from_faer, llt_in_place, matrix_dims, to_faer, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::alloc::order::permuted;
 use crate::kernels::linalg::lapack::layout::{elements, working_copy};
 use crate::tensor::Tensor;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::cholesky::llt::factor as llt;
 use faer::reborrow::ReborrowMut;
 use faer::{Mat, MatMut, Par};
 
@@ -32,24 +30,12 @@ fn cholesky_t<T: Real>(a: &Tensor, lower: bool, nan_on_error: bool) -> Result<Te
     let data = elements::<T>(&mut out);
     let mut view = MatMut::from_column_major_slice_mut(&mut *data, n, n);
     let par = faer_par::for_shape(Kind::Cholesky, n, n);
-    let mut scratch = MemBuffer::new(llt::cholesky_in_place_scratch::<T>(
-        n,
-        par,
-        Default::default(),
-    ));
-    let factored = llt::cholesky_in_place(
-        view.rb_mut(),
-        Default::default(),
-        par,
-        MemStack::new(&mut scratch),
-        Default::default(),
-    );
-    match factored {
+    match llt_in_place(view.rb_mut(), par) {
         // faer leaves the other triangle as it was: it holds zeros in L
         // (below the diagonal in C order, above it column-major).
-        Ok(_) => zero_other_triangle(data, n, false),
-        Err(_) if nan_on_error => data.fill(T::nan_impl()),
-        Err(_) => {
+        true => zero_other_triangle(data, n, false),
+        false if nan_on_error => data.fill(T::nan_impl()),
+        false => {
             return Err(Error::LinAlg(
                 "Matrix is not positive definite (Cholesky factorization failed)".into(),
             ))

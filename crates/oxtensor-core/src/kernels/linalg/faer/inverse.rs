@@ -7,14 +7,12 @@
 //! written straight out in C order, with no transposing copy.
 
 use super::par::{self as faer_par, Kind};
-use super::{by_float, check_square, Real};
+use super::{by_float, check_square, lu_in_place_of, zero_pivot, Real};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::copy::to_contiguous;
 use crate::kernels::elemwise::cast;
 use crate::tensor::Tensor;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::triangular_inverse::invert_upper_triangular;
 use faer::linalg::triangular_solve::solve_unit_upper_triangular_in_place;
 use faer::{Mat, MatRef};
@@ -27,21 +25,8 @@ fn factor<T: Real>(m: &mut Mat<T>) -> Result<Vec<usize>> {
     let n = m.nrows();
     let par = faer_par::for_shape(Kind::Lu, n, n);
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
-    let mut scratch = MemBuffer::new(lu_in_place_scratch::<usize, T>(
-        n,
-        n,
-        par,
-        Default::default(),
-    ));
-    lu_in_place(
-        m.as_mut(),
-        &mut fwd,
-        &mut bwd,
-        par,
-        MemStack::new(&mut scratch),
-        Default::default(),
-    );
-    if (0..n).any(|i| m[(i, i)] == T::zero_impl()) {
+    lu_in_place_of(m.as_mut(), (&mut fwd, &mut bwd), par);
+    if zero_pivot(m.as_ref()) {
         return Err(Error::LinAlg(
             "Matrix is singular to machine precision.".into(),
         ));

@@ -42,9 +42,13 @@ use crate::kernels::elemwise::cast;
 use crate::kernels::linalg::lapack::layout::{elements, working_copy};
 use crate::tensor::{Element, Tensor};
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
+use faer::linalg::cholesky::llt::factor as llt;
+use faer::linalg::lu::partial_pivoting::factor::{
+    lu_in_place, lu_in_place_scratch, PartialPivLuInfo,
+};
+use faer::perm::PermRef;
 use faer::traits::RealField;
-use faer::{Mat, MatMut, MatRef};
+use faer::{Mat, MatMut, MatRef, Par};
 
 /// `inv` lives beside the LU helpers it does not share (see [`inverse`]).
 pub use inverse::inv;
@@ -129,6 +133,37 @@ pub(crate) fn check_square(t: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// faer's partial-pivoting LU of the square `m` in place (`L` strictly
+/// below the diagonal, unit diagonal implied, `U` on and above), with its
+/// scratch: the row order goes into `fwd` and `bwd`.
+pub(super) fn lu_in_place_of<'p, T: Real>(
+    m: MatMut<'_, T>,
+    (fwd, bwd): (&'p mut [usize], &'p mut [usize]),
+    par: Par,
+) -> (PartialPivLuInfo, PermRef<'p, usize>) {
+    let n = m.nrows();
+    let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
+    let mut scratch = MemBuffer::new(need);
+    let stack = MemStack::new(&mut scratch);
+    lu_in_place(m, fwd, bwd, par, stack, Default::default())
+}
+
+/// Whether the square `m` (an LU's `U`) has an exact zero on its diagonal,
+/// where LAPACK's `getrf` reports the matrix singular.
+pub(super) fn zero_pivot<T: Real>(m: MatRef<'_, T>) -> bool {
+    (0..m.nrows()).any(|i| m[(i, i)] == T::zero_impl())
+}
+
+/// faer's Cholesky of the square `m`'s lower triangle in place, with its
+/// scratch; false if `m` is not positive definite. faer leaves the upper
+/// triangle as it was.
+pub(super) fn llt_in_place<T: Real>(m: MatMut<'_, T>, par: Par) -> bool {
+    let need = llt::cholesky_in_place_scratch::<T>(m.nrows(), par, Default::default());
+    let mut scratch = MemBuffer::new(need);
+    let stack = MemStack::new(&mut scratch);
+    llt::cholesky_in_place(m, Default::default(), par, stack, Default::default()).is_ok()
+}
+
 fn col_major<T: Real>(t: &Tensor) -> MatRef<'_, T> {
     let n = t.shape()[0];
     let s = t.as_slice::<T>().expect("contiguous after to_contiguous");
@@ -182,10 +217,7 @@ fn packed_lu<T: Real>(a: &Tensor) -> Result<PackedLu<T>> {
     let lu = MatMut::from_column_major_slice_mut(elements::<T>(&mut copy), n, n);
     let par = faer_par::for_shape(Kind::Lu, n, n);
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
-    let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
-    let mut scratch = MemBuffer::new(need);
-    let stack = MemStack::new(&mut scratch);
-    let (info, _) = lu_in_place(lu, &mut fwd, &mut bwd, par, stack, Default::default());
+    let (info, _) = lu_in_place_of(lu, (&mut fwd, &mut bwd), par);
     Ok(PackedLu {
         n,
         copy,

@@ -7,15 +7,16 @@
 //! error: a graph stays differentiable and batched runs keep going.
 
 use super::par::{self as faer_par, Kind};
-use super::{by_float, check_square, from_faer, matrix_dims, to_faer, Real};
+use super::{
+    by_float, check_square, from_faer, llt_in_place, lu_in_place_of, matrix_dims, to_faer,
+    zero_pivot, Real,
+};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernels::copy::to_contiguous;
 use crate::kernels::elemwise::cast;
 use crate::tensor::Tensor;
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::cholesky::llt::factor as llt;
-use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::triangular_solve as tri;
 use faer::{Mat, MatMut, MatRef, Par};
 
@@ -107,17 +108,8 @@ fn solve_structured_t<T: Real>(
 fn lu_solve<T: Real>(mut m: Mat<T>, rhs: MatMut<'_, T>, par: Par) -> bool {
     let n = m.nrows();
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
-    let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
-    let mut scratch = MemBuffer::new(need);
-    let (_, perm) = lu_in_place(
-        m.as_mut(),
-        &mut fwd,
-        &mut bwd,
-        par,
-        MemStack::new(&mut scratch),
-        Default::default(),
-    );
-    if (0..n).any(|i| m[(i, i)] == T::zero_impl()) {
+    let (_, perm) = lu_in_place_of(m.as_mut(), (&mut fwd, &mut bwd), par);
+    if zero_pivot(m.as_ref()) {
         return false;
     }
     let need = faer::linalg::lu::partial_pivoting::solve::solve_in_place_scratch::<usize, T>(
@@ -140,17 +132,7 @@ fn lu_solve<T: Real>(mut m: Mat<T>, rhs: MatMut<'_, T>, par: Par) -> bool {
 /// Solves `m x = rhs` in place by Cholesky of `m`'s lower triangle; false
 /// if `m` is not positive definite.
 fn cholesky_solve<T: Real>(mut m: Mat<T>, mut rhs: MatMut<'_, T>, par: Par) -> bool {
-    let n = m.nrows();
-    let need = llt::cholesky_in_place_scratch::<T>(n, par, Default::default());
-    let mut scratch = MemBuffer::new(need);
-    let factored = llt::cholesky_in_place(
-        m.as_mut(),
-        Default::default(),
-        par,
-        MemStack::new(&mut scratch),
-        Default::default(),
-    );
-    if factored.is_err() {
+    if !llt_in_place(m.as_mut(), par) {
         return false;
     }
     // faer leaves the upper triangle as it was: only the lower one is L.
@@ -186,7 +168,7 @@ fn solve_triangular_t<T: Real>(
     let m = to_faer::<T>(a)?;
     let n = m.nrows();
     // LAPACK's `trtrs` reports an exact zero on the diagonal as singular.
-    if !unit_diagonal && (0..n).any(|i| m[(i, i)] == T::zero_impl()) {
+    if !unit_diagonal && zero_pivot(m.as_ref()) {
         return nans::<T>(b.shape());
     }
     let mut x = to_faer::<T>(b)?;
@@ -231,17 +213,8 @@ fn lu_factor_t<T: Real>(a: &Tensor) -> Result<Vec<Tensor>> {
     let n = m.nrows();
     let par = faer_par::for_shape(Kind::Lu, n, n);
     let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
-    let need = lu_in_place_scratch::<usize, T>(n, n, par, Default::default());
-    let mut scratch = MemBuffer::new(need);
-    lu_in_place(
-        m.as_mut(),
-        &mut fwd,
-        &mut bwd,
-        par,
-        MemStack::new(&mut scratch),
-        Default::default(),
-    );
-    let singular = (0..n).any(|i| m[(i, i)] == T::zero_impl());
+    lu_in_place_of(m.as_mut(), (&mut fwd, &mut bwd), par);
+    let singular = zero_pivot(m.as_ref());
     let lu = if singular {
         // As PyTensor's `LUFactor` when `getrf` reports a zero pivot.
         nans::<T>(&[n, n])?

@@ -29,13 +29,9 @@ pub(crate) fn cholesky<T: Real>(
     nan_on_error: bool,
 ) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
-    if n == 0 {
-        return None;
-    }
-    with_routines::<T, 1, _>(Family::Cholesky, ["potrf"], |[addr], ilp64| {
+    with_routines::<T, 1, _>(n == 0, Family::Cholesky, ["potrf"], |[addr], ilp64| {
         by_int_width!(ilp64, potrf::<T>(addr, a, lower, nan_on_error))
     })
-    .flatten()
 }
 
 fn potrf<T: Real, I: Int>(

@@ -77,13 +77,9 @@ fn slogdet_from_lu<T: Real, I: Int>(lu: &[T], ipiv: &[I]) -> (T, T) {
 /// `None`.
 pub(crate) fn slogdet<T: Real>(a: &Tensor) -> Option<Result<(T, T)>> {
     let n = a.shape()[0];
-    if n == 0 {
-        return None;
-    }
-    with_routines::<T, 1, _>(Family::Lu, ["getrf"], |[addr], ilp64| {
+    with_routines::<T, 1, _>(n == 0, Family::Lu, ["getrf"], |[addr], ilp64| {
         by_int_width!(ilp64, slogdet_with::<T>(addr, a, n))
     })
-    .flatten()
 }
 
 fn slogdet_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Result<(T, T)>> {
@@ -98,13 +94,9 @@ fn slogdet_with<T: Real, I: Int>(addr: usize, a: &Tensor, n: usize) -> Option<Re
 /// `None`; an error if it is exactly singular.
 pub(crate) fn inv<T: Real>(a: &Tensor) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
-    if n == 0 {
-        return None;
-    }
-    with_routines::<T, 2, _>(Family::Lu, ["getrf", "getri"], |[rf, ri], ilp64| {
+    with_routines::<T, 2, _>(n == 0, Family::Lu, ["getrf", "getri"], |[rf, ri], ilp64| {
         by_int_width!(ilp64, inv_with::<T>((rf, ri), a, n))
     })
-    .flatten()
 }
 
 fn inv_with<T: Real, I: Int>(
@@ -137,13 +129,12 @@ fn inv_with<T: Real, I: Int>(
 pub(crate) fn solve<T: Real>(a: &Tensor, b: &Tensor) -> Option<Result<Tensor>> {
     let n = a.shape()[0];
     let nrhs = if b.ndim() == 2 { b.shape()[1] } else { 1 };
-    if n == 0 || nrhs == 0 {
-        return None;
-    }
-    with_routines::<T, 2, _>(Family::Lu, ["getrf", "getrs"], |addrs, ilp64| {
-        by_int_width!(ilp64, solve_with::<T>(addrs, a, b, nrhs))
-    })
-    .flatten()
+    with_routines::<T, 2, _>(
+        n == 0 || nrhs == 0,
+        Family::Lu,
+        ["getrf", "getrs"],
+        |addrs, ilp64| by_int_width!(ilp64, solve_with::<T>(addrs, a, b, nrhs)),
+    )
 }
 
 fn solve_with<T: Real, I: Int>(

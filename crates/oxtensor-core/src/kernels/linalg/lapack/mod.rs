@@ -150,16 +150,23 @@ pub(crate) use some_try;
 /// Runs `f` with the addresses of `?{routine}` for `T` of each routine and
 /// whether the library's integers are 64-bit, if the installed library
 /// serves `family` and has them all (one lookup, under one lock); the
-/// library stays loaded for the call. `None` otherwise.
+/// library stays loaded for the call. `None` otherwise, for an `empty`
+/// problem (faer answers those with no call to make), and where `f` gives
+/// none (sizes past the library's integers).
 pub(crate) fn with_routines<T: Scalar, const N: usize, R>(
+    empty: bool,
     family: Family,
     routines: [&str; N],
-    f: impl FnOnce([usize; N], bool) -> R,
+    f: impl FnOnce([usize; N], bool) -> Option<R>,
 ) -> Option<R> {
+    if empty {
+        return None;
+    }
     blas::serving(family, |lib| {
         let addrs = routines.map(|r| lib.fortran(&format!("{}{r}", T::LETTER)));
         (!addrs.contains(&0)).then(|| f(addrs, lib.ilp64()))
     })
+    .flatten()
     .flatten()
 }
 
@@ -215,13 +222,9 @@ pub(crate) fn eigh<T: Real>(
     lower: bool,
     vectors: bool,
 ) -> Option<Result<Vec<Tensor>>> {
-    if n == 0 {
-        return None;
-    }
-    with_routines::<T, 1, _>(Family::Eigh, ["syevd"], |[addr], ilp64| {
+    with_routines::<T, 1, _>(n == 0, Family::Eigh, ["syevd"], |[addr], ilp64| {
         by_int_width!(ilp64, eigh_with::<T>(addr, a, n, (lower, vectors)))
     })
-    .flatten()
 }
 
 fn eigh_with<T: Real, I: Int>(

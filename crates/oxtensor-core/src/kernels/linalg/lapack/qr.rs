@@ -48,13 +48,12 @@ fn upper<T: Real>(f: &[T], m: usize, n: usize, rows: usize) -> Vec<T> {
 /// (Q m×m, R m×n) or reduced (Q m×k, R k×n, k = min(m, n)), or `None`.
 pub(crate) fn qr<T: Real>(a: &Tensor, complete: bool, with_q: bool) -> Option<Result<Vec<Tensor>>> {
     let (m, n) = (a.shape()[0], a.shape()[1]);
-    if m == 0 || n == 0 {
-        return None;
-    }
-    with_routines::<T, 2, _>(Family::Qr, ["geqrf", "orgqr"], |addrs, ilp64| {
-        by_int_width!(ilp64, qr_with::<T>(addrs, a, complete, with_q))
-    })
-    .flatten()
+    with_routines::<T, 2, _>(
+        m == 0 || n == 0,
+        Family::Qr,
+        ["geqrf", "orgqr"],
+        |addrs, ilp64| by_int_width!(ilp64, qr_with::<T>(addrs, a, complete, with_q)),
+    )
 }
 
 fn qr_with<T: Real, I: Int>(

@@ -71,14 +71,13 @@ pub(crate) fn svd<T: Real>(
     full_matrices: bool,
     compute_uv: bool,
 ) -> Option<Result<Vec<Tensor>>> {
-    if rows == 0 || cols == 0 {
-        return None;
-    }
     let plan = svd_plan(rows, cols, full_matrices, compute_uv);
-    with_routines::<T, 1, _>(Family::Svd, ["gesdd"], |[addr], ilp64| {
-        by_int_width!(ilp64, svd_with::<T>(addr, a, (rows, cols), plan))
-    })
-    .flatten()
+    with_routines::<T, 1, _>(
+        rows == 0 || cols == 0,
+        Family::Svd,
+        ["gesdd"],
+        |[addr], ilp64| by_int_width!(ilp64, svd_with::<T>(addr, a, (rows, cols), plan)),
+    )
 }
 
 fn svd_with<T: Real, I: Int>(

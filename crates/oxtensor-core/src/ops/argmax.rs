@@ -30,13 +30,8 @@ impl Argmax {
 }
 
 impl Op for Argmax {
-    op_identity!("Argmax");
-
-    /// `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
-    fn describe(&self) -> String {
-        let axis = super::reduced_axes::axis_tuple_prop(self.axis.as_deref());
-        format!("Argmax{{{axis}}}")
-    }
+    // `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
+    op_identity!("Argmax", self => "{}", super::reduced_axes::axis_tuple_prop(self.axis.as_deref()));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let input = super::arity::single_input(self, inputs)?;

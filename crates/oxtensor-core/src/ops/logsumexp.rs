@@ -49,13 +49,8 @@ impl LogSumExp {
 }
 
 impl Op for LogSumExp {
-    op_identity!("LogSumExp");
-
-    /// `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
-    fn describe(&self) -> String {
-        let axes = super::reduced_axes::axes_prop(self.axis.as_deref());
-        format!("LogSumExp{{{axes}}}")
-    }
+    // `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
+    op_identity!("LogSumExp", self => "{}", super::reduced_axes::axes_prop(self.axis.as_deref()));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let input = super::arity::single_input(self, inputs)?;

@@ -58,11 +58,7 @@ pub struct UnravelIndex {
 }
 
 impl Op for UnravelIndex {
-    op_identity!("UnravelIndex");
-
-    fn describe(&self) -> String {
-        format!("UnravelIndex{{order={}}}", order_name(self.fortran))
-    }
+    op_identity!("UnravelIndex", self => "order={}", order_name(self.fortran));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [indices, dims] = super::arity::exactly("UnravelIndex", inputs)?;
@@ -165,15 +161,12 @@ fn static_broadcast(types: &[&TensorType]) -> Vec<Option<u64>> {
 }
 
 impl Op for RavelMultiIndex {
-    op_identity!("RavelMultiIndex");
-
-    fn describe(&self) -> String {
-        format!(
-            "RavelMultiIndex{{mode={}, order={}}}",
-            self.mode_name(),
-            order_name(self.fortran)
-        )
-    }
+    op_identity!(
+        "RavelMultiIndex",
+        self => "mode={}, order={}",
+        self.mode_name(),
+        order_name(self.fortran)
+    );
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let Some((dims, coords)) = inputs.split_last().filter(|(_, c)| !c.is_empty()) else {

@@ -63,11 +63,7 @@ pub struct ShapeI {
 }
 
 impl Op for ShapeI {
-    op_identity!("Shape_i");
-
-    fn describe(&self) -> String {
-        format!("Shape_i{{{}}}", self.i)
-    }
+    op_identity!("Shape_i", self => "{}", self.i);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [input] = super::arity::exactly("Shape_i", inputs)?;
@@ -271,11 +267,7 @@ fn check_reshape(input: &TensorType, shape: &[Option<i64>]) -> Result<()> {
 }
 
 impl Op for Reshape {
-    op_identity!("Reshape");
-
-    fn describe(&self) -> String {
-        format!("Reshape{{{}}}", self.ndim)
-    }
+    op_identity!("Reshape", self => "{}", self.ndim);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [input, shape] = super::arity::exactly("Reshape", inputs)?;

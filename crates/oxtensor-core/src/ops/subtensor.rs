@@ -94,11 +94,7 @@ impl Subtensor {
 }
 
 impl Op for Subtensor {
-    op_identity!("Subtensor");
-
-    fn describe(&self) -> String {
-        format!("Subtensor{{{}}}", describe_basic(&self.idx_list))
-    }
+    op_identity!("Subtensor", self => "{}", describe_basic(&self.idx_list));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let types = tensor_types("Subtensor", inputs)?;

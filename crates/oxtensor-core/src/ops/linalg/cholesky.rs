@@ -3,12 +3,12 @@
 //! the native op its gradient builds. As in PyTensor, a matrix that is not
 //! positive definite gives NaNs unless `on_error="raise"`.
 
-use super::eigh::py_bool;
 use super::{square_float, tensor_inputs};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
@@ -40,14 +40,10 @@ impl Cholesky {
 }
 
 impl Op for Cholesky {
-    op_identity!("Cholesky");
+    op_identity!("Cholesky", self => "lower={}", py_bool(self.lower));
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(m,m)")
-    }
-
-    fn describe(&self) -> String {
-        format!("Cholesky{{lower={}}}", py_bool(self.lower))
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -81,11 +77,7 @@ pub struct CholeskyGrad {
 }
 
 impl Op for CholeskyGrad {
-    op_identity!("CholeskyGrad");
-
-    fn describe(&self) -> String {
-        format!("CholeskyGrad{{lower={}}}", py_bool(self.lower))
-    }
+    op_identity!("CholeskyGrad", self => "lower={}", py_bool(self.lower));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let t = tensor_inputs("CholeskyGrad", inputs, 2)?;

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg::{self, Structure};
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
@@ -172,32 +173,20 @@ pub(crate) fn solve_pullback(
     Ok((match_dtype(g, ga, da)?, match_dtype(g, gb, db)?))
 }
 
-/// Python's spelling of a flag in an op's name.
-pub(crate) fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
-}
-
 impl Op for Solve {
-    op_identity!("Solve");
+    op_identity!(
+        "Solve",
+        self => "assume_a='{}', lower={}, b_ndim={}, overwrite_a={}, overwrite_b={}",
+        self.assume_a,
+        py_bool(self.lower),
+        self.b_ndim,
+        py_bool(self.overwrite_a),
+        py_bool(self.overwrite_b)
+    );
 
     /// `b` a vector or a matrix of right-hand sides (`b_ndim`).
     fn gufunc_signature(&self) -> Option<&'static str> {
         solve_signature(self.b_ndim)
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "Solve{{assume_a='{}', lower={}, b_ndim={}, overwrite_a={}, overwrite_b={}}}",
-            self.assume_a,
-            py_bool(self.lower),
-            self.b_ndim,
-            py_bool(self.overwrite_a),
-            py_bool(self.overwrite_b)
-        )
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

@@ -3,7 +3,7 @@
 //! ones with `unit_diagonal`; an exact zero on the diagonal gives NaNs, as
 //! PyTensor's does (LAPACK's `trtrs` reports it).
 
-use super::solve::{py_bool, solve_output_type, solve_pullback, solve_signature};
+use super::solve::{solve_output_type, solve_pullback, solve_signature};
 use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -11,6 +11,7 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::arange::arange;
+use crate::ops::py_bool;
 use crate::ops::shape::ShapeI;
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
@@ -71,20 +72,17 @@ fn triangle(g: &mut Graph, m: VarId, lower: bool, strict: bool) -> Result<VarId>
 }
 
 impl Op for SolveTriangular {
-    op_identity!("SolveTriangular");
+    op_identity!(
+        "SolveTriangular",
+        self => "unit_diagonal={}, lower={}, b_ndim={}, overwrite_b={}",
+        py_bool(self.unit_diagonal),
+        py_bool(self.lower),
+        self.b_ndim,
+        py_bool(self.overwrite_b)
+    );
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         solve_signature(self.b_ndim)
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "SolveTriangular{{unit_diagonal={}, lower={}, b_ndim={}, overwrite_b={}}}",
-            py_bool(self.unit_diagonal),
-            py_bool(self.lower),
-            self.b_ndim,
-            py_bool(self.overwrite_b)
-        )
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

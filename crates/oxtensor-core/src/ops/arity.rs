@@ -3,7 +3,7 @@
 
 use super::Op;
 use crate::error::{Error, Result};
-use crate::types::Type;
+use crate::types::{TensorType, Type};
 use std::fmt::Display;
 
 /// The `N` inputs of an `N`-input op, or a `TypeError` naming `op`.
@@ -12,6 +12,21 @@ pub fn exactly<'a, const N: usize>(op: impl Display, inputs: &[&'a Type]) -> Res
         let s = if N == 1 { "" } else { "s" };
         Error::Type(format!("{op} takes {N} input{s}, got {}", inputs.len()))
     })
+}
+
+/// The `N` inputs of an `N`-input op, each a tensor: a `TypeError` naming
+/// `op`, or the input by its name in `names` ("The values of TakeAlongAxis").
+pub fn tensors<'a, const N: usize>(
+    op: &str,
+    inputs: &[&'a Type],
+    names: [&str; N],
+) -> Result<[&'a TensorType; N]> {
+    let types = exactly::<N>(op, inputs)?;
+    let mut tensors = Vec::with_capacity(N);
+    for (t, name) in types.iter().zip(names) {
+        tensors.push(t.expect_tensor(&format!("The {name} of {op}"))?);
+    }
+    Ok(tensors.try_into().expect("one tensor per input"))
 }
 
 /// The one input of a one-input op, or a `TypeError` naming the op as it

@@ -53,13 +53,12 @@ impl Op for CpuContiguous {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::test_support::perform_first;
+    use crate::ops::test_support::{perform_first, transposed_2x3};
     use crate::tensor::Tensor;
 
     #[test]
     fn transposed_input_comes_out_c_ordered() {
-        let t = Tensor::from_vec(vec![2, 3], (0..6).map(f64::from).collect()).unwrap();
-        let tr: Value = t.view(&[3, 2], &[8, 24], 0).unwrap().into();
+        let tr = transposed_2x3();
         let got = perform_first(&CpuContiguous, &[&tr]).unwrap();
         assert!(got.is_c_contiguous());
         let want = Tensor::from_vec(vec![3, 2], vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]).unwrap();

@@ -31,3 +31,10 @@ pub fn perform_first(op: &dyn Op, inputs: &[&Value]) -> Result<Tensor> {
         .tensor()?
         .clone())
 }
+
+/// `[[0, 1, 2], [3, 4, 5]]` (float64) transposed: a (3, 2) view that is
+/// not C-contiguous.
+pub fn transposed_2x3() -> Value {
+    let t = Tensor::from_vec(vec![2, 3], (0..6).map(f64::from).collect()).unwrap();
+    t.view(&[3, 2], &[8, 24], 0).unwrap().into()
+}

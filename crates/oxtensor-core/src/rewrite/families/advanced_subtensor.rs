@@ -148,11 +148,7 @@ mod tests {
         let kept = index(&mut g, x, vec![IdxEntry::Index(0)], &[mask]);
         // Columns by a vector: not the first axis, it stays.
         let cols = index(&mut g, x, vec![IdxEntry::FULL, IdxEntry::Index(0)], &[v]);
-        let case = Case {
-            g,
-            inputs: vec![x, v, mask],
-            outputs: vec![rows, kept, cols],
-        };
+        let case = Case::new(g, vec![x, v, mask], vec![rows, kept, cols]);
         let args = [
             Tensor::from_vec(vec![3, 3], (0..9).map(|k| k as f64).collect()).unwrap(),
             Tensor::from_vec(vec![2], vec![2i64, -3]).unwrap(),

@@ -284,11 +284,7 @@ mod tests {
         let k = input(&mut g, DType::Int64, &[], "k");
         let row = alloc(&mut g, &[x, one, n]);
         let rows = alloc(&mut g, &[row, k, n]);
-        let case = Case {
-            g,
-            inputs: vec![x, k],
-            outputs: vec![copy, checked, rows],
-        };
+        let case = Case::new(g, vec![x, k], vec![copy, checked, rows]);
         let args = [
             Tensor::from_vec(vec![5], vec![1i64, -2, 3, 4, 5]).unwrap(),
             Tensor::scalar(2i64),
@@ -307,11 +303,7 @@ mod tests {
         let zero = g.tensor_constant(Tensor::scalar(0.0f64));
         let zeros = alloc(&mut g, &[zero, n]);
         let sum = build::add(&mut g, zeros, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![n, x],
-            outputs: vec![sum],
-        };
+        let case = Case::new(g, vec![n, x], vec![sum]);
         let args = [Tensor::scalar(3i64), Tensor::scalar(2.0f64)];
         let fg = check(&case, &PHASES, &args, 0.0);
         assert!(printed(&fg).starts_with("Alloc"), "{}", printed(&fg));
@@ -325,11 +317,7 @@ mod tests {
         let prod = build::mul(&mut g, filled, e).unwrap();
         let y = input(&mut g, DType::Float32, &[None, None], "y");
         let same = build::fill(&mut g, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, c, y],
-            outputs: vec![filled, prod, same],
-        };
+        let case = Case::new(g, vec![x, c, y], vec![filled, prod, same]);
         let m =
             |f: fn(usize) -> f32| Tensor::from_vec(vec![2, 3], (0..6).map(f).collect()).unwrap();
         let args = [
@@ -350,11 +338,7 @@ mod tests {
         let n = len(&mut g, x, 0);
         let one = g.tensor_constant(Tensor::scalar(1i64));
         let row = alloc(&mut g, &[x, one, n]);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![row],
-        };
+        let case = Case::new(g, vec![x], vec![row]);
         let args = [Tensor::from_vec(vec![2], vec![true, false]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(printed(&fg), "ExpandDims{axis=0} [id A]\n └─ x [id B]\n");
@@ -367,11 +351,7 @@ mod tests {
         let k = input(&mut g, DType::Int64, &[], "k");
         let inner = alloc(&mut g, &[m, one]);
         let outer = alloc(&mut g, &[inner, k]);
-        let case = Case {
-            g,
-            inputs: vec![m, k],
-            outputs: vec![outer],
-        };
+        let case = Case::new(g, vec![m, k], vec![outer]);
         let args = [
             Tensor::from_vec(vec![1], vec![2.5]).unwrap(),
             Tensor::scalar(1i64),

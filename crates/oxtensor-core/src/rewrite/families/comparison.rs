@@ -185,11 +185,7 @@ mod tests {
         let nonneg = op(&mut g, Ge, n, zero);
         let n_or_zero = op(&mut g, Maximum, zero, n);
         let none = op(&mut g, Minimum, n, zero);
-        let case = Case {
-            g,
-            inputs: vec![x, i],
-            outputs: vec![lt, max, le, nonneg, n_or_zero, none],
-        };
+        let case = Case::new(g, vec![x, i], vec![lt, max, le, nonneg, n_or_zero, none]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.5, f64::NAN, 0.5]).unwrap(),
             Tensor::from_vec(vec![3], vec![7i64, -3, 0]).unwrap(),
@@ -207,11 +203,7 @@ mod tests {
     fn a_float_compared_with_itself_may_be_nan() {
         let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let le = build::elemwise(&mut g, Le, &[x, x]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![le],
-        };
+        let case = Case::new(g, vec![x], vec![le]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -171,11 +171,7 @@ mod tests {
         let x = input(&mut g, DType::Float64, [None, None], "x");
         let d = build::dot(&mut g, x, y).unwrap();
         let t = build::dimshuffle(&mut g, d, vec![Some(1), Some(0)]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![a, b, c, y, x],
-            outputs: vec![scaled, outer, z, t],
-        };
+        let case = Case::new(g, vec![a, b, c, y, x], vec![scaled, outer, z, t]);
         let args = [
             m(3, 1, 0.5),
             m(1, 1, 1.0),

@@ -121,11 +121,7 @@ mod tests {
         let fs = build::fill(&mut g, x, s).unwrap();
         let e = build::exp(&mut g, fs).unwrap();
         let same = build::fill(&mut g, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, s],
-            outputs: vec![gradient_like, e, same],
-        };
+        let case = Case::new(g, vec![x, y, s], vec![gradient_like, e, same]);
         let fg = check(&case, &["canonicalize"], &args(), 1e-15);
         assert_eq!(
             printed(&fg),
@@ -137,11 +133,7 @@ mod tests {
     fn a_fill_that_broadcasts_stays() {
         let (mut g, [x, y, s]) = inputs();
         let fs = build::fill(&mut g, x, s).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, s],
-            outputs: vec![fs],
-        };
+        let case = Case::new(g, vec![x, y, s], vec![fs]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -56,11 +56,7 @@ mod tests {
             .apply_out(Arc::new(GradOp::scale(2.0)), &[clipped])
             .unwrap();
         let y = build::exp(&mut g, scaled).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        };
+        let case = Case::new(g, vec![x], vec![y]);
         let args = [Tensor::from_vec(vec![2], vec![0.5, -2.0]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(printed(&fg), "Exp [id A]\n └─ x [id B]\n");

@@ -188,11 +188,7 @@ mod tests {
         let nothing = inc(&mut g, false, vec![IdxEntry::Index(0)], &[x, zero, i]);
         // Setting zeros is not nothing.
         let zeroed = inc(&mut g, true, vec![IdxEntry::Index(0)], &[x, zero, i]);
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![set_all, inc_all, nothing, zeroed],
-        };
+        let case = Case::new(g, vec![x, y], vec![set_all, inc_all, nothing, zeroed]);
         let args = [
             Tensor::from_vec(vec![2, 3], (0..6).map(|k| k as f64).collect()).unwrap(),
             Tensor::from_vec(vec![3], vec![10.0, 20.0, 30.0]).unwrap(),
@@ -210,11 +206,7 @@ mod tests {
         let x = input(&mut g, DType::Int8, 1, "x");
         let y = input(&mut g, DType::Float64, 0, "y");
         let inc_all = inc(&mut g, false, vec![IdxEntry::FULL], &[x, y]);
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![inc_all],
-        };
+        let case = Case::new(g, vec![x, y], vec![inc_all]);
         let args = [
             Tensor::from_vec(vec![3], vec![-5i8, 0, 127]).unwrap(),
             Tensor::scalar(1.6f64),
@@ -240,11 +232,7 @@ mod tests {
         let ga = inc(&mut g, false, vec![IdxEntry::Index(0)], &[zeros, a, i0]);
         let gb = inc(&mut g, false, vec![IdxEntry::Index(0)], &[zeros, b, i2]);
         let total = build::add(&mut g, ga, gb).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, a, b],
-            outputs: vec![total],
-        };
+        let case = Case::new(g, vec![x, a, b], vec![total]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.0f32, 2.0, 3.0]).unwrap(),
             Tensor::scalar(0.5f32),

@@ -141,17 +141,11 @@ mod tests {
     use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
 
     use crate::graph::Graph;
-    use crate::rewrite::families::testing::vectors;
+    use crate::rewrite::families::testing::{inplace_nodes, vectors};
     use crate::rewrite::{GraphRewriter, RunContext};
     use crate::tensor::{Scalar, Tensor};
 
     use crate::value::Value;
-
-    fn inplace_nodes(fg: &FunctionGraph) -> usize {
-        fg.apply_nodes()
-            .filter(|&n| !fg.graph().node(n).op.destroy_map().is_empty())
-            .count()
-    }
 
     /// Compiles with the inplace pass; the inplace nodes and the first output.
     fn run(
@@ -190,9 +184,7 @@ mod tests {
     #[test]
     fn intermediates_are_overwritten_and_inputs_are_not() {
         let mut g = Graph::new();
-        let [x, y] = vectors(&mut g, &["x", "y"])[..] else {
-            unreachable!()
-        };
+        let [x, y] = vectors(&mut g, ["x", "y"]);
         let a = build::exp(&mut g, x).unwrap();
         let b = build::add(&mut g, a, y).unwrap();
         let c = build::log(&mut g, b).unwrap();
@@ -210,9 +202,7 @@ mod tests {
     #[test]
     fn a_mutable_input_may_be_overwritten() {
         let mut g = Graph::new();
-        let [x] = vectors(&mut g, &["x"])[..] else {
-            unreachable!()
-        };
+        let [x] = vectors(&mut g, ["x"]);
         let e = build::exp(&mut g, x).unwrap();
         let mut input = FunctionInput::new(x);
         let (kept, _) = run(vec![input.clone()], g.clone(), e, &[vec![0.0]]);
@@ -230,9 +220,7 @@ mod tests {
     #[test]
     fn each_output_of_a_fused_node_may_take_an_input() {
         let mut g = Graph::new();
-        let [x, y] = vectors(&mut g, &["x", "y"])[..] else {
-            unreachable!()
-        };
+        let [x, y] = vectors(&mut g, ["x", "y"]);
         let e = build::exp(&mut g, x).unwrap();
         let a = build::mul(&mut g, e, y).unwrap();
         let s = build::sin(&mut g, y).unwrap();
@@ -287,9 +275,7 @@ mod tests {
     fn inplace_cost_per_candidate() {
         for n in [1_000usize, 10_000, 100_000] {
             let mut g = Graph::new();
-            let [x] = vectors(&mut g, &["x"])[..] else {
-                unreachable!()
-            };
+            let [x] = vectors(&mut g, ["x"]);
             let mut v = x;
             for _ in 0..n {
                 v = build::exp(&mut g, v).unwrap();

@@ -119,11 +119,7 @@ mod tests {
             (Sqr, Sqrt),
         ]
         .map(|(o, i)| compose(&mut g, o, i, x));
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: outs.to_vec(),
-        };
+        let case = Case::new(g, vec![x], outs.to_vec());
         let args = [Tensor::from_vec(vec![4], vec![1.5, -2.0, 0.0, 3.0]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 1e-15);
         assert_eq!(
@@ -138,11 +134,7 @@ mod tests {
     fn integer_squares_can_wrap() {
         let (mut g, [x]) = graph_with([("x", DType::Int8, 1)]);
         let r = compose(&mut g, Sqrt, Sqr, x);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![r],
-        };
+        let case = Case::new(g, vec![x], vec![r]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

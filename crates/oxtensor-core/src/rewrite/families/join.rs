@@ -92,11 +92,7 @@ mod tests {
         // An empty float64 piece makes an int8 join float64: it stays.
         let i = g.input(TensorType::with_ndim(DType::Int8, 2), Some("i"));
         let widened = join(&mut g, axis, &[i, empty]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, i],
-            outputs: vec![one, two, widened],
-        };
+        let case = Case::new(g, vec![x, y, i], vec![one, two, widened]);
         let m = |n: usize| {
             Tensor::from_vec(vec![2, n], (0..2 * n).map(|k| k as f64).collect()).unwrap()
         };

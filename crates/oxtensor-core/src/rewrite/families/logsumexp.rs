@@ -8,7 +8,9 @@
 //! would give NaN). Both change results where the plain form overflows or
 //! underflows: that is their purpose.
 
-use super::util::{cast_to, dtype_of, elemwise, inputs, like, output, owner_as, produced_by};
+use super::util::{
+    cast_to, dtype_of, elemwise, inputs, like, log_of_sum, output, owner_as, produced_by,
+};
 use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
@@ -63,13 +65,9 @@ fn local_log_sum_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewr
 }
 
 fn local_log_add_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let [arg] = inputs(fg, node)[..] else {
+    let Some((arg, terms)) = log_of_sum(fg, node) else {
         return Ok(None);
     };
-    let Some(sum) = produced_by(fg, arg, Add) else {
-        return Ok(None);
-    };
-    let terms = inputs(fg, sum);
     let exps: Option<Vec<NodeId>> = terms.iter().map(|&t| produced_by(fg, t, Exp)).collect();
     let Some(exps) = exps.filter(|e| e.len() >= 2) else {
         return Ok(None);
@@ -120,11 +118,7 @@ mod tests {
         let mut g = Graph::new();
         let (x, _, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
         let l = build::log(&mut g, s).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        }
+        Case::new(g, vec![x], vec![l])
     }
 
     fn run(fg: &crate::graph::FunctionGraph, args: &[Tensor]) -> Vec<f64> {
@@ -189,11 +183,7 @@ mod tests {
         };
         let s = g.apply_out(Arc::new(wide), &[e]).unwrap();
         let l2 = build::log(&mut g, s).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l, l2],
-        };
+        let case = Case::new(g, vec![x], vec![l, l2]);
         let args = [Tensor::from_vec(vec![2], vec![0.5f32, 2.0]).unwrap()];
         assert!(!printed(&check(&case, &PHASES, &args, 0.0)).contains("LogSumExp"));
     }
@@ -217,14 +207,7 @@ mod tests {
         );
         let s = build::add(&mut g, ex, ey).unwrap();
         let l = build::log(&mut g, s).unwrap();
-        (
-            Case {
-                g,
-                inputs: vec![x, y],
-                outputs: vec![l],
-            },
-            l,
-        )
+        (Case::new(g, vec![x, y], vec![l]), l)
     }
 
     #[test]
@@ -269,11 +252,7 @@ mod tests {
         let ex = build::exp(&mut g, x).unwrap();
         let s = build::add(&mut g, ex, x).unwrap();
         let l = build::log(&mut g, s).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        };
+        let case = Case::new(g, vec![x], vec![l]);
         let fg = check(
             &case,
             &PHASES,

@@ -68,11 +68,7 @@ mod tests {
             build::neg(&mut g, x).unwrap(),
             build::neg(&mut g, u).unwrap(),
         );
-        let case = Case {
-            g,
-            inputs: vec![x, u],
-            outputs: vec![nx, nu],
-        };
+        let case = Case::new(g, vec![x, u], vec![nx, nu]);
         let args = [
             Tensor::from_vec(vec![2], vec![1.5, -0.0]).unwrap(),
             Tensor::from_vec(vec![2], vec![3u8, 0]).unwrap(),
@@ -90,11 +86,7 @@ mod tests {
         let ny = build::neg(&mut g, y).unwrap();
         let d = build::sub(&mut g, x, ny).unwrap();
         let plain = build::sub(&mut g, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![d],
-        };
+        let case = Case::new(g, vec![x, y], vec![d]);
         let args = [
             Tensor::from_vec(vec![2], vec![1.5, -2.0]).unwrap(),
             Tensor::from_vec(vec![2], vec![0.25, 4.0]).unwrap(),

@@ -103,11 +103,7 @@ mod tests {
         };
         let c = build::scalar_constant(&mut g, c_dtype, p);
         let y = build::pow(&mut g, x, c).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        }
+        Case::new(g, vec![x], vec![y])
     }
 
     fn values(dtype: DType) -> [Tensor; 1] {

@@ -360,11 +360,7 @@ mod tests {
         // A product of sums is left alone.
         let rows = build::sum(&mut g, x, Some(&[2])).unwrap();
         let p = build::reduce(&mut g, ReduceKind::Prod, rows, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![outer, mm, p],
-        };
+        let case = Case::new(g, vec![x, y], vec![outer, mm, p]);
         let args = [
             arange(vec![2, 3, 4], |i| (i % 7) as i8 - 3),
             arange(vec![2, 3], |i| (i as f64 * 0.7).sin()),
@@ -386,11 +382,7 @@ mod tests {
         let a = build::reduce(&mut g, ReduceKind::All, y, Some(&[1])).unwrap();
         // Over no axis but to another dtype: it casts, it stays.
         let i = build::sum(&mut g, x, Some(&[])).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![s, n, a, i],
-        };
+        let case = Case::new(g, vec![x, y], vec![s, n, a, i]);
         let args = [
             arange(vec![1, 3], |i| i as i32 - 1),
             arange(vec![4, 1], |i| i as f64 - 1.5),
@@ -417,11 +409,7 @@ mod tests {
         });
         let v = g.apply_out(op, &[i, k]).unwrap();
         let s = build::sum(&mut g, v, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![a, b, i, k],
-            outputs: vec![m, s],
-        };
+        let case = Case::new(g, vec![a, b, i, k], vec![m, s]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.0, -2.0, 3.0]).unwrap(),
             Tensor::from_vec(vec![3], vec![0.5, 4.0, -3.0]).unwrap(),
@@ -451,11 +439,7 @@ mod tests {
         });
         let empty = g.apply_out(op, &[]).unwrap();
         let nothing = build::sum(&mut g, empty, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![a, b],
-            outputs: vec![any, count, nothing],
-        };
+        let case = Case::new(g, vec![a, b], vec![any, count, nothing]);
         let args = [
             Tensor::from_vec(vec![1, 3], vec![true, false, false]).unwrap(),
             Tensor::from_vec(vec![1, 3], vec![true, true, false]).unwrap(),
@@ -483,11 +467,7 @@ mod tests {
         let two = g.tensor_constant(Tensor::scalar(2i32));
         let n2 = build::mul(&mut g, two, n).unwrap();
         let s3 = build::sum(&mut g, n2, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, a, c, n],
-            outputs: vec![s0, s1, s2, s3],
-        };
+        let case = Case::new(g, vec![x, a, c, n], vec![s0, s1, s2, s3]);
         let args = [
             arange(vec![2, 3], |i| i as f64 * 0.5 - 1.0),
             Tensor::from_vec(vec![3], vec![2.0, -1.0, 0.25]).unwrap(),

@@ -180,11 +180,7 @@ mod tests {
         let also = build::reshape(&mut g, y, mv).unwrap();
         let v = input(&mut g, DType::Int8, &[None], "v");
         let vv = reshape(&mut g, v, &[-1]);
-        let case = Case {
-            g,
-            inputs: vec![x, y, v],
-            outputs: vec![chained, same, also, vv],
-        };
+        let case = Case::new(g, vec![x, y, v], vec![chained, same, also, vv]);
         let args = [
             Tensor::from_vec(vec![2, 3], (0..6).map(|i| i as f64).collect()).unwrap(),
             Tensor::from_vec(vec![2, 2], vec![1i8, 2, 3, 4]).unwrap(),
@@ -213,11 +209,7 @@ mod tests {
         let swapped = build::reshape(&mut g, y, mv).unwrap();
         let e = build::dimshuffle(&mut g, y, vec![None, Some(0), Some(1)]).unwrap();
         let flat = reshape(&mut g, e, &[-1]);
-        let case = Case {
-            g,
-            inputs: vec![y],
-            outputs: vec![swapped, flat],
-        };
+        let case = Case::new(g, vec![y], vec![swapped, flat]);
         let args = [Tensor::from_vec(vec![2, 3], (0..6).map(|i| i as f64).collect()).unwrap()];
         let fg = check(&case, &["canonicalize", "uncanonicalize"], &args, 0.0);
         assert_eq!(

@@ -171,11 +171,7 @@ mod tests {
         let d = build::dot(&mut g, x, y).unwrap();
         let e = build::exp(&mut g, d).unwrap();
         let shp = build::shape(&mut g, e).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![shp],
-        };
+        let case = Case::new(g, vec![x, y], vec![shp]);
         let args = [
             Tensor::from_vec(vec![2, 3], vec![1.0f64; 6]).unwrap(),
             Tensor::from_vec(vec![3, 4], vec![1.0f64; 12]).unwrap(),
@@ -196,11 +192,7 @@ mod tests {
         let n1 = g.apply_out(Arc::new(ShapeI { i: 1 }), &[x]).unwrap();
         let total = build::sum(&mut g, s, None).unwrap();
         let of_scalar = build::shape(&mut g, total).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![n0, n1, of_scalar],
-        };
+        let case = Case::new(g, vec![x], vec![n0, n1, of_scalar]);
         let args = [Tensor::from_vec(vec![0, 4], Vec::<i32>::new()).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(
@@ -228,11 +220,7 @@ mod tests {
         let kept = spec(&mut g, three);
         let e = build::exp(&mut g, useless).unwrap();
         let shp = build::shape(&mut g, kept).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![e, kept, shp],
-        };
+        let case = Case::new(g, vec![x], vec![e, kept, shp]);
         let args = [Tensor::from_vec(vec![2, 3], vec![0.5f32; 6]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(

@@ -223,11 +223,7 @@ mod tests {
     fn case(dtype: DType, f: impl Fn(&mut Graph, VarId, VarId) -> VarId) -> Case {
         let (mut g, [x, y]) = graph_with([("x", dtype, 1), ("y", dtype, 1)]);
         let out = f(&mut g, x, y);
-        Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![out],
-        }
+        Case::new(g, vec![x, y], vec![out])
     }
 
     fn run(fg: &FunctionGraph, x: &[f64], y: &[f64], dtype: DType) -> Vec<f64> {

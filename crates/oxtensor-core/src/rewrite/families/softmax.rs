@@ -155,11 +155,7 @@ mod tests {
         let mut g = Graph::new();
         let (x, e, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
         let y = build::true_div(&mut g, e, s).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        }
+        Case::new(g, vec![x], vec![y])
     }
 
     fn run(fg: &FunctionGraph, x: &Tensor) -> Vec<f64> {
@@ -224,11 +220,7 @@ mod tests {
         let s = g.apply_out(Arc::new(op), &[x]).unwrap();
         let t = build::dimshuffle(&mut g, s, vec![Some(1), Some(0)]).unwrap();
         let l = build::log(&mut g, t).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        }
+        Case::new(g, vec![x], vec![l])
     }
 
     #[test]
@@ -258,11 +250,7 @@ mod tests {
         let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let e = build::exp(&mut g, x).unwrap();
         let l = build::log(&mut g, e).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        };
+        let case = Case::new(g, vec![x], vec![l]);
         let fg = check(&case, &["stabilize"], &[matrix()], 0.0);
         assert!(!printed(&fg).contains("Softmax"));
     }

@@ -149,11 +149,7 @@ mod tests {
     fn case(dtype: DType, f: impl Fn(&mut Graph, VarId) -> VarId) -> Case {
         let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let y = f(&mut g, x);
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        }
+        Case::new(g, vec![x], vec![y])
     }
 
     fn run(fg: &FunctionGraph, x: &[f64], dtype: DType) -> Vec<f64> {

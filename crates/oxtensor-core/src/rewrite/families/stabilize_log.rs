@@ -3,7 +3,7 @@
 //! the sum) and `exp(x) - 1 -> expm1(x)` (`local_expm1`; also in the form
 //! the sum canonizer gives it, `-1 + exp(x)`, as PyTensor's does).
 
-use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
+use super::util::{elemwise, inputs, is_constant, like, log_of_sum, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
@@ -19,13 +19,9 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
 }
 
 fn local_log1p(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let [arg] = inputs(fg, node)[..] else {
+    let Some((_, terms)) = log_of_sum(fg, node) else {
         return Ok(None);
     };
-    let Some(sum) = produced_by(fg, arg, Add) else {
-        return Ok(None);
-    };
-    let terms = inputs(fg, sum);
     let Some(one) = terms.iter().position(|&t| is_constant(fg, t, 1.0)) else {
         return Ok(None);
     };
@@ -81,11 +77,7 @@ mod tests {
         let l = build::log(&mut g, s).unwrap();
         let e = build::exp(&mut g, x).unwrap();
         let m = build::sub(&mut g, e, one).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l, m],
-        };
+        let case = Case::new(g, vec![x], vec![l, m]);
         let args = [Tensor::from_vec(vec![3], vec![2.0, 0.5, -0.25]).unwrap()];
         let fg = check(&case, &["canonicalize", "stabilize"], &args, 1e-15);
         assert_eq!(

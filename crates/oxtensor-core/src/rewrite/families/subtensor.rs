@@ -442,11 +442,7 @@ mod tests {
         let from_two = index(&mut g, tail, vec![IdxEntry::FULL, Index(0)], &[two]);
         let window = index(&mut g, x, vec![FROM_TO], &[one, five]);
         let inner = index(&mut g, window, vec![FROM_TO], &[one, two]);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![all, from_two, inner],
-        };
+        let case = Case::new(g, vec![x], vec![all, from_two, inner]);
         let args = [Tensor::from_vec(vec![4, 4], (0..16).collect::<Vec<i32>>()).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(
@@ -470,11 +466,7 @@ mod tests {
             &[minus_one],
         );
         let last = index(&mut g, rev, vec![Index(0)], &[minus_two]);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![rev, last],
-        };
+        let case = Case::new(g, vec![x], vec![rev, last]);
         let args = [Tensor::from_vec(vec![3], vec![1.0, 2.0, 3.0]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert_eq!(
@@ -528,11 +520,7 @@ mod tests {
             ],
             &[one, one],
         );
-        let case = Case {
-            g,
-            inputs: vec![a, b, c, v],
-            outputs: vec![second, odd, row],
-        };
+        let case = Case::new(g, vec![a, b, c, v], vec![second, odd, row]);
         let args = [
             Tensor::scalar(7i64),
             Tensor::scalar(-8i64),
@@ -556,11 +544,7 @@ mod tests {
             crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, rows])
                 .unwrap();
         let first = index(&mut g, filled, vec![Index(0)], &[zero]);
-        let case = Case {
-            g,
-            inputs: vec![v, rows],
-            outputs: vec![first],
-        };
+        let case = Case::new(g, vec![v, rows], vec![first]);
         let args = [Tensor::scalar(1.5f64), Tensor::scalar(3i64)];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert!(printed(&fg).contains("Alloc"), "{}", printed(&fg));

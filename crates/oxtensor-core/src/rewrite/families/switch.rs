@@ -196,11 +196,7 @@ mod tests {
         let a = build::switch(&mut g, yes, x, y).unwrap();
         let b = build::switch(&mut g, no, x, y).unwrap();
         let same = build::switch(&mut g, c, x, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![c, x, y],
-            outputs: vec![a, b, same],
-        };
+        let case = Case::new(g, vec![c, x, y], vec![a, b, same]);
         let fg = check(&case, &["canonicalize"], &args(), 0.0);
         assert_eq!(printed(&fg), "x [id A]\ny [id B]\nx [id A]\n");
     }
@@ -213,11 +209,7 @@ mod tests {
         let p = build::mul(&mut g, x, s).unwrap();
         let t = build::switch(&mut g, c, y, zero).unwrap();
         let q = build::true_div(&mut g, t, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![c, x, y],
-            outputs: vec![p, q],
-        };
+        let case = Case::new(g, vec![c, x, y], vec![p, q]);
         let fg = check(&case, &["canonicalize"], &args(), 0.0);
         assert_eq!(
             printed(&fg),
@@ -233,11 +225,7 @@ mod tests {
         let s = build::switch(&mut g, c, one, y).unwrap();
         let p = build::mul(&mut g, x, s).unwrap();
         let plain = build::switch(&mut g, c, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![c, x, y],
-            outputs: vec![p, plain],
-        };
+        let case = Case::new(g, vec![c, x, y], vec![p, plain]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -23,6 +23,11 @@ pub struct Case {
 }
 
 impl Case {
+    /// A case of `g` with these inputs and outputs.
+    pub fn new(g: Graph, inputs: Vec<VarId>, outputs: Vec<VarId>) -> Case {
+        Case { g, inputs, outputs }
+    }
+
     /// The function graph (the case is cloned, so it can be rewritten
     /// several ways).
     pub fn fgraph(&self) -> FunctionGraph {
@@ -165,7 +170,14 @@ pub fn input(
 }
 
 /// Float64 vector inputs with these names.
-pub fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
+pub fn vectors<const N: usize>(g: &mut Graph, names: [&str; N]) -> [VarId; N] {
     let ty = crate::types::TensorType::with_ndim(crate::dtype::DType::Float64, 1);
-    names.iter().map(|n| g.input(ty.clone(), Some(n))).collect()
+    names.map(|n| g.input(ty.clone(), Some(n)))
+}
+
+/// How many nodes of `fg` destroy an input (after the inplace passes).
+pub fn inplace_nodes(fg: &FunctionGraph) -> usize {
+    fg.apply_nodes()
+        .filter(|&n| !fg.graph().node(n).op.destroy_map().is_empty())
+        .count()
 }

@@ -62,11 +62,7 @@ mod tests {
         let m = build::reduce(&mut g, ReduceKind::Max, n, axis).unwrap();
         let out = build::neg(&mut g, m).unwrap();
         let outputs = if expose { vec![out, m] } else { vec![out] };
-        Case {
-            g,
-            inputs: vec![x],
-            outputs,
-        }
+        Case::new(g, vec![x], outputs)
     }
 
     fn matrix(dtype: DType) -> Tensor {

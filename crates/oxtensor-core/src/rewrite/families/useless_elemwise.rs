@@ -159,11 +159,7 @@ mod tests {
         let or_yes = build::elemwise(&mut g, crate::scalar::ScalarKind::Or, &[yes, b]).unwrap();
         let and_zero = build::and(&mut g, i, zero).unwrap();
         let or_zero = build::elemwise(&mut g, crate::scalar::ScalarKind::Or, &[i, zero]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![b, i],
-            outputs: vec![and_yes, or_yes, and_zero, or_zero],
-        };
+        let case = Case::new(g, vec![b, i], vec![and_yes, or_yes, and_zero, or_zero]);
         let args = [
             Tensor::from_vec(vec![3], vec![true, false, true]).unwrap(),
             Tensor::from_vec(vec![3], vec![6i32, -1, 0]).unwrap(),
@@ -179,11 +175,7 @@ mod tests {
         let i = g.input(TensorType::new(DType::Int32, [Some(3)]).unwrap(), Some("i"));
         let seven = g.tensor_constant(Tensor::from_vec(vec![1], vec![7i32]).unwrap());
         let and_seven = build::and(&mut g, i, seven).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![i],
-            outputs: vec![and_seven],
-        };
+        let case = Case::new(g, vec![i], vec![and_seven]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

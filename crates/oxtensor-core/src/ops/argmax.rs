@@ -9,7 +9,7 @@ use crate::op_identity;
 use crate::ops::reduced_axes::{axis_field_methods, real_reduction_type};
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
-use crate::types::{TensorType, Type};
+use crate::types::TensorType;
 use crate::value::Value;
 
 /// `Argmax{axis=(1,)}`: indices count in the C order of the reduced axes.
@@ -33,13 +33,7 @@ impl Op for Argmax {
     // `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
     op_identity!("Argmax", self => "{}", super::reduced_axes::axis_tuple_prop(self.axis.as_deref()));
 
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let input = super::arity::single_input(self, inputs)?;
-        let t = input.expect_tensor("The input of Argmax")?;
-        Ok(vec![self.output_type(t)?.into()])
-    }
-
-    super::shape_rules::shape_without_axes!();
+    super::shape_rules::reduction_types!();
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;

@@ -6,12 +6,11 @@
 
 use super::argmax::Argmax;
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId};
 use crate::kernels::argmax::argmin;
 use crate::op_identity;
-use crate::ops::{Dims, InferredShapes, Outs};
+use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
-use crate::types::{TensorType, Type};
+use crate::types::TensorType;
 use crate::value::Value;
 
 /// `Argmin{axis=(1,)}`: indices count in the C order of the reduced axes;
@@ -59,16 +58,7 @@ impl Op for Argmin {
         self.argmax().describe().replacen("Argmax", "Argmin", 1)
     }
 
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let input = super::arity::single_input(self, inputs)?;
-        let t = input.expect_tensor("The input of Argmin")?;
-        Ok(vec![self.output_type(t)?.into()])
-    }
-
-    /// The input's shape without the reduced axes.
-    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
-        self.argmax().infer_shape(g, node, input_shapes)
-    }
+    super::shape_rules::reduction_types!();
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;
@@ -84,7 +74,7 @@ impl Op for Argmin {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::FunctionGraph;
+    use crate::graph::{FunctionGraph, Graph};
     use crate::ops::infer_shape::node_output_shapes;
     use std::sync::Arc;
 

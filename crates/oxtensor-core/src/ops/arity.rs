@@ -36,6 +36,12 @@ pub fn single_input<'a>(op: &dyn Op, inputs: &[&'a Type]) -> Result<&'a Type> {
     Ok(input)
 }
 
+/// The one input of a one-input op, a tensor: a `TypeError` naming the op
+/// ("The input of Argmax must be a tensor") otherwise.
+pub fn single_tensor<'a>(op: &dyn Op, inputs: &[&'a Type]) -> Result<&'a TensorType> {
+    single_input(op, inputs)?.expect_tensor(&format!("The input of {}", op.name()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

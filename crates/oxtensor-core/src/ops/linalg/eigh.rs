@@ -3,7 +3,7 @@
 //! `EighGrad`, the native op its gradient builds, and `Eigvalsh`, the
 //! eigenvalues alone (no eigenvectors computed).
 
-use super::{square_float, tensor_inputs};
+use super::{grad_type, square_float};
 use crate::build;
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
@@ -71,11 +71,7 @@ impl Op for EighGrad {
     op_identity!("EighGrad", self => "lower={}", py_bool(self.lower));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let t = tensor_inputs("EighGrad", inputs, 4)?;
-        let dtype = crate::dtype::upcast(&[t[1].dtype, t[2].dtype, t[3].dtype])?;
-        Ok(vec![square_float("EighGrad", &[inputs[1]])?
-            .with_dtype(dtype)
-            .into()])
+        Ok(vec![grad_type("EighGrad", inputs, 4, 1, &[1, 2, 3])?])
     }
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {

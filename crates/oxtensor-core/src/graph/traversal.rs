@@ -73,10 +73,14 @@ pub fn graph_inputs(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<Var
 /// The nodes computing the ancestors, each once, in the ancestors' order,
 /// not the blockers' own (`apply_ancestors`).
 pub fn apply_ancestors(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<NodeId> {
+    owners_once(g, ancestors(g, outputs, blockers), blockers)
+}
+
+/// The owners of `vars` other than those in `skip`, each once, in order.
+fn owners_once(g: &Graph, vars: Vec<VarId>, skip: &[VarId]) -> Vec<NodeId> {
     let mut seen = HashSet::new();
-    ancestors(g, outputs, blockers)
-        .into_iter()
-        .filter(|v| !blockers.contains(v))
+    vars.into_iter()
+        .filter(|v| !skip.contains(v))
         .filter_map(|v| g.var(v).owner())
         .filter(|n| seen.insert(*n))
         .collect()
@@ -97,13 +101,7 @@ pub fn orphans_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<VarId> {
 
 /// Nodes between the ends, in walk order (`applys_between`).
 pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
-    let mut seen = HashSet::new();
-    vars_between(g, ins, outs)
-        .into_iter()
-        .filter(|v| !ins.contains(v))
-        .filter_map(|v| g.var(v).owner())
-        .filter(|n| seen.insert(*n))
-        .collect()
+    owners_once(g, vars_between(g, ins, outs), ins)
 }
 
 /// Nodes between `blockers` and `outputs` in dependency order, by PyTensor's

@@ -52,10 +52,10 @@ mod tests {
     use super::super::program::{link_native, Program};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::ops::advanced_inc_subtensor::AdvancedIncSubtensor1;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
     use crate::value::Value;
     use std::sync::Arc;
 
@@ -69,9 +69,9 @@ mod tests {
         g.apply_out(op, &[x, y, idx]).unwrap()
     }
 
-    fn vectors(g: &mut Graph) -> (VarId, VarId) {
-        let ty = TensorType::with_ndim(DType::Float64, 1);
-        (g.input(ty.clone(), Some("x")), g.input(ty, Some("y")))
+    /// A fresh graph with the float64 vectors `x` and `y`.
+    fn vectors() -> (Graph, [VarId; 2]) {
+        graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)])
     }
 
     fn run(prog: &Program, x: &Tensor) -> Vec<Value> {
@@ -89,8 +89,7 @@ mod tests {
 
     #[test]
     fn a_dying_intermediate_becomes_the_output() {
-        let mut g = Graph::new();
-        let (x, y) = vectors(&mut g);
+        let (mut g, [x, y]) = vectors();
         let two = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::mul(&mut g, x, two).unwrap();
         let out = increment(&mut g, a, y);
@@ -108,8 +107,7 @@ mod tests {
 
     #[test]
     fn a_value_another_slot_still_sees_is_copied() {
-        let mut g = Graph::new();
-        let (x, y) = vectors(&mut g);
+        let (mut g, [x, y]) = vectors();
         let two = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::mul(&mut g, x, two).unwrap();
         let view = build::dimshuffle(&mut g, a, vec![None, Some(0)]).unwrap();
@@ -128,8 +126,7 @@ mod tests {
     fn fast_run_leaves_nothing_to_donate() {
         use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
         for (mode, donors) in [(Mode::fast_run(), 0), (Mode::fast_compile(), 1)] {
-            let mut g = Graph::new();
-            let (x, y) = vectors(&mut g);
+            let (mut g, [x, y]) = vectors();
             let two = g.tensor_constant(Tensor::scalar(2.0f64));
             let a = build::mul(&mut g, x, two).unwrap();
             let out = increment(&mut g, a, y);
@@ -149,8 +146,7 @@ mod tests {
 
     #[test]
     fn inputs_are_never_lent() {
-        let mut g = Graph::new();
-        let (x, y) = vectors(&mut g);
+        let (mut g, [x, y]) = vectors();
         let out = increment(&mut g, x, y);
         let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
         let prog = link_native(&fg, false);

@@ -15,28 +15,30 @@ pub type NodeOrderings = HashMap<NodeId, Vec<NodeId>>;
 
 /// A depth-first walk (`walk(..., bfs=False)`): each item is yielded once,
 /// then its expansion is pushed in order and the last pushed is taken next.
-pub fn walk_dfs<T: Copy + Eq + Hash>(start: &[T], mut expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
-    let mut stack: Vec<T> = start.to_vec();
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    while let Some(item) = stack.pop() {
-        if seen.insert(item) {
-            out.push(item);
-            stack.extend(expand(item));
-        }
-    }
-    out
+pub fn walk_dfs<T: Copy + Eq + Hash>(start: &[T], expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
+    walk(start, expand, false)
 }
 
 /// A breadth-first walk (`walk(..., bfs=True)`).
-pub fn walk_bfs<T: Copy + Eq + Hash>(start: &[T], mut expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
-    let mut queue: VecDeque<T> = start.iter().copied().collect();
+pub fn walk_bfs<T: Copy + Eq + Hash>(start: &[T], expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
+    walk(start, expand, true)
+}
+
+/// Expansions are pushed at the back; the next item is taken from the
+/// front (`bfs`) or the back.
+fn walk<T: Copy + Eq + Hash>(
+    start: &[T],
+    mut expand: impl FnMut(T) -> Vec<T>,
+    bfs: bool,
+) -> Vec<T> {
+    let mut frontier: VecDeque<T> = start.iter().copied().collect();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    while let Some(item) = queue.pop_front() {
+    let next = |f: &mut VecDeque<T>| if bfs { f.pop_front() } else { f.pop_back() };
+    while let Some(item) = next(&mut frontier) {
         if seen.insert(item) {
             out.push(item);
-            queue.extend(expand(item));
+            frontier.extend(expand(item));
         }
     }
     out
@@ -256,6 +258,7 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
     use crate::types::TensorType;
@@ -319,8 +322,7 @@ mod tests {
 
     #[test]
     fn apply_ancestors_lists_each_node_once_and_stops_at_blockers() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let e = build::exp(&mut g, x).unwrap();
         let y = build::add(&mut g, e, e).unwrap();
         let (add, exp) = (g.var(y).owner().unwrap(), g.var(e).owner().unwrap());
@@ -331,8 +333,7 @@ mod tests {
 
     #[test]
     fn independent_subgraphs_come_out_reversed() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let exp = build::exp(&mut g, x).unwrap();
         let log = build::log(&mut g, x).unwrap();
         let sin = build::sin(&mut g, x).unwrap();
@@ -355,8 +356,7 @@ mod tests {
 
     #[test]
     fn cycles_are_errors_not_endless_loops() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let exp = build::exp(&mut g, x).unwrap();
         let log = build::log(&mut g, exp).unwrap();
         let exp_node = g.var(exp).owner().unwrap();

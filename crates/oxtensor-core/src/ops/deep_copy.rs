@@ -45,13 +45,12 @@ impl Op for DeepCopyOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::test_support::{perform_first, transposed_2x3};
+    use crate::ops::test_support::perform_on_transposed;
     use std::sync::Arc;
 
     #[test]
     fn the_copy_has_the_values_and_not_the_buffer() {
-        let tr = transposed_2x3();
-        let got = perform_first(&DeepCopyOp, &[&tr]).unwrap();
+        let (tr, got) = perform_on_transposed(&DeepCopyOp);
         let Value::Tensor(src) = &tr else {
             unreachable!()
         };

@@ -2,13 +2,13 @@ use super::printer::MAX_INDENT;
 use super::*;
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
 
 #[test]
 fn fgraph_repr_marks_shared_subexpressions() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
     let y = build::exp(&mut g, x).unwrap();
     let z = build::add(&mut g, y, y).unwrap();
     let fg = FunctionGraph::new(g, vec![x], vec![z, y]).unwrap();
@@ -48,8 +48,7 @@ fn seed_example_with_types() {
 
 /// `x + 1 + 1 ...`, `n` additions deep.
 fn chain(n: usize) -> (Graph, VarId, VarId) {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
     let one = g.tensor_constant(Tensor::scalar(1.0f64));
     let mut z = x;
     for _ in 0..n {

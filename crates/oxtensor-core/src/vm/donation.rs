@@ -87,21 +87,33 @@ mod tests {
         Tensor::from_vec(vec![3], vec![1.0f64, 2.0, 3.0]).unwrap()
     }
 
-    #[test]
-    fn a_dying_intermediate_becomes_the_output() {
+    /// `2 * x` incremented by `y` at `[0, 0, 2]`: the graph, `x`, `y`
+    /// and the increment.
+    fn doubled_then_incremented() -> (Graph, [VarId; 2], VarId) {
         let (mut g, [x, y]) = vectors();
         let two = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::mul(&mut g, x, two).unwrap();
         let out = increment(&mut g, a, y);
+        (g, [x, y], out)
+    }
+
+    /// `prog` (of [`doubled_then_incremented`]) gives its values and leaves
+    /// no buffer in the pool: `2 * x`'s was written in place, not recycled.
+    fn assert_runs_in_place(prog: &Program) {
+        let got = run(prog, &x_value());
+        assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
+        assert!(prog.workspace.lock().unwrap().pool.is_empty());
+    }
+
+    #[test]
+    fn a_dying_intermediate_becomes_the_output() {
+        let (g, [x, y], out) = doubled_then_incremented();
         let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
         let prog = link_native(&fg, false);
         let last = prog.steps.last().unwrap();
         assert_eq!(last.donor.map(|(i, _)| i), Some(0));
         for _ in 0..2 {
-            let got = run(&prog, &x_value());
-            assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
-            // `2 * x`'s buffer was written in place, not recycled.
-            assert!(prog.workspace.lock().unwrap().pool.is_empty());
+            assert_runs_in_place(&prog);
         }
     }
 
@@ -126,10 +138,7 @@ mod tests {
     fn fast_run_leaves_nothing_to_donate() {
         use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
         for (mode, donors) in [(Mode::fast_run(), 0), (Mode::fast_compile(), 1)] {
-            let (mut g, [x, y]) = vectors();
-            let two = g.tensor_constant(Tensor::scalar(2.0f64));
-            let a = build::mul(&mut g, x, two).unwrap();
-            let out = increment(&mut g, a, y);
+            let (g, [x, y], out) = doubled_then_incremented();
             let spec = FunctionSpec {
                 inputs: vec![FunctionInput::new(x), FunctionInput::new(y)],
                 outputs: vec![(out, false)],
@@ -138,9 +147,7 @@ mod tests {
             let prog = compile(g, spec, &mode).unwrap().program;
             let lent = prog.steps.iter().filter(|s| s.donor.is_some()).count();
             assert_eq!(lent, donors, "{}", mode.name);
-            let got = run(&prog, &x_value());
-            assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
-            assert!(prog.workspace.lock().unwrap().pool.is_empty());
+            assert_runs_in_place(&prog);
         }
     }
 

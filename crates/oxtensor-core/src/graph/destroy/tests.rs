@@ -6,7 +6,7 @@ use super::*;
 use crate::compile::aliasing::{protected_vars, Supervisor};
 use crate::dtype::DType;
 use crate::graph::Graph;
-use crate::ops::{props_eq, props_hash, IoMap, Op, OpRef};
+use crate::ops::{IoMap, Op, OpRef};
 use crate::types::{TensorType, Type};
 use std::sync::Arc;
 
@@ -22,17 +22,9 @@ pub(super) struct MapOp {
 }
 
 impl Op for MapOp {
-    fn name(&self) -> &str {
-        "MapOp"
-    }
+    crate::op_identity!("MapOp");
     fn describe(&self) -> String {
         self.label.clone()
-    }
-    fn op_eq(&self, other: &dyn Op) -> bool {
-        props_eq(self, other)
-    }
-    fn op_hash(&self) -> u64 {
-        props_hash(self)
     }
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let ty = inputs.first().map_or_else(
@@ -52,9 +44,6 @@ impl Op for MapOp {
     }
     fn destroyhandler_tolerate_aliased(&self) -> Vec<(usize, usize)> {
         self.aliased.clone()
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }
 

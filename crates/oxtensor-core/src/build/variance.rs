@@ -172,6 +172,7 @@ pub fn std(g: &mut Graph, x: VarId, m: &Moments) -> Result<VarId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::testing::graph_with;
     use crate::graph::FunctionGraph;
     use crate::tensor::Tensor;
     use crate::vm::Program;
@@ -192,8 +193,7 @@ mod tests {
     }
 
     fn matrix() -> (Graph, VarId, Tensor) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+        let (g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let value = Tensor::from_vec(vec![2, 2], vec![1.0, 2.0, 3.0, 6.0]).unwrap();
         (g, x, value)
     }

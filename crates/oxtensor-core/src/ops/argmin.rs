@@ -74,7 +74,8 @@ impl Op for Argmin {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::{FunctionGraph, Graph};
+    use crate::graph::testing::graph_with;
+    use crate::graph::FunctionGraph;
     use crate::ops::infer_shape::node_output_shapes;
     use std::sync::Arc;
 
@@ -96,8 +97,7 @@ mod tests {
         let err = Argmin::new(None, 1).unwrap().output_type(&c).unwrap_err();
         assert!(err.to_string().contains("Argmin"), "{err}");
 
-        let mut g = Graph::new();
-        let xv = g.input(TensorType::with_ndim(DType::Float32, 2), Some("x"));
+        let (mut g, [xv]) = graph_with([("x", DType::Float32, 2)]);
         let y = g.apply_out(Arc::new(op), &[xv]).unwrap();
         let fg = FunctionGraph::new(g, vec![xv], vec![y]).unwrap();
         let opts = crate::vm::LinkOptions::default();
@@ -114,8 +114,7 @@ mod tests {
 
     #[test]
     fn shape_is_the_kept_axes() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Int16, 3), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Int16, 3)]);
         let op = Argmin::new(Some(&[0, 2]), 3).unwrap();
         let y = g.apply_out(Arc::new(op), &[x]).unwrap();
         let node = g.var(y).owner().unwrap();

@@ -277,11 +277,11 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
     use crate::rewrite::rewrite_graph;
     use crate::rewrite::rewriter::{node_rw, Rewrite, Tracks};
     use crate::scalar::ScalarKind;
-    use crate::types::TensorType;
 
     /// `exp(a) -> log(a)` and `log(a) -> exp(a)`: a pair that never settles.
     fn flip_flop() -> Vec<Arc<dyn NodeRewriter>> {
@@ -310,8 +310,7 @@ mod tests {
 
     /// `exp(x)`, which [`flip_flop`] turns back and forth.
     fn exp_graph() -> FunctionGraph {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let e = build::exp(&mut g, x).unwrap();
         FunctionGraph::new(g, vec![x], vec![e]).unwrap()
     }

@@ -64,12 +64,18 @@ fn fast_run_specializes_and_stabilizes() {
         .contains_key("local_pow_specialize"));
 }
 
-#[test]
-fn fast_compile_canonicalizes_but_does_not_specialize() {
+/// `x ** 2` of a float vector `x`: the graph, `x` and the power.
+fn x_squared() -> (Graph, VarId, VarId) {
     let mut g = Graph::new();
     let x = vector(&mut g, "x");
     let two = g.tensor_constant(Tensor::scalar(2.0f64));
     let sq = build::pow(&mut g, x, two).unwrap();
+    (g, x, sq)
+}
+
+#[test]
+fn fast_compile_canonicalizes_but_does_not_specialize() {
+    let (mut g, x, sq) = x_squared();
     let n = build::neg(&mut g, sq).unwrap();
     let nn = build::neg(&mut g, n).unwrap();
     let c = compile(g, spec(&[x], &[nn]), &Mode::fast_compile()).unwrap();
@@ -80,10 +86,7 @@ fn fast_compile_canonicalizes_but_does_not_specialize() {
 
 #[test]
 fn the_callers_graph_is_never_changed() {
-    let mut g = Graph::new();
-    let x = vector(&mut g, "x");
-    let two = g.tensor_constant(Tensor::scalar(2.0f64));
-    let sq = build::pow(&mut g, x, two).unwrap();
+    let (g, x, sq) = x_squared();
     let before = g.describe_node(g.var(sq).owner().unwrap());
     let keep = g.clone();
     let c = compile(g, spec(&[x], &[sq]), &Mode::fast_run()).unwrap();

@@ -103,16 +103,8 @@ impl Op for UnravelIndex {
         Ok(Some(vec![input_shapes[0].clone(); n]))
     }
 
-    /// Integer outputs: no gradient flows.
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[crate::graph::VarId],
-    ) -> Result<Vec<crate::graph::VarId>> {
-        let d = crate::ops::scalar_grad::disconnected(g);
-        Ok(vec![d, d])
-    }
+    // Integer outputs: no gradient flows.
+    super::constant_grads::disconnected_pullback!();
 }
 
 /// `RavelMultiIndex{mode, order}`: inputs are `n` integer coordinate
@@ -250,17 +242,8 @@ impl Op for RavelMultiIndex {
         Ok(Some(vec![shape]))
     }
 
-    /// Integer output: no gradient flows.
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        _output_grads: &[crate::graph::VarId],
-    ) -> Result<Vec<crate::graph::VarId>> {
-        let n = g.node(node).inputs.len();
-        let d = crate::ops::scalar_grad::disconnected(g);
-        Ok(vec![d; n])
-    }
+    // Integer output: no gradient flows.
+    super::constant_grads::disconnected_pullback!();
 }
 
 #[cfg(test)]

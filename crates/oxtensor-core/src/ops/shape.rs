@@ -23,8 +23,7 @@ impl Op for Shape {
     op_identity!("Shape");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = super::arity::exactly("Shape", inputs)?;
-        let ndim = input.expect_tensor("The input of Shape")?.ndim();
+        let ndim = super::arity::single_tensor(self, inputs)?.ndim();
         Ok(vec![
             TensorType::new(DType::Int64, [Some(ndim as u64)])?.into()
         ])

@@ -251,7 +251,7 @@ fn local_elemwise_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check, check_prints, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -289,11 +289,7 @@ mod tests {
             Tensor::from_vec(vec![5], vec![1i64, -2, 3, 4, 5]).unwrap(),
             Tensor::scalar(2i64),
         ];
-        let fg = check(&case, &PHASES, &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "x [id A]\nSpecifyShape [id B]\n ├─ x [id A]\n └─ 5 [id C]\nAlloc [id D]\n ├─ x [id A]\n ├─ k [id E]\n └─ Shape_i{0} [id F]\n    └─ x [id A]\n"
-        );
+        check_prints(&case, &PHASES, &args, 0.0, "x [id A]\nSpecifyShape [id B]\n ├─ x [id A]\n └─ 5 [id C]\nAlloc [id D]\n ├─ x [id A]\n ├─ k [id E]\n └─ Shape_i{0} [id F]\n    └─ x [id A]\n");
     }
 
     #[test]
@@ -325,11 +321,7 @@ mod tests {
             Tensor::scalar(3.0f32),
             m(|i| 1.0 - i as f32),
         ];
-        let fg = check(&case, &PHASES, &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ c [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nMul [id F]\n ├─ ExpandDims{axes=(0, 1)} [id G]\n │  └─ c [id B]\n └─ Exp [id H]\n    └─ x [id D]\ny [id I]\n"
-        );
+        check_prints(&case, &PHASES, &args, 0.0, "Alloc [id A]\n ├─ c [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nMul [id F]\n ├─ ExpandDims{axes=(0, 1)} [id G]\n │  └─ c [id B]\n └─ Exp [id H]\n    └─ x [id D]\ny [id I]\n");
     }
 
     #[test]
@@ -340,8 +332,13 @@ mod tests {
         let row = alloc(&mut g, &[x, one, n]);
         let case = Case::new(g, vec![x], vec![row]);
         let args = [Tensor::from_vec(vec![2], vec![true, false]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(printed(&fg), "ExpandDims{axis=0} [id A]\n └─ x [id B]\n");
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "ExpandDims{axis=0} [id A]\n └─ x [id B]\n",
+        );
     }
 
     #[test]
@@ -356,10 +353,12 @@ mod tests {
             Tensor::from_vec(vec![1], vec![2.5]).unwrap(),
             Tensor::scalar(1i64),
         ];
-        let fg = check(&case, &PHASES, &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ Alloc [id B]\n │  ├─ m [id C]\n │  └─ 1 [id D]\n └─ k [id E]\n"
+        check_prints(
+            &case,
+            &PHASES,
+            &args,
+            0.0,
+            "Alloc [id A]\n ├─ Alloc [id B]\n │  ├─ m [id C]\n │  └─ 1 [id D]\n └─ k [id E]\n",
         );
     }
 }

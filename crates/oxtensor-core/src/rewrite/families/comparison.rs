@@ -162,7 +162,7 @@ fn is_lengths(fg: &FunctionGraph, v: VarId, depth: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -190,12 +190,14 @@ mod tests {
             Tensor::from_vec(vec![3], vec![1.5, f64::NAN, 0.5]).unwrap(),
             Tensor::from_vec(vec![3], vec![7i64, -3, 0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
             "Second [id A]\n ├─ x [id B]\n └─ [False] [id C]\nx [id B]\n\
              Second [id D]\n ├─ i [id E]\n └─ [True] [id F]\nTrue [id G]\n\
-             Shape_i{0} [id H]\n └─ x [id B]\n0 [id I]\n"
+             Shape_i{0} [id H]\n └─ x [id B]\n0 [id I]\n",
         );
     }
 

@@ -207,7 +207,7 @@ fn index_dropped(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check, check_prints, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
 
@@ -240,11 +240,7 @@ mod tests {
             m(|i| 2.0 - i as f64),
             Tensor::from_vec(vec![1, 3], vec![1.0, 2.0, 3.0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Add [id A]\n ├─ Exp [id B]\n │  └─ MatrixTranspose [id C]\n │     └─ x [id D]\n └─ MatrixTranspose [id E]\n    └─ y [id F]\nMul [id G]\n ├─ x [id D]\n └─ y [id F]\nr [id H]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Add [id A]\n ├─ Exp [id B]\n │  └─ MatrixTranspose [id C]\n │     └─ x [id D]\n └─ MatrixTranspose [id E]\n    └─ y [id F]\nMul [id G]\n ├─ x [id D]\n └─ y [id F]\nr [id H]\n");
     }
 
     #[test]
@@ -291,10 +287,6 @@ mod tests {
             Tensor::scalar(3i64),
             m(|i| i as f64),
         ];
-        let fg = check(&case, &["uncanonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ v [id B]\n ├─ 1 [id C]\n └─ n [id D]\nSubtensor{:, i} [id E]\n ├─ x [id F]\n └─ 0 [id G]\n"
-        );
+        check_prints(&case, &["uncanonicalize"], &args, 0.0, "Alloc [id A]\n ├─ v [id B]\n ├─ 1 [id C]\n └─ n [id D]\nSubtensor{:, i} [id E]\n ├─ x [id F]\n └─ 0 [id G]\n");
     }
 }

@@ -157,7 +157,7 @@ fn local_inc_subtensor_serialize(fg: &mut FunctionGraph, node: NodeId) -> Result
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
@@ -193,11 +193,7 @@ mod tests {
             Tensor::from_vec(vec![2, 3], (0..6).map(|k| k as f64).collect()).unwrap(),
             Tensor::from_vec(vec![3], vec![10.0, 20.0, 30.0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ y [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nAdd [id F]\n ├─ x [id D]\n └─ ExpandDims{axis=0} [id G]\n    └─ y [id B]\nx [id D]\nSetSubtensor{i} [id H]\n ├─ x [id D]\n ├─ 0.0 [id I]\n └─ 1 [id J]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Alloc [id A]\n ├─ y [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nAdd [id F]\n ├─ x [id D]\n └─ ExpandDims{axis=0} [id G]\n    └─ y [id B]\nx [id D]\nSetSubtensor{i} [id H]\n ├─ x [id D]\n ├─ 0.0 [id I]\n └─ 1 [id J]\n");
     }
 
     #[test]
@@ -211,11 +207,7 @@ mod tests {
             Tensor::from_vec(vec![3], vec![-5i8, 0, 127]).unwrap(),
             Tensor::scalar(1.6f64),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Add [id A]\n ├─ x [id B]\n └─ Cast{int8} [id C]\n    └─ ExpandDims{axis=0} [id D]\n       └─ y [id E]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Add [id A]\n ├─ x [id B]\n └─ Cast{int8} [id C]\n    └─ ExpandDims{axis=0} [id D]\n       └─ y [id E]\n");
     }
 
     #[test]
@@ -238,10 +230,6 @@ mod tests {
             Tensor::scalar(0.5f32),
             Tensor::scalar(-4.0f32),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "IncSubtensor{i} [id A]\n ├─ IncSubtensor{i} [id B]\n │  ├─ Second [id C]\n │  │  ├─ x [id D]\n │  │  └─ [0.] [id E]\n │  ├─ a [id F]\n │  └─ 0 [id G]\n ├─ b [id H]\n └─ 2 [id I]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "IncSubtensor{i} [id A]\n ├─ IncSubtensor{i} [id B]\n │  ├─ Second [id C]\n │  │  ├─ x [id D]\n │  │  └─ [0.] [id E]\n │  ├─ a [id F]\n │  └─ 0 [id G]\n ├─ b [id H]\n └─ 2 [id I]\n");
     }
 }

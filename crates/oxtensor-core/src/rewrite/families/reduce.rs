@@ -336,7 +336,7 @@ fn local_sum_of_neg_to_neg_of_sum(fg: &mut FunctionGraph, node: NodeId) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check_prints, input, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -365,11 +365,7 @@ mod tests {
             arange(vec![2, 3, 4], |i| (i % 7) as i8 - 3),
             arange(vec![2, 3], |i| (i as f64 * 0.7).sin()),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Sum{axes=[0, 2]} [id A]\n └─ x [id B]\nMax{axes=None} [id C]\n └─ y [id D]\nProd{axes=None} [id E]\n └─ Sum{axis=2} [id F]\n    └─ x [id B]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Sum{axes=[0, 2]} [id A]\n └─ x [id B]\nMax{axes=None} [id C]\n └─ y [id D]\nProd{axes=None} [id E]\n └─ Sum{axis=2} [id F]\n    └─ x [id B]\n");
     }
 
     #[test]
@@ -387,11 +383,7 @@ mod tests {
             arange(vec![1, 3], |i| i as i32 - 1),
             arange(vec![4, 1], |i| i as f64 - 1.5),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Sum{axis=0} [id A]\n └─ Squeeze{axis=0} [id B]\n    └─ x [id C]\ny [id D]\nCast{bool} [id E]\n └─ Squeeze{axis=1} [id F]\n    └─ y [id D]\nSum{axes=[]} [id G]\n └─ x [id C]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Sum{axis=0} [id A]\n └─ Squeeze{axis=0} [id B]\n    └─ x [id C]\ny [id D]\nCast{bool} [id E]\n └─ Squeeze{axis=1} [id F]\n    └─ y [id D]\nSum{axes=[]} [id G]\n └─ x [id C]\n");
     }
 
     #[test]
@@ -416,11 +408,7 @@ mod tests {
             Tensor::scalar(i32::MAX),
             Tensor::scalar(5i32),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Maximum [id A]\n ├─ a [id B]\n └─ b [id C]\nAdd [id D]\n ├─ Cast{int64} [id E]\n │  └─ i [id F]\n └─ Cast{int64} [id G]\n    └─ k [id H]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Maximum [id A]\n ├─ a [id B]\n └─ b [id C]\nAdd [id D]\n ├─ Cast{int64} [id E]\n │  └─ i [id F]\n └─ Cast{int64} [id G]\n    └─ k [id H]\n");
     }
 
     #[test]
@@ -444,11 +432,7 @@ mod tests {
             Tensor::from_vec(vec![1, 3], vec![true, false, false]).unwrap(),
             Tensor::from_vec(vec![1, 3], vec![true, true, false]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Or [id A]\n ├─ Squeeze{axis=0} [id B]\n │  └─ a [id C]\n └─ Squeeze{axis=0} [id D]\n    └─ b [id E]\nSum{axis=0} [id F]\n └─ Join [id G]\n    ├─ 0 [id H]\n    ├─ a [id C]\n    └─ b [id E]\n0.0 [id I]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Or [id A]\n ├─ Squeeze{axis=0} [id B]\n │  └─ a [id C]\n └─ Squeeze{axis=0} [id D]\n    └─ b [id E]\nSum{axis=0} [id F]\n └─ Join [id G]\n    ├─ 0 [id H]\n    ├─ a [id C]\n    └─ b [id E]\n0.0 [id I]\n");
     }
 
     #[test]
@@ -474,10 +458,6 @@ mod tests {
             Tensor::scalar(4.0f64),
             Tensor::from_vec(vec![2], vec![i32::MAX, 1]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize", "specialize"], &args, 1e-15);
-        assert_eq!(
-            printed(&fg),
-            "Mul [id A]\n ├─ a [id B]\n └─ Sum{axis=0} [id C]\n    └─ x [id D]\nTrue_div [id E]\n ├─ Sum{axes=None} [id F]\n │  └─ x [id D]\n └─ c [id G]\nNeg [id H]\n └─ Sum{axis=1} [id I]\n    └─ x [id D]\nSum{axes=None} [id J]\n └─ Mul [id K]\n    ├─ [2] [id L]\n    └─ n [id M]\n"
-        );
+        check_prints(&case, &["canonicalize", "specialize"], &args, 1e-15, "Mul [id A]\n ├─ a [id B]\n └─ Sum{axis=0} [id C]\n    └─ x [id D]\nTrue_div [id E]\n ├─ Sum{axes=None} [id F]\n │  └─ x [id D]\n └─ c [id G]\nNeg [id H]\n └─ Sum{axis=1} [id I]\n    └─ x [id D]\nSum{axes=None} [id J]\n └─ Mul [id K]\n    ├─ [2] [id L]\n    └─ n [id M]\n");
     }
 }

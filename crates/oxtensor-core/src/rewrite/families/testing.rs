@@ -54,6 +54,11 @@ pub fn printed(fg: &FunctionGraph) -> String {
     debugprint_vars(fg.graph(), fg.outputs(), &PrintOptions::default())
 }
 
+/// [`check`], then asserts that the rewritten graph prints as `want`.
+pub fn check_prints(case: &Case, include: &[&str], args: &[Tensor], rtol: f64, want: &str) {
+    assert_eq!(printed(&check(case, include, args, rtol)), want);
+}
+
 /// Rewrites `case` with `include`, checks that the rewritten graph gives
 /// the unrewritten one's values on `args` (relative tolerance `rtol`, NaN
 /// matching NaN), and returns the rewritten graph for the caller's checks

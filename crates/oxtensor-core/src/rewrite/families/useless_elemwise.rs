@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_constant_that_decides_a_logical_op() {
-        use super::super::testing::{assert_unchanged, check, printed, Case};
+        use super::super::testing::{assert_unchanged, check_prints, Case};
         use crate::tensor::Tensor;
         let mut g = Graph::new();
         let b = g.input(TensorType::new(DType::Bool, [Some(3)]).unwrap(), Some("b"));
@@ -164,11 +164,13 @@ mod tests {
             Tensor::from_vec(vec![3], vec![true, false, true]).unwrap(),
             Tensor::from_vec(vec![3], vec![6i32, -1, 0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
             "b [id A]\nSecond [id B]\n ├─ b [id A]\n └─ [True] [id C]\n\
-             Second [id D]\n ├─ i [id E]\n └─ [0] [id F]\ni [id E]\n"
+             Second [id D]\n ├─ i [id E]\n └─ [0] [id F]\ni [id E]\n",
         );
         // A bitwise `& 7` of integers is not decided by the constant.
         let mut g = Graph::new();

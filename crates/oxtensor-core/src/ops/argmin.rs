@@ -8,10 +8,8 @@ use super::argmax::Argmax;
 use crate::error::{Error, Result};
 use crate::kernels::argmax::argmin;
 use crate::op_identity;
-use crate::ops::Outs;
-use crate::ops::{Op, PerformCtx};
+use crate::ops::Op;
 use crate::types::TensorType;
-use crate::value::Value;
 
 /// `Argmin{axis=(1,)}`: indices count in the C order of the reduced axes;
 /// the first minimum wins, and a NaN is smaller than everything (the
@@ -60,14 +58,7 @@ impl Op for Argmin {
 
     super::shape_rules::reduction_types!();
 
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let x = inputs[0].tensor()?;
-        let axes = self.axes(x.ndim());
-        outputs[0] = Some(argmin(x, &axes, Some(ctx.pool))?.into());
-        Ok(())
-    }
-
-    super::constant_grads::piecewise_constant_grads!();
+    super::argmax::position_methods!(argmin);
 }
 
 #[cfg(test)]

@@ -321,6 +321,23 @@ pub fn ops_equal(a: &OpRef, b: &OpRef) -> bool {
     Arc::ptr_eq(a, b) || a.op_eq(b.as_ref())
 }
 
+/// Writes `perform` of a one-output op as `$kernel`, which sees `self`,
+/// the context and the inputs under the names given and gives the tensor.
+macro_rules! perform_one {
+    ($self:ident, $ctx:ident, $inputs:ident => $kernel:expr) => {
+        fn perform(
+            &$self,
+            $ctx: &mut $crate::ops::PerformCtx,
+            $inputs: &[&$crate::value::Value],
+            outputs: &mut $crate::ops::Outs,
+        ) -> $crate::error::Result<()> {
+            outputs[0] = Some($kernel?.into());
+            Ok(())
+        }
+    };
+}
+pub(crate) use perform_one;
+
 /// Python's spelling of a boolean prop in an op's `describe`.
 pub fn py_bool(b: bool) -> &'static str {
     if b {

@@ -99,23 +99,6 @@ pub fn grad_type(
         .into())
 }
 
-/// Writes `perform` of a one-output op as `$kernel`, which sees `self`,
-/// the context and the inputs under the names given and gives the tensor.
-macro_rules! perform_one {
-    ($self:ident, $ctx:ident, $inputs:ident => $kernel:expr) => {
-        fn perform(
-            &$self,
-            $ctx: &mut $crate::ops::PerformCtx,
-            $inputs: &[&$crate::value::Value],
-            outputs: &mut $crate::ops::Outs,
-        ) -> Result<()> {
-            outputs[0] = Some($kernel?.into());
-            Ok(())
-        }
-    };
-}
-pub(crate) use perform_one;
-
 /// Writes the methods of an op from one square matrix to one of its
 /// shape (`(m,m)->(m,m)`): its float type, and `perform` as `$kernel`,
 /// which sees the input tensor and the output dtype under the names given
@@ -130,7 +113,7 @@ macro_rules! square_to_square {
             Ok(vec![super::square_float($name, inputs)?.into()])
         }
 
-        $crate::ops::linalg::perform_one!($self, ctx, inputs => {
+        $crate::ops::perform_one!($self, ctx, inputs => {
             let ($x, $dtype) = (inputs[0].tensor()?, ctx.output_dtype(0)?);
             $kernel
         });

@@ -160,7 +160,7 @@ macro_rules! solve_base_methods {
             Ok(vec![out])
         }
 
-        $crate::ops::linalg::perform_one!($self, ctx, inputs => {
+        $crate::ops::perform_one!($self, ctx, inputs => {
             let ($a, $b) = (inputs[0].tensor()?, inputs[1].tensor()?);
             let $dtype = ctx.output_dtype(0)?;
             $kernel

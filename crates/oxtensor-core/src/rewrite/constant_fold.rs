@@ -34,17 +34,7 @@ pub trait HostFolder: Send + Sync {
 pub struct HostFolding(pub Box<dyn HostFolder>);
 
 impl crate::graph::Feature for HostFolding {
-    fn name(&self) -> &str {
-        "HostFolding"
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
+    crate::graph::feature_identity!("HostFolding");
 }
 
 /// The node rewriter: folds one node.

@@ -18,7 +18,6 @@ use crate::tensor::{Scalar, Tensor};
 use crate::types::Type;
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
-use std::any::Any;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 type NodeKey = (u64, SmallVec<[VarId; 4]>);
@@ -191,9 +190,7 @@ fn same_constant(fg: &FunctionGraph, a: VarId, b: VarId) -> bool {
 }
 
 impl Feature for MergeFeature {
-    fn name(&self) -> &str {
-        "MergeFeature"
-    }
+    crate::graph::feature_identity!("MergeFeature");
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
         crate::graph::attach_once::<MergeFeature>(fg, "MergeFeature is already attached")?;
@@ -227,14 +224,6 @@ impl Feature for MergeFeature {
             Client::Node(..) => {}
         }
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

@@ -1,38 +1,9 @@
 //! Compiling from Rust with the rewrite phases, as Python does.
 
-use oxtensor_core::compile::{compile, FunctionInput, FunctionSpec, Mode, OnUnused};
+use oxtensor_core::compile::{compile, Mode, OnUnused};
 use oxtensor_core::prelude::*;
-use oxtensor_core::value::Value;
 
-fn vector(g: &mut Graph, name: &str) -> VarId {
-    g.input(TensorType::with_ndim(DType::Float64, 1), Some(name))
-}
-
-fn spec(inputs: &[VarId], outputs: &[VarId]) -> FunctionSpec {
-    FunctionSpec {
-        inputs: inputs.iter().map(|&v| FunctionInput::new(v)).collect(),
-        outputs: outputs.iter().map(|&v| (v, false)).collect(),
-        ..FunctionSpec::default()
-    }
-}
-
-fn values(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            oxtensor_core::tensor::Scalar::Float(x, _) => x,
-            other => panic!("{other:?}"),
-        })
-        .collect()
-}
-
-fn ops(fg: &FunctionGraph) -> Vec<String> {
-    fg.toposort()
-        .unwrap()
-        .into_iter()
-        .map(|n| fg.graph().node(n).op.describe())
-        .collect()
-}
+use crate::support::{op_names, spec, values, vector};
 
 #[test]
 fn fast_run_specializes_and_stabilizes() {
@@ -44,7 +15,7 @@ fn fast_run_specializes_and_stabilizes() {
     let s = build::add(&mut g, one, x).unwrap();
     let l = build::log(&mut g, s).unwrap();
     let c = compile(g, spec(&[x], &[sq, l]), &Mode::fast_run()).unwrap();
-    let names = ops(&c.built.fgraph);
+    let names = op_names(&c.built.fgraph);
     assert!(
         names.contains(&"Sqr".to_owned()) && names.contains(&"Log1p".to_owned()),
         "{names:?}"
@@ -79,7 +50,7 @@ fn fast_compile_canonicalizes_but_does_not_specialize() {
     let n = build::neg(&mut g, sq).unwrap();
     let nn = build::neg(&mut g, n).unwrap();
     let c = compile(g, spec(&[x], &[nn]), &Mode::fast_compile()).unwrap();
-    let names = ops(&c.built.fgraph);
+    let names = op_names(&c.built.fgraph);
     assert!(names.iter().any(|n| n == "Pow"), "{names:?}");
     assert!(!names.iter().any(|n| n == "Neg"), "{names:?}");
 }

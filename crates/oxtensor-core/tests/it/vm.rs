@@ -1,20 +1,10 @@
 //! Building, compiling and running graphs with no Python in the process.
 
 use oxtensor_core::prelude::*;
-use oxtensor_core::tensor::Scalar;
-use oxtensor_core::value::Value;
+
+use crate::support::{matrix, values, vector};
 use oxtensor_core::vm::{LinkOptions, Program};
 use std::collections::HashMap;
-
-fn values(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            Scalar::Float(x, _) => x,
-            other => panic!("not a float: {other:?}"),
-        })
-        .collect()
-}
 
 /// `outputs` of `g` linked into a program over `inputs`.
 fn linked(g: Graph, inputs: Vec<VarId>, outputs: Vec<VarId>) -> Program {
@@ -25,8 +15,7 @@ fn linked(g: Graph, inputs: Vec<VarId>, outputs: Vec<VarId>) -> Program {
 #[test]
 fn compiles_and_runs_a_matrix_graph() {
     let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
-    let w = g.input(TensorType::with_ndim(DType::Float64, 1), Some("w"));
+    let (x, w) = (matrix(&mut g, "x"), vector(&mut g, "w"));
     let xw = build::dot(&mut g, x, w).unwrap();
     let e = build::exp(&mut g, xw).unwrap();
     let s = build::sum(&mut g, e, None).unwrap();

@@ -99,11 +99,11 @@ fn local_log_add_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewr
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_prints, printed, rewrite, Case};
+    use super::super::testing::{check, check_prints, printed, rewrite, Case, TO_STABILIZE};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
-    use crate::graph::{Graph, VarId};
+    use crate::graph::VarId;
     use crate::ops::reduce::CAReduce;
     use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
@@ -111,12 +111,9 @@ mod tests {
 
     use std::sync::Arc;
 
-    const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
-
     /// `log(sum(exp(x), axis))` of a 2-d `x`, with the axis kept when `keep`.
     fn lse_case(dtype: DType, axis: Option<&[i64]>, keep: bool) -> Case {
-        let mut g = Graph::new();
-        let (x, _, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
+        let (mut g, [x, _, s]) = super::super::testing::sum_exp_2d(dtype, axis, keep);
         let l = build::log(&mut g, s).unwrap();
         Case::new(g, vec![x], vec![l])
     }
@@ -129,12 +126,12 @@ mod tests {
     fn log_sum_exp_becomes_the_native_op() {
         let x = Tensor::from_vec(vec![2, 3], vec![0.5f64, -1.0, 2.0, 3.0, 0.0, -4.0]).unwrap();
         let case = lse_case(DType::Float64, Some(&[1]), false);
-        let fg = check(&case, &PHASES, std::slice::from_ref(&x), 1e-14);
+        let fg = check(&case, &TO_STABILIZE, std::slice::from_ref(&x), 1e-14);
         assert_eq!(printed(&fg), "LogSumExp{axis=1} [id A]\n └─ x [id B]\n");
         let case = lse_case(DType::Float64, None, true);
         check_prints(
             &case,
-            &PHASES,
+            &TO_STABILIZE,
             std::slice::from_ref(&x),
             1e-14,
             "ExpandDims{axes=(0, 1)} [id A]\n └─ LogSumExp{axes=None} [id B]\n    └─ x [id C]\n",
@@ -143,7 +140,7 @@ mod tests {
         let x32 = crate::kernels::elemwise::cast::cast(&x, DType::Float32).unwrap();
         check(
             &lse_case(DType::Float32, Some(&[0]), true),
-            &PHASES,
+            &TO_STABILIZE,
             &[x32],
             1e-6,
         );
@@ -157,7 +154,7 @@ mod tests {
             run(&fg, std::slice::from_ref(&x))[0].is_infinite(),
             "the plain form overflows"
         );
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let want = [
             1000.0 + (-1.0f64).exp().ln_1p(),
             -1000.0 + (-1.0f64).exp().ln_1p(),
@@ -187,7 +184,7 @@ mod tests {
         let l2 = build::log(&mut g, s).unwrap();
         let case = Case::new(g, vec![x], vec![l, l2]);
         let args = [Tensor::from_vec(vec![2], vec![0.5f32, 2.0]).unwrap()];
-        assert!(!printed(&check(&case, &PHASES, &args, 0.0)).contains("LogSumExp"));
+        assert!(!printed(&check(&case, &TO_STABILIZE, &args, 0.0)).contains("LogSumExp"));
     }
 
     #[test]
@@ -195,7 +192,7 @@ mod tests {
         let case = lse_case(DType::Float64, Some(&[1]), false);
         check(
             &case,
-            &PHASES,
+            &TO_STABILIZE,
             &[Tensor::zeros(DType::Float64, &[2, 0]).unwrap()],
             0.0,
         );
@@ -217,14 +214,14 @@ mod tests {
         let (case, _) = lae_case(DType::Float64);
         let x = Tensor::from_vec(vec![3], vec![0.5f64, -2.0, 3.0]).unwrap();
         let y = Tensor::from_vec(vec![3], vec![1.5f64, -2.0, -1.0]).unwrap();
-        let fg = check(&case, &PHASES, &[x, y], 1e-14);
+        let fg = check(&case, &TO_STABILIZE, &[x, y], 1e-14);
         let p = printed(&fg);
         assert!(p.starts_with("Add [id A]\n ├─ Maximum [id B]\n"), "{p}");
         assert!(p.contains("Switch") && p.contains("Isinf"), "{p}");
         // Extreme values: finite where the plain form is not, and the
         // infinities kept (no NaN from inf - inf).
         let mut fg = case.fgraph();
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let inf = f64::INFINITY;
         let x = Tensor::from_vec(vec![4], vec![800.0f64, -800.0, -inf, inf]).unwrap();
         let y = Tensor::from_vec(vec![4], vec![800.0f64, -801.0, -inf, 1.0]).unwrap();
@@ -240,7 +237,7 @@ mod tests {
         let x = Tensor::from_vec(vec![2], vec![100.0f32, 1.0]).unwrap();
         let y = Tensor::from_vec(vec![2], vec![99.0f32, 2.0]).unwrap();
         let mut fg = case32.fgraph();
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let got = run(&fg, &[x, y]);
         assert!(
             (got[0] - (100.0 + (-1.0f64).exp().ln_1p())).abs() < 1e-4,
@@ -257,7 +254,7 @@ mod tests {
         let case = Case::new(g, vec![x], vec![l]);
         let fg = check(
             &case,
-            &PHASES,
+            &TO_STABILIZE,
             &[Tensor::from_vec(vec![1], vec![0.5f64]).unwrap()],
             0.0,
         );

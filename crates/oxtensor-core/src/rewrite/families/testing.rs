@@ -142,25 +142,27 @@ pub fn vector(values: &[f64], dtype: crate::dtype::DType) -> Tensor {
     crate::kernels::elemwise::cast::cast(&t, dtype).expect("a cast")
 }
 
-/// A 2-d input `x` in `g`, `exp(x)`, and `sum(exp(x), axis)` with the
-/// summed axes put back (length 1) when `keep`: what the softmax and
+/// The phases the stabilizing rewrites run in (`fast_run` up to them).
+pub const TO_STABILIZE: [&str; 2] = ["canonicalize", "stabilize"];
+
+/// A graph with a 2-d input `x`, `exp(x)`, and `sum(exp(x), axis)` with
+/// the summed axes put back (length 1) when `keep`: what the softmax and
 /// log-sum-exp rewrites look for.
 pub fn sum_exp_2d(
-    g: &mut Graph,
     dtype: crate::dtype::DType,
     axis: Option<&[i64]>,
     keep: bool,
-) -> (VarId, VarId, VarId) {
-    let x = g.input(crate::types::TensorType::with_ndim(dtype, 2), Some("x"));
-    let e = crate::build::exp(g, x).expect("exp");
-    let mut s = crate::build::sum(g, e, axis).expect("sum");
+) -> (Graph, [VarId; 3]) {
+    let (mut g, [x]) = crate::graph::testing::graph_with([("x", dtype, 2)]);
+    let e = crate::build::exp(&mut g, x).expect("exp");
+    let mut s = crate::build::sum(&mut g, e, axis).expect("sum");
     if keep {
         let removed: Vec<usize> =
             axis.map_or(vec![0, 1], |a| a.iter().map(|&i| i as usize).collect());
         let order = crate::build::reinsert_axes(2, &removed);
-        s = crate::build::dimshuffle(g, s, order).expect("dimshuffle");
+        s = crate::build::dimshuffle(&mut g, s, order).expect("dimshuffle");
     }
-    (x, e, s)
+    (g, [x, e, s])
 }
 
 /// A named input of `dtype` with this static shape (`None`: unknown).

@@ -20,3 +20,11 @@ pub fn scalar_graph_with<const N: usize>(inputs: [(&str, DType); N]) -> (Graph, 
     let vars = inputs.map(|(name, dtype)| g.input(Type::Scalar(dtype), Some(name)));
     (g, vars)
 }
+
+/// A fresh arena with a float64 vector input `x` and the float64 scalar
+/// constant `c`, made in that order.
+pub fn x_and_constant(c: f64) -> (Graph, VarId, VarId) {
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
+    let c = g.tensor_constant(crate::tensor::Tensor::scalar(c));
+    (g, x, c)
+}

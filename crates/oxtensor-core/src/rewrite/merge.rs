@@ -326,7 +326,7 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::testing::graph_with;
+    use crate::graph::testing::{graph_with, x_and_constant};
     use crate::graph::Graph;
 
     #[test]
@@ -345,8 +345,7 @@ mod tests {
 
     #[test]
     fn merges_twin_nodes_and_equal_constants_incrementally() {
-        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-        let c1 = g.tensor_constant(Tensor::scalar(2.0f64));
+        let (mut g, x, c1) = x_and_constant(2.0);
         let c2 = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::exp(&mut g, x).unwrap();
         let b = build::exp(&mut g, x).unwrap();

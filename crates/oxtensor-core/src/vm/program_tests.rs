@@ -4,7 +4,7 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
-use crate::graph::testing::graph_with;
+use crate::graph::testing::{graph_with, x_and_constant};
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::tensor::{Scalar, Tensor};
 use crate::types::TensorType;
@@ -24,8 +24,7 @@ fn f64s(v: &Value) -> Vec<f64> {
 
 #[test]
 fn runs_a_chain_and_recycles() {
-    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-    let two = g.tensor_constant(Tensor::scalar(2.0f64));
+    let (mut g, x, two) = x_and_constant(2.0);
     let mut y = x;
     for _ in 0..5 {
         y = build::mul(&mut g, y, two).unwrap();

@@ -64,15 +64,13 @@ fn local_expm1(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> 
 mod tests {
     use super::super::testing::{check_prints, Case};
     use crate::build;
-    use crate::dtype::DType;
 
-    use crate::graph::testing::graph_with;
+    use crate::graph::testing::x_and_constant;
     use crate::tensor::Tensor;
 
     #[test]
     fn log_of_one_plus_is_log1p_and_exp_minus_one_is_expm1() {
-        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-        let one = g.tensor_constant(Tensor::scalar(1.0f64));
+        let (mut g, x, one) = x_and_constant(1.0);
         let s = build::add(&mut g, one, x).unwrap();
         let l = build::log(&mut g, s).unwrap();
         let e = build::exp(&mut g, x).unwrap();

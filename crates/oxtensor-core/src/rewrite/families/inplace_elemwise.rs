@@ -183,8 +183,7 @@ mod tests {
 
     #[test]
     fn intermediates_are_overwritten_and_inputs_are_not() {
-        let mut g = Graph::new();
-        let [x, y] = vectors(&mut g, ["x", "y"]);
+        let (mut g, [x, y]) = vectors(["x", "y"]);
         let a = build::exp(&mut g, x).unwrap();
         let b = build::add(&mut g, a, y).unwrap();
         let c = build::log(&mut g, b).unwrap();
@@ -201,8 +200,7 @@ mod tests {
 
     #[test]
     fn a_mutable_input_may_be_overwritten() {
-        let mut g = Graph::new();
-        let [x] = vectors(&mut g, ["x"]);
+        let (mut g, [x]) = vectors(["x"]);
         let e = build::exp(&mut g, x).unwrap();
         let mut input = FunctionInput::new(x);
         let (kept, _) = run(vec![input.clone()], g.clone(), e, &[vec![0.0]]);
@@ -219,8 +217,7 @@ mod tests {
     /// past a block (by blocks) and within one (computed, then copied).
     #[test]
     fn each_output_of_a_fused_node_may_take_an_input() {
-        let mut g = Graph::new();
-        let [x, y] = vectors(&mut g, ["x", "y"]);
+        let (mut g, [x, y]) = vectors(["x", "y"]);
         let e = build::exp(&mut g, x).unwrap();
         let a = build::mul(&mut g, e, y).unwrap();
         let s = build::sin(&mut g, y).unwrap();
@@ -274,8 +271,7 @@ mod tests {
     #[ignore = "a measurement"]
     fn inplace_cost_per_candidate() {
         for n in [1_000usize, 10_000, 100_000] {
-            let mut g = Graph::new();
-            let [x] = vectors(&mut g, ["x"]);
+            let (mut g, [x]) = vectors(["x"]);
             let mut v = x;
             for _ in 0..n {
                 v = build::exp(&mut g, v).unwrap();

@@ -176,10 +176,9 @@ pub fn input(
     g.input(ty, Some(name))
 }
 
-/// Float64 vector inputs with these names.
-pub fn vectors<const N: usize>(g: &mut Graph, names: [&str; N]) -> [VarId; N] {
-    let ty = crate::types::TensorType::with_ndim(crate::dtype::DType::Float64, 1);
-    names.map(|n| g.input(ty.clone(), Some(n)))
+/// A fresh graph with float64 vector inputs of these names.
+pub fn vectors<const N: usize>(names: [&str; N]) -> (Graph, [VarId; N]) {
+    crate::graph::testing::graph_with(names.map(|n| (n, crate::dtype::DType::Float64, 1)))
 }
 
 /// How many nodes of `fg` destroy an input (after the inplace passes).

@@ -173,7 +173,6 @@ fn distribute(
 mod tests {
     use crate::build;
 
-    use crate::graph::Graph;
     use crate::rewrite::families::testing::{assert_unchanged, check_prints, vectors, Case};
     use crate::tensor::Tensor;
 
@@ -188,8 +187,7 @@ mod tests {
 
     #[test]
     fn factors_go_into_a_sum_where_they_cancel() {
-        let mut g = Graph::new();
-        let v = vectors(&mut g, ["a", "b", "x", "y"]);
+        let (mut g, v) = vectors(["a", "b", "x", "y"]);
         let [a, b, x, y] = v;
         let ax = build::true_div(&mut g, a, x).unwrap();
         let by = build::true_div(&mut g, b, y).unwrap();
@@ -205,8 +203,7 @@ mod tests {
 
     #[test]
     fn a_sum_times_a_factor_is_not_expanded() {
-        let mut g = Graph::new();
-        let v = vectors(&mut g, ["a", "b", "x"]);
+        let (mut g, v) = vectors(["a", "b", "x"]);
         let s = build::add(&mut g, v[0], v[1]).unwrap();
         let p = build::mul(&mut g, s, v[2]).unwrap();
         let case = Case::new(g, v.to_vec(), vec![p]);

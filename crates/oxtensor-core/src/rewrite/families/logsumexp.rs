@@ -8,9 +8,8 @@
 //! would give NaN). Both change results where the plain form overflows or
 //! underflows: that is their purpose.
 
-use super::util::{
-    cast_to, dtype_of, elemwise, inputs, like, log_of_sum, output, owner_as, produced_by,
-};
+use super::stabilize_log::log_of_sum;
+use super::util::{cast_to, dtype_of, elemwise, inputs, like, output, owner_as, produced_by};
 use crate::build;
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};

@@ -3,7 +3,7 @@
 //! the sum) and `exp(x) - 1 -> expm1(x)` (`local_expm1`; also in the form
 //! the sum canonizer gives it, `-1 + exp(x)`, as PyTensor's does).
 
-use super::util::{elemwise, inputs, is_constant, like, log_of_sum, output, produced_by};
+use super::util::{elemwise, inputs, is_constant, like, output, produced_by};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
@@ -16,6 +16,16 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
     register_in(db, phase::STABILIZE, log1p, &["stable"])?;
     let expm1 = scalar_rw!("local_expm1", [Sub, Add], local_expm1);
     register_in(db, phase::STABILIZE, expm1, &["stable"])
+}
+
+/// The one input of `node` (a `log`) when an `Add` produces it, and that
+/// sum's terms: `x` and `[a, b]` for `log(x)` with `x = a + b`.
+pub(super) fn log_of_sum(fg: &FunctionGraph, node: NodeId) -> Option<(VarId, Vec<VarId>)> {
+    let [arg] = inputs(fg, node)[..] else {
+        return None;
+    };
+    let sum = produced_by(fg, arg, Add)?;
+    Some((arg, inputs(fg, sum)))
 }
 
 fn local_log1p(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {

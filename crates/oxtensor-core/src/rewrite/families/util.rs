@@ -46,16 +46,6 @@ pub fn inputs(fg: &FunctionGraph, node: NodeId) -> Vec<VarId> {
     fg.graph().node(node).inputs.clone()
 }
 
-/// The one input of `node` (a `log`) when an `Add` produces it, and that
-/// sum's terms: `x` and `[a, b]` for `log(x)` with `x = a + b`.
-pub fn log_of_sum(fg: &FunctionGraph, node: NodeId) -> Option<(VarId, Vec<VarId>)> {
-    let [arg] = inputs(fg, node)[..] else {
-        return None;
-    };
-    let sum = produced_by(fg, arg, ScalarKind::Add)?;
-    Some((arg, inputs(fg, sum)))
-}
-
 /// A node's only output.
 pub fn output(fg: &FunctionGraph, node: NodeId) -> VarId {
     fg.graph().node(node).outputs[0]

@@ -219,11 +219,11 @@ pub fn dot(g: &mut Graph, a: VarId, b: VarId) -> Result<VarId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::testing::graph_with;
 
     #[test]
     fn broadcasting_inserts_expand_dims() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let two = g.tensor_constant(crate::tensor::Tensor::scalar(2.0f32));
         let y = mul(&mut g, x, two).unwrap();
         let node = g.node(g.var(y).owner().unwrap());

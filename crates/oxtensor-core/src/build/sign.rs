@@ -157,6 +157,7 @@ fn op_sign(op: &dyn std::any::Any, ins: &[Sign]) -> Sign {
 mod tests {
     use super::*;
     use crate::build;
+    use crate::graph::testing::graph_with;
     use crate::types::TensorType;
 
     fn constant(g: &mut Graph, values: Vec<f64>) -> VarId {
@@ -179,8 +180,7 @@ mod tests {
 
     #[test]
     fn dtypes_shapes_and_casts_are_non_negative() {
-        let mut g = Graph::new();
-        let u = g.input(TensorType::with_ndim(DType::UInt8, 1), Some("u"));
+        let (mut g, [u]) = graph_with([("u", DType::UInt8, 1)]);
         assert_eq!(proven_sign(&g, u), Sign::NonNegative);
         let m = g.input(TensorType::with_ndim(DType::Float64, 2), Some("m"));
         let shape = build::shape(&mut g, m).unwrap();

@@ -172,6 +172,7 @@ pub fn std(g: &mut Graph, x: VarId, m: &Moments) -> Result<VarId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::testing::graph_with;
     use crate::graph::FunctionGraph;
     use crate::tensor::Tensor;
     use crate::vm::Program;
@@ -183,9 +184,16 @@ mod tests {
         crate::tensor::format_tensor(got[0].tensor().unwrap())
     }
 
+    /// Moments along the one axis `axis`, with the other options' defaults.
+    fn along(axis: i64) -> Moments {
+        Moments {
+            axis: Some(vec![axis]),
+            ..Default::default()
+        }
+    }
+
     fn matrix() -> (Graph, VarId, Tensor) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+        let (g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let value = Tensor::from_vec(vec![2, 2], vec![1.0, 2.0, 3.0, 6.0]).unwrap();
         (g, x, value)
     }
@@ -195,14 +203,7 @@ mod tests {
         // (moments, np.var / np.std of [[1, 2], [3, 6]] with those arguments)
         let cases = [
             (Moments::default(), false, "3.5"),
-            (
-                Moments {
-                    axis: Some(vec![0]),
-                    ..Default::default()
-                },
-                false,
-                "[1. 4.]",
-            ),
+            (along(0), false, "[1. 4.]"),
             (
                 Moments {
                     axis: Some(vec![-1]),
@@ -237,14 +238,7 @@ mod tests {
                 false,
                 "3.5",
             ),
-            (
-                Moments {
-                    axis: Some(vec![0]),
-                    ..Default::default()
-                },
-                true,
-                "[1. 2.]",
-            ),
+            (along(0), true, "[1. 2.]"),
         ];
         for (m, is_std, want) in cases {
             let (mut g, x, value) = matrix();
@@ -261,15 +255,7 @@ mod tests {
     #[test]
     fn names_and_the_chain_the_rewrite_recognises() {
         let (mut g, x, _) = matrix();
-        let v = var(
-            &mut g,
-            x,
-            &Moments {
-                axis: Some(vec![1]),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let v = var(&mut g, x, &along(1)).unwrap();
         assert_eq!(g.var(v).name.as_deref(), Some("var"));
         let sum = g.node(g.var(v).owner().unwrap()).inputs[0];
         let sqr = g.node(g.var(sum).owner().unwrap()).inputs[0];
@@ -285,14 +271,7 @@ mod tests {
     #[test]
     fn a_bad_axis_is_a_value_error() {
         let (mut g, x, _) = matrix();
-        let err = var(
-            &mut g,
-            x,
-            &Moments {
-                axis: Some(vec![2]),
-                ..Default::default()
-            },
-        );
+        let err = var(&mut g, x, &along(2));
         assert_eq!(
             err.unwrap_err().to_string(),
             "axis 2 is out of bounds for array of dimension 2"

@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::graph::destroy::has_destroy_ops;
 use crate::graph::{DestroyHandler, Feature, FunctionGraph, VarId};
 use rustc_hash::FxHashSet;
-use std::any::Any;
 
 /// Protects variables from destruction; asks the graph's
 /// [`DestroyHandler`] on each validation (nothing to do without one).
@@ -56,9 +55,7 @@ impl Supervisor {
 }
 
 impl Feature for Supervisor {
-    fn name(&self) -> &str {
-        "Supervisor"
-    }
+    crate::graph::feature_identity!("Supervisor");
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
         crate::graph::attach_once::<Supervisor>(fg, "Supervisor is already attached")
@@ -84,14 +81,6 @@ impl Feature for Supervisor {
             }
         }
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

@@ -133,8 +133,8 @@ mod tests {
     use super::*;
     use crate::compile::{FunctionInput, FunctionMaker, Mode};
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
 
     /// The ops of the compiled graph's output owners, for a function of
     /// one input `x` (borrowed or not) returning what `outs` makes.
@@ -142,8 +142,7 @@ mod tests {
         borrow_in: bool,
         outs: impl Fn(&mut Graph, VarId) -> Vec<(VarId, bool)>,
     ) -> Vec<String> {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let outputs = outs(&mut g, x);
         let spec = FunctionSpec {
             inputs: vec![FunctionInput {

@@ -110,11 +110,7 @@ fn disconnected_output(
         "pushforward was asked for the tangent of {}, which does not depend on any variable in wrt",
         g.describe_var(f)
     );
-    match req.disconnected_outputs {
-        OnDisconnected::Raise => return Err(Error::Disconnected(msg)),
-        OnDisconnected::Warn => warnings.push(msg),
-        OnDisconnected::Ignore => {}
-    }
+    req.disconnected_outputs.report(msg, warnings)?;
     Ok(match req.return_disconnected {
         ReturnDisconnected::Zero => Some(build::zeros_like(g, f, grad_dtype(tensor_dtype(g, f)?))?),
         ReturnDisconnected::None => None,

@@ -15,7 +15,7 @@ pub use reverse::grad;
 use reverse::grad_with;
 pub use substitute::substitute;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 
 /// What `disconnected_inputs` asks for when a `wrt` entry does not reach the cost.
@@ -28,6 +28,19 @@ pub enum OnDisconnected {
     Warn,
     /// Nothing.
     Ignore,
+}
+
+impl OnDisconnected {
+    /// Raises `msg` as a `DisconnectedInputError`, adds it to `warnings`,
+    /// or drops it.
+    pub(crate) fn report(self, msg: String, warnings: &mut Vec<String>) -> Result<()> {
+        match self {
+            OnDisconnected::Raise => return Err(Error::Disconnected(msg)),
+            OnDisconnected::Warn => warnings.push(msg),
+            OnDisconnected::Ignore => {}
+        }
+        Ok(())
+    }
 }
 
 /// What `return_disconnected` gives for a disconnected `wrt` entry.

@@ -4,9 +4,7 @@
 //! summed gradients of its outputs. The rules of the seeds' Op contract are
 //! enforced here, around every op's pullback, so each op need not.
 
-use super::{
-    connection_pattern, GradHost, GradRequest, GradResult, OnDisconnected, ReturnDisconnected,
-};
+use super::{connection_pattern, GradHost, GradRequest, GradResult, ReturnDisconnected};
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::traversal::toposort;
@@ -537,11 +535,7 @@ fn finish(
                 "grad method was asked to compute the gradient with respect to a variable that is not part of the computational graph of the cost, or is used only by a non-differentiable operator: {}",
                 g.describe_var(w)
             );
-            match req.disconnected_inputs {
-                OnDisconnected::Raise => return Err(Error::Disconnected(msg)),
-                OnDisconnected::Warn => warnings.push(msg),
-                OnDisconnected::Ignore => {}
-            }
+            req.disconnected_inputs.report(msg, warnings)?;
             match req.return_disconnected {
                 ReturnDisconnected::Zero => float_zeros(g, w).map(Some),
                 ReturnDisconnected::None => Ok(None),

@@ -3,6 +3,7 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::graph::FunctionGraph;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
@@ -50,8 +51,7 @@ fn grad_of_a_sum_of_products() {
 
 #[test]
 fn matrix_products_and_reductions() {
-    let mut g = Graph::new();
-    let a = g.input(TensorType::with_ndim(DType::Float64, 2), Some("a"));
+    let (mut g, [a]) = graph_with([("a", DType::Float64, 2)]);
     let v = vector(&mut g, "v");
     let av = build::dot(&mut g, a, v).unwrap();
     let e = build::exp(&mut g, av).unwrap();

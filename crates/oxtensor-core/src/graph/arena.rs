@@ -325,7 +325,7 @@ pub fn shorten_constant(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::testing::graph_with;
+    use crate::graph::testing::x_and_constant;
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
     use crate::types::TensorType;
@@ -333,8 +333,7 @@ mod tests {
 
     #[test]
     fn build_and_describe() {
-        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-        let c = g.tensor_constant(Tensor::scalar(2.0f64));
+        let (mut g, x, c) = x_and_constant(2.0);
         assert_eq!(g.describe_var(c), "2.0");
         let y = g.input(TensorType::with_ndim(DType::Float64, 1), None);
         assert_eq!(g.describe_var(y), "<Vector(float64, shape=(?,))>");

@@ -22,6 +22,24 @@ pub struct InputChange<'a> {
     pub reason: &'a str,
 }
 
+/// Writes a [`Feature`]'s `name` (`$name`) and its downcasting methods.
+macro_rules! feature_identity {
+    ($name:literal) => {
+        fn name(&self) -> &str {
+            $name
+        }
+
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+
+        fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+            self
+        }
+    };
+}
+pub(crate) use feature_identity;
+
 /// A listener attached to a function graph. Every callback has a no-op default.
 pub trait Feature: Any + Send + Sync {
     /// A short name for messages.

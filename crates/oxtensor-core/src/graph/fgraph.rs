@@ -94,6 +94,22 @@ pub enum CycleCheck {
     Shallow,
 }
 
+/// `list[idx]` (an input or output, as `what` says), or an `IndexError`.
+fn slot(list: &[VarId], idx: usize, what: &str) -> Result<VarId> {
+    list.get(idx)
+        .copied()
+        .ok_or_else(|| crate::error::Error::Index(format!("no {what} {idx}")))
+}
+
+/// The ids whose flag in `flags` (indexed by id) is set.
+fn members(flags: &[bool]) -> impl Iterator<Item = u32> + '_ {
+    flags
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b)
+        .map(|(i, _)| i as u32)
+}
+
 impl FunctionGraph {
     /// A function graph over `graph` (taken over; the caller's copy, if any,
     /// is never modified). Inputs must be free variables (one listed twice
@@ -185,20 +201,12 @@ impl FunctionGraph {
 
     /// The nodes in the graph, by id.
     pub fn apply_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.in_nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| b)
-            .map(|(i, _)| NodeId(i as u32))
+        members(&self.in_nodes).map(NodeId)
     }
 
     /// The variables in the graph, by id.
     pub fn variables(&self) -> impl Iterator<Item = VarId> + '_ {
-        self.in_vars
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| b)
-            .map(|(i, _)| VarId(i as u32))
+        members(&self.in_vars).map(VarId)
     }
 
     /// The input variable that `client` reads.

@@ -44,9 +44,8 @@ fn clients_keep_order_duplicates_and_outputs() {
 struct Recorder(Arc<Mutex<Vec<String>>>);
 
 impl Feature for Recorder {
-    fn name(&self) -> &str {
-        "Recorder"
-    }
+    crate::graph::feature_identity!("Recorder");
+
     fn on_import(&mut self, fg: &FunctionGraph, node: NodeId, reason: &str) -> Result<()> {
         self.0.lock().unwrap().push(format!(
             "on_import {} {reason}",
@@ -79,12 +78,6 @@ impl Feature for Recorder {
             g.describe_var(new)
         ));
         Ok(())
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
     }
 }
 
@@ -133,17 +126,10 @@ fn replace_refuses_cycles_and_wrong_types() {
 fn replace_all_validate_reverts_on_veto() {
     struct Veto;
     impl Feature for Veto {
-        fn name(&self) -> &str {
-            "Veto"
-        }
+        crate::graph::feature_identity!("Veto");
+
         fn on_validate(&mut self, _fg: &FunctionGraph) -> Result<()> {
             Err(Error::Inconsistency("no".into()))
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
-        fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-            self
         }
     }
     let (mut fg, x, y, z) = exp_graph();

@@ -24,6 +24,7 @@ pub mod traversal;
 
 pub use arena::{shorten_constant, Constant, Graph, HostValue, Node, Value, VarData, VarKind};
 pub use destroy::DestroyHandler;
+pub(crate) use features::feature_identity;
 pub use features::{attach_once, Feature, InputChange, Orderings};
 pub use fgraph::{Client, CycleCheck, FunctionGraph, LogSink, ReplaceLog};
 pub use ids::{NodeId, VarId};

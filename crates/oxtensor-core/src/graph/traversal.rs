@@ -15,28 +15,30 @@ pub type NodeOrderings = HashMap<NodeId, Vec<NodeId>>;
 
 /// A depth-first walk (`walk(..., bfs=False)`): each item is yielded once,
 /// then its expansion is pushed in order and the last pushed is taken next.
-pub fn walk_dfs<T: Copy + Eq + Hash>(start: &[T], mut expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
-    let mut stack: Vec<T> = start.to_vec();
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    while let Some(item) = stack.pop() {
-        if seen.insert(item) {
-            out.push(item);
-            stack.extend(expand(item));
-        }
-    }
-    out
+pub fn walk_dfs<T: Copy + Eq + Hash>(start: &[T], expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
+    walk(start, expand, false)
 }
 
 /// A breadth-first walk (`walk(..., bfs=True)`).
-pub fn walk_bfs<T: Copy + Eq + Hash>(start: &[T], mut expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
-    let mut queue: VecDeque<T> = start.iter().copied().collect();
+pub fn walk_bfs<T: Copy + Eq + Hash>(start: &[T], expand: impl FnMut(T) -> Vec<T>) -> Vec<T> {
+    walk(start, expand, true)
+}
+
+/// Expansions are pushed at the back; the next item is taken from the
+/// front (`bfs`) or the back.
+fn walk<T: Copy + Eq + Hash>(
+    start: &[T],
+    mut expand: impl FnMut(T) -> Vec<T>,
+    bfs: bool,
+) -> Vec<T> {
+    let mut frontier: VecDeque<T> = start.iter().copied().collect();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    while let Some(item) = queue.pop_front() {
+    let next = |f: &mut VecDeque<T>| if bfs { f.pop_front() } else { f.pop_back() };
+    while let Some(item) = next(&mut frontier) {
         if seen.insert(item) {
             out.push(item);
-            queue.extend(expand(item));
+            frontier.extend(expand(item));
         }
     }
     out
@@ -73,10 +75,14 @@ pub fn graph_inputs(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<Var
 /// The nodes computing the ancestors, each once, in the ancestors' order,
 /// not the blockers' own (`apply_ancestors`).
 pub fn apply_ancestors(g: &Graph, outputs: &[VarId], blockers: &[VarId]) -> Vec<NodeId> {
+    owners_once(g, ancestors(g, outputs, blockers), blockers)
+}
+
+/// The owners of `vars` other than those in `skip`, each once, in order.
+fn owners_once(g: &Graph, vars: Vec<VarId>, skip: &[VarId]) -> Vec<NodeId> {
     let mut seen = HashSet::new();
-    ancestors(g, outputs, blockers)
-        .into_iter()
-        .filter(|v| !blockers.contains(v))
+    vars.into_iter()
+        .filter(|v| !skip.contains(v))
         .filter_map(|v| g.var(v).owner())
         .filter(|n| seen.insert(*n))
         .collect()
@@ -97,13 +103,7 @@ pub fn orphans_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<VarId> {
 
 /// Nodes between the ends, in walk order (`applys_between`).
 pub fn applys_between(g: &Graph, ins: &[VarId], outs: &[VarId]) -> Vec<NodeId> {
-    let mut seen = HashSet::new();
-    vars_between(g, ins, outs)
-        .into_iter()
-        .filter(|v| !ins.contains(v))
-        .filter_map(|v| g.var(v).owner())
-        .filter(|n| seen.insert(*n))
-        .collect()
+    owners_once(g, vars_between(g, ins, outs), ins)
 }
 
 /// Nodes between `blockers` and `outputs` in dependency order, by PyTensor's
@@ -258,6 +258,7 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::ops::elemwise::Elemwise;
     use crate::scalar::ScalarKind;
     use crate::types::TensorType;
@@ -321,8 +322,7 @@ mod tests {
 
     #[test]
     fn apply_ancestors_lists_each_node_once_and_stops_at_blockers() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let e = build::exp(&mut g, x).unwrap();
         let y = build::add(&mut g, e, e).unwrap();
         let (add, exp) = (g.var(y).owner().unwrap(), g.var(e).owner().unwrap());
@@ -333,8 +333,7 @@ mod tests {
 
     #[test]
     fn independent_subgraphs_come_out_reversed() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let exp = build::exp(&mut g, x).unwrap();
         let log = build::log(&mut g, x).unwrap();
         let sin = build::sin(&mut g, x).unwrap();
@@ -357,8 +356,7 @@ mod tests {
 
     #[test]
     fn cycles_are_errors_not_endless_loops() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let exp = build::exp(&mut g, x).unwrap();
         let log = build::log(&mut g, exp).unwrap();
         let exp_node = g.var(exp).owner().unwrap();

@@ -13,7 +13,7 @@ use crate::kernels::index::{plan, scatter};
 use crate::op_identity;
 use crate::ops::advanced_subtensor::{advanced_output_type, take_rows_type};
 use crate::ops::index_list::{check_positions, repr_idx_list};
-use crate::ops::subtensor::{check_value_rank, index_values, tensor_types, write_of};
+use crate::ops::subtensor::{check_value_rank, index_values, set_or_inc, tensor_types, write_of};
 use crate::ops::subtensor_grad as grad;
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
@@ -92,11 +92,7 @@ impl Op for AdvancedIncSubtensor1 {
     op_identity!("AdvancedIncSubtensor1");
 
     fn describe(&self) -> String {
-        let kind = if self.set_instead_of_inc {
-            "set"
-        } else {
-            "inc"
-        };
+        let kind = set_or_inc(self.set_instead_of_inc).to_lowercase();
         let inplace = if self.inplace {
             "inplace"
         } else {
@@ -179,11 +175,7 @@ impl Op for AdvancedIncSubtensor {
 
     /// PyTensor shows neither the index list nor the inplace flag.
     fn describe(&self) -> String {
-        let kind = if self.set_instead_of_inc {
-            "Set"
-        } else {
-            "Inc"
-        };
+        let kind = set_or_inc(self.set_instead_of_inc);
         format!("Advanced{kind}Subtensor")
     }
 

@@ -201,14 +201,7 @@ impl AdvancedSubtensor {
 }
 
 impl Op for AdvancedSubtensor {
-    op_identity!("AdvancedSubtensor");
-
-    fn describe(&self) -> String {
-        format!(
-            "AdvancedSubtensor{{idx_list={}}}",
-            repr_idx_list(&self.idx_list)
-        )
-    }
+    op_identity!("AdvancedSubtensor", self => "idx_list={}", repr_idx_list(&self.idx_list));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let types = tensor_types("AdvancedSubtensor", inputs)?;

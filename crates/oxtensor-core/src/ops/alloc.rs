@@ -181,11 +181,7 @@ impl KnownInputs for AllocEmpty {
 }
 
 impl Op for AllocEmpty {
-    op_identity!("AllocEmpty");
-
-    fn describe(&self) -> String {
-        format!("AllocEmpty{{dtype='{}'}}", self.dtype)
-    }
+    op_identity!("AllocEmpty", self => "dtype='{}'", self.dtype);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])

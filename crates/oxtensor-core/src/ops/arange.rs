@@ -114,11 +114,7 @@ impl KnownInputs for ARange {
 }
 
 impl Op for ARange {
-    op_identity!("ARange");
-
-    fn describe(&self) -> String {
-        format!("ARange{{dtype='{}'}}", self.dtype)
-    }
+    op_identity!("ARange", self => "dtype='{}'", self.dtype);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &[None, None, None])
@@ -273,11 +269,7 @@ impl KnownInputs for Eye {
 }
 
 impl Op for Eye {
-    op_identity!("Eye");
-
-    fn describe(&self) -> String {
-        format!("Eye{{dtype='{}'}}", self.dtype)
-    }
+    op_identity!("Eye", self => "dtype='{}'", self.dtype);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &[None, None, None])

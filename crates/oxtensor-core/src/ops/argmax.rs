@@ -7,10 +7,8 @@ use crate::error::Result;
 use crate::kernels::argmax::argmax;
 use crate::op_identity;
 use crate::ops::reduced_axes::{axis_field_methods, real_reduction_type};
-use crate::ops::Outs;
-use crate::ops::{Op, PerformCtx};
-use crate::types::{TensorType, Type};
-use crate::value::Value;
+use crate::ops::Op;
+use crate::types::TensorType;
 
 /// `Argmax{axis=(1,)}`: indices count in the C order of the reduced axes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,29 +27,26 @@ impl Argmax {
     }
 }
 
+/// `perform` of a position reduction (`Argmax`, `Argmin`) by `$kernel`
+/// over the op's axes, and its gradients (zeros: positions are piecewise
+/// constant).
+macro_rules! position_methods {
+    ($kernel:path) => {
+        $crate::ops::perform_one!(self, ctx, inputs => {
+            let x = inputs[0].tensor()?;
+            $kernel(x, &self.axes(x.ndim()), Some(ctx.pool))
+        });
+
+        $crate::ops::constant_grads::piecewise_constant_grads!();
+    };
+}
+pub(crate) use position_methods;
+
 impl Op for Argmax {
-    op_identity!("Argmax");
+    // `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
+    op_identity!("Argmax", self => "{}", super::reduced_axes::axis_tuple_prop(self.axis.as_deref()));
 
-    /// `Argmax{axis=(0, 2)}`, `Argmax{axis=None}`.
-    fn describe(&self) -> String {
-        let axis = super::reduced_axes::axis_tuple_prop(self.axis.as_deref());
-        format!("Argmax{{{axis}}}")
-    }
+    super::shape_rules::reduction_types!();
 
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let input = super::arity::single_input(self, inputs)?;
-        let t = input.expect_tensor("The input of Argmax")?;
-        Ok(vec![self.output_type(t)?.into()])
-    }
-
-    super::shape_rules::shape_without_axes!();
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let x = inputs[0].tensor()?;
-        let axes = self.axes(x.ndim());
-        outputs[0] = Some(argmax(x, &axes, Some(ctx.pool))?.into());
-        Ok(())
-    }
-
-    super::constant_grads::piecewise_constant_grads!();
+    position_methods!(argmax);
 }

@@ -6,13 +6,10 @@
 
 use super::argmax::Argmax;
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NodeId};
 use crate::kernels::argmax::argmin;
 use crate::op_identity;
-use crate::ops::{Dims, InferredShapes, Outs};
-use crate::ops::{Op, PerformCtx};
-use crate::types::{TensorType, Type};
-use crate::value::Value;
+use crate::ops::Op;
+use crate::types::TensorType;
 
 /// `Argmin{axis=(1,)}`: indices count in the C order of the reduced axes;
 /// the first minimum wins, and a NaN is smaller than everything (the
@@ -59,31 +56,16 @@ impl Op for Argmin {
         self.argmax().describe().replacen("Argmax", "Argmin", 1)
     }
 
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let input = super::arity::single_input(self, inputs)?;
-        let t = input.expect_tensor("The input of Argmin")?;
-        Ok(vec![self.output_type(t)?.into()])
-    }
+    super::shape_rules::reduction_types!();
 
-    /// The input's shape without the reduced axes.
-    fn infer_shape(&self, g: &mut Graph, node: NodeId, input_shapes: &[Dims]) -> InferredShapes {
-        self.argmax().infer_shape(g, node, input_shapes)
-    }
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let x = inputs[0].tensor()?;
-        let axes = self.axes(x.ndim());
-        outputs[0] = Some(argmin(x, &axes, Some(ctx.pool))?.into());
-        Ok(())
-    }
-
-    super::constant_grads::piecewise_constant_grads!();
+    super::argmax::position_methods!(argmin);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::FunctionGraph;
     use crate::ops::infer_shape::node_output_shapes;
     use std::sync::Arc;
@@ -106,8 +88,7 @@ mod tests {
         let err = Argmin::new(None, 1).unwrap().output_type(&c).unwrap_err();
         assert!(err.to_string().contains("Argmin"), "{err}");
 
-        let mut g = Graph::new();
-        let xv = g.input(TensorType::with_ndim(DType::Float32, 2), Some("x"));
+        let (mut g, [xv]) = graph_with([("x", DType::Float32, 2)]);
         let y = g.apply_out(Arc::new(op), &[xv]).unwrap();
         let fg = FunctionGraph::new(g, vec![xv], vec![y]).unwrap();
         let opts = crate::vm::LinkOptions::default();
@@ -124,8 +105,7 @@ mod tests {
 
     #[test]
     fn shape_is_the_kept_axes() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Int16, 3), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Int16, 3)]);
         let op = Argmin::new(Some(&[0, 2]), 3).unwrap();
         let y = g.apply_out(Arc::new(op), &[x]).unwrap();
         let node = g.var(y).owner().unwrap();

@@ -3,7 +3,7 @@
 
 use super::Op;
 use crate::error::{Error, Result};
-use crate::types::Type;
+use crate::types::{TensorType, Type};
 use std::fmt::Display;
 
 /// The `N` inputs of an `N`-input op, or a `TypeError` naming `op`.
@@ -14,11 +14,32 @@ pub fn exactly<'a, const N: usize>(op: impl Display, inputs: &[&'a Type]) -> Res
     })
 }
 
+/// The `N` inputs of an `N`-input op, each a tensor: a `TypeError` naming
+/// `op`, or the input by its name in `names` ("The values of TakeAlongAxis").
+pub fn tensors<'a, const N: usize>(
+    op: &str,
+    inputs: &[&'a Type],
+    names: [&str; N],
+) -> Result<[&'a TensorType; N]> {
+    let types = exactly::<N>(op, inputs)?;
+    let mut tensors = Vec::with_capacity(N);
+    for (t, name) in types.iter().zip(names) {
+        tensors.push(t.expect_tensor(&format!("The {name} of {op}"))?);
+    }
+    Ok(tensors.try_into().expect("one tensor per input"))
+}
+
 /// The one input of a one-input op, or a `TypeError` naming the op as it
 /// prints.
 pub fn single_input<'a>(op: &dyn Op, inputs: &[&'a Type]) -> Result<&'a Type> {
     let [input] = exactly(op, inputs)?;
     Ok(input)
+}
+
+/// The one input of a one-input op, a tensor: a `TypeError` naming the op
+/// ("The input of Argmax must be a tensor") otherwise.
+pub fn single_tensor<'a>(op: &dyn Op, inputs: &[&'a Type]) -> Result<&'a TensorType> {
+    single_input(op, inputs)?.expect_tensor(&format!("The input of {}", op.name()))
 }
 
 #[cfg(test)]

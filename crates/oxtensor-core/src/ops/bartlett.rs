@@ -5,7 +5,7 @@
 use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::graph::{Graph, NodeId, VarId};
+use crate::graph::{Graph, NodeId};
 use crate::kernels::alloc::output;
 use crate::op_identity;
 use crate::ops::known;
@@ -68,14 +68,7 @@ impl Op for Bartlett {
         Ok(Some(vec![vec![false]]))
     }
 
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[VarId],
-    ) -> Result<Vec<VarId>> {
-        Ok(vec![crate::ops::scalar_grad::disconnected(g)])
-    }
+    super::constant_grads::disconnected_pullback!();
 }
 
 #[cfg(test)]

@@ -43,15 +43,16 @@ impl Dot {
     }
 }
 
+/// The two tensor operands of `op` (`Dot` or `Dot22`).
+fn operands<'a>(op: &str, inputs: &[&'a Type]) -> Result<[&'a TensorType; 2]> {
+    super::arity::tensors(op, inputs, ["first input", "second input"])
+}
+
 impl Op for Dot {
     op_identity!("Dot");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [x, y] = super::arity::exactly("Dot", inputs)?;
-        let (x, y) = (
-            x.expect_tensor("The first input of Dot")?,
-            y.expect_tensor("The second input of Dot")?,
-        );
+        let [x, y] = operands("Dot", inputs)?;
         Ok(vec![self.output_type(x, y)?.into()])
     }
 
@@ -97,11 +98,7 @@ impl Op for Dot22 {
     op_identity!("Dot22");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [x, y] = super::arity::exactly("Dot22", inputs)?;
-        let (x, y) = (
-            x.expect_tensor("The first input of Dot22")?,
-            y.expect_tensor("The second input of Dot22")?,
-        );
+        let [x, y] = operands("Dot22", inputs)?;
         if x.ndim() != 2 || y.ndim() != 2 {
             return Err(Error::Type(format!(
                 "Dot22 takes two matrices, got inputs of type {x} and {y}"

@@ -147,13 +147,8 @@ fn divides_by(divisors: &[&Value], count: usize) -> bool {
 }
 
 impl Op for CentredSquares {
-    op_identity!("CentredSquares");
-
-    /// `CentredSquares{axis=1}`, `CentredSquares{axes=None}`, as `Sum` prints.
-    fn describe(&self) -> String {
-        let axes = super::reduced_axes::axes_prop(self.axis.as_deref());
-        format!("CentredSquares{{{axes}}}")
-    }
+    // `CentredSquares{axis=1}`, `CentredSquares{axes=None}`, as `Sum` prints.
+    op_identity!("CentredSquares", self => "{}", super::reduced_axes::axes_prop(self.axis.as_deref()));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let Some((x, divisors)) = inputs.split_first() else {

@@ -122,11 +122,7 @@ impl Choose {
 }
 
 impl Op for Choose {
-    op_identity!("Choose");
-
-    fn describe(&self) -> String {
-        format!("Choose{{mode='{}'}}", self.mode.as_str())
-    }
+    op_identity!("Choose", self => "mode='{}'", self.mode.as_str());
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         if inputs.len() < 2 {

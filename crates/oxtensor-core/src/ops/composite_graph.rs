@@ -175,15 +175,14 @@ fn operand(
 mod tests {
     use super::*;
     use crate::dtype::DType::*;
+    use crate::graph::testing::scalar_graph_with;
     use crate::print::{debugprint, PrintOptions};
     use crate::scalar::ScalarKind as K;
     use crate::tensor::Tensor;
 
     #[test]
     fn fgraphs_round_trip() {
-        let mut g = Graph::new();
-        let x = g.input(Type::Scalar(Float64), Some("x"));
-        let y = g.input(Type::Scalar(Float64), Some("y"));
+        let (mut g, [x, y]) = scalar_graph_with([("x", Float64), ("y", Float64)]);
         let two = g.constant(
             Type::Scalar(Float64),
             Constant::tensor(Tensor::scalar(2.0f64)),

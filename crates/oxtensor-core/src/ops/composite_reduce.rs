@@ -87,12 +87,8 @@ impl CompositeReduce {
 }
 
 impl Op for CompositeReduce {
-    op_identity!("CAReduce");
-
-    /// `CAReduce{Composite{(i0 + exp(i1))}, axes=None}`.
-    fn describe(&self) -> String {
-        format!("CAReduce{{{}, {}}}", self.scalar_op, self.reduce.axis_str())
-    }
+    // `CAReduce{Composite{(i0 + exp(i1))}, axes=None}`.
+    op_identity!("CAReduce", self => "{}, {}", self.scalar_op, self.reduce.axis_str());
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let tensors: Vec<&TensorType> = inputs

@@ -72,8 +72,7 @@ impl Op for CumOp {
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let input = super::arity::single_input(self, inputs)?;
-        let t = input.expect_tensor("The input of CumOp")?;
+        let t = super::arity::single_tensor(self, inputs)?;
         if self.axis >= t.ndim() {
             return Err(Error::Value(format!(
                 "{}: axis {} is out of bounds for array of dimension {}",

@@ -45,15 +45,12 @@ impl Op for DeepCopyOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::test_support::perform_first;
-    use crate::tensor::Tensor;
+    use crate::ops::test_support::perform_on_transposed;
     use std::sync::Arc;
 
     #[test]
     fn the_copy_has_the_values_and_not_the_buffer() {
-        let t = Tensor::from_vec(vec![2, 3], (0..6).map(f64::from).collect()).unwrap();
-        let tr: Value = t.view(&[3, 2], &[8, 24], 0).unwrap().into();
-        let got = perform_first(&DeepCopyOp, &[&tr]).unwrap();
+        let (tr, got) = perform_on_transposed(&DeepCopyOp);
         let Value::Tensor(src) = &tr else {
             unreachable!()
         };

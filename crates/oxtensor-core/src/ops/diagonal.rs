@@ -116,12 +116,7 @@ pub struct ExtractDiag {
 }
 
 impl Op for ExtractDiag {
-    op_identity!("ExtractDiag");
-
-    fn describe(&self) -> String {
-        let view = if self.view { "True" } else { "False" };
-        format!("ExtractDiag{{{}, view={view}}}", self.spec.props())
-    }
+    op_identity!("ExtractDiag", self => "{}, view={}", self.spec.props(), super::py_bool(self.view));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x] = inputs else {
@@ -250,11 +245,7 @@ impl AllocDiag {
 }
 
 impl Op for AllocDiag {
-    op_identity!("AllocDiag");
-
-    fn describe(&self) -> String {
-        format!("AllocDiag{{{}}}", self.spec.props())
-    }
+    op_identity!("AllocDiag", self => "{}", self.spec.props());
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let (d, lengths) = match inputs {

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::signal;
 use crate::op_identity;
-use crate::ops::{Op, Outs, PerformCtx};
+use crate::ops::Op;
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
@@ -71,17 +71,10 @@ macro_rules! real_fft_op {
                 Ok(vec![output_type($label, inputs, $min, $delta)?])
             }
 
-            fn perform(
-                &self,
-                ctx: &mut PerformCtx,
-                inputs: &[&Value],
-                outputs: &mut Outs,
-            ) -> Result<()> {
+            super::perform_one!(self, ctx, inputs => {
                 let s = lengths(inputs[1])?;
-                let out = $kernel(inputs[0].tensor()?, &s, $weight, ctx.output_dtype(0)?)?;
-                outputs[0] = Some(out.into());
-                Ok(())
-            }
+                $kernel(inputs[0].tensor()?, &s, $weight, ctx.output_dtype(0)?)
+            });
 
             fn connection_pattern(&self, _n_inputs: usize) -> Result<Option<Vec<Vec<bool>>>> {
                 Ok(Some(vec![vec![true], vec![false]]))

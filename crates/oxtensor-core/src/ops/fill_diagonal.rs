@@ -98,6 +98,22 @@ fn fill_tangent(
     Ok(Some(vec![Some(g.apply_out(op, &args)?)]))
 }
 
+/// `infer_shape` (the output is shaped like `x`), `pullback` and
+/// `pushforward` of the fill op `$op` ([`fill_pullback`], [`fill_tangent`]).
+macro_rules! fill_shape_and_grads {
+    ($op:ident) => {
+        super::shape_rules::shape_of_input!(0);
+
+        fn pullback(&self, g: &mut Graph, node: NodeId, grads: &[VarId]) -> Result<Vec<VarId>> {
+            fill_pullback(g, Arc::new($op), node, grads[0])
+        }
+
+        fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
+            fill_tangent(g, Arc::new($op), node, tangents)
+        }
+    };
+}
+
 /// `FillDiagonal`: inputs are `x` (at least 2-d) and a scalar; the output
 /// is `x` with the scalar at every `(i, i, ..., i)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -118,15 +134,7 @@ impl Op for FillDiagonal {
         Ok(())
     }
 
-    super::shape_rules::shape_of_input!(0);
-
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        fill_pullback(g, Arc::new(FillDiagonal), node, output_grads[0])
-    }
-
-    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
-        fill_tangent(g, Arc::new(FillDiagonal), node, tangents)
-    }
+    fill_shape_and_grads!(FillDiagonal);
 }
 
 /// `FillDiagonalOffset`: inputs are a matrix, a scalar and an integer
@@ -162,15 +170,7 @@ impl Op for FillDiagonalOffset {
         Ok(())
     }
 
-    super::shape_rules::shape_of_input!(0);
-
-    fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
-        fill_pullback(g, Arc::new(FillDiagonalOffset), node, output_grads[0])
-    }
-
-    fn pushforward(&self, g: &mut Graph, node: NodeId, tangents: &[Option<VarId>]) -> Tangents {
-        fill_tangent(g, Arc::new(FillDiagonalOffset), node, tangents)
-    }
+    fill_shape_and_grads!(FillDiagonalOffset);
 }
 
 #[cfg(test)]

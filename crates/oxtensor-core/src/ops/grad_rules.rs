@@ -20,14 +20,9 @@ use std::sync::Arc;
 /// contiguous view): the output's gradient unchanged.
 macro_rules! identity_pullback {
     () => {
-        fn pullback(
-            &self,
-            _g: &mut $crate::graph::Graph,
-            _node: $crate::graph::NodeId,
-            output_grads: &[$crate::graph::VarId],
-        ) -> $crate::error::Result<Vec<$crate::graph::VarId>> {
+        $crate::ops::constant_grads::pullback_fn!(_g, _node, output_grads => {
             Ok(vec![output_grads[0]])
-        }
+        });
     };
 }
 pub(crate) use identity_pullback;

@@ -13,7 +13,7 @@ use crate::ops::scalar_grad::{match_dtype, tensor};
 use crate::ops::Outs;
 use crate::ops::Tangents;
 use crate::ops::{Op, PerformCtx};
-use crate::types::{TensorType, Type};
+use crate::types::TensorType;
 use crate::value::Value;
 
 /// `log(sum(exp(x), axis))`.
@@ -49,21 +49,10 @@ impl LogSumExp {
 }
 
 impl Op for LogSumExp {
-    op_identity!("LogSumExp");
+    // `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
+    op_identity!("LogSumExp", self => "{}", super::reduced_axes::axes_prop(self.axis.as_deref()));
 
-    /// `LogSumExp{axis=1}`, `LogSumExp{axes=None}`, as `CAReduce` prints.
-    fn describe(&self) -> String {
-        let axes = super::reduced_axes::axes_prop(self.axis.as_deref());
-        format!("LogSumExp{{{axes}}}")
-    }
-
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let input = super::arity::single_input(self, inputs)?;
-        let t = input.expect_tensor("The input of LogSumExp")?;
-        Ok(vec![self.output_type(t)?.into()])
-    }
-
-    super::shape_rules::shape_without_axes!();
+    super::shape_rules::reduction_types!();
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
         let x = inputs[0].tensor()?;

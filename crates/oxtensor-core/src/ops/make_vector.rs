@@ -27,11 +27,7 @@ pub struct MakeVector {
 }
 
 impl Op for MakeVector {
-    op_identity!("MakeVector");
-
-    fn describe(&self) -> String {
-        format!("MakeVector{{dtype='{}'}}", self.dtype)
-    }
+    op_identity!("MakeVector", self => "dtype='{}'", self.dtype);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         for ty in inputs {

@@ -321,6 +321,32 @@ pub fn ops_equal(a: &OpRef, b: &OpRef) -> bool {
     Arc::ptr_eq(a, b) || a.op_eq(b.as_ref())
 }
 
+/// Writes `perform` of a one-output op as `$kernel`, which sees `self`,
+/// the context and the inputs under the names given and gives the tensor.
+macro_rules! perform_one {
+    ($self:ident, $ctx:ident, $inputs:ident => $kernel:expr) => {
+        fn perform(
+            &$self,
+            $ctx: &mut $crate::ops::PerformCtx,
+            $inputs: &[&$crate::value::Value],
+            outputs: &mut $crate::ops::Outs,
+        ) -> $crate::error::Result<()> {
+            outputs[0] = Some($kernel?.into());
+            Ok(())
+        }
+    };
+}
+pub(crate) use perform_one;
+
+/// Python's spelling of a boolean prop in an op's `describe`.
+pub fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
 /// `op_eq` for ops whose props are their Rust fields.
 pub fn props_eq<T: PartialEq + 'static>(this: &T, other: &dyn Op) -> bool {
     other
@@ -338,9 +364,18 @@ pub fn props_hash<T: Hash + 'static>(this: &T) -> u64 {
 }
 
 /// Implements the identity methods of [`Op`] from the type's `PartialEq` and
-/// `Hash`; `op_identity!("Name")` also gives [`Op::name`].
+/// `Hash`; `op_identity!("Name")` also gives [`Op::name`], and
+/// `op_identity!("Name", self => "axis={}", self.axis)` also
+/// [`Op::describe`] as PyTensor prints props, `Name{axis=1}` (`self` is
+/// passed in because a macro's own `self` cannot reach the caller's fields).
 #[macro_export]
 macro_rules! op_identity {
+    ($name:literal, $self:ident => $props:literal $(, $arg:expr)* $(,)?) => {
+        $crate::op_identity!($name);
+        fn describe(&$self) -> String {
+            format!(concat!($name, "{{", $props, "}}") $(, $arg)*)
+        }
+    };
     ($name:literal) => {
         fn name(&self) -> &str {
             $name

@@ -21,8 +21,7 @@ impl Op for Nonzero {
     op_identity!("Nonzero");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = super::arity::exactly("Nonzero", inputs)?;
-        let ndim = input.expect_tensor("The input of Nonzero")?.ndim();
+        let ndim = super::arity::single_tensor(self, inputs)?.ndim();
         if ndim == 0 {
             return Err(Error::Value(
                 "Nonzero only supports non-scalar arrays.".into(),

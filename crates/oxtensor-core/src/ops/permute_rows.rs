@@ -74,15 +74,8 @@ impl Op for PermuteRowElements {
     op_identity!("PermuteRowElements");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [x, y, inverse] = inputs else {
-            return Err(Error::Type(format!(
-                "PermuteRowElements takes x, y and inverse, got {} inputs",
-                inputs.len()
-            )));
-        };
-        let x = x.expect_tensor("The input x of PermuteRowElements")?;
-        let y = y.expect_tensor("The permutations y of PermuteRowElements")?;
-        let inverse = inverse.expect_tensor("The inverse flag of PermuteRowElements")?;
+        let names = ["input x", "permutations y", "inverse flag"];
+        let [x, y, inverse] = super::arity::tensors("PermuteRowElements", inputs, names)?;
         if x.ndim() == 0 || y.ndim() == 0 || !y.dtype.is_integer() {
             return Err(Error::Type(format!(
                 "PermuteRowElements: x must have at least 1 dimension and y must be integers with at least 1, got x {x} and y {y}"

@@ -58,11 +58,7 @@ pub struct UnravelIndex {
 }
 
 impl Op for UnravelIndex {
-    op_identity!("UnravelIndex");
-
-    fn describe(&self) -> String {
-        format!("UnravelIndex{{order={}}}", order_name(self.fortran))
-    }
+    op_identity!("UnravelIndex", self => "order={}", order_name(self.fortran));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [indices, dims] = super::arity::exactly("UnravelIndex", inputs)?;
@@ -107,16 +103,8 @@ impl Op for UnravelIndex {
         Ok(Some(vec![input_shapes[0].clone(); n]))
     }
 
-    /// Integer outputs: no gradient flows.
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        _node: NodeId,
-        _output_grads: &[crate::graph::VarId],
-    ) -> Result<Vec<crate::graph::VarId>> {
-        let d = crate::ops::scalar_grad::disconnected(g);
-        Ok(vec![d, d])
-    }
+    // Integer outputs: no gradient flows.
+    super::constant_grads::disconnected_pullback!();
 }
 
 /// `RavelMultiIndex{mode, order}`: inputs are `n` integer coordinate
@@ -165,15 +153,12 @@ fn static_broadcast(types: &[&TensorType]) -> Vec<Option<u64>> {
 }
 
 impl Op for RavelMultiIndex {
-    op_identity!("RavelMultiIndex");
-
-    fn describe(&self) -> String {
-        format!(
-            "RavelMultiIndex{{mode={}, order={}}}",
-            self.mode_name(),
-            order_name(self.fortran)
-        )
-    }
+    op_identity!(
+        "RavelMultiIndex",
+        self => "mode={}, order={}",
+        self.mode_name(),
+        order_name(self.fortran)
+    );
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let Some((dims, coords)) = inputs.split_last().filter(|(_, c)| !c.is_empty()) else {
@@ -257,17 +242,8 @@ impl Op for RavelMultiIndex {
         Ok(Some(vec![shape]))
     }
 
-    /// Integer output: no gradient flows.
-    fn pullback(
-        &self,
-        g: &mut Graph,
-        node: NodeId,
-        _output_grads: &[crate::graph::VarId],
-    ) -> Result<Vec<crate::graph::VarId>> {
-        let n = g.node(node).inputs.len();
-        let d = crate::ops::scalar_grad::disconnected(g);
-        Ok(vec![d; n])
-    }
+    // Integer output: no gradient flows.
+    super::constant_grads::disconnected_pullback!();
 }
 
 #[cfg(test)]

@@ -128,11 +128,7 @@ impl Repeat {
 }
 
 impl Op for Repeat {
-    op_identity!("Repeat");
-
-    fn describe(&self) -> String {
-        format!("Repeat{{axis={}}}", self.axis)
-    }
+    op_identity!("Repeat", self => "axis={}", self.axis);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [x, repeats] = super::arity::exactly("Repeat", inputs)?;

@@ -41,9 +41,7 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
             t(reciprocal(g, d, dt)?)
         }
         K::ArcSin | K::ArcCos => {
-            let one = c(g, 1.0);
-            let a2 = build::sqr(g, a)?;
-            let d = build::sub(g, one, a2)?;
+            let d = one_and_sqr(g, a, dt, K::Sub, true)?;
             let r = rsqrt(g, d, dt)?;
             t(if kind == K::ArcSin {
                 r
@@ -52,23 +50,13 @@ pub fn partials(g: &mut Graph, kind: K, x: &[VarId], z: VarId, dt: DType) -> Res
             })
         }
         K::ArcTan | K::ArcTanh => {
-            let one = c(g, 1.0);
-            let a2 = build::sqr(g, a)?;
-            let d = if kind == K::ArcTan {
-                build::add(g, one, a2)?
-            } else {
-                build::sub(g, one, a2)?
-            };
+            let op = if kind == K::ArcTan { K::Add } else { K::Sub };
+            let d = one_and_sqr(g, a, dt, op, true)?;
             t(reciprocal(g, d, dt)?)
         }
         K::ArcSinh | K::ArcCosh => {
-            let one = c(g, 1.0);
-            let a2 = build::sqr(g, a)?;
-            let d = if kind == K::ArcSinh {
-                build::add(g, a2, one)?
-            } else {
-                build::sub(g, a2, one)?
-            };
+            let op = if kind == K::ArcSinh { K::Add } else { K::Sub };
+            let d = one_and_sqr(g, a, dt, op, false)?;
             t(rsqrt(g, d, dt)?)
         }
         K::ArcTan2 => arctan2(g, xs[0], xs[1]),
@@ -183,6 +171,15 @@ fn as_float(g: &mut Graph, v: VarId, dt: DType) -> Result<VarId> {
     } else {
         Ok(v)
     }
+}
+
+/// `1 op a²` (`1 + a²`, `1 - a²`), or `a² op 1` unless `one_first`: the
+/// radicands and denominators of the inverse trigonometric derivatives.
+fn one_and_sqr(g: &mut Graph, a: VarId, dt: DType, op: K, one_first: bool) -> Result<VarId> {
+    let one = build::scalar_constant(g, dt, 1.0);
+    let a2 = build::sqr(g, a)?;
+    let operands = if one_first { [one, a2] } else { [a2, one] };
+    build::elemwise(g, op, &operands)
 }
 
 fn reciprocal(g: &mut Graph, d: VarId, dt: DType) -> Result<VarId> {

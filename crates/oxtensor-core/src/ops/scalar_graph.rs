@@ -91,6 +91,7 @@ fn scalar_dtypes(op: &ScalarOp, inputs: &[&Type]) -> Result<SmallVec<[DType; 4]>
 #[cfg(test)]
 mod tests {
     use crate::dtype::DType::*;
+    use crate::graph::testing::scalar_graph_with;
     use crate::graph::{FunctionGraph, Graph};
     use crate::print::{debugprint, PrintOptions};
     use crate::scalar::{ScalarKind as K, ScalarOp};
@@ -102,9 +103,7 @@ mod tests {
 
     #[test]
     fn scalar_graphs_build_print_and_run() {
-        let mut g = Graph::new();
-        let x = g.input(Type::Scalar(Float64), Some("x"));
-        let y = g.input(Type::Scalar(Int8), Some("y"));
+        let (mut g, [x, y]) = scalar_graph_with([("x", Float64), ("y", Int8)]);
         let add = Arc::new(ScalarOp::Kind(K::Add));
         let s = g.apply_out(add, &[x, y]).unwrap();
         assert_eq!(g.var(s).ty, Type::Scalar(Float64));

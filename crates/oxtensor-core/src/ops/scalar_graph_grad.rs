@@ -50,7 +50,8 @@ fn convert(g: &mut Graph, v: VarId, to_tensor: bool) -> Result<VarId> {
 #[cfg(test)]
 mod tests {
     use crate::dtype::DType::*;
-    use crate::graph::{FunctionGraph, Graph};
+    use crate::graph::testing::scalar_graph_with;
+    use crate::graph::FunctionGraph;
     use crate::ops::Op;
     use crate::scalar::{ScalarKind as K, ScalarOp};
     use crate::tensor::Tensor;
@@ -61,9 +62,7 @@ mod tests {
 
     #[test]
     fn mul_pullback_gives_scalar_terms() {
-        let mut g = Graph::new();
-        let x = g.input(Type::Scalar(Float64), Some("x"));
-        let y = g.input(Type::Scalar(Float64), Some("y"));
+        let (mut g, [x, y]) = scalar_graph_with([("x", Float64), ("y", Float64)]);
         let op = ScalarOp::Kind(K::Mul);
         let z = g.apply_out(Arc::new(op.clone()), &[x, y]).unwrap();
         let gz = g.input(Type::Scalar(Float64), Some("gz"));

@@ -43,19 +43,16 @@ impl ScalarLoop {
 mod tests {
     use super::*;
     use crate::dtype::DType::*;
-    use crate::graph::Graph;
+    use crate::graph::testing::scalar_graph_with;
     use crate::scalar::{ScalarKind as K, ScalarOp};
     use crate::tensor::{Scalar, Tensor};
-    use crate::types::Type;
     use crate::value::Value;
     use crate::vm::{LinkOptions, Program};
     use std::sync::Arc;
 
     /// `x_{t+1} = x_t + c`, as a graph of scalars.
     fn add_const_loop() -> ScalarLoop {
-        let mut g = Graph::new();
-        let x = g.input(Type::Scalar(Float64), Some("x"));
-        let c = g.input(Type::Scalar(Float64), Some("c"));
+        let (mut g, [x, c]) = scalar_graph_with([("x", Float64), ("c", Float64)]);
         let s = g
             .apply_out(Arc::new(ScalarOp::Kind(K::Add)), &[x, c])
             .unwrap();
@@ -67,10 +64,7 @@ mod tests {
     fn loops_are_graph_ops_that_run() {
         let l = Arc::new(add_const_loop());
         assert_eq!(l.fgraph().unwrap().inputs().len(), 2);
-        let mut g = Graph::new();
-        let n = g.input(Type::Scalar(Int64), Some("n"));
-        let x = g.input(Type::Scalar(Float64), Some("x"));
-        let c = g.input(Type::Scalar(Float64), Some("c"));
+        let (mut g, [n, x, c]) = scalar_graph_with([("n", Int64), ("x", Float64), ("c", Float64)]);
         let out = g
             .apply_out(Arc::new(ScalarOp::Loop(l)), &[n, x, c])
             .unwrap();
@@ -96,9 +90,7 @@ mod tests {
 
     #[test]
     fn an_update_that_is_a_state_is_refused() {
-        let mut g = Graph::new();
-        let a = g.input(Type::Scalar(Float64), Some("a"));
-        let b = g.input(Type::Scalar(Float64), Some("b"));
+        let (mut g, [a, b]) = scalar_graph_with([("a", Float64), ("b", Float64)]);
         let s = g
             .apply_out(Arc::new(ScalarOp::Kind(K::Add)), &[a, b])
             .unwrap();

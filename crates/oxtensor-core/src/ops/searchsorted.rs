@@ -34,11 +34,7 @@ impl SearchsortedOp {
 }
 
 impl Op for SearchsortedOp {
-    op_identity!("SearchsortedOp");
-
-    fn describe(&self) -> String {
-        format!("SearchsortedOp{{side={}}}", self.side())
-    }
+    op_identity!("SearchsortedOp", self => "side={}", self.side());
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let (x, v, sorter) = match inputs {

@@ -23,8 +23,7 @@ impl Op for Shape {
     op_identity!("Shape");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [input] = super::arity::exactly("Shape", inputs)?;
-        let ndim = input.expect_tensor("The input of Shape")?.ndim();
+        let ndim = super::arity::single_tensor(self, inputs)?.ndim();
         Ok(vec![
             TensorType::new(DType::Int64, [Some(ndim as u64)])?.into()
         ])
@@ -63,11 +62,7 @@ pub struct ShapeI {
 }
 
 impl Op for ShapeI {
-    op_identity!("Shape_i");
-
-    fn describe(&self) -> String {
-        format!("Shape_i{{{}}}", self.i)
-    }
+    op_identity!("Shape_i", self => "{}", self.i);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [input] = super::arity::exactly("Shape_i", inputs)?;
@@ -271,11 +266,7 @@ fn check_reshape(input: &TensorType, shape: &[Option<i64>]) -> Result<()> {
 }
 
 impl Op for Reshape {
-    op_identity!("Reshape");
-
-    fn describe(&self) -> String {
-        format!("Reshape{{{}}}", self.ndim)
-    }
+    op_identity!("Reshape", self => "{}", self.ndim);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let [input, shape] = super::arity::exactly("Reshape", inputs)?;

@@ -43,6 +43,24 @@ macro_rules! shape_without_axes {
 }
 pub(crate) use shape_without_axes;
 
+/// `output_types` and `infer_shape` of a one-input reduction with an
+/// `axis` field (as [`shape_without_axes`]) and an `output_type` method
+/// typing its output from its input's.
+macro_rules! reduction_types {
+    () => {
+        fn output_types(
+            &self,
+            inputs: &[&$crate::types::Type],
+        ) -> $crate::error::Result<Vec<$crate::types::Type>> {
+            let t = $crate::ops::arity::single_tensor(self, inputs)?;
+            Ok(vec![self.output_type(t)?.into()])
+        }
+
+        $crate::ops::shape_rules::shape_without_axes!();
+    };
+}
+pub(crate) use reduction_types;
+
 /// `infer_shape`: the output's lengths are the inputs in `$range` (integer
 /// scalars), as `Alloc`'s and `Eye`'s are.
 macro_rules! shape_from_lengths {

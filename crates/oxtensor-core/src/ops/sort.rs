@@ -159,15 +159,8 @@ impl Op for TakeAlongAxis {
     op_identity!("TakeAlongAxis");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let [values, indices, axis] = inputs else {
-            return Err(Error::Type(format!(
-                "TakeAlongAxis takes 3 inputs (values, indices, axis), got {}",
-                inputs.len()
-            )));
-        };
-        let values = values.expect_tensor("The values of TakeAlongAxis")?;
-        let indices = indices.expect_tensor("The indices of TakeAlongAxis")?;
-        let axis = axis.expect_tensor("The axis of TakeAlongAxis")?;
+        let names = ["values", "indices", "axis"];
+        let [values, indices, axis] = super::arity::tensors("TakeAlongAxis", inputs, names)?;
         if indices.dtype != DType::Int64 || indices.ndim() != values.ndim() || axis.ndim() != 0 {
             return Err(Error::Type(format!(
                 "TakeAlongAxis needs int64 indices of the values' rank and a 0-d axis, \

@@ -134,11 +134,7 @@ impl Split {
 }
 
 impl Op for Split {
-    op_identity!("Split");
-
-    fn describe(&self) -> String {
-        format!("Split{{{}}}", self.len_splits)
-    }
+    op_identity!("Split", self => "{}", self.len_splits);
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         self.known_output_types(inputs, &vec![None; inputs.len()])

@@ -94,11 +94,7 @@ impl Subtensor {
 }
 
 impl Op for Subtensor {
-    op_identity!("Subtensor");
-
-    fn describe(&self) -> String {
-        format!("Subtensor{{{}}}", describe_basic(&self.idx_list))
-    }
+    op_identity!("Subtensor", self => "{}", describe_basic(&self.idx_list));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let types = tensor_types("Subtensor", inputs)?;
@@ -215,15 +211,20 @@ pub(crate) fn check_value_rank(region_ndim: usize, y: &TensorType) -> Result<()>
     Ok(())
 }
 
+/// `Set` or `Inc`: how the increment ops name what they do.
+pub(crate) fn set_or_inc(set_instead_of_inc: bool) -> &'static str {
+    if set_instead_of_inc {
+        "Set"
+    } else {
+        "Inc"
+    }
+}
+
 impl Op for IncSubtensor {
     op_identity!("IncSubtensor");
 
     fn describe(&self) -> String {
-        let kind = if self.set_instead_of_inc {
-            "Set"
-        } else {
-            "Inc"
-        };
+        let kind = set_or_inc(self.set_instead_of_inc);
         format!("{kind}Subtensor{{{}}}", describe_basic(&self.idx_list))
     }
 

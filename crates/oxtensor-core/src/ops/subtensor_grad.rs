@@ -13,6 +13,7 @@ use crate::ops::advanced_subtensor::{AdvancedSubtensor, AdvancedSubtensor1};
 use crate::ops::scalar_grad::{disconnected, grad_dtype, match_dtype, tensor};
 use crate::ops::subtensor::{IncSubtensor, Subtensor};
 use crate::ops::{Op, OpRef};
+use crate::tensor::index::IdxEntry;
 use std::sync::Arc;
 
 /// The ops of one indexing family: read `x[idx]`, increment it, set it.
@@ -24,44 +25,31 @@ struct Family {
 
 impl Family {
     /// The reading op and the writing op built for each mode.
-    fn of<R: Op, W: Op>(read: R, write: impl Fn(bool) -> W) -> Family {
-        Family {
+    fn of<R: Op, W: Op>(read: R, write: impl Fn(bool) -> Result<W>) -> Result<Family> {
+        Ok(Family {
             read: Arc::new(read),
-            inc: Arc::new(write(false)),
-            set: Arc::new(write(true)),
-        }
+            inc: Arc::new(write(false)?),
+            set: Arc::new(write(true)?),
+        })
     }
 }
 
-fn basic(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
-    let read = Subtensor {
-        idx_list: idx_list.to_vec(),
-    };
-    Family::of(read, |set_instead_of_inc| IncSubtensor {
-        idx_list: idx_list.to_vec(),
-        set_instead_of_inc,
-        inplace: false,
-        tolerate_aliased: Vec::new(),
-    })
+fn basic(idx_list: &[IdxEntry]) -> Result<Family> {
+    let write = |set| IncSubtensor::new(idx_list.to_vec(), set);
+    Family::of(Subtensor::new(idx_list.to_vec())?, write)
 }
 
-fn advanced(idx_list: &[crate::tensor::index::IdxEntry]) -> Family {
-    let read = AdvancedSubtensor {
-        idx_list: idx_list.to_vec(),
-    };
-    Family::of(read, |set_instead_of_inc| AdvancedIncSubtensor {
-        idx_list: idx_list.to_vec(),
-        set_instead_of_inc,
-        inplace: false,
-    })
+fn advanced(idx_list: &[IdxEntry]) -> Result<Family> {
+    let write = |set| AdvancedIncSubtensor::new(idx_list.to_vec(), set);
+    Family::of(AdvancedSubtensor::new(idx_list.to_vec())?, write)
 }
 
-fn rows() -> Family {
+fn rows() -> Result<Family> {
     Family::of(AdvancedSubtensor1, |set_instead_of_inc| {
-        AdvancedIncSubtensor1 {
+        Ok(AdvancedIncSubtensor1 {
             set_instead_of_inc,
             inplace: false,
-        }
+        })
     })
 }
 
@@ -69,19 +57,19 @@ fn rows() -> Family {
 fn family(op: &dyn Op) -> Result<Family> {
     let any = op.as_any();
     if let Some(s) = any.downcast_ref::<Subtensor>() {
-        return Ok(basic(&s.idx_list));
+        return basic(&s.idx_list);
     }
     if let Some(s) = any.downcast_ref::<IncSubtensor>() {
-        return Ok(basic(&s.idx_list));
+        return basic(&s.idx_list);
     }
     if let Some(s) = any.downcast_ref::<AdvancedSubtensor>() {
-        return Ok(advanced(&s.idx_list));
+        return advanced(&s.idx_list);
     }
     if let Some(s) = any.downcast_ref::<AdvancedIncSubtensor>() {
-        return Ok(advanced(&s.idx_list));
+        return advanced(&s.idx_list);
     }
     if any.is::<AdvancedSubtensor1>() || any.is::<AdvancedIncSubtensor1>() {
-        return Ok(rows());
+        return rows();
     }
     Err(Error::Type(format!(
         "{} is not an indexing op",

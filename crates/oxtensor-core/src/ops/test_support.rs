@@ -31,3 +31,13 @@ pub fn perform_first(op: &dyn Op, inputs: &[&Value]) -> Result<Tensor> {
         .tensor()?
         .clone())
 }
+
+/// [`perform_first`] of a one-input `op` on `[[0, 1, 2], [3, 4, 5]]`
+/// (float64) transposed, a (3, 2) view that is not C-contiguous: that
+/// input and the output.
+pub fn perform_on_transposed(op: &dyn Op) -> (Value, Tensor) {
+    let t = Tensor::from_vec(vec![2, 3], (0..6).map(f64::from).collect()).unwrap();
+    let tr: Value = t.view(&[3, 2], &[8, 24], 0).unwrap().into();
+    let out = perform_first(op, &[&tr]).unwrap();
+    (tr, out)
+}

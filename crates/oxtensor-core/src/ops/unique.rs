@@ -47,15 +47,14 @@ fn int_vector(values: Vec<i64>) -> Result<Value> {
 }
 
 impl Op for Unique {
-    op_identity!("Unique");
-
-    fn describe(&self) -> String {
-        let axis = self.axis.map_or("None".to_string(), |a| a.to_string());
-        format!(
-            "Unique{{return_index={}, return_inverse={}, return_counts={}, axis={axis}}}",
-            self.return_index, self.return_inverse, self.return_counts
-        )
-    }
+    op_identity!(
+        "Unique",
+        self => "return_index={}, return_inverse={}, return_counts={}, axis={}",
+        self.return_index,
+        self.return_inverse,
+        self.return_counts,
+        self.axis.map_or("None".to_string(), |a| a.to_string())
+    );
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let x = super::arity::single_input(self, inputs)?;

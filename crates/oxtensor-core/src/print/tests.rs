@@ -2,13 +2,12 @@ use super::printer::MAX_INDENT;
 use super::*;
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::tensor::Tensor;
-use crate::types::TensorType;
 
 #[test]
 fn fgraph_repr_marks_shared_subexpressions() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
     let y = build::exp(&mut g, x).unwrap();
     let z = build::add(&mut g, y, y).unwrap();
     let fg = FunctionGraph::new(g, vec![x], vec![z, y]).unwrap();
@@ -25,8 +24,7 @@ fn ids_in_base_26() {
 
 #[test]
 fn seed_example_with_types() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let two = g.tensor_constant(Tensor::scalar(2.0f32));
     let y = build::mul(&mut g, x, two).unwrap();
     assert_eq!(
@@ -48,8 +46,7 @@ fn seed_example_with_types() {
 
 /// `x + 1 + 1 ...`, `n` additions deep.
 fn chain(n: usize) -> (Graph, VarId, VarId) {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
     let one = g.tensor_constant(Tensor::scalar(1.0f64));
     let mut z = x;
     for _ in 0..n {
@@ -97,8 +94,7 @@ fn shallow_indentation_is_pytensors() {
 
 #[test]
 fn repeated_nodes_are_elided() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let z = build::exp(&mut g, x).unwrap();
     g.set_name(z, Some("z"));
     let m = build::mul(&mut g, z, z).unwrap();

@@ -6,7 +6,6 @@
 
 use crate::error::Result;
 use crate::graph::{Client, Feature, FunctionGraph, InputChange, NodeId};
-use std::any::Any;
 
 /// The nodes touched since each channel last took them.
 #[derive(Debug, Default)]
@@ -24,9 +23,7 @@ impl ChangeTracker {
 }
 
 impl Feature for ChangeTracker {
-    fn name(&self) -> &str {
-        "ChangeTracker"
-    }
+    crate::graph::feature_identity!("ChangeTracker");
 
     fn on_import(&mut self, _fg: &FunctionGraph, node: NodeId, _reason: &str) -> Result<()> {
         self.note(node);
@@ -39,14 +36,6 @@ impl Feature for ChangeTracker {
             self.note(node);
         }
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

@@ -34,17 +34,7 @@ pub trait HostFolder: Send + Sync {
 pub struct HostFolding(pub Box<dyn HostFolder>);
 
 impl crate::graph::Feature for HostFolding {
-    fn name(&self) -> &str {
-        "HostFolding"
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
+    crate::graph::feature_identity!("HostFolding");
 }
 
 /// The node rewriter: folds one node.
@@ -177,15 +167,13 @@ fn new_constants(fg: &mut FunctionGraph, n: NodeId, values: Vec<Value>) -> Vec<V
 mod tests {
     use super::*;
     use crate::build;
-    use crate::dtype::DType;
 
-    use crate::graph::testing::graph_with;
+    use crate::graph::testing::x_and_constant;
     use crate::tensor::Tensor;
 
     #[test]
     fn folds_constant_subgraphs_only() {
-        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-        let two = g.tensor_constant(Tensor::scalar(2.0f64));
+        let (mut g, x, two) = x_and_constant(2.0);
         let three = g.tensor_constant(Tensor::scalar(3.0f64));
         let c = build::mul(&mut g, two, three).unwrap();
         let y = build::add(&mut g, x, c).unwrap();

@@ -277,39 +277,47 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+    use crate::graph::testing::graph_with;
+    use crate::graph::{Graph, VarId};
     use crate::rewrite::rewrite_graph;
     use crate::rewrite::rewriter::{node_rw, Rewrite, Tracks};
     use crate::scalar::ScalarKind;
-    use crate::types::TensorType;
 
     /// `exp(a) -> log(a)` and `log(a) -> exp(a)`: a pair that never settles.
     fn flip_flop() -> Vec<Arc<dyn NodeRewriter>> {
         let to_log = node_rw(
             "exp_to_log",
             || Tracks::scalars(&[ScalarKind::Exp]),
-            |fg, n| {
-                let a = fg.graph().node(n).inputs[0];
-                Ok(Some(Rewrite::one(build::log(fg.graph_mut(), a)?)))
-            },
+            |fg, n| of_input(fg, n, build::log),
         );
         let to_exp = node_rw(
             "log_to_exp",
             || Tracks::scalars(&[ScalarKind::Log]),
-            |fg, n| {
-                let a = fg.graph().node(n).inputs[0];
-                Ok(Some(Rewrite::one(build::exp(fg.graph_mut(), a)?)))
-            },
+            |fg, n| of_input(fg, n, build::exp),
         );
         vec![to_log, to_exp]
     }
 
+    /// `f(a)` in place of `node`, `a` its first input.
+    fn of_input(
+        fg: &mut FunctionGraph,
+        node: NodeId,
+        f: fn(&mut Graph, VarId) -> Result<VarId>,
+    ) -> Result<Option<Rewrite>> {
+        let a = fg.graph().node(node).inputs[0];
+        Ok(Some(Rewrite::one(f(fg.graph_mut(), a)?)))
+    }
+
+    /// `exp(x)`, which [`flip_flop`] turns back and forth.
+    fn exp_graph() -> FunctionGraph {
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
+        let e = build::exp(&mut g, x).unwrap();
+        FunctionGraph::new(g, vec![x], vec![e]).unwrap()
+    }
+
     #[test]
     fn going_over_the_bound_keeps_that_change_and_stops_with_a_warning() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let e = build::exp(&mut g, x).unwrap();
-        let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
+        let mut fg = exp_graph();
         // One node, ratio 1: `exp_to_log` may apply once; its second
         // application goes over and is the last.
         let eq = Equilibrium::new("eq", flip_flop()).with_max_use_ratio(Some(1.0));
@@ -333,10 +341,7 @@ mod tests {
 
     #[test]
     fn going_over_the_bound_is_an_error_when_failures_raise() {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-        let e = build::exp(&mut g, x).unwrap();
-        let mut fg = FunctionGraph::new(g, vec![x], vec![e]).unwrap();
+        let mut fg = exp_graph();
         let eq = Equilibrium::new("eq", flip_flop()).with_max_use_ratio(Some(1.0));
         let mut run = RunContext::new(crate::rewrite::RewriteSettings {
             on_error: OnError::Raise,

@@ -51,7 +51,7 @@ mod tests {
     use super::*;
     use crate::dtype::DType;
     use crate::graph::{DestroyHandler, Graph};
-    use crate::ops::{props_eq, props_hash, IoMap, Op, OpRef};
+    use crate::ops::{IoMap, Op, OpRef};
     use crate::rewrite::equilibrium::Equilibrium;
     use crate::rewrite::rewriter::{node_rw, GraphRewriter, Rewrite, Tracks};
     use crate::rewrite::run::RunContext;
@@ -67,26 +67,15 @@ mod tests {
     }
 
     impl Op for Labelled {
-        fn name(&self) -> &str {
-            "Labelled"
-        }
+        crate::op_identity!("Labelled");
         fn describe(&self) -> String {
             self.label.to_owned()
-        }
-        fn op_eq(&self, other: &dyn Op) -> bool {
-            props_eq(self, other)
-        }
-        fn op_hash(&self) -> u64 {
-            props_hash(self)
         }
         fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
             Ok(vec![inputs[0].clone()])
         }
         fn destroy_map(&self) -> IoMap {
             self.destroy.clone()
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
         }
     }
 

@@ -18,7 +18,6 @@ use crate::tensor::{Scalar, Tensor};
 use crate::types::Type;
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
-use std::any::Any;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 type NodeKey = (u64, SmallVec<[VarId; 4]>);
@@ -191,9 +190,7 @@ fn same_constant(fg: &FunctionGraph, a: VarId, b: VarId) -> bool {
 }
 
 impl Feature for MergeFeature {
-    fn name(&self) -> &str {
-        "MergeFeature"
-    }
+    crate::graph::feature_identity!("MergeFeature");
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
         crate::graph::attach_once::<MergeFeature>(fg, "MergeFeature is already attached")?;
@@ -227,14 +224,6 @@ impl Feature for MergeFeature {
             Client::Node(..) => {}
         }
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 
@@ -337,7 +326,7 @@ mod tests {
     use super::*;
     use crate::build;
     use crate::dtype::DType;
-    use crate::graph::testing::graph_with;
+    use crate::graph::testing::{graph_with, x_and_constant};
     use crate::graph::Graph;
 
     #[test]
@@ -356,8 +345,7 @@ mod tests {
 
     #[test]
     fn merges_twin_nodes_and_equal_constants_incrementally() {
-        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-        let c1 = g.tensor_constant(Tensor::scalar(2.0f64));
+        let (mut g, x, c1) = x_and_constant(2.0);
         let c2 = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::exp(&mut g, x).unwrap();
         let b = build::exp(&mut g, x).unwrap();

@@ -46,91 +46,37 @@ fn graph(p: impl GraphRewriter + 'static) -> Entry {
 
 fn build() -> Result<RewriteDb> {
     let db = RewriteDb::new("optdb", DbKind::Sequence);
-    let both = ["fast_run", "fast_compile"];
-    let merge_tags = ["fast_run", "fast_compile", "merge"];
-    db.register(
-        "merge1",
-        graph(MergeRewriter),
-        &merge_tags,
-        0.0,
-        Role::Global,
-    )?;
+    let both: &[&str] = &["fast_run", "fast_compile"];
+    let merge_tags: &[&str] = &["fast_run", "fast_compile", "merge"];
+    let merge = || graph(MergeRewriter);
+    let eq = |name, merge_cleanup, tags, position| -> Result<(&str, Entry, &[&str], f64)> {
+        Ok((
+            name,
+            Entry::Db(equilibrium_phase(name, merge_cleanup)?),
+            tags,
+            position,
+        ))
+    };
     let useless = RewriteDb::new(phase::USELESS, DbKind::Walk(WalkOrder::OutToIn));
-    db.register(
-        phase::USELESS,
-        Entry::Db(Arc::new(useless)),
-        &both,
-        0.6,
-        Role::Global,
-    )?;
-    db.register(
-        "merge1.1",
-        graph(MergeRewriter),
-        &merge_tags,
-        0.65,
-        Role::Global,
-    )?;
-    let canon = equilibrium_phase(phase::CANONICALIZE, true)?;
-    db.register(
-        phase::CANONICALIZE,
-        Entry::Db(canon),
-        &["fast_run", "fast_compile", "canonicalize_db"],
-        1.0,
-        Role::Global,
-    )?;
-    db.register(
-        "merge1.2",
-        graph(MergeRewriter),
-        &merge_tags,
-        1.2,
-        Role::Global,
-    )?;
-    let stabilize = equilibrium_phase(phase::STABILIZE, false)?;
-    db.register(
-        phase::STABILIZE,
-        Entry::Db(stabilize),
-        &both,
-        1.5,
-        Role::Global,
-    )?;
-    let specialize = equilibrium_phase(phase::SPECIALIZE, false)?;
-    db.register(
-        phase::SPECIALIZE,
-        Entry::Db(specialize),
-        &both,
-        2.0,
-        Role::Global,
-    )?;
-    let uncanon = equilibrium_phase(phase::UNCANONICALIZE, false)?;
-    db.register(
-        phase::UNCANONICALIZE,
-        Entry::Db(uncanon),
-        &["fast_run"],
-        3.0,
-        Role::Global,
-    )?;
-    let fusion = RewriteDb::new(phase::FUSION, DbKind::Sequence);
-    db.register(
-        phase::FUSION,
-        Entry::Db(Arc::new(fusion)),
-        &["fast_run", "fusion"],
-        49.0,
-        Role::Global,
-    )?;
-    db.register(
-        "merge2",
-        graph(MergeRewriter),
-        &merge_tags,
-        49.0,
-        Role::Global,
-    )?;
-    db.register(
-        "merge3",
-        graph(MergeRewriter),
-        &merge_tags,
-        100.0,
-        Role::Global,
-    )?;
+    let fusion = Entry::Db(Arc::new(RewriteDb::new(phase::FUSION, DbKind::Sequence)));
+    let canon_tags: &[&str] = &["fast_run", "fast_compile", "canonicalize_db"];
+    // In registration order, which breaks the tie at an equal position (49).
+    let entries: [(&str, Entry, &[&str], f64); 11] = [
+        ("merge1", merge(), merge_tags, 0.0),
+        (phase::USELESS, Entry::Db(Arc::new(useless)), both, 0.6),
+        ("merge1.1", merge(), merge_tags, 0.65),
+        eq(phase::CANONICALIZE, true, canon_tags, 1.0)?,
+        ("merge1.2", merge(), merge_tags, 1.2),
+        eq(phase::STABILIZE, false, both, 1.5)?,
+        eq(phase::SPECIALIZE, false, both, 2.0)?,
+        eq(phase::UNCANONICALIZE, false, &["fast_run"], 3.0)?,
+        (phase::FUSION, fusion, &["fast_run", "fusion"], 49.0),
+        ("merge2", merge(), merge_tags, 49.0),
+        ("merge3", merge(), merge_tags, 100.0),
+    ];
+    for (name, entry, tags, position) in entries {
+        db.register(name, entry, tags, position, Role::Global)?;
+    }
     crate::rewrite::families::register_all(&db)?;
     Ok(db)
 }

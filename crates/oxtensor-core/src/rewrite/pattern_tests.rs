@@ -3,7 +3,7 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
-use crate::graph::testing::graph_with;
+use crate::graph::testing::{graph_with, x_and_constant};
 use crate::ops::elemwise::Elemwise;
 use crate::rewrite::{rewrite_graph, RunContext, WalkOrder, Walking};
 use crate::scalar::ScalarKind;
@@ -85,8 +85,7 @@ fn intermediates_with_other_readers_block_the_match_unless_allowed() {
 
 #[test]
 fn constants_match_by_value_and_templates_build_nodes() {
-    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-    let two = g.tensor_constant(Tensor::scalar(2.0f64));
+    let (mut g, x, two) = x_and_constant(2.0);
     let sq = build::pow(&mut g, x, two).unwrap();
     let mut fg = FunctionGraph::new(g, vec![x], vec![sq]).unwrap();
     // pow(x, [2.]) (the constant is expanded) -> sqr(x)

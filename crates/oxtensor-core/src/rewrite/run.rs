@@ -105,20 +105,20 @@ impl RunContext {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::{FunctionGraph, Graph, LogSink};
+    use crate::graph::testing::graph_with;
+    use crate::graph::{FunctionGraph, LogSink};
     use crate::ops::elemwise::Elemwise;
     use crate::rewrite::db::Query;
     use crate::rewrite::optdb::optdb;
     use crate::rewrite::rewrite_graph;
     use crate::scalar::ScalarKind;
-    use crate::types::TensorType;
+
     use std::sync::{Arc, Mutex};
 
     /// `log(1 + x)` through canonicalize and stabilize with a log, and the
     /// lines the log received.
     fn verbose_run(ignore: Vec<String>) -> (Vec<String>, FunctionGraph) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let one = crate::build::scalar_constant(&mut g, DType::Float64, 1.0);
         let op = |k| Arc::new(Elemwise::new(k));
         let s = crate::build::elemwise(&mut g, ScalarKind::Add, &[one, x]).unwrap();

@@ -57,9 +57,10 @@ impl NodeRewriter for Substitution {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::Graph;
+    use crate::graph::testing::graph_with;
+
     use crate::ops::{props_eq, props_hash, Op};
-    use crate::types::{TensorType, Type};
+    use crate::types::Type;
     use std::sync::Arc;
 
     /// An op with two outputs of its input's type.
@@ -89,8 +90,7 @@ mod tests {
 
     #[test]
     fn both_outputs_of_a_two_output_node_are_replaced() -> Result<()> {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::scalar(DType::Float64), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 0)]);
         let n = g.apply(Arc::new(Pair("a")), &[x])?;
         let outs = g.node(n).outputs.clone();
         let mut fg = FunctionGraph::new(g, vec![x], outs.clone())?;

@@ -246,56 +246,47 @@ mod tests {
     #[test]
     fn dtype_rules() {
         let op = |k: K| ScalarOp::Kind(k);
-        assert_eq!(op(K::Add).output_dtype(&[Float32, Int8]).unwrap(), Float32);
-        assert_eq!(op(K::Add).output_dtype(&[Int32, Float32]).unwrap(), Float64);
-        assert_eq!(
-            op(K::TrueDiv).output_dtype(&[Int32, Int8]).unwrap(),
-            Float64
-        );
-        assert_eq!(
-            op(K::TrueDiv).output_dtype(&[Float32, Int8]).unwrap(),
-            Float32
-        );
-        assert_eq!(op(K::IntDiv).output_dtype(&[Int32, Int8]).unwrap(), Int32);
-        assert_eq!(op(K::Exp).output_dtype(&[Int16]).unwrap(), Float32);
-        assert_eq!(op(K::Exp).output_dtype(&[Int64]).unwrap(), Float64);
-        assert_eq!(op(K::Lt).output_dtype(&[Float64, Int8]).unwrap(), Bool);
-        assert_eq!(op(K::Abs).output_dtype(&[Complex64]).unwrap(), Float32);
-        assert_eq!(
-            op(K::Switch).output_dtype(&[Bool, Int8, Float32]).unwrap(),
-            Float32
-        );
-        assert!(op(K::Sub).output_dtype(&[Bool, Bool]).is_err());
-        assert_eq!(op(K::Sub).output_dtype(&[Bool, Int8]).unwrap(), Int8);
-        assert_eq!(op(K::Pow).output_dtype(&[Bool, Bool]).unwrap(), Int8);
-        assert_eq!(op(K::Mod).output_dtype(&[Bool, Bool]).unwrap(), Bool);
-        assert!(op(K::And).output_dtype(&[Bool, Int8]).is_err());
-        assert_eq!(op(K::And).output_dtype(&[Bool, Bool]).unwrap(), Bool);
-        assert!(op(K::Sign).output_dtype(&[Complex64]).is_err());
-        assert!(op(K::And).output_dtype(&[Float64, Int8]).is_err());
-        assert!(op(K::Neg).output_dtype(&[Float64, Float64]).is_err());
+        // (op, input dtypes, output dtype)
+        let typed: [(K, &[DType], DType); 22] = [
+            (K::Add, &[Float32, Int8], Float32),
+            (K::Add, &[Int32, Float32], Float64),
+            (K::TrueDiv, &[Int32, Int8], Float64),
+            (K::TrueDiv, &[Float32, Int8], Float32),
+            (K::IntDiv, &[Int32, Int8], Int32),
+            (K::Exp, &[Int16], Float32),
+            (K::Exp, &[Int64], Float64),
+            (K::Lt, &[Float64, Int8], Bool),
+            (K::Abs, &[Complex64], Float32),
+            (K::Switch, &[Bool, Int8, Float32], Float32),
+            (K::Sub, &[Bool, Int8], Int8),
+            (K::Pow, &[Bool, Bool], Int8),
+            (K::Mod, &[Bool, Bool], Bool),
+            (K::And, &[Bool, Bool], Bool),
+            (K::Erf, &[Int8], Float32),
+            (K::ArcTan2, &[Int8, UInt16], Float32),
+            (K::ArcTan2, &[Bool, Float16], Float32),
+            (K::RoundHalfToEven, &[Float16], Float16),
+            (K::Clip, &[Int8, UInt8, Int8], Int16),
+            (K::Angle, &[Complex64], Float64),
+            (K::Imag, &[Complex64], Float32),
+            (K::Conj, &[Bool], Int8),
+        ];
+        for (k, ins, want) in typed {
+            assert_eq!(op(k).output_dtype(ins).unwrap(), want, "{k:?} of {ins:?}");
+        }
+        // Input dtypes an op refuses (or the wrong number of them).
+        let refused: [(K, &[DType]); 7] = [
+            (K::Sub, &[Bool, Bool]),
+            (K::And, &[Bool, Int8]),
+            (K::Sign, &[Complex64]),
+            (K::And, &[Float64, Int8]),
+            (K::Neg, &[Float64, Float64]),
+            (K::Erfc, &[Complex64]),
+            (K::RoundHalfToEven, &[Int64]),
+        ];
+        for (k, ins) in refused {
+            assert!(op(k).output_dtype(ins).is_err(), "{k:?} of {ins:?}");
+        }
         assert_eq!(ScalarOp::Cast(Float32).to_string(), "Cast{float32}");
-        assert_eq!(op(K::Erf).output_dtype(&[Int8]).unwrap(), Float32);
-        assert_eq!(
-            op(K::ArcTan2).output_dtype(&[Int8, UInt16]).unwrap(),
-            Float32
-        );
-        assert_eq!(
-            op(K::ArcTan2).output_dtype(&[Bool, Float16]).unwrap(),
-            Float32
-        );
-        assert!(op(K::Erfc).output_dtype(&[Complex64]).is_err());
-        assert!(op(K::RoundHalfToEven).output_dtype(&[Int64]).is_err());
-        assert_eq!(
-            op(K::RoundHalfToEven).output_dtype(&[Float16]).unwrap(),
-            Float16
-        );
-        assert_eq!(
-            op(K::Clip).output_dtype(&[Int8, UInt8, Int8]).unwrap(),
-            Int16
-        );
-        assert_eq!(op(K::Angle).output_dtype(&[Complex64]).unwrap(), Float64);
-        assert_eq!(op(K::Imag).output_dtype(&[Complex64]).unwrap(), Float32);
-        assert_eq!(op(K::Conj).output_dtype(&[Bool]).unwrap(), Int8);
     }
 }

@@ -209,6 +209,7 @@ mod tests {
     use crate::build;
     use crate::compile::Supervisor;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::kernels::reduce::CumMode;
     use crate::ops::cumulative::CumOp;
@@ -350,8 +351,7 @@ mod tests {
     /// `x` (a matrix) and `cumsum(x.flatten())` destroying the flat view,
     /// linked with `x` mutable or not.
     fn flat_cumsum(mutable: bool) -> (Program, super::Destroyed) {
-        let mut g = Graph::new();
-        let x = g.input(TensorType::with_ndim(DType::Float64, 2), Some("x"));
+        let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let flat = build::numpy_index::flatten(&mut g, x).unwrap();
         let op = CumOp {
             inplace: true,

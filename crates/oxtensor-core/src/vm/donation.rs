@@ -52,10 +52,10 @@ mod tests {
     use super::super::program::{link_native, Program};
     use crate::build;
     use crate::dtype::DType;
+    use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::ops::advanced_inc_subtensor::AdvancedIncSubtensor1;
     use crate::tensor::Tensor;
-    use crate::types::TensorType;
     use crate::value::Value;
     use std::sync::Arc;
 
@@ -69,9 +69,9 @@ mod tests {
         g.apply_out(op, &[x, y, idx]).unwrap()
     }
 
-    fn vectors(g: &mut Graph) -> (VarId, VarId) {
-        let ty = TensorType::with_ndim(DType::Float64, 1);
-        (g.input(ty.clone(), Some("x")), g.input(ty, Some("y")))
+    /// A fresh graph with the float64 vectors `x` and `y`.
+    fn vectors() -> (Graph, [VarId; 2]) {
+        graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)])
     }
 
     fn run(prog: &Program, x: &Tensor) -> Vec<Value> {
@@ -87,29 +87,39 @@ mod tests {
         Tensor::from_vec(vec![3], vec![1.0f64, 2.0, 3.0]).unwrap()
     }
 
-    #[test]
-    fn a_dying_intermediate_becomes_the_output() {
-        let mut g = Graph::new();
-        let (x, y) = vectors(&mut g);
+    /// `2 * x` incremented by `y` at `[0, 0, 2]`: the graph, `x`, `y`
+    /// and the increment.
+    fn doubled_then_incremented() -> (Graph, [VarId; 2], VarId) {
+        let (mut g, [x, y]) = vectors();
         let two = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::mul(&mut g, x, two).unwrap();
         let out = increment(&mut g, a, y);
+        (g, [x, y], out)
+    }
+
+    /// `prog` (of [`doubled_then_incremented`]) gives its values and leaves
+    /// no buffer in the pool: `2 * x`'s was written in place, not recycled.
+    fn assert_runs_in_place(prog: &Program) {
+        let got = run(prog, &x_value());
+        assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
+        assert!(prog.workspace.lock().unwrap().pool.is_empty());
+    }
+
+    #[test]
+    fn a_dying_intermediate_becomes_the_output() {
+        let (g, [x, y], out) = doubled_then_incremented();
         let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
         let prog = link_native(&fg, false);
         let last = prog.steps.last().unwrap();
         assert_eq!(last.donor.map(|(i, _)| i), Some(0));
         for _ in 0..2 {
-            let got = run(&prog, &x_value());
-            assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
-            // `2 * x`'s buffer was written in place, not recycled.
-            assert!(prog.workspace.lock().unwrap().pool.is_empty());
+            assert_runs_in_place(&prog);
         }
     }
 
     #[test]
     fn a_value_another_slot_still_sees_is_copied() {
-        let mut g = Graph::new();
-        let (x, y) = vectors(&mut g);
+        let (mut g, [x, y]) = vectors();
         let two = g.tensor_constant(Tensor::scalar(2.0f64));
         let a = build::mul(&mut g, x, two).unwrap();
         let view = build::dimshuffle(&mut g, a, vec![None, Some(0)]).unwrap();
@@ -128,11 +138,7 @@ mod tests {
     fn fast_run_leaves_nothing_to_donate() {
         use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
         for (mode, donors) in [(Mode::fast_run(), 0), (Mode::fast_compile(), 1)] {
-            let mut g = Graph::new();
-            let (x, y) = vectors(&mut g);
-            let two = g.tensor_constant(Tensor::scalar(2.0f64));
-            let a = build::mul(&mut g, x, two).unwrap();
-            let out = increment(&mut g, a, y);
+            let (g, [x, y], out) = doubled_then_incremented();
             let spec = FunctionSpec {
                 inputs: vec![FunctionInput::new(x), FunctionInput::new(y)],
                 outputs: vec![(out, false)],
@@ -141,16 +147,13 @@ mod tests {
             let prog = compile(g, spec, &mode).unwrap().program;
             let lent = prog.steps.iter().filter(|s| s.donor.is_some()).count();
             assert_eq!(lent, donors, "{}", mode.name);
-            let got = run(&prog, &x_value());
-            assert_eq!(values(&got[0]), vec![32.0, 4.0, 36.0]);
-            assert!(prog.workspace.lock().unwrap().pool.is_empty());
+            assert_runs_in_place(&prog);
         }
     }
 
     #[test]
     fn inputs_are_never_lent() {
-        let mut g = Graph::new();
-        let (x, y) = vectors(&mut g);
+        let (mut g, [x, y]) = vectors();
         let out = increment(&mut g, x, y);
         let fg = FunctionGraph::new(g, vec![x, y], vec![out]).unwrap();
         let prog = link_native(&fg, false);

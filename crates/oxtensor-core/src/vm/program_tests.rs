@@ -4,6 +4,7 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::{graph_with, x_and_constant};
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::tensor::{Scalar, Tensor};
 use crate::types::TensorType;
@@ -23,9 +24,7 @@ fn f64s(v: &Value) -> Vec<f64> {
 
 #[test]
 fn runs_a_chain_and_recycles() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-    let two = g.tensor_constant(Tensor::scalar(2.0f64));
+    let (mut g, x, two) = x_and_constant(2.0);
     let mut y = x;
     for _ in 0..5 {
         y = build::mul(&mut g, y, two).unwrap();
@@ -56,10 +55,11 @@ fn runs_a_chain_and_recycles() {
 #[test]
 fn lazy_ifelse_computes_one_branch() {
     use crate::ops::ifelse::IfElse;
-    let mut g = Graph::new();
-    let c = g.input(TensorType::scalar(DType::Bool), Some("c"));
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [c, x, y]) = graph_with([
+        ("c", DType::Bool, 0),
+        ("x", DType::Float64, 1),
+        ("y", DType::Float64, 1),
+    ]);
     let bad = build::add(&mut g, x, y).unwrap();
     let good = build::exp(&mut g, x).unwrap();
     let out = g
@@ -86,9 +86,7 @@ fn lazy_ifelse_computes_one_branch() {
 #[test]
 fn lazy_profiles_count_the_nodes_that_ran() {
     use crate::ops::ifelse::IfElse;
-    let mut g = Graph::new();
-    let c = g.input(TensorType::scalar(DType::Bool), Some("c"));
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [c, x]) = graph_with([("c", DType::Bool, 0), ("x", DType::Float64, 1)]);
     let then = build::exp(&mut g, x).unwrap();
     let other = build::neg(&mut g, x).unwrap();
     let out = g
@@ -118,8 +116,7 @@ fn lazy_profiles_count_the_nodes_that_ran() {
 
 #[test]
 fn outputs_may_be_inputs_constants_or_repeats() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let c = g.tensor_constant(Tensor::from_vec(vec![2], vec![5.0f64, 6.0]).unwrap());
     let y = build::neg(&mut g, x).unwrap();
     let fg = FunctionGraph::new(g, vec![x], vec![x, c, y, y]).unwrap();
@@ -143,8 +140,7 @@ fn outputs_may_be_inputs_constants_or_repeats() {
 
 #[test]
 fn prepared_constants_compute_the_same_and_errors_show_them_as_declared() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let c = g.tensor_constant(Tensor::from_vec(vec![2], vec![2i8, -3]).unwrap());
     let y = build::mul(&mut g, x, c).unwrap();
     let fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
@@ -167,8 +163,7 @@ fn prepared_constants_compute_the_same_and_errors_show_them_as_declared() {
 
 #[test]
 fn small_runs_count_inputs_and_constants() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let c = g.tensor_constant(Tensor::from_vec(vec![1000], vec![1.0f64; 1000]).unwrap());
     let y = build::add(&mut g, x, c).unwrap();
     let fg = FunctionGraph::new(g, vec![x], vec![y]).unwrap();
@@ -182,8 +177,7 @@ fn small_runs_count_inputs_and_constants() {
 
 #[test]
 fn one_step_programs_run_directly_and_take_outputs_back() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
     let y = build::neg(&mut g, x).unwrap();
     let link = |outs: Vec<VarId>| {
         let fg = FunctionGraph::new(g.clone(), vec![x], outs).unwrap();
@@ -210,9 +204,7 @@ fn one_step_programs_run_directly_and_take_outputs_back() {
 
 #[test]
 fn errors_name_the_node() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 1), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", DType::Float64, 1), ("y", DType::Float64, 1)]);
     let z = build::add(&mut g, x, y).unwrap();
     let fg = FunctionGraph::new(g, vec![x, y], vec![z]).unwrap();
     let prog = Program::link(&fg, HashMap::new(), &LinkOptions::default()).unwrap();

@@ -1,38 +1,9 @@
 //! Compiling from Rust with the rewrite phases, as Python does.
 
-use oxtensor_core::compile::{compile, FunctionInput, FunctionSpec, Mode, OnUnused};
+use oxtensor_core::compile::{compile, Mode, OnUnused};
 use oxtensor_core::prelude::*;
-use oxtensor_core::value::Value;
 
-fn vector(g: &mut Graph, name: &str) -> VarId {
-    g.input(TensorType::with_ndim(DType::Float64, 1), Some(name))
-}
-
-fn spec(inputs: &[VarId], outputs: &[VarId]) -> FunctionSpec {
-    FunctionSpec {
-        inputs: inputs.iter().map(|&v| FunctionInput::new(v)).collect(),
-        outputs: outputs.iter().map(|&v| (v, false)).collect(),
-        ..FunctionSpec::default()
-    }
-}
-
-fn values(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            oxtensor_core::tensor::Scalar::Float(x, _) => x,
-            other => panic!("{other:?}"),
-        })
-        .collect()
-}
-
-fn ops(fg: &FunctionGraph) -> Vec<String> {
-    fg.toposort()
-        .unwrap()
-        .into_iter()
-        .map(|n| fg.graph().node(n).op.describe())
-        .collect()
-}
+use crate::support::{op_names, spec, values, vector};
 
 #[test]
 fn fast_run_specializes_and_stabilizes() {
@@ -44,7 +15,7 @@ fn fast_run_specializes_and_stabilizes() {
     let s = build::add(&mut g, one, x).unwrap();
     let l = build::log(&mut g, s).unwrap();
     let c = compile(g, spec(&[x], &[sq, l]), &Mode::fast_run()).unwrap();
-    let names = ops(&c.built.fgraph);
+    let names = op_names(&c.built.fgraph);
     assert!(
         names.contains(&"Sqr".to_owned()) && names.contains(&"Log1p".to_owned()),
         "{names:?}"
@@ -64,26 +35,29 @@ fn fast_run_specializes_and_stabilizes() {
         .contains_key("local_pow_specialize"));
 }
 
-#[test]
-fn fast_compile_canonicalizes_but_does_not_specialize() {
+/// `x ** 2` of a float vector `x`: the graph, `x` and the power.
+fn x_squared() -> (Graph, VarId, VarId) {
     let mut g = Graph::new();
     let x = vector(&mut g, "x");
     let two = g.tensor_constant(Tensor::scalar(2.0f64));
     let sq = build::pow(&mut g, x, two).unwrap();
+    (g, x, sq)
+}
+
+#[test]
+fn fast_compile_canonicalizes_but_does_not_specialize() {
+    let (mut g, x, sq) = x_squared();
     let n = build::neg(&mut g, sq).unwrap();
     let nn = build::neg(&mut g, n).unwrap();
     let c = compile(g, spec(&[x], &[nn]), &Mode::fast_compile()).unwrap();
-    let names = ops(&c.built.fgraph);
+    let names = op_names(&c.built.fgraph);
     assert!(names.iter().any(|n| n == "Pow"), "{names:?}");
     assert!(!names.iter().any(|n| n == "Neg"), "{names:?}");
 }
 
 #[test]
 fn the_callers_graph_is_never_changed() {
-    let mut g = Graph::new();
-    let x = vector(&mut g, "x");
-    let two = g.tensor_constant(Tensor::scalar(2.0f64));
-    let sq = build::pow(&mut g, x, two).unwrap();
+    let (g, x, sq) = x_squared();
     let before = g.describe_node(g.var(sq).owner().unwrap());
     let keep = g.clone();
     let c = compile(g, spec(&[x], &[sq]), &Mode::fast_run()).unwrap();

@@ -5,4 +5,5 @@
 
 mod compile;
 mod shapes;
+mod support;
 mod vm;

@@ -3,29 +3,15 @@
 //! training step compile to the nodes PyTensor keeps, and compute what
 //! the unrewritten graph computes.
 
-use oxtensor_core::compile::{compile, FunctionInput, FunctionSpec, Mode};
+use oxtensor_core::compile::{compile, Mode};
 use oxtensor_core::grad::{grad, GradRequest};
 use oxtensor_core::ops::shape::ShapeI;
 use oxtensor_core::prelude::*;
+
+use crate::support::{matrix, op_names, spec, vector};
 use oxtensor_core::scalar::ScalarKind;
 use oxtensor_core::value::Value;
 use std::sync::Arc;
-
-fn spec(inputs: &[VarId], outputs: &[VarId]) -> FunctionSpec {
-    FunctionSpec {
-        inputs: inputs.iter().map(|&v| FunctionInput::new(v)).collect(),
-        outputs: outputs.iter().map(|&v| (v, false)).collect(),
-        ..FunctionSpec::default()
-    }
-}
-
-fn matrix(g: &mut Graph, name: &str) -> VarId {
-    g.input(TensorType::with_ndim(DType::Float64, 2), Some(name))
-}
-
-fn vector(g: &mut Graph, name: &str) -> VarId {
-    g.input(TensorType::with_ndim(DType::Float64, 1), Some(name))
-}
 
 fn data(shape: &[usize], seed: f64) -> Tensor {
     let n = shape.iter().product();
@@ -63,12 +49,7 @@ fn compiled_ops(g: Graph, inputs: &[VarId], outputs: &[VarId], args: &[Tensor]) 
             assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{a} vs {b}");
         }
     }
-    let fg = &fast.built.fgraph;
-    fg.toposort()
-        .unwrap()
-        .into_iter()
-        .map(|n| fg.graph().node(n).op.describe())
-        .collect()
+    op_names(&fast.built.fgraph)
 }
 
 fn f64_of(s: oxtensor_core::tensor::Scalar) -> f64 {

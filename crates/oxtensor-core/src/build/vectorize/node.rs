@@ -96,28 +96,21 @@ fn same_class(
     if let Some(b) = any.downcast_ref::<Blockwise>() {
         return blockwise::apply(g, b.clone(), inputs).map(Some);
     }
+    // A reduction's axes, past the batch axes.
+    let shifted = |axes: Vec<usize>| axes.into_iter().map(|a| a + nb).collect();
     let op: OpRef = if let Some(d) = any.downcast_ref::<DimShuffle>() {
         let order = (0..nb)
             .map(Some)
             .chain(d.new_order.iter().map(|a| a.map(|i| i + nb)));
         Arc::new(DimShuffle::new(d.input_ndim + nb, order.collect())?)
     } else if let Some(r) = any.downcast_ref::<CAReduce>() {
-        let axes = r
-            .axes(old_ndim(g, n)?)
-            .into_iter()
-            .map(|a| a + nb)
-            .collect();
         Arc::new(CAReduce {
-            axis: Some(axes),
+            axis: Some(shifted(r.axes(old_ndim(g, n)?))),
             ..r.clone()
         })
     } else if let Some(a) = any.downcast_ref::<Argmax>() {
-        let axes = a
-            .axes(old_ndim(g, n)?)
-            .into_iter()
-            .map(|a| a + nb)
-            .collect();
-        Arc::new(Argmax { axis: Some(axes) })
+        let axis = Some(shifted(a.axes(old_ndim(g, n)?)));
+        Arc::new(Argmax { axis })
     } else if let Some(s) = any
         .downcast_ref::<Subtensor>()
         .filter(|_| batch[1..].iter().all(|&b| b == 0))

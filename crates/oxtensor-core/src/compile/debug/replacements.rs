@@ -7,7 +7,6 @@
 
 use crate::error::Result;
 use crate::graph::{Client, Feature, FunctionGraph, InputChange, VarId};
-use std::any::Any;
 
 /// One replacement: `new` stands for `old` because `reason` said so.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,9 +47,7 @@ impl ReplacementLog {
 }
 
 impl Feature for ReplacementLog {
-    fn name(&self) -> &str {
-        "ReplacementLog"
-    }
+    crate::graph::feature_identity!("ReplacementLog");
 
     fn on_change_input(&mut self, _fg: &FunctionGraph, change: &InputChange) -> Result<()> {
         let InputChange {
@@ -77,14 +74,6 @@ impl Feature for ReplacementLog {
         };
         self.changes.push((client, change));
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

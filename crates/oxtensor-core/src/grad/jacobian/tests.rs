@@ -66,6 +66,22 @@ fn diag(d: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// The Jacobian of `y` with respect to `x` alone (defaults otherwise).
+fn jacobian_of(g: &mut Graph, y: VarId, x: VarId) -> VarId {
+    jacobian(g, &JacobianRequest::new(y, &[x]), None)
+        .unwrap()
+        .grads[0]
+        .unwrap()
+}
+
+/// The Hessian of `cost` with respect to `x` alone (defaults otherwise).
+fn hessian_of(g: &mut Graph, cost: VarId, x: VarId) -> VarId {
+    hessian(g, &JacobianRequest::new(cost, &[x]), None)
+        .unwrap()
+        .grads[0]
+        .unwrap()
+}
+
 #[test]
 fn jacobian_of_a_product_with_two_wrt() {
     let mut g = Graph::new();
@@ -98,10 +114,7 @@ fn jacobian_of_a_matrix_product_and_constants_stay_inside() {
     let m = Tensor::from_vec(vec![2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
     let m = g.tensor_constant(m);
     let y = build::dot(&mut g, m, x).unwrap();
-    let j = jacobian(&mut g, &JacobianRequest::new(y, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let j = jacobian_of(&mut g, y, x);
     let node = g.var(j).owner().unwrap();
     assert_eq!(g.node(node).inputs, vec![x], "the constant is not an input");
     let got = run_in(
@@ -122,14 +135,8 @@ fn hessian_of_a_sum_of_cubes_and_a_scalar_jacobian_is_the_gradient() {
     let x2 = build::mul(&mut g, x, x).unwrap();
     let x3 = build::mul(&mut g, x2, x).unwrap();
     let cost = build::sum(&mut g, x3, None).unwrap();
-    let h = hessian(&mut g, &JacobianRequest::new(cost, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
-    let j = jacobian(&mut g, &JacobianRequest::new(cost, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let h = hessian_of(&mut g, cost, x);
+    let j = jacobian_of(&mut g, cost, x);
     assert!(g
         .var(j)
         .owner()
@@ -148,10 +155,7 @@ fn dtypes_follow_the_wrt_and_an_empty_expression_gives_an_empty_jacobian() {
     let mut g = Graph::new();
     let x = vector(&mut g, DType::Float32, "x");
     let y = build::mul(&mut g, x, x).unwrap();
-    let j = jacobian(&mut g, &JacobianRequest::new(y, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let j = jacobian_of(&mut g, y, x);
     assert_eq!(g.var(j).ty.expect_tensor("").unwrap().dtype, DType::Float32);
     let got = run_in(&g, &[x], &[j], &[vec![]], &Mode::fast_run());
     assert_eq!(got[0].0, vec![0, 0]);
@@ -173,10 +177,7 @@ fn the_shape_is_inferred_without_running_the_loop() {
     let mut g = Graph::new();
     let x = vector(&mut g, DType::Float64, "x");
     let y = build::exp(&mut g, x).unwrap();
-    let j = jacobian(&mut g, &JacobianRequest::new(y, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let j = jacobian_of(&mut g, y, x);
     let s = build::shape(&mut g, j).unwrap();
     let c = compiled(&g, &[x], &[s], &Mode::fast_run());
     let fg = &c.built.fgraph;
@@ -197,10 +198,7 @@ fn errors_name_what_is_wrong() {
     let y = build::exp(&mut g, x).unwrap();
     let err = jacobian(&mut g, &JacobianRequest::new(y, &[z]), None).unwrap_err();
     assert!(matches!(err, Error::Disconnected(_)), "{err:?}");
-    let j = jacobian(&mut g, &JacobianRequest::new(y, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let j = jacobian_of(&mut g, y, x);
     let op = g.node(g.var(j).owner().unwrap()).op.clone();
     let m = g.input(TensorType::with_ndim(DType::Float64, 2), Some("m"));
     let err = g.apply(op.clone(), &[m]).unwrap_err().to_string();
@@ -224,17 +222,11 @@ fn a_jacobian_runs_inside_another_and_from_several_threads() {
     let mut g = Graph::new();
     let (x, z) = two_vectors(&mut g, "x", "z");
     let x2 = build::mul(&mut g, x, x).unwrap();
-    let jx = jacobian(&mut g, &JacobianRequest::new(x2, &[x]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let jx = jacobian_of(&mut g, x2, x);
     let d = build::dot(&mut g, jx, z).unwrap();
     let y = build::mul(&mut g, d, z).unwrap();
     // Outer loop over `y = (diag(2x) z) * z`, whose graph holds the inner Jacobian.
-    let jz = jacobian(&mut g, &JacobianRequest::new(y, &[z]), None)
-        .unwrap()
-        .grads[0]
-        .unwrap();
+    let jz = jacobian_of(&mut g, y, z);
     let program = compiled(&g, &[x, z], &[jz], &Mode::fast_run()).program;
     let (xv, zv) = ([1.0, -2.0], [3.0, 0.5]);
     let want = diag(&[4.0 * xv[0] * zv[0], 4.0 * xv[1] * zv[1]]);

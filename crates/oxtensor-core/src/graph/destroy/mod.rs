@@ -31,7 +31,6 @@ use order::TopoOrder;
 use rustc_hash::FxHashMap;
 use settle::Pending;
 use smallvec::SmallVec;
-use std::any::Any;
 use std::collections::BTreeMap;
 use views::Views;
 
@@ -266,9 +265,7 @@ impl DestroyHandler {
 }
 
 impl Feature for DestroyHandler {
-    fn name(&self) -> &str {
-        "DestroyHandler"
-    }
+    crate::graph::feature_identity!("DestroyHandler");
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
         crate::graph::attach_once::<DestroyHandler>(fg, "DestroyHandler is already attached")?;
@@ -337,13 +334,5 @@ impl Feature for DestroyHandler {
 
     fn orderings(&self, fg: &FunctionGraph) -> Result<Orderings> {
         DestroyHandler::orderings(self, fg)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }

@@ -7,7 +7,6 @@
 
 use crate::error::{Error, Result};
 use crate::graph::{Feature, FunctionGraph};
-use std::any::Any;
 
 /// Protects outputs, by position (all when `None`), from inplace ops.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,9 +53,7 @@ impl NoOutputFromInplace {
 }
 
 impl Feature for NoOutputFromInplace {
-    fn name(&self) -> &str {
-        "NoOutputFromInplace"
-    }
+    crate::graph::feature_identity!("NoOutputFromInplace");
 
     /// One owner lookup per protected output.
     fn on_validate(&mut self, fg: &FunctionGraph) -> Result<()> {
@@ -64,14 +61,6 @@ impl Feature for NoOutputFromInplace {
             Some(ids) => ids.iter().try_for_each(|&i| self.check(fg, i)),
             None => (0..fg.outputs().len()).try_for_each(|i| self.check(fg, i)),
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

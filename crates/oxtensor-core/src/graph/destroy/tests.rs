@@ -6,7 +6,7 @@ use super::*;
 use crate::compile::aliasing::{protected_vars, Supervisor};
 use crate::dtype::DType;
 use crate::graph::Graph;
-use crate::ops::{props_eq, props_hash, IoMap, Op, OpRef};
+use crate::ops::{IoMap, Op, OpRef};
 use crate::types::{TensorType, Type};
 use std::sync::Arc;
 
@@ -22,17 +22,9 @@ pub(super) struct MapOp {
 }
 
 impl Op for MapOp {
-    fn name(&self) -> &str {
-        "MapOp"
-    }
+    crate::op_identity!("MapOp");
     fn describe(&self) -> String {
         self.label.clone()
-    }
-    fn op_eq(&self, other: &dyn Op) -> bool {
-        props_eq(self, other)
-    }
-    fn op_hash(&self) -> u64 {
-        props_hash(self)
     }
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
         let ty = inputs.first().map_or_else(
@@ -52,9 +44,6 @@ impl Op for MapOp {
     }
     fn destroyhandler_tolerate_aliased(&self) -> Vec<(usize, usize)> {
         self.aliased.clone()
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }
 
@@ -85,8 +74,9 @@ fn add_inplace() -> OpRef {
     inplace("add_inplace", vec![(0, vec![0])])
 }
 
-fn scalars<const N: usize>(g: &mut Graph, names: [&str; N]) -> [VarId; N] {
-    names.map(|n| g.input(TensorType::scalar(DType::Float64), Some(n)))
+/// A fresh graph with float64 scalar inputs of these names.
+fn scalars<const N: usize>(names: [&str; N]) -> (Graph, [VarId; N]) {
+    crate::graph::testing::graph_with(names.map(|n| (n, DType::Float64, 0)))
 }
 
 fn ap(g: &mut Graph, op: OpRef, inputs: &[VarId]) -> VarId {
@@ -120,8 +110,7 @@ fn position(order: &[NodeId], n: NodeId) -> usize {
 /// log(r2)`; `x + y` and both logs of `x` run before the addition.
 #[test]
 fn readers_of_the_destroyed_value_run_first() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let e = ap(&mut g, pure("add"), &[x, y]);
     let r1 = ap(&mut g, pure("log"), &[x]);
     let r2 = ap(&mut g, add_inplace(), &[x, y]);
@@ -150,8 +139,7 @@ fn readers_of_the_destroyed_value_run_first() {
 /// destroys the root, and every reader of the tree runs first.
 #[test]
 fn destroyers_reach_through_views_of_views() {
-    let mut g = Graph::new();
-    let [x] = scalars(&mut g, ["x"]);
+    let (mut g, [x]) = scalars(["x"]);
     let v1 = ap(&mut g, view("v1"), &[x]);
     let v2 = ap(&mut g, view("v2"), &[v1]);
     let r = ap(&mut g, pure("read"), &[v1]);
@@ -172,8 +160,7 @@ fn destroyers_reach_through_views_of_views() {
 #[test]
 fn two_destroyers_of_one_value_or_of_two_views_are_refused() {
     for through_view in [false, true] {
-        let mut g = Graph::new();
-        let [x] = scalars(&mut g, ["x"]);
+        let (mut g, [x]) = scalars(["x"]);
         let other = if through_view {
             ap(&mut g, view("T"), &[x])
         } else {
@@ -193,8 +180,7 @@ fn two_destroyers_of_one_value_or_of_two_views_are_refused() {
 
 #[test]
 fn constants_and_indestructible_values_are_refused() {
-    let mut g = Graph::new();
-    let [x] = scalars(&mut g, ["x"]);
+    let (mut g, [x]) = scalars(["x"]);
     let c = g.tensor_constant(crate::tensor::Tensor::scalar(2.0f64));
     let d = ap(&mut g, add_inplace(), &[c]);
     let mut fg = with_handler(g, vec![x], vec![d]);
@@ -204,8 +190,7 @@ fn constants_and_indestructible_values_are_refused() {
         "{msg}"
     );
 
-    let mut g = Graph::new();
-    let [x] = scalars(&mut g, ["x"]);
+    let (mut g, [x]) = scalars(["x"]);
     let v = ap(&mut g, view("v"), &[x]);
     g.var_mut(x).indestructible = true;
     let d = ap(&mut g, add_inplace(), &[v]);
@@ -230,8 +215,7 @@ fn input_aliasing_follows_the_tolerate_lists() {
         (false, vec![(1, 0)], vec![], false),
     ];
     for (through_view, same, aliased, ok) in cases {
-        let mut g = Graph::new();
-        let [x] = scalars(&mut g, ["x"]);
+        let (mut g, [x]) = scalars(["x"]);
         let second = if through_view {
             ap(&mut g, view("T"), &[x])
         } else {
@@ -263,8 +247,7 @@ fn input_aliasing_follows_the_tolerate_lists() {
 /// before it: the destruction would need a cycle.
 #[test]
 fn a_destruction_needing_a_cycle_is_refused() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let d = ap(&mut g, add_inplace(), &[x, y]);
     let late = ap(&mut g, pure("late"), &[x, d]);
     let mut fg = with_handler(g, vec![x, y], vec![late]);
@@ -282,8 +265,7 @@ fn a_destruction_needing_a_cycle_is_refused() {
 /// The seed: `destroy_map = {0: [0, 1]}` is legal and supported.
 #[test]
 fn one_output_may_destroy_two_inputs() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let rx = ap(&mut g, pure("rx"), &[x]);
     let ry = ap(&mut g, pure("ry"), &[y]);
     let d = ap(&mut g, inplace("both", vec![(0, vec![0, 1])]), &[x, y]);
@@ -314,8 +296,7 @@ fn the_seeds_view_maps() {
         (vec![(0, vec![0, 1])], 1, false),
     ];
     for (map, n_out, ok) in maps {
-        let mut g = Graph::new();
-        let [x, y] = scalars(&mut g, ["x", "y"]);
+        let (mut g, [x, y]) = scalars(["x", "y"]);
         let op = Arc::new(MapOp {
             label: "myop".into(),
             n_out,
@@ -343,8 +324,7 @@ fn the_seeds_view_maps() {
 /// computed by overwriting the first input.
 #[test]
 fn a_second_output_may_destroy() {
-    let mut g = Graph::new();
-    let [x] = scalars(&mut g, ["x"]);
+    let (mut g, [x]) = scalars(["x"]);
     let r = ap(&mut g, pure("read"), &[x]);
     let op = Arc::new(MapOp {
         label: "myop".into(),
@@ -365,8 +345,7 @@ fn a_second_output_may_destroy() {
 /// was; one accepted is checked from then on.
 #[test]
 fn candidates_are_validated_and_reverted() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let a = ap(&mut g, pure("add"), &[x, y]);
     let b = ap(&mut g, pure("mul"), &[a, x]);
     let mut fg = with_handler(g, vec![x, y], vec![b]);
@@ -397,8 +376,7 @@ fn candidates_are_validated_and_reverted() {
 /// new root's destroyer overwrites, and must run first.
 #[test]
 fn a_view_changing_input_moves_its_tree() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let v = ap(&mut g, view("v"), &[x]);
     let w = ap(&mut g, view("w"), &[v]);
     let r = ap(&mut g, pure("read"), &[w]);
@@ -420,8 +398,7 @@ fn a_view_changing_input_moves_its_tree() {
 
 #[test]
 fn the_supervisor_protects_inputs_and_outputs() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let s = ap(&mut g, pure("sum"), &[x, y]);
     let mut fg = with_handler(g, vec![x, y], vec![s, y]);
     fg.attach_feature(Box::new(Supervisor::new([x]))).unwrap();
@@ -457,8 +434,7 @@ fn the_supervisor_protects_inputs_and_outputs() {
 /// variables are not candidates (the older check lets them through).
 #[test]
 fn inplace_candidates_follow_views() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let v = ap(&mut g, view("v"), &[x]);
     let c = g.tensor_constant(crate::tensor::Tensor::scalar(1.0f64));
     let s = ap(&mut g, pure("f"), &[x, v, y, c]);
@@ -481,8 +457,7 @@ fn inplace_candidates_follow_views() {
 /// A graph rebuilt without a handler is scheduled with the same orderings.
 #[test]
 fn schedule_without_a_handler_orders_readers_first() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let d = ap(&mut g, add_inplace(), &[x, y]);
     let r = ap(&mut g, pure("read"), &[x]);
     let fg = FunctionGraph::new(g, vec![x, y], vec![r, d]).unwrap();
@@ -497,8 +472,7 @@ fn schedule_without_a_handler_orders_readers_first() {
 /// pending lists; the next validation rebuilds and still finds the error.
 #[test]
 fn unvalidated_changes_are_caught_after_a_rebuild() {
-    let mut g = Graph::new();
-    let [x, y] = scalars(&mut g, ["x", "y"]);
+    let (mut g, [x, y]) = scalars(["x", "y"]);
     let a = ap(&mut g, pure("a"), &[x, y]);
     let b = ap(&mut g, pure("b"), &[a]);
     let mut fg = with_handler(g, vec![x, y], vec![b]);

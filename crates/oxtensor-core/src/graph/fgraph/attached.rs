@@ -120,13 +120,5 @@ impl FunctionGraph {
 struct Vacant;
 
 impl Feature for Vacant {
-    fn name(&self) -> &str {
-        "Vacant"
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
+    crate::graph::feature_identity!("Vacant");
 }

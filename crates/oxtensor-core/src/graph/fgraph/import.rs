@@ -53,10 +53,7 @@ impl FunctionGraph {
 
     /// Removes output `idx`; later outputs shift down by one.
     pub fn remove_output(&mut self, idx: usize, reason: &str) -> Result<()> {
-        let v = *self
-            .outputs
-            .get(idx)
-            .ok_or_else(|| Error::Index(format!("no output {idx}")))?;
+        let v = super::slot(&self.outputs, idx, "output")?;
         self.outputs.remove(idx);
         for list in self.clients.iter_mut().flatten() {
             list.map_in_place(|c| shift_output(c, idx));

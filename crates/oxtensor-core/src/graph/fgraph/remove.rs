@@ -30,10 +30,7 @@ impl FunctionGraph {
     /// declared twice keeps its other slot (and its clients entry), as in
     /// PyTensor, but leaves `variables` like any unused input.
     pub fn remove_input(&mut self, idx: usize, reason: &str) -> Result<()> {
-        let v = *self
-            .inputs
-            .get(idx)
-            .ok_or_else(|| Error::Index(format!("no input {idx}")))?;
+        let v = super::slot(&self.inputs, idx, "input")?;
         self.remove_uses(v, reason)?;
         self.inputs.remove(idx);
         self.in_vars[v.index()] = false;

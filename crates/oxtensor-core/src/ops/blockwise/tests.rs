@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::dtype::DType;
+use crate::graph::testing::graph_with;
 use crate::graph::FunctionGraph;
 use crate::ops::blas::Dot;
 use crate::ops::linalg::det::Det;
@@ -116,9 +117,7 @@ fn output_types_errors() {
 
 #[test]
 fn perform_matches_a_loop_over_the_batch() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 3), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", DType::Float64, 3), ("y", DType::Float64, 1)]);
     let out = apply(&mut g, matvec(), &[x, y]).unwrap()[0];
     let xs: Vec<f64> = (0..2 * 3 * 4).map(f64::from).collect();
     let ys: Vec<f64> = (0..4).map(|i| f64::from(i) - 1.5).collect();
@@ -135,8 +134,7 @@ fn perform_matches_a_loop_over_the_batch() {
 
 #[test]
 fn perform_empty_batch_and_bad_batch() {
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 3), Some("x"));
+    let (mut g, [x]) = graph_with([("x", DType::Float64, 3)]);
     let d = apply(
         &mut g,
         Blockwise::new(Arc::new(Det), Signature::parse("(m,m)->()").unwrap()).unwrap(),
@@ -188,9 +186,7 @@ fn infer_shape_uses_the_core_op() {
 fn grad_matches_a_loop_over_the_batch() {
     // d/dx sum(x @ y) over the batch is y in every row; d/dy sums the rows
     // of every batch entry of x (y is shared by the batch).
-    let mut g = Graph::new();
-    let x = g.input(TensorType::with_ndim(DType::Float64, 3), Some("x"));
-    let y = g.input(TensorType::with_ndim(DType::Float64, 1), Some("y"));
+    let (mut g, [x, y]) = graph_with([("x", DType::Float64, 3), ("y", DType::Float64, 1)]);
     let out = apply(&mut g, matvec(), &[x, y]).unwrap()[0];
     let cost = crate::build::sum(&mut g, out, None).unwrap();
     let req = crate::grad::GradRequest::new(cost, &[x, y]);

@@ -3,12 +3,12 @@
 //! the native op its gradient builds. As in PyTensor, a matrix that is not
 //! positive definite gives NaNs unless `on_error="raise"`.
 
-use super::eigh::py_bool;
-use super::{square_float, tensor_inputs};
+use super::{grad_type, square_to_square};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::Outs;
 use crate::ops::{Op, PerformCtx};
 use crate::types::Type;
@@ -40,29 +40,11 @@ impl Cholesky {
 }
 
 impl Op for Cholesky {
-    op_identity!("Cholesky");
+    op_identity!("Cholesky", self => "lower={}", py_bool(self.lower));
 
-    fn gufunc_signature(&self) -> Option<&'static str> {
-        Some("(m,m)->(m,m)")
-    }
-
-    fn describe(&self) -> String {
-        format!("Cholesky{{lower={}}}", py_bool(self.lower))
-    }
-
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        Ok(vec![square_float("Cholesky", inputs)?.into()])
-    }
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let dtype = ctx.output_dtype(0)?;
-        let nan = self.on_error == "nan";
-        let out = linalg::cholesky(inputs[0].tensor()?, dtype, self.lower, nan)?;
-        outputs[0] = Some(out.into());
-        Ok(())
-    }
-
-    crate::ops::shape_rules::shape_of_input!(0);
+    square_to_square!("Cholesky", self, x, dtype => {
+        linalg::cholesky(x, dtype, self.lower, self.on_error == "nan")
+    });
 
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
         let (x, l) = (g.node(node).inputs[0], g.node(node).outputs[0]);
@@ -81,17 +63,10 @@ pub struct CholeskyGrad {
 }
 
 impl Op for CholeskyGrad {
-    op_identity!("CholeskyGrad");
-
-    fn describe(&self) -> String {
-        format!("CholeskyGrad{{lower={}}}", py_bool(self.lower))
-    }
+    op_identity!("CholeskyGrad", self => "lower={}", py_bool(self.lower));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let t = tensor_inputs("CholeskyGrad", inputs, 2)?;
-        Ok(vec![square_float("CholeskyGrad", &[inputs[0]])?
-            .with_dtype(crate::dtype::upcast(&[t[0].dtype, t[1].dtype])?)
-            .into()])
+        Ok(vec![grad_type("CholeskyGrad", inputs, 2, 0, &[0, 1])?])
     }
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {

@@ -3,26 +3,19 @@
 //! `EighGrad`, the native op its gradient builds, and `Eigvalsh`, the
 //! eigenvalues alone (no eigenvectors computed).
 
-use super::{square_float, tensor_inputs};
+use super::{grad_type, square_float};
 use crate::build;
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::scalar_grad::tensor;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
 use crate::value::Value;
 use std::sync::Arc;
-
-pub(crate) fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
-}
 
 /// `Eigh{lower=True}`: outputs `w` (n,) and `v` (n, n), `x = v diag(w) vᵀ`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -32,14 +25,10 @@ pub struct Eigh {
 }
 
 impl Op for Eigh {
-    op_identity!("Eigh");
+    op_identity!("Eigh", self => "lower={}", py_bool(self.lower));
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(m),(m,m)")
-    }
-
-    fn describe(&self) -> String {
-        format!("Eigh{{lower={}}}", py_bool(self.lower))
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -79,18 +68,10 @@ pub struct EighGrad {
 }
 
 impl Op for EighGrad {
-    op_identity!("EighGrad");
-
-    fn describe(&self) -> String {
-        format!("EighGrad{{lower={}}}", py_bool(self.lower))
-    }
+    op_identity!("EighGrad", self => "lower={}", py_bool(self.lower));
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let t = tensor_inputs("EighGrad", inputs, 4)?;
-        let dtype = crate::dtype::upcast(&[t[1].dtype, t[2].dtype, t[3].dtype])?;
-        Ok(vec![square_float("EighGrad", &[inputs[1]])?
-            .with_dtype(dtype)
-            .into()])
+        Ok(vec![grad_type("EighGrad", inputs, 4, 1, &[1, 2, 3])?])
     }
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
@@ -115,14 +96,10 @@ pub struct Eigvalsh {
 }
 
 impl Op for Eigvalsh {
-    op_identity!("Eigvalsh");
+    op_identity!("Eigvalsh", self => "lower={}", py_bool(self.lower));
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(m)")
-    }
-
-    fn describe(&self) -> String {
-        format!("Eigvalsh{{lower={}}}", py_bool(self.lower))
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

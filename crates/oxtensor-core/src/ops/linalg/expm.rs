@@ -3,7 +3,7 @@
 //! `ExpmGrad`, its gradient (the Fréchet derivative at `xᵀ`; see
 //! [`crate::kernels::linalg::expm_grad`]).
 
-use super::{square_float, tensor_inputs};
+use super::{grad_type, square_to_square};
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
@@ -21,21 +21,7 @@ pub struct Expm;
 impl Op for Expm {
     op_identity!("Expm");
 
-    fn gufunc_signature(&self) -> Option<&'static str> {
-        Some("(m,m)->(m,m)")
-    }
-
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        Ok(vec![square_float("Expm", inputs)?.into()])
-    }
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let out = linalg::expm(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
-        outputs[0] = Some(out.into());
-        Ok(())
-    }
-
-    crate::ops::shape_rules::shape_of_input!(0);
+    square_to_square!("Expm", self, x, dtype => linalg::expm(x, dtype));
 
     /// `ExpmGrad(x, gz)`.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {
@@ -53,11 +39,7 @@ impl Op for ExpmGrad {
     op_identity!("ExpmGrad");
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        let t = tensor_inputs("ExpmGrad", inputs, 2)?;
-        let dtype = crate::dtype::upcast(&[t[0].dtype, t[1].dtype])?;
-        Ok(vec![square_float("ExpmGrad", &[inputs[0]])?
-            .with_dtype(dtype)
-            .into()])
+        Ok(vec![grad_type("ExpmGrad", inputs, 2, 0, &[0, 1])?])
     }
 
     fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {

@@ -1,16 +1,14 @@
 //! `MatrixInverse`: `inv(x)` of a square matrix (`pytensor/tensor/linalg/
 //! inverse.py`); an exactly singular matrix is a `ValueError`, as in NumPy.
 
-use super::square_float;
+use super::square_to_square;
 use crate::build;
 use crate::error::Result;
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
-use crate::ops::Outs;
-use crate::ops::{Op, PerformCtx};
+use crate::ops::Op;
 use crate::types::Type;
-use crate::value::Value;
 use std::sync::Arc;
 
 /// `MatrixInverse`: the inverse of a square matrix.
@@ -30,21 +28,7 @@ pub fn inv(g: &mut Graph, x: VarId) -> Result<VarId> {
 impl Op for MatrixInverse {
     op_identity!("MatrixInverse");
 
-    fn gufunc_signature(&self) -> Option<&'static str> {
-        Some("(m,m)->(m,m)")
-    }
-
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        Ok(vec![square_float("MatrixInverse", inputs)?.into()])
-    }
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let out = linalg::inv(inputs[0].tensor()?, ctx.output_dtype(0)?)?;
-        outputs[0] = Some(out.into());
-        Ok(())
-    }
-
-    crate::ops::shape_rules::shape_of_input!(0);
+    square_to_square!("MatrixInverse", self, x, dtype => linalg::inv(x, dtype));
 
     /// `-(Xᵀ · gz · Xᵀ)` with `X = inv(x)`.
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::types::{TensorType, Type};
@@ -23,15 +24,10 @@ pub struct LuFactor {
 }
 
 impl Op for LuFactor {
-    op_identity!("LUFactor");
+    op_identity!("LUFactor", self => "overwrite_a={}", py_bool(self.overwrite_a));
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(m,m)->(m,m),(m)")
-    }
-
-    fn describe(&self) -> String {
-        let flag = super::solve::py_bool(self.overwrite_a);
-        format!("LUFactor{{overwrite_a={flag}}}")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
@@ -120,15 +116,10 @@ pub struct PivotToPermutations {
 }
 
 impl Op for PivotToPermutations {
-    op_identity!("PivotToPermutations");
+    op_identity!("PivotToPermutations", self => "inverse={}", py_bool(self.inverse));
 
     fn gufunc_signature(&self) -> Option<&'static str> {
         Some("(x)->(x)")
-    }
-
-    fn describe(&self) -> String {
-        let flag = super::solve::py_bool(self.inverse);
-        format!("PivotToPermutations{{inverse={flag}}}")
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

@@ -83,6 +83,46 @@ pub fn square_float(op: &str, inputs: &[&Type]) -> Result<TensorType> {
     TensorType::new(float_dtype(op, x)?, [n, n])
 }
 
+/// The output type of a gradient op: input `like`'s type (a square
+/// matrix) in the dtype the inputs `from` upcast to.
+pub fn grad_type(
+    op: &str,
+    inputs: &[&Type],
+    n: usize,
+    like: usize,
+    from: &[usize],
+) -> Result<Type> {
+    let t = tensor_inputs(op, inputs, n)?;
+    let dtypes: Vec<DType> = from.iter().map(|&i| t[i].dtype).collect();
+    Ok(square_float(op, &[inputs[like]])?
+        .with_dtype(upcast(&dtypes)?)
+        .into())
+}
+
+/// Writes the methods of an op from one square matrix to one of its
+/// shape (`(m,m)->(m,m)`): its float type, and `perform` as `$kernel`,
+/// which sees the input tensor and the output dtype under the names given
+/// (`self` too, passed in for the kernel's props).
+macro_rules! square_to_square {
+    ($name:literal, $self:ident, $x:ident, $dtype:ident => $kernel:expr) => {
+        fn gufunc_signature(&self) -> Option<&'static str> {
+            Some("(m,m)->(m,m)")
+        }
+
+        fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+            Ok(vec![super::square_float($name, inputs)?.into()])
+        }
+
+        $crate::ops::perform_one!($self, ctx, inputs => {
+            let ($x, $dtype) = (inputs[0].tensor()?, ctx.output_dtype(0)?);
+            $kernel
+        });
+
+        $crate::ops::shape_rules::shape_of_input!(0);
+    };
+}
+pub(crate) use square_to_square;
+
 /// A float matrix input (of any shape) and the dtype `op` computes it in.
 pub fn float_matrix<'a>(op: &str, inputs: &[&'a Type]) -> Result<(&'a TensorType, DType)> {
     let x = tensor_inputs(op, inputs, 1)?[0];

@@ -49,7 +49,7 @@ impl Qr {
 }
 
 impl Op for Qr {
-    op_identity!("QR");
+    op_identity!("QR", self => "mode='{}'", self.mode);
 
     /// `Q` square and `R` as `a` (`"full"`), both reduced to `k = min(m, n)`,
     /// or `R` alone in `a`'s shape (`"r"`).
@@ -60,10 +60,6 @@ impl Op for Qr {
             "r" => Some("(m,n)->(m,n)"),
             _ => None,
         }
-    }
-
-    fn describe(&self) -> String {
-        format!("QR{{mode='{}'}}", self.mode)
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

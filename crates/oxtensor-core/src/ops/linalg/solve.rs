@@ -12,11 +12,10 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg::{self, Structure};
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::scalar_grad::{match_dtype, tensor};
-use crate::ops::Outs;
-use crate::ops::{Op, PerformCtx};
+use crate::ops::Op;
 use crate::types::{TensorType, Type};
-use crate::value::Value;
 use std::sync::Arc;
 
 /// `Solve{assume_a='gen', lower=False, b_ndim=1, overwrite_a=False, overwrite_b=False}`.
@@ -146,6 +145,32 @@ pub(crate) fn solve_signature(b_ndim: usize) -> Option<&'static str> {
     }
 }
 
+/// Writes `SolveBase`'s methods: the core signature and type rule for
+/// `b` of rank `self.b_ndim`, `x` shaped like `b`, and `perform` as
+/// `$kernel`, which sees `a`, `b` and the output dtype under the names
+/// given (`self` too, for the kernel's props).
+macro_rules! solve_base_methods {
+    ($self:ident, $a:ident, $b:ident, $dtype:ident => $kernel:expr) => {
+        fn gufunc_signature(&self) -> Option<&'static str> {
+            $crate::ops::linalg::solve::solve_signature(self.b_ndim)
+        }
+
+        fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
+            let out = $crate::ops::linalg::solve::solve_output_type(self.b_ndim, inputs)?;
+            Ok(vec![out])
+        }
+
+        $crate::ops::perform_one!($self, ctx, inputs => {
+            let ($a, $b) = (inputs[0].tensor()?, inputs[1].tensor()?);
+            let $dtype = ctx.output_dtype(0)?;
+            $kernel
+        });
+
+        $crate::ops::shape_rules::shape_of_input!(1);
+    };
+}
+pub(crate) use solve_base_methods;
+
 /// `SolveBase`'s pullback (Giles 2008): `gb = solve'(aᵀ, gz)` with
 /// `transposed` (the same op reading the other triangle), and
 /// `ga = -gb ⊗ x` (`-gb · xᵀ` for a matrix `b`), in the inputs' dtypes.
@@ -172,47 +197,21 @@ pub(crate) fn solve_pullback(
     Ok((match_dtype(g, ga, da)?, match_dtype(g, gb, db)?))
 }
 
-/// Python's spelling of a flag in an op's name.
-pub(crate) fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
-}
-
 impl Op for Solve {
-    op_identity!("Solve");
+    op_identity!(
+        "Solve",
+        self => "assume_a='{}', lower={}, b_ndim={}, overwrite_a={}, overwrite_b={}",
+        self.assume_a,
+        py_bool(self.lower),
+        self.b_ndim,
+        py_bool(self.overwrite_a),
+        py_bool(self.overwrite_b)
+    );
 
-    /// `b` a vector or a matrix of right-hand sides (`b_ndim`).
-    fn gufunc_signature(&self) -> Option<&'static str> {
-        solve_signature(self.b_ndim)
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "Solve{{assume_a='{}', lower={}, b_ndim={}, overwrite_a={}, overwrite_b={}}}",
-            self.assume_a,
-            py_bool(self.lower),
-            self.b_ndim,
-            py_bool(self.overwrite_a),
-            py_bool(self.overwrite_b)
-        )
-    }
-
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        Ok(vec![solve_output_type(self.b_ndim, inputs)?])
-    }
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let (a, b) = (inputs[0].tensor()?, inputs[1].tensor()?);
-        let dtype = ctx.output_dtype(0)?;
-        let x = linalg::solve_structured(a, b, dtype, self.structure(), self.lower)?;
-        outputs[0] = Some(x.into());
-        Ok(())
-    }
-
-    crate::ops::shape_rules::shape_of_input!(1);
+    // `b` a vector or a matrix of right-hand sides (`b_ndim`).
+    solve_base_methods!(self, a, b, dtype => {
+        linalg::solve_structured(a, b, dtype, self.structure(), self.lower)
+    });
 
     /// [`solve_pullback`] with the other triangle of `aᵀ` (the same one of `a`).
     fn pullback(&self, g: &mut Graph, node: NodeId, output_grads: &[VarId]) -> Result<Vec<VarId>> {

@@ -3,7 +3,7 @@
 //! ones with `unit_diagonal`; an exact zero on the diagonal gives NaNs, as
 //! PyTensor's does (LAPACK's `trtrs` reports it).
 
-use super::solve::{py_bool, solve_output_type, solve_pullback, solve_signature};
+use super::solve::{solve_base_methods, solve_pullback};
 use crate::build;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -11,12 +11,11 @@ use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
 use crate::ops::arange::arange;
+use crate::ops::py_bool;
 use crate::ops::shape::ShapeI;
-use crate::ops::Outs;
-use crate::ops::{Op, PerformCtx};
+use crate::ops::Op;
 use crate::scalar::ScalarKind;
 use crate::types::Type;
-use crate::value::Value;
 use std::sync::Arc;
 
 /// `SolveTriangular{unit_diagonal=False, lower=False, b_ndim=1, overwrite_b=False}`.
@@ -71,35 +70,18 @@ fn triangle(g: &mut Graph, m: VarId, lower: bool, strict: bool) -> Result<VarId>
 }
 
 impl Op for SolveTriangular {
-    op_identity!("SolveTriangular");
+    op_identity!(
+        "SolveTriangular",
+        self => "unit_diagonal={}, lower={}, b_ndim={}, overwrite_b={}",
+        py_bool(self.unit_diagonal),
+        py_bool(self.lower),
+        self.b_ndim,
+        py_bool(self.overwrite_b)
+    );
 
-    fn gufunc_signature(&self) -> Option<&'static str> {
-        solve_signature(self.b_ndim)
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "SolveTriangular{{unit_diagonal={}, lower={}, b_ndim={}, overwrite_b={}}}",
-            py_bool(self.unit_diagonal),
-            py_bool(self.lower),
-            self.b_ndim,
-            py_bool(self.overwrite_b)
-        )
-    }
-
-    fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {
-        Ok(vec![solve_output_type(self.b_ndim, inputs)?])
-    }
-
-    fn perform(&self, ctx: &mut PerformCtx, inputs: &[&Value], outputs: &mut Outs) -> Result<()> {
-        let (a, b) = (inputs[0].tensor()?, inputs[1].tensor()?);
-        let dtype = ctx.output_dtype(0)?;
-        let x = linalg::solve_triangular(a, b, dtype, self.lower, self.unit_diagonal)?;
-        outputs[0] = Some(x.into());
-        Ok(())
-    }
-
-    crate::ops::shape_rules::shape_of_input!(1);
+    solve_base_methods!(self, a, b, dtype => {
+        linalg::solve_triangular(a, b, dtype, self.lower, self.unit_diagonal)
+    });
 
     /// `SolveBase`'s pullback, `ga` kept to the triangle read (without the
     /// diagonal when it is not read).

@@ -5,12 +5,12 @@
 //! rows of `Vh` are any orthonormal completion, so no gradient flows
 //! through them (PyTensor's `NotImplementedError`).
 
-use super::eigh::py_bool;
 use crate::build;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, NodeId, VarId};
 use crate::kernels::linalg;
 use crate::op_identity;
+use crate::ops::py_bool;
 use crate::ops::{Dims, InferredShapes, Outs};
 use crate::ops::{Op, PerformCtx};
 use crate::scalar::ScalarKind;
@@ -28,7 +28,12 @@ pub struct Svd {
 }
 
 impl Op for Svd {
-    op_identity!("SVD");
+    op_identity!(
+        "SVD",
+        self => "full_matrices={}, compute_uv={}",
+        py_bool(self.full_matrices),
+        py_bool(self.compute_uv)
+    );
 
     /// The shapes of `numpy.linalg.svd`'s results, `k = min(m, n)`.
     fn gufunc_signature(&self) -> Option<&'static str> {
@@ -37,14 +42,6 @@ impl Op for Svd {
             (true, false) => "(m,n)->(m,k),(k),(k,n)",
             (false, _) => "(m,n)->(k)",
         })
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "SVD{{full_matrices={}, compute_uv={}}}",
-            py_bool(self.full_matrices),
-            py_bool(self.compute_uv)
-        )
     }
 
     fn output_types(&self, inputs: &[&Type]) -> Result<Vec<Type>> {

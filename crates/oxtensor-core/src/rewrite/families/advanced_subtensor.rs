@@ -120,7 +120,7 @@ fn bool_idx_to_nonzero(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Re
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
     use crate::graph::{Graph, VarId};
@@ -148,20 +148,12 @@ mod tests {
         let kept = index(&mut g, x, vec![IdxEntry::Index(0)], &[mask]);
         // Columns by a vector: not the first axis, it stays.
         let cols = index(&mut g, x, vec![IdxEntry::FULL, IdxEntry::Index(0)], &[v]);
-        let case = Case {
-            g,
-            inputs: vec![x, v, mask],
-            outputs: vec![rows, kept, cols],
-        };
+        let case = Case::new(g, vec![x, v, mask], vec![rows, kept, cols]);
         let args = [
             Tensor::from_vec(vec![3, 3], (0..9).map(|k| k as f64).collect()).unwrap(),
             Tensor::from_vec(vec![2], vec![2i64, -3]).unwrap(),
             Tensor::from_vec(vec![3], vec![true, false, true]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize", "specialize", "numba"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "AdvancedSubtensor1 [id A]\n ├─ x [id B]\n └─ v [id C]\nAdvancedSubtensor1 [id D]\n ├─ x [id B]\n └─ Nonzero [id E]\n    └─ mask [id F]\nAdvancedSubtensor{idx_list=(slice(None, None, None), 0)} [id G]\n ├─ x [id B]\n └─ v [id C]\n"
-        );
+        check_prints(&case, &["canonicalize", "specialize", "numba"], &args, 0.0, "AdvancedSubtensor1 [id A]\n ├─ x [id B]\n └─ v [id C]\nAdvancedSubtensor1 [id D]\n ├─ x [id B]\n └─ Nonzero [id E]\n    └─ mask [id F]\nAdvancedSubtensor{idx_list=(slice(None, None, None), 0)} [id G]\n ├─ x [id B]\n └─ v [id C]\n");
     }
 }

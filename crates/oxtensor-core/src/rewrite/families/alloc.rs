@@ -251,7 +251,7 @@ fn local_elemwise_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check, check_prints, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -284,20 +284,12 @@ mod tests {
         let k = input(&mut g, DType::Int64, &[], "k");
         let row = alloc(&mut g, &[x, one, n]);
         let rows = alloc(&mut g, &[row, k, n]);
-        let case = Case {
-            g,
-            inputs: vec![x, k],
-            outputs: vec![copy, checked, rows],
-        };
+        let case = Case::new(g, vec![x, k], vec![copy, checked, rows]);
         let args = [
             Tensor::from_vec(vec![5], vec![1i64, -2, 3, 4, 5]).unwrap(),
             Tensor::scalar(2i64),
         ];
-        let fg = check(&case, &PHASES, &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "x [id A]\nSpecifyShape [id B]\n ├─ x [id A]\n └─ 5 [id C]\nAlloc [id D]\n ├─ x [id A]\n ├─ k [id E]\n └─ Shape_i{0} [id F]\n    └─ x [id A]\n"
-        );
+        check_prints(&case, &PHASES, &args, 0.0, "x [id A]\nSpecifyShape [id B]\n ├─ x [id A]\n └─ 5 [id C]\nAlloc [id D]\n ├─ x [id A]\n ├─ k [id E]\n └─ Shape_i{0} [id F]\n    └─ x [id A]\n");
     }
 
     #[test]
@@ -307,11 +299,7 @@ mod tests {
         let zero = g.tensor_constant(Tensor::scalar(0.0f64));
         let zeros = alloc(&mut g, &[zero, n]);
         let sum = build::add(&mut g, zeros, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![n, x],
-            outputs: vec![sum],
-        };
+        let case = Case::new(g, vec![n, x], vec![sum]);
         let args = [Tensor::scalar(3i64), Tensor::scalar(2.0f64)];
         let fg = check(&case, &PHASES, &args, 0.0);
         assert!(printed(&fg).starts_with("Alloc"), "{}", printed(&fg));
@@ -325,11 +313,7 @@ mod tests {
         let prod = build::mul(&mut g, filled, e).unwrap();
         let y = input(&mut g, DType::Float32, &[None, None], "y");
         let same = build::fill(&mut g, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, c, y],
-            outputs: vec![filled, prod, same],
-        };
+        let case = Case::new(g, vec![x, c, y], vec![filled, prod, same]);
         let m =
             |f: fn(usize) -> f32| Tensor::from_vec(vec![2, 3], (0..6).map(f).collect()).unwrap();
         let args = [
@@ -337,11 +321,7 @@ mod tests {
             Tensor::scalar(3.0f32),
             m(|i| 1.0 - i as f32),
         ];
-        let fg = check(&case, &PHASES, &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ c [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nMul [id F]\n ├─ ExpandDims{axes=(0, 1)} [id G]\n │  └─ c [id B]\n └─ Exp [id H]\n    └─ x [id D]\ny [id I]\n"
-        );
+        check_prints(&case, &PHASES, &args, 0.0, "Alloc [id A]\n ├─ c [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nMul [id F]\n ├─ ExpandDims{axes=(0, 1)} [id G]\n │  └─ c [id B]\n └─ Exp [id H]\n    └─ x [id D]\ny [id I]\n");
     }
 
     #[test]
@@ -350,14 +330,15 @@ mod tests {
         let n = len(&mut g, x, 0);
         let one = g.tensor_constant(Tensor::scalar(1i64));
         let row = alloc(&mut g, &[x, one, n]);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![row],
-        };
+        let case = Case::new(g, vec![x], vec![row]);
         let args = [Tensor::from_vec(vec![2], vec![true, false]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(printed(&fg), "ExpandDims{axis=0} [id A]\n └─ x [id B]\n");
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "ExpandDims{axis=0} [id A]\n └─ x [id B]\n",
+        );
     }
 
     #[test]
@@ -367,19 +348,17 @@ mod tests {
         let k = input(&mut g, DType::Int64, &[], "k");
         let inner = alloc(&mut g, &[m, one]);
         let outer = alloc(&mut g, &[inner, k]);
-        let case = Case {
-            g,
-            inputs: vec![m, k],
-            outputs: vec![outer],
-        };
+        let case = Case::new(g, vec![m, k], vec![outer]);
         let args = [
             Tensor::from_vec(vec![1], vec![2.5]).unwrap(),
             Tensor::scalar(1i64),
         ];
-        let fg = check(&case, &PHASES, &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ Alloc [id B]\n │  ├─ m [id C]\n │  └─ 1 [id D]\n └─ k [id E]\n"
+        check_prints(
+            &case,
+            &PHASES,
+            &args,
+            0.0,
+            "Alloc [id A]\n ├─ Alloc [id B]\n │  ├─ m [id C]\n │  └─ 1 [id D]\n └─ k [id E]\n",
         );
     }
 }

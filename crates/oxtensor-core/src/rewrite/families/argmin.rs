@@ -79,11 +79,7 @@ mod tests {
             .apply_out(Arc::new(Argmax::new(axis, 2).unwrap()), &[r])
             .unwrap();
         let outputs = if expose { vec![out, r] } else { vec![out] };
-        Case {
-            g,
-            inputs: vec![x],
-            outputs,
-        }
+        Case::new(g, vec![x], outputs)
     }
 
     fn floats(dtype: DType) -> Tensor {

@@ -169,7 +169,7 @@ fn constant_value(fg: &FunctionGraph, v: VarId) -> Option<crate::tensor::Tensor>
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -189,16 +189,14 @@ mod tests {
         let back = cast(&mut g, wide, DType::Int8);
         let twice = cast(&mut g, x, DType::Int16);
         let twice = cast(&mut g, twice, DType::Int16);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![to_float, back, twice],
-        };
+        let case = Case::new(g, vec![x], vec![to_float, back, twice]);
         let args = [Tensor::from_vec(vec![3], vec![-128i8, 5, 127]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Cast{float64} [id A]\n └─ x [id B]\nx [id B]\nCast{int16} [id C]\n └─ x [id B]\n"
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "Cast{float64} [id A]\n └─ x [id B]\nx [id B]\nCast{int16} [id C]\n └─ x [id B]\n",
         );
     }
 
@@ -207,11 +205,7 @@ mod tests {
         let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let narrow = cast(&mut g, x, DType::Float32);
         let back = cast(&mut g, narrow, DType::Float64);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![back],
-        };
+        let case = Case::new(g, vec![x], vec![back]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 
@@ -222,16 +216,14 @@ mod tests {
         let one_float = g.tensor_constant(Tensor::from_vec(vec![1], vec![1.0f32]).unwrap());
         let a = build::sub(&mut g, one_int, x).unwrap();
         let b = build::sub(&mut g, one_float, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![a, b],
-        };
+        let case = Case::new(g, vec![x], vec![a, b]);
         let args = [Tensor::from_vec(vec![2], vec![0.5f32, -3.0]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Sub [id A]\n ├─ [1.] [id B]\n └─ x [id C]\nSub [id A]\n └─ ···\n"
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "Sub [id A]\n ├─ [1.] [id B]\n └─ x [id C]\nSub [id A]\n └─ ···\n",
         );
     }
 }

@@ -162,7 +162,7 @@ fn is_lengths(fg: &FunctionGraph, v: VarId, depth: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -185,21 +185,19 @@ mod tests {
         let nonneg = op(&mut g, Ge, n, zero);
         let n_or_zero = op(&mut g, Maximum, zero, n);
         let none = op(&mut g, Minimum, n, zero);
-        let case = Case {
-            g,
-            inputs: vec![x, i],
-            outputs: vec![lt, max, le, nonneg, n_or_zero, none],
-        };
+        let case = Case::new(g, vec![x, i], vec![lt, max, le, nonneg, n_or_zero, none]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.5, f64::NAN, 0.5]).unwrap(),
             Tensor::from_vec(vec![3], vec![7i64, -3, 0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
             "Second [id A]\n ├─ x [id B]\n └─ [False] [id C]\nx [id B]\n\
              Second [id D]\n ├─ i [id E]\n └─ [True] [id F]\nTrue [id G]\n\
-             Shape_i{0} [id H]\n └─ x [id B]\n0 [id I]\n"
+             Shape_i{0} [id H]\n └─ x [id B]\n0 [id I]\n",
         );
     }
 
@@ -207,11 +205,7 @@ mod tests {
     fn a_float_compared_with_itself_may_be_nan() {
         let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
         let le = build::elemwise(&mut g, Le, &[x, x]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![le],
-        };
+        let case = Case::new(g, vec![x], vec![le]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

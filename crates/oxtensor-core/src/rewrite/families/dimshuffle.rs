@@ -207,7 +207,7 @@ fn index_dropped(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check, check_prints, input, printed, Case};
     use crate::build;
     use crate::dtype::DType;
 
@@ -234,21 +234,13 @@ mod tests {
         let r = input(&mut g, DType::Float64, &[Some(1), None], "r");
         let squeezed = build::dimshuffle(&mut g, r, vec![Some(1)]).unwrap();
         let back = build::dimshuffle(&mut g, squeezed, vec![None, Some(0)]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, r],
-            outputs: vec![t, tt, back],
-        };
+        let case = Case::new(g, vec![x, y, r], vec![t, tt, back]);
         let args = [
             m(|i| i as f64 * 0.1),
             m(|i| 2.0 - i as f64),
             Tensor::from_vec(vec![1, 3], vec![1.0, 2.0, 3.0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Add [id A]\n ├─ Exp [id B]\n │  └─ MatrixTranspose [id C]\n │     └─ x [id D]\n └─ MatrixTranspose [id E]\n    └─ y [id F]\nMul [id G]\n ├─ x [id D]\n └─ y [id F]\nr [id H]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Add [id A]\n ├─ Exp [id B]\n │  └─ MatrixTranspose [id C]\n │     └─ x [id D]\n └─ MatrixTranspose [id E]\n    └─ y [id F]\nMul [id G]\n ├─ x [id D]\n └─ y [id F]\nr [id H]\n");
     }
 
     #[test]
@@ -256,11 +248,7 @@ mod tests {
         let (mut g, [x]) = graph_with([("x", DType::Int32, 2)]);
         let n = build::neg(&mut g, x).unwrap();
         let t = build::dimshuffle(&mut g, n, vec![Some(1), Some(0)]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![t, n],
-        };
+        let case = Case::new(g, vec![x], vec![t, n]);
         let args = [Tensor::from_vec(vec![2, 2], vec![1i32, 2, 3, 4]).unwrap()];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         // Canonicalize writes `-x` as `-1 * x` (`local_neg_to_mul`).
@@ -293,20 +281,12 @@ mod tests {
         let sub = Arc::new(Subtensor::new(list).unwrap());
         let col = super::super::util::typed_apply(&mut g, sub, &[x, zero, one]).unwrap();
         let first = build::dimshuffle(&mut g, col, vec![Some(0)]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![v, n, x],
-            outputs: vec![row, first],
-        };
+        let case = Case::new(g, vec![v, n, x], vec![row, first]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.0, 2.0, 3.0]).unwrap(),
             Tensor::scalar(3i64),
             m(|i| i as f64),
         ];
-        let fg = check(&case, &["uncanonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ v [id B]\n ├─ 1 [id C]\n └─ n [id D]\nSubtensor{:, i} [id E]\n ├─ x [id F]\n └─ 0 [id G]\n"
-        );
+        check_prints(&case, &["uncanonicalize"], &args, 0.0, "Alloc [id A]\n ├─ v [id B]\n ├─ 1 [id C]\n └─ n [id D]\nSubtensor{:, i} [id E]\n ├─ x [id F]\n └─ 0 [id G]\n");
     }
 }

@@ -138,7 +138,7 @@ fn local_lift_transpose_through_dot(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
@@ -171,11 +171,7 @@ mod tests {
         let x = input(&mut g, DType::Float64, [None, None], "x");
         let d = build::dot(&mut g, x, y).unwrap();
         let t = build::dimshuffle(&mut g, d, vec![Some(1), Some(0)]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![a, b, c, y, x],
-            outputs: vec![scaled, outer, z, t],
-        };
+        let case = Case::new(g, vec![a, b, c, y, x], vec![scaled, outer, z, t]);
         let args = [
             m(3, 1, 0.5),
             m(1, 1, 1.0),
@@ -183,10 +179,6 @@ mod tests {
             m(3, 2, 0.25),
             m(2, 3, 1.5),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 1e-15);
-        assert_eq!(
-            printed(&fg),
-            "Mul [id A]\n ├─ SpecifyShape [id B]\n │  ├─ a [id C]\n │  ├─ -1 [id D]\n │  └─ 1 [id E]\n └─ b [id F]\nDot [id G]\n ├─ a [id C]\n └─ c [id H]\nAlloc [id I]\n ├─ 0.0 [id J]\n ├─ 2 [id K]\n └─ Shape_i{1} [id L]\n    └─ y [id M]\nDot [id N]\n ├─ MatrixTranspose [id O]\n │  └─ y [id M]\n └─ MatrixTranspose [id P]\n    └─ x [id Q]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 1e-15, "Mul [id A]\n ├─ SpecifyShape [id B]\n │  ├─ a [id C]\n │  ├─ -1 [id D]\n │  └─ 1 [id E]\n └─ b [id F]\nDot [id G]\n ├─ a [id C]\n └─ c [id H]\nAlloc [id I]\n ├─ 0.0 [id J]\n ├─ 2 [id K]\n └─ Shape_i{1} [id L]\n    └─ y [id M]\nDot [id N]\n ├─ MatrixTranspose [id O]\n │  └─ y [id M]\n └─ MatrixTranspose [id P]\n    └─ x [id Q]\n");
     }
 }

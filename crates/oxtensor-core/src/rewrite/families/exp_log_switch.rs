@@ -139,11 +139,7 @@ mod tests {
         let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let i = build::elemwise(&mut g, inner, &[x]).unwrap();
         let o = build::elemwise(&mut g, outer, &[i]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![o],
-        };
+        let case = Case::new(g, vec![x], vec![o]);
         let v = vec![-3.0f64, -0.5, -0.25, 0.0, 0.5, 2.0, f64::NAN];
         let x = Tensor::from_vec(vec![v.len()], v).unwrap();
         let x = crate::kernels::elemwise::cast::cast(&x, dtype).unwrap();

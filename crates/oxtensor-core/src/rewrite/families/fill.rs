@@ -89,7 +89,7 @@ fn sinkable(fg: &FunctionGraph, node: NodeId) -> Option<ScalarOp> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -121,27 +121,15 @@ mod tests {
         let fs = build::fill(&mut g, x, s).unwrap();
         let e = build::exp(&mut g, fs).unwrap();
         let same = build::fill(&mut g, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, s],
-            outputs: vec![gradient_like, e, same],
-        };
-        let fg = check(&case, &["canonicalize"], &args(), 1e-15);
-        assert_eq!(
-            printed(&fg),
-            "y [id A]\nSecond [id B]\n ├─ x [id C]\n └─ Exp [id D]\n    └─ ExpandDims{axis=0} [id E]\n       └─ s [id F]\ny [id A]\n"
-        );
+        let case = Case::new(g, vec![x, y, s], vec![gradient_like, e, same]);
+        check_prints(&case, &["canonicalize"], &args(), 1e-15, "y [id A]\nSecond [id B]\n ├─ x [id C]\n └─ Exp [id D]\n    └─ ExpandDims{axis=0} [id E]\n       └─ s [id F]\ny [id A]\n");
     }
 
     #[test]
     fn a_fill_that_broadcasts_stays() {
         let (mut g, [x, y, s]) = inputs();
         let fs = build::fill(&mut g, x, s).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, s],
-            outputs: vec![fs],
-        };
+        let case = Case::new(g, vec![x, y, s], vec![fs]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -37,7 +37,7 @@ fn local_remove_grad_op(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use super::GradOp;
     use crate::build;
     use crate::dtype::DType;
@@ -56,13 +56,14 @@ mod tests {
             .apply_out(Arc::new(GradOp::scale(2.0)), &[clipped])
             .unwrap();
         let y = build::exp(&mut g, scaled).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        };
+        let case = Case::new(g, vec![x], vec![y]);
         let args = [Tensor::from_vec(vec![2], vec![0.5, -2.0]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(printed(&fg), "Exp [id A]\n └─ x [id B]\n");
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "Exp [id A]\n └─ x [id B]\n",
+        );
     }
 }

@@ -157,7 +157,7 @@ fn local_inc_subtensor_serialize(fg: &mut FunctionGraph, node: NodeId) -> Result
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::{Graph, VarId};
@@ -188,20 +188,12 @@ mod tests {
         let nothing = inc(&mut g, false, vec![IdxEntry::Index(0)], &[x, zero, i]);
         // Setting zeros is not nothing.
         let zeroed = inc(&mut g, true, vec![IdxEntry::Index(0)], &[x, zero, i]);
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![set_all, inc_all, nothing, zeroed],
-        };
+        let case = Case::new(g, vec![x, y], vec![set_all, inc_all, nothing, zeroed]);
         let args = [
             Tensor::from_vec(vec![2, 3], (0..6).map(|k| k as f64).collect()).unwrap(),
             Tensor::from_vec(vec![3], vec![10.0, 20.0, 30.0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Alloc [id A]\n ├─ y [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nAdd [id F]\n ├─ x [id D]\n └─ ExpandDims{axis=0} [id G]\n    └─ y [id B]\nx [id D]\nSetSubtensor{i} [id H]\n ├─ x [id D]\n ├─ 0.0 [id I]\n └─ 1 [id J]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Alloc [id A]\n ├─ y [id B]\n ├─ Shape_i{0} [id C]\n │  └─ x [id D]\n └─ Shape_i{1} [id E]\n    └─ x [id D]\nAdd [id F]\n ├─ x [id D]\n └─ ExpandDims{axis=0} [id G]\n    └─ y [id B]\nx [id D]\nSetSubtensor{i} [id H]\n ├─ x [id D]\n ├─ 0.0 [id I]\n └─ 1 [id J]\n");
     }
 
     #[test]
@@ -210,20 +202,12 @@ mod tests {
         let x = input(&mut g, DType::Int8, 1, "x");
         let y = input(&mut g, DType::Float64, 0, "y");
         let inc_all = inc(&mut g, false, vec![IdxEntry::FULL], &[x, y]);
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![inc_all],
-        };
+        let case = Case::new(g, vec![x, y], vec![inc_all]);
         let args = [
             Tensor::from_vec(vec![3], vec![-5i8, 0, 127]).unwrap(),
             Tensor::scalar(1.6f64),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Add [id A]\n ├─ x [id B]\n └─ Cast{int8} [id C]\n    └─ ExpandDims{axis=0} [id D]\n       └─ y [id E]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Add [id A]\n ├─ x [id B]\n └─ Cast{int8} [id C]\n    └─ ExpandDims{axis=0} [id D]\n       └─ y [id E]\n");
     }
 
     #[test]
@@ -240,20 +224,12 @@ mod tests {
         let ga = inc(&mut g, false, vec![IdxEntry::Index(0)], &[zeros, a, i0]);
         let gb = inc(&mut g, false, vec![IdxEntry::Index(0)], &[zeros, b, i2]);
         let total = build::add(&mut g, ga, gb).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, a, b],
-            outputs: vec![total],
-        };
+        let case = Case::new(g, vec![x, a, b], vec![total]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.0f32, 2.0, 3.0]).unwrap(),
             Tensor::scalar(0.5f32),
             Tensor::scalar(-4.0f32),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "IncSubtensor{i} [id A]\n ├─ IncSubtensor{i} [id B]\n │  ├─ Second [id C]\n │  │  ├─ x [id D]\n │  │  └─ [0.] [id E]\n │  ├─ a [id F]\n │  └─ 0 [id G]\n ├─ b [id H]\n └─ 2 [id I]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "IncSubtensor{i} [id A]\n ├─ IncSubtensor{i} [id B]\n │  ├─ Second [id C]\n │  │  ├─ x [id D]\n │  │  └─ [0.] [id E]\n │  ├─ a [id F]\n │  └─ 0 [id G]\n ├─ b [id H]\n └─ 2 [id I]\n");
     }
 }

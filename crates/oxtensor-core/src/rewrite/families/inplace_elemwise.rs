@@ -141,17 +141,11 @@ mod tests {
     use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
 
     use crate::graph::Graph;
-    use crate::rewrite::families::testing::vectors;
+    use crate::rewrite::families::testing::{inplace_nodes, vectors};
     use crate::rewrite::{GraphRewriter, RunContext};
     use crate::tensor::{Scalar, Tensor};
 
     use crate::value::Value;
-
-    fn inplace_nodes(fg: &FunctionGraph) -> usize {
-        fg.apply_nodes()
-            .filter(|&n| !fg.graph().node(n).op.destroy_map().is_empty())
-            .count()
-    }
 
     /// Compiles with the inplace pass; the inplace nodes and the first output.
     fn run(
@@ -189,10 +183,7 @@ mod tests {
 
     #[test]
     fn intermediates_are_overwritten_and_inputs_are_not() {
-        let mut g = Graph::new();
-        let [x, y] = vectors(&mut g, &["x", "y"])[..] else {
-            unreachable!()
-        };
+        let (mut g, [x, y]) = vectors(["x", "y"]);
         let a = build::exp(&mut g, x).unwrap();
         let b = build::add(&mut g, a, y).unwrap();
         let c = build::log(&mut g, b).unwrap();
@@ -209,10 +200,7 @@ mod tests {
 
     #[test]
     fn a_mutable_input_may_be_overwritten() {
-        let mut g = Graph::new();
-        let [x] = vectors(&mut g, &["x"])[..] else {
-            unreachable!()
-        };
+        let (mut g, [x]) = vectors(["x"]);
         let e = build::exp(&mut g, x).unwrap();
         let mut input = FunctionInput::new(x);
         let (kept, _) = run(vec![input.clone()], g.clone(), e, &[vec![0.0]]);
@@ -229,10 +217,7 @@ mod tests {
     /// past a block (by blocks) and within one (computed, then copied).
     #[test]
     fn each_output_of_a_fused_node_may_take_an_input() {
-        let mut g = Graph::new();
-        let [x, y] = vectors(&mut g, &["x", "y"])[..] else {
-            unreachable!()
-        };
+        let (mut g, [x, y]) = vectors(["x", "y"]);
         let e = build::exp(&mut g, x).unwrap();
         let a = build::mul(&mut g, e, y).unwrap();
         let s = build::sin(&mut g, y).unwrap();
@@ -286,10 +271,7 @@ mod tests {
     #[ignore = "a measurement"]
     fn inplace_cost_per_candidate() {
         for n in [1_000usize, 10_000, 100_000] {
-            let mut g = Graph::new();
-            let [x] = vectors(&mut g, &["x"])[..] else {
-                unreachable!()
-            };
+            let (mut g, [x]) = vectors(["x"]);
             let mut v = x;
             for _ in 0..n {
                 v = build::exp(&mut g, v).unwrap();

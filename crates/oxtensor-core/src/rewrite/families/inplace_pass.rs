@@ -167,3 +167,15 @@ pub(super) fn register(db: &RewriteDb, pass: InplacePass, position: f64) -> Resu
         Role::Global,
     )
 }
+
+/// Registers (as [`register`]) the pass `name` that offers each node the
+/// inplace `version` of its op, destroying its first input.
+pub(super) fn register_first_input(
+    db: &RewriteDb,
+    name: &'static str,
+    version: fn(&FunctionGraph, NodeId) -> Option<OpRef>,
+    position: f64,
+) -> Result<()> {
+    let offer = Offer::FirstInput(version);
+    register(db, InplacePass { name, offer }, position)
+}

@@ -9,7 +9,7 @@
 //! 70.6, before the elementwise pass (as PyTensor's do), so a value both
 //! could overwrite goes to the increment, whose copy costs a whole pass.
 
-use super::inplace_pass::{self, inplace_copy, InplacePass, Offer};
+use super::inplace_pass::{self, inplace_copy};
 use crate::error::Result;
 use crate::graph::{FunctionGraph, NodeId};
 use crate::ops::advanced_inc_subtensor::{AdvancedIncSubtensor, AdvancedIncSubtensor1};
@@ -27,11 +27,7 @@ fn inplace_version(fg: &FunctionGraph, n: NodeId) -> Option<OpRef> {
 
 /// Registers the pass at position 70.6 (see `inplace_pass.rs`).
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let pass = InplacePass {
-        name: "inplace_subtensor_opt",
-        offer: Offer::FirstInput(inplace_version),
-    };
-    inplace_pass::register(db, pass, 70.6)
+    inplace_pass::register_first_input(db, "inplace_subtensor_opt", inplace_version, 70.6)
 }
 
 #[cfg(test)]
@@ -41,6 +37,7 @@ mod tests {
     use crate::compile::{compile, FunctionInput, FunctionSpec, Mode};
     use crate::dtype::DType;
     use crate::graph::Graph;
+    use crate::rewrite::families::testing::inplace_nodes;
     use crate::tensor::Tensor;
     use crate::types::TensorType;
     use crate::value::Value;
@@ -73,11 +70,7 @@ mod tests {
             ..FunctionSpec::default()
         };
         let compiled = compile(g, spec, &Mode::fast_run()).unwrap();
-        let fg = &compiled.built.fgraph;
-        let n = fg
-            .apply_nodes()
-            .filter(|&n| !fg.graph().node(n).op.destroy_map().is_empty())
-            .count();
+        let n = inplace_nodes(&compiled.built.fgraph);
         let xv = Tensor::from_vec(vec![3], vec![1.0f64, 2.0, 3.0]).unwrap();
         let ptr = xv.as_ptr();
         let yv = Tensor::from_vec(vec![3], vec![10.0f64, 20.0, 30.0]).unwrap();

@@ -89,7 +89,7 @@ fn local_sqrt_sqr(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -119,30 +119,18 @@ mod tests {
             (Sqr, Sqrt),
         ]
         .map(|(o, i)| compose(&mut g, o, i, x));
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: outs.to_vec(),
-        };
+        let case = Case::new(g, vec![x], outs.to_vec());
         let args = [Tensor::from_vec(vec![4], vec![1.5, -2.0, 0.0, 3.0]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 1e-15);
-        assert_eq!(
-            printed(&fg),
-            "x [id A]\nx [id A]\nAdd [id B]\n ├─ [1.] [id C]\n └─ Exp [id D]\n    └─ x [id A]\n\
+        check_prints(&case, &["canonicalize"], &args, 1e-15, "x [id A]\nx [id A]\nAdd [id B]\n ├─ [1.] [id C]\n └─ Exp [id D]\n    └─ x [id A]\n\
              Exp [id D]\n └─ ···\nAbs [id E]\n └─ x [id A]\n\
-             Switch [id F]\n ├─ Ge [id G]\n │  ├─ x [id A]\n │  └─ [0.] [id H]\n ├─ x [id A]\n └─ [nan] [id I]\n"
-        );
+             Switch [id F]\n ├─ Ge [id G]\n │  ├─ x [id A]\n │  └─ [0.] [id H]\n ├─ x [id A]\n └─ [nan] [id I]\n");
     }
 
     #[test]
     fn integer_squares_can_wrap() {
         let (mut g, [x]) = graph_with([("x", DType::Int8, 1)]);
         let r = compose(&mut g, Sqrt, Sqr, x);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![r],
-        };
+        let case = Case::new(g, vec![x], vec![r]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

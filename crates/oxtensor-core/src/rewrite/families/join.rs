@@ -74,7 +74,7 @@ fn local_join_empty(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewri
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::dtype::DType;
 
     use crate::graph::testing::graph_with;
@@ -92,11 +92,7 @@ mod tests {
         // An empty float64 piece makes an int8 join float64: it stays.
         let i = g.input(TensorType::with_ndim(DType::Int8, 2), Some("i"));
         let widened = join(&mut g, axis, &[i, empty]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y, i],
-            outputs: vec![one, two, widened],
-        };
+        let case = Case::new(g, vec![x, y, i], vec![one, two, widened]);
         let m = |n: usize| {
             Tensor::from_vec(vec![2, n], (0..2 * n).map(|k| k as f64).collect()).unwrap()
         };
@@ -105,10 +101,6 @@ mod tests {
             m(1),
             Tensor::from_vec(vec![2, 1], vec![3i8, -4]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "x [id A]\nSpecifyShape [id B]\n ├─ Join [id C]\n │  ├─ 1 [id D]\n │  ├─ x [id A]\n │  └─ y [id E]\n ├─ 2 [id F]\n └─ -1 [id G]\nJoin [id H]\n ├─ 1 [id D]\n ├─ i [id I]\n └─ [[] []] [id J]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "x [id A]\nSpecifyShape [id B]\n ├─ Join [id C]\n │  ├─ 1 [id D]\n │  ├─ x [id A]\n │  └─ y [id E]\n ├─ 2 [id F]\n └─ -1 [id G]\nJoin [id H]\n ├─ 1 [id D]\n ├─ i [id I]\n └─ [[] []] [id J]\n");
     }
 }

@@ -69,11 +69,7 @@ mod tests {
             false => build::true_div(&mut g, x, c).unwrap(),
         };
         let l = build::log(&mut g, q).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        }
+        Case::new(g, vec![x], vec![l])
     }
 
     fn run(fg: &FunctionGraph, x: &[f64]) -> Vec<f64> {

@@ -8,6 +8,7 @@
 //! would give NaN). Both change results where the plain form overflows or
 //! underflows: that is their purpose.
 
+use super::stabilize_log::log_of_sum;
 use super::util::{cast_to, dtype_of, elemwise, inputs, like, output, owner_as, produced_by};
 use crate::build;
 use crate::error::Result;
@@ -63,13 +64,9 @@ fn local_log_sum_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewr
 }
 
 fn local_log_add_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let [arg] = inputs(fg, node)[..] else {
+    let Some((arg, terms)) = log_of_sum(fg, node) else {
         return Ok(None);
     };
-    let Some(sum) = produced_by(fg, arg, Add) else {
-        return Ok(None);
-    };
-    let terms = inputs(fg, sum);
     let exps: Option<Vec<NodeId>> = terms.iter().map(|&t| produced_by(fg, t, Exp)).collect();
     let Some(exps) = exps.filter(|e| e.len() >= 2) else {
         return Ok(None);
@@ -101,11 +98,11 @@ fn local_log_add_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewr
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, rewrite, Case};
+    use super::super::testing::{check, check_prints, printed, rewrite, Case, TO_STABILIZE};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
-    use crate::graph::{Graph, VarId};
+    use crate::graph::VarId;
     use crate::ops::reduce::CAReduce;
     use crate::reduction::ReduceKind;
     use crate::tensor::Tensor;
@@ -113,18 +110,11 @@ mod tests {
 
     use std::sync::Arc;
 
-    const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
-
     /// `log(sum(exp(x), axis))` of a 2-d `x`, with the axis kept when `keep`.
     fn lse_case(dtype: DType, axis: Option<&[i64]>, keep: bool) -> Case {
-        let mut g = Graph::new();
-        let (x, _, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
+        let (mut g, [x, _, s]) = super::super::testing::sum_exp_2d(dtype, axis, keep);
         let l = build::log(&mut g, s).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        }
+        Case::new(g, vec![x], vec![l])
     }
 
     fn run(fg: &crate::graph::FunctionGraph, args: &[Tensor]) -> Vec<f64> {
@@ -135,19 +125,21 @@ mod tests {
     fn log_sum_exp_becomes_the_native_op() {
         let x = Tensor::from_vec(vec![2, 3], vec![0.5f64, -1.0, 2.0, 3.0, 0.0, -4.0]).unwrap();
         let case = lse_case(DType::Float64, Some(&[1]), false);
-        let fg = check(&case, &PHASES, std::slice::from_ref(&x), 1e-14);
+        let fg = check(&case, &TO_STABILIZE, std::slice::from_ref(&x), 1e-14);
         assert_eq!(printed(&fg), "LogSumExp{axis=1} [id A]\n └─ x [id B]\n");
         let case = lse_case(DType::Float64, None, true);
-        let fg = check(&case, &PHASES, std::slice::from_ref(&x), 1e-14);
-        assert_eq!(
-            printed(&fg),
-            "ExpandDims{axes=(0, 1)} [id A]\n └─ LogSumExp{axes=None} [id B]\n    └─ x [id C]\n"
+        check_prints(
+            &case,
+            &TO_STABILIZE,
+            std::slice::from_ref(&x),
+            1e-14,
+            "ExpandDims{axes=(0, 1)} [id A]\n └─ LogSumExp{axes=None} [id B]\n    └─ x [id C]\n",
         );
         // float32 stays float32.
         let x32 = crate::kernels::elemwise::cast::cast(&x, DType::Float32).unwrap();
         check(
             &lse_case(DType::Float32, Some(&[0]), true),
-            &PHASES,
+            &TO_STABILIZE,
             &[x32],
             1e-6,
         );
@@ -161,7 +153,7 @@ mod tests {
             run(&fg, std::slice::from_ref(&x))[0].is_infinite(),
             "the plain form overflows"
         );
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let want = [
             1000.0 + (-1.0f64).exp().ln_1p(),
             -1000.0 + (-1.0f64).exp().ln_1p(),
@@ -189,13 +181,9 @@ mod tests {
         };
         let s = g.apply_out(Arc::new(wide), &[e]).unwrap();
         let l2 = build::log(&mut g, s).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l, l2],
-        };
+        let case = Case::new(g, vec![x], vec![l, l2]);
         let args = [Tensor::from_vec(vec![2], vec![0.5f32, 2.0]).unwrap()];
-        assert!(!printed(&check(&case, &PHASES, &args, 0.0)).contains("LogSumExp"));
+        assert!(!printed(&check(&case, &TO_STABILIZE, &args, 0.0)).contains("LogSumExp"));
     }
 
     #[test]
@@ -203,7 +191,7 @@ mod tests {
         let case = lse_case(DType::Float64, Some(&[1]), false);
         check(
             &case,
-            &PHASES,
+            &TO_STABILIZE,
             &[Tensor::zeros(DType::Float64, &[2, 0]).unwrap()],
             0.0,
         );
@@ -217,14 +205,7 @@ mod tests {
         );
         let s = build::add(&mut g, ex, ey).unwrap();
         let l = build::log(&mut g, s).unwrap();
-        (
-            Case {
-                g,
-                inputs: vec![x, y],
-                outputs: vec![l],
-            },
-            l,
-        )
+        (Case::new(g, vec![x, y], vec![l]), l)
     }
 
     #[test]
@@ -232,14 +213,14 @@ mod tests {
         let (case, _) = lae_case(DType::Float64);
         let x = Tensor::from_vec(vec![3], vec![0.5f64, -2.0, 3.0]).unwrap();
         let y = Tensor::from_vec(vec![3], vec![1.5f64, -2.0, -1.0]).unwrap();
-        let fg = check(&case, &PHASES, &[x, y], 1e-14);
+        let fg = check(&case, &TO_STABILIZE, &[x, y], 1e-14);
         let p = printed(&fg);
         assert!(p.starts_with("Add [id A]\n ├─ Maximum [id B]\n"), "{p}");
         assert!(p.contains("Switch") && p.contains("Isinf"), "{p}");
         // Extreme values: finite where the plain form is not, and the
         // infinities kept (no NaN from inf - inf).
         let mut fg = case.fgraph();
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let inf = f64::INFINITY;
         let x = Tensor::from_vec(vec![4], vec![800.0f64, -800.0, -inf, inf]).unwrap();
         let y = Tensor::from_vec(vec![4], vec![800.0f64, -801.0, -inf, 1.0]).unwrap();
@@ -255,7 +236,7 @@ mod tests {
         let x = Tensor::from_vec(vec![2], vec![100.0f32, 1.0]).unwrap();
         let y = Tensor::from_vec(vec![2], vec![99.0f32, 2.0]).unwrap();
         let mut fg = case32.fgraph();
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let got = run(&fg, &[x, y]);
         assert!(
             (got[0] - (100.0 + (-1.0f64).exp().ln_1p())).abs() < 1e-4,
@@ -269,14 +250,10 @@ mod tests {
         let ex = build::exp(&mut g, x).unwrap();
         let s = build::add(&mut g, ex, x).unwrap();
         let l = build::log(&mut g, s).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        };
+        let case = Case::new(g, vec![x], vec![l]);
         let fg = check(
             &case,
-            &PHASES,
+            &TO_STABILIZE,
             &[Tensor::from_vec(vec![1], vec![0.5f64]).unwrap()],
             0.0,
         );

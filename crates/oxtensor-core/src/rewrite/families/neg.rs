@@ -54,7 +54,7 @@ fn local_sub_neg_to_add(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
 
@@ -68,20 +68,12 @@ mod tests {
             build::neg(&mut g, x).unwrap(),
             build::neg(&mut g, u).unwrap(),
         );
-        let case = Case {
-            g,
-            inputs: vec![x, u],
-            outputs: vec![nx, nu],
-        };
+        let case = Case::new(g, vec![x, u], vec![nx, nu]);
         let args = [
             Tensor::from_vec(vec![2], vec![1.5, -0.0]).unwrap(),
             Tensor::from_vec(vec![2], vec![3u8, 0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Mul [id A]\n ├─ [-1.] [id B]\n └─ x [id C]\nMul [id D]\n ├─ [255] [id E]\n └─ u [id F]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Mul [id A]\n ├─ [-1.] [id B]\n └─ x [id C]\nMul [id D]\n ├─ [255] [id E]\n └─ u [id F]\n");
     }
 
     #[test]
@@ -90,17 +82,18 @@ mod tests {
         let ny = build::neg(&mut g, y).unwrap();
         let d = build::sub(&mut g, x, ny).unwrap();
         let plain = build::sub(&mut g, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![d],
-        };
+        let case = Case::new(g, vec![x, y], vec![d]);
         let args = [
             Tensor::from_vec(vec![2], vec![1.5, -2.0]).unwrap(),
             Tensor::from_vec(vec![2], vec![0.25, 4.0]).unwrap(),
         ];
-        let fg = check(&case, &["specialize"], &args, 0.0);
-        assert_eq!(printed(&fg), "Add [id A]\n ├─ x [id B]\n └─ y [id C]\n");
+        check_prints(
+            &case,
+            &["specialize"],
+            &args,
+            0.0,
+            "Add [id A]\n ├─ x [id B]\n └─ y [id C]\n",
+        );
         let untouched = Case {
             outputs: vec![plain],
             ..case

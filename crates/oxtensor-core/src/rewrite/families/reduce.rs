@@ -336,7 +336,7 @@ fn local_sum_of_neg_to_neg_of_sum(fg: &mut FunctionGraph, node: NodeId) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check_prints, input, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -360,20 +360,12 @@ mod tests {
         // A product of sums is left alone.
         let rows = build::sum(&mut g, x, Some(&[2])).unwrap();
         let p = build::reduce(&mut g, ReduceKind::Prod, rows, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![outer, mm, p],
-        };
+        let case = Case::new(g, vec![x, y], vec![outer, mm, p]);
         let args = [
             arange(vec![2, 3, 4], |i| (i % 7) as i8 - 3),
             arange(vec![2, 3], |i| (i as f64 * 0.7).sin()),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Sum{axes=[0, 2]} [id A]\n └─ x [id B]\nMax{axes=None} [id C]\n └─ y [id D]\nProd{axes=None} [id E]\n └─ Sum{axis=2} [id F]\n    └─ x [id B]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Sum{axes=[0, 2]} [id A]\n └─ x [id B]\nMax{axes=None} [id C]\n └─ y [id D]\nProd{axes=None} [id E]\n └─ Sum{axis=2} [id F]\n    └─ x [id B]\n");
     }
 
     #[test]
@@ -386,20 +378,12 @@ mod tests {
         let a = build::reduce(&mut g, ReduceKind::All, y, Some(&[1])).unwrap();
         // Over no axis but to another dtype: it casts, it stays.
         let i = build::sum(&mut g, x, Some(&[])).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![s, n, a, i],
-        };
+        let case = Case::new(g, vec![x, y], vec![s, n, a, i]);
         let args = [
             arange(vec![1, 3], |i| i as i32 - 1),
             arange(vec![4, 1], |i| i as f64 - 1.5),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Sum{axis=0} [id A]\n └─ Squeeze{axis=0} [id B]\n    └─ x [id C]\ny [id D]\nCast{bool} [id E]\n └─ Squeeze{axis=1} [id F]\n    └─ y [id D]\nSum{axes=[]} [id G]\n └─ x [id C]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Sum{axis=0} [id A]\n └─ Squeeze{axis=0} [id B]\n    └─ x [id C]\ny [id D]\nCast{bool} [id E]\n └─ Squeeze{axis=1} [id F]\n    └─ y [id D]\nSum{axes=[]} [id G]\n └─ x [id C]\n");
     }
 
     #[test]
@@ -417,22 +401,14 @@ mod tests {
         });
         let v = g.apply_out(op, &[i, k]).unwrap();
         let s = build::sum(&mut g, v, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![a, b, i, k],
-            outputs: vec![m, s],
-        };
+        let case = Case::new(g, vec![a, b, i, k], vec![m, s]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.0, -2.0, 3.0]).unwrap(),
             Tensor::from_vec(vec![3], vec![0.5, 4.0, -3.0]).unwrap(),
             Tensor::scalar(i32::MAX),
             Tensor::scalar(5i32),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Maximum [id A]\n ├─ a [id B]\n └─ b [id C]\nAdd [id D]\n ├─ Cast{int64} [id E]\n │  └─ i [id F]\n └─ Cast{int64} [id G]\n    └─ k [id H]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Maximum [id A]\n ├─ a [id B]\n └─ b [id C]\nAdd [id D]\n ├─ Cast{int64} [id E]\n │  └─ i [id F]\n └─ Cast{int64} [id G]\n    └─ k [id H]\n");
     }
 
     #[test]
@@ -451,20 +427,12 @@ mod tests {
         });
         let empty = g.apply_out(op, &[]).unwrap();
         let nothing = build::sum(&mut g, empty, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![a, b],
-            outputs: vec![any, count, nothing],
-        };
+        let case = Case::new(g, vec![a, b], vec![any, count, nothing]);
         let args = [
             Tensor::from_vec(vec![1, 3], vec![true, false, false]).unwrap(),
             Tensor::from_vec(vec![1, 3], vec![true, true, false]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Or [id A]\n ├─ Squeeze{axis=0} [id B]\n │  └─ a [id C]\n └─ Squeeze{axis=0} [id D]\n    └─ b [id E]\nSum{axis=0} [id F]\n └─ Join [id G]\n    ├─ 0 [id H]\n    ├─ a [id C]\n    └─ b [id E]\n0.0 [id I]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Or [id A]\n ├─ Squeeze{axis=0} [id B]\n │  └─ a [id C]\n └─ Squeeze{axis=0} [id D]\n    └─ b [id E]\nSum{axis=0} [id F]\n └─ Join [id G]\n    ├─ 0 [id H]\n    ├─ a [id C]\n    └─ b [id E]\n0.0 [id I]\n");
     }
 
     #[test]
@@ -483,21 +451,13 @@ mod tests {
         let two = g.tensor_constant(Tensor::scalar(2i32));
         let n2 = build::mul(&mut g, two, n).unwrap();
         let s3 = build::sum(&mut g, n2, None).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, a, c, n],
-            outputs: vec![s0, s1, s2, s3],
-        };
+        let case = Case::new(g, vec![x, a, c, n], vec![s0, s1, s2, s3]);
         let args = [
             arange(vec![2, 3], |i| i as f64 * 0.5 - 1.0),
             Tensor::from_vec(vec![3], vec![2.0, -1.0, 0.25]).unwrap(),
             Tensor::scalar(4.0f64),
             Tensor::from_vec(vec![2], vec![i32::MAX, 1]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize", "specialize"], &args, 1e-15);
-        assert_eq!(
-            printed(&fg),
-            "Mul [id A]\n ├─ a [id B]\n └─ Sum{axis=0} [id C]\n    └─ x [id D]\nTrue_div [id E]\n ├─ Sum{axes=None} [id F]\n │  └─ x [id D]\n └─ c [id G]\nNeg [id H]\n └─ Sum{axis=1} [id I]\n    └─ x [id D]\nSum{axes=None} [id J]\n └─ Mul [id K]\n    ├─ [2] [id L]\n    └─ n [id M]\n"
-        );
+        check_prints(&case, &["canonicalize", "specialize"], &args, 1e-15, "Mul [id A]\n ├─ a [id B]\n └─ Sum{axis=0} [id C]\n    └─ x [id D]\nTrue_div [id E]\n ├─ Sum{axes=None} [id F]\n │  └─ x [id D]\n └─ c [id G]\nNeg [id H]\n └─ Sum{axis=1} [id I]\n    └─ x [id D]\nSum{axes=None} [id J]\n └─ Mul [id K]\n    ├─ [2] [id L]\n    └─ n [id M]\n");
     }
 }

@@ -140,7 +140,7 @@ fn local_reshape_dimshuffle(fg: &mut FunctionGraph, node: NodeId) -> Result<Opti
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check_prints, input, Case};
     use super::super::util::typed_apply;
     use crate::build;
     use crate::dtype::DType;
@@ -180,20 +180,18 @@ mod tests {
         let also = build::reshape(&mut g, y, mv).unwrap();
         let v = input(&mut g, DType::Int8, &[None], "v");
         let vv = reshape(&mut g, v, &[-1]);
-        let case = Case {
-            g,
-            inputs: vec![x, y, v],
-            outputs: vec![chained, same, also, vv],
-        };
+        let case = Case::new(g, vec![x, y, v], vec![chained, same, also, vv]);
         let args = [
             Tensor::from_vec(vec![2, 3], (0..6).map(|i| i as f64).collect()).unwrap(),
             Tensor::from_vec(vec![2, 2], vec![1i8, 2, 3, 4]).unwrap(),
             Tensor::from_vec(vec![0], Vec::<i8>::new()).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Reshape{2} [id A]\n ├─ x [id B]\n └─ [3 2] [id C]\ny [id D]\ny [id D]\nv [id E]\n"
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "Reshape{2} [id A]\n ├─ x [id B]\n └─ [3 2] [id C]\ny [id D]\ny [id D]\nv [id E]\n",
         );
     }
 
@@ -213,16 +211,8 @@ mod tests {
         let swapped = build::reshape(&mut g, y, mv).unwrap();
         let e = build::dimshuffle(&mut g, y, vec![None, Some(0), Some(1)]).unwrap();
         let flat = reshape(&mut g, e, &[-1]);
-        let case = Case {
-            g,
-            inputs: vec![y],
-            outputs: vec![swapped, flat],
-        };
+        let case = Case::new(g, vec![y], vec![swapped, flat]);
         let args = [Tensor::from_vec(vec![2, 3], (0..6).map(|i| i as f64).collect()).unwrap()];
-        let fg = check(&case, &["canonicalize", "uncanonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Reshape{2} [id A]\n ├─ y [id B]\n └─ MakeVector{dtype='int64'} [id C]\n    ├─ Shape_i{1} [id D]\n    │  └─ y [id B]\n    └─ Shape_i{0} [id E]\n       └─ y [id B]\nReshape{1} [id F]\n ├─ y [id B]\n └─ [-1] [id G]\n"
-        );
+        check_prints(&case, &["canonicalize", "uncanonicalize"], &args, 0.0, "Reshape{2} [id A]\n ├─ y [id B]\n └─ MakeVector{dtype='int64'} [id C]\n    ├─ Shape_i{1} [id D]\n    │  └─ y [id B]\n    └─ Shape_i{0} [id E]\n       └─ y [id B]\nReshape{1} [id F]\n ├─ y [id B]\n └─ [-1] [id G]\n");
     }
 }

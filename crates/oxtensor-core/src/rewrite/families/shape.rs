@@ -145,7 +145,7 @@ fn local_shape_of_specify_shape(fg: &mut FunctionGraph, node: NodeId) -> Result<
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::Graph;
@@ -171,20 +171,12 @@ mod tests {
         let d = build::dot(&mut g, x, y).unwrap();
         let e = build::exp(&mut g, d).unwrap();
         let shp = build::shape(&mut g, e).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![shp],
-        };
+        let case = Case::new(g, vec![x, y], vec![shp]);
         let args = [
             Tensor::from_vec(vec![2, 3], vec![1.0f64; 6]).unwrap(),
             Tensor::from_vec(vec![3, 4], vec![1.0f64; 12]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "MakeVector{dtype='int64'} [id A]\n ├─ Shape_i{0} [id B]\n │  └─ x [id C]\n └─ Shape_i{1} [id D]\n    └─ y [id E]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "MakeVector{dtype='int64'} [id A]\n ├─ Shape_i{0} [id B]\n │  └─ x [id C]\n └─ Shape_i{1} [id D]\n    └─ y [id E]\n");
     }
 
     #[test]
@@ -196,16 +188,14 @@ mod tests {
         let n1 = g.apply_out(Arc::new(ShapeI { i: 1 }), &[x]).unwrap();
         let total = build::sum(&mut g, s, None).unwrap();
         let of_scalar = build::shape(&mut g, total).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![n0, n1, of_scalar],
-        };
+        let case = Case::new(g, vec![x], vec![n0, n1, of_scalar]);
         let args = [Tensor::from_vec(vec![0, 4], Vec::<i32>::new()).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Shape_i{0} [id A]\n └─ x [id B]\n4 [id C]\n[] [id D]\n"
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
+            "Shape_i{0} [id A]\n └─ x [id B]\n4 [id C]\n[] [id D]\n",
         );
     }
 
@@ -228,16 +218,8 @@ mod tests {
         let kept = spec(&mut g, three);
         let e = build::exp(&mut g, useless).unwrap();
         let shp = build::shape(&mut g, kept).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![e, kept, shp],
-        };
+        let case = Case::new(g, vec![x], vec![e, kept, shp]);
         let args = [Tensor::from_vec(vec![2, 3], vec![0.5f32; 6]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Exp [id A]\n └─ x [id B]\nSpecifyShape [id C]\n ├─ x [id B]\n ├─ 2 [id D]\n └─ 3 [id E]\n[2 3] [id F]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Exp [id A]\n └─ x [id B]\nSpecifyShape [id C]\n ├─ x [id B]\n ├─ 2 [id D]\n └─ 3 [id E]\n[2 3] [id F]\n");
     }
 }

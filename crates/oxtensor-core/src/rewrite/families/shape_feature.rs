@@ -12,7 +12,6 @@ use crate::ops::infer_shape::{dim_constant, output_shapes};
 use crate::ops::shape::ShapeI;
 use crate::rewrite::rewriter::{NodeRewriter, Rewrite, Tracks};
 use smallvec::SmallVec;
-use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -237,9 +236,7 @@ fn int64_scalar(fg: &mut FunctionGraph, s: VarId) -> Result<Option<VarId>> {
 }
 
 impl Feature for ShapeFeature {
-    fn name(&self) -> &str {
-        "ShapeFeature"
-    }
+    crate::graph::feature_identity!("ShapeFeature");
 
     fn on_attach(&mut self, fg: &FunctionGraph) -> Result<()> {
         crate::graph::attach_once::<ShapeFeature>(
@@ -268,14 +265,6 @@ impl Feature for ShapeFeature {
             self.forget_outputs(fg, node);
         }
         Ok(())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 
@@ -332,6 +321,7 @@ mod tests {
     use crate::graph::Graph;
     use crate::ops::nonzero::Nonzero;
     use crate::types::TensorType;
+    use std::any::Any;
 
     fn feature(fg: &FunctionGraph) -> &ShapeFeature {
         fg.feature::<ShapeFeature>().unwrap()

@@ -211,23 +211,17 @@ fn local_sigm_times_exp(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, vector, Case};
+    use super::super::testing::{check, printed, vector, Case, TO_STABILIZE};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
 
-    const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
-
     /// `f(x, y)` of 1-d `x` and `y`.
     fn case(dtype: DType, f: impl Fn(&mut Graph, VarId, VarId) -> VarId) -> Case {
         let (mut g, [x, y]) = graph_with([("x", dtype, 1), ("y", dtype, 1)]);
         let out = f(&mut g, x, y);
-        Case {
-            g,
-            inputs: vec![x, y],
-            outputs: vec![out],
-        }
+        Case::new(g, vec![x, y], vec![out])
     }
 
     fn run(fg: &FunctionGraph, x: &[f64], y: &[f64], dtype: DType) -> Vec<f64> {
@@ -242,7 +236,12 @@ mod tests {
     fn rewritten(case: &Case, dtype: DType) -> (String, Vec<f64>) {
         let rtol = if dtype == DType::Float32 { 1e-5 } else { 1e-13 };
         let (x, y) = ([-3.0, -0.5, 0.25, 2.0], [1.5, 2.0, -1.0, 0.5]);
-        let fg = check(case, &PHASES, &[vector(&x, dtype), vector(&y, dtype)], rtol);
+        let fg = check(
+            case,
+            &TO_STABILIZE,
+            &[vector(&x, dtype), vector(&y, dtype)],
+            rtol,
+        );
         let extreme = run(&fg, &[-800.0, 800.0, 40.0], &[3.0; 3], dtype);
         (printed(&fg), extreme)
     }

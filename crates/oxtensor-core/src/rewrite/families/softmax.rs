@@ -137,29 +137,22 @@ fn local_logsoftmax(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewri
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, rewrite, Case};
+    use super::super::testing::{check, printed, rewrite, Case, TO_STABILIZE};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
-    use crate::graph::{FunctionGraph, Graph};
+    use crate::graph::FunctionGraph;
     use crate::kernels::softmax::SoftmaxKind;
     use crate::ops::softmax::Softmax;
     use crate::tensor::Tensor;
 
     use std::sync::Arc;
 
-    const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
-
     /// `exp(x) / sum(exp(x), axis, keepdims)` of a 2-d `x`.
     fn softmax_case(dtype: DType, axis: Option<&[i64]>, keep: bool) -> Case {
-        let mut g = Graph::new();
-        let (x, e, s) = super::super::testing::sum_exp_2d(&mut g, dtype, axis, keep);
+        let (mut g, [x, e, s]) = super::super::testing::sum_exp_2d(dtype, axis, keep);
         let y = build::true_div(&mut g, e, s).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        }
+        Case::new(g, vec![x], vec![y])
     }
 
     fn run(fg: &FunctionGraph, x: &Tensor) -> Vec<f64> {
@@ -174,14 +167,14 @@ mod tests {
     fn exp_over_its_sum_is_softmax() {
         let fg = check(
             &softmax_case(DType::Float64, Some(&[1]), true),
-            &PHASES,
+            &TO_STABILIZE,
             &[matrix()],
             1e-15,
         );
         assert_eq!(printed(&fg), "Softmax{axis=(1,)} [id A]\n └─ x [id B]\n");
         let fg = check(
             &softmax_case(DType::Float64, None, false),
-            &PHASES,
+            &TO_STABILIZE,
             &[matrix()],
             1e-15,
         );
@@ -189,7 +182,7 @@ mod tests {
         let x32 = crate::kernels::elemwise::cast::cast(&matrix(), DType::Float32).unwrap();
         let fg = check(
             &softmax_case(DType::Float32, Some(&[0]), true),
-            &PHASES,
+            &TO_STABILIZE,
             &[x32],
             1e-6,
         );
@@ -198,7 +191,7 @@ mod tests {
         let mut fg = softmax_case(DType::Float64, Some(&[1]), true).fgraph();
         let big = Tensor::from_vec(vec![1, 2], vec![1000.0f64, 999.0]).unwrap();
         assert!(run(&fg, &big)[0].is_nan());
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         let p = 1.0 / (1.0 + (-1.0f64).exp());
         let got = run(&fg, &big);
         assert!(
@@ -213,7 +206,7 @@ mod tests {
         // sums (a square input keeps the shapes valid): not a softmax.
         let case = softmax_case(DType::Float64, Some(&[1]), false);
         let x = Tensor::from_vec(vec![2, 2], vec![0.5f64, -1.0, 2.0, 3.0]).unwrap();
-        let fg = check(&case, &PHASES, &[x], 0.0);
+        let fg = check(&case, &TO_STABILIZE, &[x], 0.0);
         assert!(!printed(&fg).contains("Softmax"));
     }
 
@@ -224,18 +217,14 @@ mod tests {
         let s = g.apply_out(Arc::new(op), &[x]).unwrap();
         let t = build::dimshuffle(&mut g, s, vec![Some(1), Some(0)]).unwrap();
         let l = build::log(&mut g, t).unwrap();
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        }
+        Case::new(g, vec![x], vec![l])
     }
 
     #[test]
     fn log_of_softmax_is_log_softmax() {
         let fg = check(
             &log_softmax_case(DType::Float64),
-            &PHASES,
+            &TO_STABILIZE,
             &[matrix()],
             1e-14,
         );
@@ -244,12 +233,17 @@ mod tests {
             "MatrixTranspose [id A]\n └─ LogSoftmax{axis=(1,)} [id B]\n    └─ x [id C]\n"
         );
         let x32 = crate::kernels::elemwise::cast::cast(&matrix(), DType::Float32).unwrap();
-        check(&log_softmax_case(DType::Float32), &PHASES, &[x32], 1e-6);
+        check(
+            &log_softmax_case(DType::Float32),
+            &TO_STABILIZE,
+            &[x32],
+            1e-6,
+        );
         // Large logits: log(0) = -inf before, the exact values after.
         let mut fg = log_softmax_case(DType::Float64).fgraph();
         let big = Tensor::from_vec(vec![1, 3], vec![1000.0f64, 0.0, -1000.0]).unwrap();
         assert_eq!(run(&fg, &big)[1], f64::NEG_INFINITY);
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
         assert_eq!(run(&fg, &big), vec![0.0, -1000.0, -2000.0]);
     }
 
@@ -258,11 +252,7 @@ mod tests {
         let (mut g, [x]) = graph_with([("x", DType::Float64, 2)]);
         let e = build::exp(&mut g, x).unwrap();
         let l = build::log(&mut g, e).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l],
-        };
+        let case = Case::new(g, vec![x], vec![l]);
         let fg = check(&case, &["stabilize"], &[matrix()], 0.0);
         assert!(!printed(&fg).contains("Softmax"));
     }

@@ -136,24 +136,18 @@ fn log1p_neg_sigmoid(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewr
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, rewrite, Case};
+    use super::super::testing::{check, printed, rewrite, Case, TO_STABILIZE};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
     use crate::graph::{FunctionGraph, Graph, VarId};
     use crate::tensor::Tensor;
 
-    const PHASES: [&str; 2] = ["canonicalize", "stabilize"];
-
     /// `f(x)` of a 1-d `x`.
     fn case(dtype: DType, f: impl Fn(&mut Graph, VarId) -> VarId) -> Case {
         let (mut g, [x]) = graph_with([("x", dtype, 1)]);
         let y = f(&mut g, x);
-        Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![y],
-        }
+        Case::new(g, vec![x], vec![y])
     }
 
     fn run(fg: &FunctionGraph, x: &[f64], dtype: DType) -> Vec<f64> {
@@ -169,7 +163,7 @@ mod tests {
         let moderate = Tensor::from_vec(vec![4], vec![-3.0f64, -0.5, 0.25, 2.0]).unwrap();
         let moderate = crate::kernels::elemwise::cast::cast(&moderate, dtype).unwrap();
         let rtol = if dtype == DType::Float32 { 1e-5 } else { 1e-13 };
-        let fg = check(case, &PHASES, &[moderate], rtol);
+        let fg = check(case, &TO_STABILIZE, &[moderate], rtol);
         (printed(&fg), run(&fg, &[-800.0, 800.0], dtype))
     }
 
@@ -200,7 +194,7 @@ mod tests {
             build::elemwise(g, crate::scalar::ScalarKind::Log1p, &[n]).unwrap()
         });
         let x = Tensor::from_vec(vec![3], vec![-3.0f64, -0.5, -1e-3]).unwrap();
-        let fg = check(&c, &PHASES, &[x], 1e-12);
+        let fg = check(&c, &TO_STABILIZE, &[x], 1e-12);
         assert_eq!(printed(&fg), "Log1mexp [id A]\n └─ x [id B]\n");
         // log(1 - e^-1e-20) = log(1e-20) exactly, where 1 - e^x is 0.
         assert_eq!(run(&fg, &[-1e-20], DType::Float64), vec![(1e-20f64).ln()]);
@@ -264,6 +258,6 @@ mod tests {
         });
         assert!(!rewritten(&c, DType::Float64).0.contains("Softplus"));
         let mut fg = c.fgraph();
-        rewrite(&mut fg, &PHASES);
+        rewrite(&mut fg, &TO_STABILIZE);
     }
 }

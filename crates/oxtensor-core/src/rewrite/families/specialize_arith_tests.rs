@@ -12,11 +12,7 @@ use crate::tensor::Tensor;
 fn specialized(dtype: DType, f: impl Fn(&mut Graph, VarId, VarId) -> VarId) -> String {
     let (mut g, [x, y]) = graph_with([("x", dtype, 1), ("y", dtype, 1)]);
     let out = f(&mut g, x, y);
-    let case = Case {
-        g,
-        inputs: vec![x, y],
-        outputs: vec![out],
-    };
+    let case = Case::new(g, vec![x, y], vec![out]);
     let (inf, nan) = (f64::INFINITY, f64::NAN);
     let vx = vec![1.5f64, -2.0, 0.0, 100.0, inf, nan, -0.0];
     let vy = vec![3.0f64, 0.25, -7.0, 100.0, 0.0, 1.0, 0.0];

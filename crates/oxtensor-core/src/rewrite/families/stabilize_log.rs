@@ -18,14 +18,20 @@ pub(super) fn register(db: &RewriteDb) -> Result<()> {
     register_in(db, phase::STABILIZE, expm1, &["stable"])
 }
 
-fn local_log1p(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+/// The one input of `node` (a `log`) when an `Add` produces it, and that
+/// sum's terms: `x` and `[a, b]` for `log(x)` with `x = a + b`.
+pub(super) fn log_of_sum(fg: &FunctionGraph, node: NodeId) -> Option<(VarId, Vec<VarId>)> {
     let [arg] = inputs(fg, node)[..] else {
+        return None;
+    };
+    let sum = produced_by(fg, arg, Add)?;
+    Some((arg, inputs(fg, sum)))
+}
+
+fn local_log1p(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
+    let Some((_, terms)) = log_of_sum(fg, node) else {
         return Ok(None);
     };
-    let Some(sum) = produced_by(fg, arg, Add) else {
-        return Ok(None);
-    };
-    let terms = inputs(fg, sum);
     let Some(one) = terms.iter().position(|&t| is_constant(fg, t, 1.0)) else {
         return Ok(None);
     };
@@ -66,31 +72,27 @@ fn local_expm1(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> 
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, printed, Case};
+    use super::super::testing::{check_prints, Case};
     use crate::build;
-    use crate::dtype::DType;
 
-    use crate::graph::testing::graph_with;
+    use crate::graph::testing::x_and_constant;
     use crate::tensor::Tensor;
 
     #[test]
     fn log_of_one_plus_is_log1p_and_exp_minus_one_is_expm1() {
-        let (mut g, [x]) = graph_with([("x", DType::Float64, 1)]);
-        let one = g.tensor_constant(Tensor::scalar(1.0f64));
+        let (mut g, x, one) = x_and_constant(1.0);
         let s = build::add(&mut g, one, x).unwrap();
         let l = build::log(&mut g, s).unwrap();
         let e = build::exp(&mut g, x).unwrap();
         let m = build::sub(&mut g, e, one).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![l, m],
-        };
+        let case = Case::new(g, vec![x], vec![l, m]);
         let args = [Tensor::from_vec(vec![3], vec![2.0, 0.5, -0.25]).unwrap()];
-        let fg = check(&case, &["canonicalize", "stabilize"], &args, 1e-15);
-        assert_eq!(
-            printed(&fg),
-            "Log1p [id A]\n └─ x [id B]\nExpm1 [id C]\n └─ x [id B]\n"
+        check_prints(
+            &case,
+            &["canonicalize", "stabilize"],
+            &args,
+            1e-15,
+            "Log1p [id A]\n └─ x [id B]\nExpm1 [id C]\n └─ x [id B]\n",
         );
     }
 }

@@ -387,7 +387,7 @@ fn local_subtensor_of_alloc(fg: &mut FunctionGraph, node: NodeId) -> Result<Opti
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, input, printed, Case};
+    use super::super::testing::{check, check_prints, input, printed, Case};
     use super::super::util::typed_apply;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -442,17 +442,9 @@ mod tests {
         let from_two = index(&mut g, tail, vec![IdxEntry::FULL, Index(0)], &[two]);
         let window = index(&mut g, x, vec![FROM_TO], &[one, five]);
         let inner = index(&mut g, window, vec![FROM_TO], &[one, two]);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![all, from_two, inner],
-        };
+        let case = Case::new(g, vec![x], vec![all, from_two, inner]);
         let args = [Tensor::from_vec(vec![4, 4], (0..16).collect::<Vec<i32>>()).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "x [id A]\nSubtensor{:, i} [id B]\n ├─ x [id A]\n └─ 3 [id C]\nSubtensor{start:stop} [id D]\n ├─ x [id A]\n ├─ 2 [id E]\n └─ 3 [id C]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "x [id A]\nSubtensor{:, i} [id B]\n ├─ x [id A]\n └─ 3 [id C]\nSubtensor{start:stop} [id D]\n ├─ x [id A]\n ├─ 2 [id E]\n └─ 3 [id C]\n");
     }
 
     #[test]
@@ -470,17 +462,9 @@ mod tests {
             &[minus_one],
         );
         let last = index(&mut g, rev, vec![Index(0)], &[minus_two]);
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![rev, last],
-        };
+        let case = Case::new(g, vec![x], vec![rev, last]);
         let args = [Tensor::from_vec(vec![3], vec![1.0, 2.0, 3.0]).unwrap()];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Subtensor{::step} [id A]\n ├─ x [id B]\n └─ -1 [id C]\nSubtensor{i} [id D]\n ├─ Subtensor{::step} [id A]\n │  └─ ···\n └─ -2 [id E]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "Subtensor{::step} [id A]\n ├─ x [id B]\n └─ -1 [id C]\nSubtensor{i} [id D]\n ├─ Subtensor{::step} [id A]\n │  └─ ···\n └─ -2 [id E]\n");
     }
 
     #[test]
@@ -528,22 +512,14 @@ mod tests {
             ],
             &[one, one],
         );
-        let case = Case {
-            g,
-            inputs: vec![a, b, c, v],
-            outputs: vec![second, odd, row],
-        };
+        let case = Case::new(g, vec![a, b, c, v], vec![second, odd, row]);
         let args = [
             Tensor::scalar(7i64),
             Tensor::scalar(-8i64),
             Tensor::scalar(9i64),
             Tensor::from_vec(vec![3], vec![0.5f32, 1.5, 2.5]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
-            "c [id A]\nMakeVector{dtype='int64'} [id B]\n ├─ a [id C]\n └─ c [id A]\nSubtensor{start:} [id D]\n ├─ v [id E]\n └─ 1 [id F]\n"
-        );
+        check_prints(&case, &["canonicalize"], &args, 0.0, "c [id A]\nMakeVector{dtype='int64'} [id B]\n ├─ a [id C]\n └─ c [id A]\nSubtensor{start:} [id D]\n ├─ v [id E]\n └─ 1 [id F]\n");
     }
 
     /// An index into an axis the `Alloc` made, of a length not known to
@@ -556,11 +532,7 @@ mod tests {
             crate::ops::known::apply_out(&mut g, Arc::new(crate::ops::alloc::Alloc), &[v, rows])
                 .unwrap();
         let first = index(&mut g, filled, vec![Index(0)], &[zero]);
-        let case = Case {
-            g,
-            inputs: vec![v, rows],
-            outputs: vec![first],
-        };
+        let case = Case::new(g, vec![v, rows], vec![first]);
         let args = [Tensor::scalar(1.5f64), Tensor::scalar(3i64)];
         let fg = check(&case, &["canonicalize"], &args, 0.0);
         assert!(printed(&fg).contains("Alloc"), "{}", printed(&fg));

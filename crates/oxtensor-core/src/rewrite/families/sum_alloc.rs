@@ -111,11 +111,7 @@ mod tests {
         let all = build::sum(&mut g, a, None).unwrap();
         let rows = build::sum(&mut g, a, Some(&[1])).unwrap();
         let p = build::reduce(&mut g, ReduceKind::Prod, a, Some(&[0])).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, v],
-            outputs: vec![all, rows, p],
-        };
+        let case = Case::new(g, vec![x, v], vec![all, rows, p]);
         let xs = Tensor::from_vec(vec![3, 4], vec![0.0f64; 12]).unwrap();
         let args = [xs, Tensor::from_vec(vec![1], vec![-1.5f64]).unwrap()];
         let fg = check(&case, &["canonicalize", "specialize"], &args, 1e-12);

@@ -165,7 +165,7 @@ fn local_div_switch_sink(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_unchanged, check, printed, Case};
+    use super::super::testing::{assert_unchanged, check_prints, Case};
     use crate::build;
     use crate::dtype::DType;
     use crate::graph::testing::graph_with;
@@ -196,13 +196,14 @@ mod tests {
         let a = build::switch(&mut g, yes, x, y).unwrap();
         let b = build::switch(&mut g, no, x, y).unwrap();
         let same = build::switch(&mut g, c, x, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![c, x, y],
-            outputs: vec![a, b, same],
-        };
-        let fg = check(&case, &["canonicalize"], &args(), 0.0);
-        assert_eq!(printed(&fg), "x [id A]\ny [id B]\nx [id A]\n");
+        let case = Case::new(g, vec![c, x, y], vec![a, b, same]);
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args(),
+            0.0,
+            "x [id A]\ny [id B]\nx [id A]\n",
+        );
     }
 
     #[test]
@@ -213,17 +214,9 @@ mod tests {
         let p = build::mul(&mut g, x, s).unwrap();
         let t = build::switch(&mut g, c, y, zero).unwrap();
         let q = build::true_div(&mut g, t, x).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![c, x, y],
-            outputs: vec![p, q],
-        };
-        let fg = check(&case, &["canonicalize"], &args(), 0.0);
-        assert_eq!(
-            printed(&fg),
-            "Switch [id A]\n ├─ c [id B]\n ├─ [0.] [id C]\n └─ Mul [id D]\n    ├─ x [id E]\n    └─ y [id F]\n\
-             Switch [id G]\n ├─ c [id B]\n ├─ True_div [id H]\n │  ├─ y [id F]\n │  └─ x [id E]\n └─ [0.] [id C]\n"
-        );
+        let case = Case::new(g, vec![c, x, y], vec![p, q]);
+        check_prints(&case, &["canonicalize"], &args(), 0.0, "Switch [id A]\n ├─ c [id B]\n ├─ [0.] [id C]\n └─ Mul [id D]\n    ├─ x [id E]\n    └─ y [id F]\n\
+             Switch [id G]\n ├─ c [id B]\n ├─ True_div [id H]\n │  ├─ y [id F]\n │  └─ x [id E]\n └─ [0.] [id C]\n");
     }
 
     #[test]
@@ -233,11 +226,7 @@ mod tests {
         let s = build::switch(&mut g, c, one, y).unwrap();
         let p = build::mul(&mut g, x, s).unwrap();
         let plain = build::switch(&mut g, c, x, y).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![c, x, y],
-            outputs: vec![p, plain],
-        };
+        let case = Case::new(g, vec![c, x, y], vec![p, plain]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

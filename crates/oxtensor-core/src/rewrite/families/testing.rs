@@ -23,6 +23,11 @@ pub struct Case {
 }
 
 impl Case {
+    /// A case of `g` with these inputs and outputs.
+    pub fn new(g: Graph, inputs: Vec<VarId>, outputs: Vec<VarId>) -> Case {
+        Case { g, inputs, outputs }
+    }
+
     /// The function graph (the case is cloned, so it can be rewritten
     /// several ways).
     pub fn fgraph(&self) -> FunctionGraph {
@@ -47,6 +52,11 @@ pub fn rewrite(fg: &mut FunctionGraph, include: &[&str]) -> RunContext {
 /// (so a test's expected text does not depend on the schedule).
 pub fn printed(fg: &FunctionGraph) -> String {
     debugprint_vars(fg.graph(), fg.outputs(), &PrintOptions::default())
+}
+
+/// [`check`], then asserts that the rewritten graph prints as `want`.
+pub fn check_prints(case: &Case, include: &[&str], args: &[Tensor], rtol: f64, want: &str) {
+    assert_eq!(printed(&check(case, include, args, rtol)), want);
 }
 
 /// Rewrites `case` with `include`, checks that the rewritten graph gives
@@ -132,25 +142,27 @@ pub fn vector(values: &[f64], dtype: crate::dtype::DType) -> Tensor {
     crate::kernels::elemwise::cast::cast(&t, dtype).expect("a cast")
 }
 
-/// A 2-d input `x` in `g`, `exp(x)`, and `sum(exp(x), axis)` with the
-/// summed axes put back (length 1) when `keep`: what the softmax and
+/// The phases the stabilizing rewrites run in (`fast_run` up to them).
+pub const TO_STABILIZE: [&str; 2] = ["canonicalize", "stabilize"];
+
+/// A graph with a 2-d input `x`, `exp(x)`, and `sum(exp(x), axis)` with
+/// the summed axes put back (length 1) when `keep`: what the softmax and
 /// log-sum-exp rewrites look for.
 pub fn sum_exp_2d(
-    g: &mut Graph,
     dtype: crate::dtype::DType,
     axis: Option<&[i64]>,
     keep: bool,
-) -> (VarId, VarId, VarId) {
-    let x = g.input(crate::types::TensorType::with_ndim(dtype, 2), Some("x"));
-    let e = crate::build::exp(g, x).expect("exp");
-    let mut s = crate::build::sum(g, e, axis).expect("sum");
+) -> (Graph, [VarId; 3]) {
+    let (mut g, [x]) = crate::graph::testing::graph_with([("x", dtype, 2)]);
+    let e = crate::build::exp(&mut g, x).expect("exp");
+    let mut s = crate::build::sum(&mut g, e, axis).expect("sum");
     if keep {
         let removed: Vec<usize> =
             axis.map_or(vec![0, 1], |a| a.iter().map(|&i| i as usize).collect());
         let order = crate::build::reinsert_axes(2, &removed);
-        s = crate::build::dimshuffle(g, s, order).expect("dimshuffle");
+        s = crate::build::dimshuffle(&mut g, s, order).expect("dimshuffle");
     }
-    (x, e, s)
+    (g, [x, e, s])
 }
 
 /// A named input of `dtype` with this static shape (`None`: unknown).
@@ -164,8 +176,14 @@ pub fn input(
     g.input(ty, Some(name))
 }
 
-/// Float64 vector inputs with these names.
-pub fn vectors(g: &mut Graph, names: &[&str]) -> Vec<VarId> {
-    let ty = crate::types::TensorType::with_ndim(crate::dtype::DType::Float64, 1);
-    names.iter().map(|n| g.input(ty.clone(), Some(n))).collect()
+/// A fresh graph with float64 vector inputs of these names.
+pub fn vectors<const N: usize>(names: [&str; N]) -> (Graph, [VarId; N]) {
+    crate::graph::testing::graph_with(names.map(|n| (n, crate::dtype::DType::Float64, 1)))
+}
+
+/// How many nodes of `fg` destroy an input (after the inplace passes).
+pub fn inplace_nodes(fg: &FunctionGraph) -> usize {
+    fg.apply_nodes()
+        .filter(|&n| !fg.graph().node(n).op.destroy_map().is_empty())
+        .count()
 }

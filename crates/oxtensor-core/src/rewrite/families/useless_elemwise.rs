@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_constant_that_decides_a_logical_op() {
-        use super::super::testing::{assert_unchanged, check, printed, Case};
+        use super::super::testing::{assert_unchanged, check_prints, Case};
         use crate::tensor::Tensor;
         let mut g = Graph::new();
         let b = g.input(TensorType::new(DType::Bool, [Some(3)]).unwrap(), Some("b"));
@@ -159,31 +159,25 @@ mod tests {
         let or_yes = build::elemwise(&mut g, crate::scalar::ScalarKind::Or, &[yes, b]).unwrap();
         let and_zero = build::and(&mut g, i, zero).unwrap();
         let or_zero = build::elemwise(&mut g, crate::scalar::ScalarKind::Or, &[i, zero]).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![b, i],
-            outputs: vec![and_yes, or_yes, and_zero, or_zero],
-        };
+        let case = Case::new(g, vec![b, i], vec![and_yes, or_yes, and_zero, or_zero]);
         let args = [
             Tensor::from_vec(vec![3], vec![true, false, true]).unwrap(),
             Tensor::from_vec(vec![3], vec![6i32, -1, 0]).unwrap(),
         ];
-        let fg = check(&case, &["canonicalize"], &args, 0.0);
-        assert_eq!(
-            printed(&fg),
+        check_prints(
+            &case,
+            &["canonicalize"],
+            &args,
+            0.0,
             "b [id A]\nSecond [id B]\n ├─ b [id A]\n └─ [True] [id C]\n\
-             Second [id D]\n ├─ i [id E]\n └─ [0] [id F]\ni [id E]\n"
+             Second [id D]\n ├─ i [id E]\n └─ [0] [id F]\ni [id E]\n",
         );
         // A bitwise `& 7` of integers is not decided by the constant.
         let mut g = Graph::new();
         let i = g.input(TensorType::new(DType::Int32, [Some(3)]).unwrap(), Some("i"));
         let seven = g.tensor_constant(Tensor::from_vec(vec![1], vec![7i32]).unwrap());
         let and_seven = build::and(&mut g, i, seven).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![i],
-            outputs: vec![and_seven],
-        };
+        let case = Case::new(g, vec![i], vec![and_seven]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

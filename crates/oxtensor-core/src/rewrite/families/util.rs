@@ -110,13 +110,18 @@ pub fn is_constant(fg: &FunctionGraph, v: VarId, x: f64) -> bool {
     constant_f64(fg, v) == Some(x)
 }
 
-/// `Elemwise(kind)` on `inputs`, as a new node (lower-rank inputs expanded).
-pub fn elemwise(fg: &mut FunctionGraph, kind: ScalarKind, ins: &[VarId]) -> Result<VarId> {
-    let ndim = ins
-        .iter()
+/// The highest rank among the tensors `vars`, 0 for none: an elementwise
+/// node's output rank.
+fn max_ndim(fg: &FunctionGraph, vars: &[VarId]) -> usize {
+    vars.iter()
         .filter_map(|&v| tensor_type(fg, v).map(TensorType::ndim))
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// `Elemwise(kind)` on `inputs`, as a new node (lower-rank inputs expanded).
+pub fn elemwise(fg: &mut FunctionGraph, kind: ScalarKind, ins: &[VarId]) -> Result<VarId> {
+    let ndim = max_ndim(fg, ins);
     let ins = ins
         .iter()
         .map(|&v| expanded_constant(fg, v, ndim))
@@ -291,11 +296,7 @@ pub fn typed_apply(g: &mut Graph, op: OpRef, inputs: &[VarId]) -> Result<VarId> 
 /// `op` (an `Elemwise`) applied to `inputs` of any ranks, lower ranks
 /// expanded on the left as `build::elemwise` does.
 pub fn apply_elemwise(fg: &mut FunctionGraph, op: OpRef, inputs: &[VarId]) -> Result<VarId> {
-    let ndim = inputs
-        .iter()
-        .filter_map(|&v| tensor_type(fg, v).map(TensorType::ndim))
-        .max()
-        .unwrap_or(0);
+    let ndim = max_ndim(fg, inputs);
     let mut args = Vec::with_capacity(inputs.len());
     for &v in inputs {
         let n = tensor_type(fg, v).map_or(ndim, TensorType::ndim);

@@ -148,11 +148,7 @@ fn a_mean_read_elsewhere_or_integer_data_keeps_the_chain() {
     let d = build::sub(&mut g, x, mean).unwrap();
     let q = build::sqr(&mut g, d).unwrap();
     let ss = build::sum(&mut g, q, None).unwrap();
-    let c = Case {
-        g,
-        inputs: vec![x],
-        outputs: vec![ss],
-    };
+    let c = Case::new(g, vec![x], vec![ss]);
     let x = Tensor::from_vec(vec![3], vec![1i32, 5, 9]).unwrap();
     let fg = check(&c, &["specialize"], &[x], 0.0);
     assert!(!printed(&fg).contains("CentredSquares"));

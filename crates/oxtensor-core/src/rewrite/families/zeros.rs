@@ -7,7 +7,7 @@
 use super::util::{constant_f64, dtype_of, inputs, like, output, tensor_is, unique_value};
 use crate::build;
 use crate::error::Result;
-use crate::graph::{FunctionGraph, NodeId};
+use crate::graph::{FunctionGraph, NodeId, VarId};
 use crate::rewrite::db::RewriteDb;
 use crate::rewrite::optdb::{phase, register_in};
 use crate::rewrite::rewriter::Rewrite;
@@ -48,12 +48,17 @@ fn local_mul_zero(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite
     zeros_like_output(fg, node)
 }
 
+/// The two operands of `node` (a division) when operand `i` is `value`
+/// everywhere.
+fn operands_if(fg: &FunctionGraph, node: NodeId, i: usize, value: f64) -> Option<[VarId; 2]> {
+    let operands: [VarId; 2] = inputs(fg, node).try_into().ok()?;
+    let decides = unique_value(fg, operands[i]).is_some_and(|t| tensor_is(&t, value));
+    decides.then_some(operands)
+}
+
 /// `0 / x -> 0` (true and integer division).
 fn local_zero_div(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let [num, _] = inputs(fg, node)[..] else {
-        return Ok(None);
-    };
-    if !unique_value(fg, num).is_some_and(|t| tensor_is(&t, 0.0)) {
+    if operands_if(fg, node, 0, 0.0).is_none() {
         return Ok(None);
     }
     zeros_like_output(fg, node)
@@ -61,12 +66,9 @@ fn local_zero_div(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite
 
 /// `x / 1 -> x` (true and integer division).
 fn local_div_by_one(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let [x, den] = inputs(fg, node)[..] else {
+    let Some([x, den]) = operands_if(fg, node, 1, 1.0) else {
         return Ok(None);
     };
-    if !unique_value(fg, den).is_some_and(|t| tensor_is(&t, 1.0)) {
-        return Ok(None);
-    }
     let out = output(fg, node);
     Ok(Some(Rewrite::one(like(fg, x, out, &[x, den])?)))
 }
@@ -88,11 +90,7 @@ mod tests {
         let times_zero = build::mul(&mut g, x, zero).unwrap();
         let zero_over = build::true_div(&mut g, zero, x).unwrap();
         let int_over_one = build::int_div(&mut g, i, one).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x, i],
-            outputs: vec![times_zero, zero_over, int_over_one],
-        };
+        let case = Case::new(g, vec![x, i], vec![times_zero, zero_over, int_over_one]);
         let args = [
             Tensor::from_vec(vec![3], vec![1.5, -2.0, 0.5]).unwrap(),
             Tensor::from_vec(vec![3], vec![7i32, -3, 0]).unwrap(),
@@ -110,11 +108,7 @@ mod tests {
         let (mut g, [x]) = graph_with([("x", DType::Int32, 1)]);
         let zero = g.tensor_constant(Tensor::from_vec(vec![1], vec![0i32]).unwrap());
         let q = build::int_div(&mut g, x, zero).unwrap();
-        let case = Case {
-            g,
-            inputs: vec![x],
-            outputs: vec![q],
-        };
+        let case = Case::new(g, vec![x], vec![q]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -41,22 +41,9 @@ pub(super) fn local_greedy_distributor(
     if num.len() == 1 && denum.is_empty() {
         return Ok(None);
     }
-    let mut changed = false;
-    let mut new_num = Vec::new();
-    while !num.is_empty() {
-        let factor = num.remove(0);
-        let (ch, f) = attempt(fg, factor, &mut num, &mut denum, dtype)?;
-        changed |= ch;
-        new_num.push(f);
-    }
-    let mut new_denum = Vec::new();
-    while !denum.is_empty() {
-        let factor = denum.remove(0);
-        let (ch, f) = attempt(fg, factor, &mut denum, &mut num, dtype)?;
-        changed |= ch;
-        new_denum.push(f);
-    }
-    if !changed {
+    let (num_changed, mut new_num) = attempt_each(fg, &mut num, &mut denum, dtype)?;
+    let (denum_changed, mut new_denum) = attempt_each(fg, &mut denum, &mut num, dtype)?;
+    if !(num_changed || denum_changed) {
         return Ok(None);
     }
     new_num.append(&mut num);
@@ -80,6 +67,25 @@ pub(super) fn local_greedy_distributor(
 /// Distributes what it can of `num` (multiplied in) and `denum` (divided
 /// in) into `factor` when it is a sum; returns whether it did, and the
 /// factor after.
+/// [`attempt`] on each factor of `factors` in turn, each taken out of it
+/// first: the results, and whether any changed.
+fn attempt_each(
+    fg: &mut FunctionGraph,
+    factors: &mut Vec<VarId>,
+    others: &mut Vec<VarId>,
+    dtype: DType,
+) -> Result<(bool, Vec<VarId>)> {
+    let mut changed = false;
+    let mut done = Vec::new();
+    while !factors.is_empty() {
+        let factor = factors.remove(0);
+        let (ch, f) = attempt(fg, factor, factors, others, dtype)?;
+        changed |= ch;
+        done.push(f);
+    }
+    Ok((changed, done))
+}
+
 fn attempt(
     fg: &mut FunctionGraph,
     factor: VarId,
@@ -167,8 +173,7 @@ fn distribute(
 mod tests {
     use crate::build;
 
-    use crate::graph::Graph;
-    use crate::rewrite::families::testing::{assert_unchanged, check, printed, vectors, Case};
+    use crate::rewrite::families::testing::{assert_unchanged, check_prints, vectors, Case};
     use crate::tensor::Tensor;
 
     fn args(n: usize) -> Vec<Tensor> {
@@ -182,9 +187,8 @@ mod tests {
 
     #[test]
     fn factors_go_into_a_sum_where_they_cancel() {
-        let mut g = Graph::new();
-        let v = vectors(&mut g, &["a", "b", "x", "y"]);
-        let [a, b, x, y] = v[..] else { unreachable!() };
+        let (mut g, v) = vectors(["a", "b", "x", "y"]);
+        let [a, b, x, y] = v;
         let ax = build::true_div(&mut g, a, x).unwrap();
         let by = build::true_div(&mut g, b, y).unwrap();
         let s = build::add(&mut g, ax, by).unwrap();
@@ -192,30 +196,17 @@ mod tests {
         let two_sided = build::mul(&mut g, sx, y).unwrap();
         let d = build::sub(&mut g, ax, b).unwrap();
         let softmax_like = build::mul(&mut g, d, x).unwrap();
-        let case = Case {
-            g,
-            inputs: v.clone(),
-            outputs: vec![two_sided, softmax_like],
-        };
-        let fg = check(&case, &["canonicalize"], &args(4), 1e-14);
-        assert_eq!(
-            printed(&fg),
-            "Add [id A]\n ├─ Mul [id B]\n │  ├─ a [id C]\n │  └─ y [id D]\n └─ Mul [id E]\n    ├─ b [id F]\n    └─ x [id G]\n\
-             Sub [id H]\n ├─ a [id C]\n └─ Mul [id E]\n    └─ ···\n"
-        );
+        let case = Case::new(g, v.to_vec(), vec![two_sided, softmax_like]);
+        check_prints(&case, &["canonicalize"], &args(4), 1e-14, "Add [id A]\n ├─ Mul [id B]\n │  ├─ a [id C]\n │  └─ y [id D]\n └─ Mul [id E]\n    ├─ b [id F]\n    └─ x [id G]\n\
+             Sub [id H]\n ├─ a [id C]\n └─ Mul [id E]\n    └─ ···\n");
     }
 
     #[test]
     fn a_sum_times_a_factor_is_not_expanded() {
-        let mut g = Graph::new();
-        let v = vectors(&mut g, &["a", "b", "x"]);
+        let (mut g, v) = vectors(["a", "b", "x"]);
         let s = build::add(&mut g, v[0], v[1]).unwrap();
         let p = build::mul(&mut g, s, v[2]).unwrap();
-        let case = Case {
-            g,
-            inputs: v,
-            outputs: vec![p],
-        };
+        let case = Case::new(g, v.to_vec(), vec![p]);
         assert_unchanged(&case, &["canonicalize"]);
     }
 }

@@ -77,11 +77,7 @@ fn logistic_regression() -> (Case, Vec<Tensor>) {
         vector(3, 0.3),
         Tensor::scalar(0.1f64),
     ];
-    let case = Case {
-        g,
-        inputs: vec![x, y, w, b],
-        outputs: vec![loss, gs[0], gs[1]],
-    };
+    let case = Case::new(g, vec![x, y, w, b], vec![loss, gs[0], gs[1]]);
     (case, args)
 }
 
@@ -110,11 +106,7 @@ fn normal_logp() -> (Case, Vec<Tensor>) {
         Tensor::scalar(1.7f64),
         vector(6, 0.9),
     ];
-    let case = Case {
-        g,
-        inputs: vec![mu, sigma, data],
-        outputs: vec![logp, gs[0], gs[1]],
-    };
+    let case = Case::new(g, vec![mu, sigma, data], vec![logp, gs[0], gs[1]]);
     (case, args)
 }
 
@@ -163,11 +155,7 @@ fn mlp_step() -> (Case, Vec<Tensor>) {
         matrix(6, 3, 0.5),
         vector(3, 0.6),
     ];
-    let case = Case {
-        g,
-        inputs: vec![x, t, w1, b1, w2, b2],
-        outputs,
-    };
+    let case = Case::new(g, vec![x, t, w1, b1, w2, b2], outputs);
     (case, args)
 }
 

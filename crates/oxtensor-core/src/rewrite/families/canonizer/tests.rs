@@ -4,7 +4,7 @@
 use crate::build;
 use crate::dtype::DType;
 use crate::graph::{Graph, VarId};
-use crate::rewrite::families::testing::{check, printed, rewrite, Case};
+use crate::rewrite::families::testing::{check, check_prints, printed, rewrite, Case};
 use crate::tensor::Tensor;
 use crate::types::TensorType;
 
@@ -22,11 +22,7 @@ fn floats(values: &[f64]) -> Tensor {
 
 /// The canonical form of `out`, checked on `args` against the original.
 fn canonical(g: Graph, inputs: &[VarId], out: VarId, args: &[Tensor]) -> String {
-    let case = Case {
-        g,
-        inputs: inputs.to_vec(),
-        outputs: vec![out],
-    };
+    let case = Case::new(g, inputs.to_vec(), vec![out]);
     printed(&check(&case, &["canonicalize"], args, 1e-14))
 }
 
@@ -183,16 +179,8 @@ fn integer_differences_cancel_and_constants_fold_in_the_dtype() {
     let m = build::mul(&mut g, x, two).unwrap();
     let m = build::mul(&mut g, m, two).unwrap();
     let args = [Tensor::from_vec(vec![3], vec![7i32, -3, i32::MAX]).unwrap()];
-    let case = Case {
-        g,
-        inputs: vec![x],
-        outputs: vec![d, m],
-    };
-    let fg = check(&case, &["canonicalize"], &args, 0.0);
-    assert_eq!(
-        printed(&fg),
-        "Second [id A]\n ├─ x [id B]\n └─ [0] [id C]\nMul [id D]\n ├─ [10000] [id E]\n └─ x [id B]\n"
-    );
+    let case = Case::new(g, vec![x], vec![d, m]);
+    check_prints(&case, &["canonicalize"], &args, 0.0, "Second [id A]\n ├─ x [id B]\n └─ [0] [id C]\nMul [id D]\n ├─ [10000] [id E]\n └─ x [id B]\n");
 }
 
 #[test]
@@ -212,11 +200,7 @@ fn nothing_to_simplify_leaves_the_tree() {
     for (what, f) in cases {
         let (mut g, v, _) = xyz();
         let out = f(&mut g, v);
-        let case = Case {
-            g,
-            inputs: v.to_vec(),
-            outputs: vec![out],
-        };
+        let case = Case::new(g, v.to_vec(), vec![out]);
         let before = printed(&case.fgraph());
         let mut fg = case.fgraph();
         rewrite(&mut fg, &["canonicalize"]);
@@ -230,11 +214,7 @@ fn a_shared_product_cancels_but_is_not_regrouped() {
     let t = build::mul(&mut g, x, y).unwrap();
     let a = build::mul(&mut g, t, z).unwrap();
     let b = build::true_div(&mut g, t, y).unwrap();
-    let case = Case {
-        g,
-        inputs: vec![x, y, z],
-        outputs: vec![a, b],
-    };
+    let case = Case::new(g, vec![x, y, z], vec![a, b]);
     let fg = check(&case, &["canonicalize"], &args, 1e-14);
     let want =
         "Mul [id A]\n ├─ Mul [id B]\n │  ├─ x [id C]\n │  └─ y [id D]\n └─ z [id E]\nx [id C]\n";
@@ -256,11 +236,7 @@ fn a_deep_chain_becomes_one_node() {
             build::add(&mut g, sum, x).unwrap()
         };
     }
-    let case = Case {
-        g,
-        inputs: xs,
-        outputs: vec![sum],
-    };
+    let case = Case::new(g, xs, vec![sum]);
     let mut fg = case.fgraph();
     rewrite(&mut fg, &["canonicalize"]);
     assert_eq!(fg.num_apply_nodes(), 3, "an add and a sub of adds");

@@ -44,11 +44,7 @@ fn chain(expose: bool) -> Case {
     let m = build::mul(&mut g, e, x).unwrap();
     let out = build::add(&mut g, m, half).unwrap();
     let outputs = if expose { vec![out, x2] } else { vec![out] };
-    Case {
-        g,
-        inputs: vec![x, y],
-        outputs,
-    }
+    Case::new(g, vec![x, y], outputs)
 }
 
 #[test]
@@ -100,11 +96,7 @@ fn a_sum_joins_the_composite_it_reduces() {
     let a = build::add(&mut g, m, y).unwrap();
     let p = build::elemwise(&mut g, ScalarKind::Pow, &[a, two]).unwrap();
     let s = build::sum(&mut g, p, None).unwrap();
-    let case = Case {
-        g,
-        inputs: vec![x, y],
-        outputs: vec![s],
-    };
+    let case = Case::new(g, vec![x, y], vec![s]);
     let args = [values(&[3, 4], 0.0), values(&[3, 4], 1.0)];
     let fg = check(&case, &["fast_run"], &args, 1e-12);
     assert_eq!(
@@ -122,11 +114,7 @@ fn rows_fuse_into_matrices_and_are_computed_once() {
     let d = build::exp(&mut g, r).unwrap();
     let out = build::sub(&mut g, x, d).unwrap();
     let e = build::exp(&mut g, out).unwrap();
-    let case = Case {
-        g,
-        inputs: vec![x, r],
-        outputs: vec![e],
-    };
+    let case = Case::new(g, vec![x, r], vec![e]);
     let args = [values(&[5, 3000], 0.0), values(&[1, 3000], 1.0)];
     let fg = check(&case, &["fast_run"], &args, 0.0);
     assert_eq!(
@@ -145,11 +133,7 @@ fn what_the_kernel_does_not_run_stays() {
     let a = build::add(&mut g, m, i).unwrap();
     let lt = build::elemwise(&mut g, ScalarKind::Lt, &[x, x]).unwrap();
     let e = build::exp(&mut g, x).unwrap();
-    let case = Case {
-        g,
-        inputs: vec![i, x],
-        outputs: vec![a, lt, e],
-    };
+    let case = Case::new(g, vec![i, x], vec![a, lt, e]);
     let mut fg = case.fgraph();
     rewrite(&mut fg, &["fast_run"]);
     let text = printed(&fg);

@@ -9,7 +9,7 @@ use crate::build;
 use crate::dtype::DType;
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::scalar::ScalarOp;
-use crate::tensor::{Scalar, Tensor};
+use crate::tensor::Tensor;
 use crate::types::TensorType;
 use crate::value::Value;
 
@@ -40,13 +40,7 @@ fn cast(g: &mut Graph, v: VarId, dtype: DType) -> VarId {
 }
 
 fn floats(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            Scalar::Float(x, _) => x,
-            other => panic!("not a float: {other:?}"),
-        })
-        .collect()
+    v.tensor().unwrap().float_values().expect("float values")
 }
 
 fn input(dtype: DType, n: usize, seed: f64) -> Value {

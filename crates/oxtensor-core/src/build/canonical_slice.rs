@@ -138,21 +138,17 @@ fn either(
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::FunctionGraph;
+    use crate::graph::testing::run_graph;
     use crate::tensor::index::{resolve_slice, scalar_index};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::Program;
 
     /// Values of `outs` with `ins` bound to int64 scalars, run by the VM.
     fn eval(g: &Graph, ins: &[(VarId, i64)], outs: &[VarId]) -> Vec<i64> {
         let inputs: Vec<VarId> = ins.iter().map(|&(v, _)| v).collect();
-        let fg = FunctionGraph::new(g.clone(), inputs, outs.to_vec()).unwrap();
-        let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
-        let vals = ins.iter().map(|&(_, x)| Value::from(Tensor::scalar(x)));
-        let got = p.run(vals.collect::<Vec<_>>()).unwrap();
-        got.iter()
+        let vals = ins.iter().map(|&(_, x)| Tensor::scalar(x)).collect();
+        run_graph(g, &inputs, outs, vals)
+            .iter()
             .map(|v| scalar_index(v.tensor().unwrap()).unwrap())
             .collect()
     }

@@ -1,5 +1,6 @@
 //! Test helpers for graphs anywhere in the crate.
 
+use crate::build;
 use crate::dtype::DType;
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::tensor::Tensor;
@@ -49,4 +50,20 @@ pub fn run_graph(
     let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
     p.run(values.into_iter().map(Value::from).collect::<Vec<_>>())
         .unwrap()
+}
+
+/// `exp(x * two - y) * x + half`, and `x * two` after it when `expose`:
+/// the chain the fusion tests fuse, with its constants as the test makes
+/// them.
+pub fn exp_chain(g: &mut Graph, [x, y, two, half]: [VarId; 4], expose: bool) -> Vec<VarId> {
+    let x2 = build::mul(g, x, two).unwrap();
+    let d = build::sub(g, x2, y).unwrap();
+    let e = build::exp(g, d).unwrap();
+    let m = build::mul(g, e, x).unwrap();
+    let out = build::add(g, m, half).unwrap();
+    if expose {
+        vec![out, x2]
+    } else {
+        vec![out]
+    }
 }

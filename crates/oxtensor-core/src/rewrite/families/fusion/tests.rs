@@ -3,7 +3,7 @@
 
 use crate::build;
 use crate::dtype::DType::*;
-use crate::graph::testing::tt;
+use crate::graph::testing::{exp_chain, tt};
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::rewrite::families::testing::{check, printed, rewrite, Case};
 use crate::scalar::ScalarKind;
@@ -34,12 +34,7 @@ fn chain(expose: bool) -> Case {
     let x = g.input(tt(Float64, &[None]), Some("x"));
     let y = g.input(tt(Float64, &[None]), Some("y"));
     let (two, half) = (scalar(&mut g, 2.0), scalar(&mut g, 0.5));
-    let x2 = build::mul(&mut g, x, two).unwrap();
-    let d = build::sub(&mut g, x2, y).unwrap();
-    let e = build::exp(&mut g, d).unwrap();
-    let m = build::mul(&mut g, e, x).unwrap();
-    let out = build::add(&mut g, m, half).unwrap();
-    let outputs = if expose { vec![out, x2] } else { vec![out] };
+    let outputs = exp_chain(&mut g, [x, y, two, half], expose);
     Case::new(g, vec![x, y], outputs)
 }
 

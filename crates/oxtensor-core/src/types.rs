@@ -288,11 +288,8 @@ impl From<TensorType> for Type {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::testing::tt;
     use DType::*;
-
-    fn tt(dtype: DType, shape: &[Option<u64>]) -> TensorType {
-        TensorType::new(dtype, shape.iter().copied()).unwrap()
-    }
 
     #[test]
     fn string_forms() {

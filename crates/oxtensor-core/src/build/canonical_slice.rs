@@ -53,11 +53,27 @@ pub fn canonical_slice(
         Some(s) => int64(g, s)?,
         None => dim_constant(g, 1),
     };
+    let given = Given {
+        n,
+        start: bounds[0],
+        stop: bounds[1],
+        step,
+    };
     match step_value {
-        Some(v) if v > 0 => ascending(g, n, bounds, step),
-        Some(_) => descending(g, n, bounds, step),
-        None => either(g, n, bounds, step),
+        Some(v) if v > 0 => ascending(g, given),
+        Some(_) => descending(g, given),
+        None => either(g, given),
     }
+}
+
+/// The slice as given, over an axis of length `n` (int64), its step an
+/// int64 graph: what the forms below are computed from.
+#[derive(Clone, Copy)]
+struct Given {
+    n: VarId,
+    start: Option<VarId>,
+    stop: Option<VarId>,
+    step: VarId,
 }
 
 /// A given bound wrapped against `n` and clipped to `[off, n + off]`, or `default`.
@@ -72,33 +88,24 @@ fn bound(g: &mut Graph, b: Option<VarId>, n: VarId, off: i64, default: VarId) ->
 }
 
 /// A positive step: the bounds clipped to `[0, n]`.
-fn ascending(
-    g: &mut Graph,
-    n: VarId,
-    bounds: [Option<VarId>; 3],
-    step: VarId,
-) -> Result<CanonicalSlice> {
+fn ascending(g: &mut Graph, s: Given) -> Result<CanonicalSlice> {
     let zero = dim_constant(g, 0);
     Ok(CanonicalSlice {
-        start: bound(g, bounds[0], n, 0, zero)?,
-        stop: bound(g, bounds[1], n, 0, n)?,
-        step,
+        start: bound(g, s.start, s.n, 0, zero)?,
+        stop: bound(g, s.stop, s.n, 0, s.n)?,
+        step: s.step,
         direction: Direction::Known(1),
     })
 }
 
 /// A negative step: the indices taken, `first, first + step, ...`, read
 /// upwards from the last one, `first + (count - 1) * step`, to `first`.
-fn descending(
-    g: &mut Graph,
-    n: VarId,
-    bounds: [Option<VarId>; 3],
-    step: VarId,
-) -> Result<CanonicalSlice> {
+fn descending(g: &mut Graph, s: Given) -> Result<CanonicalSlice> {
+    let (n, step) = (s.n, s.step);
     let minus_one = dim_constant(g, -1);
     let last_index = build::add(g, n, minus_one)?;
-    let first = bound(g, bounds[0], n, -1, last_index)?;
-    let last = bound(g, bounds[1], n, -1, minus_one)?;
+    let first = bound(g, s.start, n, -1, last_index)?;
+    let last = bound(g, s.stop, n, -1, minus_one)?;
     let taken = count(g, first, last, step, false)?;
     // With nothing taken, `first - step > first` gives an empty slice that
     // is still non-negative (`first >= -1`, `-step >= 1`).
@@ -114,16 +121,11 @@ fn descending(
 }
 
 /// A step whose sign is known only at run time: both forms, chosen by `step > 0`.
-fn either(
-    g: &mut Graph,
-    n: VarId,
-    bounds: [Option<VarId>; 3],
-    step: VarId,
-) -> Result<CanonicalSlice> {
-    let up = ascending(g, n, bounds, step)?;
-    let down = descending(g, n, bounds, step)?;
+fn either(g: &mut Graph, s: Given) -> Result<CanonicalSlice> {
+    let up = ascending(g, s)?;
+    let down = descending(g, s)?;
     let zero = dim_constant(g, 0);
-    let positive = op2(g, ScalarKind::Gt, step, zero)?;
+    let positive = op2(g, ScalarKind::Gt, s.step, zero)?;
     let one = dim_constant(g, 1);
     let minus_one = dim_constant(g, -1);
     Ok(CanonicalSlice {
@@ -138,21 +140,17 @@ fn either(
 mod tests {
     use super::*;
     use crate::dtype::DType;
-    use crate::graph::FunctionGraph;
+    use crate::graph::testing::run_graph;
     use crate::tensor::index::{resolve_slice, scalar_index};
     use crate::tensor::Tensor;
     use crate::types::TensorType;
-    use crate::value::Value;
-    use crate::vm::Program;
 
     /// Values of `outs` with `ins` bound to int64 scalars, run by the VM.
     fn eval(g: &Graph, ins: &[(VarId, i64)], outs: &[VarId]) -> Vec<i64> {
         let inputs: Vec<VarId> = ins.iter().map(|&(v, _)| v).collect();
-        let fg = FunctionGraph::new(g.clone(), inputs, outs.to_vec()).unwrap();
-        let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
-        let vals = ins.iter().map(|&(_, x)| Value::from(Tensor::scalar(x)));
-        let got = p.run(vals.collect::<Vec<_>>()).unwrap();
-        got.iter()
+        let vals = ins.iter().map(|&(_, x)| Tensor::scalar(x)).collect();
+        run_graph(g, &inputs, outs, vals)
+            .iter()
             .map(|v| scalar_index(v.tensor().unwrap()).unwrap())
             .collect()
     }

@@ -3,27 +3,17 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
-use crate::graph::testing::graph_with;
-use crate::graph::FunctionGraph;
+use crate::graph::testing::{graph_with, run_graph};
+use crate::kernels::elemwise::cast::cast;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
-use crate::value::Value;
-use crate::vm::Program;
 use crate::Error;
 
 fn run(g: &Graph, inputs: &[VarId], outputs: &[VarId], values: Vec<Tensor>) -> Vec<Vec<f64>> {
-    let fg = FunctionGraph::new(g.clone(), inputs.to_vec(), outputs.to_vec()).unwrap();
-    let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
-    let out = p
-        .run(values.into_iter().map(Value::from).collect::<Vec<_>>())
-        .unwrap();
+    let out = run_graph(g, inputs, outputs, values);
     out.iter()
-        .map(|v| {
-            let t =
-                crate::kernels::elemwise::cast::cast(v.tensor().unwrap(), DType::Float64).unwrap();
-            let t = crate::kernels::copy::to_contiguous(&t).unwrap();
-            t.as_slice::<f64>().unwrap().to_vec()
-        })
+        .map(|v| cast(v.tensor().unwrap(), DType::Float64).unwrap())
+        .map(|t| t.float_values().unwrap())
         .collect()
 }
 

@@ -235,17 +235,14 @@ impl Op for AdvancedSubtensor {
 mod tests {
     use super::*;
     use crate::dtype::DType;
-
-    fn ty(dtype: DType, shape: &[Option<u64>]) -> TensorType {
-        TensorType::new(dtype, shape.iter().copied()).unwrap()
-    }
+    use crate::graph::testing::tt;
 
     #[test]
     fn unbroadcastable_index_arrays_name_their_shapes() {
-        let x = ty(DType::Float64, &[None, None]);
+        let x = tt(DType::Float64, &[None, None]);
         let (a, b) = (
-            ty(DType::Int64, &[Some(10)]),
-            ty(DType::Int64, &[None, Some(9)]),
+            tt(DType::Int64, &[Some(10)]),
+            tt(DType::Int64, &[None, Some(9)]),
         );
         let op = AdvancedSubtensor::new(vec![IdxEntry::Index(0), IdxEntry::Index(1)]).unwrap();
         let err = op.output_type(&[&x, &a, &b], &[]).unwrap_err().to_string();
@@ -259,9 +256,9 @@ mod tests {
 
     #[test]
     fn numpy_result_shapes() {
-        let x = ty(DType::Float64, &[Some(5), Some(3), Some(4)]);
-        let v = ty(DType::Int64, &[Some(2)]);
-        let m = ty(DType::Int64, &[Some(2), Some(1)]);
+        let x = tt(DType::Float64, &[Some(5), Some(3), Some(4)]);
+        let v = tt(DType::Int64, &[Some(2)]);
+        let m = tt(DType::Int64, &[Some(2), Some(1)]);
         let i = TensorType::scalar(DType::Int64);
         let full = IdxEntry::FULL;
         let op = |l: Vec<IdxEntry>| AdvancedSubtensor::new(l).unwrap();
@@ -282,12 +279,12 @@ mod tests {
             shape(c.output_type(&[&x, &v, &i], &[]).unwrap()),
             vec![Some(2), Some(4)]
         );
-        let bad = ty(DType::Int64, &[Some(3)]);
+        let bad = tt(DType::Int64, &[Some(3)]);
         assert!(matches!(
             c.output_type(&[&x, &v, &bad], &[]),
             Err(Error::Index(_))
         ));
-        let f = ty(DType::Float64, &[Some(2)]);
+        let f = tt(DType::Float64, &[Some(2)]);
         assert!(matches!(
             c.output_type(&[&x, &v, &f], &[]),
             Err(Error::Type(_))

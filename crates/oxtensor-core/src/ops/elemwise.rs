@@ -458,11 +458,8 @@ pub fn capitalize(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::dtype::DType::*;
+    use crate::graph::testing::tt;
     use crate::scalar::ScalarKind;
-
-    fn tt(dtype: crate::dtype::DType, shape: &[Option<u64>]) -> TensorType {
-        TensorType::new(dtype, shape.iter().copied()).unwrap()
-    }
 
     #[test]
     fn plan_expands_lower_rank() {

@@ -155,13 +155,7 @@ impl PatternRewriter {
 }
 
 impl NodeRewriter for PatternRewriter {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn tracks(&self) -> Tracks {
-        self.tracks.clone()
-    }
+    crate::rewriter_identity!();
 
     fn transform(&self, fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
         let n = fg.graph().node(node);

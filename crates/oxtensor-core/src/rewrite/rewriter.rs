@@ -97,6 +97,23 @@ pub trait NodeRewriter: Send + Sync {
     }
 }
 
+/// Writes [`NodeRewriter::name`] and [`NodeRewriter::tracks`] inside an
+/// `impl NodeRewriter` block, for a rewriter that keeps both in fields
+/// (`name: String`, `tracks: Tracks`), as [`crate::op_identity`] writes an
+/// op's identity.
+#[macro_export]
+macro_rules! rewriter_identity {
+    () => {
+        fn name(&self) -> &str {
+            &self.name
+        }
+
+        fn tracks(&self) -> $crate::rewrite::Tracks {
+            self.tracks.clone()
+        }
+    };
+}
+
 /// A pass over a whole graph.
 pub trait GraphRewriter: Send + Sync {
     /// The name profiles and databases use.

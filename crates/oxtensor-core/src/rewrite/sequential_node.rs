@@ -39,13 +39,7 @@ impl SequentialNodeRewriter {
 }
 
 impl NodeRewriter for SequentialNodeRewriter {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn tracks(&self) -> Tracks {
-        self.tracks.clone()
-    }
+    crate::rewriter_identity!();
 
     fn transform(&self, fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
         let op = fg.graph().node(node).op.clone();

@@ -404,6 +404,17 @@ impl Tensor {
         element::read_scalar(self.dtype, ptr)
     }
 
+    /// Every element widened to `f64`, in C order; `None` unless they are
+    /// all floats. What tests compare results with.
+    pub fn float_values(&self) -> Option<Vec<f64>> {
+        (0..self.len())
+            .map(|i| match self.get(i) {
+                Scalar::Float(x, _) => Some(x),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The bytes in C order (copied when the layout is not contiguous;
     /// a `MemoryError` if that copy cannot be allocated).
     pub fn to_c_bytes(&self) -> Result<Vec<u8>> {

@@ -21,4 +21,5 @@ mod thunk;
 pub use checked::{NodeView, StepChecker, Witness, WitnessPair};
 pub use profile::{NodeStats, Profile};
 pub use program::{LinkOptions, Program};
+pub(crate) use thunk::NodeTypes;
 pub use thunk::{OpThunk, Thunk};

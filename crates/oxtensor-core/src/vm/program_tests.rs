@@ -10,16 +10,7 @@ use crate::tensor::{Scalar, Tensor};
 use crate::types::TensorType;
 
 fn f64s(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| {
-            if let Scalar::Float(x, _) = t.get(i) {
-                x
-            } else {
-                f64::NAN
-            }
-        })
-        .collect()
+    v.tensor().unwrap().float_values().expect("float values")
 }
 
 #[test]

@@ -79,41 +79,61 @@ fn strict_step<T: Thunk + ?Sized>(
     thunk.run(&values, outputs, pool).map(|()| LazyStep::Done)
 }
 
-/// The thunk of a built-in op: its `perform`.
-pub struct OpThunk {
-    op: OpRef,
-    input_types: Vec<Type>,
-    output_types: Vec<Type>,
+/// A node's types as a thunk keeps them, for the [`PerformCtx`] of each
+/// call (the broadcastable flags computed once, at link time).
+pub(crate) struct NodeTypes {
+    pub(crate) input_types: Vec<Type>,
+    pub(crate) output_types: Vec<Type>,
     input_bcast: Vec<Vec<bool>>,
 }
 
-impl OpThunk {
-    /// A thunk for a node with these input and output types.
-    pub fn new(op: OpRef, input_types: Vec<Type>, output_types: Vec<Type>) -> Self {
+impl NodeTypes {
+    pub(crate) fn new(input_types: Vec<Type>, output_types: Vec<Type>) -> Self {
         let input_bcast = PerformCtx::broadcastable(&input_types);
-        OpThunk {
-            op,
+        NodeTypes {
             input_types,
             output_types,
             input_bcast,
         }
     }
-}
 
-impl Thunk for OpThunk {
-    fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
-        let mut ctx = PerformCtx {
+    /// The context of one call, allocating from `pool`.
+    pub(crate) fn ctx<'a>(&'a self, pool: &'a mut Pool) -> PerformCtx<'a> {
+        PerformCtx {
             input_types: &self.input_types,
             output_types: &self.output_types,
             input_bcast: &self.input_bcast,
             pool,
-        };
-        self.op.perform(&mut ctx, inputs, outputs)
+        }
+    }
+}
+
+/// The thunk of a built-in op: its `perform`.
+pub struct OpThunk {
+    op: OpRef,
+    types: NodeTypes,
+}
+
+impl OpThunk {
+    /// A thunk for a node with these input and output types.
+    pub fn new(op: OpRef, input_types: Vec<Type>, output_types: Vec<Type>) -> Self {
+        let types = NodeTypes::new(input_types, output_types);
+        OpThunk { op, types }
+    }
+}
+
+impl Thunk for OpThunk {
+    fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
+        self.op.perform(&mut self.types.ctx(pool), inputs, outputs)
     }
 
     fn prepare_constant(&self, input: usize, value: &Value) -> Option<Value> {
-        self.op
-            .prepare_constant(input, value, &self.input_types, &self.output_types)
+        self.op.prepare_constant(
+            input,
+            value,
+            &self.types.input_types,
+            &self.types.output_types,
+        )
     }
 
     fn is_lazy(&self) -> bool {
@@ -126,7 +146,7 @@ impl Thunk for OpThunk {
 
     fn reads_bool_bytes(&self, input: usize) -> bool {
         self.op
-            .reads_bool_bytes(input, &self.input_types, &self.output_types)
+            .reads_bool_bytes(input, &self.types.input_types, &self.types.output_types)
     }
 
     fn run_lazy(

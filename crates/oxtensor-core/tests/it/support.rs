@@ -3,7 +3,6 @@
 
 use oxtensor_core::compile::{FunctionInput, FunctionSpec};
 use oxtensor_core::prelude::*;
-use oxtensor_core::tensor::Scalar;
 use oxtensor_core::value::Value;
 
 /// A float64 vector input.
@@ -27,13 +26,7 @@ pub fn spec(inputs: &[VarId], outputs: &[VarId]) -> FunctionSpec {
 
 /// A float tensor's values, in C order.
 pub fn values(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            Scalar::Float(x, _) => x,
-            other => panic!("not a float: {other:?}"),
-        })
-        .collect()
+    v.tensor().unwrap().float_values().expect("float values")
 }
 
 /// The ops of `fg` in run order, as they print.

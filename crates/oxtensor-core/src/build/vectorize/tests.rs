@@ -4,7 +4,7 @@
 use super::*;
 use crate::build;
 use crate::dtype::DType;
-use crate::graph::FunctionGraph;
+use crate::graph::testing::run_graph;
 use crate::ops::blockwise::Blockwise;
 use crate::ops::dimshuffle::DimShuffle;
 use crate::ops::linalg::det::Det;
@@ -15,8 +15,6 @@ use crate::ops::specify_shape::SpecifyShape;
 use crate::ops::Op;
 use crate::tensor::Tensor;
 use crate::types::TensorType;
-use crate::value::Value;
-use crate::vm::Program;
 use std::sync::Arc;
 
 fn input(g: &mut Graph, ndim: usize, name: &str) -> VarId {
@@ -28,11 +26,7 @@ fn op_of(g: &Graph, v: VarId) -> &dyn Op {
 }
 
 fn run(g: &Graph, ins: &[VarId], out: VarId, values: Vec<Tensor>) -> Tensor {
-    let fg = FunctionGraph::new(g.clone(), ins.to_vec(), vec![out]).unwrap();
-    let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
-    let out = p
-        .run(values.into_iter().map(Value::from).collect::<Vec<_>>())
-        .unwrap();
+    let out = run_graph(g, ins, &[out], values);
     crate::kernels::copy::to_contiguous(out[0].tensor().unwrap()).unwrap()
 }
 

@@ -91,6 +91,77 @@ impl DebugModeError {
     }
 }
 
+/// One attribute of a finding, as [`DebugModeError::fields`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FieldValue<'a> {
+    /// Printed text (a node, an op, a variable, a rewriter).
+    Text(&'a str),
+    /// An input or output position.
+    Index(usize),
+    /// Positions (the inputs an output aliases).
+    Indices(&'a [usize]),
+    /// A position that may be absent (the output an output aliases).
+    MaybeIndex(Option<usize>),
+}
+
+impl DebugModeError {
+    /// The attributes PyTensor's exception of this class carries, under
+    /// its names (`idx` is a `BadDestroyMap`'s input), for the host to set
+    /// on the exception it raises; the `detail`s are in the message only.
+    pub fn fields(&self) -> Vec<(&'static str, FieldValue<'_>)> {
+        use FieldValue::{Index, Indices, MaybeIndex, Text};
+        match self {
+            Self::BadDestroyMap {
+                node, op, input, ..
+            } => vec![
+                ("node", Text(node)),
+                ("op", Text(op)),
+                ("idx", Index(*input)),
+            ],
+            Self::BadViewMap {
+                node,
+                op,
+                output,
+                inputs,
+                other_output,
+                ..
+            } => vec![
+                ("node", Text(node)),
+                ("op", Text(op)),
+                ("output_idx", Index(*output)),
+                ("in_alias_idx", Indices(inputs)),
+                ("out_alias_idx", MaybeIndex(*other_output)),
+            ],
+            Self::BadThunkOutput {
+                output,
+                variable,
+                expected_from,
+                computed_by,
+                ..
+            } => vec![
+                ("output_idx", Index(*output)),
+                ("r", Text(variable)),
+                ("thunk1", Text(expected_from)),
+                ("thunk2", Text(computed_by)),
+            ],
+            Self::BadOptimization {
+                reason, old, new, ..
+            } => vec![
+                ("reason", Text(reason)),
+                ("old_r", Text(old)),
+                ("new_r", Text(new)),
+            ],
+            Self::InvalidValue {
+                node, op, output, ..
+            } => vec![
+                ("node", Text(node)),
+                ("op", Text(op)),
+                ("output_idx", Index(*output)),
+            ],
+        }
+    }
+}
+
 impl fmt::Display for DebugModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -178,5 +249,21 @@ mod tests {
             maps: "view_map={}".into(),
         };
         assert!(v.to_string().contains("output 1") && v.to_string().contains("with output 0"));
+        assert_eq!(
+            e.fields(),
+            [
+                ("node", FieldValue::Text("Liar(x)")),
+                ("op", FieldValue::Text("Liar")),
+                ("idx", FieldValue::Index(0)),
+            ]
+        );
+        let aliases = &v.fields()[3..];
+        assert_eq!(
+            aliases,
+            [
+                ("in_alias_idx", FieldValue::Indices(&[])),
+                ("out_alias_idx", FieldValue::MaybeIndex(Some(0))),
+            ]
+        );
     }
 }

@@ -28,7 +28,7 @@ mod witness;
 
 pub use checkers::{DebugChecker, ViewMapChecker};
 pub use compare::{allclose, tolerance};
-pub use errors::DebugModeError;
+pub use errors::{DebugModeError, FieldValue};
 pub use memory::{address_range, may_share_memory};
 pub use prealloc::Prealloc;
 pub use replacements::{attach_log, Replacement, ReplacementLog};

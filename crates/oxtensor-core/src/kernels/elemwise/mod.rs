@@ -430,15 +430,7 @@ mod tests {
     }
 
     fn f64s(t: &Tensor) -> Vec<f64> {
-        (0..t.len())
-            .map(|i| {
-                if let Scalar::Float(v, _) = t.get(i) {
-                    v
-                } else {
-                    f64::NAN
-                }
-            })
-            .collect()
+        t.float_values().expect("float values")
     }
 
     #[test]

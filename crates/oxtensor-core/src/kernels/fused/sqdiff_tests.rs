@@ -4,7 +4,6 @@ use crate::build;
 use crate::dtype::DType;
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::kernels::elemwise::cast::cast;
-use crate::tensor::Scalar;
 use crate::types::TensorType;
 use crate::vm::Program;
 
@@ -58,12 +57,7 @@ fn matrix(dtype: DType, rows: usize, cols: usize, transposed: bool) -> Tensor {
 }
 
 fn floats(t: &Tensor) -> Vec<f64> {
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            Scalar::Float(x, _) => x,
-            other => panic!("not a float: {other:?}"),
-        })
-        .collect()
+    t.float_values().expect("float values")
 }
 
 /// Within summation error of the unfused run: NaN where it is NaN.

@@ -7,9 +7,10 @@
 use super::testing::{fused, interpreted, link, programs};
 use crate::build;
 use crate::dtype::DType;
+use crate::graph::testing::exp_chain;
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::scalar::ScalarOp;
-use crate::tensor::{Scalar, Tensor};
+use crate::tensor::Tensor;
 use crate::types::TensorType;
 use crate::value::Value;
 
@@ -23,12 +24,7 @@ fn graph(dtype: DType, expose: bool) -> FunctionGraph {
     // float32, as Python's exact `0.5` is: converted in a float64 chain.
     let half = g.tensor_constant(Tensor::scalar(0.5f32));
     let two = cast(&mut g, two, dtype);
-    let x2 = build::mul(&mut g, x, two).unwrap();
-    let d = build::sub(&mut g, x2, y).unwrap();
-    let e = build::exp(&mut g, d).unwrap();
-    let m = build::mul(&mut g, e, x).unwrap();
-    let out = build::add(&mut g, m, half).unwrap();
-    let outs = if expose { vec![out, x2] } else { vec![out] };
+    let outs = exp_chain(&mut g, [x, y, two, half], expose);
     FunctionGraph::new(g, vec![x, y], outs).unwrap()
 }
 
@@ -40,13 +36,7 @@ fn cast(g: &mut Graph, v: VarId, dtype: DType) -> VarId {
 }
 
 fn floats(v: &Value) -> Vec<f64> {
-    let t = v.tensor().unwrap();
-    (0..t.len())
-        .map(|i| match t.get(i) {
-            Scalar::Float(x, _) => x,
-            other => panic!("not a float: {other:?}"),
-        })
-        .collect()
+    v.tensor().unwrap().float_values().expect("float values")
 }
 
 fn input(dtype: DType, n: usize, seed: f64) -> Value {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dtype::DType;
-use crate::graph::testing::graph_with;
+use crate::graph::testing::{graph_with, run_graph};
 use crate::graph::FunctionGraph;
 use crate::ops::blas::Dot;
 use crate::ops::linalg::det::Det;
@@ -20,11 +20,7 @@ fn matvec() -> Blockwise {
 }
 
 fn run(g: &Graph, ins: &[VarId], outs: &[VarId], values: Vec<Tensor>) -> Vec<Tensor> {
-    let fg = FunctionGraph::new(g.clone(), ins.to_vec(), outs.to_vec()).unwrap();
-    let p = Program::link(&fg, Default::default(), &Default::default()).unwrap();
-    let out = p
-        .run(values.into_iter().map(Value::from).collect::<Vec<_>>())
-        .unwrap();
+    let out = run_graph(g, ins, outs, values);
     out.iter().map(|v| v.tensor().unwrap().clone()).collect()
 }
 

@@ -6,31 +6,23 @@ use super::perform::{perform, Runner};
 use super::Blockwise;
 use crate::error::Result;
 use crate::kernels::alloc::Pool;
-use crate::ops::PerformCtx;
 use crate::types::Type;
 use crate::value::Value;
+use crate::vm::NodeTypes;
 use crate::vm::Thunk;
 
 /// The batch loop around the core op's thunk.
 pub(super) struct BlockwiseThunk {
     pub(super) op: Blockwise,
-    pub(super) input_types: Vec<Type>,
-    pub(super) output_types: Vec<Type>,
-    pub(super) bcast: Vec<Vec<bool>>,
+    pub(super) types: NodeTypes,
     pub(super) core: Box<dyn Thunk>,
 }
 
 impl Thunk for BlockwiseThunk {
     fn run(&self, inputs: &[&Value], outputs: &mut [Option<Value>], pool: &mut Pool) -> Result<()> {
-        let mut ctx = PerformCtx {
-            input_types: &self.input_types,
-            output_types: &self.output_types,
-            input_bcast: &self.bcast,
-            pool,
-        };
         perform(
             &self.op,
-            &mut ctx,
+            &mut self.types.ctx(pool),
             inputs,
             outputs,
             Runner::Thunk(self.core.as_ref()),
@@ -60,9 +52,7 @@ pub(super) fn make_thunk(
     let core = op.core_op.make_thunk(&core_in, &core_out)?;
     Some(Box::new(BlockwiseThunk {
         op: op.clone(),
-        input_types: input_types.to_vec(),
-        output_types: output_types.to_vec(),
-        bcast: PerformCtx::broadcastable(input_types),
+        types: NodeTypes::new(input_types.to_vec(), output_types.to_vec()),
         core,
     }))
 }

@@ -143,7 +143,7 @@ mod tests {
     use crate::graph::Graph;
     use crate::rewrite::families::testing::{inplace_nodes, vectors};
     use crate::rewrite::{GraphRewriter, RunContext};
-    use crate::tensor::{Scalar, Tensor};
+    use crate::tensor::Tensor;
 
     use crate::value::Value;
 
@@ -171,13 +171,11 @@ mod tests {
             .map(|a| Value::Tensor(Tensor::from_vec(vec![a.len()], a.clone()).unwrap()))
             .collect();
         let res = compiled.program.run(&vals).unwrap();
-        let t = res[0].tensor().unwrap();
-        let got = (0..t.len())
-            .map(|i| match t.get(i) {
-                Scalar::Float(x, _) => x,
-                other => panic!("{other:?}"),
-            })
-            .collect();
+        let got = res[0]
+            .tensor()
+            .unwrap()
+            .float_values()
+            .expect("float values");
         (n, got)
     }
 

@@ -7,7 +7,7 @@
 //! already guarantees goes (`local_useless_specify_shape`), and the shape
 //! of one is what it specified (`local_Shape_of_SpecifyShape`).
 
-use super::shape_feature::{shape_of, shape_rewriter};
+use super::shape_feature::{shape_of, shape_rewriter, TransformFn};
 use super::util::{constant_int, inputs, op_as, output, owner_as, register_phases, tensor_type};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -22,38 +22,54 @@ use crate::rewrite::rewriter::{Rewrite, Tracks};
 use crate::tensor::Tensor;
 use std::sync::Arc;
 
+/// The rewriters: name, the op class tracked, the rewrite, its phases.
+type Entry = (
+    &'static str,
+    fn() -> Tracks,
+    TransformFn,
+    &'static [&'static str],
+);
+
 pub(super) fn register(db: &RewriteDb) -> Result<()> {
-    let to_shape_i = shape_rewriter(
-        "local_shape_to_shape_i",
-        || Tracks::classes(&["Shape"]),
-        local_shape_to_shape_i,
-    );
-    register_phases(db, &[CANONICALIZE, SPECIALIZE], to_shape_i, &[])?;
-    let track = shape_rewriter(
-        "local_track_shape_i",
-        || Tracks::classes(&["Shape_i"]),
-        local_track_shape_i,
-    );
-    register_phases(db, &[CANONICALIZE, SPECIALIZE], track, &[])?;
-    let ground = shape_rewriter(
-        "local_Shape_i_ground",
-        || Tracks::classes(&["Shape_i"]),
-        local_shape_i_ground,
-    );
-    register_phases(db, &[USELESS, CANONICALIZE], ground, &[])?;
-    let useless = shape_rewriter(
-        "local_useless_specify_shape",
-        || Tracks::classes(&["SpecifyShape"]),
-        local_useless_specify_shape,
-    );
-    let all = [USELESS, CANONICALIZE, STABILIZE, SPECIALIZE];
-    register_phases(db, &all, useless, &[])?;
-    let of_specify = shape_rewriter(
-        "local_Shape_of_SpecifyShape",
-        || Tracks::classes(&["Shape"]),
-        local_shape_of_specify_shape,
-    );
-    register_phases(db, &[USELESS, CANONICALIZE], of_specify, &[])
+    let shape = || Tracks::classes(&["Shape"]);
+    let shape_i = || Tracks::classes(&["Shape_i"]);
+    let specify = || Tracks::classes(&["SpecifyShape"]);
+    let table: [Entry; 5] = [
+        (
+            "local_shape_to_shape_i",
+            shape,
+            local_shape_to_shape_i,
+            &[CANONICALIZE, SPECIALIZE],
+        ),
+        (
+            "local_track_shape_i",
+            shape_i,
+            local_track_shape_i,
+            &[CANONICALIZE, SPECIALIZE],
+        ),
+        (
+            "local_Shape_i_ground",
+            shape_i,
+            local_shape_i_ground,
+            &[USELESS, CANONICALIZE],
+        ),
+        (
+            "local_useless_specify_shape",
+            specify,
+            local_useless_specify_shape,
+            &[USELESS, CANONICALIZE, STABILIZE, SPECIALIZE],
+        ),
+        (
+            "local_Shape_of_SpecifyShape",
+            shape,
+            local_shape_of_specify_shape,
+            &[USELESS, CANONICALIZE],
+        ),
+    ];
+    for (name, tracks, f, phases) in table {
+        register_phases(db, phases, shape_rewriter(name, tracks, f), &[])?;
+    }
+    Ok(())
 }
 
 /// An int64 vector of the given lengths (a constant when there are none).
@@ -74,11 +90,17 @@ fn local_shape_to_shape_i(fg: &mut FunctionGraph, node: NodeId) -> Result<Option
     Ok(Some(Rewrite::one(make_vector(fg, &dims)?)))
 }
 
+/// `(i, v)` of a `Shape_i{i}(v)` node.
+fn shape_i_of(fg: &FunctionGraph, node: NodeId) -> Option<(usize, VarId)> {
+    let i = op_as::<ShapeI>(fg, node)?.i;
+    match inputs(fg, node)[..] {
+        [v] => Some((i, v)),
+        _ => None,
+    }
+}
+
 fn local_track_shape_i(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let (Some(i), &[v]) = (
-        op_as::<ShapeI>(fg, node).map(|o| o.i),
-        &inputs(fg, node)[..],
-    ) else {
+    let Some((i, v)) = shape_i_of(fg, node) else {
         return Ok(None);
     };
     if fg.graph().var(v).owner().is_none() {
@@ -95,10 +117,7 @@ fn local_track_shape_i(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Re
 }
 
 fn local_shape_i_ground(fg: &mut FunctionGraph, node: NodeId) -> Result<Option<Rewrite>> {
-    let (Some(i), &[v]) = (
-        op_as::<ShapeI>(fg, node).map(|o| o.i),
-        &inputs(fg, node)[..],
-    ) else {
+    let Some((i, v)) = shape_i_of(fg, node) else {
         return Ok(None);
     };
     let Some(Some(len)) = tensor_type(fg, v).and_then(|t| t.shape.get(i).copied()) else {

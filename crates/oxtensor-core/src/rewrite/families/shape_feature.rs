@@ -299,7 +299,7 @@ pub fn is_length_of(fg: &mut FunctionGraph, len: VarId, x: VarId, i: usize) -> R
     Ok(inferred == len || value.is_some() && value == super::util::constant_int(fg, inferred))
 }
 
-type TransformFn = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;
+pub(super) type TransformFn = fn(&mut FunctionGraph, NodeId) -> Result<Option<Rewrite>>;
 
 /// A node rewriter that asks shapes: a rewriter called `name` that tracks
 /// `tracks()` and runs `f`, whose `add_requirements` attaches the

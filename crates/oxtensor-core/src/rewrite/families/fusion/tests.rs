@@ -2,16 +2,12 @@
 //! values against the unrewritten graph, and the cases that must not fuse.
 
 use crate::build;
-use crate::dtype::DType::{self, *};
+use crate::dtype::DType::*;
+use crate::graph::testing::{exp_chain, tt};
 use crate::graph::{FunctionGraph, Graph, VarId};
 use crate::rewrite::families::testing::{check, printed, rewrite, Case};
 use crate::scalar::ScalarKind;
 use crate::tensor::Tensor;
-use crate::types::TensorType;
-
-fn ty(dtype: DType, shape: &[Option<u64>]) -> TensorType {
-    TensorType::new(dtype, shape.iter().copied()).unwrap()
-}
 
 fn values(shape: &[usize], seed: f64) -> Tensor {
     let n: usize = shape.iter().product();
@@ -35,15 +31,10 @@ fn scalar(g: &mut Graph, v: f64) -> VarId {
 /// `exp(x * 2 - y) * x + 0.5`, and `x * 2` as an output too when `expose`.
 fn chain(expose: bool) -> Case {
     let mut g = Graph::new();
-    let x = g.input(ty(Float64, &[None]), Some("x"));
-    let y = g.input(ty(Float64, &[None]), Some("y"));
+    let x = g.input(tt(Float64, &[None]), Some("x"));
+    let y = g.input(tt(Float64, &[None]), Some("y"));
     let (two, half) = (scalar(&mut g, 2.0), scalar(&mut g, 0.5));
-    let x2 = build::mul(&mut g, x, two).unwrap();
-    let d = build::sub(&mut g, x2, y).unwrap();
-    let e = build::exp(&mut g, d).unwrap();
-    let m = build::mul(&mut g, e, x).unwrap();
-    let out = build::add(&mut g, m, half).unwrap();
-    let outputs = if expose { vec![out, x2] } else { vec![out] };
+    let outputs = exp_chain(&mut g, [x, y, two, half], expose);
     Case::new(g, vec![x, y], outputs)
 }
 
@@ -89,8 +80,8 @@ fn values_read_outside_the_group_are_outputs_too() {
 #[test]
 fn a_sum_joins_the_composite_it_reduces() {
     let mut g = Graph::new();
-    let x = g.input(ty(Float64, &[None, None]), Some("x"));
-    let y = g.input(ty(Float64, &[None, None]), Some("y"));
+    let x = g.input(tt(Float64, &[None, None]), Some("x"));
+    let y = g.input(tt(Float64, &[None, None]), Some("y"));
     let two = scalar(&mut g, 2.0);
     let m = build::mul(&mut g, x, two).unwrap();
     let a = build::add(&mut g, m, y).unwrap();
@@ -109,8 +100,8 @@ fn a_sum_joins_the_composite_it_reduces() {
 fn rows_fuse_into_matrices_and_are_computed_once() {
     // `x - exp(r)`: the exponential is on the row, hoisted by the kernel.
     let mut g = Graph::new();
-    let x = g.input(ty(Float64, &[None, None]), Some("x"));
-    let r = g.input(ty(Float64, &[Some(1), None]), Some("r"));
+    let x = g.input(tt(Float64, &[None, None]), Some("x"));
+    let r = g.input(tt(Float64, &[Some(1), None]), Some("r"));
     let d = build::exp(&mut g, r).unwrap();
     let out = build::sub(&mut g, x, d).unwrap();
     let e = build::exp(&mut g, out).unwrap();
@@ -126,8 +117,8 @@ fn rows_fuse_into_matrices_and_are_computed_once() {
 #[test]
 fn what_the_kernel_does_not_run_stays() {
     let mut g = Graph::new();
-    let i = g.input(ty(Int64, &[None]), Some("i"));
-    let x = g.input(ty(Float64, &[None]), Some("x"));
+    let i = g.input(tt(Int64, &[None]), Some("i"));
+    let x = g.input(tt(Float64, &[None]), Some("x"));
     let two = g.tensor_constant(Tensor::scalar(2i64));
     let m = build::mul(&mut g, i, two).unwrap();
     let a = build::add(&mut g, m, i).unwrap();
@@ -143,7 +134,7 @@ fn what_the_kernel_does_not_run_stays() {
 #[test]
 fn long_chains_fuse_into_one_node() {
     let mut g = Graph::new();
-    let x = g.input(ty(Float64, &[None]), Some("x"));
+    let x = g.input(tt(Float64, &[None]), Some("x"));
     let c = scalar(&mut g, 1.0001);
     let mut y = x;
     for k in 0..1000 {
@@ -170,7 +161,7 @@ fn fast_compile_does_not_fuse() {
 fn a_sum_of_one_elementwise_node_stays_a_sum() {
     // PyTensor's default mode shows `Sum{axes=None}` over `Add` here.
     let mut g = Graph::new();
-    let v = g.input(ty(Float64, &[None]), Some("v"));
+    let v = g.input(tt(Float64, &[None]), Some("v"));
     let one = scalar(&mut g, 1.0);
     let a = build::add(&mut g, v, one).unwrap();
     let s = build::sum(&mut g, a, None).unwrap();

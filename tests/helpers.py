@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 from oxtensor.graph.basic import Apply, Variable, equal_computations
 from oxtensor.graph.op import Op
 from oxtensor.printing import debugprint
@@ -25,6 +26,17 @@ SPECIAL_FLOATS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]
 
 # The dtypes that are not complex.
 REAL_DTYPES = [d for d in DTYPES if not d.startswith("complex")]
+
+
+@st.composite
+def matvec_batches(draw: Any, min_rank: int = 0) -> tuple[list[int], list[int]]:
+    """Batch shapes of a batched ``(m,n),(n)->(m)``: the matrix's (up to
+    three axes) and the vector's, as many trailing ones or fewer, some of
+    them static 1s that broadcast."""
+    batch = draw(st.lists(st.integers(1, 3), min_size=min_rank, max_size=3))
+    ny = draw(st.integers(0, len(batch)))
+    ybatch = [1 if draw(st.booleans()) else d for d in batch[len(batch) - ny :]]
+    return batch, ybatch
 
 
 def run1(out: Any, x: Any, v: Any) -> Any:

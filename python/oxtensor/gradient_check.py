@@ -1,6 +1,7 @@
 """`verify_grad`: symbolic gradients checked against finite differences
 along random projections, as `pytensor.gradient.verify_grad` does."""
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -10,31 +11,21 @@ _TOLERANCE = {"float16": 5e-2, "float32": 1e-2, "float64": 1e-4}
 _EPS = {"float16": 1e-1, "float32": 3e-4, "float64": 1e-7}
 
 
+# A record of where the check failed; ``eq=False`` keeps exceptions
+# compared (and hashed) by identity.
+@dataclasses.dataclass(eq=False)
 class GradientError(Exception):
     """The analytic and numeric gradients disagree beyond the tolerances."""
 
-    def __init__(
-        self,
-        arg: int,
-        err_pos: int,
-        shape: tuple[int, ...],
-        val1: float,
-        val2: float,
-        abs_err: float,
-        rel_err: float,
-        abs_tol: float,
-        rel_tol: float,
-    ) -> None:
-        super().__init__()
-        self.arg = arg
-        self.err_pos = err_pos
-        self.shape = shape
-        self.val1 = val1
-        self.val2 = val2
-        self.abs_err = abs_err
-        self.rel_err = rel_err
-        self.abs_tol = abs_tol
-        self.rel_tol = rel_tol
+    arg: int
+    err_pos: int
+    shape: tuple[int, ...]
+    val1: float
+    val2: float
+    abs_err: float
+    rel_err: float
+    abs_tol: float
+    rel_tol: float
 
     def __str__(self) -> str:
         return (

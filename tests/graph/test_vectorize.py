@@ -6,14 +6,13 @@ import oxtensor
 import oxtensor.tensor as ot
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from oxtensor.graph.basic import Apply, equal_computations
 from oxtensor.graph.op import Op
 from oxtensor.graph.replace import _vectorize_node, vectorize_graph, vectorize_node
 from oxtensor.tensor.blockwise import Blockwise
 from oxtensor.tensor.elemwise import CAReduce, DimShuffle, Elemwise
 
-from tests.helpers import UnaryPythonOp
+from tests.helpers import UnaryPythonOp, matvec_batches
 
 
 def softmax_graph(x):
@@ -55,15 +54,10 @@ def test_other_ops_become_blockwise():
     np.testing.assert_allclose(oxtensor.function([t], out)(a), np.linalg.det(a))
 
 
-@given(
-    st.lists(st.integers(1, 3), min_size=1, max_size=3),
-    st.integers(0, 3),
-    st.booleans(),
-)
-def test_batch_broadcasting_matches_a_numpy_loop(batch, ny, ones):
+@given(matvec_batches(min_rank=1))
+def test_batch_broadcasting_matches_a_numpy_loop(batches):
     """Two replacements with different batch ranks (and static 1s)."""
-    ny = min(ny, len(batch))
-    ybatch = [1 if ones else d for d in batch[len(batch) - ny :]]
+    batch, ybatch = batches
     x, y = ot.matrix("x"), ot.vector("y")
     out = ot.dot(x, y) + ot.sum(y)
     rng = np.random.default_rng(5)

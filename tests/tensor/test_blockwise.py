@@ -5,13 +5,12 @@ import oxtensor
 import oxtensor.tensor as ot
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from oxtensor.gradient import verify_grad
 from oxtensor.graph.op import Op
 from oxtensor.graph.replace import vectorize_graph
 from oxtensor.tensor.blockwise import Blockwise
 
-from tests.helpers import check_infer_shape
+from tests.helpers import check_infer_shape, matvec_batches
 
 
 def det_op():
@@ -37,15 +36,10 @@ def test_signature_defaults_to_the_ops_own():
     assert Blockwise(det_op()).signature == "(m,m)->()"
 
 
-@given(
-    st.lists(st.integers(1, 3), min_size=0, max_size=3),
-    st.integers(0, 3),
-    st.data(),
-)
-def test_batched_matvec_matches_a_numpy_loop(batch, ny, data):
+@given(matvec_batches())
+def test_batched_matvec_matches_a_numpy_loop(batches):
     """Batch axes broadcast: ``y`` has fewer of them, some static 1s."""
-    ny = min(ny, len(batch))
-    ybatch = [1 if data.draw(st.booleans()) else d for d in batch[len(batch) - ny :]]
+    batch, ybatch = batches
     rng = np.random.default_rng(3)
     a = rng.normal(size=(*batch, 2, 3))
     b = rng.normal(size=(*ybatch, 3))

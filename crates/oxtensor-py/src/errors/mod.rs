@@ -141,6 +141,20 @@ pub fn choice<T: Copy>(
     }
 }
 
+/// The items of the iterable `obj`, which must number `n`, else a
+/// `ValueError` with the message `mismatch` writes from the count found.
+pub fn n_items<'py>(
+    obj: &Bound<'py, PyAny>,
+    n: usize,
+    mismatch: impl FnOnce(usize) -> PyResult<String>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let items: Vec<Bound<'py, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+    if items.len() != n {
+        return Err(PyValueError::new_err(mismatch(items.len())?));
+    }
+    Ok(items)
+}
+
 /// The name of `obj`'s class, for messages (empty if it has none).
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()

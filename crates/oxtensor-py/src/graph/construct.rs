@@ -6,7 +6,7 @@ use crate::graph::scratchpad::copy_tag;
 use crate::graph::tensor_variable::PyTensorVariable;
 use crate::graph::variable::PyVariable;
 use crate::registry;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
@@ -121,15 +121,11 @@ pub fn clone_with_new_inputs<'py>(
         let n = node.borrow();
         (n.op_obj(py), n.inputs_list(py), copy_tag(py, &n.tag)?)
     };
-    let new: Vec<Bound<'py, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
-    if new.len() != old_inputs.len() {
-        return Err(PyValueError::new_err(format!(
-            "{} has {} inputs, got {} new ones",
-            node.str()?,
-            old_inputs.len(),
-            new.len()
-        )));
-    }
+    let had = old_inputs.len();
+    let new = crate::errors::n_items(&inputs, had, |got| {
+        let node = node.str()?;
+        Ok(format!("{node} has {had} inputs, got {got} new ones"))
+    })?;
     let mut remake = op
         .getattr("_output_type_depends_on_input_value")
         .map(|v| v.is_truthy().unwrap_or(false))

@@ -8,7 +8,7 @@
 use crate::graph::apply::PyApply;
 use crate::graph::variable::PyVariable;
 use crate::pickle::session::{key, Session};
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict, PyList, PyTuple, PyType};
 use pyo3::{PyTraverseError, PyVisit};
@@ -28,14 +28,9 @@ type VariableFields<'py> = (
     Bound<'py, PyAny>,
 );
 
-/// A node's pickled fields: `(op, inputs, outputs, tag, state)`.
-type ApplyFields<'py> = (
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-);
+/// A node's pickled fields, `(op, inputs, outputs, tag, state)`: all
+/// objects, so read back as the array `__reduce__` wrote them from.
+type ApplyFields<'py> = [Bound<'py, PyAny>; 5];
 
 /// The flat form of a graph: `GraphPickle(classes)` makes an empty object of
 /// each class, `__setstate__` fills their fields, `obj[k]` is object `k`.
@@ -203,7 +198,7 @@ impl GraphPickle {
         fields: &Bound<'_, PyTuple>,
     ) -> PyResult<()> {
         let py = node.py();
-        let (op, inputs, outputs, tag, state): ApplyFields<'_> = fields.extract()?;
+        let [op, inputs, outputs, tag, state]: ApplyFields<'_> = fields.extract()?;
         let inputs = self.resolve_list(py, &inputs)?;
         let outputs = self.resolve_list(py, &outputs)?;
         let tag = (!tag.is_none()).then(|| tag.unbind());
@@ -302,14 +297,10 @@ impl GraphPickle {
     /// Fills the objects: one fields tuple per object, as `__reduce__` made.
     fn __setstate__(&self, py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<()> {
         let objects = self.objects(py);
-        let states: Vec<Bound<'_, PyAny>> = state.try_iter()?.collect::<PyResult<_>>()?;
-        if states.len() != objects.len() {
-            return Err(PyValueError::new_err(format!(
-                "GraphPickle: {} objects but {} states",
-                objects.len(),
-                states.len()
-            )));
-        }
+        let n = objects.len();
+        let states = crate::errors::n_items(&state, n, |got| {
+            Ok(format!("GraphPickle: {n} objects but {got} states"))
+        })?;
         for (obj, fields) in objects.iter().zip(states) {
             let fields = fields.cast_into::<PyTuple>()?;
             if let Ok(var) = obj.cast::<PyVariable>() {

@@ -72,11 +72,8 @@ impl PyType_ {
 
     /// The class of variables of this type.
     #[classattr]
-    fn variable_type(py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(py
-            .get_type::<crate::graph::variable::PyVariable>()
-            .into_any()
-            .unbind())
+    fn variable_type(py: Python<'_>) -> Py<pyo3::types::PyType> {
+        py.get_type::<crate::graph::variable::PyVariable>().unbind()
     }
 
     /// The class of constants of this type: `Constant`, `TensorConstant` for

@@ -186,11 +186,9 @@ impl PyTensorType {
 
     /// Variables of this type are `TensorVariable`s.
     #[classattr]
-    fn variable_type(py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(py
-            .get_type::<crate::graph::tensor_variable::PyTensorVariable>()
-            .into_any()
-            .unbind())
+    fn variable_type(py: Python<'_>) -> Py<pyo3::types::PyType> {
+        py.get_type::<crate::graph::tensor_variable::PyTensorVariable>()
+            .unbind()
     }
 
     /// The props that define the type.

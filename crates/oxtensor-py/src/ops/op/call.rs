@@ -4,7 +4,7 @@
 use super::props::op_str;
 use super::PyOp;
 use crate::graph::apply::PyApply;
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -79,14 +79,10 @@ pub(crate) fn make_node_from_itypes<'py>(
             op.get_type().name()?
         )));
     }
-    let itypes: Vec<Bound<'py, PyAny>> = itypes.try_iter()?.collect::<PyResult<_>>()?;
-    if itypes.len() != inputs.len() {
-        return Err(PyValueError::new_err(format!(
-            "We expected {} inputs but got {}.",
-            itypes.len(),
-            inputs.len()
-        )));
-    }
+    let given = inputs.len();
+    let itypes = crate::errors::n_items(&itypes, given, |expected| {
+        Ok(format!("We expected {expected} inputs but got {given}."))
+    })?;
     let mut problems = Vec::new();
     for (i, (ity, inp)) in itypes.iter().zip(inputs.iter()).enumerate() {
         let got = inp.getattr("type")?;

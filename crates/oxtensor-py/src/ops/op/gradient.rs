@@ -25,10 +25,7 @@ impl PyOp {
                 return slf.call_method1(method, (inputs, outputs, output_grads));
             }
         }
-        Err(not_implemented(
-            slf.as_any(),
-            "grad not implemented for Op ",
-        )?)
+        not_implemented(slf.as_any(), "grad not implemented for Op ")
     }
 
     /// `L_op(inputs, outputs, output_grads)`: `pullback` if overridden, else `grad`.
@@ -59,10 +56,7 @@ impl PyOp {
         if overrides(slf.as_any(), "grad")? {
             return slf.call_method1("grad", (inputs, cotangents));
         }
-        Err(not_implemented(
-            slf.as_any(),
-            "pullback not implemented for ",
-        )?)
+        not_implemented(slf.as_any(), "pullback not implemented for ")
     }
 
     /// The seeds' R-operator. The base forwards to an overridden `pushforward`.
@@ -78,10 +72,7 @@ impl PyOp {
             let result = slf.call_method1("pushforward", (inputs, outputs, tangents))?;
             return Ok(disconnected_to_none(&result)?.into_any());
         }
-        Err(not_implemented(
-            slf.as_any(),
-            "R_op not implemented for Op ",
-        )?)
+        not_implemented(slf.as_any(), "R_op not implemented for Op ")
     }
 
     /// PyTensor 3.x's name for the Jacobian-vector product: forwards to an overridden `R_op`.
@@ -97,10 +88,7 @@ impl PyOp {
             let result = slf.call_method1("R_op", (inputs, points))?;
             return Ok(none_to_disconnected(&result)?.into_any());
         }
-        Err(not_implemented(
-            slf.as_any(),
-            "pushforward not implemented for ",
-        )?)
+        not_implemented(slf.as_any(), "pushforward not implemented for ")
     }
 
     /// An inplace version of this op on some of the allowed inputs; the base returns the op itself.
@@ -113,10 +101,10 @@ impl PyOp {
     }
 }
 
-/// PyTensor's `NotImplementedError` for a derivative no subclass provides:
-/// `message` followed by the op.
-fn not_implemented(op: &Bound<'_, PyAny>, message: &str) -> PyResult<PyErr> {
-    Ok(PyNotImplementedError::new_err(format!(
+/// PyTensor's `NotImplementedError` for a derivative no subclass provides
+/// (`message` followed by the op), as the `Err` the method returns.
+fn not_implemented<T>(op: &Bound<'_, PyAny>, message: &str) -> PyResult<T> {
+    Err(PyNotImplementedError::new_err(format!(
         "{message}{}",
         op_str(op)?
     )))

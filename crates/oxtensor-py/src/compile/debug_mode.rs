@@ -5,7 +5,7 @@
 //! for its Python ops.
 
 use crate::graph::fgraph::PyFunctionGraph;
-use oxtensor_core::compile::debug::{tolerance, DebugModeError};
+use oxtensor_core::compile::debug::{tolerance, DebugModeError, FieldValue};
 use oxtensor_core::dtype::DType;
 use oxtensor_core::vm::Witness;
 use pyo3::prelude::*;
@@ -19,53 +19,12 @@ pub fn debugmode_pyerr(e: &DebugModeError, msg: String) -> PyErr {
         let made = (|| -> PyResult<PyErr> {
             let module = py.import("oxtensor.compile.debug.debugmode")?;
             let kwargs = pyo3::types::PyDict::new(py);
-            match e {
-                DebugModeError::BadDestroyMap {
-                    node, op, input, ..
-                } => {
-                    kwargs.set_item("node", node)?;
-                    kwargs.set_item("op", op)?;
-                    kwargs.set_item("idx", input)?;
-                }
-                DebugModeError::BadViewMap {
-                    node,
-                    op,
-                    output,
-                    inputs,
-                    other_output,
-                    ..
-                } => {
-                    kwargs.set_item("node", node)?;
-                    kwargs.set_item("op", op)?;
-                    kwargs.set_item("output_idx", output)?;
-                    kwargs.set_item("in_alias_idx", inputs)?;
-                    kwargs.set_item("out_alias_idx", other_output)?;
-                }
-                DebugModeError::BadThunkOutput {
-                    output,
-                    variable,
-                    expected_from,
-                    computed_by,
-                    ..
-                } => {
-                    kwargs.set_item("output_idx", output)?;
-                    kwargs.set_item("r", variable)?;
-                    kwargs.set_item("thunk1", expected_from)?;
-                    kwargs.set_item("thunk2", computed_by)?;
-                }
-                DebugModeError::BadOptimization {
-                    reason, old, new, ..
-                } => {
-                    kwargs.set_item("reason", reason)?;
-                    kwargs.set_item("old_r", old)?;
-                    kwargs.set_item("new_r", new)?;
-                }
-                DebugModeError::InvalidValue {
-                    node, op, output, ..
-                } => {
-                    kwargs.set_item("node", node)?;
-                    kwargs.set_item("op", op)?;
-                    kwargs.set_item("output_idx", output)?;
+            for (name, value) in e.fields() {
+                match value {
+                    FieldValue::Text(text) => kwargs.set_item(name, text)?,
+                    FieldValue::Index(i) => kwargs.set_item(name, i)?,
+                    FieldValue::Indices(is) => kwargs.set_item(name, is)?,
+                    FieldValue::MaybeIndex(i) => kwargs.set_item(name, i)?,
                 }
             }
             let cls = module.getattr(e.class_name())?;

@@ -9,7 +9,6 @@ use crate::ops::make_node::{apply_core, dimshuffle, tensor_type_of};
 use crate::ops::reduce::{axes_for, reduction};
 use oxtensor_core::build::variance;
 use oxtensor_core::dtype::DType;
-use oxtensor_core::ops::dimshuffle::Axis;
 use oxtensor_core::reduction::ReduceKind;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -41,17 +40,7 @@ pub(crate) fn restore_axes<'py>(
     reduced: &[usize],
     ndim: usize,
 ) -> Out<'py> {
-    let mut next = 0;
-    let order: Vec<Axis> = (0..ndim)
-        .map(|d| {
-            if reduced.contains(&d) {
-                None
-            } else {
-                next += 1;
-                Some(next - 1)
-            }
-        })
-        .collect();
+    let order = oxtensor_core::build::reinsert_axes(ndim, reduced);
     dimshuffle(out, order)
 }
 

@@ -279,6 +279,32 @@ def test_a_known_gradient_inside_the_cost_replaces_the_costs():
     np.testing.assert_allclose(run([m], g, xs), np.exp(xs) + 5.0)
 
 
+def test_a_pullback_seed_inside_another_f_adds_to_what_flows_through_it():
+    # A pullback is a vector-Jacobian product: h's cotangent is a seed,
+    # and cost's cotangent still reaches m through h (the known_grads rule
+    # above is grad's alone).
+    m = ot.dvector("m")
+    h = ot.exp(m)
+    cost = (h * 2.0).sum()
+    (g,) = pullback([h, cost], [m], [ot.ones_like(h), ot.as_tensor_variable(1.0)])
+    xs = np.array([0.0, 1.0])
+    np.testing.assert_allclose(run([m], g, xs), np.exp(xs) * 3.0, rtol=1e-12)
+
+
+def test_an_op_from_graph_with_an_output_built_on_the_others_differentiates():
+    # The OpFromGraph's derived pullback seeds every inner output; the
+    # third (built on the first two) must still send its share through them.
+    from oxtensor.compile.builders import OpFromGraph
+
+    x, y = ot.dscalars("x", "y")
+    op = OpFromGraph([x, y], [x + y, x * y, (x + y) * (x * y)])
+    a, b = ot.dscalars("a", "b")
+    ga, gb = grad(ot.add(*op(a, b)), [a, b])
+    av, bv = 0.3, 1.2
+    expected = [1 + bv + 2 * av * bv + bv**2, 1 + av + av**2 + 2 * av * bv]
+    np.testing.assert_allclose(run([a, b], [ga, gb], av, bv), expected, rtol=1e-12)
+
+
 def test_consider_constant_stops_the_flow():
     x = ot.dvector("x")
     c = x * 2.0

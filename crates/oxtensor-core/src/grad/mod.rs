@@ -64,6 +64,12 @@ pub struct GradRequest {
     pub wrt: Vec<VarId>,
     /// Gradients given for intermediate variables (`known_grads`).
     pub known_grads: Vec<(VarId, VarId)>,
+    /// `grad(known_grads=...)`'s rule, PyTensor's: a known gradient is the
+    /// variable's whole gradient, and what the cost sends through it is
+    /// dropped. Off for a pullback, whose cotangents are seeds that add to
+    /// what flows through their variables (an `f` inside another `f`'s
+    /// graph still passes that one's cotangent on).
+    pub known_replaces: bool,
     /// Variables treated as constants: gradients do not flow through them.
     pub consider_constant: Vec<VarId>,
     /// `disconnected_inputs`.

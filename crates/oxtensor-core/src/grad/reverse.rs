@@ -43,9 +43,10 @@ pub(super) fn grad_with(
     let active = d.active(g, &order, &sources)?;
     let depends = d.depends(g, &order, &active, &req.wrt)?;
     for (v, s) in seeds {
-        if req.known_grads.iter().any(|(k, _)| *k == v) {
+        if req.known_replaces && req.known_grads.iter().any(|(k, _)| *k == v) {
             // A known gradient is the variable's whole gradient, as in
-            // PyTensor: terms the cost sends through it are not added.
+            // PyTensor's `grad`: terms the cost sends through it are not
+            // added.
             d.totals.insert(v, s);
         } else {
             d.terms.entry(v).or_default().push(s);

@@ -9,6 +9,7 @@ def _grad(
     wrt: list[Variable],
     consider_constant: list[Variable],
     known_grads: list[tuple[Variable, Variable]],
+    known_replaces: bool,
     disconnected_inputs: str,
     add_names: bool,
     return_disconnected: str,

@@ -251,7 +251,7 @@ fn finish<'py>(
 
 /// The core of `oxtensor.grad`: lists in, a list of gradients out.
 #[pyfunction]
-#[pyo3(signature = (cost, wrt, consider_constant, known_grads, disconnected_inputs, add_names, return_disconnected, null_gradients))]
+#[pyo3(signature = (cost, wrt, consider_constant, known_grads, known_replaces, disconnected_inputs, add_names, return_disconnected, null_gradients))]
 #[allow(clippy::too_many_arguments)]
 pub fn _grad<'py>(
     py: Python<'py>,
@@ -259,6 +259,7 @@ pub fn _grad<'py>(
     wrt: Vec<Bound<'py, PyAny>>,
     consider_constant: Vec<Bound<'py, PyAny>>,
     known_grads: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    known_replaces: bool,
     disconnected_inputs: &str,
     add_names: bool,
     return_disconnected: &str,
@@ -279,6 +280,7 @@ pub fn _grad<'py>(
             .iter()
             .map(|(v, gv)| Ok((import(v)?, import(gv)?)))
             .collect::<PyResult<_>>()?,
+        known_replaces,
         consider_constant: consider_constant
             .iter()
             .map(&mut import)
